@@ -1,0 +1,202 @@
+/**
+ * The code hosting platform port: what the queue engine and the simulator need from GitHub or from
+ * the local forge, and nothing else. Both adapters (local/, github/) implement {@link ForgePort},
+ * so the engine cannot tell them apart. Times are `Date` in UTC; numbers are pull request numbers
+ * (positive integers below 2^53 in practice; the interface carries them as `number`).
+ */
+
+/** A repository's full name, "owner/name". */
+export type RepoName = string;
+
+/** A commit SHA: 40 lowercase hex characters. */
+export type Sha = string;
+
+/** Conclusion or state of one check run or commit status, as the conditions language sees it. */
+export type CheckState =
+  | "success" | "failure" | "error" | "cancelled" | "action_required" | "timed_out"
+  | "pending" | "neutral" | "skipped" | "stale";
+
+/** One check run (or commit status) on a commit. */
+export interface CheckRun {
+  /** Check name as written in conditions (`check-success=test`). */
+  name: string;
+  state: CheckState;
+  /** Short text shown next to the check. */
+  description: string;
+  /** Link to the run's output; null when none. */
+  detailsUrl: string | null;
+  /** Who posted it (app slug or "yardmaster"); own checks are excluded from conditions. */
+  app: string;
+  startedAt: Date | null;
+  completedAt: Date | null;
+}
+
+export type ReviewState = "APPROVED" | "CHANGES_REQUESTED" | "COMMENTED" | "DISMISSED";
+
+export interface Review {
+  author: string;
+  state: ReviewState;
+  submittedAt: Date;
+}
+
+export interface CommitInfo {
+  sha: Sha;
+  /** First line of the message. */
+  title: string;
+  message: string;
+  author: string;
+  committer: string;
+  parents: Sha[];
+  /** Signature verified by the platform (local forge: always false). */
+  verified: boolean;
+  date: Date;
+}
+
+/** Permission of a user on the repository, lowest to highest. */
+export type Permission = "none" | "read" | "triage" | "write" | "maintain" | "admin";
+
+/**
+ * A pull request with every attribute the conditions language reads (research/domain.md §2.2).
+ * Lists are never null; a missing scalar is null.
+ */
+export interface PullRequestSnapshot {
+  repository: RepoName;
+  number: number;
+  title: string;
+  /** Body as written (HTML comments included: `body-raw`). */
+  body: string;
+  /** Web address of the pull request. */
+  url: string;
+  author: { id: number; login: string };
+  /** Base branch name (`base`). */
+  base: string;
+  /** Head branch name (`head`). */
+  head: string;
+  headSha: Sha;
+  /** Base branch tip SHA as seen when the snapshot was taken. */
+  baseSha: Sha;
+  /** `owner/name` of the repository holding the head branch. */
+  headRepoFullName: RepoName;
+  draft: boolean;
+  state: "open" | "closed" | "merged";
+  locked: boolean;
+  /** True when head does not merge cleanly into base. */
+  conflict: boolean;
+  /** Commits on base not in head. */
+  commitsBehind: number;
+  labels: { id: number; name: string; color: string; default: boolean }[];
+  assignees: string[];
+  requestedReviewers: string[];
+  requestedTeams: string[];
+  reviews: Review[];
+  /** Check runs and commit statuses on the head commit. */
+  checks: CheckRun[];
+  /** Changed file paths (renames contribute both paths). */
+  files: string[];
+  addedFiles: string[];
+  modifiedFiles: string[];
+  removedFiles: string[];
+  addedLines: number;
+  deletedLines: number;
+  commits: CommitInfo[];
+  milestone: string | null;
+  mergedBy: string | null;
+  mergeCommitSha: Sha | null;
+  createdAt: Date;
+  updatedAt: Date;
+  closedAt: Date | null;
+  mergedAt: Date | null;
+  fromFork: boolean;
+  /** Review threads resolved / unresolved (local forge: none). */
+  reviewThreadsResolved: string[];
+  reviewThreadsUnresolved: string[];
+}
+
+export type MergeMethod = "merge" | "squash" | "rebase" | "fast-forward";
+
+/** Errors of the port. Adapters throw only these; `kind` is a closed set. */
+export type ForgeErrorKind = "not_found" | "conflict" | "permission" | "rate_limited" | "transient" | "invalid";
+
+export class ForgeError extends Error {
+  override readonly name = "ForgeError";
+  /**
+   * @param kind what went wrong (conflict = git conflict, or the ref moved)
+   * @param message a sentence for logs and users
+   * @param retryAfterMs for rate_limited: when to try again, in milliseconds
+   */
+  constructor(
+    readonly kind: ForgeErrorKind,
+    message: string,
+    readonly retryAfterMs?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export function isForgeError(e: unknown, kind?: ForgeErrorKind): e is ForgeError {
+  return e instanceof ForgeError && (kind === undefined || e.kind === kind);
+}
+
+/** Yardmaster's own check run on a pull request (the queue summary). */
+export interface CheckRunInput {
+  name: string;
+  headSha: Sha;
+  status: "queued" | "in_progress" | "completed";
+  conclusion: CheckState | null;
+  title: string;
+  summary: string;
+}
+
+/**
+ * What the engine and the simulator may ask of a code hosting platform.
+ * Every method throws {@link ForgeError} and nothing else.
+ */
+export interface ForgePort {
+  /** Reads one pull request with all condition attributes. not_found when absent. */
+  getPullRequest(repo: RepoName, number: number): Promise<PullRequestSnapshot>;
+  /** Open pull requests, oldest first. */
+  listOpenPullRequests(repo: RepoName): Promise<PullRequestSnapshot[]>;
+  /** The repository's default branch name. */
+  getDefaultBranch(repo: RepoName): Promise<string>;
+  /**
+   * The configuration file text on the default branch (`.yardmaster.yml`, then
+   * `.github/yardmaster.yml`), with the path it was read from; null when there is none.
+   */
+  readConfigFile(repo: RepoName): Promise<{ path: string; text: string; sha: Sha } | null>;
+  /** A file at a ref; null when absent. */
+  readFile(repo: RepoName, ref: string, path: string): Promise<string | null>;
+  /** The SHA a branch points at; not_found when the branch does not exist. */
+  getBranchSha(repo: RepoName, branch: string): Promise<Sha>;
+  /**
+   * Creates (or force-moves) `branch` to a new commit made of `baseSha` with the heads of
+   * `pulls` merged in, in order (one merge commit each, message "Merge of #n").
+   * conflict names the first pull request that does not merge.
+   */
+  createSpeculativeBranch(repo: RepoName, branch: string, baseSha: Sha, pulls: { number: number; headSha: Sha }[]): Promise<Sha>;
+  /** Deletes a branch; no error when already absent. */
+  deleteBranch(repo: RepoName, branch: string): Promise<void>;
+  /** Opens a draft pull request from `head` into `base`; returns its number. */
+  openDraftPullRequest(repo: RepoName, input: { head: string; base: string; title: string; body: string }): Promise<number>;
+  /** Edits title/body of a pull request. */
+  updatePullRequest(repo: RepoName, number: number, input: { title?: string; body?: string }): Promise<void>;
+  /** Closes a pull request without merging. */
+  closePullRequest(repo: RepoName, number: number): Promise<void>;
+  /** Brings a pull request's head up to date with its base (merge or rebase); returns the new head SHA. conflict when it does not apply. */
+  updatePullRequestWithBase(repo: RepoName, number: number, method: "merge" | "rebase"): Promise<Sha>;
+  /**
+   * Merges a pull request with a method; returns the new base tip SHA. `expectedHeadSha` guards
+   * against a push after the checks ran (conflict when it moved). fast-forward moves base to head.
+   */
+  mergePullRequest(repo: RepoName, number: number, input: { method: MergeMethod; expectedHeadSha: Sha; commitTitle?: string; commitMessage?: string }): Promise<Sha>;
+  /** Moves a branch to a SHA that must descend from its current tip (fast-forward only); conflict otherwise. */
+  fastForwardBranch(repo: RepoName, branch: string, sha: Sha): Promise<void>;
+  /** Creates or updates (by name and head SHA) a check run of Yardmaster's own. */
+  upsertCheckRun(repo: RepoName, input: CheckRunInput): Promise<void>;
+  /** Posts a comment; returns its id. */
+  comment(repo: RepoName, number: number, body: string): Promise<number>;
+  addLabels(repo: RepoName, number: number, labels: string[]): Promise<void>;
+  removeLabels(repo: RepoName, number: number, labels: string[]): Promise<void>;
+  /** The permission of a user on the repository (for commands_restrictions). */
+  getPermission(repo: RepoName, login: string): Promise<Permission>;
+}
