@@ -33,6 +33,8 @@ export interface ConditionLeaf {
    * (for `~=`, compiled separately), a timestamp or relative time, a schedule; null when bare.
    */
   value: ConditionValue | null;
+  /** The value as written after the operator (trimmed, quotes kept), for renderings; absent when bare. */
+  valueText?: string;
   /** Note shown next to the leaf in renderings (e.g. "🛡 GitHub branch protection"). */
   description?: string;
 }
@@ -45,7 +47,33 @@ export type ConditionValue =
   | { type: "relative"; seconds: Seconds }
   | { type: "schedule"; schedule: Schedule }
   | { type: "permission"; value: "none" | "read" | "triage" | "write" | "maintain" | "admin" }
-  | { type: "template"; template: string };
+  | { type: "template"; template: string }
+  /** `*=` glob pattern (`**`, `*`, `?`, `[seq]`, `[!seq]`, `{a,b}`), matched whole; docs/conditions.md "Globs". */
+  | { type: "glob"; pattern: string }
+  /** `current-datetime=start/end[Zone]`, fields may be wildcards (`XXXX-12-25T00:00/...`). */
+  | { type: "interval"; interval: DatetimeInterval }
+  /** Legacy `current-time>=09:00[Zone]`. */
+  | { type: "time-of-day"; hour: number; minute: number; timezone: string };
+
+/**
+ * One end of a {@link DatetimeInterval}: each field is a number or null for a wildcard (`XXXX`,
+ * `XX`) that takes the current value. Month 1-12, day 1-31, hour 0-23, minute 0-59.
+ */
+export interface PartialDatetime {
+  year: number | null;
+  month: number | null;
+  day: number | null;
+  hour: number | null;
+  minute: number | null;
+}
+
+/** A `start/end[Zone]` interval of `current-datetime`; both ends inclusive to the minute. */
+export interface DatetimeInterval {
+  start: PartialDatetime;
+  end: PartialDatetime;
+  /** IANA zone; "UTC" when none was written. */
+  timezone: string;
+}
 
 /** A days/times window (`Mon-Fri 09:00-17:30[Europe/Paris]`). Days 1 (Monday) to 7 (Sunday). */
 export interface Schedule {
