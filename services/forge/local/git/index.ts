@@ -28,4 +28,4 @@ export { updateHeadWithBase, type UpdateHeadInput } from "./update-head.js";
 export { mergeBase, isAncestor, commitsBehind, commitsAhead, commitsBetween } from "./ancestry.js";
 export { diffFacts, diffBetween, type DiffFacts } from "./diff-facts.js";
 export { pullRequestFacts, type PullRequestGitFacts } from "./pull-facts.js";
-export { GitCommandError } from "./git-command.js";
+export { GitCommandError, runGit, type GitRunOptions, type GitOutput } from "./git-command.js";

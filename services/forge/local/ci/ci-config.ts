@@ -1,0 +1,123 @@
+/**
+ * The local CI file, `.yardmaster/ci.yml`, read at the commit under test:
+ *
+ * ```yaml
+ * checks:
+ *   - name: test          # the check run's name (`check-success=test`); unique, not "yardmaster/…"
+ *     run: npm test       # a bash script, run in a work tree of the commit
+ *     timeout: 10 min     # optional; a duration (research/domain.md §1.8) or whole seconds
+ * ```
+ *
+ * Parsed with `yaml`, validated with `zod`; every error names its path (`checks → item 1 →
+ * timeout`, items counted from 1). docs/local-forge.md "CI file".
+ */
+import { parseDocument } from "yaml";
+import { z } from "zod";
+import { DurationError, parseDuration } from "../../../simulator/config/duration.js";
+
+/** Where the CI file lives in a repository. */
+export const CI_CONFIG_PATH = ".yardmaster/ci.yml";
+
+/** One check of the CI file. */
+export interface CiCheck {
+  /** Check run name, trimmed, unique in the file. */
+  name: string;
+  /** Bash script. */
+  run: string;
+  /** Timeout in seconds; null = the runner's default. */
+  timeoutSeconds: number | null;
+}
+
+/** A parsed CI file. */
+export interface CiConfig {
+  checks: CiCheck[];
+}
+
+/** One problem of a CI file: where (`checks → item 2 → name`, or `(file)`) and what. */
+export interface CiConfigIssue {
+  path: string;
+  message: string;
+}
+
+/** A CI file that does not parse or validate; `message` lists every issue, one per line. */
+export class CiConfigError extends Error {
+  override readonly name = "CiConfigError";
+  constructor(readonly issues: readonly CiConfigIssue[]) {
+    super(`${CI_CONFIG_PATH} is invalid:\n${issues.map((i) => `- ${i.path}: ${i.message}`).join("\n")}`);
+  }
+}
+
+/** Error texts for zod: "is required" / "must be …" for a wrong type, "unknown key" for a typo. */
+const required = (expected: string) => (issue: { code?: string; input?: unknown; keys?: string[] }) => {
+  if (issue.code === "unrecognized_keys") return `unknown key${issue.keys!.length > 1 ? "s" : ""} ${issue.keys!.map((k) => `"${k}"`).join(", ")}`;
+  if (issue.code === "invalid_type") return issue.input === undefined ? "is required" : `must be ${expected}`;
+  return undefined;
+};
+
+const timeout = z
+  .union([z.string(), z.number()], { error: 'must be a duration such as "10 min" or a whole number of seconds' })
+  .transform((value, ctx) => {
+    try {
+      const seconds = typeof value === "number" ? wholeSeconds(value) : parseDuration(value);
+      if (seconds < 1) throw new DurationError("must be at least 1 second");
+      return seconds;
+    } catch (error) {
+      ctx.issues.push({ code: "custom", input: value, message: error instanceof Error ? error.message : String(error) });
+      return z.NEVER;
+    }
+  });
+
+const check = z.strictObject({
+  name: z
+    .string({ error: required("a text") })
+    .trim()
+    .min(1, { error: "cannot be empty" })
+    .max(100, { error: "must be at most 100 characters" })
+    .refine((name) => !name.toLowerCase().startsWith("yardmaster/"), { error: 'names starting with "yardmaster/" are reserved' }),
+  run: z.string({ error: required("a text (a bash script)") }).refine((run) => run.trim() !== "", { error: "cannot be empty" }),
+  timeout: timeout.optional(),
+}, { error: required("a mapping with name, run and optional timeout") });
+
+const schema = z.strictObject({
+  checks: z
+    .array(check, { error: required("a list of checks") })
+    .superRefine((checks, ctx) => {
+      const firstIndex = new Map<string, number>();
+      checks.forEach((c, i) => {
+        const earlier = firstIndex.get(c.name);
+        if (earlier === undefined) firstIndex.set(c.name, i);
+        else ctx.addIssue({ code: "custom", path: [i, "name"], message: `duplicate check name "${c.name}" (also item ${earlier + 1})` });
+      });
+    }),
+}, { error: required("a mapping with a checks list") });
+
+/**
+ * Parses and validates the text of a CI file.
+ * @returns the checks, in file order
+ * @throws CiConfigError listing every problem with its path (YAML syntax errors with line and column)
+ */
+export function parseCiConfig(text: string): CiConfig {
+  const doc = parseDocument(text, { uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    // With prettyErrors (the default) the first line reads "<what> at line L, column C:".
+    throw new CiConfigError(doc.errors.map((e) => ({ path: "(file)", message: `YAML: ${e.message.split("\n")[0]!.replace(/:$/, "")}` })));
+  }
+  const value: unknown = doc.toJS();
+  if (value === null || value === undefined) throw new CiConfigError([{ path: "(file)", message: "is empty; expected a checks list" }]);
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    throw new CiConfigError(result.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })));
+  }
+  return { checks: result.data.checks.map((c) => ({ name: c.name, run: c.run, timeoutSeconds: c.timeout ?? null })) };
+}
+
+/** `["checks", 0, "timeout"]` → `checks → item 1 → timeout`; the root is `(file)`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return "(file)";
+  return path.map((p) => (typeof p === "number" ? `item ${p + 1}` : String(p))).join(" → ");
+}
+
+function wholeSeconds(value: number): number {
+  if (!Number.isInteger(value)) throw new DurationError(`${value} is not a whole number of seconds`);
+  return value;
+}

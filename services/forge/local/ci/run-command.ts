@@ -1,0 +1,112 @@
+/**
+ * Runs one check's script: `bash -c <run>` in its own process group (`detached`), stdout and
+ * stderr merged into one bounded capture, a timeout and an AbortSignal that end the **whole
+ * process group** (SIGTERM, then SIGKILL after a grace period). When the script exits, whatever
+ * it left running in its group is killed too. docs/local-forge.md "CI runner".
+ */
+import { spawn } from "node:child_process";
+import { OutputTail } from "./output-tail.js";
+
+/** Input of {@link runCommand}. */
+export interface CommandInput {
+  /** Bash script. */
+  run: string;
+  /** Working directory. */
+  cwd: string;
+  /** The whole environment of the process. */
+  env: Record<string, string>;
+  /** Time limit in milliseconds. */
+  timeoutMs: number;
+  /** Bytes of output kept (the last ones). */
+  outputLimitBytes: number;
+  /** Milliseconds between SIGTERM and SIGKILL when ending the group. */
+  killGraceMs: number;
+  signal?: AbortSignal;
+}
+
+/** How the command ended. */
+export interface CommandOutcome {
+  /** exited: on its own; timed_out / cancelled: ended by us; spawn_failed: never started. */
+  ending: "exited" | "timed_out" | "cancelled" | "spawn_failed";
+  /** Exit code when the shell exited normally; null when killed by a signal or not started. */
+  exitCode: number | null;
+  /** The signal that ended the shell, if any (e.g. "SIGTERM"). */
+  signal: string | null;
+  /** Captured stdout + stderr (bounded), with Yardmaster's notes appended. */
+  output: string;
+}
+
+/** How long to wait for the output pipes to close after the shell exited (ms). */
+const CLOSE_WAIT_MS = 2_000;
+
+/**
+ * Runs `input.run` with bash and resolves when it has ended and its output is collected. Never
+ * rejects: a failure to start is the `spawn_failed` ending.
+ */
+export function runCommand(input: CommandInput): Promise<CommandOutcome> {
+  const tail = new OutputTail(input.outputLimitBytes);
+  if (input.signal?.aborted) return Promise.resolve({ ending: "cancelled", exitCode: null, signal: null, output: "" });
+  return new Promise((resolve) => {
+    // The outer bash only redirects stderr into stdout and execs the script's bash (same PID,
+    // same group), so both streams share one pipe and keep their real interleaving.
+    const child = spawn("bash", ["-c", 'exec bash -c "$1" 2>&1', "yardmaster-ci", input.run], {
+      cwd: input.cwd,
+      env: input.env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let endedBy: "timed_out" | "cancelled" | null = null;
+    let killTimer: NodeJS.Timeout | undefined;
+    let settled = false;
+
+    const killGroup = (signal: NodeJS.Signals) => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // ESRCH: the group is already gone.
+      }
+    };
+    const end = (why: "timed_out" | "cancelled") => {
+      if (endedBy !== null || settled) return;
+      endedBy = why;
+      killGroup("SIGTERM");
+      killTimer = setTimeout(() => killGroup("SIGKILL"), input.killGraceMs);
+    };
+    const timer = setTimeout(() => end("timed_out"), input.timeoutMs);
+    const onAbort = () => end("cancelled");
+    input.signal?.addEventListener("abort", onAbort, { once: true });
+
+    const finish = (outcome: Omit<CommandOutcome, "output">, note?: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(killTimer);
+      input.signal?.removeEventListener("abort", onAbort);
+      if (note !== undefined) tail.push(note);
+      resolve({ ...outcome, output: tail.text() });
+    };
+
+    child.stdout.on("data", (chunk: Buffer) => tail.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => tail.push(chunk));
+    child.on("error", (error) => finish({ ending: "spawn_failed", exitCode: null, signal: null }, `[yardmaster: could not start bash: ${error.message}]\n`));
+    child.on("exit", (code, signal) => {
+      // Processes the script left behind would hold the pipes open: end the group now.
+      killGroup("SIGKILL");
+      const outcome = { ending: endedBy ?? ("exited" as const), exitCode: code, signal };
+      const note =
+        endedBy === "timed_out" ? `\n[yardmaster: timed out after ${input.timeoutMs / 1000} s; process group killed]\n`
+        : endedBy === "cancelled" ? "\n[yardmaster: cancelled; process group killed]\n"
+        : undefined;
+      const closeTimer = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish(outcome, note);
+      }, CLOSE_WAIT_MS);
+      child.on("close", () => {
+        clearTimeout(closeTimer);
+        finish(outcome, note);
+      });
+    });
+  });
+}
