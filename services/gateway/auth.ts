@@ -1,0 +1,115 @@
+/**
+ * Authentication and authorization, one module for REST, Connect and gRPC (docs/auth.md).
+ * Every route and RPC requires `Authorization: Bearer <token>`. Three credential kinds:
+ * - the admin application key: every repository and every internal RPC;
+ * - tokens issued by the service (`yardmaster token create --repo owner/name`): the repositories
+ *   they name, compared case-insensitively;
+ * - a token of the code hosting platform, accepted when the platform says its user can read the
+ *   repository (a pluggable {@link PlatformTokenVerifier}; added with the forge).
+ * An RPC whose request has no `owner` + `repository` (tokens, AppendEvents) is admin-only.
+ * Missing, malformed, unknown, revoked or out-of-scope credentials all get the same answer
+ * (UNAUTHENTICATED / PERMISSION_DENIED, both REST 403) with no hint whether the repository exists.
+ */
+import type { DescMethod } from "@bufbuild/protobuf";
+import { Code, ConnectError, createContextKey } from "@connectrpc/connect";
+import { parseToken, secretMatches, sha256, uuidOfSecret } from "./service-token.js";
+
+/** Who performed an action, as written in events (events.proto Actor). */
+export interface ActorInfo {
+  type: "application" | "user";
+  id: string | number;
+  name: string;
+}
+
+export type Principal =
+  | { kind: "admin"; actor: ActorInfo }
+  | { kind: "token"; tokenId: string; repositories: ReadonlySet<string>; actor: ActorInfo }
+  | { kind: "platform"; token: string; verifier: PlatformTokenVerifier; actor: ActorInfo };
+
+/** A service token as stored (secret hashed). */
+export interface StoredToken {
+  id: string;
+  secretHash: Buffer;
+  repositories: string[];
+  description: string;
+  revokedAt: Date | null;
+}
+
+/** Lookup of issued tokens (implemented by services/store). */
+export interface TokenLookup {
+  findToken(id: string): Promise<StoredToken | null>;
+}
+
+/** Checks a hosting platform token (GitHub: does its user have read access to the repository?). */
+export interface PlatformTokenVerifier {
+  /** Whether this bearer looks like one of the platform's tokens (e.g. `ghp_`, `github_pat_`). */
+  recognizes(bearer: string): boolean;
+  /** The user behind the token; null when the platform refuses it. */
+  identify(bearer: string): Promise<ActorInfo | null>;
+  /** Whether the token's user can read `owner/repository`. */
+  canRead(bearer: string, repository: string): Promise<boolean>;
+}
+
+/** The principal of the current request, in Connect handler context values. */
+export const principalKey = createContextKey<Principal | undefined>(undefined, { description: "yardmaster principal" });
+
+const DENIED = "permission denied: a valid token with access to this repository is required";
+
+export interface Authorizer {
+  /**
+   * Identifies the bearer of an `Authorization` header.
+   * @throws ConnectError UNAUTHENTICATED for a missing, malformed, unknown or revoked credential.
+   */
+  authenticate(header: string | null | undefined): Promise<Principal>;
+  /**
+   * Checks that the principal may call `method` with this request.
+   * @throws ConnectError PERMISSION_DENIED when the repository is out of scope or the RPC is admin-only.
+   */
+  authorize(principal: Principal, method: DescMethod, request: Record<string, unknown>): Promise<void>;
+}
+
+/** Builds the authorizer from the admin key, the token lookup and the optional platform verifier. */
+export function createAuthorizer(deps: { adminKey: string; tokens: TokenLookup; platform?: PlatformTokenVerifier }): Authorizer {
+  const adminHash = sha256(deps.adminKey);
+  const adminActor: ActorInfo = { type: "application", id: uuidOfSecret(deps.adminKey), name: "admin application key" };
+  const unauthenticated = () => new ConnectError(DENIED, Code.Unauthenticated);
+  const dummyHash = sha256("no such token");
+
+  return {
+    async authenticate(header) {
+      const m = /^Bearer ([\x21-\x7e]+)$/.exec(header ?? "");
+      if (!m) throw unauthenticated();
+      const bearer = m[1];
+      if (secretMatches(bearer, adminHash)) return { kind: "admin", actor: adminActor };
+      const parsed = parseToken(bearer);
+      if (parsed) {
+        const stored = await deps.tokens.findToken(parsed.id);
+        // Compare even when absent, so unknown ids cost the same as wrong secrets.
+        const ok = secretMatches(parsed.secret, stored?.secretHash ?? dummyHash);
+        if (!stored || !ok || stored.revokedAt) throw unauthenticated();
+        return {
+          kind: "token",
+          tokenId: stored.id,
+          repositories: new Set(stored.repositories.map((r) => r.toLowerCase())),
+          actor: { type: "application", id: stored.id, name: stored.description || "service token" },
+        };
+      }
+      if (deps.platform?.recognizes(bearer)) {
+        const actor = await deps.platform.identify(bearer);
+        if (actor) return { kind: "platform", token: bearer, verifier: deps.platform, actor };
+      }
+      throw unauthenticated();
+    },
+
+    async authorize(principal, method, request) {
+      if (principal.kind === "admin") return;
+      const owner = request.owner, repository = request.repository;
+      const scoped = method.input.fields.some((f) => f.name === "owner") && method.input.fields.some((f) => f.name === "repository");
+      if (!scoped || typeof owner !== "string" || typeof repository !== "string") throw new ConnectError(DENIED, Code.PermissionDenied);
+      const full = `${owner}/${repository}`;
+      const allowed =
+        principal.kind === "token" ? principal.repositories.has(full.toLowerCase()) : await principal.verifier.canRead(principal.token, full);
+      if (!allowed) throw new ConnectError(DENIED, Code.PermissionDenied);
+    },
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * The one REST error body (DESIGN.md §4, docs/errors.md):
+ *     {"code": "not_found", "message": "...", "details": [...]}
+ * `details` holds `{"type": "field_violation", "field", "description"}` items for invalid
+ * arguments and `{"type": "request_info", "request_id"}` on every error, so a report can be
+ * matched with the server log. An unexpected failure never shows its text: the client sees
+ * "internal error" and the request id; the log has the cause.
+ */
+import { Code, ConnectError } from "@connectrpc/connect";
+import { isInvalidArgumentError } from "../contracts/index.js";
+import { codeName, restStatus } from "./http-status.js";
+
+export interface ErrorBody {
+  code: string;
+  message: string;
+  details: Record<string, unknown>[];
+}
+
+/**
+ * Turns anything thrown by a handler into a ConnectError fit for clients: ConnectErrors pass
+ * unchanged; anything else becomes INTERNAL with a generic message (the original is `cause`).
+ */
+export function publicError(e: unknown, requestId: string): ConnectError {
+  if (e instanceof ConnectError) return e;
+  return new ConnectError(`internal error (request id ${requestId})`, Code.Internal, undefined, undefined, e);
+}
+
+/** Status and body of a REST error response. */
+export function restError(e: ConnectError, requestId: string): { status: number; body: ErrorBody } {
+  const details: Record<string, unknown>[] = [];
+  if (isInvalidArgumentError(e)) {
+    for (const v of e.violations) details.push({ type: "field_violation", field: v.field, description: v.description });
+  }
+  details.push({ type: "request_info", request_id: requestId });
+  return { status: restStatus(e.code), body: { code: codeName(e.code), message: e.rawMessage, details } };
+}

@@ -1,0 +1,37 @@
+/**
+ * Connect interceptors for the Connect, gRPC and gRPC-Web protocols: the same authentication,
+ * authorization, FieldRule validation and error hygiene as the REST transcoder (auth.ts,
+ * contracts/), so every protocol reaches the implementations under the same rules. The reflection
+ * service is exempt from authentication (reflection.ts).
+ */
+import type { DescMessage } from "@bufbuild/protobuf";
+import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
+import type { Logger } from "pino";
+import { randomUUID } from "node:crypto";
+import { checkMessageRules, throwIfViolations } from "../contracts/index.js";
+import { principalKey, type Authorizer } from "./auth.js";
+
+const OPEN_SERVICES = new Set(["grpc.reflection.v1.ServerReflection"]);
+
+/** Authenticates, validates and authorizes unary calls; hides unexpected errors behind a request id. */
+export function createGuardInterceptor(authorizer: Authorizer, logger: Logger): Interceptor {
+  return (next) => async (req) => {
+    if (OPEN_SERVICES.has(req.service.typeName)) return next(req);
+    const requestId = randomUUID();
+    try {
+      const principal = await authorizer.authenticate(req.header.get("authorization"));
+      req.contextValues.set(principalKey, principal);
+      if (!req.stream) {
+        throwIfViolations(checkMessageRules(req.method.input as DescMessage, req.message));
+        await authorizer.authorize(principal, req.method, req.message as unknown as Record<string, unknown>);
+      } else {
+        throw new ConnectError("streaming calls are not served", Code.Unimplemented);
+      }
+      return await next(req);
+    } catch (e) {
+      if (e instanceof ConnectError) throw e;
+      logger.error({ err: e, requestId, rpc: req.method.name }, "request failed");
+      throw new ConnectError(`internal error (request id ${requestId})`, Code.Internal);
+    }
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * gRPC server reflection (grpc.reflection.v1.ServerReflection), so standard gRPC tooling
+ * (grpcurl, Postman, evans) can list the services and call them without the .proto files.
+ * Answers list_services, file_by_filename, file_containing_symbol, file_containing_extension and
+ * all_extension_numbers_of_type from the generated descriptors; a file answer carries the file
+ * and every file it imports, transitively (FileDescriptorProto bytes). Reflection needs no token:
+ * it reveals only the published schema (docs/auth.md).
+ */
+import { create, toBinary, type DescExtension, type DescFile, type DescMessage, type DescService } from "@bufbuild/protobuf";
+import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
+import type { ServiceImpl } from "@connectrpc/connect";
+import {
+  ServerReflection,
+  ServerReflectionResponseSchema,
+  type ServerReflectionRequest,
+  type ServerReflectionResponse,
+} from "../../gen/grpc/reflection/v1/reflection_pb.js";
+
+const NOT_FOUND = 5;
+
+/** Builds the reflection service over the given services (reflection itself is listed too). */
+export function createReflectionService(services: DescService[]): ServiceImpl<typeof ServerReflection> {
+  const files = new Map<string, DescFile>();
+  const addFile = (f: DescFile): void => {
+    if (files.has(f.name + ".proto")) return;
+    files.set(f.name + ".proto", f);
+    f.dependencies.forEach(addFile);
+  };
+  for (const s of [...services, ServerReflection]) addFile(s.file);
+
+  const symbols = new Map<string, DescFile>();
+  const extensions = new Map<string, DescExtension[]>();
+  const addMessage = (m: DescMessage): void => {
+    symbols.set(m.typeName, m.file);
+    m.nestedMessages.forEach(addMessage);
+    m.nestedEnums.forEach((e) => symbols.set(e.typeName, e.file));
+    m.nestedExtensions.forEach(addExtension);
+  };
+  const addExtension = (x: DescExtension): void => {
+    symbols.set(x.typeName, x.file);
+    const list = extensions.get(x.extendee.typeName) ?? [];
+    list.push(x);
+    extensions.set(x.extendee.typeName, list);
+  };
+  for (const f of files.values()) {
+    f.messages.forEach(addMessage);
+    f.enums.forEach((e) => symbols.set(e.typeName, f));
+    f.extensions.forEach(addExtension);
+    for (const s of f.services) {
+      symbols.set(s.typeName, f);
+      for (const m of s.methods) symbols.set(`${s.typeName}.${m.name}`, f);
+    }
+  }
+  const serviceNames = [...services, ServerReflection].map((s) => s.typeName);
+
+  const withDependencies = (file: DescFile): Uint8Array[] => {
+    const seen = new Set<string>();
+    const out: Uint8Array[] = [];
+    const walk = (f: DescFile): void => {
+      if (seen.has(f.name)) return;
+      seen.add(f.name);
+      out.push(toBinary(FileDescriptorProtoSchema, create(FileDescriptorProtoSchema, f.proto)));
+      f.dependencies.forEach(walk);
+    };
+    walk(file);
+    return out;
+  };
+
+  const answer = (req: ServerReflectionRequest): ServerReflectionResponse => {
+    const res = (messageResponse: ServerReflectionResponse["messageResponse"]) =>
+      create(ServerReflectionResponseSchema, { validHost: req.host, originalRequest: req, messageResponse });
+    const notFound = (what: string) => res({ case: "errorResponse", value: { errorCode: NOT_FOUND, errorMessage: `${what} not found` } as never });
+    const fileAnswer = (f: DescFile | undefined, what: string) =>
+      f ? res({ case: "fileDescriptorResponse", value: { fileDescriptorProto: withDependencies(f) } as never }) : notFound(what);
+    const r = req.messageRequest;
+    switch (r.case) {
+      case "listServices":
+        return res({ case: "listServicesResponse", value: { service: serviceNames.map((name) => ({ name })) } as never });
+      case "fileByFilename":
+        return fileAnswer(files.get(r.value), `file ${r.value}`);
+      case "fileContainingSymbol":
+        return fileAnswer(symbols.get(r.value), `symbol ${r.value}`);
+      case "fileContainingExtension": {
+        const x = extensions.get(r.value.containingType)?.find((e) => e.number === r.value.extensionNumber);
+        return fileAnswer(x?.file, `extension ${r.value.extensionNumber} of ${r.value.containingType}`);
+      }
+      case "allExtensionNumbersOfType": {
+        if (!symbols.has(r.value)) return notFound(`type ${r.value}`);
+        const numbers = (extensions.get(r.value) ?? []).map((x) => x.number);
+        return res({ case: "allExtensionNumbersResponse", value: { baseTypeName: r.value, extensionNumber: numbers } as never });
+      }
+      default:
+        return res({ case: "errorResponse", value: { errorCode: 3, errorMessage: "empty reflection request" } as never });
+    }
+  };
+
+  return {
+    async *serverReflectionInfo(requests) {
+      for await (const req of requests) yield answer(req);
+    },
+  };
+}

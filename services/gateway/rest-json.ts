@@ -1,0 +1,137 @@
+/**
+ * The REST JSON writer: a response message to the JSON text of the interface (docs/rest-json.md).
+ * - keys are proto field names (snake_case, as SPEC.md writes them);
+ * - 64-bit integers are exact JSON numbers (JSON.stringify cannot write them, proto3 JSON would
+ *   quote them);
+ * - every field is present: an unset message field or unset `optional` scalar is `null`, lists
+ *   are `[]`, scalars their value (zero included);
+ * - enums are their value names, Timestamps RFC 3339 in UTC, Struct/Value/ListValue plain JSON.
+ * One writer function is compiled per message type on first use and cached, so a response is
+ * written in one walk without an intermediate JSON object.
+ */
+import { ScalarType, toJson, type DescEnum, type DescField, type DescMessage } from "@bufbuild/protobuf";
+import { ListValueSchema, TimestampSchema, ValueSchema, DurationSchema } from "@bufbuild/protobuf/wkt";
+
+type Write = (value: any) => string;
+
+const writers = new WeakMap<DescMessage, Write>();
+
+/** The JSON text of a message of type `desc` (see the module comment for the rules). */
+export function writeRestJson(desc: DescMessage, message: unknown): string {
+  return messageWriter(desc)(message);
+}
+
+function messageWriter(desc: DescMessage): Write {
+  let w = writers.get(desc);
+  if (w) return w;
+  const wkt = wellKnownWriter(desc);
+  if (wkt) {
+    writers.set(desc, wkt);
+    return wkt;
+  }
+  // Placeholder first: recursive types (Batch.sub_batches) reach this message again while compiling.
+  let compiled: Write | undefined;
+  writers.set(desc, (v) => compiled!(v));
+  const parts = desc.fields.map((field) => ({ field, key: JSON.stringify(field.name) + ":", write: fieldWriter(field) }));
+  compiled = (msg: Record<string, unknown>) => {
+    let out = "{";
+    for (let i = 0; i < parts.length; i++) {
+      const { field, key, write } = parts[i];
+      let value: unknown;
+      if (field.oneof) {
+        const group = msg[field.oneof.localName] as { case?: string; value?: unknown };
+        if (group.case !== field.localName) continue;
+        value = group.value;
+      } else {
+        value = msg[field.localName];
+      }
+      if (out.length > 1) out += ",";
+      out += key + (value === undefined ? "null" : write(value));
+    }
+    return out + "}";
+  };
+  writers.set(desc, compiled);
+  return compiled;
+}
+
+function fieldWriter(field: DescField): Write {
+  switch (field.fieldKind) {
+    case "scalar":
+      return scalarWriter(field.scalar);
+    case "enum":
+      return enumWriter(field.enum);
+    case "message":
+      return messageWriter(field.message);
+    case "list": {
+      const item = field.listKind === "scalar" ? scalarWriter(field.scalar) : field.listKind === "enum" ? enumWriter(field.enum) : messageWriter(field.message);
+      return (list: unknown[]) => {
+        let out = "[";
+        for (let i = 0; i < list.length; i++) out += (i ? "," : "") + item(list[i]);
+        return out + "]";
+      };
+    }
+    case "map": {
+      const value =
+        field.mapKind === "scalar" ? scalarWriter(field.scalar) : field.mapKind === "enum" ? enumWriter(field.enum) : messageWriter(field.message);
+      return (map: Record<string, unknown>) => {
+        let out = "{";
+        for (const k in map) out += (out.length > 1 ? "," : "") + JSON.stringify(k) + ":" + value(map[k]);
+        return out + "}";
+      };
+    }
+  }
+}
+
+function enumWriter(desc: DescEnum): Write {
+  const names = new Map(desc.values.map((v) => [v.number, JSON.stringify(v.name)]));
+  return (n: number) => names.get(n) ?? String(n);
+}
+
+function scalarWriter(scalar: ScalarType): Write {
+  switch (scalar) {
+    case ScalarType.STRING:
+      return (v: string) => JSON.stringify(v);
+    case ScalarType.BOOL:
+      return (v: boolean) => (v ? "true" : "false");
+    case ScalarType.DOUBLE:
+    case ScalarType.FLOAT:
+      return (v: number) => (Number.isFinite(v) ? String(v) : JSON.stringify(String(v)));
+    case ScalarType.BYTES:
+      return (v: Uint8Array) => JSON.stringify(Buffer.from(v).toString("base64"));
+    default:
+      // 32- and 64-bit integers: number, bigint or (jstype=JS_STRING) a decimal string; all exact.
+      return (v: number | bigint | string) => String(v);
+  }
+}
+
+function wellKnownWriter(desc: DescMessage): Write | undefined {
+  switch (desc.typeName) {
+    case "google.protobuf.Timestamp":
+      return (v) => JSON.stringify(toJson(TimestampSchema, v));
+    case "google.protobuf.Duration":
+      return (v) => JSON.stringify(toJson(DurationSchema, v));
+    case "google.protobuf.Struct":
+      // Unwrapped by protobuf-es to a plain JSON object.
+      return (v) => JSON.stringify(v);
+    case "google.protobuf.Value":
+      return (v) => JSON.stringify(toJson(ValueSchema, v));
+    case "google.protobuf.ListValue":
+      return (v) => JSON.stringify(toJson(ListValueSchema, v));
+    case "google.protobuf.Empty":
+      return () => "{}";
+    case "google.protobuf.StringValue":
+    case "google.protobuf.BytesValue":
+      return (v) => JSON.stringify(v);
+    case "google.protobuf.BoolValue":
+    case "google.protobuf.Int32Value":
+    case "google.protobuf.UInt32Value":
+    case "google.protobuf.Int64Value":
+    case "google.protobuf.UInt64Value":
+    case "google.protobuf.DoubleValue":
+    case "google.protobuf.FloatValue":
+      // Unwrapped by protobuf-es to the scalar; 64-bit values are bigint and stay exact.
+      return (v) => (typeof v === "number" && !Number.isFinite(v) ? JSON.stringify(String(v)) : String(v));
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * The REST transcoder: serves every google.api.http rule of the bound services on Fastify
+ * (research/aesthetics.md §3). Per request:
+ * 1. match the path in the route trie: unknown path 404, known path with another method 405 + `Allow`;
+ * 2. authenticate the bearer (403 before anything else is looked at);
+ * 3. build the request message from the body, then the path, then the query (a repeated field may
+ *    be given several times: `?event_type=a&event_type=b`); unknown query parameters, bad values,
+ *    unknown body fields and FieldRule violations are 422 naming the field;
+ * 4. authorize the repository scope (403), then call the implementation directly with a light
+ *    handler context;
+ * 5. answer 204 with an empty body for google.protobuf.Empty, else 200 with the REST JSON of the
+ *    response (rest-json.ts), copying response headers the implementation set (e.g. `Link`).
+ * No REST route is written by hand: adding a rule to a .proto file adds the route.
+ */
+import { randomUUID } from "node:crypto";
+import { create, fromJson, type DescMessage } from "@bufbuild/protobuf";
+import { Code, ConnectError, createContextValues } from "@connectrpc/connect";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Logger } from "pino";
+import { checkJson, checkMessageRules, invalidField, throwIfViolations } from "../contracts/index.js";
+import { principalKey, type Authorizer } from "./auth.js";
+import type { CompiledRoute, ServiceBinding } from "./compile-routes.js";
+import { publicError, restError } from "./error-body.js";
+import { resolveFieldPath, setAtPath } from "./field-path.js";
+import { restHandlerContext } from "./handler-context.js";
+import { paramToJson } from "./param-value.js";
+import { writeRestJson } from "./rest-json.js";
+import type { RouteTrie } from "./route-trie.js";
+
+type Impl = (request: unknown, ctx: unknown) => Promise<unknown> | unknown;
+
+export interface TranscoderOptions {
+  trie: RouteTrie<CompiledRoute>;
+  bindings: ServiceBinding[];
+  authorizer: Authorizer;
+  logger: Logger;
+  /** URL prefix routed to the transcoder, e.g. "/v1". */
+  prefix: string;
+}
+
+const ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"];
+
+/** Registers the catch-all REST route under `prefix` on a Fastify instance. */
+export function registerTranscoder(app: FastifyInstance<any, any, any, any>, opts: TranscoderOptions): void {
+  const impls = new Map(opts.bindings.map((b) => [b.service.typeName, b.impl]));
+  const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+    const requestId = String(req.id);
+    const q = req.url.indexOf("?");
+    const path = q < 0 ? req.url : req.url.slice(0, q);
+    const found = opts.trie.match(req.method, path);
+    if (found.kind === "not_found") return sendError(reply, new ConnectError(`no route for ${req.method} ${path}`, Code.NotFound), requestId);
+    if (found.kind === "method_not_allowed") {
+      reply.header("allow", found.allow.join(", "));
+      return sendError(reply, new ConnectError(`method ${req.method} is not allowed on ${path}; allowed: ${found.allow.join(", ")}`, Code.Unimplemented), requestId, 405);
+    }
+    const { route, segments } = found.match;
+    try {
+      const principal = await opts.authorizer.authenticate(req.headers.authorization);
+      const input = buildRequest(route, segments, req.body, q < 0 ? "" : req.url.slice(q + 1));
+      await opts.authorizer.authorize(principal, route.method, input as Record<string, unknown>);
+      const fn = impls.get(route.service.typeName)?.[route.method.localName] as Impl | undefined;
+      if (!fn) throw new ConnectError(`${route.method.parent.typeName}.${route.method.name} is not implemented`, Code.Unimplemented);
+      const values = createContextValues().set(principalKey, principal);
+      const ctx = restHandlerContext(route.service, route.method, req.method, req.url, req.headers, values);
+      const res = await fn(input, ctx);
+      ctx.responseHeader.forEach((v, k) => void reply.header(k, v));
+      if (route.method.output.typeName === "google.protobuf.Empty") return reply.code(204).send();
+      const message = res && typeof res === "object" && "$typeName" in res ? res : create(route.method.output, (res ?? {}) as never);
+      return reply.code(200).type("application/json; charset=utf-8").send(writeRestJson(route.method.output, message));
+    } catch (e) {
+      const err = publicError(e, requestId);
+      if (err.code === Code.Internal) opts.logger.error({ err: e, requestId, rpc: route.method.name }, "request failed");
+      return sendError(reply, err, requestId);
+    }
+  };
+  app.route({ method: ALL_METHODS, url: `${opts.prefix}/*`, handler });
+}
+
+/** Writes the REST error body (error-body.ts). */
+export function sendError(reply: FastifyReply, e: ConnectError, requestId: string, status?: number) {
+  const { status: s, body } = restError(e, requestId);
+  return reply.code(status ?? s).type("application/json; charset=utf-8").send(JSON.stringify(body));
+}
+
+/** Body, then path, then query -> a validated request message. */
+function buildRequest(route: CompiledRoute, segments: string[], body: unknown, query: string): unknown {
+  const input = route.method.input;
+  const obj: Record<string, unknown> = {};
+  if (route.body === "*") {
+    if (body !== undefined) {
+      throwIfViolations(checkJson(input, body, "proto3"));
+      Object.assign(obj, body);
+    }
+  } else if (route.body) {
+    if (body !== undefined) {
+      const target = route.body.at(-1)!;
+      if (target.fieldKind === "message") throwIfViolations(checkJson(target.message, body, "proto3", target.name));
+      setAtPath(obj, route.body, body);
+    }
+  } else if (body !== undefined && body !== null && !(typeof body === "object" && Object.keys(body).length === 0)) {
+    throw invalidField("body", `${route.httpMethod} ${route.template.source} takes no request body`);
+  }
+  for (const v of route.variables) {
+    const raw = v.end === -1 ? segments.slice(v.start).join("/") : segments.slice(v.start, v.end).join("/");
+    const field = v.chain.at(-1)!;
+    setAtPath(obj, v.chain, paramToJson(field, field.name, [raw]));
+  }
+  if (query) {
+    if (route.body === "*") throw invalidField(query.split("=")[0], "query parameters are not accepted when the body holds the whole request");
+    const grouped = new Map<string, string[]>();
+    for (const [k, val] of new URLSearchParams(query)) {
+      const list = grouped.get(k);
+      if (list) list.push(val);
+      else grouped.set(k, [val]);
+    }
+    for (const [name, values] of grouped) {
+      const chain = resolveFieldPath(input, name.split("."), true);
+      if (typeof chain === "string") throw invalidField(name, "unknown query parameter");
+      if (route.pathFields.has(chain[0].name)) throw invalidField(name, "is set by the path and cannot be given in the query");
+      if (Array.isArray(route.body) && route.body[0].name === chain[0].name) throw invalidField(name, "is set by the body");
+      setAtPath(obj, chain, paramToJson(chain.at(-1)!, name, values));
+    }
+  }
+  let message;
+  try {
+    message = fromJson(input, obj as never);
+  } catch (e) {
+    throw invalidField("body", (e as Error).message);
+  }
+  throwIfViolations(checkMessageRules(input as DescMessage, message));
+  return message;
+}
+
+/** Fastify request ids: random UUIDs, also sent back as `x-request-id`. */
+export const genRequestId = (): string => randomUUID();
