@@ -1,0 +1,42 @@
+/**
+ * Numbered, forward-only ClickHouse migrations (`migrations/NNNN_name.sql`, one statement per
+ * file), recorded in the `schema_migrations` table. There is no migration library for ClickHouse
+ * that works with the embedded engine; this runner is the smallest thing that does the job:
+ * apply every file whose number is not recorded yet, in order, then record it.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ClickHouseClient } from "@clickhouse/client";
+
+const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
+const FILE = /^(\d{4})_[a-z0-9_]+\.sql$/;
+
+/**
+ * Applies pending migrations.
+ * @param rewrite optional per-statement rewrite (the cluster layout swaps the table engine)
+ * @returns file names applied now
+ * @throws Error naming the file when a statement fails
+ */
+export async function migrateClickHouse(client: ClickHouseClient, rewrite: (sql: string) => string = (s) => s): Promise<string[]> {
+  await client.command({
+    query: "CREATE TABLE IF NOT EXISTS schema_migrations (version UInt32, name String, applied_at DateTime64(3, 'UTC') DEFAULT now64(3)) ENGINE = MergeTree ORDER BY version",
+  });
+  const rs = await client.query({ query: "SELECT version FROM schema_migrations", format: "JSONEachRow" });
+  const done = new Set((await rs.json<{ version: number | string }>()).map((r) => Number(r.version)));
+  const files = (await readdir(DIR)).filter((f) => FILE.test(f)).sort();
+  const applied: string[] = [];
+  for (const file of files) {
+    const version = Number(FILE.exec(file)![1]);
+    if (done.has(version)) continue;
+    const sql = (await readFile(path.join(DIR, file), "utf8")).replace(/^\s*--.*$/gm, "").trim();
+    try {
+      await client.command({ query: rewrite(sql) });
+    } catch (e) {
+      throw new Error(`ClickHouse migration ${file} failed: ${(e as Error).message}`, { cause: e });
+    }
+    await client.insert({ table: "schema_migrations", values: [{ version, name: file }], format: "JSONEachRow" });
+    applied.push(file);
+  }
+  return applied;
+}

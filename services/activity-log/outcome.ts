@@ -1,0 +1,42 @@
+/**
+ * The outcome of an event, derived on ingest from its type and metadata: one table, documented in
+ * docs/activity-log.md ("Outcomes"). Most types map directly; five refine from metadata
+ * (SPEC.md "/logs/aggregate" rule 3; DESIGN.md §4 "Outcomes").
+ */
+export type Outcome = "success" | "failure" | "pending" | "neutral";
+
+type Rule = Outcome | ((metadata: Record<string, any>) => Outcome);
+
+/** Types not listed are neutral. */
+const RULES: Record<string, Rule> = {
+  "action.merge": "success",
+  "action.queue.merged": "success",
+  "action.queue.enter": "pending",
+  "action.queue.checks_start": "pending",
+  "action.queue.batch_bisection_start": "pending",
+  "action.queue.conflict_deferred": "pending",
+  "action.queue.checks_postponed": "failure",
+  // Merged (PR_MERGED, PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED) is a success; any other leave a failure.
+  "action.queue.leave": (m) => (m.merged === true ? "success" : "failure"),
+  // Concluded success and not aborted: success; aborted but re-embarked (the pull requests stay
+  // queued): neutral; anything else (failed, timed out, aborted for good): failure.
+  "action.queue.checks_end": (m) =>
+    m.aborted === false && m.speculative_check_pull_request?.checks_conclusion === "success"
+      ? "success"
+      : m.aborted === true && m.abort_status === "REEMBARKED"
+        ? "neutral"
+        : "failure",
+  "action.queue.batch_bisection_end": (m) => (m.culprit_found === true ? "success" : "failure"),
+  "action.post_check": (m) => (m.conclusion === "success" ? "success" : m.conclusion === "failure" ? "failure" : "neutral"),
+  "ci_insights.job_retried": (m) => (m.outcome === "retried" ? "success" : "failure"),
+};
+
+/** The outcome of an event of `type` with this (validated) metadata. */
+export function outcomeOf(type: string, metadata: Record<string, unknown>): Outcome {
+  const rule = RULES[type];
+  if (rule === undefined) return "neutral";
+  return typeof rule === "string" ? rule : rule(metadata);
+}
+
+/** The table as [type, description] rows, for docs and tests. */
+export const OUTCOME_RULES: Readonly<Record<string, Rule>> = RULES;

@@ -1,0 +1,76 @@
+/**
+ * The two pause endpoint families over one pause state (docs/pause.md, SPEC.md #6-#8, #13-#16):
+ * - PUT pauses, or changes the reason of the current pause (queue.pause.update); paused_at is kept;
+ * - DELETE (and POST /queue/pause/delete) unpauses; NOT_FOUND (404) when not paused, as the
+ *   reference CLI expects (research/domain.md §4.2);
+ * - GET answers the state; not paused = {paused: false, reason: null, paused_at: null} or
+ *   {queue_pause: []}.
+ * Every change writes its log event in the same transaction (store/pause.ts).
+ */
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
+import { principalKey, type ActorInfo } from "../gateway/index.js";
+import { deletePause, getPause, setPause, type PauseRow, type Pool } from "../store/index.js";
+import { pauseEvent, unpauseEvent } from "./pause-events.js";
+
+export interface PauseDeps {
+  db: Pool;
+  /** Called after a commit that wrote log events (kicks the outbox relay). */
+  eventsWritten: () => void;
+  /** Called after the pause state changed (the queue engine stops or resumes). */
+  pauseChanged?: (repository: string, paused: boolean) => Promise<void>;
+}
+
+interface RepoRequest {
+  owner: string;
+  repository: string;
+}
+
+const fullName = (r: RepoRequest) => `${r.owner}/${r.repository}`;
+
+function actorOf(ctx: HandlerContext): ActorInfo {
+  const p = ctx.values.get(principalKey);
+  if (!p) throw new ConnectError("no principal on an authenticated call", Code.Internal);
+  return p.actor;
+}
+
+const notPaused = (repo: string) => new ConnectError(`the merge queue of ${repo} is not paused`, Code.NotFound);
+
+/** The pause operations shared by both families, in domain terms. */
+export function pauseOperations(deps: PauseDeps) {
+  return {
+    async pause(req: RepoRequest & { reason: string }, ctx: HandlerContext): Promise<PauseRow> {
+      const repo = fullName(req);
+      const actor = actorOf(ctx);
+      const { pause, created } = await setPause(deps.db, { repository: repo, reason: req.reason, pausedBy: actor }, (kind) => pauseEvent(repo, kind, req.reason, actor));
+      deps.eventsWritten();
+      if (created) await deps.pauseChanged?.(repo, true);
+      return pause;
+    },
+    async unpause(req: RepoRequest, ctx: HandlerContext): Promise<void> {
+      const repo = fullName(req);
+      const actor = actorOf(ctx);
+      const removed = await deletePause(deps.db, repo, () => unpauseEvent(repo, actor));
+      if (!removed) throw notPaused(repo);
+      deps.eventsWritten();
+      await deps.pauseChanged?.(repo, false);
+    },
+    get: (req: RepoRequest) => getPause(deps.db, fullName(req)),
+  };
+}
+
+/** The QueueService methods of both pause families. */
+export function pauseHandlers(deps: PauseDeps) {
+  const ops = pauseOperations(deps);
+  const state = (p: PauseRow | null) => ({ paused: p !== null, reason: p?.reason, pausedAt: p ? timestampFromDate(p.pausedAt) : undefined });
+  const legacy = (p: PauseRow | null) => ({ queuePause: p ? [{ reason: p.reason, pauseDate: timestampFromDate(p.pausedAt) }] : [] });
+  return {
+    pauseMergeQueue: async (req: RepoRequest & { reason: string }, ctx: HandlerContext) => state(await ops.pause(req, ctx)),
+    unpauseMergeQueue: async (req: RepoRequest, ctx: HandlerContext) => (await ops.unpause(req, ctx), {}),
+    getMergeQueuePause: async (req: RepoRequest) => state(await ops.get(req)),
+    pauseQueue: async (req: RepoRequest & { reason: string }, ctx: HandlerContext) => legacy(await ops.pause(req, ctx)),
+    unpauseQueue: async (req: RepoRequest, ctx: HandlerContext) => (await ops.unpause(req, ctx), {}),
+    deleteQueuePause: async (req: RepoRequest, ctx: HandlerContext) => (await ops.unpause(req, ctx), {}),
+    getQueuePause: async (req: RepoRequest) => legacy(await ops.get(req)),
+  };
+}
