@@ -1,11 +1,13 @@
 import { defineConfig } from "vitest/config";
 
 // Each test file runs in its own child process (pool "forks"): the embedded ClickHouse engine is a
-// native library bound to one data directory per process (DESIGN.md §5).
+// native library bound to one data directory per process (DESIGN.md §5). One embedded PostgreSQL
+// cluster serves the whole run; every test file creates its own database in it.
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     pool: "forks",
+    globalSetup: ["test/support/postgres-global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

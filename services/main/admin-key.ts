@@ -1,0 +1,34 @@
+/**
+ * The admin application key (docs/auth.md): YARDMASTER_ADMIN_KEY when set; otherwise generated once
+ * (`yma_` + 32 random bytes, base64url), stored in `<dataDir>/admin-key` (mode 0600) and reused.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+
+export const adminKeyFile = (dataDir: string) => path.join(dataDir, "admin-key");
+
+/** The admin key and whether it was generated now (so the caller can print it). */
+export async function loadOrCreateAdminKey(dataDir: string, fromEnv?: string): Promise<{ key: string; generated: boolean; source: string }> {
+  if (fromEnv) return { key: fromEnv, generated: false, source: "YARDMASTER_ADMIN_KEY" };
+  const file = adminKeyFile(dataDir);
+  try {
+    return { key: (await readFile(file, "utf8")).trim(), generated: false, source: file };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+  }
+  await mkdir(dataDir, { recursive: true });
+  const key = `yma_${randomBytes(32).toString("base64url")}`;
+  await writeFile(file, key + "\n", { mode: 0o600, flag: "wx" });
+  return { key, generated: true, source: file };
+}
+
+/** The admin key for CLI clients: YARDMASTER_ADMIN_KEY, else the data directory's file. */
+export async function readAdminKey(dataDir: string, fromEnv?: string): Promise<string> {
+  if (fromEnv) return fromEnv;
+  try {
+    return (await readFile(adminKeyFile(dataDir), "utf8")).trim();
+  } catch {
+    throw new Error(`no admin key: set YARDMASTER_ADMIN_KEY or start the service once so it writes ${adminKeyFile(dataDir)}`);
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * The operational contract (DESIGN.md §2): settings from environment variables, validated with
+ * zod. An invalid value stops the start with a message naming the variable.
+ */
+import path from "node:path";
+import { z } from "zod";
+
+const Env = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  YARDMASTER_DATA_DIR: z.string().min(1).default("./.yardmaster"),
+  DATABASE_URL: z.string().url().optional(),
+  CLICKHOUSE_URL: z.string().url().optional(),
+  CLICKHOUSE_USER: z.string().optional(),
+  CLICKHOUSE_PASSWORD: z.string().optional(),
+  CLICKHOUSE_DATABASE: z.string().optional(),
+  YARDMASTER_ADMIN_KEY: z.string().min(16, "must be at least 16 characters").regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces").optional(),
+  FORGE: z.enum(["local", "github"]).default("local"),
+  GITHUB_APP_ID: z.string().optional(),
+  GITHUB_PRIVATE_KEY: z.string().optional(),
+  GITHUB_WEBHOOK_SECRET: z.string().optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  YARDMASTER_URL: z.string().url().default("http://127.0.0.1:8080"),
+});
+
+export type Settings = {
+  port: number;
+  host: string;
+  /** Absolute path of the data directory. */
+  dataDir: string;
+  databaseUrl?: string;
+  clickhouse: { url: string; username?: string; password?: string; database?: string } | { embeddedPath: string };
+  adminKey?: string;
+  forge: "local" | "github";
+  github: { appId?: string; privateKey?: string; webhookSecret?: string };
+  logLevel: string;
+  /** Address of the running service, for CLI clients. */
+  serviceUrl: string;
+};
+
+/** Thrown for an invalid environment variable. */
+export class SettingsError extends Error {
+  override readonly name = "SettingsError";
+}
+
+/**
+ * Reads the settings from an environment.
+ * @throws SettingsError naming each invalid variable
+ */
+export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const parsed = Env.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== "")));
+  if (!parsed.success) {
+    throw new SettingsError(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.YARDMASTER_DATA_DIR);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    clickhouse: e.CLICKHOUSE_URL
+      ? { url: e.CLICKHOUSE_URL, username: e.CLICKHOUSE_USER, password: e.CLICKHOUSE_PASSWORD, database: e.CLICKHOUSE_DATABASE }
+      : { embeddedPath: path.join(dataDir, "clickhouse") },
+    adminKey: e.YARDMASTER_ADMIN_KEY,
+    forge: e.FORGE,
+    github: { appId: e.GITHUB_APP_ID, privateKey: e.GITHUB_PRIVATE_KEY, webhookSecret: e.GITHUB_WEBHOOK_SECRET },
+    logLevel: e.LOG_LEVEL,
+    serviceUrl: e.YARDMASTER_URL,
+  };
+}

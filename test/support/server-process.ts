@@ -1,0 +1,81 @@
+/**
+ * Starts the real service process (`node bin/yardmaster.js serve`, what `npm start` runs) on a free
+ * port, with its own data directory and a fresh database, as an end-to-end test's user would
+ * (DESIGN.md §5). Its stdout banner gives the port and the admin key.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { freshDatabase, type TestDatabase } from "./database.js";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const BIN = path.join(ROOT, "bin", "yardmaster.js");
+
+export interface ServerProcess {
+  url: string;
+  port: number;
+  adminKey: string;
+  dataDir: string;
+  db: TestDatabase;
+  child: ChildProcess;
+  /** Everything the process wrote, for failure messages. */
+  output(): string;
+  /** Environment for CLI commands against this server. */
+  cliEnv: NodeJS.ProcessEnv;
+  stop(): Promise<void>;
+}
+
+/** Waits for a line matching `re` on the child's stdout, or fails with its output. */
+export function waitForLine(child: ChildProcess, re: RegExp, output: () => string, timeoutMs = 60_000): Promise<RegExpMatchArray> {
+  return new Promise((resolve, reject) => {
+    let buf = "";
+    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${re}; output:\n${output()}`)), timeoutMs);
+    const onData = (d: Buffer) => {
+      buf += d.toString();
+      const m = buf.match(re);
+      if (m) {
+        clearTimeout(timer);
+        child.stdout!.off("data", onData);
+        resolve(m);
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`process exited with ${code} before ${re}; output:\n${output()}`));
+    });
+  });
+}
+
+/** Starts a server; `env` adds or overrides variables (e.g. CLICKHOUSE_URL). */
+export async function startServerProcess(env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), "ym-e2e-"));
+  const db = await freshDatabase({ migrated: false });
+  const fullEnv = { ...process.env, PORT: "0", HOST: "127.0.0.1", YARDMASTER_DATA_DIR: dataDir, DATABASE_URL: db.url, LOG_LEVEL: "warn", ...env };
+  const child = spawn(process.execPath, [BIN, "serve"], { cwd: ROOT, env: fullEnv, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (out += d));
+  const listening = await waitForLine(child, /listening on http:\/\/127\.0\.0\.1:(\d+)/, () => out);
+  const key = await waitForLine(child, /Admin key[^:]*: (\S+)/, () => out).catch(() => null);
+  const port = Number(listening[1]);
+  const url = `http://127.0.0.1:${port}`;
+  const adminKey = key?.[1] ?? "";
+  return {
+    url, port, adminKey, dataDir, db, child,
+    output: () => out,
+    cliEnv: { ...fullEnv, YARDMASTER_URL: url },
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once("exit", r));
+        child.kill("SIGTERM");
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+        if (child.exitCode === null) child.kill("SIGKILL");
+      }
+      await db.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
