@@ -3,11 +3,10 @@
  * a message on stdin, identities and dates through the environment. Rules: docs/local-forge.md
  * "Identity and dates".
  */
-import type { Sha } from "../../types.js";
-import { gitText } from "./git-command.js";
+import { ForgeError, type Sha } from "../../types.js";
+import { gitText, runGit } from "./git-command.js";
 import { withGitFailure } from "./errors.js";
 import { YARDMASTER_IDENTITY, datedIdentity, identityEnvironment, type DatedIdentity } from "./identity.js";
-import { resolveCommit } from "./refs.js";
 import type { BareRepo } from "./bare-repo.js";
 
 /** What a new commit is made of. */
@@ -46,10 +45,15 @@ export function writeYardmasterCommit(repo: BareRepo, tree: Sha, parents: readon
   return writeCommit(repo, { tree, parents, message, author: me, committer: me });
 }
 
-/** The tree SHA of a commit. @throws ForgeError not_found when `commit` names no commit */
+/** The tree SHA of a commit (one `rev-parse`). @throws ForgeError not_found when `commit` names no commit */
 export async function treeOf(repo: BareRepo, commit: string): Promise<Sha> {
-  const sha = await resolveCommit(repo, commit);
-  return withGitFailure(`reading the tree of ${sha}`, () => gitText(repo.gitDir, ["rev-parse", "--verify", `${sha}^{tree}`]));
+  if (commit.trim() === "" || commit.includes("\0")) throw new ForgeError("invalid", `"${commit}" is not a revision`);
+  const out = await withGitFailure(`reading the tree of ${commit}`, () =>
+    runGit(repo.gitDir, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${commit}^{commit}^{tree}`], { okExitCodes: [0, 1, 128] }),
+  );
+  const tree = out.stdout.toString("utf8").trim();
+  if (out.exitCode !== 0 || !/^[0-9a-f]{40}$/.test(tree)) throw new ForgeError("not_found", `no commit "${commit}" in ${repo.name}`);
+  return tree;
 }
 
 /** Writes (if needed) and returns the empty tree's SHA. */
