@@ -5,7 +5,7 @@
  */
 import { ForgeError } from "../../types.js";
 
-/** A git identity: name and email, with an optional fixed date (author dates of replayed commits). */
+/** A git identity: name and email (no `<`, `>` or line breaks). */
 export interface GitIdentity {
   name: string;
   email: string;

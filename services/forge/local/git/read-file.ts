@@ -20,8 +20,8 @@ export interface FileBlob {
 
 /**
  * Reads `path` at `rev` as bytes.
- * @returns the blob, or null when the path does not exist at that commit or is not a file
- *   (a directory, a submodule, a symbolic link is returned as its target text)
+ * @returns the blob, or null when the path does not exist at that commit or names a directory or
+ *   a submodule (a symbolic link is a blob: its content is the link target)
  * @throws ForgeError not_found when `rev` names no commit; invalid for a bad path
  */
 export async function readFileBlob(repo: BareRepo, rev: string, path: string): Promise<FileBlob | null> {
