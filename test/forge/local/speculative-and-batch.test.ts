@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isForgeError } from "../../../services/forge/types.js";
 import {
-  createSpeculativeBranch, findBranchSha, getBranchSha, mergePullRequests, readCommit, treeOf, type MergeConflictError,
+  createSpeculativeBranch, fastForwardBranch, findBranchSha, getBranchSha, mergePullRequests, readCommit, treeOf, type MergeConflictError,
 } from "../../../services/forge/local/git/index.js";
 import { at, createTestRepo, git, type TestRepo } from "./git-fixture.js";
 
@@ -107,5 +107,14 @@ describe("batch merge", () => {
   it("refuses an empty batch and a repeated pull request", async () => {
     await expect(mergePullRequests(t.repo, { base: "main", expectedBaseSha: base, method: "merge", pulls: [], date: at(60) })).rejects.toMatchObject({ kind: "invalid" });
     await expect(mergePullRequests(t.repo, { base: "main", expectedBaseSha: base, method: "merge", pulls: pulls(2, 2), date: at(60) })).rejects.toMatchObject({ kind: "invalid" });
+  });
+
+  it("fast-forwards the base to a tested speculative branch, and only along its history", async () => {
+    const spec = await createSpeculativeBranch(t.repo, "spec", base, pulls(1, 2), at(50));
+    const sideways = await t.commit(t.root, { "side.txt": "side\n" }, "side");
+    await expect(fastForwardBranch(t.repo, "main", sideways)).rejects.toMatchObject({ kind: "conflict", message: /not an ancestor/ });
+    await expect(fastForwardBranch(t.repo, "main", spec, heads[1])).rejects.toMatchObject({ kind: "conflict", message: /main moved/ });
+    expect(await fastForwardBranch(t.repo, "main", spec, base)).toBe(base);
+    expect(await getBranchSha(t.repo, "main")).toBe(spec);
   });
 });

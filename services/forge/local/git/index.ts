@@ -25,6 +25,7 @@ export {
   mergePullRequests, mergePullRequest, type PullToMergeGuarded, type MergePullRequestsInput, type MergePullRequestInput, type MergeOutcome,
 } from "./merge-pull-requests.js";
 export { updateHeadWithBase, type UpdateHeadInput } from "./update-head.js";
+export { fastForwardBranch } from "./fast-forward.js";
 export { mergeBase, isAncestor, commitsBehind, commitsAhead, commitsBetween } from "./ancestry.js";
 export { diffFacts, diffBetween, type DiffFacts } from "./diff-facts.js";
 export { pullRequestFacts, type PullRequestGitFacts } from "./pull-facts.js";
