@@ -151,6 +151,14 @@ export interface QueueRuleConfig {
   autosquash: boolean;
   /** Rank in file order, first rule highest (API output `priority`). */
   priority: number;
+  /** Deprecated alias of merge_method fast-forward, kept for the API output; null when unset. */
+  queue_branch_merge_method?: "fast-forward" | null;
+  /** Legacy queue-level interruption setting (null when unset); see priority_rules for the current one. */
+  allow_checks_interruption?: boolean | null;
+  /** Legacy: names of queue rules whose pull requests may not interrupt this queue's checks. */
+  disallow_checks_interruption_from_queues?: string[];
+  /** Deprecated: queue pull requests automatically when queue_conditions match. Default false. */
+  autoqueue?: boolean;
 }
 
 export interface MergeQueueConfig {

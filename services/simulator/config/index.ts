@@ -1,0 +1,57 @@
+/**
+ * The configuration module's public surface: the queue engine, the simulator service and the
+ * forge's command handling import only from here. Pure TypeScript, no I/O (another repository's
+ * configuration for `extends` is read through the loader the caller passes).
+ *
+ * - Loading: {@link loadConfiguration} (YAML -> validated, merged, defaulted {@link Configuration},
+ *   every error with path/line/column, deprecations). docs/configuration.md.
+ * - Conditions: {@link parseCondition}, {@link parseConditionList}, {@link attributesOf},
+ *   {@link evaluateConditions}, {@link renderChecklist}, {@link conditionsEvaluationJson},
+ *   {@link parseDependsOn} / {@link dependsOnConditions}. docs/conditions.md.
+ * - Simulator: {@link simulatePullRequestSummary}, {@link simulateRepositorySummary},
+ *   {@link unusedSections}, {@link queueRuleApiConfig}, {@link queueRulesApiConfiguration}.
+ */
+export type {
+  Condition,
+  ConditionGroup,
+  ConditionLeaf,
+  ConditionValue,
+  ConfigError,
+  Configuration,
+  DeprecationFinding,
+  EvaluatedCondition,
+  MergeQueueConfig,
+  Operator,
+  PriorityRuleConfig,
+  PullRequestRuleConfig,
+  QueueRuleConfig,
+  Schedule,
+  Truth,
+} from "./model.js";
+
+export { loadConfiguration, type LoadOptions, type LoadResult } from "./load/load.js";
+export { formatConfigError, formatPath } from "./load/issues.js";
+export { DEFAULT_PRIORITY } from "./load/defaults.js";
+export { DEPRECATED_ATTRIBUTES, DEPRECATED_KEYS, findDeprecations, UNDATED_DEADLINE } from "./deprecations.js";
+
+export { ConditionError, parseCondition } from "./conditions/leaf-parser.js";
+export { parseConditionList, type ConditionIssue } from "./conditions/tree.js";
+export { evaluateCondition, evaluateConditions } from "./conditions/evaluate.js";
+export type { AttributeValue, CommitAttributes, EvaluationContext, PullRequestAttributes } from "./conditions/context.js";
+export { attributesOf, CONFIGURATION_FILES, type QueueContext } from "./conditions/attributes-of.js";
+export { conditionLabel, leafToString } from "./conditions/format.js";
+export { renderBatchChecklist, renderChecklist } from "./conditions/render.js";
+export {
+  conditionEvaluationEventJson,
+  conditionsEvaluationJson,
+  type ConditionEvaluationEventJson,
+  type ConditionsEvaluationJson,
+} from "./conditions/json.js";
+export { dependsOnConditions, parseDependsOn, type Dependency } from "./conditions/depends-on.js";
+export { DEQUEUE_CODES } from "./conditions/dequeue-codes.js";
+
+export { simulatePullRequestSummary, simulateRepositorySummary, type SimulationSummary } from "./simulator/summary.js";
+export { PRODUCTS, type Product, unusedSections, type UnusedSection } from "./simulator/unused-sections.js";
+export { queueRuleApiConfig, queueRulesApiConfiguration, type QueueRuleApiConfig } from "./simulator/queue-rule-api.js";
+export { DOCS_BASE_URL } from "./docs-url.js";
+export { parseDuration, DurationError } from "./duration.js";

@@ -1,0 +1,110 @@
+/**
+ * The configuration text as YAML (the `yaml` library, YAML 1.2 with the `<<` merge key of YAML
+ * 1.1 that real files use): its value, its syntax errors with line and column, and where any path
+ * of the value sits in the text, following anchors and merge keys, so that every configuration
+ * error can name a line and column (docs/configuration.md "Errors").
+ */
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type YAMLMap } from "yaml";
+import type { ConfigError } from "../model.js";
+
+/** A parsed configuration text. */
+export interface YamlSource {
+  /** The plain value (null for an empty file). */
+  value: unknown;
+  /** Syntax errors; when non-empty, `value` must not be used. */
+  errors: ConfigError[];
+  /**
+   * 1-based line and column of the node at `path` (or of the deepest existing ancestor).
+   * With `key`, the position of the last path element's key rather than of its value.
+   */
+  locate(path: readonly (string | number)[], key?: boolean): { line: number; column: number } | null;
+}
+
+/** Most alias expansions allowed (guards against "billion laughs" documents). */
+const MAX_ALIAS_COUNT = 10_000;
+
+const CONFLICT_MARKER = /^(<{7}|={7}|>{7})(\s|$)/m;
+
+function hint(code: string, message: string): string {
+  if (code === "MISSING_CHAR" && message.includes("quote")) {
+    return " (a quoted value continued on the next lines must indent those lines more than its key, or close the quote on the same line)";
+  }
+  if (code === "DUPLICATE_KEY") return " (the same key appears twice in one mapping)";
+  if (code === "TAB_AS_INDENT") return " (indent with spaces, not tabs)";
+  return "";
+}
+
+function findInMap(doc: Document, map: YAMLMap, segment: string | number, seen = new Set<unknown>()): { pair: unknown; value: unknown } | null {
+  if (seen.has(map)) return null;
+  seen.add(map);
+  for (const pair of map.items) {
+    if (isPair(pair) && isScalar(pair.key) && String(pair.key.value) === String(segment)) return { pair, value: pair.value };
+  }
+  for (const pair of map.items) {
+    if (!isPair(pair) || !isScalar(pair.key) || pair.key.value !== "<<") continue;
+    const sources = isSeq(pair.value) ? pair.value.items : [pair.value];
+    for (let source of sources) {
+      if (isAlias(source)) source = source.resolve(doc);
+      if (isMap(source)) {
+        const found = findInMap(doc, source, segment, seen);
+        if (found !== null) return found;
+      }
+    }
+  }
+  return null;
+}
+
+function position(counter: LineCounter, node: unknown): { line: number; column: number } | null {
+  const range = (node as Node | undefined)?.range;
+  if (!range) return null;
+  const p = counter.linePos(range[0]);
+  return { line: p.line, column: p.col };
+}
+
+/** Parses a configuration text. Never throws. */
+export function readYaml(text: string): YamlSource {
+  const counter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: counter, merge: true, uniqueKeys: true, prettyErrors: false });
+  const errors: ConfigError[] = doc.errors.map((e) => {
+    const p = counter.linePos(e.pos[0]);
+    return { path: [], line: p.line, column: p.col, message: `YAML syntax error: ${e.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "")}${hint(e.code, e.message)}` };
+  });
+  const conflict = CONFLICT_MARKER.exec(text);
+  if (errors.length > 0 && conflict !== null) {
+    const p = counter.linePos(conflict.index);
+    errors.unshift({ path: [], line: p.line, column: p.col, message: "the file contains unresolved git merge conflict markers (<<<<<<<, =======, >>>>>>>)" });
+  }
+  let value: unknown = null;
+  if (errors.length === 0) {
+    try {
+      value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? null;
+    } catch (e) {
+      errors.push({ path: [], line: null, column: null, message: `YAML error: ${(e as Error).message}` });
+    }
+  }
+  const locate = (path: readonly (string | number)[], key = false): { line: number; column: number } | null => {
+    let node: unknown = doc.contents;
+    let best = position(counter, node);
+    for (let i = 0; i < path.length; i++) {
+      if (isAlias(node)) node = node.resolve(doc);
+      const segment = path[i];
+      let next: unknown = undefined;
+      let pairKey: unknown = undefined;
+      if (isMap(node)) {
+        const found = findInMap(doc, node, segment);
+        if (found !== null) {
+          next = found.value;
+          pairKey = (found.pair as { key: unknown }).key;
+        }
+      } else if (isSeq(node) && typeof segment === "number") {
+        next = node.items[segment];
+      }
+      if (next === undefined && pairKey === undefined) break;
+      const last = i === path.length - 1;
+      best = (last && key ? position(counter, pairKey) : null) ?? position(counter, next) ?? position(counter, pairKey) ?? best;
+      node = next;
+    }
+    return best;
+  };
+  return { value, errors, locate };
+}

@@ -1,0 +1,17 @@
+/**
+ * `commands_restrictions` (research/domain.md §1.1): per comment command (`@yardmaster queue`...),
+ * the conditions its sender must match. Unlisted commands keep their defaults (load/defaults.ts).
+ */
+import { z } from "zod";
+import { conditionList } from "./common.js";
+
+/** Commands that can be restricted. */
+export const RESTRICTABLE_COMMANDS = ["queue", "dequeue", "requeue", "backport", "copy", "rebase", "refresh", "squash", "update"] as const;
+
+const restriction = z.strictObject({ conditions: conditionList().optional() });
+
+export const commandsRestrictions = z.strictObject(
+  Object.fromEntries(RESTRICTABLE_COMMANDS.map((c) => [c, restriction.optional()])) as Record<(typeof RESTRICTABLE_COMMANDS)[number], z.ZodOptional<typeof restriction>>,
+);
+
+export type RawCommandsRestrictions = z.output<typeof commandsRestrictions>;

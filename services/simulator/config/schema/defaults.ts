@@ -1,0 +1,15 @@
+/**
+ * The `defaults` section (research/domain.md §1.1): per-action default options
+ * (`defaults.actions.<action>`) and default queue rule keys (`defaults.queue_rule`). A value
+ * written in a rule wins over these, which win over the built-in defaults (load/defaults.ts).
+ */
+import { z } from "zod";
+import { actions } from "./actions.js";
+import { queueRuleDefaults } from "./queue-rules.js";
+
+export const defaultsSection = z.strictObject({
+  actions: actions.optional(),
+  queue_rule: queueRuleDefaults.nullable().optional(),
+});
+
+export type RawDefaults = z.output<typeof defaultsSection>;

@@ -1,0 +1,64 @@
+/**
+ * The `config` object the API shows for a queue rule (SPEC.md "Queue configuration"): durations
+ * in seconds, unset strings as "" (research/domain.md §1.2 "API output"), and the list of queue
+ * rules in processing order. docs/configuration.md "API output" records the choices below.
+ */
+import type { Configuration, QueueRuleConfig } from "../model.js";
+
+/** SPEC.md "Queue configuration" keys. */
+export interface QueueRuleApiConfig {
+  priority: number;
+  /** The fixed size, or the maximum of a `{min, max}` range. */
+  batch_size: number;
+  /** Seconds. */
+  batch_max_wait_time: number;
+  allow_inplace_checks: boolean;
+  allow_queue_branch_edit: boolean;
+  /** Seconds; 0 when there is no fixed timeout (null, or "auto" without a computed value). */
+  checks_timeout: number;
+  draft_bot_account: string;
+  queue_branch_prefix: string;
+  queue_branch_merge_method: string;
+  /** null = unlimited (0 has its own meaning: no bisection). */
+  batch_max_failure_resolution_attempts: number | null;
+  commit_message_template: string;
+  merge_bot_account: string;
+  merge_method: string;
+  update_bot_account: string;
+  update_method: string;
+}
+
+/**
+ * The API `config` of one queue rule.
+ * @param autoChecksTimeout seconds the engine computed for `checks_timeout: auto`, if any
+ */
+export function queueRuleApiConfig(rule: QueueRuleConfig, autoChecksTimeout: number | null = null): QueueRuleApiConfig {
+  const timeout = rule.checks_timeout === "auto" ? autoChecksTimeout ?? 0 : rule.checks_timeout ?? 0;
+  return {
+    priority: rule.priority,
+    batch_size: rule.batch_size.max,
+    batch_max_wait_time: rule.batch_max_wait_time,
+    allow_inplace_checks: rule.allow_inplace_checks,
+    allow_queue_branch_edit: rule.allow_queue_branch_edit,
+    checks_timeout: timeout,
+    draft_bot_account: rule.draft_bot_account ?? "",
+    queue_branch_prefix: rule.queue_branch_prefix,
+    queue_branch_merge_method: rule.queue_branch_merge_method ?? "",
+    batch_max_failure_resolution_attempts: rule.batch_max_failure_resolution_attempts,
+    commit_message_template: rule.commit_message_template ?? "",
+    merge_bot_account: rule.merge_bot_account ?? "",
+    merge_method: rule.merge_method ?? "",
+    update_bot_account: rule.update_bot_account ?? "",
+    update_method: rule.update_method ?? "",
+  };
+}
+
+/**
+ * `/queues/configuration`: every queue rule with its API config, in processing order (file
+ * order: the first rule is tried first and ranks highest).
+ */
+export function queueRulesApiConfiguration(config: Configuration, autoChecksTimeout: number | null = null): { name: string; config: QueueRuleApiConfig }[] {
+  return [...config.queue_rules]
+    .sort((a, b) => b.priority - a.priority)
+    .map((rule) => ({ name: rule.name, config: queueRuleApiConfig(rule, autoChecksTimeout) }));
+}
