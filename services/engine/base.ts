@@ -1,0 +1,59 @@
+/**
+ * The base branch (research/domain.md §3.6): the queue's own merges are expected moves; any other
+ * move is external. With `reset_on_external_merge: always` an external move re-embarks every
+ * batch of the branch (MERGE_QUEUE_RESET), since their checks no longer describe what would be
+ * merged; with `never` the batches keep running on their old base (their merges are then not
+ * exactly the tested tree, and the merge effect says so).
+ */
+import { abandonBisections } from "./bisection.js";
+import { cancelCars } from "./cars.js";
+import type { Ctx } from "./context.js";
+
+/** Queue merges remembered per branch: a check older than this many merges is no longer called exact. */
+const HISTORY = 32;
+
+/** Creates the base state of a branch when first seen. */
+export function ensureBase(ctx: Ctx, branch: string, sha: string): void {
+  ctx.state.bases[branch] ??= { sha, history: [{ sha, mergedPulls: [] }], mergingBatchId: null, pendingMoveSha: null };
+}
+
+/** Records a queue merge that moved the base to `sha`. */
+export function recordQueueMerge(ctx: Ctx, branch: string, sha: string, mergedPulls: number[]): void {
+  const base = ctx.base(branch);
+  base.sha = sha;
+  base.history.push({ sha, mergedPulls });
+  if (base.history.length > HISTORY) base.history.splice(0, base.history.length - HISTORY);
+}
+
+/** A move the queue did not make: the chain restarts; batches are reset per reset_on_external_merge. */
+export function externalMove(ctx: Ctx, branch: string, sha: string): void {
+  const base = ctx.base(branch);
+  base.sha = sha;
+  base.history = [{ sha, mergedPulls: [] }];
+  if (ctx.state.config.resetOnExternalMerge !== "always") return;
+  for (const train of ctx.state.trains.filter((t) => t.branch === branch)) {
+    abandonBisections(ctx, train, cancelCars(ctx, train, [...train.cars].filter((c) => !c.merging), "MERGE_QUEUE_RESET"));
+  }
+}
+
+/** base_branch_moved: ignore expected moves, hold moves seen during a merge, reset on external ones. */
+export function onBaseMoved(ctx: Ctx, branch: string, sha: string): void {
+  const base = ctx.state.bases[branch];
+  if (!base) return; // no queue on this branch
+  if (sha === base.sha || base.history.some((h) => h.sha === sha)) return;
+  if (base.mergingBatchId !== null) { base.pendingMoveSha = sha; return; }
+  externalMove(ctx, branch, sha);
+}
+
+/**
+ * Whether a check's tree equals the current base plus `merging`: the queue merges since the
+ * check's base must be exactly the rest of the pull requests it included.
+ */
+export function isExactTree(ctx: Ctx, branch: string, checkBaseSha: string, included: number[], merging: number[]): boolean {
+  const base = ctx.base(branch);
+  const start = base.history.findIndex((h) => h.sha === checkBaseSha);
+  if (start < 0) return false;
+  const applied = new Set([...base.history.slice(start + 1).flatMap((h) => h.mergedPulls), ...merging]);
+  return applied.size === included.length && included.every((n) => applied.has(n))
+    && base.history.slice(start + 1).flatMap((h) => h.mergedPulls).length + merging.length === applied.size;
+}

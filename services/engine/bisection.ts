@@ -1,0 +1,174 @@
+/**
+ * Failure resolution (research/domain.md §3.5). When a batch failed and every batch it is checked
+ * on top of passed, the batches checked on top of it are re-embarked (BATCH_AHEAD_FAILED) and:
+ * - a batch of one pull request names its culprit: CHECKS_FAILED (CHECKS_TIMEOUT after a timeout);
+ * - with batch_max_failure_resolution_attempts 0 the whole batch leaves;
+ * - otherwise it is bisected: its members but the last are cut into `max(2, max_parallel_checks)`
+ *   chunks checked as cumulative prefixes (sub-batch i includes chunks 1..i), the last member is
+ *   held as the elimination candidate. The first failing sub-batch holds the culprit: a single
+ *   member is a confirmed culprit, more are bisected again (one more attempt); later sub-batches
+ *   and the candidate are re-embarked. When every sub-batch passes, the candidate is the culprit:
+ *   DROPPED_BY_BISECTION_ELIMINATION when the only failure that names it is the batch's first
+ *   check (which may have been a flake), CHECKS_FAILED when a bisection check names it.
+ * Each split is one resolution attempt; past the limit, every pull request of the original batch
+ * not yet proven good leaves with BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS.
+ */
+import { addCar, cancelCars, descendantsOf, releaseCheckingLabel } from "./cars.js";
+import type { AbortCode } from "./codes.js";
+import type { Ctx } from "./context.js";
+import { leaveQueue } from "./leave.js";
+import { logBisectionEnd, logBisectionStart } from "./log-events.js";
+import type { Bisection, Car, Train } from "./state.js";
+
+const rootOf = (train: Train, b: Bisection): Bisection => train.bisections.find((x) => x.id === b.rootId) ?? b;
+
+/** Closes a concluded batch's draft and removes the batch; its members are the caller's business. */
+export function discardCar(ctx: Ctx, train: Train, car: Car, reason: string): void {
+  const check = car.check;
+  if (check) {
+    releaseCheckingLabel(ctx, car);
+    ctx.emit({ kind: "cancel_speculative_check", checkId: check.id, batchId: car.id, inPlace: check.mode === "in_place", draftBranch: check.branch, draftNumber: check.mode === "draft" ? check.number : null, reason });
+  }
+  train.cars = train.cars.filter((c) => c.id !== car.id);
+}
+
+/** Moves held candidates back to waiting. */
+function reembarkCandidates(train: Train, b: Bisection): void {
+  for (const n of b.candidates) if (!train.waiting.includes(n)) train.waiting.push(n);
+  b.candidates = [];
+}
+
+/** Ends a bisection and every enclosing one (innermost first), logging batch_bisection_end per member. */
+function endChain(ctx: Ctx, train: Train, b: Bisection, maxReached: boolean): void {
+  const culprits = new Set([...b.confirmedCulprits, ...b.droppedUnverified]);
+  for (let level: Bisection | undefined = b; level; level = ctx.bisection(train, level.parentId)) {
+    if (level !== b) {
+      level.confirmedCulprits.push(...b.confirmedCulprits.filter((n) => !level!.confirmedCulprits.includes(n)));
+      level.droppedUnverified.push(...b.droppedUnverified.filter((n) => !level!.droppedUnverified.includes(n)));
+    }
+    const remaining = level.members.filter((n) => ctx.pull(n) && !culprits.has(n));
+    for (const n of level.members) {
+      const pull = ctx.pull(n);
+      if (pull) logBisectionEnd(ctx, pull, level, remaining, maxReached);
+    }
+    reembarkCandidates(train, level);
+    for (const car of train.cars) if (car.bisectionId === level.id) car.bisectionId = null;
+    train.bisections = train.bisections.filter((x) => x.id !== level!.id);
+  }
+}
+
+/** Abandons the bisections (whole trees) holding these ids: ends them without verdict, re-embarks candidates. */
+export function abandonBisections(ctx: Ctx, train: Train, ids: string[]): void {
+  for (const id of ids) {
+    const b = train.bisections.find((x) => x.id === id);
+    if (!b) continue;
+    const root = rootOf(train, b);
+    const tree = train.bisections.filter((x) => x.rootId === root.id).sort((x, y) => y.depth - x.depth);
+    const deepest = tree[0] ?? root;
+    endChain(ctx, train, deepest, false);
+    for (const rest of train.bisections.filter((x) => x.rootId === root.id)) endChain(ctx, train, rest, false);
+  }
+}
+
+/**
+ * Re-embarks the batches checked on top of `car`; bisections losing a sub-batch are abandoned,
+ * except the one `car` belongs to (its later sub-batches are part of its own resolution).
+ */
+export function cancelDescendants(ctx: Ctx, train: Train, car: Car, code: AbortCode): void {
+  const own = ctx.bisection(train, car.bisectionId);
+  const ownRoot = own ? rootOf(train, own).id : null;
+  const abandoned = cancelCars(ctx, train, descendantsOf(train, car), code);
+  abandonBisections(ctx, train, abandoned.filter((id) => { const b = ctx.bisection(train, id); return !b || b.rootId !== ownRoot; }));
+}
+
+function canSplit(ctx: Ctx, car: Car, root: Bisection | null): boolean {
+  const max = ctx.rule(car.queueRule)?.batchMaxFailureResolutionAttempts ?? null;
+  return max === null || (root?.attempts ?? 0) < max;
+}
+
+/** Replaces a failed batch by sub-batches checking cumulative prefixes of its members but the last. */
+function split(ctx: Ctx, train: Train, car: Car, parent: Bisection | null): void {
+  const head = car.members.slice(0, -1);
+  const parts = Math.min(Math.max(2, ctx.state.config.maxParallelChecks), head.length);
+  const size = Math.ceil(head.length / parts);
+  const record: Bisection = {
+    id: car.id, name: car.name, queueRule: car.queueRule, rootId: parent?.rootId ?? car.id, parentId: parent?.id ?? null,
+    depth: car.depth, members: [...car.members], ancestors: [...car.ancestors], scopes: car.scopes, allScopes: car.allScopes,
+    subBatchIds: [], candidates: [car.members.at(-1)!], checkPullRequest: car.check?.number ?? null,
+    timedOut: car.check?.timedOut ?? false, attempts: 0, startedAt: ctx.now, confirmedCulprits: [], droppedUnverified: [],
+  };
+  const root = parent ? rootOf(train, parent) : record;
+  root.attempts += 1;
+  const index = train.cars.indexOf(car);
+  discardCar(ctx, train, car, "bisection");
+  const prefix = car.name.replace(/^Batch /, "Sub-batch ");
+  for (let i = 0, k = 0; i < head.length; i += size, k++) {
+    const sub = addCar(ctx, train, {
+      queueRule: car.queueRule, members: head.slice(i, i + size), ancestors: [...car.ancestors, ...record.subBatchIds],
+      scopes: car.scopes, allScopes: car.allScopes, bisectionId: record.id, depth: car.depth + 1, name: `${prefix}.${k + 1}`,
+    }, index + k);
+    record.subBatchIds.push(sub.id);
+  }
+  train.bisections.push(record);
+  for (const n of record.members) {
+    const pull = ctx.pull(n);
+    if (pull) logBisectionStart(ctx, pull, record);
+  }
+}
+
+/** Every pull request of the original batch still queued and not in a passed batch leaves. */
+function giveUp(ctx: Ctx, train: Train, root: Bisection, leaf: Bisection): void {
+  const passed = new Set(train.cars.filter((c) => c.check?.phase === "passed").flatMap((c) => c.members));
+  const unresolved = root.members.filter((n) => ctx.pull(n) && !passed.has(n));
+  endChain(ctx, train, leaf, true);
+  for (const n of unresolved) leaveQueue(ctx, n, "BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS");
+}
+
+/**
+ * Resolves a failed batch whose ancestors all passed (or merged); see the module header.
+ * The batch's check has concluded (its checks_end was logged).
+ */
+export function resolveFailedCar(ctx: Ctx, train: Train, car: Car): void {
+  const parent = ctx.bisection(train, car.bisectionId) ?? null;
+  const root = parent ? rootOf(train, parent) : null;
+  const timedOut = car.check?.timedOut ?? false;
+  cancelDescendants(ctx, train, car, "BATCH_AHEAD_FAILED");
+  if (parent) reembarkCandidates(train, parent);
+  const culpritCode = timedOut ? "CHECKS_TIMEOUT" : "CHECKS_FAILED";
+  if (car.members.length === 1) {
+    const culprit = car.members[0]!;
+    discardCar(ctx, train, car, "culprit found");
+    if (parent) { parent.confirmedCulprits.push(culprit); endChain(ctx, train, parent, false); }
+    leaveQueue(ctx, culprit, culpritCode);
+    return;
+  }
+  if (!canSplit(ctx, car, root)) {
+    if (parent) { giveUp(ctx, train, root!, parent); discardCar(ctx, train, car, "max failure resolution attempts"); return; }
+    const members = [...car.members];
+    discardCar(ctx, train, car, "max failure resolution attempts");
+    for (const n of members) leaveQueue(ctx, n, "BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS");
+    return;
+  }
+  split(ctx, train, car, parent);
+}
+
+/**
+ * Concludes bisections whose sub-batches all passed (or merged): the held candidate is the
+ * culprit. Returns true when something changed.
+ */
+export function progressBisections(ctx: Ctx, train: Train): boolean {
+  for (const b of [...train.bisections].sort((x, y) => y.depth - x.depth)) {
+    if (train.bisections.some((x) => x.parentId === b.id)) continue;
+    const live = train.cars.filter((c) => c.bisectionId === b.id);
+    if (!live.every((c) => c.check?.phase === "passed")) continue;
+    const candidates = b.candidates.filter((n) => ctx.pull(n));
+    if (candidates.length === 0) { endChain(ctx, train, b, false); return true; }
+    const code = b.depth === 0 ? "DROPPED_BY_BISECTION_ELIMINATION" : b.timedOut ? "CHECKS_TIMEOUT" : "CHECKS_FAILED";
+    if (b.depth === 0) b.droppedUnverified.push(...candidates); else b.confirmedCulprits.push(...candidates);
+    b.candidates = [];
+    endChain(ctx, train, b, false);
+    for (const n of candidates) leaveQueue(ctx, n, code);
+    return true;
+  }
+  return false;
+}

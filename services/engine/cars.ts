@@ -1,0 +1,113 @@
+/**
+ * Batches ("cars") of a train: creating one on top of the batches it depends on, and cancelling
+ * batches (their check stops, their pull requests go back to waiting or leave). A batch's check
+ * includes the pull requests of all its ancestors: in serial mode every batch ahead (cumulative
+ * speculation, research/domain.md §3.4), in parallel mode the batches ahead that share a scope
+ * (and theirs), in isolated mode none (§3.3).
+ */
+import type { AbortCode } from "./codes.js";
+import type { Ctx } from "./context.js";
+import { logChecksEnd } from "./log-events.js";
+import type { Car, Train } from "./state.js";
+
+/** Whether two scope sets share a scope (a batch touching every scope shares with all). */
+export function scopesOverlap(a: { scopes: string[]; allScopes: boolean }, b: { scopes: string[]; allScopes: boolean }): boolean {
+  if (a.allScopes || b.allScopes) return true;
+  const sa = laneScopes(a.scopes);
+  const sb = laneScopes(b.scopes);
+  return sa.some((s) => sb.includes(s));
+}
+
+/** Scopes of a lane: unscoped work forms the `__default__` lane (research/domain.md §4.3 scope_queues). */
+export function laneScopes(scopes: string[]): string[] {
+  return scopes.length === 0 ? [DEFAULT_SCOPE] : scopes;
+}
+
+/** Lane of unscoped work in `scope_queues`. */
+export const DEFAULT_SCOPE = "__default__";
+
+/** Ancestors a new batch with these scopes gets in this train, in train order. */
+export function ancestorsFor(ctx: Ctx, train: Train, scopes: { scopes: string[]; allScopes: boolean }): string[] {
+  const mode = ctx.state.config.mode;
+  if (mode === "isolated") return [];
+  if (mode === "serial") return train.cars.map((c) => c.id);
+  const picked = new Set<string>();
+  for (const car of train.cars) {
+    if (scopesOverlap(car, scopes)) { picked.add(car.id); car.ancestors.forEach((a) => picked.add(a)); }
+  }
+  return train.cars.filter((c) => picked.has(c.id)).map((c) => c.id);
+}
+
+/** Batches checked on top of `car` (having it among their ancestors). */
+export function descendantsOf(train: Train, car: Car): Car[] {
+  return train.cars.filter((c) => c.ancestors.includes(car.id));
+}
+
+/** Pull requests of a batch's check, in merge order: its ancestors' members, then its own. */
+export function checkedPulls(train: Train, car: Car): number[] {
+  const ahead = train.cars.filter((c) => car.ancestors.includes(c.id)).flatMap((c) => c.members);
+  return [...ahead, ...car.members];
+}
+
+/** Appends a new batch to a train. */
+export function addCar(ctx: Ctx, train: Train, init: Omit<Car, "id" | "name" | "createdAt" | "check" | "retries" | "merging"> & { name?: string }, index?: number): Car {
+  const { id, seq } = ctx.nextBatch();
+  const car: Car = { ...init, id, name: init.name ?? `Batch ${seq}`, createdAt: ctx.now, check: null, retries: 0, merging: false };
+  if (index === undefined) train.cars.push(car); else train.cars.splice(index, 0, car);
+  return car;
+}
+
+/** Stops a batch's check attempt: checks_end per member when it had started, then the cancel effect. */
+export function stopCheck(ctx: Ctx, car: Car, endFor: (pr: number) => { code: AbortCode; reason?: string }): void {
+  const check = car.check;
+  if (!check) return;
+  const rule = ctx.rule(car.queueRule);
+  if (check.phase === "running") {
+    check.endedAt = ctx.now;
+    for (const m of car.members) {
+      const pull = ctx.pull(m);
+      if (pull) logChecksEnd(ctx, pull, car, check, { aborted: true, ...endFor(m) }, rule?.maxChecksRetries ?? 0);
+    }
+  }
+  ctx.emit({
+    kind: "cancel_speculative_check", checkId: check.id, batchId: car.id, inPlace: check.mode === "in_place",
+    draftBranch: check.branch, draftNumber: check.mode === "draft" ? check.number : null, reason: endFor(car.members[0]!).code,
+  });
+  releaseCheckingLabel(ctx, car);
+  car.check = null;
+}
+
+/** Removes the checking label of a batch's members (merge_queue.checking_label). */
+export function releaseCheckingLabel(ctx: Ctx, car: Car): void {
+  const label = ctx.state.config.checkingLabel;
+  if (!label || !car.check || car.check.phase === "creating") return;
+  for (const m of car.members) if (ctx.pull(m)) ctx.emit({ kind: "remove_labels", number: m, labels: [label] });
+}
+
+/**
+ * Cancels batches (in train order): their checks stop with `code` (or the code of `leaving` for a
+ * pull request that leaves), their other members return to waiting keeping their readiness, and
+ * bisections losing a sub-batch are abandoned (returned ids) unless `withinBisection`.
+ */
+export function cancelCars(ctx: Ctx, train: Train, cars: Car[], code: AbortCode, leaving: Map<number, AbortCode> = new Map(), withinBisection = false): string[] {
+  const abandoned = new Set<string>();
+  const ids = new Set(cars.map((c) => c.id));
+  for (const car of train.cars.filter((c) => ids.has(c.id))) {
+    stopCheck(ctx, car, (pr) => ({ code: leaving.get(pr) ?? code }));
+    for (const m of car.members) {
+      const pull = ctx.pull(m);
+      if (!pull) continue;
+      pull.previousBatch = { id: car.id, name: car.name };
+      if (!leaving.has(m) && !train.waiting.includes(m)) train.waiting.push(m);
+    }
+    if (car.bisectionId && !withinBisection) abandoned.add(car.bisectionId);
+  }
+  train.cars = train.cars.filter((c) => !ids.has(c.id));
+  return [...abandoned];
+}
+
+/** A batch and every batch checked on top of it, in train order. */
+export function withDescendants(train: Train, car: Car): Car[] {
+  const d = new Set(descendantsOf(train, car).map((c) => c.id));
+  return train.cars.filter((c) => c.id === car.id || d.has(c.id));
+}

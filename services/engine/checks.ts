@@ -1,0 +1,196 @@
+/**
+ * Starting checks (research/domain.md §3.4). Batches start in train order while fewer than
+ * max_parallel_checks batches of the train hold a check (and per-scope capacities allow), never on
+ * top of a failed batch (unless skip_intermediate_results may vindicate it). A batch is checked on
+ * a draft pull request whose branch (under queue_branch_prefix) is the base plus the pull requests
+ * of its ancestors and its own, merged in order - or in place, on the pull request itself, when
+ * the in-place rule holds. With merge_method fast-forward the draft is built on the check commit of
+ * the batch ahead, so that merging moves the base to exactly the tested commit.
+ */
+import { cancelCars, laneScopes, withDescendants } from "./cars.js";
+import { usesInPlaceChecks } from "./config.js";
+import type { Ctx } from "./context.js";
+import type { EventOf } from "./events.js";
+import { leaveQueue } from "./leave.js";
+import { logChecksPostponed, logChecksStart, logConflictDeferred } from "./log-events.js";
+import type { Car, CheckAttempt, Train } from "./state.js";
+import { abandonBisections } from "./bisection.js";
+
+/** Draft creation attempts before the batch's pull requests leave (DRAFT_PULL_REQUEST_CREATION_FAILED). */
+export const MAX_CREATION_ATTEMPTS = 3;
+/** Delay before the n-th creation retry: 30 s, 60 s, ... */
+const retryDelayMs = (failures: number) => 30_000 * 2 ** (failures - 1);
+
+/** Draft branch of a check: `<prefix><base>/<partition>/<batch-name>[-retry-<n>]`. */
+export function draftBranchName(prefix: string, train: Train, car: Car, attempt: number): string {
+  const slug = car.name.toLowerCase().replace(/[^a-z0-9.]+/g, "-");
+  const partition = train.partition === "__default__" ? "" : `${train.partition}/`;
+  return `${prefix}${train.branch}/${partition}${slug}${attempt > 0 ? `-retry-${attempt}` : ""}`;
+}
+
+/** Where a check is built: the base (or the fast-forward parent check) and the pull requests to merge. */
+function buildPoint(ctx: Ctx, train: Train, car: Car): { baseSha: string; pulls: number[] } | null {
+  const ahead = train.cars.filter((c) => car.ancestors.includes(c.id));
+  const own = car.members;
+  const rule = ctx.mustRule(car.queueRule);
+  if (rule.mergeMethod === "fast-forward" && ahead.length > 0) {
+    const parent = ahead.at(-1)!;
+    return parent.check?.headSha ? { baseSha: parent.check.headSha, pulls: own } : null;
+  }
+  return { baseSha: ctx.base(train.branch).sha, pulls: [...ahead.flatMap((c) => c.members), ...own] };
+}
+
+function capacityAllows(ctx: Ctx, train: Train, car: Car): boolean {
+  const cfg = ctx.state.config;
+  return laneScopes(car.scopes).every((scope) => {
+    const cap = cfg.scopeCapacities[scope] ?? cfg.defaultScopeCapacity;
+    if (cap === null || cap === undefined) return true;
+    return train.cars.filter((c) => c.check && laneScopes(c.scopes).includes(scope)).length < cap;
+  });
+}
+
+function title(members: number[]): string {
+  const refs = members.map((n) => `#${n}`);
+  return `merge queue: embarking ${refs.length > 1 ? `${refs.slice(0, -1).join(", ")} and ${refs.at(-1)}` : refs[0]} together`;
+}
+
+/** Emits the effect that creates a check attempt (draft or in place). */
+function requestCreation(ctx: Ctx, train: Train, car: Car, check: CheckAttempt, build: { baseSha: string; pulls: number[] }): void {
+  const rule = ctx.mustRule(car.queueRule);
+  const head = (n: number) => ({ number: n, headSha: ctx.mustPull(n).headSha });
+  if (check.mode === "in_place") {
+    ctx.emit({ kind: "start_in_place_check", checkId: check.id, batchId: car.id, baseRef: train.branch, baseSha: build.baseSha, pull: head(car.members[0]!), updateMethod: rule.updateMethod, botAccount: rule.updateBotAccount });
+    return;
+  }
+  const ahead = build.pulls.filter((n) => !car.members.includes(n));
+  const lines = build.pulls.map((n) => `- #${n} ${ctx.pull(n)?.title ?? ""}${car.members.includes(n) ? "" : " (batch ahead)"}`.trimEnd());
+  ctx.emit({
+    kind: "create_speculative_check", checkId: check.id, batchId: car.id, baseRef: train.branch, baseSha: build.baseSha,
+    draftBranch: check.branch!, pulls: build.pulls.map(head), ownPullNumbers: [...car.members], aheadPullNumbers: ahead,
+    title: title(car.members),
+    body: `This draft pull request checks ${car.name} of the merge queue (queue rule \`${car.queueRule}\`) on top of \`${train.branch}\` at ${build.baseSha}.\n\nPull requests, in merge order:\n${lines.join("\n")}\n`,
+    botAccount: rule.draftBotAccount,
+  });
+}
+
+function startCheck(ctx: Ctx, train: Train, car: Car, build: { baseSha: string; pulls: number[] }): void {
+  const rule = ctx.mustRule(car.queueRule);
+  const inPlace = usesInPlaceChecks(ctx.state.config, rule) && car.members.length === 1 && car.ancestors.length === 0;
+  const attempt = car.retries;
+  car.check = {
+    id: ctx.nextCheckId(), attempt, mode: inPlace ? "in_place" : "draft", phase: "creating",
+    branch: inPlace ? null : draftBranchName(rule.queueBranchPrefix, train, car, attempt), number: null, headSha: null,
+    baseSha: ctx.base(train.branch).sha, includedPulls: [...train.cars.filter((c) => car.ancestors.includes(c.id)).flatMap((c) => c.members), ...car.members],
+    requestedAt: ctx.now, startedAt: null, endedAt: null, timedOut: false, checks: [], creationFailures: 0, nextCreationAt: null,
+  };
+  requestCreation(ctx, train, car, car.check, build);
+}
+
+/** Starts checks of batches waiting for a slot, and re-requests creations whose retry is due. Returns true on change. */
+export function startChecks(ctx: Ctx, train: Train): boolean {
+  if (ctx.state.pause) return false;
+  let changed = false;
+  const cfg = ctx.state.config;
+  for (const car of train.cars) {
+    const check = car.check;
+    if (check?.phase === "creating" && check.nextCreationAt !== null && check.nextCreationAt <= ctx.now) {
+      const build = buildPoint(ctx, train, car);
+      if (!build) continue;
+      check.id = ctx.nextCheckId();
+      check.nextCreationAt = null;
+      requestCreation(ctx, train, car, check, build);
+      changed = true;
+    }
+  }
+  let used = train.cars.filter((c) => c.check).length;
+  for (const car of train.cars) {
+    if (car.check) continue;
+    if (used >= cfg.maxParallelChecks) break;
+    const ahead = train.cars.filter((c) => car.ancestors.includes(c.id));
+    if (ahead.some((a) => !a.check || (a.check.phase === "failed" && !cfg.skipIntermediateResults))) continue;
+    if (!capacityAllows(ctx, train, car)) continue;
+    const build = buildPoint(ctx, train, car);
+    if (!build) continue;
+    startCheck(ctx, train, car, build);
+    used++;
+    changed = true;
+  }
+  return changed;
+}
+
+function startReason(ctx: Ctx, train: Train, car: Car, number: number): string {
+  const b = ctx.bisection(train, car.bisectionId);
+  if (b) return `Bisection of ${b.name}: checking a prefix of the failed batch`;
+  if (car.check!.attempt > 0) return `Retry ${car.check!.attempt} of ${ctx.rule(car.queueRule)?.maxChecksRetries ?? 0} after a failure`;
+  const previous = ctx.pull(number)?.previousBatch;
+  return previous ? `Re-embarked after ${previous.name} stopped` : "First time checking";
+}
+
+/** speculative_check_created: the check runs; checks_start per member. */
+export function onCheckCreated(ctx: Ctx, event: EventOf<"speculative_check_created">): void {
+  const found = ctx.findCheck(event.checkId);
+  if (!found || found.check.phase !== "creating") return; // cancelled meanwhile: the runner closes what it created
+  const { train, car, check } = found;
+  if (check.mode === "in_place") {
+    const pull = ctx.mustPull(car.members[0]!);
+    if (pull.pendingHeadSha !== null && pull.pendingHeadSha !== event.headSha) {
+      leaveQueue(ctx, pull.number, "PULL_REQUEST_UPDATED");
+      return;
+    }
+    pull.headSha = event.headSha;
+    pull.pendingHeadSha = null;
+  }
+  Object.assign(check, { number: event.pullRequestNumber, headSha: event.headSha, phase: "running", startedAt: ctx.now });
+  const label = ctx.state.config.checkingLabel;
+  for (const m of car.members) {
+    const pull = ctx.mustPull(m);
+    logChecksStart(ctx, pull, car, check, startReason(ctx, train, car, m));
+    if (label) ctx.emit({ kind: "add_labels", number: m, labels: [label] });
+  }
+}
+
+/** speculative_check_failed: conflicts leave or are deferred; other errors are retried, then leave. */
+export function onCheckCreationFailed(ctx: Ctx, event: EventOf<"speculative_check_failed">): void {
+  const found = ctx.findCheck(event.checkId);
+  if (!found || found.check.phase !== "creating") return;
+  const { train, car, check } = found;
+  const named = event.pullRequest !== null && check.includedPulls.includes(event.pullRequest) ? event.pullRequest : car.members[0]!;
+  const reason = event.message || undefined;
+  if (event.reason === "conflict_with_pull_ahead") {
+    const blockers = check.includedPulls.slice(0, check.includedPulls.indexOf(named)).filter((n) => ctx.pull(n));
+    if (blockers.length > 0) {
+      const pull = ctx.mustPull(named);
+      pull.conflictBlockers = blockers;
+      logConflictDeferred(ctx, pull, reason ?? "The pull request conflicts with pull requests ahead; it waits for them to merge", blockers);
+      const holder = train.cars.find((c) => c.members.includes(named)) ?? car;
+      abandonBisections(ctx, train, cancelCars(ctx, train, withDescendants(train, holder), "BATCH_AHEAD_FAILED"));
+      return;
+    }
+  }
+  if (event.reason === "conflict_with_base" || event.reason === "conflict_with_pull_ahead") {
+    leaveQueue(ctx, named, "CONFLICT_WITH_BASE_BRANCH", { reason });
+    return;
+  }
+  if (event.reason === "branch_update_failed") {
+    leaveQueue(ctx, named, "BRANCH_UPDATE_FAILED", { reason });
+    return;
+  }
+  check.creationFailures += 1;
+  for (const m of car.members) {
+    const pull = ctx.mustPull(m);
+    pull.creationFailures += 1;
+    logChecksPostponed(ctx, pull, car, event.message || "The draft pull request could not be created", pull.creationFailures);
+  }
+  if (check.creationFailures >= MAX_CREATION_ATTEMPTS) {
+    leaveQueue(ctx, [...car.members], "DRAFT_PULL_REQUEST_CREATION_FAILED", { reason });
+    return;
+  }
+  check.nextCreationAt = ctx.now + retryDelayMs(check.creationFailures);
+}
+
+/** speculative_check_closed: someone closed the draft; its pull requests leave (BATCH_PULL_REQUEST_CLOSED). */
+export function onCheckClosed(ctx: Ctx, checkId: string): void {
+  const found = ctx.findCheck(checkId);
+  if (!found || found.check.mode !== "draft") return;
+  leaveQueue(ctx, [...found.car.members], "BATCH_PULL_REQUEST_CLOSED");
+}

@@ -1,0 +1,150 @@
+/**
+ * The effects the engine asks for, as data. The runner performs them and reports their results
+ * back as events (docs/merge-queue.md "Effects"). Times are epoch milliseconds UTC.
+ */
+import type { MergeMethodSetting } from "../simulator/config/model.js";
+
+/** A pull request to merge into a check branch or into the base, with the head SHA expected. */
+export interface PullHead {
+  number: number;
+  headSha: string;
+}
+
+/**
+ * Create (or force-move) `draftBranch` at `baseSha`, merge `pulls` in order (batches ahead, then
+ * the batch's own), and open a draft pull request to `baseRef`. Results: speculative_check_created
+ * or speculative_check_failed with the same `checkId`.
+ */
+export interface CreateSpeculativeCheckEffect {
+  kind: "create_speculative_check";
+  checkId: string;
+  batchId: string;
+  baseRef: string;
+  baseSha: string;
+  draftBranch: string;
+  pulls: PullHead[];
+  /** The batch's own pull requests (the tail of `pulls`). */
+  ownPullNumbers: number[];
+  /** Pull requests of the batches ahead included in the check. */
+  aheadPullNumbers: number[];
+  title: string;
+  body: string;
+  botAccount: string | null;
+}
+
+/**
+ * Check one pull request in place: update it with its base (`updateMethod`) when it is behind
+ * `baseSha`, then let its own CI run. Results: speculative_check_created (with the new head SHA)
+ * or speculative_check_failed.
+ */
+export interface StartInPlaceCheckEffect {
+  kind: "start_in_place_check";
+  checkId: string;
+  batchId: string;
+  baseRef: string;
+  baseSha: string;
+  pull: PullHead;
+  updateMethod: "merge" | "rebase";
+  botAccount: string | null;
+}
+
+/** Stop a check: close the draft (if any) and delete its branch. In place: nothing to close. */
+export interface CancelSpeculativeCheckEffect {
+  kind: "cancel_speculative_check";
+  checkId: string;
+  batchId: string;
+  inPlace: boolean;
+  draftBranch: string | null;
+  draftNumber: number | null;
+  reason: string;
+}
+
+/**
+ * Merge a tested batch: move `baseRef` once, from `expectedBaseSha`, to a commit whose tree is
+ * the tree of `checkSha` (the tested check), with one commit per pull request by `method`. Refuse
+ * (merge_failed "base_moved") when the base is not at `expectedBaseSha`. `checkBaseSha` is the
+ * base the check was built on. When `exactTree` is true the queue merged exactly the rest of the
+ * checked pull requests since, so the new base tree must be the tree of `checkSha`; it is false
+ * only where the configuration accepts untested combinations (reset_on_external_merge: never,
+ * parallel or isolated modes, partitions). Results: merge_completed or merge_failed.
+ */
+export interface MergeBatchEffect {
+  kind: "merge_batch";
+  batchId: string;
+  baseRef: string;
+  pulls: PullHead[];
+  method: MergeMethodSetting;
+  expectedBaseSha: string;
+  checkBaseSha: string;
+  checkSha: string;
+  exactTree: boolean;
+  /** The check's pull request (the draft, or the pull request in place). */
+  checkPullRequest: number;
+  inPlace: boolean;
+  botAccount: string | null;
+}
+
+/** Close a pull request (a draft after its batch merged) and delete `deleteBranch` if not null. */
+export interface ClosePullRequestEffect {
+  kind: "close_pull_request";
+  number: number;
+  deleteBranch: string | null;
+  reason: string;
+}
+
+export interface CommentEffect {
+  kind: "comment";
+  number: number;
+  body: string;
+}
+
+/** Yardmaster's summary check run on a pull request's head; conclusion null = in progress. */
+export interface PostSummaryCheckEffect {
+  kind: "post_summary_check";
+  number: number;
+  headSha: string;
+  conclusion: "success" | "failure" | "cancelled" | "neutral" | null;
+  title: string;
+  summary: string;
+}
+
+export interface LabelsEffect {
+  kind: "add_labels" | "remove_labels";
+  number: number;
+  labels: string[];
+}
+
+/** Deliver timer_fired `{key}` at `dueAt` (durable: a restart loses none). Same key = replace. */
+export interface ScheduleTimerEffect {
+  kind: "schedule_timer";
+  key: string;
+  dueAt: number;
+}
+
+export interface CancelTimerEffect {
+  kind: "cancel_timer";
+  key: string;
+}
+
+/**
+ * An activity log event: `type` and `metadata` exactly as events.proto; the envelope data the
+ * engine knows (pull request, base ref, trigger). The runner adds id, received_at, repository
+ * and the outcome. Times inside metadata are RFC 3339 strings (UTC).
+ */
+export interface LogEffect {
+  kind: "log";
+  type: string;
+  pullRequest: number | null;
+  baseRef: string | null;
+  trigger: string;
+  metadata: Record<string, unknown>;
+}
+
+/** Every effect. */
+export type EngineEffect =
+  | CreateSpeculativeCheckEffect | StartInPlaceCheckEffect | CancelSpeculativeCheckEffect | MergeBatchEffect
+  | ClosePullRequestEffect | CommentEffect | PostSummaryCheckEffect | LabelsEffect
+  | ScheduleTimerEffect | CancelTimerEffect | LogEffect;
+
+/** Trigger of events the engine starts by itself. */
+export const INTERNAL_TRIGGER = "merge queue internal";

@@ -1,0 +1,135 @@
+/**
+ * The events the engine consumes: facts the runner observed on the forge, CI results, timers and
+ * user requests (docs/merge-queue.md "Events"). Each is validated with zod before anything
+ * changes; a bad event throws {@link EngineInputError} naming the field, and the state is untouched.
+ * Conditions are never evaluated here: the runner sends their results (queue rule, priority,
+ * merge conditions as true / false / "pending").
+ */
+import { z } from "zod";
+import type { ConfigurationInput } from "./config.js";
+
+/** A bad event: `path` names the field ("pull.headSha"), `message` says what is wrong. */
+export class EngineInputError extends Error {
+  override readonly name = "EngineInputError";
+  constructor(readonly path: string, message: string) {
+    super(path ? `${path}: ${message}` : message);
+  }
+}
+
+const number = z.number().int().nonnegative();
+/** Hex commit SHA (SHA-1 or SHA-256, abbreviated forms refused below 7). */
+const sha = z.string().regex(/^[0-9a-f]{7,64}$/, "must be a hexadecimal commit SHA");
+const queueCheck = z.object({
+  name: z.string(),
+  description: z.string(),
+  url: z.string().nullable(),
+  state: z.enum(["failure", "error", "cancelled", "action_required", "timed_out", "pending", "neutral", "skipped", "stale", "success"]),
+  avatar_url: z.string().nullable(),
+});
+const truth = z.union([z.literal(true), z.literal(false), z.literal("pending")]);
+const actor = z.object({ type: z.enum(["application", "user"]), id: z.union([z.number().int(), z.string()]), name: z.string() });
+
+/** What the runner resolved for a pull request entering the queue. */
+const queuedPull = z.object({
+  number,
+  title: z.string(),
+  url: z.string(),
+  author: z.object({ id: z.number().int(), login: z.string().min(1) }),
+  labels: z.array(z.string()),
+  headSha: sha,
+  /** Base branch name. */
+  baseRef: z.string().min(1).max(255),
+  /** Tip of the base branch when the runner looked (initialises a new train). */
+  baseSha: sha,
+  /** The queue rule it enters (the first whose queue_conditions match, or the one named by the command). */
+  queueRule: z.string().min(1),
+  /** 1-10000, from the first matching priority rule (2000 when none). */
+  priority: z.number().int().min(1).max(10000),
+  priorityRuleName: z.string().nullable(),
+  /** allow_checks_interruption of the matching priority rule. */
+  allowChecksInterruption: z.boolean(),
+  /** Scopes it touches (files source or manual); [] when scopes are not configured. */
+  scopes: z.array(z.string()),
+  /** Touches barrier files: it is checked alone, after everything ahead. */
+  allScopes: z.boolean().default(false),
+  /** Partitions whose conditions it matches (research/domain.md §1.5); [] without partitions. */
+  partitions: z.array(z.string()).default([]),
+  /** `Depends-On` predecessors. */
+  dependsOn: z.array(number).default([]),
+});
+
+const schemas = {
+  configuration_changed: z.object({ type: z.literal("configuration_changed"), config: z.custom<ConfigurationInput>((v) => typeof v === "object" && v !== null && Array.isArray((v as ConfigurationInput).queue_rules) && typeof (v as ConfigurationInput).merge_queue === "object", "must hold queue_rules (array) and merge_queue (object)") }),
+  pull_request_queued: z.object({ type: z.literal("pull_request_queued"), pull: queuedPull, trigger: z.string().min(1) }),
+  pull_request_updated: z.object({ type: z.literal("pull_request_updated"), number, headSha: sha }),
+  pull_request_closed: z.object({ type: z.literal("pull_request_closed"), number }),
+  pull_request_merged_externally: z.object({ type: z.literal("pull_request_merged_externally"), number }),
+  queue_conditions_evaluated: z.object({ type: z.literal("queue_conditions_evaluated"), number, result: truth }),
+  speculative_check_created: z.object({ type: z.literal("speculative_check_created"), checkId: z.string().min(1), pullRequestNumber: number, headSha: sha }),
+  speculative_check_failed: z.object({
+    type: z.literal("speculative_check_failed"), checkId: z.string().min(1),
+    reason: z.enum(["conflict_with_base", "conflict_with_pull_ahead", "branch_update_failed", "error"]),
+    pullRequest: number.nullable(), message: z.string(),
+  }),
+  speculative_check_closed: z.object({ type: z.literal("speculative_check_closed"), checkId: z.string().min(1) }),
+  check_results: z.object({ type: z.literal("check_results"), checkId: z.string().min(1), conditions: truth, checks: z.array(queueCheck) }),
+  merge_completed: z.object({ type: z.literal("merge_completed"), batchId: z.string().min(1), newBaseSha: sha }),
+  merge_failed: z.object({
+    type: z.literal("merge_failed"), batchId: z.string().min(1), reason: z.enum(["conflict", "base_moved", "error"]),
+    /** The pull request that failed to merge, when known. */
+    pullRequest: number.nullable(),
+    /** The base tip the runner found (required to act on "base_moved"). */
+    currentBaseSha: sha.nullable(),
+    message: z.string(),
+  }),
+  base_branch_moved: z.object({ type: z.literal("base_branch_moved"), branch: z.string().min(1), sha }),
+  timer_fired: z.object({ type: z.literal("timer_fired"), key: z.string().min(1) }),
+  pause: z.object({ type: z.literal("pause"), reason: z.string().min(1).max(255), actor }),
+  unpause: z.object({ type: z.literal("unpause"), actor }),
+  dequeue_requested: z.object({ type: z.literal("dequeue_requested"), number, trigger: z.string().min(1), source: z.enum(["api", "command"]) }),
+} as const;
+
+type Schemas = typeof schemas;
+/** Event type names. */
+export type EngineEventType = keyof Schemas;
+
+/**
+ * One event. Fields per type:
+ * - configuration_changed `{config}`: sections of the effective configuration (config.ts).
+ * - pull_request_queued `{pull, trigger}`: entering (or re-queueing; same rule and priority = no-op).
+ * - pull_request_updated `{number, headSha}`: a push to the head outside the queue.
+ * - pull_request_closed `{number}`; pull_request_merged_externally `{number}` (PR_MANUALLY_MERGED).
+ * - queue_conditions_evaluated `{number, result}`: false dequeues (PR_DEQUEUED), "pending" keeps.
+ * - speculative_check_created `{checkId, pullRequestNumber, headSha}`: the draft (or the updated
+ *   pull request, in place) exists; CI runs on `headSha`.
+ * - speculative_check_failed `{checkId, reason, pullRequest, message}`: creation failed.
+ * - speculative_check_closed `{checkId}`: someone closed the draft (BATCH_PULL_REQUEST_CLOSED).
+ * - check_results `{checkId, conditions, checks}`: merge_conditions evaluated on the check's pull request.
+ * - merge_completed `{batchId, newBaseSha}` / merge_failed `{batchId, reason, pullRequest, currentBaseSha, message}`.
+ * - base_branch_moved `{branch, sha}`: a push to a base branch (the queue's own or external).
+ * - timer_fired `{key}`; pause `{reason, actor}`; unpause `{actor}`.
+ * - dequeue_requested `{number, trigger, source}`: API or `@yardmaster dequeue`.
+ */
+export type EngineEvent = { [K in EngineEventType]: z.output<Schemas[K]> }[EngineEventType];
+/** The event of one type. */
+export type EventOf<K extends EngineEventType> = z.output<Schemas[K]>;
+/** Input form of `pull_request_queued.pull` (defaults may be left out). */
+export type QueuedPullInput = z.input<typeof queuedPull>;
+
+/**
+ * Validates an event and fills its defaults.
+ * @throws EngineInputError naming the first bad field (e.g. "pull.headSha: must be a hexadecimal commit SHA").
+ */
+export function parseEvent(input: unknown): EngineEvent {
+  if (typeof input !== "object" || input === null) throw new EngineInputError("", "an event must be an object");
+  const type = (input as { type?: unknown }).type;
+  if (typeof type !== "string" || !(type in schemas)) {
+    throw new EngineInputError("type", `unknown event type ${JSON.stringify(type)}; expected one of ${Object.keys(schemas).join(", ")}`);
+  }
+  const result = schemas[type as EngineEventType].safeParse(input);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    throw new EngineInputError(issue.path.join("."), issue.message);
+  }
+  return result.data as EngineEvent;
+}

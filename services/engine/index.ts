@@ -1,0 +1,15 @@
+/**
+ * Public surface of the merge queue engine (services/engine): a pure state machine
+ * `apply(state, event, now) -> {state, effects}`, its read views and the what-if simulation.
+ * Rules: engine.ts header and docs/merge-queue.md.
+ */
+export { apply, createState, type ApplyResult } from "./engine.js";
+export { emptyState, type EngineState, type PullEntry, type Car, type CheckAttempt, type Bisection, type Train, type BaseState, type QueueCheck, type EpochMs } from "./state.js";
+export { parseEvent, EngineInputError, type EngineEvent, type EngineEventType, type EventOf, type QueuedPullInput } from "./events.js";
+export { NotQueuedError } from "./control-events.js";
+export type * from "./effects.js";
+export { INTERNAL_TRIGGER } from "./effects.js";
+export { projectConfiguration, emptyEngineConfig, usesInPlaceChecks, DEFAULT_MERGE_QUEUE, DEFAULT_PARTITION, type ConfigurationInput, type EngineConfig, type EngineQueueRule } from "./config.js";
+export { abortStatus, reasonOf, DEFINITIVE_CODES, REEMBARKED_CODES, type AbortCode, type DefinitiveCode, type DequeueCode, type ReembarkedCode } from "./codes.js";
+export { deterministicUuid, UUID_PATTERN } from "./ids.js";
+export { Simulation, simulateQueue, constantMinutes, type SimulationSetup, type SimulationStep, type WhatIfOptions, type WhatIfReport, type PullFate, type RunHooks } from "./simulate.js";

@@ -1,0 +1,91 @@
+/**
+ * A pull request leaving the queue (research/domain.md §3.6): batches from its position on are
+ * cancelled and their other pull requests re-embarked (PR_AHEAD_DEQUEUED), the leave is logged
+ * with its dequeue code, labels / summary check / comment follow merge_queue settings, and pull
+ * requests stacked on it (`Depends-On`) leave too (STACK_PREDECESSOR_DEQUEUED). A merge uses
+ * {@link announceLeave} only: nothing to cancel, no cascade.
+ */
+import { abandonBisections } from "./bisection.js";
+import { cancelCars, withDescendants } from "./cars.js";
+import { reasonOf, type AbortCode, type DefinitiveCode, type DequeueCode } from "./codes.js";
+import type { Ctx } from "./context.js";
+import { INTERNAL_TRIGGER } from "./effects.js";
+import { logLeave, logQueueChange } from "./log-events.js";
+import type { Car, PullEntry } from "./state.js";
+
+/** Options of a leave. */
+export interface LeaveOptions {
+  trigger?: string;
+  /** Sentence replacing the code's default reason. */
+  reason?: string;
+  /** Code for the checks_end of the other pull requests of cancelled batches. */
+  othersCode?: AbortCode;
+  /** Stacked successors leave too (default true; false for a re-queue). */
+  cascade?: boolean;
+}
+
+/**
+ * Makes queued pull requests leave with a definitive code, from every train (batch-mates in the
+ * same cancelled batch get the same code on their checks_end). Unknown numbers are ignored
+ * (already gone). Returns the numbers that left, cascaded successors included.
+ */
+export function leaveQueue(ctx: Ctx, numbers: number | number[], code: DefinitiveCode, options: LeaveOptions = {}): number[] {
+  const list = (Array.isArray(numbers) ? numbers : [numbers]).filter((n, i, a) => ctx.pull(n) && a.indexOf(n) === i);
+  if (list.length === 0) return [];
+  const leaving = new Map(list.map((n) => [n, code] as const));
+  const carOf = new Map<number, Car>();
+  for (const number of list) {
+    for (const train of ctx.trainsOf(number)) {
+      train.waiting = train.waiting.filter((n) => n !== number);
+      for (const b of train.bisections) b.candidates = b.candidates.filter((n) => n !== number);
+      const car = train.cars.find((c) => c.members.includes(number));
+      if (!car) continue;
+      const cancelled = withDescendants(train, car);
+      for (const c of cancelled) for (const m of c.members) if (leaving.has(m) && !carOf.has(m)) carOf.set(m, { ...c });
+      const abandoned = cancelCars(ctx, train, cancelled, options.othersCode ?? "PR_AHEAD_DEQUEUED", leaving);
+      abandonBisections(ctx, train, abandoned);
+      for (const m of list) train.waiting = train.waiting.filter((n) => n !== m);
+    }
+  }
+  const left = [...list];
+  for (const number of list) {
+    announceLeave(ctx, ctx.mustPull(number), code, carOf.get(number) ?? null, options.trigger ?? INTERNAL_TRIGGER, options.reason);
+  }
+  for (const number of options.cascade === false ? [] : list) {
+    for (const successor of Object.values(ctx.state.pulls)) {
+      if (successor.dependsOn.includes(number)) {
+        left.push(...leaveQueue(ctx, successor.number, "STACK_PREDECESSOR_DEQUEUED", { trigger: INTERNAL_TRIGGER }));
+      }
+    }
+  }
+  return left;
+}
+
+/**
+ * Logs the leave and its side effects, then forgets the pull request. Held pull requests whose
+ * conflict was deferred behind it are released when nothing else blocks them.
+ */
+export function announceLeave(ctx: Ctx, pull: PullEntry, code: DequeueCode, car: Car | null, trigger: string, reason?: string): void {
+  const merged = code === "PR_MERGED" || code === "PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED";
+  const cfg = ctx.state.config;
+  logLeave(ctx, pull, code, car, trigger, reason);
+  if (cfg.queuedLabel) ctx.emit({ kind: "remove_labels", number: pull.number, labels: [cfg.queuedLabel] });
+  if (!merged && cfg.dequeuedLabel) ctx.emit({ kind: "add_labels", number: pull.number, labels: [cfg.dequeuedLabel] });
+  const sentence = reason ?? reasonOf(code);
+  ctx.emit({
+    kind: "post_summary_check", number: pull.number, headSha: pull.headSha, conclusion: merged ? "success" : "failure",
+    title: merged ? "The pull request has been merged by the merge queue" : `The pull request left the merge queue: ${code}`,
+    summary: sentence,
+  });
+  if (cfg.statusComments !== "none") {
+    ctx.emit({ kind: "comment", number: pull.number, body: merged ? `Merged by the merge queue (${pull.queueRule}).` : `Dequeued from the merge queue (${code}): ${sentence}.` });
+  }
+  delete ctx.state.pulls[String(pull.number)];
+  logQueueChange(ctx, pull, trigger);
+  for (const other of Object.values(ctx.state.pulls)) {
+    if (other.conflictBlockers?.includes(pull.number)) {
+      const rest = other.conflictBlockers.filter((n) => n !== pull.number && ctx.pull(n));
+      other.conflictBlockers = rest.length ? rest : null;
+    }
+  }
+}

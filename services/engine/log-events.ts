@@ -1,0 +1,140 @@
+/**
+ * Builders of the `action.queue.*` and `action.dequeue` log effects, with every metadata field
+ * of events.proto (required ones always present, nullable ones null when unknown, `train_car_id`
+ * always equal to `batch_id`). Queue events are per pull request: each carries that pull
+ * request's session, queue name and priority rule (research/domain.md §4.4).
+ */
+import { abortStatus, reasonOf, type AbortCode, type DequeueCode } from "./codes.js";
+import type { Ctx } from "./context.js";
+import { INTERNAL_TRIGGER } from "./effects.js";
+import type { Bisection, Car, CheckAttempt, PullEntry, QueueCheck } from "./state.js";
+
+const UNSUCCESSFUL = new Set(["failure", "error", "cancelled", "action_required", "timed_out"]);
+
+/** Checks that did not succeed (events' `unsuccessful_checks`). */
+export function unsuccessful(checks: QueueCheck[]): QueueCheck[] {
+  return checks.filter((c) => UNSUCCESSFUL.has(c.state));
+}
+
+function queueFields(ctx: Ctx, pull: PullEntry) {
+  return {
+    branch: pull.baseRef, queue_name: pull.queueRule, queued_at: ctx.iso(pull.queuedAt),
+    priority_rule_name: pull.priorityRuleName, session_id: pull.sessionId,
+  };
+}
+
+function batchFields(car: Car) {
+  return {
+    batch_id: car.id, train_car_id: car.id, batch_name: car.name, scopes: car.scopes,
+    parent_batch_ids: car.ancestors, all_scopes: car.allScopes,
+  };
+}
+
+/** The check's SpeculativeCheck object (events.proto); `number` must be known. */
+function speculativeCheck(ctx: Ctx, check: CheckAttempt, conclusion: string) {
+  if (check.number === null) throw new Error("engine invariant: a logged check has a pull request number");
+  return {
+    number: check.number, in_place: check.mode === "in_place", checks_timed_out: check.timedOut,
+    checks_conclusion: conclusion,
+    checks_started_at: check.startedAt === null ? null : ctx.iso(check.startedAt),
+    checks_ended_at: check.endedAt === null ? null : ctx.iso(check.endedAt),
+  };
+}
+
+export function logEnter(ctx: Ctx, pull: PullEntry): void {
+  const { branch, queue_name, queued_at, priority_rule_name, session_id } = queueFields(ctx, pull);
+  ctx.log("action.queue.enter", pull.number, pull.baseRef, pull.trigger, { queue_name, branch, queued_at, priority_rule_name, session_id });
+}
+
+/** action.queue.leave; `car` is the batch it was in when it left (null when waiting). */
+export function logLeave(ctx: Ctx, pull: PullEntry, code: DequeueCode, car: Car | null, trigger: string, reason?: string): void {
+  const merged = code === "PR_MERGED" || code === "PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED";
+  ctx.log("action.queue.leave", pull.number, pull.baseRef, trigger, {
+    reason: reason ?? reasonOf(code), merged, ...queueFields(ctx, pull),
+    seconds_waiting_for_schedule: 0, seconds_waiting_for_freeze: 0, conditions_evaluation: null,
+    checks: pull.lastChecks, unsuccessful_checks: unsuccessful(pull.lastChecks), pull_request_head_sha: pull.headSha,
+    dequeue_code: code, batch_id: car?.id ?? null, scopes: car ? car.scopes : null, all_scopes: car ? car.allScopes : null,
+  });
+}
+
+export function logChecksStart(ctx: Ctx, pull: PullEntry, car: Car, check: CheckAttempt, startReason: string): void {
+  ctx.log("action.queue.checks_start", pull.number, pull.baseRef, INTERNAL_TRIGGER, {
+    ...queueFields(ctx, pull), start_reason: startReason, speculative_check_pull_request: speculativeCheck(ctx, check, "pending"),
+    unsuccessful_checks: [], pull_request_numbers: car.members, direct_merge_impacted_base_scopes: null,
+    ...batchFields(car), previous_batch_id: pull.previousBatch?.id ?? null, previous_batch_name: pull.previousBatch?.name ?? null,
+  });
+}
+
+/** How a check ended for one pull request: concluded (aborted false) or stopped with a code. */
+export type CheckEnd =
+  | { aborted: false; conclusion: "success" | "failure" | "timed_out" }
+  | { aborted: true; code: AbortCode; reason?: string };
+
+export function logChecksEnd(ctx: Ctx, pull: PullEntry, car: Car, check: CheckAttempt, end: CheckEnd, maxRetries: number): void {
+  const conclusion = end.aborted ? "cancelled" : end.conclusion;
+  const retried = end.aborted && end.code === "CHECKS_RETRIED";
+  ctx.log("action.queue.checks_end", pull.number, pull.baseRef, INTERNAL_TRIGGER, {
+    aborted: end.aborted, abort_code: end.aborted ? end.code : null,
+    abort_reason: end.aborted ? (end.reason ?? reasonOf(end.code)) : null,
+    abort_status: end.aborted ? abortStatus(end.code) : "DEFINITIVE",
+    ...queueFields(ctx, pull), retry_attempt: retried ? check.attempt + 1 : null, max_retries: maxRetries,
+    retries_before_run: check.attempt, bisection_depth: car.depth,
+    speculative_check_pull_request: speculativeCheck(ctx, check, conclusion),
+    unsuccessful_checks: unsuccessful(check.checks), pull_request_numbers: car.members, direct_merge_impacted_base_scopes: null,
+    ...batchFields(car),
+  });
+}
+
+export function logChecksPostponed(ctx: Ctx, pull: PullEntry, car: Car, reason: string, attempt: number): void {
+  ctx.log("action.queue.checks_postponed", pull.number, pull.baseRef, INTERNAL_TRIGGER, {
+    ...queueFields(ctx, pull), reason, batch_id: car.id, batch_name: car.name, sub_batch_pr_numbers: car.members, attempt,
+  });
+}
+
+export function logConflictDeferred(ctx: Ctx, pull: PullEntry, reason: string, blockers: number[]): void {
+  ctx.log("action.queue.conflict_deferred", pull.number, pull.baseRef, INTERNAL_TRIGGER, {
+    ...queueFields(ctx, pull), reason, blocking_pull_request_numbers: blockers,
+  });
+}
+
+export function logMerged(ctx: Ctx, pull: PullEntry, mergeCommitSha: string | null): void {
+  ctx.log("action.queue.merged", pull.number, pull.baseRef, INTERNAL_TRIGGER, { ...queueFields(ctx, pull), merge_commit_sha: mergeCommitSha });
+}
+
+function bisectionFields(ctx: Ctx, pull: PullEntry, b: Bisection) {
+  const { queue_name, priority_rule_name, session_id } = queueFields(ctx, pull);
+  return {
+    queue_name, priority_rule_name, session_id, original_batch_pr_numbers: b.members,
+    batch_id: b.id, train_car_id: b.id, batch_name: b.name, batch_pull_request: b.checkPullRequest,
+  };
+}
+
+export function logBisectionStart(ctx: Ctx, pull: PullEntry, b: Bisection): void {
+  ctx.log("action.queue.batch_bisection_start", pull.number, pull.baseRef, INTERNAL_TRIGGER, {
+    ...bisectionFields(ctx, pull, b), batch_size_before_split: b.members.length, number_of_sub_batches: b.subBatchIds.length,
+    bisection_depth: b.depth, is_top_level: b.depth === 0,
+  });
+}
+
+export function logBisectionEnd(ctx: Ctx, pull: PullEntry, b: Bisection, remaining: number[], maxReached: boolean): void {
+  const culprits = [...b.confirmedCulprits, ...b.droppedUnverified];
+  ctx.log("action.queue.batch_bisection_end", pull.number, pull.baseRef, INTERNAL_TRIGGER, {
+    ...bisectionFields(ctx, pull, b), culprit_found: culprits.length > 0, culprit_pr_numbers: culprits,
+    confirmed_culprit_pr_numbers: b.confirmedCulprits, dropped_unverified_pr_numbers: b.droppedUnverified,
+    remaining_pr_numbers: remaining, max_failure_resolution_reached: maxReached,
+  });
+}
+
+/** action.queue.change: the size of a queue (rule) on a branch after a change. */
+export function logQueueChange(ctx: Ctx, pull: PullEntry, trigger: string): void {
+  const size = Object.values(ctx.state.pulls).filter((p) => p.baseRef === pull.baseRef && p.queueRule === pull.queueRule).length;
+  ctx.log("action.queue.change", pull.number, pull.baseRef, trigger, { queue_name: pull.queueRule, priority_rule_name: pull.priorityRuleName, size });
+}
+
+export function logChecksChange(ctx: Ctx, branch: string, queueName: string, running: number): void {
+  ctx.log("action.queue.checks.change", null, branch, INTERNAL_TRIGGER, { queue_name: queueName, running_checks: running });
+}
+
+export function logDequeue(ctx: Ctx, pull: PullEntry, trigger: string): void {
+  ctx.log("action.dequeue", pull.number, pull.baseRef, trigger, {});
+}

@@ -1,0 +1,126 @@
+/**
+ * Merging (research/domain.md §3.6). One merge at a time per base branch. A batch merges when its
+ * check passed and every batch it is checked on top of has merged - or, with
+ * skip_intermediate_results (§3.5.8), as soon as it passed: the unmerged batches it was checked
+ * on top of merge with it (their running checks stop with INTERMEDIATE_RESULTS_SKIPPED, their pull
+ * requests leave with PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED). A pull request in several
+ * partitions merges only once every partition's batch holding it has passed. Nothing merges
+ * while the queue is paused. The merge effect moves the base once, to the tested tree.
+ */
+import { externalMove, isExactTree, recordQueueMerge } from "./base.js";
+import { discardCar } from "./bisection.js";
+import { releaseCheckingLabel, stopCheck } from "./cars.js";
+import type { Ctx } from "./context.js";
+import type { EventOf } from "./events.js";
+import { announceLeave, leaveQueue } from "./leave.js";
+import { logMerged } from "./log-events.js";
+import type { Car, Train } from "./state.js";
+
+/** Unmerged batches a batch is checked on top of, in train order. */
+function pendingAncestors(train: Train, car: Car): Car[] {
+  return train.cars.filter((c) => car.ancestors.includes(c.id));
+}
+
+/** Every other partition's batch holding a member of `car` has passed. */
+function passedInEveryPartition(ctx: Ctx, train: Train, car: Car): boolean {
+  return car.members.every((m) => ctx.trainsOf(m).every((t) => t === train
+    || t.cars.some((c) => c.members.includes(m) && c.check?.phase === "passed")));
+}
+
+function mergeable(ctx: Ctx, train: Train, car: Car): boolean {
+  if (car.check?.phase !== "passed" || car.merging) return false;
+  const ahead = pendingAncestors(train, car);
+  if (ahead.length > 0 && !ctx.state.config.skipIntermediateResults) return false;
+  if (ahead.some((a) => a.merging)) return false;
+  return passedInEveryPartition(ctx, train, car);
+}
+
+/** Emits the merge of the first mergeable batch of a train. Returns true on change. */
+export function startMerges(ctx: Ctx, train: Train): boolean {
+  const base = ctx.state.bases[train.branch];
+  if (ctx.state.pause || !base || base.mergingBatchId !== null) return false;
+  const car = train.cars.find((c) => mergeable(ctx, train, c));
+  if (!car) return false;
+  const check = car.check!;
+  const rule = ctx.rule(car.queueRule);
+  const batches = [...pendingAncestors(train, car), car];
+  const pulls = batches.flatMap((c) => c.members).filter((n) => ctx.pull(n));
+  car.merging = true;
+  base.mergingBatchId = car.id;
+  ctx.emit({
+    kind: "merge_batch", batchId: car.id, baseRef: train.branch,
+    pulls: pulls.map((n) => ({ number: n, headSha: ctx.mustPull(n).headSha })),
+    method: rule?.mergeMethod ?? "merge", expectedBaseSha: base.sha, checkBaseSha: check.baseSha, checkSha: check.headSha!,
+    exactTree: isExactTree(ctx, train.branch, check.baseSha, check.includedPulls, pulls),
+    checkPullRequest: check.number!, inPlace: check.mode === "in_place", botAccount: rule?.mergeBotAccount ?? null,
+  });
+  return true;
+}
+
+/** A merged pull request leaves the other partitions' trains (it is in the base now). */
+function forgetElsewhere(ctx: Ctx, train: Train, number: number): void {
+  for (const other of ctx.trainsOf(number)) {
+    if (other === train) continue;
+    other.waiting = other.waiting.filter((n) => n !== number);
+    for (const car of [...other.cars]) {
+      if (!car.members.includes(number)) continue;
+      car.members = car.members.filter((n) => n !== number);
+      if (car.members.length === 0) discardCar(ctx, other, car, "merged in another partition");
+    }
+  }
+}
+
+/** merge_completed: the batch (and absorbed batches ahead) merged; the base moved to `newBaseSha`. */
+export function onMergeCompleted(ctx: Ctx, event: EventOf<"merge_completed">): void {
+  const found = ctx.findCar(event.batchId);
+  if (!found || !found.car.merging) {
+    // A merge the engine no longer tracks (its batch was cancelled meanwhile): an unexplained move.
+    for (const [branch, base] of Object.entries(ctx.state.bases)) {
+      if (base.mergingBatchId === event.batchId) { base.mergingBatchId = null; externalMove(ctx, branch, event.newBaseSha); }
+    }
+    return;
+  }
+  const { train, car } = found;
+  const base = ctx.base(train.branch);
+  const absorbed = pendingAncestors(train, car);
+  const merged = [...absorbed, car].flatMap((c) => c.members.filter((n) => ctx.pull(n)).map((n) => ({ n, car: c, skipped: c !== car })));
+  base.mergingBatchId = null;
+  recordQueueMerge(ctx, train.branch, event.newBaseSha, merged.map((m) => m.n));
+  for (const a of absorbed) {
+    if (a.check?.phase === "running" || a.check?.phase === "creating") stopCheck(ctx, a, () => ({ code: "INTERMEDIATE_RESULTS_SKIPPED" }));
+    else discardCar(ctx, train, a, "merged with a later batch");
+  }
+  releaseCheckingLabel(ctx, car);
+  const check = car.check!;
+  if (check.mode === "draft") ctx.emit({ kind: "close_pull_request", number: check.number!, deleteBranch: check.branch, reason: "batch merged" });
+  const ids = new Set([...absorbed, car].map((c) => c.id));
+  train.cars = train.cars.filter((c) => !ids.has(c.id));
+  for (const { n, car: from, skipped } of merged) {
+    const pull = ctx.mustPull(n);
+    logMerged(ctx, pull, event.newBaseSha);
+    forgetElsewhere(ctx, train, n);
+    announceLeave(ctx, pull, skipped ? "PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED" : "PR_MERGED", from, "merge queue internal");
+  }
+  const pending = base.pendingMoveSha;
+  base.pendingMoveSha = null;
+  if (pending !== null && pending !== event.newBaseSha) externalMove(ctx, train.branch, pending);
+}
+
+/** merge_failed: the base moved (reset), or a pull request cannot merge (it leaves; others re-embark). */
+export function onMergeFailed(ctx: Ctx, event: EventOf<"merge_failed">): void {
+  const found = ctx.findCar(event.batchId);
+  if (!found || !found.car.merging) return;
+  const { train, car } = found;
+  const base = ctx.base(train.branch);
+  car.merging = false;
+  base.mergingBatchId = null;
+  const pending = base.pendingMoveSha;
+  base.pendingMoveSha = null;
+  if (event.reason === "base_moved" && (event.currentBaseSha ?? pending) !== null) {
+    externalMove(ctx, train.branch, (event.currentBaseSha ?? pending)!);
+    return;
+  }
+  const culprit = event.pullRequest !== null && car.members.includes(event.pullRequest) ? event.pullRequest : car.members[0]!;
+  leaveQueue(ctx, culprit, "PR_UNEXPECTEDLY_FAILED_TO_MERGE", { reason: event.message || undefined });
+  if (pending !== null) externalMove(ctx, train.branch, pending);
+}

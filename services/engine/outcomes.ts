@@ -1,0 +1,111 @@
+/**
+ * Results of checks (research/domain.md §3.4-3.5): merge conditions true = passed, false = failed,
+ * "pending" = still running; checks_timeout expiring = failed with a timeout. A failure is first
+ * retried while max_checks_retries allows (a fresh draft; the aborted attempt ends with
+ * CHECKS_RETRIED). A failed batch is resolved once every batch it is checked on top of has passed;
+ * until then it waits (waiting_for_previous_batches) and the batches checked on top of it are
+ * re-embarked at once (they contain its failure) - unless skip_intermediate_results lets a later
+ * batch vindicate it, in which case they run to the end.
+ */
+import { cancelDescendants, resolveFailedCar } from "./bisection.js";
+import { descendantsOf, stopCheck } from "./cars.js";
+import type { Ctx } from "./context.js";
+import { logChecksEnd } from "./log-events.js";
+import type { Car, CheckAttempt, QueueCheck, Train } from "./state.js";
+
+const MAX_DURATIONS = 50;
+
+/** Remembers a concluded check's duration (estimates and `checks_timeout: auto`). */
+function recordDuration(ctx: Ctx, check: CheckAttempt): void {
+  if (check.startedAt === null) return;
+  ctx.state.ciDurations.push(ctx.now - check.startedAt);
+  if (ctx.state.ciDurations.length > MAX_DURATIONS) ctx.state.ciDurations.splice(0, ctx.state.ciDurations.length - MAX_DURATIONS);
+}
+
+/**
+ * checks_timeout of a rule in milliseconds, or null (never). "auto": 1.2 x the 95th percentile
+ * of recent CI durations, at least 60 s; null until 5 durations are known.
+ */
+export function checksTimeoutMs(ctx: Ctx, queueRule: string): number | null {
+  const setting = ctx.rule(queueRule)?.checksTimeout ?? null;
+  if (setting === null) return null;
+  if (setting !== "auto") return setting * 1000;
+  const d = [...ctx.state.ciDurations].sort((a, b) => a - b);
+  if (d.length < 5) return null;
+  return Math.max(60_000, Math.round(1.2 * d[Math.min(d.length - 1, Math.ceil(0.95 * d.length) - 1)]!));
+}
+
+/** A check concluded unsuccessfully (conditions false, or timed out): retry or mark failed. */
+export function checkFailed(ctx: Ctx, train: Train, car: Car, timedOut: boolean): void {
+  const check = car.check!;
+  const maxRetries = ctx.rule(car.queueRule)?.maxChecksRetries ?? 0;
+  check.timedOut = timedOut;
+  check.endedAt = ctx.now;
+  recordDuration(ctx, check);
+  if (car.retries < maxRetries) {
+    stopCheck(ctx, car, () => ({ code: "CHECKS_RETRIED" }));
+    car.retries += 1;
+    return;
+  }
+  check.phase = "failed";
+  for (const m of car.members) {
+    const pull = ctx.pull(m);
+    if (pull) logChecksEnd(ctx, pull, car, check, { aborted: false, conclusion: timedOut ? "timed_out" : "failure" }, maxRetries);
+  }
+  void train;
+}
+
+/** check_results: records the checks and concludes the attempt when the conditions are decided. */
+export function onCheckResults(ctx: Ctx, checkId: string, conditions: true | false | "pending", checks: QueueCheck[]): void {
+  const found = ctx.findCheck(checkId);
+  if (!found || found.check.phase !== "running") return; // stale: a cancelled or concluded attempt
+  const { train, car, check } = found;
+  check.checks = checks;
+  for (const m of car.members) { const p = ctx.pull(m); if (p) p.lastChecks = checks; }
+  if (conditions === "pending") return;
+  if (conditions === false) { checkFailed(ctx, train, car, false); return; }
+  check.phase = "passed";
+  check.endedAt = ctx.now;
+  recordDuration(ctx, check);
+  const maxRetries = ctx.rule(car.queueRule)?.maxChecksRetries ?? 0;
+  for (const m of car.members) {
+    const pull = ctx.pull(m);
+    if (pull) logChecksEnd(ctx, pull, car, check, { aborted: false, conclusion: "success" }, maxRetries);
+  }
+}
+
+/** Running checks whose checks_timeout has expired fail with a timeout. Returns true on change. */
+export function expireTimeouts(ctx: Ctx, train: Train): boolean {
+  let changed = false;
+  for (const car of [...train.cars]) {
+    const check = car.check;
+    if (!check || check.phase !== "running" || check.startedAt === null) continue;
+    const timeout = checksTimeoutMs(ctx, car.queueRule);
+    if (timeout !== null && ctx.now >= check.startedAt + timeout) { checkFailed(ctx, train, car, true); changed = true; }
+  }
+  return changed;
+}
+
+/**
+ * Handles failed batches in train order: resolves those whose ancestors all passed, re-embarks
+ * what is checked on top of the others. Returns true on change.
+ */
+export function resolveFailures(ctx: Ctx, train: Train): boolean {
+  const skip = ctx.state.config.skipIntermediateResults;
+  for (const car of train.cars) {
+    if (car.check?.phase !== "failed") continue;
+    const ancestors = train.cars.filter((c) => car.ancestors.includes(c.id));
+    const descendants = descendantsOf(train, car);
+    if (ancestors.every((a) => a.check?.phase === "passed")) {
+      // With skip_intermediate_results a later batch may still vindicate it (or already did: it merges).
+      if (skip && descendants.some((d) => d.check?.phase !== "failed")) continue;
+      resolveFailedCar(ctx, train, car);
+      return true;
+    }
+    if (!skip && descendants.length > 0) {
+      cancelDescendants(ctx, train, car, "BATCH_AHEAD_FAILED");
+      return true;
+    }
+  }
+  return false;
+}

@@ -1,0 +1,88 @@
+/**
+ * The scheduling loop run after every event: the rules are applied to each train until nothing
+ * changes (timeouts, failure resolution, bisection verdicts, merges, checks to start, batches to
+ * form), then the timers the state needs are diffed against those scheduled, running-check counts
+ * are logged when they changed, and empty trains are dropped. Each rule returns true only when it
+ * changed the state, so the loop ends.
+ */
+import { progressBisections } from "./bisection.js";
+import { startChecks } from "./checks.js";
+import type { Ctx } from "./context.js";
+import { formCars } from "./formation.js";
+import { logChecksChange } from "./log-events.js";
+import { startMerges } from "./merging.js";
+import { checksTimeoutMs, expireTimeouts, resolveFailures } from "./outcomes.js";
+
+const MAX_ROUNDS = 10_000;
+
+/** Timer keys and due times the state needs now. */
+export function desiredTimers(ctx: Ctx): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const train of ctx.state.trains) {
+    if (train.batchDeadline !== null) out[`batch-wait/${train.branch}/${train.partition}`] = train.batchDeadline;
+    for (const car of train.cars) {
+      const check = car.check;
+      if (!check) continue;
+      if (check.phase === "creating" && check.nextCreationAt !== null) out[`create-retry/${car.id}`] = check.nextCreationAt;
+      if (check.phase === "running" && check.startedAt !== null) {
+        const timeout = checksTimeoutMs(ctx, car.queueRule);
+        if (timeout !== null) out[`checks-timeout/${check.id}`] = check.startedAt + timeout;
+      }
+    }
+  }
+  return out;
+}
+
+function syncTimers(ctx: Ctx): void {
+  const want = desiredTimers(ctx);
+  const have = ctx.state.timers;
+  for (const key of Object.keys(have)) if (!(key in want)) { ctx.emit({ kind: "cancel_timer", key }); delete have[key]; }
+  for (const [key, dueAt] of Object.entries(want)) if (have[key] !== dueAt) { ctx.emit({ kind: "schedule_timer", key, dueAt }); have[key] = dueAt; }
+}
+
+function syncRunningChecks(ctx: Ctx): void {
+  const counts: Record<string, number> = {};
+  for (const train of ctx.state.trains) {
+    for (const car of train.cars) {
+      const key = `${train.branch}\u0000${car.queueRule}`;
+      counts[key] ??= 0;
+      if (car.check?.phase === "running" || car.check?.phase === "creating") counts[key] += 1;
+    }
+  }
+  const previous = ctx.state.runningChecks;
+  for (const key of new Set([...Object.keys(previous), ...Object.keys(counts)])) {
+    const now = counts[key] ?? 0;
+    if ((previous[key] ?? 0) === now) continue;
+    const [branch, queueName] = key.split("\u0000") as [string, string];
+    logChecksChange(ctx, branch, queueName, now);
+  }
+  ctx.state.runningChecks = Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0));
+}
+
+function prune(ctx: Ctx): void {
+  const s = ctx.state;
+  s.trains = s.trains.filter((t) => t.cars.length || t.waiting.length || t.bisections.length);
+  for (const branch of Object.keys(s.bases)) {
+    if (!s.trains.some((t) => t.branch === branch) && s.bases[branch]!.mergingBatchId === null) delete s.bases[branch];
+  }
+}
+
+/** Applies the queue rules until a fixed point, then syncs timers and running-check counts. */
+export function reconcile(ctx: Ctx): void {
+  for (let round = 0; ; round++) {
+    if (round >= MAX_ROUNDS) throw new Error("engine invariant: the scheduling loop did not settle");
+    let changed = false;
+    for (const train of [...ctx.state.trains]) {
+      changed = expireTimeouts(ctx, train) || changed;
+      changed = resolveFailures(ctx, train) || changed;
+      changed = progressBisections(ctx, train) || changed;
+      changed = startMerges(ctx, train) || changed;
+      changed = startChecks(ctx, train) || changed;
+      changed = formCars(ctx, train) || changed;
+    }
+    if (!changed) break;
+  }
+  prune(ctx);
+  syncTimers(ctx);
+  syncRunningChecks(ctx);
+}

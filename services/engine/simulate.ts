@@ -1,0 +1,270 @@
+/**
+ * What-if simulation in virtual time: the real engine driven by a simulated forge and CI
+ * (simulation/virtual-forge.ts). Pull requests arrive as a Poisson process (rate λ per hour), each
+ * breaks the build with probability p, CI runs take a drawn duration on k runners and flake with
+ * probability f. Seeded and deterministic. Used by bench/queue.ts and the engine's property tests;
+ * the method and the closed forms it is checked against: docs/merge-queue.md "Simulation".
+ */
+import type { ConfigurationInput } from "./config.js";
+import type { LogEffect } from "./effects.js";
+import { apply, createState } from "./engine.js";
+import type { EngineEvent } from "./events.js";
+import { EventHeap } from "./simulation/event-heap.js";
+import { Prng } from "./simulation/prng.js";
+import { VirtualForge, type DurationModel, type ForgeStats, type SimItem } from "./simulation/virtual-forge.js";
+import type { EngineState } from "./state.js";
+
+/** One applied event, for observers (tests check invariants on every step). */
+export interface SimulationStep {
+  now: number;
+  event: EngineEvent;
+  before: EngineState;
+  after: EngineState;
+  effects: ReturnType<typeof apply>["effects"];
+}
+
+/** Options of a {@link Simulation}. Times in milliseconds. */
+export interface SimulationSetup {
+  seed: number;
+  config: ConfigurationInput;
+  /** CI run duration per run (ms); see {@link constantMinutes}. */
+  ciDuration: DurationModel;
+  ciSlots: number;
+  flakeRate: number;
+  /** Start of virtual time (epoch ms); default 2026-01-05T00:00:00Z. */
+  startAt?: number;
+  branch?: string;
+  observe?: (step: SimulationStep) => void;
+}
+
+/** What happened to a pull request. */
+export interface PullFate {
+  queuedAt: number;
+  leftAt: number | null;
+  code: string | null;
+}
+
+/** Callbacks of {@link Simulation.runUntil}. */
+export interface RunHooks {
+  arrival?: () => void;
+  after?: () => void;
+  stop?: () => boolean;
+}
+
+/** A constant CI duration. */
+export function constantMinutes(minutes: number): DurationModel {
+  return () => minutes * 60_000;
+}
+
+/** A virtual repository: the engine, its forge and CI, and an agenda. */
+export class Simulation {
+  state: EngineState;
+  now: number;
+  readonly rng: Prng;
+  readonly forge: VirtualForge;
+  readonly fates = new Map<number, PullFate>();
+  readonly logs: LogEffect[] = [];
+  readonly branch: string;
+  private readonly agenda = new EventHeap<SimItem>();
+  private nextNumber = 1;
+
+  constructor(private readonly setup: SimulationSetup) {
+    this.rng = new Prng(setup.seed);
+    this.now = setup.startAt ?? Date.UTC(2026, 0, 5);
+    this.branch = setup.branch ?? "main";
+    this.state = createState("acme/simulated", setup.config);
+    this.forge = new VirtualForge(this.rng, { ciSlots: setup.ciSlots, flakeRate: setup.flakeRate, duration: setup.ciDuration }, (at, item) => this.agenda.push(at, item));
+  }
+
+  /** Number of queued pull requests. */
+  get queued(): number {
+    return Object.keys(this.state.pulls).length;
+  }
+
+  /** Whether anything is scheduled. */
+  get idle(): boolean {
+    return this.agenda.size === 0;
+  }
+
+  stats(): ForgeStats {
+    return this.forge.stats;
+  }
+
+  /** Applies an engine event now and performs its effects. */
+  send(event: EngineEvent): void {
+    const before = this.state;
+    const result = apply(before, event, this.now);
+    this.state = result.state;
+    this.setup.observe?.({ now: this.now, event, before, after: result.state, effects: result.effects });
+    for (const effect of result.effects) {
+      if (effect.kind === "log") this.record(effect);
+      this.forge.perform(effect, this.now);
+    }
+  }
+
+  private record(log: LogEffect): void {
+    this.logs.push(log);
+    if (log.type === "action.queue.leave" && log.pullRequest !== null) {
+      const fate = this.fates.get(log.pullRequest);
+      if (fate) { fate.leftAt = this.now; fate.code = String(log.metadata["dequeue_code"]); }
+    }
+  }
+
+  /** Opens a pull request and queues it; returns its number. */
+  arrive(options: { bad?: boolean; priority?: number; allowChecksInterruption?: boolean; queueRule?: string; scopes?: string[]; dependsOn?: number[] } = {}): number {
+    const number = this.nextNumber++;
+    if (options.bad) this.forge.bad.add(number);
+    this.fates.set(number, { queuedAt: this.now, leftAt: null, code: null });
+    this.send({
+      type: "pull_request_queued", trigger: "Rule: simulated",
+      pull: {
+        number, title: `Change ${number}`, url: `https://forge.example/acme/simulated/pull/${number}`, author: { id: 1, login: "dev" },
+        labels: [], headSha: this.forge.headSha(number), baseRef: this.branch, baseSha: this.forge.baseSha,
+        queueRule: options.queueRule ?? this.setup.config.queue_rules[0]!.name, priority: options.priority ?? 2000,
+        priorityRuleName: null, allowChecksInterruption: options.allowChecksInterruption ?? false, scopes: options.scopes ?? [],
+        allScopes: false, partitions: [], dependsOn: options.dependsOn ?? [],
+      },
+    });
+    return number;
+  }
+
+  /** A push to the base outside the queue. */
+  externalMerge(): void {
+    const sha = this.forge.externalMerge(1_000_000 + this.nextNumber++);
+    this.send({ type: "base_branch_moved", branch: this.branch, sha });
+  }
+
+  /**
+   * Runs the agenda up to `until` (inclusive), then sets the clock there. `hooks.arrival` runs on
+   * arrival ticks, `hooks.after` after every item; `hooks.stop` ends the run early when true.
+   */
+  runUntil(until: number, hooks: RunHooks = {}): void {
+    for (;;) {
+      const next = this.agenda.peekTime();
+      if (next === undefined || next > until) break;
+      const { at, item } = this.agenda.pop()!;
+      this.now = Math.max(this.now, at);
+      this.handle(item, hooks.arrival);
+      hooks.after?.();
+      if (hooks.stop?.()) return;
+    }
+    this.now = Math.max(this.now, until);
+  }
+
+  /** Runs until nothing is scheduled or `limit` (ms after now) passes. */
+  drain(limit: number, hooks: RunHooks = {}): void {
+    this.runUntil(this.now + limit, hooks);
+  }
+
+  /** Schedules an arrival tick (open-loop runs). */
+  scheduleArrival(at: number): void {
+    this.agenda.push(at, { kind: "arrival" });
+  }
+
+  private handle(item: SimItem, onArrival?: () => void): void {
+    switch (item.kind) {
+      case "engine": return this.send(item.event);
+      case "ci_done": {
+        const event = this.forge.finish(item.checkId, item.token, this.now);
+        if (event) this.send(event);
+        return;
+      }
+      case "timer":
+        if (this.forge.timerIsCurrent(item.key, item.token)) this.send({ type: "timer_fired", key: item.key });
+        return;
+      case "arrival": onArrival?.(); return;
+    }
+  }
+}
+
+/** Options of an open-loop (Poisson arrivals) or closed-loop (saturated) run. */
+export interface WhatIfOptions {
+  seed: number;
+  config: ConfigurationInput;
+  /** Pull requests to resolve (open loop: arrivals). */
+  pullRequests: number;
+  /** λ, pull requests per hour (open loop). */
+  arrivalsPerHour: number;
+  /** p: probability that a pull request breaks the build. */
+  breakProbability: number;
+  /** f: probability that a CI run fails for no reason. */
+  flakeRate: number;
+  /** k: CI runners. */
+  ciSlots: number;
+  ciDuration: DurationModel;
+  /** Closed loop: keep this many pull requests queued at all times (measures capacity). */
+  saturation?: number;
+  /** Open loop: stop and report unstable once this many pull requests are queued at once (default 1000). */
+  maxQueued?: number;
+}
+
+/** Results of a what-if run. Minutes and hours are virtual time. */
+export interface WhatIfReport {
+  arrived: number;
+  merged: number;
+  dequeued: number;
+  stillQueued: number;
+  dequeueCodes: Record<string, number>;
+  /** Time from queued to merged, merged pull requests only. */
+  meanMinutes: number;
+  p95Minutes: number;
+  ciRuns: number;
+  runsPerMerge: number;
+  /** Merged plus dequeued pull requests per hour. */
+  resolvedPerHour: number;
+  mergesPerHour: number;
+  virtualHours: number;
+  /** The backlog passed maxQueued: arrivals exceed capacity. */
+  unstable: boolean;
+  untestedMerges: number;
+  exactnessViolations: number;
+}
+
+function percentile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
+/** Runs the engine on a simulated stream of pull requests and reports latency, throughput and CI cost. */
+export function simulateQueue(options: WhatIfOptions): WhatIfReport {
+  const sim = new Simulation({ seed: options.seed, config: options.config, ciDuration: options.ciDuration, ciSlots: options.ciSlots, flakeRate: options.flakeRate });
+  const start = sim.now;
+  const maxQueued = options.maxQueued ?? 1000;
+  let arrived = 0;
+  let unstable = false;
+  const resolved = () => [...sim.fates.values()].filter((f) => f.leftAt !== null).length;
+  const arrive = () => { arrived++; sim.arrive({ bad: sim.rng.chance(options.breakProbability) }); };
+  if (options.saturation !== undefined) {
+    const target = options.saturation;
+    const topUp = () => { while (sim.queued < target && arrived < options.pullRequests) arrive(); };
+    topUp();
+    let done = 0;
+    sim.drain(Number.MAX_SAFE_INTEGER / 4, { after: () => { topUp(); done++; }, stop: () => done % 64 === 0 && resolved() >= options.pullRequests - target });
+  } else {
+    const gap = () => sim.rng.exponential(3_600_000 / options.arrivalsPerHour);
+    sim.scheduleArrival(sim.now + gap());
+    const onArrival = () => {
+      arrive();
+      if (arrived < options.pullRequests) sim.scheduleArrival(sim.now + gap());
+    };
+    sim.drain(Number.MAX_SAFE_INTEGER / 4, {
+      arrival: onArrival,
+      stop: () => { if (sim.queued > maxQueued) unstable = true; return unstable || (arrived >= options.pullRequests && sim.queued === 0); },
+    });
+  }
+  const fates = [...sim.fates.values()];
+  const merged = fates.filter((f) => f.code === "PR_MERGED" || f.code === "PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED");
+  const left = fates.filter((f) => f.leftAt !== null);
+  const latencies = merged.map((f) => (f.leftAt! - f.queuedAt) / 60_000).sort((a, b) => a - b);
+  const codes: Record<string, number> = {};
+  for (const f of left) if (!merged.includes(f)) codes[f.code!] = (codes[f.code!] ?? 0) + 1;
+  const hours = (sim.now - start) / 3_600_000;
+  const stats = sim.stats();
+  return {
+    arrived, merged: merged.length, dequeued: left.length - merged.length, stillQueued: sim.queued, dequeueCodes: codes,
+    meanMinutes: latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length), p95Minutes: percentile(latencies, 0.95),
+    ciRuns: stats.ciRuns, runsPerMerge: stats.ciRuns / Math.max(1, merged.length),
+    resolvedPerHour: left.length / hours, mergesPerHour: merged.length / hours, virtualHours: hours, unstable,
+    untestedMerges: stats.untestedMerges, exactnessViolations: stats.exactnessViolations,
+  };
+}

@@ -1,0 +1,239 @@
+/**
+ * The simulated forge and CI of the what-if simulation (one base branch). Trees are abstract: a
+ * tree is the set of changes applied on the initial base, stored as a tip of the base history
+ * plus the pull requests added on top; a commit SHA names a tree. A check fails when its tree
+ * contains a pull request that breaks the build (or a broken change already in the base), or by a
+ * flake (probability `flakeRate` per run). CI has `ciSlots` runners; checks beyond them wait.
+ * Every run that starts counts, cancelled ones included. The forge audits what the engine asks:
+ * a merge must start from the expected base, merge no pull request twice, and leave as base tip
+ * the tree of a check that passed (otherwise it is an untested merge, which only some
+ * configurations accept; `exactTree: true` must never be wrong).
+ */
+import type { EngineEffect } from "../effects.js";
+import type { EngineEvent } from "../events.js";
+import type { QueueCheck } from "../state.js";
+import type { Prng } from "./prng.js";
+
+/** Something scheduled on the simulation agenda. */
+export type SimItem =
+  | { kind: "engine"; event: EngineEvent }
+  | { kind: "ci_done"; checkId: string; token: number }
+  | { kind: "timer"; key: string; token: number }
+  | { kind: "arrival" };
+
+/** CI run duration in milliseconds, drawn per run. */
+export type DurationModel = (rng: Prng) => number;
+
+/** Counters of the virtual forge. */
+export interface ForgeStats {
+  ciRuns: number;
+  cancelledRuns: number;
+  draftsCreated: number;
+  merges: number;
+  /** Merges whose resulting tree was not exactly a tree whose check passed. */
+  untestedMerges: number;
+  /** Merges the engine declared exact (`exactTree`) that were not. */
+  exactnessViolations: number;
+  /** Pull requests asked to merge although already in the base. */
+  doubleMerges: number;
+  /** Merges refused because the base was not at the expected SHA. */
+  refusedMerges: number;
+}
+
+/** A tree: tip `tip` of the base history plus `extra` (sorted, not in that tip). */
+interface Tree {
+  tip: number;
+  extra: number[];
+}
+
+interface Job {
+  tree: Tree;
+  sha: string;
+  token: number;
+  running: boolean;
+}
+
+const CHECK: QueueCheck = { name: "ci", description: "", url: null, state: "success", avatar_url: null };
+
+export class VirtualForge {
+  readonly stats: ForgeStats = { ciRuns: 0, cancelledRuns: 0, draftsCreated: 0, merges: 0, untestedMerges: 0, exactnessViolations: 0, doubleMerges: 0, refusedMerges: 0 };
+  /** Pull requests that break the build. */
+  readonly bad = new Set<number>();
+  /** Base history: what each tip added (tip 0 is the initial base). */
+  private readonly tips: { sha: string; added: number[]; broken: boolean }[] = [];
+  private readonly mergedAt = new Map<number, number>();
+  private readonly trees = new Map<string, Tree>();
+  private readonly passed = new Set<string>();
+  private readonly jobs = new Map<string, Job>();
+  private readonly ciQueue: string[] = [];
+  private readonly timerTokens = new Map<string, number>();
+  private running = 0;
+  private nextDraft = 100_000;
+  private counter = 0;
+  private now = 0;
+
+  constructor(
+    private readonly rng: Prng,
+    private readonly options: { ciSlots: number; flakeRate: number; duration: DurationModel },
+    private readonly schedule: (at: number, item: SimItem) => void,
+  ) {
+    this.addTip([]);
+  }
+
+  private newSha(tree: Tree): string {
+    const sha = (++this.counter).toString(16).padStart(40, "0");
+    this.trees.set(sha, tree);
+    return sha;
+  }
+
+  private addTip(added: number[]): string {
+    const tip = this.tips.length;
+    const broken = (this.tips.at(-1)?.broken ?? false) || added.some((n) => this.bad.has(n));
+    for (const n of added) this.mergedAt.set(n, tip);
+    const sha = this.newSha({ tip, extra: [] });
+    this.tips.push({ sha, added, broken });
+    return sha;
+  }
+
+  /** The base tip SHA. */
+  get baseSha(): string {
+    return this.tips.at(-1)!.sha;
+  }
+
+  /** Head SHA of a pull request (the tree with just that change on the initial base). */
+  headSha(number: number): string {
+    return this.newSha({ tip: 0, extra: [number] });
+  }
+
+  /** Pull requests merged so far, in order. */
+  get mergedPulls(): number[] {
+    return this.tips.flatMap((t) => t.added).filter((n) => n < 1_000_000);
+  }
+
+  private inTip(n: number, tip: number): boolean {
+    const at = this.mergedAt.get(n);
+    return at !== undefined && at <= tip;
+  }
+
+  private extend(tree: Tree, pulls: number[]): Tree {
+    const extra = [...new Set([...tree.extra, ...pulls])].filter((n) => !this.inTip(n, tree.tip)).sort((a, b) => a - b);
+    return { tip: tree.tip, extra };
+  }
+
+  /** Whether two trees hold the same changes. */
+  private same(a: Tree, b: Tree): boolean {
+    const [lo, hi] = a.tip <= b.tip ? [a, b] : [b, a];
+    const between = this.tips.slice(lo.tip + 1, hi.tip + 1).flatMap((t) => t.added);
+    if (!between.every((n) => lo.extra.includes(n))) return false;
+    const rest = lo.extra.filter((n) => !between.includes(n));
+    return rest.length === hi.extra.length && rest.every((n, i) => n === hi.extra[i]);
+  }
+
+  /** Moves the base outside the queue (a change numbered `change` merged by hand). */
+  externalMerge(change: number): string {
+    return this.addTip([change]);
+  }
+
+  /** Whether a timer delivery is still the current one for its key. */
+  timerIsCurrent(key: string, token: number): boolean {
+    if (this.timerTokens.get(key) !== token) return false;
+    this.timerTokens.delete(key);
+    return true;
+  }
+
+  /** A CI run finished at `now`: its result as an engine event, or null when it was cancelled. */
+  finish(checkId: string, token: number, now: number): EngineEvent | null {
+    const job = this.jobs.get(checkId);
+    if (!job || job.token !== token) return null;
+    this.now = now;
+    this.jobs.delete(checkId);
+    this.running--;
+    this.pump();
+    const failed = this.tips[job.tree.tip]!.broken || job.tree.extra.some((n) => this.bad.has(n)) || this.rng.chance(this.options.flakeRate);
+    if (!failed) this.passed.add(job.sha);
+    return { type: "check_results", checkId, conditions: !failed, checks: [{ ...CHECK, state: failed ? "failure" : "success" }] };
+  }
+
+  private pump(): void {
+    while (this.running < this.options.ciSlots && this.ciQueue.length > 0) {
+      const id = this.ciQueue.shift()!;
+      const job = this.jobs.get(id);
+      if (!job || job.running) continue;
+      job.running = true;
+      this.running++;
+      this.stats.ciRuns++;
+      this.schedule(this.now + this.options.duration(this.rng), { kind: "ci_done", checkId: id, token: job.token });
+    }
+  }
+
+  private startCi(checkId: string, sha: string): void {
+    this.jobs.set(checkId, { tree: this.trees.get(sha)!, sha, token: ++this.counter, running: false });
+    this.ciQueue.push(checkId);
+    this.pump();
+  }
+
+  private cancelCi(checkId: string): void {
+    const job = this.jobs.get(checkId);
+    if (!job) return;
+    this.jobs.delete(checkId);
+    if (job.running) { this.running--; this.stats.cancelledRuns++; this.pump(); }
+  }
+
+  private merge(effect: Extract<EngineEffect, { kind: "merge_batch" }>, emit: (e: EngineEvent) => void): void {
+    if (this.baseSha !== effect.expectedBaseSha) {
+      this.stats.refusedMerges++;
+      emit({ type: "merge_failed", batchId: effect.batchId, reason: "base_moved", pullRequest: null, currentBaseSha: this.baseSha, message: "the base moved" });
+      return;
+    }
+    const numbers = effect.pulls.map((p) => p.number);
+    if (numbers.some((n) => this.mergedAt.has(n))) this.stats.doubleMerges++;
+    const result: Tree = { tip: this.tips.length - 1, extra: [...new Set(numbers)].sort((a, b) => a - b) };
+    const tested = this.trees.get(effect.checkSha);
+    const exact = tested !== undefined && this.passed.has(effect.checkSha) && this.same(result, tested);
+    if (!exact) this.stats.untestedMerges++;
+    if (effect.exactTree && !exact) this.stats.exactnessViolations++;
+    const sha = this.addTip(numbers.filter((n) => !this.mergedAt.has(n)));
+    this.stats.merges++;
+    emit({ type: "merge_completed", batchId: effect.batchId, newBaseSha: sha });
+    emit({ type: "base_branch_moved", branch: effect.baseRef, sha });
+  }
+
+  /** Performs one effect at `now`; results are scheduled as engine events at `now`. */
+  perform(effect: EngineEffect, now: number): void {
+    this.now = now;
+    const emit = (event: EngineEvent) => this.schedule(now, { kind: "engine", event });
+    switch (effect.kind) {
+      case "create_speculative_check": {
+        const base = this.trees.get(effect.baseSha) ?? { tip: this.tips.length - 1, extra: [] };
+        const sha = this.newSha(this.extend(base, effect.pulls.map((p) => p.number)));
+        this.stats.draftsCreated++;
+        emit({ type: "speculative_check_created", checkId: effect.checkId, pullRequestNumber: this.nextDraft++, headSha: sha });
+        this.startCi(effect.checkId, sha);
+        return;
+      }
+      case "start_in_place_check": {
+        const sha = this.newSha(this.extend({ tip: this.tips.length - 1, extra: [] }, [effect.pull.number]));
+        emit({ type: "speculative_check_created", checkId: effect.checkId, pullRequestNumber: effect.pull.number, headSha: sha });
+        this.startCi(effect.checkId, sha);
+        return;
+      }
+      case "cancel_speculative_check":
+        this.cancelCi(effect.checkId);
+        return;
+      case "merge_batch":
+        this.merge(effect, emit);
+        return;
+      case "schedule_timer": {
+        const token = ++this.counter;
+        this.timerTokens.set(effect.key, token);
+        this.schedule(Math.max(now, effect.dueAt), { kind: "timer", key: effect.key, token });
+        return;
+      }
+      case "cancel_timer":
+        this.timerTokens.delete(effect.key);
+        return;
+      default:
+        return; // comments, labels, summary checks, closes and log events change nothing here
+    }
+  }
+}
