@@ -54,7 +54,7 @@ export class Ctx {
   train(branch: string, partition: string): Train {
     let t = this.state.trains.find((x) => x.branch === branch && x.partition === partition);
     if (!t) {
-      t = { branch, partition, cars: [], waiting: [], bisections: [], batchDeadline: null };
+      t = { branch, partition, cars: [], waiting: [], bisections: [], forming: null };
       this.state.trains.push(t);
     }
     return t;

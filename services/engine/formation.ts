@@ -45,7 +45,7 @@ function take(ctx: Ctx, train: Train, group: PullEntry[], size: number): PullEnt
 
 /** Forms new batches from the waiting pull requests. Returns true when a batch was formed. */
 export function formCars(ctx: Ctx, train: Train): boolean {
-  train.batchDeadline = null;
+  train.forming = null;
   if (ctx.state.pause) return false;
   const cfg = ctx.state.config;
   let changed = false;
@@ -66,7 +66,7 @@ export function formCars(ctx: Ctx, train: Train): boolean {
     if (members.length === 0) break;
     if (members.length < size) {
       const deadline = Math.min(...members.map((p) => p.readySince)) + rule.batchMaxWaitTime * 1000;
-      if (ctx.now < deadline) { train.batchDeadline = deadline; break; }
+      if (ctx.now < deadline) { train.forming = { members: members.map((p) => p.number), size, startsAt: deadline }; break; }
     }
     const scopes = [...new Set(members.flatMap((p) => p.scopes))].sort();
     const allScopes = members.some((p) => p.allScopes);

@@ -13,3 +13,8 @@ export { projectConfiguration, emptyEngineConfig, usesInPlaceChecks, DEFAULT_MER
 export { abortStatus, reasonOf, DEFINITIVE_CODES, REEMBARKED_CODES, type AbortCode, type DefinitiveCode, type DequeueCode, type ReembarkedCode } from "./codes.js";
 export { deterministicUuid, UUID_PATTERN } from "./ids.js";
 export { Simulation, simulateQueue, constantMinutes, type SimulationSetup, type SimulationStep, type WhatIfOptions, type WhatIfReport, type PullFate, type RunHooks } from "./simulate.js";
+export { statusView, branchesWithQueue, pauseView, type StatusView } from "./views/status.js";
+export { pullView, type PullView, type MergeabilityCheckView } from "./views/pull.js";
+export { dequeueImpact, type DequeueImpact } from "./views/impact.js";
+export { queueListing, type QueueListingView, type QueuedPullRequestView } from "./views/listing.js";
+export type { BatchView, BatchPullRequestView, BatchStatusCode } from "./views/batch-view.js";

@@ -19,7 +19,7 @@ const MAX_ROUNDS = 10_000;
 export function desiredTimers(ctx: Ctx): Record<string, number> {
   const out: Record<string, number> = {};
   for (const train of ctx.state.trains) {
-    if (train.batchDeadline !== null) out[`batch-wait/${train.branch}/${train.partition}`] = train.batchDeadline;
+    if (train.forming !== null) out[`batch-wait/${train.branch}/${train.partition}`] = train.forming.startsAt;
     for (const car of train.cars) {
       const check = car.check;
       if (!check) continue;

@@ -158,8 +158,11 @@ export interface Train {
   /** Queued pull requests not in a batch (order is computed, see order.ts). */
   waiting: number[];
   bisections: Bisection[];
-  /** When the next batch starts if it does not fill first (batch_max_wait_time); null if none waits. */
-  batchDeadline: EpochMs | null;
+  /**
+   * The next batch while it waits to fill (status `waiting_for_batch`): its members so far, its
+   * size and when it starts anyway (batch_max_wait_time); null when no batch is filling.
+   */
+  forming: { members: number[]; size: number; startsAt: EpochMs } | null;
 }
 
 /** The base branch as the engine knows it. */

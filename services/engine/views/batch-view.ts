@@ -1,0 +1,137 @@
+/**
+ * Batches as the status view shows them (SPEC.md "Merge queue status" Batch, docs/merge-queue.md
+ * "Batch states"). Status codes: waiting_for_batch (filling), waiting_for_checks_slot, preparing
+ * (draft being created), running, bisecting (a failed batch whose sub-batches are checked),
+ * waiting_for_previous_batches (failed, waiting for the batches it is checked on top of),
+ * waiting_for_merge (passed, waiting for the batches ahead or for its merge), failed (being
+ * resolved). Merged batches leave the state, so `merged` is never shown live.
+ */
+import { DEFAULT_SCOPE, laneScopes } from "../cars.js";
+import type { Ctx } from "../context.js";
+import { deterministicUuid } from "../ids.js";
+import { priorityAlias } from "../order.js";
+import { checksTimeoutMs } from "../outcomes.js";
+import type { Bisection, Car, QueueCheck, Train } from "../state.js";
+import { ciFinishAt } from "./estimates.js";
+
+export type BatchStatusCode =
+  | "waiting_for_batch" | "waiting_for_checks_slot" | "preparing" | "running" | "bisecting"
+  | "waiting_for_previous_batches" | "waiting_for_merge" | "merged" | "failed";
+
+/** A pull request in a batch or in the waiting list (SPEC.md BatchPullRequest). Times: epoch ms. */
+export interface BatchPullRequestView {
+  number: number;
+  title: string;
+  url: string;
+  author: { id: number; login: string };
+  queuedAt: number;
+  priorityAlias: string;
+  priorityRuleName: string | null;
+  labels: string[];
+  scopes: string[];
+}
+
+/** A batch (SPEC.md Batch). Times are epoch ms UTC, null when unknown. */
+export interface BatchView {
+  id: string;
+  parentIds: string[];
+  name: string;
+  status: { code: BatchStatusCode };
+  branch: string;
+  partition: string;
+  startedAt: number | null;
+  estimatedMergeAt: number | null;
+  estimatedCiFinishAt: number | null;
+  ciFinishedAt: number | null;
+  scopes: string[];
+  queueRuleName: string;
+  checksSummary: { passed: number; total: number };
+  pullRequests: BatchPullRequestView[];
+  /** Present (non-empty) on a batch being bisected: its prefixes. */
+  subBatches: BatchView[];
+  /** The check's pull request (draft, or the pull request itself in place); null before creation. */
+  checkPullRequestNumber: number | null;
+  checkType: "in_place" | "draft_pr" | null;
+  checksTimeoutAt: number | null;
+  /** Filling batch only: members so far, size, and when it starts anyway. */
+  batchFilledSlots: number | null;
+  maxBatchSlots: number | null;
+  batchMaxStartAt: number | null;
+}
+
+const PASSING = new Set<QueueCheck["state"]>(["success", "neutral", "skipped"]);
+
+/** Status code of a live batch. */
+export function carStatus(train: Train, car: Car): BatchStatusCode {
+  const check = car.check;
+  if (!check) return "waiting_for_checks_slot";
+  if (check.phase === "creating") return "preparing";
+  if (check.phase === "running") return "running";
+  if (check.phase === "passed") return "waiting_for_merge";
+  const ahead = train.cars.filter((c) => car.ancestors.includes(c.id));
+  return ahead.every((a) => a.check?.phase === "passed") ? "failed" : "waiting_for_previous_batches";
+}
+
+/** The queue view of a pull request. */
+export function pullRequestView(ctx: Ctx, number: number): BatchPullRequestView | null {
+  const p = ctx.pull(number);
+  if (!p) return null;
+  return { number, title: p.title, url: p.url, author: { ...p.author }, queuedAt: p.queuedAt, priorityAlias: priorityAlias(p.priority), priorityRuleName: p.priorityRuleName, labels: [...p.labels], scopes: [...p.scopes] };
+}
+
+const views = (ctx: Ctx, numbers: number[]) => numbers.map((n) => pullRequestView(ctx, n)).filter((v): v is BatchPullRequestView => v !== null);
+
+/** View of a live batch. */
+export function carView(ctx: Ctx, train: Train, car: Car, mergeAt: number | null): BatchView {
+  const check = car.check;
+  const timeout = checksTimeoutMs(ctx, car.queueRule);
+  return {
+    id: car.id, parentIds: [...car.ancestors], name: car.name, status: { code: carStatus(train, car) }, branch: train.branch, partition: train.partition,
+    startedAt: check?.startedAt ?? null, estimatedMergeAt: mergeAt, estimatedCiFinishAt: ciFinishAt(ctx, car), ciFinishedAt: check?.endedAt ?? null,
+    scopes: [...car.scopes], queueRuleName: car.queueRule,
+    checksSummary: { passed: check?.checks.filter((c) => PASSING.has(c.state)).length ?? 0, total: check?.checks.length ?? 0 },
+    pullRequests: views(ctx, car.members), subBatches: [], checkPullRequestNumber: check?.number ?? null,
+    checkType: check ? (check.mode === "in_place" ? "in_place" : "draft_pr") : null,
+    checksTimeoutAt: check?.startedAt != null && timeout !== null ? check.startedAt + timeout : null,
+    batchFilledSlots: null, maxBatchSlots: null, batchMaxStartAt: null,
+  };
+}
+
+/** View of a bisection: the failed batch, status bisecting, its sub-batches (nested bisections inside). */
+export function bisectionView(ctx: Ctx, train: Train, b: Bisection, mergeAt: Map<string, number | null>): BatchView {
+  const subs: BatchView[] = [];
+  for (const id of b.subBatchIds) {
+    const car = train.cars.find((c) => c.id === id);
+    if (car) { subs.push(carView(ctx, train, car, mergeAt.get(car.id) ?? null)); continue; }
+    const child = train.bisections.find((x) => x.id === id);
+    if (child) subs.push(bisectionView(ctx, train, child, mergeAt));
+  }
+  const ends = subs.map((s) => s.estimatedMergeAt);
+  return {
+    id: b.id, parentIds: [...b.ancestors], name: b.name, status: { code: "bisecting" }, branch: train.branch, partition: train.partition,
+    startedAt: b.startedAt, estimatedMergeAt: ends.length && ends.every((e) => e !== null) ? Math.max(...(ends as number[])) : null,
+    estimatedCiFinishAt: null, ciFinishedAt: null, scopes: [...b.scopes], queueRuleName: b.queueRule, checksSummary: { passed: 0, total: 0 },
+    pullRequests: views(ctx, b.members), subBatches: subs, checkPullRequestNumber: b.checkPullRequest, checkType: "draft_pr",
+    checksTimeoutAt: null, batchFilledSlots: null, maxBatchSlots: null, batchMaxStartAt: null,
+  };
+}
+
+/** View of the batch filling in a train (`waiting_for_batch`); `offset` numbers the ids of several. */
+export function formingView(ctx: Ctx, train: Train, offset: number): BatchView | null {
+  const f = train.forming;
+  if (!f) return null;
+  const first = ctx.pull(f.members[0]!);
+  const seq = ctx.state.counters.batch + 1 + offset;
+  return {
+    id: deterministicUuid(ctx.state.repository, "batch", seq), parentIds: [], name: `Batch ${seq}`, status: { code: "waiting_for_batch" },
+    branch: train.branch, partition: train.partition, startedAt: null, estimatedMergeAt: null, estimatedCiFinishAt: null, ciFinishedAt: null,
+    scopes: [...new Set(f.members.flatMap((n) => ctx.pull(n)?.scopes ?? []))].sort(), queueRuleName: first?.queueRule ?? "",
+    checksSummary: { passed: 0, total: 0 }, pullRequests: views(ctx, f.members), subBatches: [], checkPullRequestNumber: null, checkType: null,
+    checksTimeoutAt: null, batchFilledSlots: f.members.length, maxBatchSlots: f.size, batchMaxStartAt: f.startsAt,
+  };
+}
+
+/** Lanes of a batch in `scope_queues`. */
+export function lanesOf(view: BatchView): string[] {
+  return view.scopes.length ? laneScopes(view.scopes) : [DEFAULT_SCOPE];
+}

@@ -1,0 +1,49 @@
+/**
+ * Time estimates of the read views (docs/merge-queue.md "Estimates"). The typical CI duration is
+ * the median of the recent concluded checks kept in the state (none known: no estimate, null).
+ * A running check finishes at its start plus that duration (a check not started yet: now plus
+ * it); a batch merges when it and every batch it is checked on top of have finished; a waiting
+ * pull request at index i merges after the batches in the train and `floor(i / (batch size x
+ * max_parallel_checks)) + 1` more rounds. Times are epoch milliseconds UTC.
+ */
+import type { Ctx } from "../context.js";
+import { orderedWaiting } from "../order.js";
+import type { Car, Train } from "../state.js";
+
+/** Median of the recent CI durations in ms, or null when none is known. */
+export function typicalCiMs(ctx: Ctx): number | null {
+  const d = [...ctx.state.ciDurations].sort((a, b) => a - b);
+  if (d.length === 0) return null;
+  return d.length % 2 ? d[(d.length - 1) / 2]! : Math.round((d[d.length / 2 - 1]! + d[d.length / 2]!) / 2);
+}
+
+/** Estimated end of a batch's CI (its actual end when concluded). */
+export function ciFinishAt(ctx: Ctx, car: Car): number | null {
+  const check = car.check;
+  if (check?.endedAt !== null && check?.endedAt !== undefined) return check.endedAt;
+  const typical = typicalCiMs(ctx);
+  if (typical === null) return null;
+  return Math.max(ctx.now, (check?.startedAt ?? ctx.now) + typical);
+}
+
+/** Estimated merge times: per batch id, and per waiting pull request number. */
+export function mergeEstimates(ctx: Ctx, train: Train): { batches: Map<string, number | null>; waiting: Map<number, number | null> } {
+  const batches = new Map<string, number | null>();
+  for (const car of train.cars) {
+    const own = ciFinishAt(ctx, car);
+    const ahead = car.ancestors.map((id) => batches.get(id));
+    batches.set(car.id, own === null || ahead.some((a) => a === null) ? null : Math.max(own, ...(ahead as number[])));
+  }
+  const waiting = new Map<number, number | null>();
+  const typical = typicalCiMs(ctx);
+  const known = [...batches.values()];
+  const last = known.some((v) => v === null) ? null : Math.max(ctx.now, ...(known as number[]));
+  orderedWaiting(ctx, train).forEach((pull, i) => {
+    const rule = ctx.rule(pull.queueRule);
+    if (typical === null || last === null || !rule) { waiting.set(pull.number, null); return; }
+    const perRound = rule.batchSize.max * ctx.state.config.maxParallelChecks;
+    const startsAt = train.forming?.members.includes(pull.number) ? Math.max(ctx.now, train.forming.startsAt) : ctx.now;
+    waiting.set(pull.number, Math.max(last, startsAt + (Math.floor(i / perRound) + 1) * typical));
+  });
+  return { batches, waiting };
+}

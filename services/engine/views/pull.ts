@@ -1,0 +1,72 @@
+/**
+ * One queued pull request (SPEC.md "Queued pull request detail", endpoint #3). Position is
+ * 0-based in its train (the first of its partitions): batch members in order, then waiting ones.
+ * The queue rule is the engine's projection of it; the QueueService adds the configuration
+ * object from the configuration module. Times are epoch ms UTC.
+ */
+import { usesInPlaceChecks, type EngineQueueRule } from "../config.js";
+import { Ctx } from "../context.js";
+import { orderedTrainPulls } from "../order.js";
+import { checksTimeoutMs } from "../outcomes.js";
+import type { EngineState, QueueCheck } from "../state.js";
+import { carStatus, type BatchStatusCode } from "./batch-view.js";
+import { mergeEstimates } from "./estimates.js";
+
+/** The check a pull request is in (SPEC.md mergeability_check); null while it waits for a batch. */
+export interface MergeabilityCheckView {
+  checkType: "in_place" | "draft_pr";
+  /** The check's pull request (the draft, or the pull request itself in place); null before creation. */
+  queuePullRequestNumber: number | null;
+  startedAt: number | null;
+  ciEndedAt: number | null;
+  ciState: "pending" | "success" | "failed";
+  /** The batch status code. */
+  state: BatchStatusCode;
+  checks: QueueCheck[];
+  batchId: string;
+  batchName: string;
+}
+
+export interface PullView {
+  number: number;
+  branch: string;
+  partition: string;
+  queuedAt: number;
+  estimatedTimeOfMerge: number | null;
+  position: number;
+  priority: number;
+  priorityRuleName: string | null;
+  queueRuleName: string;
+  queueRule: EngineQueueRule | null;
+  checksTimeoutAt: number | null;
+  mergeabilityCheck: MergeabilityCheckView | null;
+  /** Whether the pull request would be checked in place (docs/merge-queue.md "In-place checks"). */
+  inPlace: boolean;
+}
+
+/** The view of a queued pull request, or null when it is in no merge queue (the API answers 404). */
+export function pullView(state: EngineState, number: number, now: number): PullView | null {
+  const ctx = new Ctx(state, now);
+  const pull = ctx.pull(number);
+  if (!pull) return null;
+  const train = ctx.trainsOf(number).sort((a, b) => pull.partitions.indexOf(a.partition) - pull.partitions.indexOf(b.partition))[0];
+  if (!train) return null;
+  const rule = ctx.rule(pull.queueRule) ?? null;
+  const car = train.cars.find((c) => c.members.includes(number));
+  const est = mergeEstimates(ctx, train);
+  const check = car?.check ?? null;
+  const timeout = checksTimeoutMs(ctx, pull.queueRule);
+  return {
+    number, branch: train.branch, partition: train.partition, queuedAt: pull.queuedAt,
+    estimatedTimeOfMerge: car ? est.batches.get(car.id) ?? null : est.waiting.get(number) ?? null,
+    position: orderedTrainPulls(ctx, train).indexOf(number), priority: pull.priority, priorityRuleName: pull.priorityRuleName,
+    queueRuleName: pull.queueRule, queueRule: rule,
+    checksTimeoutAt: check?.startedAt != null && timeout !== null ? check.startedAt + timeout : null,
+    mergeabilityCheck: car && check ? {
+      checkType: check.mode === "in_place" ? "in_place" : "draft_pr", queuePullRequestNumber: check.number, startedAt: check.startedAt,
+      ciEndedAt: check.endedAt, ciState: check.phase === "passed" ? "success" : check.phase === "failed" ? "failed" : "pending",
+      state: carStatus(train, car), checks: check.checks, batchId: car.id, batchName: car.name,
+    } : null,
+    inPlace: rule !== null && usesInPlaceChecks(state.config, rule),
+  };
+}
