@@ -13,7 +13,7 @@
  */
 import { ValueError } from "./value-error.js";
 
-const SPECIAL = /[.*+?^${}()|[\]\\/]/g;
+const SPECIAL = /[.*+?^${}()|[\]\\]/g;
 
 function escapeLiteral(text: string): string {
   return text.replace(SPECIAL, "\\$&");

@@ -66,6 +66,9 @@ function readAttribute(rest: string, text: string): { name: string; spec: Attrib
     }
     return { name: commit[0], spec, rest: rest.slice(commit[0].length) };
   }
+  if (rest.startsWith("commits[")) {
+    throw new ConditionError(text, "expected commits[<index>].<field> or commits[*].<field>, where <index> is an integer (0 is the first commit, -1 the last)");
+  }
   const m = /^[A-Za-z][A-Za-z0-9_-]*/.exec(rest);
   if (m === null) throw new ConditionError(text, `an attribute name is expected, got "${rest}"`);
   const name = m[0];

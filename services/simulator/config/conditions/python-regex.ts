@@ -27,8 +27,8 @@ class Translator {
   private i = 0;
   private out = "";
   private groups = 0;
+  private readonly open: number[] = [];
   private readonly names: string[] = [];
-  private readonly backrefs: number[] = [];
   private flags = new Set<string>();
   private verbose = false;
 
@@ -41,7 +41,7 @@ class Translator {
   run(): TranslatedRegex {
     this.leadingFlags();
     while (this.i < this.src.length) this.atom();
-    for (const n of this.backrefs) if (n > this.groups) this.fail(`invalid group reference ${n}`, 0);
+    if (this.open.length > 0) this.fail("missing ), unterminated subpattern", this.open[this.open.length - 1]);
     const flags = [...this.flags].filter((f) => "ims".includes(f)).sort().join("");
     return { source: this.out, flags };
   }
@@ -75,7 +75,13 @@ class Translator {
         this.charClass();
         return;
       case "(":
+        this.open.push(this.i);
         this.group();
+        return;
+      case ")":
+        if (this.open.pop() === undefined) this.fail("unbalanced parenthesis");
+        this.out += ")";
+        this.i++;
         return;
       case "$":
         this.i++;
@@ -136,11 +142,13 @@ class Translator {
       this.i += m[0].length;
     } else if ((m = /^\(\?P=([A-Za-z_]\w*)\)/.exec(rest)) !== null) {
       if (!this.names.includes(m[1])) this.fail(`unknown group name "${m[1]}"`);
+      this.open.pop();
       this.out += `\\k<${m[1]}>`;
       this.i += m[0].length;
     } else if (rest.startsWith("(?#")) {
       const end = this.src.indexOf(")", this.i);
       if (end < 0) this.fail("missing ), unterminated comment");
+      this.open.pop();
       this.i = end + 1;
     } else if (/^\(\?(:|=|!|<=|<!)/.test(rest)) {
       const len = rest.startsWith("(?<") ? 4 : 3;
@@ -207,7 +215,7 @@ class Translator {
       }
       let digits = c;
       if (/[0-9]/.test(this.src[this.i] ?? "")) digits += this.src[this.i++];
-      this.backrefs.push(Number(digits));
+      if (Number(digits) > this.groups) this.fail(`invalid group reference ${digits}`, at);
       return `(?:\\${digits})`;
     }
     if (c === "A" || c === "Z") {
