@@ -95,7 +95,9 @@ function flatten(issues: readonly z.core.$ZodIssue[], base: Path, out: { path: P
       case "unrecognized_keys":
         for (const key of issue.keys) {
           const removed = removedKeyHint(path, key, (input as Record<string, unknown> | undefined)?.[key]);
-          out.push({ path: [...path, key], key: true, message: removed ?? `unknown key "${key}"${didYouMean(key, knownKeys(path))}` });
+          const known = knownKeys(path);
+          const hint = didYouMean(key, known) || (known.length > 0 && known.length <= 12 ? `; expected one of ${known.join(", ")}` : "");
+          out.push({ path: [...path, key], key: true, message: removed ?? `unknown key "${key}"${hint}` });
         }
         break;
       case "invalid_union": {
@@ -108,7 +110,12 @@ function flatten(issues: readonly z.core.$ZodIssue[], base: Path, out: { path: P
         }
         break;
       }
-      case "invalid_key":
+      case "invalid_key": {
+        const nested: typeof out = [];
+        flatten(issue.issues, path, nested);
+        out.push(...nested.map((n) => ({ ...n, key: true })));
+        break;
+      }
       case "invalid_element":
         flatten(issue.issues, path, out);
         break;

@@ -29,6 +29,12 @@ export type LoadResult =
   | { ok: true; config: Configuration; deprecations: DeprecationFinding[] }
   | { ok: false; errors: ConfigError[]; deprecations: DeprecationFinding[] };
 
+/** Errors in document order (line, then column); errors without a position last. */
+function inDocumentOrder(errors: ConfigError[]): ConfigError[] {
+  const key = (e: ConfigError) => (e.line === null ? Number.MAX_SAFE_INTEGER : e.line * 100_000 + (e.column ?? 0));
+  return [...errors].sort((a, b) => key(a) - key(b));
+}
+
 type Parsed = { source: YamlSource; value: Record<string, unknown>; raw: RawConfiguration | null; errors: ConfigError[] };
 
 function parseFile(text: string): Parsed {
@@ -83,7 +89,7 @@ async function resolveExtends(local: Parsed, name: string, options: LoadOptions)
 export async function loadConfiguration(text: string, options: LoadOptions = {}): Promise<LoadResult> {
   const local = parseFile(text);
   const deprecations = local.errors.length > 0 && local.raw === null && Object.keys(local.value).length === 0 ? [] : findDeprecations(local.value);
-  if (local.raw === null) return { ok: false, errors: local.errors, deprecations };
+  if (local.raw === null) return { ok: false, errors: inDocumentOrder(local.errors), deprecations };
   let raw = local.raw;
   if (raw.extends) {
     const extended = await resolveExtends(local, raw.extends, options);
@@ -92,6 +98,6 @@ export async function loadConfiguration(text: string, options: LoadOptions = {})
   }
   const present = Object.keys(local.value).filter((k) => (SECTIONS as readonly string[]).includes(k));
   const { config, issues } = buildConfiguration(raw, present);
-  if (issues.length > 0) return { ok: false, errors: issues.map((i) => at(local.source, i.path, i.message)), deprecations };
+  if (issues.length > 0) return { ok: false, errors: inDocumentOrder(issues.map((i) => at(local.source, i.path, i.message))), deprecations };
   return { ok: true, config, deprecations };
 }

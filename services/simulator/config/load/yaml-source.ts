@@ -101,7 +101,9 @@ export function readYaml(text: string): YamlSource {
       }
       if (next === undefined && pairKey === undefined) break;
       const last = i === path.length - 1;
-      best = (last && key ? position(counter, pairKey) : null) ?? position(counter, next) ?? position(counter, pairKey) ?? best;
+      // An empty value (`queue:` with nothing after) has no text of its own: point at its key.
+      const empty = isScalar(next) && next.value === null && next.range !== undefined && next.range !== null && next.range[0] === next.range[1];
+      best = ((last && key) || empty ? position(counter, pairKey) : null) ?? position(counter, next) ?? position(counter, pairKey) ?? best;
       node = next;
     }
     return best;

@@ -12,6 +12,10 @@ import type { Condition, MergeMethodSetting } from "../model.js";
 /** A condition list (or `true`), parsed into condition trees. */
 export function conditionList(): z.ZodType<Condition[] | true, unknown> {
   return z.unknown().transform((value, ctx) => {
+    if (value === undefined) {
+      ctx.addIssue({ code: "invalid_type", expected: "array", input: value, message: "missing" });
+      return z.NEVER;
+    }
     const { conditions, issues } = parseConditionList(value);
     for (const issue of issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path, input: value });
     return conditions ?? z.NEVER;

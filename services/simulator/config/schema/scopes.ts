@@ -6,7 +6,7 @@ import { z } from "zod";
 import { int } from "./common.js";
 
 const SCOPE_NAME = /^[A-Za-z0-9_-]+$/;
-const scopeName = z.string().min(2).regex(SCOPE_NAME, { message: "expected a scope name of at least 2 letters, digits, _ or -" });
+const scopeName = z.string().refine((s) => s.length >= 2 && SCOPE_NAME.test(s), { message: "expected a scope name of at least 2 characters among letters, digits, _ and -" });
 
 const fileFilters = z.strictObject({
   include: z.array(z.string()).optional(),

@@ -1,0 +1,130 @@
+/**
+ * Invalid configurations (docs/configuration.md "Errors"): every error is reported, each with its
+ * path, line, column and a message saying what was found and what is expected.
+ */
+import { describe, expect, it } from "vitest";
+import { formatConfigError, loadConfiguration } from "../../../services/simulator/config/index.js";
+
+function yaml(...lines: string[]): string {
+  return `${lines.join("\n")}\n`;
+}
+
+/** [path as users read it, line, column, message] of every error. */
+type Found = [string, number | null, number | null, string];
+
+async function errorsOf(text: string): Promise<Found[]> {
+  const r = await loadConfiguration(text);
+  if (r.ok) throw new Error("expected errors, the configuration loaded");
+  return r.errors.map((e) => [e.path.map((p) => (typeof p === "number" ? `item ${p}` : p)).join(" → "), e.line, e.column, e.message]);
+}
+
+const RANGE_1_128 = "expected an integer from 1 to 128, or {min, max} with integers from 1 to 128";
+
+const CASES: [string, string, Found[]][] = [
+  ["an unclosed quote", yaml("pull_request_rules:", '  - name: "broken', "    conditions: []"), [["", 4, 1, "YAML syntax error: Missing closing \"quote (a quoted value continued on the next lines must indent those lines more than its key, or close the quote on the same line)"]]],
+  ["a duplicated key", yaml("merge_queue: {}", "merge_queue: {}"), [["", 2, 1, "YAML syntax error: Map keys must be unique (the same key appears twice in one mapping)"]]],
+  ["a list at the top level", yaml("- queue_rules"), [["", 1, 1, "expected a mapping of sections (queue_rules, pull_request_rules, ...) at the top level, got a list"]]],
+  ["a misspelt section", yaml("pull_request_rule: []"), [["pull_request_rule", 1, 1, 'unknown key "pull_request_rule" (did you mean "pull_request_rules"?)']]],
+  ["a batch size out of range", yaml("queue_rules:", "  - name: default", "    batch_size: 200"), [["queue_rules → item 0 → batch_size", 3, 17, `${RANGE_1_128}, got the number 200`]]],
+  ["a batch size range upside down", yaml("queue_rules:", "  - name: default", "    batch_size: {min: 4, max: 2}"), [["queue_rules → item 0 → batch_size", 3, 17, "expected min <= max, got min 4 and max 2"]]],
+  ["an unreadable duration", yaml("queue_rules:", "  - name: default", "    batch_max_wait_time: soon"), [
+    ["queue_rules → item 0 → batch_max_wait_time", 3, 26, 'invalid duration "soon": expected a number with a unit, e.g. "30 s", "5 min", "1 hour 30 min"'],
+  ]],
+  ["a checks timeout under a minute", yaml("queue_rules:", "  - name: default", "    checks_timeout: 30 s"), [["queue_rules → item 0 → checks_timeout", 3, 21, "expected a duration of at least 60 seconds, got 30 seconds"]]],
+  ["an unknown merge method", yaml("queue_rules:", "  - name: default", "    merge_method: octopus"), [
+    ["queue_rules → item 0 → merge_method", 3, 19, 'expected one of "merge", "squash", "rebase", "fast-forward", "merge-batch", got the string "octopus"'],
+  ]],
+  ["a queue rule without a name", yaml("queue_rules:", "  - merge_method: squash"), [["queue_rules → item 0 → name", 2, 5, 'missing required key "name"']]],
+  ["two queue rules with one name", yaml("queue_rules:", "  - name: default", "  - name: default"), [["queue_rules → item 1 → name", 3, 11, 'duplicate queue rule name "default" (also item 0)']]],
+  ["a misspelt action", yaml("pull_request_rules:", "  - name: x", "    conditions: []", "    actions:", "      labels: {add: [a]}"), [
+    ["pull_request_rules → item 0 → actions → labels", 5, 15, 'unknown action "labels" (did you mean "label"?); expected one of assign, backport, close, comment, copy, delete_head_branch, dequeue, dismiss_reviews, edit, github_actions, label, merge, post_check, queue, rebase, refresh, request_reviews, review, squash, update'],
+  ]],
+  ["a removed option", yaml("pull_request_rules:", "  - name: x", "    conditions: []", "    actions:", "      merge:", "        strict: smart", "        rebase_fallback: none"), [
+    ["pull_request_rules → item 0 → actions → merge → strict", 6, 9, "strict was removed: to merge pull requests up to date with their base branch, put them in a merge queue (the queue action and a queue_rules entry)"],
+    ["pull_request_rules → item 0 → actions → merge → rebase_fallback", 7, 9, "rebase_fallback was removed: a merge that cannot use its method now fails instead of falling back"],
+  ]],
+  ["a removed option set to today's behaviour", yaml("pull_request_rules:", "  - name: x", "    conditions: []", "    actions: {merge: {strict: false}}"), [
+    ["pull_request_rules → item 0 → actions → merge → strict", 4, 23, "strict was removed; false is what merges do now, so delete this key"],
+  ]],
+  ["a bad condition deep in a group", yaml("pull_request_rules:", "  - name: x", "    conditions:", "      - or:", "        - label=a", "        - lable=b", "    actions: {refresh: {}}"), [
+    ["pull_request_rules → item 0 → conditions → item 0 → or → item 1", 6, 11, 'Invalid condition "lable=b": unknown attribute "lable" (did you mean "label"?)'],
+  ]],
+  ["a bad condition reached through an alias", yaml("shared:", "  checks: &checks", "    - check-success=ci", "    - draft=false", "queue_rules:", "  - name: default", "    merge_conditions: *checks"), [
+    ["queue_rules → item 0 → merge_conditions → item 1", 4, 7, 'Invalid condition "draft=false": operators are invalid for boolean attribute "draft": write "draft" or "-draft"'],
+  ]],
+  ["an unquoted # condition", yaml("queue_rules:", "  - name: default", "    merge_conditions:", "      - #approved-reviews-by>=1", "      - base=main"), [
+    ["queue_rules → item 0 → merge_conditions → item 0", 4, 9, 'Invalid condition: the condition is empty (in YAML, a condition starting with "#" must be quoted, e.g. "#approved-reviews-by>=1")'],
+  ]],
+  ["a condition mistaken for a mapping", yaml("pull_request_rules:", "  - name: x", "    conditions:", "      - title~=^chore: bump", "    actions: {refresh: {}}"), [
+    ["pull_request_rules → item 0 → conditions → item 0", 4, 9, 'expected a condition or an and/or/not group, got an object with key "title~=^chore"; if you meant the condition "title~=^chore: bump", quote it in YAML or write it without ": "'],
+  ]],
+  ["several errors at once, in document order", yaml("merge_queue:", "  max_parallel_checks: 0", "  mode: turbo", "queue_rules:", "  - name: a", "    batch_size: zero", "    speed: fast"), [
+    ["merge_queue → max_parallel_checks", 2, 24, "expected at least 1, got the number 0"],
+    ["merge_queue → mode", 3, 9, 'expected one of "serial", "parallel", "isolated", got the string "turbo"'],
+    ["queue_rules → item 0 → batch_size", 6, 17, `${RANGE_1_128}, got the string "zero"`],
+    ["queue_rules → item 0 → speed", 7, 5, 'unknown key "speed"'],
+  ]],
+  ["merge-batch without batches", yaml("queue_rules:", "  - name: default", "    merge_method: merge-batch"), [["queue_rules → item 0 → merge_method", 3, 19, "merge_method merge-batch needs batch_size greater than 1"]]],
+  ["queue branch edits with a per-pull-request merge", yaml("queue_rules:", "  - name: default", "    allow_queue_branch_edit: true"), [
+    ["queue_rules → item 0 → allow_queue_branch_edit", 3, 30, "allow_queue_branch_edit needs merge_method merge-batch or fast-forward"],
+  ]],
+  ["a queue action naming a missing queue", yaml("queue_rules: [{name: default}]", "pull_request_rules:", "  - name: x", "    conditions: []", "    actions: {queue: {name: urgent}}"), [
+    ["pull_request_rules → item 0 → actions → queue → name", 5, 29, 'unknown queue rule "urgent"; queue_rules has "default"'],
+  ]],
+  ["a queue action without queue rules", yaml("pull_request_rules:", "  - name: x", "    conditions: []", "    actions: {queue: }"), [
+    ["pull_request_rules → item 0 → actions → queue", 4, 15, "the queue action needs at least one queue rule in queue_rules"],
+  ]],
+  ["a legacy key next to its replacement", yaml("queue_rules:", "  - name: default", "    conditions: [check-success=ci]", "    merge_conditions: [check-success=ci]"), [
+    ["queue_rules → item 0 → conditions", 3, 17, "conditions and merge_conditions cannot both be set (conditions is the deprecated name of merge_conditions)"],
+  ]],
+  ["an unknown priority", yaml("priority_rules:", "  - name: p", "    conditions: []", "    priority: urgent"), [
+    ["priority_rules → item 0 → priority", 4, 15, 'expected low, medium, high or an integer from 1 to 10000, got the string "urgent"'],
+  ]],
+  ["a one-letter scope name", yaml("scopes:", "  capacities: {a: 2, ok: 0}"), [
+    ["scopes → capacities → a", 2, 16, "expected a scope name of at least 2 characters among letters, digits, _ and -"],
+    ["scopes → capacities → ok", 2, 26, "expected at least 1, got the number 0"],
+  ]],
+  ["barrier files without file scopes", yaml("scopes:", "  source: {manual: null}", "  barrier_files: {include: [Makefile]}"), [
+    ["scopes → barrier_files", 3, 18, "barrier_files needs a files source (source: {files: ...})"],
+  ]],
+  ["two fallback partitions", yaml("partition_rules:", "  - {name: a, fallback_partition: true}", "  - {name: b, fallback_partition: true}"), [
+    ["partition_rules → item 1 → fallback_partition", 3, 35, "only one partition rule can be the fallback partition"],
+  ]],
+  ["a bot account template with an unknown variable", yaml("queue_rules:", "  - name: default", '    merge_bot_account: "{{ merged_by }}"'), [
+    ["queue_rules → item 0 → merge_bot_account", 3, 24, "unknown template variable {{ merged_by }}: allowed {{ author }}"],
+  ]],
+  ["an unknown command restriction", yaml("commands_restrictions:", "  merge:", "    conditions: []"), [
+    ["commands_restrictions → merge", 2, 3, 'unknown key "merge"; expected one of queue, dequeue, requeue, backport, copy, rebase, refresh, squash, update'],
+  ]],
+  ["actions written as a list", yaml("pull_request_rules:", "  - name: x", "    conditions: []", "    actions:", "      - merge: {}"), [
+    ["pull_request_rules → item 0 → actions", 5, 7, "expected an object of actions (action name: options), got a list"],
+  ]],
+  ["a merge protection without success conditions", yaml("merge_protections:", "  - name: x", "    if: []"), [["merge_protections → item 0 → success_conditions", 2, 5, 'missing required key "success_conditions"']]],
+  ["a label list given as a text", yaml("pull_request_rules:", "  - name: x", "    conditions: []", "    actions: {label: {add: urgent}}"), [
+    ["pull_request_rules → item 0 → actions → label → add", 4, 28, 'expected a list, got the string "urgent"'],
+  ]],
+];
+
+describe("invalid configurations", () => {
+  it.each(CASES)("%s", async (_, text, expected) => {
+    expect(await errorsOf(text)).toEqual(expected);
+  });
+});
+
+it("reports git conflict markers before the syntax errors they cause", async () => {
+  const found = await errorsOf(yaml("queue_rules:", "<<<<<<< HEAD", "  - name: a", "=======", "  - name: b", ">>>>>>> branch"));
+  expect(found[0]).toEqual(["", 2, 1, "the file contains unresolved git merge conflict markers (<<<<<<<, =======, >>>>>>>)"]);
+  expect(found.length).toBeGreaterThan(1);
+  expect(found.every(([, line]) => line !== null)).toBe(true);
+});
+
+it("formats an error as one line with its path and position", async () => {
+  const r = await loadConfiguration(yaml("queue_rules:", "  - name: default", "    batch_size: 0"));
+  expect(r.ok ? [] : r.errors.map(formatConfigError)).toEqual([`${RANGE_1_128}, got the number 0 @ queue_rules → item 0 → batch_size (line 3, column 17)`]);
+});
+
+it("reports deprecations even when the file has errors", async () => {
+  const r = await loadConfiguration(yaml("queue_rules:", "  - name: default", "    speculative_checks: 2", "    batch_size: 0"));
+  expect(r.ok).toBe(false);
+  expect(r.deprecations.map((d) => d.path.join("."))).toEqual(["queue_rules.0.speculative_checks"]);
+});
