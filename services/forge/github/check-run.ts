@@ -1,0 +1,45 @@
+/**
+ * Yardmaster's own check run on a commit (ForgePort.upsertCheckRun; the queue summary, SPEC.md
+ * and docs/github.md "Check runs"). The App's run with that name on that head SHA is looked up
+ * (`GET .../commits/{sha}/check-runs?check_name=&app_id=`) and updated (`PATCH .../check-runs/{id}`),
+ * or created (`POST .../check-runs`). GitHub limits `output.summary` to 65,535 characters: a
+ * longer one is cut with a note. The port's `error` state is posted as `failure` (GitHub has no
+ * `error` conclusion); `pending` as no conclusion.
+ */
+import { ForgeError, type CheckRunInput } from "../types.js";
+import { githubConclusion } from "./check-states.js";
+import type { GithubOctokit } from "./client.js";
+import type { RepoParams } from "./repo-name.js";
+
+/** GitHub's limit on a check run's summary and text, in characters. */
+export const MAX_SUMMARY_CHARS = 65_535;
+const CUT_NOTE = "\n\n… (cut: GitHub limits a summary to 65,535 characters)";
+
+/** The summary as GitHub accepts it. */
+export function fitSummary(summary: string): string {
+  return summary.length <= MAX_SUMMARY_CHARS ? summary : summary.slice(0, MAX_SUMMARY_CHARS - CUT_NOTE.length) + CUT_NOTE;
+}
+
+/**
+ * Creates or updates the App's check run `input.name` on `input.headSha`.
+ * @throws ForgeError invalid for a completed run without a conclusion, or an empty name
+ */
+export async function upsertOwnCheckRun(gh: GithubOctokit, params: RepoParams, appId: number, input: CheckRunInput): Promise<void> {
+  if (input.name.trim() === "") throw new ForgeError("invalid", "name: a check run needs a name");
+  const conclusion = input.conclusion === null ? null : githubConclusion(input.conclusion);
+  if (input.status === "completed" && conclusion === null) {
+    throw new ForgeError("invalid", `conclusion: a completed check run needs a conclusion (got ${input.conclusion ?? "null"})`);
+  }
+  const fields = {
+    status: input.status,
+    ...(input.status === "completed" ? { conclusion: conclusion as "success" } : {}),
+    output: { title: input.title.slice(0, 1000) || input.name, summary: fitSummary(input.summary) },
+  };
+  const { data } = await gh.rest.checks.listForRef({ ...params, ref: input.headSha, check_name: input.name, app_id: appId, filter: "latest", per_page: 1 });
+  const existing = data.check_runs[0];
+  if (existing) {
+    await gh.rest.checks.update({ ...params, check_run_id: existing.id, ...fields });
+  } else {
+    await gh.rest.checks.create({ ...params, name: input.name, head_sha: input.headSha, ...fields });
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * Octokit for Yardmaster as a GitHub App (docs/github.md "Authentication" and "Rate limits").
+ * - One app-level client signs requests with a JWT (app id + private key, `@octokit/auth-app`).
+ * - Each repository is served by its installation: `GET /repos/{owner}/{repo}/installation`
+ *   gives the installation id (cached one hour), and one client per installation uses
+ *   installation access tokens (created, cached and renewed by `@octokit/auth-app`).
+ * - `@octokit/plugin-retry` retries network failures and 5xx answers (3 times, 1 s, 4 s, 9 s);
+ *   `@octokit/plugin-throttling` spaces writes one second apart (GitHub's advice against secondary
+ *   limits) and retries a rate-limited request when GitHub's wait is short; after that the error
+ *   reaches errors.ts and becomes `rate_limited` with the wait.
+ */
+import { createAppAuth } from "@octokit/auth-app";
+import { retry } from "@octokit/plugin-retry";
+import { throttling } from "@octokit/plugin-throttling";
+import { Octokit } from "@octokit/rest";
+import { ForgeError, type RepoName } from "../types.js";
+import { toForgeError } from "./errors.js";
+import { repoParams } from "./repo-name.js";
+import { TtlCache } from "./ttl-cache.js";
+
+/** Octokit REST with the retry and throttling plugins. */
+export const GithubOctokit = Octokit.plugin(retry, throttling);
+export type GithubOctokit = InstanceType<typeof GithubOctokit>;
+
+/** A pino-compatible logger (only these methods are used). */
+export interface GithubLogger {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** How the HTTP client behaves; every field has a production default. */
+export interface GithubHttpOptions {
+  /** API root; default `https://api.github.com` (GitHub Enterprise Server: `https://HOST/api/v3`). */
+  baseUrl?: string;
+  /** The `fetch` used for every request (tests: a double of GitHub); default `globalThis.fetch`. */
+  fetch?: typeof fetch;
+  /** Length of one second of the plugins' retry waits, in ms; default 1000 (tests: 0, so a retry does not wait). */
+  secondMs?: number;
+  /** Retries of a rate-limited request inside one call; default 1. */
+  rateLimitRetries?: number;
+  /** Longest rate-limit wait accepted inside a call, in seconds; longer waits end the call with `rate_limited`. Default 60. */
+  maxRateLimitWaitSeconds?: number;
+  /** Space write requests one second apart (GitHub's advice); default true. Tests against a double turn it off. */
+  spaceWrites?: boolean;
+  /** The clock, epoch milliseconds (rate-limit reset times, caches); default `Date.now`. */
+  now?: () => number;
+  log?: GithubLogger;
+}
+
+/** A limiter group that lets every job through at once (used when `spaceWrites` is false). */
+const UNSPACED = { key: () => ({ schedule: (_opts: unknown, job: () => Promise<unknown>) => job() }) };
+
+const SILENT: GithubLogger = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** The Octokit constructor options shared by app, installation and user-token clients. */
+export function octokitOptions(http: GithubHttpOptions, throttleId: string): Record<string, unknown> {
+  const log = http.log ?? SILENT;
+  const secondMs = http.secondMs ?? 1000;
+  const retries = http.rateLimitRetries ?? 1;
+  const maxWait = http.maxRateLimitWaitSeconds ?? 60;
+  const onLimit = (kind: string) => (retryAfter: number, options: { method: string; url: string }, _kit: unknown, retryCount: number) => {
+    const again = retryCount < retries && retryAfter <= maxWait;
+    log.warn({ method: options.method, url: options.url, retryAfterSeconds: retryAfter, retryCount, retrying: again }, `GitHub ${kind} rate limit`);
+    return again;
+  };
+  return {
+    baseUrl: http.baseUrl ?? "https://api.github.com",
+    userAgent: "yardmaster",
+    request: http.fetch ? { fetch: http.fetch } : {},
+    log: {
+      debug: (msg: string) => log.debug({ octokit: msg }),
+      info: (msg: string) => log.info({ octokit: msg }),
+      warn: (msg: string) => log.warn({ octokit: msg }),
+      error: (msg: string) => log.error({ octokit: msg }),
+    },
+    // 405/409/422 are answers about the request (conflicts, validation), not failures to retry;
+    // 403/429 rate limits belong to the throttling plugin.
+    retry: { doNotRetry: [400, 401, 403, 404, 405, 409, 410, 422, 429, 451], retryAfterBaseValue: secondMs },
+    throttle: {
+      id: throttleId,
+      retryAfterBaseValue: secondMs,
+      onRateLimit: onLimit("primary"),
+      onSecondaryRateLimit: onLimit("secondary"),
+      ...(http.spaceWrites === false ? { write: UNSPACED, notifications: UNSPACED } : {}),
+    },
+  };
+}
+
+/** What the adapter needs to reach GitHub as an App. */
+export interface GithubAppOptions extends GithubHttpOptions {
+  /** The App's id (GITHUB_APP_ID). */
+  appId: number | string;
+  /** The App's private key, PEM (PKCS#1 as GitHub issues it, or PKCS#8); `\n` escapes are accepted (GITHUB_PRIVATE_KEY). */
+  privateKey: string;
+}
+
+/** Installation-scoped clients, one per installation, found by repository. */
+export interface GithubAppClient {
+  appId: number;
+  /**
+   * The client acting in `repo` as the App's installation there.
+   * @throws ForgeError not_found when the App is not installed on the repository; invalid for a bad name
+   */
+  forRepo(repo: RepoName): Promise<GithubOctokit>;
+  /** Forgets the installation of `repo` (after GitHub said the App lost access). */
+  forget(repo: RepoName): void;
+  now(): number;
+}
+
+/** Normalises a PEM given through an environment variable (literal `\n` sequences). */
+export function normalizePrivateKey(pem: string): string {
+  return pem.includes("\\n") ? pem.replace(/\\n/g, "\n") : pem;
+}
+
+/**
+ * Creates the App client.
+ * @throws ForgeError invalid when the app id is not a positive integer or the key is not a PEM
+ */
+export function createGithubAppClient(opts: GithubAppOptions): GithubAppClient {
+  const appId = Number(opts.appId);
+  if (!Number.isSafeInteger(appId) || appId <= 0) throw new ForgeError("invalid", `GITHUB_APP_ID: "${opts.appId}" is not a positive integer`);
+  const privateKey = normalizePrivateKey(opts.privateKey);
+  if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(privateKey)) {
+    throw new ForgeError("invalid", "GITHUB_PRIVATE_KEY: not a PEM private key (expected -----BEGIN ... PRIVATE KEY-----)");
+  }
+  const now = opts.now ?? Date.now;
+  const common = octokitOptions(opts, `yardmaster-app-${appId}`);
+  const app = new GithubOctokit({ ...common, authStrategy: createAppAuth, auth: { appId, privateKey } });
+  const installations = new TtlCache<string, number>(60 * 60_000, 10_000, now);
+  const clients = new Map<number, GithubOctokit>();
+
+  return {
+    appId,
+    now,
+    forget(repo) {
+      installations.delete(repo.toLowerCase());
+    },
+    async forRepo(repo) {
+      const params = repoParams(repo);
+      const key = repo.toLowerCase();
+      let installationId = installations.get(key);
+      if (installationId === undefined) {
+        try {
+          const { data } = await app.request("GET /repos/{owner}/{repo}/installation", params);
+          installationId = data.id;
+        } catch (e) {
+          const err = toForgeError(e, `finding the GitHub App installation of ${repo}`, now());
+          if (err.kind !== "not_found") throw err;
+          throw new ForgeError("not_found", `the GitHub App is not installed on ${repo} (or the repository does not exist)`, undefined, { cause: e });
+        }
+        installations.set(key, installationId);
+      }
+      let client = clients.get(installationId);
+      if (!client) {
+        client = (await app.auth({
+          type: "installation",
+          installationId,
+          factory: (auth: Record<string, unknown>) => new GithubOctokit({ ...common, authStrategy: createAppAuth, auth }),
+        })) as GithubOctokit;
+        clients.set(installationId, client);
+      }
+      return client;
+    },
+  };
+}

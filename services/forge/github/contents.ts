@@ -1,0 +1,56 @@
+/**
+ * Files and the configuration file (ForgePort.readFile, readConfigFile, getDefaultBranch).
+ * `GET /repos/{owner}/{repo}/contents/{path}?ref=` gives a file up to 1 MB inline (base64); a
+ * larger one comes with encoding "none" and is read as a blob (`GET .../git/blobs/{sha}`, up to
+ * 100 MB). A directory, a symlink or a submodule at the path reads as absent (null).
+ * The configuration file is `.yardmaster.yml`, then `.github/yardmaster.yml` (DESIGN.md §4
+ * "Names"), read at the default branch's tip commit, whose SHA is returned with it.
+ */
+import type { Sha } from "../types.js";
+import type { GithubOctokit } from "./client.js";
+import { githubStatus } from "./errors.js";
+import type { RepoParams } from "./repo-name.js";
+
+/** The configuration file names, in the order they are tried (DESIGN.md §4). */
+export const CONFIG_PATHS: readonly string[] = [".yardmaster.yml", ".github/yardmaster.yml"];
+
+/** The repository's default branch name. */
+export async function readDefaultBranch(gh: GithubOctokit, params: RepoParams): Promise<string> {
+  const { data } = await gh.rest.repos.get(params);
+  return data.default_branch;
+}
+
+/**
+ * A text file (UTF-8) at `ref` (branch, tag or SHA); null when the path is not a file there.
+ * @throws the Octokit error for anything but a 404 of the path
+ */
+export async function readTextFile(gh: GithubOctokit, params: RepoParams, ref: string, path: string): Promise<string | null> {
+  let data: unknown;
+  try {
+    ({ data } = await gh.rest.repos.getContent({ ...params, path, ref }));
+  } catch (e) {
+    if (githubStatus(e) === 404) return null;
+    throw e;
+  }
+  if (Array.isArray(data) || typeof data !== "object" || data === null) return null;
+  const file = data as { type: string; encoding?: string; content?: string; sha: string };
+  if (file.type !== "file") return null;
+  if (file.encoding === "base64" && typeof file.content === "string") return Buffer.from(file.content, "base64").toString("utf8");
+  const { data: blob } = await gh.rest.git.getBlob({ ...params, file_sha: file.sha });
+  return blob.encoding === "base64" ? Buffer.from(blob.content, "base64").toString("utf8") : blob.content;
+}
+
+/**
+ * The configuration file on the default branch.
+ * @returns its path, text and the commit SHA it was read at; null when neither file exists
+ */
+export async function readConfig(gh: GithubOctokit, params: RepoParams): Promise<{ path: string; text: string; sha: Sha } | null> {
+  const branch = await readDefaultBranch(gh, params);
+  const { data: ref } = await gh.rest.git.getRef({ ...params, ref: `heads/${branch}` });
+  const sha = ref.object.sha;
+  for (const path of CONFIG_PATHS) {
+    const text = await readTextFile(gh, params, sha, path);
+    if (text !== null) return { path, text, sha };
+  }
+  return null;
+}

@@ -1,0 +1,126 @@
+/**
+ * A {@link PullRequestSnapshot} from GitHub's answers (research/domain.md §2.2; docs/github.md
+ * "Pull request attributes" gives the source of each field). Pure: read-pull.ts fetches the parts.
+ */
+import type { CommitInfo, PullRequestSnapshot, Review, ReviewState, Sha } from "../types.js";
+import { checkRunOf, commitStatusOf } from "./check-states.js";
+import type { GhCheckRun, GhCommit, GhFile, GhPull, GhReview, GhStatus } from "./github-types.js";
+
+/** Everything a snapshot is made of. */
+export interface SnapshotParts {
+  repository: string;
+  pull: GhPull;
+  files: GhFile[];
+  commits: GhCommit[];
+  reviews: GhReview[];
+  checkRuns: GhCheckRun[];
+  statuses: GhStatus[];
+  /** From the comparison of the base branch with the head: tip of base, commits of base not in head. */
+  baseTipSha: Sha;
+  commitsBehind: number;
+  reviewThreads: { resolved: string[]; unresolved: string[] };
+  /** Id of Yardmaster's App, whose check runs are marked as its own. */
+  ownAppId: number;
+}
+
+/**
+ * Changed paths by kind (§2.2): a rename contributes both paths to `files`, the old path to
+ * removed-files and the new one to added-files; a copy is an added file; a mode change modified.
+ */
+export function fileLists(files: readonly GhFile[]): Pick<PullRequestSnapshot, "files" | "addedFiles" | "modifiedFiles" | "removedFiles"> {
+  const all: string[] = [], added: string[] = [], modified: string[] = [], removed: string[] = [];
+  for (const f of files) {
+    if (f.status === "renamed" && f.previous_filename) {
+      all.push(f.previous_filename, f.filename);
+      removed.push(f.previous_filename);
+      added.push(f.filename);
+      continue;
+    }
+    all.push(f.filename);
+    if (f.status === "added" || f.status === "copied") added.push(f.filename);
+    else if (f.status === "removed") removed.push(f.filename);
+    else modified.push(f.filename);
+  }
+  return { files: all, addedFiles: added, modifiedFiles: modified, removedFiles: removed };
+}
+
+/** A commit of the pull request: git author and committer names, signature verification. */
+export function commitInfoOf(c: GhCommit): CommitInfo {
+  const message = c.commit.message;
+  return {
+    sha: c.sha,
+    title: message.split("\n", 1)[0],
+    message,
+    author: c.commit.author?.name ?? c.author?.login ?? "",
+    committer: c.commit.committer?.name ?? c.committer?.login ?? "",
+    parents: c.parents.map((p) => p.sha),
+    verified: c.commit.verification?.verified ?? false,
+    date: new Date(c.commit.committer?.date ?? c.commit.author?.date ?? 0),
+  };
+}
+
+const REVIEW_STATES: ReadonlySet<string> = new Set(["APPROVED", "CHANGES_REQUESTED", "COMMENTED", "DISMISSED"]);
+
+/** Submitted reviews (a PENDING review is a draft only its author sees: left out). */
+export function reviewsOf(reviews: readonly GhReview[]): Review[] {
+  return reviews
+    .filter((r) => REVIEW_STATES.has(r.state) && r.submitted_at && r.user)
+    .map((r) => ({ author: r.user!.login, state: r.state as ReviewState, submittedAt: new Date(r.submitted_at!) }));
+}
+
+/**
+ * True when GitHub says the head does not merge into base: `mergeable` false or
+ * `mergeable_state` "dirty". While GitHub is still computing (`mergeable` null) it is false: the
+ * speculative branch will find a real conflict anyway (docs/github.md "Known differences").
+ */
+export function isConflicting(pull: Pick<GhPull, "mergeable" | "mergeable_state" | "state">): boolean {
+  if (pull.state !== "open") return false;
+  return pull.mergeable === false || pull.mergeable_state === "dirty";
+}
+
+/** Builds the snapshot. */
+export function buildSnapshot(p: SnapshotParts): PullRequestSnapshot {
+  const { pull } = p;
+  const merged = pull.merged || pull.merged_at !== null;
+  const headRepo = pull.head.repo?.full_name ?? null;
+  return {
+    repository: p.repository,
+    number: pull.number,
+    title: pull.title,
+    body: pull.body ?? "",
+    url: pull.html_url,
+    author: { id: pull.user.id, login: pull.user.login },
+    base: pull.base.ref,
+    head: pull.head.ref,
+    headSha: pull.head.sha,
+    baseSha: p.baseTipSha,
+    // A deleted fork leaves head.repo null; the label still names its owner.
+    headRepoFullName: headRepo ?? `${pull.head.label.split(":")[0]}/${p.repository.split("/")[1]}`,
+    draft: pull.draft ?? false,
+    state: merged ? "merged" : pull.state === "closed" ? "closed" : "open",
+    locked: pull.locked,
+    conflict: isConflicting(pull),
+    commitsBehind: p.commitsBehind,
+    labels: pull.labels.map((l) => ({ id: l.id, name: l.name, color: l.color, default: l.default })),
+    assignees: (pull.assignees ?? []).map((a) => a.login),
+    requestedReviewers: (pull.requested_reviewers ?? []).map((u) => u.login),
+    requestedTeams: (pull.requested_teams ?? []).map((t) => t.slug),
+    reviews: reviewsOf(p.reviews),
+    checks: [...p.checkRuns.map((r) => checkRunOf(r, p.ownAppId)), ...p.statuses.map(commitStatusOf)],
+    ...fileLists(p.files),
+    addedLines: pull.additions,
+    deletedLines: pull.deletions,
+    commits: p.commits.map(commitInfoOf),
+    milestone: pull.milestone?.title ?? null,
+    mergedBy: pull.merged_by?.login ?? null,
+    // For an open pull request GitHub's merge_commit_sha is its test merge, not a merge.
+    mergeCommitSha: merged ? (pull.merge_commit_sha ?? null) : null,
+    createdAt: new Date(pull.created_at),
+    updatedAt: new Date(pull.updated_at),
+    closedAt: pull.closed_at ? new Date(pull.closed_at) : null,
+    mergedAt: pull.merged_at ? new Date(pull.merged_at) : null,
+    fromFork: headRepo === null || headRepo.toLowerCase() !== pull.base.repo.full_name.toLowerCase(),
+    reviewThreadsResolved: p.reviewThreads.resolved,
+    reviewThreadsUnresolved: p.reviewThreads.unresolved,
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * `POST /webhooks/github`: GitHub's webhook deliveries (docs/github.md "Webhooks").
+ * In its own encapsulated Fastify context, whose only body parsers keep the body as the exact
+ * string received (JSON, or the form encoding GitHub also offers), because the signature is an
+ * HMAC over those bytes. Answers:
+ *
+ * | case | status | body `status` |
+ * | --- | --- | --- |
+ * | `X-Hub-Signature-256` missing or wrong | 401 | (error) nothing else happens |
+ * | no `X-GitHub-Event` / `X-GitHub-Delivery`, body not JSON | 400 | (error) |
+ * | event or action the queue does not follow | 202 | ignored |
+ * | payload the mapping cannot read (logged) | 202 | unreadable |
+ * | delivery already processed or being processed | 200 | duplicate |
+ * | events handed to the sink | 200 | processed |
+ * | the sink failed (logged; the claim is released so a redelivery is processed) | 500 | (error) |
+ */
+import { Webhooks } from "@octokit/webhooks";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type pg from "pg";
+import { claimGithubDelivery, completeGithubDelivery, releaseGithubDelivery } from "../../store/github-deliveries.js";
+import type { ForgeEventSink } from "../types.js";
+import type { GithubLogger } from "./client.js";
+import { mapGithubWebhook, type WebhookMapping } from "./webhook-events.js";
+
+/** The route's path. */
+export const GITHUB_WEBHOOK_PATH = "/webhooks/github";
+/** GitHub caps a delivery at 25 MB. */
+const BODY_LIMIT = 25 * 1024 * 1024;
+
+/** What the webhook route needs. */
+export interface GithubWebhookDeps {
+  /** The App's webhook secret (GITHUB_WEBHOOK_SECRET). */
+  secret: string;
+  /** PostgreSQL, migrated (github_deliveries table). */
+  pool: pg.Pool;
+  /** Receives the mapped events, in order; should return quickly (GitHub waits 10 s at most). */
+  sink: ForgeEventSink;
+  log: GithubLogger;
+  /** The clock (claim times); default `() => new Date()`. */
+  now?: () => Date;
+}
+
+function headerOf(req: FastifyRequest, name: string): string | null {
+  const v = req.headers[name];
+  return typeof v === "string" && v !== "" ? v : null;
+}
+
+function fail(reply: FastifyReply, status: number, code: string, message: string) {
+  return reply.code(status).send({ code, message });
+}
+
+/** The JSON text of a delivery: the body itself, or the `payload` field of a form body. */
+function payloadText(req: FastifyRequest, raw: string): string | null {
+  const type = String(req.headers["content-type"] ?? "");
+  if (type.startsWith("application/x-www-form-urlencoded")) return new URLSearchParams(raw).get("payload");
+  return raw;
+}
+
+/**
+ * Adds `POST /webhooks/github` to `app`.
+ * @throws Error when the secret is empty (a webhook without a secret would accept anyone)
+ */
+export async function registerGithubWebhook(app: FastifyInstance, deps: GithubWebhookDeps): Promise<void> {
+  if (!deps.secret) throw new Error("GITHUB_WEBHOOK_SECRET: the webhook secret must not be empty");
+  const webhooks = new Webhooks({ secret: deps.secret });
+  const now = deps.now ?? (() => new Date());
+
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(["application/json", "application/x-www-form-urlencoded"], { parseAs: "string", bodyLimit: BODY_LIMIT }, (_req, body, done) =>
+      done(null, body),
+    );
+
+    scope.post(GITHUB_WEBHOOK_PATH, async (req, reply) => {
+      const raw = typeof req.body === "string" ? req.body : "";
+      const signature = headerOf(req, "x-hub-signature-256");
+      const valid = signature !== null && raw !== "" && (await webhooks.verify(raw, signature).catch(() => false));
+      if (!valid) return fail(reply, 401, "unauthenticated", "missing or invalid X-Hub-Signature-256");
+
+      const event = headerOf(req, "x-github-event"), delivery = headerOf(req, "x-github-delivery");
+      if (!event) return fail(reply, 400, "invalid_argument", "X-GitHub-Event: header required");
+      if (!delivery || delivery.length > 200) return fail(reply, 400, "invalid_argument", "X-GitHub-Delivery: header required (at most 200 characters)");
+      let payload: unknown;
+      try {
+        payload = JSON.parse(payloadText(req, raw) ?? "");
+      } catch {
+        return fail(reply, 400, "invalid_argument", "body: not a JSON webhook payload");
+      }
+
+      let mapping: WebhookMapping;
+      try {
+        mapping = mapGithubWebhook(event, payload);
+      } catch (e) {
+        deps.log.error({ err: e, event, delivery }, "GitHub webhook payload could not be mapped");
+        return reply.code(202).send({ status: "unreadable", delivery });
+      }
+      if (mapping.kind === "ignored") return reply.code(202).send({ status: "ignored", delivery, reason: mapping.reason });
+
+      if (!(await claimGithubDelivery(deps.pool, delivery, event, now()))) {
+        deps.log.info({ event, delivery }, "GitHub webhook delivery already processed");
+        return reply.code(200).send({ status: "duplicate", delivery });
+      }
+      try {
+        for (const e of mapping.events) await deps.sink(e);
+      } catch (e) {
+        deps.log.error({ err: e, event, delivery }, "GitHub webhook events could not be handed over");
+        await releaseGithubDelivery(deps.pool, delivery).catch((err) => deps.log.error({ err, delivery }, "releasing a GitHub delivery failed"));
+        return fail(reply, 500, "internal", "the delivery could not be processed; redeliver it");
+      }
+      await completeGithubDelivery(deps.pool, delivery, now());
+      return reply.code(200).send({ status: "processed", delivery, events: mapping.events.length });
+    });
+  });
+}
