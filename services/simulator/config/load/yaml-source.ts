@@ -4,7 +4,7 @@
  * of the value sits in the text, following anchors and merge keys, so that every configuration
  * error can name a line and column (docs/configuration.md "Errors").
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type YAMLMap } from "yaml";
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node, type YAMLMap } from "yaml";
 import type { ConfigError } from "../model.js";
 
 /** A parsed configuration text. */
@@ -73,6 +73,15 @@ export function readYaml(text: string): YamlSource {
   if (errors.length > 0 && conflict !== null) {
     const p = counter.linePos(conflict.index);
     errors.unshift({ path: [], line: p.line, column: p.col, message: "the file contains unresolved git merge conflict markers (<<<<<<<, =======, >>>>>>>)" });
+  }
+  if (errors.length === 0) {
+    visit(doc, {
+      Alias(_, node) {
+        if (node.resolve(doc) !== undefined) return;
+        const p = node.range ? counter.linePos(node.range[0]) : null;
+        errors.push({ path: [], line: p?.line ?? null, column: p?.col ?? null, message: `unknown anchor *${node.source}: an alias must refer to an anchor (&${node.source}) set earlier in the same file` });
+      },
+    });
   }
   let value: unknown = null;
   if (errors.length === 0) {
