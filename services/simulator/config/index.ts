@@ -7,7 +7,8 @@
  *   every error with path/line/column, deprecations). docs/configuration.md.
  * - Conditions: {@link parseCondition}, {@link parseConditionList}, {@link attributesOf},
  *   {@link evaluateConditions}, {@link renderChecklist}, {@link conditionsEvaluationJson},
- *   {@link parseDependsOn} / {@link dependsOnConditions}. docs/conditions.md.
+ *   {@link parseDependsOn} / {@link dependsOnConditions}, {@link branchProtectionConditions}.
+ *   docs/conditions.md.
  * - Simulator: {@link simulatePullRequestSummary}, {@link simulateRepositorySummary},
  *   {@link unusedSections}, {@link queueRuleApiConfig}, {@link queueRulesApiConfiguration}.
  */
@@ -48,6 +49,7 @@ export {
   type ConditionsEvaluationJson,
 } from "./conditions/json.js";
 export { dependsOnConditions, parseDependsOn, type Dependency } from "./conditions/depends-on.js";
+export { BRANCH_PROTECTION_DESCRIPTION, branchProtectionConditions, type BranchProtectionRules } from "./conditions/branch-protection.js";
 export { DEQUEUE_CODES } from "./conditions/dequeue-codes.js";
 
 export { simulatePullRequestSummary, simulateRepositorySummary, type SimulationSummary } from "./simulator/summary.js";

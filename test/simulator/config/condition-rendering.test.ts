@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  branchProtectionConditions,
   conditionEvaluationEventJson,
   conditionsEvaluationJson,
   dependsOnConditions,
@@ -156,5 +157,31 @@ describe("Depends-On", () => {
     expect(leaves.map((l) => l.text)).toEqual(["depends-on=#12", "depends-on=#13", "depends-on=acme/other#3"]);
     const merged = contextFor(pullRequest(), { queue: { mergedDependencies: ["acme/widgets#12", "acme/other#3"] }, now: NOON });
     expect(evaluateConditions(leaves, merged).subconditions.map((s) => s.match)).toEqual([true, false, true]);
+  });
+});
+
+describe("branch protection", () => {
+  it("injects required checks, reviews and conversation resolution, described as branch protection", () => {
+    const conditions = branchProtectionConditions({ requiredChecks: ["ci", "lint = strict"], requiredApprovals: 2, requireConversationResolution: true });
+    const tree = evaluateConditions(conditions, contextFor(pullRequest({ checks: [checkRun("ci", "skipped"), checkRun("lint = strict", "success")] })));
+    expect(renderChecklist(tree)).toBe(
+      [
+        "- [X] any of: [🛡 GitHub branch protection]",
+        "  - [ ] `check-success = ci` [🛡 GitHub branch protection]",
+        "  - [ ] `check-neutral = ci` [🛡 GitHub branch protection]",
+        "  - [X] `check-skipped = ci` [🛡 GitHub branch protection]",
+        "- [X] any of: [🛡 GitHub branch protection]",
+        "  - [X] `check-success = lint = strict` [🛡 GitHub branch protection]",
+        "  - [ ] `check-neutral = lint = strict` [🛡 GitHub branch protection]",
+        "  - [ ] `check-skipped = lint = strict` [🛡 GitHub branch protection]",
+        "- [ ] `#approved-reviews-by >= 2` [🛡 GitHub branch protection]",
+        "- [X] `#changes-requested-reviews-by = 0` [🛡 GitHub branch protection]",
+        "- [X] `#review-threads-unresolved = 0` [🛡 GitHub branch protection]",
+      ].join("\n"),
+    );
+  });
+
+  it("injects nothing for an unprotected branch", () => {
+    expect(branchProtectionConditions({ requiredChecks: [], requiredApprovals: 0, requireConversationResolution: false })).toEqual([]);
   });
 });
