@@ -8,7 +8,7 @@
  * 64-bit integers come back quoted (exact as strings), date-times are parsed best-effort on insert,
  * and inserts wait until they are visible.
  */
-import { createClient, type ClickHouseClient } from "@clickhouse/client";
+import { ClickHouseLogLevel, createClient, type ClickHouseClient } from "@clickhouse/client";
 import { createChdbConnection } from "chdb/connection";
 
 // chdb types its Connection against @clickhouse/client-common; @clickhouse/client bundles its own
@@ -39,10 +39,13 @@ export function createClickHouseClient(target: ClickHouseTarget): ClickHouseClie
       database: target.database,
       clickhouse_settings: SETTINGS as never,
       request_timeout: 30_000,
+      // Failures reach callers as errors, which log them with context; the client's own log is off.
+      log: { level: ClickHouseLogLevel.OFF },
     });
   }
   return createClient({
     connection: createChdbConnection({ path: target.embeddedPath }) as unknown as InjectedConnection,
     clickhouse_settings: SETTINGS as never,
+    log: { level: ClickHouseLogLevel.OFF },
   });
 }

@@ -23,7 +23,7 @@ export function createEventSink(client: ClickHouseClient): EventSink {
           query: `SELECT toString(id) AS id FROM events
                   WHERE repository IN {repos:Array(String)}
                     AND received_at >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND received_at <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')
-                    AND id IN {ids:Array(UInt64)}`,
+                    AND toString(id) IN {ids:Array(String)}`,
           query_params: { repos: [...new Set(rows.map((r) => r.repository))], from: Math.min(...times), to: Math.max(...times), ids: rows.map((r) => r.id) },
           format: "JSONEachRow",
         });

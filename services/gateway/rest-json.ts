@@ -104,10 +104,25 @@ function scalarWriter(scalar: ScalarType): Write {
   }
 }
 
+/**
+ * A Timestamp as proto3 JSON: RFC 3339 in UTC with 0, 3, 6 or 9 fractional digits (the same
+ * text as protobuf-es's toJson, which costs ~5% of a REST request when used per value).
+ */
+function timestampJson(v: { seconds: bigint; nanos: number }): string {
+  const ms = Number(v.seconds) * 1000;
+  if (!Number.isSafeInteger(ms) || ms < -62135596800000 || ms > 253402300799000) return JSON.stringify(toJson(TimestampSchema, v as never));
+  const base = new Date(ms).toISOString().slice(0, 19);
+  const nanos = v.nanos;
+  if (nanos === 0) return `"${base}Z"`;
+  const digits = String(nanos).padStart(9, "0");
+  const frac = nanos % 1_000_000 === 0 ? digits.slice(0, 3) : nanos % 1000 === 0 ? digits.slice(0, 6) : digits;
+  return `"${base}.${frac}Z"`;
+}
+
 function wellKnownWriter(desc: DescMessage): Write | undefined {
   switch (desc.typeName) {
     case "google.protobuf.Timestamp":
-      return (v) => JSON.stringify(toJson(TimestampSchema, v));
+      return timestampJson;
     case "google.protobuf.Duration":
       return (v) => JSON.stringify(toJson(DurationSchema, v));
     case "google.protobuf.Struct":

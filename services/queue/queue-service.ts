@@ -26,7 +26,7 @@ export function queueWindow(start: Timestamp | undefined, end: Timestamp | undef
   return { start: s, end: e };
 }
 
-const notQueued = (n: bigint) => new ConnectError(`pull request #${n} is not in any merge queue`, Code.NotFound);
+const notQueued = (n: bigint) => new ConnectError(`pull request ${n} is not in any merge queue`, Code.NotFound);
 
 /** Builds the QueueService implementation. */
 export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<typeof QueueService>> {

@@ -1,5 +1,5 @@
-import { create } from "@bufbuild/protobuf";
-import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { create, toJson } from "@bufbuild/protobuf";
+import { TimestampSchema, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
 import { ListLogsResponseSchema, AggregateLogsResponseSchema } from "../../gen/yardmaster/v1/activity_log_pb.js";
 import { EventSchema, Outcome } from "../../gen/yardmaster/v1/events_pb.js";
@@ -43,5 +43,20 @@ describe("the REST JSON writer", () => {
     const reason = 'a "quoted" \\ reason\nwith\u0001 control';
     const out = JSON.parse(writeRestJson(GetMergeQueuePauseResponseSchema, create(GetMergeQueuePauseResponseSchema, { paused: true, reason })));
     expect(out.reason).toBe(reason);
+  });
+});
+
+describe("timestamps in REST JSON", () => {
+  it.each([
+    [{ seconds: 1795300000n, nanos: 0 }, "2026-11-21T22:26:40Z"],
+    [{ seconds: 1795300000n, nanos: 123000000 }, "2026-11-21T22:26:40.123Z"],
+    [{ seconds: 1795300000n, nanos: 123456000 }, "2026-11-21T22:26:40.123456Z"],
+    [{ seconds: 1795300000n, nanos: 123456789 }, "2026-11-21T22:26:40.123456789Z"],
+    [{ seconds: -1n, nanos: 500000000 }, "1969-12-31T23:59:59.500Z"],
+  ])("writes %o as the same text as protobuf-es", (ts, text) => {
+    const msg = create(GetMergeQueuePauseResponseSchema, { paused: true, pausedAt: { $typeName: "google.protobuf.Timestamp", ...ts } as never });
+    const json = JSON.parse(writeRestJson(GetMergeQueuePauseResponseSchema, msg));
+    expect(json.paused_at).toBe(text);
+    expect(json.paused_at).toBe(toJson(TimestampSchema, msg.pausedAt!));
   });
 });

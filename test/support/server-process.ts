@@ -27,25 +27,30 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Waits for a line matching `re` on the child's stdout, or fails with its output. */
+/**
+ * Waits until the child's accumulated output (`output()`, fed by the caller's own listener)
+ * matches `re`, or fails with that output.
+ */
 export function waitForLine(child: ChildProcess, re: RegExp, output: () => string, timeoutMs = 60_000): Promise<RegExpMatchArray> {
   return new Promise((resolve, reject) => {
-    let buf = "";
-    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${re}; output:\n${output()}`)), timeoutMs);
-    const onData = (d: Buffer) => {
-      buf += d.toString();
-      const m = buf.match(re);
-      if (m) {
-        clearTimeout(timer);
-        child.stdout!.off("data", onData);
-        resolve(m);
-      }
+    const check = () => {
+      const m = output().match(re);
+      if (!m) return false;
+      clearTimeout(timer);
+      child.stdout!.off("data", check);
+      child.off("exit", onExit);
+      resolve(m);
+      return true;
     };
-    child.stdout!.on("data", onData);
-    child.once("exit", (code) => {
+    const onExit = (code: number | null) => {
       clearTimeout(timer);
       reject(new Error(`process exited with ${code} before ${re}; output:\n${output()}`));
-    });
+    };
+    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${re}; output:\n${output()}`)), timeoutMs);
+    if (check()) return;
+    // Listeners run in registration order: the caller's accumulating listener comes first.
+    child.stdout!.on("data", check);
+    child.once("exit", onExit);
   });
 }
 
@@ -59,10 +64,10 @@ export async function startServerProcess(env: NodeJS.ProcessEnv = {}): Promise<S
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));
   const listening = await waitForLine(child, /listening on http:\/\/127\.0\.0\.1:(\d+)/, () => out);
-  const key = await waitForLine(child, /Admin key[^:]*: (\S+)/, () => out).catch(() => null);
+  const key = await waitForLine(child, /Admin key[^:]*: (\S+)/, () => out);
   const port = Number(listening[1]);
   const url = `http://127.0.0.1:${port}`;
-  const adminKey = key?.[1] ?? "";
+  const adminKey = key[1];
   return {
     url, port, adminKey, dataDir, db, child,
     output: () => out,

@@ -1,0 +1,135 @@
+/**
+ * The REST surface of SPEC.md against the real server process, for a repository with no queue:
+ * every one of the 20 routes answers its status and body shape; bad input is refused with 422
+ * naming the parameter; unknown paths 404; wrong methods 405 with Allow.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServerProcess, type ServerProcess } from "../support/server-process.js";
+
+let server: ServerProcess;
+let auth: Record<string, string>;
+const repo = "/v1/repos/acme/widgets";
+
+beforeAll(async () => {
+  server = await startServerProcess();
+  auth = { authorization: `Bearer ${server.adminKey}` };
+});
+afterAll(() => server?.stop());
+
+async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(server.url + path, {
+    method,
+    headers: { ...auth, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : undefined };
+}
+
+describe("the 20 REST routes, for a repository with no queue", () => {
+  it.each([
+    ["GET", "/merge-queue/branches", undefined, 200, { branches: [] }],
+    ["GET", "/merge-queue/status", undefined, 200, { scope_queues: { __default__: [] }, batches: [], waiting_pull_requests: [], automatic_conflict_resolution_unsupported: true, mode: "serial" }],
+    ["GET", "/merge-queue/status?branch=main", undefined, 200, { scope_queues: { __default__: [] }, batches: [], waiting_pull_requests: [], automatic_conflict_resolution_unsupported: true, mode: "serial" }],
+    ["GET", "/merge-queue/pull/1", undefined, 404, { code: "not_found", message: "pull request 1 is not in any merge queue" }],
+    ["GET", "/merge-queue/pull/1/dequeue-impact", undefined, 404, { code: "not_found", message: "pull request 1 is not in any merge queue" }],
+    ["POST", "/merge-queue/pull/1/dequeue", undefined, 404, { code: "not_found", message: "pull request 1 is not in any merge queue" }],
+    ["GET", "/merge-queue/pause", undefined, 200, { paused: false, reason: null, paused_at: null }],
+    ["DELETE", "/merge-queue/pause", undefined, 404, { code: "not_found", message: "the merge queue of acme/widgets is not paused" }],
+    ["GET", "/queue/pause", undefined, 200, { queue_pause: [] }],
+    ["DELETE", "/queue/pause", undefined, 404, { code: "not_found", message: "the merge queue of acme/widgets is not paused" }],
+    ["POST", "/queue/pause/delete", undefined, 404, { code: "not_found", message: "the merge queue of acme/widgets is not paused" }],
+    ["GET", "/queues/configuration", undefined, 200, { configuration: [] }],
+    ["GET", "/queues", undefined, 200, { queues: [] }],
+    ["GET", "/queues/branches", undefined, 200, { base_refs: [] }],
+    ["GET", "/queues/branches?start_at=2026-01-01T00:00:00Z&end_at=2026-01-02T00:00:00%2B02:00", undefined, 200, { base_refs: [] }],
+  ])("%s %s answers %s", async (method, path, body, status, expected) => {
+    const res = await call(method, repo + path, body);
+    expect(res.status).toBe(status);
+    expect(res.json).toMatchObject(expected as object);
+    if (status >= 400) expect(res.json.details).toContainEqual({ type: "request_info", request_id: res.headers.get("x-request-id") });
+  });
+
+  it("PUT /merge-queue/pause and PUT /queue/pause answer the pause, DELETE answers 204 with an empty body", async () => {
+    const put = await call("PUT", `${repo}/merge-queue/pause`, { reason: "release freeze" });
+    expect(put.status).toBe(200);
+    expect(put.json).toEqual({ paused: true, reason: "release freeze", paused_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/) });
+    const legacy = await call("PUT", `${repo}/queue/pause`, { reason: "still frozen" });
+    expect(legacy.status).toBe(200);
+    expect(legacy.json).toEqual({ queue_pause: [{ reason: "still frozen", pause_date: put.json.paused_at }] });
+    const del = await call("DELETE", `${repo}/merge-queue/pause`);
+    expect(del.status).toBe(204);
+    expect(del.text).toBe("");
+  });
+
+  it.each([
+    ["POST", "/pulls/1/simulator"],
+    ["POST", "/simulator"],
+    ["POST", "/configuration-simulator"],
+  ])("%s %s is routed to the simulator", async (method, path) => {
+    const res = await call(method, repo + path, { service_yml: "queue_rules: []\n" });
+    expect([200, 422, 501]).toContain(res.status);
+    expect(res.json).toBeTypeOf("object");
+  });
+
+  it.each([["/logs"], ["/logs/aggregate"]])("GET %s is routed to the activity log", async (path) => {
+    const res = await call("GET", repo + path);
+    expect([200, 501]).toContain(res.status);
+  });
+});
+
+describe("bad input", () => {
+  const long = (n: number) => "a".repeat(n);
+  it.each([
+    [`/v1/repos/${long(41)}/widgets/merge-queue/branches`, "owner", "must be at most 40 characters long"],
+    ["/v1/repos/ac_me/widgets/merge-queue/branches", "owner", "must match the pattern ^[a-zA-Z0-9\\-]+$"],
+    [`/v1/repos/acme/${long(101)}/merge-queue/branches`, "repository", "must be at most 100 characters long"],
+    ["/v1/repos/acme/wid$gets/merge-queue/branches", "repository", "must match the pattern ^[\\w\\-\\.]+$"],
+    [`${repo}/merge-queue/pull/abc`, "pr_number", "must be an integer between 0 and 9223372036854775807"],
+    [`${repo}/merge-queue/pull/-1`, "pr_number", "must be an integer between 0 and 9223372036854775807"],
+    [`${repo}/merge-queue/pull/9223372036854775808`, "pr_number", "must be an integer between 0 and 9223372036854775807"],
+    [`${repo}/queues/branches?start_at=1700000000`, "start_at", expect.stringContaining("UTC offset")],
+    [`${repo}/queues/branches?end_at=2026-01-01T00:00:00`, "end_at", expect.stringContaining("UTC offset")],
+    [`${repo}/queues/branches?start_at=2026-01-02T00:00:00Z&end_at=2026-01-01T00:00:00Z`, "start_at", "must not be after end_at"],
+    [`${repo}/queues/branches?colour=red`, "colour", "unknown query parameter"],
+    [`${repo}/merge-queue/status?branch=a&branch=b`, "branch", "must be given at most once"],
+  ])("GET %s is 422 naming %s", async (path, field, description) => {
+    const res = await call("GET", path);
+    expect(res.status).toBe(422);
+    expect(res.json.code).toBe("invalid_argument");
+    expect(res.json.details).toContainEqual({ type: "field_violation", field, description });
+    expect(res.json.message.startsWith(`${field}: `)).toBe(true);
+  });
+
+  it("keeps the largest pull request number exact", async () => {
+    const res = await call("GET", `${repo}/merge-queue/pull/9223372036854775807`);
+    expect(res.status).toBe(404);
+    expect(res.json.message).toBe("pull request 9223372036854775807 is not in any merge queue");
+  });
+
+  it.each([
+    ['{"reason":', "body", expect.stringContaining("is not valid JSON")],
+    ['{"reason":"x","colour":"red"}', "colour", "unknown field (not in yardmaster.v1.PauseMergeQueueRequest)"],
+    ['{"reason":42}', "reason", "must be a string, not number"],
+    ["{}", "reason", "is required"],
+    [`{"reason":"${long(256)}"}`, "reason", "must be at most 255 characters long"],
+    ["[1]", "body", "must be an object, not an array"],
+  ])("PUT /merge-queue/pause with %s is 422 naming %s", async (body, field, description) => {
+    const res = await call("PUT", `${repo}/merge-queue/pause`, body);
+    expect(res.status).toBe(422);
+    expect(res.json.details).toContainEqual({ type: "field_violation", field, description });
+  });
+
+  it("answers 404 for an unknown path and 405 with Allow for a wrong method", async () => {
+    expect((await call("GET", `${repo}/nothing-here`)).status).toBe(404);
+    expect((await call("GET", "/elsewhere")).json.code).toBe("not_found");
+    const res = await call("PATCH", `${repo}/merge-queue/pause`);
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("DELETE, GET, PUT");
+  });
+
+  it("answers health and readiness", async () => {
+    expect((await call("GET", "/healthz")).json).toEqual({ status: "ok" });
+    expect((await call("GET", "/readyz")).json).toEqual({ status: "ready", checks: { postgresql: "ok", clickhouse: "ok" } });
+  });
+});
