@@ -1,0 +1,221 @@
+/**
+ * A test double of GitHub's HTTP API, handed to the adapter as its `fetch`. Every request is
+ * matched against GitHub's OpenAPI description and checked (openapi.ts); every answer is checked
+ * against the operation's declared responses; a mismatch is recorded in `problems`, which each
+ * test asserts empty. Authentication is GitHub's: App endpoints need a JWT signed with the App's
+ * private key (RS256, verified with the public key), other endpoints an installation token the
+ * double issued, or a user token it knows. Faults (rate limits, 5xx, 404...) can be queued for an
+ * operation. The repositories are real bare git repositories (double-state.ts).
+ */
+import { createPublicKey, generateKeyPairSync, randomBytes, verify, type KeyObject } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { REVIEW_THREADS_QUERY } from "../../../../services/forge/github/review-threads.js";
+import { handlers, type Answer, type HandlerContext } from "./double-handlers.js";
+import { DoubleRepo } from "./double-state.js";
+import { GithubOpenApi } from "./openapi.js";
+
+/** A queued fault: the next `times` requests of `operationId` get this answer instead. */
+export interface Fault {
+  operationId: string;
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  times?: number;
+}
+
+/** One request as the double saw it. */
+export interface SeenRequest {
+  method: string;
+  path: string;
+  operationId: string | null;
+  query: Record<string, string>;
+  body: unknown;
+}
+
+/** The operations that GitHub authenticates with the App's JWT. */
+const APP_OPERATIONS = new Set(["apps/get-repo-installation", "apps/create-installation-access-token"]);
+/** Operations a user token (not an installation token) may call. */
+const USER_OPERATIONS = new Set(["users/get-authenticated", "repos/get", "apps/list-repos-accessible-to-installation"]);
+
+export class GithubDouble {
+  readonly problems: string[] = [];
+  readonly requests: SeenRequest[] = [];
+  readonly appId = 4242;
+  readonly appSlug = "yardmaster-test";
+  /** The App's private key as GitHub hands it out (PKCS#1 PEM). */
+  readonly privateKey: string;
+  private readonly publicKey: KeyObject;
+  private readonly repos = new Map<string, DoubleRepo>();
+  private readonly installationTokens = new Set<string>();
+  /** User tokens: token → user and the repositories (lower case) it can read. */
+  readonly users = new Map<string, { login: string; id: number; readable: Set<string>; installation?: boolean }>();
+  private readonly faults: (Fault & { left: number })[] = [];
+  private nextId = 100;
+  /** Fork branches GitHub is updating in the background ("owner/name#N"): reads left before the new head lands. */
+  readonly pendingUpdates = new Map<string, { reads: number; from: string; to: string }>();
+  clock = new Date("2026-03-02T10:00:00Z");
+
+  private constructor(private readonly dir: string) {
+    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    this.privateKey = privateKey.export({ type: "pkcs1", format: "pem" }).toString();
+    this.publicKey = createPublicKey(privateKey);
+  }
+
+  static async start(): Promise<GithubDouble> {
+    return new GithubDouble(await mkdtemp(path.join(os.tmpdir(), "ym-github-double-")));
+  }
+
+  async stop(): Promise<void> {
+    await rm(this.dir, { recursive: true, force: true });
+  }
+
+  /** A fresh id for GitHub objects. */
+  id(): number {
+    return this.nextId++;
+  }
+
+  now = (): Date => new Date(this.clock);
+
+  async addRepo(fullName: string, opts: { defaultBranch?: string; files?: Record<string, string> } = {}): Promise<DoubleRepo> {
+    const repo = await DoubleRepo.create(this.dir, fullName, { id: this.id(), installationId: this.id() }, opts.defaultBranch ?? "main", opts.files ?? {}, this.now);
+    this.repos.set(fullName.toLowerCase(), repo);
+    return repo;
+  }
+
+  repo(owner: string, name: string): DoubleRepo | undefined {
+    return this.repos.get(`${owner}/${name}`.toLowerCase());
+  }
+
+  /** Queues a fault for the next request(s) of an operation. */
+  inject(fault: Fault): void {
+    this.faults.push({ ...fault, left: fault.times ?? 1 });
+  }
+
+  /** The requests made of one operation. */
+  calls(operationId: string): SeenRequest[] {
+    return this.requests.filter((r) => r.operationId === operationId);
+  }
+
+  private verifyJwt(jwt: string): boolean {
+    const [h, p, s] = jwt.split(".");
+    if (!h || !p || !s) return false;
+    if (!verify("RSA-SHA256", Buffer.from(`${h}.${p}`), this.publicKey, Buffer.from(s, "base64url"))) return false;
+    const claims = JSON.parse(Buffer.from(p, "base64url").toString("utf8")) as { iss?: unknown; exp?: number; iat?: number };
+    // GitHub: iss is the App id (or client id); exp at most 10 minutes after iat.
+    return String(claims.iss) === String(this.appId) && typeof claims.exp === "number" && typeof claims.iat === "number" && claims.exp - claims.iat <= 600;
+  }
+
+  /** Issues an installation access token (POST /app/installations/{id}/access_tokens). */
+  issueInstallationToken(): string {
+    const token = `ghs_${randomBytes(18).toString("hex")}`;
+    this.installationTokens.add(token);
+    return token;
+  }
+
+  private respond(answer: Answer, url: URL): Response {
+    const response = this.response(answer);
+    // A fetch Response carries the URL it came from (Octokit's paginate reads it).
+    Object.defineProperty(response, "url", { value: url.href });
+    return response;
+  }
+
+  private response(answer: Answer): Response {
+    const headers = new Headers({ "x-ratelimit-limit": "5000", "x-ratelimit-remaining": "4999", "x-ratelimit-reset": "1900000000", ...answer.headers });
+    if (answer.body === undefined) return new Response(null, { status: answer.status, headers });
+    headers.set("content-type", "application/json; charset=utf-8");
+    return new Response(JSON.stringify(answer.body), { status: answer.status, headers });
+  }
+
+  /** The `fetch` to give the adapter. */
+  fetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
+    const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
+    const method = (init.method ?? "GET").toUpperCase();
+    const text = typeof init.body === "string" ? init.body : undefined;
+    const body = text === undefined || text === "" ? undefined : JSON.parse(text);
+    const authorization = new Headers(init.headers).get("authorization") ?? "";
+    if (url.pathname === "/graphql" && method === "POST") return this.respond(this.graphql(body, authorization), url);
+
+    const matched = GithubOpenApi.load().match(method, url.pathname);
+    const seen: SeenRequest = { method, path: url.pathname, operationId: matched?.operation.operationId ?? null, query: Object.fromEntries(url.searchParams), body };
+    this.requests.push(seen);
+    if (!matched) {
+      this.problems.push(`${method} ${url.pathname}: no such operation in GitHub's OpenAPI description`);
+      return this.respond({ status: 404, body: { message: "Not Found", documentation_url: "https://docs.github.com/rest" } }, url);
+    }
+    const { operation, pathParams } = matched;
+    const api = GithubOpenApi.load();
+    this.problems.push(...api.checkRequest(operation, pathParams, url.searchParams, body));
+
+    const answer = this.authorize(operation.operationId, authorization) ?? this.fault(operation.operationId) ?? (await this.handle(operation.operationId, pathParams, url.searchParams, body, authorization));
+    this.problems.push(...api.checkResponse(operation, answer.status, answer.body));
+    return this.respond(answer, url);
+  };
+
+  private authorize(operationId: string, authorization: string): Answer | null {
+    const [scheme, credential = ""] = authorization.split(" ");
+    const denied: Answer = { status: 401, body: { message: "Bad credentials", documentation_url: "https://docs.github.com/rest" } };
+    if (APP_OPERATIONS.has(operationId)) return scheme.toLowerCase() === "bearer" && this.verifyJwt(credential) ? null : denied;
+    if (this.installationTokens.has(credential)) return null;
+    if (this.users.has(credential) && USER_OPERATIONS.has(operationId)) return null;
+    if (this.verifyJwt(credential)) {
+      this.problems.push(`${operationId}: called with the App's JWT instead of an installation token`);
+    }
+    return denied;
+  }
+
+  private fault(operationId: string): Answer | null {
+    const i = this.faults.findIndex((f) => f.operationId === operationId && f.left > 0);
+    if (i < 0) return null;
+    const f = this.faults[i];
+    if (--f.left === 0) this.faults.splice(i, 1);
+    return { status: f.status, body: f.body ?? { message: "fault", documentation_url: "https://docs.github.com/rest" }, headers: f.headers };
+  }
+
+  private async handle(operationId: string, pathParams: Record<string, string>, query: URLSearchParams, body: unknown, authorization: string): Promise<Answer> {
+    const handler = handlers[operationId];
+    if (!handler) {
+      this.problems.push(`${operationId}: the double has no handler (the adapter called an operation the tests do not expect)`);
+      return { status: 500, body: { message: "no handler" } };
+    }
+    const repo = pathParams.owner && pathParams.repo ? (this.repo(pathParams.owner, pathParams.repo) ?? null) : null;
+    if (pathParams.owner && pathParams.repo && !repo) return { status: 404, body: { message: "Not Found", documentation_url: "https://docs.github.com/rest" } };
+    const ctx: HandlerContext = { double: this, repo: repo!, params: pathParams, query, body: (body ?? {}) as Record<string, unknown>, token: authorization.split(" ")[1] ?? "" };
+    return handler(ctx);
+  }
+
+  private graphql(body: { query?: string; variables?: Record<string, unknown> } | undefined, authorization: string): Answer {
+    const token = authorization.split(" ")[1] ?? "";
+    if (!this.installationTokens.has(token)) return { status: 401, body: { message: "Bad credentials" } };
+    if (body?.query !== REVIEW_THREADS_QUERY) {
+      this.problems.push(`POST /graphql: unexpected query ${String(body?.query).slice(0, 80)}`);
+      return { status: 200, body: { errors: [{ type: "INVALID", message: "unexpected query" }] } };
+    }
+    const v = body.variables ?? {};
+    for (const name of ["owner", "name", "number"]) if (v[name] === undefined) this.problems.push(`POST /graphql: variable ${name} missing`);
+    const repo = this.repo(String(v.owner), String(v.name));
+    if (!repo || !repo.pull(Number(v.number))) {
+      return { status: 200, body: { data: { repository: repo ? { pullRequest: null } : null }, errors: [{ type: "NOT_FOUND", path: ["repository"], message: "Could not resolve to a PullRequest" }] } };
+    }
+    const all = repo.threads.get(Number(v.number)) ?? [];
+    const start = v.cursor ? Number(v.cursor) : 0;
+    const page = all.slice(start, start + 100);
+    const end = start + page.length;
+    return {
+      status: 200,
+      body: {
+        data: {
+          repository: {
+            pullRequest: {
+              reviewThreads: {
+                pageInfo: { hasNextPage: end < all.length, endCursor: end < all.length ? String(end) : null },
+                nodes: page.map((t) => ({ isResolved: t.isResolved, comments: { nodes: [{ body: t.body }] } })),
+              },
+            },
+          },
+        },
+      },
+    };
+  }
+}
