@@ -47,10 +47,7 @@ function endChain(ctx: Ctx, train: Train, b: Bisection, maxReached: boolean): vo
       level.droppedUnverified.push(...b.droppedUnverified.filter((n) => !level!.droppedUnverified.includes(n)));
     }
     const remaining = level.members.filter((n) => ctx.pull(n) && !culprits.has(n));
-    for (const n of level.members) {
-      const pull = ctx.pull(n);
-      if (pull) logBisectionEnd(ctx, pull, level, remaining, maxReached);
-    }
+    for (const ref of level.memberRefs) logBisectionEnd(ctx, ref, level, remaining, maxReached);
     reembarkCandidates(train, level);
     for (const car of train.cars) if (car.bisectionId === level.id) car.bisectionId = null;
     train.bisections = train.bisections.filter((x) => x.id !== level!.id);
@@ -96,6 +93,10 @@ function split(ctx: Ctx, train: Train, car: Car, parent: Bisection | null): void
     depth: car.depth, members: [...car.members], ancestors: [...car.ancestors], scopes: car.scopes, allScopes: car.allScopes,
     subBatchIds: [], candidates: [car.members.at(-1)!], checkPullRequest: car.check?.number ?? null,
     timedOut: car.check?.timedOut ?? false, attempts: 0, startedAt: ctx.now, confirmedCulprits: [], droppedUnverified: [],
+    memberRefs: car.members.map((n) => {
+      const p = ctx.mustPull(n);
+      return { number: n, baseRef: p.baseRef, queueRule: p.queueRule, priorityRuleName: p.priorityRuleName, sessionId: p.sessionId };
+    }),
   };
   const root = parent ? rootOf(train, parent) : record;
   root.attempts += 1;
@@ -110,10 +111,7 @@ function split(ctx: Ctx, train: Train, car: Car, parent: Bisection | null): void
     record.subBatchIds.push(sub.id);
   }
   train.bisections.push(record);
-  for (const n of record.members) {
-    const pull = ctx.pull(n);
-    if (pull) logBisectionStart(ctx, pull, record);
-  }
+  for (const ref of record.memberRefs) logBisectionStart(ctx, ref, record);
 }
 
 /** Every pull request of the original batch still queued and not in a passed batch leaves. */

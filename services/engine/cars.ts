@@ -87,11 +87,12 @@ export function releaseCheckingLabel(ctx: Ctx, car: Car): void {
 /**
  * Cancels batches (in train order): their checks stop with `code` (or the code of `leaving` for a
  * pull request that leaves), their other members return to waiting keeping their readiness, and
- * bisections losing a sub-batch are abandoned (returned ids) unless `withinBisection`.
+ * the ids of bisections that lost a sub-batch are returned (to abandon). A batch being merged is
+ * never cancelled: its merge is in flight.
  */
-export function cancelCars(ctx: Ctx, train: Train, cars: Car[], code: AbortCode, leaving: Map<number, AbortCode> = new Map(), withinBisection = false): string[] {
+export function cancelCars(ctx: Ctx, train: Train, cars: Car[], code: AbortCode, leaving: Map<number, AbortCode> = new Map()): string[] {
   const abandoned = new Set<string>();
-  const ids = new Set(cars.map((c) => c.id));
+  const ids = new Set(cars.filter((c) => !c.merging).map((c) => c.id));
   for (const car of train.cars.filter((c) => ids.has(c.id))) {
     stopCheck(ctx, car, (pr) => ({ code: leaving.get(pr) ?? code }));
     for (const m of car.members) {
@@ -100,7 +101,7 @@ export function cancelCars(ctx: Ctx, train: Train, cars: Car[], code: AbortCode,
       pull.previousBatch = { id: car.id, name: car.name };
       if (!leaving.has(m) && !train.waiting.includes(m)) train.waiting.push(m);
     }
-    if (car.bisectionId && !withinBisection) abandoned.add(car.bisectionId);
+    if (car.bisectionId) abandoned.add(car.bisectionId);
   }
   train.cars = train.cars.filter((c) => !ids.has(c.id));
   return [...abandoned];

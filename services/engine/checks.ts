@@ -28,16 +28,30 @@ export function draftBranchName(prefix: string, train: Train, car: Car, attempt:
   return `${prefix}${train.branch}/${partition}${slug}${attempt > 0 ? `-retry-${attempt}` : ""}`;
 }
 
-/** Where a check is built: the base (or the fast-forward parent check) and the pull requests to merge. */
-function buildPoint(ctx: Ctx, train: Train, car: Car): { baseSha: string; pulls: number[] } | null {
+/**
+ * Where a check is built: the commit to start from (the base, or with fast-forward the check
+ * commit of the batch ahead) and the pull requests to merge on it; `treeBase` and `included` say
+ * what the resulting tree holds (a base SHA, plus pull requests). Null: not possible yet.
+ */
+interface BuildPoint {
+  baseSha: string;
+  pulls: number[];
+  treeBase: string;
+  included: number[];
+}
+
+function buildPoint(ctx: Ctx, train: Train, car: Car): BuildPoint | null {
   const ahead = train.cars.filter((c) => car.ancestors.includes(c.id));
   const own = car.members;
   const rule = ctx.mustRule(car.queueRule);
   if (rule.mergeMethod === "fast-forward" && ahead.length > 0) {
-    const parent = ahead.at(-1)!;
-    return parent.check?.headSha ? { baseSha: parent.check.headSha, pulls: own } : null;
+    const parent = ahead.at(-1)!.check;
+    if (!parent?.headSha) return null;
+    return { baseSha: parent.headSha, pulls: own, treeBase: parent.baseSha, included: [...parent.includedPulls, ...own] };
   }
-  return { baseSha: ctx.base(train.branch).sha, pulls: [...ahead.flatMap((c) => c.members), ...own] };
+  const base = ctx.base(train.branch).sha;
+  const pulls = [...ahead.flatMap((c) => c.members), ...own];
+  return { baseSha: base, pulls, treeBase: base, included: pulls };
 }
 
 function capacityAllows(ctx: Ctx, train: Train, car: Car): boolean {
@@ -55,7 +69,7 @@ function title(members: number[]): string {
 }
 
 /** Emits the effect that creates a check attempt (draft or in place). */
-function requestCreation(ctx: Ctx, train: Train, car: Car, check: CheckAttempt, build: { baseSha: string; pulls: number[] }): void {
+function requestCreation(ctx: Ctx, train: Train, car: Car, check: CheckAttempt, build: BuildPoint): void {
   const rule = ctx.mustRule(car.queueRule);
   const head = (n: number) => ({ number: n, headSha: ctx.mustPull(n).headSha });
   if (check.mode === "in_place") {
@@ -73,14 +87,14 @@ function requestCreation(ctx: Ctx, train: Train, car: Car, check: CheckAttempt, 
   });
 }
 
-function startCheck(ctx: Ctx, train: Train, car: Car, build: { baseSha: string; pulls: number[] }): void {
+function startCheck(ctx: Ctx, train: Train, car: Car, build: BuildPoint): void {
   const rule = ctx.mustRule(car.queueRule);
   const inPlace = usesInPlaceChecks(ctx.state.config, rule) && car.members.length === 1 && car.ancestors.length === 0;
   const attempt = car.retries;
   car.check = {
     id: ctx.nextCheckId(), attempt, mode: inPlace ? "in_place" : "draft", phase: "creating",
     branch: inPlace ? null : draftBranchName(rule.queueBranchPrefix, train, car, attempt), number: null, headSha: null,
-    baseSha: ctx.base(train.branch).sha, includedPulls: [...train.cars.filter((c) => car.ancestors.includes(c.id)).flatMap((c) => c.members), ...car.members],
+    baseSha: build.treeBase, includedPulls: build.included,
     requestedAt: ctx.now, startedAt: null, endedAt: null, timedOut: false, checks: [], creationFailures: 0, nextCreationAt: null,
   };
   requestCreation(ctx, train, car, car.check, build);
@@ -96,8 +110,7 @@ export function startChecks(ctx: Ctx, train: Train): boolean {
     if (check?.phase === "creating" && check.nextCreationAt !== null && check.nextCreationAt <= ctx.now) {
       const build = buildPoint(ctx, train, car);
       if (!build) continue;
-      check.id = ctx.nextCheckId();
-      check.nextCreationAt = null;
+      Object.assign(check, { id: ctx.nextCheckId(), nextCreationAt: null, baseSha: build.treeBase, includedPulls: build.included });
       requestCreation(ctx, train, car, check, build);
       changed = true;
     }

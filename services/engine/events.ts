@@ -111,6 +111,8 @@ export type EngineEventType = keyof Schemas;
  * - dequeue_requested `{number, trigger, source}`: API or `@yardmaster dequeue`.
  */
 export type EngineEvent = { [K in EngineEventType]: z.output<Schemas[K]> }[EngineEventType];
+/** An event as callers may write it (fields with defaults may be left out). */
+export type EngineEventInput = { [K in EngineEventType]: z.input<Schemas[K]> }[EngineEventType];
 /** The event of one type. */
 export type EventOf<K extends EngineEventType> = z.output<Schemas[K]>;
 /** Input form of `pull_request_queued.pull` (defaults may be left out). */

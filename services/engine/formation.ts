@@ -30,13 +30,32 @@ function eligible(ctx: Ctx, train: Train): PullEntry[] {
   });
 }
 
-/** Pull requests of the seed's group that can go in one batch, stacks respected, at most `size`. */
-function take(ctx: Ctx, train: Train, group: PullEntry[], size: number): PullEntry[] {
-  const embarked = new Set(train.cars.flatMap((c) => c.members));
-  const taken: PullEntry[] = [];
+/**
+ * The seed's stack: its predecessors still waiting in this train (transitively, oldest first) then
+ * itself, or null when one of them cannot join it (other queue rule, or not eligible now).
+ */
+function stackOf(ctx: Ctx, train: Train, seed: PullEntry, eligibleNow: Set<number>, embarked: Set<number>): PullEntry[] | null {
+  const inOtherCar = (n: number) => train.cars.some((c) => c.members.includes(n)) && !embarked.has(n);
+  const chain: PullEntry[] = [];
+  const visit = (p: PullEntry, depth: number): boolean => {
+    if (depth > 64) return false;
+    for (const n of p.dependsOn) {
+      const pred = ctx.pull(n);
+      if (!pred || embarked.has(n) || chain.some((c) => c.number === n) || !ctx.trainsOf(n).includes(train)) continue;
+      if (inOtherCar(n) || !eligibleNow.has(n) || pred.queueRule !== seed.queueRule || !visit(pred, depth + 1)) return false;
+    }
+    if (!chain.some((c) => c.number === p.number)) chain.push(p);
+    return true;
+  };
+  return visit(seed, 0) ? chain : null;
+}
+
+/** Fills a batch after `first`: group members whose stack is already embarked or taken, at most `size` in all. */
+function fill(ctx: Ctx, train: Train, first: PullEntry[], group: PullEntry[], size: number, embarked: Set<number>): PullEntry[] {
+  const taken = first.slice(0, size);
   for (const p of group) {
     if (taken.length >= size) break;
-    // A predecessor still waiting (or held) in this train must be embarked first.
+    if (taken.some((t) => t.number === p.number)) continue;
     const blocked = (n: number) => ctx.pull(n) !== undefined && !embarked.has(n) && !taken.some((t) => t.number === n) && ctx.trainsOf(n).includes(train);
     if (!p.dependsOn.some(blocked)) taken.push(p);
   }
@@ -53,7 +72,17 @@ export function formCars(ctx: Ctx, train: Train): boolean {
     const free = cfg.maxParallelChecks - train.cars.length;
     if (free <= 0 || train.cars.some((c) => !c.check)) break;
     const candidates = eligible(ctx, train);
-    const seed = candidates[0];
+    const eligibleNow = new Set(candidates.map((p) => p.number));
+    // Predecessors count as embarked only in batches the new one is checked on top of.
+    const embarkedFor = (p: PullEntry) => new Set(train.cars.filter((c) => ancestorsFor(ctx, train, p).includes(c.id)).flatMap((c) => c.members));
+    let seed: PullEntry | undefined;
+    let stack: PullEntry[] = [];
+    let embarked = new Set<number>();
+    for (const c of candidates) {
+      embarked = embarkedFor(c);
+      const chain = stackOf(ctx, train, c, eligibleNow, embarked);
+      if (chain) { seed = c; stack = chain; break; }
+    }
     if (!seed) break;
     const rule = ctx.mustRule(seed.queueRule);
     const mode = cfg.mode;
@@ -62,8 +91,7 @@ export function formCars(ctx: Ctx, train: Train): boolean {
       && !p.allScopes && (mode === "serial" || laneKey(p) === laneKey(seed)));
     const { min, max } = rule.batchSize;
     const size = seed.allScopes ? 1 : min === max ? max : Math.min(max, Math.max(min, Math.ceil(group.length / free)));
-    const members = take(ctx, train, group, size);
-    if (members.length === 0) break;
+    const members = fill(ctx, train, stack, group, size, embarked);
     if (members.length < size) {
       const deadline = Math.min(...members.map((p) => p.readySince)) + rule.batchMaxWaitTime * 1000;
       if (ctx.now < deadline) { train.forming = { members: members.map((p) => p.number), size, startsAt: deadline }; break; }

@@ -27,10 +27,13 @@ export interface LeaveOptions {
 /**
  * Makes queued pull requests leave with a definitive code, from every train (batch-mates in the
  * same cancelled batch get the same code on their checks_end). Unknown numbers are ignored
- * (already gone). Returns the numbers that left, cascaded successors included.
+ * (already gone), and so are pull requests whose batch is being merged (the merge result
+ * decides). Returns the numbers that left, cascaded successors included.
  */
 export function leaveQueue(ctx: Ctx, numbers: number | number[], code: DefinitiveCode, options: LeaveOptions = {}): number[] {
-  const list = (Array.isArray(numbers) ? numbers : [numbers]).filter((n, i, a) => ctx.pull(n) && a.indexOf(n) === i);
+  // A pull request whose batch is being merged cannot leave any more: the merge decides.
+  const merging = new Set(ctx.state.trains.flatMap((t) => t.cars.filter((c) => c.merging).flatMap((c) => c.members)));
+  const list = (Array.isArray(numbers) ? numbers : [numbers]).filter((n, i, a) => ctx.pull(n) && !merging.has(n) && a.indexOf(n) === i);
   if (list.length === 0) return [];
   const leaving = new Map(list.map((n) => [n, code] as const));
   const carOf = new Map<number, Car>();

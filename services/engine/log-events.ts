@@ -7,7 +7,7 @@
 import { abortStatus, reasonOf, type AbortCode, type DequeueCode } from "./codes.js";
 import type { Ctx } from "./context.js";
 import { INTERNAL_TRIGGER } from "./effects.js";
-import type { Bisection, Car, CheckAttempt, PullEntry, QueueCheck } from "./state.js";
+import type { Bisection, Car, CheckAttempt, PullEntry, PullRef, QueueCheck } from "./state.js";
 
 const UNSUCCESSFUL = new Set(["failure", "error", "cancelled", "action_required", "timed_out"]);
 
@@ -101,25 +101,24 @@ export function logMerged(ctx: Ctx, pull: PullEntry, mergeCommitSha: string | nu
   ctx.log("action.queue.merged", pull.number, pull.baseRef, INTERNAL_TRIGGER, { ...queueFields(ctx, pull), merge_commit_sha: mergeCommitSha });
 }
 
-function bisectionFields(ctx: Ctx, pull: PullEntry, b: Bisection) {
-  const { queue_name, priority_rule_name, session_id } = queueFields(ctx, pull);
+function bisectionFields(pull: PullRef, b: Bisection) {
   return {
-    queue_name, priority_rule_name, session_id, original_batch_pr_numbers: b.members,
+    queue_name: pull.queueRule, priority_rule_name: pull.priorityRuleName, session_id: pull.sessionId, original_batch_pr_numbers: b.members,
     batch_id: b.id, train_car_id: b.id, batch_name: b.name, batch_pull_request: b.checkPullRequest,
   };
 }
 
-export function logBisectionStart(ctx: Ctx, pull: PullEntry, b: Bisection): void {
+export function logBisectionStart(ctx: Ctx, pull: PullRef, b: Bisection): void {
   ctx.log("action.queue.batch_bisection_start", pull.number, pull.baseRef, INTERNAL_TRIGGER, {
-    ...bisectionFields(ctx, pull, b), batch_size_before_split: b.members.length, number_of_sub_batches: b.subBatchIds.length,
+    ...bisectionFields(pull, b), batch_size_before_split: b.members.length, number_of_sub_batches: b.subBatchIds.length,
     bisection_depth: b.depth, is_top_level: b.depth === 0,
   });
 }
 
-export function logBisectionEnd(ctx: Ctx, pull: PullEntry, b: Bisection, remaining: number[], maxReached: boolean): void {
+export function logBisectionEnd(ctx: Ctx, pull: PullRef, b: Bisection, remaining: number[], maxReached: boolean): void {
   const culprits = [...b.confirmedCulprits, ...b.droppedUnverified];
   ctx.log("action.queue.batch_bisection_end", pull.number, pull.baseRef, INTERNAL_TRIGGER, {
-    ...bisectionFields(ctx, pull, b), culprit_found: culprits.length > 0, culprit_pr_numbers: culprits,
+    ...bisectionFields(pull, b), culprit_found: culprits.length > 0, culprit_pr_numbers: culprits,
     confirmed_culprit_pr_numbers: b.confirmedCulprits, dropped_unverified_pr_numbers: b.droppedUnverified,
     remaining_pr_numbers: remaining, max_failure_resolution_reached: maxReached,
   });

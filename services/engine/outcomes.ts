@@ -97,8 +97,9 @@ export function resolveFailures(ctx: Ctx, train: Train): boolean {
     const ancestors = train.cars.filter((c) => car.ancestors.includes(c.id));
     const descendants = descendantsOf(train, car);
     if (ancestors.every((a) => a.check?.phase === "passed")) {
-      // With skip_intermediate_results a later batch may still vindicate it (or already did: it merges).
-      if (skip && descendants.some((d) => d.check?.phase !== "failed")) continue;
+      // With skip_intermediate_results a later batch being checked may still vindicate it (or
+      // already did: it passed and will merge with it). Batches not started yet cannot.
+      if (skip && descendants.some((d) => d.check !== null && d.check.phase !== "failed")) continue;
       resolveFailedCar(ctx, train, car);
       return true;
     }

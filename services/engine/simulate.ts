@@ -67,12 +67,14 @@ export class Simulation {
   readonly branch: string;
   private readonly agenda = new EventHeap<SimItem>();
   private nextNumber = 1;
+  private config: ConfigurationInput;
 
   constructor(private readonly setup: SimulationSetup) {
     this.rng = new Prng(setup.seed);
     this.now = setup.startAt ?? Date.UTC(2026, 0, 5);
     this.branch = setup.branch ?? "main";
     this.state = createState("acme/simulated", setup.config);
+    this.config = setup.config;
     this.forge = new VirtualForge(this.rng, { ciSlots: setup.ciSlots, flakeRate: setup.flakeRate, duration: setup.ciDuration }, (at, item) => this.agenda.push(at, item));
   }
 
@@ -120,12 +122,36 @@ export class Simulation {
       pull: {
         number, title: `Change ${number}`, url: `https://forge.example/acme/simulated/pull/${number}`, author: { id: 1, login: "dev" },
         labels: [], headSha: this.forge.headSha(number), baseRef: this.branch, baseSha: this.forge.baseSha,
-        queueRule: options.queueRule ?? this.setup.config.queue_rules[0]!.name, priority: options.priority ?? 2000,
+        queueRule: options.queueRule ?? this.config.queue_rules[0]!.name, priority: options.priority ?? 2000,
         priorityRuleName: null, allowChecksInterruption: options.allowChecksInterruption ?? false, scopes: options.scopes ?? [],
         allScopes: false, partitions: [], dependsOn: options.dependsOn ?? [],
       },
     });
     return number;
+  }
+
+  /** Applies a new configuration (arrivals then use its first queue rule). */
+  configure(config: ConfigurationInput): void {
+    this.config = config;
+    this.send({ type: "configuration_changed", config });
+  }
+
+  /** Dequeues a queued pull request (API). */
+  dequeue(number: number): void {
+    if (this.state.pulls[String(number)]) this.send({ type: "dequeue_requested", number, trigger: "@ada", source: "api" });
+  }
+
+  pause(reason = "maintenance"): void {
+    this.send({ type: "pause", reason, actor: { type: "user", id: 1, name: "ada" } });
+  }
+
+  unpause(): void {
+    this.send({ type: "unpause", actor: { type: "user", id: 1, name: "ada" } });
+  }
+
+  /** A push to a queued pull request's head outside the queue. */
+  push(number: number): void {
+    this.send({ type: "pull_request_updated", number, headSha: this.forge.headSha(number) });
   }
 
   /** A push to the base outside the queue. */

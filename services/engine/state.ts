@@ -59,6 +59,15 @@ export interface PullEntry {
   pendingHeadSha: string | null;
 }
 
+/** What queue events need to name a pull request: its session and queue. */
+export interface PullRef {
+  number: number;
+  baseRef: string;
+  queueRule: string;
+  priorityRuleName: string | null;
+  sessionId: string;
+}
+
 /** One attempt at checking a batch: a draft pull request, or the pull request itself in place. */
 export interface CheckAttempt {
   id: string;
@@ -145,6 +154,8 @@ export interface Bisection {
   /** Root only: splits done so far (batch_max_failure_resolution_attempts). */
   attempts: number;
   startedAt: EpochMs;
+  /** Who its members were when it started, so batch_bisection_end names all of them even after some left. */
+  memberRefs: PullRef[];
   /** Culprits found inside this range, for batch_bisection_end. */
   confirmedCulprits: number[];
   droppedUnverified: number[];

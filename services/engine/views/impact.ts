@@ -2,10 +2,12 @@
  * Dequeue impact (SPEC.md "Dequeue impact", endpoint #4), computed by running the dequeue on a
  * copy of the state and comparing before and after - never by a separate formula, so the
  * prediction is what the dequeue does:
- * - interrupted_batches: batches holding a check (running or concluded, not merged) whose check
- *   attempt no longer exists afterwards (the pull request's batch and those checked on top of it);
+ * - interrupted_batches: batches whose check was in progress (being created, running, or passed
+ *   and not merged yet) and no longer exists afterwards: the pull request's batch and those
+ *   checked on top of it (a failed batch being resolved is not interrupted);
  * - rechecked_pull_requests: the other pull requests of those batches still queued afterwards;
- * - cascaded_pull_requests: other pull requests queued before and gone afterwards (stacked ones).
+ * - cascaded_pull_requests: the pull requests the dequeue made leave because they are stacked on
+ *   it (their leave says STACK_PREDECESSOR_DEQUEUED).
  */
 import { apply } from "../engine.js";
 import type { EngineState } from "../state.js";
@@ -19,10 +21,10 @@ export interface DequeueImpact {
   cascaded: number[];
 }
 
-/** Snapshot of checks held by batches: batch id + check id -> members. */
+/** Snapshot of checks in progress: batch id + check id -> members. */
 function heldChecks(state: EngineState): Map<string, number[]> {
   const out = new Map<string, number[]>();
-  for (const train of state.trains) for (const car of train.cars) if (car.check) out.set(`${car.id}/${car.check.id}`, car.members);
+  for (const train of state.trains) for (const car of train.cars) if (car.check && car.check.phase !== "failed") out.set(`${car.id}/${car.check.id}`, car.members);
   return out;
 }
 
@@ -31,12 +33,11 @@ function heldChecks(state: EngineState): Map<string, number[]> {
  * @throws NotQueuedError when the pull request is in no merge queue.
  */
 export function dequeueImpact(state: EngineState, number: number, now: number): DequeueImpact {
-  const after = apply(state, { type: "dequeue_requested", number, trigger: "dequeue impact", source: "api" }, now).state;
-  const before = heldChecks(state);
-  const still = heldChecks(after);
-  const interrupted = [...before].filter(([key]) => !still.has(key));
+  const { state: after, effects } = apply(state, { type: "dequeue_requested", number, trigger: "dequeue impact", source: "api" }, now);
+  const still = new Set(after.trains.flatMap((t) => t.cars.filter((c) => c.check).map((c) => `${c.id}/${c.check!.id}`)));
+  const interrupted = [...heldChecks(state)].filter(([key]) => !still.has(key));
   const rechecked = [...new Set(interrupted.flatMap(([, members]) => members))].filter((n) => n !== number && after.pulls[String(n)]);
-  const cascaded = Object.keys(state.pulls).map(Number).filter((n) => n !== number && !after.pulls[String(n)]);
+  const cascaded = effects.filter((e) => e.kind === "log" && e.type === "action.queue.leave" && e.metadata["dequeue_code"] === "STACK_PREDECESSOR_DEQUEUED").map((e) => (e as { pullRequest: number }).pullRequest);
   return {
     interruptedBatches: interrupted.length, recheckedPullRequests: rechecked.length, cascadedPullRequests: cascaded.length,
     rechecked: rechecked.sort((a, b) => a - b), cascaded: cascaded.sort((a, b) => a - b),

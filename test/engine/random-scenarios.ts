@@ -1,0 +1,159 @@
+/**
+ * Random scenarios for the property tests: a configuration, CI behaviour (duration, flakes,
+ * runners) and a list of actions (arrivals with priorities and stacks, time passing, dequeues,
+ * pushes, pauses, configuration changes, external pushes to the base). A scenario runs on the
+ * virtual forge, then is unpaused and drained; `runScenario` returns every problem found.
+ */
+import fc from "fast-check";
+import { Simulation, constantMinutes, type ConfigurationInput, type SimulationStep } from "../../services/engine/index.js";
+import { batchOf, configuration, queueRule } from "./fixtures.js";
+import { impactProblems, logProblems, pairingProblems, stateProblems } from "./invariants.js";
+
+export type Action =
+  | { kind: "arrive"; bad: boolean; high: boolean; interrupt: boolean; stacked: boolean; scope: number }
+  | { kind: "wait"; minutes: number }
+  | { kind: "dequeue"; pick: number }
+  | { kind: "push"; pick: number }
+  | { kind: "pause" }
+  | { kind: "unpause" }
+  | { kind: "external" }
+  | { kind: "reconfigure"; parallel: number; dropRule: boolean; switchMode: boolean };
+
+export interface Scenario {
+  seed: number;
+  mode: "serial" | "parallel" | "isolated";
+  batchMin: number;
+  batchExtra: number;
+  waitSeconds: number;
+  parallel: number;
+  retries: number;
+  attempts: number | null;
+  timeoutMinutes: number | null;
+  skip: boolean;
+  reset: "always" | "never";
+  fastForward: boolean;
+  ciMinutes: number;
+  flake: number;
+  ciSlots: number;
+  actions: Action[];
+}
+
+const action: fc.Arbitrary<Action> = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant("arrive" as const), bad: fc.boolean(), high: fc.boolean(), interrupt: fc.boolean(), stacked: fc.boolean(), scope: fc.integer({ min: 0, max: 2 }) }) },
+  { weight: 5, arbitrary: fc.record({ kind: fc.constant("wait" as const), minutes: fc.integer({ min: 1, max: 45 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("dequeue" as const), pick: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("push" as const), pick: fc.nat() }) },
+  { weight: 1, arbitrary: fc.constant({ kind: "pause" as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: "unpause" as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: "external" as const }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("reconfigure" as const), parallel: fc.integer({ min: 1, max: 4 }), dropRule: fc.boolean(), switchMode: fc.boolean() }) },
+);
+
+/** Scenarios of the given modes (an arrival breaks the build with probability 1/4: `bad` and a coin). */
+export function scenarios(modes: Scenario["mode"][] = ["serial"]): fc.Arbitrary<Scenario> {
+  return fc.record({
+    seed: fc.integer(),
+    mode: fc.constantFrom(...modes),
+    batchMin: fc.integer({ min: 1, max: 3 }),
+    batchExtra: fc.integer({ min: 0, max: 2 }),
+    waitSeconds: fc.constantFrom(0, 300, 900),
+    parallel: fc.integer({ min: 1, max: 4 }),
+    retries: fc.constantFrom(0, 0, 1, 2),
+    attempts: fc.constantFrom(null, null, 0, 1, 2),
+    timeoutMinutes: fc.constantFrom(null, null, 20, 45),
+    skip: fc.boolean(),
+    reset: fc.constantFrom("always" as const, "always" as const, "never" as const),
+    fastForward: fc.boolean(),
+    ciMinutes: fc.integer({ min: 5, max: 40 }),
+    flake: fc.constantFrom(0, 0, 0.1, 0.3),
+    ciSlots: fc.integer({ min: 1, max: 4 }),
+    actions: fc.array(action, { minLength: 1, maxLength: 24 }),
+  });
+}
+
+function configOf(s: Scenario, parallel: number, ruleName: string, mode: Scenario["mode"] = s.mode): ConfigurationInput {
+  return configuration({
+    rules: [queueRule({
+      name: ruleName, batch_size: { min: s.batchMin, max: s.batchMin + s.batchExtra }, batch_max_wait_time: s.waitSeconds,
+      max_checks_retries: s.retries, batch_max_failure_resolution_attempts: s.attempts,
+      checks_timeout: s.timeoutMinutes === null ? null : s.timeoutMinutes * 60, merge_method: s.fastForward && mode === "serial" ? "fast-forward" : "merge",
+    })],
+    mergeQueue: { max_parallel_checks: parallel, mode, skip_intermediate_results: s.skip, reset_on_external_merge: s.reset },
+  });
+}
+
+/** What a run found, and counters to check that scenarios exercise the engine. */
+export interface ScenarioOutcome {
+  problems: string[];
+  merged: number;
+  left: number;
+  untestedMerges: number;
+  badMerged: number;
+  /** Dequeue and abort codes seen, and log event types seen (coverage of the generator). */
+  seen: Set<string>;
+}
+
+/** Runs a scenario to the end (unpaused, drained) with every invariant checked. */
+export function runScenario(s: Scenario, options: { checkImpact?: boolean } = {}): ScenarioOutcome {
+  const problems: string[] = [];
+  let ruleName = "default";
+  let mode = s.mode;
+  const observe = (step: SimulationStep) => {
+    for (const e of step.effects) if (e.kind === "log") problems.push(...logProblems(e));
+    problems.push(...stateProblems(step.after).map((p) => `after ${step.event.type}: ${p}`));
+    if (options.checkImpact !== false) problems.push(...impactProblems(step));
+  };
+  const sim = new Simulation({ seed: s.seed, config: configOf(s, s.parallel, ruleName), ciDuration: constantMinutes(s.ciMinutes), ciSlots: s.ciSlots, flakeRate: s.flake, observe });
+  const numbers: number[] = [];
+  for (const a of s.actions) {
+    if (problems.length) break;
+    const pick = (k: number) => numbers[k % Math.max(1, numbers.length)];
+    switch (a.kind) {
+      case "arrive": {
+        const previous = numbers.at(-1);
+        const scopes = mode === "serial" ? [] : [["api"], ["web"], ["api", "web"]][a.scope]!;
+        numbers.push(sim.arrive({ bad: a.bad && sim.rng.chance(0.5), priority: a.high ? 3000 : 2000, allowChecksInterruption: a.interrupt, scopes, dependsOn: a.stacked && previous ? [previous] : [] }));
+        break;
+      }
+      case "wait": sim.drain(a.minutes * 60_000); break;
+      case "dequeue": { const n = pick(a.pick); if (n !== undefined) sim.dequeue(n); break; }
+      case "push": { const n = pick(a.pick); if (n !== undefined && sim.state.pulls[String(n)]) sim.push(n); break; }
+      case "pause": sim.pause(); break;
+      case "unpause": sim.unpause(); break;
+      case "external": sim.externalMerge(); break;
+      case "reconfigure":
+        if (a.dropRule) ruleName = ruleName === "default" ? "renamed" : "default";
+        if (a.switchMode && mode !== "serial") mode = mode === "parallel" ? "isolated" : "parallel";
+        sim.configure(configOf(s, a.parallel, ruleName, mode));
+        break;
+    }
+  }
+  if (sim.state.pause) sim.unpause();
+  sim.drain(14 * 24 * 3_600_000);
+  const stats = sim.stats();
+  if (Object.keys(sim.state.pulls).length) problems.push(`not drained: still queued ${Object.keys(sim.state.pulls).join(",")}`);
+  if (stats.doubleMerges) problems.push(`${stats.doubleMerges} pull requests merged twice`);
+  if (stats.exactnessViolations) problems.push(`${stats.exactnessViolations} merges called exact were not`);
+  const strict = s.mode === "serial" && s.reset === "always";
+  if (strict && stats.untestedMerges) problems.push(`${stats.untestedMerges} merges put an untested tree on the base`);
+  const mergedByForge = new Set(sim.forge.mergedPulls);
+  const mergedByLog = new Set(sim.logs.filter((l) => l.type === "action.queue.leave" && l.metadata["merged"] === true).map((l) => l.pullRequest!));
+  for (const n of mergedByForge) if (!mergedByLog.has(n)) problems.push(`#${n} is in the base but no leave says merged`);
+  for (const n of mergedByLog) if (!mergedByForge.has(n)) problems.push(`#${n} left as merged but is not in the base`);
+  for (const [n, fate] of sim.fates) if (fate.code === null && !sim.state.pulls[String(n)]) problems.push(`#${n} was lost: no leave and not queued`);
+  problems.push(...pairingProblems(sim.logs, sim.state));
+  const badMerged = [...mergedByForge].filter((n) => sim.forge.bad.has(n)).length;
+  if (strict && badMerged) problems.push(`${badMerged} breaking pull requests reached the base`);
+  const seen = new Set<string>();
+  for (const l of sim.logs) {
+    seen.add(l.type);
+    for (const key of ["dequeue_code", "abort_code"]) if (typeof l.metadata[key] === "string") seen.add(l.metadata[key] as string);
+  }
+  return { problems, merged: mergedByForge.size, left: [...sim.fates.values()].filter((f) => f.code !== null).length, untestedMerges: stats.untestedMerges, badMerged, seen };
+}
+
+/** Settings of fc.assert: run count from the caller, a seed from the environment to replay. */
+export function runs(numRuns: number): fc.Parameters<[Scenario]> {
+  const seed = process.env["ENGINE_PROPERTY_SEED"];
+  return { numRuns, ...(seed ? { seed: Number(seed) } : {}) };
+}
