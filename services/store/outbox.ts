@@ -95,6 +95,6 @@ export async function deleteRelayBatch(client: pg.ClientBase, batch: string): Pr
 }
 
 /** Number of events waiting in the outbox (claimed or not). */
-export async function outboxSize(client: pg.ClientBase): Promise<number> {
+export async function outboxSize(client: pg.Pool | pg.ClientBase): Promise<number> {
   return Number((await client.query<{ n: string }>("SELECT count(*)::text AS n FROM event_outbox")).rows[0].n);
 }

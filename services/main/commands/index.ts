@@ -1,0 +1,11 @@
+/**
+ * Every `yardmaster` command, one file each. A new command is a file exporting
+ * `register<Name>(program)` and one line here.
+ */
+import type { Command } from "commander";
+import { registerClickHouseHttp } from "./clickhouse-http.js";
+import { registerMigrate } from "./migrate.js";
+import { registerServe } from "./serve.js";
+import { registerToken } from "./token.js";
+
+export const COMMANDS: ((program: Command) => void)[] = [registerServe, registerMigrate, registerClickHouseHttp, registerToken];

@@ -1,0 +1,30 @@
+import type { Command } from "commander";
+import { createClickHouseClient, migrateClickHouse } from "../../activity-log/index.js";
+import { migrate, openDatabase } from "../../store/index.js";
+import { readSettings } from "../settings.js";
+import { out } from "./output.js";
+
+/** `yardmaster migrate`: applies pending PostgreSQL and ClickHouse migrations, then exits. */
+export function registerMigrate(program: Command): void {
+  program
+    .command("migrate")
+    .description("apply pending PostgreSQL and ClickHouse migrations, then exit")
+    .action(async () => {
+      const settings = readSettings();
+      const db = await openDatabase({ url: settings.databaseUrl, dataDir: settings.dataDir });
+      try {
+        const pg = await migrate(db.url);
+        const ch = createClickHouseClient(settings.clickhouse);
+        try {
+          const chApplied = await migrateClickHouse(ch);
+          out(`PostgreSQL: ${pg.length ? pg.join(", ") : "up to date"}`);
+          out(`ClickHouse: ${chApplied.length ? chApplied.join(", ") : "up to date"}`);
+        } finally {
+          await ch.close();
+        }
+      } finally {
+        await db.close();
+      }
+    });
+
+}
