@@ -189,6 +189,25 @@ export interface ForgePort {
    * against a push after the checks ran (conflict when it moved). fast-forward moves base to head.
    */
   mergePullRequest(repo: RepoName, number: number, input: { method: MergeMethod; expectedHeadSha: Sha; commitTitle?: string; commitMessage?: string }): Promise<Sha>;
+  /**
+   * Merges a tested batch into `base`: the pull requests in order, one method, starting from
+   * `expectedBaseSha` (conflict when the base is elsewhere, or a pull request does not apply, or a
+   * head moved from its `headSha`). The local forge builds every commit and moves the base once
+   * (atomic); GitHub merges one pull request at a time (docs/github.md). "merge-batch" merges the
+   * check branch at `checkSha` instead (one merge commit for the batch). Returns the new base tip
+   * and each pull request's merge commit (merge, squash), last replayed commit (rebase) or head
+   * (fast-forward).
+   */
+  mergePullRequests(
+    repo: RepoName,
+    input: {
+      base: string;
+      expectedBaseSha: Sha;
+      method: MergeMethod | "merge-batch";
+      pulls: { number: number; headSha: Sha; commitTitle?: string; commitMessage?: string }[];
+      checkSha?: Sha;
+    },
+  ): Promise<{ newBaseSha: Sha; mergeCommits: Record<number, Sha> }>;
   /** Moves a branch to a SHA that must descend from its current tip (fast-forward only); conflict otherwise. */
   fastForwardBranch(repo: RepoName, branch: string, sha: Sha): Promise<void>;
   /** Creates or updates (by name and head SHA) a check run of Yardmaster's own. */
