@@ -6,7 +6,7 @@
  *   `PATCH .../git/refs/heads/{branch}` with `force: true`;
  * - fast-forward: `PATCH` with `force: false`: GitHub refuses anything but a descendant of the
  *   current tip ("Update is not a fast forward", 422), which is a `conflict`;
- * - delete: `DELETE .../git/refs/heads/{branch}`; an absent branch (404/422) is not an error.
+ * - delete: `DELETE .../git/refs/heads/{branch}`; an absent branch (422, or 404) is not an error.
  */
 import { ForgeError, type Sha } from "../types.js";
 import type { GithubOctokit } from "./client.js";
@@ -52,8 +52,9 @@ export async function removeBranch(gh: GithubOctokit, params: RepoParams, branch
   try {
     await gh.rest.git.deleteRef({ ...params, ref: `heads/${branch}` });
   } catch (e) {
+    // GitHub answers 422 "Reference does not exist" (its description: "an attempt was made to delete a ref that doesn't exist").
     const status = githubStatus(e);
-    if (status === 404 || (status === 422 && /does not exist/i.test(githubMessage(e)))) return;
+    if (status === 404 || status === 422) return;
     throw e;
   }
 }

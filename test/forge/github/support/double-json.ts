@@ -49,6 +49,9 @@ export function repoJson(repo: { fullName: string; id: number; defaultBranch: st
     url: `${API}/repos/${repo.fullName}`,
     language: r.language ?? null,
   };
+  // Only forks carry their parent and source repositories.
+  delete out.parent;
+  delete out.source;
   if (permissions) out.permissions = { ...permissions, triage: permissions.pull, maintain: permissions.admin };
   else delete out.permissions;
   return out;

@@ -1,0 +1,122 @@
+/**
+ * Branches, files and speculative branches through the GitHub adapter (ForgePort.getBranchSha,
+ * deleteBranch, fastForwardBranch, readFile, readConfigFile, getDefaultBranch,
+ * createSpeculativeBranch), against the OpenAPI-checked double over real git.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { isMergeConflict, readCommit, readRef } from "../../../services/forge/local/git/index.js";
+import { isForgeError } from "../../../services/forge/types.js";
+import { GithubDouble } from "./support/github-double.js";
+import { forgeFor, freshRepoName, repoWithPulls } from "./support/scenarios.js";
+
+let double: GithubDouble;
+beforeAll(async () => {
+  double = await GithubDouble.start();
+});
+afterAll(async () => {
+  await double.stop();
+});
+afterEach(() => {
+  expect(double.problems.splice(0)).toEqual([]);
+});
+
+describe("files", () => {
+  it("reads the configuration file from .yardmaster.yml first, then .github/yardmaster.yml", async () => {
+    const forge = forgeFor(double);
+    const both = await double.addRepo(freshRepoName(), { defaultBranch: "trunk", files: { ".yardmaster.yml": "queue_rules: []\n", ".github/yardmaster.yml": "other: 1\n" } });
+    const tip = await forge.getBranchSha(both.fullName, "trunk");
+    expect(await forge.getDefaultBranch(both.fullName)).toBe("trunk");
+    expect(await forge.readConfigFile(both.fullName)).toEqual({ path: ".yardmaster.yml", text: "queue_rules: []\n", sha: tip });
+    const nested = await double.addRepo(freshRepoName(), { files: { ".github/yardmaster.yml": "pull_request_rules: []\n" } });
+    expect(await forge.readConfigFile(nested.fullName)).toMatchObject({ path: ".github/yardmaster.yml", text: "pull_request_rules: []\n" });
+    const none = await double.addRepo(freshRepoName());
+    expect(await forge.readConfigFile(none.fullName)).toBeNull();
+  });
+
+  it("reads a file at a ref, a large one through the blob API, and null for an absent path", async () => {
+    const big = "x".repeat(1_200_000);
+    const repo = await double.addRepo(freshRepoName(), { files: { "docs/a.md": "héllo\n", "big.bin": big } });
+    const forge = forgeFor(double);
+    expect(await forge.readFile(repo.fullName, "main", "docs/a.md")).toBe("héllo\n");
+    expect(await forge.readFile(repo.fullName, "main", "missing.md")).toBeNull();
+    expect(await forge.readFile(repo.fullName, "main", "big.bin")).toBe(big);
+    expect(double.calls("git/get-blob")).toHaveLength(1);
+  });
+});
+
+describe("branches", () => {
+  it("reads, deletes (absent is fine) and fast-forwards branches", async () => {
+    const repo = await double.addRepo(freshRepoName());
+    const forge = forgeFor(double);
+    const main = await forge.getBranchSha(repo.fullName, "main");
+    const ahead = await repo.commit("topic/one", { "t.txt": "t\n" }, "Topic");
+    expect(await forge.getBranchSha(repo.fullName, "topic/one")).toBe(ahead);
+    expect(isForgeError(await forge.getBranchSha(repo.fullName, "nope").catch((e) => e), "not_found")).toBe(true);
+
+    await forge.fastForwardBranch(repo.fullName, "main", ahead);
+    expect(await forge.getBranchSha(repo.fullName, "main")).toBe(ahead);
+    const err = await forge.fastForwardBranch(repo.fullName, "main", main).catch((e) => e);
+    expect(isForgeError(err, "conflict")).toBe(true);
+    expect(await forge.getBranchSha(repo.fullName, "main")).toBe(ahead);
+
+    await forge.deleteBranch(repo.fullName, "topic/one");
+    await forge.deleteBranch(repo.fullName, "topic/one");
+    expect(await readRef(repo.git, "refs/heads/topic/one")).toBeNull();
+  });
+
+  it("refuses a branch name git would not accept", async () => {
+    const repo = await double.addRepo(freshRepoName());
+    const err = await forgeFor(double).getBranchSha(repo.fullName, "bad..name").catch((e) => e);
+    expect(isForgeError(err, "invalid")).toBe(true);
+    expect(double.requests.filter((r) => r.path.includes("bad"))).toEqual([]);
+  });
+});
+
+describe("createSpeculativeBranch", () => {
+  it("chains one merge commit per pull request on the base SHA and moves the branch once", async () => {
+    const { repo, pulls } = await repoWithPulls(double, 3);
+    const forge = forgeFor(double);
+    const base = await forge.getBranchSha(repo.fullName, "main");
+    const branch = "yardmaster/merge-queue/abc123";
+    const tip = await forge.createSpeculativeBranch(repo.fullName, branch, base, pulls);
+
+    expect(await readRef(repo.git, `refs/heads/${branch}`)).toBe(tip);
+    const chain = [];
+    for (let sha = tip; sha !== base; ) {
+      const c = await readCommit(repo.git, sha);
+      chain.unshift({ message: c.title, merged: c.parents[1] });
+      sha = c.parents[0];
+    }
+    expect(chain).toEqual(pulls.map((p) => ({ message: `Merge of #${p.number}`, merged: p.headSha })));
+    // Built on a temporary branch, gone afterwards; the final branch was written once.
+    expect(await readRef(repo.git, "refs/heads/yardmaster/merge-queue/tmp-abc123")).toBeNull();
+    expect(double.calls("git/create-ref").map((r) => (r.body as { ref: string }).ref)).toContain(`refs/heads/${branch}`);
+
+    // Rebuilding force-moves the existing branch.
+    const again = await forge.createSpeculativeBranch(repo.fullName, branch, base, pulls.slice(0, 1));
+    expect(await readRef(repo.git, `refs/heads/${branch}`)).toBe(again);
+    expect(await forge.createSpeculativeBranch(repo.fullName, "yardmaster/merge-queue/empty", base, [])).toBe(base);
+  });
+
+  it("names the pull request that does not merge and leaves the branch untouched", async () => {
+    const { repo, pulls } = await repoWithPulls(double, 2);
+    const clash = await repo.commit("clash", { "f1.txt": "different\n" }, "Clash with f1");
+    const third = await repo.openPull({ head: "clash" });
+    const forge = forgeFor(double);
+    const base = await forge.getBranchSha(repo.fullName, "main");
+    const branch = "yardmaster/merge-queue/clash";
+    const before = await forge.createSpeculativeBranch(repo.fullName, branch, base, pulls.slice(0, 1));
+
+    const err = await forge.createSpeculativeBranch(repo.fullName, branch, base, [...pulls, { number: third.number, headSha: clash }]).catch((e) => e);
+    expect(isForgeError(err, "conflict")).toBe(true);
+    expect(isMergeConflict(err) && err.pullRequest).toBe(third.number);
+    expect(await readRef(repo.git, `refs/heads/${branch}`)).toBe(before);
+    expect(await readRef(repo.git, "refs/heads/yardmaster/merge-queue/tmp-clash")).toBeNull();
+  });
+
+  it("refuses a pull request listed twice", async () => {
+    const { repo, pulls } = await repoWithPulls(double, 1);
+    const err = await forgeFor(double).createSpeculativeBranch(repo.fullName, "yardmaster/merge-queue/dup", pulls[0].headSha, [pulls[0], pulls[0]]).catch((e) => e);
+    expect(isForgeError(err, "invalid")).toBe(true);
+  });
+});
