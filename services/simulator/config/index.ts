@@ -38,6 +38,7 @@ export { DEPRECATED_ATTRIBUTES, DEPRECATED_KEYS, findDeprecations, UNDATED_DEADL
 export { ConditionError, parseCondition } from "./conditions/leaf-parser.js";
 export { parseConditionList, type ConditionIssue } from "./conditions/tree.js";
 export { evaluateCondition, evaluateConditions } from "./conditions/evaluate.js";
+/** What evaluations read: see conditions/context.ts. */
 export type { AttributeValue, CommitAttributes, EvaluationContext, PullRequestAttributes } from "./conditions/context.js";
 export { attributesOf, CONFIGURATION_FILES, type QueueContext } from "./conditions/attributes-of.js";
 export { conditionLabel, leafToString } from "./conditions/format.js";

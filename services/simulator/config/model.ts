@@ -39,6 +39,7 @@ export interface ConditionLeaf {
   description?: string;
 }
 
+/** The value of a leaf, by kind; see docs/conditions.md "Values". */
 export type ConditionValue =
   | { type: "string"; value: string }
   | { type: "number"; value: number }
@@ -91,6 +92,7 @@ export interface ConditionGroup {
   description?: string;
 }
 
+/** A node of a condition tree. */
 export type Condition = ConditionLeaf | ConditionGroup;
 
 /**
@@ -116,6 +118,7 @@ export interface EvaluatedCondition {
 // ---------------------------------------------------------------------------------------------
 // Sections.
 
+/** Merge methods a queue rule may name (research/domain.md §1.2). */
 export type MergeMethodSetting = "merge" | "squash" | "rebase" | "fast-forward" | "merge-batch";
 
 /** One `queue_rules` entry with every default filled. */
@@ -161,6 +164,7 @@ export interface QueueRuleConfig {
   autoqueue?: boolean;
 }
 
+/** `merge_queue` with every default filled (research/domain.md §1.3). */
 export interface MergeQueueConfig {
   /** 1-128, default 5; 1 disables speculation. */
   max_parallel_checks: number;
@@ -174,6 +178,7 @@ export interface MergeQueueConfig {
   queue_controls_comment: boolean;
 }
 
+/** One priority rule; the first matching rule gives a queued pull request its priority. */
 export interface PriorityRuleConfig {
   name: string;
   conditions: Condition[];
@@ -182,6 +187,7 @@ export interface PriorityRuleConfig {
   allow_checks_interruption: boolean;
 }
 
+/** `scopes` with defaults filled; null in Configuration when the section is absent. */
 export interface ScopesConfig {
   source:
     | { type: "files"; scopes: Record<string, { include: string[]; exclude: string[] }> }
@@ -193,12 +199,14 @@ export interface ScopesConfig {
   default_capacity: number | null;
 }
 
+/** One legacy partition rule (research/domain.md §1.5). */
 export interface PartitionRuleConfig {
   name: string;
   conditions: Condition[];
   fallback_partition: boolean;
 }
 
+/** One workflow automation rule; duplicate names are suffixed " #1", " #2"... */
 export interface PullRequestRuleConfig {
   name: string;
   description: string | null;
@@ -208,6 +216,7 @@ export interface PullRequestRuleConfig {
   actions: Record<string, Record<string, unknown> | null>;
 }
 
+/** One merge protection rule. */
 export interface MergeProtectionConfig {
   name: string;
   description: string | null;

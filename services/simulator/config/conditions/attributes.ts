@@ -28,6 +28,7 @@ export type ValueType =
 /** Whether the `#` (length) modifier is refused, accepted, or the only way to use the attribute. */
 export type LengthRule = "no" | "allowed" | "required";
 
+/** What the grammar and the evaluator know about one attribute. */
 export interface AttributeSpec {
   name: string;
   value: ValueType;

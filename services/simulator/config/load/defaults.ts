@@ -27,6 +27,7 @@ export const QUEUE_RULE_DEFAULTS: Omit<QueueRuleConfig, "name" | "queue_conditio
   autosquash: false,
 };
 
+/** Defaults of `merge_queue` (research/domain.md §1.3). */
 export const MERGE_QUEUE_DEFAULTS: MergeQueueConfig = {
   max_parallel_checks: 5,
   mode: "serial",
@@ -41,10 +42,13 @@ export const MERGE_QUEUE_DEFAULTS: MergeQueueConfig = {
 
 /** Priority of a pull request no priority rule matches, and of a rule without `priority` (medium). */
 export const DEFAULT_PRIORITY = 2000;
+/** Defaults of a priority rule (research/domain.md §1.4): medium, no interruption. */
 export const PRIORITY_RULE_DEFAULTS = { priority: DEFAULT_PRIORITY, allow_checks_interruption: false };
 
+/** Defaults of `scopes` keys (research/domain.md §1.6). */
 export const SCOPES_DEFAULTS = { merge_queue_scope: "merge-queue", default_capacity: null };
 
+/** Defaults of `merge_protections_settings` (research/domain.md §1.1). */
 export const MERGE_PROTECTIONS_SETTINGS_DEFAULTS = {
   reporting_method: "check-runs" as const,
   post_comment: true,

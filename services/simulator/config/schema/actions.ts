@@ -160,4 +160,5 @@ export const actions = z.unknown().transform((value, ctx) => {
   return failed ? z.NEVER : out;
 });
 
+/** Validated actions: action name -> options as written. */
 export type RawActions = z.output<typeof actions>;

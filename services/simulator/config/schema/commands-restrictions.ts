@@ -10,8 +10,10 @@ export const RESTRICTABLE_COMMANDS = ["queue", "dequeue", "requeue", "backport",
 
 const restriction = z.strictObject({ conditions: conditionList().optional() });
 
+/** The `commands_restrictions` section: command -> `{conditions}`. */
 export const commandsRestrictions = z.strictObject(
   Object.fromEntries(RESTRICTABLE_COMMANDS.map((c) => [c, restriction.optional()])) as Record<(typeof RESTRICTABLE_COMMANDS)[number], z.ZodOptional<typeof restriction>>,
 );
 
+/** Output of {@link commandsRestrictions}. */
 export type RawCommandsRestrictions = z.output<typeof commandsRestrictions>;

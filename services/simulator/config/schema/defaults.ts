@@ -7,9 +7,11 @@ import { z } from "zod";
 import { actions } from "./actions.js";
 import { queueRuleDefaults } from "./queue-rules.js";
 
+/** The `defaults` section. */
 export const defaultsSection = z.strictObject({
   actions: actions.optional(),
   queue_rule: queueRuleDefaults.nullable().optional(),
 });
 
+/** Output of {@link defaultsSection}. */
 export type RawDefaults = z.output<typeof defaultsSection>;

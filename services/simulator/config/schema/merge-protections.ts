@@ -12,8 +12,11 @@ const mergeProtection = z.strictObject({
   success_conditions: conditionList(),
 });
 
+/** The `merge_protections` section (at most 100 rules). */
 export const mergeProtections = z.array(mergeProtection).max(100);
 
+/** The `merge_protections` section (at most 100 rules). */
+/** The `merge_protections_settings` section as written. */
 export const mergeProtectionsSettings = z.strictObject({
   reporting_method: z.enum(["check-runs", "deployments"]).optional(),
   post_comment: z.boolean().optional(),
@@ -21,5 +24,8 @@ export const mergeProtectionsSettings = z.strictObject({
   auto_merge_conditions: conditionList().nullable().optional(),
 });
 
+/** One merge protection as written. */
 export type RawMergeProtection = z.output<typeof mergeProtection>;
+/** One merge protection as written. */
+/** Output of {@link mergeProtectionsSettings}. */
 export type RawMergeProtectionsSettings = z.output<typeof mergeProtectionsSettings>;

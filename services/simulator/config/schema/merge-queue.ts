@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { int } from "./common.js";
 
+/** The `merge_queue` section as written (no defaults). */
 export const mergeQueue = z.strictObject({
   max_parallel_checks: int(1, 128).optional(),
   mode: z.enum(["serial", "parallel", "isolated"]).optional(),
@@ -14,4 +15,5 @@ export const mergeQueue = z.strictObject({
   queue_controls_comment: z.boolean().optional(),
 });
 
+/** Output of {@link mergeQueue}. */
 export type RawMergeQueue = z.output<typeof mergeQueue>;

@@ -11,6 +11,7 @@ const partitionRule = z.strictObject({
   fallback_partition: z.boolean().optional(),
 });
 
+/** The `partition_rules` section, with its fallback rules checked. */
 export const partitionRules = z.array(partitionRule).superRefine((rules, ctx) => {
   let fallbacks = 0;
   rules.forEach((r, i) => {
@@ -23,4 +24,5 @@ export const partitionRules = z.array(partitionRule).superRefine((rules, ctx) =>
   });
 });
 
+/** One partition rule as written. */
 export type RawPartitionRule = z.output<typeof partitionRule>;

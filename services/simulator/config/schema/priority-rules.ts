@@ -16,4 +16,5 @@ export const priorityRule = z.strictObject({
 /** The `priority_rules` section. */
 export const priorityRules = z.array(priorityRule).max(50);
 
+/** One priority rule as written; `priority` already a number. */
 export type RawPriorityRule = z.output<typeof priorityRule>;

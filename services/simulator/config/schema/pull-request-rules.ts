@@ -14,6 +14,8 @@ const pullRequestRule = z.strictObject({
   actions,
 });
 
+/** The `pull_request_rules` section. */
 export const pullRequestRules = z.array(pullRequestRule).max(200);
 
+/** One pull request rule as written (no defaults). */
 export type RawPullRequestRule = z.output<typeof pullRequestRule>;

@@ -96,5 +96,8 @@ export const queueRuleDefaults = z.strictObject(queueRuleFields).superRefine(ref
 /** The `queue_rules` section. */
 export const queueRules = z.array(queueRule).max(50);
 
+/** One queue rule as written: durations in seconds, no defaults. */
 export type RawQueueRule = z.output<typeof queueRule>;
+/** One queue rule as written: durations in seconds, no defaults. */
+/** `defaults.queue_rule` as written. */
 export type RawQueueRuleDefaults = z.output<typeof queueRuleDefaults>;

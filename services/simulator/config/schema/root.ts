@@ -30,6 +30,7 @@ export const SECTIONS = [
   "merge_protections_settings",
 ] as const;
 
+/** The whole file; its output is the raw configuration load/effective.ts turns into a Configuration. */
 export const configurationFile = z.strictObject({
   $schema: z.string().optional(),
   extends: z.string().min(1).nullable().optional(),
@@ -46,4 +47,5 @@ export const configurationFile = z.strictObject({
   merge_protections_settings: mergeProtectionsSettings.nullable().optional(),
 });
 
+/** A validated file before defaults and extends. */
 export type RawConfiguration = z.output<typeof configurationFile>;

@@ -13,6 +13,7 @@ const fileFilters = z.strictObject({
   exclude: z.array(z.string()).optional(),
 });
 
+/** The `scopes` section as written (no defaults; load/defaults.ts fills them). */
 export const scopes = z.strictObject({
   source: z
     .union([
@@ -34,4 +35,5 @@ export const scopes = z.strictObject({
   }
 });
 
+/** Output of {@link scopes}. */
 export type RawScopes = z.output<typeof scopes>;
