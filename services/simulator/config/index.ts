@@ -9,6 +9,7 @@
  *   {@link evaluateConditions}, {@link renderChecklist}, {@link conditionsEvaluationJson},
  *   {@link parseDependsOn} / {@link dependsOnConditions}, {@link branchProtectionConditions}.
  *   docs/conditions.md.
+ * - Queue choice: {@link chooseQueueRule}, {@link priorityOf}.
  * - Simulator: {@link simulatePullRequestSummary}, {@link simulateRepositorySummary},
  *   {@link unusedSections}, {@link queueRuleApiConfig}, {@link queueRulesApiConfiguration}.
  */
@@ -54,6 +55,7 @@ export { BRANCH_PROTECTION_DESCRIPTION, branchProtectionConditions, type BranchP
 export { DEQUEUE_CODES } from "./conditions/dequeue-codes.js";
 
 export { simulatePullRequestSummary, simulateRepositorySummary, type SimulationSummary } from "./simulator/summary.js";
+export { chooseQueueRule, priorityOf } from "./simulator/queue-choice.js";
 export { PRODUCTS, type Product, unusedSections, type UnusedSection } from "./simulator/unused-sections.js";
 export { queueRuleApiConfig, queueRulesApiConfiguration, type QueueRuleApiConfig } from "./simulator/queue-rule-api.js";
 export { DOCS_BASE_URL } from "./docs-url.js";

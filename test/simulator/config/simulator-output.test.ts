@@ -5,8 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  chooseQueueRule,
   DOCS_BASE_URL,
   loadConfiguration,
+  priorityOf,
   queueRuleApiConfig,
   queueRulesApiConfiguration,
   simulatePullRequestSummary,
@@ -125,6 +127,24 @@ describe("pull request simulation", () => {
 
   it("says a repository configuration is valid, with an empty summary", () => {
     expect(simulateRepositorySummary()).toEqual({ title: "The configuration is valid", summary: "" });
+  });
+});
+
+describe("queue choice", () => {
+  it("takes the first queue rule whose queue conditions match, or the named one, and the first matching priority rule", async () => {
+    const config = await load(CONFIG);
+    const both = contextFor(pullRequest({ labels: labels("hotfix", "security"), reviews: [review("bob", "APPROVED")] }));
+    expect(chooseQueueRule(config, both)?.name).toBe("hotfix");
+    expect(chooseQueueRule(config, both, "default")?.name).toBe("default");
+    expect(chooseQueueRule(config, contextFor(pullRequest()))).toBeNull();
+    expect(priorityOf(config, both, "default")).toEqual({ priority: 3000, rule: "security" });
+    expect(priorityOf(config, contextFor(pullRequest()), "default")).toEqual({ priority: 2000, rule: null });
+  });
+
+  it("reads queue-name as the queue being entered when matching priority rules", async () => {
+    const config = await load(yaml("queue_rules: [{name: fast}, {name: slow}]", "priority_rules:", "  - {name: fast lane, conditions: [queue-name=fast], priority: 4000}"));
+    expect(priorityOf(config, contextFor(), "fast")).toEqual({ priority: 4000, rule: "fast lane" });
+    expect(priorityOf(config, contextFor(), "slow")).toEqual({ priority: 2000, rule: null });
   });
 });
 

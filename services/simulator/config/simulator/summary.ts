@@ -6,12 +6,12 @@
  * passes the attributes (conditions/attributes-of.ts) and the current time.
  * docs/configuration.md "Simulator output".
  */
-import { evaluateCondition, evaluateConditions } from "../conditions/evaluate.js";
+import { evaluateCondition } from "../conditions/evaluate.js";
 import type { EvaluationContext } from "../conditions/context.js";
 import { parseCondition } from "../conditions/leaf-parser.js";
 import { renderChecklist } from "../conditions/render.js";
 import type { Condition, ConditionGroup, Configuration, EvaluatedCondition, PullRequestRuleConfig } from "../model.js";
-import { DEFAULT_PRIORITY } from "../load/defaults.js";
+import { chooseQueueRule, priorityOf } from "./queue-choice.js";
 
 /** Title and Markdown summary of the simulated check run. */
 export interface SimulationSummary {
@@ -74,12 +74,10 @@ function priorityName(priority: number): string {
 }
 
 function queueLine(config: Configuration, options: Record<string, unknown> | null, ctx: EvaluationContext): string {
-  const queue = queueCandidates(config, options).find((q) => evaluateConditions(q.queue_conditions, ctx).match === true);
-  if (queue === undefined) return "No queue rule's queue conditions match yet: the pull request would not enter a queue.";
-  const inQueue: EvaluationContext = { ...ctx, attributes: { ...ctx.attributes, values: { ...ctx.attributes.values, "queue-name": queue.name } } };
-  const rule = config.priority_rules.find((p) => evaluateConditions(p.conditions, inQueue).match === true);
-  const priority = rule?.priority ?? DEFAULT_PRIORITY;
-  const source = rule === undefined ? "no priority rule matches" : `priority rule \`${rule.name}\``;
+  const queue = chooseQueueRule(config, ctx, typeof options?.name === "string" ? options.name : null);
+  if (queue === null) return "No queue rule's queue conditions match yet: the pull request would not enter a queue.";
+  const { priority, rule } = priorityOf(config, ctx, queue.name);
+  const source = rule === null ? "no priority rule matches" : `priority rule \`${rule}\``;
   return `The pull request would enter the queue \`${queue.name}\` with priority \`${priorityName(priority)}\` (${priority}, ${source}).`;
 }
 
