@@ -34,6 +34,7 @@ export const SECTIONS = [
 export const configurationFile = z.strictObject({
   $schema: z.string().optional(),
   extends: z.string().min(1).nullable().optional(),
+  // Anchor storage: any shape (one real file keeps its anchors in a list).
   shared: z.unknown().optional(),
   defaults: defaultsSection.nullable().optional(),
   queue_rules: queueRules.nullable().optional(),
