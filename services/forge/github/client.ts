@@ -6,8 +6,9 @@
  *   installation access tokens (created, cached and renewed by `@octokit/auth-app`).
  * - `@octokit/plugin-retry` retries network failures and 5xx answers (3 times, 1 s, 4 s, 9 s);
  *   `@octokit/plugin-throttling` spaces writes one second apart (GitHub's advice against secondary
- *   limits) and retries a rate-limited request when GitHub's wait is short; after that the error
- *   reaches errors.ts and becomes `rate_limited` with the wait.
+ *   limits) and retries once after a secondary rate limit whose `retry-after` is at most a minute;
+ *   otherwise (and for a primary limit, which lasts until the hourly reset) the error reaches
+ *   errors.ts and becomes `rate_limited` with the wait.
  */
 import { createAppAuth } from "@octokit/auth-app";
 import { retry } from "@octokit/plugin-retry";
@@ -38,7 +39,7 @@ export interface GithubHttpOptions {
   fetch?: typeof fetch;
   /** Length of one second of the plugins' retry waits, in ms; default 1000 (tests: 0, so a retry does not wait). */
   secondMs?: number;
-  /** Retries of a rate-limited request inside one call; default 1. */
+  /** Retries of a request hit by a secondary rate limit inside one call; default 1 (a primary limit is never waited for). */
   rateLimitRetries?: number;
   /** Longest rate-limit wait accepted inside a call, in seconds; longer waits end the call with `rate_limited`. Default 60. */
   maxRateLimitWaitSeconds?: number;
@@ -60,8 +61,11 @@ export function octokitOptions(http: GithubHttpOptions, throttleId: string): Rec
   const secondMs = http.secondMs ?? 1000;
   const retries = http.rateLimitRetries ?? 1;
   const maxWait = http.maxRateLimitWaitSeconds ?? 60;
-  const onLimit = (kind: string) => (retryAfter: number, options: { method: string; url: string }, _kit: unknown, retryCount: number) => {
-    const again = retryCount < retries && retryAfter <= maxWait;
+  // A secondary limit asks for a short pause (retry-after, seconds): retried in the call. A primary
+  // limit lasts until the hourly reset: the call ends with rate_limited and the reset time, so the
+  // caller schedules the retry (a durable job) instead of holding a request open.
+  const onLimit = (kind: "primary" | "secondary") => (retryAfter: number, options: { method: string; url: string }, _kit: unknown, retryCount: number) => {
+    const again = kind === "secondary" && retryCount < retries && retryAfter <= maxWait;
     log.warn({ method: options.method, url: options.url, retryAfterSeconds: retryAfter, retryCount, retrying: again }, `GitHub ${kind} rate limit`);
     return again;
   };

@@ -93,6 +93,11 @@ export class GithubDouble {
     this.faults.push({ ...fault, left: fault.times ?? 1 });
   }
 
+  /** Faults queued and not yet answered (each test expects none left). */
+  unusedFaults(): Fault[] {
+    return this.faults.splice(0);
+  }
+
   /** The requests made of one operation. */
   calls(operationId: string): SeenRequest[] {
     return this.requests.filter((r) => r.operationId === operationId);
