@@ -216,6 +216,14 @@ export interface ForgePort {
   comment(repo: RepoName, number: number, body: string): Promise<number>;
   addLabels(repo: RepoName, number: number, labels: string[]): Promise<void>;
   removeLabels(repo: RepoName, number: number, labels: string[]): Promise<void>;
+  /**
+   * What the base branch's protection requires (research/domain.md §2.5), injected into queue
+   * rules' conditions by `branch_protection_injection_mode`. GitHub: the branch protection's
+   * required status checks, required approvals and conversation resolution. Local forge: the
+   * checks `.yardmaster/ci.yml` declares on that branch (the local CI is the required CI); no
+   * required reviews.
+   */
+  getBranchProtection(repo: RepoName, branch: string): Promise<{ requiredChecks: string[]; requiredApprovals: number; requireConversationResolution: boolean }>;
   /** The permission of a user on the repository (for commands_restrictions). */
   getPermission(repo: RepoName, login: string): Promise<Permission>;
 }

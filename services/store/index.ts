@@ -7,3 +7,4 @@ export { startOutboxRelay, type EventSink, type OutboxRelay } from "./outbox-rel
 export { deletePause, getPause, setPause, type PauseRow } from "./pause.js";
 export { findToken, insertToken, listTokens, revokeToken, type TokenRow } from "./tokens.js";
 export { deliverEvents, type DeliveryResult } from "./deliveries.js";
+export * from "./queue/index.js";

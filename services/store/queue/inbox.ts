@@ -1,0 +1,38 @@
+/** The runner's inbox (`queue_inbox`): inputs per repository, applied in id order. */
+import type pg from "pg";
+
+export interface InboxRow<T> {
+  id: string;
+  input: T;
+}
+
+/** Adds inputs for a repository (in the caller's transaction or on the pool). */
+export async function addToInbox(db: pg.Pool | pg.ClientBase, repository: string, inputs: unknown[]): Promise<void> {
+  if (inputs.length === 0) return;
+  await db.query("INSERT INTO queue_inbox (repository, input) SELECT $1::text, x FROM unnest($2::jsonb[]) WITH ORDINALITY AS t(x, n) ORDER BY n", [
+    repository,
+    inputs.map((i) => JSON.stringify(i)),
+  ]);
+}
+
+/** The oldest inputs of a repository, locked for this transaction. */
+export async function takeInbox<T>(client: pg.ClientBase, repository: string, limit: number): Promise<InboxRow<T>[]> {
+  const res = await client.query<{ id: string; input: T }>(
+    "SELECT id::text, input FROM queue_inbox WHERE repository = $1::text ORDER BY id LIMIT $2::int FOR UPDATE",
+    [repository, limit],
+  );
+  return res.rows;
+}
+
+/** Deletes applied inputs. */
+export async function deleteInbox(client: pg.ClientBase, ids: string[]): Promise<void> {
+  if (ids.length) await client.query("DELETE FROM queue_inbox WHERE id = ANY($1::bigint[])", [ids]);
+}
+
+/** Repositories with inputs or effects waiting (for the periodic sweep). */
+export async function repositoriesWithWork(db: pg.Pool): Promise<string[]> {
+  const res = await db.query<{ repository: string }>(
+    "SELECT repository FROM queue_inbox UNION SELECT repository FROM queue_effects WHERE not_before <= now()",
+  );
+  return res.rows.map((r) => r.repository);
+}

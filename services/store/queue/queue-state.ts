@@ -1,0 +1,38 @@
+/**
+ * The merge queue state per repository (`queue_states`), as the engine's plain JSON. Written only
+ * by the runner inside a transaction holding the repository's advisory lock; read by the
+ * QueueService without a lock (the last committed state).
+ */
+import type pg from "pg";
+
+/** 64-bit advisory lock key of a repository: one writer per repository at a time. */
+export const repositoryLockSql = "hashtextextended($1::text, 7261)";
+
+/** Takes the repository's transaction-level advisory lock (waits for another holder). */
+export async function lockRepository(client: pg.ClientBase, repository: string): Promise<void> {
+  await client.query(`SELECT pg_advisory_xact_lock(${repositoryLockSql})`, [repository]);
+}
+
+/** Tries the repository's session-level advisory lock; false when another session holds it. */
+export async function tryLockRepositorySession(client: pg.ClientBase, repository: string): Promise<boolean> {
+  return (await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(${repositoryLockSql}) AS ok`, [repository])).rows[0].ok;
+}
+
+export async function unlockRepositorySession(client: pg.ClientBase, repository: string): Promise<void> {
+  await client.query(`SELECT pg_advisory_unlock(${repositoryLockSql})`, [repository]);
+}
+
+/** The stored state, or null for a repository the queue has never seen. */
+export async function loadQueueState<S>(db: pg.Pool | pg.ClientBase, repository: string): Promise<S | null> {
+  const res = await db.query<{ state: S }>("SELECT state FROM queue_states WHERE repository = $1::text", [repository]);
+  return res.rows[0]?.state ?? null;
+}
+
+/** Stores the state (insert or replace). */
+export async function saveQueueState(client: pg.ClientBase, repository: string, state: unknown): Promise<void> {
+  await client.query(
+    `INSERT INTO queue_states (repository, state) VALUES ($1::text, $2::jsonb)
+     ON CONFLICT (repository) DO UPDATE SET state = EXCLUDED.state, version = queue_states.version + 1, updated_at = now()`,
+    [repository, JSON.stringify(state)],
+  );
+}
