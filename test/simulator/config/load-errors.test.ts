@@ -23,6 +23,7 @@ const RANGE_1_128 = "expected an integer from 1 to 128, or {min, max} with integ
 const CASES: [string, string, Found[]][] = [
   ["an unclosed quote", yaml("pull_request_rules:", '  - name: "broken', "    conditions: []"), [["", 4, 1, "YAML syntax error: Missing closing \"quote (a quoted value continued on the next lines must indent those lines more than its key, or close the quote on the same line)"]]],
   ["a duplicated key", yaml("merge_queue: {}", "merge_queue: {}"), [["", 2, 1, "YAML syntax error: Map keys must be unique (the same key appears twice in one mapping)"]]],
+  ["a recursive alias", yaml("queue_rules:", "  - name: a", "    merge_conditions: &c", "      - or: *c"), [["", 4, 13, "recursive alias *c: it is inside the node its anchor names"]]],
   ["a list at the top level", yaml("- queue_rules"), [["", 1, 1, "expected a mapping of sections (queue_rules, pull_request_rules, ...) at the top level, got a list"]]],
   ["a misspelt section", yaml("pull_request_rule: []"), [["pull_request_rule", 1, 1, 'unknown key "pull_request_rule" (did you mean "pull_request_rules"?)']]],
   ["a batch size out of range", yaml("queue_rules:", "  - name: default", "    batch_size: 200"), [["queue_rules → item 0 → batch_size", 3, 17, `${RANGE_1_128}, got the number 200`]]],

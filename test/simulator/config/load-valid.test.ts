@@ -280,7 +280,7 @@ describe("legacy keys", () => {
     expect(config.merge_queue.max_parallel_checks).toBe(3);
     expect(config.priority_rules.map((p) => [p.name, texts(p.conditions), p.priority, p.allow_checks_interruption])).toEqual([
       ["docs", ["files ~= ^docs/"], 1000, false],
-      ["security", ['queue-name = "urgent"', "label = security"], 3000, false],
+      ["security", ["queue-name = urgent", "label = security"], 3000, false],
     ]);
   });
 

@@ -4,8 +4,7 @@
  * (research/domain.md §1.2), and the rules that span several keys checked. docs/configuration.md
  * "Keys and defaults" and "Decisions".
  */
-import { parseCondition } from "../conditions/leaf-parser.js";
-import type { Condition, Configuration, PriorityRuleConfig, PullRequestRuleConfig, QueueRuleConfig, ScopesConfig } from "../model.js";
+import type { Condition, ConditionLeaf, Configuration, PriorityRuleConfig, PullRequestRuleConfig, QueueRuleConfig, ScopesConfig } from "../model.js";
 import type { RawConfiguration } from "../schema/root.js";
 import type { RawQueueRule, RawQueueRuleDefaults } from "../schema/queue-rules.js";
 import {
@@ -83,12 +82,17 @@ function queueRule(raw: RawQueueRule, defaults: Partial<RawQueueRuleDefaults>, i
   };
 }
 
+/** `queue-name = <name>`, built directly so that any queue name is taken verbatim. */
+function queueNameLeaf(name: string): ConditionLeaf {
+  return { kind: "leaf", text: `queue-name=${name}`, attribute: "queue-name", negate: false, length: false, operator: "=", value: { type: "string", value: name }, valueText: name };
+}
+
 /** Legacy `queue_rules[].priority_rules` become top-level rules limited to their queue. */
 function migratedPriorityRules(raw: RawQueueRule[]): PriorityRuleConfig[] {
   return raw.flatMap((rule) =>
     (rule.priority_rules ?? []).map((p) => ({
       name: p.name,
-      conditions: [parseCondition(`queue-name=${JSON.stringify(rule.name)}`), ...list(p.conditions)],
+      conditions: [queueNameLeaf(rule.name), ...list(p.conditions)],
       priority: p.priority ?? PRIORITY_RULE_DEFAULTS.priority,
       allow_checks_interruption: p.allow_checks_interruption ?? rule.allow_checks_interruption ?? PRIORITY_RULE_DEFAULTS.allow_checks_interruption,
     })),

@@ -76,10 +76,14 @@ export function readYaml(text: string): YamlSource {
   }
   if (errors.length === 0) {
     visit(doc, {
-      Alias(_, node) {
-        if (node.resolve(doc) !== undefined) return;
+      Alias(_, node, ancestors) {
+        const target = node.resolve(doc);
+        if (target !== undefined && !ancestors.includes(target as never)) return;
         const p = node.range ? counter.linePos(node.range[0]) : null;
-        errors.push({ path: [], line: p?.line ?? null, column: p?.col ?? null, message: `unknown anchor *${node.source}: an alias must refer to an anchor (&${node.source}) set earlier in the same file` });
+        const message = target === undefined
+          ? `unknown anchor *${node.source}: an alias must refer to an anchor (&${node.source}) set earlier in the same file`
+          : `recursive alias *${node.source}: it is inside the node its anchor names`;
+        errors.push({ path: [], line: p?.line ?? null, column: p?.col ?? null, message });
       },
     });
   }
