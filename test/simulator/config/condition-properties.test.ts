@@ -88,3 +88,18 @@ describe("literal patterns", () => {
     );
   });
 });
+
+describe("robustness", () => {
+  it("parseCondition refuses any text only with a ConditionError", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), (text) => {
+        try {
+          parseCondition(text);
+        } catch (e) {
+          expect((e as Error).name).toBe("ConditionError");
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
