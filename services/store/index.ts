@@ -8,3 +8,4 @@ export { deletePause, getPause, setPause, type PauseRow } from "./pause.js";
 export { findToken, insertToken, listTokens, revokeToken, type TokenRow } from "./tokens.js";
 export { deliverEvents, type DeliveryResult } from "./deliveries.js";
 export * from "./queue/index.js";
+export * as localForgeStore from "./local-forge/index.js";
