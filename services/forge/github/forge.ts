@@ -5,11 +5,13 @@
  * {@link ForgeError} (errors.ts), so callers see only the port's closed set of error kinds.
  */
 import type { ForgePort, RepoName } from "../types.js";
+import { readBranchProtection } from "./branch-protection.js";
 import { upsertOwnCheckRun } from "./check-run.js";
 import { createGithubAppClient, type GithubAppOptions, type GithubOctokit } from "./client.js";
 import { readConfig, readDefaultBranch, readTextFile } from "./contents.js";
 import { githubStatus, toForgeError } from "./errors.js";
 import { addIssueLabels, postComment, removeIssueLabels, userPermission } from "./issues.js";
+import { mergeBatch } from "./merge-batch.js";
 import { mergePull } from "./merge-pull.js";
 import { closePull, editPull, openDraft } from "./pull-writes.js";
 import { readOpenPullRequests, readPullRequest } from "./read-pull.js";
@@ -64,11 +66,14 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
     updatePullRequestWithBase: (repo, number, method) =>
       inRepo(repo, `updating pull request #${number} with its base (${method})`, (gh, p) => updateWithBase(gh, p, number, method, wait)),
     mergePullRequest: (repo, number, input) => inRepo(repo, `merging pull request #${number} (${input.method})`, (gh, p) => mergePull(gh, p, number, input)),
+    mergePullRequests: (repo, input) =>
+      inRepo(repo, `merging ${input.pulls.map((p) => `#${p.number}`).join(", ")} into ${input.base} (${input.method})`, (gh, p) => mergeBatch(gh, p, input)),
     fastForwardBranch: (repo, branch, sha) => inRepo(repo, `fast-forwarding ${branch}`, (gh, p) => fastForward(gh, p, branch, sha)),
     upsertCheckRun: (repo, input) => inRepo(repo, `posting check run ${input.name}`, (gh, p) => upsertOwnCheckRun(gh, p, client.appId, input)),
     comment: (repo, number, body) => inRepo(repo, `commenting on #${number}`, (gh, p) => postComment(gh, p, number, body)),
     addLabels: (repo, number, labels) => inRepo(repo, `labelling #${number}`, (gh, p) => addIssueLabels(gh, p, number, labels)),
     removeLabels: (repo, number, labels) => inRepo(repo, `unlabelling #${number}`, (gh, p) => removeIssueLabels(gh, p, number, labels)),
+    getBranchProtection: (repo, branch) => inRepo(repo, `reading the protection of ${branch}`, (gh, p) => readBranchProtection(gh, p, branch)),
     getPermission: (repo, login) => inRepo(repo, `reading the permission of ${login}`, (gh, p) => userPermission(gh, p, login)),
   };
 }

@@ -7,10 +7,12 @@
  * - fast-forward: GitHub has no such merge method. The head SHA is checked, then the base branch
  *   is moved to it with `PATCH .../git/refs/heads/{base}` and `force: false`, which GitHub accepts
  *   only as a fast-forward; GitHub then marks the pull request merged by itself.
- * Refusals: 405 "not mergeable"/"modified" and 409 are `conflict`; a 405 from branch protection or
+ * Refusals: 405 "not mergeable" is a `MergeConflictError` naming the pull request; 409 and 405
+ * "modified" (the head or base moved) are `conflict`; a 405 from branch protection or
  * repository rules ("required", "review", "rule", "protected") is `permission`; 405 about a method
  * the repository does not allow, and 422, are `invalid`.
  */
+import { MergeConflictError } from "../local/git/index.js";
 import { ForgeError, type MergeMethod, type Sha } from "../types.js";
 import type { GithubOctokit } from "./client.js";
 import { githubMessage, githubStatus } from "./errors.js";
@@ -23,7 +25,8 @@ export function mergeRefusal(e: unknown, number: number): ForgeError | null {
   const what = `GitHub refused to merge pull request #${number}: ${message}`;
   if (status === 409) return new ForgeError("conflict", what, undefined, { cause: e });
   if (status !== 405) return null;
-  if (/not mergeable|modified|conflict/i.test(message)) return new ForgeError("conflict", what, undefined, { cause: e });
+  if (/not mergeable|conflict/i.test(message)) return new MergeConflictError(what, [], number, { cause: e });
+  if (/modified/i.test(message)) return new ForgeError("conflict", what, undefined, { cause: e });
   if (/required|review|rule|protect/i.test(message)) return new ForgeError("permission", what, undefined, { cause: e });
   return new ForgeError("invalid", what, undefined, { cause: e });
 }

@@ -141,21 +141,21 @@ describe("exact events", () => {
 });
 
 describe("malformed payloads", () => {
-  it.each([
+  const cases: [string, string, (p: any) => void][] = [
     ["pull_request", "number", (p: any) => delete p.number],
     ["pull_request", "pull_request.head.sha", (p: any) => (p.pull_request.head.sha = "abc")],
     ["check_run", "repository", (p: any) => delete p.repository],
     ["push", "after", (p: any) => (p.after = 42)],
-  ] as const)("%s without a readable %s names the field", (name, path, spoil) => {
+  ];
+  it.each(cases)("%s without a readable %s names the field", (name, path, spoil) => {
     const p = first(name);
     spoil(p);
-    const err = (() => {
-      try {
-        mapGithubWebhook(name, p);
-      } catch (e) {
-        return e;
-      }
-    })();
+    let err: unknown = null;
+    try {
+      mapGithubWebhook(name, p);
+    } catch (e) {
+      err = e;
+    }
     expect(err).toBeInstanceOf(WebhookPayloadError);
     expect((err as WebhookPayloadError).path).toBe(path);
   });

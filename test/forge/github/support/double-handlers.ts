@@ -416,6 +416,31 @@ export const handlers: Record<string, Handler> = {
     return { status: 202, body: { message: "Updating pull request branch.", url: `https://github.com/${ctx.repo.fullName}/pull/${p.number}` } };
   },
 
+  "repos/get-branch-protection": (ctx) => {
+    const p = ctx.repo.protection.get(ctx.params.branch);
+    if (p === "forbidden") return { status: 403, body: { message: "Resource not accessible by integration", documentation_url: DOCS } };
+    if (!p) return notFound("Branch not protected");
+    const t = example("repos/get-branch-protection", 200);
+    const url = `https://api.github.com/repos/${ctx.repo.fullName}/branches/${ctx.params.branch}/protection`;
+    return {
+      status: 200,
+      body: {
+        ...t,
+        url,
+        required_status_checks: { ...t.required_status_checks, contexts: p.contexts, checks: p.checks.map((context) => ({ context, app_id: null })) },
+        // The example's team lists lack the `type` their schema requires: no restrictions here.
+        restrictions: undefined,
+        required_pull_request_reviews: p.approvals === null ? undefined : { ...t.required_pull_request_reviews, dismissal_restrictions: undefined, required_approving_review_count: p.approvals },
+        required_conversation_resolution: { enabled: p.conversation },
+      },
+    };
+  },
+
+  "repos/get-branch-rules": (ctx) => {
+    const rules = (ctx.repo.rules.get(ctx.params.branch) ?? []).map((r, i) => ({ ...r, ruleset_source_type: "Repository", ruleset_source: ctx.repo.fullName, ruleset_id: 100 + i }));
+    return { status: 200, headers: linkHeaders(ctx, rules.length), body: page(rules, ctx.query) };
+  },
+
   "issues/create-comment": (ctx) => {
     const id = ctx.double.id();
     ctx.repo.comments.push({ id, number: Number(ctx.params.issue_number), body: ctx.body.body });

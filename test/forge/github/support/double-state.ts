@@ -86,6 +86,10 @@ export class DoubleRepo {
   readonly threads = new Map<number, { isResolved: boolean; body: string }[]>();
   readonly comments: { id: number; number: number; body: string }[] = [];
   readonly collaborators = new Map<string, { role_name: string; permission: string }>();
+  /** Classic branch protection by branch; "forbidden" when the App may not read it (no Administration permission). */
+  readonly protection = new Map<string, { contexts: string[]; checks: string[]; approvals: number | null; conversation: boolean } | "forbidden">();
+  /** Ruleset rules that apply to a branch (GitHub's rule items). */
+  readonly rules = new Map<string, { type: string; parameters?: Record<string, unknown> }[]>();
   /** Whether draft pull requests are offered (false: 422 like a private repository on a free plan). */
   allowDrafts = true;
   private nextNumber = 1;
