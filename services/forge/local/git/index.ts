@@ -29,4 +29,5 @@ export { fastForwardBranch } from "./fast-forward.js";
 export { mergeBase, isAncestor, commitsBehind, commitsAhead, commitsBetween } from "./ancestry.js";
 export { diffFacts, diffBetween, type DiffFacts } from "./diff-facts.js";
 export { pullRequestFacts, type PullRequestGitFacts } from "./pull-facts.js";
+export { fetchCommit } from "./fetch-commit.js";
 export { GitCommandError, runGit, type GitRunOptions, type GitOutput } from "./git-command.js";

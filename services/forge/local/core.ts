@@ -1,0 +1,107 @@
+/**
+ * What every part of the local forge shares: its dependencies with defaults filled, the bot user,
+ * web addresses, and opening a repository row as a git repository. docs/local-forge.md.
+ */
+import type { Logger } from "pino";
+import type pg from "pg";
+import { ForgeError, type ForgeEvent, type ForgeEventSink, type RepoName } from "../types.js";
+import { localForgeStore as store } from "../../store/index.js";
+import type { BareRepo } from "./git/index.js";
+
+/** Login of Yardmaster itself on the local forge (a Bot, as a GitHub App's user is). */
+export const DEFAULT_BOT_LOGIN = "yardmaster[bot]";
+
+/** Default login of a person acting through the CLI without `--author`. */
+export const DEFAULT_USER_LOGIN = "local-user";
+
+/** The `app` of check runs written by the local CI runner. */
+export const LOCAL_CI_APP = "local-ci";
+
+/** The `app` of Yardmaster's own check runs (ignored by conditions; services/forge/types.ts CheckRun). */
+export const OWN_CHECK_APP = "yardmaster";
+
+/** The shared state of one local forge. */
+export interface ForgeCore {
+  db: pg.Pool;
+  /** Absolute data directory; repositories live in `<dataDir>/repos`. */
+  dataDir: string;
+  logger: Logger;
+  /** The clock (UTC). */
+  now: () => Date;
+  botLogin: string;
+  /** Prefix of web addresses (the local forge has no web pages: they identify, they do not open). */
+  webBaseUrl: string;
+  /** Hands events to the sink one by one, after the change committed; a failing sink is logged. */
+  deliver(events: readonly ForgeEvent[]): Promise<void>;
+}
+
+/** Builds the core. */
+export function createCore(input: {
+  db: pg.Pool;
+  dataDir: string;
+  logger: Logger;
+  sink: ForgeEventSink;
+  now?: () => Date;
+  botLogin?: string;
+  webBaseUrl?: string;
+}): ForgeCore {
+  const { logger, sink } = input;
+  return {
+    db: input.db,
+    dataDir: input.dataDir,
+    logger,
+    now: input.now ?? (() => new Date()),
+    botLogin: input.botLogin ?? DEFAULT_BOT_LOGIN,
+    webBaseUrl: input.webBaseUrl ?? "local-forge://",
+    async deliver(events) {
+      for (const event of events) {
+        try {
+          await sink(event);
+        } catch (error) {
+          logger.error({ err: error, event }, "forge event sink failed; the forge's own state is kept");
+        }
+      }
+    },
+  };
+}
+
+/** The bare repository of a repository row. */
+export function gitOf(row: store.LocalRepositoryRow): BareRepo {
+  return { gitDir: row.path, name: row.fullName };
+}
+
+/** Web address of a pull request (or of one of its comments). */
+export function pullUrl(core: ForgeCore, repo: RepoName, number: number, commentId?: number): string {
+  const base = core.webBaseUrl.endsWith("/") ? core.webBaseUrl : `${core.webBaseUrl}/`;
+  return `${base}${repo}/pull/${number}${commentId === undefined ? "" : `#issuecomment-${commentId}`}`;
+}
+
+/**
+ * The repository row of `repo`, read without locking.
+ * @throws ForgeError not_found when the local forge has no such repository
+ */
+export async function readRepository(core: ForgeCore, repo: RepoName): Promise<store.LocalRepositoryRow> {
+  const row = await asForgeError(`reading repository ${repo}`, () => store.findLocalRepository(core.db, repo));
+  if (row === null) throw new ForgeError("not_found", `repository ${repo} does not exist`);
+  return row;
+}
+
+/**
+ * The pull request row `number` of a repository.
+ * @throws ForgeError not_found when there is no such pull request
+ */
+export async function readPull(q: store.Queryable, repo: store.LocalRepositoryRow, number: number): Promise<store.PullRequestRow> {
+  const row = await asForgeError(`reading pull request #${number}`, () => store.findPullRequest(q, repo.id, number));
+  if (row === null) throw new ForgeError("not_found", `pull request #${number} does not exist in ${repo.fullName}`);
+  return row;
+}
+
+/** Runs `fn`; a failure that is not a ForgeError (the database) becomes ForgeError transient. */
+export async function asForgeError<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (error instanceof ForgeError) throw error;
+    throw new ForgeError("transient", `${what} failed: ${(error as Error).message}`, undefined, { cause: error });
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * The ForgeService implementation (proto/yardmaster/v1/forge.proto) over the local forge: the
+ * RPCs behind `yardmaster repo|pr|ci` and external CIs. Admin key only, as the proto says. Errors:
+ * NOT_FOUND, ALREADY_EXISTS, FAILED_PRECONDITION, ABORTED (something moved meanwhile),
+ * INVALID_ARGUMENT naming the field; docs/local-forge.md "CLI".
+ */
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import type { ForgeService, LocalPullRequest } from "../../../gen/yardmaster/v1/forge_pb.js";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { LocalPullRequestSchema } from "../../../gen/yardmaster/v1/forge_pb.js";
+import { invalidField } from "../../contracts/index.js";
+import { principalKey } from "../../gateway/index.js";
+import { ForgeError, type CheckState, type ForgeErrorKind } from "../types.js";
+import { DEFAULT_USER_LOGIN } from "./core.js";
+import { LocalForgeError } from "./errors.js";
+import type { LocalForge } from "./local-forge.js";
+import type { PullRequestView } from "./pull-views.js";
+
+const CODES: Record<ForgeErrorKind, Code> = {
+  not_found: Code.NotFound,
+  conflict: Code.Aborted,
+  permission: Code.PermissionDenied,
+  rate_limited: Code.ResourceExhausted,
+  transient: Code.Unavailable,
+  invalid: Code.InvalidArgument,
+};
+
+const HINTS = { already_exists: Code.AlreadyExists, failed_precondition: Code.FailedPrecondition, aborted: Code.Aborted } as const;
+
+/** The Connect error for a failure of the local forge (ForgeErrors mapped; anything else unchanged). */
+export function toConnectError(error: unknown): unknown {
+  if (!(error instanceof ForgeError)) return error;
+  const detail = error instanceof LocalForgeError ? error.detail : {};
+  if (detail.rpc !== undefined) return new ConnectError(error.message, HINTS[detail.rpc], undefined, undefined, error);
+  if (error.kind === "invalid" && detail.field !== undefined) return invalidField(detail.field, error.message);
+  return new ConnectError(error.message, CODES[error.kind], undefined, undefined, error);
+}
+
+/** Runs a handler with the admin check and error mapping. */
+async function handle<T>(ctx: HandlerContext, fn: () => Promise<T>): Promise<T> {
+  if (ctx.values.get(principalKey)?.kind !== "admin") {
+    throw new ConnectError("the local forge's RPCs need the admin key", Code.PermissionDenied);
+  }
+  try {
+    return await fn();
+  } catch (error) {
+    throw toConnectError(error);
+  }
+}
+
+const repoOf = (req: { owner: string; repository: string }) => `${req.owner}/${req.repository}`;
+const orNull = (text: string) => (text === "" ? null : text);
+
+function numberOf(value: bigint): number {
+  if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw invalidField("number", "is too large");
+  return Number(value);
+}
+
+/** The proto form of a pull request view. */
+export function localPullRequestOf(view: PullRequestView): MessageInitShape<typeof LocalPullRequestSchema> {
+  const { pull } = view;
+  return {
+    number: BigInt(pull.number),
+    title: pull.title,
+    body: pull.body,
+    author: pull.author.login,
+    head: pull.headBranch,
+    base: pull.baseBranch,
+    headSha: pull.headSha,
+    state: pull.state,
+    draft: pull.draft,
+    labels: view.labels,
+    checks: view.checks.map((c) => ({
+      name: c.name, state: c.state, description: c.description, app: c.app,
+      completedAt: c.completedAt === null ? undefined : timestampFromDate(c.completedAt),
+    })),
+    reviews: view.reviews.map((r) => ({ author: r.author, state: r.state, submittedAt: timestampFromDate(r.submittedAt) })),
+    comments: view.comments.map((c) => ({ id: BigInt(c.id), author: c.author, body: c.body, createdAt: timestampFromDate(c.createdAt) })),
+    createdAt: timestampFromDate(pull.createdAt),
+    mergedAt: pull.mergedAt === null ? undefined : timestampFromDate(pull.mergedAt),
+    mergeCommitSha: pull.mergeCommitSha ?? undefined,
+    conflict: view.conflict,
+  };
+}
+
+/** Builds the ForgeService implementation over a local forge. */
+export function createForgeService(forge: LocalForge): ServiceImpl<typeof ForgeService> {
+  return {
+    createRepository: (req, ctx) =>
+      handle(ctx, async () => {
+        const created = await forge.addRepository({
+          repo: repoOf(req), fromPath: orNull(req.fromPath), defaultBranch: orNull(req.defaultBranch), atRef: orNull(req.atRef),
+        });
+        return { defaultBranch: created.defaultBranch, headSha: created.headSha };
+      }),
+    pushBranch: (req, ctx) =>
+      handle(ctx, async () => {
+        const pushed = await forge.pushBranch({
+          repo: repoOf(req), fromPath: req.fromPath, sourceRef: req.sourceRef, branch: req.branch, force: req.force, pusher: req.pusher || DEFAULT_USER_LOGIN,
+        });
+        return { beforeSha: pushed.before ?? "", afterSha: pushed.after };
+      }),
+    openPullRequest: (req, ctx) =>
+      handle(ctx, async () => {
+        const repo = repoOf(req);
+        const number = await forge.openPullRequest(repo, {
+          head: req.head, base: req.base, title: req.title || req.head, body: req.body, author: req.author || DEFAULT_USER_LOGIN, draft: req.draft,
+        });
+        return { pullRequest: localPullRequestOf(await forge.describePullRequest(repo, number)) };
+      }),
+    commentPullRequest: (req, ctx) =>
+      handle(ctx, async () => ({ commentId: BigInt(await forge.commentAs(repoOf(req), numberOf(req.number), req.body, req.author || DEFAULT_USER_LOGIN)) })),
+    reviewPullRequest: (req, ctx) =>
+      handle(ctx, async () => {
+        const event = req.event as "APPROVE" | "REQUEST_CHANGES" | "COMMENT";
+        await forge.review(repoOf(req), numberOf(req.number), { event, body: req.body, author: req.author || DEFAULT_USER_LOGIN });
+        return {};
+      }),
+    labelPullRequest: (req, ctx) => handle(ctx, async () => ({ labels: await forge.label(repoOf(req), numberOf(req.number), req.add, req.remove) })),
+    closePullRequest: (req, ctx) =>
+      handle(ctx, async () => {
+        await forge.closePullRequest(repoOf(req), numberOf(req.number));
+        return {};
+      }),
+    getPullRequest: (req, ctx) => handle(ctx, async () => ({ pullRequest: localPullRequestOf(await forge.describePullRequest(repoOf(req), numberOf(req.number))) })),
+    listPullRequests: (req, ctx) =>
+      handle(ctx, async () => {
+        const state = req.state === "" ? null : (req.state as "open" | "closed" | "merged");
+        return { pullRequests: (await forge.listPullRequests(repoOf(req), state)).map(localPullRequestOf) };
+      }),
+    runChecks: (req, ctx) => handle(ctx, async () => forge.runChecks(repoOf(req), req.ref)),
+    postCheckRun: (req, ctx) =>
+      handle(ctx, async () => {
+        await forge.postCheckRun(repoOf(req), {
+          sha: req.sha, name: req.name, state: req.state as CheckState, description: req.description, detailsUrl: orNull(req.detailsUrl), app: req.app || "external",
+        });
+        return {};
+      }),
+    getBranch: (req, ctx) => handle(ctx, async () => forge.getBranch(repoOf(req), req.branch)),
+  };
+}
+
+export type { LocalPullRequest };

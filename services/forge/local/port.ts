@@ -1,0 +1,163 @@
+/**
+ * The local forge as the queue sees it: {@link ForgePort} over real git repositories and
+ * PostgreSQL rows (docs/local-forge.md). Reads take no lock; every write runs in a repository
+ * write (write-context.ts) as the bot user, and emits what a GitHub webhook would map to.
+ */
+import { ForgeError, type CheckState, type ForgePort, type PullRequestSnapshot } from "../types.js";
+import { localForgeStore as store } from "../../store/index.js";
+import {
+  branchRef, compareAndSwapRef, createSpeculativeBranch, deleteBranch, fastForwardBranch, findBranchSha, getBranchSha, readFile,
+  updateHeadWithBase, validateBranchName,
+} from "./git/index.js";
+import { asForgeError, gitOf, OWN_CHECK_APP, readPull, readRepository, type ForgeCore } from "./core.js";
+import { recordBranchMove } from "./branch-moves.js";
+import { declaredChecks, type CiSignals } from "./ci-requests.js";
+import { writeCheckRun } from "./check-runs.js";
+import { mergeBatch } from "./merges.js";
+import { closePull, commentPull, editPull, labelPull, openPull } from "./pull-actions.js";
+import { buildSnapshot } from "./snapshot.js";
+import { inRepository } from "./write-context.js";
+
+/** The configuration file names, in the order they are tried (DESIGN.md §4 "Names"). */
+export const CONFIG_PATHS: readonly string[] = [".yardmaster.yml", ".github/yardmaster.yml"];
+
+/** How many snapshots are built at once by a listing (each runs a few git commands). */
+const SNAPSHOT_CONCURRENCY = 4;
+
+/** Builds the port. Every method throws ForgeError only. */
+export function createLocalForgePort(core: ForgeCore, signals: CiSignals): ForgePort {
+  const write = <T>(repo: string, what: string, fn: Parameters<typeof inRepository<T>>[3]) => inRepository(core, repo, { what }, fn);
+
+  const port: ForgePort = {
+    async getPullRequest(repo, number) {
+      const row = await readRepository(core, repo);
+      return buildSnapshot(core, row, await readPull(core.db, row, number));
+    },
+
+    async listOpenPullRequests(repo) {
+      const row = await readRepository(core, repo);
+      const pulls = await asForgeError(`listing pull requests of ${repo}`, () => store.listPullRequests(core.db, row.id, { state: "open", order: "asc" }));
+      const snapshots: PullRequestSnapshot[] = [];
+      for (let i = 0; i < pulls.length; i += SNAPSHOT_CONCURRENCY) {
+        snapshots.push(...(await Promise.all(pulls.slice(i, i + SNAPSHOT_CONCURRENCY).map((p) => buildSnapshot(core, row, p)))));
+      }
+      return snapshots;
+    },
+
+    async getDefaultBranch(repo) {
+      return (await readRepository(core, repo)).defaultBranch;
+    },
+
+    async readConfigFile(repo) {
+      const row = await readRepository(core, repo);
+      const sha = await getBranchSha(gitOf(row), row.defaultBranch);
+      for (const path of CONFIG_PATHS) {
+        const text = await readFile(gitOf(row), sha, path);
+        if (text !== null) return { path, text, sha };
+      }
+      return null;
+    },
+
+    async readFile(repo, ref, path) {
+      return readFile(gitOf(await readRepository(core, repo)), ref, path);
+    },
+
+    async getBranchSha(repo, branch) {
+      return getBranchSha(gitOf(await readRepository(core, repo)), branch);
+    },
+
+    createSpeculativeBranch: (repo, branch, baseSha, pulls) =>
+      write(repo, `building speculative branch ${branch}`, async (ctx) => {
+        await validateBranchName(branch);
+        if (branch === ctx.repo.defaultBranch) throw new ForgeError("invalid", `${branch} is the default branch of ${repo}; a speculative branch cannot replace it`);
+        const before = await findBranchSha(ctx.git, branch);
+        const after = await createSpeculativeBranch(ctx.git, branch, baseSha, pulls, ctx.now);
+        if (after !== before) ctx.undo(() => compareAndSwapRef(ctx.git, branchRef(branch), after, before));
+        await recordBranchMove(ctx, signals, { branch, before, after, by: await ctx.bot(), checks: `speculative branch ${branch}` });
+        return after;
+      }),
+
+    deleteBranch: (repo, branch) =>
+      write(repo, `deleting branch ${branch}`, async (ctx) => {
+        if (branch === ctx.repo.defaultBranch) throw new ForgeError("invalid", `${branch} is the default branch of ${repo}; it cannot be deleted`);
+        const before = await findBranchSha(ctx.git, branch);
+        if (before === null) return;
+        await deleteBranch(ctx.git, branch, { expectedOldSha: before });
+        ctx.undo(() => compareAndSwapRef(ctx.git, branchRef(branch), null, before));
+        await recordBranchMove(ctx, signals, { branch, before, after: null, by: await ctx.bot() });
+      }),
+
+    openDraftPullRequest: (repo, input) =>
+      write(repo, `opening a draft pull request from ${input.head}`, async (ctx) =>
+        openPull(ctx, signals, { ...input, author: await ctx.bot(), draft: true }),
+      ),
+
+    updatePullRequest: (repo, number, input) => write(repo, `editing pull request #${number}`, (ctx) => editPull(ctx, number, input)),
+
+    closePullRequest: (repo, number) => write(repo, `closing pull request #${number}`, (ctx) => closePull(ctx, number)),
+
+    updatePullRequestWithBase: (repo, number, method) =>
+      write(repo, `updating pull request #${number} with its base`, async (ctx) => {
+        const pull = await readPull(ctx.client, ctx.repo, number);
+        if (pull.state !== "open") throw new ForgeError("invalid", `pull request #${number} is ${pull.state}`);
+        const after = await updateHeadWithBase(ctx.git, {
+          head: pull.headBranch, base: pull.baseBranch, method, date: ctx.now, expectedHeadSha: pull.headSha, pullRequest: number,
+        });
+        if (after !== pull.headSha) ctx.undo(() => compareAndSwapRef(ctx.git, branchRef(pull.headBranch), after, pull.headSha));
+        await recordBranchMove(ctx, signals, { branch: pull.headBranch, before: pull.headSha, after, by: await ctx.bot() });
+        return after;
+      }),
+
+    mergePullRequest: (repo, number, input) =>
+      write(repo, `merging pull request #${number}`, async (ctx) => {
+        const pull = await readPull(ctx.client, ctx.repo, number);
+        const base = await findBranchSha(ctx.git, pull.baseBranch);
+        if (base === null) throw new ForgeError("not_found", `base branch ${pull.baseBranch} of pull request #${number} does not exist`);
+        const pulls = [{ number, headSha: input.expectedHeadSha, commitTitle: input.commitTitle, commitMessage: input.commitMessage }];
+        return (await mergeBatch(ctx, signals, { base: pull.baseBranch, expectedBaseSha: base, method: input.method, pulls })).newBaseSha;
+      }),
+
+    mergePullRequests: (repo, input) => write(repo, `merging into ${input.base}`, (ctx) => mergeBatch(ctx, signals, input)),
+
+    fastForwardBranch: (repo, branch, sha) =>
+      write(repo, `fast-forwarding ${branch}`, async (ctx) => {
+        const before = await fastForwardBranch(ctx.git, branch, sha);
+        const after = await getBranchSha(ctx.git, branch);
+        if (after !== before) ctx.undo(() => compareAndSwapRef(ctx.git, branchRef(branch), after, before));
+        await recordBranchMove(ctx, signals, { branch, before, after, by: await ctx.bot() });
+      }),
+
+    upsertCheckRun: async (repo, input) => {
+      if (input.name.trim() === "") throw new ForgeError("invalid", "name: a check run needs a name");
+      if (input.status === "completed" && (input.conclusion === null || input.conclusion === "pending")) {
+        throw new ForgeError("invalid", `conclusion: a completed check run needs a conclusion (got ${input.conclusion ?? "null"})`);
+      }
+      const state: CheckState = input.status === "completed" ? input.conclusion! : "pending";
+      await writeCheckRun(core, repo, {
+        sha: input.headSha, name: input.name, app: OWN_CHECK_APP, state, description: input.title, detailsUrl: null, output: input.summary,
+      });
+    },
+
+    comment: (repo, number, body) => write(repo, `commenting on #${number}`, async (ctx) => commentPull(ctx, number, body, await ctx.bot())),
+
+    addLabels: async (repo, number, labels) => {
+      await write(repo, `labelling #${number}`, (ctx) => labelPull(ctx, number, labels, []));
+    },
+
+    removeLabels: async (repo, number, labels) => {
+      await write(repo, `unlabelling #${number}`, (ctx) => labelPull(ctx, number, [], labels));
+    },
+
+    async getBranchProtection(repo, branch) {
+      const git = gitOf(await readRepository(core, repo));
+      return { requiredChecks: await declaredChecks(git, await getBranchSha(git, branch)), requiredApprovals: 0, requireConversationResolution: false };
+    },
+
+    async getPermission(repo, login) {
+      await readRepository(core, repo);
+      const user = await asForgeError(`reading the permission of ${login}`, () => store.findLocalUser(core.db, login));
+      return user?.permission ?? "none";
+    },
+  };
+  return port;
+}

@@ -1,0 +1,181 @@
+/**
+ * Writes to pull requests inside a repository write (write-context.ts), shared by the port (the
+ * queue acting as the bot) and the ForgeService (people acting through the CLI): open, edit,
+ * close, comment, review, label. Each emits the event a GitHub webhook would map to
+ * (docs/local-forge.md "Events"). GitHub's refusals are kept: no pull request without commits
+ * between base and head, one open pull request per head and base, no approving one's own.
+ */
+import { ForgeError } from "../types.js";
+import { localForgeStore as store } from "../../store/index.js";
+import { commitsAhead, findBranchSha, getBranchSha, validateBranchName } from "./git/index.js";
+import { readPull, pullUrl } from "./core.js";
+import { requestChecks, type CiSignals } from "./ci-requests.js";
+import { LocalForgeError, withField } from "./errors.js";
+import type { WriteContext } from "./write-context.js";
+
+/** Color of a label created on first use (GitHub's default for labels made by the API). */
+export const NEW_LABEL_COLOR = "ededed";
+
+/** Input of {@link openPull}. */
+export interface OpenPullInput {
+  head: string;
+  base: string;
+  title: string;
+  body: string;
+  author: store.LocalUserRow;
+  draft: boolean;
+}
+
+/**
+ * Opens a pull request; queues its CI.
+ * @returns its number
+ * @throws LocalForgeError invalid (field head/base/title) for a bad or equal branch, a duplicate,
+ *   no commits between; not_found when a branch does not exist
+ */
+export async function openPull(ctx: WriteContext, signals: CiSignals, input: OpenPullInput): Promise<number> {
+  await withField("head", () => validateBranchName(input.head));
+  await withField("base", () => validateBranchName(input.base));
+  if (input.head === input.base) throw new LocalForgeError("invalid", `head and base are both "${input.head}"`, { field: "head" });
+  const headSha = await findBranchSha(ctx.git, input.head);
+  if (headSha === null) throw new LocalForgeError("not_found", `no branch "${input.head}" in ${ctx.repo.fullName}`, { field: "head" });
+  const baseSha = await findBranchSha(ctx.git, input.base);
+  if (baseSha === null) throw new LocalForgeError("not_found", `no branch "${input.base}" in ${ctx.repo.fullName}`, { field: "base" });
+  const title = input.title.trim();
+  if (title === "") throw new LocalForgeError("invalid", "a pull request needs a title", { field: "title" });
+  const duplicate = (await store.openPullsWithHead(ctx.client, ctx.repo.id, input.head)).find((p) => p.baseBranch === input.base);
+  if (duplicate !== undefined) {
+    throw new LocalForgeError("invalid", `pull request #${duplicate.number} from ${input.head} into ${input.base} is already open`, { field: "head", rpc: "already_exists" });
+  }
+  if ((await commitsAhead(ctx.git, baseSha, headSha)) === 0) {
+    throw new LocalForgeError("invalid", `no commits between ${input.base} and ${input.head}`, { field: "head", rpc: "failed_precondition" });
+  }
+  const number = await store.takePullRequestNumber(ctx.client, ctx.repo.id);
+  await store.insertPullRequest(ctx.client, {
+    repositoryId: ctx.repo.id, number, title, body: input.body, authorId: input.author.id, headBranch: input.head, baseBranch: input.base,
+    headSha, draft: input.draft, now: ctx.now,
+  });
+  ctx.emit({ kind: "pull_request_opened", repo: ctx.repo.fullName, number });
+  await requestChecks(ctx, signals, { sha: headSha, branch: input.head, reason: `pull request #${number} opened` });
+  return number;
+}
+
+/**
+ * Edits the title and/or body; `pull_request_edited` when something changed.
+ * @throws ForgeError not_found for an unknown pull request; invalid for an empty title
+ */
+export async function editPull(ctx: WriteContext, number: number, input: { title?: string; body?: string }): Promise<void> {
+  const pull = await readPull(ctx.client, ctx.repo, number);
+  const title = input.title?.trim();
+  if (title === "") throw new LocalForgeError("invalid", "a pull request needs a title", { field: "title" });
+  if (await store.editPullRequest(ctx.client, pull.id, { title, body: input.body, now: ctx.now })) {
+    ctx.emit({ kind: "pull_request_edited", repo: ctx.repo.fullName, number });
+  }
+}
+
+/**
+ * Closes an open pull request without merging (`pull_request_closed`, merged false); closing a
+ * closed one does nothing.
+ * @throws ForgeError not_found; LocalForgeError invalid (failed_precondition) when it was merged
+ */
+export async function closePull(ctx: WriteContext, number: number): Promise<void> {
+  const pull = await readPull(ctx.client, ctx.repo, number);
+  if (pull.state === "merged") throw new LocalForgeError("invalid", `pull request #${number} is merged`, { rpc: "failed_precondition" });
+  if (pull.state === "closed") return;
+  const baseSha = (await findBranchSha(ctx.git, pull.baseBranch)) ?? pull.headSha;
+  await store.closePullRequestRow(ctx.client, pull.id, { baseSha, now: ctx.now });
+  ctx.emit({ kind: "pull_request_closed", repo: ctx.repo.fullName, number, merged: false, mergeCommitSha: null });
+}
+
+/**
+ * Comments on a pull request (open or not, as GitHub allows); `comment_created`.
+ * @returns the comment id
+ * @throws ForgeError not_found; LocalForgeError invalid (field body) for a blank body
+ */
+export async function commentPull(ctx: WriteContext, number: number, body: string, author: store.LocalUserRow): Promise<number> {
+  if (body.trim() === "") throw new LocalForgeError("invalid", "a comment needs a body", { field: "body" });
+  const pull = await readPull(ctx.client, ctx.repo, number);
+  const id = await store.insertComment(ctx.client, { pullRequestId: pull.id, authorId: author.id, body, now: ctx.now });
+  await store.touchPullRequest(ctx.client, pull.id, ctx.now);
+  ctx.emit({
+    kind: "comment_created",
+    repo: ctx.repo.fullName,
+    number,
+    commentId: id,
+    body,
+    author: { login: author.login, id: author.id, type: author.kind, avatarUrl: null },
+    url: pullUrl(ctx.core, ctx.repo.fullName, number, id),
+  });
+  return id;
+}
+
+/** Review verdicts as the RPC names them, and the state each records. */
+export const REVIEW_EVENTS = { APPROVE: "APPROVED", REQUEST_CHANGES: "CHANGES_REQUESTED", COMMENT: "COMMENTED" } as const;
+
+/**
+ * Submits a review of the head as it is now; `pull_request_reviewed`.
+ * @throws ForgeError not_found; LocalForgeError invalid when the pull request is not open
+ *   (failed_precondition), when authors approve or request changes on their own pull request, or
+ *   when REQUEST_CHANGES or COMMENT has no body (field body)
+ */
+export async function reviewPull(
+  ctx: WriteContext,
+  number: number,
+  input: { event: keyof typeof REVIEW_EVENTS; body: string; author: store.LocalUserRow },
+): Promise<void> {
+  const pull = await readPull(ctx.client, ctx.repo, number);
+  if (pull.state !== "open") throw new LocalForgeError("invalid", `pull request #${number} is ${pull.state}`, { rpc: "failed_precondition" });
+  if (input.event !== "COMMENT" && pull.author.id === input.author.id) {
+    const verb = input.event === "APPROVE" ? "approve" : "request changes on";
+    throw new LocalForgeError("invalid", `${input.author.login} cannot ${verb} their own pull request`, { field: "author" });
+  }
+  if (input.event !== "APPROVE" && input.body.trim() === "") {
+    throw new LocalForgeError("invalid", `a ${input.event === "COMMENT" ? "comment" : "request for changes"} needs a body`, { field: "body" });
+  }
+  await store.insertReview(ctx.client, { pullRequestId: pull.id, authorId: input.author.id, state: REVIEW_EVENTS[input.event], body: input.body, commitSha: pull.headSha, now: ctx.now });
+  await store.dropReviewRequest(ctx.client, pull.id, input.author.id);
+  await store.touchPullRequest(ctx.client, pull.id, ctx.now);
+  ctx.emit({ kind: "pull_request_reviewed", repo: ctx.repo.fullName, number });
+}
+
+/**
+ * Adds and removes labels (created on first use); one `pull_request_labeled` per label that
+ * actually changed, adds first. Removing a label that is not there does nothing.
+ * @returns the labels now on the pull request, by name
+ * @throws ForgeError not_found; LocalForgeError invalid (field add/remove) for a blank or too long name
+ */
+export async function labelPull(ctx: WriteContext, number: number, add: readonly string[], remove: readonly string[]): Promise<string[]> {
+  const check = (field: string) => (name: string) => {
+    const trimmed = name.trim();
+    if (trimmed === "" || trimmed.length > 50) throw new LocalForgeError("invalid", `label "${name}" must be 1-50 characters`, { field });
+    return trimmed;
+  };
+  const adding = add.map(check("add"));
+  const removing = remove.map(check("remove"));
+  const pull = await readPull(ctx.client, ctx.repo, number);
+  let changed = false;
+  for (const name of adding) {
+    const label = await store.ensureLabel(ctx.client, ctx.repo.id, name, NEW_LABEL_COLOR);
+    if (!(await store.attachLabel(ctx.client, pull.id, label.id, ctx.now))) continue;
+    changed = true;
+    ctx.emit({ kind: "pull_request_labeled", repo: ctx.repo.fullName, number });
+  }
+  for (const name of removing) {
+    if (!(await store.detachLabel(ctx.client, pull.id, name))) continue;
+    changed = true;
+    ctx.emit({ kind: "pull_request_labeled", repo: ctx.repo.fullName, number });
+  }
+  if (changed) await store.touchPullRequest(ctx.client, pull.id, ctx.now);
+  return (await store.labelsOfPullRequest(ctx.client, pull.id)).map((l) => l.name);
+}
+
+/** The base tip of an open pull request (its diff and merges start there). */
+export async function baseTip(ctx: WriteContext, pull: store.PullRequestRow): Promise<string> {
+  try {
+    return await getBranchSha(ctx.git, pull.baseBranch);
+  } catch (error) {
+    if (error instanceof ForgeError && error.kind === "not_found") {
+      throw new LocalForgeError("not_found", `base branch ${pull.baseBranch} of pull request #${pull.number} does not exist`, {}, { cause: error });
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Creating repositories and pushing to them (ForgeService.CreateRepository and PushBranch, the
+ * `yardmaster repo add|push` commands; docs/local-forge.md "Repositories and pushes"). A new
+ * repository is a bare git repository in the data directory plus its row; a push copies a commit
+ * from a git repository on this machine and moves a branch by compare-and-swap, refusing a
+ * non-fast-forward unless forced.
+ */
+import { rm, stat } from "node:fs/promises";
+import { ForgeError, type RepoName, type Sha } from "../types.js";
+import { localForgeStore as store } from "../../store/index.js";
+import {
+  branchRef, compareAndSwapRef, createRepository, fetchCommit, findBranchSha, importRepository, isAncestor, listBranches, parseRepoName,
+  repositoryPath, resolveCommit, setBranch, setDefaultBranch, validateBranchName, type BareRepo,
+} from "./git/index.js";
+import { asForgeError, type ForgeCore } from "./core.js";
+import { recordBranchMove } from "./branch-moves.js";
+import type { CiSignals } from "./ci-requests.js";
+import { LocalForgeError, withField } from "./errors.js";
+import { inRepository } from "./write-context.js";
+
+/** Input of {@link addRepository}. */
+export interface AddRepositoryInput {
+  repo: RepoName;
+  /** Absolute path of a git repository to import; null = a new repository with one empty commit. */
+  fromPath: string | null;
+  /** Default branch; null = the imported repository's current branch, or "main". */
+  defaultBranch: string | null;
+  /** A revision of the imported repository for the default branch's tip; null = as imported. */
+  atRef: string | null;
+}
+
+/**
+ * Creates a repository; emits `branch_pushed` for each branch it starts with.
+ * @returns its default branch and that branch's tip
+ * @throws LocalForgeError conflict (already_exists) when it exists; not_found (field from_path or
+ *   at_ref); invalid (field default_branch / repository)
+ */
+export async function addRepository(core: ForgeCore, input: AddRepositoryInput): Promise<{ defaultBranch: string; headSha: Sha }> {
+  await withField("repository", async () => parseRepoName(input.repo));
+  const path = repositoryPath(core.dataDir, input.repo);
+  const exists = () => new LocalForgeError("conflict", `repository ${input.repo} already exists`, { rpc: "already_exists" });
+  if ((await asForgeError(`reading repository ${input.repo}`, () => store.findLocalRepository(core.db, input.repo))) !== null) throw exists();
+  if (input.defaultBranch !== null) await withField("default_branch", () => validateBranchName(input.defaultBranch!));
+  if (input.fromPath !== null && !(await stat(input.fromPath).then((s) => s.isDirectory(), () => false))) {
+    throw new LocalForgeError("not_found", `${input.fromPath} is not a directory`, { field: "from_path" });
+  }
+  let git: BareRepo;
+  let defaultBranch: string;
+  try {
+    if (input.fromPath === null) {
+      defaultBranch = input.defaultBranch ?? "main";
+      git = await createRepository({ gitDir: path, name: input.repo, defaultBranch, initialCommit: { message: "Initial commit", date: core.now() } });
+    } else {
+      const imported = await withField("from_path", () =>
+        importRepository({ gitDir: path, name: input.repo, from: input.fromPath!, defaultBranch: input.defaultBranch ?? undefined }),
+      );
+      git = imported.repo;
+      defaultBranch = imported.defaultBranch;
+    }
+  } catch (error) {
+    if (error instanceof ForgeError && error.kind === "conflict") throw exists();
+    throw error;
+  }
+  try {
+    if (input.atRef !== null) await setBranch(git, defaultBranch, await withField("at_ref", () => resolveCommit(git, input.atRef!)));
+    await setDefaultBranch(git, defaultBranch);
+    const branches = await listBranches(git);
+    const row = await asForgeError(`registering repository ${input.repo}`, () =>
+      store.insertLocalRepository(core.db, { fullName: input.repo, defaultBranch, path, createdAt: core.now() }),
+    );
+    if (row === null) throw exists();
+    await core.deliver(branches.map((b) => ({ kind: "branch_pushed", repo: row.fullName, branch: b.name, before: null, after: b.sha, forced: false }) as const));
+    return { defaultBranch, headSha: branches.find((b) => b.name === defaultBranch)!.sha };
+  } catch (error) {
+    await rm(path, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** Input of {@link pushBranch}. */
+export interface PushInput {
+  repo: RepoName;
+  /** Absolute path of the git repository holding the commit. */
+  fromPath: string;
+  /** A revision there (branch, tag, SHA). */
+  sourceRef: string;
+  branch: string;
+  /** Allow a move that is not a fast-forward. */
+  force: boolean;
+  pusher: string;
+}
+
+/**
+ * Pushes a commit to a branch (created when new). Moving a pull request's head synchronizes it
+ * and queues its CI; a push that brings a pull request's head into its base merges it.
+ * @returns the branch's tip before (null when new) and after
+ * @throws LocalForgeError conflict (failed_precondition) for a non-fast-forward without force;
+ *   not_found (field from_path, source_ref); invalid (field branch); conflict when the branch
+ *   moved meanwhile
+ */
+export async function pushBranch(core: ForgeCore, signals: CiSignals, input: PushInput): Promise<{ before: Sha | null; after: Sha }> {
+  if (!(await stat(input.fromPath).then((s) => s.isDirectory(), () => false))) {
+    throw new LocalForgeError("not_found", `${input.fromPath} is not a directory`, { field: "from_path" });
+  }
+  return inRepository(core, input.repo, { what: `pushing to ${input.branch}` }, async (ctx) => {
+    await withField("branch", () => validateBranchName(input.branch));
+    const pusher = await ctx.user(input.pusher);
+    const after = await withField("source_ref", () => fetchCommit(ctx.git, input.fromPath, input.sourceRef));
+    const before = await findBranchSha(ctx.git, input.branch);
+    if (before === after) return { before, after };
+    if (before !== null && !input.force && !(await isAncestor(ctx.git, before, after))) {
+      throw new LocalForgeError("conflict", `${input.branch} is at ${before}, which ${after} does not contain: not a fast-forward (push with force to replace it)`, {
+        field: "branch", rpc: "failed_precondition",
+      });
+    }
+    await setBranch(ctx.git, input.branch, after, { expectedOldSha: before });
+    ctx.undo(() => compareAndSwapRef(ctx.git, branchRef(input.branch), after, before));
+    await recordBranchMove(ctx, signals, { branch: input.branch, before, after, by: pusher });
+    return { before, after };
+  });
+}

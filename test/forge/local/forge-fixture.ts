@@ -1,0 +1,120 @@
+/**
+ * Named builders for the local forge's tests: a fresh PostgreSQL database, a data directory, a
+ * source git repository to import and push from (written with the git layer, fixed dates), an
+ * event recorder as the sink, and a counting clock. Everything is real: git, PostgreSQL, the CI
+ * runner's processes.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createLocalForge, type LocalForge, type LocalForgeDeps } from "../../../services/forge/local/index.js";
+import { commitFiles, createRepository, setBranch, type BareRepo, type FileChange } from "../../../services/forge/local/git/index.js";
+import type { ForgeEvent } from "../../../services/forge/types.js";
+import { freshDatabase, type TestDatabase } from "../../support/database.js";
+import { testLogger } from "../../support/logger.js";
+
+/** Minute `n` after 2024-03-01T00:00:00Z. */
+export function minute(n: number): Date {
+  return new Date(Date.UTC(2024, 2, 1, 0, n));
+}
+
+/** A clock that moves one minute per reading, from 2024-03-01T00:00Z; `offsetMs` shifts it (a later process). */
+export function countingClock(): { now: () => Date; ticks: () => number; skip: (ms: number) => void } {
+  let n = 0;
+  let offset = 0;
+  return { now: () => new Date(minute(n++).getTime() + offset), ticks: () => n, skip: (ms) => void (offset += ms) };
+}
+
+/** Records events; `take()` returns those since the last take. */
+export function eventRecorder() {
+  const all: ForgeEvent[] = [];
+  let mark = 0;
+  const waiters: { test: (e: ForgeEvent) => boolean; resolve: (e: ForgeEvent) => void }[] = [];
+  return {
+    all,
+    sink: (event: ForgeEvent) => {
+      all.push(event);
+      for (const w of [...waiters]) {
+        if (w.test(event)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(event);
+        }
+      }
+    },
+    take(): ForgeEvent[] {
+      const taken = all.slice(mark);
+      mark = all.length;
+      return taken;
+    },
+    /** Resolves with the next event (from now on) that passes `test`. */
+    next(test: (e: ForgeEvent) => boolean): Promise<ForgeEvent> {
+      return new Promise((resolve) => waiters.push({ test, resolve }));
+    },
+  };
+}
+
+/** A source repository to import from and push from: a bare repository grown with the git layer. */
+export interface SourceRepo {
+  repo: BareRepo;
+  path: string;
+  /** Writes a commit on `parent` (null: a root commit) and points `branch` at it. @returns its SHA */
+  commit(branch: string, parent: string | null, changes: Record<string, FileChange>, message?: string): Promise<string>;
+}
+
+let sourceClock = 0;
+
+/** Creates a source repository whose `main` holds `files`. */
+export async function createSourceRepo(dir: string, files: Record<string, FileChange>): Promise<SourceRepo & { root: string }> {
+  const path = join(dir, `source-${Math.random().toString(36).slice(2)}.git`);
+  const repo = await createRepository({ gitDir: path, name: "source", defaultBranch: "main" });
+  const commit = async (branch: string, parent: string | null, changes: Record<string, FileChange>, message = "change") => {
+    const sha = await commitFiles(repo, { parent, changes, message, date: minute(1000 + sourceClock++), author: { name: "Ada", email: "ada@example.com" } });
+    await setBranch(repo, branch, sha);
+    return sha;
+  };
+  const root = await commit("main", null, files, "initial");
+  return { repo, path, commit, root };
+}
+
+/** One test's world: database, data directory, forge, recorder, clock. */
+export interface ForgeWorld {
+  db: TestDatabase;
+  dir: string;
+  forge: LocalForge;
+  events: ReturnType<typeof eventRecorder>;
+  clock: ReturnType<typeof countingClock>;
+  warnings: string[];
+  /** Another forge on the same database and data directory (a second process, a restart). */
+  another(deps?: Partial<LocalForgeDeps>): LocalForge;
+  cleanup(): Promise<void>;
+}
+
+/** Builds a world; `deps` overrides the forge's dependencies (CI settings...). */
+export async function createWorld(deps: Partial<LocalForgeDeps> = {}): Promise<ForgeWorld> {
+  const db = await freshDatabase();
+  const dir = await mkdtemp(join(tmpdir(), "yardmaster-forge-test-"));
+  const events = eventRecorder();
+  const clock = countingClock();
+  const { logger, warnings } = testLogger();
+  const base: LocalForgeDeps = {
+    db: db.pool, dataDir: join(dir, "data"), logger, sink: events.sink, now: clock.now,
+    ...deps,
+    ci: { runner: { tempRoot: dir, killGraceMs: 500 }, start: false, ...deps.ci },
+  };
+  const forges: LocalForge[] = [];
+  const make = (extra: Partial<LocalForgeDeps> = {}) => {
+    const forge = createLocalForge({ ...base, ...extra, ci: { ...base.ci, ...extra.ci } });
+    forges.push(forge);
+    return forge;
+  };
+  const forge = make();
+  return {
+    db, dir, forge, events, clock, warnings,
+    another: make,
+    async cleanup() {
+      for (const f of forges) await f.close();
+      await db.drop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
