@@ -10,15 +10,20 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import { principalKey, type ActorInfo } from "../gateway/index.js";
-import { deletePause, getPause, setPause, type PauseRow, type Pool } from "../store/index.js";
+import { deletePause, getPause, setPause, type PauseRow, type Pool, type PoolClient } from "../store/index.js";
 import { pauseEvent, unpauseEvent } from "./pause-events.js";
 
 export interface PauseDeps {
   db: Pool;
   /** Called after a commit that wrote log events (kicks the outbox relay). */
   eventsWritten: () => void;
-  /** Called after the pause state changed (the queue engine stops or resumes). */
-  pauseChanged?: (repository: string, paused: boolean) => Promise<void>;
+  /**
+   * Records the change for the queue engine in the same transaction as the pause row (the
+   * runner's inbox), so the engine and the pause endpoints never disagree.
+   */
+  pauseChanged?: (client: PoolClient, repository: string, change: { paused: true; reason: string; actor: ActorInfo } | { paused: false; actor: ActorInfo }) => Promise<void>;
+  /** Called after the commit (wakes the runner). */
+  pauseCommitted?: (repository: string) => void;
 }
 
 interface RepoRequest {
@@ -42,18 +47,28 @@ export function pauseOperations(deps: PauseDeps) {
     async pause(req: RepoRequest & { reason: string }, ctx: HandlerContext): Promise<PauseRow> {
       const repo = fullName(req);
       const actor = actorOf(ctx);
-      const { pause, created } = await setPause(deps.db, { repository: repo, reason: req.reason, pausedBy: actor }, (kind) => pauseEvent(repo, kind, req.reason, actor));
+      const { pause } = await setPause(
+        deps.db,
+        { repository: repo, reason: req.reason, pausedBy: actor },
+        (kind) => pauseEvent(repo, kind, req.reason, actor),
+        (client) => deps.pauseChanged?.(client as PoolClient, repo, { paused: true, reason: req.reason, actor }) ?? Promise.resolve(),
+      );
       deps.eventsWritten();
-      if (created) await deps.pauseChanged?.(repo, true);
+      deps.pauseCommitted?.(repo);
       return pause;
     },
     async unpause(req: RepoRequest, ctx: HandlerContext): Promise<void> {
       const repo = fullName(req);
       const actor = actorOf(ctx);
-      const removed = await deletePause(deps.db, repo, () => unpauseEvent(repo, actor));
+      const removed = await deletePause(
+        deps.db,
+        repo,
+        () => unpauseEvent(repo, actor),
+        (client) => deps.pauseChanged?.(client as PoolClient, repo, { paused: false, actor }) ?? Promise.resolve(),
+      );
       if (!removed) throw notPaused(repo);
       deps.eventsWritten();
-      await deps.pauseChanged?.(repo, false);
+      deps.pauseCommitted?.(repo);
     },
     get: (req: RepoRequest) => getPause(deps.db, fullName(req)),
   };

@@ -1,17 +1,29 @@
 /**
- * The QueueService implementation (proto/yardmaster/v1/queue.proto). Pause is served from
- * PostgreSQL (pause-handlers.ts). Until the queue engine lands, the other reads answer what is
- * true for a repository with no queue: no branches, an empty status with the `__default__` scope
- * key, NOT_FOUND for any pull request, no queues, no base refs; the configuration is empty (no
- * configuration file is read yet).
+ * The QueueService implementation (proto/yardmaster/v1/queue.proto): reads map the engine's read
+ * views of the stored queue state (PostgreSQL, last committed) to messages; writes (dequeue,
+ * enqueue, pause) go through the queue runner, under the repository's lock. Shapes: SPEC.md
+ * "Merge queue control" and "Queues"; decisions: docs/merge-queue.md, docs/pause.md.
  */
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import type { QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
 import { invalidField } from "../contracts/index.js";
+import {
+  branchesWithQueue, dequeueImpact, EngineInputError, NotQueuedError, pullView, queueListing, statusView, type EngineState,
+} from "../engine/index.js";
+import type { QueueRunner } from "../engine/runner/index.js";
+import type { ForgePort } from "../forge/types.js";
+import { loadConfiguration, queueRuleApiConfig, queueRulesApiConfiguration, type Configuration } from "../simulator/config/index.js";
+import { baseRefsInWindow, getStoredConfig, loadQueueState } from "../store/index.js";
 import { pauseHandlers, type PauseDeps } from "./pause-handlers.js";
+import { mergeabilityDetail } from "./pull-detail.js";
+import { queuedPullRequest, status, ts, type HostLabels } from "./view-mapping.js";
 
-export type QueueServiceDeps = PauseDeps;
+export interface QueueServiceDeps extends PauseDeps {
+  runner: QueueRunner;
+  forge: ForgePort;
+  now?: () => number;
+}
 
 const DAY_MS = 86_400_000;
 
@@ -26,34 +38,121 @@ export function queueWindow(start: Timestamp | undefined, end: Timestamp | undef
   return { start: s, end: e };
 }
 
-const notQueued = (n: bigint) => new ConnectError(`pull request ${n} is not in any merge queue`, Code.NotFound);
+const notQueued = (n: bigint | number) => new ConnectError(`pull request ${n} is not in any merge queue`, Code.NotFound);
+const fullName = (r: { owner: string; repository: string }) => `${r.owner}/${r.repository}`;
 
 /** Builds the QueueService implementation. */
 export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<typeof QueueService>> {
+  const now = deps.now ?? Date.now;
+  const state = async (r: { owner: string; repository: string }) => loadQueueState<EngineState>(deps.db, fullName(r));
+  const number = (n: bigint) => {
+    if (n > BigInt(Number.MAX_SAFE_INTEGER)) throw notQueued(n);
+    return Number(n);
+  };
+
+  /** The stored configuration, loaded; null when the repository has none; throws 422 when invalid. */
+  async function configuration(repo: string): Promise<Configuration | null> {
+    const stored = await getStoredConfig(deps.db, repo);
+    if (!stored?.text) return null;
+    const [, name] = repo.split("/");
+    const loaded = await loadConfiguration(stored.text, { repositoryName: name, loadExtended: async (other) => (await deps.forge.readConfigFile(`${repo.split("/")[0]}/${other}`))?.text ?? null });
+    if (!loaded.ok) {
+      throw new ConnectError(`the configuration file is invalid: ${loaded.errors.map((e) => `${e.path.join(" → ") || "(top)"}${e.line ? ` (line ${e.line}, column ${e.column})` : ""}: ${e.message}`).join("; ")}`, Code.FailedPrecondition);
+    }
+    return loaded.config;
+  }
+
+  /** Host labels (ids, colours) of the pull requests shown, read from the forge. */
+  async function hostLabels(repo: string, numbers: number[]): Promise<HostLabels> {
+    const out: HostLabels = new Map();
+    await Promise.all(numbers.map(async (n) => out.set(n, (await deps.forge.getPullRequest(repo, n).catch(() => null))?.labels ?? [])));
+    return out;
+  }
+
   return {
     ...pauseHandlers(deps),
-    listMergeQueueBranches: async () => ({ branches: [] }),
-    getMergeQueueStatus: async () => ({
-      scopeQueues: { __default__: { values: [] } },
-      batches: [],
-      waitingPullRequests: [],
-      automaticConflictResolutionUnsupported: true,
-      mode: "serial",
-    }),
-    getQueuedPullRequest: async (req) => {
-      throw notQueued(req.prNumber);
+    async listMergeQueueBranches(req) {
+      const s = await state(req);
+      return { branches: s ? branchesWithQueue(s) : [] };
     },
-    getDequeueImpact: async (req) => {
-      throw notQueued(req.prNumber);
+    async getMergeQueueStatus(req) {
+      const s = await state(req);
+      if (!s) return { scopeQueues: { __default__: { values: [] } }, batches: [], waitingPullRequests: [], automaticConflictResolutionUnsupported: true, mode: "serial" };
+      const view = statusView(s, req.branch, now());
+      const numbers = [...view.batches.flatMap((b) => [...b.pullRequests, ...b.subBatches.flatMap((x) => x.pullRequests)]), ...view.waitingPullRequests].map((p) => p.number);
+      return status(view, await hostLabels(fullName(req), [...new Set(numbers)]));
     },
-    dequeuePullRequest: async (req) => {
-      throw notQueued(req.prNumber);
+    async getQueuedPullRequest(req) {
+      const s = await state(req);
+      const view = s && pullView(s, number(req.prNumber), now());
+      if (!view) throw notQueued(req.prNumber);
+      const repo = fullName(req);
+      const config = await configuration(repo).catch(() => null);
+      const rule = config?.queue_rules.find((r) => r.name === view.queueRuleName);
+      return {
+        number: req.prNumber, queuedAt: ts(view.queuedAt), estimatedTimeOfMerge: ts(view.estimatedTimeOfMerge), position: BigInt(view.position),
+        priorityRuleName: view.priorityRuleName ?? "", queueRuleName: view.queueRuleName, checksTimeoutAt: ts(view.checksTimeoutAt),
+        queueRule: { name: view.queueRuleName, config: rule ? (queueRuleApiConfig(rule) as never) : {} },
+        mergeabilityCheck: view.mergeabilityCheck ? await mergeabilityDetail({ forge: deps.forge, repository: repo, config, now: new Date(now()) }, s!, view) : undefined,
+      };
     },
-    getQueuesConfiguration: async () => ({ configuration: [] }),
-    listQueues: async () => ({ queues: [] }),
-    listQueueBaseRefs: async (req) => {
-      queueWindow(req.startAt, req.endAt, new Date());
-      return { baseRefs: [] };
+    async getDequeueImpact(req) {
+      const s = await state(req);
+      if (!s) throw notQueued(req.prNumber);
+      try {
+        const impact = dequeueImpact(s, number(req.prNumber), now());
+        return { interruptedBatches: impact.interruptedBatches, recheckedPullRequests: impact.recheckedPullRequests, cascadedPullRequests: impact.cascadedPullRequests };
+      } catch (e) {
+        if (e instanceof NotQueuedError) throw notQueued(req.prNumber);
+        throw e;
+      }
+    },
+    async dequeuePullRequest(req) {
+      try {
+        await deps.runner.request(fullName(req), { kind: "engine", event: { type: "dequeue_requested", number: number(req.prNumber), trigger: "API", source: "api" } });
+      } catch (e) {
+        if (e instanceof NotQueuedError) throw notQueued(req.prNumber);
+        throw e;
+      }
+      return {};
+    },
+    async getQueuesConfiguration(req) {
+      const config = await configuration(fullName(req));
+      return { configuration: config ? (queueRulesApiConfiguration(config) as never) : [] };
+    },
+    async listQueues(req) {
+      const s = await state(req);
+      if (!s) return { queues: [] };
+      const repo = fullName(req);
+      const config = await configuration(repo).catch(() => null);
+      const listing = queueListing(s, now());
+      return {
+        queues: listing.queues.map((q) => ({
+          branch: q.branch,
+          pullRequests: q.pullRequests.map((p) => {
+            const rule = config?.queue_rules.find((r) => r.name === p.queueRuleName);
+            return queuedPullRequest(p, { name: p.queueRuleName, config: rule ? (queueRuleApiConfig(rule) as never) : {} }, "");
+          }),
+        })),
+      };
+    },
+    async listQueueBaseRefs(req) {
+      const w = queueWindow(req.startAt, req.endAt, new Date(now()));
+      return { baseRefs: await baseRefsInWindow(deps.db, fullName(req), w.start, w.end) };
+    },
+    async enqueuePullRequest(req) {
+      const repo = fullName(req);
+      let result;
+      try {
+        result = await deps.runner.request(repo, { kind: "enqueue", number: number(req.prNumber), queueRule: req.queueRule || null, trigger: "API" });
+      } catch (e) {
+        if (e instanceof EngineInputError) throw new ConnectError(e.message, Code.FailedPrecondition);
+        throw e;
+      }
+      if (!result || result.kind === "refused") throw new ConnectError(`pull request ${req.prNumber} cannot be queued: ${result?.reason ?? "unknown"}`, Code.FailedPrecondition);
+      const s = await state(req);
+      const view = s && pullView(s, number(req.prNumber), now());
+      return { queueRule: result.rule, position: BigInt(view?.position ?? -1) };
     },
   };
 }

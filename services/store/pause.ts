@@ -25,12 +25,14 @@ export async function getPause(db: pg.Pool | pg.ClientBase, repository: string):
 /**
  * Pauses the queue, or changes the reason of the current pause (paused_at is kept).
  * @param event builds the log event: "create" for a new pause, "update" for a changed reason
+ * @param also more writes of the same transaction (the queue runner's inbox row)
  * @returns the pause and whether it was created
  */
 export async function setPause(
   db: pg.Pool,
   input: { repository: string; reason: string; pausedBy: unknown },
   event: (kind: "create" | "update") => EventRow,
+  also: (client: pg.ClientBase, created: boolean) => Promise<void> = async () => {},
 ): Promise<{ pause: PauseRow; created: boolean }> {
   return withTransaction(db, async (client) => {
     const res = await client.query(
@@ -42,19 +44,22 @@ export async function setPause(
     );
     const created: boolean = res.rows[0].created;
     await appendToOutbox(client, [event(created ? "create" : "update")]);
+    await also(client, created);
     return { pause: toRow(res.rows[0]), created };
   });
 }
 
 /**
  * Unpauses the queue.
+ * @param also more writes of the same transaction (the queue runner's inbox row)
  * @returns the pause that was removed, or null when the queue was not paused (nothing written)
  */
-export async function deletePause(db: pg.Pool, repository: string, event: () => EventRow): Promise<PauseRow | null> {
+export async function deletePause(db: pg.Pool, repository: string, event: () => EventRow, also: (client: pg.ClientBase) => Promise<void> = async () => {}): Promise<PauseRow | null> {
   return withTransaction(db, async (client) => {
     const res = await client.query("DELETE FROM queue_pauses WHERE repository = $1::text RETURNING repository, reason, paused_at, paused_by", [repository]);
     if (!res.rows[0]) return null;
     await appendToOutbox(client, [event()]);
+    await also(client);
     return toRow(res.rows[0]);
   });
 }

@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file yardmaster/v1/admin.proto.
  */
 export const file_yardmaster_v1_admin: GenFile = /*@__PURE__*/
-  fileDesc("Chl5YXJkbWFzdGVyL3YxL2FkbWluLnByb3RvEg15YXJkbWFzdGVyLnYxIkgKEkNyZWF0ZVRva2VuUmVxdWVzdBIUCgxyZXBvc2l0b3JpZXMYASADKAkSHAoLZGVzY3JpcHRpb24YAiABKAlCB8rzGAMwyAEiTgoTQ3JlYXRlVG9rZW5SZXNwb25zZRInCgV0b2tlbhgBIAEoCzIYLnlhcmRtYXN0ZXIudjEuVG9rZW5JbmZvEg4KBnNlY3JldBgCIAEoCSITChFMaXN0VG9rZW5zUmVxdWVzdCI+ChJMaXN0VG9rZW5zUmVzcG9uc2USKAoGdG9rZW5zGAEgAygLMhgueWFyZG1hc3Rlci52MS5Ub2tlbkluZm8iLgoSUmV2b2tlVG9rZW5SZXF1ZXN0EhgKAmlkGAEgASgJQgzK8xgIIgR1dWlkUAEiPgoTUmV2b2tlVG9rZW5SZXNwb25zZRInCgV0b2tlbhgBIAEoCzIYLnlhcmRtYXN0ZXIudjEuVG9rZW5JbmZvIqIBCglUb2tlbkluZm8SCgoCaWQYASABKAkSFAoMcmVwb3NpdG9yaWVzGAIgAygJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEi4KCmNyZWF0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnJldm9rZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wMo0CCgxUb2tlblNlcnZpY2USVAoLQ3JlYXRlVG9rZW4SIS55YXJkbWFzdGVyLnYxLkNyZWF0ZVRva2VuUmVxdWVzdBoiLnlhcmRtYXN0ZXIudjEuQ3JlYXRlVG9rZW5SZXNwb25zZRJRCgpMaXN0VG9rZW5zEiAueWFyZG1hc3Rlci52MS5MaXN0VG9rZW5zUmVxdWVzdBohLnlhcmRtYXN0ZXIudjEuTGlzdFRva2Vuc1Jlc3BvbnNlElQKC1Jldm9rZVRva2VuEiEueWFyZG1hc3Rlci52MS5SZXZva2VUb2tlblJlcXVlc3QaIi55YXJkbWFzdGVyLnYxLlJldm9rZVRva2VuUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp, file_yardmaster_v1_common]);
+  fileDesc("Chl5YXJkbWFzdGVyL3YxL2FkbWluLnByb3RvEg15YXJkbWFzdGVyLnYxIkgKEkNyZWF0ZVRva2VuUmVxdWVzdBIUCgxyZXBvc2l0b3JpZXMYASADKAkSHAoLZGVzY3JpcHRpb24YAiABKAlCB8rzGAMwyAEiTgoTQ3JlYXRlVG9rZW5SZXNwb25zZRInCgV0b2tlbhgBIAEoCzIYLnlhcmRtYXN0ZXIudjEuVG9rZW5JbmZvEg4KBnNlY3JldBgCIAEoCSITChFMaXN0VG9rZW5zUmVxdWVzdCI+ChJMaXN0VG9rZW5zUmVzcG9uc2USKAoGdG9rZW5zGAEgAygLMhgueWFyZG1hc3Rlci52MS5Ub2tlbkluZm8iLgoSUmV2b2tlVG9rZW5SZXF1ZXN0EhgKAmlkGAEgASgJQgzK8xgIIgR1dWlkUAEiPgoTUmV2b2tlVG9rZW5SZXNwb25zZRInCgV0b2tlbhgBIAEoCzIYLnlhcmRtYXN0ZXIudjEuVG9rZW5JbmZvIqIBCglUb2tlbkluZm8SCgoCaWQYASABKAkSFAoMcmVwb3NpdG9yaWVzGAIgAygJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEi4KCmNyZWF0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnJldm9rZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wItoBChhTZXRQcm9kdWN0RW5hYmxlZFJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBJXCgdwcm9kdWN0GAMgASgJQkbK8xhCGgttZXJnZV9xdWV1ZRoTd29ya2Zsb3dfYXV0b21hdGlvbhoRbWVyZ2VfcHJvdGVjdGlvbnMaC2NpX2luc2lnaHRzEg8KB2VuYWJsZWQYBCABKAgiLAoZU2V0UHJvZHVjdEVuYWJsZWRSZXNwb25zZRIPCgdjaGFuZ2VkGAEgASgIImsKE0xpc3RQcm9kdWN0c1JlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJCJFChRMaXN0UHJvZHVjdHNSZXNwb25zZRItCghwcm9kdWN0cxgBIAMoCzIbLnlhcmRtYXN0ZXIudjEuUHJvZHVjdFN0YXRlIjAKDFByb2R1Y3RTdGF0ZRIPCgdwcm9kdWN0GAEgASgJEg8KB2VuYWJsZWQYAiABKAgyjQIKDFRva2VuU2VydmljZRJUCgtDcmVhdGVUb2tlbhIhLnlhcmRtYXN0ZXIudjEuQ3JlYXRlVG9rZW5SZXF1ZXN0GiIueWFyZG1hc3Rlci52MS5DcmVhdGVUb2tlblJlc3BvbnNlElEKCkxpc3RUb2tlbnMSIC55YXJkbWFzdGVyLnYxLkxpc3RUb2tlbnNSZXF1ZXN0GiEueWFyZG1hc3Rlci52MS5MaXN0VG9rZW5zUmVzcG9uc2USVAoLUmV2b2tlVG9rZW4SIS55YXJkbWFzdGVyLnYxLlJldm9rZVRva2VuUmVxdWVzdBoiLnlhcmRtYXN0ZXIudjEuUmV2b2tlVG9rZW5SZXNwb25zZTLRAQoOUHJvZHVjdFNlcnZpY2USZgoRU2V0UHJvZHVjdEVuYWJsZWQSJy55YXJkbWFzdGVyLnYxLlNldFByb2R1Y3RFbmFibGVkUmVxdWVzdBooLnlhcmRtYXN0ZXIudjEuU2V0UHJvZHVjdEVuYWJsZWRSZXNwb25zZRJXCgxMaXN0UHJvZHVjdHMSIi55YXJkbWFzdGVyLnYxLkxpc3RQcm9kdWN0c1JlcXVlc3QaIy55YXJkbWFzdGVyLnYxLkxpc3RQcm9kdWN0c1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_yardmaster_v1_common]);
 
 /**
  * @generated from message yardmaster.v1.CreateTokenRequest
@@ -169,6 +169,118 @@ export const TokenInfoSchema: GenMessage<TokenInfo> = /*@__PURE__*/
   messageDesc(file_yardmaster_v1_admin, 6);
 
 /**
+ * @generated from message yardmaster.v1.SetProductEnabledRequest
+ */
+export type SetProductEnabledRequest = Message<"yardmaster.v1.SetProductEnabledRequest"> & {
+  /**
+   * @generated from field: string owner = 1;
+   */
+  owner: string;
+
+  /**
+   * @generated from field: string repository = 2;
+   */
+  repository: string;
+
+  /**
+   * @generated from field: string product = 3;
+   */
+  product: string;
+
+  /**
+   * @generated from field: bool enabled = 4;
+   */
+  enabled: boolean;
+};
+
+/**
+ * Describes the message yardmaster.v1.SetProductEnabledRequest.
+ * Use `create(SetProductEnabledRequestSchema)` to create a new message.
+ */
+export const SetProductEnabledRequestSchema: GenMessage<SetProductEnabledRequest> = /*@__PURE__*/
+  messageDesc(file_yardmaster_v1_admin, 7);
+
+/**
+ * @generated from message yardmaster.v1.SetProductEnabledResponse
+ */
+export type SetProductEnabledResponse = Message<"yardmaster.v1.SetProductEnabledResponse"> & {
+  /**
+   * False when the product already had that state (nothing written).
+   *
+   * @generated from field: bool changed = 1;
+   */
+  changed: boolean;
+};
+
+/**
+ * Describes the message yardmaster.v1.SetProductEnabledResponse.
+ * Use `create(SetProductEnabledResponseSchema)` to create a new message.
+ */
+export const SetProductEnabledResponseSchema: GenMessage<SetProductEnabledResponse> = /*@__PURE__*/
+  messageDesc(file_yardmaster_v1_admin, 8);
+
+/**
+ * @generated from message yardmaster.v1.ListProductsRequest
+ */
+export type ListProductsRequest = Message<"yardmaster.v1.ListProductsRequest"> & {
+  /**
+   * @generated from field: string owner = 1;
+   */
+  owner: string;
+
+  /**
+   * @generated from field: string repository = 2;
+   */
+  repository: string;
+};
+
+/**
+ * Describes the message yardmaster.v1.ListProductsRequest.
+ * Use `create(ListProductsRequestSchema)` to create a new message.
+ */
+export const ListProductsRequestSchema: GenMessage<ListProductsRequest> = /*@__PURE__*/
+  messageDesc(file_yardmaster_v1_admin, 9);
+
+/**
+ * @generated from message yardmaster.v1.ListProductsResponse
+ */
+export type ListProductsResponse = Message<"yardmaster.v1.ListProductsResponse"> & {
+  /**
+   * @generated from field: repeated yardmaster.v1.ProductState products = 1;
+   */
+  products: ProductState[];
+};
+
+/**
+ * Describes the message yardmaster.v1.ListProductsResponse.
+ * Use `create(ListProductsResponseSchema)` to create a new message.
+ */
+export const ListProductsResponseSchema: GenMessage<ListProductsResponse> = /*@__PURE__*/
+  messageDesc(file_yardmaster_v1_admin, 10);
+
+/**
+ * @generated from message yardmaster.v1.ProductState
+ */
+export type ProductState = Message<"yardmaster.v1.ProductState"> & {
+  /**
+   * @generated from field: string product = 1;
+   */
+  product: string;
+
+  /**
+   * @generated from field: bool enabled = 2;
+   */
+  enabled: boolean;
+};
+
+/**
+ * Describes the message yardmaster.v1.ProductState.
+ * Use `create(ProductStateSchema)` to create a new message.
+ */
+export const ProductStateSchema: GenMessage<ProductState> = /*@__PURE__*/
+  messageDesc(file_yardmaster_v1_admin, 11);
+
+/**
  * Access tokens issued by the service (docs/auth.md). Admin application key only; no REST route.
  *
  * @generated from service yardmaster.v1.TokenService
@@ -206,4 +318,35 @@ export const TokenService: GenService<{
   },
 }> = /*@__PURE__*/
   serviceDesc(file_yardmaster_v1_admin, 0);
+
+/**
+ * Products enabled on a repository (SPEC.md "unused_sections"; docs/configuration.md "Products"):
+ * merge_queue and workflow_automation are enabled by default, merge_protections and ci_insights
+ * are not. Changing one logs product.enabled / product.disabled with the actor. No REST route.
+ *
+ * @generated from service yardmaster.v1.ProductService
+ */
+export const ProductService: GenService<{
+  /**
+   * Enables or disables a product; a change to the current value writes nothing.
+   *
+   * @generated from rpc yardmaster.v1.ProductService.SetProductEnabled
+   */
+  setProductEnabled: {
+    methodKind: "unary";
+    input: typeof SetProductEnabledRequestSchema;
+    output: typeof SetProductEnabledResponseSchema;
+  },
+  /**
+   * The four products and whether each is enabled.
+   *
+   * @generated from rpc yardmaster.v1.ProductService.ListProducts
+   */
+  listProducts: {
+    methodKind: "unary";
+    input: typeof ListProductsRequestSchema;
+    output: typeof ListProductsResponseSchema;
+  },
+}> = /*@__PURE__*/
+  serviceDesc(file_yardmaster_v1_admin, 1);
 

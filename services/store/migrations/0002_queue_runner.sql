@@ -71,3 +71,15 @@ CREATE TABLE repository_products (
   changed_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (repository, product)
 );
+
+-- Pull requests asked to enter the queue (command, API or a pull_request_rules `queue` action)
+-- whose queue conditions are still pending (a check has not concluded): they enter when the
+-- conditions hold, and the request is dropped with a reply when they fail.
+CREATE TABLE queue_requests (
+  repository text NOT NULL,
+  number bigint NOT NULL,
+  queue_rule text,
+  trigger text NOT NULL,
+  requested_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (repository, number)
+);

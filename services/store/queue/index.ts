@@ -5,3 +5,4 @@ export { addToInbox, deleteInbox, repositoriesWithWork, takeInbox, type InboxRow
 export { loadQueueState, lockRepository, saveQueueState, tryLockRepositorySession, unlockRepositorySession } from "./queue-state.js";
 export { getStoredConfig, putStoredConfig, type StoredConfigFile } from "./repository-config.js";
 export { cancelTimer, claimDueTimers, nextTimerDue, setTimer } from "./timers.js";
+export { deleteQueueRequest, listQueueRequests, putQueueRequest, type QueueRequest } from "./queue-requests.js";

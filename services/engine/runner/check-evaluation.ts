@@ -1,0 +1,64 @@
+/**
+ * Whether a speculative check passed: the merge conditions of the batch's queue rule (with the
+ * injected branch protection), evaluated for each of the batch's own pull requests, with the
+ * check-* attributes read from the check's pull request (the draft, or the pull request itself in
+ * place): research/domain.md §1.2 "check-* read from the draft PR". The result is true only when
+ * it holds for every pull request of the batch, "pending" while a check it reads has not
+ * concluded, false otherwise. Each check of the check's pull request is reported as a QueueCheck.
+ */
+import type { ForgePort, PullRequestSnapshot } from "../../forge/types.js";
+import type { Configuration, Truth } from "../../simulator/config/index.js";
+import type { EngineEventInput } from "../events.js";
+import type { Car, EngineState, QueueCheck } from "../state.js";
+import { evaluateFor, ruleConditions, type ProtectionCache } from "./evaluation.js";
+
+/** The batch whose current check has this id, or undefined. */
+export function carOfCheck(state: EngineState, checkId: string): { car: Car; branch: string } | undefined {
+  for (const t of state.trains) for (const car of t.cars) if (car.check?.id === checkId) return { car, branch: t.branch };
+  return undefined;
+}
+
+/** Checks currently running on a commit (several batches may share a head in theory). */
+export function checksOnSha(state: EngineState, sha: string): string[] {
+  const ids: string[] = [];
+  for (const t of state.trains) for (const car of t.cars) if (car.check && car.check.headSha === sha && car.check.phase === "running") ids.push(car.check.id);
+  return ids;
+}
+
+const OWN_APP = "yardmaster";
+
+function queueCheck(c: PullRequestSnapshot["checks"][number]): QueueCheck {
+  return { name: c.name, description: c.description, url: c.detailsUrl, state: c.state, avatar_url: null };
+}
+
+const and = (values: Truth[]): Truth => (values.includes(false) ? false : values.includes("pending") ? "pending" : true);
+
+/**
+ * The check_results event for a running check, or null when the check is not running (anymore).
+ * @throws ForgeError when the forge cannot be read (the caller retries later)
+ */
+export async function evaluateCheck(
+  deps: { forge: ForgePort; repository: string; config: Configuration; protections: ProtectionCache; now: Date },
+  state: EngineState,
+  checkId: string,
+): Promise<EngineEventInput | null> {
+  const found = carOfCheck(state, checkId);
+  if (!found || !found.car.check || found.car.check.phase !== "running" || found.car.check.number === null) return null;
+  const { car, branch } = found;
+  const check = found.car.check;
+  const rule = deps.config.queue_rules.find((r) => r.name === car.queueRule);
+  if (!rule) return null;
+  const protection = await deps.protections.get(branch);
+  const conditions = ruleConditions(rule, "merge", protection);
+  const checkPr = await deps.forge.getPullRequest(deps.repository, check.number!);
+  // Only checks of the checked commit count: a check of an older head says nothing about this one.
+  const checks = checkPr.headSha === check.headSha ? checkPr.checks.filter((c) => c.app !== OWN_APP) : [];
+  const results: Truth[] = [];
+  for (const n of car.members) {
+    const member = n === checkPr.number ? checkPr : await deps.forge.getPullRequest(deps.repository, n);
+    const entry = state.pulls[String(n)];
+    const withChecks: PullRequestSnapshot = { ...member, checks };
+    results.push(evaluateFor(conditions, withChecks, { queueName: car.queueRule, queuedAt: entry ? new Date(entry.queuedAt) : null }, deps.now).match);
+  }
+  return { type: "check_results", checkId, conditions: and(results), checks: checks.map(queueCheck) };
+}

@@ -1,0 +1,13 @@
+/**
+ * What the runner's inbox holds (JSON rows of `queue_inbox`): facts reported by the forge, events
+ * for the engine produced by the runner itself (results of effects, fired timers), and requests
+ * to look at a check again.
+ */
+import type { ForgeEvent } from "../../forge/types.js";
+import type { EngineEventInput } from "../events.js";
+
+export type RunnerInput =
+  | { kind: "forge"; event: ForgeEvent }
+  | { kind: "engine"; event: EngineEventInput }
+  /** Re-evaluate the merge conditions of a check (after it was created, or on request). */
+  | { kind: "evaluate_check"; checkId: string };

@@ -1,0 +1,77 @@
+/**
+ * The configuration of a repository as the runner uses it: the file on the default branch
+ * (`.yardmaster.yml`, then `.github/yardmaster.yml`), loaded with the configuration module
+ * (services/simulator/config) and kept in PostgreSQL (`repository_configurations`), with an
+ * in-process cache keyed by the file's SHA. A repository without a file gets the default
+ * configuration: one queue rule named "default" with every default filled (docs/merge-queue.md).
+ */
+import { createHash } from "node:crypto";
+import type { ForgePort } from "../../forge/types.js";
+import { loadConfiguration, type ConfigError, type Configuration } from "../../simulator/config/index.js";
+import { getStoredConfig, putStoredConfig, type Pool } from "../../store/index.js";
+import type { ConfigurationInput } from "../config.js";
+
+/** The configuration used when a repository has no configuration file. */
+export const DEFAULT_CONFIGURATION_TEXT = "queue_rules:\n  - name: default\n";
+
+export interface RepositoryConfig {
+  /** The effective configuration, or the default one when the file is missing or invalid. */
+  config: Configuration;
+  /** Where it came from: the file's path, or null for the default. */
+  path: string | null;
+  /** SHA-256 of the text loaded (the default's when no file). */
+  textSha: string;
+  /** Errors of the stored file when it is invalid (the last valid configuration is not kept: the default is used). */
+  errors: ConfigError[] | null;
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+const cache = new Map<string, RepositoryConfig>();
+
+async function load(forge: ForgePort, repository: string, path: string | null, text: string | null): Promise<RepositoryConfig> {
+  const used = text ?? DEFAULT_CONFIGURATION_TEXT;
+  const key = `${repository}\u0000${sha256(used)}`;
+  const cached = cache.get(key);
+  if (cached) return cached;
+  const [owner, name] = repository.split("/");
+  const result = await loadConfiguration(used, {
+    repositoryName: name,
+    loadExtended: async (other) => (await forge.readConfigFile(`${owner}/${other}`))?.text ?? null,
+  });
+  let out: RepositoryConfig;
+  if (result.ok) out = { config: result.config, path, textSha: sha256(used), errors: null };
+  else {
+    const fallback = await loadConfiguration(DEFAULT_CONFIGURATION_TEXT);
+    if (!fallback.ok) throw new Error("the default configuration does not load");
+    out = { config: fallback.config, path, textSha: sha256(used), errors: result.errors };
+  }
+  cache.set(key, out);
+  if (cache.size > 1000) cache.delete(cache.keys().next().value!);
+  return out;
+}
+
+/**
+ * The repository's configuration. `refresh` reads the file from the forge again (after a push to
+ * the default branch); otherwise the text stored in PostgreSQL is used when there is one.
+ */
+export async function repositoryConfig(deps: { forge: ForgePort; db: Pool }, repository: string, refresh = false): Promise<RepositoryConfig> {
+  if (!refresh) {
+    const stored = await getStoredConfig(deps.db, repository);
+    if (stored) return load(deps.forge, repository, stored.path, stored.text);
+  }
+  const file = await deps.forge.readConfigFile(repository);
+  await putStoredConfig(deps.db, repository, { path: file?.path ?? null, text: file?.text ?? null, textSha: file ? sha256(file.text) : null });
+  return load(deps.forge, repository, file?.path ?? null, file?.text ?? null);
+}
+
+/** The sections the engine keeps (engine/config.ts). */
+export function engineConfigurationInput(config: Configuration): ConfigurationInput {
+  return {
+    queue_rules: config.queue_rules,
+    merge_queue: config.merge_queue,
+    priority_rules: config.priority_rules,
+    scopes: config.scopes,
+    partition_rules: config.partition_rules,
+  };
+}

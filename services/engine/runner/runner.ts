@@ -1,0 +1,321 @@
+/**
+ * The queue runner (issue: engine §3; DESIGN.md §3): drives the pure engine for every repository.
+ *
+ * Processing a repository holds its session-level advisory lock (one writer per repository across
+ * any number of runner processes) and repeats two steps until nothing is left:
+ * 1. one transaction: load the state, take the inbox (forge events, effect results, fired timers),
+ *    translate each input into engine events (ingress.ts) and apply them, then persist the new
+ *    state, the log events (the outbox), the timers and the forge effects to perform, and delete
+ *    the inputs taken;
+ * 2. perform the forge effects (effect-executor.ts) one by one; each result goes to the inbox in
+ *    the transaction that deletes the effect.
+ * A crash between the steps loses nothing: inputs and effects stay in their tables. A forge error
+ * worth retrying postpones the input or effect with exponential backoff; other errors become
+ * failure events. Timers are rows of `queue_timers`, claimed when due (SKIP LOCKED) and turned
+ * into inbox rows. API calls (dequeue, enqueue, pause) go through {@link QueueRunner.request},
+ * which applies under the same lock and reports the engine's refusal to the caller.
+ */
+import type { Logger } from "pino";
+import type pg from "pg";
+import type { ForgeEvent, ForgePort } from "../../forge/types.js";
+import { internalEventRow } from "../../activity-log/index.js";
+import {
+  addEffects, addToInbox, appendToOutbox, cancelTimer, claimDueTimers, deleteEffect, deleteInbox, dueEffects, loadQueueState, postponeEffect,
+  recordBaseRefActivity, repositoriesWithWork, saveQueueState, setTimer, takeInbox, tryLockRepositorySession, unlockRepositorySession, withTransaction,
+  type EventRow, type Pool,
+} from "../../store/index.js";
+import type { EngineEffect, LogEffect } from "../effects.js";
+import { apply, createState } from "../engine.js";
+import { EngineInputError, type EngineEventInput } from "../events.js";
+import type { EngineState } from "../state.js";
+import { isRetryable, performEffect } from "./effect-executor.js";
+import { ProtectionCache } from "./evaluation.js";
+import { checkResults, enqueue, translateForgeEvent, type EnqueueResult, type IngressEnv } from "./ingress.js";
+import type { RunnerInput } from "./inputs.js";
+import { engineConfigurationInput, repositoryConfig, type RepositoryConfig } from "./repository-config.js";
+
+export interface RunnerDeps {
+  db: Pool;
+  forge: ForgePort;
+  logger: Logger;
+  /** Called after a commit that wrote log events (kicks the outbox relay). */
+  eventsWritten: () => void;
+  /** Clock, epoch ms UTC; injected for tests. */
+  now?: () => number;
+  /** Polling interval of the sweep and the timers, ms (default 500). */
+  intervalMs?: number;
+}
+
+/** A synchronous request from the API, applied under the repository's lock. */
+export type RunnerRequest =
+  | { kind: "engine"; event: EngineEventInput }
+  | { kind: "enqueue"; number: number; queueRule: string | null; trigger: string };
+
+export interface QueueRunner {
+  /** Records a forge event for its repository; processing follows shortly. */
+  submit(event: ForgeEvent): Promise<void>;
+  /**
+   * Applies a request now, under the repository's lock, and performs the resulting effects.
+   * @throws EngineInputError (NotQueuedError for a pull request in no queue) when the engine refuses it
+   */
+  request(repository: string, request: RunnerRequest): Promise<EnqueueResult | void>;
+  /** Processes a repository's inbox soon (after writing to it in another transaction). */
+  wake(repository: string): void;
+  /** Processes every repository with work until none is left (tests, shutdown). */
+  drain(): Promise<void>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+const MAX_INPUTS_PER_ROUND = 50;
+const MAX_EFFECT_ATTEMPTS = 12;
+
+/** Builds a runner (not started). */
+export function createQueueRunner(deps: RunnerDeps): QueueRunner {
+  const now = deps.now ?? Date.now;
+  const log = deps.logger.child({ component: "queue-runner" });
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = true;
+  const active = new Map<string, Promise<void>>();
+  const again = new Set<string>();
+  const backoffUntil = new Map<string, number>();
+
+  /** One transaction over the inbox; `extra` applies a request first. Returns whether anything was applied. */
+  async function applyRound(client: pg.ClientBase, repository: string, extra?: RunnerRequest): Promise<{ applied: boolean; result?: EnqueueResult | void }> {
+    await client.query("BEGIN");
+    try {
+      let state: EngineState | null = await loadQueueState<EngineState>(client, repository);
+      let config: RepositoryConfig = await repositoryConfig({ forge: deps.forge, db: client as never }, repository, state === null);
+      if (!state) state = createState(repository, engineConfigurationInput(config.config));
+      const inbox = await takeInbox<RunnerInput>(client, repository, MAX_INPUTS_PER_ROUND);
+      if (inbox.length === 0 && !extra) {
+        await client.query("COMMIT");
+        return { applied: false };
+      }
+      const at = now();
+      const effects: EngineEffect[] = [];
+      const logs: LogEffect[] = [];
+      let current: EngineState = state;
+      const evaluateAfter: string[] = [];
+      const env: IngressEnv = {
+        repository, forge: deps.forge, client, config, protections: new ProtectionCache(deps.forge, repository), now: new Date(at), logger: log,
+        state: () => current,
+        emit: (event) => {
+          try {
+            const r = apply(current, event, at);
+            current = r.state;
+            for (const e of r.effects) (e.kind === "log" ? logs : effects).push(e);
+            if (event.type === "speculative_check_created") evaluateAfter.push(event.checkId);
+            return true;
+          } catch (e) {
+            if (!(e instanceof EngineInputError)) throw e;
+            log.warn({ repository, event: event.type, err: e.message }, "the engine refused an event");
+            if (extra?.kind === "engine" && extra.event === event) throw e;
+            return false;
+          }
+        },
+        effect: (e) => effects.push(e),
+        log: (e) => logs.push(e),
+        refreshConfig: () => repositoryConfig({ forge: deps.forge, db: client as never }, repository, true),
+        setConfig: (c) => {
+          config = c;
+          env.config = c;
+        },
+      };
+      let result: EnqueueResult | void = undefined;
+      if (extra?.kind === "engine") env.emit(extra.event);
+      if (extra?.kind === "enqueue") result = await enqueue(env, extra.number, extra.queueRule, extra.trigger, false);
+      for (const row of inbox) {
+        const input = row.input;
+        if (input.kind === "engine") env.emit(input.event);
+        else if (input.kind === "evaluate_check") await checkResults(env, input.checkId);
+        else await translateForgeEvent(env, input.event);
+        while (evaluateAfter.length) await checkResults(env, evaluateAfter.shift()!);
+      }
+      while (evaluateAfter.length) await checkResults(env, evaluateAfter.shift()!);
+      await persist(client, repository, current, effects, logs, at);
+      await deleteInbox(client, inbox.map((r) => r.id));
+      await client.query("COMMIT");
+      if (logs.length) deps.eventsWritten();
+      return { applied: true, result };
+    } catch (e) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw e;
+    }
+  }
+
+  async function persist(client: pg.ClientBase, repository: string, state: EngineState, effects: EngineEffect[], logs: LogEffect[], at: number): Promise<void> {
+    await saveQueueState(client, repository, state);
+    const rows: EventRow[] = [];
+    for (const l of logs) {
+      try {
+        rows.push(internalEventRow({ type: l.type, repository, pullRequest: l.pullRequest, baseRef: l.baseRef, trigger: l.trigger, receivedAt: new Date(at), metadata: l.metadata }));
+      } catch (e) {
+        // A malformed log event is a bug; it must not wedge the queue. It is reported loudly.
+        log.error({ repository, type: l.type, err: (e as Error).message }, "dropped an invalid log event");
+      }
+    }
+    await appendToOutbox(client, rows);
+    await recordBaseRefActivity(client, repository, logs.map((l) => l.baseRef).filter((b): b is string => b !== null), new Date(at));
+    const forgeEffects: EngineEffect[] = [];
+    for (const e of effects) {
+      if (e.kind === "schedule_timer") await setTimer(client, repository, e.key, new Date(e.dueAt));
+      else if (e.kind === "cancel_timer") await cancelTimer(client, repository, e.key);
+      else forgeEffects.push(e);
+    }
+    await addEffects(client, repository, forgeEffects);
+  }
+
+  /** Performs due effects in order; returns whether any was performed. Stops at the first postponed one. */
+  async function performRound(client: pg.ClientBase, repository: string): Promise<boolean> {
+    const due = await dueEffects<EngineEffect>(client, repository);
+    let any = false;
+    for (const row of due) {
+      try {
+        const results = await performEffect({ forge: deps.forge, repository, logger: log }, row.effect, row.attempts > 0);
+        await withClientTransaction(client, async () => {
+          await addToInbox(client, repository, results.map((event) => ({ kind: "engine", event }) satisfies RunnerInput));
+          await deleteEffect(client, row.id);
+        });
+        any = true;
+      } catch (e) {
+        const attempts = row.attempts + 1;
+        if (isRetryable(e) && attempts < MAX_EFFECT_ATTEMPTS) {
+          const delay = e.kind === "rate_limited" && e.retryAfterMs ? e.retryAfterMs : Math.min(60_000, 500 * 2 ** attempts);
+          await postponeEffect(client, row.id, delay, (e as Error).message);
+          log.warn({ repository, effect: row.effect.kind, attempts, delayMs: delay, err: (e as Error).message }, "forge effect postponed");
+          return any;
+        }
+        log.error({ repository, effect: row.effect.kind, err: e }, "forge effect failed for good");
+        await deleteEffect(client, row.id);
+        any = true;
+      }
+    }
+    return any;
+  }
+
+  async function withClientTransaction(client: pg.ClientBase, fn: () => Promise<void>): Promise<void> {
+    await client.query("BEGIN");
+    try {
+      await fn();
+      await client.query("COMMIT");
+    } catch (e) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw e;
+    }
+  }
+
+  /** Processes a repository if no other session does; loops until no input or effect is left. */
+  async function processRepository(repository: string): Promise<void> {
+    if ((backoffUntil.get(repository) ?? 0) > Date.now()) return;
+    const client = await deps.db.connect();
+    try {
+      if (!(await tryLockRepositorySession(client, repository))) return;
+      try {
+        for (let round = 0; round < 10_000; round++) {
+          const { applied } = await applyRound(client, repository);
+          const performed = await performRound(client, repository);
+          if (!applied && !performed) break;
+        }
+        backoffUntil.delete(repository);
+      } catch (e) {
+        const wait = isRetryable(e) ? (e.kind === "rate_limited" && e.retryAfterMs ? e.retryAfterMs : 2000) : 5000;
+        backoffUntil.set(repository, Date.now() + wait);
+        log.warn({ repository, err: e, retryInMs: wait }, "processing failed; the inputs stay in the inbox");
+      } finally {
+        await unlockRepositorySession(client, repository);
+      }
+    } finally {
+      client.release();
+    }
+  }
+
+  function kick(repository: string): Promise<void> {
+    const running = active.get(repository);
+    if (running) {
+      again.add(repository);
+      return running;
+    }
+    const p = processRepository(repository)
+      .catch((e) => log.error({ repository, err: e }, "queue runner failed"))
+      .finally(() => {
+        active.delete(repository);
+        if (again.delete(repository)) void kick(repository);
+      });
+    active.set(repository, p);
+    return p;
+  }
+
+  async function fireTimers(): Promise<void> {
+    const fired = await withTransaction(deps.db, async (client) => {
+      const due = await claimDueTimers(client, new Date(now()));
+      for (const t of due) await addToInbox(client, t.repository, [{ kind: "engine", event: { type: "timer_fired", key: t.key } } satisfies RunnerInput]);
+      return due;
+    });
+    for (const r of new Set(fired.map((t) => t.repository))) void kick(r);
+  }
+
+  async function sweep(): Promise<void> {
+    try {
+      await fireTimers();
+      for (const r of await repositoriesWithWork(deps.db)) void kick(r);
+    } catch (e) {
+      log.warn({ err: e }, "queue runner sweep failed");
+    }
+  }
+
+  function schedule(): void {
+    if (stopped) return;
+    timer = setTimeout(() => void sweep().finally(schedule), deps.intervalMs ?? 500);
+    timer.unref();
+  }
+
+  return {
+    wake(repository) {
+      void kick(repository);
+    },
+    async submit(event) {
+      await addToInbox(deps.db, event.repo, [{ kind: "forge", event } satisfies RunnerInput]);
+      void kick(event.repo);
+    },
+    async request(repository, request) {
+      const client = await deps.db.connect();
+      try {
+        await client.query(`SELECT pg_advisory_lock(hashtextextended($1::text, 7261))`, [repository]);
+        try {
+          const { result } = await applyRound(client, repository, request);
+          for (;;) {
+            const performed = await performRound(client, repository);
+            const { applied } = await applyRound(client, repository);
+            if (!performed && !applied) break;
+          }
+          return result;
+        } finally {
+          await unlockRepositorySession(client, repository);
+        }
+      } finally {
+        client.release();
+        void kick(repository);
+      }
+    },
+    async drain() {
+      for (let i = 0; i < 100; i++) {
+        await fireTimers();
+        const repos = await repositoriesWithWork(deps.db);
+        const pending = repos.filter((r) => (backoffUntil.get(r) ?? 0) <= Date.now());
+        if (pending.length === 0 && active.size === 0) return;
+        await Promise.all([...pending.map((r) => kick(r)), ...active.values()]);
+      }
+    },
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      schedule();
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await Promise.all(active.values());
+    },
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * The mergeability check of a queued pull request's detail (SPEC.md "mergeability_check"): the
+ * check it is in, from the engine's view, and its merge conditions evaluated now, with the
+ * check-* attributes read from the check's pull request (the draft, or itself in place).
+ */
+import { fromJson, type MessageInitShape } from "@bufbuild/protobuf";
+import { ConditionsEvaluationSchema, type MergeabilityCheckSchema } from "../../gen/yardmaster/v1/queue_pb.js";
+import type { EngineState, PullView } from "../engine/index.js";
+import { evaluateFor, ruleConditions } from "../engine/runner/index.js";
+import type { ForgePort } from "../forge/types.js";
+import { conditionsEvaluationJson, type Configuration } from "../simulator/config/index.js";
+import { checkItem, ts } from "./view-mapping.js";
+
+export async function mergeabilityDetail(
+  deps: { forge: ForgePort; repository: string; config: Configuration | null; now: Date },
+  state: EngineState,
+  view: PullView,
+): Promise<MessageInitShape<typeof MergeabilityCheckSchema>> {
+  const m = view.mergeabilityCheck!;
+  const rule = deps.config?.queue_rules.find((r) => r.name === view.queueRuleName);
+  let conditionsEvaluation;
+  if (rule) {
+    const [pr, protection, checkPr] = await Promise.all([
+      deps.forge.getPullRequest(deps.repository, view.number),
+      deps.forge.getBranchProtection(deps.repository, view.branch),
+      m.queuePullRequestNumber !== null ? deps.forge.getPullRequest(deps.repository, m.queuePullRequestNumber) : Promise.resolve(null),
+    ]);
+    const entry = state.pulls[String(view.number)];
+    const evaluated = evaluateFor(
+      ruleConditions(rule, "merge", protection),
+      { ...pr, checks: checkPr ? checkPr.checks : pr.checks },
+      { queueName: view.queueRuleName, queuedAt: entry ? new Date(entry.queuedAt) : null, queuePosition: view.position },
+      deps.now,
+    );
+    conditionsEvaluation = fromJson(ConditionsEvaluationSchema, conditionsEvaluationJson(evaluated, view.number) as never);
+  }
+  return {
+    checkType: m.checkType,
+    queuePullRequestNumber: BigInt(m.queuePullRequestNumber ?? 0),
+    startedAt: ts(m.startedAt),
+    ciEndedAt: ts(m.ciEndedAt),
+    ciState: m.ciState,
+    state: m.state,
+    checks: m.checks.map(checkItem),
+    conditionsEvaluation,
+  };
+}

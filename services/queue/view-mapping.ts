@@ -1,0 +1,62 @@
+/**
+ * Engine read views (services/engine/views, plain data, epoch ms) to QueueService messages
+ * (queue.proto). Only shape changes here: every number and rule comes from the engine.
+ */
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import type {
+  BatchPullRequestSchema, BatchSchema, GetMergeQueueStatusResponseSchema, MergeabilityCheckItemSchema, QueuedPullRequestSchema,
+} from "../../gen/yardmaster/v1/queue_pb.js";
+import type { BatchPullRequestView, BatchView, QueuedPullRequestView, StatusView } from "../engine/index.js";
+import type { QueueCheck } from "../engine/index.js";
+
+/** Epoch ms (or null) to an optional Timestamp. */
+export const ts = (ms: number | null | undefined) => (ms === null || ms === undefined ? undefined : timestampFromMs(ms));
+
+/** Host labels known for a pull request (name -> label), from the forge; empty when unknown. */
+export type HostLabels = Map<number, { id: number; name: string; color: string; default: boolean }[]>;
+
+export function batchPullRequest(p: BatchPullRequestView, hostLabels: HostLabels): MessageInitShape<typeof BatchPullRequestSchema> {
+  return {
+    number: BigInt(p.number), title: p.title, url: p.url, author: { id: BigInt(p.author.id), login: p.author.login },
+    queuedAt: ts(p.queuedAt), priorityAlias: p.priorityAlias, priorityRuleName: p.priorityRuleName ?? "", labels: p.labels,
+    hostLabels: (hostLabels.get(p.number) ?? []).map((l) => ({ id: BigInt(l.id), name: l.name, color: l.color, default: l.default })),
+    scopes: p.scopes,
+  };
+}
+
+export function batch(b: BatchView, hostLabels: HostLabels): MessageInitShape<typeof BatchSchema> {
+  return {
+    id: b.id, parentIds: b.parentIds, name: b.name, status: { code: b.status.code }, startedAt: ts(b.startedAt), estimatedMergeAt: ts(b.estimatedMergeAt),
+    estimatedCiFinishAt: ts(b.estimatedCiFinishAt), ciFinishedAt: ts(b.ciFinishedAt), scopes: b.scopes, queueRuleName: b.queueRuleName,
+    checksSummary: b.checksSummary, pullRequests: b.pullRequests.map((p) => batchPullRequest(p, hostLabels)),
+    subBatches: b.subBatches.map((s) => batch(s, hostLabels)),
+  };
+}
+
+export function status(v: StatusView, hostLabels: HostLabels): MessageInitShape<typeof GetMergeQueueStatusResponseSchema> {
+  return {
+    scopeQueues: Object.fromEntries(Object.entries(v.scopeQueues).map(([scope, ids]) => [scope, { values: ids.map((id) => ({ kind: { case: "stringValue" as const, value: id } })) }])),
+    batches: v.batches.map((b) => batch(b, hostLabels)),
+    waitingPullRequests: v.waitingPullRequests.map((p) => batchPullRequest(p, hostLabels)),
+    automaticConflictResolutionUnsupported: v.automaticConflictResolutionUnsupported,
+    mode: v.mode,
+  };
+}
+
+export function checkItem(c: QueueCheck): MessageInitShape<typeof MergeabilityCheckItemSchema> {
+  return { name: c.name, description: c.description, url: c.url ?? undefined, state: c.state };
+}
+
+export function queuedPullRequest(p: QueuedPullRequestView, queueRule: { name: string; config: Record<string, unknown> }, evaluatedConditions: string): MessageInitShape<typeof QueuedPullRequestSchema> {
+  const m = p.mergeabilityCheck;
+  return {
+    number: BigInt(p.number), position: BigInt(p.position), priority: BigInt(p.priority), effectivePriority: BigInt(p.effectivePriority),
+    priorityAlias: p.priorityAlias, partitionName: p.partitionName, queueRule: queueRule as never,
+    speculativeCheckPullRequest: m
+      ? { inPlace: m.checkType === "in_place", number: BigInt(m.pullRequestNumber ?? 0), startedAt: ts(m.startedAt), endedAt: ts(m.endedAt), checks: [], evaluatedConditions, state: m.state }
+      : undefined,
+    mergeabilityCheck: m ? { checkType: m.checkType, pullRequestNumber: BigInt(m.pullRequestNumber ?? 0), startedAt: ts(m.startedAt), endedAt: ts(m.endedAt), state: m.state } : undefined,
+    queuedAt: ts(p.queuedAt), estimatedTimeOfMerge: ts(p.estimatedTimeOfMerge),
+  };
+}

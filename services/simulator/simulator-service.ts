@@ -1,0 +1,88 @@
+/**
+ * The SimulatorService (SPEC.md "Simulation", #9-#11; research/domain.md §5):
+ * - SimulateConfiguration validates a configuration text: `message`, `deprecations`, and
+ *   `unused_sections` (sections of products not enabled on the repository);
+ * - SimulateRepository validates it for the repository: title "The configuration is valid",
+ *   summary "", deprecations;
+ * - SimulatePullRequest evaluates every pull request rule and queue rule against the pull
+ *   request's current attributes from the forge: which rules match, which actions would run,
+ *   which queue it would enter with which priority, each rule's conditions as a checklist.
+ * A text that does not validate is INVALID_ARGUMENT (422) listing every error, each as a field
+ * violation of `service_yml` naming the configuration path, line and column; the text missing or
+ * over 1 MiB is 422 too (FieldRule of the requests). A pull request that does not exist is 404.
+ */
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
+import type { DeprecationSchema, SimulatorService } from "../../gen/yardmaster/v1/simulator_pb.js";
+import { InvalidArgumentError } from "../contracts/index.js";
+import { isForgeError, type ForgePort } from "../forge/types.js";
+import { productStates, type Pool } from "../store/index.js";
+import {
+  attributesOf, formatConfigError, loadConfiguration, simulatePullRequestSummary, simulateRepositorySummary, unusedSections,
+  type Configuration, type DeprecationFinding, type Product,
+} from "./config/index.js";
+
+export interface SimulatorDeps {
+  db: Pool;
+  forge: ForgePort;
+  now?: () => number;
+}
+
+function deprecation(d: DeprecationFinding): MessageInitShape<typeof DeprecationSchema> {
+  return {
+    message: d.message,
+    deadline: d.deadline,
+    pathToField: { values: d.path.map((p) => (typeof p === "number" ? { kind: { case: "numberValue" as const, value: p } } : { kind: { case: "stringValue" as const, value: p } })) },
+  };
+}
+
+/** Loads a text for a repository; throws 422 with every error. */
+async function validate(deps: SimulatorDeps, owner: string, repository: string, text: string): Promise<{ config: Configuration; deprecations: DeprecationFinding[] }> {
+  const loaded = await loadConfiguration(text, {
+    repositoryName: repository,
+    loadExtended: async (other) => {
+      try {
+        return (await deps.forge.readConfigFile(`${owner}/${other}`))?.text ?? null;
+      } catch (e) {
+        if (isForgeError(e, "not_found")) return null;
+        throw e;
+      }
+    },
+  });
+  if (!loaded.ok) throw new InvalidArgumentError(loaded.errors.map((e) => ({ field: "service_yml", description: formatConfigError(e) })));
+  return { config: loaded.config, deprecations: loaded.deprecations };
+}
+
+/** Builds the SimulatorService implementation. */
+export function createSimulatorService(deps: SimulatorDeps): ServiceImpl<typeof SimulatorService> {
+  const now = deps.now ?? Date.now;
+  return {
+    async simulateConfiguration(req) {
+      const { config, deprecations } = await validate(deps, req.owner, req.repository, req.serviceYml);
+      const products = await productStates(deps.db, `${req.owner}/${req.repository}`);
+      const enabled = (Object.keys(products) as Product[]).filter((p) => products[p as keyof typeof products]);
+      return { message: "The configuration is valid", deprecations: deprecations.map(deprecation), unusedSections: unusedSections(config.present_sections, enabled) };
+    },
+    async simulateRepository(req) {
+      const { deprecations } = await validate(deps, req.owner, req.repository, req.serviceYml);
+      const summary = simulateRepositorySummary();
+      return { title: summary.title, summary: summary.summary, deprecations: deprecations.map(deprecation) };
+    },
+    async simulatePullRequest(req) {
+      const { config, deprecations } = await validate(deps, req.owner, req.repository, req.serviceYml);
+      const repo = `${req.owner}/${req.repository}`;
+      let pr;
+      try {
+        if (req.number > BigInt(Number.MAX_SAFE_INTEGER)) throw new ConnectError("not found", Code.NotFound);
+        pr = await deps.forge.getPullRequest(repo, Number(req.number));
+      } catch (e) {
+        if (isForgeError(e, "not_found") || (e instanceof ConnectError && e.code === Code.NotFound)) {
+          throw new ConnectError(`pull request ${req.number} was not found in ${repo}`, Code.NotFound);
+        }
+        throw e;
+      }
+      const summary = simulatePullRequestSummary(config, { attributes: attributesOf(pr), now: new Date(now()) });
+      return { title: summary.title, summary: summary.summary, deprecations: deprecations.map(deprecation) };
+    },
+  };
+}
