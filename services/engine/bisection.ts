@@ -1,11 +1,14 @@
 /**
- * Failure resolution (research/domain.md §3.5). When a batch failed and every batch it is checked
- * on top of passed, the batches checked on top of it are re-embarked (BATCH_AHEAD_FAILED) and:
+ * Failure resolution (research/domain.md §3.5). The batches checked on top of a failed batch are
+ * rechecked without it at once (BATCH_AHEAD_FAILED; {@link rebuildDescendants}). When every batch
+ * the failed one is checked on top of has passed, it is resolved:
  * - a batch of one pull request names its culprit: CHECKS_FAILED (CHECKS_TIMEOUT after a timeout);
  * - with batch_max_failure_resolution_attempts 0 the whole batch leaves;
- * - otherwise it is bisected: its members but the last are cut into `max(2, max_parallel_checks)`
- *   chunks checked as cumulative prefixes (sub-batch i includes chunks 1..i), the last member is
- *   held as the elimination candidate. The first failing sub-batch holds the culprit: a single
+ * - otherwise it is bisected: its members but the last are cut into as many chunks as free checks
+ *   slots allow (at least 2; `max(2, max_parallel_checks)` on an idle train) checked as
+ *   cumulative prefixes (sub-batch i includes chunks 1..i), the last member is
+ *   held as the elimination candidate; the sub-batches go behind the batches already in the train,
+ *   so those never wait for the bisection. The first failing sub-batch holds the culprit: a single
  *   member is a confirmed culprit, more are bisected again (one more attempt); later sub-batches
  *   and the candidate are re-embarked. When every sub-batch passes, the candidate is the culprit:
  *   DROPPED_BY_BISECTION_ELIMINATION when the only failure that names it is the batch's first
@@ -13,8 +16,7 @@
  * Each split is one resolution attempt; past the limit, every pull request of the original batch
  * not yet proven good leaves with BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS.
  */
-import { addCar, cancelCars, descendantsOf, releaseCheckingLabel } from "./cars.js";
-import type { AbortCode } from "./codes.js";
+import { addCar, ancestorsFor, cancelCars, descendantsOf, releaseCheckingLabel, stopCheck } from "./cars.js";
 import type { Ctx } from "./context.js";
 import { leaveQueue } from "./leave.js";
 import { logBisectionEnd, logBisectionStart } from "./log-events.js";
@@ -68,14 +70,24 @@ export function abandonBisections(ctx: Ctx, train: Train, ids: string[]): void {
 }
 
 /**
- * Re-embarks the batches checked on top of `car`; bisections losing a sub-batch are abandoned,
- * except the one `car` belongs to (its later sub-batches are part of its own resolution).
+ * The batches checked on top of a failed batch are rechecked without it (Zuul's "nearest
+ * non-failing" reparenting, applied to batches): their checks stop (BATCH_AHEAD_FAILED) and start
+ * again on top of the remaining batches, keeping their pull requests together. Later sub-batches of
+ * the failed batch's own bisection are re-embarked instead (the culprit is in the failed one).
  */
-export function cancelDescendants(ctx: Ctx, train: Train, car: Car, code: AbortCode): void {
+export function rebuildDescendants(ctx: Ctx, train: Train, car: Car): void {
   const own = ctx.bisection(train, car.bisectionId);
   const ownRoot = own ? rootOf(train, own).id : null;
-  const abandoned = cancelCars(ctx, train, descendantsOf(train, car), code);
-  abandonBisections(ctx, train, abandoned.filter((id) => { const b = ctx.bisection(train, id); return !b || b.rootId !== ownRoot; }));
+  const descendants = descendantsOf(train, car);
+  const sameBisection = descendants.filter((d) => ownRoot !== null && d.bisectionId !== null && ctx.bisection(train, d.bisectionId)?.rootId === ownRoot);
+  const gone = new Set([car.id, ...sameBisection.map((d) => d.id)]);
+  cancelCars(ctx, train, sameBisection, "BATCH_AHEAD_FAILED");
+  for (const d of descendants) {
+    if (gone.has(d.id) || d.merging) continue;
+    stopCheck(ctx, d, () => ({ code: "BATCH_AHEAD_FAILED" }));
+    d.ancestors = d.ancestors.filter((a) => !gone.has(a));
+    d.restartReason = `Rechecked without ${car.name}, which failed`;
+  }
 }
 
 function canSplit(ctx: Ctx, car: Car, root: Bisection | null): boolean {
@@ -83,10 +95,15 @@ function canSplit(ctx: Ctx, car: Car, root: Bisection | null): boolean {
   return max === null || (root?.attempts ?? 0) < max;
 }
 
-/** Replaces a failed batch by sub-batches checking cumulative prefixes of its members but the last. */
+/**
+ * Replaces a failed batch by sub-batches checking cumulative prefixes of its members but the last;
+ * they go behind the batches already in the train (which no longer depend on the failed one).
+ */
 function split(ctx: Ctx, train: Train, car: Car, parent: Bisection | null): void {
   const head = car.members.slice(0, -1);
-  const parts = Math.min(Math.max(2, ctx.state.config.maxParallelChecks), head.length);
+  // As many parts as free checks slots allow (the failed batch's slot included), at least 2.
+  const free = ctx.state.config.maxParallelChecks - train.cars.filter((c) => c !== car).length;
+  const parts = Math.min(Math.max(2, free), head.length);
   const size = Math.ceil(head.length / parts);
   const record: Bisection = {
     id: car.id, name: car.name, queueRule: car.queueRule, rootId: parent?.rootId ?? car.id, parentId: parent?.id ?? null,
@@ -100,14 +117,14 @@ function split(ctx: Ctx, train: Train, car: Car, parent: Bisection | null): void
   };
   const root = parent ? rootOf(train, parent) : record;
   root.attempts += 1;
-  const index = train.cars.indexOf(car);
   discardCar(ctx, train, car, "bisection");
+  record.ancestors = ancestorsFor(ctx, train, car);
   const prefix = car.name.replace(/^Batch /, "Sub-batch ");
   for (let i = 0, k = 0; i < head.length; i += size, k++) {
     const sub = addCar(ctx, train, {
-      queueRule: car.queueRule, members: head.slice(i, i + size), ancestors: [...car.ancestors, ...record.subBatchIds],
+      queueRule: car.queueRule, members: head.slice(i, i + size), ancestors: [...record.ancestors, ...record.subBatchIds],
       scopes: car.scopes, allScopes: car.allScopes, bisectionId: record.id, depth: car.depth + 1, name: `${prefix}.${k + 1}`,
-    }, index + k);
+    });
     record.subBatchIds.push(sub.id);
   }
   train.bisections.push(record);
@@ -130,7 +147,7 @@ export function resolveFailedCar(ctx: Ctx, train: Train, car: Car): void {
   const parent = ctx.bisection(train, car.bisectionId) ?? null;
   const root = parent ? rootOf(train, parent) : null;
   const timedOut = car.check?.timedOut ?? false;
-  cancelDescendants(ctx, train, car, "BATCH_AHEAD_FAILED");
+  rebuildDescendants(ctx, train, car);
   if (parent) reembarkCandidates(train, parent);
   const culpritCode = timedOut ? "CHECKS_TIMEOUT" : "CHECKS_FAILED";
   if (car.members.length === 1) {

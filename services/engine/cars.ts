@@ -26,16 +26,20 @@ export function laneScopes(scopes: string[]): string[] {
 /** Lane of unscoped work in `scope_queues`. */
 export const DEFAULT_SCOPE = "__default__";
 
-/** Ancestors a new batch with these scopes gets in this train, in train order. */
+/**
+ * Ancestors a new batch with these scopes gets in this train, in train order. Failed batches are
+ * never built upon (batches behind them are rebuilt without them).
+ */
 export function ancestorsFor(ctx: Ctx, train: Train, scopes: { scopes: string[]; allScopes: boolean }): string[] {
   const mode = ctx.state.config.mode;
   if (mode === "isolated") return [];
-  if (mode === "serial") return train.cars.map((c) => c.id);
+  const usable = train.cars.filter((c) => c.check?.phase !== "failed");
+  if (mode === "serial") return usable.map((c) => c.id);
   const picked = new Set<string>();
-  for (const car of train.cars) {
+  for (const car of usable) {
     if (scopesOverlap(car, scopes)) { picked.add(car.id); car.ancestors.forEach((a) => picked.add(a)); }
   }
-  return train.cars.filter((c) => picked.has(c.id)).map((c) => c.id);
+  return usable.filter((c) => picked.has(c.id)).map((c) => c.id);
 }
 
 /** Batches checked on top of `car` (having it among their ancestors). */
@@ -50,9 +54,9 @@ export function checkedPulls(train: Train, car: Car): number[] {
 }
 
 /** Appends a new batch to a train. */
-export function addCar(ctx: Ctx, train: Train, init: Omit<Car, "id" | "name" | "createdAt" | "check" | "retries" | "merging"> & { name?: string }, index?: number): Car {
+export function addCar(ctx: Ctx, train: Train, init: Omit<Car, "id" | "name" | "createdAt" | "check" | "retries" | "merging" | "restartReason"> & { name?: string }, index?: number): Car {
   const { id, seq } = ctx.nextBatch();
-  const car: Car = { ...init, id, name: init.name ?? `Batch ${seq}`, createdAt: ctx.now, check: null, retries: 0, merging: false };
+  const car: Car = { ...init, id, name: init.name ?? `Batch ${seq}`, createdAt: ctx.now, check: null, retries: 0, merging: false, restartReason: null };
   if (index === undefined) train.cars.push(car); else train.cars.splice(index, 0, car);
   return car;
 }

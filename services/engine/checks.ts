@@ -132,6 +132,7 @@ export function startChecks(ctx: Ctx, train: Train): boolean {
 }
 
 function startReason(ctx: Ctx, train: Train, car: Car, number: number): string {
+  if (car.restartReason) return car.restartReason;
   const b = ctx.bisection(train, car.bisectionId);
   if (b) return `Bisection of ${b.name}: checking a prefix of the failed batch`;
   if (car.check!.attempt > 0) return `Retry ${car.check!.attempt} of ${ctx.rule(car.queueRule)?.maxChecksRetries ?? 0} after a failure`;
@@ -160,6 +161,7 @@ export function onCheckCreated(ctx: Ctx, event: EventOf<"speculative_check_creat
     logChecksStart(ctx, pull, car, check, startReason(ctx, train, car, m));
     if (label) ctx.emit({ kind: "add_labels", number: m, labels: [label] });
   }
+  car.restartReason = null;
 }
 
 /** speculative_check_failed: conflicts leave or are deferred; other errors are retried, then leave. */

@@ -4,11 +4,12 @@
  * queue order: a seed and the following pull requests of the same queue rule and effective
  * priority (in parallel and isolated modes, also the same scope set; a pull request touching every
  * scope goes alone). Stacked pull requests (`Depends-On`) join only after their queued
- * predecessors. Size: `batch_size` when fixed; for a `{min, max}` range, the waiting pull
+ * predecessors (pulled into the batch when needed). Size: `batch_size` when fixed; for a `{min, max}` range, the waiting pull
  * requests of the rule spread over the free slots, clamped to the range. A batch smaller than its
  * size waits until `batch_max_wait_time` after its oldest member became ready (entering, or
- * already earlier for a re-embarked one). Nothing is embarked on top of a failed batch, on
- * pause, or while a conflict is deferred behind pull requests still queued.
+ * already earlier for a re-embarked one). Nothing is embarked on pause, in the lanes of a failed
+ * batch that a later one may still vindicate (skip_intermediate_results), or while a conflict is
+ * deferred behind pull requests still queued.
  */
 import { ancestorsFor, addCar, laneScopes, scopesOverlap } from "./cars.js";
 import type { Ctx } from "./context.js";
@@ -20,7 +21,8 @@ const laneKey = (p: PullEntry) => (p.allScopes ? "*" : [...laneScopes(p.scopes)]
 /** Waiting pull requests that may be embarked now, in queue order. */
 function eligible(ctx: Ctx, train: Train): PullEntry[] {
   const mode = ctx.state.config.mode;
-  const failed = train.cars.filter((c) => c.check?.phase === "failed");
+  // A failed batch waiting for a later one to vindicate it (skip_intermediate_results) blocks its lanes.
+  const failed = ctx.state.config.skipIntermediateResults ? train.cars.filter((c) => c.check?.phase === "failed") : [];
   return orderedWaiting(ctx, train).filter((p) => {
     if (!ctx.rule(p.queueRule)) return false;
     if (p.conflictBlockers?.some((n) => ctx.pull(n))) return false;

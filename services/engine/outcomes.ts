@@ -3,11 +3,11 @@
  * "pending" = still running; checks_timeout expiring = failed with a timeout. A failure is first
  * retried while max_checks_retries allows (a fresh draft; the aborted attempt ends with
  * CHECKS_RETRIED). A failed batch is resolved once every batch it is checked on top of has passed;
- * until then it waits (waiting_for_previous_batches) and the batches checked on top of it are
- * re-embarked at once (they contain its failure) - unless skip_intermediate_results lets a later
- * batch vindicate it, in which case they run to the end.
+ * until then it waits (waiting_for_previous_batches). The batches checked on top of it are
+ * rechecked without it at once (they contain its failure) - unless skip_intermediate_results lets
+ * a later batch vindicate it, in which case they run to the end.
  */
-import { cancelDescendants, resolveFailedCar } from "./bisection.js";
+import { rebuildDescendants, resolveFailedCar } from "./bisection.js";
 import { descendantsOf, stopCheck } from "./cars.js";
 import type { Ctx } from "./context.js";
 import { logChecksEnd } from "./log-events.js";
@@ -104,7 +104,7 @@ export function resolveFailures(ctx: Ctx, train: Train): boolean {
       return true;
     }
     if (!skip && descendants.length > 0) {
-      cancelDescendants(ctx, train, car, "BATCH_AHEAD_FAILED");
+      rebuildDescendants(ctx, train, car);
       return true;
     }
   }

@@ -122,6 +122,8 @@ export interface Car {
   retries: number;
   /** A merge effect was emitted and its result is awaited. */
   merging: boolean;
+  /** Why its next check starts again (checks_start `start_reason`), set when it is rechecked. */
+  restartReason: string | null;
 }
 
 /**
