@@ -17,7 +17,7 @@
 import { Webhooks } from "@octokit/webhooks";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type pg from "pg";
-import { claimGithubDelivery, completeGithubDelivery, releaseGithubDelivery } from "../../store/github-deliveries.js";
+import { claimGithubDelivery, completeGithubDelivery, releaseGithubDelivery } from "../../store/index.js";
 import type { ForgeEventSink } from "../types.js";
 import type { GithubLogger } from "./client.js";
 import { mapGithubWebhook, type WebhookMapping } from "./webhook-events.js";
