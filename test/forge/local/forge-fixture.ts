@@ -118,3 +118,36 @@ export async function createWorld(deps: Partial<LocalForgeDeps> = {}): Promise<F
     },
   };
 }
+
+/** The repository name every forge test uses. */
+export const REPO = "acme/widgets";
+
+/** acme/widgets imported from a source repository, with helpers that push and open as people do. */
+export interface Widgets {
+  src: SourceRepo & { root: string };
+  /** The forge's own bare repository of acme/widgets. */
+  git: BareRepo;
+  /** Commits on `parent` in the source, on `branch`, and pushes it to the forge. @returns the SHA */
+  push(branch: string, parent: string, changes: Record<string, FileChange>, message?: string, options?: { force?: boolean; pusher?: string }): Promise<string>;
+  /** Opens a pull request from `head` into main as `author` (default "ada"). @returns its number */
+  open(head: string, options?: { title?: string; author?: string; draft?: boolean; base?: string }): Promise<number>;
+}
+
+/** Imports acme/widgets whose main holds `files`. */
+export async function widgets(world: ForgeWorld, files: Record<string, FileChange>): Promise<Widgets> {
+  const src = await createSourceRepo(world.dir, files);
+  await world.forge.addRepository({ repo: REPO, fromPath: src.path, defaultBranch: null, atRef: null });
+  return {
+    src,
+    git: { gitDir: join(world.dir, "data", "repos", "acme", "widgets.git"), name: REPO },
+    async push(branch, parent, changes, message = `change ${branch}`, options = {}) {
+      const sha = await src.commit(branch, parent, changes, message);
+      await world.forge.pushBranch({ repo: REPO, fromPath: src.path, sourceRef: sha, branch, force: options.force ?? false, pusher: options.pusher ?? "ada" });
+      return sha;
+    },
+    open: (head, options = {}) =>
+      world.forge.openPullRequest(REPO, {
+        head, base: options.base ?? "main", title: options.title ?? `Work on ${head}`, body: "", author: options.author ?? "ada", draft: options.draft ?? false,
+      }),
+  };
+}
