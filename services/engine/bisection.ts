@@ -4,18 +4,23 @@
  * the failed one is checked on top of has passed, it is resolved:
  * - a batch of one pull request names its culprit: CHECKS_FAILED (CHECKS_TIMEOUT after a timeout);
  * - with batch_max_failure_resolution_attempts 0 the whole batch leaves;
- * - otherwise it is bisected: its members but the last are cut into as many chunks as free checks
- *   slots allow (at least 2; `max(2, max_parallel_checks)` on an idle train) checked as
- *   cumulative prefixes (sub-batch i includes chunks 1..i), the last member is
- *   held as the elimination candidate; the sub-batches go behind the batches already in the train,
- *   so those never wait for the bisection. The first failing sub-batch holds the culprit: a single
- *   member is a confirmed culprit, more are bisected again (one more attempt); later sub-batches
- *   and the candidate are re-embarked. When every sub-batch passes, the candidate is the culprit:
- *   DROPPED_BY_BISECTION_ELIMINATION when the only failure that names it is the batch's first
- *   check (which may have been a flake), CHECKS_FAILED when a bisection check names it.
+ * - otherwise it is bisected: its members but the last are cut into `max(2, max_parallel_checks)`
+ *   chunks checked as cumulative prefixes (sub-batch i includes chunks 1..i) on top of the train's
+ *   other batches; the last member is held as the elimination candidate. Sub-batches are
+ *   diagnostic leaves: nothing is checked on top of them and they take no checks slot, so a
+ *   bisection never holds up or endangers the rest of the train. The first failing sub-batch
+ *   holds the culprit: a single member is a confirmed culprit, more are bisected again (one more
+ *   attempt); later sub-batches and the candidate are re-embarked. When every sub-batch passes,
+ *   the candidate is the culprit: DROPPED_BY_BISECTION_ELIMINATION when the only failure naming it
+ *   is the batch's first check (which may have been a flake), CHECKS_FAILED when a bisection check
+ *   names it.
+ * - Pull requests proven good by a passed sub-batch merge from it when that is still exact and
+ *   stops no other check (no other batch of the train holds a check); otherwise they are
+ *   re-embarked and checked again with the train.
  * Each split is one resolution attempt; past the limit, every pull request of the original batch
  * not yet proven good leaves with BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS.
  */
+import { isExactTree } from "./base.js";
 import { addCar, ancestorsFor, cancelCars, descendantsOf, releaseCheckingLabel, stopCheck } from "./cars.js";
 import type { Ctx } from "./context.js";
 import { leaveQueue } from "./leave.js";
@@ -23,6 +28,7 @@ import { logBisectionEnd, logBisectionStart } from "./log-events.js";
 import type { Bisection, Car, Train } from "./state.js";
 
 const rootOf = (train: Train, b: Bisection): Bisection => train.bisections.find((x) => x.id === b.rootId) ?? b;
+const inTree = (train: Train, car: Car, rootId: string) => car.bisectionId !== null && train.bisections.find((x) => x.id === car.bisectionId)?.rootId === rootId;
 
 /** Closes a concluded batch's draft and removes the batch; its members are the caller's business. */
 export function discardCar(ctx: Ctx, train: Train, car: Car, reason: string): void {
@@ -40,6 +46,26 @@ function reembarkCandidates(train: Train, b: Bisection): void {
   b.candidates = [];
 }
 
+/**
+ * The live sub-batches of a bisection tree, in order: passed ones merge from there when they can
+ * (they become ordinary batches: exact, every batch ahead merged, no other check in the train);
+ * every other one is stopped and its pull requests re-embarked.
+ */
+function settleSubs(ctx: Ctx, train: Train, rootId: string, keepPassed: boolean): void {
+  const subs = train.cars.filter((c) => inTree(train, c, rootId));
+  const kept = new Set<string>();
+  const others = train.cars.filter((c) => c.check && !inTree(train, c, rootId));
+  let broken = !keepPassed || others.length > 0;
+  for (const sub of subs) {
+    const aheadOk = sub.ancestors.every((a) => kept.has(a) || !train.cars.some((c) => c.id === a));
+    const chain = [...subs.filter((s) => kept.has(s.id)), sub].flatMap((s) => s.members);
+    const exact = sub.check?.phase === "passed" && isExactTree(ctx, train.branch, sub.check.baseSha, sub.check.includedPulls, chain);
+    if (!broken && aheadOk && exact) { kept.add(sub.id); sub.bisectionId = null; continue; }
+    broken = true;
+    cancelCars(ctx, train, [sub], "BATCH_AHEAD_FAILED");
+  }
+}
+
 /** Ends a bisection and every enclosing one (innermost first), logging batch_bisection_end per member. */
 function endChain(ctx: Ctx, train: Train, b: Bisection, maxReached: boolean): void {
   const culprits = new Set([...b.confirmedCulprits, ...b.droppedUnverified]);
@@ -51,22 +77,24 @@ function endChain(ctx: Ctx, train: Train, b: Bisection, maxReached: boolean): vo
     const remaining = level.members.filter((n) => ctx.pull(n) && !culprits.has(n));
     for (const ref of level.memberRefs) logBisectionEnd(ctx, ref, level, remaining, maxReached);
     reembarkCandidates(train, level);
-    for (const car of train.cars) if (car.bisectionId === level.id) car.bisectionId = null;
+    cancelCars(ctx, train, train.cars.filter((c) => c.bisectionId === level!.id), "BATCH_AHEAD_FAILED");
     train.bisections = train.bisections.filter((x) => x.id !== level!.id);
   }
 }
 
-/** Abandons the bisections (whole trees) holding these ids: ends them without verdict, re-embarks candidates. */
+/** Abandons the bisections (whole trees) holding these ids: ends them without verdict, re-embarks their pull requests. */
 export function abandonBisections(ctx: Ctx, train: Train, ids: string[]): void {
   for (const id of ids) {
     const b = train.bisections.find((x) => x.id === id);
     if (!b) continue;
     const root = rootOf(train, b);
-    const tree = train.bisections.filter((x) => x.rootId === root.id).sort((x, y) => y.depth - x.depth);
-    const deepest = tree[0] ?? root;
-    endChain(ctx, train, deepest, false);
-    for (const rest of train.bisections.filter((x) => x.rootId === root.id)) endChain(ctx, train, rest, false);
+    settleSubs(ctx, train, root.id, false);
+    for (let deepest = deepestOf(train, root.id); deepest; deepest = deepestOf(train, root.id)) endChain(ctx, train, deepest, false);
   }
+}
+
+function deepestOf(train: Train, rootId: string): Bisection | undefined {
+  return train.bisections.filter((x) => x.rootId === rootId).sort((x, y) => y.depth - x.depth)[0];
 }
 
 /**
@@ -79,7 +107,7 @@ export function rebuildDescendants(ctx: Ctx, train: Train, car: Car): void {
   const own = ctx.bisection(train, car.bisectionId);
   const ownRoot = own ? rootOf(train, own).id : null;
   const descendants = descendantsOf(train, car);
-  const sameBisection = descendants.filter((d) => ownRoot !== null && d.bisectionId !== null && ctx.bisection(train, d.bisectionId)?.rootId === ownRoot);
+  const sameBisection = descendants.filter((d) => ownRoot !== null && inTree(train, d, ownRoot));
   const gone = new Set([car.id, ...sameBisection.map((d) => d.id)]);
   cancelCars(ctx, train, sameBisection, "BATCH_AHEAD_FAILED");
   for (const d of descendants) {
@@ -95,19 +123,14 @@ function canSplit(ctx: Ctx, car: Car, root: Bisection | null): boolean {
   return max === null || (root?.attempts ?? 0) < max;
 }
 
-/**
- * Replaces a failed batch by sub-batches checking cumulative prefixes of its members but the last;
- * they go behind the batches already in the train (which no longer depend on the failed one).
- */
+/** Replaces a failed batch by diagnostic sub-batches checking cumulative prefixes of its members but the last. */
 function split(ctx: Ctx, train: Train, car: Car, parent: Bisection | null): void {
   const head = car.members.slice(0, -1);
-  // As many parts as free checks slots allow (the failed batch's slot included), at least 2.
-  const free = ctx.state.config.maxParallelChecks - train.cars.filter((c) => c !== car).length;
-  const parts = Math.min(Math.max(2, free), head.length);
+  const parts = Math.min(Math.max(2, ctx.state.config.maxParallelChecks), head.length);
   const size = Math.ceil(head.length / parts);
   const record: Bisection = {
     id: car.id, name: car.name, queueRule: car.queueRule, rootId: parent?.rootId ?? car.id, parentId: parent?.id ?? null,
-    depth: car.depth, members: [...car.members], ancestors: [...car.ancestors], scopes: car.scopes, allScopes: car.allScopes,
+    depth: car.depth, members: [...car.members], ancestors: [], scopes: car.scopes, allScopes: car.allScopes,
     subBatchIds: [], candidates: [car.members.at(-1)!], checkPullRequest: car.check?.number ?? null,
     timedOut: car.check?.timedOut ?? false, attempts: 0, startedAt: ctx.now, confirmedCulprits: [], droppedUnverified: [],
     memberRefs: car.members.map((n) => {
@@ -133,7 +156,7 @@ function split(ctx: Ctx, train: Train, car: Car, parent: Bisection | null): void
 
 /** Every pull request of the original batch still queued and not in a passed batch leaves. */
 function giveUp(ctx: Ctx, train: Train, root: Bisection, leaf: Bisection): void {
-  const passed = new Set(train.cars.filter((c) => c.check?.phase === "passed").flatMap((c) => c.members));
+  const passed = new Set(train.cars.filter((c) => c.check?.phase === "passed" && !inTree(train, c, root.id)).flatMap((c) => c.members));
   const unresolved = root.members.filter((n) => ctx.pull(n) && !passed.has(n));
   endChain(ctx, train, leaf, true);
   for (const n of unresolved) leaveQueue(ctx, n, "BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS");
@@ -148,7 +171,12 @@ export function resolveFailedCar(ctx: Ctx, train: Train, car: Car): void {
   const root = parent ? rootOf(train, parent) : null;
   const timedOut = car.check?.timedOut ?? false;
   rebuildDescendants(ctx, train, car);
-  if (parent) reembarkCandidates(train, parent);
+  if (parent) {
+    reembarkCandidates(train, parent);
+    car.bisectionId = null; // resolved here, not settled with the passed sub-batches before it
+    settleSubs(ctx, train, root!.id, true);
+    car.bisectionId = parent.id;
+  }
   const culpritCode = timedOut ? "CHECKS_TIMEOUT" : "CHECKS_FAILED";
   if (car.members.length === 1) {
     const culprit = car.members[0]!;
@@ -158,7 +186,7 @@ export function resolveFailedCar(ctx: Ctx, train: Train, car: Car): void {
     return;
   }
   if (!canSplit(ctx, car, root)) {
-    if (parent) { giveUp(ctx, train, root!, parent); discardCar(ctx, train, car, "max failure resolution attempts"); return; }
+    if (parent) { discardCar(ctx, train, car, "max failure resolution attempts"); giveUp(ctx, train, root!, parent); return; }
     const members = [...car.members];
     discardCar(ctx, train, car, "max failure resolution attempts");
     for (const n of members) leaveQueue(ctx, n, "BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS");
@@ -168,8 +196,8 @@ export function resolveFailedCar(ctx: Ctx, train: Train, car: Car): void {
 }
 
 /**
- * Concludes bisections whose sub-batches all passed (or merged): the held candidate is the
- * culprit. Returns true when something changed.
+ * Concludes bisections whose sub-batches all passed: the held candidate is the culprit; the
+ * sub-batches' pull requests merge from them or are re-embarked. Returns true when something changed.
  */
 export function progressBisections(ctx: Ctx, train: Train): boolean {
   for (const b of [...train.bisections].sort((x, y) => y.depth - x.depth)) {
@@ -177,12 +205,14 @@ export function progressBisections(ctx: Ctx, train: Train): boolean {
     const live = train.cars.filter((c) => c.bisectionId === b.id);
     if (!live.every((c) => c.check?.phase === "passed")) continue;
     const candidates = b.candidates.filter((n) => ctx.pull(n));
-    if (candidates.length === 0) { endChain(ctx, train, b, false); return true; }
-    const code = b.depth === 0 ? "DROPPED_BY_BISECTION_ELIMINATION" : b.timedOut ? "CHECKS_TIMEOUT" : "CHECKS_FAILED";
-    if (b.depth === 0) b.droppedUnverified.push(...candidates); else b.confirmedCulprits.push(...candidates);
     b.candidates = [];
+    if (candidates.length > 0) {
+      if (b.depth === 0) b.droppedUnverified.push(...candidates); else b.confirmedCulprits.push(...candidates);
+    }
+    settleSubs(ctx, train, b.rootId, true);
     endChain(ctx, train, b, false);
-    for (const n of candidates) leaveQueue(ctx, n, code);
+    const code = b.depth === 0 ? "DROPPED_BY_BISECTION_ELIMINATION" : b.timedOut ? "CHECKS_TIMEOUT" : "CHECKS_FAILED";
+    leaveQueue(ctx, candidates, code);
     return true;
   }
   return false;

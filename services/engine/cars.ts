@@ -28,12 +28,13 @@ export const DEFAULT_SCOPE = "__default__";
 
 /**
  * Ancestors a new batch with these scopes gets in this train, in train order. Failed batches are
- * never built upon (batches behind them are rebuilt without them).
+ * never built upon (batches behind them are rebuilt without them), nor bisection sub-batches
+ * (diagnostic leaves).
  */
 export function ancestorsFor(ctx: Ctx, train: Train, scopes: { scopes: string[]; allScopes: boolean }): string[] {
   const mode = ctx.state.config.mode;
   if (mode === "isolated") return [];
-  const usable = train.cars.filter((c) => c.check?.phase !== "failed");
+  const usable = train.cars.filter((c) => c.check?.phase !== "failed" && c.bisectionId === null);
   if (mode === "serial") return usable.map((c) => c.id);
   const picked = new Set<string>();
   for (const car of usable) {

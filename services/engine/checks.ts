@@ -1,6 +1,7 @@
 /**
  * Starting checks (research/domain.md §3.4). Batches start in train order while fewer than
- * max_parallel_checks batches of the train hold a check (and per-scope capacities allow), never on
+ * max_parallel_checks batches of the train hold a check (bisection sub-batches aside, they take no
+ * slot) and per-scope capacities allow, never on
  * top of a failed batch (unless skip_intermediate_results may vindicate it). A batch is checked on
  * a draft pull request whose branch (under queue_branch_prefix) is the base plus the pull requests
  * of its ancestors and its own, merged in order - or in place, on the pull request itself, when
@@ -115,17 +116,18 @@ export function startChecks(ctx: Ctx, train: Train): boolean {
       changed = true;
     }
   }
-  let used = train.cars.filter((c) => c.check).length;
+  let used = train.cars.filter((c) => c.check && c.bisectionId === null).length;
   for (const car of train.cars) {
     if (car.check) continue;
-    if (used >= cfg.maxParallelChecks) break;
+    const sub = car.bisectionId !== null; // bisection sub-batches take no checks slot
+    if (!sub && used >= cfg.maxParallelChecks) continue;
     const ahead = train.cars.filter((c) => car.ancestors.includes(c.id));
     if (ahead.some((a) => !a.check || (a.check.phase === "failed" && !cfg.skipIntermediateResults))) continue;
     if (!capacityAllows(ctx, train, car)) continue;
     const build = buildPoint(ctx, train, car);
     if (!build) continue;
     startCheck(ctx, train, car, build);
-    used++;
+    if (!sub) used++;
     changed = true;
   }
   return changed;

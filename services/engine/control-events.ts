@@ -120,7 +120,7 @@ export function onConfigurationChanged(ctx: Ctx, input: ConfigurationInput): voi
 
   if (next.maxParallelChecks < old.maxParallelChecks) {
     for (const train of ctx.state.trains) {
-      const extra = train.cars.filter((c) => c.check).slice(next.maxParallelChecks);
+      const extra = train.cars.filter((c) => c.check && c.bisectionId === null).slice(next.maxParallelChecks);
       if (extra.length) dissolveTrain(ctx, train, [...new Set(extra.flatMap((c) => withDescendants(train, c)))], "SPECULATIVE_CHECK_NUMBER_REDUCED");
     }
   }

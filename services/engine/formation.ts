@@ -1,6 +1,6 @@
 /**
  * Batch formation (research/domain.md §3.3). While the train holds fewer than max_parallel_checks
- * batches and nothing waits for a slot, the next batch is taken from the waiting pull requests in
+ * batches (bisection sub-batches aside) and none waits for a slot, the next batch is taken from the waiting pull requests in
  * queue order: a seed and the following pull requests of the same queue rule and effective
  * priority (in parallel and isolated modes, also the same scope set; a pull request touching every
  * scope goes alone). Stacked pull requests (`Depends-On`) join only after their queued
@@ -71,8 +71,9 @@ export function formCars(ctx: Ctx, train: Train): boolean {
   const cfg = ctx.state.config;
   let changed = false;
   for (;;) {
-    const free = cfg.maxParallelChecks - train.cars.length;
-    if (free <= 0 || train.cars.some((c) => !c.check)) break;
+    const mainline = train.cars.filter((c) => c.bisectionId === null);
+    const free = cfg.maxParallelChecks - mainline.length;
+    if (free <= 0 || mainline.some((c) => !c.check)) break;
     const candidates = eligible(ctx, train);
     const eligibleNow = new Set(candidates.map((p) => p.number));
     // Predecessors count as embarked only in batches the new one is checked on top of.

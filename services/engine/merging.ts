@@ -28,7 +28,7 @@ function passedInEveryPartition(ctx: Ctx, train: Train, car: Car): boolean {
 }
 
 function mergeable(ctx: Ctx, train: Train, car: Car): boolean {
-  if (car.check?.phase !== "passed" || car.merging) return false;
+  if (car.check?.phase !== "passed" || car.merging || car.bisectionId !== null) return false;
   const ahead = pendingAncestors(train, car);
   if (ahead.length > 0 && !ctx.state.config.skipIntermediateResults) return false;
   if (ahead.some((a) => a.merging)) return false;

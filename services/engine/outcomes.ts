@@ -99,7 +99,8 @@ export function resolveFailures(ctx: Ctx, train: Train): boolean {
     if (ancestors.every((a) => a.check?.phase === "passed")) {
       // With skip_intermediate_results a later batch being checked may still vindicate it (or
       // already did: it passed and will merge with it). Batches not started yet cannot.
-      if (skip && descendants.some((d) => d.check !== null && d.check.phase !== "failed")) continue;
+      // Bisection sub-batches are never vindicated: their verdict is the bisection's.
+      if (skip && car.bisectionId === null && descendants.some((d) => d.bisectionId === null && d.check !== null && d.check.phase !== "failed")) continue;
       resolveFailedCar(ctx, train, car);
       return true;
     }

@@ -44,7 +44,11 @@ export function stateProblems(state: EngineState): string[] {
       const p = state.pulls[String(n)]!;
       if (p.baseRef === train.branch && p.partitions.includes(train.partition) && !places.has(n)) out.push(`#${n} is missing from ${train.branch}/${train.partition}`);
     }
-    if (train.cars.filter((c) => c.check).length > cfg.maxParallelChecks) out.push(`${train.branch}: more checks than max_parallel_checks`);
+    const inProgress = train.cars.filter((c) => c.bisectionId === null && (c.check?.phase === "creating" || c.check?.phase === "running"));
+    if (inProgress.length > cfg.maxParallelChecks) out.push(`${train.branch}: more checks running than max_parallel_checks`);
+    for (const c of train.cars) {
+      if (c.ancestors.some((a) => train.cars.find((x) => x.id === a)?.bisectionId && train.cars.find((x) => x.id === a)!.bisectionId !== c.bisectionId)) out.push(`${c.name} is checked on top of another bisection's sub-batch`);
+    }
     if (train.cars.some((c) => c.members.length === 0)) out.push(`${train.branch}: an empty batch`);
     const merging = train.cars.filter((c) => c.merging);
     if (merging.length > 1) out.push(`${train.branch}: two merges at once`);
