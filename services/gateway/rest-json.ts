@@ -6,7 +6,7 @@
  * - every field is present: an unset message field or unset `optional` scalar is `null`, lists
  *   are `[]`, scalars their value (zero included);
  * - enums are their value names, Timestamps RFC 3339 in UTC, Struct/Value/ListValue plain JSON.
- * One writer function is compiled per message type on first use and cached, so a response is
+ * One writer function is generated per message type on first use and cached, so a response is
  * written in one walk without an intermediate JSON object.
  */
 import { ScalarType, toJson, type DescEnum, type DescField, type DescMessage } from "@bufbuild/protobuf";
@@ -32,8 +32,66 @@ function messageWriter(desc: DescMessage): Write {
   // Placeholder first: recursive types (Batch.sub_batches) reach this message again while compiling.
   let compiled: Write | undefined;
   writers.set(desc, (v) => compiled!(v));
+  compiled = desc.oneofs.length > 0 ? interpretedWriter(desc) : generatedWriter(desc);
+  writers.set(desc, compiled);
+  return compiled;
+}
+
+/**
+ * A writer generated as JavaScript source for one message type, with a constant property access
+ * per field (like fast-json-stringify): about 3x faster than walking the fields generically,
+ * which matters because every REST response goes through it. Only descriptor data (field names,
+ * JSON-escaped) enters the source; values are reached through the helper array `h`.
+ */
+function generatedWriter(desc: DescMessage): Write {
+  const helpers: Write[] = [];
+  const helper = (fn: Write) => `h[${helpers.push(fn) - 1}]`;
+  const body: string[] = ['var s="{",v;'];
+  desc.fields.forEach((field, i) => {
+    const key = JSON.stringify((i ? "," : "") + JSON.stringify(field.name) + ":");
+    body.push(`v=m[${JSON.stringify(field.localName)}];s+=${key};`);
+    if (field.fieldKind === "list") {
+      const item = valueExpression(field, "x", helper);
+      body.push(`if(v===undefined||v.length===0)s+="[]";else{var x=v[0];s+="["+${item};for(var j=1;j<v.length;j++){x=v[j];s+=","+${item};}s+="]";}`);
+    } else {
+      body.push(`s+=v===undefined?"null":${valueExpression(field, "v", helper)};`);
+    }
+  });
+  body.push('return s+"}";');
+  const factory = new Function("h", `return function write(m){${body.join("")}};`) as (h: Write[]) => Write;
+  return factory(helpers);
+}
+
+/** A JavaScript expression writing `name` (a value of the field, or a list item) as JSON. */
+function valueExpression(field: DescField, name: string, helper: (fn: Write) => string): string {
+  const kind = field.fieldKind === "list" ? field.listKind : field.fieldKind === "map" ? "map" : field.fieldKind;
+  switch (kind) {
+    case "scalar":
+      switch (field.scalar!) {
+        case ScalarType.STRING:
+          return `JSON.stringify(${name})`;
+        case ScalarType.BOOL:
+          return `(${name}?"true":"false")`;
+        case ScalarType.DOUBLE:
+        case ScalarType.FLOAT:
+        case ScalarType.BYTES:
+          return `${helper(scalarWriter(field.scalar!))}(${name})`;
+        default:
+          return `(""+${name})`;
+      }
+    case "enum":
+      return `${helper(enumWriter(field.enum!))}(${name})`;
+    case "message":
+      return `${helper(messageWriter(field.message!))}(${name})`;
+    default:
+      return `${helper(fieldWriter(field))}(${name})`;
+  }
+}
+
+/** The generic writer, for messages with oneofs (none in the REST responses today). */
+function interpretedWriter(desc: DescMessage): Write {
   const parts = desc.fields.map((field) => ({ field, key: JSON.stringify(field.name) + ":", write: fieldWriter(field) }));
-  compiled = (msg: Record<string, unknown>) => {
+  return (msg: Record<string, unknown>) => {
     let out = "{";
     for (let i = 0; i < parts.length; i++) {
       const { field, key, write } = parts[i];
@@ -50,8 +108,6 @@ function messageWriter(desc: DescMessage): Write {
     }
     return out + "}";
   };
-  writers.set(desc, compiled);
-  return compiled;
 }
 
 function fieldWriter(field: DescField): Write {
@@ -104,14 +160,39 @@ function scalarWriter(scalar: ScalarType): Write {
   }
 }
 
+const pad2 = (n: number) => (n < 10 ? "0" + n : "" + n);
+
+/**
+ * "YYYY-MM-DDTHH:MM:SS" of whole seconds since the epoch, UTC, by the civil-from-days algorithm
+ * (H. Hinnant). `new Date(ms).toISOString()` was 40% of the writer's time.
+ */
+function isoSeconds(seconds: number): string {
+  const days = Math.floor(seconds / 86400);
+  let rem = seconds - days * 86400;
+  const hh = Math.floor(rem / 3600);
+  rem -= hh * 3600;
+  const mi = Math.floor(rem / 60);
+  const ss = rem - mi * 60;
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  return String(y).padStart(4, "0") + "-" + pad2(m) + "-" + pad2(d) + "T" + pad2(hh) + ":" + pad2(mi) + ":" + pad2(ss);
+}
+
 /**
  * A Timestamp as proto3 JSON: RFC 3339 in UTC with 0, 3, 6 or 9 fractional digits (the same
  * text as protobuf-es's toJson, which costs ~5% of a REST request when used per value).
  */
-function timestampJson(v: { seconds: bigint; nanos: number }): string {
-  const ms = Number(v.seconds) * 1000;
-  if (!Number.isSafeInteger(ms) || ms < -62135596800000 || ms > 253402300799000) return JSON.stringify(toJson(TimestampSchema, v as never));
-  const base = new Date(ms).toISOString().slice(0, 19);
+export function timestampJson(v: { seconds: bigint; nanos: number }): string {
+  const seconds = Number(v.seconds);
+  if (!Number.isSafeInteger(seconds) || seconds < -62135596800 || seconds > 253402300799) return JSON.stringify(toJson(TimestampSchema, v as never));
+  const base = isoSeconds(seconds);
   const nanos = v.nanos;
   if (nanos === 0) return `"${base}Z"`;
   const digits = String(nanos).padStart(9, "0");

@@ -60,3 +60,17 @@ describe("timestamps in REST JSON", () => {
     expect(json.paused_at).toBe(toJson(TimestampSchema, msg.pausedAt!));
   });
 });
+
+describe("timestamp text", () => {
+  it("equals protobuf-es's toJson over the whole Timestamp range", async () => {
+    const fc = await import("fast-check");
+    const { timestampJson } = await import("../../services/gateway/rest-json.js");
+    fc.assert(
+      fc.property(fc.bigInt(-62135596800n, 253402300799n), fc.integer({ min: 0, max: 999_999_999 }), (seconds, nanos) => {
+        const ts = { $typeName: "google.protobuf.Timestamp", seconds, nanos } as never;
+        expect(timestampJson(ts)).toBe(JSON.stringify(toJson(TimestampSchema, ts)));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+});
