@@ -18,3 +18,4 @@ export { pullView, type PullView, type MergeabilityCheckView } from "./views/pul
 export { dequeueImpact, type DequeueImpact } from "./views/impact.js";
 export { queueListing, type QueueListingView, type QueuedPullRequestView } from "./views/listing.js";
 export type { BatchView, BatchPullRequestView, BatchStatusCode } from "./views/batch-view.js";
+export { defaultQueueRule, queueConfiguration, type QueueKnobs } from "./simulation/configurations.js";

@@ -3,7 +3,7 @@
  * the engine event by event and renders the whole state and the effects as readable lines (so
  * scenario tests assert everything without copying 40-line objects).
  */
-import { apply, createState, DEFAULT_MERGE_QUEUE, type ConfigurationInput, type EngineEffect, type EngineEventInput, type EngineState, type QueuedPullInput } from "../../services/engine/index.js";
+import { apply, createState, defaultQueueRule, DEFAULT_MERGE_QUEUE, type ConfigurationInput, type EngineEffect, type EngineEventInput, type EngineState, type QueuedPullInput } from "../../services/engine/index.js";
 import type { MergeQueueConfig, QueueRuleConfig } from "../../services/simulator/config/model.js";
 
 /** Monday 2026-01-05 09:00 UTC: minute 0 of every scenario. */
@@ -12,13 +12,7 @@ export const minutes = (m: number) => T0 + m * 60_000;
 
 /** A queue rule with the configuration defaults, overridden by `over`. */
 export function queueRule(over: Partial<QueueRuleConfig> = {}): QueueRuleConfig {
-  return {
-    name: "default", queue_conditions: [], merge_conditions: [], branch_protection_injection_mode: "queue",
-    batch_size: { min: 1, max: 1 }, batch_max_wait_time: 0, checks_timeout: null, max_checks_retries: 0,
-    draft_bot_account: null, merge_bot_account: null, update_bot_account: null, queue_branch_prefix: "yardmaster/merge-queue/",
-    allow_queue_branch_edit: false, batch_max_failure_resolution_attempts: null, merge_method: "merge", update_method: null,
-    commit_message_template: null, commit_message_format: null, allow_inplace_checks: true, autosquash: false, priority: 0, ...over,
-  };
+  return defaultQueueRule(over.name ?? "default", over);
 }
 
 /** A fixed batch size. */
