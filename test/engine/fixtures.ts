@@ -206,3 +206,15 @@ export function describeEffects(effects: EngineEffect[], nameOf: (id: string) =>
     }
   });
 }
+
+/** Effect kinds and log types that tell the queue's story (labels, comments and summaries left out). */
+export const STORY = [
+  "create_speculative_check", "start_in_place_check", "cancel_speculative_check", "merge_batch", "close_pull_request",
+  "schedule_timer", "cancel_timer", "action.queue.checks_start", "action.queue.checks_end", "action.queue.leave",
+  "action.queue.merged", "action.queue.batch_bisection_start", "action.queue.batch_bisection_end", "action.dequeue",
+  "action.queue.conflict_deferred", "action.queue.checks_postponed",
+];
+
+/** A pause or unpause by ada. */
+export const pauseEvent = (reason = "release freeze") => ({ type: "pause" as const, reason, actor: { type: "user" as const, id: 1, name: "ada" } });
+export const unpauseEvent = () => ({ type: "unpause" as const, actor: { type: "user" as const, id: 1, name: "ada" } });
