@@ -11,7 +11,7 @@ export const CI_SLOTS = 10;
 
 /** The queues compared. Yardmaster's knobs are explained in docs/merge-queue.md "Benchmark". */
 export const QUEUES: { name: string; knobs: QueueKnobs }[] = [
-  { name: "yardmaster", knobs: { batchSize: { min: 2, max: 4 }, batchMaxWaitSeconds: 600, maxParallelChecks: 5 } },
+  { name: "yardmaster", knobs: { batchSize: { min: 2, max: 4 }, batchMaxWaitSeconds: 600, maxParallelChecks: 6 } },
   { name: "serial", knobs: { batchSize: { min: 1, max: 1 }, batchMaxWaitSeconds: 0, maxParallelChecks: 1 } },
   { name: "speculation (window 10)", knobs: { batchSize: { min: 1, max: 1 }, batchMaxWaitSeconds: 0, maxParallelChecks: 10 } },
 ];
