@@ -83,7 +83,8 @@ export async function cancelCiJobsOfCommit(q: Queryable, repositoryId: number, s
 
 /**
  * Claims the oldest job that is queued, or running with an expired lease (its worker died), for
- * `owner` until `leaseUntil`; skips rows another worker is claiming at this instant.
+ * `owner` until `leaseUntil`; skips rows another worker is claiming at this instant, and never
+ * takes back a job `owner` itself is running (a late lease renewal is not a death).
  * @returns the claimed job (state running, attempts counted), or null when there is none
  */
 export async function claimCiJob(q: Queryable, input: { owner: string; now: Date; leaseUntil: Date }): Promise<CiJobRow | null> {
@@ -93,7 +94,7 @@ export async function claimCiJob(q: Queryable, input: { owner: string; now: Date
          started_at = coalesce(started_at, $2::timestamptz)
        WHERE id = (
          SELECT id FROM local_forge_ci_jobs
-         WHERE state = 'queued' OR (state = 'running' AND lease_expires_at < $2::timestamptz)
+         WHERE state = 'queued' OR (state = 'running' AND lease_expires_at < $2::timestamptz AND lease_owner <> $1::text)
          ORDER BY id FOR UPDATE SKIP LOCKED LIMIT 1
        )
        RETURNING *

@@ -46,9 +46,10 @@ export function eventRecorder() {
       mark = all.length;
       return taken;
     },
-    /** Resolves with the next event (from now on) that passes `test`. */
-    next(test: (e: ForgeEvent) => boolean): Promise<ForgeEvent> {
-      return new Promise((resolve) => waiters.push({ test, resolve }));
+    /** Resolves with the `count`-th event (from now on, default the first) that passes `test`. */
+    next(test: (e: ForgeEvent) => boolean, count = 1): Promise<ForgeEvent> {
+      let seen = 0;
+      return new Promise((resolve) => waiters.push({ test: (e) => test(e) && ++seen === count, resolve }));
     },
   };
 }
@@ -92,6 +93,9 @@ export interface ForgeWorld {
 /** Builds a world; `deps` overrides the forge's dependencies (CI settings...). */
 export async function createWorld(deps: Partial<LocalForgeDeps> = {}): Promise<ForgeWorld> {
   const db = await freshDatabase();
+  // pg-pool resolves end() before its clients have closed; the database's forced drop then ends
+  // them with an error the pool re-emits. Nothing else reaches this listener: query errors reject.
+  db.pool.on("error", () => {});
   const dir = await mkdtemp(join(tmpdir(), "yardmaster-forge-test-"));
   const events = eventRecorder();
   const clock = countingClock();
@@ -99,7 +103,8 @@ export async function createWorld(deps: Partial<LocalForgeDeps> = {}): Promise<F
   const base: LocalForgeDeps = {
     db: db.pool, dataDir: join(dir, "data"), logger, sink: events.sink, now: clock.now,
     ...deps,
-    ci: { runner: { tempRoot: dir, killGraceMs: 500 }, start: false, ...deps.ci },
+    // The clock moves a minute per reading: leases last a day so none runs out by itself.
+    ci: { runner: { tempRoot: dir, killGraceMs: 500 }, start: false, leaseMs: 86_400_000, ...deps.ci },
   };
   const forges: LocalForge[] = [];
   const make = (extra: Partial<LocalForgeDeps> = {}) => {
