@@ -73,8 +73,10 @@ export function formCars(ctx: Ctx, train: Train): boolean {
   for (;;) {
     const mainline = train.cars.filter((c) => c.bisectionId === null);
     const free = cfg.maxParallelChecks - mainline.length;
-    if (free <= 0 || mainline.some((c) => !c.check)) break;
-    const candidates = eligible(ctx, train);
+    // A batch waiting for a slot comes first: nothing new in its lane (in serial mode, at all).
+    const stalled = mainline.filter((c) => !c.check);
+    if (free <= 0 || (cfg.mode === "serial" && stalled.length > 0)) break;
+    const candidates = eligible(ctx, train).filter((p) => !stalled.some((c) => scopesOverlap(c, p)));
     const eligibleNow = new Set(candidates.map((p) => p.number));
     // Predecessors count as embarked only in batches the new one is checked on top of.
     const embarkedFor = (p: PullEntry) => new Set(train.cars.filter((c) => ancestorsFor(ctx, train, p).includes(c.id)).flatMap((c) => c.members));
