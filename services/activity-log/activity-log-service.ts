@@ -1,17 +1,33 @@
 /**
  * The ActivityLogService implementation (proto/yardmaster/v1/activity_log.proto): AppendEvents
- * writes through the outbox; ListLogs and AggregateLogs read ClickHouse (log-queries.ts, when
- * present). Until the log queries land they answer UNIMPLEMENTED.
+ * writes through the PostgreSQL outbox (append-events.ts); ListLogs and AggregateLogs read
+ * ClickHouse (list-logs.ts, aggregate-logs.ts). Decisions: docs/activity-log.md.
  */
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { ActivityLogService } from "../../gen/yardmaster/v1/activity_log_pb.js";
+import type { ClickHouseClient } from "@clickhouse/client";
+import { aggregateLogsHandler } from "./aggregate-logs.js";
 import { appendEventsHandler, type AppendDeps } from "./append-events.js";
+import { listLogsHandler } from "./list-logs.js";
+import { createCursorCodec } from "./log-cursor.js";
 
-export type ActivityLogDeps = AppendDeps;
+export interface ActivityLogDeps extends AppendDeps {
+  clickhouse: ClickHouseClient;
+  /**
+   * Keying material of the `/logs` cursor signatures (an HMAC key is derived from it with HKDF).
+   * The server passes the admin key, so cursors stay valid across restarts.
+   */
+  cursorSecret: string | Uint8Array;
+  /** The current time (UTC); defaults to the system clock. */
+  now?: () => Date;
+}
 
 /** Builds the ActivityLogService implementation. */
-export function createActivityLogService(deps: ActivityLogDeps): Partial<ServiceImpl<typeof ActivityLogService>> {
+export function createActivityLogService(deps: ActivityLogDeps): ServiceImpl<typeof ActivityLogService> {
+  const read = { clickhouse: deps.clickhouse, cursors: createCursorCodec(deps.cursorSecret), now: deps.now ?? (() => new Date()) };
   return {
     appendEvents: appendEventsHandler(deps),
+    listLogs: listLogsHandler(read),
+    aggregateLogs: aggregateLogsHandler(read),
   };
 }

@@ -1,8 +1,9 @@
 /**
  * Turns an event to record into an outbox row (store/outbox.ts): the type must be one of the 47,
  * the metadata must validate against its schema (events.proto, strict presence), the repository
- * must be "owner/name" within the path limits; then the outcome and the batch pull request number
- * are derived. Problems are field violations named from `path` ("events[3].metadata.queue_name").
+ * must be "owner/name" within the path limits, `received_at` within RECEIVED_AT_RANGE, and the
+ * deprecated `train_car_id` equal to `batch_id` (docs/activity-log.md "Ingest"); then the outcome and
+ * the batch pull request number are derived. Problems are field violations named from `path` ("events[3].metadata.queue_name").
  */
 import { checkJson, childPath, type FieldViolation } from "../contracts/index.js";
 import type { EventRow } from "../store/index.js";
@@ -21,6 +22,9 @@ export interface EventInput {
   receivedAt: Date | null;
   metadata: Record<string, unknown>;
 }
+
+/** Received times accepted on ingest (UTC ms, end exclusive): what ClickHouse's DateTime64(3) holds, with room to spare. */
+export const RECEIVED_AT_RANGE = { fromMs: Date.UTC(1900, 0, 1), toMs: Date.UTC(2299, 0, 1) } as const;
 
 const REPOSITORY = /^[a-zA-Z0-9-]{1,40}\/[\w.-]{1,100}$/;
 
@@ -49,7 +53,17 @@ export function checkEvent(e: EventInput, path: string): FieldViolation[] {
   }
   if (e.baseRef !== null && (e.baseRef.length < 1 || e.baseRef.length > 255)) out.push({ field: childPath(path, "base_ref"), description: "must be 1 to 255 characters long" });
   if (e.trigger.length === 0) out.push({ field: childPath(path, "trigger"), description: "is required" });
-  if (schema) out.push(...checkJson(schema, e.metadata, "strict", childPath(path, "metadata")));
+  if (e.receivedAt !== null && !(e.receivedAt.getTime() >= RECEIVED_AT_RANGE.fromMs && e.receivedAt.getTime() < RECEIVED_AT_RANGE.toMs)) {
+    out.push({ field: childPath(path, "received_at"), description: "must be between 1900-01-01T00:00:00Z and 2299-01-01T00:00:00Z" });
+  }
+  if (schema) {
+    const metadata = checkJson(schema, e.metadata, "strict", childPath(path, "metadata"));
+    out.push(...metadata);
+    // The deprecated train_car_id is the same value as batch_id (SPEC.md "Versioning").
+    if (metadata.length === 0 && "train_car_id" in e.metadata && e.metadata.train_car_id !== e.metadata.batch_id) {
+      out.push({ field: childPath(path, "metadata.train_car_id"), description: "must equal batch_id (deprecated alias of it)" });
+    }
+  }
   return out;
 }
 

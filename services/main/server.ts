@@ -64,7 +64,7 @@ export async function startServer(settings: Settings, onBanner: (line: string) =
     const bindings: ServiceBinding[] = [
       { service: QueueService, impl: createQueueService({ db: db.pool, eventsWritten }) },
       { service: SimulatorService, impl: {} },
-      { service: ActivityLogService, impl: createActivityLogService({ db: db.pool, eventsWritten }) },
+      { service: ActivityLogService, impl: createActivityLogService({ db: db.pool, eventsWritten, clickhouse, cursorSecret: admin.key }) },
       {
         service: TokenService,
         impl: createTokenService({

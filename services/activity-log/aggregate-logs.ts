@@ -1,0 +1,32 @@
+/**
+ * AggregateLogs (`GET /logs/aggregate`, SPEC.md "Activity log"): the filters and window of
+ * `/logs` (without cursor and per_page), answered by the one-scan aggregate (log-aggregate.ts).
+ */
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import type { AggregateLogsRequest, AggregateLogsResponseSchema } from "../../gen/yardmaster/v1/activity_log_pb.js";
+import { aggregateLogs } from "./log-aggregate.js";
+import { readLogFilters, readLogWindow } from "./log-filters.js";
+import type { LogReadDeps } from "./list-logs.js";
+
+/**
+ * The AggregateLogs handler.
+ * @throws InvalidArgumentError naming the parameter (the refusals of readLogFilters / readLogWindow)
+ */
+export function aggregateLogsHandler(deps: Omit<LogReadDeps, "cursors">) {
+  return async (req: AggregateLogsRequest): Promise<MessageInitShape<typeof AggregateLogsResponseSchema>> => {
+    const filters = readLogFilters(req);
+    const window = readLogWindow(req, deps.now());
+    const a = await aggregateLogs(deps.clickhouse, filters, window);
+    return {
+      total: a.total,
+      intervalSizeSeconds: BigInt(a.intervalSeconds),
+      histogram: a.histogram.map((b) => ({ start: timestampFromMs(b.startMs), end: timestampFromMs(b.endMs), count: b.count })),
+      byEventType: a.byEventType,
+      byOutcome: a.byOutcome,
+      byTrigger: a.byTrigger,
+      byPullRequest: a.byPullRequest,
+      byBatchPullRequest: a.byBatchPullRequest,
+    };
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * Histogram buckets of `/logs/aggregate` (DESIGN.md §4 "Histogram"; docs/activity-log.md
+ * "Histogram"): the interval is the smallest of 1 min, 5 min, 15 min, 1 h, 3 h, 6 h, 12 h, 1 day
+ * and 7 days that covers the window with at most 100 buckets; beyond that (windows over ~2 years),
+ * the smallest multiple of 7 days that does. Buckets are aligned to the interval, counted from
+ * Monday 1970-01-05 00:00 UTC (so hours, days and weeks start where people expect: 7-day buckets
+ * start on Mondays); the first and last buckets may reach outside the window but count only events
+ * inside it. An empty window (start = end) has no buckets.
+ */
+import type { LogWindow } from "./log-filters.js";
+
+/** The interval ladder, in seconds. */
+export const INTERVAL_LADDER_SECONDS = [60, 300, 900, 3_600, 10_800, 21_600, 43_200, 86_400, 604_800] as const;
+/** At most this many buckets. */
+export const MAX_BUCKETS = 100;
+/** Bucket boundaries are origin + k·interval: Monday 1970-01-05T00:00:00Z. */
+export const BUCKET_ORIGIN_MS = Date.UTC(1970, 0, 5);
+
+/** Where the buckets of a window are: `count` buckets of `stepMs` from `firstStartMs`. */
+export interface HistogramLayout {
+  stepMs: number;
+  firstStartMs: number;
+  count: number;
+}
+
+const alignDown = (ms: number, step: number) => BUCKET_ORIGIN_MS + Math.floor((ms - BUCKET_ORIGIN_MS) / step) * step;
+const alignUp = (ms: number, step: number) => BUCKET_ORIGIN_MS + Math.ceil((ms - BUCKET_ORIGIN_MS) / step) * step;
+
+function layoutFor(w: LogWindow, stepMs: number): HistogramLayout {
+  if (w.toMs <= w.fromMs) return { stepMs, firstStartMs: alignDown(w.fromMs, stepMs), count: 0 };
+  const first = alignDown(w.fromMs, stepMs);
+  return { stepMs, firstStartMs: first, count: (alignUp(w.toMs, stepMs) - first) / stepMs };
+}
+
+/** The bucket layout of a window (see the module comment for the rule). */
+export function histogramLayout(w: LogWindow): HistogramLayout {
+  for (const s of INTERVAL_LADDER_SECONDS) {
+    const l = layoutFor(w, s * 1000);
+    if (l.count <= MAX_BUCKETS) return l;
+  }
+  const week = 604_800_000;
+  let k = Math.max(2, Math.ceil((w.toMs - w.fromMs) / (week * (MAX_BUCKETS - 1))));
+  for (;;) {
+    const l = layoutFor(w, k * week);
+    if (l.count <= MAX_BUCKETS) return l;
+    k++;
+  }
+}
+
+/** One bucket: [startMs, endMs) and its count. */
+export interface Bucket {
+  startMs: number;
+  endMs: number;
+  count: bigint;
+}
+
+/** Every bucket of the layout, oldest first, with the counts found (bucket index -> count) and zeros elsewhere. */
+export function fillHistogram(layout: HistogramLayout, counts: ReadonlyMap<number, bigint>): Bucket[] {
+  const out: Bucket[] = [];
+  for (let i = 0; i < layout.count; i++) {
+    const startMs = layout.firstStartMs + i * layout.stepMs;
+    out.push({ startMs, endMs: startMs + layout.stepMs, count: counts.get(i) ?? 0n });
+  }
+  return out;
+}

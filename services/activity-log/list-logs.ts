@@ -1,0 +1,81 @@
+/**
+ * ListLogs (`GET /logs`, SPEC.md "Activity log"; docs/activity-log.md "Cursors and links"): a page
+ * of events newest first, keyset-paginated on (received_at, id), with `next` / `prev` / `first`
+ * links in the `Link` response header. A listing is pinned to its window: the first request
+ * resolves the default window (the last day up to now) once, and its cursors and links carry it,
+ * so walking the pages of a listing never skips or repeats an event while new ones arrive.
+ *
+ * When each link appears:
+ * - `first`: always (the first page of the same listing);
+ * - `next`: when an older row exists after this page;
+ * - `prev`: when a newer row exists before this page — never on the first page; on a page reached
+ *   by `next`, whenever the page holds rows (the row the cursor came from is newer); on a page
+ *   reached by `prev`, when one more newer row was found.
+ * An empty page has `first` only.
+ */
+import type { HandlerContext } from "@connectrpc/connect";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { ClickHouseClient } from "@clickhouse/client";
+import type { ListLogsRequest, ListLogsResponseSchema } from "../../gen/yardmaster/v1/activity_log_pb.js";
+import { invalidField } from "../contracts/index.js";
+import { ceilMs, readLogFilters, readLogWindow, type LogFilters, type LogWindow } from "./log-filters.js";
+import type { CursorCodec, CursorState } from "./log-cursor.js";
+import { linkHeader, type PageCursors } from "./log-links.js";
+import { readLogPage, type Direction } from "./log-page.js";
+import type { LogPosition } from "./log-cursor.js";
+
+/** per_page when the request gives none (DESIGN.md §4). */
+export const DEFAULT_PER_PAGE = 10;
+export const MAX_PER_PAGE = 100;
+
+export interface LogReadDeps {
+  clickhouse: ClickHouseClient;
+  cursors: CursorCodec;
+  /** The current time (UTC); injected for tests. */
+  now: () => Date;
+}
+
+/**
+ * The window of a request that carries a cursor: the cursor's. A bound the request also gives
+ * must equal the cursor's (links repeat them), else the cursor belongs to another listing.
+ */
+function cursorWindow(req: ListLogsRequest, state: CursorState): LogWindow {
+  const differs = (req.receivedFrom && ceilMs(req.receivedFrom) !== state.window.fromMs) || (req.receivedTo && ceilMs(req.receivedTo) !== state.window.toMs);
+  if (differs) throw invalidField("cursor", "belongs to a listing with another received_from / received_to window");
+  return state.window;
+}
+
+function cursorsOf(codec: CursorCodec, filters: LogFilters, window: LogWindow, from: Direction | null, positions: LogPosition[], more: boolean): PageCursors {
+  if (positions.length === 0) return {};
+  const at = (direction: Direction, position: LogPosition) => codec.issue(filters, { direction, position, window });
+  const first = positions[0];
+  const last = positions[positions.length - 1];
+  const hasNext = from === "newer" ? true : more;
+  const hasPrev = from === null ? false : from === "older" ? true : more;
+  return { next: hasNext ? at("older", last) : undefined, prev: hasPrev ? at("newer", first) : undefined };
+}
+
+/**
+ * The ListLogs handler. Sets the `Link` response header when a context is given.
+ * @throws InvalidArgumentError naming the parameter: per_page outside 1-100, a bad cursor, and
+ *   every refusal of readLogFilters / readLogWindow
+ */
+export function listLogsHandler(deps: LogReadDeps) {
+  return async (req: ListLogsRequest, ctx?: Pick<HandlerContext, "responseHeader">): Promise<MessageInitShape<typeof ListLogsResponseSchema>> => {
+    const filters = readLogFilters(req);
+    const perPage = req.perPage ?? DEFAULT_PER_PAGE;
+    if (perPage < 1 || perPage > MAX_PER_PAGE) throw invalidField("per_page", `must be between 1 and ${MAX_PER_PAGE}`);
+    let window: LogWindow;
+    let after: CursorState | null = null;
+    if (req.cursor !== undefined) {
+      after = deps.cursors.open(filters, req.cursor);
+      window = cursorWindow(req, after);
+    } else {
+      window = readLogWindow(req, deps.now());
+    }
+    const page = await readLogPage(deps.clickhouse, filters, window, after, perPage);
+    const cursors = cursorsOf(deps.cursors, filters, window, after?.direction ?? null, page.positions, page.more);
+    ctx?.responseHeader.set("link", linkHeader(req.owner, req.repository, filters, window, perPage, cursors));
+    return { size: page.events.length, perPage, events: page.events };
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * `/logs/aggregate` in one scan (research/clickhouse.md §2 "one scan, GROUPING SETS"; SPEC.md
+ * "/logs/aggregate" rules; DESIGN.md §4 "Histogram", "Facets"):
+ * - the WHERE clause holds the conditions every count obeys (repository, window, base_ref, event
+ *   type, outcome); the three facet filters (trigger, pull request, batch pull request) become
+ *   0/1 columns, because each facet of those leaves its own filter out;
+ * - one GROUP BY GROUPING SETS computes the histogram buckets and the five facets; `grouping()`
+ *   tells the sets apart, and each set counts the rows that pass every filter but its own;
+ * - when two or more facet filters are set, rows failing two of them count nowhere and are
+ *   dropped before grouping;
+ * - zero counts are dropped, and each facet keeps its top 200 by count, ties by value (numbers
+ *   numerically, text in byte order) — `LIMIT 200 BY`;
+ * - `total` is the sum of the histogram, so it counts exactly the rows `/logs` lists.
+ */
+import type { ClickHouseClient } from "@clickhouse/client";
+import { fillHistogram, histogramLayout, type Bucket } from "./histogram.js";
+import type { LogFilters, LogWindow } from "./log-filters.js";
+import { logPredicates } from "./log-sql.js";
+
+/** Facet lists keep at most this many values (SPEC.md "Limits"). */
+export const FACET_LIMIT = 200;
+
+export interface FacetCount {
+  value: string;
+  count: bigint;
+}
+
+/** The aggregate of a request (AggregateLogsResponse, with times in UTC ms). */
+export interface LogAggregate {
+  total: bigint;
+  intervalSeconds: number;
+  histogram: Bucket[];
+  byEventType: FacetCount[];
+  byOutcome: FacetCount[];
+  byTrigger: FacetCount[];
+  byPullRequest: FacetCount[];
+  byBatchPullRequest: FacetCount[];
+}
+
+// grouping(bucket, type, outcome, trigger, pull_request, batch_pull): a 1-bit marks a column outside the set.
+const SET = { bucket: 31, type: 47, outcome: 55, trigger: 59, pullRequest: 61, batchPull: 62 } as const;
+
+const and = (xs: (string | undefined)[]) => {
+  const present = xs.filter((x): x is string => x !== undefined);
+  return present.length ? present.join(" AND ") : undefined;
+};
+const countOf = (cond: string | undefined) => (cond ? `countIf(${cond})` : "count()");
+
+/** The SQL and parameters of the aggregate of `filters` over `window` with `stepMs` buckets from `firstStartMs`. */
+export function aggregateSql(filters: LogFilters, window: LogWindow, firstStartMs: number, stepMs: number): { query: string; params: Record<string, unknown> } {
+  const p = logPredicates(filters, window);
+  const facet = { t: p.trigger, p: p.pullRequest, b: p.batchPull };
+  const active = Object.entries(facet).filter(([, c]) => c !== undefined);
+  const flag = (k: "t" | "p" | "b") => (facet[k] ? `f_${k}` : undefined);
+  const where = [...p.common];
+  // A row failing two facet filters is in no facet and in no total.
+  if (active.length >= 2) where.push(`(${active.map(([k]) => `f_${k}`).join(" + ")}) >= ${active.length - 1}`);
+  const query = `
+SELECT gm, k, n, c FROM (
+  SELECT grouping(bucket, type, outcome, trigger, pull_request, batch_pull) AS gm,
+    multiIf(gm = ${SET.type}, toString(type), gm = ${SET.outcome}, toString(outcome), gm = ${SET.trigger}, toString(trigger), '') AS k,
+    multiIf(gm = ${SET.bucket}, bucket, gm = ${SET.pullRequest}, pull_request, gm = ${SET.batchPull}, batch_pull, toInt64(0)) AS n,
+    multiIf(gm = ${SET.trigger}, ${countOf(and([flag("p"), flag("b")]))},
+            gm = ${SET.pullRequest}, ${countOf(and([flag("t"), flag("b"), "pull_request >= 0"]))},
+            gm = ${SET.batchPull}, ${countOf(and([flag("t"), flag("p"), "batch_pull >= 0"]))},
+            ${countOf(and([flag("t"), flag("p"), flag("b")]))}) AS c
+  FROM (
+    SELECT intDiv(toUnixTimestamp64Milli(received_at) - {first_ms:Int64}, {step_ms:Int64}) AS bucket,
+      type, outcome, trigger, pull_request, batch_pull${active.map(([k, c]) => `, toUInt8(${c}) AS f_${k}`).join("")}
+    FROM events
+    WHERE ${where.join(" AND ")}
+  )
+  GROUP BY GROUPING SETS ((bucket), (type), (outcome), (trigger), (pull_request), (batch_pull))
+)
+WHERE c > 0
+ORDER BY gm, c DESC, n, k
+LIMIT ${FACET_LIMIT} BY gm`;
+  return { query, params: { ...p.params, first_ms: firstStartMs, step_ms: stepMs } };
+}
+
+interface Row {
+  gm: string;
+  k: string;
+  n: string;
+  c: string;
+}
+
+/**
+ * Computes the aggregate of `filters` over `window` in one query.
+ * @throws the ClickHouse client's error when the query fails
+ */
+export async function aggregateLogs(client: ClickHouseClient, filters: LogFilters, window: LogWindow): Promise<LogAggregate> {
+  const layout = histogramLayout(window);
+  const out: LogAggregate = {
+    total: 0n, intervalSeconds: layout.stepMs / 1000, histogram: [],
+    byEventType: [], byOutcome: [], byTrigger: [], byPullRequest: [], byBatchPullRequest: [],
+  };
+  const buckets = new Map<number, bigint>();
+  if (layout.count > 0) {
+    const { query, params } = aggregateSql(filters, window, layout.firstStartMs, layout.stepMs);
+    const rs = await client.query({ query, query_params: params, format: "JSONEachRow" });
+    for (const r of await rs.json<Row>()) {
+      const count = BigInt(r.c);
+      switch (Number(r.gm)) {
+        case SET.bucket:
+          buckets.set(Number(r.n), count);
+          out.total += count;
+          break;
+        case SET.type:
+          out.byEventType.push({ value: r.k, count });
+          break;
+        case SET.outcome:
+          out.byOutcome.push({ value: r.k, count });
+          break;
+        case SET.trigger:
+          out.byTrigger.push({ value: r.k, count });
+          break;
+        case SET.pullRequest:
+          out.byPullRequest.push({ value: r.n, count });
+          break;
+        case SET.batchPull:
+          out.byBatchPullRequest.push({ value: r.n, count });
+          break;
+      }
+    }
+  }
+  out.histogram = fillHistogram(layout, buckets);
+  return out;
+}

@@ -1,0 +1,82 @@
+/**
+ * `/logs` cursors (DESIGN.md §4 "Pagination"; docs/activity-log.md "Cursors and links"): an opaque
+ * token holding a keyset position (received_at, id), the direction to read from it, and the time
+ * window of the listing, signed with HMAC-SHA-256 over those fields *and* the repository and the
+ * normalised filters. A cursor altered by a client, or presented with another repository or other
+ * filters than the ones it was issued for, fails the signature check: INVALID_ARGUMENT naming
+ * `cursor`, with one message for every case (nothing tells a forger which part was wrong).
+ *
+ * Format: base64url("1.<o|n>.<received_at ms>.<id>.<window from ms>.<window to ms>") "." base64url(MAC, 18 bytes).
+ * The MAC key is derived with HKDF-SHA-256 from a secret given by the caller (the service derives
+ * it from the admin key, so cursors survive restarts and die with a rotated key).
+ */
+import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
+import { invalidField } from "../contracts/index.js";
+import type { LogFilters, LogWindow } from "./log-filters.js";
+
+/** A row's place in the (received_at, id) order. */
+export interface LogPosition {
+  /** UTC milliseconds. */
+  receivedAtMs: number;
+  id: bigint;
+}
+
+/** What a cursor carries: read `older` (the next page) or `newer` (the previous page) than `position`, within `window`. */
+export interface CursorState {
+  direction: "older" | "newer";
+  position: LogPosition;
+  window: LogWindow;
+}
+
+export interface CursorCodec {
+  /** A token for `state`, bound to `filters` (repository included). */
+  issue(filters: LogFilters, state: CursorState): string;
+  /**
+   * The state of a token issued for exactly these filters.
+   * @throws InvalidArgumentError ("cursor") for a malformed, altered or foreign token
+   */
+  open(filters: LogFilters, token: string): CursorState;
+}
+
+const MAC_BYTES = 18;
+const PAYLOAD = /^1\.([on])\.(-?\d{1,16})\.(\d{1,20})\.(-?\d{1,16})\.(-?\d{1,16})$/;
+const TOKEN = /^([A-Za-z0-9_-]{1,200})\.([A-Za-z0-9_-]{24})$/;
+
+/** The canonical text of the filters a cursor is bound to (stable field order, bigints as text). */
+export function filterScope(f: LogFilters): string {
+  return JSON.stringify([f.repository, f.pullRequest ?? null, f.baseRef ?? null, f.batchPull ?? null, f.eventType ?? null, f.outcome ?? null, f.trigger ?? null], (_k, v) =>
+    typeof v === "bigint" ? v.toString() : v,
+  );
+}
+
+/**
+ * Builds the codec.
+ * @param secret input keying material (at least 16 bytes of entropy; the admin key in production)
+ */
+export function createCursorCodec(secret: string | Uint8Array): CursorCodec {
+  const key = Buffer.from(hkdfSync("sha256", secret, "yardmaster", "activity-log cursor v1", 32));
+  const mac = (scope: string, payload: string) => createHmac("sha256", key).update(scope).update("\0").update(payload).digest().subarray(0, MAC_BYTES);
+  const refused = () => invalidField("cursor", "is not a cursor issued for this repository and these filters (it was altered, or comes from another listing)");
+
+  return {
+    issue(filters, s) {
+      const payload = `1.${s.direction === "older" ? "o" : "n"}.${s.position.receivedAtMs}.${s.position.id}.${s.window.fromMs}.${s.window.toMs}`;
+      return `${Buffer.from(payload).toString("base64url")}.${mac(filterScope(filters), payload).toString("base64url")}`;
+    },
+    open(filters, token) {
+      const t = TOKEN.exec(token);
+      if (!t) throw refused();
+      const payload = Buffer.from(t[1], "base64url").toString("latin1");
+      const given = Buffer.from(t[2], "base64url");
+      const expected = mac(filterScope(filters), payload);
+      if (given.length !== MAC_BYTES || !timingSafeEqual(given, expected)) throw refused();
+      const m = PAYLOAD.exec(payload);
+      if (!m) throw refused();
+      return {
+        direction: m[1] === "o" ? "older" : "newer",
+        position: { receivedAtMs: Number(m[2]), id: BigInt(m[3]) },
+        window: { fromMs: Number(m[4]), toMs: Number(m[5]) },
+      };
+    },
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * One `/logs` page read from ClickHouse (research/clickhouse.md §2 "/logs page"): rows of the
+ * request's filters and window, newest first by (received_at, id), keyset-paginated. The keyset
+ * condition is written in the expanded form (`received_at <= T AND (received_at < T OR id < I)`)
+ * because ClickHouse does not use the primary key for a tuple comparison. One row more than the
+ * page is read to know whether another page follows in the reading direction.
+ */
+import type { ClickHouseClient } from "@clickhouse/client";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import type { JsonObject } from "@bufbuild/protobuf";
+import { Outcome as OutcomeEnum, type EventSchema } from "../../gen/yardmaster/v1/events_pb.js";
+import type { LogPosition } from "./log-cursor.js";
+import type { LogFilters, LogWindow } from "./log-filters.js";
+import { allConditions, logPredicates } from "./log-sql.js";
+
+/** An event as the log endpoints return it (events.proto Event). */
+export type LogEvent = MessageInitShape<typeof EventSchema> & { id: bigint; receivedAt: NonNullable<MessageInitShape<typeof EventSchema>["receivedAt"]> };
+
+/** A page: events newest first, their first and last positions, and whether more rows follow in the reading direction. */
+export interface PageRows {
+  events: LogEvent[];
+  positions: LogPosition[];
+  more: boolean;
+}
+
+interface Row {
+  id_text: string;
+  ms: string;
+  trigger: string;
+  repository: string;
+  pull_request_text: string;
+  base_ref: string;
+  outcome_name: keyof typeof OutcomeEnum;
+  type_name: string;
+  metadata: string;
+}
+
+/** Reading direction from a position: `older` = the next page, `newer` = the previous one. */
+export type Direction = "older" | "newer";
+
+/**
+ * Reads up to `limit` rows of `filters` in `window`, strictly older (or newer) than `after`
+ * (or from the newest row when `after` is null).
+ * @returns rows newest first, whatever the direction
+ * @throws the ClickHouse client's error when the query fails
+ */
+export async function readLogPage(
+  client: ClickHouseClient,
+  filters: LogFilters,
+  window: LogWindow,
+  after: { direction: Direction; position: LogPosition } | null,
+  limit: number,
+): Promise<PageRows> {
+  const p = logPredicates(filters, window);
+  const conditions = allConditions(p);
+  const params: Record<string, unknown> = { ...p.params, lim: limit + 1 };
+  let order = "DESC";
+  if (after) {
+    params.c_ms = after.position.receivedAtMs;
+    params.c_id = after.position.id;
+    const t = "fromUnixTimestamp64Milli({c_ms:Int64}, 'UTC')";
+    if (after.direction === "older") conditions.push(`received_at <= ${t}`, `(received_at < ${t} OR id < {c_id:UInt64})`);
+    else conditions.push(`received_at >= ${t}`, `(received_at > ${t} OR id > {c_id:UInt64})`);
+    if (after.direction === "newer") order = "ASC";
+  }
+  const rs = await client.query({
+    // Output names differ from the columns: an alias would shadow its column in WHERE.
+    query: `SELECT toString(id) AS id_text, toUnixTimestamp64Milli(received_at) AS ms, trigger, repository, toString(pull_request) AS pull_request_text,
+              base_ref, toString(outcome) AS outcome_name, toString(type) AS type_name, metadata
+            FROM events WHERE ${conditions.join(" AND ")}
+            ORDER BY received_at ${order}, id ${order} LIMIT {lim:UInt32}`,
+    query_params: params,
+    format: "JSONEachRow",
+  });
+  const rows = await rs.json<Row>();
+  const more = rows.length > limit;
+  const page = rows.slice(0, limit);
+  if (order === "ASC") page.reverse();
+  return {
+    events: page.map(toEvent),
+    positions: page.map((r) => ({ receivedAtMs: Number(r.ms), id: BigInt(r.id_text) })),
+    more,
+  };
+}
+
+function toEvent(r: Row): LogEvent {
+  return {
+    id: BigInt(r.id_text),
+    receivedAt: timestampFromMs(Number(r.ms)),
+    trigger: r.trigger,
+    repository: r.repository,
+    pullRequest: r.pull_request_text === "-1" ? undefined : BigInt(r.pull_request_text),
+    baseRef: r.base_ref === "" ? undefined : r.base_ref,
+    outcome: OutcomeEnum[r.outcome_name],
+    type: r.type_name,
+    metadata: JSON.parse(r.metadata) as JsonObject,
+  };
+}
