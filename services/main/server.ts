@@ -15,6 +15,9 @@ import { buildApp, createAuthorizer, createTokenService, type App, type ServiceB
 import { createQueueService } from "../queue/index.js";
 import { findToken, insertToken, listTokens, migrate, openDatabase, revokeToken, startOutboxRelay, type Database, type OutboxRelay } from "../store/index.js";
 import { loadOrCreateAdminKey } from "./admin-key.js";
+import { ForgeService } from "../../gen/yardmaster/v1/forge_pb.js";
+import { ciSlotsFromEnvironment, createForgeService, createLocalForge } from "../forge/local/index.js";
+import type { ForgeEventSink } from "../forge/types.js";
 import type { Settings } from "./settings.js";
 
 export interface RunningServer {
@@ -32,9 +35,10 @@ export interface RunningServer {
 /**
  * Starts everything and listens.
  * @param onBanner receives the human-readable start lines (URL, admin key when just generated)
+ * @param forgeEvents receives the local forge's events (FORGE=local); default: logged at debug level
  * @throws when a database cannot start or a migration fails (nothing is left running)
  */
-export async function startServer(settings: Settings, onBanner: (line: string) => void = () => {}): Promise<RunningServer> {
+export async function startServer(settings: Settings, onBanner: (line: string) => void = () => {}, forgeEvents?: ForgeEventSink): Promise<RunningServer> {
   const logger = pino({ level: settings.logLevel });
   await mkdir(settings.dataDir, { recursive: true });
   const admin = await loadOrCreateAdminKey(settings.dataDir, settings.adminKey);
@@ -74,6 +78,22 @@ export async function startServer(settings: Settings, onBanner: (line: string) =
         }),
       },
     ] as ServiceBinding[];
+
+    // ---- Local forge (FORGE=local; docs/local-forge.md): bare git repositories in the data
+    // directory, pull requests in PostgreSQL, the local CI worker (YARDMASTER_CI_SLOTS), and
+    // ForgeService for `yardmaster repo|pr|ci`. Its events go to `forgeEvents`.
+    if (settings.forge === "local") {
+      const localForge = createLocalForge({
+        db: db.pool,
+        dataDir: settings.dataDir,
+        logger: logger.child({ component: "local-forge" }),
+        sink: forgeEvents ?? ((event) => logger.debug({ forgeEvent: event }, "forge event")),
+        ci: { slots: ciSlotsFromEnvironment(process.env) },
+      });
+      cleanups.push(() => localForge.close());
+      bindings.push({ service: ForgeService, impl: createForgeService(localForge) } as ServiceBinding);
+    }
+    // ---- end of the local forge
 
     const app = await buildApp({
       bindings,

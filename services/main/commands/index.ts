@@ -3,9 +3,12 @@
  * `register<Name>(program)` and one line here.
  */
 import type { Command } from "commander";
+import { registerCi } from "./ci.js";
 import { registerClickHouseHttp } from "./clickhouse-http.js";
 import { registerMigrate } from "./migrate.js";
+import { registerPr } from "./pr.js";
+import { registerRepo } from "./repo.js";
 import { registerServe } from "./serve.js";
 import { registerToken } from "./token.js";
 
-export const COMMANDS: ((program: Command) => void)[] = [registerServe, registerMigrate, registerClickHouseHttp, registerToken];
+export const COMMANDS: ((program: Command) => void)[] = [registerServe, registerMigrate, registerClickHouseHttp, registerToken, registerRepo, registerPr, registerCi];
