@@ -19,23 +19,15 @@ export class NotQueuedError extends EngineInputError {
   }
 }
 
-function actorTrigger(actor: { type: string; name: string }): string {
-  return actor.type === "user" ? `@${actor.name}` : actor.name;
-}
-
 /**
  * pause: no new checks, no merges; draft checks not yet concluded stop (with the batches checked
- * on top of them) and their pull requests stay queued; in-place checks keep running.
+ * on top of them) and their pull requests stay queued; in-place checks keep running. The pause
+ * endpoints log queue.pause.* themselves (docs/pause.md); the engine logs the stopped checks.
  */
 export function onPause(ctx: Ctx, event: EventOf<"pause">): void {
   const was = ctx.state.pause;
   ctx.state.pause = { reason: event.reason, pausedAt: was?.pausedAt ?? ctx.now };
-  const trigger = actorTrigger(event.actor);
-  if (was) {
-    ctx.log("queue.pause.update", null, null, trigger, { reason: event.reason, updated_by: event.actor, updated_by_staff: false });
-    return;
-  }
-  ctx.log("queue.pause.create", null, null, trigger, { reason: event.reason, created_by: event.actor, created_by_staff: false });
+  if (was) return;
   for (const train of ctx.state.trains) {
     const first = train.cars.find((c) => c.check?.mode === "draft" && (c.check.phase === "creating" || c.check.phase === "running"));
     if (!first) continue;
@@ -46,10 +38,8 @@ export function onPause(ctx: Ctx, event: EventOf<"pause">): void {
 }
 
 /** unpause: checks and merges resume (a no-op when not paused). */
-export function onUnpause(ctx: Ctx, event: EventOf<"unpause">): void {
-  if (!ctx.state.pause) return;
+export function onUnpause(ctx: Ctx): void {
   ctx.state.pause = null;
-  ctx.log("queue.pause.delete", null, null, actorTrigger(event.actor), { deleted_by: event.actor, deleted_by_staff: false });
 }
 
 /**

