@@ -44,7 +44,7 @@ function syncRunningChecks(ctx: Ctx): void {
   const counts: Record<string, number> = {};
   for (const train of ctx.state.trains) {
     for (const car of train.cars) {
-      const key = `${train.branch}\u0000${car.queueRule}`;
+      const key = `${train.branch}\u001f${car.queueRule}`;
       counts[key] ??= 0;
       if (car.check?.phase === "running" || car.check?.phase === "creating") counts[key] += 1;
     }
@@ -53,7 +53,7 @@ function syncRunningChecks(ctx: Ctx): void {
   for (const key of new Set([...Object.keys(previous), ...Object.keys(counts)])) {
     const now = counts[key] ?? 0;
     if ((previous[key] ?? 0) === now) continue;
-    const [branch, queueName] = key.split("\u0000") as [string, string];
+    const [branch, queueName] = key.split("\u001f") as [string, string];
     logChecksChange(ctx, branch, queueName, now);
   }
   ctx.state.runningChecks = Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0));

@@ -214,7 +214,7 @@ export interface EngineState {
   timers: Record<string, EpochMs>;
   /** Durations (ms) of recent concluded checks, oldest first, at most 50 (estimates, "auto" timeout). */
   ciDurations: number[];
-  /** Running checks per "branch\u0000queue rule", as last reported by action.queue.checks.change. */
+  /** Running checks per "branch\u001fqueue rule" (unit separator: JSONB refuses \u0000), as last reported by action.queue.checks.change. */
   runningChecks: Record<string, number>;
 }
 
