@@ -6,9 +6,8 @@
  */
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
-import type { ForgeService, LocalPullRequest } from "../../../gen/yardmaster/v1/forge_pb.js";
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import type { LocalPullRequestSchema } from "../../../gen/yardmaster/v1/forge_pb.js";
+import type { ForgeService, LocalPullRequestSchema } from "../../../gen/yardmaster/v1/forge_pb.js";
 import { invalidField } from "../../contracts/index.js";
 import { principalKey } from "../../gateway/index.js";
 import { ForgeError, type CheckState, type ForgeErrorKind } from "../types.js";
@@ -140,5 +139,3 @@ export function createForgeService(forge: LocalForge): ServiceImpl<typeof ForgeS
     getBranch: (req, ctx) => handle(ctx, async () => forge.getBranch(repoOf(req), req.branch)),
   };
 }
-
-export type { LocalPullRequest };

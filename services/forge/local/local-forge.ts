@@ -45,6 +45,7 @@ export interface LocalForgeDeps {
 /** A login of a person as the CLI gives it: GitHub's rules (1-39 letters, digits or single hyphens). */
 const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
 
+/** @throws LocalForgeError invalid naming `field` when `login` is not one */
 function checkLogin(login: string, field: string): string {
   if (!LOGIN.test(login)) throw new LocalForgeError("invalid", `"${login}" is not a login (1-39 letters, digits or single hyphens)`, { field });
   return login;
@@ -93,18 +94,18 @@ export function createLocalForge(deps: LocalForgeDeps): LocalForge {
   const forge: LocalForge = {
     ...port,
     addRepository: (input) => addRepository(core, input),
-    pushBranch: (input) => pushBranch(core, ci, { ...input, pusher: checkLogin(input.pusher, "pusher") }),
-    openPullRequest: (repo, input) => {
+    pushBranch: async (input) => pushBranch(core, ci, { ...input, pusher: checkLogin(input.pusher, "pusher") }),
+    openPullRequest: async (repo, input) => {
       const author = checkLogin(input.author, "author");
       return write(core, repo, { what: `opening a pull request from ${input.head}` }, async (ctx) =>
         openPull(ctx, ci, { ...input, author: await ctx.user(author) }),
       );
     },
-    commentAs: (repo, number, body, author) => {
+    commentAs: async (repo, number, body, author) => {
       checkLogin(author, "author");
       return write(core, repo, { what: `commenting on #${number}` }, async (ctx) => commentPull(ctx, number, body, await ctx.user(author)));
     },
-    review: (repo, number, input) => {
+    review: async (repo, number, input) => {
       checkLogin(input.author, "author");
       return write(core, repo, { what: `reviewing #${number}` }, async (ctx) => reviewPull(ctx, number, { ...input, author: await ctx.user(input.author) }));
     },
