@@ -67,6 +67,8 @@ export function createCursorCodec(secret: string | Uint8Array): CursorCodec {
       const t = TOKEN.exec(token);
       if (!t) throw refused();
       const payload = Buffer.from(t[1], "base64url").toString("latin1");
+      // Only the canonical encoding is accepted, so no two texts stand for one cursor.
+      if (Buffer.from(payload, "latin1").toString("base64url") !== t[1]) throw refused();
       const given = Buffer.from(t[2], "base64url");
       const expected = mac(filterScope(filters), payload);
       if (given.length !== MAC_BYTES || !timingSafeEqual(given, expected)) throw refused();

@@ -1,11 +1,16 @@
 /**
  * The outcome of an event, derived on ingest from its type and metadata: one table, documented in
- * docs/activity-log.md ("Outcomes"). Most types map directly; five refine from metadata
+ * docs/activity-log.md ("Outcomes"). Most types map directly; seven refine from metadata
  * (SPEC.md "/logs/aggregate" rule 3; DESIGN.md §4 "Outcomes").
  */
 export type Outcome = "success" | "failure" | "pending" | "neutral";
 
 type Rule = Outcome | ((metadata: Record<string, any>) => Outcome);
+
+/** Codes that record a person's decision rather than a failure of the queue: their leave / abort is neutral. */
+const DECISION_CODES = new Set(["PR_MANUALLY_DEQUEUED", "PR_MANUALLY_MERGED"]);
+/** post_check conclusions that are failures; other non-success conclusions (and null) are neutral. */
+const FAILED_CONCLUSIONS = new Set(["failure", "timed_out", "startup_failure"]);
 
 /** Types not listed are neutral. */
 const RULES: Record<string, Rule> = {
@@ -16,18 +21,21 @@ const RULES: Record<string, Rule> = {
   "action.queue.batch_bisection_start": "pending",
   "action.queue.conflict_deferred": "pending",
   "action.queue.checks_postponed": "failure",
-  // Merged (PR_MERGED, PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED) is a success; any other leave a failure.
-  "action.queue.leave": (m) => (m.merged === true ? "success" : "failure"),
+  // Merged (PR_MERGED, PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED): success; dequeued or merged by a
+  // person: neutral; any other reason: failure.
+  "action.queue.leave": (m) => (m.merged === true ? "success" : DECISION_CODES.has(m.dequeue_code) ? "neutral" : "failure"),
   // Concluded success and not aborted: success; aborted but re-embarked (the pull requests stay
-  // queued): neutral; anything else (failed, timed out, aborted for good): failure.
+  // queued) or aborted by a person's decision: neutral; anything else (failed, timed out,
+  // aborted for good): failure.
   "action.queue.checks_end": (m) =>
-    m.aborted === false && m.speculative_check_pull_request?.checks_conclusion === "success"
-      ? "success"
-      : m.aborted === true && m.abort_status === "REEMBARKED"
-        ? "neutral"
-        : "failure",
+    m.aborted === false
+      ? m.speculative_check_pull_request?.checks_conclusion === "success" ? "success" : "failure"
+      : m.abort_status === "REEMBARKED" || DECISION_CODES.has(m.abort_code) ? "neutral" : "failure",
   "action.queue.batch_bisection_end": (m) => (m.culprit_found === true ? "success" : "failure"),
-  "action.post_check": (m) => (m.conclusion === "success" ? "success" : m.conclusion === "failure" ? "failure" : "neutral"),
+  "action.post_check": (m) => (m.conclusion === "success" ? "success" : FAILED_CONCLUSIONS.has(m.conclusion) ? "failure" : "neutral"),
+  // A backport or copy that met conflicts needs a person: failure.
+  "action.backport": (m) => (m.conflicts === true ? "failure" : "success"),
+  "action.copy": (m) => (m.conflicts === true ? "failure" : "success"),
   "ci_insights.job_retried": (m) => (m.outcome === "retried" ? "success" : "failure"),
 };
 

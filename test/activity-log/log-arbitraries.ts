@@ -9,7 +9,7 @@ import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { Outcome } from "../../gen/yardmaster/v1/events_pb.js";
 import { EVENT_TYPES } from "../../services/activity-log/index.js";
 import { METADATA_BUILDERS, speculativeCheck } from "./event-samples.js";
-import type { AppendInput, ListInit } from "./log-harness.js";
+import type { AggregateInit, AppendInput } from "./log-harness.js";
 import type { ModelFilters } from "./log-model.js";
 
 export const TYPES = [...EVENT_TYPES.keys()];
@@ -100,7 +100,7 @@ const setOf = <T>(values: T[], maxLength = 3): fc.Arbitrary<SetPick<T>> =>
 
 /** A filter combination with its ListLogs request and its model. */
 export interface FilterCase {
-  request: ListInit & object;
+  request: AggregateInit & object;
   model: ModelFilters;
 }
 
@@ -147,7 +147,7 @@ export function filterArbitrary(step: number): fc.Arbitrary<FilterCase & { perPa
       if (r.from !== null) request.receivedFrom = timestampFromMs(fromMs);
       // received_to given explicitly only when drawn, or when received_from alone lies after NOW.
       if (r.to !== null || (r.from !== null && toMs !== NOW)) request.receivedTo = timestampFromMs(toMs);
-      return { request: request as ListInit & object, model, perPage: r.perPage };
+      return { request: request as AggregateInit & object, model, perPage: r.perPage };
     });
 }
 

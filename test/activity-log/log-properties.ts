@@ -15,7 +15,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ListLogsResponse } from "../../gen/yardmaster/v1/activity_log_pb.js";
 import { Outcome } from "../../gen/yardmaster/v1/events_pb.js";
 import { NOW, runArbitrary, withOwner, type FilterCase } from "./log-arbitraries.js";
-import { linkCursor, startLogHarness, type LogHarness } from "./log-harness.js";
+import { linkCursor, startLogHarness, type ListInit, type LogHarness } from "./log-harness.js";
 import { expectedFacets, expectedHistogram, expectedList, modelEvent, type ModelEvent } from "./log-model.js";
 
 type Event = ListLogsResponse["events"][number];
@@ -45,7 +45,8 @@ async function walk(h: LogHarness, c: FilterCase, perPage: number, start: string
   let link = "";
   const seen = new Set<bigint>();
   for (;;) {
-    const { response, link: l } = await h.list({ ...c.request, perPage, ...(cursor === undefined ? {} : { cursor }) });
+    // The aggregate's parameters are the listing's, without cursor and per_page.
+    const { response, link: l } = await h.list({ ...(c.request as ListInit & object), perPage, ...(cursor === undefined ? {} : { cursor }) });
     for (const e of response.events) {
       expect(seen.has(e.id), `event ${e.id} listed twice`).toBe(false);
       seen.add(e.id);
