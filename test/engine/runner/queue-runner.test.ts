@@ -56,12 +56,12 @@ describe("the queue runner over the local forge", () => {
   });
 
   it("finds the pull request that breaks the build, dequeues it with CHECKS_FAILED and merges the others", async () => {
-    world = await queueWorld(CONFIG);
+    // Required checks in the merge conditions only, so the broken pull request enters the queue.
+    world = await queueWorld(CONFIG.replace('    batch_size: 3\n', "    batch_size: 3\n    branch_protection_injection_mode: merge\n"));
     const w = world;
     const good1 = await w.pull("good1", { "a.txt": "a\n" });
     const bad = await w.pull("bad", { BROKEN: "x\n" });
     const good2 = await w.pull("good2", { "b.txt": "b\n" });
-    // The bad pull request's own CI fails, so it never meets the injected required check: queue it by API.
     for (const n of [good1, bad, good2]) await w.comment(n, "@yardmaster queue");
     await w.until(async () => {
       const s = await mergedSet(w, [good1, good2]);
@@ -69,10 +69,11 @@ describe("the queue runner over the local forge", () => {
     });
     expect(await w.forge.readFile(REPO, "main", "BROKEN")).toBeNull();
     const logged = await w.loggedTypes();
-    const badLeave = logged.find((e) => e.type === "action.queue.leave" && Number(e.pull_request) === bad);
-    // Queued before its own CI finished, the bad pull request either never entered (its queue
-    // conditions failed) or entered and was found by the queue's checks.
-    if (badLeave) expect(badLeave.metadata.dequeue_code).toBe("CHECKS_FAILED");
-    else expect(logged.some((e) => e.type === "action.queue.enter" && Number(e.pull_request) === bad)).toBe(false);
+    const leave = logged.find((e) => e.type === "action.queue.leave" && Number(e.pull_request) === bad);
+    expect(leave?.metadata).toMatchObject({ dequeue_code: "CHECKS_FAILED", merged: false });
+    expect((await w.forge.getPullRequest(REPO, bad)).state).toBe("open");
+    expect(logged.some((e) => e.type === "action.queue.batch_bisection_start")).toBe(true);
+    const end = logged.find((e) => e.type === "action.queue.batch_bisection_end");
+    expect(end?.metadata).toMatchObject({ culprit_found: true, culprit_pr_numbers: [bad] });
   });
 });
