@@ -27,6 +27,8 @@ const queueCheck = z.object({
   avatar_url: z.string().nullable(),
 });
 const truth = z.union([z.literal(true), z.literal(false), z.literal("pending")]);
+/** Who paused or unpaused (optional; the pause endpoints log it, the engine does not need it). */
+const actor = z.object({ type: z.enum(["application", "user"]), id: z.union([z.number().int(), z.string()]), name: z.string() }).optional();
 
 /** What the runner resolved for a pull request entering the queue. */
 const queuedPull = z.object({
@@ -83,8 +85,8 @@ const schemas = {
   }),
   base_branch_moved: z.object({ type: z.literal("base_branch_moved"), branch: z.string().min(1), sha }),
   timer_fired: z.object({ type: z.literal("timer_fired"), key: z.string().min(1) }),
-  pause: z.object({ type: z.literal("pause"), reason: z.string().min(1).max(255) }),
-  unpause: z.object({ type: z.literal("unpause") }),
+  pause: z.object({ type: z.literal("pause"), reason: z.string().min(1).max(255), actor }),
+  unpause: z.object({ type: z.literal("unpause"), actor }),
   dequeue_requested: z.object({ type: z.literal("dequeue_requested"), number, trigger: z.string().min(1), source: z.enum(["api", "command"]) }),
 } as const;
 
@@ -106,7 +108,7 @@ export type EngineEventType = keyof Schemas;
  * - check_results `{checkId, conditions, checks}`: merge_conditions evaluated on the check's pull request.
  * - merge_completed `{batchId, newBaseSha}` / merge_failed `{batchId, reason, pullRequest, currentBaseSha, message}`.
  * - base_branch_moved `{branch, sha}`: a push to a base branch (the queue's own or external).
- * - timer_fired `{key}`; pause `{reason}` (again: a new reason); unpause `{}`.
+ * - timer_fired `{key}`; pause `{reason, actor?}` (again: a new reason); unpause `{actor?}`.
  * - dequeue_requested `{number, trigger, source}`: API or `@yardmaster dequeue`.
  */
 export type EngineEvent = { [K in EngineEventType]: z.output<Schemas[K]> }[EngineEventType];
