@@ -14,3 +14,4 @@ export { aggregateLogs, FACET_LIMIT, type FacetCount, type LogAggregate } from "
 export { histogramLayout, INTERVAL_LADDER_SECONDS, MAX_BUCKETS, BUCKET_ORIGIN_MS, type HistogramLayout } from "./histogram.js";
 export { DEFAULT_PER_PAGE, MAX_PER_PAGE, listLogsHandler } from "./list-logs.js";
 export { MAX_EVENTS_PER_REQUEST } from "./append-events.js";
+export { parseEventLine } from "./event-lines.js";

@@ -72,9 +72,22 @@ describe("the 20 REST routes, for a repository with no queue", () => {
     expect(res.json).toBeTypeOf("object");
   });
 
-  it.each([["/logs"], ["/logs/aggregate"]])("GET %s is routed to the activity log", async (path) => {
-    const res = await call("GET", repo + path);
-    expect([200, 501]).toContain(res.status);
+  // A repository of its own: the pause routes above log events for acme/widgets.
+  it("GET /logs answers an empty page with its Link", async () => {
+    const res = await call("GET", "/v1/repos/acme/quiet/logs");
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ size: 0, per_page: 10, events: [] });
+    expect(res.headers.get("link")).toMatch(/^<\/v1\/repos\/acme\/quiet\/logs\?received_from=[^>]+&per_page=10>; rel="first"$/);
+  });
+
+  it("GET /logs/aggregate answers zero counts over a zero-filled day", async () => {
+    const res = await call("GET", "/v1/repos/acme/quiet/logs/aggregate");
+    expect(res.status).toBe(200);
+    const { histogram, ...rest } = res.json;
+    expect(rest).toEqual({ total: 0, interval_size_seconds: 900, by_event_type: [], by_outcome: [], by_trigger: [], by_pull_request: [], by_batch_pull_request: [] });
+    expect(histogram.length).toBeGreaterThanOrEqual(96);
+    expect(histogram.every((b: { count: number }) => b.count === 0)).toBe(true);
+    expect(Object.keys(histogram[0])).toEqual(["start", "end", "count"]);
   });
 });
 

@@ -4,6 +4,7 @@
  */
 import type { Command } from "commander";
 import { registerCi } from "./ci.js";
+import { registerEvents } from "./events.js";
 import { registerClickHouseHttp } from "./clickhouse-http.js";
 import { registerMigrate } from "./migrate.js";
 import { registerPr } from "./pr.js";
@@ -11,4 +12,4 @@ import { registerRepo } from "./repo.js";
 import { registerServe } from "./serve.js";
 import { registerToken } from "./token.js";
 
-export const COMMANDS: ((program: Command) => void)[] = [registerServe, registerMigrate, registerClickHouseHttp, registerToken, registerRepo, registerPr, registerCi];
+export const COMMANDS: ((program: Command) => void)[] = [registerServe, registerMigrate, registerClickHouseHttp, registerToken, registerRepo, registerPr, registerCi, registerEvents];
