@@ -5,8 +5,11 @@
  */
 import { constantMinutes, queueConfiguration, simulateQueue, type QueueKnobs, type WhatIfReport } from "../../services/engine/index.js";
 
+/** CI duration in minutes (constant). */
 export const D_MINUTES = 30;
+/** p: probability that a pull request breaks the build. */
 export const BREAK_PROBABILITY = 0.05;
+/** k: CI runners. */
 export const CI_SLOTS = 10;
 
 /** The queues compared. Yardmaster's knobs are explained in docs/merge-queue.md "Benchmark". */

@@ -24,7 +24,9 @@ export const REEMBARKED_CODES = [
   "MERGE_QUEUE_RESET",
 ] as const;
 
+/** A code after which the pull request leaves. */
 export type DefinitiveCode = (typeof DEFINITIVE_CODES)[number];
+/** A code after which the pull request stays queued. */
 export type ReembarkedCode = (typeof REEMBARKED_CODES)[number];
 /** A value of `abort_code`. */
 export type AbortCode = DefinitiveCode | ReembarkedCode;

@@ -8,6 +8,7 @@ import type { EngineEffect, LogEffect } from "./effects.js";
 import { deterministicUuid } from "./ids.js";
 import type { Bisection, Car, CheckAttempt, EngineState, EpochMs, PullEntry, Train } from "./state.js";
 
+/** State, clock and effects of one `apply` (see the module header). */
 export class Ctx {
   readonly effects: EngineEffect[] = [];
 
@@ -29,6 +30,7 @@ export class Ctx {
     return new Date(ms).toISOString();
   }
 
+  /** The queued pull request, or undefined. */
   pull(number: number): PullEntry | undefined {
     return this.state.pulls[String(number)];
   }
@@ -40,10 +42,12 @@ export class Ctx {
     return p;
   }
 
+  /** The queue rule of that name in the current configuration, or undefined. */
   rule(name: string): EngineQueueRule | undefined {
     return this.state.config.queueRules.find((r) => r.name === name);
   }
 
+  /** The queue rule, or an error (engine bug) when it is missing. */
   mustRule(name: string): EngineQueueRule {
     const r = this.rule(name);
     if (!r) throw new Error(`engine invariant: queue rule ${name} is missing`);
@@ -83,6 +87,7 @@ export class Ctx {
     return undefined;
   }
 
+  /** The bisection with this id in the train (undefined for null or unknown). */
   bisection(train: Train, id: string | null): Bisection | undefined {
     return id === null ? undefined : train.bisections.find((b) => b.id === id);
   }
@@ -93,14 +98,17 @@ export class Ctx {
     return { id: deterministicUuid(this.state.repository, "batch", seq), seq };
   }
 
+  /** A new session id (one per stay of a pull request in the queue). */
   nextSession(): string {
     return deterministicUuid(this.state.repository, "session", ++this.state.counters.session);
   }
 
+  /** A new check attempt id. */
   nextCheckId(): string {
     return deterministicUuid(this.state.repository, "check", ++this.state.counters.check);
   }
 
+  /** The base state of a branch, or an error (engine bug) when unknown. */
   base(branch: string) {
     const b = this.state.bases[branch];
     if (!b) throw new Error(`engine invariant: base branch ${branch} is unknown`);

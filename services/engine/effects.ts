@@ -92,6 +92,7 @@ export interface ClosePullRequestEffect {
   reason: string;
 }
 
+/** Post a comment on a pull request (merge_queue.status_comments). */
 export interface CommentEffect {
   kind: "comment";
   number: number;
@@ -108,6 +109,7 @@ export interface PostSummaryCheckEffect {
   summary: string;
 }
 
+/** Add or remove labels (queued_label, checking_label, dequeued_label). */
 export interface LabelsEffect {
   kind: "add_labels" | "remove_labels";
   number: number;
@@ -121,6 +123,7 @@ export interface ScheduleTimerEffect {
   dueAt: number;
 }
 
+/** Drop a scheduled timer (no longer needed). */
 export interface CancelTimerEffect {
   kind: "cancel_timer";
   key: string;

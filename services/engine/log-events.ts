@@ -41,6 +41,7 @@ function speculativeCheck(ctx: Ctx, check: CheckAttempt, conclusion: string) {
   };
 }
 
+/** action.queue.enter for a pull request entering the queue. */
 export function logEnter(ctx: Ctx, pull: PullEntry): void {
   const { branch, queue_name, queued_at, priority_rule_name, session_id } = queueFields(ctx, pull);
   ctx.log("action.queue.enter", pull.number, pull.baseRef, pull.trigger, { queue_name, branch, queued_at, priority_rule_name, session_id });
@@ -57,6 +58,7 @@ export function logLeave(ctx: Ctx, pull: PullEntry, code: DequeueCode, car: Car 
   });
 }
 
+/** action.queue.checks_start for one member of a batch whose check exists now. */
 export function logChecksStart(ctx: Ctx, pull: PullEntry, car: Car, check: CheckAttempt, startReason: string): void {
   ctx.log("action.queue.checks_start", pull.number, pull.baseRef, INTERNAL_TRIGGER, {
     ...queueFields(ctx, pull), start_reason: startReason, speculative_check_pull_request: speculativeCheck(ctx, check, "pending"),
@@ -70,6 +72,7 @@ export type CheckEnd =
   | { aborted: false; conclusion: "success" | "failure" | "timed_out" }
   | { aborted: true; code: AbortCode; reason?: string };
 
+/** action.queue.checks_end for one member: the check concluded (aborted false) or stopped with a code. */
 export function logChecksEnd(ctx: Ctx, pull: PullEntry, car: Car, check: CheckAttempt, end: CheckEnd, maxRetries: number): void {
   const conclusion = end.aborted ? "cancelled" : end.conclusion;
   const retried = end.aborted && end.code === "CHECKS_RETRIED";
@@ -85,18 +88,21 @@ export function logChecksEnd(ctx: Ctx, pull: PullEntry, car: Car, check: CheckAt
   });
 }
 
+/** action.queue.checks_postponed: the draft of the batch could not be created; `attempt` is 1-based within the stay. */
 export function logChecksPostponed(ctx: Ctx, pull: PullEntry, car: Car, reason: string, attempt: number): void {
   ctx.log("action.queue.checks_postponed", pull.number, pull.baseRef, INTERNAL_TRIGGER, {
     ...queueFields(ctx, pull), reason, batch_id: car.id, batch_name: car.name, sub_batch_pr_numbers: car.members, attempt,
   });
 }
 
+/** action.queue.conflict_deferred: held until `blockers` (pull requests ahead in the check) have left the queue. */
 export function logConflictDeferred(ctx: Ctx, pull: PullEntry, reason: string, blockers: number[]): void {
   ctx.log("action.queue.conflict_deferred", pull.number, pull.baseRef, INTERNAL_TRIGGER, {
     ...queueFields(ctx, pull), reason, blocking_pull_request_numbers: blockers,
   });
 }
 
+/** action.queue.merged: the queue merged the pull request; `mergeCommitSha` is the new base tip. */
 export function logMerged(ctx: Ctx, pull: PullEntry, mergeCommitSha: string | null): void {
   ctx.log("action.queue.merged", pull.number, pull.baseRef, INTERNAL_TRIGGER, { ...queueFields(ctx, pull), merge_commit_sha: mergeCommitSha });
 }
@@ -108,6 +114,7 @@ function bisectionFields(pull: PullRef, b: Bisection) {
   };
 }
 
+/** action.queue.batch_bisection_start for one member of the bisected batch. */
 export function logBisectionStart(ctx: Ctx, pull: PullRef, b: Bisection): void {
   ctx.log("action.queue.batch_bisection_start", pull.number, pull.baseRef, INTERNAL_TRIGGER, {
     ...bisectionFields(pull, b), batch_size_before_split: b.members.length, number_of_sub_batches: b.subBatchIds.length,
@@ -115,6 +122,7 @@ export function logBisectionStart(ctx: Ctx, pull: PullRef, b: Bisection): void {
   });
 }
 
+/** action.queue.batch_bisection_end for one member: culprits found, what remains queued, whether attempts ran out. */
 export function logBisectionEnd(ctx: Ctx, pull: PullRef, b: Bisection, remaining: number[], maxReached: boolean): void {
   const culprits = [...b.confirmedCulprits, ...b.droppedUnverified];
   ctx.log("action.queue.batch_bisection_end", pull.number, pull.baseRef, INTERNAL_TRIGGER, {
@@ -130,10 +138,12 @@ export function logQueueChange(ctx: Ctx, pull: PullEntry, trigger: string): void
   ctx.log("action.queue.change", pull.number, pull.baseRef, trigger, { queue_name: pull.queueRule, priority_rule_name: pull.priorityRuleName, size });
 }
 
+/** action.queue.checks.change: the number of checks running for a queue rule on a branch. */
 export function logChecksChange(ctx: Ctx, branch: string, queueName: string, running: number): void {
   ctx.log("action.queue.checks.change", null, branch, INTERNAL_TRIGGER, { queue_name: queueName, running_checks: running });
 }
 
+/** action.dequeue: a user asked to dequeue (no metadata fields). */
 export function logDequeue(ctx: Ctx, pull: PullEntry, trigger: string): void {
   ctx.log("action.dequeue", pull.number, pull.baseRef, trigger, {});
 }

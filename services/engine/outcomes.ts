@@ -36,7 +36,7 @@ export function checksTimeoutMs(ctx: Ctx, queueRule: string): number | null {
 }
 
 /** A check concluded unsuccessfully (conditions false, or timed out): retry or mark failed. */
-export function checkFailed(ctx: Ctx, train: Train, car: Car, timedOut: boolean): void {
+export function checkFailed(ctx: Ctx, car: Car, timedOut: boolean): void {
   const check = car.check!;
   const maxRetries = ctx.rule(car.queueRule)?.maxChecksRetries ?? 0;
   check.timedOut = timedOut;
@@ -52,18 +52,17 @@ export function checkFailed(ctx: Ctx, train: Train, car: Car, timedOut: boolean)
     const pull = ctx.pull(m);
     if (pull) logChecksEnd(ctx, pull, car, check, { aborted: false, conclusion: timedOut ? "timed_out" : "failure" }, maxRetries);
   }
-  void train;
 }
 
 /** check_results: records the checks and concludes the attempt when the conditions are decided. */
 export function onCheckResults(ctx: Ctx, checkId: string, conditions: true | false | "pending", checks: QueueCheck[]): void {
   const found = ctx.findCheck(checkId);
   if (!found || found.check.phase !== "running") return; // stale: a cancelled or concluded attempt
-  const { train, car, check } = found;
+  const { car, check } = found;
   check.checks = checks;
   for (const m of car.members) { const p = ctx.pull(m); if (p) p.lastChecks = checks; }
   if (conditions === "pending") return;
-  if (conditions === false) { checkFailed(ctx, train, car, false); return; }
+  if (conditions === false) { checkFailed(ctx, car, false); return; }
   check.phase = "passed";
   check.endedAt = ctx.now;
   recordDuration(ctx, check);
@@ -81,7 +80,7 @@ export function expireTimeouts(ctx: Ctx, train: Train): boolean {
     const check = car.check;
     if (!check || check.phase !== "running" || check.startedAt === null) continue;
     const timeout = checksTimeoutMs(ctx, car.queueRule);
-    if (timeout !== null && ctx.now >= check.startedAt + timeout) { checkFailed(ctx, train, car, true); changed = true; }
+    if (timeout !== null && ctx.now >= check.startedAt + timeout) { checkFailed(ctx, car, true); changed = true; }
   }
   return changed;
 }

@@ -194,6 +194,7 @@ export interface BaseState {
   pendingMoveSha: string | null;
 }
 
+/** The queue is paused since `pausedAt` (epoch ms) for `reason`. */
 export interface PauseState {
   reason: string;
   pausedAt: EpochMs;

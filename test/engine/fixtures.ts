@@ -8,6 +8,7 @@ import type { MergeQueueConfig, QueueRuleConfig } from "../../services/simulator
 
 /** Monday 2026-01-05 09:00 UTC: minute 0 of every scenario. */
 export const T0 = Date.UTC(2026, 0, 5, 9, 0);
+/** Epoch ms of `m` minutes after T0. */
 export const minutes = (m: number) => T0 + m * 60_000;
 
 /** A queue rule with the configuration defaults, overridden by `over`. */

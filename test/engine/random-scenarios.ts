@@ -6,9 +6,10 @@
  */
 import fc from "fast-check";
 import { Simulation, constantMinutes, type ConfigurationInput, type SimulationStep } from "../../services/engine/index.js";
-import { batchOf, configuration, queueRule } from "./fixtures.js";
+import { configuration, queueRule } from "./fixtures.js";
 import { impactProblems, logProblems, pairingProblems, stateProblems } from "./invariants.js";
 
+/** One step of a random scenario. */
 export type Action =
   | { kind: "arrive"; bad: boolean; high: boolean; interrupt: boolean; stacked: boolean; scope: number }
   | { kind: "wait"; minutes: number }
@@ -19,6 +20,7 @@ export type Action =
   | { kind: "external" }
   | { kind: "reconfigure"; parallel: number; dropRule: boolean; switchMode: boolean };
 
+/** A random scenario: configuration knobs, CI behaviour and actions. */
 export interface Scenario {
   seed: number;
   mode: "serial" | "parallel" | "isolated";

@@ -9,6 +9,7 @@ interface Entry<T> {
   item: T;
 }
 
+/** Timed items, earliest first, ties in insertion order. */
 export class EventHeap<T> {
   private readonly heap: Entry<T>[] = [];
   private seq = 0;

@@ -55,6 +55,7 @@ interface Job {
 
 const CHECK: QueueCheck = { name: "ci", description: "", url: null, state: "success", avatar_url: null };
 
+/** The forge and CI of a simulation: performs engine effects and schedules their results. */
 export class VirtualForge {
   readonly stats: ForgeStats = { ciRuns: 0, cancelledRuns: 0, draftsCreated: 0, merges: 0, untestedMerges: 0, exactnessViolations: 0, doubleMerges: 0, refusedMerges: 0 };
   /** Pull requests that break the build. */

@@ -14,6 +14,7 @@ import { checksTimeoutMs } from "../outcomes.js";
 import type { Bisection, Car, QueueCheck, Train } from "../state.js";
 import { ciFinishAt } from "./estimates.js";
 
+/** Batch status codes (docs/merge-queue.md "Batch states and transitions"). */
 export type BatchStatusCode =
   | "waiting_for_batch" | "waiting_for_checks_slot" | "preparing" | "running" | "bisecting"
   | "waiting_for_previous_batches" | "waiting_for_merge" | "merged" | "failed";

@@ -8,6 +8,7 @@ import type { EngineState } from "../state.js";
 import { carStatus, type BatchStatusCode } from "./batch-view.js";
 import { mergeEstimates } from "./estimates.js";
 
+/** One pull request of the listing (SPEC.md QueuedPullRequest). Times: epoch ms. */
 export interface QueuedPullRequestView {
   number: number;
   position: number;
@@ -22,6 +23,7 @@ export interface QueuedPullRequestView {
   mergeabilityCheck: { checkType: "in_place" | "draft_pr"; pullRequestNumber: number | null; startedAt: number | null; endedAt: number | null; state: BatchStatusCode } | null;
 }
 
+/** The listing: one entry per base branch, sorted by name. */
 export interface QueueListingView {
   queues: { branch: { name: string }; pullRequests: QueuedPullRequestView[] }[];
 }

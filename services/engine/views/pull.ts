@@ -27,6 +27,7 @@ export interface MergeabilityCheckView {
   batchName: string;
 }
 
+/** One queued pull request (SPEC.md "Queued pull request detail"). Times: epoch ms. */
 export interface PullView {
   number: number;
   branch: string;
