@@ -24,10 +24,12 @@
  * 5. A batch passes when the runner reports its merge conditions true; it fails when they are false
  *    or when `checks_timeout` expires. A failure is retried with a fresh draft while
  *    `max_checks_retries` allows.
- * 6. A failed batch is judged once every batch it is checked on top of has passed: a single pull
- *    request is the culprit and leaves; a larger batch is bisected into cumulative prefixes until
- *    the culprit is found, at most `batch_max_failure_resolution_attempts` splits. Batches checked
- *    on top of a failed batch are stopped and their pull requests wait again.
+ * 6. The batches checked on top of a failed batch are rechecked without it at once. The failed
+ *    batch is judged once every batch it is checked on top of has passed: a single pull request
+ *    is the culprit and leaves; a larger batch is bisected - prefixes of it are checked on the
+ *    side, as diagnostic sub-batches nothing is built on - until the culprit is found, at most
+ *    `batch_max_failure_resolution_attempts` splits. Pull requests a prefix proved good merge
+ *    from it when that is exact and stops nothing else, or wait again with the train.
  * 7. A passed batch merges when every batch it is checked on top of has merged, one merge at a time
  *    per base branch; the base moves once, to the tree that passed. With
  *    `skip_intermediate_results`, a passed batch merges at once together with the unmerged batches
