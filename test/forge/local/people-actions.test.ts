@@ -13,12 +13,16 @@ import { filesAt } from "./git-fixture.js";
 
 let w: ForgeWorld;
 
-beforeEach(async () => {
-  w = await createWorld();
-});
-afterEach(async () => w.cleanup());
+/** A fresh world (database, data directory, forge) for each test of the calling describe block. */
+function withWorld(): void {
+  beforeEach(async () => {
+    w = await createWorld();
+  });
+  afterEach(async () => w.cleanup());
+}
 
 describe("creating repositories", () => {
+  withWorld();
   it("starts a new repository with one empty commit on its default branch", async () => {
     const created = await w.forge.addRepository({ repo: "acme/fresh", fromPath: null, defaultBranch: "trunk", atRef: null });
     expect(created.defaultBranch).toBe("trunk");
@@ -59,6 +63,7 @@ describe("creating repositories", () => {
 });
 
 describe("pushing", () => {
+  withWorld();
   let repo: Widgets;
   beforeEach(async () => {
     repo = await widgets(w, { "a.txt": "1\n" });
@@ -86,6 +91,7 @@ describe("pushing", () => {
 });
 
 describe("opening and reviewing", () => {
+  withWorld();
   let repo: Widgets;
   beforeEach(async () => {
     repo = await widgets(w, { "a.txt": "1\n" });
@@ -150,15 +156,18 @@ describe("RPC statuses", () => {
     expect([mapped.code, mapped.rawMessage]).toEqual([code, expect.stringMatching(message)]);
   });
 
-  it("names the field of an invalid argument and honours the finer status of an action", async () => {
-    const repo = await widgets(w, { "a.txt": "1\n" });
-    const invalid = await repo.open("feature", { author: "a b" }).catch(toConnectError);
-    expect(isInvalidArgumentError(invalid)).toBe(true);
-    expect((invalid as ConnectError).rawMessage).toMatch(/^author: "a b" is not a login/);
-    const exists = await w.forge.addRepository({ repo: REPO, fromPath: null, defaultBranch: null, atRef: null }).catch(toConnectError);
-    expect((exists as ConnectError).code).toBe(Code.AlreadyExists);
-    const other = new Error("not a forge error");
-    expect(toConnectError(other)).toBe(other);
+  describe("of the forge's own errors", () => {
+    withWorld();
+    it("names the field of an invalid argument and honours the finer status of an action", async () => {
+      const repo = await widgets(w, { "a.txt": "1\n" });
+      const invalid = await repo.open("feature", { author: "a b" }).catch(toConnectError);
+      expect(isInvalidArgumentError(invalid)).toBe(true);
+      expect((invalid as ConnectError).rawMessage).toMatch(/^author: "a b" is not a login/);
+      const exists = await w.forge.addRepository({ repo: REPO, fromPath: null, defaultBranch: null, atRef: null }).catch(toConnectError);
+      expect((exists as ConnectError).code).toBe(Code.AlreadyExists);
+      const other = new Error("not a forge error");
+      expect(toConnectError(other)).toBe(other);
+    });
   });
 });
 
