@@ -44,12 +44,13 @@ export async function findLocalRepository(q: Queryable, fullName: string): Promi
 }
 
 /**
- * Locks the repository's row for the caller's transaction (`FOR UPDATE`): every write of the
- * local forge to a repository holds it, so writes to one repository are serial.
+ * Locks the repository's row for the caller's transaction (`FOR NO KEY UPDATE`): every write of
+ * the local forge to a repository holds it, so writes to one repository are serial, while rows
+ * that merely reference the repository (check runs from the CI worker) can still be inserted.
  * @returns the row, or null when there is no such repository
  */
 export async function lockLocalRepository(q: Queryable, fullName: string): Promise<LocalRepositoryRow | null> {
-  const res = await q.query(`SELECT ${COLUMNS} FROM local_forge_repositories WHERE lower(full_name) = lower($1::text) FOR UPDATE`, [fullName]);
+  const res = await q.query(`SELECT ${COLUMNS} FROM local_forge_repositories WHERE lower(full_name) = lower($1::text) FOR NO KEY UPDATE`, [fullName]);
   return res.rows[0] ? toRow(res.rows[0]) : null;
 }
 

@@ -19,17 +19,27 @@ const COLUMNS = "id, login, kind, permission";
 const toRow = (r: any): LocalUserRow => ({ id: num(r.id), login: r.login, kind: r.kind, permission: r.permission });
 
 /**
- * The user with this login (case-insensitive), created with `write` permission when new.
+ * The user with this login (case-insensitive), created with `write` permission when new. An
+ * existing user's row is only read, never locked: every write of the bot goes through here, and
+ * writes to different repositories must not wait on each other.
  * @param input.kind used only when the user is created
  */
 export async function ensureLocalUser(q: Queryable, input: { login: string; kind: "User" | "Bot"; now: Date }): Promise<LocalUserRow> {
   const res = await q.query(
-    `INSERT INTO local_forge_users (login, kind, created_at) VALUES ($1::text, $2::text, $3::timestamptz)
-     ON CONFLICT ((lower(login))) DO UPDATE SET login = local_forge_users.login
-     RETURNING ${COLUMNS}`,
+    `WITH found AS (SELECT ${COLUMNS} FROM local_forge_users WHERE lower(login) = lower($1::text)),
+     created AS (
+       INSERT INTO local_forge_users (login, kind, created_at) SELECT $1::text, $2::text, $3::timestamptz WHERE NOT EXISTS (SELECT 1 FROM found)
+       ON CONFLICT ((lower(login))) DO NOTHING
+       RETURNING ${COLUMNS}
+     )
+     SELECT * FROM found UNION ALL SELECT * FROM created`,
     [input.login, input.kind, input.now],
   );
-  return toRow(res.rows[0]);
+  if (res.rows[0]) return toRow(res.rows[0]);
+  // Another transaction created it at this instant: it is committed and visible now.
+  const user = await findLocalUser(q, input.login);
+  if (user === null) throw new Error(`local forge user ${input.login} could not be created`);
+  return user;
 }
 
 /** The user with this login (case-insensitive), or null when it was never used. */

@@ -155,3 +155,26 @@ describe("branches", () => {
     expect(await w.forge.getPullRequest(REPO, n)).toMatchObject({ state: "merged", mergedBy: "yardmaster[bot]", mergeCommitSha: head });
   });
 });
+
+describe("concurrent writes to one repository", () => {
+  it("give pull requests opened at once distinct numbers", async () => {
+    for (const b of ["a", "b", "c", "d", "e"]) await repo.push(b, repo.src.root, { [`${b}.txt`]: `${b}\n` });
+    const numbers = await Promise.all(["a", "b", "c", "d", "e"].map((b) => repo.open(b)));
+    expect([...numbers].sort()).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it("let one of two merges tested on the same base through; the other finds the base moved", async () => {
+    const one = await repo.push("one", repo.src.root, { "one.txt": "1\n" });
+    const two = await repo.push("two", repo.src.root, { "two.txt": "2\n" });
+    await repo.open("one");
+    await repo.open("two");
+    const results = await Promise.allSettled([1, 2].map((number) =>
+      w.forge.mergePullRequests(REPO, { base: "main", expectedBaseSha: repo.src.root, method: "merge", pulls: [{ number, headSha: number === 1 ? one : two }] }),
+    ));
+    expect(results.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected")!;
+    expect(failed.reason).toMatchObject({ kind: "conflict", message: /main moved/ });
+    const states = [(await w.forge.getPullRequest(REPO, 1)).state, (await w.forge.getPullRequest(REPO, 2)).state].sort();
+    expect(states).toEqual(["merged", "open"]);
+  });
+});
