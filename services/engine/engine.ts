@@ -71,7 +71,7 @@ function dispatch(ctx: Ctx, event: EngineEvent): void {
     case "pull_request_updated": return onUpdated(ctx, event.number, event.headSha);
     case "pull_request_closed": return onClosed(ctx, event.number);
     case "pull_request_merged_externally": return onMergedExternally(ctx, event.number);
-    case "queue_conditions_evaluated": return onQueueConditions(ctx, event.number, event.result);
+    case "queue_conditions_evaluated": return onQueueConditions(ctx, event);
     case "speculative_check_created": return onCheckCreated(ctx, event);
     case "speculative_check_failed": return onCheckCreationFailed(ctx, event);
     case "speculative_check_closed": return onCheckClosed(ctx, event.checkId);

@@ -26,6 +26,7 @@ const queueCheck = z.object({
   state: z.enum(["failure", "error", "cancelled", "action_required", "timed_out", "pending", "neutral", "skipped", "stale", "success"]),
   avatar_url: z.string().nullable(),
 });
+const hostLabel = z.object({ id: z.number().int(), name: z.string(), color: z.string(), default: z.boolean() });
 const truth = z.union([z.literal(true), z.literal(false), z.literal("pending")]);
 /** Who paused or unpaused (optional; the pause endpoints log it, the engine does not need it). */
 const actor = z.object({ type: z.enum(["application", "user"]), id: z.union([z.number().int(), z.string()]), name: z.string() }).optional();
@@ -37,6 +38,8 @@ const queuedPull = z.object({
   url: z.string(),
   author: z.object({ id: z.number().int(), login: z.string().min(1) }),
   labels: z.array(z.string()),
+  /** The hosting platform's labels (id, colour), shown by the status view; default none known. */
+  hostLabels: z.array(hostLabel).default([]),
   headSha: sha,
   /** Base branch name. */
   baseRef: z.string().min(1).max(255),
@@ -65,7 +68,12 @@ const schemas = {
   pull_request_updated: z.object({ type: z.literal("pull_request_updated"), number, headSha: sha }),
   pull_request_closed: z.object({ type: z.literal("pull_request_closed"), number }),
   pull_request_merged_externally: z.object({ type: z.literal("pull_request_merged_externally"), number }),
-  queue_conditions_evaluated: z.object({ type: z.literal("queue_conditions_evaluated"), number, result: truth }),
+  queue_conditions_evaluated: z.object({
+    type: z.literal("queue_conditions_evaluated"), number, result: truth,
+    /** The pull request's labels as read with the conditions, to keep the status view current. */
+    labels: z.array(z.string()).optional(),
+    hostLabels: z.array(hostLabel).optional(),
+  }),
   speculative_check_created: z.object({ type: z.literal("speculative_check_created"), checkId: z.string().min(1), pullRequestNumber: number, headSha: sha }),
   speculative_check_failed: z.object({
     type: z.literal("speculative_check_failed"), checkId: z.string().min(1),
@@ -100,7 +108,8 @@ export type EngineEventType = keyof Schemas;
  * - pull_request_queued `{pull, trigger}`: entering (or re-queueing; same rule and priority = no-op).
  * - pull_request_updated `{number, headSha}`: a push to the head outside the queue.
  * - pull_request_closed `{number}`; pull_request_merged_externally `{number}` (PR_MANUALLY_MERGED).
- * - queue_conditions_evaluated `{number, result}`: false dequeues (PR_DEQUEUED), "pending" keeps.
+ * - queue_conditions_evaluated `{number, result, labels?, hostLabels?}`: false dequeues (PR_DEQUEUED),
+ *   "pending" keeps; labels given refresh the ones shown.
  * - speculative_check_created `{checkId, pullRequestNumber, headSha}`: the draft (or the updated
  *   pull request, in place) exists; CI runs on `headSha`.
  * - speculative_check_failed `{checkId, reason, pullRequest, message}`: creation failed.

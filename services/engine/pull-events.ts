@@ -53,14 +53,14 @@ export function onQueued(ctx: Ctx, event: EventOf<"pull_request_queued">): void 
       && sameSet(existing.partitions, partitions) && sameSet(existing.scopes, input.scopes) && existing.allScopes === input.allScopes
       && sameSet(existing.dependsOn, input.dependsOn);
     if (same) {
-      Object.assign(existing, { title: input.title, url: input.url, labels: input.labels, author: input.author, priorityRuleName: input.priorityRuleName });
+      Object.assign(existing, { title: input.title, url: input.url, labels: input.labels, hostLabels: input.hostLabels, author: input.author, priorityRuleName: input.priorityRuleName });
       return;
     }
     leaveQueue(ctx, input.number, "PR_DEQUEUED", { trigger: event.trigger, cascade: false, reason: "The pull request was queued again with a different queue rule, priority, base, scopes or partitions" });
   }
   ensureBase(ctx, input.baseRef, input.baseSha);
   const pull: PullEntry = {
-    number: input.number, title: input.title, url: input.url, author: input.author, labels: input.labels, headSha: input.headSha,
+    number: input.number, title: input.title, url: input.url, author: input.author, labels: input.labels, hostLabels: input.hostLabels, headSha: input.headSha,
     baseRef: input.baseRef, queueRule: input.queueRule, priority: input.priority, priorityRuleName: input.priorityRuleName,
     allowChecksInterruption: input.allowChecksInterruption, scopes: [...new Set(input.scopes)].sort(), allScopes: input.allScopes,
     partitions, dependsOn: input.dependsOn.filter((n) => n !== input.number), queuedAt: ctx.now, readySince: ctx.now,
@@ -100,6 +100,9 @@ export function onMergedExternally(ctx: Ctx, number: number): void {
 }
 
 /** queue_conditions_evaluated: definitively false leaves (PR_DEQUEUED); "pending" stays. */
-export function onQueueConditions(ctx: Ctx, number: number, result: true | false | "pending"): void {
-  if (result === false) leaveQueue(ctx, number, "PR_DEQUEUED");
+export function onQueueConditions(ctx: Ctx, event: EventOf<"queue_conditions_evaluated">): void {
+  const pull = ctx.pull(event.number);
+  if (pull && event.labels) pull.labels = [...event.labels];
+  if (pull && event.hostLabels) pull.hostLabels = event.hostLabels.map((l) => ({ ...l }));
+  if (event.result === false) leaveQueue(ctx, event.number, "PR_DEQUEUED");
 }

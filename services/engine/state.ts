@@ -25,6 +25,8 @@ export interface PullEntry {
   url: string;
   author: { id: number; login: string };
   labels: string[];
+  /** The hosting platform's labels (id, name, hex colour, default flag), as last read. */
+  hostLabels: { id: number; name: string; color: string; default: boolean }[];
   headSha: string;
   baseRef: string;
   queueRule: string;

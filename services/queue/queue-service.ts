@@ -17,7 +17,7 @@ import { loadConfiguration, queueRuleApiConfig, queueRulesApiConfiguration, type
 import { baseRefsInWindow, getStoredConfig, loadQueueState } from "../store/index.js";
 import { pauseHandlers, type PauseDeps } from "./pause-handlers.js";
 import { mergeabilityDetail } from "./pull-detail.js";
-import { queuedPullRequest, status, ts, type HostLabels } from "./view-mapping.js";
+import { queuedPullRequest, status, ts } from "./view-mapping.js";
 
 export interface QueueServiceDeps extends PauseDeps {
   runner: QueueRunner;
@@ -62,13 +62,6 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
     return loaded.config;
   }
 
-  /** Host labels (ids, colours) of the pull requests shown, read from the forge. */
-  async function hostLabels(repo: string, numbers: number[]): Promise<HostLabels> {
-    const out: HostLabels = new Map();
-    await Promise.all(numbers.map(async (n) => out.set(n, (await deps.forge.getPullRequest(repo, n).catch(() => null))?.labels ?? [])));
-    return out;
-  }
-
   return {
     ...pauseHandlers(deps),
     async listMergeQueueBranches(req) {
@@ -78,9 +71,7 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
     async getMergeQueueStatus(req) {
       const s = await state(req);
       if (!s) return { scopeQueues: { __default__: { values: [] } }, batches: [], waitingPullRequests: [], automaticConflictResolutionUnsupported: true, mode: "serial" };
-      const view = statusView(s, req.branch, now());
-      const numbers = [...view.batches.flatMap((b) => [...b.pullRequests, ...b.subBatches.flatMap((x) => x.pullRequests)]), ...view.waitingPullRequests].map((p) => p.number);
-      return status(view, await hostLabels(fullName(req), [...new Set(numbers)]));
+      return status(statusView(s, req.branch, now()));
     },
     async getQueuedPullRequest(req) {
       const s = await state(req);

@@ -13,32 +13,29 @@ import type { QueueCheck } from "../engine/index.js";
 /** Epoch ms (or null) to an optional Timestamp. */
 export const ts = (ms: number | null | undefined) => (ms === null || ms === undefined ? undefined : timestampFromMs(ms));
 
-/** Host labels known for a pull request (name -> label), from the forge; empty when unknown. */
-export type HostLabels = Map<number, { id: number; name: string; color: string; default: boolean }[]>;
-
-export function batchPullRequest(p: BatchPullRequestView, hostLabels: HostLabels): MessageInitShape<typeof BatchPullRequestSchema> {
+export function batchPullRequest(p: BatchPullRequestView): MessageInitShape<typeof BatchPullRequestSchema> {
   return {
     number: BigInt(p.number), title: p.title, url: p.url, author: { id: BigInt(p.author.id), login: p.author.login },
     queuedAt: ts(p.queuedAt), priorityAlias: p.priorityAlias, priorityRuleName: p.priorityRuleName ?? "", labels: p.labels,
-    hostLabels: (hostLabels.get(p.number) ?? []).map((l) => ({ id: BigInt(l.id), name: l.name, color: l.color, default: l.default })),
+    hostLabels: p.hostLabels.map((l) => ({ id: BigInt(l.id), name: l.name, color: l.color, default: l.default })),
     scopes: p.scopes,
   };
 }
 
-export function batch(b: BatchView, hostLabels: HostLabels): MessageInitShape<typeof BatchSchema> {
+export function batch(b: BatchView): MessageInitShape<typeof BatchSchema> {
   return {
     id: b.id, parentIds: b.parentIds, name: b.name, status: { code: b.status.code }, startedAt: ts(b.startedAt), estimatedMergeAt: ts(b.estimatedMergeAt),
     estimatedCiFinishAt: ts(b.estimatedCiFinishAt), ciFinishedAt: ts(b.ciFinishedAt), scopes: b.scopes, queueRuleName: b.queueRuleName,
-    checksSummary: b.checksSummary, pullRequests: b.pullRequests.map((p) => batchPullRequest(p, hostLabels)),
-    subBatches: b.subBatches.map((s) => batch(s, hostLabels)),
+    checksSummary: b.checksSummary, pullRequests: b.pullRequests.map(batchPullRequest),
+    subBatches: b.subBatches.map(batch),
   };
 }
 
-export function status(v: StatusView, hostLabels: HostLabels): MessageInitShape<typeof GetMergeQueueStatusResponseSchema> {
+export function status(v: StatusView): MessageInitShape<typeof GetMergeQueueStatusResponseSchema> {
   return {
     scopeQueues: Object.fromEntries(Object.entries(v.scopeQueues).map(([scope, ids]) => [scope, { values: ids.map((id) => ({ kind: { case: "stringValue" as const, value: id } })) }])),
-    batches: v.batches.map((b) => batch(b, hostLabels)),
-    waitingPullRequests: v.waitingPullRequests.map((p) => batchPullRequest(p, hostLabels)),
+    batches: v.batches.map(batch),
+    waitingPullRequests: v.waitingPullRequests.map(batchPullRequest),
     automaticConflictResolutionUnsupported: v.automaticConflictResolutionUnsupported,
     mode: v.mode,
   };

@@ -52,8 +52,20 @@ describe("status view", () => {
     expect(status.scopeQueues["__default__"]).toEqual(status.batches.map((b) => b.id));
     expect(status.batches[0]!.pullRequests[0]).toEqual({
       number: 1, title: "Change 1", url: "https://forge.example/acme/app/pull/1", author: { id: 7, login: "ada" },
-      queuedAt: minutes(0), priorityAlias: "medium", priorityRuleName: null, labels: [], scopes: [],
+      queuedAt: minutes(0), priorityAlias: "medium", priorityRuleName: null, labels: [], hostLabels: [], scopes: [],
     });
+  });
+
+  it("shows the hosting platform's labels given at queue time, refreshed when the conditions are evaluated again", () => {
+    const h = new QueueHarness(configuration({ rules: [queueRule({ batch_size: batchOf(2), batch_max_wait_time: 600 })] }));
+    h.queue(1, { labels: ["ready"], hostLabels: [{ id: 11, name: "ready", color: "0e8a16", default: false }] });
+    const shown = () => statusView(h.state, "main", h.now).batches[0]!.pullRequests[0]!;
+    expect([shown().labels, shown().hostLabels]).toEqual([["ready"], [{ id: 11, name: "ready", color: "0e8a16", default: false }]]);
+    h.send({ type: "queue_conditions_evaluated", number: 1, result: true, labels: ["ready", "urgent"], hostLabels: [
+      { id: 11, name: "ready", color: "0e8a16", default: false }, { id: 12, name: "urgent", color: "b60205", default: false },
+    ] });
+    expect(shown().labels).toEqual(["ready", "urgent"]);
+    expect(shown().hostLabels.map((l) => l.color)).toEqual(["0e8a16", "b60205"]);
   });
 
   it("lists waiting pull requests in queue order, and nothing for another branch", () => {

@@ -92,7 +92,7 @@ export async function enqueue(env: IngressEnv, number: number, ruleName: string 
     type: "pull_request_queued",
     trigger,
     pull: {
-      number, title: pr.title, url: pr.url, author: pr.author, labels: pr.labels.map((l) => l.name), headSha: pr.headSha,
+      number, title: pr.title, url: pr.url, author: pr.author, labels: pr.labels.map((l) => l.name), hostLabels: pr.labels, headSha: pr.headSha,
       baseRef: pr.base, baseSha: pr.baseSha, queueRule: choice.rule.name, priority: priority.priority, priorityRuleName: priority.ruleName,
       allowChecksInterruption: priority.allowChecksInterruption, scopes, allScopes, partitions: partitionsOf(env.config.config, pr, env.now), dependsOn,
     },
@@ -109,7 +109,7 @@ async function reevaluate(env: IngressEnv, pr: PullRequestSnapshot): Promise<voi
   const rule = env.config.config.queue_rules.find((r) => r.name === entry.queueRule);
   if (!rule) return;
   const evaluation = evaluateFor(ruleConditions(rule, "queue", await env.protections.get(pr.base)), pr, { queueName: entry.queueRule, queuedAt: new Date(entry.queuedAt) }, env.now);
-  env.emit({ type: "queue_conditions_evaluated", number: pr.number, result: evaluation.match });
+  env.emit({ type: "queue_conditions_evaluated", number: pr.number, result: evaluation.match, labels: pr.labels.map((l) => l.name), hostLabels: pr.labels });
 }
 
 /** Pull requests that may enter now: a pending request, or a matching pull_request_rules `queue` action. */

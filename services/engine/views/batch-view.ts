@@ -29,6 +29,7 @@ export interface BatchPullRequestView {
   priorityAlias: string;
   priorityRuleName: string | null;
   labels: string[];
+  hostLabels: { id: number; name: string; color: string; default: boolean }[];
   scopes: string[];
 }
 
@@ -77,7 +78,7 @@ export function carStatus(train: Train, car: Car): BatchStatusCode {
 export function pullRequestView(ctx: Ctx, number: number): BatchPullRequestView | null {
   const p = ctx.pull(number);
   if (!p) return null;
-  return { number, title: p.title, url: p.url, author: { ...p.author }, queuedAt: p.queuedAt, priorityAlias: priorityAlias(p.priority), priorityRuleName: p.priorityRuleName, labels: [...p.labels], scopes: [...p.scopes] };
+  return { number, title: p.title, url: p.url, author: { ...p.author }, queuedAt: p.queuedAt, priorityAlias: priorityAlias(p.priority), priorityRuleName: p.priorityRuleName, labels: [...p.labels], hostLabels: (p.hostLabels ?? []).map((l) => ({ ...l })), scopes: [...p.scopes] };
 }
 
 const views = (ctx: Ctx, numbers: number[]) => numbers.map((n) => pullRequestView(ctx, n)).filter((v): v is BatchPullRequestView => v !== null);
