@@ -5,9 +5,8 @@
  * (docs/local-forge.md "Events"). GitHub's refusals are kept: no pull request without commits
  * between base and head, one open pull request per head and base, no approving one's own.
  */
-import { ForgeError } from "../types.js";
 import { localForgeStore as store } from "../../store/index.js";
-import { commitsAhead, findBranchSha, getBranchSha, validateBranchName } from "./git/index.js";
+import { commitsAhead, findBranchSha, validateBranchName } from "./git/index.js";
 import { readPull, pullUrl } from "./core.js";
 import { requestChecks, type CiSignals } from "./ci-requests.js";
 import { LocalForgeError, withField } from "./errors.js";
@@ -168,14 +167,3 @@ export async function labelPull(ctx: WriteContext, number: number, add: readonly
   return (await store.labelsOfPullRequest(ctx.client, pull.id)).map((l) => l.name);
 }
 
-/** The base tip of an open pull request (its diff and merges start there). */
-export async function baseTip(ctx: WriteContext, pull: store.PullRequestRow): Promise<string> {
-  try {
-    return await getBranchSha(ctx.git, pull.baseBranch);
-  } catch (error) {
-    if (error instanceof ForgeError && error.kind === "not_found") {
-      throw new LocalForgeError("not_found", `base branch ${pull.baseBranch} of pull request #${pull.number} does not exist`, {}, { cause: error });
-    }
-    throw error;
-  }
-}

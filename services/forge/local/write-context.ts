@@ -23,7 +23,7 @@ export interface WriteContext {
   emit(event: ForgeEvent): void;
   /** Registers a step that reverts a git change if the transaction does not commit (run last-in first-out). */
   undo(step: () => Promise<void>): void;
-  /** Registers a step to run after the commit (waking the CI worker, cancelling running jobs). */
+  /** Registers a step to run after the commit and the delivery of the events (waking the CI worker, cancelling running jobs). */
   afterCommit(step: () => void): void;
   /** The user row of `login`, created on first use (`kind` only matters then). */
   user(login: string, kind?: "User" | "Bot"): Promise<store.LocalUserRow>;
@@ -84,6 +84,8 @@ export async function inRepository<T>(core: ForgeCore, repo: RepoName, options: 
     }
     throw error;
   }
+  // The write's own events first, so a CI job woken below cannot report before them.
+  await core.deliver(events);
   for (const step of after) {
     try {
       step();
@@ -91,6 +93,5 @@ export async function inRepository<T>(core: ForgeCore, repo: RepoName, options: 
       core.logger.error({ err: e, repository: repo }, "a step after a committed write failed");
     }
   }
-  await core.deliver(events);
   return result;
 }
