@@ -121,7 +121,7 @@ export class Simulation {
       type: "pull_request_queued", trigger: "Rule: simulated",
       pull: {
         number, title: `Change ${number}`, url: `https://forge.example/acme/simulated/pull/${number}`, author: { id: 1, login: "dev" },
-        labels: [], headSha: this.forge.headSha(number), baseRef: this.branch, baseSha: this.forge.baseSha,
+        labels: [], hostLabels: [], headSha: this.forge.headSha(number), baseRef: this.branch, baseSha: this.forge.baseSha,
         queueRule: options.queueRule ?? this.config.queue_rules[0]!.name, priority: options.priority ?? 2000,
         priorityRuleName: null, allowChecksInterruption: options.allowChecksInterruption ?? false, scopes: options.scopes ?? [],
         allScopes: false, partitions: [], dependsOn: options.dependsOn ?? [],

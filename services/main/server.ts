@@ -1,23 +1,23 @@
 /**
  * Starts Yardmaster in one process (DESIGN.md §2 "all services in one process on embedded
  * defaults"): PostgreSQL (URL or embedded) with migrations, ClickHouse (URL or embedded chdb) with
- * migrations, the outbox relay, every service on one port (REST, Connect, gRPC, gRPC-Web), and a
- * clean shutdown in reverse order.
+ * migrations, the outbox relay, the forge (local or GitHub), the queue runner, every service on
+ * one port (REST, Connect, gRPC, gRPC-Web), and a clean shutdown in reverse order.
  */
 import { mkdir } from "node:fs/promises";
 import pino, { type Logger } from "pino";
 import { ActivityLogService } from "../../gen/yardmaster/v1/activity_log_pb.js";
-import { TokenService } from "../../gen/yardmaster/v1/admin_pb.js";
+import { ProductService, TokenService } from "../../gen/yardmaster/v1/admin_pb.js";
 import { QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
 import { SimulatorService } from "../../gen/yardmaster/v1/simulator_pb.js";
 import { createActivityLogService, createClickHouseClient, createEventSink, migrateClickHouse, type ClickHouseClient } from "../activity-log/index.js";
+import type { QueueRunner } from "../engine/runner/index.js";
 import { buildApp, createAuthorizer, createTokenService, type App, type ServiceBinding } from "../gateway/index.js";
-import { createQueueService } from "../queue/index.js";
+import { createProductService, createSimulatorService } from "../simulator/index.js";
 import { findToken, insertToken, listTokens, migrate, openDatabase, revokeToken, startOutboxRelay, type Database, type OutboxRelay } from "../store/index.js";
 import { loadOrCreateAdminKey } from "./admin-key.js";
-import { ForgeService } from "../../gen/yardmaster/v1/forge_pb.js";
-import { ciSlotsFromEnvironment, createForgeService, createLocalForge } from "../forge/local/index.js";
-import type { ForgeEventSink } from "../forge/types.js";
+import { wireForge } from "./forge-wiring.js";
+import { wireQueue } from "./queue-wiring.js";
 import type { Settings } from "./settings.js";
 
 export interface RunningServer {
@@ -28,17 +28,17 @@ export interface RunningServer {
   db: Database;
   clickhouse: ClickHouseClient;
   relay: OutboxRelay;
+  runner: QueueRunner;
   logger: Logger;
   close(): Promise<void>;
 }
 
 /**
  * Starts everything and listens.
- * @param onBanner receives the human-readable start lines (URL, admin key when just generated)
- * @param forgeEvents receives the local forge's events (FORGE=local); default: logged at debug level
- * @throws when a database cannot start or a migration fails (nothing is left running)
+ * @param onBanner receives the human-readable start lines (URL, admin key)
+ * @throws when a database cannot start, a migration fails or a setting is missing (nothing is left running)
  */
-export async function startServer(settings: Settings, onBanner: (line: string) => void = () => {}, forgeEvents?: ForgeEventSink): Promise<RunningServer> {
+export async function startServer(settings: Settings, onBanner: (line: string) => void = () => {}): Promise<RunningServer> {
   const logger = pino({ level: settings.logLevel });
   await mkdir(settings.dataDir, { recursive: true });
   const admin = await loadOrCreateAdminKey(settings.dataDir, settings.adminKey);
@@ -64,11 +64,19 @@ export async function startServer(settings: Settings, onBanner: (line: string) =
     });
     const eventsWritten = () => relay.kick();
 
-    const authorizer = createAuthorizer({ adminKey: admin.key, tokens: { findToken: (id) => findToken(db.pool, id) } });
+    const forge = wireForge(settings, db.pool, logger);
+    cleanups.push(() => forge.close());
+    const queue = wireQueue({ db: db.pool, forge: forge.forge, logger, eventsWritten });
+    forge.setSink(queue.sink);
+    queue.runner.start();
+    cleanups.push(() => queue.runner.stop());
+
+    const authorizer = createAuthorizer({ adminKey: admin.key, tokens: { findToken: (id) => findToken(db.pool, id) }, platform: forge.platform });
     const bindings: ServiceBinding[] = [
-      { service: QueueService, impl: createQueueService({ db: db.pool, eventsWritten }) },
-      { service: SimulatorService, impl: {} },
+      { service: QueueService, impl: queue.queueService },
+      { service: SimulatorService, impl: createSimulatorService({ db: db.pool, forge: forge.forge }) },
       { service: ActivityLogService, impl: createActivityLogService({ db: db.pool, eventsWritten, clickhouse, cursorSecret: admin.key }) },
+      { service: ProductService, impl: createProductService({ db: db.pool, eventsWritten }) },
       {
         service: TokenService,
         impl: createTokenService({
@@ -77,28 +85,14 @@ export async function startServer(settings: Settings, onBanner: (line: string) =
           revoke: (id) => revokeToken(db.pool, id),
         }),
       },
+      ...forge.bindings,
     ] as ServiceBinding[];
-
-    // ---- Local forge (FORGE=local; docs/local-forge.md): bare git repositories in the data
-    // directory, pull requests in PostgreSQL, the local CI worker (YARDMASTER_CI_SLOTS), and
-    // ForgeService for `yardmaster repo|pr|ci`. Its events go to `forgeEvents`.
-    if (settings.forge === "local") {
-      const localForge = createLocalForge({
-        db: db.pool,
-        dataDir: settings.dataDir,
-        logger: logger.child({ component: "local-forge" }),
-        sink: forgeEvents ?? ((event) => logger.debug({ forgeEvent: event }, "forge event")),
-        ci: { slots: ciSlotsFromEnvironment(process.env) },
-      });
-      cleanups.push(() => localForge.close());
-      bindings.push({ service: ForgeService, impl: createForgeService(localForge) } as ServiceBinding);
-    }
-    // ---- end of the local forge
 
     const app = await buildApp({
       bindings,
       authorizer,
       logger,
+      extraRoutes: forge.routes,
       readiness: async () => ({
         postgresql: await db.pool.query("SELECT 1").then(() => null, (e: Error) => e.message),
         clickhouse: await clickhouse.ping().then((r) => (r.success ? null : String((r as { error?: Error }).error?.message ?? "no answer")), (e: Error) => e.message),
@@ -109,7 +103,7 @@ export async function startServer(settings: Settings, onBanner: (line: string) =
     const port = (app.server.address() as { port: number }).port;
     onBanner(`Yardmaster is listening on http://${settings.host === "0.0.0.0" ? "127.0.0.1" : settings.host}:${port} (REST under /v1, Connect, gRPC and gRPC-Web on the same port)`);
     onBanner(admin.generated ? `Admin key (generated, stored in ${admin.source}): ${admin.key}` : `Admin key: ${admin.key} (from ${admin.source})`);
-    return { app, port, adminKey: admin.key, db, clickhouse, relay, logger, close: cleanup };
+    return { app, port, adminKey: admin.key, db, clickhouse, relay, runner: queue.runner, logger, close: cleanup };
   } catch (e) {
     await cleanup();
     throw e;

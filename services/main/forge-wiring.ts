@@ -1,0 +1,63 @@
+/**
+ * The code hosting platform of the running service (DESIGN.md §2 `FORGE`): the local forge (real
+ * git in the data directory, its CI worker and ForgeService) or the GitHub App (webhook route and
+ * GitHub tokens for the API). Forge events go to `sink`, bound after construction because the
+ * queue runner that consumes them needs the forge itself.
+ */
+import type { Logger } from "pino";
+import { ForgeService } from "../../gen/yardmaster/v1/forge_pb.js";
+import { createGithubForge, createGithubTokenVerifier, registerGithubWebhook } from "../forge/github/index.js";
+import { ciSlotsFromEnvironment, createForgeService, createLocalForge } from "../forge/local/index.js";
+import type { ForgeEvent, ForgePort } from "../forge/types.js";
+import type { App, PlatformTokenVerifier, ServiceBinding } from "../gateway/index.js";
+import { pruneGithubDeliveries, type Pool } from "../store/index.js";
+import { SettingsError, type Settings } from "./settings.js";
+
+export interface ForgeWiring {
+  forge: ForgePort;
+  /** Extra services (ForgeService for the local forge). */
+  bindings: ServiceBinding[];
+  /** Extra routes (the GitHub webhook). */
+  routes: (app: App) => Promise<void>;
+  /** GitHub tokens accepted by the API (FORGE=github). */
+  platform?: PlatformTokenVerifier;
+  /** Where forge events go; set once the queue exists. */
+  setSink(sink: (event: ForgeEvent) => void | Promise<void>): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the forge of the settings.
+ * @throws SettingsError when FORGE=github lacks GITHUB_APP_ID, GITHUB_PRIVATE_KEY or GITHUB_WEBHOOK_SECRET
+ */
+export function wireForge(settings: Settings, db: Pool, logger: Logger): ForgeWiring {
+  let sink: (event: ForgeEvent) => void | Promise<void> = (event) => logger.debug({ forgeEvent: event }, "forge event before the queue started");
+  const deliver = (event: ForgeEvent) => sink(event);
+  if (settings.forge === "local") {
+    const local = createLocalForge({
+      db, dataDir: settings.dataDir, logger: logger.child({ component: "local-forge" }), sink: deliver,
+      ci: { slots: ciSlotsFromEnvironment(process.env) },
+    });
+    return {
+      forge: local,
+      bindings: [{ service: ForgeService, impl: createForgeService(local) } as ServiceBinding],
+      routes: async () => {},
+      setSink: (s) => void (sink = s),
+      close: () => local.close(),
+    };
+  }
+  const { appId, privateKey, webhookSecret } = settings.github;
+  const missing = Object.entries({ GITHUB_APP_ID: appId, GITHUB_PRIVATE_KEY: privateKey, GITHUB_WEBHOOK_SECRET: webhookSecret }).filter(([, v]) => !v).map(([k]) => k);
+  if (missing.length) throw new SettingsError(`FORGE=github needs ${missing.join(", ")}`);
+  const log = logger.child({ component: "github" });
+  const prune = setInterval(() => void pruneGithubDeliveries(db, new Date(Date.now() - 7 * 86_400_000)).catch(() => {}), 3_600_000);
+  prune.unref();
+  return {
+    forge: createGithubForge({ appId: appId!, privateKey: privateKey!, log }),
+    bindings: [],
+    routes: (app) => registerGithubWebhook(app as never, { secret: webhookSecret!, pool: db, sink: deliver, log }),
+    platform: createGithubTokenVerifier({ log }),
+    setSink: (s) => void (sink = s),
+    close: async () => clearInterval(prune),
+  };
+}
