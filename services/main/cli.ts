@@ -9,14 +9,15 @@ import { COMMANDS } from "./commands/index.js";
 
 /** Builds the program (exported for tests). */
 export function buildProgram(): Command {
-  const program = new Command("yardmaster").description("An open merge queue: batches, speculative checks, bisection, and an activity log.").showHelpAfterError();
+  // exitOverride before the subcommands exist, so they inherit it (usage errors exit with 2).
+  const program = new Command("yardmaster").description("An open merge queue: batches, speculative checks, bisection, and an activity log.").showHelpAfterError().exitOverride();
   for (const register of COMMANDS) register(program);
   return program;
 }
 
 /** Runs the CLI with `argv` (process.argv form). */
 export async function runCli(argv: string[]): Promise<void> {
-  const program = buildProgram().exitOverride();
+  const program = buildProgram();
   try {
     await program.parseAsync(argv);
   } catch (e) {

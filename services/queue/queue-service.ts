@@ -12,6 +12,7 @@ import {
   branchesWithQueue, dequeueImpact, EngineInputError, NotQueuedError, pullView, queueListing, statusView, type EngineState,
 } from "../engine/index.js";
 import type { QueueRunner } from "../engine/runner/index.js";
+import { forgeErrorToConnect } from "../forge/connect-errors.js";
 import type { ForgePort } from "../forge/types.js";
 import { loadConfiguration, queueRuleApiConfig, queueRulesApiConfiguration, type Configuration } from "../simulator/config/index.js";
 import { baseRefsInWindow, getStoredConfig, loadQueueState } from "../store/index.js";
@@ -99,11 +100,13 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
       }
     },
     async dequeuePullRequest(req) {
+      const s = await state(req);
+      if (!s || !s.pulls[String(req.prNumber)]) throw notQueued(req.prNumber);
       try {
         await deps.runner.request(fullName(req), { kind: "engine", event: { type: "dequeue_requested", number: number(req.prNumber), trigger: "API", source: "api" } });
       } catch (e) {
         if (e instanceof NotQueuedError) throw notQueued(req.prNumber);
-        throw e;
+        throw forgeErrorToConnect(e);
       }
       return {};
     },
@@ -138,7 +141,7 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
         result = await deps.runner.request(repo, { kind: "enqueue", number: number(req.prNumber), queueRule: req.queueRule || null, trigger: "API" });
       } catch (e) {
         if (e instanceof EngineInputError) throw new ConnectError(e.message, Code.FailedPrecondition);
-        throw e;
+        throw forgeErrorToConnect(e);
       }
       if (!result || result.kind === "refused") throw new ConnectError(`pull request ${req.prNumber} cannot be queued: ${result?.reason ?? "unknown"}`, Code.FailedPrecondition);
       const s = await state(req);

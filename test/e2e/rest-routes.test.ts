@@ -63,13 +63,20 @@ describe("the 20 REST routes, for a repository with no queue", () => {
   });
 
   it.each([
-    ["POST", "/pulls/1/simulator"],
-    ["POST", "/simulator"],
-    ["POST", "/configuration-simulator"],
-  ])("%s %s is routed to the simulator", async (method, path) => {
-    const res = await call(method, repo + path, { service_yml: "queue_rules: []\n" });
-    expect([200, 422, 501]).toContain(res.status);
-    expect(res.json).toBeTypeOf("object");
+    ["POST", "/pulls/1/simulator", 404, { code: "not_found", message: "pull request 1 was not found in acme/widgets" }],
+    ["POST", "/simulator", 200, { title: "The configuration is valid", summary: "", deprecations: [] }],
+    ["POST", "/configuration-simulator", 200, { message: "The configuration is valid", deprecations: [], unused_sections: [] }],
+  ])("%s %s answers %s for a valid configuration", async (method, path, status, expected) => {
+    const res = await call(method, repo + path, { service_yml: "queue_rules:\n  - name: default\n" });
+    expect(res.status).toBe(status);
+    expect(res.json).toMatchObject(expected as object);
+  });
+
+  it.each([["/pulls/1/simulator"], ["/simulator"], ["/configuration-simulator"]])("POST %s refuses an invalid configuration with every error", async (path) => {
+    const res = await call("POST", repo + path, { service_yml: "queue_rules:\n  - name: default\n    batch_size: 0\n    colour: red\n" });
+    expect(res.status).toBe(422);
+    expect(res.json.details.filter((d: { type: string }) => d.type === "field_violation").map((d: { field: string }) => d.field)).toEqual(["service_yml", "service_yml"]);
+    expect(res.json.message).toMatch(/^service_yml: .*queue_rules → item 0 → batch_size \(line 3, column 17\) \(and 1 more\)$/);
   });
 
   // A repository of its own: the pause routes above log events for acme/widgets.

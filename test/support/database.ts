@@ -25,6 +25,9 @@ export async function freshDatabase(opts: { migrated?: boolean } = {}): Promise<
   const url = admin.replace(/\/postgres$/, `/${name}`);
   if (opts.migrated !== false) await migrate(url);
   const pool = new pg.Pool({ connectionString: url, max: 5 });
+  // pg-pool resolves end() before its clients have closed; the forced DROP DATABASE then ends them
+  // with an error the pool re-emits. Query errors reject their promises and never reach here.
+  pool.on("error", () => {});
   return {
     url,
     pool,

@@ -10,20 +10,13 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ForgeService, LocalPullRequestSchema } from "../../../gen/yardmaster/v1/forge_pb.js";
 import { invalidField } from "../../contracts/index.js";
 import { principalKey } from "../../gateway/index.js";
-import { ForgeError, type CheckState, type ForgeErrorKind } from "../types.js";
+import { forgeErrorToConnect } from "../connect-errors.js";
+import { ForgeError, type CheckState } from "../types.js";
 import { DEFAULT_USER_LOGIN } from "./core.js";
 import { LocalForgeError } from "./errors.js";
 import type { LocalForge } from "./local-forge.js";
 import type { PullRequestView } from "./pull-views.js";
 
-const CODES: Record<ForgeErrorKind, Code> = {
-  not_found: Code.NotFound,
-  conflict: Code.Aborted,
-  permission: Code.PermissionDenied,
-  rate_limited: Code.ResourceExhausted,
-  transient: Code.Unavailable,
-  invalid: Code.InvalidArgument,
-};
 
 const HINTS = { already_exists: Code.AlreadyExists, failed_precondition: Code.FailedPrecondition, aborted: Code.Aborted } as const;
 
@@ -33,7 +26,7 @@ export function toConnectError(error: unknown): unknown {
   const detail = error instanceof LocalForgeError ? error.detail : {};
   if (detail.rpc !== undefined) return new ConnectError(error.message, HINTS[detail.rpc], undefined, undefined, error);
   if (error.kind === "invalid" && detail.field !== undefined) return invalidField(detail.field, error.message);
-  return new ConnectError(error.message, CODES[error.kind], undefined, undefined, error);
+  return forgeErrorToConnect(error);
 }
 
 /** Runs a handler with the admin check and error mapping. */

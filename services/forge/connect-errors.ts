@@ -1,0 +1,22 @@
+/**
+ * The Connect code of each forge error kind, for services that surface forge failures to API
+ * callers (docs/errors.md): not_found 404, conflict 409 (aborted: something moved meanwhile),
+ * permission 403, rate_limited 429, transient 503, invalid 422.
+ */
+import { Code, ConnectError } from "@connectrpc/connect";
+import { ForgeError, type ForgeErrorKind } from "./types.js";
+
+export const FORGE_ERROR_CODES: Readonly<Record<ForgeErrorKind, Code>> = {
+  not_found: Code.NotFound,
+  conflict: Code.Aborted,
+  permission: Code.PermissionDenied,
+  rate_limited: Code.ResourceExhausted,
+  transient: Code.Unavailable,
+  invalid: Code.InvalidArgument,
+};
+
+/** A ForgeError as a ConnectError (the original kept as cause); anything else is returned unchanged. */
+export function forgeErrorToConnect(error: unknown): unknown {
+  if (!(error instanceof ForgeError)) return error;
+  return new ConnectError(error.message, FORGE_ERROR_CODES[error.kind], undefined, undefined, error);
+}
