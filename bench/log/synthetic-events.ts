@@ -11,8 +11,9 @@
  *   quarantine, bisection) have no pull request and no base ref;
  * - checks_start / checks_end / bisection events carry a batch pull request number (draft pull
  *   requests, renewed every 2 hours), as the ingest path derives it (DESIGN.md §4);
- * - 14 trigger values, two base refs, outcomes following the outcome table (refined types spread
- *   over their possible outcomes), metadata a JSON text of about 200 bytes.
+ * - 14 trigger values, two base refs, outcomes following the outcome table for the directly mapped
+ *   types (refined types spread over success, failure and neutral), metadata a JSON text of about
+ *   200 bytes.
  * Hashes are cityHash64 of the row number, so a run is reproducible.
  */
 import { EVENT_TYPES } from "../../services/activity-log/index.js";
@@ -64,7 +65,7 @@ SELECT
   ${sqlList(TRIGGERS)}[1 + toUInt32(floor(${TRIGGERS.length} * pow((cityHash64(number, 4) % 1000000) / 1e6, 2)))] AS trigger,
   if(has(${sqlList(REPOSITORY_LEVEL)}, type), toInt64(-1), toInt64(1 + intDiv(toInt64(received_at_ms - ${startMs}) + slot * 1800000, 46800000) * pool + slot)) AS pull_request,
   if(has(${sqlList(REPOSITORY_LEVEL)}, type), '', if(cityHash64(number, 5) % 10 = 0, 'release/1.x', 'main')) AS base_ref,
-  if(fixed_outcome = 'refined', ['success', 'failure', 'neutral', 'success'][1 + cityHash64(number, 6) % 4], fixed_outcome) AS outcome,
+  if(fixed_outcome = 'refined', ['success', 'failure', 'neutral', 'success'][1 + cityHash64(number, 6) % 4], fixed_outcome) AS outcome,  -- refined types spread over their outcomes
   type,
   if(has(${sqlList(BATCH_TYPES)}, type), toInt64(1000000 + intDiv(toInt64(received_at_ms - ${startMs}), 7200000) * bpool + cityHash64(number, 7) % bpool), toInt64(-1)) AS batch_pull,
   concat('{"queue_name":"default","priority_rule_name":null,"session_id":"', toString(generateUUIDv4(number)), '","reason":"synthetic event ', toString(number), '","checks":[],"branch":"main"}') AS metadata

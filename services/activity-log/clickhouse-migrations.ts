@@ -1,8 +1,11 @@
 /**
- * Numbered, forward-only ClickHouse migrations (`migrations/NNNN_name.sql`, one statement per
- * file), recorded in the `schema_migrations` table. There is no migration library for ClickHouse
- * that works with the embedded engine; this runner is the smallest thing that does the job:
- * apply every file whose number is not recorded yet, in order, then record it.
+ * Numbered, forward-only ClickHouse migrations (`migrations/NNNN_name.sql`), recorded in the
+ * `schema_migrations` table. There is no migration library for ClickHouse that works with the
+ * embedded engine; this runner is the smallest thing that does the job: apply every file whose
+ * number is not recorded yet, in order, then record it. A file holds one statement, or several
+ * each ending with `;` at the end of a line; its statements must be safe to run again (IF NOT
+ * EXISTS, guarded backfills), since a failure part-way leaves the file unrecorded. Migrations run
+ * before the outbox relay starts, so nothing is inserted while they run (backfills rely on it).
  */
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
@@ -29,11 +32,14 @@ export async function migrateClickHouse(client: ClickHouseClient, rewrite: (sql:
   for (const file of files) {
     const version = Number(FILE.exec(file)![1]);
     if (done.has(version)) continue;
-    const sql = (await readFile(path.join(DIR, file), "utf8")).replace(/^\s*--.*$/gm, "").trim();
-    try {
-      await client.command({ query: rewrite(sql) });
-    } catch (e) {
-      throw new Error(`ClickHouse migration ${file} failed: ${(e as Error).message}`, { cause: e });
+    const sql = (await readFile(path.join(DIR, file), "utf8")).replace(/^\s*--.*$/gm, "");
+    const statements = sql.split(/;[ \t]*$/m).map((x) => x.trim()).filter((x) => x !== "");
+    for (const statement of statements) {
+      try {
+        await client.command({ query: rewrite(statement) });
+      } catch (e) {
+        throw new Error(`ClickHouse migration ${file} failed: ${(e as Error).message}`, { cause: e });
+      }
     }
     await client.insert({ table: "schema_migrations", values: [{ version, name: file }], format: "JSONEachRow" });
     applied.push(file);

@@ -12,15 +12,18 @@ export function clickHouseTime(d: Date): string {
   return d.toISOString().replace("T", " ").replace("Z", "");
 }
 
-/** The relay sink writing to the `events` table. */
-export function createEventSink(client: ClickHouseClient): EventSink {
+/**
+ * The relay sink writing to the `events` table (or `table`: the benchmark measures inserts into a
+ * copy, and a cluster may name its Distributed table otherwise).
+ */
+export function createEventSink(client: ClickHouseClient, table = "events"): EventSink {
   return {
     async insertEvents(rows: StoredEventRow[], { mayExist }: { mayExist: boolean }) {
       let todo = rows;
       if (mayExist && rows.length > 0) {
         const times = rows.map((r) => r.receivedAt.getTime());
         const rs = await client.query({
-          query: `SELECT toString(id) AS id FROM events
+          query: `SELECT toString(id) AS id FROM ${table}
                   WHERE repository IN {repos:Array(String)}
                     AND received_at >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND received_at <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')
                     AND toString(id) IN {ids:Array(String)}`,
@@ -32,7 +35,7 @@ export function createEventSink(client: ClickHouseClient): EventSink {
       }
       if (todo.length === 0) return;
       await client.insert({
-        table: "events",
+        table,
         format: "JSONEachRow",
         values: todo.map((r) => ({
           id: r.id,

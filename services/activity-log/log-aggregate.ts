@@ -10,12 +10,15 @@
  *   dropped before grouping;
  * - zero counts are dropped, and each facet keeps its top 200 by count, ties by value (numbers
  *   numerically, text in byte order) — `LIMIT 200 BY`;
- * - `total` is the sum of the histogram, so it counts exactly the rows `/logs` lists.
+ * - `total` is the sum of the histogram, so it counts exactly the rows `/logs` lists;
+ * - over long windows, whole 12-hour periods are read from exact rollups where the filters allow
+ *   (rollup-plan.ts), added to the events' counts at the window's ends in the same statement.
  */
 import type { ClickHouseClient } from "@clickhouse/client";
-import { fillHistogram, histogramLayout, type Bucket } from "./histogram.js";
+import { fillHistogram, histogramLayout, type Bucket, type HistogramLayout } from "./histogram.js";
 import type { LogFilters, LogWindow } from "./log-filters.js";
 import { logPredicates } from "./log-sql.js";
+import { rollupPlan, type RollupPlan } from "./rollup-plan.js";
 
 /** Facet lists keep at most this many values (SPEC.md "Limits"). */
 export const FACET_LIMIT = 200;
@@ -40,42 +43,80 @@ export interface LogAggregate {
 // grouping(bucket, type, outcome, trigger, pull_request, batch_pull): a 1-bit marks a column outside the set.
 const SET = { bucket: 31, type: 47, outcome: 55, trigger: 59, pullRequest: 61, batchPull: 62 } as const;
 
-const and = (xs: (string | undefined)[]) => {
-  const present = xs.filter((x): x is string => x !== undefined);
+const and = (xs: (string | false | undefined)[]) => {
+  const present = xs.filter((x): x is string => typeof x === "string");
   return present.length ? present.join(" AND ") : undefined;
 };
 const countOf = (cond: string | undefined) => (cond ? `countIf(${cond})` : "count()");
+const sumOf = (cond: string | undefined) => (cond ? `sumIf(events, ${cond})` : "sum(events)");
+const MIDDLE = "period >= toDateTime(intDiv({mid_from:Int64}, 1000), 'UTC') AND period < toDateTime(intDiv({mid_to:Int64}, 1000), 'UTC')";
 
-/** The SQL and parameters of the aggregate of `filters` over `window` with `stepMs` buckets from `firstStartMs`. */
-export function aggregateSql(filters: LogFilters, window: LogWindow, firstStartMs: number, stepMs: number): { query: string; params: Record<string, unknown> } {
+/**
+ * The SQL and parameters of the aggregate of `filters` over `window` (buckets of `layout`), with
+ * the counts `plan` assigns to the rollups read from them (rollup-plan.ts).
+ */
+export function aggregateSql(filters: LogFilters, window: LogWindow, layout: HistogramLayout, plan: RollupPlan | null): { query: string; params: Record<string, unknown> } {
   const p = logPredicates(filters, window);
   const facet = { t: p.trigger, p: p.pullRequest, b: p.batchPull };
   const active = Object.entries(facet).filter(([, c]) => c !== undefined);
   const flag = (k: "t" | "p" | "b") => (facet[k] ? `f_${k}` : undefined);
+  // With a plan, the events count only where a rollup does not: in the partial periods at the ends.
+  const edge = (servedByRollup: boolean | undefined) => (plan && servedByRollup ? "e" : undefined);
   const where = [...p.common];
   // A row failing two facet filters is in no facet and in no total.
   if (active.length >= 2) where.push(`(${active.map(([k]) => `f_${k}`).join(" + ")}) >= ${active.length - 1}`);
-  const query = `
-SELECT gm, k, n, c FROM (
+  if (plan && plan.dims && plan.pullRequests && plan.batchPulls) where.push("e = 1");
+  const edgeColumn = plan
+    ? ", toUInt8(received_at < fromUnixTimestamp64Milli({mid_from:Int64}, 'UTC') OR received_at >= fromUnixTimestamp64Milli({mid_to:Int64}, 'UTC')) AS e"
+    : "";
+  const branches = [`
   SELECT grouping(bucket, type, outcome, trigger, pull_request, batch_pull) AS gm,
     multiIf(gm = ${SET.type}, toString(type), gm = ${SET.outcome}, toString(outcome), gm = ${SET.trigger}, toString(trigger), '') AS k,
     multiIf(gm = ${SET.bucket}, bucket, gm = ${SET.pullRequest}, pull_request, gm = ${SET.batchPull}, batch_pull, toInt64(0)) AS n,
-    multiIf(gm = ${SET.trigger}, ${countOf(and([flag("p"), flag("b")]))},
-            gm = ${SET.pullRequest}, ${countOf(and([flag("t"), flag("b"), "pull_request >= 0"]))},
-            gm = ${SET.batchPull}, ${countOf(and([flag("t"), flag("p"), "batch_pull >= 0"]))},
-            ${countOf(and([flag("t"), flag("p"), flag("b")]))}) AS c
+    multiIf(gm = ${SET.trigger}, ${countOf(and([flag("p"), flag("b"), edge(plan?.dims)]))},
+            gm = ${SET.pullRequest}, ${countOf(and([flag("t"), flag("b"), "pull_request >= 0", edge(plan?.pullRequests)]))},
+            gm = ${SET.batchPull}, ${countOf(and([flag("t"), flag("p"), "batch_pull >= 0", edge(plan?.batchPulls)]))},
+            ${countOf(and([flag("t"), flag("p"), flag("b"), edge(plan?.dims)]))}) AS c0
   FROM (
     SELECT intDiv(toUnixTimestamp64Milli(received_at) - {first_ms:Int64}, {step_ms:Int64}) AS bucket,
-      type, outcome, trigger, pull_request, batch_pull${active.map(([k, c]) => `, toUInt8(${c}) AS f_${k}`).join("")}
+      type, outcome, trigger, pull_request, batch_pull${active.map(([k, c]) => `, toUInt8(${c}) AS f_${k}`).join("")}${edgeColumn}
     FROM events
     WHERE ${where.join(" AND ")}
   )
-  GROUP BY GROUPING SETS ((bucket), (type), (outcome), (trigger), (pull_request), (batch_pull))
+  GROUP BY GROUPING SETS ((bucket), (type), (outcome), (trigger), (pull_request), (batch_pull))`];
+  if (plan?.dims) {
+    // grouping(bucket, type, outcome, trigger): 7 = (bucket), 11 = (type), 13 = (outcome), 14 = (trigger).
+    branches.push(`
+  SELECT toUInt64(multiIf(g = 7, ${SET.bucket}, g = 11, ${SET.type}, g = 13, ${SET.outcome}, ${SET.trigger})) AS gm, k, n, c0 FROM (
+    SELECT grouping(bucket, type, outcome, trigger) AS g,
+      toString(multiIf(g = 11, type, g = 13, outcome, g = 14, trigger, '')) AS k,
+      multiIf(g = 7, bucket, toInt64(0)) AS n,
+      multiIf(g = 14, sum(events), ${sumOf(p.trigger ? "f_t" : undefined)}) AS c0
+    FROM (
+      SELECT intDiv(toInt64(toUnixTimestamp(period)) * 1000 - {first_ms:Int64}, {step_ms:Int64}) AS bucket, type, outcome, trigger, events${p.trigger ? `, toUInt8(${p.trigger}) AS f_t` : ""}
+      FROM events_rollup_dims
+      WHERE ${["repository = {repo:String}", MIDDLE, ...p.dims].join(" AND ")}
+    )
+    GROUP BY GROUPING SETS ((bucket), (type), (outcome), (trigger))
+  )`);
+  }
+  if (plan?.pullRequests) branches.push(`
+  SELECT toUInt64(${SET.pullRequest}) AS gm, '' AS k, pull_request AS n, sum(events) AS c0
+  FROM events_rollup_pull_requests WHERE repository = {repo:String} AND ${MIDDLE} GROUP BY pull_request`);
+  if (plan?.batchPulls) branches.push(`
+  SELECT toUInt64(${SET.batchPull}) AS gm, '' AS k, batch_pull AS n, sum(events) AS c0
+  FROM events_rollup_batch_pulls WHERE repository = {repo:String} AND ${MIDDLE} GROUP BY batch_pull`);
+  const query = `
+SELECT gm, k, n, c FROM (
+  SELECT gm, k, n, sum(c0) AS c FROM (${branches.join("\n  UNION ALL")}
+  ) GROUP BY gm, k, n
 )
 WHERE c > 0
 ORDER BY gm, c DESC, n, k
 LIMIT ${FACET_LIMIT} BY gm`;
-  return { query, params: { ...p.params, first_ms: firstStartMs, step_ms: stepMs } };
+  const params: Record<string, unknown> = { ...p.params, first_ms: layout.firstStartMs, step_ms: layout.stepMs };
+  if (plan) Object.assign(params, { mid_from: plan.middle.fromMs, mid_to: plan.middle.toMs });
+  return { query, params };
 }
 
 interface Row {
@@ -97,7 +138,7 @@ export async function aggregateLogs(client: ClickHouseClient, filters: LogFilter
   };
   const buckets = new Map<number, bigint>();
   if (layout.count > 0) {
-    const { query, params } = aggregateSql(filters, window, layout.firstStartMs, layout.stepMs);
+    const { query, params } = aggregateSql(filters, window, layout, rollupPlan(filters, window, layout));
     const rs = await client.query({ query, query_params: params, format: "JSONEachRow" });
     for (const r of await rs.json<Row>()) {
       const count = BigInt(r.c);

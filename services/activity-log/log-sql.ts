@@ -11,6 +11,8 @@ import type { LogFilters, LogWindow, SetFilter } from "./log-filters.js";
 export interface LogPredicates {
   /** Apply to every count and every page: repository, window, base_ref, event type, outcome. */
   common: string[];
+  /** The part of `common` on the columns the rollups keep too: base_ref, event type, outcome. */
+  dims: string[];
   /** The facet filters, which their own facet leaves out (DESIGN.md §4 "Facets"). */
   trigger?: string;
   pullRequest?: string;
@@ -39,19 +41,21 @@ export function logPredicates(filters: LogFilters, window: LogWindow): LogPredic
     "received_at >= fromUnixTimestamp64Milli({from_ms:Int64}, 'UTC')",
     "received_at < fromUnixTimestamp64Milli({to_ms:Int64}, 'UTC')",
   ];
-  const p: LogPredicates = { common, params };
+  const dims: string[] = [];
+  const p: LogPredicates = { common, dims, params };
   if (filters.baseRef !== undefined) {
-    common.push("base_ref = {base_ref:String}");
+    dims.push("base_ref = {base_ref:String}");
     params.base_ref = filters.baseRef;
   }
   if (filters.eventType) {
-    common.push(setCondition("type", filters.eventType, "types", "String"));
+    dims.push(setCondition("type", filters.eventType, "types", "String"));
     params.types = filters.eventType.values;
   }
   if (filters.outcome) {
-    common.push(setCondition("outcome", filters.outcome, "outcomes", "String"));
+    dims.push(setCondition("outcome", filters.outcome, "outcomes", "String"));
     params.outcomes = filters.outcome.values;
   }
+  common.push(...dims);
   if (filters.trigger) {
     p.trigger = setCondition("trigger", filters.trigger, "triggers", "String");
     params.triggers = filters.trigger.values;

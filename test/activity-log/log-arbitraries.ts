@@ -15,6 +15,7 @@ import type { ModelFilters } from "./log-model.js";
 export const TYPES = [...EVENT_TYPES.keys()];
 export const ALIAS = "action.queue.checks_not_started";
 export const MAX_PR = 9223372036854775807n;
+const DAY = 86_400_000;
 /** Half the events are of these types (outcome and batch pull request rules vary), so type filters match many rows. */
 const HOT_TYPES = ["action.queue.checks_start", "action.queue.checks_end", "action.queue.leave", "action.post_check", "action.queue.batch_bisection_end", "action.label"];
 const typeArbitrary = fc.oneof(fc.constantFrom(...HOT_TYPES), fc.constantFrom(...TYPES));
@@ -65,7 +66,14 @@ export const REPOSITORY_SLOTS = ["{o}/r1", "{o}/r2", "{o}x/r1", "{o}/empty"];
 export const withOwner = (slot: string, owner: string) => slot.replace("{o}", owner);
 
 /** Time steps between ticks: events and window bounds fall on T0 + i·step. */
-const STEPS = [1, 1000, 60_000, 1_800_000];
+const STEPS = [1, 1000, 60_000, 1_800_000, DAY];
+/**
+ * With daily ticks (windows up to 46 days: 12-hour buckets and the rollups), events and window
+ * bounds also move off the 12-hour rollup periods by one of these offsets.
+ */
+const DAY_OFFSETS = [0, 0, 1, 10_800_000, 46_800_000, -3_600_000];
+/** An offset from a daily tick: on or next to a 12-hour period boundary, or anywhere in the day. */
+const dayOffset = fc.oneof(fc.constantFrom(...DAY_OFFSETS), fc.integer({ min: -DAY / 2, max: DAY / 2 }));
 
 /** Events of one run in the first three repository slots, at T0 + i·step for i in 0..40 (so many share a received_at). */
 export function eventsArbitrary(step: number): fc.Arbitrary<AppendInput[]> {
@@ -80,9 +88,10 @@ export function eventsArbitrary(step: number): fc.Arbitrary<AppendInput[]> {
         trigger: fc.constantFrom(...TRIGGERS),
         tick: fc.integer({ min: 0, max: 40 }),
         k: fc.record({ a: fc.nat(2), b: fc.boolean(), c: fc.nat(3) }),
+        offset: dayOffset,
       }).map((e) => ({
         type: e.type, repository: e.repository, pullRequest: e.pullRequest, baseRef: e.baseRef, trigger: e.trigger,
-        receivedAtMs: T0 + e.tick * step, metadata: variedMetadata(e.type, e.k),
+        receivedAtMs: T0 + e.tick * step + (step === DAY ? e.offset : 0), metadata: variedMetadata(e.type, e.k),
       })),
       // Sizes drawn uniformly (fast-check's default favours short arrays): multi-page walks are the point.
       { minLength: n, maxLength: n },
@@ -118,15 +127,23 @@ export function filterArbitrary(step: number): fc.Arbitrary<FilterCase & { perPa
       type: fc.oneof(setOf(HOT_TYPES, 3), setOf([...TYPES, ALIAS], 6)),
       outcome: setOf(OUTCOMES.map(([n]) => n), 2),
       trigger: setOf([...TRIGGERS, "nobody"]),
-      // Two times in three, the default window.
-      from: fc.oneof({ weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.integer({ min: -2, max: 42 }) }),
-      to: fc.oneof({ weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 44 }) }),
+      // Mostly the default window; with daily ticks, mostly windows of more than 25 days (12-hour buckets, rollups).
+      from: step === DAY
+        ? fc.oneof({ weight: 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.integer({ min: -2, max: 42 }) }, { weight: 6, arbitrary: fc.integer({ min: -2, max: 8 }) })
+        : fc.oneof({ weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.integer({ min: -2, max: 42 }) }),
+      to: step === DAY
+        ? fc.oneof({ weight: 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 44 }) }, { weight: 6, arbitrary: fc.integer({ min: 32, max: 44 }) })
+        : fc.oneof({ weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 44 }) }),
       perPage: fc.integer({ min: 1, max: 8 }),
+      fromOffset: dayOffset,
+      toOffset: dayOffset,
     })
-    .filter((r) => r.from === null || r.to === null || r.from <= r.to)
+    .map((r) => ({ ...r, fromShift: step === DAY ? r.fromOffset : 0, toShift: step === DAY ? r.toOffset : 0 }))
+    .filter((r) => r.from === null || r.to === null || r.from * step + r.fromShift <= r.to * step + r.toShift)
     .map((r) => {
-      const toMs = r.to === null ? (r.from === null ? NOW : Math.max(NOW, T0 + r.from * step)) : T0 + r.to * step;
-      const fromMs = r.from === null ? toMs - 86_400_000 : T0 + r.from * step;
+      const explicitFrom = r.from === null ? null : T0 + r.from * step + r.fromShift;
+      const toMs = r.to === null ? (explicitFrom === null ? NOW : Math.max(NOW, explicitFrom)) : T0 + r.to * step + r.toShift;
+      const fromMs = explicitFrom ?? toMs - DAY;
       const [owner, repository] = r.repository.split("/");
       const request: Record<string, unknown> = { owner, repository };
       const model: ModelFilters = { repository: r.repository, fromMs, toMs };
@@ -151,9 +168,12 @@ export function filterArbitrary(step: number): fc.Arbitrary<FilterCase & { perPa
     });
 }
 
-/** One property execution: events and 1-3 filter cases on the same time step. */
-export function runArbitrary() {
-  return fc.constantFrom(...STEPS).chain((step) =>
+/** Daily ticks only: windows of weeks, where the aggregate reads the 12-hour rollups. */
+export const LONG_WINDOWS = [DAY];
+
+/** One property execution: events and 1-3 filter cases on the same time step (one of `steps`). */
+export function runArbitrary(steps: number[] = STEPS) {
+  return fc.constantFrom(...steps).chain((step) =>
     fc.record({ events: eventsArbitrary(step), filters: fc.array(filterArbitrary(step), { minLength: 1, maxLength: 3 }) }),
   );
 }

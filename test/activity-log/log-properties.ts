@@ -7,14 +7,16 @@
  * - every event comes back as it was appended (envelope, derived outcome, metadata);
  * - `/logs/aggregate` total, interval, histogram and the five facets equal the brute-force counts,
  *   and `total` equals the number of rows the walk listed.
- * Registered once per ClickHouse path (embedded engine, and by URL) by the two *.test.ts files.
+ * A second property draws windows of weeks (12-hour buckets), where whole 12-hour periods are read
+ * from the rollups and the ends from the events. Both are registered once per ClickHouse path
+ * (embedded engine, and by URL) by the two *.test.ts files.
  */
 import fc from "fast-check";
 import { timestampMs } from "@bufbuild/protobuf/wkt";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ListLogsResponse } from "../../gen/yardmaster/v1/activity_log_pb.js";
 import { Outcome } from "../../gen/yardmaster/v1/events_pb.js";
-import { NOW, runArbitrary, withOwner, type FilterCase } from "./log-arbitraries.js";
+import { LONG_WINDOWS, NOW, runArbitrary, withOwner, type FilterCase } from "./log-arbitraries.js";
 import { linkCursor, startLogHarness, type ListInit, type LogHarness } from "./log-harness.js";
 import { expectedFacets, expectedHistogram, expectedList, modelEvent, type ModelEvent } from "./log-model.js";
 
@@ -79,10 +81,9 @@ export function defineLogProperties(path: "embedded" | "url", numRuns: number): 
     await h?.close();
   });
 
-  it(`pages and aggregates equal the brute-force model (${path})`, async () => {
-    await fc.assert(
+  const property = (steps: number[] | undefined) =>
       fc.asyncProperty(
-        runArbitrary(),
+        runArbitrary(steps),
         async ({ events: slotEvents, filters: slotFilters }) => {
           const owner = `${path}-run${++run}`;
           const events = slotEvents.map((e) => ({ ...e, repository: withOwner(e.repository, owner) }));
@@ -113,8 +114,13 @@ export function defineLogProperties(path: "embedded" | "url", numRuns: number): 
             }).toEqual(facets);
           }
         },
-      ),
-      { numRuns },
-    );
+      );
+
+  it(`pages and aggregates equal the brute-force model (${path})`, async () => {
+    await fc.assert(property(undefined), { numRuns });
+  }, 240_000);
+
+  it(`aggregates over weeks, partly read from the rollups, equal the brute-force model (${path})`, async () => {
+    await fc.assert(property(LONG_WINDOWS), { numRuns: Math.ceil(numRuns / 2) });
   }, 240_000);
 }
