@@ -131,7 +131,7 @@ describe("errors", () => {
     ["a second pull request from the same head", ["pr", "open", "acme/widgets", "--head", "second"], 1, /pull request #2 from second into main is already open \(AlreadyExists\)/],
     ["a non-fast-forward push", ["repo", "push", "acme/widgets", "--from", "SOURCE", "--ref", "main", "--branch", "second"], 1, /not a fast-forward/],
     ["a branch that does not exist", ["pr", "open", "acme/widgets", "--head", "nope"], 1, /no branch "nope" in acme\/widgets \(NotFound\)/],
-    ["a repository written without its owner", ["pr", "show", "widgets", "1"], 1, /"widgets" must be written owner\/name/],
+    ["a repository written without its owner", ["pr", "show", "widgets", "1"], 2, /"widgets" must be written owner\/name/],
     ["two review verdicts", ["pr", "review", "acme/widgets", "2", "--approve", "--comment"], 1, /exactly one of --approve, --request-changes, --comment/],
   ];
   it.each(cases)("%s", async (_name, args, code, message) => {
