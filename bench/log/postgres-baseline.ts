@@ -138,6 +138,8 @@ export async function postgresBaseline(client: ClickHouseClient, dir: string, en
   if (!exists) await admin.query("CREATE DATABASE ym_bench_log");
   await admin.end();
   const pool = new pg.Pool({ connectionString: server.url.replace(/\/[^/?]+(\?|$)/, "/ym_bench_log$1"), max: 6 });
+  // Idle connections closed by the server's shutdown are expected at the end.
+  pool.on("error", () => {});
   try {
     await load(pool, client, dir, n, print);
     const rnd = seededRandom(7);

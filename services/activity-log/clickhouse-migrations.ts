@@ -17,11 +17,12 @@ const FILE = /^(\d{4})_[a-z0-9_]+\.sql$/;
 
 /**
  * Applies pending migrations.
- * @param rewrite optional per-statement rewrite (the cluster layout swaps the table engine)
+ * @param rewrite optional per-statement rewrite into one or more statements (cluster-layout.ts
+ *   turns each table into a replicated local table and a Distributed one)
  * @returns file names applied now
  * @throws Error naming the file when a statement fails
  */
-export async function migrateClickHouse(client: ClickHouseClient, rewrite: (sql: string) => string = (s) => s): Promise<string[]> {
+export async function migrateClickHouse(client: ClickHouseClient, rewrite: (sql: string) => string | string[] = (s) => s): Promise<string[]> {
   await client.command({
     query: "CREATE TABLE IF NOT EXISTS schema_migrations (version UInt32, name String, applied_at DateTime64(3, 'UTC') DEFAULT now64(3)) ENGINE = MergeTree ORDER BY version",
   });
@@ -34,9 +35,9 @@ export async function migrateClickHouse(client: ClickHouseClient, rewrite: (sql:
     if (done.has(version)) continue;
     const sql = (await readFile(path.join(DIR, file), "utf8")).replace(/^\s*--.*$/gm, "");
     const statements = sql.split(/;[ \t]*$/m).map((x) => x.trim()).filter((x) => x !== "");
-    for (const statement of statements) {
+    for (const statement of statements.flatMap((x) => rewrite(x))) {
       try {
-        await client.command({ query: rewrite(statement) });
+        await client.command({ query: statement });
       } catch (e) {
         throw new Error(`ClickHouse migration ${file} failed: ${(e as Error).message}`, { cause: e });
       }

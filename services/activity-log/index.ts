@@ -16,3 +16,4 @@ export { DEFAULT_PER_PAGE, MAX_PER_PAGE, listLogsHandler, type LogReadDeps } fro
 export { aggregateLogsHandler } from "./aggregate-logs.js";
 export { MAX_EVENTS_PER_REQUEST } from "./append-events.js";
 export { parseEventLine } from "./event-lines.js";
+export { clusterLayout } from "./cluster-layout.js";
