@@ -77,3 +77,36 @@ describe("the queue runner over the local forge", () => {
     expect(end?.metadata).toMatchObject({ culprit_found: true, culprit_pr_numbers: [bad] });
   });
 });
+
+describe("the queue runner's durability and exclusion", () => {
+  it("never merges twice when two runners process the same repository", async () => {
+    world = await queueWorld(CONFIG.replace("batch_size: 3", "batch_size: 1"));
+    const w = world;
+    const second = w.anotherRunner();
+    const numbers = [await w.pull("p1", { "p1.txt": "1\n" }), await w.pull("p2", { "p2.txt": "2\n" }), await w.pull("p3", { "p3.txt": "3\n" })];
+    for (const n of numbers) await w.comment(n, "@yardmaster queue");
+    await w.until(async () => {
+      await second.drain();
+      expect(Object.values(await mergedSet(w, numbers))).toEqual(["merged", "merged", "merged"]);
+    });
+    const logged = await w.loggedTypes();
+    const merged = logged.filter((e) => e.type === "action.queue.merged").map((e) => Number(e.pull_request)).sort();
+    expect(merged).toEqual([...numbers].sort());
+    // One merge effect per batch: every merge_completed result was applied once, no merge failed.
+    expect(logged.filter((e) => e.type === "action.queue.leave").map((e) => e.metadata.dequeue_code)).toEqual(["PR_MERGED", "PR_MERGED", "PR_MERGED"]);
+    expect(await w.db.pool.query("SELECT count(*)::int AS n FROM queue_effects").then((r) => r.rows[0].n)).toBe(0);
+  });
+
+  it("loses no timer across a restart: a batch waiting for more pull requests starts after the wait", async () => {
+    world = await queueWorld(CONFIG.replace('batch_max_wait_time: "5 s"', 'batch_max_wait_time: "3 s"'));
+    const w = world;
+    const n = await w.pull("alone", { "alone.txt": "alone\n" });
+    await w.comment(n, "@yardmaster queue");
+    // Wait until it is queued (the batch-wait timer is then a row), then restart the runner.
+    await w.until(async () => expect((await w.state())?.pulls[String(n)]).toBeDefined());
+    const timers = await w.db.pool.query("SELECT key FROM queue_timers");
+    expect(timers.rows.map((r) => r.key)).toContain("batch-wait/main/__default__");
+    await w.restartRunner();
+    await w.until(async () => expect((await w.forge.getPullRequest(REPO, n)).state).toBe("merged"));
+  });
+});

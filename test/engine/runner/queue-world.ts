@@ -36,6 +36,10 @@ export interface QueueWorld {
   /** Processes queue and CI until `done` holds (polling; real processes run in the background). */
   until<T>(done: () => Promise<T>, timeoutMs?: number): Promise<T>;
   state(): Promise<EngineState | null>;
+  /** A second runner on the same database and forge (another process in production), started. */
+  anotherRunner(): QueueRunner;
+  /** Stops the first runner and routes forge events to a new one (a restart). */
+  restartRunner(): Promise<QueueRunner>;
   /** Log events written to the outbox, in id order. */
   loggedTypes(): Promise<{ type: string; pull_request: string | null; metadata: any }[]>;
   cleanup(): Promise<void>;
@@ -46,10 +50,11 @@ export async function queueWorld(config: string, files: Record<string, FileChang
   const db = await freshDatabase();
   db.pool.on("error", () => {});
   const dir = await mkdtemp(join(tmpdir(), "ym-runner-"));
-  const { logger } = process.env.YM_DEBUG ? { logger: (await import("pino")).default({ level: "debug" }) } : testLogger();
+  const { logger } = testLogger();
   const events: ForgeEvent[] = [];
   let runner: QueueRunner | undefined;
-  const forge = createLocalForge({
+  const runners: QueueRunner[] = [];
+  const forge: LocalForge = createLocalForge({
     db: db.pool, dataDir: join(dir, "data"), logger,
     sink: (e) => {
       events.push(e);
@@ -57,8 +62,13 @@ export async function queueWorld(config: string, files: Record<string, FileChang
     },
     ci: { runner: { tempRoot: dir, killGraceMs: 500 }, slots: 4 },
   });
-  runner = createQueueRunner({ db: db.pool, forge, logger, eventsWritten: () => {}, intervalMs: 100 });
-  runner.start();
+  const newRunner = () => {
+    const r = createQueueRunner({ db: db.pool, forge, logger, eventsWritten: () => {}, intervalMs: 100 });
+    runners.push(r);
+    r.start();
+    return r;
+  };
+  runner = newRunner();
   const src = await createSourceRepo(dir, { ".yardmaster/ci.yml": CI_FILE, ".yardmaster.yml": config, ...files });
   await forge.addRepository({ repo: REPO, fromPath: src.path, defaultBranch: null, atRef: null });
   return {
@@ -78,12 +88,18 @@ export async function queueWorld(config: string, files: Record<string, FileChang
       }, timeoutMs, 100);
     },
     state: () => loadQueueState<EngineState>(db.pool, REPO),
+    anotherRunner: newRunner,
+    async restartRunner() {
+      await runner!.stop();
+      runner = newRunner();
+      return runner;
+    },
     async loggedTypes() {
       const res = await (db.pool as pg.Pool).query("SELECT type, pull_request::text, metadata FROM event_outbox ORDER BY id");
       return res.rows.map((r) => ({ type: r.type, pull_request: r.pull_request, metadata: JSON.parse(r.metadata) }));
     },
     async cleanup() {
-      await runner!.stop();
+      for (const r of runners) await r.stop();
       await forge.close();
       await db.drop();
       await rm(dir, { recursive: true, force: true });
