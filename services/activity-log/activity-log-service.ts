@@ -11,6 +11,7 @@ import { appendEventsHandler, type AppendDeps } from "./append-events.js";
 import { listLogsHandler } from "./list-logs.js";
 import { createCursorCodec } from "./log-cursor.js";
 
+/** The service's dependencies: the PostgreSQL pool and relay kick of AppendEvents, and the log reads' own. */
 export interface ActivityLogDeps extends AppendDeps {
   clickhouse: ClickHouseClient;
   /**

@@ -18,12 +18,17 @@ import { checkEvent, toEventRow, type EventInput } from "./event-row.js";
 /** At most this many events per request. */
 export const MAX_EVENTS_PER_REQUEST = 10_000;
 
+/** AppendEvents' dependencies: the PostgreSQL pool (outbox, deliveries) and a kick for the relay after a write. */
 export interface AppendDeps {
   db: Pool;
   eventsWritten: () => void;
 }
 
-/** The AppendEvents handler. */
+/**
+ * The AppendEvents handler.
+ * @throws InvalidArgumentError naming each event index and field (nothing written); ConnectError
+ *   ALREADY_EXISTS when the idempotency key was used for other events
+ */
 export function appendEventsHandler(deps: AppendDeps) {
   return async (req: AppendEventsRequest): Promise<MessageInitShape<typeof AppendEventsResponseSchema>> => {
     if (req.events.length === 0 || req.events.length > MAX_EVENTS_PER_REQUEST) {

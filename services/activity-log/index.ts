@@ -8,6 +8,7 @@ export { outcomeOf, OUTCOME_RULES, type Outcome } from "./outcome.js";
 export { createActivityLogService, type ActivityLogDeps } from "./activity-log-service.js";
 export { serveClickHouseHttp } from "./clickhouse-http-server.js";
 export { readLogFilters, readLogWindow, DEFAULT_WINDOW_MS, type LogFilters, type LogWindow, type SetFilter } from "./log-filters.js";
+export { linkHeader, type PageCursors } from "./log-links.js";
 export { createCursorCodec, type CursorCodec, type CursorState, type LogPosition } from "./log-cursor.js";
 export { readLogPage, type LogEvent } from "./log-page.js";
 export { aggregateLogs, FACET_LIMIT, type FacetCount, type LogAggregate } from "./log-aggregate.js";

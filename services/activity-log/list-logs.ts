@@ -26,8 +26,10 @@ import type { LogPosition } from "./log-cursor.js";
 
 /** per_page when the request gives none (DESIGN.md §4). */
 export const DEFAULT_PER_PAGE = 10;
+/** The largest per_page (SPEC.md "Limits"). */
 export const MAX_PER_PAGE = 100;
 
+/** What the log reads need: the ClickHouse client, the cursor codec and the clock. */
 export interface LogReadDeps {
   clickhouse: ClickHouseClient;
   cursors: CursorCodec;

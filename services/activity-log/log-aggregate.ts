@@ -23,6 +23,7 @@ import { rollupPlan, type RollupPlan } from "./rollup-plan.js";
 /** Facet lists keep at most this many values (SPEC.md "Limits"). */
 export const FACET_LIMIT = 200;
 
+/** One facet value and its number of events (AggregateLogsResponse FacetCount). */
 export interface FacetCount {
   value: string;
   count: bigint;

@@ -142,7 +142,3 @@ export function readLogWindow(req: Pick<LogFilterRequest, "receivedFrom" | "rece
   if (fromMs > toMs) throw invalidField("received_from", "must not be after received_to");
   return { fromMs, toMs };
 }
-
-/** Whether a request gave an explicit window bound. */
-export const hasExplicitWindow = (req: Pick<LogFilterRequest, "receivedFrom" | "receivedTo">): boolean =>
-  req.receivedFrom !== undefined || req.receivedTo !== undefined;

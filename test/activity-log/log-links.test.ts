@@ -4,7 +4,7 @@
  * values that would break the header (`,` `;` `<` `>` `"`) are percent-encoded.
  */
 import { describe, expect, it } from "vitest";
-import { linkHeader } from "../../services/activity-log/log-links.js";
+import { linkHeader } from "../../services/activity-log/index.js";
 
 const window = { fromMs: Date.UTC(2026, 10, 21, 10), toMs: Date.UTC(2026, 10, 22, 10) };
 
