@@ -89,7 +89,8 @@ export function createForgeService(forge: LocalForge): ServiceImpl<typeof ForgeS
     pushBranch: (req, ctx) =>
       handle(ctx, async () => {
         const pushed = await forge.pushBranch({
-          repo: repoOf(req), fromPath: req.fromPath, sourceRef: req.sourceRef, branch: req.branch, force: req.force, pusher: req.pusher || DEFAULT_USER_LOGIN,
+          repo: repoOf(req), fromPath: req.fromPath, sourceRef: req.sourceRef, branch: req.branch, force: req.force, merge: req.merge,
+          pusher: req.pusher || DEFAULT_USER_LOGIN,
         });
         return { beforeSha: pushed.before ?? "", afterSha: pushed.after };
       }),

@@ -3,14 +3,15 @@
  * `yardmaster repo add|push` commands; docs/local-forge.md "Repositories and pushes"). A new
  * repository is a bare git repository in the data directory plus its row; a push copies a commit
  * from a git repository on this machine and moves a branch by compare-and-swap, refusing a
- * non-fast-forward unless forced.
+ * non-fast-forward unless forced, or merges the commit into the branch's tip (`merge`: a change
+ * landing on a branch that moved meanwhile, as `yardmaster replay` pushes outside changes).
  */
 import { rm, stat } from "node:fs/promises";
 import { ForgeError, type RepoName, type Sha } from "../types.js";
 import { localForgeStore as store } from "../../store/index.js";
 import {
-  branchRef, compareAndSwapRef, createRepository, fetchCommit, findBranchSha, importRepository, isAncestor, listBranches, parseRepoName,
-  repositoryPath, resolveCommit, setBranch, setDefaultBranch, validateBranchName, type BareRepo,
+  branchRef, compareAndSwapRef, createMergeCommit, createRepository, fetchCommit, findBranchSha, importRepository, isAncestor, isMergeConflict,
+  listBranches, parseRepoName, repositoryPath, resolveCommit, setBranch, setDefaultBranch, validateBranchName, type BareRepo,
 } from "./git/index.js";
 import { asForgeError, type ForgeCore } from "./core.js";
 import { recordBranchMove } from "./branch-moves.js";
@@ -88,25 +89,37 @@ export interface PushInput {
   /** Allow a move that is not a fast-forward. */
   force: boolean;
   pusher: string;
+  /**
+   * Merge the commit into the branch's tip (a merge commit, first parent the tip, written by
+   * Yardmaster at the forge's clock) instead of moving the branch to it. Default false.
+   */
+  merge?: boolean;
 }
 
 /**
  * Pushes a commit to a branch (created when new). Moving a pull request's head synchronizes it
  * and queues its CI; a push that brings a pull request's head into its base merges it.
+ * With `merge`, the commit is merged into the branch's existing tip with git's three-way merge
+ * (`Merge <source_ref> into <branch>`, a merge commit even when the tip is an ancestor of the
+ * commit); a commit the tip already contains changes nothing (before equals after). The move then
+ * has exactly the events of any push (docs/local-forge.md "Pushing").
  * @returns the branch's tip before (null when new) and after
- * @throws LocalForgeError conflict (failed_precondition) for a non-fast-forward without force;
- *   not_found (field from_path, source_ref); invalid (field branch); conflict when the branch
- *   moved meanwhile
+ * @throws LocalForgeError conflict (failed_precondition) for a non-fast-forward without force, or
+ *   a merge that conflicts (naming the files); not_found (field from_path, source_ref; field
+ *   branch when merging into a branch that does not exist); invalid (field branch; field merge
+ *   when both merge and force are set); conflict when the branch moved meanwhile
  */
 export async function pushBranch(core: ForgeCore, signals: CiSignals, input: PushInput): Promise<{ before: Sha | null; after: Sha }> {
   if (!(await stat(input.fromPath).then((s) => s.isDirectory(), () => false))) {
     throw new LocalForgeError("not_found", `${input.fromPath} is not a directory`, { field: "from_path" });
   }
+  if (input.merge && input.force) throw new LocalForgeError("invalid", "merge and force exclude each other: a merge never rewrites the branch", { field: "merge" });
   return inRepository(core, input.repo, { what: `pushing to ${input.branch}` }, async (ctx) => {
     await withField("branch", () => validateBranchName(input.branch));
     const pusher = await ctx.user(input.pusher);
-    const after = await withField("source_ref", () => fetchCommit(ctx.git, input.fromPath, input.sourceRef));
+    const source = await withField("source_ref", () => fetchCommit(ctx.git, input.fromPath, input.sourceRef));
     const before = await findBranchSha(ctx.git, input.branch);
+    const after = input.merge ? await mergedTip(ctx.git, input, before, source, ctx.now) : source;
     if (before === after) return { before, after };
     if (before !== null && !input.force && !(await isAncestor(ctx.git, before, after))) {
       throw new LocalForgeError("conflict", `${input.branch} is at ${before}, which ${after} does not contain: not a fast-forward (push with force to replace it)`, {
@@ -118,4 +131,21 @@ export async function pushBranch(core: ForgeCore, signals: CiSignals, input: Pus
     await recordBranchMove(ctx, signals, { branch: input.branch, before, after, by: pusher });
     return { before, after };
   });
+}
+
+/**
+ * The tip of a merging push: `tip` itself when it already contains `source`, else a new merge
+ * commit of `source` into `tip` (no ref moves).
+ * @throws LocalForgeError not_found (field branch) when the branch does not exist; conflict
+ *   (failed_precondition, field source_ref) naming the conflicting files
+ */
+async function mergedTip(git: BareRepo, input: PushInput, tip: Sha | null, source: Sha, date: Date): Promise<Sha> {
+  if (tip === null) throw new LocalForgeError("not_found", `${input.branch} does not exist: there is nothing to merge into`, { field: "branch" });
+  if (await isAncestor(git, source, tip)) return tip;
+  try {
+    return await createMergeCommit(git, { into: tip, from: source, message: `Merge ${input.sourceRef} into ${input.branch}`, date });
+  } catch (error) {
+    if (!isMergeConflict(error)) throw error;
+    throw new LocalForgeError("conflict", error.message, { field: "source_ref", rpc: "failed_precondition" }, { cause: error });
+  }
 }
