@@ -14,7 +14,7 @@ import {
 import type { QueueRunner } from "../engine/runner/index.js";
 import { forgeErrorToConnect } from "../forge/connect-errors.js";
 import type { ForgePort } from "../forge/types.js";
-import { loadConfiguration, queueRuleApiConfig, queueRulesApiConfiguration, type Configuration } from "../simulator/config/index.js";
+import { formatConfigError, loadConfiguration, queueRuleApiConfig, queueRulesApiConfiguration, type Configuration } from "../simulator/config/index.js";
 import { baseRefsInWindow, getStoredConfig, loadQueueState } from "../store/index.js";
 import { pauseHandlers, type PauseDeps } from "./pause-handlers.js";
 import { mergeabilityDetail } from "./pull-detail.js";
@@ -58,7 +58,7 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
     const [, name] = repo.split("/");
     const loaded = await loadConfiguration(stored.text, { repositoryName: name, loadExtended: async (other) => (await deps.forge.readConfigFile(`${repo.split("/")[0]}/${other}`))?.text ?? null });
     if (!loaded.ok) {
-      throw new ConnectError(`the configuration file is invalid: ${loaded.errors.map((e) => `${e.path.join(" → ") || "(top)"}${e.line ? ` (line ${e.line}, column ${e.column})` : ""}: ${e.message}`).join("; ")}`, Code.FailedPrecondition);
+      throw new ConnectError(`the configuration file is invalid: ${loaded.errors.map(formatConfigError).join("; ")}`, Code.FailedPrecondition);
     }
     return loaded.config;
   }

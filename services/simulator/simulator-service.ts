@@ -61,7 +61,11 @@ export function createSimulatorService(deps: SimulatorDeps): ServiceImpl<typeof 
       const { config, deprecations } = await validate(deps, req.owner, req.repository, req.serviceYml);
       const products = await productStates(deps.db, `${req.owner}/${req.repository}`);
       const enabled = (Object.keys(products) as Product[]).filter((p) => products[p as keyof typeof products]);
-      return { message: "The configuration is valid", deprecations: deprecations.map(deprecation), unusedSections: unusedSections(config.present_sections, enabled) };
+      return {
+        message: "The configuration is valid",
+        deprecations: deprecations.map(deprecation),
+        unusedSections: unusedSections(config.present_sections, enabled).map((u) => ({ section: u.section, product: u.product, productName: u.product_name, productUrl: u.product_url })),
+      };
     },
     async simulateRepository(req) {
       const { deprecations } = await validate(deps, req.owner, req.repository, req.serviceYml);

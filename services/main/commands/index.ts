@@ -8,8 +8,9 @@ import { registerEvents } from "./events.js";
 import { registerClickHouseHttp } from "./clickhouse-http.js";
 import { registerMigrate } from "./migrate.js";
 import { registerPr } from "./pr.js";
+import { registerProduct } from "./product.js";
 import { registerRepo } from "./repo.js";
 import { registerServe } from "./serve.js";
 import { registerToken } from "./token.js";
 
-export const COMMANDS: ((program: Command) => void)[] = [registerServe, registerMigrate, registerClickHouseHttp, registerToken, registerRepo, registerPr, registerCi, registerEvents];
+export const COMMANDS: ((program: Command) => void)[] = [registerServe, registerMigrate, registerClickHouseHttp, registerToken, registerRepo, registerPr, registerCi, registerEvents, registerProduct];
