@@ -68,6 +68,7 @@ export function aggregateSql(filters: LogFilters, window: LogWindow, layout: His
   if (active.length >= 2) where.push(`(${active.map(([k]) => `f_${k}`).join(" + ")}) >= ${active.length - 1}`);
   const edgeCondition = "(received_at < fromUnixTimestamp64Milli({mid_from:Int64}, 'UTC') OR received_at >= fromUnixTimestamp64Milli({mid_to:Int64}, 'UTC'))";
   // Written out (not through the alias) so the primary key skips the middle periods.
+  // Everything from the rollups: the events are read at the window's ends only.
   if (plan && plan.dims && plan.pullRequests && plan.batchPulls) where.push(edgeCondition);
   const edgeColumn = plan ? `, toUInt8${edgeCondition} AS e` : "";
   const branches = [`

@@ -3,7 +3,8 @@
  * request's filters and window, newest first by (received_at, id), keyset-paginated. The keyset
  * condition is written in the expanded form (`received_at <= T AND (received_at < T OR id < I)`)
  * because ClickHouse does not use the primary key for a tuple comparison. One row more than the
- * page is read to know whether another page follows in the reading direction.
+ * page is read to know whether another page follows in the reading direction. A page reads a few
+ * granules in key order: one thread does it as fast as several, and more steadily on a busy host.
  */
 import type { ClickHouseClient } from "@clickhouse/client";
 import type { MessageInitShape } from "@bufbuild/protobuf";
@@ -69,7 +70,8 @@ export async function readLogPage(
     query: `SELECT toString(id) AS id_text, toUnixTimestamp64Milli(received_at) AS ms, trigger, repository, toString(pull_request) AS pull_request_text,
               base_ref, toString(outcome) AS outcome_name, toString(type) AS type_name, metadata
             FROM events WHERE ${conditions.join(" AND ")}
-            ORDER BY received_at ${order}, id ${order} LIMIT {lim:UInt32}`,
+            ORDER BY received_at ${order}, id ${order} LIMIT {lim:UInt32}
+            SETTINGS max_threads = 1`,
     query_params: params,
     format: "JSONEachRow",
   });
