@@ -57,6 +57,13 @@ describe("facets", () => {
     expect(agg.histogram.reduce((n, b) => n + b.count, 0n)).toBe(1n);
   });
 
+  it("answer a window of thousands of years with at most 100 buckets, counting every event in it", async () => {
+    const agg = await h.aggregate({ owner: "acme", repository: "faceted", receivedFrom: timestampFromMs(Date.parse("0001-01-01T00:00:00Z")), receivedTo: timestampFromMs(Date.parse("9999-01-01T00:00:00Z")) });
+    expect(agg.histogram.length).toBeLessThanOrEqual(100);
+    expect(Number(agg.intervalSizeSeconds) % 604_800).toBe(0);
+    expect(agg.total).toBe(5n);
+  });
+
   it("answer an empty window with zero counts and no buckets", async () => {
     const agg = await h.aggregate({ owner: "acme", repository: "faceted", receivedFrom: timestampFromMs(T), receivedTo: timestampFromMs(T) });
     expect({ total: agg.total, histogram: agg.histogram, byTrigger: agg.byTrigger }).toEqual({ total: 0n, histogram: [], byTrigger: [] });
