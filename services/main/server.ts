@@ -10,7 +10,7 @@ import { ActivityLogService } from "../../gen/yardmaster/v1/activity_log_pb.js";
 import { ProductService, TokenService } from "../../gen/yardmaster/v1/admin_pb.js";
 import { QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
 import { SimulatorService } from "../../gen/yardmaster/v1/simulator_pb.js";
-import { createActivityLogService, createClickHouseClient, createEventSink, migrateClickHouse, type ClickHouseClient } from "../activity-log/index.js";
+import { clusterLayout, createActivityLogService, createClickHouseClient, createEventSink, migrateClickHouse, type ClickHouseClient } from "../activity-log/index.js";
 import type { QueueRunner } from "../engine/runner/index.js";
 import { buildApp, createAuthorizer, createTokenService, type App, type ServiceBinding } from "../gateway/index.js";
 import { createProductService, createSimulatorService } from "../simulator/index.js";
@@ -54,7 +54,7 @@ export async function startServer(settings: Settings, onBanner: (line: string) =
 
     const clickhouse = createClickHouseClient(settings.clickhouse);
     cleanups.push(() => clickhouse.close());
-    const chApplied = await migrateClickHouse(clickhouse);
+    const chApplied = await migrateClickHouse(clickhouse, settings.clickhouseCluster ? clusterLayout(settings.clickhouseCluster) : undefined);
     if (chApplied.length) logger.info({ migrations: chApplied }, "ClickHouse migrations applied");
 
     const relay = startOutboxRelay({ pool: db.pool, sink: createEventSink(clickhouse), logger });

@@ -14,6 +14,7 @@ const Env = z.object({
   CLICKHOUSE_USER: z.string().optional(),
   CLICKHOUSE_PASSWORD: z.string().optional(),
   CLICKHOUSE_DATABASE: z.string().optional(),
+  CLICKHOUSE_CLUSTER: z.string().regex(/^[A-Za-z0-9_]+$/, "must be a cluster name (letters, digits, _)").optional(),
   YARDMASTER_ADMIN_KEY: z.string().min(16, "must be at least 16 characters").regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces").optional(),
   FORGE: z.enum(["local", "github"]).default("local"),
   GITHUB_APP_ID: z.string().optional(),
@@ -30,6 +31,8 @@ export type Settings = {
   dataDir: string;
   databaseUrl?: string;
   clickhouse: { url: string; username?: string; password?: string; database?: string } | { embeddedPath: string };
+  /** A ClickHouse cluster name: the log's tables become Distributed over ReplicatedMergeTree (docs/activity-log.md). */
+  clickhouseCluster?: string;
   adminKey?: string;
   forge: "local" | "github";
   github: { appId?: string; privateKey?: string; webhookSecret?: string };
@@ -62,6 +65,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     clickhouse: e.CLICKHOUSE_URL
       ? { url: e.CLICKHOUSE_URL, username: e.CLICKHOUSE_USER, password: e.CLICKHOUSE_PASSWORD, database: e.CLICKHOUSE_DATABASE }
       : { embeddedPath: path.join(dataDir, "clickhouse") },
+    clickhouseCluster: e.CLICKHOUSE_CLUSTER,
     adminKey: e.YARDMASTER_ADMIN_KEY,
     forge: e.FORGE,
     github: { appId: e.GITHUB_APP_ID, privateKey: e.GITHUB_PRIVATE_KEY, webhookSecret: e.GITHUB_WEBHOOK_SECRET },

@@ -17,7 +17,7 @@ export const file_yardmaster_v1_common: GenFile = /*@__PURE__*/
 /**
  * Rules a field's value must follow beyond its proto type. They are read from the descriptors at
  * start-up by the request validator (REST, Connect and gRPC alike, services/gateway/field-rules.ts)
- * and by the event metadata validator (services/activity-log/metadata-validator.ts), so the
+ * and by the event metadata validator (services/contracts/json-check.ts), so the
  * limits of SPEC.md ("Limits", path parameters, event metadata tables) live in one place: here.
  *
  * @generated from message yardmaster.v1.FieldRule

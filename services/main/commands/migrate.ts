@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { createClickHouseClient, migrateClickHouse } from "../../activity-log/index.js";
+import { clusterLayout, createClickHouseClient, migrateClickHouse } from "../../activity-log/index.js";
 import { migrate, openDatabase } from "../../store/index.js";
 import { readSettings } from "../settings.js";
 import { out } from "./output.js";
@@ -16,7 +16,7 @@ export function registerMigrate(program: Command): void {
         const pg = await migrate(db.url);
         const ch = createClickHouseClient(settings.clickhouse);
         try {
-          const chApplied = await migrateClickHouse(ch);
+          const chApplied = await migrateClickHouse(ch, settings.clickhouseCluster ? clusterLayout(settings.clickhouseCluster) : undefined);
           out(`PostgreSQL: ${pg.length ? pg.join(", ") : "up to date"}`);
           out(`ClickHouse: ${chApplied.length ? chApplied.join(", ") : "up to date"}`);
         } finally {
