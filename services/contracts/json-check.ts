@@ -18,7 +18,8 @@ export type PresenceMode = "proto3" | "strict";
 const RFC3339 = /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,9}))?(?:Z|[+-][0-9]{2}:[0-9]{2})$/;
 const INT_TEXT = /^-?(0|[1-9][0-9]*)$/;
 
-const INT_RANGE: Partial<Record<ScalarType, [bigint, bigint]>> = {
+/** Inclusive [min, max] of each integer scalar type. */
+export const INT_RANGES: Readonly<Partial<Record<ScalarType, readonly [bigint, bigint]>>> = {
   [ScalarType.INT32]: [-(2n ** 31n), 2n ** 31n - 1n],
   [ScalarType.SINT32]: [-(2n ** 31n), 2n ** 31n - 1n],
   [ScalarType.SFIXED32]: [-(2n ** 31n), 2n ** 31n - 1n],
@@ -141,7 +142,7 @@ function checkScalar(field: DescField, scalar: ScalarType, v: unknown, path: str
       if (typeof v !== "string") out.push({ field: path, description: "must be a base64 string" });
       return;
     default: {
-      const range = INT_RANGE[scalar]!;
+      const range = INT_RANGES[scalar]!;
       const text = typeof v === "number" && Number.isInteger(v) ? String(v) : typeof v === "string" && INT_TEXT.test(v) ? v : undefined;
       const n = text === undefined ? undefined : BigInt(text);
       if (n === undefined || n < range[0] || n > range[1]) {

@@ -6,22 +6,10 @@
  * (SPEC.md "Activity log", "Queues" #18).
  */
 import { ScalarType, type DescEnum, type DescField } from "@bufbuild/protobuf";
-import { invalidField, isRfc3339, ruleOf } from "../contracts/index.js";
+import { INT_RANGES, invalidField, isRfc3339, ruleOf } from "../contracts/index.js";
 
 const INTEGER = /^-?(0|[1-9][0-9]*)$/;
 
-const RANGES: Partial<Record<ScalarType, [bigint, bigint]>> = {
-  [ScalarType.INT32]: [-(2n ** 31n), 2n ** 31n - 1n],
-  [ScalarType.SINT32]: [-(2n ** 31n), 2n ** 31n - 1n],
-  [ScalarType.SFIXED32]: [-(2n ** 31n), 2n ** 31n - 1n],
-  [ScalarType.UINT32]: [0n, 2n ** 32n - 1n],
-  [ScalarType.FIXED32]: [0n, 2n ** 32n - 1n],
-  [ScalarType.INT64]: [-(2n ** 63n), 2n ** 63n - 1n],
-  [ScalarType.SINT64]: [-(2n ** 63n), 2n ** 63n - 1n],
-  [ScalarType.SFIXED64]: [-(2n ** 63n), 2n ** 63n - 1n],
-  [ScalarType.UINT64]: [0n, 2n ** 64n - 1n],
-  [ScalarType.FIXED64]: [0n, 2n ** 64n - 1n],
-};
 
 /**
  * Converts the raw values of one parameter for `field`.
@@ -64,7 +52,7 @@ function scalarParam(field: DescField, scalar: ScalarType, name: string, v: stri
       return v;
     default: {
       const { rule } = ruleOf(field);
-      const [typeMin, max] = RANGES[scalar]!;
+      const [typeMin, max] = INT_RANGES[scalar]!;
       // The field's own lower bound (FieldRule min) makes the message say what is really accepted.
       const min = rule.hasMin && rule.min > typeMin ? rule.min : typeMin;
       if (!INTEGER.test(v) || BigInt(v) < min || BigInt(v) > max) {

@@ -28,7 +28,8 @@ export interface Comparison {
   now: Date;
 }
 
-function order(a: number | string, b: number | string, op: Operator): boolean {
+/** `a op b` for numbers or texts (ordering operators compare as JavaScript does); false for `~=`/`*=`. */
+export function order(a: number | string, b: number | string, op: Operator): boolean {
   switch (op) {
     case "=":
       return a === b;

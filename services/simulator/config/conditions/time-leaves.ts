@@ -6,6 +6,7 @@
  * `current-day-of-week`.
  */
 import type { ConditionLeaf, Operator } from "../model.js";
+import { order } from "./compare.js";
 import { firstChange, intervalMatches, intervalNextChange } from "./datetime.js";
 import { scheduleMatches, scheduleNextChange } from "./schedule.js";
 import { addDays, wallClock, zonedToUtc } from "./zones.js";
@@ -14,25 +15,6 @@ import { addDays, wallClock, zonedToUtc } from "./zones.js";
 export interface TimeResult {
   match: boolean;
   nextChangeAt: Date | null;
-}
-
-function compareNumbers(a: number, b: number, op: Operator): boolean {
-  switch (op) {
-    case "=":
-      return a === b;
-    case "!=":
-      return a !== b;
-    case "<":
-      return a < b;
-    case ">":
-      return a > b;
-    case "<=":
-      return a <= b;
-    case ">=":
-      return a >= b;
-    default:
-      return false;
-  }
 }
 
 /**
@@ -69,7 +51,7 @@ export function evaluateCurrentDatetime(leaf: ConditionLeaf, now: Date): TimeRes
     return { match: leaf.operator === "!=" ? !inside : inside, nextChangeAt: intervalNextChange(v.interval, now) };
   }
   if (v?.type === "timestamp" && leaf.operator !== null) {
-    return { match: compareNumbers(now.getTime(), v.value.getTime(), leaf.operator), nextChangeAt: crossing(v.value.getTime(), leaf.operator, now) };
+    return { match: order(now.getTime(), v.value.getTime(), leaf.operator), nextChangeAt: crossing(v.value.getTime(), leaf.operator, now) };
   }
   return { match: false, nextChangeAt: null };
 }
@@ -126,7 +108,7 @@ export function evaluateLegacyClock(leaf: ConditionLeaf, now: Date): TimeResult 
   } else {
     return { match: false, nextChangeAt: null };
   }
-  const evaluate = (t: Date): boolean => compareNumbers(read(t), reference, op);
+  const evaluate = (t: Date): boolean => order(read(t), reference, op);
   const candidates = legacyCandidates(now, zone, marks);
   if (leaf.attribute === "current-year") candidates.push(Date.UTC(reference, 0, 1), Date.UTC(reference + 1, 0, 1), Date.UTC(wallClock(now, "UTC").year + 1, 0, 1));
   return { match: evaluate(now), nextChangeAt: firstChange(now, candidates, evaluate) };
