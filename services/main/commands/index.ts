@@ -10,7 +10,8 @@ import { registerMigrate } from "./migrate.js";
 import { registerPr } from "./pr.js";
 import { registerProduct } from "./product.js";
 import { registerRepo } from "./repo.js";
+import { registerReplay } from "./replay.js";
 import { registerServe } from "./serve.js";
 import { registerToken } from "./token.js";
 
-export const COMMANDS: ((program: Command) => void)[] = [registerServe, registerMigrate, registerClickHouseHttp, registerToken, registerRepo, registerPr, registerCi, registerEvents, registerProduct];
+export const COMMANDS: ((program: Command) => void)[] = [registerServe, registerMigrate, registerClickHouseHttp, registerToken, registerRepo, registerPr, registerCi, registerEvents, registerProduct, registerReplay];

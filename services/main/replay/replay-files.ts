@@ -1,0 +1,63 @@
+/**
+ * The two files a replay commits on top of A (docs/replay.md "The replayed repository"), and the
+ * marker that breaks a pull request on purpose:
+ * - `.yardmaster/ci.yml`: one check, `replay`, that fails when the commit holds the directory
+ *   `.yardmaster/replay-broken/` and otherwise runs the `--ci` command (default `true`: exits 0);
+ * - `.yardmaster.yml`: the `--config` file, or {@link DEFAULT_REPLAY_CONFIG}.
+ * The replayed pull request heads are the original commits, which carry no CI file: their own
+ * pushes start no check, and the queue's checks (the drafts, built on the base) run the CI above.
+ */
+import { stringify } from "yaml";
+
+export const CI_PATH = ".yardmaster/ci.yml";
+export const CONFIG_PATH = ".yardmaster.yml";
+/** A pull request broken by `--break` gets a file in this directory. */
+export const BROKEN_DIR = ".yardmaster/replay-broken";
+/** The name of the replay's check run. */
+export const CHECK_NAME = "replay";
+/** `--ci` when none is given: a command that exits 0. */
+export const DEFAULT_CI_COMMAND = "true";
+
+/**
+ * The queue configuration of a replay when `--config` is not given. Batches of up to 4 pull
+ * requests (a lone one waits at most 3 s for company), 2 batches checked at once (the local CI
+ * has 2 slots by default), checks required on the drafts only (the heads carry no CI file),
+ * merge commits (so the base's tree is the merge of the heads, like the original history), and
+ * every batch rechecked when an outside change moves the base. Bisection is on (unlimited
+ * failure resolution attempts, the default).
+ */
+export const DEFAULT_REPLAY_CONFIG = `# Written by yardmaster replay (docs/replay.md).
+queue_rules:
+  - name: replay
+    batch_size:
+      min: 2
+      max: 4
+    batch_max_wait_time: "3 s"
+    branch_protection_injection_mode: merge
+    merge_method: merge
+merge_queue:
+  max_parallel_checks: 2
+  reset_on_external_merge: always
+`;
+
+/**
+ * The CI file running `command` (a bash script) unless the commit is broken on purpose.
+ * @throws RangeError when `command` is blank
+ */
+export function ciFile(command: string): string {
+  if (command.trim() === "") throw new RangeError("--ci: the command is empty");
+  const run = [
+    `if [ -d ${BROKEN_DIR} ]; then`,
+    `  echo "broken on purpose by yardmaster replay --break: $(ls ${BROKEN_DIR})"`,
+    "  exit 1",
+    "fi",
+    command,
+    "",
+  ].join("\n");
+  return `# Written by yardmaster replay (docs/replay.md).\n${stringify({ checks: [{ name: CHECK_NAME, run }] })}`;
+}
+
+/** The marker file of the pull request of replay order `order`, and its text. */
+export function brokenMarker(order: number): { path: string; content: string } {
+  return { path: `${BROKEN_DIR}/pull-${order}`, content: `Pull request ${order} of this replay fails CI on purpose (yardmaster replay --break).\n` };
+}

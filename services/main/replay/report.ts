@@ -1,0 +1,119 @@
+/**
+ * The replay's report (pure; docs/replay.md "The report"), from the plan, the tracker and the
+ * run's activity log:
+ * - merged / dequeued (with their dequeue codes) / not queued pull requests, outside changes;
+ * - CI runs: speculative checks started (`action.queue.checks_start`, counted once per check: on
+ *   the first pull request of its batch), per merged pull request;
+ * - time in queue of merged pull requests, from `queued_at` of the session that merged to its
+ *   `action.queue.leave`: mean and p95 (nearest rank) in seconds;
+ * - batches (distinct `Batch n` ids checked), sub-batches (`Sub-batch ...`), bisections
+ *   (distinct bisected batch ids of `action.queue.batch_bisection_start`);
+ * - the log's counts per type from ListLogs against AggregateLogs (they must agree);
+ * - the final tree against the expected one.
+ * `ok` is true when the tree matched, or when pull requests were broken on purpose (then the
+ * tree is reported but not required).
+ */
+import type { LogEvent } from "./log-reader.js";
+import type { ReplayPlan } from "./plan.js";
+import type { ReplayTracker } from "./tracker.js";
+
+/** Event types the report reads. */
+export const REPORT_EVENT_TYPES = [
+  "action.queue.enter", "action.queue.leave", "action.queue.merged", "action.queue.checks_start", "action.queue.checks_end",
+  "action.queue.batch_bisection_start", "action.queue.batch_bisection_end",
+] as const;
+
+/** The report. Times in seconds. */
+export interface ReplayReport {
+  repository: string;
+  mode: ReplayPlan["mode"];
+  changes: number;
+  pullRequests: number;
+  merged: number[];
+  dequeued: { order: number; number: number; code: string; reason: string }[];
+  notQueued: { order: number; number: number | null; reason: string }[];
+  broken: number[];
+  outsideChanges: { pushed: number; refused: string[] };
+  ciRuns: number;
+  ciRunsPerMerge: number | null;
+  timeInQueue: { meanSeconds: number; p95Seconds: number } | null;
+  batches: number;
+  subBatches: number;
+  bisections: number;
+  log: { listed: Record<string, number>; aggregated: Record<string, number>; consistent: boolean };
+  tree: { expected: string; actual: string; equal: boolean };
+  wallSeconds: number;
+  speed: number;
+  ok: boolean;
+}
+
+/** Inputs of {@link summarizeReplay}. */
+export interface ReportInput {
+  repository: string;
+  plan: ReplayPlan;
+  tracker: ReplayTracker;
+  breaks: ReadonlySet<number>;
+  events: readonly LogEvent[];
+  aggregated: Record<string, number>;
+  tree: { expected: string; actual: string };
+  wallSeconds: number;
+  speed: number;
+}
+
+/** Arithmetic mean; null for none. */
+export function mean(values: readonly number[]): number | null {
+  return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+/** The p-th percentile (0 < p ≤ 100) by nearest rank; null for none. */
+export function percentile(values: readonly number[], p: number): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+const num = (v: unknown): number => Number(v);
+const str = (v: unknown): string => (typeof v === "string" ? v : "");
+
+/** Builds the report. */
+export function summarizeReplay(input: ReportInput): ReplayReport {
+  const { events, tracker } = input;
+  const of = (type: string) => events.filter((e) => e.type === type);
+  const merged: number[] = [];
+  const dequeued: ReplayReport["dequeued"] = [];
+  const notQueued: ReplayReport["notQueued"] = [];
+  for (const [order, s] of [...tracker.pulls].sort((a, b) => a[0] - b[0])) {
+    if (s.kind === "merged") merged.push(s.number);
+    else if (s.kind === "dequeued") dequeued.push({ order, number: s.number, code: s.code, reason: s.reason });
+    else if (s.kind === "not_queued") notQueued.push({ order, number: s.number, reason: s.reason });
+    else if (s.kind === "not_opened") notQueued.push({ order, number: null, reason: s.reason });
+  }
+  const starts = of("action.queue.checks_start");
+  const checks = starts.filter((e) => {
+    const members = e.metadata.pull_request_numbers;
+    return Array.isArray(members) && members.length > 0 && num(members[0]) === e.pullRequest;
+  });
+  const batchIds = (prefix: string) => new Set(checks.filter((e) => str(e.metadata.batch_name).startsWith(prefix)).map((e) => str(e.metadata.batch_id))).size;
+  const waits = of("action.queue.leave")
+    .filter((e) => e.metadata.merged === true && typeof e.metadata.queued_at === "string")
+    .map((e) => (e.receivedAt - Date.parse(str(e.metadata.queued_at))) / 1000);
+  const listed: Record<string, number> = {};
+  for (const e of events) listed[e.type] = (listed[e.type] ?? 0) + 1;
+  const consistent = REPORT_EVENT_TYPES.every((t) => (listed[t] ?? 0) === (input.aggregated[t] ?? 0));
+  const outside = tracker.pushes;
+  const equal = input.tree.expected === input.tree.actual;
+  const meanWait = mean(waits);
+  return {
+    repository: input.repository, mode: input.plan.mode, changes: input.plan.changes, pullRequests: input.plan.pulls.length,
+    merged, dequeued, notQueued, broken: [...input.breaks].sort((a, b) => a - b),
+    outsideChanges: { pushed: outside.filter((p) => p.kind === "pushed").length, refused: outside.flatMap((p) => (p.kind === "refused" ? [p.reason] : [])) },
+    ciRuns: checks.length, ciRunsPerMerge: merged.length === 0 ? null : checks.length / merged.length,
+    timeInQueue: meanWait === null ? null : { meanSeconds: meanWait, p95Seconds: percentile(waits, 95)! },
+    batches: batchIds("Batch "), subBatches: batchIds("Sub-batch "),
+    bisections: new Set(of("action.queue.batch_bisection_start").map((e) => str(e.metadata.batch_id))).size,
+    log: { listed, aggregated: { ...input.aggregated }, consistent },
+    tree: { ...input.tree, equal },
+    wallSeconds: input.wallSeconds, speed: input.speed,
+    ok: equal || input.breaks.size > 0,
+  };
+}
