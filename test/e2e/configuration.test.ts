@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../support/cli.js";
+import { restCall } from "../support/rest-client.js";
 import { eventually } from "../support/eventually.js";
 import { gitWorkdir, type GitWorkdir } from "../support/git-workdir.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
@@ -44,15 +45,7 @@ const VALID = [
   "",
 ].join("\n");
 
-async function api(method: string, url: string, body?: unknown) {
-  const res = await fetch(server.url + url, {
-    method,
-    headers: { authorization: `Bearer ${server.adminKey}`, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : undefined };
-}
+const api = (method: string, url: string, body?: unknown) => restCall(server, method, url, body);
 
 async function cli(...args: string[]) {
   const res = await runCli(args, server.cliEnv);

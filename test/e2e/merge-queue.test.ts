@@ -11,6 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
 import { runCli } from "../support/cli.js";
+import { restCall } from "../support/rest-client.js";
 import { grpcClient, grpcUnary } from "../support/grpc-client.js";
 import { eventually } from "../support/eventually.js";
 import { gitWorkdir, type GitWorkdir } from "../support/git-workdir.js";
@@ -38,15 +39,7 @@ async function cli(...args: string[]) {
   return res.stdout.trim();
 }
 
-async function api(method: string, url: string, body?: unknown) {
-  const res = await fetch(server.url + url, {
-    method,
-    headers: { authorization: `Bearer ${server.adminKey}`, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : undefined };
-}
+const api = (method: string, url: string, body?: unknown) => restCall(server, method, url, body);
 
 /** Pushes a branch adding one file and opens a pull request from it; returns its number. */
 async function pullRequest(branch: string, file: string, content: string): Promise<number> {

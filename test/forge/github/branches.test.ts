@@ -3,22 +3,14 @@
  * deleteBranch, fastForwardBranch, readFile, readConfigFile, getDefaultBranch,
  * createSpeculativeBranch), against the OpenAPI-checked double over real git.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isMergeConflict, readCommit, readRef } from "../../../services/forge/local/git/index.js";
 import { isForgeError } from "../../../services/forge/types.js";
-import { GithubDouble } from "./support/github-double.js";
+import { useGithubDouble, type GithubDouble } from "./support/github-double.js";
 import { forgeFor, freshRepoName, repoWithPulls } from "./support/scenarios.js";
 
 let double: GithubDouble;
-beforeAll(async () => {
-  double = await GithubDouble.start();
-});
-afterAll(async () => {
-  await double.stop();
-});
-afterEach(() => {
-  expect(double.problems.splice(0)).toEqual([]);
-});
+useGithubDouble((d) => (double = d));
 
 describe("files", () => {
   it("reads the configuration file from .yardmaster.yml first, then .github/yardmaster.yml", async () => {

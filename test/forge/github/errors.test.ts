@@ -2,23 +2,14 @@
  * GitHub failures become the port's error kinds (services/forge/github/errors.ts), after the
  * retry and throttling plugins had their turn: faults are queued in the OpenAPI-checked double.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ForgeError, isForgeError, type ForgeErrorKind } from "../../../services/forge/types.js";
 import type { Fault } from "./support/github-double.js";
-import { GithubDouble } from "./support/github-double.js";
+import { useGithubDouble, type GithubDouble } from "./support/github-double.js";
 import { forgeFor, repoWithPull } from "./support/scenarios.js";
 
 let double: GithubDouble;
-beforeAll(async () => {
-  double = await GithubDouble.start();
-});
-afterAll(async () => {
-  await double.stop();
-});
-afterEach(() => {
-  expect(double.problems.splice(0)).toEqual([]);
-  expect(double.unusedFaults()).toEqual([]);
-});
+useGithubDouble((d) => (double = d));
 
 const DOCS = "https://docs.github.com/rest";
 const nowSeconds = () => Math.floor(double.clock.getTime() / 1000);

@@ -2,23 +2,14 @@
  * Merging a tested batch (ForgePort.mergePullRequests) and reading branch protection
  * (ForgePort.getBranchProtection) through the GitHub adapter, against the OpenAPI-checked double.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isMergeConflict, readCommit, readFile, readRef } from "../../../services/forge/local/git/index.js";
 import { isForgeError, type MergeMethod } from "../../../services/forge/types.js";
-import { GithubDouble } from "./support/github-double.js";
+import { useGithubDouble, type GithubDouble } from "./support/github-double.js";
 import { forgeFor, repoWithPulls } from "./support/scenarios.js";
 
 let double: GithubDouble;
-beforeAll(async () => {
-  double = await GithubDouble.start();
-});
-afterAll(async () => {
-  await double.stop();
-});
-afterEach(() => {
-  expect(double.problems.splice(0)).toEqual([]);
-  expect(double.unusedFaults()).toEqual([]);
-});
+useGithubDouble((d) => (double = d));
 
 describe("mergePullRequests", () => {
   it.each<MergeMethod>(["merge", "squash", "rebase"])("merges the batch one pull request at a time with %s", async (method) => {

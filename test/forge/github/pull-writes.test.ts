@@ -3,22 +3,14 @@
  * API rebase, a fork's background update), merges with each method, check runs, comments,
  * labels and permissions, against the OpenAPI-checked double over real git.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { commitsBetween, isMergeConflict, readCommit, readFile, readRef } from "../../../services/forge/local/git/index.js";
 import { isForgeError, type MergeMethod } from "../../../services/forge/types.js";
-import { GithubDouble } from "./support/github-double.js";
+import { useGithubDouble, type GithubDouble } from "./support/github-double.js";
 import { forgeFor, repoWithPull, repoWithPulls } from "./support/scenarios.js";
 
 let double: GithubDouble;
-beforeAll(async () => {
-  double = await GithubDouble.start();
-});
-afterAll(async () => {
-  await double.stop();
-});
-afterEach(() => {
-  expect(double.problems.splice(0)).toEqual([]);
-});
+useGithubDouble((d) => (double = d));
 
 describe("pull requests", () => {
   it("opens a draft, edits and closes it", async () => {

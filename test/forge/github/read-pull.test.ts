@@ -3,22 +3,13 @@
  * listOpenPullRequests): every attribute the conditions language reads comes from GitHub's
  * answers, checked against GitHub's OpenAPI description by the double.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isForgeError } from "../../../services/forge/types.js";
-import { GithubDouble } from "./support/github-double.js";
+import { useGithubDouble, type GithubDouble } from "./support/github-double.js";
 import { forgeFor, freshRepoName, repoWithPull } from "./support/scenarios.js";
 
 let double: GithubDouble;
-beforeAll(async () => {
-  double = await GithubDouble.start();
-});
-afterAll(async () => {
-  await double.stop();
-});
-afterEach(() => {
-  const problems = double.problems.splice(0);
-  expect(problems).toEqual([]);
-});
+useGithubDouble((d) => (double = d));
 
 describe("getPullRequest", () => {
   it("fills every attribute from GitHub", async () => {

@@ -7,6 +7,7 @@
  * double issued, or a user token it knows. Faults (rate limits, 5xx, 404...) can be queued for an
  * operation. The repositories are real bare git repositories (double-state.ts).
  */
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { createPublicKey, generateKeyPairSync, randomBytes, verify, type KeyObject } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
@@ -223,4 +224,24 @@ export class GithubDouble {
       },
     };
   }
+}
+
+/**
+ * Runs one double for a test file: started before the tests, stopped after, and after each test
+ * it asserts that every request the adapter made conformed to GitHub's OpenAPI description and
+ * that every fault the test injected was used.
+ */
+export function useGithubDouble(receive: (double: GithubDouble) => void): void {
+  let double: GithubDouble;
+  beforeAll(async () => {
+    double = await GithubDouble.start();
+    receive(double);
+  });
+  afterAll(async () => {
+    await double.stop();
+  });
+  afterEach(() => {
+    expect(double.problems.splice(0)).toEqual([]);
+    expect(double.unusedFaults()).toEqual([]);
+  });
 }
