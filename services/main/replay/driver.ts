@@ -5,7 +5,7 @@
  *   `@yardmaster queue`; an outside change is pushed to the base with PushBranch `merge`, once
  *   the pull requests that landed before it in the history have left the queue (it was made on
  *   top of them), without holding up the steps after it;
- * - every `pollMs` the forge, the queue and the log are observed (observe.ts) and the tracker
+ * - every `pollMs` (default 1 s) the queue and the log are observed (observe.ts) and the tracker
  *   updated; the replay is over when every step is resolved and the queue is empty.
  * @throws ReplayError when it is not over within `timeoutMs`, naming what is still unresolved
  */
@@ -93,7 +93,7 @@ export async function driveReplay(clients: ReplayClients, input: DriveInput): Pr
     while (!(stepsDone && queueEmpty && tracker.allResolved())) {
       if (Date.now() > deadline) return;
       try {
-        const seen = await observeService(clients, input.base, input.since);
+        const seen = await observeService(clients, input.base, input.since, tracker.unknownNumbers());
         tracker.observe(seen);
         queueEmpty = seen.queueEmpty;
         input.onUpdate?.();
@@ -101,7 +101,7 @@ export async function driveReplay(clients: ReplayClients, input: DriveInput): Pr
         pollError = error;
         return;
       }
-      await delay(input.pollMs ?? 500);
+      await delay(input.pollMs ?? 1000);
     }
   })();
 

@@ -1,10 +1,12 @@
 /**
  * One look at the service during a replay (docs/replay.md "While it runs"): which pull requests
- * the forge shows merged, which are in the queue, which left it without merging (the log's
- * `action.queue.leave`), and which the queue refused (its reply comment "This pull request cannot
- * be queued" / "was not queued"). In the queue: the pull requests of GetMergeQueueStatus of the
- * base, and those whose last `action.queue.enter` / `leave` in the log is an enter (the log keeps
- * the answer right when the status cannot be read; the status sees an entry before the log does).
+ * merged and which left the queue without merging (the log's `action.queue.enter` / `leave`:
+ * the last of a pull request's events decides), which are in the queue (GetMergeQueueStatus of
+ * the base, plus those whose last log event is an enter: the status sees an entry first, the log
+ * answers when the status cannot be read), and, for the pull requests opened but seen nowhere
+ * yet, what the forge says: merged, or refused by the queue (its reply comment "This pull request
+ * cannot be queued" / "was not queued"). Only those few are read from the forge, so polling
+ * costs the service little while many pull requests are open.
  */
 import type { Batch } from "../../../gen/yardmaster/v1/queue_pb.js";
 import type { ReplayClients } from "./clients.js";
@@ -20,38 +22,41 @@ function numbersOf(batch: Batch): number[] {
 }
 
 /**
- * Reads the forge, the queue and the log once.
+ * Reads the queue and the log once, and the forge for `unknown` pull requests not seen there.
  * @param since the replay's start (the log window's start)
+ * @param unknown numbers opened whose state is not known yet
  * @param botLogin the login of Yardmaster's replies
  * @throws ConnectError from the service
  */
-export async function observeService(clients: ReplayClients, base: string, since: Date, botLogin = "yardmaster[bot]"): Promise<Observation & { queueEmpty: boolean }> {
-  const [pulls, status, sessions] = await Promise.all([
-    clients.forge.listPullRequests({ ...clients.repo, state: "" }),
+export async function observeService(
+  clients: ReplayClients, base: string, since: Date, unknown: readonly number[], botLogin = "yardmaster[bot]",
+): Promise<Observation & { queueEmpty: boolean }> {
+  const [status, sessions] = await Promise.all([
     clients.queue.getMergeQueueStatus({ ...clients.repo, branch: base }).catch(() => null),
     readEvents(clients, ["action.queue.enter", "action.queue.leave"], since),
   ]);
-  const merged = new Set<number>();
-  const refused = new Map<number, string>();
-  for (const p of pulls.pullRequests) {
-    if (p.state === "merged") merged.add(Number(p.number));
-    const reply = p.comments.filter((c) => c.author === botLogin).at(-1);
-    if (reply && REFUSAL.test(reply.body)) refused.set(Number(p.number), reply.body.split("\n")[0]!);
-  }
   const inQueue = new Set(status === null ? [] : [...status.batches.flatMap(numbersOf), ...status.waitingPullRequests.map((p) => Number(p.number))]);
+  const merged = new Set<number>();
   const left = new Map<number, { code: string; reason: string }>();
   const entered = new Set<number>();
   for (const e of sessions) {
-    if (e.pullRequest === null) continue;
-    if (e.type === "action.queue.enter") {
-      entered.add(e.pullRequest);
-      left.delete(e.pullRequest);
-      continue;
-    }
-    entered.delete(e.pullRequest);
-    if (e.metadata.merged === true) left.delete(e.pullRequest);
-    else left.set(e.pullRequest, { code: String(e.metadata.dequeue_code ?? "UNKNOWN"), reason: String(e.metadata.reason ?? "") });
+    const n = e.pullRequest;
+    if (n === null) continue;
+    entered.delete(n);
+    merged.delete(n);
+    left.delete(n);
+    if (e.type === "action.queue.enter") entered.add(n);
+    else if (e.metadata.merged === true) merged.add(n);
+    else left.set(n, { code: String(e.metadata.dequeue_code ?? "UNKNOWN"), reason: String(e.metadata.reason ?? "") });
   }
   for (const n of entered) inQueue.add(n);
+  const refused = new Map<number, string>();
+  const unseen = unknown.filter((n) => !inQueue.has(n) && !merged.has(n) && !left.has(n));
+  for (const n of unseen) {
+    const pull = (await clients.forge.getPullRequest({ ...clients.repo, number: BigInt(n) })).pullRequest!;
+    if (pull.state === "merged") merged.add(n);
+    const reply = pull.comments.filter((c) => c.author === botLogin).at(-1);
+    if (reply && REFUSAL.test(reply.body)) refused.set(n, reply.body.split("\n")[0]!);
+  }
   return { merged, inQueue, left, refused, queueEmpty: inQueue.size === 0 };
 }

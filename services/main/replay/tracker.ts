@@ -21,7 +21,7 @@ export type PushState = { kind: "pending" } | { kind: "waiting" } | { kind: "pus
 
 /** What the service showed at one poll. */
 export interface Observation {
-  /** Pull request numbers merged in the forge. */
+  /** Pull request numbers merged (the log, or the forge). */
   merged: ReadonlySet<number>;
   /** Numbers in the queue now (batches, sub-batches, waiting). */
   inQueue: ReadonlySet<number>;
@@ -66,6 +66,11 @@ export class ReplayTracker {
       else if (seen.refused.has(n)) this.pulls.set(order, { kind: "not_queued", number: n, reason: seen.refused.get(n)! });
     }
     this.notify();
+  }
+
+  /** Numbers of the pull requests opened whose state is not known yet (not seen in the queue). */
+  unknownNumbers(): number[] {
+    return [...this.pulls.values()].flatMap((s) => (s.kind === "opened" ? [s.number] : []));
   }
 
   /** True when the pull request of `order` is resolved. */
