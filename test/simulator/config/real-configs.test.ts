@@ -1,6 +1,7 @@
 /**
- * Every real configuration file of ../shared/fixtures/real-configs (202 files written by public
- * projects, see its README) either loads, with its deprecations counted, or fails with errors
+ * Every real configuration file of test/fixtures/config/real-configs (202 files written by public
+ * projects, copied from ../shared/fixtures/real-configs so a clone is self-contained;
+ * see its README) either loads, with its deprecations counted, or fails with errors
  * naming the real mistake. The expected outcome of each file is recorded in
  * test/fixtures/config/real-configs-expected.json: `{ok: true, deprecations: n}` or
  * `{ok: false, errors: ["<message> @ <path> (line L, column C)", ...]}`. Files that `extends`
@@ -12,7 +13,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatConfigError, loadConfiguration } from "../../../services/simulator/config/index.js";
 
-const DIRECTORY = path.resolve(import.meta.dirname, "../../../../shared/fixtures/real-configs");
+const DIRECTORY = path.resolve(import.meta.dirname, "../../fixtures/config/real-configs");
 const EXPECTED: Record<string, { ok: true; deprecations: number } | { ok: false; errors: string[] }> = JSON.parse(
   fs.readFileSync(path.resolve(import.meta.dirname, "../../fixtures/config/real-configs-expected.json"), "utf8"),
 );
