@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { serveClickHouseHttp } from "../../activity-log/index.js";
 import { out } from "./output.js";
 
 /** `yardmaster clickhouse-http`: serves an embedded ClickHouse data directory by URL (activity-log/clickhouse-http-server.ts). */
@@ -11,6 +10,7 @@ export function registerClickHouseHttp(program: Command): void {
     .option("--port <port>", "port to listen on (0 = any free port)", "8123")
     .option("--host <host>", "address to listen on", "127.0.0.1")
     .action(async (opts: { dataDir: string; port: string; host: string }) => {
+      const { serveClickHouseHttp } = await import("../../activity-log/index.js");
       const server = await serveClickHouseHttp(opts.dataDir, Number(opts.port), opts.host);
       const { port } = server.address() as { port: number };
       out(`ClickHouse HTTP interface on http://${opts.host}:${port} over ${opts.dataDir}`);

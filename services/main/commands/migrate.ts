@@ -1,6 +1,4 @@
 import type { Command } from "commander";
-import { clusterLayout, createClickHouseClient, migrateClickHouse } from "../../activity-log/index.js";
-import { migrate, openDatabase } from "../../store/index.js";
 import { readSettings } from "../settings.js";
 import { out } from "./output.js";
 
@@ -11,6 +9,8 @@ export function registerMigrate(program: Command): void {
     .description("apply pending PostgreSQL and ClickHouse migrations, then exit")
     .action(async () => {
       const settings = readSettings();
+      const { clusterLayout, createClickHouseClient, migrateClickHouse } = await import("../../activity-log/index.js");
+      const { migrate, openDatabase } = await import("../../store/index.js");
       const db = await openDatabase({ url: settings.databaseUrl, dataDir: settings.dataDir });
       try {
         const pg = await migrate(db.url);

@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { startServer } from "../server.js";
 import { readSettings } from "../settings.js";
 import { out } from "./output.js";
 
@@ -11,6 +10,8 @@ export function registerServe(program: Command): void {
     .option("--port <port>", "port to listen on (default: PORT or 8080)")
     .action(async (opts: { port?: string }) => {
       const settings = readSettings(opts.port ? { ...process.env, PORT: opts.port } : process.env);
+      // Loaded here, not at the top: every other command starts without the whole service.
+      const { startServer } = await import("../server.js");
       const server = await startServer(settings, out);
       let stopping = false;
       const stop = async (signal: string) => {
