@@ -9,6 +9,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ForgeService } from "../../gen/yardmaster/v1/forge_pb.js";
 import { QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
 import { runCli } from "../support/cli.js";
 import { restCall } from "../support/rest-client.js";
@@ -54,6 +55,16 @@ async function pullRequest(branch: string, file: string, content: string): Promi
 /** `pr show`'s state line of a merged pull request. */
 const MERGED = /^state:\s+merged/m;
 
+/** A pull request's state (open, closed, merged) through ForgeService, without a CLI process per poll. */
+async function forgeState(n: number): Promise<string> {
+  const forge = grpcClient(ForgeService, `127.0.0.1:${server.port}`);
+  try {
+    return (await grpcUnary(forge, "getPullRequest", { owner: "acme", repository: "shop", number: BigInt(n) }, server.adminKey)).pullRequest.state;
+  } finally {
+    forge.close();
+  }
+}
+
 const prState = async (n: number) => (await api("GET", `${base}/merge-queue/pull/${n}`)).status;
 
 beforeAll(async () => {
@@ -98,13 +109,11 @@ describe("the merge queue through the API", () => {
     await eventually(async () => {
       const s = await api("GET", `${base}/merge-queue/status`);
       const shown = [...s.json.batches.flatMap((b: any) => b.pull_requests), ...s.json.waiting_pull_requests].map((p: any) => p.number);
-      const merged = MERGED.test(await cli("pr", "show", "acme/shop", String(one)));
+      const merged = (await forgeState(one)) === "merged";
       expect(shown.includes(one) || merged).toBe(true);
     }, 60_000);
-    await eventually(async () => {
-      expect(await cli("pr", "show", "acme/shop", String(one))).toMatch(MERGED);
-      expect(await cli("pr", "show", "acme/shop", String(two))).toMatch(MERGED);
-    }, 120_000);
+    await eventually(async () => expect([await forgeState(one), await forgeState(two)]).toEqual(["merged", "merged"]), 120_000);
+    expect(await cli("pr", "show", "acme/shop", String(one))).toMatch(MERGED);
     expect(await prState(one)).toBe(404);
     const branches = await api("GET", `${base}/queues/branches`);
     expect(branches.json.base_refs).toEqual(["main"]);
@@ -127,9 +136,9 @@ describe("the merge queue through the API", () => {
     }, 60_000);
     const impact = await api("GET", `${base}/merge-queue/pull/${three}/dequeue-impact`);
     expect(impact.json).toEqual({ interrupted_batches: 0, rechecked_pull_requests: 0, cascaded_pull_requests: 0 });
-    expect(await cli("pr", "show", "acme/shop", String(three))).not.toMatch(MERGED);
+    expect(await forgeState(three)).toBe("open");
     expect((await api("DELETE", `${base}/merge-queue/pause`)).status).toBe(204);
-    await eventually(async () => expect(await cli("pr", "show", "acme/shop", String(three))).toMatch(MERGED), 120_000);
+    await eventually(async () => expect(await forgeState(three)).toBe("merged"), 120_000);
   });
 
   it("dequeues a pull request through the API with PR_MANUALLY_DEQUEUED", async () => {
