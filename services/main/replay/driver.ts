@@ -2,7 +2,9 @@
  * Driving a replay through the running service (docs/replay.md "While it runs"):
  * - at each step's time (schedule.ts) a pull request's head is pushed to `replay/pull-<order>`,
  *   the pull request opened by its original author and queued with the comment
- *   `@yardmaster queue`; an outside change is pushed to the base with PushBranch `merge`, once
+ *   `@yardmaster queue`, once the pull request before it has entered the queue (or left it), so
+ *   they enter in replay order: a head that contains the one before (a linear history, a branch
+ *   forked after an earlier merge) must not be checked, nor merged, ahead of it; an outside change is pushed to the base with PushBranch `merge`, once
  *   the pull requests that landed before it in the history have left the queue (it was made on
  *   top of them), without holding up the steps after it;
  * - every `pollMs` (default 1 s) the queue and the log are observed (observe.ts) and the tracker
@@ -48,6 +50,22 @@ export function loginOf(name: string, email: string): string {
 
 const messageOf = (e: unknown) => (e instanceof ConnectError ? e.rawMessage : (e as Error).message);
 
+/**
+ * Waits until the pull request before `order` is in the queue or resolved: GetQueuedPullRequest
+ * answers it (every 100 ms), or the tracker (updated by the poller) resolves it.
+ */
+async function afterPrevious(clients: ReplayClients, tracker: ReplayTracker, order: number): Promise<void> {
+  for (;;) {
+    const previous = tracker.pulls.get(order - 1);
+    if (previous === undefined || previous.kind === "pending" || tracker.isResolved(order - 1) || previous.kind === "queued") return;
+    if ("number" in previous) {
+      const inQueue = await clients.queue.getQueuedPullRequest({ ...clients.repo, prNumber: BigInt(previous.number) }).then(() => true, () => false);
+      if (inQueue) return;
+    }
+    await delay(100);
+  }
+}
+
 /** Opens and queues one pull request; a refusal resolves it as not opened. */
 async function openPull(clients: ReplayClients, input: DriveInput, pull: PullStep): Promise<void> {
   const branch = `replay/pull-${pull.order}`;
@@ -60,6 +78,7 @@ async function openPull(clients: ReplayClients, input: DriveInput, pull: PullSte
     });
     const number = Number(opened.pullRequest!.number);
     input.tracker.setPull(pull.order, { kind: "opened", number });
+    await afterPrevious(clients, input.tracker, pull.order);
     await clients.forge.commentPullRequest({ ...clients.repo, number: BigInt(number), body: "@yardmaster queue", author });
   } catch (error) {
     input.tracker.setPull(pull.order, { kind: "not_opened", reason: messageOf(error) });
