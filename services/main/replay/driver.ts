@@ -38,6 +38,15 @@ export interface DriveInput {
   onUpdate?: () => void;
 }
 
+/** What the steps share while they run. */
+interface Running extends DriveInput {
+  /** Give up at this time, epoch milliseconds. */
+  deadline: number;
+}
+
+/** Consecutive failed polls (about one a second) after which the replay stops with the last error. */
+const MAX_POLL_FAILURES = 15;
+
 /**
  * A GitHub-style login for a commit author: the e-mail's local part (else the name), letters and
  * digits kept, other runs turned into single hyphens, at most 39 characters; "replay-user" when
@@ -52,10 +61,11 @@ const messageOf = (e: unknown) => (e instanceof ConnectError ? e.rawMessage : (e
 
 /**
  * Waits until the pull request before `order` is in the queue or resolved: GetQueuedPullRequest
- * answers it (every 100 ms), or the tracker (updated by the poller) resolves it.
+ * answers it (every 100 ms), or the tracker (updated by the poller) resolves it; at most until
+ * `deadline` (epoch ms), after which the replay is reported unfinished anyway.
  */
-async function afterPrevious(clients: ReplayClients, tracker: ReplayTracker, order: number): Promise<void> {
-  for (;;) {
+async function afterPrevious(clients: ReplayClients, tracker: ReplayTracker, order: number, deadline: number): Promise<void> {
+  while (Date.now() < deadline) {
     const previous = tracker.pulls.get(order - 1);
     if (previous === undefined || previous.kind === "pending" || tracker.isResolved(order - 1) || previous.kind === "queued") return;
     if ("number" in previous) {
@@ -67,7 +77,7 @@ async function afterPrevious(clients: ReplayClients, tracker: ReplayTracker, ord
 }
 
 /** Opens and queues one pull request; a refusal resolves it as not opened. */
-async function openPull(clients: ReplayClients, input: DriveInput, pull: PullStep): Promise<void> {
+async function openPull(clients: ReplayClients, input: Running, pull: PullStep): Promise<void> {
   const branch = `replay/pull-${pull.order}`;
   const author = loginOf(pull.authorName, pull.authorEmail);
   try {
@@ -78,7 +88,7 @@ async function openPull(clients: ReplayClients, input: DriveInput, pull: PullSte
     });
     const number = Number(opened.pullRequest!.number);
     input.tracker.setPull(pull.order, { kind: "opened", number });
-    await afterPrevious(clients, input.tracker, pull.order);
+    await afterPrevious(clients, input.tracker, pull.order, input.deadline);
     await clients.forge.commentPullRequest({ ...clients.repo, number: BigInt(number), body: "@yardmaster queue", author });
   } catch (error) {
     input.tracker.setPull(pull.order, { kind: "not_opened", reason: messageOf(error) });
@@ -86,9 +96,14 @@ async function openPull(clients: ReplayClients, input: DriveInput, pull: PullSte
 }
 
 /** Pushes one outside change once the pull requests before it are resolved. */
-async function pushChange(clients: ReplayClients, input: DriveInput, push: PushStep, index: number): Promise<void> {
+async function pushChange(clients: ReplayClients, input: Running, push: PushStep, index: number): Promise<void> {
   input.tracker.setPush(index, { kind: "waiting" });
-  while (!push.after.every((o) => input.tracker.isResolved(o))) await input.tracker.changed();
+  const ready = () => push.after.every((o) => input.tracker.isResolved(o));
+  while (!ready() && Date.now() < input.deadline) await Promise.race([input.tracker.changed(), delay(1000)]);
+  if (!ready()) {
+    input.tracker.setPush(index, { kind: "refused", reason: `not pushed: pull ${push.after.filter((o) => !input.tracker.isResolved(o)).join(", ")} never left the queue` });
+    return;
+  }
   try {
     const res = await clients.forge.pushBranch({
       ...clients.repo, fromPath: input.ws.path, sourceRef: input.prepared.pushRefs[index]!, branch: input.base, force: false, merge: true,
@@ -101,24 +116,29 @@ async function pushChange(clients: ReplayClients, input: DriveInput, push: PushS
 }
 
 /** Runs the steps and waits until the queue is done with them. */
-export async function driveReplay(clients: ReplayClients, input: DriveInput): Promise<void> {
-  const { plan, tracker } = input;
+export async function driveReplay(clients: ReplayClients, options: DriveInput): Promise<void> {
+  const { plan, tracker } = options;
   const started = Date.now();
-  const deadline = started + input.timeoutMs;
+  const input: Running = { ...options, deadline: started + options.timeoutMs };
   let stepsDone = false;
   let queueEmpty = false;
   let pollError: unknown = null;
   const poller = (async () => {
+    let failures = 0;
     while (!(stepsDone && queueEmpty && tracker.allResolved())) {
-      if (Date.now() > deadline) return;
+      if (Date.now() > input.deadline) return;
       try {
         const seen = await observeService(clients, input.base, input.since, tracker.unknownNumbers());
+        failures = 0;
         tracker.observe(seen);
         queueEmpty = seen.queueEmpty;
         input.onUpdate?.();
       } catch (error) {
-        pollError = error;
-        return;
+        // A failed read (the service busy, a restart) is tried again; many in a row end the replay.
+        if (++failures >= MAX_POLL_FAILURES) {
+          pollError = error;
+          return;
+        }
       }
       await delay(input.pollMs ?? 1000);
     }
@@ -128,6 +148,7 @@ export async function driveReplay(clients: ReplayClients, input: DriveInput): Pr
   for (const [i, step] of plan.steps.entries()) {
     const wait = started + input.delays[i]! - Date.now();
     if (wait > 0) await delay(wait);
+    if (Date.now() > input.deadline) break;
     if (step.kind === "pull") await openPull(clients, input, step);
     else {
       const index = plan.pushes.indexOf(step);
