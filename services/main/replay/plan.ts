@@ -89,10 +89,13 @@ export function planReplay(history: Pick<History, "start" | "commits" | "heads">
   });
   const sorted = drafts.map((d, i) => ({ d, i })).sort((a, b) => a.d.arrivalAt - b.d.arrivalAt || a.d.landing - b.d.landing || a.i - b.i).map((x) => x.d);
   const pulls: PullStep[] = [];
-  for (const d of sorted) if (d.kind === "pull") pulls.push({ ...d, order: pulls.length + 1 });
-  const steps: ReplayStep[] = sorted.map((d) =>
-    d.kind === "pull" ? pulls.find((p) => p.head === d.head && p.landedIn === d.landedIn)! : { ...d, after: pulls.filter((p) => p.landing < d.landing).map((p) => p.order) },
-  );
+  const steps: ReplayStep[] = sorted.map((d) => {
+    if (d.kind === "push") return { ...d, after: [] };
+    const step: PullStep = { ...d, order: pulls.length + 1 };
+    pulls.push(step);
+    return step;
+  });
+  for (const step of steps) if (step.kind === "push") step.after = pulls.filter((p) => p.landing < step.landing).map((p) => p.order);
   return {
     mode, start: history.start.sha, end: commits.at(-1)!.sha, changes: commits.length, steps, pulls,
     pushes: steps.filter((s): s is PushStep => s.kind === "push"),
