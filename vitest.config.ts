@@ -7,6 +7,9 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     pool: "forks",
+    // Most files wait on real processes (servers, git, CI checks), not on the CPU: on a 2-core
+    // machine vitest's default (cores - 1 = one worker) ran them one at a time.
+    maxWorkers: 3,
     globalSetup: ["test/support/postgres-global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -97,7 +97,8 @@ export function releaseCheckingLabel(ctx: Ctx, car: Car): void {
  */
 export function cancelCars(ctx: Ctx, train: Train, cars: Car[], code: AbortCode, leaving: Map<number, AbortCode> = new Map()): string[] {
   const abandoned = new Set<string>();
-  const ids = new Set(cars.filter((c) => !c.merging).map((c) => c.id));
+  const inMerge = new Set(batchesInMerge(train).map((c) => c.id));
+  const ids = new Set(cars.filter((c) => !inMerge.has(c.id)).map((c) => c.id));
   for (const car of train.cars.filter((c) => ids.has(c.id))) {
     stopCheck(ctx, car, (pr) => ({ code: leaving.get(pr) ?? code }));
     for (const m of car.members) {
@@ -110,6 +111,28 @@ export function cancelCars(ctx: Ctx, train: Train, cars: Car[], code: AbortCode,
   }
   train.cars = train.cars.filter((c) => !ids.has(c.id));
   return [...abandoned];
+}
+
+/**
+ * Batches whose pull requests an in-flight merge takes: the merging batch and, with
+ * skip_intermediate_results, the unmerged batches it was checked on top of (merged with it).
+ * None of them may be cancelled, and none of their pull requests may leave, until the merge
+ * result arrives.
+ */
+export function batchesInMerge(train: Train): Car[] {
+  const ids = new Set(train.cars.filter((c) => c.merging).flatMap((c) => [c.id, ...c.ancestors]));
+  return train.cars.filter((c) => ids.has(c.id));
+}
+
+/**
+ * Whether `car`'s check must contain the pull requests of `other` (a batch ahead of it or merging
+ * before it): always in serial mode, when their scopes overlap in parallel mode, never in isolated
+ * mode (research/domain.md §3.3).
+ */
+export function mustBuildOn(ctx: Ctx, car: Car, other: Car): boolean {
+  const mode = ctx.state.config.mode;
+  if (mode === "isolated") return false;
+  return mode === "serial" || scopesOverlap(car, other);
 }
 
 /** A batch and every batch checked on top of it, in train order. */

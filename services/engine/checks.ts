@@ -8,7 +8,7 @@
  * the in-place rule holds. With merge_method fast-forward the draft is built on the check commit of
  * the batch ahead, so that merging moves the base to exactly the tested commit.
  */
-import { cancelCars, laneScopes, withDescendants } from "./cars.js";
+import { cancelCars, laneScopes, mustBuildOn, withDescendants } from "./cars.js";
 import { usesInPlaceChecks } from "./config.js";
 import type { Ctx } from "./context.js";
 import type { EventOf } from "./events.js";
@@ -101,6 +101,16 @@ function startCheck(ctx: Ctx, train: Train, car: Car, build: BuildPoint): void {
   requestCreation(ctx, train, car, car.check, build);
 }
 
+/**
+ * Whether a check of `car` built now would miss pull requests whose merge is in flight (a batch
+ * of the train that is merging and is not among `car`'s ancestors, such as a bisection sub-batch
+ * that passed): its tree would be stale as soon as that merge lands, so it waits for the merge.
+ */
+function waitsForMerge(ctx: Ctx, train: Train, car: Car): boolean {
+  const merging = train.cars.find((c) => c.merging);
+  return merging !== undefined && merging !== car && !car.ancestors.includes(merging.id) && mustBuildOn(ctx, car, merging);
+}
+
 /** Starts checks of batches waiting for a slot, and re-requests creations whose retry is due. Returns true on change. */
 export function startChecks(ctx: Ctx, train: Train): boolean {
   if (ctx.state.pause) return false;
@@ -108,7 +118,7 @@ export function startChecks(ctx: Ctx, train: Train): boolean {
   const cfg = ctx.state.config;
   for (const car of train.cars) {
     const check = car.check;
-    if (check?.phase === "creating" && check.nextCreationAt !== null && check.nextCreationAt <= ctx.now) {
+    if (check?.phase === "creating" && check.nextCreationAt !== null && check.nextCreationAt <= ctx.now && !waitsForMerge(ctx, train, car)) {
       const build = buildPoint(ctx, train, car);
       if (!build) continue;
       Object.assign(check, { id: ctx.nextCheckId(), nextCreationAt: null, baseSha: build.treeBase, includedPulls: build.included });
@@ -123,7 +133,7 @@ export function startChecks(ctx: Ctx, train: Train): boolean {
     if (!sub && used >= cfg.maxParallelChecks) continue;
     const ahead = train.cars.filter((c) => car.ancestors.includes(c.id));
     if (ahead.some((a) => !a.check || (a.check.phase === "failed" && !cfg.skipIntermediateResults))) continue;
-    if (!capacityAllows(ctx, train, car)) continue;
+    if (!capacityAllows(ctx, train, car) || waitsForMerge(ctx, train, car)) continue;
     const build = buildPoint(ctx, train, car);
     if (!build) continue;
     startCheck(ctx, train, car, build);

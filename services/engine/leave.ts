@@ -6,7 +6,7 @@
  * {@link announceLeave} only: nothing to cancel, no cascade.
  */
 import { abandonBisections } from "./bisection.js";
-import { cancelCars, withDescendants } from "./cars.js";
+import { batchesInMerge, cancelCars, withDescendants } from "./cars.js";
 import { reasonOf, type AbortCode, type DefinitiveCode, type DequeueCode } from "./codes.js";
 import type { Ctx } from "./context.js";
 import { INTERNAL_TRIGGER } from "./effects.js";
@@ -31,8 +31,9 @@ export interface LeaveOptions {
  * decides). Returns the numbers that left, cascaded successors included.
  */
 export function leaveQueue(ctx: Ctx, numbers: number | number[], code: DefinitiveCode, options: LeaveOptions = {}): number[] {
-  // A pull request whose batch is being merged cannot leave any more: the merge decides.
-  const merging = new Set(ctx.state.trains.flatMap((t) => t.cars.filter((c) => c.merging).flatMap((c) => c.members)));
+  // A pull request whose batch is being merged (or merged with a later batch) cannot leave any
+  // more: the merge decides.
+  const merging = new Set(ctx.state.trains.flatMap((t) => batchesInMerge(t).flatMap((c) => c.members)));
   const list = (Array.isArray(numbers) ? numbers : [numbers]).filter((n, i, a) => ctx.pull(n) && !merging.has(n) && a.indexOf(n) === i);
   if (list.length === 0) return [];
   const leaving = new Map(list.map((n) => [n, code] as const));

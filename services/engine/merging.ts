@@ -9,7 +9,7 @@
  */
 import { externalMove, isExactTree, recordQueueMerge } from "./base.js";
 import { discardCar } from "./bisection.js";
-import { releaseCheckingLabel, stopCheck } from "./cars.js";
+import { mustBuildOn, releaseCheckingLabel, stopCheck } from "./cars.js";
 import type { Ctx } from "./context.js";
 import type { EventOf } from "./events.js";
 import { announceLeave, leaveQueue } from "./leave.js";
@@ -70,6 +70,23 @@ function forgetElsewhere(ctx: Ctx, train: Train, number: number): void {
   }
 }
 
+/**
+ * After a merge, the checks of the train that should contain the merged pull requests but do not
+ * (built on the base before a batch outside their ancestors, such as a bisection sub-batch, was
+ * merged) describe a tree that can no longer be merged: they stop with MERGE_QUEUE_RESET and
+ * start again on the new base. A batch being merged is left to its merge.
+ */
+function restartStaleChecks(ctx: Ctx, train: Train, merged: { n: number; car: Car }[]): void {
+  for (const car of train.cars) {
+    const check = car.check;
+    if (!check || car.merging || check.phase === "failed") continue;
+    const missing = merged.filter((m) => mustBuildOn(ctx, car, m.car) && !check.includedPulls.includes(m.n)).map((m) => `#${m.n}`);
+    if (missing.length === 0) continue;
+    stopCheck(ctx, car, () => ({ code: "MERGE_QUEUE_RESET", reason: `Rechecked on top of ${missing.join(", ")}, merged meanwhile` }));
+    car.restartReason = `Rechecked on top of ${missing.join(", ")}, merged while this batch was checked`;
+  }
+}
+
 /** merge_completed: the batch (and absorbed batches ahead) merged; the base moved to `newBaseSha`. */
 export function onMergeCompleted(ctx: Ctx, event: EventOf<"merge_completed">): void {
   const found = ctx.findCar(event.batchId);
@@ -95,6 +112,7 @@ export function onMergeCompleted(ctx: Ctx, event: EventOf<"merge_completed">): v
   if (check.mode === "draft") ctx.emit({ kind: "close_pull_request", number: check.number!, deleteBranch: check.branch, reason: "batch merged" });
   const ids = new Set([...absorbed, car].map((c) => c.id));
   train.cars = train.cars.filter((c) => !ids.has(c.id));
+  restartStaleChecks(ctx, train, merged);
   for (const { n, car: from, skipped } of merged) {
     const pull = ctx.mustPull(n);
     logMerged(ctx, pull, event.newBaseSha);

@@ -31,7 +31,8 @@ export function mergeEstimates(ctx: Ctx, train: Train): { batches: Map<string, n
   const batches = new Map<string, number | null>();
   for (const car of train.cars) {
     const own = ciFinishAt(ctx, car);
-    const ahead = car.ancestors.map((id) => batches.get(id));
+    // Ancestors no longer in the train (merged, or left) hold nothing back.
+    const ahead = car.ancestors.filter((id) => batches.has(id)).map((id) => batches.get(id));
     batches.set(car.id, own === null || ahead.some((a) => a === null) ? null : Math.max(own, ...(ahead as number[])));
   }
   const waiting = new Map<number, number | null>();
