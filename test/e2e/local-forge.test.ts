@@ -112,6 +112,27 @@ describe("a pull request through the CLI", () => {
   }, 180_000);
 });
 
+describe("landing a change on a branch that moved", () => {
+  it("merges the pushed commit into the branch's tip with --merge", async () => {
+    git("switch", "--quiet", "-c", "hotfix", "main");
+    await writeFile(path.join(source, "hotfix.txt"), "hotfix\n");
+    git("add", "-A");
+    git("commit", "--quiet", "-m", "Hotfix");
+    git("switch", "--quiet", "main");
+    const forgeGit = path.join(server.dataDir, "repos", "acme", "widgets.git");
+    const before = execFileSync("git", ["--git-dir", forgeGit, "rev-parse", "feature"], { encoding: "utf8" }).trim();
+    const pushed = await cli("repo", "push", "acme/widgets", "--from", source, "--ref", "hotfix", "--branch", "feature", "--merge");
+    expect(pushed, pushed.stderr).toMatchObject({ code: 0 });
+    const after = /-> ([0-9a-f]{40})$/.exec(pushed.stdout)?.[1];
+    expect(pushed.stdout).toBe(`feature: ${before} -> ${after}`);
+    // A merge commit whose parents are the old tip and the pushed commit; both changes are in its tree.
+    const parents = execFileSync("git", ["--git-dir", forgeGit, "log", "-1", "--format=%P", after!], { encoding: "utf8" }).trim();
+    expect(parents).toBe(`${before} ${git("rev-parse", "hotfix")}`);
+    const files = execFileSync("git", ["--git-dir", forgeGit, "ls-tree", "--name-only", after!], { encoding: "utf8" }).split("\n");
+    expect(files).toEqual(expect.arrayContaining(["feature.txt", "hotfix.txt"]));
+  }, 120_000);
+});
+
 describe("errors", () => {
   beforeAll(async () => {
     git("switch", "--quiet", "-c", "second", "main");
@@ -132,6 +153,7 @@ describe("errors", () => {
     ["a non-fast-forward push", ["repo", "push", "acme/widgets", "--from", "SOURCE", "--ref", "main", "--branch", "second"], 1, /not a fast-forward/],
     ["a branch that does not exist", ["pr", "open", "acme/widgets", "--head", "nope"], 1, /no branch "nope" in acme\/widgets \(NotFound\)/],
     ["a repository written without its owner", ["pr", "show", "widgets", "1"], 2, /"widgets" must be written owner\/name/],
+    ["--merge with --force", ["repo", "push", "acme/widgets", "--from", "SOURCE", "--ref", "main", "--branch", "second", "--merge", "--force"], 1, /--force and --merge exclude each other/],
     ["two review verdicts", ["pr", "review", "acme/widgets", "2", "--approve", "--comment"], 1, /exactly one of --approve, --request-changes, --comment/],
   ];
   it.each(cases)("%s", async (_name, args, code, message) => {

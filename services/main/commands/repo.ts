@@ -56,10 +56,12 @@ export function registerRepo(program: Command): void {
     .requiredOption("--ref <ref>", "the revision to push (branch, tag, SHA)")
     .requiredOption("--branch <branch>", "the branch to create or move")
     .option("--force", "allow a move that is not a fast-forward", false)
+    .option("--merge", "merge the commit into the branch's tip (a merge commit) instead of moving the branch to it", false)
     .option("--pusher <login>", "who pushes (a local user, created on first use)", "")
-    .action(async (name: { owner: string; repository: string }, opts: { from: string; ref: string; branch: string; force: boolean; pusher: string }) => {
+    .action(async (name: { owner: string; repository: string }, opts: { from: string; ref: string; branch: string; force: boolean; merge: boolean; pusher: string }) => {
+      if (opts.force && opts.merge) throw new Error("--force and --merge exclude each other: a merge never rewrites the branch");
       const client = await forgeClient();
-      const res = await client.pushBranch({ ...name, fromPath: path.resolve(opts.from), sourceRef: opts.ref, branch: opts.branch, force: opts.force, pusher: opts.pusher });
+      const res = await client.pushBranch({ ...name, fromPath: path.resolve(opts.from), sourceRef: opts.ref, branch: opts.branch, force: opts.force, merge: opts.merge, pusher: opts.pusher });
       out(`${opts.branch}: ${res.beforeSha === "" ? "(new)" : res.beforeSha} -> ${res.afterSha}`);
     });
 }
