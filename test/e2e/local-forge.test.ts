@@ -88,6 +88,9 @@ describe("a pull request through the CLI", () => {
     expect(shown).toContain("labels:   backend, ready");
     expect(shown).toMatch(/^ {2}bob: APPROVED/m);
     expect(shown).toMatch(/^ {2}ada \(.*\):\n {4}@yardmaster queue$/m);
+    const withOutput = (await cli("pr", "show", "acme/widgets", "1", "--output")).stdout;
+    expect(withOutput).toMatch(/^ {2}lint +failure .*\n(?: {4}\| .*\n)* {4}\| lint found 1 problem$/m);
+    expect(withOutput).toMatch(/^ {4}\| tested$/m);
   }, 180_000);
 
   it("follows a push to the head and lists pull requests; an external CI posts a check", async () => {

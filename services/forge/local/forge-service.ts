@@ -49,6 +49,18 @@ function numberOf(value: bigint): number {
   return Number(value);
 }
 
+/** Bytes of a check run's output a pull request view carries (its end, where failures show). */
+export const VIEW_OUTPUT_BYTES = 16 * 1024;
+
+/** The last {@link VIEW_OUTPUT_BYTES} of an output, starting at a line, with a note of what was cut. */
+export function outputTail(output: string): string {
+  const bytes = Buffer.from(output, "utf8");
+  if (bytes.length <= VIEW_OUTPUT_BYTES) return output;
+  const tail = bytes.subarray(bytes.length - VIEW_OUTPUT_BYTES).toString("utf8");
+  const start = tail.indexOf("\n") + 1;
+  return `[${bytes.length - Buffer.byteLength(tail.slice(start))} earlier bytes not shown]\n${tail.slice(start)}`;
+}
+
 /** The proto form of a pull request view. */
 export function localPullRequestOf(view: PullRequestView): MessageInitShape<typeof LocalPullRequestSchema> {
   const { pull } = view;
@@ -64,7 +76,8 @@ export function localPullRequestOf(view: PullRequestView): MessageInitShape<type
     draft: pull.draft,
     labels: view.labels,
     checks: view.checks.map((c) => ({
-      name: c.name, state: c.state, description: c.description, app: c.app,
+      name: c.name, state: c.state, description: c.description, app: c.app, detailsUrl: c.detailsUrl ?? "", output: outputTail(c.output),
+      startedAt: c.startedAt === null ? undefined : timestampFromDate(c.startedAt),
       completedAt: c.completedAt === null ? undefined : timestampFromDate(c.completedAt),
     })),
     reviews: view.reviews.map((r) => ({ author: r.author, state: r.state, submittedAt: timestampFromDate(r.submittedAt) })),

@@ -10,8 +10,12 @@ const when = (t: Timestamp | undefined) => (t === undefined ? "" : timestampDate
 const short = (sha: string) => sha.slice(0, 12);
 const collect = (value: string, previous: string[]) => [...previous, value];
 
-/** The human-readable page of one pull request (`yardmaster pr show`): state, head, checks, labels, reviews, comments. */
-export function renderPullRequest(repo: string, pr: LocalPullRequest): string[] {
+/**
+ * The human-readable page of one pull request (`yardmaster pr show`): state, head, checks (with
+ * their links, and with `withOutput` their captured output indented below), labels, reviews,
+ * comments.
+ */
+export function renderPullRequest(repo: string, pr: LocalPullRequest, withOutput = false): string[] {
   const lines = [
     `${repo}#${pr.number}: ${pr.title}`,
     `state:    ${pr.state}${pr.draft ? " (draft)" : ""}${pr.conflict ? ", conflicts with its base" : ""}`,
@@ -23,7 +27,10 @@ export function renderPullRequest(repo: string, pr: LocalPullRequest): string[] 
   lines.push(`labels:   ${pr.labels.length === 0 ? "(none)" : pr.labels.join(", ")}`);
   lines.push(`checks:${pr.checks.length === 0 ? "   (none)" : ""}`);
   const width = Math.max(0, ...pr.checks.map((c) => c.name.length));
-  for (const c of pr.checks) lines.push(`  ${c.name.padEnd(width)}  ${c.state.padEnd(9)}  ${c.description}${c.app ? `  [${c.app}]` : ""}`);
+  for (const c of pr.checks) {
+    lines.push(`  ${c.name.padEnd(width)}  ${c.state.padEnd(9)}  ${c.description}${c.app ? `  [${c.app}]` : ""}${c.detailsUrl ? `  ${c.detailsUrl}` : ""}`);
+    if (withOutput && c.output !== "") for (const line of c.output.replace(/\n$/, "").split("\n")) lines.push(`    | ${line}`);
+  }
   lines.push(`reviews:${pr.reviews.length === 0 ? "  (none)" : ""}`);
   for (const r of pr.reviews) lines.push(`  ${r.author}: ${r.state} (${when(r.submittedAt)})`);
   lines.push(`comments:${pr.comments.length === 0 ? " (none)" : ""}`);
@@ -122,10 +129,11 @@ export function registerPr(program: Command): void {
     .description("a pull request: state, head, checks, labels, reviews, comments")
     .argument("<owner/name>", "the repository", parseRepoArgument)
     .argument("<number>", "the pull request", parseNumberArgument)
-    .action(async (repo: Repo, number: bigint) => {
+    .option("--output", "print each check's captured output under it", false)
+    .action(async (repo: Repo, number: bigint, opts: { output: boolean }) => {
       const client = await forgeClient();
       const res = await client.getPullRequest({ ...repo, number });
-      for (const line of renderPullRequest(`${repo.owner}/${repo.repository}`, res.pullRequest!)) out(line);
+      for (const line of renderPullRequest(`${repo.owner}/${repo.repository}`, res.pullRequest!, opts.output)) out(line);
     });
   pr
     .command("list")
