@@ -3,4 +3,4 @@ export { ruleOf, type CompiledRule } from "./field-rule.js";
 export { checkJson, INT_RANGES, isRfc3339, type PresenceMode } from "./json-check.js";
 export { checkMessageRules } from "./message-check.js";
 export { isUuid } from "./scalar-rules.js";
-export { childPath, invalidField, InvalidArgumentError, isInvalidArgumentError, throwIfViolations, type FieldViolation } from "./violation.js";
+export { childPath, invalidField, InvalidArgumentError, isInvalidArgumentError, throwIfViolations, violationsOf, type FieldViolation } from "./violation.js";

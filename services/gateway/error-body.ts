@@ -7,7 +7,7 @@
  * "internal error" and the request id; the log has the cause.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
-import { isInvalidArgumentError } from "../contracts/index.js";
+import { violationsOf } from "../contracts/index.js";
 import { codeName, restStatus } from "./http-status.js";
 
 export interface ErrorBody {
@@ -28,9 +28,7 @@ export function publicError(e: unknown, requestId: string): ConnectError {
 /** Status and body of a REST error response. */
 export function restError(e: ConnectError, requestId: string): { status: number; body: ErrorBody } {
   const details: Record<string, unknown>[] = [];
-  if (isInvalidArgumentError(e)) {
-    for (const v of e.violations) details.push({ type: "field_violation", field: v.field, description: v.description });
-  }
+  for (const v of violationsOf(e)) details.push({ type: "field_violation", field: v.field, description: v.description });
   details.push({ type: "request_info", request_id: requestId });
   return { status: restStatus(e.code), body: { code: codeName(e.code), message: e.rawMessage, details } };
 }

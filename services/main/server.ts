@@ -1,8 +1,9 @@
 /**
- * Starts Yardmaster in one process (DESIGN.md §2 "all services in one process on embedded
- * defaults"): PostgreSQL (URL or embedded) with migrations, ClickHouse (URL or embedded chdb) with
+ * Starts Yardmaster (DESIGN.md §2): by default every service in one process on embedded defaults
+ * — PostgreSQL (URL or embedded) with migrations, ClickHouse (URL or embedded chdb) with
  * migrations, the outbox relay, the forge (local or GitHub), the queue runner, every service on
- * one port (REST, Connect, gRPC, gRPC-Web), and a clean shutdown in reverse order.
+ * one port (REST, Connect, gRPC, gRPC-Web) — or, with `--only`, some of them, the others reached
+ * at their URLs (docs/deployment.md); a clean shutdown in reverse order.
  */
 import { mkdir } from "node:fs/promises";
 import pino, { type Logger } from "pino";
@@ -11,14 +12,18 @@ import { ProductService, TokenService } from "../../gen/yardmaster/v1/admin_pb.j
 import { QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
 import { SimulatorService } from "../../gen/yardmaster/v1/simulator_pb.js";
 import { clusterLayout, createActivityLogService, createClickHouseClient, createEventSink, migrateClickHouse, type ClickHouseClient } from "../activity-log/index.js";
-import type { QueueRunner } from "../engine/runner/index.js";
-import { buildApp, createAuthorizer, createTokenService, type App, type ServiceBinding } from "../gateway/index.js";
+import { createGithubTokenVerifier } from "../forge/github/index.js";
+import { buildApp, createAuthorizer, createTokenService, type App, type PlatformTokenVerifier, type ServiceBinding } from "../gateway/index.js";
 import { createProductService, createSimulatorService } from "../simulator/index.js";
-import { findToken, insertToken, listTokens, migrate, openDatabase, revokeToken, startOutboxRelay, type Database, type OutboxRelay } from "../store/index.js";
+import { findToken, insertToken, listTokens, migrate, openDatabase, revokeToken, startOutboxRelay, type Database } from "../store/index.js";
 import { loadOrCreateAdminKey } from "./admin-key.js";
 import { wireForge } from "./forge-wiring.js";
 import { wireQueue } from "./queue-wiring.js";
-import type { Settings } from "./settings.js";
+import { remoteServiceImpl } from "./remote-service.js";
+import { SERVICE_NAMES, SettingsError, type ServiceName, type Settings } from "./settings.js";
+
+/** GitHub tokens accepted by a process that runs neither the queue nor the simulator (FORGE=github). */
+const githubTokenVerifier = (logger: Logger) => createGithubTokenVerifier({ log: logger.child({ component: "github" }) });
 
 export interface RunningServer {
   app: App;
@@ -26,19 +31,39 @@ export interface RunningServer {
   port: number;
   adminKey: string;
   db: Database;
-  clickhouse: ClickHouseClient;
-  relay: OutboxRelay;
-  runner: QueueRunner;
+  /** The services this process runs itself. */
+  services: ReadonlySet<ServiceName>;
   logger: Logger;
   close(): Promise<void>;
 }
 
 /**
- * Starts everything and listens.
+ * Which services run here, and which are reached at a URL (docs/deployment.md).
+ * @throws SettingsError for an unknown name, or when FORGE=local would split the queue from the
+ *   simulator (the local forge's repositories live in one process's data directory)
+ */
+export function servicesToRun(settings: Settings, only?: readonly string[]): ReadonlySet<ServiceName> {
+  const names = only === undefined || only.length === 0 ? [...SERVICE_NAMES] : only;
+  const unknown = names.filter((n) => !(SERVICE_NAMES as readonly string[]).includes(n));
+  if (unknown.length) throw new SettingsError(`--only: unknown service ${unknown.map((n) => `"${n}"`).join(", ")}; services: ${SERVICE_NAMES.join(", ")}`);
+  const set = new Set(names as ServiceName[]);
+  if (settings.forge === "local" && set.has("queue") !== set.has("simulator")) {
+    throw new SettingsError("--only: with FORGE=local the queue and the simulator run in the same process (the local forge keeps its repositories in that process's data directory)");
+  }
+  return set;
+}
+
+/**
+ * Starts the services of `only` (default: all; `yardmaster serve --only`) and listens. A service
+ * not run here is forwarded to its URL (YARDMASTER_QUEUE_URL, YARDMASTER_SIMULATOR_URL,
+ * YARDMASTER_ACTIVITY_LOG_URL) or not served. Only what the services run here need is started:
+ * ClickHouse and the outbox relay with the activity log; the forge with the queue or the
+ * simulator; the queue runner with the queue. PostgreSQL (tokens, pause, outbox) always.
  * @param onBanner receives the human-readable start lines (URL, admin key)
  * @throws when a database cannot start, a migration fails or a setting is missing (nothing is left running)
  */
-export async function startServer(settings: Settings, onBanner: (line: string) => void = () => {}): Promise<RunningServer> {
+export async function startServer(settings: Settings, onBanner: (line: string) => void = () => {}, only?: readonly string[]): Promise<RunningServer> {
+  const services = servicesToRun(settings, only);
   const logger = pino({ level: settings.logLevel });
   await mkdir(settings.dataDir, { recursive: true });
   const admin = await loadOrCreateAdminKey(settings.dataDir, settings.adminKey);
@@ -52,31 +77,53 @@ export async function startServer(settings: Settings, onBanner: (line: string) =
     const applied = await migrate(db.url, (l) => logger.debug({ migrate: l }));
     if (applied.length) logger.info({ migrations: applied }, "PostgreSQL migrations applied");
 
-    const clickhouse = createClickHouseClient(settings.clickhouse);
-    cleanups.push(() => clickhouse.close());
-    const chApplied = await migrateClickHouse(clickhouse, settings.clickhouseCluster ? clusterLayout(settings.clickhouseCluster) : undefined);
-    if (chApplied.length) logger.info({ migrations: chApplied }, "ClickHouse migrations applied");
+    const bindings: ServiceBinding[] = [];
+    const readiness: Record<string, () => Promise<string | null>> = {
+      postgresql: () => db.pool.query("SELECT 1").then(() => null, (e: Error) => e.message),
+    };
+    // Without the activity log here, the outbox is relayed by the process that runs it (it polls).
+    let eventsWritten = () => {};
+    if (services.has("activity-log")) {
+      const clickhouse = createClickHouseClient(settings.clickhouse);
+      cleanups.push(() => clickhouse.close());
+      const chApplied = await migrateClickHouse(clickhouse, settings.clickhouseCluster ? clusterLayout(settings.clickhouseCluster) : undefined);
+      if (chApplied.length) logger.info({ migrations: chApplied }, "ClickHouse migrations applied");
+      const relay = startOutboxRelay({ pool: db.pool, sink: createEventSink(clickhouse), logger });
+      cleanups.push(async () => {
+        await relay.drain();
+        await relay.stop();
+      });
+      eventsWritten = () => relay.kick();
+      bindings.push({ service: ActivityLogService, impl: createActivityLogService({ db: db.pool, eventsWritten, clickhouse, cursorSecret: admin.key }) } as ServiceBinding);
+      readiness["clickhouse"] = () => clickhouse.ping().then((r) => (r.success ? null : String((r as { error?: Error }).error?.message ?? "no answer")), (e: Error) => e.message);
+    }
 
-    const relay = startOutboxRelay({ pool: db.pool, sink: createEventSink(clickhouse), logger });
-    cleanups.push(async () => {
-      await relay.drain();
-      await relay.stop();
-    });
-    const eventsWritten = () => relay.kick();
-
-    const forge = wireForge(settings, db.pool, logger);
-    cleanups.push(() => forge.close());
-    const queue = wireQueue({ db: db.pool, forge: forge.forge, logger, eventsWritten });
-    forge.setSink(queue.sink);
-    queue.runner.start();
-    cleanups.push(() => queue.runner.stop());
-
-    const authorizer = createAuthorizer({ adminKey: admin.key, tokens: { findToken: (id) => findToken(db.pool, id) }, platform: forge.platform });
-    const bindings: ServiceBinding[] = [
-      { service: QueueService, impl: queue.queueService },
-      { service: SimulatorService, impl: createSimulatorService({ db: db.pool, forge: forge.forge }) },
-      { service: ActivityLogService, impl: createActivityLogService({ db: db.pool, eventsWritten, clickhouse, cursorSecret: admin.key }) },
-      { service: ProductService, impl: createProductService({ db: db.pool, eventsWritten }) },
+    let platform: PlatformTokenVerifier | undefined;
+    let routes: ((app: App) => Promise<void>) | undefined;
+    if (services.has("queue") || services.has("simulator")) {
+      const forge = wireForge(settings, db.pool, logger);
+      cleanups.push(() => forge.close());
+      platform = forge.platform;
+      bindings.push(...forge.bindings);
+      if (services.has("queue")) {
+        const queue = wireQueue({ db: db.pool, forge: forge.forge, logger, eventsWritten });
+        forge.setSink(queue.sink);
+        queue.runner.start();
+        cleanups.push(() => queue.runner.stop());
+        // Webhooks feed the queue: they are received where it runs.
+        routes = forge.routes;
+        bindings.push({ service: QueueService, impl: queue.queueService } as ServiceBinding);
+      }
+      if (services.has("simulator")) bindings.push({ service: SimulatorService, impl: createSimulatorService({ db: db.pool, forge: forge.forge }) } as ServiceBinding);
+    } else if (settings.forge === "github") {
+      platform = githubTokenVerifier(logger);
+    }
+    for (const [name, service] of [["queue", QueueService], ["simulator", SimulatorService], ["activity-log", ActivityLogService]] as const) {
+      const url = settings.remotes[name];
+      if (!services.has(name) && url !== undefined) bindings.push({ service, impl: remoteServiceImpl(service, url) } as ServiceBinding);
+    }
+    bindings.push(
+      { service: ProductService, impl: createProductService({ db: db.pool, eventsWritten }) } as ServiceBinding,
       {
         service: TokenService,
         impl: createTokenService({
@@ -84,26 +131,27 @@ export async function startServer(settings: Settings, onBanner: (line: string) =
           list: () => listTokens(db.pool),
           revoke: (id) => revokeToken(db.pool, id),
         }),
-      },
-      ...forge.bindings,
-    ] as ServiceBinding[];
+      } as ServiceBinding,
+    );
 
+    const authorizer = createAuthorizer({ adminKey: admin.key, tokens: { findToken: (id) => findToken(db.pool, id) }, platform });
     const app = await buildApp({
       bindings,
       authorizer,
       logger,
-      extraRoutes: forge.routes,
-      readiness: async () => ({
-        postgresql: await db.pool.query("SELECT 1").then(() => null, (e: Error) => e.message),
-        clickhouse: await clickhouse.ping().then((r) => (r.success ? null : String((r as { error?: Error }).error?.message ?? "no answer")), (e: Error) => e.message),
-      }),
+      extraRoutes: routes,
+      readiness: async () => Object.fromEntries(await Promise.all(Object.entries(readiness).map(async ([name, probe]) => [name, await probe()] as const))),
     });
     cleanups.push(() => app.close());
     await app.listen({ port: settings.port, host: settings.host });
     const port = (app.server.address() as { port: number }).port;
     onBanner(`Yardmaster is listening on http://${settings.host === "0.0.0.0" ? "127.0.0.1" : settings.host}:${port} (REST under /v1, Connect, gRPC and gRPC-Web on the same port)`);
+    if (services.size < SERVICE_NAMES.length) {
+      const elsewhere = SERVICE_NAMES.filter((n) => !services.has(n)).map((n) => `${n} ${settings.remotes[n] ? `at ${settings.remotes[n]}` : "not served"}`);
+      onBanner(`Services here: ${[...services].join(", ")}; ${elsewhere.join("; ")}`);
+    }
     onBanner(admin.generated ? `Admin key (generated, stored in ${admin.source}): ${admin.key}` : `Admin key: ${admin.key} (from ${admin.source})`);
-    return { app, port, adminKey: admin.key, db, clickhouse, relay, runner: queue.runner, logger, close: cleanup };
+    return { app, port, adminKey: admin.key, db, services, logger, close: cleanup };
   } catch (e) {
     await cleanup();
     throw e;

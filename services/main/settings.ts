@@ -22,7 +22,14 @@ const Env = z.object({
   GITHUB_WEBHOOK_SECRET: z.string().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   YARDMASTER_URL: z.string().url().default("http://127.0.0.1:8080"),
+  YARDMASTER_QUEUE_URL: z.string().url().optional(),
+  YARDMASTER_SIMULATOR_URL: z.string().url().optional(),
+  YARDMASTER_ACTIVITY_LOG_URL: z.string().url().optional(),
 });
+
+/** The services a process can run (`yardmaster serve --only`, docs/deployment.md). */
+export const SERVICE_NAMES = ["queue", "simulator", "activity-log"] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 export type Settings = {
   port: number;
@@ -39,6 +46,8 @@ export type Settings = {
   logLevel: string;
   /** Address of the running service, for CLI clients. */
   serviceUrl: string;
+  /** Where the services this process does not run are served (split deployment); absent: not served here. */
+  remotes: Partial<Record<ServiceName, string>>;
 };
 
 /** Thrown for an invalid environment variable. */
@@ -71,5 +80,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     github: { appId: e.GITHUB_APP_ID, privateKey: e.GITHUB_PRIVATE_KEY, webhookSecret: e.GITHUB_WEBHOOK_SECRET },
     logLevel: e.LOG_LEVEL,
     serviceUrl: e.YARDMASTER_URL,
+    remotes: Object.fromEntries(Object.entries({
+      queue: e.YARDMASTER_QUEUE_URL, simulator: e.YARDMASTER_SIMULATOR_URL, "activity-log": e.YARDMASTER_ACTIVITY_LOG_URL,
+    }).filter(([, url]) => url !== undefined)),
   };
 }

@@ -54,12 +54,15 @@ export function waitForLine(child: ChildProcess, re: RegExp, output: () => strin
   });
 }
 
-/** Starts a server; `env` adds or overrides variables (e.g. CLICKHOUSE_URL). */
-export async function startServerProcess(env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
+/**
+ * Starts a server; `env` adds or overrides variables (e.g. CLICKHOUSE_URL, or DATABASE_URL to
+ * share another server's database), `serveArgs` are added to `serve` (e.g. `--only queue`).
+ */
+export async function startServerProcess(env: NodeJS.ProcessEnv = {}, serveArgs: string[] = []): Promise<ServerProcess> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "ym-e2e-"));
   const db = await freshDatabase({ migrated: false });
   const fullEnv = { ...process.env, PORT: "0", HOST: "127.0.0.1", YARDMASTER_DATA_DIR: dataDir, DATABASE_URL: db.url, LOG_LEVEL: "warn", ...env };
-  const child = spawn(process.execPath, [BIN, "serve"], { cwd: ROOT, env: fullEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [BIN, "serve", ...serveArgs], { cwd: ROOT, env: fullEnv, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));

@@ -8,11 +8,13 @@ export function registerServe(program: Command): void {
     .command("serve")
     .description("start the service (REST, Connect, gRPC and gRPC-Web on one port)")
     .option("--port <port>", "port to listen on (default: PORT or 8080)")
-    .action(async (opts: { port?: string }) => {
+    .option("--only <services>", "run only these services, comma-separated: queue, simulator, activity-log (the others are reached at YARDMASTER_<SERVICE>_URL; docs/deployment.md)")
+    .action(async (opts: { port?: string; only?: string }) => {
       const settings = readSettings(opts.port ? { ...process.env, PORT: opts.port } : process.env);
       // Loaded here, not at the top: every other command starts without the whole service.
       const { startServer } = await import("../server.js");
-      const server = await startServer(settings, out);
+      const only = opts.only?.split(",").map((s) => s.trim()).filter((s) => s !== "");
+      const server = await startServer(settings, out, only);
       let stopping = false;
       const stop = async (signal: string) => {
         if (stopping) return;

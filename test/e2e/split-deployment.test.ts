@@ -1,0 +1,102 @@
+/**
+ * Split deployment end to end (DESIGN.md §2, docs/deployment.md): two real server processes on
+ * one PostgreSQL database. The log process runs `serve --only activity-log` (ClickHouse, the
+ * outbox relay, ActivityLogService); the front process runs `serve --only queue,simulator` and
+ * reaches the log at YARDMASTER_ACTIVITY_LOG_URL. A pause written by the front arrives in the
+ * log process's ClickHouse through the shared outbox and is read back through the front, over
+ * REST (Link header and validation errors carried back) and over gRPC; the log process serves
+ * no queue route; with the log process gone the front answers 503 naming it.
+ */
+import * as grpc from "@grpc/grpc-js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ActivityLogService } from "../../gen/yardmaster/v1/activity_log_pb.js";
+import { eventually } from "../support/eventually.js";
+import { grpcClient, grpcUnary } from "../support/grpc-client.js";
+import { runCli } from "../support/cli.js";
+import { startServerProcess, type ServerProcess } from "../support/server-process.js";
+
+const ADMIN_KEY = "split-deployment-admin-key-0123456789";
+let log: ServerProcess;
+let front: ServerProcess;
+
+beforeAll(async () => {
+  log = await startServerProcess({ YARDMASTER_ADMIN_KEY: ADMIN_KEY }, ["--only", "activity-log"]);
+  front = await startServerProcess(
+    { YARDMASTER_ADMIN_KEY: ADMIN_KEY, DATABASE_URL: log.db.url, YARDMASTER_ACTIVITY_LOG_URL: log.url },
+    ["--only", "queue,simulator"],
+  );
+}, 180_000);
+afterAll(async () => {
+  await front?.stop();
+  await log?.stop();
+});
+
+async function rest(server: ServerProcess, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${server.url}/v1/repos/acme/split${path}`, {
+    method,
+    headers: { authorization: `Bearer ${ADMIN_KEY}`, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  return { status: res.status, json: text ? JSON.parse(text) : undefined, link: res.headers.get("link") };
+}
+
+describe("a front process and a log process", () => {
+  it("say which services each runs", () => {
+    expect(front.output()).toContain(`Services here: queue, simulator; activity-log at ${log.url}`);
+    expect(log.output()).toContain("Services here: activity-log; queue not served; simulator not served");
+  });
+
+  it("log a pause made on the front, read back through the front with its Link header", async () => {
+    expect((await rest(front, "PUT", "/merge-queue/pause", { reason: "split" })).status).toBe(200);
+    expect((await rest(front, "DELETE", "/merge-queue/pause")).status).toBe(204);
+    const page = await eventually(async () => {
+      const res = await rest(front, "GET", "/logs?per_page=1&event_type=queue.pause.create&event_type=queue.pause.delete");
+      expect(res.status).toBe(200);
+      expect(res.json.size).toBe(1);
+      expect(res.link).toMatch(/rel="next"/);
+      return res;
+    }, 60_000);
+    expect(page.json.events[0].type).toBe("queue.pause.delete");
+    const direct = await rest(log, "GET", "/logs?per_page=1&event_type=queue.pause.create&event_type=queue.pause.delete");
+    expect(direct.json.events).toEqual(page.json.events);
+    expect((await rest(front, "GET", "/logs/aggregate?event_type=queue.pause.create&event_type=queue.pause.delete")).json.total).toBe(2);
+  }, 90_000);
+
+  it("carry the log process's validation errors back as they are", async () => {
+    const res = await rest(front, "GET", "/logs?per_page=0");
+    expect(res.status).toBe(422);
+    expect(res.json.details).toContainEqual(expect.objectContaining({ type: "field_violation", field: "per_page" }));
+  });
+
+  it("answer gRPC on the front for the log", async () => {
+    const client = grpcClient(ActivityLogService, `127.0.0.1:${front.port}`);
+    try {
+      const list = await grpcUnary(client, "listLogs", { owner: "acme", repository: "split", eventType: ["queue.pause.create"] }, ADMIN_KEY);
+      expect(list.events.map((e: { type: string }) => e.type)).toEqual(["queue.pause.create"]);
+      await expect(grpcUnary(client, "listLogs", { owner: "acme", repository: "split" }, "not-the-key-at-all")).rejects.toMatchObject({ code: grpc.status.UNAUTHENTICATED });
+    } finally {
+      client.close();
+    }
+  });
+
+  it("keep the queue on the front only", async () => {
+    expect((await rest(log, "GET", "/merge-queue/pause")).status).toBe(404);
+    expect((await rest(front, "GET", "/merge-queue/pause")).json.paused).toBe(false);
+  });
+
+  it("refuse to split the local forge's queue from its simulator", async () => {
+    const res = await runCli(["serve", "--only", "queue"], { ...process.env, YARDMASTER_ADMIN_KEY: ADMIN_KEY, DATABASE_URL: log.db.url, PORT: "0" });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/--only: with FORGE=local the queue and the simulator run in the same process/);
+  });
+
+  it("answer 503 naming the log when the log process is gone", async () => {
+    const exited = new Promise((r) => log.child.once("exit", r));
+    log.child.kill("SIGTERM");
+    await exited;
+    const res = await rest(front, "GET", "/logs");
+    expect(res.status).toBe(503);
+    expect(res.json.message).toMatch(/ActivityLogService at http:\/\/127\.0\.0\.1:\d+ is unavailable/);
+  });
+});
