@@ -8,6 +8,7 @@
  */
 import { parseArgs } from "node:util";
 import { BREAK_PROBABILITY, D_MINUTES, QUEUES, openLoop, saturated } from "./queue/runs.js";
+import { LatencyTagger } from "./queue/latency-breakdown.js";
 import { borsRunsPerPull, relativeError, serialMergesPerHour, speculativeResolvedPerHour, yardmasterPairRunsPerResolved } from "./queue/closed-forms.js";
 import type { WhatIfReport } from "../services/engine/index.js";
 
@@ -30,9 +31,14 @@ const targets: { lambda: number; p95: number }[] = [{ lambda: 8, p95: 60 }, { la
 const results: string[] = [];
 for (const { lambda, p95 } of targets) {
   console.log(`\nλ = ${lambda}/h`);
-  const reports = QUEUES.map((q) => ({ name: q.name, report: openLoop(q.knobs, lambda, N, SEED) }));
+  const tagger = new LatencyTagger();
+  const reports = QUEUES.map((q, i) => ({ name: q.name, report: openLoop(q.knobs, lambda, N, SEED, i === 0 ? tagger.observe : undefined) }));
   for (const { name, report } of reports) console.log(row(name, report));
   const y = reports[0]!.report;
+  console.log("  yardmaster's merged pull requests by what happened to them:");
+  for (const c of tagger.breakdown(y)) {
+    console.log(`    ${c.name.padEnd(40)} ${(100 * c.share).toFixed(1).padStart(5)}% of merges   mean ${fmt(c.meanMinutes).padStart(6)} min   p95 ${fmt(c.p95Minutes).padStart(6)} min   ${(100 * c.shareOfSlowest).toFixed(0).padStart(3)}% of the slowest 5%`);
+  }
   results.push(`${verdict(!y.unstable)}  λ=${lambda}/h stable`);
   results.push(`${verdict(!y.unstable && y.p95Minutes <= p95)}  λ=${lambda}/h p95 ≤ ${p95} min (measured ${fmt(y.p95Minutes)})`);
   results.push(`${verdict(!y.unstable && y.runsPerMerge <= 0.6)}  λ=${lambda}/h ≤ 0.6 CI runs per merge (measured ${fmt(y.runsPerMerge, 3)})`);

@@ -3,7 +3,7 @@
  * a speculation-only queue) simulated with the real engine in virtual time, and the saturated runs
  * that check the closed forms.
  */
-import { constantMinutes, queueConfiguration, simulateQueue, type QueueKnobs, type WhatIfReport } from "../../services/engine/index.js";
+import { constantMinutes, queueConfiguration, simulateQueue, type QueueKnobs, type WhatIfOptions, type WhatIfReport } from "../../services/engine/index.js";
 
 /** CI duration in minutes (constant). */
 export const D_MINUTES = 30;
@@ -20,10 +20,10 @@ export const QUEUES: { name: string; knobs: QueueKnobs }[] = [
 ];
 
 /** An open-loop run: Poisson arrivals at `lambda` per hour. Unstable once 300 pull requests wait. */
-export function openLoop(knobs: QueueKnobs, lambda: number, pullRequests: number, seed: number): WhatIfReport {
+export function openLoop(knobs: QueueKnobs, lambda: number, pullRequests: number, seed: number, observe?: WhatIfOptions["observe"]): WhatIfReport {
   return simulateQueue({
     seed, config: queueConfiguration(knobs), pullRequests, arrivalsPerHour: lambda, breakProbability: BREAK_PROBABILITY,
-    flakeRate: 0, ciSlots: CI_SLOTS, ciDuration: constantMinutes(D_MINUTES), maxQueued: 300,
+    flakeRate: 0, ciSlots: CI_SLOTS, ciDuration: constantMinutes(D_MINUTES), maxQueued: 300, observe,
   });
 }
 

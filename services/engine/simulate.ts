@@ -222,6 +222,8 @@ export interface WhatIfOptions {
   saturation?: number;
   /** Open loop: stop and report unstable once this many pull requests are queued at once (default 1000). */
   maxQueued?: number;
+  /** Sees every applied step (e.g. to tell why a pull request waited); must not change anything. */
+  observe?: (step: SimulationStep) => void;
 }
 
 /** Results of a what-if run. Minutes and hours are virtual time. */
@@ -244,6 +246,8 @@ export interface WhatIfReport {
   unstable: boolean;
   untestedMerges: number;
   exactnessViolations: number;
+  /** Minutes from queued to merged, per merged pull request number. */
+  mergedMinutes: Map<number, number>;
 }
 
 function percentile(sorted: number[], q: number): number {
@@ -253,7 +257,7 @@ function percentile(sorted: number[], q: number): number {
 
 /** Runs the engine on a simulated stream of pull requests and reports latency, throughput and CI cost. */
 export function simulateQueue(options: WhatIfOptions): WhatIfReport {
-  const sim = new Simulation({ seed: options.seed, config: options.config, ciDuration: options.ciDuration, ciSlots: options.ciSlots, flakeRate: options.flakeRate });
+  const sim = new Simulation({ seed: options.seed, config: options.config, ciDuration: options.ciDuration, ciSlots: options.ciSlots, flakeRate: options.flakeRate, observe: options.observe });
   const start = sim.now;
   const maxQueued = options.maxQueued ?? 1000;
   let arrived = 0;
@@ -279,7 +283,9 @@ export function simulateQueue(options: WhatIfOptions): WhatIfReport {
     });
   }
   const fates = [...sim.fates.values()];
-  const merged = fates.filter((f) => f.code === "PR_MERGED" || f.code === "PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED");
+  const isMerged = (f: PullFate) => f.code === "PR_MERGED" || f.code === "PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED";
+  const merged = fates.filter(isMerged);
+  const mergedMinutes = new Map([...sim.fates].filter(([, f]) => isMerged(f)).map(([n, f]) => [n, (f.leftAt! - f.queuedAt) / 60_000] as const));
   const left = fates.filter((f) => f.leftAt !== null);
   const latencies = merged.map((f) => (f.leftAt! - f.queuedAt) / 60_000).sort((a, b) => a - b);
   const codes: Record<string, number> = {};
@@ -291,6 +297,6 @@ export function simulateQueue(options: WhatIfOptions): WhatIfReport {
     meanMinutes: latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length), p95Minutes: percentile(latencies, 0.95),
     ciRuns: stats.ciRuns, runsPerMerge: stats.ciRuns / Math.max(1, merged.length),
     resolvedPerHour: left.length / hours, mergesPerHour: merged.length / hours, virtualHours: hours, unstable,
-    untestedMerges: stats.untestedMerges, exactnessViolations: stats.exactnessViolations,
+    untestedMerges: stats.untestedMerges, exactnessViolations: stats.exactnessViolations, mergedMinutes,
   };
 }
