@@ -2,14 +2,67 @@
  * A light Connect HandlerContext for REST calls (research/stack.md §2, pitfall P7): the
  * implementation is called directly, without Connect's createHandlerContext, whose AbortSignal
  * machinery costs ~16 µs per call on Node 20. The abort signal never fires: REST handlers are
- * short and the server's own timeouts bound them.
+ * short and the server's own timeouts bound them. The header objects are made on first use:
+ * most implementations read no request header and set no response header, and a WHATWG Headers
+ * validates every name and value it holds.
  */
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
 import { createContextValues, type ContextValues, type HandlerContext } from "@connectrpc/connect";
 
 const NEVER = new AbortController().signal;
 
-/** Builds the context of one REST call; `values` carries the principal (auth.ts). */
+/** The context of one REST call; {@link RestHandlerContext.setResponseHeaders} hands back what the implementation set. */
+export class RestHandlerContext implements HandlerContext {
+  readonly protocolName = "rest";
+  readonly signal = NEVER;
+  private request?: Headers;
+  private response?: Headers;
+  private trailer?: Headers;
+
+  constructor(
+    readonly service: DescService,
+    readonly method: DescMethod,
+    readonly requestMethod: string,
+    readonly url: string,
+    private readonly rawHeaders: Record<string, string | string[] | undefined>,
+    readonly values: ContextValues = createContextValues(),
+  ) {}
+
+  timeoutMs(): number | undefined {
+    return undefined;
+  }
+
+  /** The request's headers (HTTP/2 pseudo-headers left out: they are not valid Headers names, stack.md P5). */
+  get requestHeader(): Headers {
+    if (!this.request) {
+      this.request = new Headers();
+      for (const k in this.rawHeaders) {
+        const v = this.rawHeaders[k];
+        if (v === undefined || k.startsWith(":")) continue;
+        this.request.set(k, Array.isArray(v) ? v.join(", ") : v);
+      }
+    }
+    return this.request;
+  }
+
+  get responseHeader(): Headers {
+    return (this.response ??= new Headers());
+  }
+
+  get responseTrailer(): Headers {
+    return (this.trailer ??= new Headers());
+  }
+
+  /** Calls `set` for every response header the implementation set (`Link`, ...); none made, none called. */
+  setResponseHeaders(set: (name: string, value: string) => void): void {
+    this.response?.forEach((value, name) => set(name, value));
+  }
+}
+
+/**
+ * Builds the context of one REST call; `values` carries the principal (auth.ts).
+ * `headers` is Node's request header object (lower-case names).
+ */
 export function restHandlerContext(
   service: DescService,
   method: DescMethod,
@@ -17,25 +70,6 @@ export function restHandlerContext(
   url: string,
   headers: Record<string, string | string[] | undefined>,
   values: ContextValues = createContextValues(),
-): HandlerContext {
-  const requestHeader = new Headers();
-  for (const k in headers) {
-    const v = headers[k];
-    // HTTP/2 pseudo-headers (":path") are not valid Headers names (stack.md pitfall P5).
-    if (v === undefined || k.startsWith(":")) continue;
-    requestHeader.set(k, Array.isArray(v) ? v.join(", ") : v);
-  }
-  return {
-    service,
-    method,
-    protocolName: "rest",
-    requestMethod,
-    url,
-    signal: NEVER,
-    timeoutMs: () => undefined,
-    requestHeader,
-    responseHeader: new Headers(),
-    responseTrailer: new Headers(),
-    values,
-  } as HandlerContext;
+): RestHandlerContext {
+  return new RestHandlerContext(service, method, requestMethod, url, headers, values);
 }

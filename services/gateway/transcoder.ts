@@ -63,7 +63,7 @@ export function registerTranscoder(app: FastifyInstance<any, any, any, any>, opt
       const values = createContextValues().set(principalKey, principal);
       const ctx = restHandlerContext(route.service, route.method, req.method, req.url, req.headers, values);
       const res = await fn(input, ctx);
-      ctx.responseHeader.forEach((v, k) => void reply.header(k, v));
+      ctx.setResponseHeaders((k, v) => void reply.header(k, v));
       if (route.method.output.typeName === "google.protobuf.Empty") return reply.code(204).send();
       const message = res && typeof res === "object" && "$typeName" in res ? res : create(route.method.output, (res ?? {}) as never);
       return reply.code(200).type("application/json; charset=utf-8").send(writeRestJson(route.method.output, message));
