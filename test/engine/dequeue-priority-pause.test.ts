@@ -116,13 +116,7 @@ describe("priorities", () => {
 
 describe("pause", () => {
   it("stops draft checks and merges but keeps pull requests queued; unpausing restarts them", () => {
-    const h = new QueueHarness(configuration({ mergeQueue: { max_parallel_checks: 2 } }));
-    h.queue(1);
-    h.queue(2);
-    h.created("Batch 1", 101);
-    h.created("Batch 2", 102);
-    h.at(20).ci("Batch 1", true);
-    h.merged("Batch 1");
+    const h = new QueueHarness(configuration({ mergeQueue: { max_parallel_checks: 2 } })).firstOfTwoMerged();
     h.at(21).queue(3);
     h.at(22).send(pauseEvent());
     expect(h.lines(STORY)).toEqual([

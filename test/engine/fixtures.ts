@@ -131,6 +131,20 @@ export class QueueHarness {
     return this.send({ type: "merge_completed", batchId: this.batch(name).car.id, newBaseSha: sha(`merged-${name}`) });
   }
 
+  /**
+   * Two single pull request batches checked at once (max_parallel_checks ≥ 2, batch size 1):
+   * #1 and #2 queued, both drafts created, Batch 1 passes at +20 min and merges; Batch 2 runs on.
+   */
+  firstOfTwoMerged(): this {
+    this.queue(1);
+    this.queue(2);
+    this.created("Batch 1", 101);
+    this.created("Batch 2", 102);
+    this.at(20).ci("Batch 1", true);
+    this.merged("Batch 1");
+    return this;
+  }
+
   /** Merges every merge the last effects asked for, repeatedly (runner loop). */
   mergeRequested(): void {
     for (let e = this.effects.find((x) => x.kind === "merge_batch"); e && e.kind === "merge_batch"; e = this.effects.find((x) => x.kind === "merge_batch")) {

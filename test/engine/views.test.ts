@@ -57,13 +57,7 @@ describe("status view", () => {
   });
 
   it("estimates a batch whose batch ahead has already merged (the merged ancestor holds nothing back)", () => {
-    const h = new QueueHarness(configuration({ rules: [queueRule({ batch_size: batchOf(1), batch_max_wait_time: 0 })], mergeQueue: { max_parallel_checks: 2 } }));
-    h.queue(1);
-    h.queue(2);
-    h.created("Batch 1", 101);
-    h.created("Batch 2", 102);
-    h.at(20).ci("Batch 1", true);
-    h.merged("Batch 1");
+    const h = new QueueHarness(configuration({ rules: [queueRule({ batch_size: batchOf(1), batch_max_wait_time: 0 })], mergeQueue: { max_parallel_checks: 2 } })).firstOfTwoMerged();
     const [batch2] = statusView(h.state, "main", h.now).batches;
     // Typical CI: the one concluded check, 20 minutes; Batch 2 started at 0 so it ends at 20 (now).
     expect([batch2!.name, at(batch2!.estimatedCiFinishAt), at(batch2!.estimatedMergeAt)]).toEqual(["Batch 2", 20, 20]);
