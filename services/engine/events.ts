@@ -28,6 +28,8 @@ const queueCheck = z.object({
 });
 const hostLabel = z.object({ id: z.number().int(), name: z.string(), color: z.string(), default: z.boolean() });
 const truth = z.union([z.literal(true), z.literal(false), z.literal("pending")]);
+/** An evaluated conditions tree as events.proto `ConditionEvaluation` JSON (kept for the leave event). */
+const evaluation = z.record(z.string(), z.unknown());
 /** Who paused or unpaused (optional; the pause endpoints log it, the engine does not need it). */
 const actor = z.object({ type: z.enum(["application", "user"]), id: z.union([z.number().int(), z.string()]), name: z.string() }).optional();
 
@@ -73,6 +75,8 @@ const schemas = {
     /** The pull request's labels as read with the conditions, to keep the status view current. */
     labels: z.array(z.string()).optional(),
     hostLabels: z.array(hostLabel).optional(),
+    /** The queue conditions as evaluated, shown by the leave event (`conditions_evaluation`). */
+    evaluation: evaluation.optional(),
   }),
   speculative_check_created: z.object({ type: z.literal("speculative_check_created"), checkId: z.string().min(1), pullRequestNumber: number, headSha: sha }),
   speculative_check_failed: z.object({
@@ -81,7 +85,11 @@ const schemas = {
     pullRequest: number.nullable(), message: z.string(),
   }),
   speculative_check_closed: z.object({ type: z.literal("speculative_check_closed"), checkId: z.string().min(1) }),
-  check_results: z.object({ type: z.literal("check_results"), checkId: z.string().min(1), conditions: truth, checks: z.array(queueCheck) }),
+  check_results: z.object({
+    type: z.literal("check_results"), checkId: z.string().min(1), conditions: truth, checks: z.array(queueCheck),
+    /** Per member (pull request number as a string): the merge conditions as evaluated, for the leave event. */
+    evaluations: z.record(z.string(), evaluation).optional(),
+  }),
   merge_completed: z.object({ type: z.literal("merge_completed"), batchId: z.string().min(1), newBaseSha: sha }),
   merge_failed: z.object({
     type: z.literal("merge_failed"), batchId: z.string().min(1), reason: z.enum(["conflict", "base_moved", "error"]),
@@ -108,13 +116,15 @@ export type EngineEventType = keyof Schemas;
  * - pull_request_queued `{pull, trigger}`: entering (or re-queueing; same rule and priority = no-op).
  * - pull_request_updated `{number, headSha}`: a push to the head outside the queue.
  * - pull_request_closed `{number}`; pull_request_merged_externally `{number}` (PR_MANUALLY_MERGED).
- * - queue_conditions_evaluated `{number, result, labels?, hostLabels?}`: false dequeues (PR_DEQUEUED),
- *   "pending" keeps; labels given refresh the ones shown.
+ * - queue_conditions_evaluated `{number, result, labels?, hostLabels?, evaluation?}`: false dequeues
+ *   (PR_DEQUEUED), "pending" keeps; labels given refresh the ones shown; the evaluated tree is
+ *   kept for the leave event's `conditions_evaluation`.
  * - speculative_check_created `{checkId, pullRequestNumber, headSha}`: the draft (or the updated
  *   pull request, in place) exists; CI runs on `headSha`.
  * - speculative_check_failed `{checkId, reason, pullRequest, message}`: creation failed.
  * - speculative_check_closed `{checkId}`: someone closed the draft (BATCH_PULL_REQUEST_CLOSED).
- * - check_results `{checkId, conditions, checks}`: merge_conditions evaluated on the check's pull request.
+ * - check_results `{checkId, conditions, checks, evaluations?}`: merge_conditions evaluated on the
+ *   check's pull request (`evaluations`: each member's evaluated tree, kept for its leave event).
  * - merge_completed `{batchId, newBaseSha}` / merge_failed `{batchId, reason, pullRequest, currentBaseSha, message}`.
  * - base_branch_moved `{branch, sha}`: a push to a base branch (the queue's own or external).
  * - timer_fired `{key}`; pause `{reason, actor?}` (again: a new reason); unpause `{actor?}`.

@@ -54,13 +54,23 @@ export function checkFailed(ctx: Ctx, car: Car, timedOut: boolean): void {
   }
 }
 
-/** check_results: records the checks and concludes the attempt when the conditions are decided. */
-export function onCheckResults(ctx: Ctx, checkId: string, conditions: true | false | "pending", checks: QueueCheck[]): void {
+/**
+ * check_results: records the checks (and each member's evaluated merge conditions, for its leave
+ * event) and concludes the attempt when the conditions are decided.
+ */
+export function onCheckResults(
+  ctx: Ctx, checkId: string, conditions: true | false | "pending", checks: QueueCheck[], evaluations: Record<string, Record<string, unknown>> = {},
+): void {
   const found = ctx.findCheck(checkId);
   if (!found || found.check.phase !== "running") return; // stale: a cancelled or concluded attempt
   const { car, check } = found;
   check.checks = checks;
-  for (const m of car.members) { const p = ctx.pull(m); if (p) p.lastChecks = checks; }
+  for (const m of car.members) {
+    const p = ctx.pull(m);
+    if (!p) continue;
+    p.lastChecks = checks;
+    if (evaluations[String(m)]) p.lastEvaluation = evaluations[String(m)];
+  }
   if (conditions === "pending") return;
   if (conditions === false) { checkFailed(ctx, car, false); return; }
   check.phase = "passed";

@@ -65,7 +65,7 @@ export function onQueued(ctx: Ctx, event: EventOf<"pull_request_queued">): void 
     allowChecksInterruption: input.allowChecksInterruption, scopes: [...new Set(input.scopes)].sort(), allScopes: input.allScopes,
     partitions, dependsOn: input.dependsOn.filter((n) => n !== input.number), queuedAt: ctx.now, readySince: ctx.now,
     seq: ++ctx.state.counters.pull, sessionId: ctx.nextSession(), trigger: event.trigger, conflictBlockers: null,
-    creationFailures: 0, previousBatch: null, lastChecks: [], pendingHeadSha: null,
+    creationFailures: 0, previousBatch: null, lastChecks: [], lastEvaluation: null, pendingHeadSha: null,
   };
   ctx.state.pulls[String(pull.number)] = pull;
   for (const p of partitions) ctx.train(pull.baseRef, p).waiting.push(pull.number);
@@ -104,5 +104,6 @@ export function onQueueConditions(ctx: Ctx, event: EventOf<"queue_conditions_eva
   const pull = ctx.pull(event.number);
   if (pull && event.labels) pull.labels = [...event.labels];
   if (pull && event.hostLabels) pull.hostLabels = event.hostLabels.map((l) => ({ ...l }));
+  if (pull && event.evaluation) pull.lastEvaluation = event.evaluation;
   if (event.result === false) leaveQueue(ctx, event.number, "PR_DEQUEUED");
 }

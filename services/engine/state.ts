@@ -57,6 +57,12 @@ export interface PullEntry {
   previousBatch: { id: string; name: string } | null;
   /** Last checks seen for it, for the leave event. */
   lastChecks: QueueCheck[];
+  /**
+   * The conditions last evaluated for it (queue conditions while waiting, merge conditions of its
+   * check), as events.proto `ConditionEvaluation` JSON, for the leave event; null when none yet.
+   * Absent in states saved before it existed.
+   */
+  lastEvaluation?: Record<string, unknown> | null;
   /** A head SHA reported before the in-place update that produced it was confirmed. */
   pendingHeadSha: string | null;
 }

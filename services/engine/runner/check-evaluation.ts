@@ -7,7 +7,7 @@
  * concluded, false otherwise. Each check of the check's pull request is reported as a QueueCheck.
  */
 import type { ForgePort, PullRequestSnapshot } from "../../forge/types.js";
-import type { Configuration, Truth } from "../../simulator/config/index.js";
+import { conditionEvaluationEventJson, type Configuration, type Truth } from "../../simulator/config/index.js";
 import type { EngineEventInput } from "../events.js";
 import type { Car, EngineState, QueueCheck } from "../state.js";
 import { evaluateFor, ruleConditions, type ProtectionCache } from "./evaluation.js";
@@ -54,11 +54,14 @@ export async function evaluateCheck(
   // Only checks of the checked commit count: a check of an older head says nothing about this one.
   const checks = checkPr.headSha === check.headSha ? checkPr.checks.filter((c) => c.app !== OWN_APP) : [];
   const results: Truth[] = [];
+  const evaluations: Record<string, Record<string, unknown>> = {};
   for (const n of car.members) {
     const member = n === checkPr.number ? checkPr : await deps.forge.getPullRequest(deps.repository, n);
     const entry = state.pulls[String(n)];
     const withChecks: PullRequestSnapshot = { ...member, checks };
-    results.push(evaluateFor(conditions, withChecks, { queueName: car.queueRule, queuedAt: entry ? new Date(entry.queuedAt) : null }, deps.now).match);
+    const evaluated = evaluateFor(conditions, withChecks, { queueName: car.queueRule, queuedAt: entry ? new Date(entry.queuedAt) : null }, deps.now);
+    results.push(evaluated.match);
+    evaluations[String(n)] = conditionEvaluationEventJson(evaluated, n) as unknown as Record<string, unknown>;
   }
-  return { type: "check_results", checkId, conditions: and(results), checks: checks.map(queueCheck) };
+  return { type: "check_results", checkId, conditions: and(results), checks: checks.map(queueCheck), evaluations };
 }

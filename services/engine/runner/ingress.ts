@@ -16,7 +16,7 @@
 import type { Logger } from "pino";
 import type pg from "pg";
 import type { ForgeEvent, ForgePort, PullRequestSnapshot } from "../../forge/types.js";
-import { parseDependsOn, type EvaluatedCondition } from "../../simulator/config/index.js";
+import { conditionEvaluationEventJson, parseDependsOn, type EvaluatedCondition } from "../../simulator/config/index.js";
 import { deleteQueueRequest, listQueueRequests, putQueueRequest } from "../../store/index.js";
 import type { EngineEffect, LogEffect } from "../effects.js";
 import type { EngineEventInput } from "../events.js";
@@ -109,7 +109,10 @@ async function reevaluate(env: IngressEnv, pr: PullRequestSnapshot): Promise<voi
   const rule = env.config.config.queue_rules.find((r) => r.name === entry.queueRule);
   if (!rule) return;
   const evaluation = evaluateFor(ruleConditions(rule, "queue", await env.protections.get(pr.base)), pr, { queueName: entry.queueRule, queuedAt: new Date(entry.queuedAt) }, env.now);
-  env.emit({ type: "queue_conditions_evaluated", number: pr.number, result: evaluation.match, labels: pr.labels.map((l) => l.name), hostLabels: pr.labels });
+  env.emit({
+    type: "queue_conditions_evaluated", number: pr.number, result: evaluation.match, labels: pr.labels.map((l) => l.name), hostLabels: pr.labels,
+    evaluation: conditionEvaluationEventJson(evaluation, pr.number) as unknown as Record<string, unknown>,
+  });
 }
 
 /** Pull requests that may enter now: a pending request, or a matching pull_request_rules `queue` action. */

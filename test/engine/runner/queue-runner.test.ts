@@ -71,6 +71,9 @@ describe("the queue runner over the local forge", () => {
     const logged = await w.loggedTypes();
     const leave = logged.find((e) => e.type === "action.queue.leave" && Number(e.pull_request) === bad);
     expect(leave?.metadata).toMatchObject({ dequeue_code: "CHECKS_FAILED", merged: false });
+    // Why it left: the merge conditions (the branch's required checks) as last evaluated on its check.
+    expect(leave?.metadata.conditions_evaluation).toMatchObject({ match: false });
+    expect(JSON.stringify(leave?.metadata.conditions_evaluation)).toMatch(/"attribute_name":"check-success"/);
     expect((await w.forge.getPullRequest(REPO, bad)).state).toBe("open");
     expect(logged.some((e) => e.type === "action.queue.batch_bisection_start")).toBe(true);
     const end = logged.find((e) => e.type === "action.queue.batch_bisection_end");
