@@ -72,7 +72,8 @@ describe("check runs from the local CI", () => {
     await repo.open("feature");
     const spec = await w.forge.createSpeculativeBranch(REPO, "yardmaster/merge-queue/main/1", repo.src.root, [{ number: 1, headSha: head }]);
     await w.forge.ci.drain();
-    expect((await runs(spec)).map((r) => r.state)).toEqual(["success"]);
+    const done = await runs(spec);
+    expect(done.map((r) => r.state), done.map((r) => r.output).join("\n")).toEqual(["success"]);
     const first = (await runs(spec))[0]!.id;
     expect(await w.forge.runChecks(REPO, spec)).toEqual({ sha: spec, checks: ["test"] });
     expect((await runs(spec)).map((r) => [r.state, r.id > first])).toEqual([["pending", true]]);

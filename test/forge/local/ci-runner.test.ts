@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { createReadStream } from "node:fs";
-import { mkdtemp, readFile, readdir, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -195,6 +195,16 @@ describe("local CI runner", () => {
     const [result] = await runCommitChecks(deps(2, { tempRoot: join(scratch, "missing", "dir") }), { repo: t.repo, sha });
     expect(result).toMatchObject({ name: "test", state: "error", exitCode: null });
     expect(result!.output).toMatch(/ENOENT/);
+  });
+
+  it("tries a checkout that failed again before reporting an error", async () => {
+    const sha = await commitWithCi("checks:\n  - {name: test, run: 'true'}\n");
+    const later = join(scratch, "later");
+    // The first attempt finds no directory to check out in; it appears before the retries.
+    setTimeout(() => void mkdir(later), 20);
+    const [result] = await runCommitChecks(deps(2, { tempRoot: later }), { repo: t.repo, sha });
+    expect(result).toMatchObject({ name: "test", state: "success", exitCode: 0 });
+    expect(await readdir(later)).toEqual([]);
   });
 
   it("refuses a commit that does not exist", async () => {
