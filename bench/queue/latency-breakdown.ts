@@ -51,10 +51,11 @@ export class LatencyTagger {
     const slowest = new Set(all.slice(Math.floor(all.length * 0.95)).map(([n]) => n));
     const classes = new Map<string, { minutes: number[]; slow: number }>();
     for (const [n, minutes] of all) {
-      const c = classes.get(this.classOf(n)) ?? { minutes: [], slow: 0 };
+      const name = this.classOf(n);
+      const c = classes.get(name) ?? { minutes: [], slow: 0 };
       c.minutes.push(minutes);
       if (slowest.has(n)) c.slow++;
-      classes.set(this.classOf(n), c);
+      classes.set(name, c);
     }
     return [...classes].map(([name, c]) => ({
       name, merged: c.minutes.length, share: c.minutes.length / all.length,

@@ -11,7 +11,11 @@ import { createContextValues, type ContextValues, type HandlerContext } from "@c
 
 const NEVER = new AbortController().signal;
 
-/** The context of one REST call; {@link RestHandlerContext.setResponseHeaders} hands back what the implementation set. */
+/**
+ * The context of one REST call: `rawHeaders` is Node's request header object (lower-case names),
+ * `values` carries the principal (auth.ts); {@link RestHandlerContext.setResponseHeaders} hands
+ * back what the implementation set.
+ */
 export class RestHandlerContext implements HandlerContext {
   readonly protocolName = "rest";
   readonly signal = NEVER;
@@ -57,19 +61,4 @@ export class RestHandlerContext implements HandlerContext {
   setResponseHeaders(set: (name: string, value: string) => void): void {
     this.response?.forEach((value, name) => set(name, value));
   }
-}
-
-/**
- * Builds the context of one REST call; `values` carries the principal (auth.ts).
- * `headers` is Node's request header object (lower-case names).
- */
-export function restHandlerContext(
-  service: DescService,
-  method: DescMethod,
-  requestMethod: string,
-  url: string,
-  headers: Record<string, string | string[] | undefined>,
-  values: ContextValues = createContextValues(),
-): RestHandlerContext {
-  return new RestHandlerContext(service, method, requestMethod, url, headers, values);
 }

@@ -22,7 +22,7 @@ import { principalKey, type Authorizer } from "./auth.js";
 import type { CompiledRoute, ServiceBinding } from "./compile-routes.js";
 import { publicError, restError } from "./error-body.js";
 import { resolveFieldPath, setAtPath } from "./field-path.js";
-import { restHandlerContext } from "./handler-context.js";
+import { RestHandlerContext } from "./handler-context.js";
 import { paramToJson } from "./param-value.js";
 import { writeRestJson } from "./rest-json.js";
 import type { RouteTrie } from "./route-trie.js";
@@ -61,7 +61,7 @@ export function registerTranscoder(app: FastifyInstance<any, any, any, any>, opt
       const fn = impls.get(route.service.typeName)?.[route.method.localName] as Impl | undefined;
       if (!fn) throw new ConnectError(`${route.method.parent.typeName}.${route.method.name} is not implemented`, Code.Unimplemented);
       const values = createContextValues().set(principalKey, principal);
-      const ctx = restHandlerContext(route.service, route.method, req.method, req.url, req.headers, values);
+      const ctx = new RestHandlerContext(route.service, route.method, req.method, req.url, req.headers, values);
       const res = await fn(input, ctx);
       ctx.setResponseHeaders((k, v) => void reply.header(k, v));
       if (route.method.output.typeName === "google.protobuf.Empty") return reply.code(204).send();

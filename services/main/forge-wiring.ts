@@ -26,6 +26,11 @@ export interface ForgeWiring {
   close(): Promise<void>;
 }
 
+/** GitHub tokens accepted by the API (FORGE=github), with the forge or without it (a process running only the activity log). */
+export function githubTokenVerifier(logger: Logger): PlatformTokenVerifier {
+  return createGithubTokenVerifier({ log: logger.child({ component: "github" }) });
+}
+
 /**
  * Builds the forge of the settings.
  * @throws SettingsError when FORGE=github lacks GITHUB_APP_ID, GITHUB_PRIVATE_KEY or GITHUB_WEBHOOK_SECRET
@@ -56,7 +61,7 @@ export function wireForge(settings: Settings, db: Pool, logger: Logger): ForgeWi
     forge: createGithubForge({ appId: appId!, privateKey: privateKey!, log }),
     bindings: [],
     routes: (app) => registerGithubWebhook(app as never, { secret: webhookSecret!, pool: db, sink: deliver, log }),
-    platform: createGithubTokenVerifier({ log }),
+    platform: githubTokenVerifier(logger),
     setSink: (s) => void (sink = s),
     close: async () => clearInterval(prune),
   };

@@ -34,24 +34,23 @@ export function remoteServiceImpl(service: DescService, baseUrl: string): Record
   return impl;
 }
 
+/** Copies the headers of `names` present in `from` into `to`; returns `to`. */
+function copyHeaders(from: Headers, to: Headers, names: readonly string[]): Headers {
+  for (const name of names) {
+    const value = from.get(name);
+    if (value !== null) to.set(name, value);
+  }
+  return to;
+}
+
 async function forward(
   client: Record<string, (req: unknown, options: object) => Promise<unknown>>, method: DescMethod, baseUrl: string, req: unknown, ctx: HandlerContext,
 ): Promise<unknown> {
-  const headers = new Headers();
-  for (const name of FORWARDED_REQUEST_HEADERS) {
-    const value = ctx.requestHeader.get(name);
-    if (value !== null) headers.set(name, value);
-  }
   try {
     return await client[method.localName]!(req, {
-      headers,
+      headers: copyHeaders(ctx.requestHeader, new Headers(), FORWARDED_REQUEST_HEADERS),
       signal: ctx.signal,
-      onHeader: (h: Headers) => {
-        for (const name of FORWARDED_RESPONSE_HEADERS) {
-          const value = h.get(name);
-          if (value !== null) ctx.responseHeader.set(name, value);
-        }
-      },
+      onHeader: (h: Headers) => void copyHeaders(h, ctx.responseHeader, FORWARDED_RESPONSE_HEADERS),
     });
   } catch (e) {
     const err = ConnectError.from(e);

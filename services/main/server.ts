@@ -6,24 +6,24 @@
  * at their URLs (docs/deployment.md); a clean shutdown in reverse order.
  */
 import { mkdir } from "node:fs/promises";
+import type { DescService } from "@bufbuild/protobuf";
 import pino, { type Logger } from "pino";
 import { ActivityLogService } from "../../gen/yardmaster/v1/activity_log_pb.js";
 import { ProductService, TokenService } from "../../gen/yardmaster/v1/admin_pb.js";
 import { QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
 import { SimulatorService } from "../../gen/yardmaster/v1/simulator_pb.js";
 import { clusterLayout, createActivityLogService, createClickHouseClient, createEventSink, migrateClickHouse, type ClickHouseClient } from "../activity-log/index.js";
-import { createGithubTokenVerifier } from "../forge/github/index.js";
 import { buildApp, createAuthorizer, createTokenService, type App, type PlatformTokenVerifier, type ServiceBinding } from "../gateway/index.js";
 import { createProductService, createSimulatorService } from "../simulator/index.js";
 import { findToken, insertToken, listTokens, migrate, openDatabase, revokeToken, startOutboxRelay, type Database } from "../store/index.js";
 import { loadOrCreateAdminKey } from "./admin-key.js";
-import { wireForge } from "./forge-wiring.js";
+import { githubTokenVerifier, wireForge } from "./forge-wiring.js";
 import { wireQueue } from "./queue-wiring.js";
 import { remoteServiceImpl } from "./remote-service.js";
 import { SERVICE_NAMES, SettingsError, type ServiceName, type Settings } from "./settings.js";
 
-/** GitHub tokens accepted by a process that runs neither the queue nor the simulator (FORGE=github). */
-const githubTokenVerifier = (logger: Logger) => createGithubTokenVerifier({ log: logger.child({ component: "github" }) });
+/** The service each name of `--only` stands for. */
+const SERVICES: Record<ServiceName, DescService> = { queue: QueueService, simulator: SimulatorService, "activity-log": ActivityLogService };
 
 export interface RunningServer {
   app: App;
@@ -118,9 +118,9 @@ export async function startServer(settings: Settings, onBanner: (line: string) =
     } else if (settings.forge === "github") {
       platform = githubTokenVerifier(logger);
     }
-    for (const [name, service] of [["queue", QueueService], ["simulator", SimulatorService], ["activity-log", ActivityLogService]] as const) {
+    for (const name of SERVICE_NAMES) {
       const url = settings.remotes[name];
-      if (!services.has(name) && url !== undefined) bindings.push({ service, impl: remoteServiceImpl(service, url) } as ServiceBinding);
+      if (!services.has(name) && url !== undefined) bindings.push({ service: SERVICES[name], impl: remoteServiceImpl(SERVICES[name], url) } as ServiceBinding);
     }
     bindings.push(
       { service: ProductService, impl: createProductService({ db: db.pool, eventsWritten }) } as ServiceBinding,

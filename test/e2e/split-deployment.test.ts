@@ -13,6 +13,7 @@ import { ActivityLogService } from "../../gen/yardmaster/v1/activity_log_pb.js";
 import { eventually } from "../support/eventually.js";
 import { grpcClient, grpcUnary } from "../support/grpc-client.js";
 import { runCli } from "../support/cli.js";
+import { restCall } from "../support/rest-client.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
 
 const ADMIN_KEY = "split-deployment-admin-key-0123456789";
@@ -31,14 +32,10 @@ afterAll(async () => {
   await log?.stop();
 });
 
+/** A REST call under /v1/repos/acme/split with the shared admin key, and the response's Link header. */
 async function rest(server: ServerProcess, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${server.url}/v1/repos/acme/split${path}`, {
-    method,
-    headers: { authorization: `Bearer ${ADMIN_KEY}`, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : undefined, link: res.headers.get("link") };
+  const res = await restCall(server, method, `/v1/repos/acme/split${path}`, body);
+  return { ...res, link: res.headers.get("link") };
 }
 
 describe("a front process and a log process", () => {

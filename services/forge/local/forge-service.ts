@@ -12,6 +12,7 @@ import { invalidField } from "../../contracts/index.js";
 import { principalKey } from "../../gateway/index.js";
 import { forgeErrorToConnect } from "../connect-errors.js";
 import { ForgeError, type CheckState } from "../types.js";
+import { OutputTail } from "./ci/index.js";
 import { DEFAULT_USER_LOGIN } from "./core.js";
 import { LocalForgeError } from "./errors.js";
 import type { LocalForge } from "./local-forge.js";
@@ -54,11 +55,12 @@ export const VIEW_OUTPUT_BYTES = 16 * 1024;
 
 /** The last {@link VIEW_OUTPUT_BYTES} of an output, starting at a line, with a note of what was cut. */
 export function outputTail(output: string): string {
-  const bytes = Buffer.from(output, "utf8");
-  if (bytes.length <= VIEW_OUTPUT_BYTES) return output;
-  const tail = bytes.subarray(bytes.length - VIEW_OUTPUT_BYTES).toString("utf8");
-  const start = tail.indexOf("\n") + 1;
-  return `[${bytes.length - Buffer.byteLength(tail.slice(start))} earlier bytes not shown]\n${tail.slice(start)}`;
+  const tail = new OutputTail(VIEW_OUTPUT_BYTES);
+  tail.push(output);
+  if (tail.droppedBytes === 0) return output;
+  const kept = tail.keptText();
+  const shown = kept.slice(kept.indexOf("\n") + 1);
+  return `[${Buffer.byteLength(output) - Buffer.byteLength(shown)} earlier bytes not shown]\n${shown}`;
 }
 
 /** The proto form of a pull request view. */

@@ -43,9 +43,14 @@ export class OutputTail {
     return this.dropped;
   }
 
+  /** The kept bytes as UTF-8 text, without any note. */
+  keptText(): string {
+    return Buffer.concat(this.chunks).toString("utf8");
+  }
+
   /** The kept output as UTF-8 text, preceded by a note when bytes were dropped. */
   text(): string {
-    const body = Buffer.concat(this.chunks).toString("utf8");
+    const body = this.keptText();
     return this.dropped === 0 ? body : `[yardmaster: ${this.dropped} earlier bytes of output dropped]\n${body}`;
   }
 }
