@@ -8,7 +8,7 @@
  * the in-place rule holds. With merge_method fast-forward the draft is built on the check commit of
  * the batch ahead, so that merging moves the base to exactly the tested commit.
  */
-import { cancelCars, laneScopes, mustBuildOn, withDescendants } from "./cars.js";
+import { cancelCars, descendantsOf, laneScopes, mustBuildOn, withDescendants } from "./cars.js";
 import { usesInPlaceChecks } from "./config.js";
 import type { Ctx } from "./context.js";
 import type { EventOf } from "./events.js";
@@ -132,7 +132,8 @@ export function startChecks(ctx: Ctx, train: Train): boolean {
     const sub = car.bisectionId !== null; // bisection sub-batches take no checks slot
     if (!sub && used >= cfg.maxParallelChecks) continue;
     const ahead = train.cars.filter((c) => car.ancestors.includes(c.id));
-    if (ahead.some((a) => !a.check || (a.check.phase === "failed" && !cfg.skipIntermediateResults))) continue;
+    // An edited draft (allow_queue_branch_edit) holds commits no other check can include: wait for its merge.
+    if (ahead.some((a) => !a.check || a.check.edited || (a.check.phase === "failed" && !cfg.skipIntermediateResults))) continue;
     if (!capacityAllows(ctx, train, car) || waitsForMerge(ctx, train, car)) continue;
     const build = buildPoint(ctx, train, car);
     if (!build) continue;
@@ -220,4 +221,31 @@ export function onCheckClosed(ctx: Ctx, checkId: string): void {
   const found = ctx.findCheck(checkId);
   if (!found || found.check.mode !== "draft") return;
   leaveQueue(ctx, [...found.car.members], "BATCH_PULL_REQUEST_CLOSED");
+}
+
+/**
+ * speculative_check_edited: commits the queue did not make reached a draft that is running or
+ * passed (research/domain.md §1.3 `allow_queue_branch_edit`). Without allow_queue_branch_edit (or
+ * with a merge method other than merge-batch, the only one that merges the draft itself) its pull
+ * requests leave (DRAFT_PULL_REQUEST_CHANGED) and the batches checked on top of it wait again
+ * (BATCH_AHEAD_BRANCH_EDITED). With it, the check goes on at the new head (its CI and timeout start
+ * again) and the batches on top of it stop (BATCH_AHEAD_BRANCH_EDITED) and wait until it merged,
+ * since no other check can contain the foreign commits. A batch being merged is left alone (the
+ * merge is of the tested commit), and so are the runner's own pushes (same head, or still creating).
+ */
+export function onCheckEdited(ctx: Ctx, event: EventOf<"speculative_check_edited">): void {
+  const found = ctx.findCheck(event.checkId);
+  if (!found) return;
+  const { train, car, check } = found;
+  if (check.mode !== "draft" || check.headSha === event.headSha || car.merging) return;
+  if (check.phase !== "running" && check.phase !== "passed") return;
+  const rule = ctx.rule(car.queueRule);
+  // Only merge-batch merges the draft itself; every other method merges the pull requests' heads,
+  // which would not be the tree that passed.
+  if (!rule?.allowQueueBranchEdit || rule.mergeMethod !== "merge-batch") {
+    leaveQueue(ctx, [...car.members], "DRAFT_PULL_REQUEST_CHANGED", { othersCode: "BATCH_AHEAD_BRANCH_EDITED" });
+    return;
+  }
+  abandonBisections(ctx, train, cancelCars(ctx, train, descendantsOf(train, car), "BATCH_AHEAD_BRANCH_EDITED"));
+  Object.assign(check, { headSha: event.headSha, phase: "running", startedAt: ctx.now, endedAt: null, timedOut: false, checks: [], edited: true });
 }

@@ -69,6 +69,10 @@ const REASONS: Partial<Record<AbortCode | DequeueCode, string>> = {
   PR_MERGED: "The pull request was merged",
   PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED: "The pull request was merged with a later batch that passed (skip_intermediate_results)",
   BATCH_SCOPES_CHANGED: "The scopes or the mode of the queue changed",
+  BASE_BRANCH_MISSING: "The base branch of the pull request no longer exists",
+  BASE_BRANCH_CHANGED: "The base branch of the pull request changed",
+  DRAFT_PULL_REQUEST_CHANGED: "Commits the queue did not make were pushed to the draft pull request of the batch",
+  BATCH_AHEAD_BRANCH_EDITED: "The draft pull request of a batch ahead was edited",
 };
 
 /** The sentence for a code (falls back to the code itself). */

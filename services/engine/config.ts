@@ -30,6 +30,11 @@ export interface EngineQueueRule {
   mergeBotAccount: string | null;
   updateBotAccount: string | null;
   allowInplaceChecks: boolean;
+  /**
+   * allow_queue_branch_edit: commits pushed to a draft by someone else keep the batch (checked
+   * again on the new head) instead of dequeueing it. Absent in states saved before it existed (= false).
+   */
+  allowQueueBranchEdit?: boolean;
   /** merge_conditions empty or equal to queue_conditions: the pull request's own CI is the check. */
   singleStepCi: boolean;
   /** Changes of these settings invalidate a running check of this rule. */
@@ -100,6 +105,7 @@ export function projectQueueRule(rule: QueueRuleConfig): EngineQueueRule {
     mergeBotAccount: rule.merge_bot_account,
     updateBotAccount: rule.update_bot_account,
     allowInplaceChecks: rule.allow_inplace_checks,
+    allowQueueBranchEdit: rule.allow_queue_branch_edit,
     singleStepCi: single,
     checkFingerprint: checkFingerprint(rule),
     commitMessageFormat: rule.commit_message_format,

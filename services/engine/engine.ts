@@ -37,15 +37,18 @@
  * 8. The base moving outside the queue resets every batch of the branch when
  *    `reset_on_external_merge` is `always`.
  * 9. Pausing stops new checks and merges and stops running draft checks; pull requests stay queued.
- * 10. A pull request leaving (dequeued, updated, closed, merged by hand, conditions false, culprit)
- *    stops its batch and the batches checked on top of it; their other pull requests wait again,
- *    and the pull requests stacked on it (`Depends-On`) leave too.
+ * 10. A pull request leaving (dequeued, updated, closed, merged by hand, conditions false, culprit,
+ *    its base branch deleted or changed, its batch's draft edited by someone else) stops its batch
+ *    and the batches checked on top of it; their other pull requests wait again, and the pull
+ *    requests stacked on it (`Depends-On`) leave too. With `allow_queue_branch_edit` and
+ *    merge-batch an edited draft is checked again instead, and nothing is built on it until it merged.
  *
  * Each rule is one module: formation.ts (3), checks.ts (4), outcomes.ts (5, 6), bisection.ts (6),
- * merging.ts (7), base.ts (8), control-events.ts (9, config), leave.ts (10), pull-events.ts (1, 2).
+ * merging.ts (7), base.ts (8, deleted bases), control-events.ts (9, config), leave.ts (10),
+ * pull-events.ts (1, 2, a new base), checks.ts (edited drafts).
  */
-import { onBaseMoved } from "./base.js";
-import { onCheckClosed, onCheckCreated, onCheckCreationFailed } from "./checks.js";
+import { onBaseDeleted, onBaseMoved } from "./base.js";
+import { onCheckClosed, onCheckCreated, onCheckCreationFailed, onCheckEdited } from "./checks.js";
 import { projectConfiguration, type ConfigurationInput } from "./config.js";
 import { Ctx } from "./context.js";
 import { onConfigurationChanged, onDequeue, onPause, onUnpause } from "./control-events.js";
@@ -53,7 +56,7 @@ import type { EngineEffect } from "./effects.js";
 import { EngineInputError, parseEvent, type EngineEvent } from "./events.js";
 import { onMergeCompleted, onMergeFailed } from "./merging.js";
 import { onCheckResults } from "./outcomes.js";
-import { onClosed, onMergedExternally, onQueueConditions, onQueued, onUpdated } from "./pull-events.js";
+import { onBaseChanged, onClosed, onMergedExternally, onQueueConditions, onQueued, onUpdated } from "./pull-events.js";
 import { reconcile } from "./reconcile.js";
 import { copyState } from "./state-copy.js";
 import { emptyState, type EngineState, type EpochMs } from "./state.js";
@@ -70,15 +73,18 @@ function dispatch(ctx: Ctx, event: EngineEvent): void {
     case "pull_request_queued": return onQueued(ctx, event);
     case "pull_request_updated": return onUpdated(ctx, event.number, event.headSha);
     case "pull_request_closed": return onClosed(ctx, event.number);
+    case "pull_request_base_changed": return onBaseChanged(ctx, event.number, event.baseRef);
     case "pull_request_merged_externally": return onMergedExternally(ctx, event.number);
     case "queue_conditions_evaluated": return onQueueConditions(ctx, event);
     case "speculative_check_created": return onCheckCreated(ctx, event);
     case "speculative_check_failed": return onCheckCreationFailed(ctx, event);
     case "speculative_check_closed": return onCheckClosed(ctx, event.checkId);
+    case "speculative_check_edited": return onCheckEdited(ctx, event);
     case "check_results": return onCheckResults(ctx, event.checkId, event.conditions, event.checks, event.evaluations);
     case "merge_completed": return onMergeCompleted(ctx, event);
     case "merge_failed": return onMergeFailed(ctx, event);
     case "base_branch_moved": return onBaseMoved(ctx, event.branch, event.sha);
+    case "base_branch_deleted": return onBaseDeleted(ctx, event.branch);
     case "timer_fired": { delete ctx.state.timers[event.key]; return; }
     case "pause": return onPause(ctx, event);
     case "unpause": return onUnpause(ctx);

@@ -69,6 +69,7 @@ const schemas = {
   pull_request_queued: z.object({ type: z.literal("pull_request_queued"), pull: queuedPull, trigger: z.string().min(1) }),
   pull_request_updated: z.object({ type: z.literal("pull_request_updated"), number, headSha: sha }),
   pull_request_closed: z.object({ type: z.literal("pull_request_closed"), number }),
+  pull_request_base_changed: z.object({ type: z.literal("pull_request_base_changed"), number, baseRef: z.string().min(1).max(255) }),
   pull_request_merged_externally: z.object({ type: z.literal("pull_request_merged_externally"), number }),
   queue_conditions_evaluated: z.object({
     type: z.literal("queue_conditions_evaluated"), number, result: truth,
@@ -85,6 +86,7 @@ const schemas = {
     pullRequest: number.nullable(), message: z.string(),
   }),
   speculative_check_closed: z.object({ type: z.literal("speculative_check_closed"), checkId: z.string().min(1) }),
+  speculative_check_edited: z.object({ type: z.literal("speculative_check_edited"), checkId: z.string().min(1), headSha: sha }),
   check_results: z.object({
     type: z.literal("check_results"), checkId: z.string().min(1), conditions: truth, checks: z.array(queueCheck),
     /** Per member (pull request number as a string): the merge conditions as evaluated, for the leave event. */
@@ -100,6 +102,7 @@ const schemas = {
     message: z.string(),
   }),
   base_branch_moved: z.object({ type: z.literal("base_branch_moved"), branch: z.string().min(1), sha }),
+  base_branch_deleted: z.object({ type: z.literal("base_branch_deleted"), branch: z.string().min(1) }),
   timer_fired: z.object({ type: z.literal("timer_fired"), key: z.string().min(1) }),
   pause: z.object({ type: z.literal("pause"), reason: z.string().min(1).max(255), actor }),
   unpause: z.object({ type: z.literal("unpause"), actor }),
@@ -116,6 +119,7 @@ export type EngineEventType = keyof Schemas;
  * - pull_request_queued `{pull, trigger}`: entering (or re-queueing; same rule and priority = no-op).
  * - pull_request_updated `{number, headSha}`: a push to the head outside the queue.
  * - pull_request_closed `{number}`; pull_request_merged_externally `{number}` (PR_MANUALLY_MERGED).
+ * - pull_request_base_changed `{number, baseRef}`: the pull request now targets another branch (BASE_BRANCH_CHANGED).
  * - queue_conditions_evaluated `{number, result, labels?, hostLabels?, evaluation?}`: false dequeues
  *   (PR_DEQUEUED), "pending" keeps; labels given refresh the ones shown; the evaluated tree is
  *   kept for the leave event's `conditions_evaluation`.
@@ -123,10 +127,13 @@ export type EngineEventType = keyof Schemas;
  *   pull request, in place) exists; CI runs on `headSha`.
  * - speculative_check_failed `{checkId, reason, pullRequest, message}`: creation failed.
  * - speculative_check_closed `{checkId}`: someone closed the draft (BATCH_PULL_REQUEST_CLOSED).
+ * - speculative_check_edited `{checkId, headSha}`: commits the queue did not make reached the draft's
+ *   branch, which now points at `headSha` (DRAFT_PULL_REQUEST_CHANGED unless allow_queue_branch_edit).
  * - check_results `{checkId, conditions, checks, evaluations?}`: merge_conditions evaluated on the
  *   check's pull request (`evaluations`: each member's evaluated tree, kept for its leave event).
  * - merge_completed `{batchId, newBaseSha}` / merge_failed `{batchId, reason, pullRequest, currentBaseSha, message}`.
  * - base_branch_moved `{branch, sha}`: a push to a base branch (the queue's own or external).
+ * - base_branch_deleted `{branch}`: the base branch is gone (BASE_BRANCH_MISSING).
  * - timer_fired `{key}`; pause `{reason, actor?}` (again: a new reason); unpause `{actor?}`.
  * - dequeue_requested `{number, trigger, source}`: API or `@yardmaster dequeue`.
  */

@@ -124,7 +124,7 @@ export function onMergeCompleted(ctx: Ctx, event: EventOf<"merge_completed">): v
   if (pending !== null && pending !== event.newBaseSha) externalMove(ctx, train.branch, pending);
 }
 
-/** merge_failed: the base moved (reset), or a pull request cannot merge (it leaves; others re-embark). */
+/** merge_failed: the base moved (reset), or a pull request cannot merge (it leaves; others re-embark); into a deleted base, everything of it leaves (BASE_BRANCH_MISSING). */
 export function onMergeFailed(ctx: Ctx, event: EventOf<"merge_failed">): void {
   const found = ctx.findCar(event.batchId);
   if (!found || !found.car.merging) return;
@@ -134,6 +134,7 @@ export function onMergeFailed(ctx: Ctx, event: EventOf<"merge_failed">): void {
   base.mergingBatchId = null;
   const pending = base.pendingMoveSha;
   base.pendingMoveSha = null;
+  if (base.deleted) return; // the branch is gone: every pull request of it leaves (BASE_BRANCH_MISSING), see base.ts
   if (event.reason === "base_moved" && (event.currentBaseSha ?? pending) !== null) {
     externalMove(ctx, train.branch, (event.currentBaseSha ?? pending)!);
     return;

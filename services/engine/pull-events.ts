@@ -1,7 +1,7 @@
 /**
  * Pull request events (research/domain.md §3.2, §3.6): entering the queue (with priority
- * interruption), re-queueing, pushes outside the queue, closing, merges outside the queue and
- * queue conditions turning false.
+ * interruption), re-queueing, pushes outside the queue, closing, a new base branch, merges outside
+ * the queue and queue conditions turning false.
  */
 import { ensureBase } from "./base.js";
 import { abandonBisections } from "./bisection.js";
@@ -92,6 +92,13 @@ export function onUpdated(ctx: Ctx, number: number, headSha: string): void {
 /** pull_request_closed: leaves (PR_DEQUEUED). */
 export function onClosed(ctx: Ctx, number: number): void {
   leaveQueue(ctx, number, "PR_DEQUEUED", { reason: "The pull request was closed" });
+}
+
+/** pull_request_base_changed: a queued pull request now targets another branch; it leaves (BASE_BRANCH_CHANGED). */
+export function onBaseChanged(ctx: Ctx, number: number, baseRef: string): void {
+  const pull = ctx.pull(number);
+  if (!pull || pull.baseRef === baseRef) return;
+  leaveQueue(ctx, number, "BASE_BRANCH_CHANGED", { reason: `The base branch of the pull request changed from ${pull.baseRef} to ${baseRef}` });
 }
 
 /** pull_request_merged_externally: leaves (PR_MANUALLY_MERGED); the base move arrives separately. */

@@ -5,6 +5,7 @@
  * are logged when they changed, and empty trains are dropped. Each rule returns true only when it
  * changed the state, so the loop ends.
  */
+import { leaveDeletedBases } from "./base.js";
 import { progressBisections } from "./bisection.js";
 import { startChecks } from "./checks.js";
 import type { Ctx } from "./context.js";
@@ -71,7 +72,7 @@ function prune(ctx: Ctx): void {
 export function reconcile(ctx: Ctx): void {
   for (let round = 0; ; round++) {
     if (round >= MAX_ROUNDS) throw new Error("engine invariant: the scheduling loop did not settle");
-    let changed = false;
+    let changed = leaveDeletedBases(ctx);
     for (const train of [...ctx.state.trains]) {
       changed = expireTimeouts(ctx, train) || changed;
       changed = resolveFailures(ctx, train) || changed;

@@ -102,6 +102,11 @@ export interface CheckAttempt {
   endedAt: EpochMs | null;
   timedOut: boolean;
   checks: QueueCheck[];
+  /**
+   * Someone else pushed to the draft and allow_queue_branch_edit kept it: its tree is more than
+   * base plus pull requests, so nothing is checked on top of it until it merged. Absent = false.
+   */
+  edited?: boolean;
   /** Creation failures of this attempt; the creation is retried at nextCreationAt. */
   creationFailures: number;
   nextCreationAt: EpochMs | null;
@@ -200,6 +205,8 @@ export interface BaseState {
   mergingBatchId: string | null;
   /** A move reported while a merge was in flight, judged when the merge result arrives. */
   pendingMoveSha: string | null;
+  /** The branch was deleted: its pull requests leave (BASE_BRANCH_MISSING) once no merge is in flight. Absent = false. */
+  deleted?: boolean;
 }
 
 /** The queue is paused since `pausedAt` (epoch ms) for `reason`. */

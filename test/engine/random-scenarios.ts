@@ -18,6 +18,9 @@ export type Action =
   | { kind: "pause" }
   | { kind: "unpause" }
   | { kind: "external" }
+  | { kind: "retarget"; pick: number }
+  | { kind: "editDraft"; pick: number }
+  | { kind: "deleteBase" }
   | { kind: "reconfigure"; parallel: number; dropRule: boolean; switchMode: boolean };
 
 /** A random scenario: configuration knobs, CI behaviour and actions. */
@@ -48,6 +51,9 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: "pause" as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: "unpause" as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: "external" as const }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("retarget" as const), pick: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("editDraft" as const), pick: fc.nat() }) },
+  { weight: 1, arbitrary: fc.constant({ kind: "deleteBase" as const }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("reconfigure" as const), parallel: fc.integer({ min: 1, max: 4 }), dropRule: fc.boolean(), switchMode: fc.boolean() }) },
 );
 
@@ -123,6 +129,14 @@ export function runScenario(s: Scenario, options: { checkImpact?: boolean } = {}
       case "pause": sim.pause(); break;
       case "unpause": sim.unpause(); break;
       case "external": sim.externalMerge(); break;
+      case "retarget": { const n = pick(a.pick); if (n !== undefined) sim.send({ type: "pull_request_base_changed", number: n, baseRef: "release" }); break; }
+      case "editDraft": {
+        const drafts = sim.state.trains.flatMap((t) => t.cars).map((c) => c.check).filter((c) => c?.mode === "draft" && c.phase === "running");
+        const check = drafts[a.pick % Math.max(1, drafts.length)];
+        if (check) sim.send({ type: "speculative_check_edited", checkId: check.id, headSha: "f0".repeat(20) });
+        break;
+      }
+      case "deleteBase": sim.send({ type: "base_branch_deleted", branch: sim.branch }); break;
       case "reconfigure":
         if (a.dropRule) ruleName = ruleName === "default" ? "renamed" : "default";
         if (a.switchMode && mode !== "serial") mode = mode === "parallel" ? "isolated" : "parallel";

@@ -8,10 +8,12 @@
  * | --- | --- |
  * | comment with a command | pull_request_queued, dequeue_requested (+ replies, command.* log) |
  * | opened, edited, labeled, reviewed | queue_conditions_evaluated for a queued pull request; entering by a pull_request_rules `queue` action or a pending request |
+ * | edited to another base branch | pull_request_base_changed (then as edited: it may enter the new branch's queue) |
  * | synchronized | pull_request_updated, then queue_conditions_evaluated |
  * | closed | pull_request_closed / pull_request_merged_externally; speculative_check_closed for a draft |
  * | checks changed on a commit | check_results of the checks on it; queue conditions of pull requests at it |
- * | branch pushed | base_branch_moved; configuration_changed when the default branch's file changed |
+ * | branch pushed | base_branch_moved; configuration_changed when the default branch's file changed; speculative_check_edited when a draft's branch moved from the head the queue built |
+ * | branch deleted | base_branch_deleted for a branch with a queue |
  */
 import type { Logger } from "pino";
 import type pg from "pg";
@@ -227,6 +229,18 @@ async function onBranchPushed(env: IngressEnv, e: Extract<ForgeEvent, { kind: "b
     if (next.textSha !== before) env.emit({ type: "configuration_changed", config: engineConfigurationInput(next.config) });
   }
   if (e.after && env.state().bases[e.branch]) env.emit({ type: "base_branch_moved", branch: e.branch, sha: e.after });
+  if (e.after === null && env.state().bases[e.branch]) env.emit({ type: "base_branch_deleted", branch: e.branch });
+  // A move of a draft's branch from the head the queue built: commits the queue did not make.
+  if (e.after !== null && e.before !== null) {
+    for (const checkId of draftChecksAt(env.state(), e.branch, e.before)) env.emit({ type: "speculative_check_edited", checkId, headSha: e.after });
+  }
+}
+
+/** Ids of the draft checks running (or passed) on `branch` at head `sha`. */
+function draftChecksAt(state: EngineState, branch: string, sha: string): string[] {
+  return state.trains.flatMap((t) => t.cars).map((c) => c.check)
+    .filter((c) => c !== null && c.mode === "draft" && c.branch === branch && c.headSha === sha && (c.phase === "running" || c.phase === "passed"))
+    .map((c) => c!.id);
 }
 
 /** Applies one forge event. @throws ForgeError when the forge cannot be read (retried later). */
@@ -242,7 +256,14 @@ export async function translateForgeEvent(env: IngressEnv, e: ForgeEvent): Promi
       await admit(env, e.number);
       return;
     }
-    case "pull_request_edited":
+    case "pull_request_edited": {
+      const pr = await env.forge.getPullRequest(env.repository, e.number);
+      const entry = queued(env, e.number);
+      if (entry && entry.baseRef !== pr.base) env.emit({ type: "pull_request_base_changed", number: e.number, baseRef: pr.base });
+      if (queued(env, e.number)) await reevaluate(env, pr);
+      else await admit(env, e.number);
+      return;
+    }
     case "pull_request_labeled":
     case "pull_request_reviewed": {
       const pr = await env.forge.getPullRequest(env.repository, e.number);

@@ -3,12 +3,14 @@
  * with its CI worker running real processes, the queue runner, the outbox. Named builders: a
  * repository with a CI check and a configuration, pull requests that add files.
  */
+import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import type pg from "pg";
 import { createLocalForge, type LocalForge } from "../../../services/forge/local/index.js";
-import type { FileChange } from "../../../services/forge/local/git/index.js";
+import { repositoryPath, type FileChange } from "../../../services/forge/local/git/index.js";
 import type { ForgeEvent } from "../../../services/forge/types.js";
 import { createQueueRunner, type QueueRunner } from "../../../services/engine/runner/index.js";
 import { loadQueueState } from "../../../services/store/index.js";
@@ -20,6 +22,8 @@ import { createSourceRepo } from "../../forge/local/forge-fixture.js";
 
 export const REPO = "acme/widgets";
 
+const execFileAsync = promisify(execFile);
+
 /** A CI file with one check "test" that fails when the commit holds a file named BROKEN. */
 export const CI_FILE = 'checks:\n  - name: test\n    run: "test ! -e BROKEN"\n    timeout: "1 min"\n';
 
@@ -29,8 +33,14 @@ export interface QueueWorld {
   runner: QueueRunner;
   /** Forge events seen, in order. */
   events: ForgeEvent[];
-  /** Opens a pull request adding `files` on a branch from main's root. @returns its number */
-  pull(name: string, files: Record<string, FileChange>, options?: { body?: string }): Promise<number>;
+  /** Opens a pull request adding `files` on a branch from main's root (into `base`, default main). @returns its number */
+  pull(name: string, files: Record<string, FileChange>, options?: { body?: string; base?: string }): Promise<number>;
+  /** Creates `branch` at main's first commit, pushed by "ada". */
+  branch(branch: string): Promise<void>;
+  /** Pushes a commit adding `files` on top of the forge's `branch`, as `pusher`. @returns the new tip */
+  commitOnTop(branch: string, files: Record<string, FileChange>, pusher: string): Promise<string>;
+  /** The tree SHA of a commit of the forge's repository. */
+  treeOf(sha: string): Promise<string>;
   /** Comments as "ada". */
   comment(number: number, body: string): Promise<void>;
   /** Processes queue and CI until `done` holds (polling; real processes run in the background). */
@@ -71,12 +81,26 @@ export async function queueWorld(config: string, files: Record<string, FileChang
   runner = newRunner();
   const src = await createSourceRepo(dir, { ".yardmaster/ci.yml": CI_FILE, ".yardmaster.yml": config, ...files });
   await forge.addRepository({ repo: REPO, fromPath: src.path, defaultBranch: null, atRef: null });
+  const forgePath = repositoryPath(join(dir, "data"), REPO);
   return {
     db, forge, runner, events,
     async pull(name, changes, options = {}) {
       const sha = await src.commit(name, src.root, changes, `Add ${name}`);
       await forge.pushBranch({ repo: REPO, fromPath: src.path, sourceRef: sha, branch: name, force: false, pusher: "ada" });
-      return forge.openPullRequest(REPO, { head: name, base: "main", title: `Add ${name}`, body: options.body ?? "", author: "ada", draft: false });
+      return forge.openPullRequest(REPO, { head: name, base: options.base ?? "main", title: `Add ${name}`, body: options.body ?? "", author: "ada", draft: false });
+    },
+    async branch(branch) {
+      await forge.pushBranch({ repo: REPO, fromPath: src.path, sourceRef: src.root, branch, force: false, pusher: "ada" });
+    },
+    async commitOnTop(branch, changes, pusher) {
+      const tip = await forge.getBranchSha(REPO, branch);
+      await execFileAsync("git", ["--git-dir", src.path, "fetch", "--quiet", forgePath, `refs/heads/${branch}:refs/heads/copy-${tip}`]);
+      const sha = await src.commit(`copy-${tip}`, tip, changes, `Edit ${branch}`);
+      await forge.pushBranch({ repo: REPO, fromPath: src.path, sourceRef: sha, branch, force: false, pusher });
+      return sha;
+    },
+    async treeOf(sha) {
+      return (await execFileAsync("git", ["--git-dir", forgePath, "rev-parse", `${sha}^{tree}`])).stdout.trim();
     },
     async comment(number, body) {
       await forge.commentAs(REPO, number, body, "ada");
