@@ -2,8 +2,9 @@
  * The local forge end to end (issue 6, "Done when"): the real server process and the real
  * `yardmaster` CLI. `repo add` imports a real git repository made here with the git command line;
  * `pr open`, `pr comment "@yardmaster queue"`, `pr review --approve`, `pr label`, `ci run`; the
- * local CI runs the repository's `.yardmaster/ci.yml`, and `pr show` shows its checks. Errors
- * come back as one line naming the problem; ForgeService answers only the admin key.
+ * local CI runs the repository's `.yardmaster/ci.yml`, and `pr show` shows its checks; `pr edit`
+ * retargets a pull request and `repo delete-branch` closes what it was the base of. Errors come
+ * back as one line naming the problem; ForgeService answers only the admin key.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtemp, rm, writeFile, mkdir } from "node:fs/promises";
@@ -177,4 +178,21 @@ describe("errors", () => {
       client.close();
     }
   });
+});
+
+describe("retargeting a pull request and deleting a branch", () => {
+  it("pr edit moves #2 onto another base; repo delete-branch of that base closes it, but never deletes the default branch", async () => {
+    await cli("repo", "push", "acme/widgets", "--from", source, "--ref", "main", "--branch", "release");
+    expect(await cli("pr", "edit", "acme/widgets", "2", "--base", "release")).toMatchObject({ code: 0, stdout: "#2 now targets release" });
+    expect(await cli("pr", "edit", "acme/widgets", "2", "--title", "Second, for the release")).toMatchObject({ code: 0, stdout: "#2 edited: Second, for the release" });
+    expect((await cli("pr", "list", "acme/widgets", "--state", "open")).stdout).toMatch(/^#2 {2}open {2}second -> release {2}Second, for the release /);
+    expect((await cli("pr", "edit", "acme/widgets", "2")).stderr).toMatch(/give --title, --body or --base/);
+    expect((await cli("pr", "edit", "acme/widgets", "2", "--base", "nope")).stderr).toMatch(/no branch "nope" in acme\/widgets \(NotFound\)/);
+
+    const main = await cli("repo", "delete-branch", "acme/widgets", "main");
+    expect([main.code, main.stderr]).toEqual([1, expect.stringMatching(/main is the default branch of acme\/widgets; it cannot be deleted \(FailedPrecondition\)/)]);
+    expect(await cli("repo", "delete-branch", "acme/widgets", "release", "--pusher", "bob")).toMatchObject({ code: 0, stdout: `release: deleted (was ${git("rev-parse", "main")})` });
+    expect((await cli("pr", "list", "acme/widgets", "--state", "open")).stdout).toBe("(no pull requests)");
+    expect((await cli("repo", "delete-branch", "acme/widgets", "release")).stderr).toMatch(/no branch "release" in acme\/widgets \(NotFound\)/);
+  }, 120_000);
 });

@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file yardmaster/v1/forge.proto.
  */
 export const file_yardmaster_v1_forge: GenFile = /*@__PURE__*/
-  fileDesc("Chl5YXJkbWFzdGVyL3YxL2ZvcmdlLnByb3RvEg15YXJkbWFzdGVyLnYxIrwBChdDcmVhdGVSZXBvc2l0b3J5UmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEhEKCWZyb21fcGF0aBgDIAEoCRIfCg5kZWZhdWx0X2JyYW5jaBgEIAEoCUIHyvMYAzD/ARIXCgZhdF9yZWYYBSABKAlCB8rzGAMw/wEiRAoYQ3JlYXRlUmVwb3NpdG9yeVJlc3BvbnNlEhYKDmRlZmF1bHRfYnJhbmNoGAEgASgJEhAKCGhlYWRfc2hhGAIgASgJIvQBChFQdXNoQnJhbmNoUmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEhkKCWZyb21fcGF0aBgDIAEoCUIGyvMYAlABEh0KCnNvdXJjZV9yZWYYBCABKAlCCcrzGAUw/wFQARIZCgZicmFuY2gYBSABKAlCCcrzGAUw/wFQARINCgVmb3JjZRgGIAEoCBIWCgZwdXNoZXIYByABKAlCBsrzGAIwJxINCgVtZXJnZRgIIAEoCCI7ChJQdXNoQnJhbmNoUmVzcG9uc2USEgoKYmVmb3JlX3NoYRgBIAEoCRIRCglhZnRlcl9zaGEYAiABKAki9wEKFk9wZW5QdWxsUmVxdWVzdFJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIXCgRoZWFkGAMgASgJQgnK8xgFMP8BUAESFwoEYmFzZRgEIAEoCUIJyvMYBTD/AVABEhYKBXRpdGxlGAUgASgJQgfK8xgDMIACEhYKBGJvZHkYBiABKAlCCMrzGAQwgIAEEhYKBmF1dGhvchgHIAEoCUIGyvMYAjAnEg0KBWRyYWZ0GAggASgIIlAKF09wZW5QdWxsUmVxdWVzdFJlc3BvbnNlEjUKDHB1bGxfcmVxdWVzdBgBIAEoCzIfLnlhcmRtYXN0ZXIudjEuTG9jYWxQdWxsUmVxdWVzdCK9AQoZQ29tbWVudFB1bGxSZXF1ZXN0UmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEhgKBm51bWJlchgDIAEoA0IIyvMYBEABSAESGAoEYm9keRgEIAEoCUIKyvMYBjCAgARQARIWCgZhdXRob3IYBSABKAlCBsrzGAIwJyIwChpDb21tZW50UHVsbFJlcXVlc3RSZXNwb25zZRISCgpjb21tZW50X2lkGAEgASgDIvIBChhSZXZpZXdQdWxsUmVxdWVzdFJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIYCgZudW1iZXIYAyABKANCCMrzGARAAUgBEjYKBWV2ZW50GAQgASgJQifK8xgjGgdBUFBST1ZFGg9SRVFVRVNUX0NIQU5HRVMaB0NPTU1FTlQSFgoEYm9keRgFIAEoCUIIyvMYBDCAgAQSFgoGYXV0aG9yGAYgASgJQgbK8xgCMCciGwoZUmV2aWV3UHVsbFJlcXVlc3RSZXNwb25zZSKmAQoXTGFiZWxQdWxsUmVxdWVzdFJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIYCgZudW1iZXIYAyABKANCCMrzGARAAUgBEgsKA2FkZBgEIAMoCRIOCgZyZW1vdmUYBSADKAkiKgoYTGFiZWxQdWxsUmVxdWVzdFJlc3BvbnNlEg4KBmxhYmVscxgBIAMoCSKJAQoXQ2xvc2VQdWxsUmVxdWVzdFJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIYCgZudW1iZXIYAyABKANCCMrzGARAAUgBIhoKGENsb3NlUHVsbFJlcXVlc3RSZXNwb25zZSKHAQoVR2V0UHVsbFJlcXVlc3RSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQSGAoGbnVtYmVyGAMgASgDQgjK8xgEQAFIASJPChZHZXRQdWxsUmVxdWVzdFJlc3BvbnNlEjUKDHB1bGxfcmVxdWVzdBgBIAEoCzIfLnlhcmRtYXN0ZXIudjEuTG9jYWxQdWxsUmVxdWVzdCKcAQoXTGlzdFB1bGxSZXF1ZXN0c1JlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIrCgVzdGF0ZRgDIAEoCUIcyvMYGBoAGgRvcGVuGgZjbG9zZWQaBm1lcmdlZCJSChhMaXN0UHVsbFJlcXVlc3RzUmVzcG9uc2USNgoNcHVsbF9yZXF1ZXN0cxgBIAMoCzIfLnlhcmRtYXN0ZXIudjEuTG9jYWxQdWxsUmVxdWVzdCKAAQoQUnVuQ2hlY2tzUmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEhYKA3JlZhgDIAEoCUIJyvMYBTD/AVABIjAKEVJ1bkNoZWNrc1Jlc3BvbnNlEgsKA3NoYRgBIAEoCRIOCgZjaGVja3MYAiADKAki8QIKE1Bvc3RDaGVja1J1blJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIjCgNzaGEYAyABKAlCFsrzGBI6Dl5bMC05YS1mXXs0MH0kUAESFwoEbmFtZRgEIAEoCUIJyvMYBTD/AVABEnUKBXN0YXRlGAUgASgJQmbK8xhiGgdzdWNjZXNzGgdmYWlsdXJlGgVlcnJvchoJY2FuY2VsbGVkGg9hY3Rpb25fcmVxdWlyZWQaCXRpbWVkX291dBoHcGVuZGluZxoHbmV1dHJhbBoHc2tpcHBlZBoFc3RhbGUSHAoLZGVzY3JpcHRpb24YBiABKAlCB8rzGAMwgAgSHAoLZGV0YWlsc191cmwYByABKAlCB8rzGAMwgBASEwoDYXBwGAggASgJQgbK8xgCMGQiFgoUUG9zdENoZWNrUnVuUmVzcG9uc2UigwEKEEdldEJyYW5jaFJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIZCgZicmFuY2gYAyABKAlCCcrzGAUw/wFQASIyChFHZXRCcmFuY2hSZXNwb25zZRILCgNzaGEYASABKAkSEAoIdHJlZV9zaGEYAiABKAki2gMKEExvY2FsUHVsbFJlcXVlc3QSDgoGbnVtYmVyGAEgASgDEg0KBXRpdGxlGAIgASgJEgwKBGJvZHkYAyABKAkSDgoGYXV0aG9yGAQgASgJEgwKBGhlYWQYBSABKAkSDAoEYmFzZRgGIAEoCRIQCghoZWFkX3NoYRgHIAEoCRINCgVzdGF0ZRgIIAEoCRINCgVkcmFmdBgJIAEoCBIOCgZsYWJlbHMYCiADKAkSLAoGY2hlY2tzGAsgAygLMhwueWFyZG1hc3Rlci52MS5Mb2NhbENoZWNrUnVuEisKB3Jldmlld3MYDCADKAsyGi55YXJkbWFzdGVyLnYxLkxvY2FsUmV2aWV3Ei0KCGNvbW1lbnRzGA0gAygLMhsueWFyZG1hc3Rlci52MS5Mb2NhbENvbW1lbnQSLgoKY3JlYXRlZF9hdBgOIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLQoJbWVyZ2VkX2F0GA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIdChBtZXJnZV9jb21taXRfc2hhGBAgASgJSACIAQESEAoIY29uZmxpY3QYESABKAhCEwoRX21lcmdlX2NvbW1pdF9zaGEi1QEKDUxvY2FsQ2hlY2tSdW4SDAoEbmFtZRgBIAEoCRINCgVzdGF0ZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRILCgNhcHAYBCABKAkSMAoMY29tcGxldGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgtkZXRhaWxzX3VybBgGIAEoCRIuCgpzdGFydGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZvdXRwdXQYCCABKAkiXgoLTG9jYWxSZXZpZXcSDgoGYXV0aG9yGAEgASgJEg0KBXN0YXRlGAIgASgJEjAKDHN1Ym1pdHRlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiaAoMTG9jYWxDb21tZW50EgoKAmlkGAEgASgDEg4KBmF1dGhvchgCIAEoCRIMCgRib2R5GAMgASgJEi4KCmNyZWF0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wMoIJCgxGb3JnZVNlcnZpY2USYwoQQ3JlYXRlUmVwb3NpdG9yeRImLnlhcmRtYXN0ZXIudjEuQ3JlYXRlUmVwb3NpdG9yeVJlcXVlc3QaJy55YXJkbWFzdGVyLnYxLkNyZWF0ZVJlcG9zaXRvcnlSZXNwb25zZRJRCgpQdXNoQnJhbmNoEiAueWFyZG1hc3Rlci52MS5QdXNoQnJhbmNoUmVxdWVzdBohLnlhcmRtYXN0ZXIudjEuUHVzaEJyYW5jaFJlc3BvbnNlEmAKD09wZW5QdWxsUmVxdWVzdBIlLnlhcmRtYXN0ZXIudjEuT3BlblB1bGxSZXF1ZXN0UmVxdWVzdBomLnlhcmRtYXN0ZXIudjEuT3BlblB1bGxSZXF1ZXN0UmVzcG9uc2USaQoSQ29tbWVudFB1bGxSZXF1ZXN0EigueWFyZG1hc3Rlci52MS5Db21tZW50UHVsbFJlcXVlc3RSZXF1ZXN0GikueWFyZG1hc3Rlci52MS5Db21tZW50UHVsbFJlcXVlc3RSZXNwb25zZRJmChFSZXZpZXdQdWxsUmVxdWVzdBInLnlhcmRtYXN0ZXIudjEuUmV2aWV3UHVsbFJlcXVlc3RSZXF1ZXN0GigueWFyZG1hc3Rlci52MS5SZXZpZXdQdWxsUmVxdWVzdFJlc3BvbnNlEmMKEExhYmVsUHVsbFJlcXVlc3QSJi55YXJkbWFzdGVyLnYxLkxhYmVsUHVsbFJlcXVlc3RSZXF1ZXN0GicueWFyZG1hc3Rlci52MS5MYWJlbFB1bGxSZXF1ZXN0UmVzcG9uc2USYwoQQ2xvc2VQdWxsUmVxdWVzdBImLnlhcmRtYXN0ZXIudjEuQ2xvc2VQdWxsUmVxdWVzdFJlcXVlc3QaJy55YXJkbWFzdGVyLnYxLkNsb3NlUHVsbFJlcXVlc3RSZXNwb25zZRJdCg5HZXRQdWxsUmVxdWVzdBIkLnlhcmRtYXN0ZXIudjEuR2V0UHVsbFJlcXVlc3RSZXF1ZXN0GiUueWFyZG1hc3Rlci52MS5HZXRQdWxsUmVxdWVzdFJlc3BvbnNlEmMKEExpc3RQdWxsUmVxdWVzdHMSJi55YXJkbWFzdGVyLnYxLkxpc3RQdWxsUmVxdWVzdHNSZXF1ZXN0GicueWFyZG1hc3Rlci52MS5MaXN0UHVsbFJlcXVlc3RzUmVzcG9uc2USTgoJUnVuQ2hlY2tzEh8ueWFyZG1hc3Rlci52MS5SdW5DaGVja3NSZXF1ZXN0GiAueWFyZG1hc3Rlci52MS5SdW5DaGVja3NSZXNwb25zZRJXCgxQb3N0Q2hlY2tSdW4SIi55YXJkbWFzdGVyLnYxLlBvc3RDaGVja1J1blJlcXVlc3QaIy55YXJkbWFzdGVyLnYxLlBvc3RDaGVja1J1blJlc3BvbnNlEk4KCUdldEJyYW5jaBIfLnlhcmRtYXN0ZXIudjEuR2V0QnJhbmNoUmVxdWVzdBogLnlhcmRtYXN0ZXIudjEuR2V0QnJhbmNoUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp, file_yardmaster_v1_common]);
+  fileDesc("Chl5YXJkbWFzdGVyL3YxL2ZvcmdlLnByb3RvEg15YXJkbWFzdGVyLnYxIrwBChdDcmVhdGVSZXBvc2l0b3J5UmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEhEKCWZyb21fcGF0aBgDIAEoCRIfCg5kZWZhdWx0X2JyYW5jaBgEIAEoCUIHyvMYAzD/ARIXCgZhdF9yZWYYBSABKAlCB8rzGAMw/wEiRAoYQ3JlYXRlUmVwb3NpdG9yeVJlc3BvbnNlEhYKDmRlZmF1bHRfYnJhbmNoGAEgASgJEhAKCGhlYWRfc2hhGAIgASgJIvQBChFQdXNoQnJhbmNoUmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEhkKCWZyb21fcGF0aBgDIAEoCUIGyvMYAlABEh0KCnNvdXJjZV9yZWYYBCABKAlCCcrzGAUw/wFQARIZCgZicmFuY2gYBSABKAlCCcrzGAUw/wFQARINCgVmb3JjZRgGIAEoCBIWCgZwdXNoZXIYByABKAlCBsrzGAIwJxINCgVtZXJnZRgIIAEoCCI7ChJQdXNoQnJhbmNoUmVzcG9uc2USEgoKYmVmb3JlX3NoYRgBIAEoCRIRCglhZnRlcl9zaGEYAiABKAki9wEKFk9wZW5QdWxsUmVxdWVzdFJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIXCgRoZWFkGAMgASgJQgnK8xgFMP8BUAESFwoEYmFzZRgEIAEoCUIJyvMYBTD/AVABEhYKBXRpdGxlGAUgASgJQgfK8xgDMIACEhYKBGJvZHkYBiABKAlCCMrzGAQwgIAEEhYKBmF1dGhvchgHIAEoCUIGyvMYAjAnEg0KBWRyYWZ0GAggASgIIlAKF09wZW5QdWxsUmVxdWVzdFJlc3BvbnNlEjUKDHB1bGxfcmVxdWVzdBgBIAEoCzIfLnlhcmRtYXN0ZXIudjEuTG9jYWxQdWxsUmVxdWVzdCK9AQoZQ29tbWVudFB1bGxSZXF1ZXN0UmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEhgKBm51bWJlchgDIAEoA0IIyvMYBEABSAESGAoEYm9keRgEIAEoCUIKyvMYBjCAgARQARIWCgZhdXRob3IYBSABKAlCBsrzGAIwJyIwChpDb21tZW50UHVsbFJlcXVlc3RSZXNwb25zZRISCgpjb21tZW50X2lkGAEgASgDIvIBChhSZXZpZXdQdWxsUmVxdWVzdFJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIYCgZudW1iZXIYAyABKANCCMrzGARAAUgBEjYKBWV2ZW50GAQgASgJQifK8xgjGgdBUFBST1ZFGg9SRVFVRVNUX0NIQU5HRVMaB0NPTU1FTlQSFgoEYm9keRgFIAEoCUIIyvMYBDCAgAQSFgoGYXV0aG9yGAYgASgJQgbK8xgCMCciGwoZUmV2aWV3UHVsbFJlcXVlc3RSZXNwb25zZSKmAQoXTGFiZWxQdWxsUmVxdWVzdFJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIYCgZudW1iZXIYAyABKANCCMrzGARAAUgBEgsKA2FkZBgEIAMoCRIOCgZyZW1vdmUYBSADKAkiKgoYTGFiZWxQdWxsUmVxdWVzdFJlc3BvbnNlEg4KBmxhYmVscxgBIAMoCSKJAQoXQ2xvc2VQdWxsUmVxdWVzdFJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIYCgZudW1iZXIYAyABKANCCMrzGARAAUgBIhoKGENsb3NlUHVsbFJlcXVlc3RSZXNwb25zZSL6AQoWRWRpdFB1bGxSZXF1ZXN0UmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEhgKBm51bWJlchgDIAEoA0IIyvMYBEABSAESGwoFdGl0bGUYBCABKAlCB8rzGAMwgAJIAIgBARIbCgRib2R5GAUgASgJQgjK8xgEMICABEgBiAEBEhoKBGJhc2UYBiABKAlCB8rzGAMw/wFIAogBAUIICgZfdGl0bGVCBwoFX2JvZHlCBwoFX2Jhc2UiUAoXRWRpdFB1bGxSZXF1ZXN0UmVzcG9uc2USNQoMcHVsbF9yZXF1ZXN0GAEgASgLMh8ueWFyZG1hc3Rlci52MS5Mb2NhbFB1bGxSZXF1ZXN0IocBChVHZXRQdWxsUmVxdWVzdFJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIYCgZudW1iZXIYAyABKANCCMrzGARAAUgBIk8KFkdldFB1bGxSZXF1ZXN0UmVzcG9uc2USNQoMcHVsbF9yZXF1ZXN0GAEgASgLMh8ueWFyZG1hc3Rlci52MS5Mb2NhbFB1bGxSZXF1ZXN0IpwBChdMaXN0UHVsbFJlcXVlc3RzUmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEisKBXN0YXRlGAMgASgJQhzK8xgYGgAaBG9wZW4aBmNsb3NlZBoGbWVyZ2VkIlIKGExpc3RQdWxsUmVxdWVzdHNSZXNwb25zZRI2Cg1wdWxsX3JlcXVlc3RzGAEgAygLMh8ueWFyZG1hc3Rlci52MS5Mb2NhbFB1bGxSZXF1ZXN0IoABChBSdW5DaGVja3NSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQSFgoDcmVmGAMgASgJQgnK8xgFMP8BUAEiMAoRUnVuQ2hlY2tzUmVzcG9uc2USCwoDc2hhGAEgASgJEg4KBmNoZWNrcxgCIAMoCSLxAgoTUG9zdENoZWNrUnVuUmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEiMKA3NoYRgDIAEoCUIWyvMYEjoOXlswLTlhLWZdezQwfSRQARIXCgRuYW1lGAQgASgJQgnK8xgFMP8BUAESdQoFc3RhdGUYBSABKAlCZsrzGGIaB3N1Y2Nlc3MaB2ZhaWx1cmUaBWVycm9yGgljYW5jZWxsZWQaD2FjdGlvbl9yZXF1aXJlZBoJdGltZWRfb3V0GgdwZW5kaW5nGgduZXV0cmFsGgdza2lwcGVkGgVzdGFsZRIcCgtkZXNjcmlwdGlvbhgGIAEoCUIHyvMYAzCACBIcCgtkZXRhaWxzX3VybBgHIAEoCUIHyvMYAzCAEBITCgNhcHAYCCABKAlCBsrzGAIwZCIWChRQb3N0Q2hlY2tSdW5SZXNwb25zZSKDAQoQR2V0QnJhbmNoUmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEhkKBmJyYW5jaBgDIAEoCUIJyvMYBTD/AVABIjIKEUdldEJyYW5jaFJlc3BvbnNlEgsKA3NoYRgBIAEoCRIQCgh0cmVlX3NoYRgCIAEoCSKeAQoTRGVsZXRlQnJhbmNoUmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEhkKBmJyYW5jaBgDIAEoCUIJyvMYBTD/AVABEhYKBnB1c2hlchgEIAEoCUIGyvMYAjAnIioKFERlbGV0ZUJyYW5jaFJlc3BvbnNlEhIKCmJlZm9yZV9zaGEYASABKAki2gMKEExvY2FsUHVsbFJlcXVlc3QSDgoGbnVtYmVyGAEgASgDEg0KBXRpdGxlGAIgASgJEgwKBGJvZHkYAyABKAkSDgoGYXV0aG9yGAQgASgJEgwKBGhlYWQYBSABKAkSDAoEYmFzZRgGIAEoCRIQCghoZWFkX3NoYRgHIAEoCRINCgVzdGF0ZRgIIAEoCRINCgVkcmFmdBgJIAEoCBIOCgZsYWJlbHMYCiADKAkSLAoGY2hlY2tzGAsgAygLMhwueWFyZG1hc3Rlci52MS5Mb2NhbENoZWNrUnVuEisKB3Jldmlld3MYDCADKAsyGi55YXJkbWFzdGVyLnYxLkxvY2FsUmV2aWV3Ei0KCGNvbW1lbnRzGA0gAygLMhsueWFyZG1hc3Rlci52MS5Mb2NhbENvbW1lbnQSLgoKY3JlYXRlZF9hdBgOIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLQoJbWVyZ2VkX2F0GA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIdChBtZXJnZV9jb21taXRfc2hhGBAgASgJSACIAQESEAoIY29uZmxpY3QYESABKAhCEwoRX21lcmdlX2NvbW1pdF9zaGEi1QEKDUxvY2FsQ2hlY2tSdW4SDAoEbmFtZRgBIAEoCRINCgVzdGF0ZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRILCgNhcHAYBCABKAkSMAoMY29tcGxldGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgtkZXRhaWxzX3VybBgGIAEoCRIuCgpzdGFydGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZvdXRwdXQYCCABKAkiXgoLTG9jYWxSZXZpZXcSDgoGYXV0aG9yGAEgASgJEg0KBXN0YXRlGAIgASgJEjAKDHN1Ym1pdHRlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiaAoMTG9jYWxDb21tZW50EgoKAmlkGAEgASgDEg4KBmF1dGhvchgCIAEoCRIMCgRib2R5GAMgASgJEi4KCmNyZWF0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wMr0KCgxGb3JnZVNlcnZpY2USYwoQQ3JlYXRlUmVwb3NpdG9yeRImLnlhcmRtYXN0ZXIudjEuQ3JlYXRlUmVwb3NpdG9yeVJlcXVlc3QaJy55YXJkbWFzdGVyLnYxLkNyZWF0ZVJlcG9zaXRvcnlSZXNwb25zZRJRCgpQdXNoQnJhbmNoEiAueWFyZG1hc3Rlci52MS5QdXNoQnJhbmNoUmVxdWVzdBohLnlhcmRtYXN0ZXIudjEuUHVzaEJyYW5jaFJlc3BvbnNlEmAKD09wZW5QdWxsUmVxdWVzdBIlLnlhcmRtYXN0ZXIudjEuT3BlblB1bGxSZXF1ZXN0UmVxdWVzdBomLnlhcmRtYXN0ZXIudjEuT3BlblB1bGxSZXF1ZXN0UmVzcG9uc2USaQoSQ29tbWVudFB1bGxSZXF1ZXN0EigueWFyZG1hc3Rlci52MS5Db21tZW50UHVsbFJlcXVlc3RSZXF1ZXN0GikueWFyZG1hc3Rlci52MS5Db21tZW50UHVsbFJlcXVlc3RSZXNwb25zZRJmChFSZXZpZXdQdWxsUmVxdWVzdBInLnlhcmRtYXN0ZXIudjEuUmV2aWV3UHVsbFJlcXVlc3RSZXF1ZXN0GigueWFyZG1hc3Rlci52MS5SZXZpZXdQdWxsUmVxdWVzdFJlc3BvbnNlEmMKEExhYmVsUHVsbFJlcXVlc3QSJi55YXJkbWFzdGVyLnYxLkxhYmVsUHVsbFJlcXVlc3RSZXF1ZXN0GicueWFyZG1hc3Rlci52MS5MYWJlbFB1bGxSZXF1ZXN0UmVzcG9uc2USYwoQQ2xvc2VQdWxsUmVxdWVzdBImLnlhcmRtYXN0ZXIudjEuQ2xvc2VQdWxsUmVxdWVzdFJlcXVlc3QaJy55YXJkbWFzdGVyLnYxLkNsb3NlUHVsbFJlcXVlc3RSZXNwb25zZRJgCg9FZGl0UHVsbFJlcXVlc3QSJS55YXJkbWFzdGVyLnYxLkVkaXRQdWxsUmVxdWVzdFJlcXVlc3QaJi55YXJkbWFzdGVyLnYxLkVkaXRQdWxsUmVxdWVzdFJlc3BvbnNlEl0KDkdldFB1bGxSZXF1ZXN0EiQueWFyZG1hc3Rlci52MS5HZXRQdWxsUmVxdWVzdFJlcXVlc3QaJS55YXJkbWFzdGVyLnYxLkdldFB1bGxSZXF1ZXN0UmVzcG9uc2USYwoQTGlzdFB1bGxSZXF1ZXN0cxImLnlhcmRtYXN0ZXIudjEuTGlzdFB1bGxSZXF1ZXN0c1JlcXVlc3QaJy55YXJkbWFzdGVyLnYxLkxpc3RQdWxsUmVxdWVzdHNSZXNwb25zZRJOCglSdW5DaGVja3MSHy55YXJkbWFzdGVyLnYxLlJ1bkNoZWNrc1JlcXVlc3QaIC55YXJkbWFzdGVyLnYxLlJ1bkNoZWNrc1Jlc3BvbnNlElcKDFBvc3RDaGVja1J1bhIiLnlhcmRtYXN0ZXIudjEuUG9zdENoZWNrUnVuUmVxdWVzdBojLnlhcmRtYXN0ZXIudjEuUG9zdENoZWNrUnVuUmVzcG9uc2USTgoJR2V0QnJhbmNoEh8ueWFyZG1hc3Rlci52MS5HZXRCcmFuY2hSZXF1ZXN0GiAueWFyZG1hc3Rlci52MS5HZXRCcmFuY2hSZXNwb25zZRJXCgxEZWxldGVCcmFuY2gSIi55YXJkbWFzdGVyLnYxLkRlbGV0ZUJyYW5jaFJlcXVlc3QaIy55YXJkbWFzdGVyLnYxLkRlbGV0ZUJyYW5jaFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_yardmaster_v1_common]);
 
 /**
  * @generated from message yardmaster.v1.CreateRepositoryRequest
@@ -440,6 +440,69 @@ export const ClosePullRequestResponseSchema: GenMessage<ClosePullRequestResponse
   messageDesc(file_yardmaster_v1_forge, 13);
 
 /**
+ * @generated from message yardmaster.v1.EditPullRequestRequest
+ */
+export type EditPullRequestRequest = Message<"yardmaster.v1.EditPullRequestRequest"> & {
+  /**
+   * @generated from field: string owner = 1;
+   */
+  owner: string;
+
+  /**
+   * @generated from field: string repository = 2;
+   */
+  repository: string;
+
+  /**
+   * @generated from field: int64 number = 3;
+   */
+  number: bigint;
+
+  /**
+   * Each field left unset keeps its value; at least one must be set (INVALID_ARGUMENT otherwise).
+   *
+   * @generated from field: optional string title = 4;
+   */
+  title?: string | undefined;
+
+  /**
+   * @generated from field: optional string body = 5;
+   */
+  body?: string | undefined;
+
+  /**
+   * The branch to merge into from now on.
+   *
+   * @generated from field: optional string base = 6;
+   */
+  base?: string | undefined;
+};
+
+/**
+ * Describes the message yardmaster.v1.EditPullRequestRequest.
+ * Use `create(EditPullRequestRequestSchema)` to create a new message.
+ */
+export const EditPullRequestRequestSchema: GenMessage<EditPullRequestRequest> = /*@__PURE__*/
+  messageDesc(file_yardmaster_v1_forge, 14);
+
+/**
+ * @generated from message yardmaster.v1.EditPullRequestResponse
+ */
+export type EditPullRequestResponse = Message<"yardmaster.v1.EditPullRequestResponse"> & {
+  /**
+   * @generated from field: yardmaster.v1.LocalPullRequest pull_request = 1;
+   */
+  pullRequest?: LocalPullRequest | undefined;
+};
+
+/**
+ * Describes the message yardmaster.v1.EditPullRequestResponse.
+ * Use `create(EditPullRequestResponseSchema)` to create a new message.
+ */
+export const EditPullRequestResponseSchema: GenMessage<EditPullRequestResponse> = /*@__PURE__*/
+  messageDesc(file_yardmaster_v1_forge, 15);
+
+/**
  * @generated from message yardmaster.v1.GetPullRequestRequest
  */
 export type GetPullRequestRequest = Message<"yardmaster.v1.GetPullRequestRequest"> & {
@@ -464,7 +527,7 @@ export type GetPullRequestRequest = Message<"yardmaster.v1.GetPullRequestRequest
  * Use `create(GetPullRequestRequestSchema)` to create a new message.
  */
 export const GetPullRequestRequestSchema: GenMessage<GetPullRequestRequest> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_forge, 14);
+  messageDesc(file_yardmaster_v1_forge, 16);
 
 /**
  * @generated from message yardmaster.v1.GetPullRequestResponse
@@ -481,7 +544,7 @@ export type GetPullRequestResponse = Message<"yardmaster.v1.GetPullRequestRespon
  * Use `create(GetPullRequestResponseSchema)` to create a new message.
  */
 export const GetPullRequestResponseSchema: GenMessage<GetPullRequestResponse> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_forge, 15);
+  messageDesc(file_yardmaster_v1_forge, 17);
 
 /**
  * @generated from message yardmaster.v1.ListPullRequestsRequest
@@ -510,7 +573,7 @@ export type ListPullRequestsRequest = Message<"yardmaster.v1.ListPullRequestsReq
  * Use `create(ListPullRequestsRequestSchema)` to create a new message.
  */
 export const ListPullRequestsRequestSchema: GenMessage<ListPullRequestsRequest> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_forge, 16);
+  messageDesc(file_yardmaster_v1_forge, 18);
 
 /**
  * @generated from message yardmaster.v1.ListPullRequestsResponse
@@ -527,7 +590,7 @@ export type ListPullRequestsResponse = Message<"yardmaster.v1.ListPullRequestsRe
  * Use `create(ListPullRequestsResponseSchema)` to create a new message.
  */
 export const ListPullRequestsResponseSchema: GenMessage<ListPullRequestsResponse> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_forge, 17);
+  messageDesc(file_yardmaster_v1_forge, 19);
 
 /**
  * @generated from message yardmaster.v1.RunChecksRequest
@@ -556,7 +619,7 @@ export type RunChecksRequest = Message<"yardmaster.v1.RunChecksRequest"> & {
  * Use `create(RunChecksRequestSchema)` to create a new message.
  */
 export const RunChecksRequestSchema: GenMessage<RunChecksRequest> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_forge, 18);
+  messageDesc(file_yardmaster_v1_forge, 20);
 
 /**
  * @generated from message yardmaster.v1.RunChecksResponse
@@ -580,7 +643,7 @@ export type RunChecksResponse = Message<"yardmaster.v1.RunChecksResponse"> & {
  * Use `create(RunChecksResponseSchema)` to create a new message.
  */
 export const RunChecksResponseSchema: GenMessage<RunChecksResponse> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_forge, 19);
+  messageDesc(file_yardmaster_v1_forge, 21);
 
 /**
  * @generated from message yardmaster.v1.PostCheckRunRequest
@@ -636,7 +699,7 @@ export type PostCheckRunRequest = Message<"yardmaster.v1.PostCheckRunRequest"> &
  * Use `create(PostCheckRunRequestSchema)` to create a new message.
  */
 export const PostCheckRunRequestSchema: GenMessage<PostCheckRunRequest> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_forge, 20);
+  messageDesc(file_yardmaster_v1_forge, 22);
 
 /**
  * @generated from message yardmaster.v1.PostCheckRunResponse
@@ -649,7 +712,7 @@ export type PostCheckRunResponse = Message<"yardmaster.v1.PostCheckRunResponse">
  * Use `create(PostCheckRunResponseSchema)` to create a new message.
  */
 export const PostCheckRunResponseSchema: GenMessage<PostCheckRunResponse> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_forge, 21);
+  messageDesc(file_yardmaster_v1_forge, 23);
 
 /**
  * @generated from message yardmaster.v1.GetBranchRequest
@@ -676,7 +739,7 @@ export type GetBranchRequest = Message<"yardmaster.v1.GetBranchRequest"> & {
  * Use `create(GetBranchRequestSchema)` to create a new message.
  */
 export const GetBranchRequestSchema: GenMessage<GetBranchRequest> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_forge, 22);
+  messageDesc(file_yardmaster_v1_forge, 24);
 
 /**
  * @generated from message yardmaster.v1.GetBranchResponse
@@ -698,7 +761,60 @@ export type GetBranchResponse = Message<"yardmaster.v1.GetBranchResponse"> & {
  * Use `create(GetBranchResponseSchema)` to create a new message.
  */
 export const GetBranchResponseSchema: GenMessage<GetBranchResponse> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_forge, 23);
+  messageDesc(file_yardmaster_v1_forge, 25);
+
+/**
+ * @generated from message yardmaster.v1.DeleteBranchRequest
+ */
+export type DeleteBranchRequest = Message<"yardmaster.v1.DeleteBranchRequest"> & {
+  /**
+   * @generated from field: string owner = 1;
+   */
+  owner: string;
+
+  /**
+   * @generated from field: string repository = 2;
+   */
+  repository: string;
+
+  /**
+   * @generated from field: string branch = 3;
+   */
+  branch: string;
+
+  /**
+   * Who deleted it (a local forge user; created on first use).
+   *
+   * @generated from field: string pusher = 4;
+   */
+  pusher: string;
+};
+
+/**
+ * Describes the message yardmaster.v1.DeleteBranchRequest.
+ * Use `create(DeleteBranchRequestSchema)` to create a new message.
+ */
+export const DeleteBranchRequestSchema: GenMessage<DeleteBranchRequest> = /*@__PURE__*/
+  messageDesc(file_yardmaster_v1_forge, 26);
+
+/**
+ * @generated from message yardmaster.v1.DeleteBranchResponse
+ */
+export type DeleteBranchResponse = Message<"yardmaster.v1.DeleteBranchResponse"> & {
+  /**
+   * The tip the branch had.
+   *
+   * @generated from field: string before_sha = 1;
+   */
+  beforeSha: string;
+};
+
+/**
+ * Describes the message yardmaster.v1.DeleteBranchResponse.
+ * Use `create(DeleteBranchResponseSchema)` to create a new message.
+ */
+export const DeleteBranchResponseSchema: GenMessage<DeleteBranchResponse> = /*@__PURE__*/
+  messageDesc(file_yardmaster_v1_forge, 27);
 
 /**
  * A pull request of the local forge.
@@ -799,7 +915,7 @@ export type LocalPullRequest = Message<"yardmaster.v1.LocalPullRequest"> & {
  * Use `create(LocalPullRequestSchema)` to create a new message.
  */
 export const LocalPullRequestSchema: GenMessage<LocalPullRequest> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_forge, 24);
+  messageDesc(file_yardmaster_v1_forge, 28);
 
 /**
  * A check run of a pull request's head (the newest per name).
@@ -867,7 +983,7 @@ export type LocalCheckRun = Message<"yardmaster.v1.LocalCheckRun"> & {
  * Use `create(LocalCheckRunSchema)` to create a new message.
  */
 export const LocalCheckRunSchema: GenMessage<LocalCheckRun> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_forge, 25);
+  messageDesc(file_yardmaster_v1_forge, 29);
 
 /**
  * @generated from message yardmaster.v1.LocalReview
@@ -894,7 +1010,7 @@ export type LocalReview = Message<"yardmaster.v1.LocalReview"> & {
  * Use `create(LocalReviewSchema)` to create a new message.
  */
 export const LocalReviewSchema: GenMessage<LocalReview> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_forge, 26);
+  messageDesc(file_yardmaster_v1_forge, 30);
 
 /**
  * @generated from message yardmaster.v1.LocalComment
@@ -926,7 +1042,7 @@ export type LocalComment = Message<"yardmaster.v1.LocalComment"> & {
  * Use `create(LocalCommentSchema)` to create a new message.
  */
 export const LocalCommentSchema: GenMessage<LocalComment> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_forge, 27);
+  messageDesc(file_yardmaster_v1_forge, 31);
 
 /**
  * The local forge (FORGE=local): repositories kept as real git repositories in the data directory,
@@ -1014,6 +1130,18 @@ export const ForgeService: GenService<{
     output: typeof ClosePullRequestResponseSchema;
   },
   /**
+   * Edits a pull request's title, body and/or base branch (retargets it, as on GitHub). A new base
+   * needs an open pull request (FAILED_PRECONDITION), an existing branch (NOT_FOUND), other than
+   * the head, with no other open pull request from that head into it (ALREADY_EXISTS).
+   *
+   * @generated from rpc yardmaster.v1.ForgeService.EditPullRequest
+   */
+  editPullRequest: {
+    methodKind: "unary";
+    input: typeof EditPullRequestRequestSchema;
+    output: typeof EditPullRequestResponseSchema;
+  },
+  /**
    * One pull request with its checks, labels, reviews and comments.
    *
    * @generated from rpc yardmaster.v1.ForgeService.GetPullRequest
@@ -1062,6 +1190,17 @@ export const ForgeService: GenService<{
     methodKind: "unary";
     input: typeof GetBranchRequestSchema;
     output: typeof GetBranchResponseSchema;
+  },
+  /**
+   * Deletes a branch, closing the open pull requests it is the head or the base of. The default
+   * branch cannot be deleted (FAILED_PRECONDITION); an unknown branch is NOT_FOUND.
+   *
+   * @generated from rpc yardmaster.v1.ForgeService.DeleteBranch
+   */
+  deleteBranch: {
+    methodKind: "unary";
+    input: typeof DeleteBranchRequestSchema;
+    output: typeof DeleteBranchResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_yardmaster_v1_forge, 0);

@@ -131,6 +131,16 @@ export function createForgeService(forge: LocalForge): ServiceImpl<typeof ForgeS
         await forge.closePullRequest(repoOf(req), numberOf(req.number));
         return {};
       }),
+    editPullRequest: (req, ctx) =>
+      handle(ctx, async () => {
+        if (req.title === undefined && req.body === undefined && req.base === undefined) {
+          throw invalidField("title", "give at least one of title, body and base to change");
+        }
+        const repo = repoOf(req);
+        const number = numberOf(req.number);
+        await forge.editPullRequest(repo, number, { title: req.title, body: req.body, base: req.base });
+        return { pullRequest: localPullRequestOf(await forge.describePullRequest(repo, number)) };
+      }),
     getPullRequest: (req, ctx) => handle(ctx, async () => ({ pullRequest: localPullRequestOf(await forge.describePullRequest(repoOf(req), numberOf(req.number))) })),
     listPullRequests: (req, ctx) =>
       handle(ctx, async () => {
@@ -146,5 +156,7 @@ export function createForgeService(forge: LocalForge): ServiceImpl<typeof ForgeS
         return {};
       }),
     getBranch: (req, ctx) => handle(ctx, async () => forge.getBranch(repoOf(req), req.branch)),
+    deleteBranch: (req, ctx) =>
+      handle(ctx, async () => ({ beforeSha: await forge.deleteBranchAs(repoOf(req), req.branch, req.pusher || DEFAULT_USER_LOGIN) })),
   };
 }

@@ -18,7 +18,7 @@ import { LocalForgeError, withField } from "./errors.js";
 import { createLocalForgePort } from "./port.js";
 import { commentPull, labelPull, openPull, reviewPull, REVIEW_EVENTS } from "./pull-actions.js";
 import { describePullRequest, listPullRequestViews, type PullRequestView } from "./pull-views.js";
-import { addRepository, pushBranch, type AddRepositoryInput, type PushInput } from "./repository-actions.js";
+import { addRepository, deleteBranchAs, pushBranch, type AddRepositoryInput, type PushInput } from "./repository-actions.js";
 import { inRepository } from "./write-context.js";
 
 /** Default number of CI slots (checks running at once) when none is given. */
@@ -63,6 +63,30 @@ export interface LocalForge extends ForgePort {
   commentAs(repo: RepoName, number: number, body: string, author: string): Promise<number>;
   /** Reviews as a person. */
   review(repo: RepoName, number: number, input: { event: keyof typeof REVIEW_EVENTS; body: string; author: string }): Promise<void>;
+  /**
+   * Edits a pull request's title, body and/or base branch (retargeting it, as on GitHub); an
+   * absent field keeps its value. Emits one `pull_request_edited` when something changed, nothing
+   * otherwise; starts no CI. Reads (`getPullRequest`, `describePullRequest`) then diff against the
+   * new base's tip (`base`, `baseSha`, `commitsBehind`, `conflict`).
+   * @throws ForgeError not_found for an unknown repository or pull request; LocalForgeError with
+   *   - invalid (field title) for a blank title;
+   *   - invalid (field base) for a bad branch name or a base equal to the head branch;
+   *   - not_found (field base) for a base branch that does not exist;
+   *   - invalid (rpc failed_precondition) for a new base on a closed or merged pull request, and
+   *     (field base) when the new base already contains every commit of the head;
+   *   - invalid (rpc already_exists, field base) when another open pull request goes from the
+   *     same head into that base.
+   */
+  editPullRequest(repo: RepoName, number: number, input: { title?: string; body?: string; base?: string }): Promise<void>;
+  /**
+   * Deletes a branch as a person (ForgeService.DeleteBranch): `branch_pushed` with after null, and
+   * the open pull requests it heads or is the base of are closed. Unlike the port's idempotent
+   * `deleteBranch`, a branch that does not exist is an error.
+   * @returns the tip it had
+   * @throws LocalForgeError not_found (field branch) when it does not exist; invalid (field
+   *   branch) for a bad name, and with rpc failed_precondition for the default branch
+   */
+  deleteBranchAs(repo: RepoName, branch: string, pusher: string): Promise<Sha>;
   /** Adds and removes labels. @returns the labels now on the pull request */
   label(repo: RepoName, number: number, add: readonly string[], remove: readonly string[]): Promise<string[]>;
   describePullRequest(repo: RepoName, number: number): Promise<PullRequestView>;
@@ -109,6 +133,7 @@ export function createLocalForge(deps: LocalForgeDeps): LocalForge {
       checkLogin(input.author, "author");
       return write(core, repo, { what: `reviewing #${number}` }, async (ctx) => reviewPull(ctx, number, { ...input, author: await ctx.user(input.author) }));
     },
+    deleteBranchAs: async (repo, branch, pusher) => deleteBranchAs(core, ci, { repo, branch, pusher: checkLogin(pusher, "pusher") }),
     label: (repo, number, add, remove) => write(core, repo, { what: `labelling #${number}` }, (ctx) => labelPull(ctx, number, add, remove)),
     describePullRequest: (repo, number) => describePullRequest(core, repo, number),
     listPullRequests: (repo, state) => listPullRequestViews(core, repo, state),

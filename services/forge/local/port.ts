@@ -6,7 +6,7 @@
 import { ForgeError, type CheckState, type ForgePort, type PullRequestSnapshot } from "../types.js";
 import { localForgeStore as store } from "../../store/index.js";
 import {
-  branchRef, compareAndSwapRef, createSpeculativeBranch, deleteBranch, fastForwardBranch, findBranchSha, getBranchSha, readFile,
+  branchRef, compareAndSwapRef, createSpeculativeBranch, fastForwardBranch, findBranchSha, getBranchSha, readFile,
   updateHeadWithBase, validateBranchName,
 } from "./git/index.js";
 import { asForgeError, gitOf, OWN_CHECK_APP, readPull, readRepository, type ForgeCore } from "./core.js";
@@ -15,8 +15,10 @@ import { declaredChecks, type CiSignals } from "./ci-requests.js";
 import { writeCheckRun } from "./check-runs.js";
 import { mergeBatch } from "./merges.js";
 import { closePull, commentPull, editPull, labelPull, openPull } from "./pull-actions.js";
+import { removeBranch } from "./repository-actions.js";
 import { buildSnapshot } from "./snapshot.js";
 import { inRepository } from "./write-context.js";
+import type { LocalForge } from "./local-forge.js";
 
 /** The configuration file names, in the order they are tried (DESIGN.md §4 "Names"). */
 export const CONFIG_PATHS: readonly string[] = [".yardmaster.yml", ".github/yardmaster.yml"];
@@ -24,11 +26,14 @@ export const CONFIG_PATHS: readonly string[] = [".yardmaster.yml", ".github/yard
 /** How many snapshots are built at once by a listing (each runs a few git commands). */
 const SNAPSHOT_CONCURRENCY = 4;
 
+/** The port plus the local forge's own edit, which can also retarget a pull request. */
+export type LocalForgePort = ForgePort & Pick<LocalForge, "editPullRequest">;
+
 /** Builds the port. Every method throws ForgeError only. */
-export function createLocalForgePort(core: ForgeCore, signals: CiSignals): ForgePort {
+export function createLocalForgePort(core: ForgeCore, signals: CiSignals): LocalForgePort {
   const write = <T>(repo: string, what: string, fn: Parameters<typeof inRepository<T>>[3]) => inRepository(core, repo, { what }, fn);
 
-  const port: ForgePort = {
+  const port: LocalForgePort = {
     async getPullRequest(repo, number) {
       const row = await readRepository(core, repo);
       return buildSnapshot(core, row, await readPull(core.db, row, number));
@@ -77,22 +82,18 @@ export function createLocalForgePort(core: ForgeCore, signals: CiSignals): Forge
         return after;
       }),
 
-    deleteBranch: (repo, branch) =>
-      write(repo, `deleting branch ${branch}`, async (ctx) => {
-        if (branch === ctx.repo.defaultBranch) throw new ForgeError("invalid", `${branch} is the default branch of ${repo}; it cannot be deleted`);
-        const before = await findBranchSha(ctx.git, branch);
-        if (before === null) return;
-        await deleteBranch(ctx.git, branch, { expectedOldSha: before });
-        ctx.undo(() => compareAndSwapRef(ctx.git, branchRef(branch), null, before));
-        await recordBranchMove(ctx, signals, { branch, before, after: null, by: await ctx.bot() });
-      }),
+    deleteBranch: async (repo, branch) => {
+      await write(repo, `deleting branch ${branch}`, (ctx) => removeBranch(ctx, signals, branch, () => ctx.bot()));
+    },
 
     openDraftPullRequest: (repo, input) =>
       write(repo, `opening a draft pull request from ${input.head}`, async (ctx) =>
         openPull(ctx, signals, { ...input, author: await ctx.bot(), draft: true }),
       ),
 
-    updatePullRequest: (repo, number, input) => write(repo, `editing pull request #${number}`, (ctx) => editPull(ctx, number, input)),
+    editPullRequest: (repo, number, input) => write(repo, `editing pull request #${number}`, (ctx) => editPull(ctx, number, input)),
+
+    updatePullRequest: (repo, number, input) => port.editPullRequest(repo, number, { title: input.title, body: input.body }),
 
     closePullRequest: (repo, number) => write(repo, `closing pull request #${number}`, (ctx) => closePull(ctx, number)),
 

@@ -59,15 +59,42 @@ export async function openPull(ctx: WriteContext, signals: CiSignals, input: Ope
 }
 
 /**
- * Edits the title and/or body; `pull_request_edited` when something changed.
- * @throws ForgeError not_found for an unknown pull request; invalid for an empty title
+ * Edits the title, body and/or base branch (retargeting, as on GitHub); one
+ * `pull_request_edited` when something changed. A new base needs an open pull request; CI is not
+ * started (the head did not move). The snapshot then diffs against the new base's tip.
+ * @throws ForgeError not_found for an unknown pull request; LocalForgeError invalid for an empty
+ *   title (field title), a bad base name or a base equal to the head (field base), a closed pull
+ *   request (failed_precondition), no commits between the new base and the head (failed_precondition,
+ *   field base), another open pull request from the head into that base (already_exists, field
+ *   base); not_found (field base) for a base branch that does not exist
  */
-export async function editPull(ctx: WriteContext, number: number, input: { title?: string; body?: string }): Promise<void> {
+export async function editPull(ctx: WriteContext, number: number, input: { title?: string; body?: string; base?: string }): Promise<void> {
   const pull = await readPull(ctx.client, ctx.repo, number);
   const title = input.title?.trim();
   if (title === "") throw new LocalForgeError("invalid", "a pull request needs a title", { field: "title" });
-  if (await store.editPullRequest(ctx.client, pull.id, { title, body: input.body, now: ctx.now })) {
+  if (input.base !== undefined && input.base !== pull.baseBranch) await checkNewBase(ctx, pull, input.base);
+  if (await store.editPullRequest(ctx.client, pull.id, { title, body: input.body, base: input.base, now: ctx.now })) {
     ctx.emit({ kind: "pull_request_edited", repo: ctx.repo.fullName, number });
+  }
+}
+
+/** GitHub's refusals of a new base for `pull` (see {@link editPull}). */
+async function checkNewBase(ctx: WriteContext, pull: store.PullRequestRow, base: string): Promise<void> {
+  if (pull.state !== "open") {
+    throw new LocalForgeError("invalid", `pull request #${pull.number} is ${pull.state}; only an open one can change its base`, { rpc: "failed_precondition" });
+  }
+  await withField("base", () => validateBranchName(base));
+  if (base === pull.headBranch) throw new LocalForgeError("invalid", `head and base are both "${base}"`, { field: "base" });
+  const baseSha = await findBranchSha(ctx.git, base);
+  if (baseSha === null) throw new LocalForgeError("not_found", `no branch "${base}" in ${ctx.repo.fullName}`, { field: "base" });
+  const duplicate = (await store.openPullsWithHead(ctx.client, ctx.repo.id, pull.headBranch)).find((p) => p.baseBranch === base && p.id !== pull.id);
+  if (duplicate !== undefined) {
+    throw new LocalForgeError("invalid", `pull request #${duplicate.number} from ${pull.headBranch} into ${base} is already open`, {
+      field: "base", rpc: "already_exists",
+    });
+  }
+  if ((await commitsAhead(ctx.git, baseSha, pull.headSha)) === 0) {
+    throw new LocalForgeError("invalid", `no commits between ${base} and ${pull.headBranch}`, { field: "base", rpc: "failed_precondition" });
   }
 }
 

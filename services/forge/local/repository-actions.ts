@@ -1,23 +1,24 @@
 /**
- * Creating repositories and pushing to them (ForgeService.CreateRepository and PushBranch, the
- * `yardmaster repo add|push` commands; docs/local-forge.md "Repositories and pushes"). A new
- * repository is a bare git repository in the data directory plus its row; a push copies a commit
- * from a git repository on this machine and moves a branch by compare-and-swap, refusing a
- * non-fast-forward unless forced, or merges the commit into the branch's tip (`merge`: a change
- * landing on a branch that moved meanwhile, as `yardmaster replay` pushes outside changes).
+ * Creating repositories, pushing to them and deleting branches (ForgeService.CreateRepository,
+ * PushBranch and DeleteBranch, the `yardmaster repo add|push|delete-branch` commands;
+ * docs/local-forge.md "Repositories and pushes"). A new repository is a bare git repository in the
+ * data directory plus its row; a push copies a commit from a git repository on this machine and
+ * moves a branch by compare-and-swap, refusing a non-fast-forward unless forced, or merges the
+ * commit into the branch's tip (`merge`: a change landing on a branch that moved meanwhile, as
+ * `yardmaster replay` pushes outside changes). A deletion is a compare-and-swap to nothing.
  */
 import { rm, stat } from "node:fs/promises";
 import { ForgeError, type RepoName, type Sha } from "../types.js";
 import { localForgeStore as store } from "../../store/index.js";
 import {
-  branchRef, compareAndSwapRef, createMergeCommit, createRepository, fetchCommit, findBranchSha, importRepository, isAncestor, isMergeConflict,
+  branchRef, compareAndSwapRef, createMergeCommit, createRepository, deleteBranch, fetchCommit, findBranchSha, importRepository, isAncestor, isMergeConflict,
   listBranches, parseRepoName, repositoryPath, resolveCommit, setBranch, setDefaultBranch, validateBranchName, type BareRepo,
 } from "./git/index.js";
 import { asForgeError, type ForgeCore } from "./core.js";
 import { recordBranchMove } from "./branch-moves.js";
 import type { CiSignals } from "./ci-requests.js";
 import { LocalForgeError, withField } from "./errors.js";
-import { inRepository } from "./write-context.js";
+import { inRepository, type WriteContext } from "./write-context.js";
 
 /** Input of {@link addRepository}. */
 export interface AddRepositoryInput {
@@ -130,6 +131,42 @@ export async function pushBranch(core: ForgeCore, signals: CiSignals, input: Pus
     ctx.undo(() => compareAndSwapRef(ctx.git, branchRef(input.branch), after, before));
     await recordBranchMove(ctx, signals, { branch: input.branch, before, after, by: pusher });
     return { before, after };
+  });
+}
+
+/**
+ * Deletes a branch by compare-and-swap and records the move: `branch_pushed` with after null, the
+ * open pull requests it heads or is the base of closed, its CI jobs cancelled. The port's
+ * `deleteBranch` (as the bot) and ForgeService.DeleteBranch (as a person) share it.
+ * @param by who deletes it (asked only when the branch exists)
+ * @returns the tip it had; null when it did not exist (then nothing happens)
+ * @throws LocalForgeError invalid (failed_precondition, field branch) for the repository's default
+ *   branch, which GitHub refuses to delete too; invalid (field branch) for a bad name
+ */
+export async function removeBranch(ctx: WriteContext, signals: CiSignals, branch: string, by: () => Promise<store.LocalUserRow>): Promise<Sha | null> {
+  if (branch === ctx.repo.defaultBranch) {
+    throw new LocalForgeError("invalid", `${branch} is the default branch of ${ctx.repo.fullName}; it cannot be deleted`, {
+      field: "branch", rpc: "failed_precondition",
+    });
+  }
+  const before = await withField("branch", () => findBranchSha(ctx.git, branch));
+  if (before === null) return null;
+  await deleteBranch(ctx.git, branch, { expectedOldSha: before });
+  ctx.undo(() => compareAndSwapRef(ctx.git, branchRef(branch), null, before));
+  await recordBranchMove(ctx, signals, { branch, before, after: null, by: await by() });
+  return before;
+}
+
+/**
+ * Deletes a branch as a person (ForgeService.DeleteBranch, `yardmaster repo delete-branch`).
+ * @returns the tip it had
+ * @throws LocalForgeError not_found (field branch) when it does not exist; see {@link removeBranch}
+ */
+export async function deleteBranchAs(core: ForgeCore, signals: CiSignals, input: { repo: RepoName; branch: string; pusher: string }): Promise<Sha> {
+  return inRepository(core, input.repo, { what: `deleting branch ${input.branch}` }, async (ctx) => {
+    const before = await removeBranch(ctx, signals, input.branch, () => ctx.user(input.pusher));
+    if (before === null) throw new LocalForgeError("not_found", `no branch "${input.branch}" in ${ctx.repo.fullName}`, { field: "branch" });
+    return before;
   });
 }
 

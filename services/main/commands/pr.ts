@@ -50,7 +50,7 @@ export function renderPullRequestLine(pr: LocalPullRequest): string {
 }
 
 /**
- * `yardmaster pr open|comment|review|label|close|show|list`: pull requests of the local forge
+ * `yardmaster pr open|comment|review|label|close|edit|show|list`: pull requests of the local forge
  * (docs/local-forge.md "CLI"), through ForgeService. Each action emits the forge events a GitHub
  * webhook would, so `pr comment owner/name 1 "@yardmaster queue"` queues a pull request.
  */
@@ -123,6 +123,21 @@ export function registerPr(program: Command): void {
       const client = await forgeClient();
       await client.closePullRequest({ ...repo, number });
       out(`#${number} closed`);
+    });
+  pr
+    .command("edit")
+    .description("change a pull request's title, body or base branch (retarget it)")
+    .argument("<owner/name>", "the repository", parseRepoArgument)
+    .argument("<number>", "the pull request", parseNumberArgument)
+    .option("--title <text>", "the new title")
+    .option("--body <text>", "the new description")
+    .option("--base <branch>", "the branch to merge into from now on (the pull request must be open)")
+    .action(async (repo: Repo, number: bigint, opts: { title?: string; body?: string; base?: string }) => {
+      if (opts.title === undefined && opts.body === undefined && opts.base === undefined) throw new Error("give --title, --body or --base");
+      const client = await forgeClient();
+      const res = await client.editPullRequest({ ...repo, number, title: opts.title, body: opts.body, base: opts.base });
+      const p = res.pullRequest!;
+      out(opts.base === undefined ? `#${p.number} edited: ${p.title}` : `#${p.number} now targets ${p.base}`);
     });
   pr
     .command("show")

@@ -28,9 +28,9 @@ export function parseNumberArgument(value: string): bigint {
 export const forgeClient = () => serviceClient(ForgeService, readSettings());
 
 /**
- * `yardmaster repo add|push`: repositories of the local forge (docs/local-forge.md "CLI"), through
- * ForgeService.CreateRepository and PushBranch. Paths are made absolute here: the service may run
- * in another directory.
+ * `yardmaster repo add|push|delete-branch`: repositories of the local forge (docs/local-forge.md
+ * "CLI"), through ForgeService.CreateRepository, PushBranch and DeleteBranch. Paths are made
+ * absolute here: the service may run in another directory.
  */
 export function registerRepo(program: Command): void {
   const repo = program.command("repo").description("repositories of the local forge (FORGE=local)");
@@ -63,5 +63,16 @@ export function registerRepo(program: Command): void {
       const client = await forgeClient();
       const res = await client.pushBranch({ ...name, fromPath: path.resolve(opts.from), sourceRef: opts.ref, branch: opts.branch, force: opts.force, merge: opts.merge, pusher: opts.pusher });
       out(`${opts.branch}: ${res.beforeSha === "" ? "(new)" : res.beforeSha} -> ${res.afterSha}`);
+    });
+  repo
+    .command("delete-branch")
+    .description("delete a branch (not the default one); the open pull requests it is the head or base of are closed")
+    .argument("<owner/name>", "the repository", parseRepoArgument)
+    .argument("<branch>", "the branch to delete")
+    .option("--pusher <login>", "who deletes it (a local user, created on first use)", "")
+    .action(async (name: { owner: string; repository: string }, branch: string, opts: { pusher: string }) => {
+      const client = await forgeClient();
+      const res = await client.deleteBranch({ ...name, branch, pusher: opts.pusher });
+      out(`${branch}: deleted (was ${res.beforeSha})`);
     });
 }

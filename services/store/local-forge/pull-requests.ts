@@ -127,14 +127,18 @@ export async function setPullRequestHead(q: Queryable, id: number, headSha: stri
 }
 
 /**
- * Changes the title and/or the body (an absent field keeps its value).
+ * Changes the title, the body and/or the base branch (an absent field keeps its value). The row
+ * keeps nothing else about the base while open (`closed_base_sha` is set only on closing), so
+ * reads follow the new base's tip at once.
  * @returns true when something changed
  */
-export async function editPullRequest(q: Queryable, id: number, input: { title?: string; body?: string; now: Date }): Promise<boolean> {
+export async function editPullRequest(q: Queryable, id: number, input: { title?: string; body?: string; base?: string; now: Date }): Promise<boolean> {
   const res = await q.query(
-    `UPDATE local_forge_pull_requests SET title = coalesce($2::text, title), body = coalesce($3::text, body), updated_at = $4::timestamptz
-     WHERE id = $1::bigint AND (title IS DISTINCT FROM coalesce($2::text, title) OR body IS DISTINCT FROM coalesce($3::text, body))`,
-    [id, input.title ?? null, input.body ?? null, input.now],
+    `UPDATE local_forge_pull_requests
+     SET title = coalesce($2::text, title), body = coalesce($3::text, body), base_branch = coalesce($4::text, base_branch), updated_at = $5::timestamptz
+     WHERE id = $1::bigint AND (title IS DISTINCT FROM coalesce($2::text, title) OR body IS DISTINCT FROM coalesce($3::text, body)
+       OR base_branch IS DISTINCT FROM coalesce($4::text, base_branch))`,
+    [id, input.title ?? null, input.body ?? null, input.base ?? null, input.now],
   );
   return res.rowCount === 1;
 }

@@ -1,7 +1,7 @@
 /**
  * The queue runner over the real local forge and CI when branches change under the queue
  * (research/domain.md §1.3, §3.9; docs/merge-queue.md rule 10): a deleted base branch
- * (BASE_BRANCH_MISSING), commits pushed to a batch's draft pull request by someone else
+ * (BASE_BRANCH_MISSING), a pull request retargeted to another branch (BASE_BRANCH_CHANGED), commits pushed to a batch's draft pull request by someone else
  * (DRAFT_PULL_REQUEST_CHANGED, or with `allow_queue_branch_edit` the edited draft is what merges).
  */
 import { afterEach, describe, expect, it } from "vitest";
@@ -46,10 +46,24 @@ describe("branches changed under the queue", () => {
     const n = await w.pull("fix", { "fix.txt": "fix\n" }, { base: "release" });
     await w.comment(n, "@yardmaster queue");
     await runningDraft(w);
-    await w.forge.deleteBranch(REPO, "release");
+    await w.forge.deleteBranchAs(REPO, "release", "ada");
     const leave = await leaveOf(w, n);
     expect(leave.metadata).toMatchObject({ dequeue_code: "BASE_BRANCH_MISSING", merged: false, reason: "The base branch release was deleted" });
     expect((await w.state())?.pulls).toEqual({});
+  });
+
+  it("dequeues a pull request moved to another base branch with BASE_BRANCH_CHANGED", async () => {
+    world = await queueWorld(config(), { ".yardmaster/ci.yml": SLOW_CI });
+    const w = world;
+    await w.branch("release");
+    const n = await w.pull("fix", { "fix.txt": "fix\n" });
+    await w.comment(n, "@yardmaster queue");
+    await runningDraft(w);
+    await w.forge.editPullRequest(REPO, n, { base: "release" });
+    const leave = await leaveOf(w, n);
+    expect(leave.metadata).toMatchObject({ dequeue_code: "BASE_BRANCH_CHANGED", merged: false, reason: "The base branch of the pull request changed from main to release" });
+    expect(await w.forge.readFile(REPO, "main", "fix.txt")).toBeNull();
+    expect((await w.forge.getPullRequest(REPO, n)).state).toBe("open");
   });
 
   it("dequeues a batch whose draft pull request got someone else's commit (DRAFT_PULL_REQUEST_CHANGED)", async () => {

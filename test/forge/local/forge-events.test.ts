@@ -46,6 +46,11 @@ const cases: [string, () => Promise<unknown>, (result: any) => Promise<ForgeEven
   ]],
   ["editing the title", () => w.forge.updatePullRequest(R, 1, { title: "Renamed" }), () => [{ kind: "pull_request_edited", repo: R, number: 1 }]],
   ["editing nothing", () => w.forge.updatePullRequest(R, 1, { title: "Work on feature" }), () => []],
+  ["retargeting and renaming at once", async () => {
+    await repo.push("release", repo.src.root, { "r.txt": "r\n" });
+    w.events.take();
+    return w.forge.editPullRequest(R, 1, { title: "For the release", base: "release" });
+  }, () => [{ kind: "pull_request_edited", repo: R, number: 1 }]],
   ["adding two labels and one already there", async () => {
     await w.forge.addLabels(R, 1, ["a"]);
     w.events.take();
@@ -99,6 +104,17 @@ const cases: [string, () => Promise<unknown>, (result: any) => Promise<ForgeEven
     { kind: "pull_request_closed", repo: R, number: 1, merged: false, mergeCommitSha: null },
   ]],
   ["deleting a branch that does not exist", () => w.forge.deleteBranch(R, "ghost"), () => []],
+  ["deleting a pull request's base branch as a person", async () => {
+    const release = await repo.push("release", repo.src.root, { "r.txt": "r\n" });
+    await repo.push("topic", release, { "t.txt": "t\n" });
+    await repo.open("topic", { base: "release" });
+    w.events.take();
+    await w.forge.deleteBranchAs(R, "release", "bob");
+    return release;
+  }, (release) => [
+    { kind: "branch_pushed", repo: R, branch: "release", before: release, after: null, forced: false },
+    { kind: "pull_request_closed", repo: R, number: 2, merged: false, mergeCommitSha: null },
+  ]],
   ["updating a head with its base", async () => {
     await repo.push("main", repo.src.root, { "m.txt": "m\n" });
     w.events.take();
