@@ -9,6 +9,15 @@ import { configuration, QueueHarness, queueRule, sha, STORY } from "./fixtures.j
 
 const twoChecks = configuration({ mergeQueue: { max_parallel_checks: 2 } });
 const editable = configuration({ mergeQueue: { max_parallel_checks: 2 }, rules: [queueRule({ allow_queue_branch_edit: true, merge_method: "merge-batch" })] });
+/** #1 and #2 queued, each checked in its own batch (Batch 2 on top of Batch 1), both running. */
+function twoRunning(): QueueHarness {
+  const h = new QueueHarness(twoChecks);
+  h.queue(1);
+  h.queue(2);
+  h.created("Batch 1", 101);
+  h.created("Batch 2", 102);
+  return h;
+}
 const edit = (h: QueueHarness, batch: string, label: string) =>
   h.send({ type: "speculative_check_edited", checkId: h.batch(batch).car.check!.id, headSha: sha(label) });
 
@@ -44,11 +53,7 @@ describe("a deleted base branch", () => {
   });
 
   it("lets a merge in flight decide, then dequeues what did not merge", () => {
-    const h = new QueueHarness(twoChecks);
-    h.queue(1);
-    h.queue(2);
-    h.created("Batch 1", 101);
-    h.created("Batch 2", 102);
+    const h = twoRunning();
     h.ci("Batch 1", true);
     expect(h.lines(["merge_batch"])).toEqual(["merge Batch 1 [1] merge exact"]);
     h.send({ type: "base_branch_deleted", branch: "main" });
@@ -75,11 +80,7 @@ describe("a deleted base branch", () => {
 
 describe("a pull request moved to another base branch", () => {
   it("leaves with BASE_BRANCH_CHANGED; the batches checked on top of it are checked again without it", () => {
-    const h = new QueueHarness(twoChecks);
-    h.queue(1);
-    h.queue(2);
-    h.created("Batch 1", 101);
-    h.created("Batch 2", 102);
+    const h = twoRunning();
     h.send({ type: "pull_request_base_changed", number: 1, baseRef: "release" });
     expect(h.lines(STORY)).toEqual([
       "log action.queue.checks_end #1 Batch 1 aborted BASE_BRANCH_CHANGED", "cancel Batch 1 (BASE_BRANCH_CHANGED)",
@@ -102,11 +103,7 @@ describe("a pull request moved to another base branch", () => {
 
 describe("commits pushed to a draft pull request by someone else", () => {
   it("dequeue the batch with DRAFT_PULL_REQUEST_CHANGED; the batches on top wait again (BATCH_AHEAD_BRANCH_EDITED)", () => {
-    const h = new QueueHarness(twoChecks);
-    h.queue(1);
-    h.queue(2);
-    h.created("Batch 1", 101);
-    h.created("Batch 2", 102);
+    const h = twoRunning();
     edit(h, "Batch 1", "foreign commit");
     expect(h.lines(STORY)).toEqual([
       "log action.queue.checks_end #1 Batch 1 aborted DRAFT_PULL_REQUEST_CHANGED", "cancel Batch 1 (DRAFT_PULL_REQUEST_CHANGED)",
