@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { LongestFirstSequencer } from "./test/support/longest-first-sequencer.js";
 
 // Each test file runs in its own child process (pool "forks"): the embedded ClickHouse engine is a
 // native library bound to one data directory per process (DESIGN.md §5). One embedded PostgreSQL
@@ -10,6 +11,8 @@ export default defineConfig({
     // Most files wait on real processes (servers, git, CI checks), not on the CPU: on a 2-core
     // machine vitest's default (cores - 1 = one worker) ran them one at a time.
     maxWorkers: 3,
+    // The minutes-long end-to-end files first (test/support/longest-first-sequencer.ts).
+    sequence: { sequencer: LongestFirstSequencer },
     globalSetup: ["test/support/postgres-global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
