@@ -3,7 +3,7 @@
  * p = 0.05, k = 10 CI slots, 20,000 pull requests per queue, at λ = 8/h and 16/h; Yardmaster's
  * configuration next to a serial queue and a speculation-only queue (window 10), then the closed
  * forms of research/anchors.md §2d checked within 5% on saturated runs. Prints PASS/FAIL per
- * target, then an idealised estimate of how the two λ = 8/h targets conflict; the exit code is 0
+ * target, then an idealised estimate of whether the cost and latency targets can hold together; the exit code is 0
  * either way (a benchmark reports, it does not gate). Options:
  * `--pull-requests N` (default 20000), `--seed S` (default 1). Method: docs/merge-queue.md "Benchmark".
  */
@@ -73,6 +73,10 @@ for (const b of [4, 8]) {
 
 console.log("\nTargets");
 for (const r of results) console.log(`  ${r}`);
-const ideal = cheapestMixWithin(0.05, BREAK_PROBABILITY, 8 * D_HOURS);
-console.log(`\nIdealised estimate (bench/queue/target-conflict.ts; a queue favoured in every way): keeping 95% of merges within 2D`);
-console.log(`at λ = 8/h needs at least ${fmt(ideal.runsPerMerge, 3)} CI runs per merge (${Math.round(ideal.triples * 100)}% of pull requests in batches of 3, the rest in 2s, ${fmt(100 * ideal.slowerThan2D)}% over 2D).`);
+console.log("\nIdealised estimate (bench/queue/target-conflict.ts: a queue favoured in every way), fewest CI runs per merge that keep");
+for (const { lambda, p95 } of targets) {
+  const best = cheapestMixWithin(0.05, { p: BREAK_PROBABILITY, arrivalsPerCiRun: lambda * D_HOURS, targetInD: p95 / D_MINUTES });
+  const [b1, b2] = best.sizes;
+  const verdictText = best.runsPerMerge <= 0.6 ? "both targets reachable" : "the two targets conflict";
+  console.log(`  95% of merges within ${p95} min at λ = ${lambda}/h: ${fmt(best.runsPerMerge, 3)} (batches of ${b1} and ${b2}, ${Math.round(best.larger * 100)}% in ${b2}s; ${fmt(100 * best.slowerThanTarget)}% slower): ${verdictText}`);
+}

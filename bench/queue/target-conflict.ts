@@ -1,28 +1,37 @@
 /**
- * Why the two λ = 8/h targets of research/anchors.md §2e (p95 ≤ 60 min = 2D and ≤ 0.6 CI runs per
- * merge) pull against each other (docs/merge-queue.md "Benchmark"): an idealised estimate, not a
- * simulation. Its queue checks every batch the moment it is formed, on top of the batches running
- * (a serial queue), finds a failed batch's culprit in one extra round, never checks a pull request
- * alone, and is never slowed by a failure ahead: everything favours it. For batches of 2 and 3
- * (a share `x` of the pull requests in batches of 3), with q = 1 − p and m = λD arrivals per CI run:
+ * How far the benchmark's cost and latency targets (research/anchors.md §2e) are reachable at all
+ * (docs/merge-queue.md "Benchmark"): an idealised estimate, not a simulation. Its queue checks every
+ * batch the moment it is formed, on top of the batches running (a serial queue), finds a failed
+ * batch's culprit in one extra round, and is never slowed by a failure ahead: everything favours
+ * it. It mixes batches of two sizes b1 < b2 (a share `x` of the pull requests in batches of b2).
+ * With q = 1 − p, m = λD arrivals per CI run and a latency target of T·D:
  *
  * - CI runs per pull request: per batch of b, its own check, one more when it fails holding a good
- *   pull request (1 − q^b − p^b), and the batches started on top of it during its check, all
- *   cancelled when it fails ((1 − q^b) · S, S = m · ((1 − x)/2 + x/3) batches started per D).
- * - Merges slower than 2D: a good pull request that is not the last of its batch to arrive waited
- *   for the others, so it is over 2D when a batch mate is bad (its first check fails) or when its
- *   wait exceeds D (fewer than b − i arrivals in D for the i-th member, Poisson(m)).
+ *   pull request (b > 1: 1 − q^b − p^b), and the batches started on top of it during its check, all
+ *   cancelled when it fails ((1 − q^b) · S, S = m · ((1 − x)/b1 + x/b2) batches started per D).
+ * - Merges slower than T·D: the i-th of a batch's b pull requests waits for the b − i others
+ *   (over t when fewer than b − i arrive in t, Poisson(λt)); a good one takes its wait plus D when
+ *   its batch mates are good, plus 2D when one is bad (its first check fails).
  *
  * Both are divided by q to count per merge (bad pull requests never merge).
  */
 
-/** Idealised cost and slow share of a mix of batches of 2 and 3. */
+/** Idealised cost and slow share of a mix of batch sizes. */
 export interface MixEstimate {
-  /** Share of pull requests in batches of 3 (the rest in batches of 2). */
-  triples: number;
+  /** The two batch sizes, smaller first. */
+  sizes: [number, number];
+  /** Share of pull requests in batches of the larger size. */
+  larger: number;
   runsPerMerge: number;
-  /** Share of merges slower than 2D (the p95 ≤ 2D target needs at most 0.05). */
-  slowerThan2D: number;
+  /** Share of merges slower than the latency target (a p95 target allows at most 0.05). */
+  slowerThanTarget: number;
+}
+
+/** The model's inputs: p, λD (arrivals per CI run) and the latency target in units of D. */
+export interface TargetModel {
+  p: number;
+  arrivalsPerCiRun: number;
+  targetInD: number;
 }
 
 /** P(Poisson(mean) ≤ k); 0 for k < 0. */
@@ -36,35 +45,41 @@ function poissonAtMost(k: number, mean: number): number {
   return sum;
 }
 
-/**
- * The estimate for a share `triples` (0..1) of pull requests in batches of 3, the rest in
- * batches of 2; `p` the probability a pull request breaks the build, `arrivalsPerCiRun` = λD.
- */
-export function batchMixEstimate(triples: number, p: number, arrivalsPerCiRun: number): MixEstimate {
+/** The estimate for `sizes` [b1, b2] with a share `larger` (0..1) of pull requests in batches of b2. */
+export function batchMixEstimate(sizes: [number, number], larger: number, model: TargetModel): MixEstimate {
+  const { p, arrivalsPerCiRun: m, targetInD: t } = model;
   const q = 1 - p;
-  const started = arrivalsPerCiRun * ((1 - triples) / 2 + triples / 3);
-  const runs = (b: number) => (1 + (1 - q ** b - p ** b) + (1 - q ** b) * started) / b;
+  const [b1, b2] = sizes;
+  const started = m * ((1 - larger) / b1 + larger / b2);
+  const runs = (b: number) => (1 + (b > 1 ? 1 - q ** b - p ** b : 0) + (1 - q ** b) * started) / b;
+  // P(the i-th member waits longer than w·D for the b − i after it).
+  const waitsOver = (b: number, i: number, w: number) => (w < 0 ? 1 : poissonAtMost(b - i - 1, m * w));
   const slow = (b: number) => {
     let sum = 0;
-    for (let i = 1; i < b; i++) sum += q * (1 - q ** (b - 1) * (1 - poissonAtMost(b - i - 1, arrivalsPerCiRun)));
+    for (let i = 1; i <= b; i++) sum += q * ((1 - q ** (b - 1)) * waitsOver(b, i, t - 2) + q ** (b - 1) * waitsOver(b, i, t - 1));
     return sum / b;
   };
   return {
-    triples,
-    runsPerMerge: ((1 - triples) * runs(2) + triples * runs(3)) / q,
-    slowerThan2D: ((1 - triples) * slow(2) + triples * slow(3)) / q,
+    sizes, larger,
+    runsPerMerge: ((1 - larger) * runs(b1) + larger * runs(b2)) / q,
+    slowerThanTarget: ((1 - larger) * slow(b1) + larger * slow(b2)) / q,
   };
 }
 
 /**
- * The cheapest mix (in steps of 1%) whose slow share stays within `maxSlow`: the fewest CI runs per
- * merge this idealised queue needs to keep p95 ≤ 2D.
+ * The cheapest mix of two batch sizes from 1 to `maxSize` (shares in steps of 1%) whose slow share
+ * stays within `maxSlow`: the fewest CI runs per merge this idealised queue needs to meet the
+ * latency target.
  */
-export function cheapestMixWithin(maxSlow: number, p: number, arrivalsPerCiRun: number): MixEstimate {
-  let best = batchMixEstimate(0, p, arrivalsPerCiRun);
-  for (let step = 1; step <= 100; step++) {
-    const e = batchMixEstimate(step / 100, p, arrivalsPerCiRun);
-    if (e.slowerThan2D <= maxSlow && e.runsPerMerge < best.runsPerMerge) best = e;
+export function cheapestMixWithin(maxSlow: number, model: TargetModel, maxSize = 8): MixEstimate {
+  let best = batchMixEstimate([1, 1], 0, model);
+  for (let b1 = 1; b1 <= maxSize; b1++) {
+    for (let b2 = b1 + 1; b2 <= maxSize; b2++) {
+      for (let step = 0; step <= 100; step++) {
+        const e = batchMixEstimate([b1, b2], step / 100, model);
+        if (e.slowerThanTarget <= maxSlow && e.runsPerMerge < best.runsPerMerge) best = e;
+      }
+    }
   }
   return best;
 }
