@@ -23,7 +23,8 @@
  *    no batching, no retry and the CI is single-step.
  * 5. A batch passes when the runner reports its merge conditions true; it fails when they are false
  *    or when `checks_timeout` expires. A failure is retried with a fresh draft while
- *    `max_checks_retries` allows.
+ *    `max_checks_retries` allows. Conditions false only because a schedule is closed are no
+ *    failure: the batch waits for it (`waiting_schedule`), without a timeout.
  * 6. The batches checked on top of a failed batch are rechecked without it at once. The failed
  *    batch is judged once every batch it is checked on top of has passed: a single pull request
  *    is the culprit and leaves; a larger batch is bisected - prefixes of it are checked on the
@@ -80,7 +81,7 @@ function dispatch(ctx: Ctx, event: EngineEvent): void {
     case "speculative_check_failed": return onCheckCreationFailed(ctx, event);
     case "speculative_check_closed": return onCheckClosed(ctx, event.checkId);
     case "speculative_check_edited": return onCheckEdited(ctx, event);
-    case "check_results": return onCheckResults(ctx, event.checkId, event.conditions, event.checks, event.evaluations);
+    case "check_results": return onCheckResults(ctx, event.checkId, event.conditions, event.checks, event.evaluations, event.scheduleOpensAt ?? null);
     case "merge_completed": return onMergeCompleted(ctx, event);
     case "merge_failed": return onMergeFailed(ctx, event);
     case "base_branch_moved": return onBaseMoved(ctx, event.branch, event.sha);

@@ -91,6 +91,12 @@ const schemas = {
     type: z.literal("check_results"), checkId: z.string().min(1), conditions: truth, checks: z.array(queueCheck),
     /** Per member (pull request number as a string): the merge conditions as evaluated, for the leave event. */
     evaluations: z.record(z.string(), evaluation).optional(),
+    /**
+     * With conditions false: they are false only because of time-based conditions (`schedule`,
+     * `current-time`...), and all hold from this instant (epoch ms, UTC). The check then waits for
+     * it (`waiting_schedule`) instead of failing.
+     */
+    scheduleOpensAt: z.number().int().nonnegative().nullable().optional(),
   }),
   merge_completed: z.object({ type: z.literal("merge_completed"), batchId: z.string().min(1), newBaseSha: sha }),
   merge_failed: z.object({
@@ -129,8 +135,9 @@ export type EngineEventType = keyof Schemas;
  * - speculative_check_closed `{checkId}`: someone closed the draft (BATCH_PULL_REQUEST_CLOSED).
  * - speculative_check_edited `{checkId, headSha}`: commits the queue did not make reached the draft's
  *   branch, which now points at `headSha` (DRAFT_PULL_REQUEST_CHANGED unless allow_queue_branch_edit).
- * - check_results `{checkId, conditions, checks, evaluations?}`: merge_conditions evaluated on the
- *   check's pull request (`evaluations`: each member's evaluated tree, kept for its leave event).
+ * - check_results `{checkId, conditions, checks, evaluations?, scheduleOpensAt?}`: merge_conditions
+ *   evaluated on the check's pull request (`evaluations`: each member's evaluated tree, kept for its
+ *   leave event; `scheduleOpensAt`: false only until then, because of time-based conditions).
  * - merge_completed `{batchId, newBaseSha}` / merge_failed `{batchId, reason, pullRequest, currentBaseSha, message}`.
  * - base_branch_moved `{branch, sha}`: a push to a base branch (the queue's own or external).
  * - base_branch_deleted `{branch}`: the base branch is gone (BASE_BRANCH_MISSING).

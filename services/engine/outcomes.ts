@@ -1,6 +1,7 @@
 /**
  * Results of checks (research/domain.md §3.4-3.5): merge conditions true = passed, false = failed,
- * "pending" = still running; checks_timeout expiring = failed with a timeout. A failure is first
+ * "pending" = still running, false only because of a schedule = waiting for it (`waiting_schedule`,
+ * no timeout meanwhile); checks_timeout expiring = failed with a timeout. A failure is first
  * retried while max_checks_retries allows (a fresh draft; the aborted attempt ends with
  * CHECKS_RETRIED). A failed batch is resolved once every batch it is checked on top of has passed;
  * until then it waits (waiting_for_previous_batches). The batches checked on top of it are
@@ -11,14 +12,14 @@ import { rebuildDescendants, resolveFailedCar } from "./bisection.js";
 import { descendantsOf, stopCheck } from "./cars.js";
 import type { Ctx } from "./context.js";
 import { logChecksEnd } from "./log-events.js";
-import type { Car, CheckAttempt, QueueCheck, Train } from "./state.js";
+import type { Car, CheckAttempt, EpochMs, QueueCheck, Train } from "./state.js";
 
 const MAX_DURATIONS = 50;
 
-/** Remembers a concluded check's duration (estimates and `checks_timeout: auto`). */
+/** Remembers a concluded check's duration (estimates and `checks_timeout: auto`), without a wait for a schedule. */
 function recordDuration(ctx: Ctx, check: CheckAttempt): void {
   if (check.startedAt === null) return;
-  ctx.state.ciDurations.push(ctx.now - check.startedAt);
+  ctx.state.ciDurations.push((check.ciEndedAt ?? ctx.now) - check.startedAt);
   if (ctx.state.ciDurations.length > MAX_DURATIONS) ctx.state.ciDurations.splice(0, ctx.state.ciDurations.length - MAX_DURATIONS);
 }
 
@@ -60,6 +61,7 @@ export function checkFailed(ctx: Ctx, car: Car, timedOut: boolean): void {
  */
 export function onCheckResults(
   ctx: Ctx, checkId: string, conditions: true | false | "pending", checks: QueueCheck[], evaluations: Record<string, Record<string, unknown>> = {},
+  scheduleOpensAt: EpochMs | null = null,
 ): void {
   const found = ctx.findCheck(checkId);
   if (!found || found.check.phase !== "running") return; // stale: a cancelled or concluded attempt
@@ -71,6 +73,13 @@ export function onCheckResults(
     p.lastChecks = checks;
     if (evaluations[String(m)]) p.lastEvaluation = evaluations[String(m)];
   }
+  if (conditions === false && scheduleOpensAt !== null) {
+    // Only a schedule stands in the way: wait for it (no timeout), checked again when it opens.
+    check.scheduleHeldSince ??= ctx.now;
+    check.scheduleHeldUntil = Math.max(scheduleOpensAt, ctx.now + 1000);
+    return;
+  }
+  releaseSchedule(ctx, car, check);
   if (conditions === "pending") return;
   if (conditions === false) { checkFailed(ctx, car, false); return; }
   check.phase = "passed";
@@ -83,12 +92,27 @@ export function onCheckResults(
   }
 }
 
-/** Running checks whose checks_timeout has expired fail with a timeout. Returns true on change. */
+/**
+ * Ends a check's wait for a schedule: the time waited counts for its pull requests
+ * (`seconds_waiting_for_schedule`); the CI itself ended when the wait began.
+ */
+function releaseSchedule(ctx: Ctx, car: Car, check: CheckAttempt): void {
+  if (check.scheduleHeldSince === undefined || check.scheduleHeldSince === null) return;
+  for (const m of car.members) {
+    const pull = ctx.pull(m);
+    if (pull) pull.scheduleWaitMs = (pull.scheduleWaitMs ?? 0) + (ctx.now - check.scheduleHeldSince);
+  }
+  check.ciEndedAt = check.scheduleHeldSince;
+  check.scheduleHeldSince = null;
+  check.scheduleHeldUntil = null;
+}
+
+/** Running checks whose checks_timeout has expired fail with a timeout (not while waiting for a schedule). Returns true on change. */
 export function expireTimeouts(ctx: Ctx, train: Train): boolean {
   let changed = false;
   for (const car of [...train.cars]) {
     const check = car.check;
-    if (!check || check.phase !== "running" || check.startedAt === null) continue;
+    if (!check || check.phase !== "running" || check.startedAt === null || (check.scheduleHeldUntil ?? null) !== null) continue;
     const timeout = checksTimeoutMs(ctx, car.queueRule);
     if (timeout !== null && ctx.now >= check.startedAt + timeout) { checkFailed(ctx, car, true); changed = true; }
   }

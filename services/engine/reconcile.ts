@@ -16,6 +16,9 @@ import { checksTimeoutMs, expireTimeouts, resolveFailures } from "./outcomes.js"
 
 const MAX_ROUNDS = 10_000;
 
+/** Key prefix of the timer of a check waiting for a schedule (then `<check id>`): the runner evaluates that check again when it fires. */
+export const SCHEDULE_TIMER_PREFIX = "schedule/";
+
 /** Timer keys and due times the state needs now. */
 export function desiredTimers(ctx: Ctx): Record<string, number> {
   const out: Record<string, number> = {};
@@ -25,7 +28,9 @@ export function desiredTimers(ctx: Ctx): Record<string, number> {
       const check = car.check;
       if (!check) continue;
       if (check.phase === "creating" && check.nextCreationAt !== null) out[`create-retry/${car.id}`] = check.nextCreationAt;
-      if (check.phase === "running" && check.startedAt !== null) {
+      const heldUntil = check.scheduleHeldUntil ?? null;
+      if (check.phase === "running" && heldUntil !== null) out[`${SCHEDULE_TIMER_PREFIX}${check.id}`] = heldUntil;
+      else if (check.phase === "running" && check.startedAt !== null) {
         const timeout = checksTimeoutMs(ctx, car.queueRule);
         if (timeout !== null) out[`checks-timeout/${check.id}`] = check.startedAt + timeout;
       }

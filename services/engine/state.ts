@@ -65,6 +65,8 @@ export interface PullEntry {
   lastEvaluation?: Record<string, unknown> | null;
   /** A head SHA reported before the in-place update that produced it was confirmed. */
   pendingHeadSha: string | null;
+  /** Milliseconds its checks waited for a schedule in the merge conditions (leave event). Absent = 0. */
+  scheduleWaitMs?: number;
 }
 
 /** What queue events need to name a pull request: its session and queue. */
@@ -102,6 +104,16 @@ export interface CheckAttempt {
   endedAt: EpochMs | null;
   timedOut: boolean;
   checks: QueueCheck[];
+  /**
+   * The merge conditions hold except for time-based ones (a `schedule`): the check waits, exempt
+   * from checks_timeout, until this instant, when the runner evaluates it again
+   * (`waiting_schedule`). Absent or null = not waiting.
+   */
+  scheduleHeldUntil?: EpochMs | null;
+  /** When it started waiting for the schedule (for `seconds_waiting_for_schedule`). */
+  scheduleHeldSince?: EpochMs | null;
+  /** When its CI ended, if it then waited for a schedule (its duration for estimates). */
+  ciEndedAt?: EpochMs | null;
   /**
    * Someone else pushed to the draft and allow_queue_branch_edit kept it: its tree is more than
    * base plus pull requests, so nothing is checked on top of it until it merged. Absent = false.

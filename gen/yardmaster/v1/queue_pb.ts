@@ -586,7 +586,8 @@ export const BatchSchema: GenMessage<Batch> = /*@__PURE__*/
 export type BatchStatus = Message<"yardmaster.v1.BatchStatus"> & {
   /**
    * One of: waiting_for_batch, waiting_for_checks_slot, preparing, running, bisecting,
-   * waiting_for_previous_batches, waiting_for_merge, merged, failed (docs/merge-queue.md).
+   * waiting_for_previous_batches, waiting_for_merge, waiting_schedule, merged, failed
+   * (docs/merge-queue.md).
    *
    * @generated from field: string code = 1;
    */

@@ -4,13 +4,16 @@
  * check-* attributes read from the check's pull request (the draft, or the pull request itself in
  * place): research/domain.md §1.2 "check-* read from the draft PR". The result is true only when
  * it holds for every pull request of the batch, "pending" while a check it reads has not
- * concluded, false otherwise. Each check of the check's pull request is reported as a QueueCheck.
+ * concluded, false otherwise; when false only because of time-based conditions (a closed
+ * `schedule`), `scheduleOpensAt` says when they all hold (schedule-verdict.ts), and the check waits.
+ * Each check of the check's pull request is reported as a QueueCheck.
  */
 import type { ForgePort, PullRequestSnapshot } from "../../forge/types.js";
 import { conditionEvaluationEventJson, type Configuration, type Truth } from "../../simulator/config/index.js";
 import type { EngineEventInput } from "../events.js";
 import type { Car, EngineState, QueueCheck } from "../state.js";
 import { evaluateFor, ruleConditions, type ProtectionCache } from "./evaluation.js";
+import { scheduleVerdict } from "./schedule-verdict.js";
 
 /** The batch whose current check has this id, or undefined. */
 export function carOfCheck(state: EngineState, checkId: string): { car: Car; branch: string } | undefined {
@@ -54,14 +57,21 @@ export async function evaluateCheck(
   // Only checks of the checked commit count: a check of an older head says nothing about this one.
   const checks = checkPr.headSha === check.headSha ? checkPr.checks.filter((c) => c.app !== OWN_APP) : [];
   const results: Truth[] = [];
+  const opensAt: (number | null)[] = [];
   const evaluations: Record<string, Record<string, unknown>> = {};
   for (const n of car.members) {
     const member = n === checkPr.number ? checkPr : await deps.forge.getPullRequest(deps.repository, n);
     const entry = state.pulls[String(n)];
     const withChecks: PullRequestSnapshot = { ...member, checks };
-    const evaluated = evaluateFor(conditions, withChecks, { queueName: car.queueRule, queuedAt: entry ? new Date(entry.queuedAt) : null }, deps.now);
-    results.push(evaluated.match);
+    const queue = { queueName: car.queueRule, queuedAt: entry ? new Date(entry.queuedAt) : null };
+    const evaluated = evaluateFor(conditions, withChecks, queue, deps.now);
+    const verdict = scheduleVerdict((at) => (at === deps.now ? evaluated : evaluateFor(conditions, withChecks, queue, at)), deps.now);
+    results.push(verdict.truth);
+    if (verdict.truth === false) opensAt.push(verdict.opensAt);
     evaluations[String(n)] = conditionEvaluationEventJson(evaluated, n) as unknown as Record<string, unknown>;
   }
-  return { type: "check_results", checkId, conditions: and(results), checks: checks.map(queueCheck), evaluations };
+  const truth = and(results);
+  // False only because of a closed schedule for every member that is false: wait until all are open.
+  const scheduleOpensAt = truth === false && opensAt.every((t) => t !== null) ? Math.max(...(opensAt as number[])) : null;
+  return { type: "check_results", checkId, conditions: truth, checks: checks.map(queueCheck), evaluations, scheduleOpensAt };
 }

@@ -32,6 +32,7 @@ import { isRetryable, performEffect } from "./effect-executor.js";
 import { ProtectionCache } from "./evaluation.js";
 import { checkResults, enqueue, translateForgeEvent, type EnqueueResult, type IngressEnv } from "./ingress.js";
 import type { RunnerInput } from "./inputs.js";
+import { SCHEDULE_TIMER_PREFIX } from "../reconcile.js";
 import { engineConfigurationInput, repositoryConfig, type RepositoryConfig } from "./repository-config.js";
 
 export interface RunnerDeps {
@@ -249,7 +250,12 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
   async function fireTimers(): Promise<void> {
     const fired = await withTransaction(deps.db, async (client) => {
       const due = await claimDueTimers(client, new Date(now()));
-      for (const t of due) await addToInbox(client, t.repository, [{ kind: "engine", event: { type: "timer_fired", key: t.key } } satisfies RunnerInput]);
+      for (const t of due) {
+        const inputs: RunnerInput[] = [{ kind: "engine", event: { type: "timer_fired", key: t.key } }];
+        // A check waiting for a schedule is evaluated again when it opens.
+        if (t.key.startsWith(SCHEDULE_TIMER_PREFIX)) inputs.push({ kind: "evaluate_check", checkId: t.key.slice(SCHEDULE_TIMER_PREFIX.length) });
+        await addToInbox(client, t.repository, inputs);
+      }
       return due;
     });
     for (const r of new Set(fired.map((t) => t.repository))) void kick(r);

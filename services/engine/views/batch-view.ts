@@ -3,7 +3,8 @@
  * "Batch states"). Status codes: waiting_for_batch (filling), waiting_for_checks_slot, preparing
  * (draft being created), running, bisecting (a failed batch whose sub-batches are checked),
  * waiting_for_previous_batches (failed, waiting for the batches it is checked on top of),
- * waiting_for_merge (passed, waiting for the batches ahead or for its merge), failed (being
+ * waiting_for_merge (passed, waiting for the batches ahead or for its merge), waiting_schedule (its
+ * checks passed, a schedule in the merge conditions is closed), failed (being
  * resolved). Merged batches leave the state, so `merged` is never shown live.
  */
 import { DEFAULT_SCOPE, laneScopes } from "../cars.js";
@@ -17,7 +18,7 @@ import { ciFinishAt } from "./estimates.js";
 /** Batch status codes (docs/merge-queue.md "Batch states and transitions"). */
 export type BatchStatusCode =
   | "waiting_for_batch" | "waiting_for_checks_slot" | "preparing" | "running" | "bisecting"
-  | "waiting_for_previous_batches" | "waiting_for_merge" | "merged" | "failed";
+  | "waiting_for_previous_batches" | "waiting_for_merge" | "waiting_schedule" | "merged" | "failed";
 
 /** A pull request in a batch or in the waiting list (SPEC.md BatchPullRequest). Times: epoch ms. */
 export interface BatchPullRequestView {
@@ -68,7 +69,7 @@ export function carStatus(train: Train, car: Car): BatchStatusCode {
   const check = car.check;
   if (!check) return "waiting_for_checks_slot";
   if (check.phase === "creating") return "preparing";
-  if (check.phase === "running") return "running";
+  if (check.phase === "running") return (check.scheduleHeldUntil ?? null) !== null ? "waiting_schedule" : "running";
   if (check.phase === "passed") return "waiting_for_merge";
   const ahead = train.cars.filter((c) => car.ancestors.includes(c.id));
   return ahead.every((a) => a.check?.phase === "passed") ? "failed" : "waiting_for_previous_batches";
@@ -94,7 +95,7 @@ export function carView(ctx: Ctx, train: Train, car: Car, mergeAt: number | null
     checksSummary: { passed: check?.checks.filter((c) => PASSING.has(c.state)).length ?? 0, total: check?.checks.length ?? 0 },
     pullRequests: views(ctx, car.members), subBatches: [], checkPullRequestNumber: check?.number ?? null,
     checkType: check ? (check.mode === "in_place" ? "in_place" : "draft_pr") : null,
-    checksTimeoutAt: check?.startedAt != null && timeout !== null ? check.startedAt + timeout : null,
+    checksTimeoutAt: check?.startedAt != null && timeout !== null && (check.scheduleHeldUntil ?? null) === null ? check.startedAt + timeout : null,
     batchFilledSlots: null, maxBatchSlots: null, batchMaxStartAt: null,
   };
 }

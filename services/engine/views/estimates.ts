@@ -21,6 +21,7 @@ export function typicalCiMs(ctx: Ctx): number | null {
 export function ciFinishAt(ctx: Ctx, car: Car): number | null {
   const check = car.check;
   if (check?.endedAt !== null && check?.endedAt !== undefined) return check.endedAt;
+  if ((check?.scheduleHeldSince ?? null) !== null) return check!.scheduleHeldSince!; // CI done, a schedule is closed
   const typical = typicalCiMs(ctx);
   if (typical === null) return null;
   return Math.max(ctx.now, (check?.startedAt ?? ctx.now) + typical);
@@ -30,7 +31,9 @@ export function ciFinishAt(ctx: Ctx, car: Car): number | null {
 export function mergeEstimates(ctx: Ctx, train: Train): { batches: Map<string, number | null>; waiting: Map<number, number | null> } {
   const batches = new Map<string, number | null>();
   for (const car of train.cars) {
-    const own = ciFinishAt(ctx, car);
+    const ci = ciFinishAt(ctx, car);
+    // A check waiting for a schedule merges when it opens at the earliest.
+    const own = ci === null ? null : Math.max(ci, car.check?.scheduleHeldUntil ?? ci);
     // Ancestors no longer in the train (merged, or left) hold nothing back.
     const ahead = car.ancestors.filter((id) => batches.has(id)).map((id) => batches.get(id));
     batches.set(car.id, own === null || ahead.some((a) => a === null) ? null : Math.max(own, ...(ahead as number[])));
