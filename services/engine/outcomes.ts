@@ -103,8 +103,20 @@ function releaseSchedule(ctx: Ctx, car: Car, check: CheckAttempt): void {
     if (pull) pull.scheduleWaitMs = (pull.scheduleWaitMs ?? 0) + (ctx.now - check.scheduleHeldSince);
   }
   check.ciEndedAt = check.scheduleHeldSince;
+  check.scheduleWaitedMs = (check.scheduleWaitedMs ?? 0) + (ctx.now - check.scheduleHeldSince);
   check.scheduleHeldSince = null;
   check.scheduleHeldUntil = null;
+}
+
+/**
+ * When a running check times out (epoch ms), or null: checks_timeout after its start, not counting
+ * the time it waited for a schedule; null while it waits, or without a timeout.
+ */
+export function checksTimeoutAt(ctx: Ctx, car: Car): EpochMs | null {
+  const check = car.check;
+  if (!check || check.startedAt === null || (check.scheduleHeldUntil ?? null) !== null) return null;
+  const timeout = checksTimeoutMs(ctx, car.queueRule);
+  return timeout === null ? null : check.startedAt + timeout + (check.scheduleWaitedMs ?? 0);
 }
 
 /** Running checks whose checks_timeout has expired fail with a timeout (not while waiting for a schedule). Returns true on change. */
@@ -112,9 +124,9 @@ export function expireTimeouts(ctx: Ctx, train: Train): boolean {
   let changed = false;
   for (const car of [...train.cars]) {
     const check = car.check;
-    if (!check || check.phase !== "running" || check.startedAt === null || (check.scheduleHeldUntil ?? null) !== null) continue;
-    const timeout = checksTimeoutMs(ctx, car.queueRule);
-    if (timeout !== null && ctx.now >= check.startedAt + timeout) { checkFailed(ctx, car, true); changed = true; }
+    if (check?.phase !== "running") continue;
+    const at = checksTimeoutAt(ctx, car);
+    if (at !== null && ctx.now >= at) { checkFailed(ctx, car, true); changed = true; }
   }
   return changed;
 }

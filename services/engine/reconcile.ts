@@ -12,7 +12,7 @@ import type { Ctx } from "./context.js";
 import { formCars } from "./formation.js";
 import { logChecksChange } from "./log-events.js";
 import { startMerges } from "./merging.js";
-import { checksTimeoutMs, expireTimeouts, resolveFailures } from "./outcomes.js";
+import { checksTimeoutAt, expireTimeouts, resolveFailures } from "./outcomes.js";
 
 const MAX_ROUNDS = 10_000;
 
@@ -30,9 +30,9 @@ export function desiredTimers(ctx: Ctx): Record<string, number> {
       if (check.phase === "creating" && check.nextCreationAt !== null) out[`create-retry/${car.id}`] = check.nextCreationAt;
       const heldUntil = check.scheduleHeldUntil ?? null;
       if (check.phase === "running" && heldUntil !== null) out[`${SCHEDULE_TIMER_PREFIX}${check.id}`] = heldUntil;
-      else if (check.phase === "running" && check.startedAt !== null) {
-        const timeout = checksTimeoutMs(ctx, car.queueRule);
-        if (timeout !== null) out[`checks-timeout/${check.id}`] = check.startedAt + timeout;
+      else if (check.phase === "running") {
+        const at = checksTimeoutAt(ctx, car);
+        if (at !== null) out[`checks-timeout/${check.id}`] = at;
       }
     }
   }

@@ -114,6 +114,8 @@ export interface CheckAttempt {
   scheduleHeldSince?: EpochMs | null;
   /** When its CI ended, if it then waited for a schedule (its duration for estimates). */
   ciEndedAt?: EpochMs | null;
+  /** Milliseconds it waited for schedules so far (not counted by checks_timeout). Absent = 0. */
+  scheduleWaitedMs?: number;
   /**
    * Someone else pushed to the draft and allow_queue_branch_edit kept it: its tree is more than
    * base plus pull requests, so nothing is checked on top of it until it merged. Absent = false.

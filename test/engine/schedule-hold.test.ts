@@ -42,6 +42,15 @@ describe("a merge window closed when the checks pass", () => {
     expect(h.state.ciDurations).toEqual([30 * 60_000]);
   });
 
+  it("does not count the wait against checks_timeout when a check runs again after it", () => {
+    const h = heldBatch();
+    h.at(600).send({ type: "check_results", checkId: h.batch("Batch 1").car.check!.id, conditions: "pending", checks: ci });
+    // Started at 0, 60 min timeout, 570 min waited: it times out at 630, not at once.
+    expect(h.lines(["schedule_timer", "cancel_timer", "action.queue.leave"])).toEqual(["cancel timer schedule", "timer checks-timeout at +630m"]);
+    h.at(631).send({ type: "timer_fired", key: `checks-timeout/${h.batch("Batch 1").car.check!.id}` });
+    expect(h.logs()).toContain("log action.queue.leave #1 CHECKS_TIMEOUT");
+  });
+
   it("fails as usual when something other than the schedule turns the conditions false", () => {
     const h = heldBatch();
     h.at(100).ci("Batch 1", false);

@@ -11,7 +11,7 @@ import { DEFAULT_SCOPE, laneScopes } from "../cars.js";
 import type { Ctx } from "../context.js";
 import { deterministicUuid } from "../ids.js";
 import { priorityAlias } from "../order.js";
-import { checksTimeoutMs } from "../outcomes.js";
+import { checksTimeoutAt } from "../outcomes.js";
 import type { Bisection, Car, QueueCheck, Train } from "../state.js";
 import { ciFinishAt } from "./estimates.js";
 
@@ -87,7 +87,6 @@ const views = (ctx: Ctx, numbers: number[]) => numbers.map((n) => pullRequestVie
 /** View of a live batch. */
 export function carView(ctx: Ctx, train: Train, car: Car, mergeAt: number | null): BatchView {
   const check = car.check;
-  const timeout = checksTimeoutMs(ctx, car.queueRule);
   return {
     id: car.id, parentIds: [...car.ancestors], name: car.name, status: { code: carStatus(train, car) }, branch: train.branch, partition: train.partition,
     startedAt: check?.startedAt ?? null, estimatedMergeAt: mergeAt, estimatedCiFinishAt: ciFinishAt(ctx, car), ciFinishedAt: check?.endedAt ?? null,
@@ -95,7 +94,7 @@ export function carView(ctx: Ctx, train: Train, car: Car, mergeAt: number | null
     checksSummary: { passed: check?.checks.filter((c) => PASSING.has(c.state)).length ?? 0, total: check?.checks.length ?? 0 },
     pullRequests: views(ctx, car.members), subBatches: [], checkPullRequestNumber: check?.number ?? null,
     checkType: check ? (check.mode === "in_place" ? "in_place" : "draft_pr") : null,
-    checksTimeoutAt: check?.startedAt != null && timeout !== null && (check.scheduleHeldUntil ?? null) === null ? check.startedAt + timeout : null,
+    checksTimeoutAt: checksTimeoutAt(ctx, car),
     batchFilledSlots: null, maxBatchSlots: null, batchMaxStartAt: null,
   };
 }

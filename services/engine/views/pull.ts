@@ -7,7 +7,7 @@
 import { usesInPlaceChecks, type EngineQueueRule } from "../config.js";
 import { Ctx } from "../context.js";
 import { orderedTrainPulls } from "../order.js";
-import { checksTimeoutMs } from "../outcomes.js";
+import { checksTimeoutAt } from "../outcomes.js";
 import type { EngineState, QueueCheck } from "../state.js";
 import { carStatus, type BatchStatusCode } from "./batch-view.js";
 import { mergeEstimates } from "./estimates.js";
@@ -56,13 +56,12 @@ export function pullView(state: EngineState, number: number, now: number): PullV
   const car = train.cars.find((c) => c.members.includes(number));
   const est = mergeEstimates(ctx, train);
   const check = car?.check ?? null;
-  const timeout = checksTimeoutMs(ctx, pull.queueRule);
   return {
     number, branch: train.branch, partition: train.partition, queuedAt: pull.queuedAt,
     estimatedTimeOfMerge: car ? est.batches.get(car.id) ?? null : est.waiting.get(number) ?? null,
     position: orderedTrainPulls(ctx, train).indexOf(number), priority: pull.priority, priorityRuleName: pull.priorityRuleName,
     queueRuleName: pull.queueRule, queueRule: rule,
-    checksTimeoutAt: check?.startedAt != null && timeout !== null ? check.startedAt + timeout : null,
+    checksTimeoutAt: car ? checksTimeoutAt(ctx, car) : null,
     mergeabilityCheck: car && check ? {
       checkType: check.mode === "in_place" ? "in_place" : "draft_pr", queuePullRequestNumber: check.number, startedAt: check.startedAt,
       ciEndedAt: check.endedAt, ciState: check.phase === "passed" ? "success" : check.phase === "failed" ? "failed" : "pending",
