@@ -12,6 +12,7 @@ import type { EngineEvent } from "./events.js";
 import { EventHeap } from "./simulation/event-heap.js";
 import { Prng } from "./simulation/prng.js";
 import { VirtualForge, type DurationModel, type ForgeStats, type SimItem } from "./simulation/virtual-forge.js";
+import { SCHEDULE_TIMER_PREFIX } from "./reconcile.js";
 import type { EngineState } from "./state.js";
 
 /** One applied event, for observers (tests check invariants on every step). */
@@ -154,6 +155,11 @@ export class Simulation {
     this.send({ type: "pull_request_updated", number, headSha: this.forge.headSha(number) });
   }
 
+  /** Closes the merge window (a schedule in the merge conditions) for `ms` milliseconds from now. */
+  closeMergeWindow(ms: number): void {
+    this.forge.windowClosedUntil = this.now + ms;
+  }
+
   /** A push to the base outside the queue. */
   externalMerge(): void {
     const sha = this.forge.externalMerge(1_000_000 + this.nextNumber++);
@@ -195,9 +201,14 @@ export class Simulation {
         if (event) this.send(event);
         return;
       }
-      case "timer":
-        if (this.forge.timerIsCurrent(item.key, item.token)) this.send({ type: "timer_fired", key: item.key });
+      case "timer": {
+        if (!this.forge.timerIsCurrent(item.key, item.token)) return;
+        this.send({ type: "timer_fired", key: item.key });
+        // As the runner does: a check waiting for a merge window is evaluated again when it opens.
+        const verdict = item.key.startsWith(SCHEDULE_TIMER_PREFIX) ? this.forge.windowVerdict(item.key.slice(SCHEDULE_TIMER_PREFIX.length), this.now) : null;
+        if (verdict) this.send(verdict);
         return;
+      }
       case "arrival": onArrival?.(); return;
     }
   }

@@ -60,6 +60,13 @@ export class VirtualForge {
   readonly stats: ForgeStats = { ciRuns: 0, cancelledRuns: 0, draftsCreated: 0, merges: 0, untestedMerges: 0, exactnessViolations: 0, doubleMerges: 0, refusedMerges: 0 };
   /** Pull requests that break the build. */
   readonly bad = new Set<number>();
+  /**
+   * A merge window in the merge conditions: closed until this instant (epoch ms), open when null
+   * or past. A check whose CI passed while it is closed is reported waiting for it.
+   */
+  windowClosedUntil: number | null = null;
+  /** Checks whose CI passed while the window was closed, by check id: their checked SHA. */
+  private readonly held = new Map<string, string>();
   /** Base history: what each tip added (tip 0 is the initial base). */
   private readonly tips: { sha: string; added: number[]; broken: boolean }[] = [];
   private readonly mergedAt = new Map<number, number>();
@@ -152,7 +159,21 @@ export class VirtualForge {
     this.pump();
     const failed = this.tips[job.tree.tip]!.broken || job.tree.extra.some((n) => this.bad.has(n)) || this.rng.chance(this.options.flakeRate);
     if (!failed) this.passed.add(job.sha);
-    return { type: "check_results", checkId, conditions: !failed, checks: [{ ...CHECK, state: failed ? "failure" : "success" }] };
+    if (!failed) this.held.set(checkId, job.sha);
+    return failed ? { type: "check_results", checkId, conditions: false, checks: [{ ...CHECK, state: "failure" }] } : this.windowVerdict(checkId, now);
+  }
+
+  /**
+   * The merge conditions of a check whose CI passed, as the runner evaluates them at `now`: true
+   * when the merge window is open, false until it opens otherwise (`scheduleOpensAt`); null for a
+   * check unknown here (cancelled, or failed).
+   */
+  windowVerdict(checkId: string, now: number): EngineEvent | null {
+    if (!this.held.has(checkId)) return null;
+    const checks = [{ ...CHECK, state: "success" as const }];
+    const closed = this.windowClosedUntil !== null && now < this.windowClosedUntil;
+    if (!closed) { this.held.delete(checkId); return { type: "check_results", checkId, conditions: true, checks }; }
+    return { type: "check_results", checkId, conditions: false, checks, scheduleOpensAt: this.windowClosedUntil! };
   }
 
   private pump(): void {
@@ -174,6 +195,7 @@ export class VirtualForge {
   }
 
   private cancelCi(checkId: string): void {
+    this.held.delete(checkId);
     const job = this.jobs.get(checkId);
     if (!job) return;
     this.jobs.delete(checkId);
