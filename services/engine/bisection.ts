@@ -22,6 +22,7 @@
  */
 import { isExactTree } from "./base.js";
 import { addCar, ancestorsFor, cancelCars, descendantsOf, releaseCheckingLabel, stopCheck } from "./cars.js";
+import type { AbortCode } from "./codes.js";
 import type { Ctx } from "./context.js";
 import { leaveQueue } from "./leave.js";
 import { logBisectionEnd, logBisectionStart } from "./log-events.js";
@@ -102,8 +103,10 @@ function deepestOf(train: Train, rootId: string): Bisection | undefined {
  * non-failing" reparenting, applied to batches): their checks stop (BATCH_AHEAD_FAILED) and start
  * again on top of the remaining batches, keeping their pull requests together. Later sub-batches of
  * the failed batch's own bisection are re-embarked instead (the culprit is in the failed one).
+ * `why` replaces the failure's code and reasons when the batch leaves the train for another
+ * cause (a batch giving way to a schedule: SCHEDULE_BLOCKED_AHEAD_YIELDED).
  */
-export function rebuildDescendants(ctx: Ctx, train: Train, car: Car): void {
+export function rebuildDescendants(ctx: Ctx, train: Train, car: Car, why?: { code: AbortCode; reason: string; restartReason: string }): void {
   const own = ctx.bisection(train, car.bisectionId);
   const ownRoot = own ? rootOf(train, own).id : null;
   const descendants = descendantsOf(train, car);
@@ -112,9 +115,9 @@ export function rebuildDescendants(ctx: Ctx, train: Train, car: Car): void {
   cancelCars(ctx, train, sameBisection, "BATCH_AHEAD_FAILED");
   for (const d of descendants) {
     if (gone.has(d.id) || d.merging) continue;
-    stopCheck(ctx, d, () => ({ code: "BATCH_AHEAD_FAILED" }));
+    stopCheck(ctx, d, () => (why ? { code: why.code, reason: why.reason } : { code: "BATCH_AHEAD_FAILED" }));
     d.ancestors = d.ancestors.filter((a) => !gone.has(a));
-    d.restartReason = `Rechecked without ${car.name}, which failed`;
+    d.restartReason = why?.restartReason ?? `Rechecked without ${car.name}, which failed`;
   }
 }
 

@@ -24,7 +24,10 @@
  * 5. A batch passes when the runner reports its merge conditions true; it fails when they are false
  *    or when `checks_timeout` expires. A failure is retried with a fresh draft while
  *    `max_checks_retries` allows. Conditions false only because a schedule is closed are no
- *    failure: the batch waits for it (`waiting_schedule`), without a timeout.
+ *    failure: the batch waits for it (`waiting_schedule`), without a timeout. When it holds up
+ *    pull requests that could merge now (a passed batch on top of it, its own members whose
+ *    schedule is open) and its schedule opens later than a CI run would take, it gives way: the
+ *    others are rechecked without it, and its blocked members wait until the schedule opens.
  * 6. The batches checked on top of a failed batch are rechecked without it at once. The failed
  *    batch is judged once every batch it is checked on top of has passed: a single pull request
  *    is the culprit and leaves; a larger batch is bisected - prefixes of it are checked on the
@@ -34,7 +37,8 @@
  * 7. A passed batch merges when every batch it is checked on top of has merged, one merge at a time
  *    per base branch; the base moves once, to the tree that passed. With
  *    `skip_intermediate_results`, a passed batch merges at once together with the unmerged batches
- *    it was checked on top of (a later success vindicates an earlier failure).
+ *    it was checked on top of (a later success vindicates an earlier failure), unless one of
+ *    them waits for its merge schedule.
  * 8. The base moving outside the queue resets every batch of the branch when
  *    `reset_on_external_merge` is `always`.
  * 9. Pausing stops new checks and merges and stops running draft checks; pull requests stay queued.
@@ -81,7 +85,7 @@ function dispatch(ctx: Ctx, event: EngineEvent): void {
     case "speculative_check_failed": return onCheckCreationFailed(ctx, event);
     case "speculative_check_closed": return onCheckClosed(ctx, event.checkId);
     case "speculative_check_edited": return onCheckEdited(ctx, event);
-    case "check_results": return onCheckResults(ctx, event.checkId, event.conditions, event.checks, event.evaluations, event.scheduleOpensAt ?? null);
+    case "check_results": return onCheckResults(ctx, event.checkId, event.conditions, event.checks, event.evaluations, event.scheduleOpensAt ?? null, event.scheduleBlocked ?? null);
     case "merge_completed": return onMergeCompleted(ctx, event);
     case "merge_failed": return onMergeFailed(ctx, event);
     case "base_branch_moved": return onBaseMoved(ctx, event.branch, event.sha);

@@ -97,6 +97,13 @@ const schemas = {
      * it (`waiting_schedule`) instead of failing.
      */
     scheduleOpensAt: z.number().int().nonnegative().nullable().optional(),
+    /**
+     * With scheduleOpensAt: the members (pull request number as a string) whose own merge
+     * conditions are false only because of time, each with the instant they hold (epoch ms, UTC).
+     * Members not named here could merge now (they give way: docs/merge-queue.md rule 5). Absent:
+     * every member waits until scheduleOpensAt.
+     */
+    scheduleBlocked: z.record(z.string().regex(/^[1-9][0-9]*$/), z.number().int().nonnegative()).nullable().optional(),
   }),
   merge_completed: z.object({ type: z.literal("merge_completed"), batchId: z.string().min(1), newBaseSha: sha }),
   merge_failed: z.object({
@@ -135,9 +142,10 @@ export type EngineEventType = keyof Schemas;
  * - speculative_check_closed `{checkId}`: someone closed the draft (BATCH_PULL_REQUEST_CLOSED).
  * - speculative_check_edited `{checkId, headSha}`: commits the queue did not make reached the draft's
  *   branch, which now points at `headSha` (DRAFT_PULL_REQUEST_CHANGED unless allow_queue_branch_edit).
- * - check_results `{checkId, conditions, checks, evaluations?, scheduleOpensAt?}`: merge_conditions
- *   evaluated on the check's pull request (`evaluations`: each member's evaluated tree, kept for its
- *   leave event; `scheduleOpensAt`: false only until then, because of time-based conditions).
+ * - check_results `{checkId, conditions, checks, evaluations?, scheduleOpensAt?, scheduleBlocked?}`:
+ *   merge_conditions evaluated on the check's pull request (`evaluations`: each member's evaluated
+ *   tree, kept for its leave event; `scheduleOpensAt`: false only until then, because of
+ *   time-based conditions; `scheduleBlocked`: which members that holds for, and until when).
  * - merge_completed `{batchId, newBaseSha}` / merge_failed `{batchId, reason, pullRequest, currentBaseSha, message}`.
  * - base_branch_moved `{branch, sha}`: a push to a base branch (the queue's own or external).
  * - base_branch_deleted `{branch}`: the base branch is gone (BASE_BRANCH_MISSING).

@@ -8,8 +8,9 @@
  * requests of the rule spread over the free slots, clamped to the range. A batch smaller than its
  * size waits until `batch_max_wait_time` after its oldest member became ready (entering, or
  * already earlier for a re-embarked one). Nothing is embarked on pause, in the lanes of a failed
- * batch that a later one may still vindicate (skip_intermediate_results), or while a conflict is
- * deferred behind pull requests still queued.
+ * batch that a later one may still vindicate (skip_intermediate_results), while a conflict is
+ * deferred behind pull requests still queued, or, for a pull request that gave way to its closed
+ * merge schedule, before that schedule opens (schedule-yield.ts).
  */
 import { ancestorsFor, addCar, laneScopes, scopesOverlap } from "./cars.js";
 import type { Ctx } from "./context.js";
@@ -26,6 +27,7 @@ function eligible(ctx: Ctx, train: Train): PullEntry[] {
   return orderedWaiting(ctx, train).filter((p) => {
     if (!ctx.rule(p.queueRule)) return false;
     if (p.conflictBlockers?.some((n) => ctx.pull(n))) return false;
+    if ((p.scheduleYieldUntil ?? 0) > ctx.now) return false; // gave way to a closed schedule (schedule-yield.ts)
     if (mode === "serial" && failed.length > 0) return false;
     if (mode === "parallel" && failed.some((c) => scopesOverlap(c, p))) return false;
     return true;
@@ -107,6 +109,7 @@ export function formCars(ctx: Ctx, train: Train): boolean {
       queueRule: seed.queueRule, members: members.map((p) => p.number), ancestors: ancestorsFor(ctx, train, { scopes, allScopes }),
       scopes, allScopes, bisectionId: null, depth: 0,
     });
+    for (const p of members) p.scheduleYieldUntil = null;
     const ids = new Set(members.map((p) => p.number));
     train.waiting = train.waiting.filter((n) => !ids.has(n));
     changed = true;

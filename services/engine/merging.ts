@@ -4,8 +4,9 @@
  * skip_intermediate_results (§3.5.8), as soon as it passed: the unmerged batches it was checked
  * on top of merge with it (their running checks stop with INTERMEDIATE_RESULTS_SKIPPED, their pull
  * requests leave with PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED). A pull request in several
- * partitions merges only once every partition's batch holding it has passed. Nothing merges
- * while the queue is paused. The merge effect moves the base once, to the tested tree.
+ * partitions merges only once every partition's batch holding it has passed. A batch waiting for
+ * its merge schedule is never merged by a later one (it gives way instead: schedule-yield.ts).
+ * Nothing merges while the queue is paused. The merge effect moves the base once, to the tested tree.
  */
 import { externalMove, isExactTree, recordQueueMerge } from "./base.js";
 import { discardCar } from "./bisection.js";
@@ -32,6 +33,8 @@ function mergeable(ctx: Ctx, train: Train, car: Car): boolean {
   const ahead = pendingAncestors(train, car);
   if (ahead.length > 0 && !ctx.state.config.skipIntermediateResults) return false;
   if (ahead.some((a) => a.merging)) return false;
+  // Skipping intermediate results never merges a batch whose merge schedule is closed.
+  if (ahead.some((a) => (a.check?.scheduleHeldUntil ?? null) !== null)) return false;
   return passedInEveryPartition(ctx, train, car);
 }
 

@@ -23,6 +23,13 @@ function recordDuration(ctx: Ctx, check: CheckAttempt): void {
   if (ctx.state.ciDurations.length > MAX_DURATIONS) ctx.state.ciDurations.splice(0, ctx.state.ciDurations.length - MAX_DURATIONS);
 }
 
+/** Median of the recent CI durations in ms (estimates, giving way to a schedule), or null when none is known. */
+export function typicalCiMs(ctx: Ctx): number | null {
+  const d = [...ctx.state.ciDurations].sort((a, b) => a - b);
+  if (d.length === 0) return null;
+  return d.length % 2 ? d[(d.length - 1) / 2]! : Math.round((d[d.length / 2 - 1]! + d[d.length / 2]!) / 2);
+}
+
 /**
  * checks_timeout of a rule in milliseconds, or null (never). "auto": 1.2 x the 95th percentile
  * of recent CI durations, at least 60 s; null until 5 durations are known.
@@ -57,11 +64,13 @@ export function checkFailed(ctx: Ctx, car: Car, timedOut: boolean): void {
 
 /**
  * check_results: records the checks (and each member's evaluated merge conditions, for its leave
- * event) and concludes the attempt when the conditions are decided.
+ * event) and concludes the attempt when the conditions are decided. `scheduleOpensAt` (epoch ms):
+ * false only until then because of time; `scheduleBlocked`: the members that holds for, each with
+ * its own instant (the others could merge now; see schedule-yield.ts).
  */
 export function onCheckResults(
   ctx: Ctx, checkId: string, conditions: true | false | "pending", checks: QueueCheck[], evaluations: Record<string, Record<string, unknown>> = {},
-  scheduleOpensAt: EpochMs | null = null,
+  scheduleOpensAt: EpochMs | null = null, scheduleBlocked: Record<string, EpochMs> | null = null,
 ): void {
   const found = ctx.findCheck(checkId);
   if (!found || found.check.phase !== "running") return; // stale: a cancelled or concluded attempt
@@ -77,6 +86,8 @@ export function onCheckResults(
     // Only a schedule stands in the way: wait for it (no timeout), checked again when it opens.
     check.scheduleHeldSince ??= ctx.now;
     check.scheduleHeldUntil = Math.max(scheduleOpensAt, ctx.now + 1000);
+    const own = scheduleBlocked === null ? null : Object.entries(scheduleBlocked).filter(([n]) => car.members.includes(Number(n)));
+    check.scheduleBlocked = own === null || own.length === 0 ? null : Object.fromEntries(own.map(([n, at]) => [n, Math.min(check.scheduleHeldUntil!, Math.max(at, ctx.now + 1000))]));
     return;
   }
   releaseSchedule(ctx, car, check);
@@ -106,6 +117,7 @@ function releaseSchedule(ctx: Ctx, car: Car, check: CheckAttempt): void {
   check.scheduleWaitedMs = (check.scheduleWaitedMs ?? 0) + (ctx.now - check.scheduleHeldSince);
   check.scheduleHeldSince = null;
   check.scheduleHeldUntil = null;
+  check.scheduleBlocked = null;
 }
 
 /**

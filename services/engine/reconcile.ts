@@ -1,7 +1,7 @@
 /**
  * The scheduling loop run after every event: the rules are applied to each train until nothing
- * changes (timeouts, failure resolution, bisection verdicts, merges, checks to start, batches to
- * form), then the timers the state needs are diffed against those scheduled, running-check counts
+ * changes (timeouts, failure resolution, bisection verdicts, batches giving way to a closed
+ * schedule, merges, checks to start, batches to form), then the timers the state needs are diffed against those scheduled, running-check counts
  * are logged when they changed, and empty trains are dropped. Each rule returns true only when it
  * changed the state, so the loop ends.
  */
@@ -13,6 +13,7 @@ import { formCars } from "./formation.js";
 import { logChecksChange } from "./log-events.js";
 import { startMerges } from "./merging.js";
 import { checksTimeoutAt, expireTimeouts, resolveFailures } from "./outcomes.js";
+import { nextScheduleReturn, SCHEDULE_YIELD_TIMER_PREFIX, yieldToSchedules } from "./schedule-yield.js";
 
 const MAX_ROUNDS = 10_000;
 
@@ -24,6 +25,8 @@ export function desiredTimers(ctx: Ctx): Record<string, number> {
   const out: Record<string, number> = {};
   for (const train of ctx.state.trains) {
     if (train.forming !== null) out[`batch-wait/${train.branch}/${train.partition}`] = train.forming.startsAt;
+    const returns = nextScheduleReturn(ctx, train);
+    if (returns !== null) out[`${SCHEDULE_YIELD_TIMER_PREFIX}${train.branch}/${train.partition}`] = returns;
     for (const car of train.cars) {
       const check = car.check;
       if (!check) continue;
@@ -82,6 +85,7 @@ export function reconcile(ctx: Ctx): void {
       changed = expireTimeouts(ctx, train) || changed;
       changed = resolveFailures(ctx, train) || changed;
       changed = progressBisections(ctx, train) || changed;
+      changed = yieldToSchedules(ctx, train) || changed;
       changed = startMerges(ctx, train) || changed;
       changed = startChecks(ctx, train) || changed;
       changed = formCars(ctx, train) || changed;

@@ -155,9 +155,13 @@ export class Simulation {
     this.send({ type: "pull_request_updated", number, headSha: this.forge.headSha(number) });
   }
 
-  /** Closes the merge window (a schedule in the merge conditions) for `ms` milliseconds from now. */
-  closeMergeWindow(ms: number): void {
+  /**
+   * Closes the merge window (a schedule in the merge conditions) for `ms` milliseconds from now,
+   * for the pull requests whose number is a multiple of `modulus` (1: every one).
+   */
+  closeMergeWindow(ms: number, modulus = 1): void {
     this.forge.windowClosedUntil = this.now + ms;
+    this.forge.windowModulus = modulus;
   }
 
   /** A push to the base outside the queue. */

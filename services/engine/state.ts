@@ -67,6 +67,12 @@ export interface PullEntry {
   pendingHeadSha: string | null;
   /** Milliseconds its checks waited for a schedule in the merge conditions (leave event). Absent = 0. */
   scheduleWaitMs?: number;
+  /**
+   * It gave way to pull requests that could merge while its merge schedule was closed
+   * (SCHEDULE_BLOCKED_AHEAD_YIELDED): it is not embarked again before this instant, when the
+   * schedule opens. Absent or null = not held back.
+   */
+  scheduleYieldUntil?: EpochMs | null;
 }
 
 /** What queue events need to name a pull request: its session and queue. */
@@ -112,6 +118,12 @@ export interface CheckAttempt {
   scheduleHeldUntil?: EpochMs | null;
   /** When it started waiting for the schedule (for `seconds_waiting_for_schedule`). */
   scheduleHeldSince?: EpochMs | null;
+  /**
+   * While waiting for a schedule: the members whose own merge conditions are false only because
+   * of it, with the instant each one's hold (pull request number as a string -> epoch ms); the
+   * other members could merge now. Absent or null = every member waits until scheduleHeldUntil.
+   */
+  scheduleBlocked?: Record<string, EpochMs> | null;
   /** When its CI ended, if it then waited for a schedule (its duration for estimates). */
   ciEndedAt?: EpochMs | null;
   /** Milliseconds it waited for schedules so far (not counted by checks_timeout). Absent = 0. */

@@ -21,7 +21,7 @@ export type Action =
   | { kind: "retarget"; pick: number }
   | { kind: "editDraft"; pick: number }
   | { kind: "deleteBase" }
-  | { kind: "closeWindow"; minutes: number }
+  | { kind: "closeWindow"; minutes: number; modulus: number }
   | { kind: "reconfigure"; parallel: number; dropRule: boolean; switchMode: boolean };
 
 /** A random scenario: configuration knobs, CI behaviour and actions. */
@@ -55,7 +55,7 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("retarget" as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("editDraft" as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.constant({ kind: "deleteBase" as const }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("closeWindow" as const), minutes: fc.integer({ min: 5, max: 240 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("closeWindow" as const), minutes: fc.integer({ min: 5, max: 240 }), modulus: fc.integer({ min: 1, max: 3 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("reconfigure" as const), parallel: fc.integer({ min: 1, max: 4 }), dropRule: fc.boolean(), switchMode: fc.boolean() }) },
 );
 
@@ -139,7 +139,7 @@ export function runScenario(s: Scenario, options: { checkImpact?: boolean } = {}
         break;
       }
       case "deleteBase": sim.send({ type: "base_branch_deleted", branch: sim.branch }); break;
-      case "closeWindow": sim.closeMergeWindow(a.minutes * 60_000); break;
+      case "closeWindow": sim.closeMergeWindow(a.minutes * 60_000, a.modulus); break;
       case "reconfigure":
         if (a.dropRule) ruleName = ruleName === "default" ? "renamed" : "default";
         if (a.switchMode && mode !== "serial") mode = mode === "parallel" ? "isolated" : "parallel";

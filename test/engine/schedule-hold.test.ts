@@ -2,7 +2,8 @@
  * A check whose merge conditions are false only because a schedule is closed (docs/merge-queue.md
  * rule 5, research/domain.md §3.9 `waiting_schedule`): it waits for the schedule instead of
  * failing, without a checks timeout, shows `waiting_schedule`, is evaluated again when the
- * schedule opens (a timer), and its pull requests' leave events count the wait.
+ * schedule opens (a timer), and its pull requests' leave events count the wait. What it holds up
+ * behind it: schedule-yield.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import { statusView } from "../../services/engine/index.js";
@@ -55,15 +56,5 @@ describe("a merge window closed when the checks pass", () => {
     const h = heldBatch();
     h.at(100).ci("Batch 1", false);
     expect(h.lines(STORY)).toContain("log action.queue.leave #1 CHECKS_FAILED");
-  });
-
-  it("holds the batches behind it too: they pass but merge only after it", () => {
-    const h = heldBatch();
-    h.queue(2);
-    h.created("Batch 2", 102);
-    h.at(60).ci("Batch 2", true);
-    expect(h.lines(["merge_batch"])).toEqual([]);
-    h.at(600).ci("Batch 1", true);
-    expect(h.lines(["merge_batch"])).toEqual(["merge Batch 1 [1] merge exact"]);
   });
 });

@@ -5,7 +5,9 @@
  * place): research/domain.md §1.2 "check-* read from the draft PR". The result is true only when
  * it holds for every pull request of the batch, "pending" while a check it reads has not
  * concluded, false otherwise; when false only because of time-based conditions (a closed
- * `schedule`), `scheduleOpensAt` says when they all hold (schedule-verdict.ts), and the check waits.
+ * `schedule`), `scheduleOpensAt` says when they all hold (schedule-verdict.ts), and the check waits;
+ * `scheduleBlocked` names the members the schedule blocks (the others could merge now and the
+ * batch gives way to them: schedule-yield.ts).
  * Each check of the check's pull request is reported as a QueueCheck.
  */
 import type { ForgePort, PullRequestSnapshot } from "../../forge/types.js";
@@ -58,6 +60,7 @@ export async function evaluateCheck(
   const checks = checkPr.headSha === check.headSha ? checkPr.checks.filter((c) => c.app !== OWN_APP) : [];
   const results: Truth[] = [];
   const opensAt: (number | null)[] = [];
+  const blocked: Record<string, number> = {};
   const evaluations: Record<string, Record<string, unknown>> = {};
   for (const n of car.members) {
     const member = n === checkPr.number ? checkPr : await deps.forge.getPullRequest(deps.repository, n);
@@ -68,10 +71,14 @@ export async function evaluateCheck(
     const verdict = scheduleVerdict((at) => (at === deps.now ? evaluated : evaluateFor(conditions, withChecks, queue, at)), deps.now);
     results.push(verdict.truth);
     if (verdict.truth === false) opensAt.push(verdict.opensAt);
+    if (verdict.truth === false && verdict.opensAt !== null) blocked[String(n)] = verdict.opensAt;
     evaluations[String(n)] = conditionEvaluationEventJson(evaluated, n) as unknown as Record<string, unknown>;
   }
   const truth = and(results);
   // False only because of a closed schedule for every member that is false: wait until all are open.
   const scheduleOpensAt = truth === false && opensAt.every((t) => t !== null) ? Math.max(...(opensAt as number[])) : null;
-  return { type: "check_results", checkId, conditions: truth, checks: checks.map(queueCheck), evaluations, scheduleOpensAt };
+  return {
+    type: "check_results", checkId, conditions: truth, checks: checks.map(queueCheck), evaluations, scheduleOpensAt,
+    scheduleBlocked: scheduleOpensAt === null ? null : blocked,
+  };
 }

@@ -49,6 +49,8 @@ interface Tree {
 interface Job {
   tree: Tree;
   sha: string;
+  /** The batch's own pull requests (whose merge conditions the runner evaluates). */
+  own: number[];
   token: number;
   running: boolean;
 }
@@ -65,8 +67,10 @@ export class VirtualForge {
    * or past. A check whose CI passed while it is closed is reported waiting for it.
    */
   windowClosedUntil: number | null = null;
-  /** Checks whose CI passed while the window was closed, by check id: their checked SHA. */
-  private readonly held = new Map<string, string>();
+  /** The window binds the pull requests whose number is a multiple of this (1: every one); the others merge any time. */
+  windowModulus = 1;
+  /** Checks whose CI passed while the window was closed, by check id: their own pull requests. */
+  private readonly held = new Map<string, number[]>();
   /** Base history: what each tip added (tip 0 is the initial base). */
   private readonly tips: { sha: string; added: number[]; broken: boolean }[] = [];
   private readonly mergedAt = new Map<number, number>();
@@ -159,21 +163,25 @@ export class VirtualForge {
     this.pump();
     const failed = this.tips[job.tree.tip]!.broken || job.tree.extra.some((n) => this.bad.has(n)) || this.rng.chance(this.options.flakeRate);
     if (!failed) this.passed.add(job.sha);
-    if (!failed) this.held.set(checkId, job.sha);
+    if (!failed) this.held.set(checkId, job.own);
     return failed ? { type: "check_results", checkId, conditions: false, checks: [{ ...CHECK, state: "failure" }] } : this.windowVerdict(checkId, now);
   }
 
   /**
    * The merge conditions of a check whose CI passed, as the runner evaluates them at `now`: true
-   * when the merge window is open, false until it opens otherwise (`scheduleOpensAt`); null for a
+   * when the merge window is open or binds none of the batch's own pull requests, false until it
+   * opens otherwise (`scheduleOpensAt`, and `scheduleBlocked` naming the bound ones); null for a
    * check unknown here (cancelled, or failed).
    */
   windowVerdict(checkId: string, now: number): EngineEvent | null {
-    if (!this.held.has(checkId)) return null;
+    const own = this.held.get(checkId);
+    if (!own) return null;
     const checks = [{ ...CHECK, state: "success" as const }];
     const closed = this.windowClosedUntil !== null && now < this.windowClosedUntil;
-    if (!closed) { this.held.delete(checkId); return { type: "check_results", checkId, conditions: true, checks }; }
-    return { type: "check_results", checkId, conditions: false, checks, scheduleOpensAt: this.windowClosedUntil! };
+    const bound = closed ? own.filter((n) => n % this.windowModulus === 0) : [];
+    if (bound.length === 0) { this.held.delete(checkId); return { type: "check_results", checkId, conditions: true, checks }; }
+    const until = this.windowClosedUntil!;
+    return { type: "check_results", checkId, conditions: false, checks, scheduleOpensAt: until, scheduleBlocked: Object.fromEntries(bound.map((n) => [String(n), until])) };
   }
 
   private pump(): void {
@@ -188,8 +196,8 @@ export class VirtualForge {
     }
   }
 
-  private startCi(checkId: string, sha: string): void {
-    this.jobs.set(checkId, { tree: this.trees.get(sha)!, sha, token: ++this.counter, running: false });
+  private startCi(checkId: string, sha: string, own: number[]): void {
+    this.jobs.set(checkId, { tree: this.trees.get(sha)!, sha, own, token: ++this.counter, running: false });
     this.ciQueue.push(checkId);
     this.pump();
   }
@@ -231,13 +239,13 @@ export class VirtualForge {
         const sha = this.newSha(this.extend(base, effect.pulls.map((p) => p.number)));
         this.stats.draftsCreated++;
         emit({ type: "speculative_check_created", checkId: effect.checkId, pullRequestNumber: this.nextDraft++, headSha: sha });
-        this.startCi(effect.checkId, sha);
+        this.startCi(effect.checkId, sha, effect.ownPullNumbers);
         return;
       }
       case "start_in_place_check": {
         const sha = this.newSha(this.extend({ tip: this.tips.length - 1, extra: [] }, [effect.pull.number]));
         emit({ type: "speculative_check_created", checkId: effect.checkId, pullRequestNumber: effect.pull.number, headSha: sha });
-        this.startCi(effect.checkId, sha);
+        this.startCi(effect.checkId, sha, [effect.pull.number]);
         return;
       }
       case "cancel_speculative_check":

@@ -8,14 +8,8 @@
  */
 import type { Ctx } from "../context.js";
 import { orderedWaiting } from "../order.js";
+import { typicalCiMs } from "../outcomes.js";
 import type { Car, Train } from "../state.js";
-
-/** Median of the recent CI durations in ms, or null when none is known. */
-export function typicalCiMs(ctx: Ctx): number | null {
-  const d = [...ctx.state.ciDurations].sort((a, b) => a - b);
-  if (d.length === 0) return null;
-  return d.length % 2 ? d[(d.length - 1) / 2]! : Math.round((d[d.length / 2 - 1]! + d[d.length / 2]!) / 2);
-}
 
 /** Estimated end of a batch's CI (its actual end when concluded). */
 export function ciFinishAt(ctx: Ctx, car: Car): number | null {
@@ -47,7 +41,9 @@ export function mergeEstimates(ctx: Ctx, train: Train): { batches: Map<string, n
     if (typical === null || last === null || !rule) { waiting.set(pull.number, null); return; }
     const perRound = rule.batchSize.max * ctx.state.config.maxParallelChecks;
     const startsAt = train.forming?.members.includes(pull.number) ? Math.max(ctx.now, train.forming.startsAt) : ctx.now;
-    waiting.set(pull.number, Math.max(last, startsAt + (Math.floor(i / perRound) + 1) * typical));
+    // A pull request that gave way to its closed merge schedule starts when the schedule opens.
+    const earliest = Math.max(startsAt, pull.scheduleYieldUntil ?? 0);
+    waiting.set(pull.number, Math.max(last, earliest + (Math.floor(i / perRound) + 1) * typical));
   });
   return { batches, waiting };
 }

@@ -1,0 +1,74 @@
+/**
+ * Giving way to a merge schedule (docs/merge-queue.md rule 5; research/domain.md §3.9
+ * SCHEDULE_BLOCKED_AHEAD_YIELDED). A batch whose checks passed but whose merge conditions wait
+ * for a schedule (`waiting_schedule`) holds up every pull request that can only merge after it:
+ * its own members whose conditions already hold, and the batches checked on top of it. When one
+ * of them could merge now (a member the schedule does not block, or a batch behind whose checks
+ * passed) and the schedule opens later than a typical CI run from now (a recheck ends first), the
+ * batch gives way:
+ * - its check stops, and the batches checked on top of it are rechecked without it;
+ * - its members whose schedule is open go back to the waiting list and are embarked at once;
+ * - its members still blocked wait outside the train until their schedule opens
+ *   (`scheduleYieldUntil`, a timer), then are embarked again in their queue order.
+ * Every check stopped this way ends with SCHEDULE_BLOCKED_AHEAD_YIELDED; the pull requests stay
+ * queued. Nothing gives way while the queue is paused or the batch is being merged, and bisection
+ * sub-batches (diagnostic) never do.
+ */
+import { rebuildDescendants } from "./bisection.js";
+import { cancelCars, descendantsOf, stopCheck } from "./cars.js";
+import type { Ctx } from "./context.js";
+import { typicalCiMs } from "./outcomes.js";
+import type { Car, EpochMs, Train } from "./state.js";
+
+const CODE = "SCHEDULE_BLOCKED_AHEAD_YIELDED";
+
+/** Key prefix of the timer that embarks pull requests again when their schedule opens (then `<branch>/<partition>`). */
+export const SCHEDULE_YIELD_TIMER_PREFIX = "schedule-yield/";
+
+/** Members of a batch waiting for a schedule that the schedule blocks, each with the instant it opens for them. */
+function blockedMembers(car: Car, heldUntil: EpochMs): Map<number, EpochMs> {
+  const per = car.check?.scheduleBlocked ?? null;
+  if (per === null) return new Map(car.members.map((n) => [n, heldUntil]));
+  return new Map(car.members.filter((n) => per[String(n)] !== undefined).map((n) => [n, per[String(n)]!]));
+}
+
+/** Makes batches waiting for a schedule give way (see the module header). Returns true on change. */
+export function yieldToSchedules(ctx: Ctx, train: Train): boolean {
+  if (ctx.state.pause) return false;
+  for (const car of train.cars) {
+    const check = car.check;
+    const heldUntil = check?.scheduleHeldUntil ?? null;
+    if (!check || check.phase !== "running" || heldUntil === null || car.merging || car.bisectionId !== null) continue;
+    if (heldUntil - ctx.now <= (typicalCiMs(ctx) ?? 0)) continue; // it opens before a recheck would end
+    const blocked = blockedMembers(car, heldUntil);
+    const open = car.members.filter((n) => !blocked.has(n));
+    const readyBehind = descendantsOf(train, car).some((d) => d.check?.phase === "passed" && !d.merging);
+    if (open.length === 0 && !readyBehind) continue;
+    giveWay(ctx, train, car, blocked, heldUntil);
+    return true;
+  }
+  return false;
+}
+
+function giveWay(ctx: Ctx, train: Train, car: Car, blocked: Map<number, EpochMs>, heldUntil: EpochMs): void {
+  const opens = ctx.iso(heldUntil);
+  const behind = `Rechecked without ${car.name}, which waits for its merge schedule until ${opens} and gave way`;
+  rebuildDescendants(ctx, train, car, { code: CODE, reason: behind, restartReason: behind });
+  stopCheck(ctx, car, (n) => ({
+    code: CODE,
+    reason: blocked.has(n)
+      ? `Its merge schedule is closed until ${ctx.iso(blocked.get(n)!)}: it gave way to pull requests that can merge now`
+      : `Rechecked without the pull requests of ${car.name} whose merge schedule is closed until ${opens}`,
+  }));
+  cancelCars(ctx, train, [car], CODE);
+  for (const [n, until] of blocked) {
+    const pull = ctx.pull(n);
+    if (pull) pull.scheduleYieldUntil = until;
+  }
+}
+
+/** When pull requests that gave way to a schedule in this train may be embarked again (epoch ms), or null. */
+export function nextScheduleReturn(ctx: Ctx, train: Train): EpochMs | null {
+  const times = train.waiting.map((n) => ctx.pull(n)?.scheduleYieldUntil ?? null).filter((t): t is EpochMs => t !== null && t > ctx.now);
+  return times.length === 0 ? null : Math.min(...times);
+}
