@@ -1,9 +1,9 @@
 /**
  * The scheduling loop run after every event: the rules are applied to each train until nothing
  * changes (timeouts, failure resolution, bisection verdicts, batches giving way to a closed
- * schedule, merges, checks to start, batches to form), then the timers the state needs are diffed against those scheduled, running-check counts
- * are logged when they changed, and empty trains are dropped. Each rule returns true only when it
- * changed the state, so the loop ends.
+ * schedule, merges, checks to start, batches to form), then the timers the state needs are
+ * diffed against those scheduled, running-check counts are logged when they changed, and empty
+ * trains are dropped. Each rule returns true only when it changed the state, so the loop ends.
  */
 import { leaveDeletedBases } from "./base.js";
 import { progressBisections } from "./bisection.js";
