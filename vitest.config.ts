@@ -14,7 +14,9 @@ export default defineConfig({
     // The minutes-long end-to-end files first (test/support/longest-first-sequencer.ts).
     sequence: { sequencer: LongestFirstSequencer },
     globalSetup: ["test/support/postgres-global-setup.ts"],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    // Generous: the end-to-end tests wait on real processes, and a shared or slow machine can
+    // take several times as long as an idle one; a hung test still ends well within CI's budget.
+    testTimeout: 180_000,
+    hookTimeout: 300_000,
   },
 });

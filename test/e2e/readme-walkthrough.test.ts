@@ -86,12 +86,12 @@ describe("the README walkthrough", () => {
       "export YARDMASTER_URL=http://127.0.0.1:8080",
       "export YARDMASTER_ADMIN_KEY=$(cat .yardmaster/admin-key)",
     ]);
-    expect(commands[3]).toBe('npx yardmaster replay --from . --repo demo/self --limit 30 --ci "true"');
+    expect(commands[3]).toBe('npx yardmaster replay --from . --repo demo/self --limit 20 --ci "true"');
     expect(commands[4]).toMatch(/^curl -s "\$YARDMASTER_URL\/v1\/repos\/demo\/self\/merge-queue\/status"/);
     expect(commands.slice(5).every((c) => c.startsWith("curl ") || c.startsWith("grpcurl "))).toBe(true);
   });
 
-  it("replays 30 changes while the status shows them, then the log and gRPC show the run", async () => {
+  it("replays 20 changes while the status shows them, then the log and gRPC show the run", async () => {
     const replay = bash(commands[3]!);
     let finished: Run | null = null;
     void replay.then((r) => (finished = r));
@@ -107,7 +107,7 @@ describe("the README walkthrough", () => {
 
     const run = await replay;
     expect(run.code, run.stderr + server.output().slice(-3000)).toBe(0);
-    expect(run.stdout).toMatch(/pull requests: 30, merged 30, dequeued 0/);
+    expect(run.stdout).toMatch(/pull requests: 20, merged 20, dequeued 0/);
     expect(run.stdout).toMatch(/final tree of the base equals the original history's tree at B/);
 
     const [merged, checks, aggregate, ...grpc] = await Promise.all(commands.slice(5).map(ok));
@@ -117,11 +117,11 @@ describe("the README walkthrough", () => {
     expect(checks.events.every((e: any) => e.type === "action.queue.checks_end")).toBe(true);
     expect(checks.events.some((e: any) => e.metadata.speculative_check_pull_request.checks_conclusion === "success")).toBe(true);
     const byType = Object.fromEntries(aggregate.by_event_type.map((f: any) => [f.value, Number(f.count)]));
-    expect(byType["action.queue.leave"]).toBe(30);
+    expect(byType["action.queue.leave"]).toBe(20);
     expect(Number(aggregate.total)).toBe(byType["action.queue.leave"] + byType["action.queue.checks_start"]);
     const [grpcAggregate, grpcStatus] = grpc;
-    expect(grpcAggregate.total).toBe("30");
+    expect(grpcAggregate.total).toBe("20");
     expect(grpcStatus.batches ?? []).toEqual([]);
     expect(grpcStatus.mode).toBe("serial");
-  }, 600_000);
+  }, 900_000);
 });

@@ -14,8 +14,8 @@ afterEach(async () => {
   world = undefined;
 });
 
-/** CI that stays running long enough for the test to act while it runs. */
-const SLOW_CI = CI_FILE.replace('run: "test ! -e BROKEN"', 'run: "test ! -e BROKEN && sleep 4"');
+/** CI that stays running long enough for the test to act while it runs, even on a slow machine. */
+const SLOW_CI = CI_FILE.replace('run: "test ! -e BROKEN"', 'run: "test ! -e BROKEN && sleep 10"');
 const config = (rule: string[] = ["    batch_size: 1"]) => [
   "queue_rules:", "  - name: default", ...rule, "merge_queue:", "  max_parallel_checks: 2", "",
 ].join("\n");
