@@ -105,7 +105,7 @@ export async function queueWorld(config: string, files: Record<string, FileChang
     async comment(number, body) {
       await forge.commentAs(REPO, number, body, "ada");
     },
-    async until(done, timeoutMs = 90_000) {
+    async until(done, timeoutMs = 150_000) {
       return eventually(async () => {
         await runner!.drain();
         return done();
