@@ -33,7 +33,6 @@ describe("a batch waiting for its merge schedule gives way", () => {
       `#1 ${YIELDED}: Its merge schedule is closed until 2026-01-05T19:00:00.000Z: it gave way to pull requests that can merge now`,
     ]);
     expect(h.picture().slice(1)).toEqual(["  Batch 2 [2] draft creating", "  waiting [1]"]);
-
     expect(h.lines(["schedule_timer"])).toContain("timer schedule-yield at +600m");
     // No leave: both stay queued.
     expect(h.lines(["action.queue.leave"])).toEqual([]);
