@@ -59,8 +59,10 @@ export async function evaluateCheck(
   // Only checks of the checked commit count: a check of an older head says nothing about this one.
   const checks = checkPr.headSha === check.headSha ? checkPr.checks.filter((c) => c.app !== OWN_APP) : [];
   const results: Truth[] = [];
-  const opensAt: (number | null)[] = [];
+  // Members whose conditions are false only because of time, with when they hold; `timeOnly`
+  // turns false when a member's conditions are false for another reason.
   const blocked: Record<string, number> = {};
+  let timeOnly = true;
   const evaluations: Record<string, Record<string, unknown>> = {};
   for (const n of car.members) {
     const member = n === checkPr.number ? checkPr : await deps.forge.getPullRequest(deps.repository, n);
@@ -70,13 +72,13 @@ export async function evaluateCheck(
     const evaluated = evaluateFor(conditions, withChecks, queue, deps.now);
     const verdict = scheduleVerdict((at) => (at === deps.now ? evaluated : evaluateFor(conditions, withChecks, queue, at)), deps.now);
     results.push(verdict.truth);
-    if (verdict.truth === false) opensAt.push(verdict.opensAt);
-    if (verdict.truth === false && verdict.opensAt !== null) blocked[String(n)] = verdict.opensAt;
+    if (verdict.truth === false && verdict.opensAt === null) timeOnly = false;
+    else if (verdict.truth === false) blocked[String(n)] = verdict.opensAt!;
     evaluations[String(n)] = conditionEvaluationEventJson(evaluated, n) as unknown as Record<string, unknown>;
   }
   const truth = and(results);
   // False only because of a closed schedule for every member that is false: wait until all are open.
-  const scheduleOpensAt = truth === false && opensAt.every((t) => t !== null) ? Math.max(...(opensAt as number[])) : null;
+  const scheduleOpensAt = truth === false && timeOnly ? Math.max(...Object.values(blocked)) : null;
   return {
     type: "check_results", checkId, conditions: truth, checks: checks.map(queueCheck), evaluations, scheduleOpensAt,
     scheduleBlocked: scheduleOpensAt === null ? null : blocked,
