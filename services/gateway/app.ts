@@ -2,7 +2,8 @@
  * The gateway application: one Fastify instance serving, on one port,
  * - REST under /v1 through the transcoder (transcoder.ts),
  * - Connect, gRPC and gRPC-Web for every bound service (connect-fastify, in its own
- *   encapsulated context so its content-type parsers do not touch the REST routes),
+ *   encapsulated context so its content-type parsers do not touch the REST routes; a binary
+ *   request that does not decode answers invalid_argument, unparsable-request.ts),
  * - gRPC server reflection, `GET /healthz` (process up) and `GET /readyz` (databases answer).
  * `buildApp` does not listen; `listen` in main/ does. Route problems stop the build
  * (compile-routes.ts). Extra plain routes (the GitHub webhook) are added through `extraRoutes`.
@@ -21,6 +22,7 @@ import { createGuardInterceptor } from "./interceptors.js";
 import { createReflectionService } from "./reflection.js";
 import { ServerReflection } from "../../gen/grpc/reflection/v1/reflection_pb.js";
 import { genRequestId, registerTranscoder, sendError } from "./transcoder.js";
+import { withUnparsableRequestAsInvalidArgument } from "./unparsable-request.js";
 import { Code, ConnectError } from "@connectrpc/connect";
 
 export type App = FastifyInstance<any, any, any, any>;
@@ -56,6 +58,8 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
     routes: (router: ConnectRouter) => {
       for (const b of deps.bindings) router.service(b.service, b.impl as never);
       router.service(ServerReflection, createReflectionService(deps.bindings.map((b) => b.service)));
+      // The plugin serves router.handlers once this returns: each answers an unparsable binary request as invalid_argument.
+      router.handlers.splice(0, router.handlers.length, ...router.handlers.map(withUnparsableRequestAsInvalidArgument));
     },
     interceptors: [createGuardInterceptor(deps.authorizer, deps.logger)],
     // Connect JSON with proto field names, like the REST surface (research/stack.md §5).

@@ -9,7 +9,8 @@
  * - Connect (JSON): every RPC of every service, with bodies built from the method's own field
  *   names and values of their types (repository, path and ref fields mostly valid, so that the
  *   handlers' own work is reached), now and then of other types. Every answer is a success or a
- *   Connect error that is not `internal` or `unknown`.
+ *   Connect error that is not `internal` or `unknown`; so is every answer to random bytes sent as
+ *   a binary (application/proto) body.
  * The server holds a local forge repository acme/widgets with a queue configuration and an open
  * pull request. Fixed seeds in CI; 4,000 runs of each with random seeds were clean when written.
  * Afterwards the process is still up and ready (PostgreSQL and ClickHouse answer).
@@ -242,6 +243,26 @@ describe("random Connect requests to every RPC", () => {
     }), { numRuns: 600, seed: 20261124 });
     // The bodies reach the handlers' own work: many RPCs succeed at least once (30 of 41 in 4,000 runs).
     expect(succeeded.size).toBeGreaterThanOrEqual(10);
+  });
+});
+
+describe("random binary bodies to every RPC (Connect with application/proto)", () => {
+  it("answer a success or a Connect error other than internal and unknown", async () => {
+    let unparsable = 0;
+    await fc.assert(fc.asyncProperty(fc.constantFrom(...METHODS), fc.uint8Array({ maxLength: 200 }), async (m, bytes) => {
+      const res = await fetch(server.url + m.path, {
+        method: "POST", headers: { authorization: `Bearer ${server.adminKey}`, "content-type": "application/proto" }, body: bytes,
+      });
+      const text = await res.text();
+      const context = `${m.path} ${Buffer.from(bytes).toString("hex")} → ${res.status} ${text.slice(0, 300)}`;
+      expect(res.status, context).toBeLessThan(500);
+      if (res.status === 200) return;
+      const error = JSON.parse(text);
+      expect(["internal", "unknown"], context).not.toContain(error.code);
+      if (error.code === "invalid_argument" && error.message.startsWith("parse binary: ")) unparsable++;
+    }), { numRuns: 300, seed: 20261124 });
+    // Most random bytes are no message at all: those are the caller's error (docs/errors.md "Unparsable request messages").
+    expect(unparsable).toBeGreaterThan(0);
   });
 });
 

@@ -103,4 +103,40 @@ describe("one port for REST, Connect, gRPC and gRPC-Web", () => {
     expect(files).toEqual(expect.arrayContaining(["google/api/annotations.proto", "google/protobuf/timestamp.proto", "yardmaster/v1/common.proto"]));
     expect(answers[2].messageResponse).toMatchObject({ case: "errorResponse", value: { errorCode: 5 } });
   });
+  // Byte 0x00 is a field number 0 tag: no protobuf message can start with it (docs/errors.md "Unparsable request messages").
+  const UNPARSABLE = Buffer.from([0x00, 0x01]);
+  const METHOD = "/yardmaster.v1.QueueService/GetMergeQueueStatus";
+  const envelope = (bytes: Buffer) => Buffer.concat([Buffer.from([0, 0, 0, 0, bytes.length]), bytes]);
+
+  it("answers an unparsable binary message as invalid_argument over Connect", async () => {
+    const res = await fetch(server.url + METHOD, { method: "POST", headers: { authorization: `Bearer ${server.adminKey}`, "content-type": "application/proto" }, body: UNPARSABLE });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ code: "invalid_argument", message: expect.stringMatching(/^parse binary: /) });
+  });
+
+  it("answers an unparsable binary message as invalid_argument over gRPC (status 3)", async () => {
+    const session = http2.connect(server.url);
+    const trailers = await new Promise<http2.IncomingHttpHeaders>((resolve, reject) => {
+      const req = session.request({ ":method": "POST", ":path": METHOD, "content-type": "application/grpc", te: "trailers", authorization: `Bearer ${server.adminKey}` });
+      let headers: http2.IncomingHttpHeaders = {};
+      req.on("response", (h) => (headers = h));
+      req.on("trailers", (t) => resolve({ ...headers, ...t }));
+      req.on("end", () => resolve(headers));
+      req.on("error", reject);
+      req.on("data", () => {});
+      req.end(envelope(UNPARSABLE));
+    });
+    session.close();
+    expect(trailers["grpc-status"]).toBe("3");
+    expect(decodeURIComponent(String(trailers["grpc-message"]))).toMatch(/^parse binary: /);
+  });
+
+  it("answers an unparsable binary message as invalid_argument over gRPC-Web (status 3 in the trailer frame)", async () => {
+    const res = await fetch(server.url + METHOD, { method: "POST", headers: { authorization: `Bearer ${server.adminKey}`, "content-type": "application/grpc-web+proto" }, body: envelope(UNPARSABLE) });
+    const body = Buffer.from(await res.arrayBuffer());
+    const trailerAt = body.findIndex((b, i) => b === 0x80 && body.readUInt32BE(i + 1) === body.length - i - 5);
+    const trailer = body.subarray(trailerAt + 5).toString("latin1");
+    expect(trailer).toMatch(/grpc-status: 3\r\n/);
+    expect(decodeURIComponent(/grpc-message: (.*)\r\n/.exec(trailer)![1])).toMatch(/^parse binary: /);
+  });
 });
