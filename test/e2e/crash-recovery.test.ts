@@ -50,7 +50,7 @@ async function events(type: string): Promise<any[]> {
     headers: { authorization: `Bearer ${server.adminKey}` },
   });
   expect(res.status).toBe(200);
-  return (await res.json()).events;
+  return ((await res.json()) as { events: any[] }).events;
 }
 
 const count = (list: readonly number[]) => Object.fromEntries(PULLS.map((n) => [n, list.filter((x) => x === n).length]));
