@@ -28,6 +28,7 @@ export interface CursorState {
   window: LogWindow;
 }
 
+/** Issues and opens signed `/logs` cursor tokens (format in the file header); built by createCursorCodec. */
 export interface CursorCodec {
   /** A token for `state`, bound to `filters` (repository included). */
   issue(filters: LogFilters, state: CursorState): string;

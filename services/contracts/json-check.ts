@@ -13,6 +13,10 @@ import { ruleOf } from "./field-rule.js";
 import { checkInteger, checkString, isUuid } from "./scalar-rules.js";
 import { childPath, type FieldViolation } from "./violation.js";
 
+/**
+ * How checkJson treats absent and null fields and key names: "proto3" for request bodies, "strict"
+ * for event metadata (see the file header).
+ */
 export type PresenceMode = "proto3" | "strict";
 
 const RFC3339 = /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,9}))?(?:Z|[+-][0-9]{2}:[0-9]{2})$/;

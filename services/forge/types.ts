@@ -31,14 +31,23 @@ export interface CheckRun {
   completedAt: Date | null;
 }
 
+/** The state of a submitted review (GitHub's names; a PENDING draft review is never reported). */
 export type ReviewState = "APPROVED" | "CHANGES_REQUESTED" | "COMMENTED" | "DISMISSED";
 
+/**
+ * One submitted review on a pull request: the reviewer's login, its state and when it was submitted
+ * (UTC); read by `approved-reviews-by` and the other review attributes.
+ */
 export interface Review {
   author: string;
   state: ReviewState;
   submittedAt: Date;
 }
 
+/**
+ * One commit of a pull request: `author` and `committer` are git names (GitHub: the login when a
+ * name is missing), `parents` the parent SHAs, `date` the committer date (UTC).
+ */
 export interface CommitInfo {
   sha: Sha;
   /** First line of the message. */
@@ -112,11 +121,19 @@ export interface PullRequestSnapshot {
   reviewThreadsUnresolved: string[];
 }
 
+/**
+ * How a pull request is merged into its base (docs/local-forge.md "Merge methods", docs/github.md
+ * §6); a batch may also use "merge-batch" (see ForgePort.mergePullRequests).
+ */
 export type MergeMethod = "merge" | "squash" | "rebase" | "fast-forward";
 
 /** Errors of the port. Adapters throw only these; `kind` is a closed set. */
 export type ForgeErrorKind = "not_found" | "conflict" | "permission" | "rate_limited" | "transient" | "invalid";
 
+/**
+ * The only error a {@link ForgePort} method throws: a {@link ForgeErrorKind}, a message, and for
+ * rate_limited the delay before retrying (milliseconds).
+ */
 export class ForgeError extends Error {
   override readonly name = "ForgeError";
   /**
@@ -134,6 +151,7 @@ export class ForgeError extends Error {
   }
 }
 
+/** Whether `e` is a {@link ForgeError}, of `kind` when one is given. */
 export function isForgeError(e: unknown, kind?: ForgeErrorKind): e is ForgeError {
   return e instanceof ForgeError && (kind === undefined || e.kind === kind);
 }

@@ -25,8 +25,13 @@ import { genRequestId, registerTranscoder, sendError } from "./transcoder.js";
 import { withUnparsableRequestAsInvalidArgument } from "./unparsable-request.js";
 import { Code, ConnectError } from "@connectrpc/connect";
 
+/** The gateway's Fastify instance (HTTP/1.1 and h2c on one port: dual-protocol-server.ts). */
 export type App = FastifyInstance<any, any, any, any>;
 
+/**
+ * What {@link buildApp} needs: the services to serve, the authorizer (docs/auth.md), the logger,
+ * the readiness probe and extra plain routes.
+ */
 export interface GatewayDeps {
   /** Every service with its implementation; REST routes come from their google.api.http rules. */
   bindings: ServiceBinding[];

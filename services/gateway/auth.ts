@@ -21,6 +21,10 @@ export interface ActorInfo {
   name: string;
 }
 
+/**
+ * The authenticated caller: the admin application key; a service token with the repositories it
+ * names (lowercase "owner/name"); or a hosting platform token, with the verifier asked per repository.
+ */
 export type Principal =
   | { kind: "admin"; actor: ActorInfo }
   | { kind: "token"; tokenId: string; repositories: ReadonlySet<string>; actor: ActorInfo }
@@ -55,6 +59,10 @@ export const principalKey = createContextKey<Principal | undefined>(undefined, {
 
 const DENIED = "permission denied: a valid token with access to this repository is required";
 
+/**
+ * Authentication and authorization of every request, REST, Connect and gRPC alike (docs/auth.md);
+ * built by {@link createAuthorizer}.
+ */
 export interface Authorizer {
   /**
    * Identifies the bearer of an `Authorization` header.

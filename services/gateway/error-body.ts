@@ -10,6 +10,10 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { violationsOf } from "../contracts/index.js";
 import { codeName, restStatus } from "./http-status.js";
 
+/**
+ * The JSON body of every REST error (docs/errors.md): `code` is the Connect code name
+ * (`not_found`), `message` one sentence, `details` the field_violation and request_info items.
+ */
 export interface ErrorBody {
   code: string;
   message: string;

@@ -22,6 +22,10 @@ export interface Variable {
   end: number;
 }
 
+/**
+ * A parsed google.api.http path template: the `source` text, its segments and the variables bound
+ * to ranges of them.
+ */
 export interface PathTemplate {
   source: string;
   segments: Segment[];

@@ -22,6 +22,10 @@ export interface RouteMatch<R> {
   segments: string[];
 }
 
+/**
+ * The result of {@link RouteTrie.match}: the route found; a path bound only to other methods, with
+ * those methods (405 with `Allow`); or no route (404).
+ */
 export type MatchResult<R> = { kind: "found"; match: RouteMatch<R> } | { kind: "method_not_allowed"; allow: string[] } | { kind: "not_found" };
 
 /** Thrown when two rules bind the same method to the same template. */
@@ -29,6 +33,10 @@ export class DuplicateRouteError extends Error {
   override readonly name = "DuplicateRouteError";
 }
 
+/**
+ * The trie of the file header, mapping (path template, custom verb, HTTP method) to a route `R`;
+ * HEAD falls back to GET.
+ */
 export class RouteTrie<R> {
   private readonly root: Node<R> = newNode();
 

@@ -29,6 +29,10 @@ export function parseToken(bearer: string): { id: string; secret: string } | nul
   return { id: `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`, secret: m[2] };
 }
 
+/**
+ * SHA-256 of a text (UTF-8), as 32 raw bytes: how token secrets are stored and how presented
+ * secrets are compared.
+ */
 export function sha256(text: string): Buffer {
   return createHash("sha256").update(text).digest();
 }

@@ -29,6 +29,10 @@ import type { RouteTrie } from "./route-trie.js";
 
 type Impl = (request: unknown, ctx: unknown) => Promise<unknown> | unknown;
 
+/**
+ * What {@link registerTranscoder} needs: the compiled route trie, the service implementations, the
+ * authorizer, a logger and the URL prefix.
+ */
 export interface TranscoderOptions {
   trie: RouteTrie<CompiledRoute>;
   bindings: ServiceBinding[];

@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 
+/** The path of the generated admin key file in a data directory: `<dataDir>/admin-key`. */
 export const adminKeyFile = (dataDir: string) => path.join(dataDir, "admin-key");
 
 /** The admin key and whether it was generated now (so the caller can print it). */

@@ -13,6 +13,11 @@ import type { App, PlatformTokenVerifier, ServiceBinding } from "../gateway/inde
 import { pruneGithubDeliveries, type Pool } from "../store/index.js";
 import { SettingsError, type Settings } from "./settings.js";
 
+/**
+ * The forge of the running service, with what it adds to the gateway (services, routes, platform
+ * tokens); `close` stops the local forge, or the hourly pruning of GitHub deliveries older than 7
+ * days.
+ */
 export interface ForgeWiring {
   forge: ForgePort;
   /** Extra services (ForgeService for the local forge). */

@@ -9,6 +9,10 @@ import { createQueueRunner, type QueueRunner } from "../engine/runner/index.js";
 import { createQueueService } from "../queue/index.js";
 import { addToInbox, type Pool } from "../store/index.js";
 
+/**
+ * The merge queue's parts: the runner (not started), the QueueService over it, and the sink that
+ * submits forge events to the runner.
+ */
 export interface QueueWiring {
   runner: QueueRunner;
   queueService: ReturnType<typeof createQueueService>;
@@ -16,6 +20,10 @@ export interface QueueWiring {
   sink: ForgeEventSink;
 }
 
+/**
+ * Builds the runner and the QueueService (see the file header); `now` is the clock in epoch
+ * milliseconds (UTC), `eventsWritten` kicks the outbox relay.
+ */
 export function wireQueue(deps: { db: Pool; forge: ForgePort; logger: Logger; eventsWritten: () => void; now?: () => number }): QueueWiring {
   const runner = createQueueRunner({ db: deps.db, forge: deps.forge, logger: deps.logger, eventsWritten: deps.eventsWritten, now: deps.now });
   const queueService = createQueueService({

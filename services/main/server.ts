@@ -25,6 +25,10 @@ import { SERVICE_NAMES, SettingsError, type ServiceName, type Settings } from ".
 /** The service each name of `--only` stands for. */
 const SERVICES: Record<ServiceName, DescService> = { queue: QueueService, simulator: SimulatorService, "activity-log": ActivityLogService };
 
+/**
+ * A started server ({@link startServer}): the listening app, its admin key, database and logger;
+ * `close` shuts everything down in reverse start order.
+ */
 export interface RunningServer {
   app: App;
   /** The port actually listened on (useful with PORT=0). */

@@ -29,8 +29,14 @@ const Env = z.object({
 
 /** The services a process can run (`yardmaster serve --only`, docs/deployment.md). */
 export const SERVICE_NAMES = ["queue", "simulator", "activity-log"] as const;
+/** One of {@link SERVICE_NAMES}: a service `serve --only` can run (docs/deployment.md). */
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
+/**
+ * The settings read from the environment by {@link readSettings} (DESIGN.md §2; variable names in
+ * `Env`): an absent DATABASE_URL means the embedded PostgreSQL, an absent CLICKHOUSE_URL the embedded
+ * chdb under `<dataDir>/clickhouse`; `adminKey` absent means the generated key file (admin-key.ts).
+ */
 export type Settings = {
   port: number;
   host: string;

@@ -13,6 +13,10 @@ import { principalKey, type ActorInfo } from "../gateway/index.js";
 import { deletePause, getPause, setPause, type PauseRow, type Pool, type PoolClient } from "../store/index.js";
 import { pauseEvent, unpauseEvent } from "./pause-events.js";
 
+/**
+ * What the pause operations need (docs/pause.md): the PostgreSQL pool, the outbox kick, and the
+ * hooks that tell the queue engine (wired in main/queue-wiring.ts).
+ */
 export interface PauseDeps {
   db: Pool;
   /** Called after a commit that wrote log events (kicks the outbox relay). */

@@ -11,6 +11,12 @@ import type { ForgePort } from "../forge/types.js";
 import { conditionsEvaluationJson, type Configuration } from "../simulator/config/index.js";
 import { checkItem, ts } from "./view-mapping.js";
 
+/**
+ * The `mergeability_check` of a queued pull request whose view has one (`view.mergeabilityCheck`
+ * set); times are epoch milliseconds turned into Timestamps. `conditions_evaluation` is absent when
+ * `config` lacks the view's queue rule; `queue_pull_request_number` is 0 when there is none.
+ * @throws ForgeError from the forge reads (not converted here)
+ */
 export async function mergeabilityDetail(
   deps: { forge: ForgePort; repository: string; config: Configuration | null; now: Date },
   state: EngineState,

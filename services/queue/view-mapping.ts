@@ -13,6 +13,10 @@ import type { QueueCheck } from "../engine/index.js";
 /** Epoch ms (or null) to an optional Timestamp. */
 export const ts = (ms: number | null | undefined) => (ms === null || ms === undefined ? undefined : timestampFromMs(ms));
 
+/**
+ * A pull request of a batch (SPEC.md "BatchPullRequest"); epoch-millisecond times become
+ * Timestamps, a null priority rule name "".
+ */
 export function batchPullRequest(p: BatchPullRequestView): MessageInitShape<typeof BatchPullRequestSchema> {
   return {
     number: BigInt(p.number), title: p.title, url: p.url, author: { id: BigInt(p.author.id), login: p.author.login },
@@ -22,6 +26,7 @@ export function batchPullRequest(p: BatchPullRequestView): MessageInitShape<type
   };
 }
 
+/** A batch (SPEC.md "Batch"), its sub-batches mapped recursively. */
 export function batch(b: BatchView): MessageInitShape<typeof BatchSchema> {
   return {
     id: b.id, parentIds: b.parentIds, name: b.name, status: { code: b.status.code }, startedAt: ts(b.startedAt), estimatedMergeAt: ts(b.estimatedMergeAt),
@@ -31,6 +36,10 @@ export function batch(b: BatchView): MessageInitShape<typeof BatchSchema> {
   };
 }
 
+/**
+ * The merge queue status response (SPEC.md "Merge queue status"): scope queues as lists of batch id
+ * strings, batches, waiting pull requests and the mode.
+ */
 export function status(v: StatusView): MessageInitShape<typeof GetMergeQueueStatusResponseSchema> {
   return {
     scopeQueues: Object.fromEntries(Object.entries(v.scopeQueues).map(([scope, ids]) => [scope, { values: ids.map((id) => ({ kind: { case: "stringValue" as const, value: id } })) }])),
@@ -41,10 +50,16 @@ export function status(v: StatusView): MessageInitShape<typeof GetMergeQueueStat
   };
 }
 
+/** One check of a mergeability check (a null url becomes absent). */
 export function checkItem(c: QueueCheck): MessageInitShape<typeof MergeabilityCheckItemSchema> {
   return { name: c.name, description: c.description, url: c.url ?? undefined, state: c.state };
 }
 
+/**
+ * A pull request of the queue listing (SPEC.md "QueuedPullRequest"), with its queue rule and the
+ * `evaluated_conditions` text given by the caller. A check without a pull request number reports 0;
+ * `speculative_check_pull_request.checks` is left empty.
+ */
 export function queuedPullRequest(p: QueuedPullRequestView, queueRule: { name: string; config: Record<string, unknown> }, evaluatedConditions: string): MessageInitShape<typeof QueuedPullRequestSchema> {
   const m = p.mergeabilityCheck;
   return {

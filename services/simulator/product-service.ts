@@ -9,6 +9,11 @@ import { internalEventRow } from "../activity-log/index.js";
 import { principalKey } from "../gateway/index.js";
 import { productStates, setProductEnabled, type Pool, type ProductName } from "../store/index.js";
 
+/**
+ * Builds the ProductService: `setProductEnabled` answers `changed` (false when the product already had
+ * that state, nothing written) and calls `eventsWritten` after a logged change; `listProducts` answers
+ * all four products with their defaults filled (docs/configuration.md "Products and unused sections").
+ */
 export function createProductService(deps: { db: Pool; eventsWritten: () => void }): ServiceImpl<typeof ProductService> {
   return {
     async setProductEnabled(req, ctx: HandlerContext) {

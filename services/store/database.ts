@@ -6,10 +6,18 @@ import pg from "pg";
 import { startEmbeddedPostgres, type EmbeddedServer } from "./embedded-postgres.js";
 import path from "node:path";
 
-// Timestamps come back as Date; bigint (int8) as string, so 64-bit values stay exact.
+/**
+ * A node-postgres pool. Timestamps come back as Date; bigint (int8) as string, so 64-bit values
+ * stay exact.
+ */
 export type Pool = pg.Pool;
+/** A client checked out of a {@link Pool} (e.g. inside {@link withTransaction}); same value types. */
 export type PoolClient = pg.PoolClient;
 
+/**
+ * An open PostgreSQL database ({@link openDatabase}): the pool, its connection string and how to
+ * close it.
+ */
 export interface Database {
   pool: pg.Pool;
   /** The connection string in use (password included: never log it). */

@@ -8,6 +8,11 @@ import type pg from "pg";
 import { withTransaction } from "./database.js";
 import { appendToOutbox, type EventRow } from "./outbox.js";
 
+/**
+ * The outcome of {@link deliverEvents}: written now, or a repeated delivery answered with the first
+ * delivery's event ids (decimal strings, in event order), or a key reused for other events
+ * (AppendEvents answers already_exists, docs/errors.md).
+ */
 export type DeliveryResult =
   | { kind: "written"; ids: string[] }
   | { kind: "replayed"; ids: string[] }

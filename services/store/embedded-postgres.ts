@@ -15,6 +15,10 @@ import net from "node:net";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 
+/**
+ * A running embedded PostgreSQL server: its connection string (user `yardmaster`, loopback port)
+ * and how to stop it.
+ */
 export interface EmbeddedServer {
   /** Connection string of the `postgres` database. */
   url: string;

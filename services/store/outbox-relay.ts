@@ -21,6 +21,10 @@ export interface EventSink {
   insertEvents(rows: StoredEventRow[], opts: { mayExist: boolean }): Promise<void>;
 }
 
+/**
+ * A running outbox relay ({@link startOutboxRelay}); `drain` resolves true when the outbox was
+ * emptied, false when a send failed.
+ */
 export interface OutboxRelay {
   /** Asks for a cycle now (after a commit that added events). */
   kick(): void;

@@ -7,6 +7,11 @@ import type pg from "pg";
 import { withTransaction } from "./database.js";
 import { appendToOutbox, type EventRow } from "./outbox.js";
 
+/**
+ * A pause (a `queue_pauses` row): repository "owner/name", the reason, when it was paused (UTC,
+ * the server clock at the first pause, to the millisecond; a reason change keeps it), and who
+ * paused it (the caller's actor, stored as JSON).
+ */
 export interface PauseRow {
   repository: string;
   reason: string;

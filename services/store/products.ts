@@ -8,8 +8,13 @@ import type pg from "pg";
 import { withTransaction } from "./database.js";
 import { appendToOutbox, type EventRow } from "./outbox.js";
 
+/** The four products a repository may enable (admin.proto ProductService). */
 export type ProductName = "merge_queue" | "workflow_automation" | "merge_protections" | "ci_insights";
 
+/**
+ * Each product's state on a repository without a row for it (docs/configuration.md "Products and
+ * unused sections").
+ */
 export const PRODUCT_DEFAULTS: Readonly<Record<ProductName, boolean>> = {
   merge_queue: true,
   workflow_automation: true,

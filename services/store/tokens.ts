@@ -1,6 +1,11 @@
 /** Tokens issued by the service (docs/auth.md): rows of `api_tokens`, secrets hashed. */
 import type pg from "pg";
 
+/**
+ * An `api_tokens` row: the token's UUID, SHA-256 of its secret, the repositories ("owner/name", at
+ * least one) it grants, its description, and creation and revocation times (UTC; revokedAt null
+ * while valid).
+ */
 export interface TokenRow {
   id: string;
   secretHash: Buffer;

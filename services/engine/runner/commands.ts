@@ -9,8 +9,13 @@
 
 export const COMMAND_PREFIX = "@yardmaster";
 
+/** The commands Yardmaster knows (the word after `@yardmaster`, matched case-insensitively). */
 export type CommandName = "queue" | "dequeue" | "requeue" | "refresh";
 
+/**
+ * A parsed command: a known name with the words after it (`queue` and `requeue` take an optional
+ * rule name as `args[0]`), or `unknown` with the word as written ("" when nothing followed the prefix).
+ */
 export type ParsedCommand = { name: CommandName; args: string[] } | { name: "unknown"; word: string };
 
 const KNOWN: ReadonlySet<string> = new Set(["queue", "dequeue", "requeue", "refresh"]);

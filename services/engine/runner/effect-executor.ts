@@ -18,6 +18,10 @@ import type { EngineEventInput } from "../events.js";
 /** The name of Yardmaster's own summary check run on pull requests. */
 export const SUMMARY_CHECK_NAME = "Yardmaster";
 
+/**
+ * What performEffect needs: the forge port, the repository ("owner/name") the effects belong to,
+ * and a logger for dropped effects.
+ */
 export interface ExecutorDeps {
   forge: ForgePort;
   repository: string;

@@ -20,6 +20,10 @@ import {
 } from "../../simulator/config/index.js";
 import type { QueueContext } from "../../simulator/config/conditions/attributes-of.js";
 
+/**
+ * What a base branch's protection requires, as ForgePort.getBranchProtection returns it: required
+ * check names, required approvals, conversation resolution (research/domain.md §2.5).
+ */
 export type Protection = Awaited<ReturnType<ForgePort["getBranchProtection"]>>;
 
 /** Reads branch protections once per base branch during one processing round. */

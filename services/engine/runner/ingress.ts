@@ -51,6 +51,10 @@ export interface IngressEnv {
   setConfig(config: RepositoryConfig): void;
 }
 
+/**
+ * The outcome of {@link enqueue}: queued under `rule`; pending (waiting in queue_requests for the
+ * queue conditions of `rule`); or refused, with the reason (also the reply's text).
+ */
 export type EnqueueResult = { kind: "queued"; rule: string } | { kind: "pending"; rule: string } | { kind: "refused"; reason: string };
 
 const queued = (env: IngressEnv, n: number) => env.state().pulls[String(n)];

@@ -6,6 +6,10 @@
 import type { ForgeEvent } from "../../forge/types.js";
 import type { EngineEventInput } from "../events.js";
 
+/**
+ * One inbox input (the JSON of a `queue_inbox` row): a forge event to translate (ingress.ts), an
+ * engine event to apply as is, or a check to evaluate again.
+ */
 export type RunnerInput =
   | { kind: "forge"; event: ForgeEvent }
   | { kind: "engine"; event: EngineEventInput }

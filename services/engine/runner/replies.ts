@@ -5,6 +5,10 @@
 import type { EvaluatedCondition } from "../../simulator/config/index.js";
 import { renderChecklist } from "../../simulator/config/index.js";
 
+/**
+ * The text of each comment the runner posts, by occasion; each function takes what the text names
+ * (rule, reason, evaluated conditions rendered as a checklist, command word) and returns Markdown.
+ */
 export const replies = {
   queued: (rule: string) => `This pull request is queued in \`${rule}\`. It will be checked with the pull requests ahead of it and merged when its checks pass.`,
   queuePending: (rule: string, evaluation: EvaluatedCondition) =>

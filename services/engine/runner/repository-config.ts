@@ -14,6 +14,10 @@ import type { ConfigurationInput } from "../config.js";
 /** The configuration used when a repository has no configuration file. */
 export const DEFAULT_CONFIGURATION_TEXT = "queue_rules:\n  - name: default\n";
 
+/**
+ * A repository's loaded configuration as the runner uses it (see the file header), with where it
+ * came from and the errors of an invalid file.
+ */
 export interface RepositoryConfig {
   /** The effective configuration, or the default one when the file is missing or invalid. */
   config: Configuration;

@@ -35,6 +35,10 @@ import type { RunnerInput } from "./inputs.js";
 import { SCHEDULE_TIMER_PREFIX } from "../reconcile.js";
 import { engineConfigurationInput, repositoryConfig, type RepositoryConfig } from "./repository-config.js";
 
+/**
+ * What the queue runner needs: the PostgreSQL pool (state, inbox, effects, timers, outbox), the
+ * forge port and a logger.
+ */
 export interface RunnerDeps {
   db: Pool;
   forge: ForgePort;
@@ -52,6 +56,10 @@ export type RunnerRequest =
   | { kind: "engine"; event: EngineEventInput }
   | { kind: "enqueue"; number: number; queueRule: string | null; trigger: string };
 
+/**
+ * The queue runner of the file header (docs/merge-queue.md "Runner"); `start` begins the sweep
+ * every `intervalMs`, `stop` ends it and waits for the repositories being processed.
+ */
 export interface QueueRunner {
   /** Records a forge event for its repository; processing follows shortly. */
   submit(event: ForgeEvent): Promise<void>;

@@ -21,6 +21,7 @@ import { TtlCache } from "./ttl-cache.js";
 
 /** Octokit REST with the retry and throttling plugins. */
 export const GithubOctokit = Octokit.plugin(retry, throttling);
+/** A client made with {@link GithubOctokit} (app, installation or user token). */
 export type GithubOctokit = InstanceType<typeof GithubOctokit>;
 
 /** A pino-compatible logger (only these methods are used). */

@@ -14,4 +14,8 @@ import { registerReplay } from "./replay.js";
 import { registerServe } from "./serve.js";
 import { registerToken } from "./token.js";
 
+/**
+ * The `register<Name>(program)` function of every CLI command, in the order they are added to the
+ * program.
+ */
 export const COMMANDS: ((program: Command) => void)[] = [registerServe, registerMigrate, registerClickHouseHttp, registerToken, registerRepo, registerPr, registerCi, registerEvents, registerProduct, registerReplay];

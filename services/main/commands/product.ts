@@ -9,6 +9,11 @@ import { readSettings } from "../settings.js";
 import { out } from "./output.js";
 import { parseRepoArgument } from "./repo.js";
 
+/**
+ * Adds `product list|enable|disable` to the CLI; each subcommand calls the running service's
+ * ProductService as an admin (YARDMASTER_ADMIN_KEY or the data directory's key file) and fails
+ * when there is no admin key or the RPC fails.
+ */
 export function registerProduct(program: Command): void {
   const product = program.command("product").description("products enabled on a repository (merge_queue, workflow_automation, merge_protections, ci_insights)");
   product

@@ -42,6 +42,10 @@ export interface PushStep {
   after: number[];
 }
 
+/**
+ * One step of a replay: open a pull request or push an outside change; {@link ReplayPlan.steps}
+ * lists them by arrival (ties: landing order).
+ */
 export type ReplayStep = PullStep | PushStep;
 
 /** What a replay does. */

@@ -9,7 +9,15 @@
  */
 import { stringify } from "yaml";
 
+/**
+ * Where the replay commits its CI file ({@link ciFile}): the local forge's CI file
+ * (docs/local-forge.md "CI file").
+ */
 export const CI_PATH = ".yardmaster/ci.yml";
+/**
+ * Where the replay commits its queue configuration (`--config` or {@link DEFAULT_REPLAY_CONFIG}):
+ * the first configuration path the forge reads.
+ */
 export const CONFIG_PATH = ".yardmaster.yml";
 /** A pull request broken by `--break` gets a file in this directory. */
 export const BROKEN_DIR = ".yardmaster/replay-broken";

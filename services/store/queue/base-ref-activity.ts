@@ -1,6 +1,10 @@
 /** Base branches touched by queue activity (SPEC.md #18), recorded per minute. */
 import type pg from "pg";
 
+/**
+ * Records that queue activity at `at` touched these base branches: one row per (branch, UTC minute
+ * of `at`), duplicates ignored; in the caller's transaction.
+ */
 export async function recordBaseRefActivity(client: pg.ClientBase, repository: string, baseRefs: string[], at: Date): Promise<void> {
   if (baseRefs.length === 0) return;
   await client.query(

@@ -1,12 +1,20 @@
 /** Forge effects not yet performed (`queue_effects`), per repository, in decision order. */
 import type pg from "pg";
 
+/**
+ * A stored effect: its id (bigserial as a decimal string; also its order), the effect JSON, and the
+ * failed attempts so far.
+ */
 export interface EffectRow<T> {
   id: string;
   effect: T;
   attempts: number;
 }
 
+/**
+ * Appends effects (any JSON) for a repository, keeping their order, in the caller's transaction;
+ * due at once.
+ */
 export async function addEffects(client: pg.ClientBase, repository: string, effects: unknown[]): Promise<void> {
   if (effects.length === 0) return;
   await client.query("INSERT INTO queue_effects (repository, effect) SELECT $1::text, x FROM unnest($2::jsonb[]) WITH ORDINALITY AS t(x, n) ORDER BY n", [
@@ -24,6 +32,7 @@ export async function dueEffects<T>(db: pg.Pool | pg.ClientBase, repository: str
   return res.rows;
 }
 
+/** Deletes a performed (or abandoned) effect by id. */
 export async function deleteEffect(client: pg.ClientBase, id: string): Promise<void> {
   await client.query("DELETE FROM queue_effects WHERE id = $1::bigint", [id]);
 }

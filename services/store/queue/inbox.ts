@@ -1,6 +1,10 @@
 /** The runner's inbox (`queue_inbox`): inputs per repository, applied in id order. */
 import type pg from "pg";
 
+/**
+ * An inbox row: its id (bigserial as a decimal string; the order inputs are applied in) and the
+ * input JSON.
+ */
 export interface InboxRow<T> {
   id: string;
   input: T;

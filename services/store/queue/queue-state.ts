@@ -18,6 +18,10 @@ export async function tryLockRepositorySession(client: pg.ClientBase, repository
   return (await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(${repositoryLockSql}) AS ok`, [repository])).rows[0].ok;
 }
 
+/**
+ * Releases the repository's session-level advisory lock taken by {@link tryLockRepositorySession}
+ * (or `pg_advisory_lock` on the same key).
+ */
 export async function unlockRepositorySession(client: pg.ClientBase, repository: string): Promise<void> {
   await client.query(`SELECT pg_advisory_unlock(${repositoryLockSql})`, [repository]);
 }

@@ -1,6 +1,10 @@
 /** The configuration file last read per repository (`repository_configurations`). */
 import type pg from "pg";
 
+/**
+ * The configuration file last read for a repository: its path and text (both null when it has
+ * none), the SHA-256 of the text (hex), and when it was read (UTC).
+ */
 export interface StoredConfigFile {
   path: string | null;
   text: string | null;
@@ -8,6 +12,7 @@ export interface StoredConfigFile {
   readAt: Date;
 }
 
+/** The file last read for a repository, or null when none was ever recorded. */
 export async function getStoredConfig(db: pg.Pool | pg.ClientBase, repository: string): Promise<StoredConfigFile | null> {
   const res = await db.query("SELECT path, text, text_sha, read_at FROM repository_configurations WHERE repository = $1::text", [repository]);
   const r = res.rows[0];

@@ -9,6 +9,7 @@ export async function setTimer(client: pg.ClientBase, repository: string, key: s
   );
 }
 
+/** Deletes a repository's timer by key (no error when there is none). */
 export async function cancelTimer(client: pg.ClientBase, repository: string, key: string): Promise<void> {
   await client.query("DELETE FROM queue_timers WHERE repository = $1::text AND key = $2::text", [repository, key]);
 }
