@@ -12,7 +12,7 @@ import {
   branchesWithQueue, dequeueImpact, EngineInputError, NotQueuedError, pullView, queueListing, statusView, type EngineState,
 } from "../engine/index.js";
 import type { QueueRunner } from "../engine/runner/index.js";
-import { forgeErrorToConnect } from "../forge/connect-errors.js";
+import { forgeErrorToConnect, withForgeErrorsAsConnect } from "../forge/connect-errors.js";
 import type { ForgePort } from "../forge/types.js";
 import { formatConfigError, loadConfiguration, queueRuleApiConfig, queueRulesApiConfiguration, type Configuration } from "../simulator/config/index.js";
 import { baseRefsInWindow, getStoredConfig, loadQueueState } from "../store/index.js";
@@ -20,6 +20,10 @@ import { pauseHandlers, type PauseDeps } from "./pause-handlers.js";
 import { mergeabilityDetail } from "./pull-detail.js";
 import { queuedPullRequest, status, ts } from "./view-mapping.js";
 
+/**
+ * What {@link createQueueService} needs besides the pause deps: the queue runner (writes), the
+ * forge port (condition reads) and the clock (epoch milliseconds UTC; default `Date.now`).
+ */
 export interface QueueServiceDeps extends PauseDeps {
   runner: QueueRunner;
   forge: ForgePort;
@@ -63,7 +67,8 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
     return loaded.config;
   }
 
-  return {
+  // A forge failure while answering (mergeability detail, an extended configuration) keeps its code.
+  return withForgeErrorsAsConnect({
     ...pauseHandlers(deps),
     async listMergeQueueBranches(req) {
       const s = await state(req);
@@ -148,6 +153,6 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
       const view = s && pullView(s, number(req.prNumber), now());
       return { queueRule: result.rule, position: BigInt(view?.position ?? -1) };
     },
-  };
+  });
 }
 

@@ -15,6 +15,7 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import type { DeprecationSchema, SimulatorService } from "../../gen/yardmaster/v1/simulator_pb.js";
 import { InvalidArgumentError } from "../contracts/index.js";
+import { withForgeErrorsAsConnect } from "../forge/connect-errors.js";
 import { isForgeError, type ForgePort } from "../forge/types.js";
 import { productStates, type Pool } from "../store/index.js";
 import {
@@ -22,6 +23,10 @@ import {
   type Configuration, type DeprecationFinding, type Product,
 } from "./config/index.js";
 
+/**
+ * What the SimulatorService needs: the PostgreSQL pool (product states), the forge port (pull
+ * requests, `extends` files) and the clock (epoch milliseconds UTC; default `Date.now`).
+ */
 export interface SimulatorDeps {
   db: Pool;
   forge: ForgePort;
@@ -56,7 +61,8 @@ async function validate(deps: SimulatorDeps, owner: string, repository: string, 
 /** Builds the SimulatorService implementation. */
 export function createSimulatorService(deps: SimulatorDeps): ServiceImpl<typeof SimulatorService> {
   const now = deps.now ?? Date.now;
-  return {
+  // A forge failure (reading the pull request, an extended configuration) keeps its code.
+  return withForgeErrorsAsConnect({
     async simulateConfiguration(req) {
       const { config, deprecations } = await validate(deps, req.owner, req.repository, req.serviceYml);
       const products = await productStates(deps.db, `${req.owner}/${req.repository}`);
@@ -88,5 +94,5 @@ export function createSimulatorService(deps: SimulatorDeps): ServiceImpl<typeof 
       const summary = simulatePullRequestSummary(config, { attributes: attributesOf(pr), now: new Date(now()) });
       return { title: summary.title, summary: summary.summary, deprecations: deprecations.map(deprecation) };
     },
-  };
+  });
 }
