@@ -19,6 +19,10 @@ export const file_yardmaster_v1_activity_log: GenFile = /*@__PURE__*/
   fileDesc("CiB5YXJkbWFzdGVyL3YxL2FjdGl2aXR5X2xvZy5wcm90bxINeWFyZG1hc3Rlci52MSLCBAoPTGlzdExvZ3NSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQSFAoMcHVsbF9yZXF1ZXN0GAMgAygDEhgKEG5vdF9wdWxsX3JlcXVlc3QYBCADKAMSIAoIYmFzZV9yZWYYBSABKAlCCcrzGAUoATD/AUgAiAEBEhIKCmJhdGNoX3B1bGwYBiADKAMSFgoObm90X2JhdGNoX3B1bGwYByADKAMSEgoKZXZlbnRfdHlwZRgIIAMoCRIWCg5ub3RfZXZlbnRfdHlwZRgJIAMoCRInCgdvdXRjb21lGAogAygOMhYueWFyZG1hc3Rlci52MS5PdXRjb21lEisKC25vdF9vdXRjb21lGAsgAygOMhYueWFyZG1hc3Rlci52MS5PdXRjb21lEg8KB3RyaWdnZXIYDCADKAkSEwoLbm90X3RyaWdnZXIYDSADKAkSMQoNcmVjZWl2ZWRfZnJvbRgOIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLcmVjZWl2ZWRfdG8YDyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKBmN1cnNvchgQIAEoCUgBiAEBEhUKCHBlcl9wYWdlGBEgASgFSAKIAQFCCwoJX2Jhc2VfcmVmQgkKB19jdXJzb3JCCwoJX3Blcl9wYWdlIlgKEExpc3RMb2dzUmVzcG9uc2USDAoEc2l6ZRgBIAEoBRIQCghwZXJfcGFnZRgCIAEoBRIkCgZldmVudHMYAyADKAsyFC55YXJkbWFzdGVyLnYxLkV2ZW50IoMEChRBZ2dyZWdhdGVMb2dzUmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEhQKDHB1bGxfcmVxdWVzdBgDIAMoAxIYChBub3RfcHVsbF9yZXF1ZXN0GAQgAygDEiAKCGJhc2VfcmVmGAUgASgJQgnK8xgFKAEw/wFIAIgBARISCgpiYXRjaF9wdWxsGAYgAygDEhYKDm5vdF9iYXRjaF9wdWxsGAcgAygDEhIKCmV2ZW50X3R5cGUYCCADKAkSFgoObm90X2V2ZW50X3R5cGUYCSADKAkSJwoHb3V0Y29tZRgKIAMoDjIWLnlhcmRtYXN0ZXIudjEuT3V0Y29tZRIrCgtub3Rfb3V0Y29tZRgLIAMoDjIWLnlhcmRtYXN0ZXIudjEuT3V0Y29tZRIPCgd0cmlnZ2VyGAwgAygJEhMKC25vdF90cmlnZ2VyGA0gAygJEjEKDXJlY2VpdmVkX2Zyb20YDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC3JlY2VpdmVkX3RvGA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEILCglfYmFzZV9yZWYidAoPSGlzdG9ncmFtQnVja2V0EikKBXN0YXJ0GAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBInCgNlbmQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg0KBWNvdW50GAMgASgDIioKCkZhY2V0Q291bnQSDQoFdmFsdWUYASABKAkSDQoFY291bnQYAiABKAMi9gIKFUFnZ3JlZ2F0ZUxvZ3NSZXNwb25zZRINCgV0b3RhbBgBIAEoAxIdChVpbnRlcnZhbF9zaXplX3NlY29uZHMYAiABKAMSMQoJaGlzdG9ncmFtGAMgAygLMh4ueWFyZG1hc3Rlci52MS5IaXN0b2dyYW1CdWNrZXQSMAoNYnlfZXZlbnRfdHlwZRgEIAMoCzIZLnlhcmRtYXN0ZXIudjEuRmFjZXRDb3VudBItCgpieV9vdXRjb21lGAUgAygLMhkueWFyZG1hc3Rlci52MS5GYWNldENvdW50Ei0KCmJ5X3RyaWdnZXIYBiADKAsyGS55YXJkbWFzdGVyLnYxLkZhY2V0Q291bnQSMgoPYnlfcHVsbF9yZXF1ZXN0GAcgAygLMhkueWFyZG1hc3Rlci52MS5GYWNldENvdW50EjgKFWJ5X2JhdGNoX3B1bGxfcmVxdWVzdBgIIAMoCzIZLnlhcmRtYXN0ZXIudjEuRmFjZXRDb3VudCKUAgoKRXZlbnRJbnB1dBIUCgR0eXBlGAEgASgJQgbK8xgCUAESHQoKcmVwb3NpdG9yeRgCIAEoCUIJyvMYBTCNAVABEhkKDHB1bGxfcmVxdWVzdBgDIAEoA0gAiAEBEiAKCGJhc2VfcmVmGAQgASgJQgnK8xgFKAEw/wFIAYgBARIaCgd0cmlnZ2VyGAUgASgJQgnK8xgFMP8BUAESLwoLcmVjZWl2ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEikKCG1ldGFkYXRhGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEIPCg1fcHVsbF9yZXF1ZXN0QgsKCV9iYXNlX3JlZiJkChNBcHBlbmRFdmVudHNSZXF1ZXN0EiIKD2lkZW1wb3RlbmN5X2tleRgBIAEoCUIJyvMYBTDIAVABEikKBmV2ZW50cxgCIAMoCzIZLnlhcmRtYXN0ZXIudjEuRXZlbnRJbnB1dCI1ChRBcHBlbmRFdmVudHNSZXNwb25zZRILCgNpZHMYASADKAMSEAoIcmVwbGF5ZWQYAiABKAgy+wIKEkFjdGl2aXR5TG9nU2VydmljZRJ4CghMaXN0TG9ncxIeLnlhcmRtYXN0ZXIudjEuTGlzdExvZ3NSZXF1ZXN0Gh8ueWFyZG1hc3Rlci52MS5MaXN0TG9nc1Jlc3BvbnNlIiuC0+STAiUSIy92MS9yZXBvcy97b3duZXJ9L3tyZXBvc2l0b3J5fS9sb2dzEpEBCg1BZ2dyZWdhdGVMb2dzEiMueWFyZG1hc3Rlci52MS5BZ2dyZWdhdGVMb2dzUmVxdWVzdBokLnlhcmRtYXN0ZXIudjEuQWdncmVnYXRlTG9nc1Jlc3BvbnNlIjWC0+STAi8SLS92MS9yZXBvcy97b3duZXJ9L3tyZXBvc2l0b3J5fS9sb2dzL2FnZ3JlZ2F0ZRJXCgxBcHBlbmRFdmVudHMSIi55YXJkbWFzdGVyLnYxLkFwcGVuZEV2ZW50c1JlcXVlc3QaIy55YXJkbWFzdGVyLnYxLkFwcGVuZEV2ZW50c1Jlc3BvbnNlYgZwcm90bzM", [file_google_api_annotations, file_google_protobuf_struct, file_google_protobuf_timestamp, file_yardmaster_v1_common, file_yardmaster_v1_events]);
 
 /**
+ * Request of ListLogs, REST GET /v1/repos/{owner}/{repository}/logs (SPEC.md "Activity log"):
+ * repeatable filters, a received_at window and paging. Refusals, defaults and cursors:
+ * docs/activity-log.md "Filters" and "Pages, cursors and links".
+ *
  * @generated from message yardmaster.v1.ListLogsRequest
  */
 export type ListLogsRequest = Message<"yardmaster.v1.ListLogsRequest"> & {
@@ -136,6 +140,10 @@ export const ListLogsRequestSchema: GenMessage<ListLogsRequest> = /*@__PURE__*/
   messageDesc(file_yardmaster_v1_activity_log, 0);
 
 /**
+ * Response of ListLogs: one page of events, newest first (received_at, then id, descending).
+ * Links to other pages travel in the `Link` header (gRPC and Connect: response metadata).
+ * SPEC.md "Activity log"; docs/activity-log.md "Pages, cursors and links".
+ *
  * @generated from message yardmaster.v1.ListLogsResponse
  */
 export type ListLogsResponse = Message<"yardmaster.v1.ListLogsResponse"> & {
@@ -165,6 +173,10 @@ export const ListLogsResponseSchema: GenMessage<ListLogsResponse> = /*@__PURE__*
   messageDesc(file_yardmaster_v1_activity_log, 1);
 
 /**
+ * Request of AggregateLogs, REST GET /v1/repos/{owner}/{repository}/logs/aggregate: the filters
+ * and window of ListLogsRequest, with the same meanings and defaults, without cursor and per_page.
+ * SPEC.md "Activity log"; docs/activity-log.md "Aggregates".
+ *
  * @generated from message yardmaster.v1.AggregateLogsRequest
  */
 export type AggregateLogsRequest = Message<"yardmaster.v1.AggregateLogsRequest"> & {
@@ -252,6 +264,9 @@ export const AggregateLogsRequestSchema: GenMessage<AggregateLogsRequest> = /*@_
   messageDesc(file_yardmaster_v1_activity_log, 2);
 
 /**
+ * One bucket of AggregateLogsResponse.histogram: the events of the window received in
+ * [start, end). Interval and alignment: docs/activity-log.md "Aggregates".
+ *
  * @generated from message yardmaster.v1.HistogramBucket
  */
 export type HistogramBucket = Message<"yardmaster.v1.HistogramBucket"> & {
@@ -281,6 +296,9 @@ export const HistogramBucketSchema: GenMessage<HistogramBucket> = /*@__PURE__*/
   messageDesc(file_yardmaster_v1_activity_log, 3);
 
 /**
+ * One value of an AggregateLogsResponse facet with its number of events; a value with no
+ * events has no entry. SPEC.md "Activity log" (FacetCount); docs/activity-log.md "Aggregates".
+ *
  * @generated from message yardmaster.v1.FacetCount
  */
 export type FacetCount = Message<"yardmaster.v1.FacetCount"> & {
@@ -303,6 +321,10 @@ export const FacetCountSchema: GenMessage<FacetCount> = /*@__PURE__*/
   messageDesc(file_yardmaster_v1_activity_log, 4);
 
 /**
+ * Response of AggregateLogs: the total, a zero-filled histogram of the window and five facets,
+ * all over the filters of the request. SPEC.md "Activity log" rules 1-4; interval, facets and
+ * ties: docs/activity-log.md "Aggregates".
+ *
  * @generated from message yardmaster.v1.AggregateLogsResponse
  */
 export type AggregateLogsResponse = Message<"yardmaster.v1.AggregateLogsResponse"> & {
@@ -422,6 +444,10 @@ export const EventInputSchema: GenMessage<EventInput> = /*@__PURE__*/
   messageDesc(file_yardmaster_v1_activity_log, 6);
 
 /**
+ * Request of AppendEvents (internal, admin key only, no REST route): up to 10,000 events of
+ * another producer, all validated before any is written, under an idempotency key.
+ * Validation and idempotency: docs/activity-log.md "Ingest".
+ *
  * @generated from message yardmaster.v1.AppendEventsRequest
  */
 export type AppendEventsRequest = Message<"yardmaster.v1.AppendEventsRequest"> & {
@@ -449,6 +475,9 @@ export const AppendEventsRequestSchema: GenMessage<AppendEventsRequest> = /*@__P
   messageDesc(file_yardmaster_v1_activity_log, 7);
 
 /**
+ * Response of AppendEvents: the ids assigned, or those of the first delivery when the same
+ * key and events were delivered before (docs/activity-log.md "Ingest").
+ *
  * @generated from message yardmaster.v1.AppendEventsResponse
  */
 export type AppendEventsResponse = Message<"yardmaster.v1.AppendEventsResponse"> & {

@@ -16,6 +16,9 @@ export const file_yardmaster_v1_admin: GenFile = /*@__PURE__*/
   fileDesc("Chl5YXJkbWFzdGVyL3YxL2FkbWluLnByb3RvEg15YXJkbWFzdGVyLnYxIkgKEkNyZWF0ZVRva2VuUmVxdWVzdBIUCgxyZXBvc2l0b3JpZXMYASADKAkSHAoLZGVzY3JpcHRpb24YAiABKAlCB8rzGAMwyAEiTgoTQ3JlYXRlVG9rZW5SZXNwb25zZRInCgV0b2tlbhgBIAEoCzIYLnlhcmRtYXN0ZXIudjEuVG9rZW5JbmZvEg4KBnNlY3JldBgCIAEoCSITChFMaXN0VG9rZW5zUmVxdWVzdCI+ChJMaXN0VG9rZW5zUmVzcG9uc2USKAoGdG9rZW5zGAEgAygLMhgueWFyZG1hc3Rlci52MS5Ub2tlbkluZm8iLgoSUmV2b2tlVG9rZW5SZXF1ZXN0EhgKAmlkGAEgASgJQgzK8xgIIgR1dWlkUAEiPgoTUmV2b2tlVG9rZW5SZXNwb25zZRInCgV0b2tlbhgBIAEoCzIYLnlhcmRtYXN0ZXIudjEuVG9rZW5JbmZvIqIBCglUb2tlbkluZm8SCgoCaWQYASABKAkSFAoMcmVwb3NpdG9yaWVzGAIgAygJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEi4KCmNyZWF0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnJldm9rZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wItoBChhTZXRQcm9kdWN0RW5hYmxlZFJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBJXCgdwcm9kdWN0GAMgASgJQkbK8xhCGgttZXJnZV9xdWV1ZRoTd29ya2Zsb3dfYXV0b21hdGlvbhoRbWVyZ2VfcHJvdGVjdGlvbnMaC2NpX2luc2lnaHRzEg8KB2VuYWJsZWQYBCABKAgiLAoZU2V0UHJvZHVjdEVuYWJsZWRSZXNwb25zZRIPCgdjaGFuZ2VkGAEgASgIImsKE0xpc3RQcm9kdWN0c1JlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJCJFChRMaXN0UHJvZHVjdHNSZXNwb25zZRItCghwcm9kdWN0cxgBIAMoCzIbLnlhcmRtYXN0ZXIudjEuUHJvZHVjdFN0YXRlIjAKDFByb2R1Y3RTdGF0ZRIPCgdwcm9kdWN0GAEgASgJEg8KB2VuYWJsZWQYAiABKAgyjQIKDFRva2VuU2VydmljZRJUCgtDcmVhdGVUb2tlbhIhLnlhcmRtYXN0ZXIudjEuQ3JlYXRlVG9rZW5SZXF1ZXN0GiIueWFyZG1hc3Rlci52MS5DcmVhdGVUb2tlblJlc3BvbnNlElEKCkxpc3RUb2tlbnMSIC55YXJkbWFzdGVyLnYxLkxpc3RUb2tlbnNSZXF1ZXN0GiEueWFyZG1hc3Rlci52MS5MaXN0VG9rZW5zUmVzcG9uc2USVAoLUmV2b2tlVG9rZW4SIS55YXJkbWFzdGVyLnYxLlJldm9rZVRva2VuUmVxdWVzdBoiLnlhcmRtYXN0ZXIudjEuUmV2b2tlVG9rZW5SZXNwb25zZTLRAQoOUHJvZHVjdFNlcnZpY2USZgoRU2V0UHJvZHVjdEVuYWJsZWQSJy55YXJkbWFzdGVyLnYxLlNldFByb2R1Y3RFbmFibGVkUmVxdWVzdBooLnlhcmRtYXN0ZXIudjEuU2V0UHJvZHVjdEVuYWJsZWRSZXNwb25zZRJXCgxMaXN0UHJvZHVjdHMSIi55YXJkbWFzdGVyLnYxLkxpc3RQcm9kdWN0c1JlcXVlc3QaIy55YXJkbWFzdGVyLnYxLkxpc3RQcm9kdWN0c1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_yardmaster_v1_common]);
 
 /**
+ * Request of CreateToken (admin key only, no REST route; `yardmaster token create`): the
+ * repositories the new token reaches and a description. docs/auth.md.
+ *
  * @generated from message yardmaster.v1.CreateTokenRequest
  */
 export type CreateTokenRequest = Message<"yardmaster.v1.CreateTokenRequest"> & {
@@ -42,6 +45,9 @@ export const CreateTokenRequestSchema: GenMessage<CreateTokenRequest> = /*@__PUR
   messageDesc(file_yardmaster_v1_admin, 0);
 
 /**
+ * Response of CreateToken: the token's record and its secret, returned only here (only a
+ * SHA-256 hash of the secret is stored). docs/auth.md.
+ *
  * @generated from message yardmaster.v1.CreateTokenResponse
  */
 export type CreateTokenResponse = Message<"yardmaster.v1.CreateTokenResponse"> & {
@@ -66,6 +72,8 @@ export const CreateTokenResponseSchema: GenMessage<CreateTokenResponse> = /*@__P
   messageDesc(file_yardmaster_v1_admin, 1);
 
 /**
+ * Request of ListTokens (admin key only, no REST route; `yardmaster token list`): no fields.
+ *
  * @generated from message yardmaster.v1.ListTokensRequest
  */
 export type ListTokensRequest = Message<"yardmaster.v1.ListTokensRequest"> & {
@@ -79,6 +87,9 @@ export const ListTokensRequestSchema: GenMessage<ListTokensRequest> = /*@__PURE_
   messageDesc(file_yardmaster_v1_admin, 2);
 
 /**
+ * Response of ListTokens: every token issued, revoked ones included, newest first, without
+ * secrets (docs/auth.md).
+ *
  * @generated from message yardmaster.v1.ListTokensResponse
  */
 export type ListTokensResponse = Message<"yardmaster.v1.ListTokensResponse"> & {
@@ -96,6 +107,9 @@ export const ListTokensResponseSchema: GenMessage<ListTokensResponse> = /*@__PUR
   messageDesc(file_yardmaster_v1_admin, 3);
 
 /**
+ * Request of RevokeToken (admin key only, no REST route; `yardmaster token revoke`): the id
+ * (a UUID) of the token to revoke. docs/auth.md.
+ *
  * @generated from message yardmaster.v1.RevokeTokenRequest
  */
 export type RevokeTokenRequest = Message<"yardmaster.v1.RevokeTokenRequest"> & {
@@ -113,6 +127,9 @@ export const RevokeTokenRequestSchema: GenMessage<RevokeTokenRequest> = /*@__PUR
   messageDesc(file_yardmaster_v1_admin, 4);
 
 /**
+ * Response of RevokeToken: the token's record with revoked_at set (revoking it again keeps
+ * the first revocation time).
+ *
  * @generated from message yardmaster.v1.RevokeTokenResponse
  */
 export type RevokeTokenResponse = Message<"yardmaster.v1.RevokeTokenResponse"> & {
@@ -130,6 +147,9 @@ export const RevokeTokenResponseSchema: GenMessage<RevokeTokenResponse> = /*@__P
   messageDesc(file_yardmaster_v1_admin, 5);
 
 /**
+ * A token issued by the service, without its secret (docs/auth.md): its id (a UUID), the
+ * repositories it reaches ("owner/repository"), its description and its times (UTC).
+ *
  * @generated from message yardmaster.v1.TokenInfo
  */
 export type TokenInfo = Message<"yardmaster.v1.TokenInfo"> & {
@@ -169,6 +189,9 @@ export const TokenInfoSchema: GenMessage<TokenInfo> = /*@__PURE__*/
   messageDesc(file_yardmaster_v1_admin, 6);
 
 /**
+ * Request of SetProductEnabled (no REST route): the product to enable or disable on the
+ * repository. Products: docs/configuration.md "Products and unused sections".
+ *
  * @generated from message yardmaster.v1.SetProductEnabledRequest
  */
 export type SetProductEnabledRequest = Message<"yardmaster.v1.SetProductEnabledRequest"> & {
@@ -201,6 +224,9 @@ export const SetProductEnabledRequestSchema: GenMessage<SetProductEnabledRequest
   messageDesc(file_yardmaster_v1_admin, 7);
 
 /**
+ * Response of SetProductEnabled: whether the state changed; a change logs product.enabled
+ * or product.disabled with the caller as actor.
+ *
  * @generated from message yardmaster.v1.SetProductEnabledResponse
  */
 export type SetProductEnabledResponse = Message<"yardmaster.v1.SetProductEnabledResponse"> & {
@@ -220,6 +246,8 @@ export const SetProductEnabledResponseSchema: GenMessage<SetProductEnabledRespon
   messageDesc(file_yardmaster_v1_admin, 8);
 
 /**
+ * Request of ListProducts (no REST route): the repository whose products to list.
+ *
  * @generated from message yardmaster.v1.ListProductsRequest
  */
 export type ListProductsRequest = Message<"yardmaster.v1.ListProductsRequest"> & {
@@ -242,6 +270,8 @@ export const ListProductsRequestSchema: GenMessage<ListProductsRequest> = /*@__P
   messageDesc(file_yardmaster_v1_admin, 9);
 
 /**
+ * Response of ListProducts: the four products and whether each is enabled on the repository.
+ *
  * @generated from message yardmaster.v1.ListProductsResponse
  */
 export type ListProductsResponse = Message<"yardmaster.v1.ListProductsResponse"> & {
@@ -259,6 +289,9 @@ export const ListProductsResponseSchema: GenMessage<ListProductsResponse> = /*@_
   messageDesc(file_yardmaster_v1_admin, 10);
 
 /**
+ * One product of a repository (merge_queue, workflow_automation, merge_protections or
+ * ci_insights) and whether it is enabled (docs/configuration.md "Products and unused sections").
+ *
  * @generated from message yardmaster.v1.ProductState
  */
 export type ProductState = Message<"yardmaster.v1.ProductState"> & {

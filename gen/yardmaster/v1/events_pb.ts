@@ -273,6 +273,9 @@ export const ConditionEvaluationSchema: GenMessage<ConditionEvaluation> = /*@__P
   messageDesc(file_yardmaster_v1_events, 4);
 
 /**
+ * The auto-quarantine settings carried by the ci_insights.auto_quarantine.* events (SPEC.md
+ * "Shared structures", AutoQuarantineAttrs).
+ *
  * @generated from message yardmaster.v1.AutoQuarantineAttrs
  */
 export type AutoQuarantineAttrs = Message<"yardmaster.v1.AutoQuarantineAttrs"> & {
@@ -290,6 +293,10 @@ export const AutoQuarantineAttrsSchema: GenMessage<AutoQuarantineAttrs> = /*@__P
   messageDesc(file_yardmaster_v1_events, 5);
 
 /**
+ * A scheduled freeze as carried by the scheduled_freeze.* events: reason, start, end (nullable),
+ * time zone, and the conditions it matches and excludes; times are RFC 3339 with a UTC offset.
+ * SPEC.md "Shared structures", FreezeAttrs.
+ *
  * @generated from message yardmaster.v1.FreezeAttrs
  */
 export type FreezeAttrs = Message<"yardmaster.v1.FreezeAttrs"> & {
@@ -334,6 +341,9 @@ export const FreezeAttrsSchema: GenMessage<FreezeAttrs> = /*@__PURE__*/
   messageDesc(file_yardmaster_v1_events, 6);
 
 /**
+ * A test's quarantine as it was, carried by test.dequarantined (`original_quarantine`); times are
+ * RFC 3339 with a UTC offset. SPEC.md "Shared structures", QuarantineSnapshot.
+ *
  * @generated from message yardmaster.v1.QuarantineSnapshot
  */
 export type QuarantineSnapshot = Message<"yardmaster.v1.QuarantineSnapshot"> & {
@@ -371,6 +381,9 @@ export const QuarantineSnapshotSchema: GenMessage<QuarantineSnapshot> = /*@__PUR
   messageDesc(file_yardmaster_v1_events, 7);
 
 /**
+ * The author of a command, in the command.queue and command.dequeue metadata (SPEC.md
+ * "Shared structures", CommandMetadata.author).
+ *
  * @generated from message yardmaster.v1.CommandAuthor
  */
 export type CommandAuthor = Message<"yardmaster.v1.CommandAuthor"> & {
@@ -403,6 +416,9 @@ export const CommandAuthorSchema: GenMessage<CommandAuthor> = /*@__PURE__*/
   messageDesc(file_yardmaster_v1_events, 8);
 
 /**
+ * Metadata of `action.assign` events: the assignees added and removed. SPEC.md
+ * "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.ActionAssignMetadata
  */
 export type ActionAssignMetadata = Message<"yardmaster.v1.ActionAssignMetadata"> & {
@@ -425,6 +441,10 @@ export const ActionAssignMetadataSchema: GenMessage<ActionAssignMetadata> = /*@_
   messageDesc(file_yardmaster_v1_events, 9);
 
 /**
+ * Metadata of `action.backport` events: the target (`to`), the backport pull request and whether it
+ * has conflicts; outcome failure when `conflicts`, else success (docs/activity-log.md). SPEC.md
+ * "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.ActionBackportMetadata
  */
 export type ActionBackportMetadata = Message<"yardmaster.v1.ActionBackportMetadata"> & {
@@ -452,6 +472,8 @@ export const ActionBackportMetadataSchema: GenMessage<ActionBackportMetadata> = 
   messageDesc(file_yardmaster_v1_events, 10);
 
 /**
+ * Metadata of `action.close` events: the close message. SPEC.md "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.ActionCloseMetadata
  */
 export type ActionCloseMetadata = Message<"yardmaster.v1.ActionCloseMetadata"> & {
@@ -469,6 +491,8 @@ export const ActionCloseMetadataSchema: GenMessage<ActionCloseMetadata> = /*@__P
   messageDesc(file_yardmaster_v1_events, 11);
 
 /**
+ * Metadata of `action.comment` events: the comment's message. SPEC.md "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.ActionCommentMetadata
  */
 export type ActionCommentMetadata = Message<"yardmaster.v1.ActionCommentMetadata"> & {
@@ -486,6 +510,10 @@ export const ActionCommentMetadataSchema: GenMessage<ActionCommentMetadata> = /*
   messageDesc(file_yardmaster_v1_events, 12);
 
 /**
+ * Metadata of `action.copy` events: the target (`to`), the copy pull request and whether it has
+ * conflicts; outcome failure when `conflicts`, else success (docs/activity-log.md). SPEC.md
+ * "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.ActionCopyMetadata
  */
 export type ActionCopyMetadata = Message<"yardmaster.v1.ActionCopyMetadata"> & {
@@ -513,6 +541,9 @@ export const ActionCopyMetadataSchema: GenMessage<ActionCopyMetadata> = /*@__PUR
   messageDesc(file_yardmaster_v1_events, 13);
 
 /**
+ * Metadata of `action.delete_head_branch` events: the branch deleted. SPEC.md
+ * "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.ActionDeleteHeadBranchMetadata
  */
 export type ActionDeleteHeadBranchMetadata = Message<"yardmaster.v1.ActionDeleteHeadBranchMetadata"> & {
@@ -545,6 +576,9 @@ export const ActionDequeueMetadataSchema: GenMessage<ActionDequeueMetadata> = /*
   messageDesc(file_yardmaster_v1_events, 15);
 
 /**
+ * Metadata of `action.dismiss_reviews` events: the users whose reviews were dismissed. SPEC.md
+ * "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.ActionDismissReviewsMetadata
  */
 export type ActionDismissReviewsMetadata = Message<"yardmaster.v1.ActionDismissReviewsMetadata"> & {
@@ -562,6 +596,8 @@ export const ActionDismissReviewsMetadataSchema: GenMessage<ActionDismissReviews
   messageDesc(file_yardmaster_v1_events, 16);
 
 /**
+ * Metadata of `action.edit` events: the `draft` flag. SPEC.md "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.ActionEditMetadata
  */
 export type ActionEditMetadata = Message<"yardmaster.v1.ActionEditMetadata"> & {
@@ -579,6 +615,9 @@ export const ActionEditMetadataSchema: GenMessage<ActionEditMetadata> = /*@__PUR
   messageDesc(file_yardmaster_v1_events, 17);
 
 /**
+ * Metadata of `action.host_actions` events: the workflow and its inputs (a JSON object). SPEC.md
+ * "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.ActionHostActionsMetadata
  */
 export type ActionHostActionsMetadata = Message<"yardmaster.v1.ActionHostActionsMetadata"> & {
@@ -601,6 +640,9 @@ export const ActionHostActionsMetadataSchema: GenMessage<ActionHostActionsMetada
   messageDesc(file_yardmaster_v1_events, 18);
 
 /**
+ * Metadata of `action.label` events: the labels added and removed. SPEC.md
+ * "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.ActionLabelMetadata
  */
 export type ActionLabelMetadata = Message<"yardmaster.v1.ActionLabelMetadata"> & {
@@ -623,6 +665,9 @@ export const ActionLabelMetadataSchema: GenMessage<ActionLabelMetadata> = /*@__P
   messageDesc(file_yardmaster_v1_events, 19);
 
 /**
+ * Metadata of `action.label.loop_stopped` events: rules kept adding and removing a label, and the
+ * service stopped. SPEC.md "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.ActionLabelLoopStoppedMetadata
  */
 export type ActionLabelLoopStoppedMetadata = Message<"yardmaster.v1.ActionLabelLoopStoppedMetadata"> & {
@@ -649,6 +694,9 @@ export const ActionLabelLoopStoppedMetadataSchema: GenMessage<ActionLabelLoopSto
   messageDesc(file_yardmaster_v1_events, 20);
 
 /**
+ * Metadata of `action.merge` events: the branch; outcome success (docs/activity-log.md). SPEC.md
+ * "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.ActionMergeMetadata
  */
 export type ActionMergeMetadata = Message<"yardmaster.v1.ActionMergeMetadata"> & {
@@ -666,6 +714,10 @@ export const ActionMergeMetadataSchema: GenMessage<ActionMergeMetadata> = /*@__P
   messageDesc(file_yardmaster_v1_events, 21);
 
 /**
+ * Metadata of `action.post_check` events: the check posted (conclusion, title, summary); the
+ * outcome follows the conclusion (docs/activity-log.md "Outcomes"). SPEC.md
+ * "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.ActionPostCheckMetadata
  */
 export type ActionPostCheckMetadata = Message<"yardmaster.v1.ActionPostCheckMetadata"> & {
@@ -693,6 +745,8 @@ export const ActionPostCheckMetadataSchema: GenMessage<ActionPostCheckMetadata> 
   messageDesc(file_yardmaster_v1_events, 22);
 
 /**
+ * Metadata of `action.rebase` events: no fields. SPEC.md "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.ActionRebaseMetadata
  */
 export type ActionRebaseMetadata = Message<"yardmaster.v1.ActionRebaseMetadata"> & {
@@ -706,6 +760,9 @@ export const ActionRebaseMetadataSchema: GenMessage<ActionRebaseMetadata> = /*@_
   messageDesc(file_yardmaster_v1_events, 23);
 
 /**
+ * Metadata of `action.refresh` events: no fields (Yardmaster logs it for `@yardmaster refresh`).
+ * SPEC.md "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.ActionRefreshMetadata
  */
 export type ActionRefreshMetadata = Message<"yardmaster.v1.ActionRefreshMetadata"> & {
@@ -719,6 +776,9 @@ export const ActionRefreshMetadataSchema: GenMessage<ActionRefreshMetadata> = /*
   messageDesc(file_yardmaster_v1_events, 24);
 
 /**
+ * Metadata of `action.request_reviews` events: the users and teams asked to review. SPEC.md
+ * "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.ActionRequestReviewsMetadata
  */
 export type ActionRequestReviewsMetadata = Message<"yardmaster.v1.ActionRequestReviewsMetadata"> & {
@@ -741,6 +801,9 @@ export const ActionRequestReviewsMetadataSchema: GenMessage<ActionRequestReviews
   messageDesc(file_yardmaster_v1_events, 25);
 
 /**
+ * Metadata of `action.review` events: the review type, reviewer and message (both nullable).
+ * SPEC.md "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.ActionReviewMetadata
  */
 export type ActionReviewMetadata = Message<"yardmaster.v1.ActionReviewMetadata"> & {
@@ -768,6 +831,8 @@ export const ActionReviewMetadataSchema: GenMessage<ActionReviewMetadata> = /*@_
   messageDesc(file_yardmaster_v1_events, 26);
 
 /**
+ * Metadata of `action.squash` events: no fields. SPEC.md "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.ActionSquashMetadata
  */
 export type ActionSquashMetadata = Message<"yardmaster.v1.ActionSquashMetadata"> & {
@@ -781,6 +846,8 @@ export const ActionSquashMetadataSchema: GenMessage<ActionSquashMetadata> = /*@_
   messageDesc(file_yardmaster_v1_events, 27);
 
 /**
+ * Metadata of `action.update` events: no fields. SPEC.md "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.ActionUpdateMetadata
  */
 export type ActionUpdateMetadata = Message<"yardmaster.v1.ActionUpdateMetadata"> & {
@@ -794,6 +861,10 @@ export const ActionUpdateMetadataSchema: GenMessage<ActionUpdateMetadata> = /*@_
   messageDesc(file_yardmaster_v1_events, 28);
 
 /**
+ * Metadata of `action.queue.batch_bisection_end`, logged for every member of a bisected batch: the
+ * culprits found and what stays queued; outcome success when `culprit_found`, else failure. SPEC.md
+ * "Types and their metadata"; docs/merge-queue.md rule 7.
+ *
  * @generated from message yardmaster.v1.ActionQueueBatchBisectionEndMetadata
  */
 export type ActionQueueBatchBisectionEndMetadata = Message<"yardmaster.v1.ActionQueueBatchBisectionEndMetadata"> & {
@@ -880,6 +951,10 @@ export const ActionQueueBatchBisectionEndMetadataSchema: GenMessage<ActionQueueB
   messageDesc(file_yardmaster_v1_events, 29);
 
 /**
+ * Metadata of `action.queue.batch_bisection_start`, logged for every member of a failed batch being
+ * bisected: how it is split; outcome pending. SPEC.md "Types and their metadata";
+ * docs/merge-queue.md rule 7.
+ *
  * @generated from message yardmaster.v1.ActionQueueBatchBisectionStartMetadata
  */
 export type ActionQueueBatchBisectionStartMetadata = Message<"yardmaster.v1.ActionQueueBatchBisectionStartMetadata"> & {
@@ -956,6 +1031,9 @@ export const ActionQueueBatchBisectionStartMetadataSchema: GenMessage<ActionQueu
   messageDesc(file_yardmaster_v1_events, 30);
 
 /**
+ * Metadata of `action.queue.change`: the number of pull requests queued with a queue rule on the
+ * base branch, after a pull request entered or left. SPEC.md "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.ActionQueueChangeMetadata
  */
 export type ActionQueueChangeMetadata = Message<"yardmaster.v1.ActionQueueChangeMetadata"> & {
@@ -985,6 +1063,9 @@ export const ActionQueueChangeMetadataSchema: GenMessage<ActionQueueChangeMetada
   messageDesc(file_yardmaster_v1_events, 31);
 
 /**
+ * Metadata of `action.queue.checks.change`: the number of checks running for a queue rule on the
+ * base branch, logged when it changes (no pull request). SPEC.md "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.ActionQueueChecksChangeMetadata
  */
 export type ActionQueueChecksChangeMetadata = Message<"yardmaster.v1.ActionQueueChecksChangeMetadata"> & {
@@ -1007,6 +1088,10 @@ export const ActionQueueChecksChangeMetadataSchema: GenMessage<ActionQueueChecks
   messageDesc(file_yardmaster_v1_events, 32);
 
 /**
+ * Metadata of `action.queue.checks_end`: a check attempt of a batch concluded or was aborted; times
+ * are RFC 3339 with a UTC offset. Outcome from `aborted`, `abort_status`, `abort_code` and the
+ * conclusion (docs/activity-log.md "Outcomes"). SPEC.md "ChecksEnd metadata".
+ *
  * @generated from message yardmaster.v1.ActionQueueChecksEndMetadata
  */
 export type ActionQueueChecksEndMetadata = Message<"yardmaster.v1.ActionQueueChecksEndMetadata"> & {
@@ -1142,6 +1227,10 @@ export const ActionQueueChecksEndMetadataSchema: GenMessage<ActionQueueChecksEnd
   messageDesc(file_yardmaster_v1_events, 33);
 
 /**
+ * Metadata of `action.queue.checks_postponed` (alias `action.queue.checks_not_started`): the draft
+ * pull request of a check could not be created; outcome failure. SPEC.md
+ * "Types and their metadata"; retries: docs/merge-queue.md "Decisions" (draft creation).
+ *
  * @generated from message yardmaster.v1.ActionQueueChecksPostponedMetadata
  */
 export type ActionQueueChecksPostponedMetadata = Message<"yardmaster.v1.ActionQueueChecksPostponedMetadata"> & {
@@ -1210,6 +1299,10 @@ export const ActionQueueChecksPostponedMetadataSchema: GenMessage<ActionQueueChe
   messageDesc(file_yardmaster_v1_events, 34);
 
 /**
+ * Metadata of `action.queue.checks_start`: a check attempt of a batch started (logged once its pull
+ * request number is known); outcome pending; times are RFC 3339 with a UTC offset. SPEC.md
+ * "Types and their metadata"; docs/merge-queue.md "Decisions".
+ *
  * @generated from message yardmaster.v1.ActionQueueChecksStartMetadata
  */
 export type ActionQueueChecksStartMetadata = Message<"yardmaster.v1.ActionQueueChecksStartMetadata"> & {
@@ -1318,6 +1411,10 @@ export const ActionQueueChecksStartMetadataSchema: GenMessage<ActionQueueChecksS
   messageDesc(file_yardmaster_v1_events, 35);
 
 /**
+ * Metadata of `action.queue.conflict_deferred`: the pull request conflicts with pull requests ahead
+ * and waits until they have left the queue; outcome pending. SPEC.md "Types and their metadata";
+ * docs/merge-queue.md "Decisions" (draft creation).
+ *
  * @generated from message yardmaster.v1.ActionQueueConflictDeferredMetadata
  */
 export type ActionQueueConflictDeferredMetadata = Message<"yardmaster.v1.ActionQueueConflictDeferredMetadata"> & {
@@ -1367,6 +1464,10 @@ export const ActionQueueConflictDeferredMetadataSchema: GenMessage<ActionQueueCo
   messageDesc(file_yardmaster_v1_events, 36);
 
 /**
+ * Metadata of `action.queue.enter`: a pull request entered a queue; `session_id` names its stay
+ * until its `action.queue.leave`. Outcome pending; times are RFC 3339 with a UTC offset. SPEC.md
+ * "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.ActionQueueEnterMetadata
  */
 export type ActionQueueEnterMetadata = Message<"yardmaster.v1.ActionQueueEnterMetadata"> & {
@@ -1404,6 +1505,10 @@ export const ActionQueueEnterMetadataSchema: GenMessage<ActionQueueEnterMetadata
   messageDesc(file_yardmaster_v1_events, 37);
 
 /**
+ * Metadata of `action.queue.leave`: a pull request left the queue, merged or not (`reason`,
+ * `dequeue_code`); `seconds_waiting_*` are whole seconds; times are RFC 3339 with a UTC offset.
+ * Outcome: docs/activity-log.md "Outcomes". SPEC.md "Leave metadata (action.queue.leave)".
+ *
  * @generated from message yardmaster.v1.ActionQueueLeaveMetadata
  */
 export type ActionQueueLeaveMetadata = Message<"yardmaster.v1.ActionQueueLeaveMetadata"> & {
@@ -1503,6 +1608,9 @@ export const ActionQueueLeaveMetadataSchema: GenMessage<ActionQueueLeaveMetadata
   messageDesc(file_yardmaster_v1_events, 38);
 
 /**
+ * Metadata of `action.queue.merged`: the queue merged the pull request into `branch`; outcome
+ * success; times are RFC 3339 with a UTC offset. SPEC.md "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.ActionQueueMergedMetadata
  */
 export type ActionQueueMergedMetadata = Message<"yardmaster.v1.ActionQueueMergedMetadata"> & {
@@ -1547,6 +1655,9 @@ export const ActionQueueMergedMetadataSchema: GenMessage<ActionQueueMergedMetada
   messageDesc(file_yardmaster_v1_events, 39);
 
 /**
+ * Metadata of `ci_insights.auto_quarantine.disabled`: who disabled auto-quarantine, when, and its
+ * settings; times are RFC 3339 with a UTC offset. SPEC.md "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.CiInsightsAutoQuarantineDisabledMetadata
  */
 export type CiInsightsAutoQuarantineDisabledMetadata = Message<"yardmaster.v1.CiInsightsAutoQuarantineDisabledMetadata"> & {
@@ -1579,6 +1690,9 @@ export const CiInsightsAutoQuarantineDisabledMetadataSchema: GenMessage<CiInsigh
   messageDesc(file_yardmaster_v1_events, 40);
 
 /**
+ * Metadata of `ci_insights.auto_quarantine.enabled`: who enabled auto-quarantine, when, and its
+ * settings; times are RFC 3339 with a UTC offset. SPEC.md "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.CiInsightsAutoQuarantineEnabledMetadata
  */
 export type CiInsightsAutoQuarantineEnabledMetadata = Message<"yardmaster.v1.CiInsightsAutoQuarantineEnabledMetadata"> & {
@@ -1611,6 +1725,10 @@ export const CiInsightsAutoQuarantineEnabledMetadataSchema: GenMessage<CiInsight
   messageDesc(file_yardmaster_v1_events, 41);
 
 /**
+ * Metadata of `ci_insights.auto_quarantine.modified`: who changed the auto-quarantine settings,
+ * when, and the settings before and after; times are RFC 3339 with a UTC offset. SPEC.md
+ * "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.CiInsightsAutoQuarantineModifiedMetadata
  */
 export type CiInsightsAutoQuarantineModifiedMetadata = Message<"yardmaster.v1.CiInsightsAutoQuarantineModifiedMetadata"> & {
@@ -1648,6 +1766,9 @@ export const CiInsightsAutoQuarantineModifiedMetadataSchema: GenMessage<CiInsigh
   messageDesc(file_yardmaster_v1_events, 42);
 
 /**
+ * Metadata of `ci_insights.job_retried`: a CI retry rule acted on a job; outcome success when
+ * `retried`, failure when `skipped_quota_exceeded`. SPEC.md "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.CiInsightsJobRetriedMetadata
  */
 export type CiInsightsJobRetriedMetadata = Message<"yardmaster.v1.CiInsightsJobRetriedMetadata"> & {
@@ -1707,6 +1828,9 @@ export const CiInsightsJobRetriedMetadataSchema: GenMessage<CiInsightsJobRetried
   messageDesc(file_yardmaster_v1_events, 43);
 
 /**
+ * Metadata of `command.dequeue`: a dequeue command, its author and comment (SPEC.md
+ * "Shared structures", CommandMetadata). The manual dequeue itself logs `action.dequeue`.
+ *
  * @generated from message yardmaster.v1.CommandDequeueMetadata
  */
 export type CommandDequeueMetadata = Message<"yardmaster.v1.CommandDequeueMetadata"> & {
@@ -1744,6 +1868,9 @@ export const CommandDequeueMetadataSchema: GenMessage<CommandDequeueMetadata> = 
   messageDesc(file_yardmaster_v1_events, 44);
 
 /**
+ * Metadata of `command.queue`: a queue command, its author and comment (SPEC.md
+ * "Shared structures", CommandMetadata).
+ *
  * @generated from message yardmaster.v1.CommandQueueMetadata
  */
 export type CommandQueueMetadata = Message<"yardmaster.v1.CommandQueueMetadata"> & {
@@ -1781,6 +1908,10 @@ export const CommandQueueMetadataSchema: GenMessage<CommandQueueMetadata> = /*@_
   messageDesc(file_yardmaster_v1_events, 45);
 
 /**
+ * Metadata of `product.disabled`: who disabled a product on the repository, and when; logged by
+ * ProductService.SetProductEnabled (admin.proto); times are RFC 3339 with a UTC offset. SPEC.md
+ * "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.ProductDisabledMetadata
  */
 export type ProductDisabledMetadata = Message<"yardmaster.v1.ProductDisabledMetadata"> & {
@@ -1813,6 +1944,10 @@ export const ProductDisabledMetadataSchema: GenMessage<ProductDisabledMetadata> 
   messageDesc(file_yardmaster_v1_events, 46);
 
 /**
+ * Metadata of `product.enabled`: who enabled a product on the repository, and when; logged by
+ * ProductService.SetProductEnabled (admin.proto); times are RFC 3339 with a UTC offset. SPEC.md
+ * "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.ProductEnabledMetadata
  */
 export type ProductEnabledMetadata = Message<"yardmaster.v1.ProductEnabledMetadata"> & {
@@ -1845,6 +1980,9 @@ export const ProductEnabledMetadataSchema: GenMessage<ProductEnabledMetadata> = 
   messageDesc(file_yardmaster_v1_events, 47);
 
 /**
+ * Metadata of `queue.pause.create`: the merge queue was paused (a pause PUT while not paused), with
+ * the reason and who paused it. docs/pause.md; SPEC.md "Emission ties shown".
+ *
  * @generated from message yardmaster.v1.QueuePauseCreateMetadata
  */
 export type QueuePauseCreateMetadata = Message<"yardmaster.v1.QueuePauseCreateMetadata"> & {
@@ -1872,6 +2010,9 @@ export const QueuePauseCreateMetadataSchema: GenMessage<QueuePauseCreateMetadata
   messageDesc(file_yardmaster_v1_events, 48);
 
 /**
+ * Metadata of `queue.pause.delete`: the merge queue was unpaused, and by whom. docs/pause.md;
+ * SPEC.md "Emission ties shown".
+ *
  * @generated from message yardmaster.v1.QueuePauseDeleteMetadata
  */
 export type QueuePauseDeleteMetadata = Message<"yardmaster.v1.QueuePauseDeleteMetadata"> & {
@@ -1894,6 +2035,9 @@ export const QueuePauseDeleteMetadataSchema: GenMessage<QueuePauseDeleteMetadata
   messageDesc(file_yardmaster_v1_events, 49);
 
 /**
+ * Metadata of `queue.pause.update`: a pause PUT while paused changed the reason. docs/pause.md;
+ * SPEC.md "Emission ties shown".
+ *
  * @generated from message yardmaster.v1.QueuePauseUpdateMetadata
  */
 export type QueuePauseUpdateMetadata = Message<"yardmaster.v1.QueuePauseUpdateMetadata"> & {
@@ -1921,6 +2065,9 @@ export const QueuePauseUpdateMetadataSchema: GenMessage<QueuePauseUpdateMetadata
   messageDesc(file_yardmaster_v1_events, 50);
 
 /**
+ * Metadata of `scheduled_freeze.create`: a scheduled freeze was created: its attributes, who
+ * created it and when; times are RFC 3339 with a UTC offset. SPEC.md "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.ScheduledFreezeCreateMetadata
  */
 export type ScheduledFreezeCreateMetadata = Message<"yardmaster.v1.ScheduledFreezeCreateMetadata"> & {
@@ -1953,6 +2100,10 @@ export const ScheduledFreezeCreateMetadataSchema: GenMessage<ScheduledFreezeCrea
   messageDesc(file_yardmaster_v1_events, 51);
 
 /**
+ * Metadata of `scheduled_freeze.delete`: a scheduled freeze was deleted: its attributes, the
+ * reason, who deleted it and when; times are RFC 3339 with a UTC offset. SPEC.md
+ * "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.ScheduledFreezeDeleteMetadata
  */
 export type ScheduledFreezeDeleteMetadata = Message<"yardmaster.v1.ScheduledFreezeDeleteMetadata"> & {
@@ -1990,6 +2141,10 @@ export const ScheduledFreezeDeleteMetadataSchema: GenMessage<ScheduledFreezeDele
   messageDesc(file_yardmaster_v1_events, 52);
 
 /**
+ * Metadata of `scheduled_freeze.update`: a scheduled freeze was changed: its attributes before and
+ * after, who changed it and when; times are RFC 3339 with a UTC offset. SPEC.md
+ * "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.ScheduledFreezeUpdateMetadata
  */
 export type ScheduledFreezeUpdateMetadata = Message<"yardmaster.v1.ScheduledFreezeUpdateMetadata"> & {
@@ -2027,6 +2182,9 @@ export const ScheduledFreezeUpdateMetadataSchema: GenMessage<ScheduledFreezeUpda
   messageDesc(file_yardmaster_v1_events, 53);
 
 /**
+ * Metadata of `test.dequarantined`: a test left quarantine; `original_quarantine` is the quarantine
+ * it left; times are RFC 3339 with a UTC offset. SPEC.md "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.TestDequarantinedMetadata
  */
 export type TestDequarantinedMetadata = Message<"yardmaster.v1.TestDequarantinedMetadata"> & {
@@ -2079,6 +2237,9 @@ export const TestDequarantinedMetadataSchema: GenMessage<TestDequarantinedMetada
   messageDesc(file_yardmaster_v1_events, 54);
 
 /**
+ * Metadata of `test.quarantined`: a test was quarantined, manually or automatically (`source`);
+ * times are RFC 3339 with a UTC offset. SPEC.md "Types and their metadata".
+ *
  * @generated from message yardmaster.v1.TestQuarantinedMetadata
  */
 export type TestQuarantinedMetadata = Message<"yardmaster.v1.TestQuarantinedMetadata"> & {

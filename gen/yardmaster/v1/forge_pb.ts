@@ -16,6 +16,10 @@ export const file_yardmaster_v1_forge: GenFile = /*@__PURE__*/
   fileDesc("Chl5YXJkbWFzdGVyL3YxL2ZvcmdlLnByb3RvEg15YXJkbWFzdGVyLnYxIrwBChdDcmVhdGVSZXBvc2l0b3J5UmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEhEKCWZyb21fcGF0aBgDIAEoCRIfCg5kZWZhdWx0X2JyYW5jaBgEIAEoCUIHyvMYAzD/ARIXCgZhdF9yZWYYBSABKAlCB8rzGAMw/wEiRAoYQ3JlYXRlUmVwb3NpdG9yeVJlc3BvbnNlEhYKDmRlZmF1bHRfYnJhbmNoGAEgASgJEhAKCGhlYWRfc2hhGAIgASgJIvQBChFQdXNoQnJhbmNoUmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEhkKCWZyb21fcGF0aBgDIAEoCUIGyvMYAlABEh0KCnNvdXJjZV9yZWYYBCABKAlCCcrzGAUw/wFQARIZCgZicmFuY2gYBSABKAlCCcrzGAUw/wFQARINCgVmb3JjZRgGIAEoCBIWCgZwdXNoZXIYByABKAlCBsrzGAIwJxINCgVtZXJnZRgIIAEoCCI7ChJQdXNoQnJhbmNoUmVzcG9uc2USEgoKYmVmb3JlX3NoYRgBIAEoCRIRCglhZnRlcl9zaGEYAiABKAki9wEKFk9wZW5QdWxsUmVxdWVzdFJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIXCgRoZWFkGAMgASgJQgnK8xgFMP8BUAESFwoEYmFzZRgEIAEoCUIJyvMYBTD/AVABEhYKBXRpdGxlGAUgASgJQgfK8xgDMIACEhYKBGJvZHkYBiABKAlCCMrzGAQwgIAEEhYKBmF1dGhvchgHIAEoCUIGyvMYAjAnEg0KBWRyYWZ0GAggASgIIlAKF09wZW5QdWxsUmVxdWVzdFJlc3BvbnNlEjUKDHB1bGxfcmVxdWVzdBgBIAEoCzIfLnlhcmRtYXN0ZXIudjEuTG9jYWxQdWxsUmVxdWVzdCK9AQoZQ29tbWVudFB1bGxSZXF1ZXN0UmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEhgKBm51bWJlchgDIAEoA0IIyvMYBEABSAESGAoEYm9keRgEIAEoCUIKyvMYBjCAgARQARIWCgZhdXRob3IYBSABKAlCBsrzGAIwJyIwChpDb21tZW50UHVsbFJlcXVlc3RSZXNwb25zZRISCgpjb21tZW50X2lkGAEgASgDIvIBChhSZXZpZXdQdWxsUmVxdWVzdFJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIYCgZudW1iZXIYAyABKANCCMrzGARAAUgBEjYKBWV2ZW50GAQgASgJQifK8xgjGgdBUFBST1ZFGg9SRVFVRVNUX0NIQU5HRVMaB0NPTU1FTlQSFgoEYm9keRgFIAEoCUIIyvMYBDCAgAQSFgoGYXV0aG9yGAYgASgJQgbK8xgCMCciGwoZUmV2aWV3UHVsbFJlcXVlc3RSZXNwb25zZSKmAQoXTGFiZWxQdWxsUmVxdWVzdFJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIYCgZudW1iZXIYAyABKANCCMrzGARAAUgBEgsKA2FkZBgEIAMoCRIOCgZyZW1vdmUYBSADKAkiKgoYTGFiZWxQdWxsUmVxdWVzdFJlc3BvbnNlEg4KBmxhYmVscxgBIAMoCSKJAQoXQ2xvc2VQdWxsUmVxdWVzdFJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIYCgZudW1iZXIYAyABKANCCMrzGARAAUgBIhoKGENsb3NlUHVsbFJlcXVlc3RSZXNwb25zZSL6AQoWRWRpdFB1bGxSZXF1ZXN0UmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEhgKBm51bWJlchgDIAEoA0IIyvMYBEABSAESGwoFdGl0bGUYBCABKAlCB8rzGAMwgAJIAIgBARIbCgRib2R5GAUgASgJQgjK8xgEMICABEgBiAEBEhoKBGJhc2UYBiABKAlCB8rzGAMw/wFIAogBAUIICgZfdGl0bGVCBwoFX2JvZHlCBwoFX2Jhc2UiUAoXRWRpdFB1bGxSZXF1ZXN0UmVzcG9uc2USNQoMcHVsbF9yZXF1ZXN0GAEgASgLMh8ueWFyZG1hc3Rlci52MS5Mb2NhbFB1bGxSZXF1ZXN0IocBChVHZXRQdWxsUmVxdWVzdFJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIYCgZudW1iZXIYAyABKANCCMrzGARAAUgBIk8KFkdldFB1bGxSZXF1ZXN0UmVzcG9uc2USNQoMcHVsbF9yZXF1ZXN0GAEgASgLMh8ueWFyZG1hc3Rlci52MS5Mb2NhbFB1bGxSZXF1ZXN0IpwBChdMaXN0UHVsbFJlcXVlc3RzUmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEisKBXN0YXRlGAMgASgJQhzK8xgYGgAaBG9wZW4aBmNsb3NlZBoGbWVyZ2VkIlIKGExpc3RQdWxsUmVxdWVzdHNSZXNwb25zZRI2Cg1wdWxsX3JlcXVlc3RzGAEgAygLMh8ueWFyZG1hc3Rlci52MS5Mb2NhbFB1bGxSZXF1ZXN0IoABChBSdW5DaGVja3NSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQSFgoDcmVmGAMgASgJQgnK8xgFMP8BUAEiMAoRUnVuQ2hlY2tzUmVzcG9uc2USCwoDc2hhGAEgASgJEg4KBmNoZWNrcxgCIAMoCSLxAgoTUG9zdENoZWNrUnVuUmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEiMKA3NoYRgDIAEoCUIWyvMYEjoOXlswLTlhLWZdezQwfSRQARIXCgRuYW1lGAQgASgJQgnK8xgFMP8BUAESdQoFc3RhdGUYBSABKAlCZsrzGGIaB3N1Y2Nlc3MaB2ZhaWx1cmUaBWVycm9yGgljYW5jZWxsZWQaD2FjdGlvbl9yZXF1aXJlZBoJdGltZWRfb3V0GgdwZW5kaW5nGgduZXV0cmFsGgdza2lwcGVkGgVzdGFsZRIcCgtkZXNjcmlwdGlvbhgGIAEoCUIHyvMYAzCACBIcCgtkZXRhaWxzX3VybBgHIAEoCUIHyvMYAzCAEBITCgNhcHAYCCABKAlCBsrzGAIwZCIWChRQb3N0Q2hlY2tSdW5SZXNwb25zZSKDAQoQR2V0QnJhbmNoUmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEhkKBmJyYW5jaBgDIAEoCUIJyvMYBTD/AVABIjIKEUdldEJyYW5jaFJlc3BvbnNlEgsKA3NoYRgBIAEoCRIQCgh0cmVlX3NoYRgCIAEoCSKeAQoTRGVsZXRlQnJhbmNoUmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEhkKBmJyYW5jaBgDIAEoCUIJyvMYBTD/AVABEhYKBnB1c2hlchgEIAEoCUIGyvMYAjAnIioKFERlbGV0ZUJyYW5jaFJlc3BvbnNlEhIKCmJlZm9yZV9zaGEYASABKAki2gMKEExvY2FsUHVsbFJlcXVlc3QSDgoGbnVtYmVyGAEgASgDEg0KBXRpdGxlGAIgASgJEgwKBGJvZHkYAyABKAkSDgoGYXV0aG9yGAQgASgJEgwKBGhlYWQYBSABKAkSDAoEYmFzZRgGIAEoCRIQCghoZWFkX3NoYRgHIAEoCRINCgVzdGF0ZRgIIAEoCRINCgVkcmFmdBgJIAEoCBIOCgZsYWJlbHMYCiADKAkSLAoGY2hlY2tzGAsgAygLMhwueWFyZG1hc3Rlci52MS5Mb2NhbENoZWNrUnVuEisKB3Jldmlld3MYDCADKAsyGi55YXJkbWFzdGVyLnYxLkxvY2FsUmV2aWV3Ei0KCGNvbW1lbnRzGA0gAygLMhsueWFyZG1hc3Rlci52MS5Mb2NhbENvbW1lbnQSLgoKY3JlYXRlZF9hdBgOIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLQoJbWVyZ2VkX2F0GA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIdChBtZXJnZV9jb21taXRfc2hhGBAgASgJSACIAQESEAoIY29uZmxpY3QYESABKAhCEwoRX21lcmdlX2NvbW1pdF9zaGEi1QEKDUxvY2FsQ2hlY2tSdW4SDAoEbmFtZRgBIAEoCRINCgVzdGF0ZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRILCgNhcHAYBCABKAkSMAoMY29tcGxldGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgtkZXRhaWxzX3VybBgGIAEoCRIuCgpzdGFydGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZvdXRwdXQYCCABKAkiXgoLTG9jYWxSZXZpZXcSDgoGYXV0aG9yGAEgASgJEg0KBXN0YXRlGAIgASgJEjAKDHN1Ym1pdHRlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiaAoMTG9jYWxDb21tZW50EgoKAmlkGAEgASgDEg4KBmF1dGhvchgCIAEoCRIMCgRib2R5GAMgASgJEi4KCmNyZWF0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wMr0KCgxGb3JnZVNlcnZpY2USYwoQQ3JlYXRlUmVwb3NpdG9yeRImLnlhcmRtYXN0ZXIudjEuQ3JlYXRlUmVwb3NpdG9yeVJlcXVlc3QaJy55YXJkbWFzdGVyLnYxLkNyZWF0ZVJlcG9zaXRvcnlSZXNwb25zZRJRCgpQdXNoQnJhbmNoEiAueWFyZG1hc3Rlci52MS5QdXNoQnJhbmNoUmVxdWVzdBohLnlhcmRtYXN0ZXIudjEuUHVzaEJyYW5jaFJlc3BvbnNlEmAKD09wZW5QdWxsUmVxdWVzdBIlLnlhcmRtYXN0ZXIudjEuT3BlblB1bGxSZXF1ZXN0UmVxdWVzdBomLnlhcmRtYXN0ZXIudjEuT3BlblB1bGxSZXF1ZXN0UmVzcG9uc2USaQoSQ29tbWVudFB1bGxSZXF1ZXN0EigueWFyZG1hc3Rlci52MS5Db21tZW50UHVsbFJlcXVlc3RSZXF1ZXN0GikueWFyZG1hc3Rlci52MS5Db21tZW50UHVsbFJlcXVlc3RSZXNwb25zZRJmChFSZXZpZXdQdWxsUmVxdWVzdBInLnlhcmRtYXN0ZXIudjEuUmV2aWV3UHVsbFJlcXVlc3RSZXF1ZXN0GigueWFyZG1hc3Rlci52MS5SZXZpZXdQdWxsUmVxdWVzdFJlc3BvbnNlEmMKEExhYmVsUHVsbFJlcXVlc3QSJi55YXJkbWFzdGVyLnYxLkxhYmVsUHVsbFJlcXVlc3RSZXF1ZXN0GicueWFyZG1hc3Rlci52MS5MYWJlbFB1bGxSZXF1ZXN0UmVzcG9uc2USYwoQQ2xvc2VQdWxsUmVxdWVzdBImLnlhcmRtYXN0ZXIudjEuQ2xvc2VQdWxsUmVxdWVzdFJlcXVlc3QaJy55YXJkbWFzdGVyLnYxLkNsb3NlUHVsbFJlcXVlc3RSZXNwb25zZRJgCg9FZGl0UHVsbFJlcXVlc3QSJS55YXJkbWFzdGVyLnYxLkVkaXRQdWxsUmVxdWVzdFJlcXVlc3QaJi55YXJkbWFzdGVyLnYxLkVkaXRQdWxsUmVxdWVzdFJlc3BvbnNlEl0KDkdldFB1bGxSZXF1ZXN0EiQueWFyZG1hc3Rlci52MS5HZXRQdWxsUmVxdWVzdFJlcXVlc3QaJS55YXJkbWFzdGVyLnYxLkdldFB1bGxSZXF1ZXN0UmVzcG9uc2USYwoQTGlzdFB1bGxSZXF1ZXN0cxImLnlhcmRtYXN0ZXIudjEuTGlzdFB1bGxSZXF1ZXN0c1JlcXVlc3QaJy55YXJkbWFzdGVyLnYxLkxpc3RQdWxsUmVxdWVzdHNSZXNwb25zZRJOCglSdW5DaGVja3MSHy55YXJkbWFzdGVyLnYxLlJ1bkNoZWNrc1JlcXVlc3QaIC55YXJkbWFzdGVyLnYxLlJ1bkNoZWNrc1Jlc3BvbnNlElcKDFBvc3RDaGVja1J1bhIiLnlhcmRtYXN0ZXIudjEuUG9zdENoZWNrUnVuUmVxdWVzdBojLnlhcmRtYXN0ZXIudjEuUG9zdENoZWNrUnVuUmVzcG9uc2USTgoJR2V0QnJhbmNoEh8ueWFyZG1hc3Rlci52MS5HZXRCcmFuY2hSZXF1ZXN0GiAueWFyZG1hc3Rlci52MS5HZXRCcmFuY2hSZXNwb25zZRJXCgxEZWxldGVCcmFuY2gSIi55YXJkbWFzdGVyLnYxLkRlbGV0ZUJyYW5jaFJlcXVlc3QaIy55YXJkbWFzdGVyLnYxLkRlbGV0ZUJyYW5jaFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_yardmaster_v1_common]);
 
 /**
+ * Request of CreateRepository (local forge, admin key only, no REST route; `yardmaster repo
+ * add`): the repository to create, empty or imported from a local git repository.
+ * docs/local-forge.md.
+ *
  * @generated from message yardmaster.v1.CreateRepositoryRequest
  */
 export type CreateRepositoryRequest = Message<"yardmaster.v1.CreateRepositoryRequest"> & {
@@ -59,6 +63,8 @@ export const CreateRepositoryRequestSchema: GenMessage<CreateRepositoryRequest> 
   messageDesc(file_yardmaster_v1_forge, 0);
 
 /**
+ * Response of CreateRepository: the repository's default branch and the SHA of its tip.
+ *
  * @generated from message yardmaster.v1.CreateRepositoryResponse
  */
 export type CreateRepositoryResponse = Message<"yardmaster.v1.CreateRepositoryResponse"> & {
@@ -81,6 +87,10 @@ export const CreateRepositoryResponseSchema: GenMessage<CreateRepositoryResponse
   messageDesc(file_yardmaster_v1_forge, 1);
 
 /**
+ * Request of PushBranch (local forge, admin key only, no REST route; `yardmaster repo push`):
+ * a ref of a local git repository to copy to, or merge into, a branch.
+ * docs/local-forge.md "Pushing".
+ *
  * @generated from message yardmaster.v1.PushBranchRequest
  */
 export type PushBranchRequest = Message<"yardmaster.v1.PushBranchRequest"> & {
@@ -140,6 +150,8 @@ export const PushBranchRequestSchema: GenMessage<PushBranchRequest> = /*@__PURE_
   messageDesc(file_yardmaster_v1_forge, 2);
 
 /**
+ * Response of PushBranch: the branch's tip before the push (empty for a new branch) and after.
+ *
  * @generated from message yardmaster.v1.PushBranchResponse
  */
 export type PushBranchResponse = Message<"yardmaster.v1.PushBranchResponse"> & {
@@ -162,6 +174,9 @@ export const PushBranchResponseSchema: GenMessage<PushBranchResponse> = /*@__PUR
   messageDesc(file_yardmaster_v1_forge, 3);
 
 /**
+ * Request of OpenPullRequest (local forge, admin key only, no REST route; `yardmaster pr
+ * open`): head and base branches are required; title and author have defaults.
+ *
  * @generated from message yardmaster.v1.OpenPullRequestRequest
  */
 export type OpenPullRequestRequest = Message<"yardmaster.v1.OpenPullRequestRequest"> & {
@@ -218,6 +233,8 @@ export const OpenPullRequestRequestSchema: GenMessage<OpenPullRequestRequest> = 
   messageDesc(file_yardmaster_v1_forge, 4);
 
 /**
+ * Response of OpenPullRequest: the pull request opened.
+ *
  * @generated from message yardmaster.v1.OpenPullRequestResponse
  */
 export type OpenPullRequestResponse = Message<"yardmaster.v1.OpenPullRequestResponse"> & {
@@ -235,6 +252,9 @@ export const OpenPullRequestResponseSchema: GenMessage<OpenPullRequestResponse> 
   messageDesc(file_yardmaster_v1_forge, 5);
 
 /**
+ * Request of CommentPullRequest (local forge, admin key only, no REST route; `yardmaster pr
+ * comment`): a comment on pull request `number`; body required, author default "local-user".
+ *
  * @generated from message yardmaster.v1.CommentPullRequestRequest
  */
 export type CommentPullRequestRequest = Message<"yardmaster.v1.CommentPullRequestRequest"> & {
@@ -272,6 +292,8 @@ export const CommentPullRequestRequestSchema: GenMessage<CommentPullRequestReque
   messageDesc(file_yardmaster_v1_forge, 6);
 
 /**
+ * Response of CommentPullRequest: the id of the comment created.
+ *
  * @generated from message yardmaster.v1.CommentPullRequestResponse
  */
 export type CommentPullRequestResponse = Message<"yardmaster.v1.CommentPullRequestResponse"> & {
@@ -289,6 +311,11 @@ export const CommentPullRequestResponseSchema: GenMessage<CommentPullRequestResp
   messageDesc(file_yardmaster_v1_forge, 7);
 
 /**
+ * Request of ReviewPullRequest (local forge, admin key only, no REST route; `yardmaster pr
+ * review`): a review of pull request `number`. GitHub's refusals apply (docs/local-forge.md
+ * "Merging"): REQUEST_CHANGES and COMMENT need a body; no approving or requesting changes on
+ * one's own pull request.
+ *
  * @generated from message yardmaster.v1.ReviewPullRequestRequest
  */
 export type ReviewPullRequestRequest = Message<"yardmaster.v1.ReviewPullRequestRequest"> & {
@@ -333,6 +360,8 @@ export const ReviewPullRequestRequestSchema: GenMessage<ReviewPullRequestRequest
   messageDesc(file_yardmaster_v1_forge, 8);
 
 /**
+ * Response of ReviewPullRequest: empty.
+ *
  * @generated from message yardmaster.v1.ReviewPullRequestResponse
  */
 export type ReviewPullRequestResponse = Message<"yardmaster.v1.ReviewPullRequestResponse"> & {
@@ -346,6 +375,9 @@ export const ReviewPullRequestResponseSchema: GenMessage<ReviewPullRequestRespon
   messageDesc(file_yardmaster_v1_forge, 9);
 
 /**
+ * Request of LabelPullRequest (local forge, admin key only, no REST route; `yardmaster pr
+ * label`): label names to add to and remove from pull request `number` (1-50 characters each).
+ *
  * @generated from message yardmaster.v1.LabelPullRequestRequest
  */
 export type LabelPullRequestRequest = Message<"yardmaster.v1.LabelPullRequestRequest"> & {
@@ -383,6 +415,8 @@ export const LabelPullRequestRequestSchema: GenMessage<LabelPullRequestRequest> 
   messageDesc(file_yardmaster_v1_forge, 10);
 
 /**
+ * Response of LabelPullRequest: the labels on the pull request after the change.
+ *
  * @generated from message yardmaster.v1.LabelPullRequestResponse
  */
 export type LabelPullRequestResponse = Message<"yardmaster.v1.LabelPullRequestResponse"> & {
@@ -400,6 +434,9 @@ export const LabelPullRequestResponseSchema: GenMessage<LabelPullRequestResponse
   messageDesc(file_yardmaster_v1_forge, 11);
 
 /**
+ * Request of ClosePullRequest (local forge, admin key only, no REST route; `yardmaster pr
+ * close`): the pull request to close without merging.
+ *
  * @generated from message yardmaster.v1.ClosePullRequestRequest
  */
 export type ClosePullRequestRequest = Message<"yardmaster.v1.ClosePullRequestRequest"> & {
@@ -427,6 +464,8 @@ export const ClosePullRequestRequestSchema: GenMessage<ClosePullRequestRequest> 
   messageDesc(file_yardmaster_v1_forge, 12);
 
 /**
+ * Response of ClosePullRequest: empty.
+ *
  * @generated from message yardmaster.v1.ClosePullRequestResponse
  */
 export type ClosePullRequestResponse = Message<"yardmaster.v1.ClosePullRequestResponse"> & {
@@ -440,6 +479,10 @@ export const ClosePullRequestResponseSchema: GenMessage<ClosePullRequestResponse
   messageDesc(file_yardmaster_v1_forge, 13);
 
 /**
+ * Request of EditPullRequest (local forge, admin key only, no REST route; `yardmaster pr
+ * edit`): a new title, body and/or base branch for pull request `number`. Rules for a new
+ * base: docs/local-forge.md "Merging".
+ *
  * @generated from message yardmaster.v1.EditPullRequestRequest
  */
 export type EditPullRequestRequest = Message<"yardmaster.v1.EditPullRequestRequest"> & {
@@ -486,6 +529,8 @@ export const EditPullRequestRequestSchema: GenMessage<EditPullRequestRequest> = 
   messageDesc(file_yardmaster_v1_forge, 14);
 
 /**
+ * Response of EditPullRequest: the pull request after the edit.
+ *
  * @generated from message yardmaster.v1.EditPullRequestResponse
  */
 export type EditPullRequestResponse = Message<"yardmaster.v1.EditPullRequestResponse"> & {
@@ -503,6 +548,9 @@ export const EditPullRequestResponseSchema: GenMessage<EditPullRequestResponse> 
   messageDesc(file_yardmaster_v1_forge, 15);
 
 /**
+ * Request of GetPullRequest (local forge, admin key only, no REST route; `yardmaster pr
+ * show`): the pull request to read.
+ *
  * @generated from message yardmaster.v1.GetPullRequestRequest
  */
 export type GetPullRequestRequest = Message<"yardmaster.v1.GetPullRequestRequest"> & {
@@ -530,6 +578,8 @@ export const GetPullRequestRequestSchema: GenMessage<GetPullRequestRequest> = /*
   messageDesc(file_yardmaster_v1_forge, 16);
 
 /**
+ * Response of GetPullRequest: the pull request with its checks, labels, reviews and comments.
+ *
  * @generated from message yardmaster.v1.GetPullRequestResponse
  */
 export type GetPullRequestResponse = Message<"yardmaster.v1.GetPullRequestResponse"> & {
@@ -547,6 +597,9 @@ export const GetPullRequestResponseSchema: GenMessage<GetPullRequestResponse> = 
   messageDesc(file_yardmaster_v1_forge, 17);
 
 /**
+ * Request of ListPullRequests (local forge, admin key only, no REST route; `yardmaster pr
+ * list`): the repository and an optional state.
+ *
  * @generated from message yardmaster.v1.ListPullRequestsRequest
  */
 export type ListPullRequestsRequest = Message<"yardmaster.v1.ListPullRequestsRequest"> & {
@@ -576,6 +629,8 @@ export const ListPullRequestsRequestSchema: GenMessage<ListPullRequestsRequest> 
   messageDesc(file_yardmaster_v1_forge, 18);
 
 /**
+ * Response of ListPullRequests: the pull requests, newest first.
+ *
  * @generated from message yardmaster.v1.ListPullRequestsResponse
  */
 export type ListPullRequestsResponse = Message<"yardmaster.v1.ListPullRequestsResponse"> & {
@@ -593,6 +648,9 @@ export const ListPullRequestsResponseSchema: GenMessage<ListPullRequestsResponse
   messageDesc(file_yardmaster_v1_forge, 19);
 
 /**
+ * Request of RunChecks (local forge, admin key only, no REST route; `yardmaster ci run`):
+ * where to run the local CI. docs/local-forge.md "CI jobs".
+ *
  * @generated from message yardmaster.v1.RunChecksRequest
  */
 export type RunChecksRequest = Message<"yardmaster.v1.RunChecksRequest"> & {
@@ -622,6 +680,8 @@ export const RunChecksRequestSchema: GenMessage<RunChecksRequest> = /*@__PURE__*
   messageDesc(file_yardmaster_v1_forge, 20);
 
 /**
+ * Response of RunChecks: the commit the local CI runs at and the names of the checks started.
+ *
  * @generated from message yardmaster.v1.RunChecksResponse
  */
 export type RunChecksResponse = Message<"yardmaster.v1.RunChecksResponse"> & {
@@ -646,6 +706,10 @@ export const RunChecksResponseSchema: GenMessage<RunChecksResponse> = /*@__PURE_
   messageDesc(file_yardmaster_v1_forge, 21);
 
 /**
+ * Request of PostCheckRun (local forge, admin key only, no REST route; `yardmaster ci post`):
+ * a check run of an external CI on commit `sha` (40 lower-case hex digits). It updates the
+ * newest run of (commit, name, app) or creates one (docs/local-forge.md "Check runs").
+ *
  * @generated from message yardmaster.v1.PostCheckRunRequest
  */
 export type PostCheckRunRequest = Message<"yardmaster.v1.PostCheckRunRequest"> & {
@@ -702,6 +766,8 @@ export const PostCheckRunRequestSchema: GenMessage<PostCheckRunRequest> = /*@__P
   messageDesc(file_yardmaster_v1_forge, 22);
 
 /**
+ * Response of PostCheckRun: empty.
+ *
  * @generated from message yardmaster.v1.PostCheckRunResponse
  */
 export type PostCheckRunResponse = Message<"yardmaster.v1.PostCheckRunResponse"> & {
@@ -715,6 +781,8 @@ export const PostCheckRunResponseSchema: GenMessage<PostCheckRunResponse> = /*@_
   messageDesc(file_yardmaster_v1_forge, 23);
 
 /**
+ * Request of GetBranch (local forge, admin key only, no REST route): the branch to read.
+ *
  * @generated from message yardmaster.v1.GetBranchRequest
  */
 export type GetBranchRequest = Message<"yardmaster.v1.GetBranchRequest"> & {
@@ -742,6 +810,8 @@ export const GetBranchRequestSchema: GenMessage<GetBranchRequest> = /*@__PURE__*
   messageDesc(file_yardmaster_v1_forge, 24);
 
 /**
+ * Response of GetBranch: the SHA of the branch's tip commit and of that commit's tree.
+ *
  * @generated from message yardmaster.v1.GetBranchResponse
  */
 export type GetBranchResponse = Message<"yardmaster.v1.GetBranchResponse"> & {
@@ -764,6 +834,9 @@ export const GetBranchResponseSchema: GenMessage<GetBranchResponse> = /*@__PURE_
   messageDesc(file_yardmaster_v1_forge, 25);
 
 /**
+ * Request of DeleteBranch (local forge, admin key only, no REST route; `yardmaster repo
+ * delete-branch`): the branch to delete, other than the default branch. docs/local-forge.md.
+ *
  * @generated from message yardmaster.v1.DeleteBranchRequest
  */
 export type DeleteBranchRequest = Message<"yardmaster.v1.DeleteBranchRequest"> & {
@@ -798,6 +871,8 @@ export const DeleteBranchRequestSchema: GenMessage<DeleteBranchRequest> = /*@__P
   messageDesc(file_yardmaster_v1_forge, 26);
 
 /**
+ * Response of DeleteBranch: the SHA the deleted branch pointed at.
+ *
  * @generated from message yardmaster.v1.DeleteBranchResponse
  */
 export type DeleteBranchResponse = Message<"yardmaster.v1.DeleteBranchResponse"> & {
@@ -986,6 +1061,9 @@ export const LocalCheckRunSchema: GenMessage<LocalCheckRun> = /*@__PURE__*/
   messageDesc(file_yardmaster_v1_forge, 29);
 
 /**
+ * A review of a local forge pull request: its author, its state (APPROVED, CHANGES_REQUESTED,
+ * COMMENTED or DISMISSED) and when it was submitted (UTC). docs/local-forge.md "Tables".
+ *
  * @generated from message yardmaster.v1.LocalReview
  */
 export type LocalReview = Message<"yardmaster.v1.LocalReview"> & {
@@ -1013,6 +1091,9 @@ export const LocalReviewSchema: GenMessage<LocalReview> = /*@__PURE__*/
   messageDesc(file_yardmaster_v1_forge, 30);
 
 /**
+ * A comment on a local forge pull request: its id (global, as on GitHub), author, body and
+ * creation time (UTC). docs/local-forge.md "Tables".
+ *
  * @generated from message yardmaster.v1.LocalComment
  */
 export type LocalComment = Message<"yardmaster.v1.LocalComment"> & {

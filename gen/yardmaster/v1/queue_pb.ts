@@ -17,6 +17,9 @@ export const file_yardmaster_v1_queue: GenFile = /*@__PURE__*/
   fileDesc("Chl5YXJkbWFzdGVyL3YxL3F1ZXVlLnByb3RvEg15YXJkbWFzdGVyLnYxInUKHUxpc3RNZXJnZVF1ZXVlQnJhbmNoZXNSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQinQEKGkdldE1lcmdlUXVldWVTdGF0dXNSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQSHgoGYnJhbmNoGAMgASgJQgnK8xgFKAEw/wFIAIgBAUIJCgdfYnJhbmNoIo4BChtHZXRRdWV1ZWRQdWxsUmVxdWVzdFJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIZCglwcl9udW1iZXIYAyABKANCBsrzGAJIASKKAQoXR2V0RGVxdWV1ZUltcGFjdFJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIZCglwcl9udW1iZXIYAyABKANCBsrzGAJIASKMAQoZRGVxdWV1ZVB1bGxSZXF1ZXN0UmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEhkKCXByX251bWJlchgDIAEoA0IGyvMYAkgBIosBChZQYXVzZU1lcmdlUXVldWVSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQSGwoGcmVhc29uGAMgASgJQgvK8xgHKAEw/wFQASJwChhVbnBhdXNlTWVyZ2VRdWV1ZVJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJCJxChlHZXRNZXJnZVF1ZXVlUGF1c2VSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQidQodR2V0UXVldWVzQ29uZmlndXJhdGlvblJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJCKGAQoRUGF1c2VRdWV1ZVJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIbCgZyZWFzb24YAyABKAlCC8rzGAcoATD/AVABImsKE1VucGF1c2VRdWV1ZVJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJCJsChRHZXRRdWV1ZVBhdXNlUmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskIm8KF0RlbGV0ZVF1ZXVlUGF1c2VSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQiaQoRTGlzdFF1ZXVlc1JlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJCLKAQoYTGlzdFF1ZXVlQmFzZVJlZnNSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQSLAoIc3RhcnRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEioKBmVuZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAioAEKGUVucXVldWVQdWxsUmVxdWVzdFJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIZCglwcl9udW1iZXIYAyABKANCBsrzGAJIARISCgpxdWV1ZV9ydWxlGAQgASgJIjIKHkxpc3RNZXJnZVF1ZXVlQnJhbmNoZXNSZXNwb25zZRIQCghicmFuY2hlcxgBIAMoCSLoAgobR2V0TWVyZ2VRdWV1ZVN0YXR1c1Jlc3BvbnNlElEKDHNjb3BlX3F1ZXVlcxgBIAMoCzI7LnlhcmRtYXN0ZXIudjEuR2V0TWVyZ2VRdWV1ZVN0YXR1c1Jlc3BvbnNlLlNjb3BlUXVldWVzRW50cnkSJQoHYmF0Y2hlcxgCIAMoCzIULnlhcmRtYXN0ZXIudjEuQmF0Y2gSPgoVd2FpdGluZ19wdWxsX3JlcXVlc3RzGAMgAygLMh8ueWFyZG1hc3Rlci52MS5CYXRjaFB1bGxSZXF1ZXN0EjEKKWF1dG9tYXRpY19jb25mbGljdF9yZXNvbHV0aW9uX3Vuc3VwcG9ydGVkGAQgASgIEgwKBG1vZGUYBSABKAkaTgoQU2NvcGVRdWV1ZXNFbnRyeRILCgNrZXkYASABKAkSKQoFdmFsdWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuTGlzdFZhbHVlOgI4ASL7AwoFQmF0Y2gSCgoCaWQYASABKAkSEgoKcGFyZW50X2lkcxgCIAMoCRIMCgRuYW1lGAMgASgJEioKBnN0YXR1cxgEIAEoCzIaLnlhcmRtYXN0ZXIudjEuQmF0Y2hTdGF0dXMSLgoKc3RhcnRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASNgoSZXN0aW1hdGVkX21lcmdlX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI6ChZlc3RpbWF0ZWRfY2lfZmluaXNoX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIyCg5jaV9maW5pc2hlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGc2NvcGVzGAkgAygJEhcKD3F1ZXVlX3J1bGVfbmFtZRgKIAEoCRI0Cg5jaGVja3Nfc3VtbWFyeRgLIAEoCzIcLnlhcmRtYXN0ZXIudjEuQ2hlY2tzU3VtbWFyeRI2Cg1wdWxsX3JlcXVlc3RzGAwgAygLMh8ueWFyZG1hc3Rlci52MS5CYXRjaFB1bGxSZXF1ZXN0EikKC3N1Yl9iYXRjaGVzGA0gAygLMhQueWFyZG1hc3Rlci52MS5CYXRjaCIbCgtCYXRjaFN0YXR1cxIMCgRjb2RlGAEgASgJIi4KDUNoZWNrc1N1bW1hcnkSDgoGcGFzc2VkGAEgASgFEg0KBXRvdGFsGAIgASgFIi4KEVB1bGxSZXF1ZXN0QXV0aG9yEgoKAmlkGAEgASgDEg0KBWxvZ2luGAIgASgJIkUKCUhvc3RMYWJlbBIKCgJpZBgBIAEoAxIMCgRuYW1lGAIgASgJEg0KBWNvbG9yGAMgASgJEg8KB2RlZmF1bHQYBCABKAgiogIKEEJhdGNoUHVsbFJlcXVlc3QSDgoGbnVtYmVyGAEgASgDEg0KBXRpdGxlGAIgASgJEgsKA3VybBgDIAEoCRIwCgZhdXRob3IYBCABKAsyIC55YXJkbWFzdGVyLnYxLlB1bGxSZXF1ZXN0QXV0aG9yEi0KCXF1ZXVlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFgoOcHJpb3JpdHlfYWxpYXMYBiABKAkSGgoScHJpb3JpdHlfcnVsZV9uYW1lGAcgASgJEg4KBmxhYmVscxgIIAMoCRItCgtob3N0X2xhYmVscxgJIAMoCzIYLnlhcmRtYXN0ZXIudjEuSG9zdExhYmVsEg4KBnNjb3BlcxgKIAMoCSKEAwocR2V0UXVldWVkUHVsbFJlcXVlc3RSZXNwb25zZRIOCgZudW1iZXIYASABKAMSLQoJcXVldWVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI7Chdlc3RpbWF0ZWRfdGltZV9vZl9tZXJnZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEAoIcG9zaXRpb24YBCABKAMSGgoScHJpb3JpdHlfcnVsZV9uYW1lGAUgASgJEhcKD3F1ZXVlX3J1bGVfbmFtZRgGIAEoCRI1ChFjaGVja3NfdGltZW91dF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoKcXVldWVfcnVsZRgIIAEoCzIYLnlhcmRtYXN0ZXIudjEuUXVldWVSdWxlEjwKEm1lcmdlYWJpbGl0eV9jaGVjaxgJIAEoCzIgLnlhcmRtYXN0ZXIudjEuTWVyZ2VhYmlsaXR5Q2hlY2siQgoJUXVldWVSdWxlEgwKBG5hbWUYASABKAkSJwoGY29uZmlnGAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCLGAgoRTWVyZ2VhYmlsaXR5Q2hlY2sSEgoKY2hlY2tfdHlwZRgBIAEoCRIhChlxdWV1ZV9wdWxsX3JlcXVlc3RfbnVtYmVyGAIgASgDEi4KCnN0YXJ0ZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC2NpX2VuZGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIQCghjaV9zdGF0ZRgFIAEoCRINCgVzdGF0ZRgGIAEoCRI0CgZjaGVja3MYByADKAsyJC55YXJkbWFzdGVyLnYxLk1lcmdlYWJpbGl0eUNoZWNrSXRlbRJCChVjb25kaXRpb25zX2V2YWx1YXRpb24YCCABKAsyIy55YXJkbWFzdGVyLnYxLkNvbmRpdGlvbnNFdmFsdWF0aW9uImMKFU1lcmdlYWJpbGl0eUNoZWNrSXRlbRIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhAKA3VybBgDIAEoCUgAiAEBEg0KBXN0YXRlGAQgASgJQgYKBF91cmwiiQIKFENvbmRpdGlvbnNFdmFsdWF0aW9uEg0KBW1hdGNoGAEgASgIEg0KBWxhYmVsGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEhkKEWRvY3VtZW50YXRpb25fdXJsGAQgASgJEikKCHNjaGVkdWxlGAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBI6Cg1zdWJjb25kaXRpb25zGAYgAygLMiMueWFyZG1hc3Rlci52MS5Db25kaXRpb25zRXZhbHVhdGlvbhI8CgtldmFsdWF0aW9ucxgHIAMoCzInLnlhcmRtYXN0ZXIudjEuQ29uZGl0aW9uc0V2YWx1YXRpb25JdGVtIsMBChhDb25kaXRpb25zRXZhbHVhdGlvbkl0ZW0SFAoMcHVsbF9yZXF1ZXN0GAEgASgDEg0KBW1hdGNoGAIgASgIEh0KEGV2YWx1YXRpb25fZXJyb3IYAyABKAlIAIgBARIWCg5yZWxhdGVkX2NoZWNrcxgEIAMoCRI2ChJuZXh0X2V2YWx1YXRpb25fYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQhMKEV9ldmFsdWF0aW9uX2Vycm9yIngKGEdldERlcXVldWVJbXBhY3RSZXNwb25zZRIbChNpbnRlcnJ1cHRlZF9iYXRjaGVzGAEgASgFEh8KF3JlY2hlY2tlZF9wdWxsX3JlcXVlc3RzGAIgASgFEh4KFmNhc2NhZGVkX3B1bGxfcmVxdWVzdHMYAyABKAUieAoXUGF1c2VNZXJnZVF1ZXVlUmVzcG9uc2USDgoGcGF1c2VkGAEgASgIEhMKBnJlYXNvbhgCIAEoCUgAiAEBEi0KCXBhdXNlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCCQoHX3JlYXNvbiJ7ChpHZXRNZXJnZVF1ZXVlUGF1c2VSZXNwb25zZRIOCgZwYXVzZWQYASABKAgSEwoGcmVhc29uGAIgASgJSACIAQESLQoJcGF1c2VkX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEIJCgdfcmVhc29uIlEKD1F1ZXVlUGF1c2VFbnRyeRIOCgZyZWFzb24YASABKAkSLgoKcGF1c2VfZGF0ZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiSQoSUGF1c2VRdWV1ZVJlc3BvbnNlEjMKC3F1ZXVlX3BhdXNlGAEgAygLMh4ueWFyZG1hc3Rlci52MS5RdWV1ZVBhdXNlRW50cnkiTAoVR2V0UXVldWVQYXVzZVJlc3BvbnNlEjMKC3F1ZXVlX3BhdXNlGAEgAygLMh4ueWFyZG1hc3Rlci52MS5RdWV1ZVBhdXNlRW50cnkiUQoeR2V0UXVldWVzQ29uZmlndXJhdGlvblJlc3BvbnNlEi8KDWNvbmZpZ3VyYXRpb24YASADKAsyGC55YXJkbWFzdGVyLnYxLlF1ZXVlUnVsZSI6ChJMaXN0UXVldWVzUmVzcG9uc2USJAoGcXVldWVzGAEgAygLMhQueWFyZG1hc3Rlci52MS5RdWV1ZSJnCgVRdWV1ZRIlCgZicmFuY2gYASABKAsyFS55YXJkbWFzdGVyLnYxLkJyYW5jaBI3Cg1wdWxsX3JlcXVlc3RzGAIgAygLMiAueWFyZG1hc3Rlci52MS5RdWV1ZWRQdWxsUmVxdWVzdCIWCgZCcmFuY2gSDAoEbmFtZRgBIAEoCSLFAwoRUXVldWVkUHVsbFJlcXVlc3QSDgoGbnVtYmVyGAEgASgDEhAKCHBvc2l0aW9uGAIgASgDEhAKCHByaW9yaXR5GAMgASgDEhoKEmVmZmVjdGl2ZV9wcmlvcml0eRgEIAEoAxIWCg5wcmlvcml0eV9hbGlhcxgFIAEoCRIWCg5wYXJ0aXRpb25fbmFtZRgGIAEoCRIsCgpxdWV1ZV9ydWxlGAcgASgLMhgueWFyZG1hc3Rlci52MS5RdWV1ZVJ1bGUSUgoec3BlY3VsYXRpdmVfY2hlY2tfcHVsbF9yZXF1ZXN0GAggASgLMioueWFyZG1hc3Rlci52MS5TcGVjdWxhdGl2ZUNoZWNrUHVsbFJlcXVlc3QSQgoSbWVyZ2VhYmlsaXR5X2NoZWNrGAkgASgLMiYueWFyZG1hc3Rlci52MS5RdWV1ZWRNZXJnZWFiaWxpdHlDaGVjaxItCglxdWV1ZWRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjsKF2VzdGltYXRlZF90aW1lX29mX21lcmdlGAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKAAgobU3BlY3VsYXRpdmVDaGVja1B1bGxSZXF1ZXN0EhAKCGluX3BsYWNlGAEgASgIEg4KBm51bWJlchgCIAEoAxIuCgpzdGFydGVkX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIsCghlbmRlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASNAoGY2hlY2tzGAUgAygLMiQueWFyZG1hc3Rlci52MS5NZXJnZWFiaWxpdHlDaGVja0l0ZW0SHAoUZXZhbHVhdGVkX2NvbmRpdGlvbnMYBiABKAkSDQoFc3RhdGUYByABKAkitwEKF1F1ZXVlZE1lcmdlYWJpbGl0eUNoZWNrEhIKCmNoZWNrX3R5cGUYASABKAkSGwoTcHVsbF9yZXF1ZXN0X251bWJlchgCIAEoAxIuCgpzdGFydGVkX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIsCghlbmRlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDQoFc3RhdGUYBSABKAkiLgoZTGlzdFF1ZXVlQmFzZVJlZnNSZXNwb25zZRIRCgliYXNlX3JlZnMYASADKAkiQgoaRW5xdWV1ZVB1bGxSZXF1ZXN0UmVzcG9uc2USEgoKcXVldWVfcnVsZRgBIAEoCRIQCghwb3NpdGlvbhgCIAEoAzLLEwoMUXVldWVTZXJ2aWNlErIBChZMaXN0TWVyZ2VRdWV1ZUJyYW5jaGVzEiwueWFyZG1hc3Rlci52MS5MaXN0TWVyZ2VRdWV1ZUJyYW5jaGVzUmVxdWVzdBotLnlhcmRtYXN0ZXIudjEuTGlzdE1lcmdlUXVldWVCcmFuY2hlc1Jlc3BvbnNlIjuC0+STAjUSMy92MS9yZXBvcy97b3duZXJ9L3tyZXBvc2l0b3J5fS9tZXJnZS1xdWV1ZS9icmFuY2hlcxKnAQoTR2V0TWVyZ2VRdWV1ZVN0YXR1cxIpLnlhcmRtYXN0ZXIudjEuR2V0TWVyZ2VRdWV1ZVN0YXR1c1JlcXVlc3QaKi55YXJkbWFzdGVyLnYxLkdldE1lcmdlUXVldWVTdGF0dXNSZXNwb25zZSI5gtPkkwIzEjEvdjEvcmVwb3Mve293bmVyfS97cmVwb3NpdG9yeX0vbWVyZ2UtcXVldWUvc3RhdHVzErQBChRHZXRRdWV1ZWRQdWxsUmVxdWVzdBIqLnlhcmRtYXN0ZXIudjEuR2V0UXVldWVkUHVsbFJlcXVlc3RSZXF1ZXN0GisueWFyZG1hc3Rlci52MS5HZXRRdWV1ZWRQdWxsUmVxdWVzdFJlc3BvbnNlIkOC0+STAj0SOy92MS9yZXBvcy97b3duZXJ9L3tyZXBvc2l0b3J5fS9tZXJnZS1xdWV1ZS9wdWxsL3twcl9udW1iZXJ9ErcBChBHZXREZXF1ZXVlSW1wYWN0EiYueWFyZG1hc3Rlci52MS5HZXREZXF1ZXVlSW1wYWN0UmVxdWVzdBonLnlhcmRtYXN0ZXIudjEuR2V0RGVxdWV1ZUltcGFjdFJlc3BvbnNlIlKC0+STAkwSSi92MS9yZXBvcy97b3duZXJ9L3tyZXBvc2l0b3J5fS9tZXJnZS1xdWV1ZS9wdWxsL3twcl9udW1iZXJ9L2RlcXVldWUtaW1wYWN0EqMBChJEZXF1ZXVlUHVsbFJlcXVlc3QSKC55YXJkbWFzdGVyLnYxLkRlcXVldWVQdWxsUmVxdWVzdFJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHkiS4LT5JMCRSJDL3YxL3JlcG9zL3tvd25lcn0ve3JlcG9zaXRvcnl9L21lcmdlLXF1ZXVlL3B1bGwve3ByX251bWJlcn0vZGVxdWV1ZRKdAQoPUGF1c2VNZXJnZVF1ZXVlEiUueWFyZG1hc3Rlci52MS5QYXVzZU1lcmdlUXVldWVSZXF1ZXN0GiYueWFyZG1hc3Rlci52MS5QYXVzZU1lcmdlUXVldWVSZXNwb25zZSI7gtPkkwI1OgEqGjAvdjEvcmVwb3Mve293bmVyfS97cmVwb3NpdG9yeX0vbWVyZ2UtcXVldWUvcGF1c2USjgEKEVVucGF1c2VNZXJnZVF1ZXVlEicueWFyZG1hc3Rlci52MS5VbnBhdXNlTWVyZ2VRdWV1ZVJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHkiOILT5JMCMiowL3YxL3JlcG9zL3tvd25lcn0ve3JlcG9zaXRvcnl9L21lcmdlLXF1ZXVlL3BhdXNlEqMBChJHZXRNZXJnZVF1ZXVlUGF1c2USKC55YXJkbWFzdGVyLnYxLkdldE1lcmdlUXVldWVQYXVzZVJlcXVlc3QaKS55YXJkbWFzdGVyLnYxLkdldE1lcmdlUXVldWVQYXVzZVJlc3BvbnNlIjiC0+STAjISMC92MS9yZXBvcy97b3duZXJ9L3tyZXBvc2l0b3J5fS9tZXJnZS1xdWV1ZS9wYXVzZRKyAQoWR2V0UXVldWVzQ29uZmlndXJhdGlvbhIsLnlhcmRtYXN0ZXIudjEuR2V0UXVldWVzQ29uZmlndXJhdGlvblJlcXVlc3QaLS55YXJkbWFzdGVyLnYxLkdldFF1ZXVlc0NvbmZpZ3VyYXRpb25SZXNwb25zZSI7gtPkkwI1EjMvdjEvcmVwb3Mve293bmVyfS97cmVwb3NpdG9yeX0vcXVldWVzL2NvbmZpZ3VyYXRpb24SiAEKClBhdXNlUXVldWUSIC55YXJkbWFzdGVyLnYxLlBhdXNlUXVldWVSZXF1ZXN0GiEueWFyZG1hc3Rlci52MS5QYXVzZVF1ZXVlUmVzcG9uc2UiNYLT5JMCLzoBKhoqL3YxL3JlcG9zL3tvd25lcn0ve3JlcG9zaXRvcnl9L3F1ZXVlL3BhdXNlEn4KDFVucGF1c2VRdWV1ZRIiLnlhcmRtYXN0ZXIudjEuVW5wYXVzZVF1ZXVlUmVxdWVzdBoWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eSIygtPkkwIsKiovdjEvcmVwb3Mve293bmVyfS97cmVwb3NpdG9yeX0vcXVldWUvcGF1c2USjgEKDUdldFF1ZXVlUGF1c2USIy55YXJkbWFzdGVyLnYxLkdldFF1ZXVlUGF1c2VSZXF1ZXN0GiQueWFyZG1hc3Rlci52MS5HZXRRdWV1ZVBhdXNlUmVzcG9uc2UiMoLT5JMCLBIqL3YxL3JlcG9zL3tvd25lcn0ve3JlcG9zaXRvcnl9L3F1ZXVlL3BhdXNlEo0BChBEZWxldGVRdWV1ZVBhdXNlEiYueWFyZG1hc3Rlci52MS5EZWxldGVRdWV1ZVBhdXNlUmVxdWVzdBoWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eSI5gtPkkwIzIjEvdjEvcmVwb3Mve293bmVyfS97cmVwb3NpdG9yeX0vcXVldWUvcGF1c2UvZGVsZXRlEoABCgpMaXN0UXVldWVzEiAueWFyZG1hc3Rlci52MS5MaXN0UXVldWVzUmVxdWVzdBohLnlhcmRtYXN0ZXIudjEuTGlzdFF1ZXVlc1Jlc3BvbnNlIi2C0+STAicSJS92MS9yZXBvcy97b3duZXJ9L3tyZXBvc2l0b3J5fS9xdWV1ZXMSngEKEUxpc3RRdWV1ZUJhc2VSZWZzEicueWFyZG1hc3Rlci52MS5MaXN0UXVldWVCYXNlUmVmc1JlcXVlc3QaKC55YXJkbWFzdGVyLnYxLkxpc3RRdWV1ZUJhc2VSZWZzUmVzcG9uc2UiNoLT5JMCMBIuL3YxL3JlcG9zL3tvd25lcn0ve3JlcG9zaXRvcnl9L3F1ZXVlcy9icmFuY2hlcxJpChJFbnF1ZXVlUHVsbFJlcXVlc3QSKC55YXJkbWFzdGVyLnYxLkVucXVldWVQdWxsUmVxdWVzdFJlcXVlc3QaKS55YXJkbWFzdGVyLnYxLkVucXVldWVQdWxsUmVxdWVzdFJlc3BvbnNlYgZwcm90bzM", [file_google_api_annotations, file_google_protobuf_empty, file_google_protobuf_struct, file_google_protobuf_timestamp, file_yardmaster_v1_common]);
 
 /**
+ * Request of ListMergeQueueBranches (SPEC.md "Merge queue control" #1), REST route
+ * GET /v1/repos/{owner}/{repository}/merge-queue/branches.
+ *
  * @generated from message yardmaster.v1.ListMergeQueueBranchesRequest
  */
 export type ListMergeQueueBranchesRequest = Message<"yardmaster.v1.ListMergeQueueBranchesRequest"> & {
@@ -39,6 +42,9 @@ export const ListMergeQueueBranchesRequestSchema: GenMessage<ListMergeQueueBranc
   messageDesc(file_yardmaster_v1_queue, 0);
 
 /**
+ * Request of GetMergeQueueStatus (SPEC.md "Merge queue control" #2), REST route
+ * GET /v1/repos/{owner}/{repository}/merge-queue/status, with an optional `branch` query.
+ *
  * @generated from message yardmaster.v1.GetMergeQueueStatusRequest
  */
 export type GetMergeQueueStatusRequest = Message<"yardmaster.v1.GetMergeQueueStatusRequest"> & {
@@ -68,6 +74,9 @@ export const GetMergeQueueStatusRequestSchema: GenMessage<GetMergeQueueStatusReq
   messageDesc(file_yardmaster_v1_queue, 1);
 
 /**
+ * Request of GetQueuedPullRequest (SPEC.md "Merge queue control" #3), REST route
+ * GET /v1/repos/{owner}/{repository}/merge-queue/pull/{pr_number}.
+ *
  * @generated from message yardmaster.v1.GetQueuedPullRequestRequest
  */
 export type GetQueuedPullRequestRequest = Message<"yardmaster.v1.GetQueuedPullRequestRequest"> & {
@@ -97,6 +106,9 @@ export const GetQueuedPullRequestRequestSchema: GenMessage<GetQueuedPullRequestR
   messageDesc(file_yardmaster_v1_queue, 2);
 
 /**
+ * Request of GetDequeueImpact (SPEC.md "Merge queue control" #4), REST route
+ * GET /v1/repos/{owner}/{repository}/merge-queue/pull/{pr_number}/dequeue-impact.
+ *
  * @generated from message yardmaster.v1.GetDequeueImpactRequest
  */
 export type GetDequeueImpactRequest = Message<"yardmaster.v1.GetDequeueImpactRequest"> & {
@@ -124,6 +136,9 @@ export const GetDequeueImpactRequestSchema: GenMessage<GetDequeueImpactRequest> 
   messageDesc(file_yardmaster_v1_queue, 3);
 
 /**
+ * Request of DequeuePullRequest (SPEC.md "Merge queue control" #5), REST route
+ * POST /v1/repos/{owner}/{repository}/merge-queue/pull/{pr_number}/dequeue (no body; 204).
+ *
  * @generated from message yardmaster.v1.DequeuePullRequestRequest
  */
 export type DequeuePullRequestRequest = Message<"yardmaster.v1.DequeuePullRequestRequest"> & {
@@ -151,6 +166,10 @@ export const DequeuePullRequestRequestSchema: GenMessage<DequeuePullRequestReque
   messageDesc(file_yardmaster_v1_queue, 4);
 
 /**
+ * Request of PauseMergeQueue (SPEC.md "Merge queue control" #6), REST route
+ * PUT /v1/repos/{owner}/{repository}/merge-queue/pause with the JSON body {reason}.
+ * docs/pause.md.
+ *
  * @generated from message yardmaster.v1.PauseMergeQueueRequest
  */
 export type PauseMergeQueueRequest = Message<"yardmaster.v1.PauseMergeQueueRequest"> & {
@@ -180,6 +199,9 @@ export const PauseMergeQueueRequestSchema: GenMessage<PauseMergeQueueRequest> = 
   messageDesc(file_yardmaster_v1_queue, 5);
 
 /**
+ * Request of UnpauseMergeQueue (SPEC.md "Merge queue control" #7), REST route
+ * DELETE /v1/repos/{owner}/{repository}/merge-queue/pause (204). docs/pause.md.
+ *
  * @generated from message yardmaster.v1.UnpauseMergeQueueRequest
  */
 export type UnpauseMergeQueueRequest = Message<"yardmaster.v1.UnpauseMergeQueueRequest"> & {
@@ -202,6 +224,9 @@ export const UnpauseMergeQueueRequestSchema: GenMessage<UnpauseMergeQueueRequest
   messageDesc(file_yardmaster_v1_queue, 6);
 
 /**
+ * Request of GetMergeQueuePause (SPEC.md "Merge queue control" #8), REST route
+ * GET /v1/repos/{owner}/{repository}/merge-queue/pause. docs/pause.md.
+ *
  * @generated from message yardmaster.v1.GetMergeQueuePauseRequest
  */
 export type GetMergeQueuePauseRequest = Message<"yardmaster.v1.GetMergeQueuePauseRequest"> & {
@@ -224,6 +249,9 @@ export const GetMergeQueuePauseRequestSchema: GenMessage<GetMergeQueuePauseReque
   messageDesc(file_yardmaster_v1_queue, 7);
 
 /**
+ * Request of GetQueuesConfiguration (SPEC.md "Queues" #12), REST route
+ * GET /v1/repos/{owner}/{repository}/queues/configuration.
+ *
  * @generated from message yardmaster.v1.GetQueuesConfigurationRequest
  */
 export type GetQueuesConfigurationRequest = Message<"yardmaster.v1.GetQueuesConfigurationRequest"> & {
@@ -246,6 +274,9 @@ export const GetQueuesConfigurationRequestSchema: GenMessage<GetQueuesConfigurat
   messageDesc(file_yardmaster_v1_queue, 8);
 
 /**
+ * Request of PauseQueue (SPEC.md "Queues" #13, legacy pause family), REST route
+ * PUT /v1/repos/{owner}/{repository}/queue/pause with the JSON body {reason}. docs/pause.md.
+ *
  * @generated from message yardmaster.v1.PauseQueueRequest
  */
 export type PauseQueueRequest = Message<"yardmaster.v1.PauseQueueRequest"> & {
@@ -275,6 +306,9 @@ export const PauseQueueRequestSchema: GenMessage<PauseQueueRequest> = /*@__PURE_
   messageDesc(file_yardmaster_v1_queue, 9);
 
 /**
+ * Request of UnpauseQueue (SPEC.md "Queues" #14, legacy pause family), REST route
+ * DELETE /v1/repos/{owner}/{repository}/queue/pause (204). docs/pause.md.
+ *
  * @generated from message yardmaster.v1.UnpauseQueueRequest
  */
 export type UnpauseQueueRequest = Message<"yardmaster.v1.UnpauseQueueRequest"> & {
@@ -297,6 +331,9 @@ export const UnpauseQueueRequestSchema: GenMessage<UnpauseQueueRequest> = /*@__P
   messageDesc(file_yardmaster_v1_queue, 10);
 
 /**
+ * Request of GetQueuePause (SPEC.md "Queues" #15, legacy pause family), REST route
+ * GET /v1/repos/{owner}/{repository}/queue/pause. docs/pause.md.
+ *
  * @generated from message yardmaster.v1.GetQueuePauseRequest
  */
 export type GetQueuePauseRequest = Message<"yardmaster.v1.GetQueuePauseRequest"> & {
@@ -319,6 +356,9 @@ export const GetQueuePauseRequestSchema: GenMessage<GetQueuePauseRequest> = /*@_
   messageDesc(file_yardmaster_v1_queue, 11);
 
 /**
+ * Request of DeleteQueuePause (SPEC.md "Queues" #16, legacy pause family), REST route
+ * POST /v1/repos/{owner}/{repository}/queue/pause/delete (no body; 204). docs/pause.md.
+ *
  * @generated from message yardmaster.v1.DeleteQueuePauseRequest
  */
 export type DeleteQueuePauseRequest = Message<"yardmaster.v1.DeleteQueuePauseRequest"> & {
@@ -341,6 +381,9 @@ export const DeleteQueuePauseRequestSchema: GenMessage<DeleteQueuePauseRequest> 
   messageDesc(file_yardmaster_v1_queue, 12);
 
 /**
+ * Request of ListQueues (SPEC.md "Queues" #17), REST route
+ * GET /v1/repos/{owner}/{repository}/queues.
+ *
  * @generated from message yardmaster.v1.ListQueuesRequest
  */
 export type ListQueuesRequest = Message<"yardmaster.v1.ListQueuesRequest"> & {
@@ -363,6 +406,10 @@ export const ListQueuesRequestSchema: GenMessage<ListQueuesRequest> = /*@__PURE_
   messageDesc(file_yardmaster_v1_queue, 13);
 
 /**
+ * Request of ListQueueBaseRefs (SPEC.md "Queues" #18), REST route
+ * GET /v1/repos/{owner}/{repository}/queues/branches, with optional `start_at` and `end_at`.
+ * INVALID_ARGUMENT (422) naming start_at when the window starts after its end.
+ *
  * @generated from message yardmaster.v1.ListQueueBaseRefsRequest
  */
 export type ListQueueBaseRefsRequest = Message<"yardmaster.v1.ListQueueBaseRefsRequest"> & {
@@ -399,6 +446,9 @@ export const ListQueueBaseRefsRequestSchema: GenMessage<ListQueueBaseRefsRequest
   messageDesc(file_yardmaster_v1_queue, 14);
 
 /**
+ * Request of EnqueuePullRequest (internal, no REST route): the pull request to queue and an
+ * optional queue rule, as `@yardmaster queue [rule]` does. docs/merge-queue.md "Runner".
+ *
  * @generated from message yardmaster.v1.EnqueuePullRequestRequest
  */
 export type EnqueuePullRequestRequest = Message<"yardmaster.v1.EnqueuePullRequestRequest"> & {
@@ -433,6 +483,9 @@ export const EnqueuePullRequestRequestSchema: GenMessage<EnqueuePullRequestReque
   messageDesc(file_yardmaster_v1_queue, 15);
 
 /**
+ * Response of ListMergeQueueBranches: the base branches that have at least one queued pull
+ * request, sorted by name. SPEC.md "Branch list (merge-queue/branches)".
+ *
  * @generated from message yardmaster.v1.ListMergeQueueBranchesResponse
  */
 export type ListMergeQueueBranchesResponse = Message<"yardmaster.v1.ListMergeQueueBranchesResponse"> & {
@@ -450,6 +503,10 @@ export const ListMergeQueueBranchesResponseSchema: GenMessage<ListMergeQueueBran
   messageDesc(file_yardmaster_v1_queue, 16);
 
 /**
+ * Response of GetMergeQueueStatus: the batches being checked, per scope lane, and the pull
+ * requests waiting for a batch; times are UTC. SPEC.md "Merge queue status"; batch statuses
+ * and queue modes: docs/merge-queue.md.
+ *
  * @generated from message yardmaster.v1.GetMergeQueueStatusResponse
  */
 export type GetMergeQueueStatusResponse = Message<"yardmaster.v1.GetMergeQueueStatusResponse"> & {
@@ -581,6 +638,8 @@ export const BatchSchema: GenMessage<Batch> = /*@__PURE__*/
   messageDesc(file_yardmaster_v1_queue, 18);
 
 /**
+ * The status of a Batch, as the object {code} (SPEC.md "Merge queue status", Batch.status).
+ *
  * @generated from message yardmaster.v1.BatchStatus
  */
 export type BatchStatus = Message<"yardmaster.v1.BatchStatus"> & {
@@ -602,6 +661,9 @@ export const BatchStatusSchema: GenMessage<BatchStatus> = /*@__PURE__*/
   messageDesc(file_yardmaster_v1_queue, 19);
 
 /**
+ * The checks of a batch's current check: how many passed, out of how many (0 of 0 before
+ * it has one). SPEC.md "Merge queue status", Batch.checks_summary.
+ *
  * @generated from message yardmaster.v1.ChecksSummary
  */
 export type ChecksSummary = Message<"yardmaster.v1.ChecksSummary"> & {
@@ -624,6 +686,9 @@ export const ChecksSummarySchema: GenMessage<ChecksSummary> = /*@__PURE__*/
   messageDesc(file_yardmaster_v1_queue, 20);
 
 /**
+ * The author of a pull request on the hosting platform: user id and login
+ * (SPEC.md "Merge queue status", BatchPullRequest.author).
+ *
  * @generated from message yardmaster.v1.PullRequestAuthor
  */
 export type PullRequestAuthor = Message<"yardmaster.v1.PullRequestAuthor"> & {
@@ -748,6 +813,10 @@ export const BatchPullRequestSchema: GenMessage<BatchPullRequest> = /*@__PURE__*
   messageDesc(file_yardmaster_v1_queue, 23);
 
 /**
+ * Response of GetQueuedPullRequest: one queued pull request with its position, queue rule
+ * (durations in seconds), estimates and current check; times are UTC.
+ * SPEC.md "Queued pull request detail (merge-queue/pull/{pr_number})".
+ *
  * @generated from message yardmaster.v1.GetQueuedPullRequestResponse
  */
 export type GetQueuedPullRequestResponse = Message<"yardmaster.v1.GetQueuedPullRequestResponse"> & {
@@ -833,6 +902,10 @@ export const QueueRuleSchema: GenMessage<QueueRule> = /*@__PURE__*/
   messageDesc(file_yardmaster_v1_queue, 25);
 
 /**
+ * The check holding a queued pull request (SPEC.md "Queued pull request detail",
+ * mergeability_check): where it runs, its CI state, its checks and the merge conditions
+ * evaluated at the time of the request (docs/conditions.md "API form"). Times are UTC.
+ *
  * @generated from message yardmaster.v1.MergeabilityCheck
  */
 export type MergeabilityCheck = Message<"yardmaster.v1.MergeabilityCheck"> & {
@@ -980,6 +1053,10 @@ export const ConditionsEvaluationSchema: GenMessage<ConditionsEvaluation> = /*@_
   messageDesc(file_yardmaster_v1_queue, 28);
 
 /**
+ * The result of a condition node for one pull request: evaluation_error is set when it
+ * could not be evaluated; next_evaluation_at (UTC) is the earliest instant at which time
+ * alone can change it, or null. docs/conditions.md "API form" and "Next change".
+ *
  * @generated from message yardmaster.v1.ConditionsEvaluationItem
  */
 export type ConditionsEvaluationItem = Message<"yardmaster.v1.ConditionsEvaluationItem"> & {
@@ -1017,6 +1094,9 @@ export const ConditionsEvaluationItemSchema: GenMessage<ConditionsEvaluationItem
   messageDesc(file_yardmaster_v1_queue, 29);
 
 /**
+ * Response of GetDequeueImpact: what dequeuing the pull request would do, as counts. SPEC.md
+ * "Dequeue impact"; computed on a copy of the queue state (docs/merge-queue.md "Decisions").
+ *
  * @generated from message yardmaster.v1.GetDequeueImpactResponse
  */
 export type GetDequeueImpactResponse = Message<"yardmaster.v1.GetDequeueImpactResponse"> & {
@@ -1050,6 +1130,9 @@ export const GetDequeueImpactResponseSchema: GenMessage<GetDequeueImpactResponse
   messageDesc(file_yardmaster_v1_queue, 30);
 
 /**
+ * Response of PauseMergeQueue: the pause state after the call (paused_at, UTC, is kept when
+ * the queue was already paused). SPEC.md "Pause state (merge-queue/pause)"; docs/pause.md.
+ *
  * @generated from message yardmaster.v1.PauseMergeQueueResponse
  */
 export type PauseMergeQueueResponse = Message<"yardmaster.v1.PauseMergeQueueResponse"> & {
@@ -1077,6 +1160,9 @@ export const PauseMergeQueueResponseSchema: GenMessage<PauseMergeQueueResponse> 
   messageDesc(file_yardmaster_v1_queue, 31);
 
 /**
+ * Response of GetMergeQueuePause: whether the queue is paused, why and since when (UTC);
+ * reason and paused_at are null when it is not. SPEC.md "Pause state (merge-queue/pause)".
+ *
  * @generated from message yardmaster.v1.GetMergeQueuePauseResponse
  */
 export type GetMergeQueuePauseResponse = Message<"yardmaster.v1.GetMergeQueuePauseResponse"> & {
@@ -1104,6 +1190,9 @@ export const GetMergeQueuePauseResponseSchema: GenMessage<GetMergeQueuePauseResp
   messageDesc(file_yardmaster_v1_queue, 32);
 
 /**
+ * A pause as the legacy queue/pause family shows it: its reason and when it began (UTC).
+ * SPEC.md "Queue pause (queue/pause family)".
+ *
  * @generated from message yardmaster.v1.QueuePauseEntry
  */
 export type QueuePauseEntry = Message<"yardmaster.v1.QueuePauseEntry"> & {
@@ -1126,6 +1215,9 @@ export const QueuePauseEntrySchema: GenMessage<QueuePauseEntry> = /*@__PURE__*/
   messageDesc(file_yardmaster_v1_queue, 33);
 
 /**
+ * Response of PauseQueue: `queue_pause` holds the current pause. SPEC.md "Queue pause
+ * (queue/pause family)"; docs/pause.md.
+ *
  * @generated from message yardmaster.v1.PauseQueueResponse
  */
 export type PauseQueueResponse = Message<"yardmaster.v1.PauseQueueResponse"> & {
@@ -1143,6 +1235,9 @@ export const PauseQueueResponseSchema: GenMessage<PauseQueueResponse> = /*@__PUR
   messageDesc(file_yardmaster_v1_queue, 34);
 
 /**
+ * Response of GetQueuePause: `queue_pause` is empty when the queue is not paused, else holds
+ * the one pause. SPEC.md "Queue pause (queue/pause family)"; docs/pause.md.
+ *
  * @generated from message yardmaster.v1.GetQueuePauseResponse
  */
 export type GetQueuePauseResponse = Message<"yardmaster.v1.GetQueuePauseResponse"> & {
@@ -1160,6 +1255,10 @@ export const GetQueuePauseResponseSchema: GenMessage<GetQueuePauseResponse> = /*
   messageDesc(file_yardmaster_v1_queue, 35);
 
 /**
+ * Response of GetQueuesConfiguration: the queue rules in processing order, every default
+ * filled and durations in seconds; empty without a configuration file. SPEC.md "Queue
+ * configuration"; docs/configuration.md "API output of queue rules".
+ *
  * @generated from message yardmaster.v1.GetQueuesConfigurationResponse
  */
 export type GetQueuesConfigurationResponse = Message<"yardmaster.v1.GetQueuesConfigurationResponse"> & {
@@ -1177,6 +1276,9 @@ export const GetQueuesConfigurationResponseSchema: GenMessage<GetQueuesConfigura
   messageDesc(file_yardmaster_v1_queue, 36);
 
 /**
+ * Response of ListQueues: one Queue per base branch that has queued pull requests.
+ * SPEC.md "Queue listing (queues)".
+ *
  * @generated from message yardmaster.v1.ListQueuesResponse
  */
 export type ListQueuesResponse = Message<"yardmaster.v1.ListQueuesResponse"> & {
@@ -1194,6 +1296,8 @@ export const ListQueuesResponseSchema: GenMessage<ListQueuesResponse> = /*@__PUR
   messageDesc(file_yardmaster_v1_queue, 37);
 
 /**
+ * The queued pull requests of one base branch (SPEC.md "Queue listing (queues)").
+ *
  * @generated from message yardmaster.v1.Queue
  */
 export type Queue = Message<"yardmaster.v1.Queue"> & {
@@ -1216,6 +1320,8 @@ export const QueueSchema: GenMessage<Queue> = /*@__PURE__*/
   messageDesc(file_yardmaster_v1_queue, 38);
 
 /**
+ * A base branch, by name (SPEC.md "Queue listing (queues)").
+ *
  * @generated from message yardmaster.v1.Branch
  */
 export type Branch = Message<"yardmaster.v1.Branch"> & {
@@ -1233,6 +1339,10 @@ export const BranchSchema: GenMessage<Branch> = /*@__PURE__*/
   messageDesc(file_yardmaster_v1_queue, 39);
 
 /**
+ * A pull request of the queue listing: position, priorities, partition, queue rule (durations
+ * in seconds), its current check and estimates; times are UTC. SPEC.md "Queue listing
+ * (queues)", QueuedPullRequest.
+ *
  * @generated from message yardmaster.v1.QueuedPullRequest
  */
 export type QueuedPullRequest = Message<"yardmaster.v1.QueuedPullRequest"> & {
@@ -1308,6 +1418,9 @@ export const QueuedPullRequestSchema: GenMessage<QueuedPullRequest> = /*@__PURE_
   messageDesc(file_yardmaster_v1_queue, 40);
 
 /**
+ * The check holding a queued pull request, in the older shape of the queue listing: in place
+ * or on draft pull request `number`, with start and end (UTC). SPEC.md "Queue listing (queues)".
+ *
  * @generated from message yardmaster.v1.SpeculativeCheckPullRequest
  */
 export type SpeculativeCheckPullRequest = Message<"yardmaster.v1.SpeculativeCheckPullRequest"> & {
@@ -1357,6 +1470,10 @@ export const SpeculativeCheckPullRequestSchema: GenMessage<SpeculativeCheckPullR
   messageDesc(file_yardmaster_v1_queue, 41);
 
 /**
+ * The check holding a queued pull request, as the queue listing shows it: "in_place" or
+ * "draft_pr", the pull request the checks run on, start and end (UTC), and the batch status
+ * code. SPEC.md "Queue listing (queues)"; status codes: docs/merge-queue.md.
+ *
  * @generated from message yardmaster.v1.QueuedMergeabilityCheck
  */
 export type QueuedMergeabilityCheck = Message<"yardmaster.v1.QueuedMergeabilityCheck"> & {
@@ -1394,6 +1511,9 @@ export const QueuedMergeabilityCheckSchema: GenMessage<QueuedMergeabilityCheck> 
   messageDesc(file_yardmaster_v1_queue, 42);
 
 /**
+ * Response of ListQueueBaseRefs: the base branches touched by queue activity in the window.
+ * SPEC.md "Base refs (queues/branches)".
+ *
  * @generated from message yardmaster.v1.ListQueueBaseRefsResponse
  */
 export type ListQueueBaseRefsResponse = Message<"yardmaster.v1.ListQueueBaseRefsResponse"> & {
@@ -1411,6 +1531,8 @@ export const ListQueueBaseRefsResponseSchema: GenMessage<ListQueueBaseRefsRespon
   messageDesc(file_yardmaster_v1_queue, 43);
 
 /**
+ * Response of EnqueuePullRequest: the queue rule the pull request entered and its position.
+ *
  * @generated from message yardmaster.v1.EnqueuePullRequestResponse
  */
 export type EnqueuePullRequestResponse = Message<"yardmaster.v1.EnqueuePullRequestResponse"> & {
