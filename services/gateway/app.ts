@@ -72,6 +72,13 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
   });
 
   await app.register(async (rest) => {
+    // A compressed body is refused (415 naming the header), not misread as JSON (docs/rest-json.md).
+    rest.addHook("onRequest", async (req, reply) => {
+      const coding = req.headers["content-encoding"];
+      if (coding === undefined || coding.trim().toLowerCase() === "identity") return;
+      await sendError(reply, invalidField("content-encoding", `"${coding}" is not supported: send the request body uncompressed`), String(req.id), 415);
+      return reply;
+    });
     // Request bodies parsed losslessly: integers beyond 2^53 arrive as exact decimal strings.
     rest.removeContentTypeParser("application/json");
     rest.addContentTypeParser("application/json", { parseAs: "string" }, (_req, body, done) => {

@@ -140,6 +140,15 @@ describe("bad input", () => {
     expect(res.json.details).toContainEqual({ type: "field_violation", field, description });
   });
 
+  it("refuses a compressed body with 415 naming content-encoding, and takes an identity one", async () => {
+    const gzipped = await call("PUT", `${repo}/merge-queue/pause`, '{"reason":"x"}', { "content-encoding": "gzip" });
+    expect(gzipped.status).toBe(415);
+    expect(gzipped.json.code).toBe("invalid_argument");
+    expect(gzipped.json.details).toContainEqual({ type: "field_violation", field: "content-encoding", description: '"gzip" is not supported: send the request body uncompressed' });
+    const identity = await call("PUT", "/v1/repos/acme/identity/merge-queue/pause", '{"reason":"x"}', { "content-encoding": "identity" });
+    expect(identity.status).toBe(200);
+  });
+
   it("answers 404 for an unknown path and 405 with Allow for a wrong method", async () => {
     expect((await call("GET", `${repo}/nothing-here`)).status).toBe(404);
     expect((await call("GET", "/elsewhere")).json.code).toBe("not_found");

@@ -38,8 +38,8 @@ describe("SimulatorService with a rate-limited forge", () => {
   it("answers resource_exhausted for a pull request it cannot read", async () => {
     const forge = { getPullRequest: async () => { throw new ForgeError("rate_limited", "API rate limit exceeded", 30_000); } } as unknown as ForgePort;
     const service = createSimulatorService({ db: undefined as never, forge });
-    const error = await service.simulatePullRequest({ owner: "acme", repository: "widgets", number: 1n, serviceYml: "queue_rules:\n  - name: default\n" } as never, undefined as never)
-      .catch((e: unknown) => e);
+    const request = { owner: "acme", repository: "widgets", number: 1n, serviceYml: "queue_rules:\n  - name: default\n" };
+    const error = await Promise.resolve(service.simulatePullRequest(request as never, undefined as never)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectError);
     expect((error as ConnectError).code).toBe(Code.ResourceExhausted);
   });
