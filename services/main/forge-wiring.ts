@@ -7,7 +7,7 @@
 import type { Logger } from "pino";
 import { ForgeService } from "../../gen/yardmaster/v1/forge_pb.js";
 import { createGithubForge, createGithubTokenVerifier, registerGithubWebhook } from "../forge/github/index.js";
-import { ciSlotsFromEnvironment, createForgeService, createLocalForge } from "../forge/local/index.js";
+import { ciLeaseFromEnvironment, ciSlotsFromEnvironment, createForgeService, createLocalForge } from "../forge/local/index.js";
 import type { ForgeEvent, ForgePort } from "../forge/types.js";
 import type { App, PlatformTokenVerifier, ServiceBinding } from "../gateway/index.js";
 import { pruneGithubDeliveries, type Pool } from "../store/index.js";
@@ -46,7 +46,7 @@ export function wireForge(settings: Settings, db: Pool, logger: Logger): ForgeWi
   if (settings.forge === "local") {
     const local = createLocalForge({
       db, dataDir: settings.dataDir, logger: logger.child({ component: "local-forge" }), sink: deliver,
-      ci: { slots: ciSlotsFromEnvironment(process.env) },
+      ci: { slots: ciSlotsFromEnvironment(process.env), ...ciLeaseFromEnvironment(process.env) },
     });
     return {
       forge: local,

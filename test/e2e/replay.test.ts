@@ -7,7 +7,7 @@
  *   the two leave named as culprits by bisection, the base ends with the history's tree without their files,
  *   every check has its checks_start / checks_end pair, the failed batches were bisected, and
  *   /logs/aggregate counts what /logs lists;
- * - this project's own first 12 changes (a linear history), CI `true`, replayed at the same time on the
+ * - this project's own first 6 changes (a linear history), CI `true`, replayed at the same time on the
  *   same server (the README walkthrough replays 20 alone): all merged, tree equal.
  * High speeds keep it short; the self history runs on the default configuration (docs/replay.md).
  */
@@ -98,7 +98,7 @@ beforeAll(async () => {
   [shopRun, selfRun] = await Promise.all([
     replay(["--from", shop.path, "--repo", "acme/shop", "--config", path.join(work, "queue.yml"), "--speed", "1e9", "--break", BROKEN.join(",")]),
     // The default configuration (batches of 2-4, 3 s wait): nothing here depends on batch positions.
-    replay(["--from", ROOT, "--repo", "demo/self", "--limit", "12", "--ci", "true", "--speed", "1e9"]),
+    replay(["--from", ROOT, "--repo", "demo/self", "--limit", "6", "--ci", "true", "--speed", "1e9"]),
   ]);
 }, 960_000);
 afterAll(async () => {
@@ -159,12 +159,12 @@ describe("replaying a repository with merge commits and two broken pull requests
   });
 });
 
-describe("replaying this project's own first 12 changes, beside the other history", () => {
+describe("replaying this project's own first 6 changes, beside the other history", () => {
   it("merges all of them with CI `true`, and ends with the history's tree", () => {
     expect(selfRun.code, selfRun.stderr + server.output().slice(-3000)).toBe(0);
     const r = report(selfRun);
-    expect(r).toMatchObject({ mode: "linear", changes: 12, pullRequests: 12, dequeued: [], notQueued: [], broken: [], tree: { equal: true } });
-    expect(r.merged).toHaveLength(12);
-    expect(r.ciRuns).toBeGreaterThanOrEqual(12 / 4);
+    expect(r).toMatchObject({ mode: "linear", changes: 6, pullRequests: 6, dequeued: [], notQueued: [], broken: [], tree: { equal: true } });
+    expect(r.merged).toHaveLength(6);
+    expect(r.ciRuns).toBeGreaterThanOrEqual(6 / 4);
   });
 });

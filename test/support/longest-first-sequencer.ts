@@ -6,7 +6,7 @@
  */
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
-/** The slowest files, slowest first (seconds in a full run on the 2-core CI machine: ~330, ~250, ~100, ~100: the last waits out a CI lease). */
+/** The slowest files, slowest first (seconds in a full run on the 2-core CI machine: ~270, ~225, ~165, ~50). */
 const SLOWEST = ["test/e2e/replay.test.ts", "test/e2e/readme-walkthrough.test.ts", "test/e2e/local-forge.test.ts", "test/e2e/crash-recovery.test.ts"];
 
 function rank(file: TestSpecification): number {

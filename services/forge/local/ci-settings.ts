@@ -1,9 +1,14 @@
 /**
- * `YARDMASTER_CI_SLOTS`: how many checks the local CI runs at once on this machine (default 2;
- * docs/local-forge.md "CI jobs"). Read here until the service's settings carry it.
+ * The local CI's settings from the environment (docs/local-forge.md "CI jobs"), read here until the
+ * service's settings carry them:
+ * - `YARDMASTER_CI_SLOTS`: how many checks the local CI runs at once on this machine (default 2);
+ * - `YARDMASTER_CI_LEASE_SECONDS`: how long a CI job's claim holds without renewal (default 60), so
+ *   how soon another process (or this one, restarted) takes over the jobs of a worker that died.
  */
 import { z } from "zod";
 import { DEFAULT_CI_SLOTS } from "./local-forge.js";
+
+const LeaseSeconds = z.coerce.number().int("must be a whole number of seconds").min(4, "must be at least 4").max(3600, "must be at most 3600");
 
 const Slots = z.coerce.number().int("must be a whole number").min(1, "must be at least 1").max(256, "must be at most 256");
 
@@ -17,4 +22,18 @@ export function ciSlotsFromEnvironment(env: NodeJS.ProcessEnv): number {
   const parsed = Slots.safeParse(raw.trim());
   if (!parsed.success) throw new Error(`YARDMASTER_CI_SLOTS: ${parsed.error.issues[0]!.message} (got "${raw}")`);
   return parsed.data;
+}
+
+/**
+ * The CI job lease from an environment: `{}` when `YARDMASTER_CI_LEASE_SECONDS` is unset (the
+ * worker's defaults: 60 000 ms, renewed every 15 000 ms), else that many seconds in milliseconds,
+ * renewed every quarter of it.
+ * @throws Error naming YARDMASTER_CI_LEASE_SECONDS when it is set and not a whole number in 4..3600
+ */
+export function ciLeaseFromEnvironment(env: NodeJS.ProcessEnv): { leaseMs?: number; heartbeatMs?: number } {
+  const raw = env.YARDMASTER_CI_LEASE_SECONDS;
+  if (raw === undefined || raw.trim() === "") return {};
+  const parsed = LeaseSeconds.safeParse(raw.trim());
+  if (!parsed.success) throw new Error(`YARDMASTER_CI_LEASE_SECONDS: ${parsed.error.issues[0]!.message} (got "${raw}")`);
+  return { leaseMs: parsed.data * 1000, heartbeatMs: parsed.data * 250 };
 }

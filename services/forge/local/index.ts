@@ -9,4 +9,4 @@ export { LocalForgeError, type RpcHint } from "./errors.js";
 export { CONFIG_PATHS } from "./port.js";
 export type { PullRequestView } from "./pull-views.js";
 export { createForgeService, localPullRequestOf, toConnectError } from "./forge-service.js";
-export { ciSlotsFromEnvironment } from "./ci-settings.js";
+export { ciLeaseFromEnvironment, ciSlotsFromEnvironment } from "./ci-settings.js";

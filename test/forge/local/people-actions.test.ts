@@ -5,7 +5,7 @@
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ciSlotsFromEnvironment, toConnectError } from "../../../services/forge/local/index.js";
+import { ciLeaseFromEnvironment, ciSlotsFromEnvironment, toConnectError } from "../../../services/forge/local/index.js";
 import { isInvalidArgumentError } from "../../../services/contracts/index.js";
 import { ForgeError } from "../../../services/forge/types.js";
 import { createWorld, createSourceRepo, REPO, widgets, type ForgeWorld, type Widgets } from "./forge-fixture.js";
@@ -179,5 +179,16 @@ describe("YARDMASTER_CI_SLOTS", () => {
   });
   it.each(["0", "-1", "1.5", "many", "1000"])("%j is refused, naming the variable", (value) => {
     expect(() => ciSlotsFromEnvironment({ YARDMASTER_CI_SLOTS: value })).toThrow(/^YARDMASTER_CI_SLOTS: /);
+  });
+});
+
+describe("YARDMASTER_CI_LEASE_SECONDS", () => {
+  it.each([
+    [undefined, {}], ["", {}], ["60", { leaseMs: 60_000, heartbeatMs: 15_000 }], [" 8 ", { leaseMs: 8_000, heartbeatMs: 2_000 }],
+  ] as [string | undefined, object][])("%j gives the lease %j", (value, lease) => {
+    expect(ciLeaseFromEnvironment({ YARDMASTER_CI_LEASE_SECONDS: value })).toEqual(lease);
+  });
+  it.each(["0", "3", "1.5", "soon", "3601"])("%j is refused, naming the variable", (value) => {
+    expect(() => ciLeaseFromEnvironment({ YARDMASTER_CI_LEASE_SECONDS: value })).toThrow(/^YARDMASTER_CI_LEASE_SECONDS: /);
   });
 });
