@@ -2,7 +2,7 @@
  * `yardmaster replay` end to end (issue 7 "Tests"): the real server process (real PostgreSQL, the
  * embedded ClickHouse engine, real HTTP) and the real CLI, on two real git histories replayed at
  * the same time into two repositories of one server:
- * - a repository built here: 12 pull requests landed by merge commits (one octopus), one commit
+ * - a repository built here: 8 pull requests landed by merge commits (one octopus), one commit
  *   pushed without a pull request, two pull requests broken with --break: every good one merges,
  *   the two leave named as culprits by bisection, the base ends with the history's tree without their files,
  *   every check has its checks_start / checks_end pair, the failed batches were bisected, and
@@ -30,7 +30,7 @@ const BROKEN = [5, 6];
 
 /**
  * Batches of 4: the pull requests come at once and enter in replay order, so on a machine that
- * keeps up they are batched 1-4, 5-8, 9-12, and the broken ones, 5 and 6, are each the first of a
+ * keeps up they are batched 1-4 and 5-8, and the broken ones, 5 and 6, are each the first of a
  * failing batch, named by a failing first prefix (CHECKS_FAILED). A slow machine queues them
  * further apart than the batch wait (1 min), so a batch may start short with a broken one last:
  * every prefix passes and bisection eliminates it (DROPPED_BY_BISECTION_ELIMINATION). Either way
@@ -48,16 +48,16 @@ const CONFIG = [
   "",
 ].join("\n");
 
-/** The shop's history: PR i's head adds changes/pr-i.txt at minute 10i-5 and lands at minute 10i; PRs 10 and 11 land together (octopus); a commit lands directly after PR 4. */
+/** The shop's history: PR i's head adds changes/pr-i.txt at minute 10i-5 and lands at minute 10i; PRs 7 and 8 land together (octopus); a commit lands directly after PR 4. */
 async function buildShop(dir: string): Promise<HistoryRepo> {
   const repo = await historyRepo(dir);
   const root = await repo.commit("Initial commit", { "README.md": "shop\n" }, 0);
-  for (let i = 1; i <= 12; i++) {
+  for (let i = 1; i <= 8; i++) {
     repo.switchTo(`pr-${i}`, root);
     await repo.commit(`Add change ${i}`, { [`changes/pr-${i}.txt`]: `${i}\n` }, 10 * i - 5, i % 2 ? "Ada" : "Bob");
     repo.switchTo("main");
-    if (i === 10) continue;
-    repo.merge(i === 11 ? "Merge branches 'pr-10' and 'pr-11'" : `Merge pull request #${i} from acme/pr-${i}`, i === 11 ? ["pr-10", "pr-11"] : [`pr-${i}`], 10 * i);
+    if (i === 7) continue;
+    repo.merge(i === 8 ? "Merge branches 'pr-7' and 'pr-8'" : `Merge pull request #${i} from acme/pr-${i}`, i === 8 ? ["pr-7", "pr-8"] : [`pr-${i}`], 10 * i);
     if (i === 4) await repo.commit("Fix the README directly on main", { "README.md": "the shop\n" }, 43, "Cy");
   }
   return repo;
@@ -110,8 +110,8 @@ describe("replaying a repository with merge commits and two broken pull requests
   it("merges every good pull request and dequeues the two broken ones as culprits found by bisection", () => {
     expect(shopRun.code, shopRun.stderr + server.output().slice(-3000)).toBe(0);
     const r = report(shopRun);
-    expect(r).toMatchObject({ mode: "merges", changes: 12, pullRequests: 12, broken: BROKEN, notQueued: [], outsideChanges: { pushed: 1, refused: [] } });
-    expect(r.merged).toHaveLength(10);
+    expect(r).toMatchObject({ mode: "merges", changes: 8, pullRequests: 8, broken: BROKEN, notQueued: [], outsideChanges: { pushed: 1, refused: [] } });
+    expect(r.merged).toHaveLength(6);
     expect(r.dequeued.map((d) => d.order)).toEqual(BROKEN);
     for (const d of r.dequeued) expect(["CHECKS_FAILED", "DROPPED_BY_BISECTION_ELIMINATION"]).toContain(d.code);
     expect(r.bisections).toBeGreaterThanOrEqual(1);
@@ -122,7 +122,7 @@ describe("replaying a repository with merge commits and two broken pull requests
     const forgeGit = path.join(server.dataDir, "repos", "acme", "shop.git");
     const expected = treeListing(path.join(shop.path, ".git"), "main").filter((l) => !BROKEN.some((b) => l.endsWith(`\tchanges/pr-${b}.txt`)));
     expect(treeListing(forgeGit, "main")).toEqual(expected);
-    expect(expected).toHaveLength(11);
+    expect(expected).toHaveLength(7);
   });
 
   it("logs a checks_start / checks_end pair per check and member, and bisections that found the broken ones", async () => {
