@@ -1,9 +1,9 @@
 /**
  * Bad input never crashes and never answers 500 (developers' brief, "How to work"; DESIGN.md §4
  * "Errors"): random requests against the real server process, property-based (fast-check).
- * - REST: the 20 routes of SPEC.md (the 18 numbered ones, /logs and /logs/aggregate), with random path parameters,
- *   query parameters (known names and others, random values), bodies (JSON of any shape, broken
- *   JSON, bodies with the right keys and wrong types) and content types. Every answer is below 500;
+ * - REST: the 20 routes of SPEC.md (the 18 numbered ones, /logs and /logs/aggregate), with random
+ *   path parameters, query parameters (known names and others, random values), bodies (JSON of any
+ *   shape, broken JSON, bodies with the right keys and wrong types) and content types. Every answer is below 500;
  *   every error is the JSON error body with a Connect code name and a message, and a 422's message
  *   starts with the name of a field it lists as violated.
  * - Connect (JSON): every RPC of every service, with bodies built from the method's own field
