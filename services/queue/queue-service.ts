@@ -12,7 +12,7 @@ import {
   branchesWithQueue, dequeueImpact, EngineInputError, NotQueuedError, pullView, queueListing, statusView, type EngineState,
 } from "../engine/index.js";
 import type { QueueRunner } from "../engine/runner/index.js";
-import { forgeErrorToConnect, withForgeErrorsAsConnect } from "../forge/connect-errors.js";
+import { withForgeErrorsAsConnect } from "../forge/connect-errors.js";
 import type { ForgePort } from "../forge/types.js";
 import { formatConfigError, loadConfiguration, queueRuleApiConfig, queueRulesApiConfiguration, type Configuration } from "../simulator/config/index.js";
 import { baseRefsInWindow, getStoredConfig, loadQueueState } from "../store/index.js";
@@ -111,7 +111,7 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
         await deps.runner.request(fullName(req), { kind: "engine", event: { type: "dequeue_requested", number: number(req.prNumber), trigger: "API", source: "api" } });
       } catch (e) {
         if (e instanceof NotQueuedError) throw notQueued(req.prNumber);
-        throw forgeErrorToConnect(e);
+        throw e;
       }
       return {};
     },
@@ -146,7 +146,7 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
         result = await deps.runner.request(repo, { kind: "enqueue", number: number(req.prNumber), queueRule: req.queueRule || null, trigger: "API" });
       } catch (e) {
         if (e instanceof EngineInputError) throw new ConnectError(e.message, Code.FailedPrecondition);
-        throw forgeErrorToConnect(e);
+        throw e;
       }
       if (!result || result.kind === "refused") throw new ConnectError(`pull request ${req.prNumber} cannot be queued: ${result?.reason ?? "unknown"}`, Code.FailedPrecondition);
       const s = await state(req);
