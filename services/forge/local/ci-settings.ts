@@ -13,15 +13,23 @@ const LeaseSeconds = z.coerce.number().int("must be a whole number of seconds").
 const Slots = z.coerce.number().int("must be a whole number").min(1, "must be at least 1").max(256, "must be at most 256");
 
 /**
+ * A variable's value checked by `schema`; undefined when it is unset or blank.
+ * @throws Error naming the variable, with the schema's message and the value given
+ */
+function numberFromEnvironment(env: NodeJS.ProcessEnv, name: string, schema: z.ZodType<number>): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const parsed = schema.safeParse(raw.trim());
+  if (!parsed.success) throw new Error(`${name}: ${parsed.error.issues[0]!.message} (got "${raw}")`);
+  return parsed.data;
+}
+
+/**
  * The CI slot count from an environment.
  * @throws Error naming YARDMASTER_CI_SLOTS when it is set and not a whole number in 1..256
  */
 export function ciSlotsFromEnvironment(env: NodeJS.ProcessEnv): number {
-  const raw = env.YARDMASTER_CI_SLOTS;
-  if (raw === undefined || raw.trim() === "") return DEFAULT_CI_SLOTS;
-  const parsed = Slots.safeParse(raw.trim());
-  if (!parsed.success) throw new Error(`YARDMASTER_CI_SLOTS: ${parsed.error.issues[0]!.message} (got "${raw}")`);
-  return parsed.data;
+  return numberFromEnvironment(env, "YARDMASTER_CI_SLOTS", Slots) ?? DEFAULT_CI_SLOTS;
 }
 
 /**
@@ -31,9 +39,6 @@ export function ciSlotsFromEnvironment(env: NodeJS.ProcessEnv): number {
  * @throws Error naming YARDMASTER_CI_LEASE_SECONDS when it is set and not a whole number in 4..3600
  */
 export function ciLeaseFromEnvironment(env: NodeJS.ProcessEnv): { leaseMs?: number; heartbeatMs?: number } {
-  const raw = env.YARDMASTER_CI_LEASE_SECONDS;
-  if (raw === undefined || raw.trim() === "") return {};
-  const parsed = LeaseSeconds.safeParse(raw.trim());
-  if (!parsed.success) throw new Error(`YARDMASTER_CI_LEASE_SECONDS: ${parsed.error.issues[0]!.message} (got "${raw}")`);
-  return { leaseMs: parsed.data * 1000, heartbeatMs: parsed.data * 250 };
+  const seconds = numberFromEnvironment(env, "YARDMASTER_CI_LEASE_SECONDS", LeaseSeconds);
+  return seconds === undefined ? {} : { leaseMs: seconds * 1000, heartbeatMs: seconds * 250 };
 }
