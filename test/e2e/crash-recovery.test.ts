@@ -14,6 +14,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "../support/eventually.js";
 import { gitWorkdir, type GitWorkdir } from "../support/git-workdir.js";
+import { restCall } from "../support/rest-client.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
 
 let first: ServerProcess;
@@ -35,23 +36,18 @@ const CONFIG = [
   "",
 ].join("\n");
 
-/** One Connect JSON call to the current server as the admin; returns the answer's JSON. */
+/** One Connect JSON call (a POST of JSON) to the current server as the admin; returns the answer's JSON. */
 async function rpc(method: string, body: unknown): Promise<any> {
-  const res = await fetch(`${server.url}/yardmaster.v1.${method}`, {
-    method: "POST", headers: { authorization: `Bearer ${server.adminKey}`, "content-type": "application/json" }, body: JSON.stringify(body),
-  });
-  const json = await res.json();
-  expect(res.status, `${method}: ${JSON.stringify(json)}`).toBe(200);
-  return json;
+  const res = await restCall(server, "POST", `/yardmaster.v1.${method}`, body);
+  expect(res.status, `${method}: ${JSON.stringify(res.json)}`).toBe(200);
+  return res.json;
 }
 
 /** Every event of the repository of one type (a page of 100 is enough here). */
 async function events(type: string): Promise<any[]> {
-  const res = await fetch(`${server.url}/v1/repos/acme/crash/logs?per_page=100&received_from=2000-01-01T00:00:00Z&event_type=${type}`, {
-    headers: { authorization: `Bearer ${server.adminKey}` },
-  });
+  const res = await restCall(server, "GET", `/v1/repos/acme/crash/logs?per_page=100&received_from=2000-01-01T00:00:00Z&event_type=${type}`);
   expect(res.status).toBe(200);
-  return ((await res.json()) as { events: any[] }).events;
+  return res.json.events;
 }
 
 const count = (list: readonly number[]) => Object.fromEntries(PULLS.map((n) => [n, list.filter((x) => x === n).length]));
@@ -110,8 +106,7 @@ describe("a server killed while a check runs, then started again", () => {
       return list;
     }, 60_000);
     expect(count(merged.map((e) => e.pull_request))).toEqual(Object.fromEntries(PULLS.map((n) => [n, 1])));
-    const status = await fetch(`${server.url}/v1/repos/acme/crash/merge-queue/status`, { headers: { authorization: `Bearer ${server.adminKey}` } });
-    expect(await status.json()).toMatchObject({ batches: [], waiting_pull_requests: [] });
+    expect((await restCall(server, "GET", "/v1/repos/acme/crash/merge-queue/status")).json).toMatchObject({ batches: [], waiting_pull_requests: [] });
   });
 
   it("keeps every event written before the crash, without duplicates", async () => {

@@ -27,16 +27,12 @@ import { ForgeService } from "../../gen/yardmaster/v1/forge_pb.js";
 import { QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
 import { SimulatorService } from "../../gen/yardmaster/v1/simulator_pb.js";
 import { gitWorkdir, type GitWorkdir } from "../support/git-workdir.js";
+import { restCall } from "../support/rest-client.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
 
 let server: ServerProcess;
 let work: string;
 let source: GitWorkdir;
-
-/** One Connect JSON call as the admin. */
-async function connect(path: string, body: unknown): Promise<Response> {
-  return fetch(server.url + path, { method: "POST", headers: { authorization: `Bearer ${server.adminKey}`, "content-type": "application/json" }, body: JSON.stringify(body) });
-}
 
 // A repository of the local forge with a queue configuration and an open pull request, so that
 // random requests naming acme/widgets reach the handlers' own work, not only "not found".
@@ -51,7 +47,7 @@ beforeAll(async () => {
     ["CreateRepository", { owner: "acme", repository: "widgets", fromPath: source.path, atRef: "main" }],
     ["PushBranch", { owner: "acme", repository: "widgets", fromPath: source.path, sourceRef: "feature", branch: "feature" }],
     ["OpenPullRequest", { owner: "acme", repository: "widgets", head: "feature", base: "main", title: "A change" }],
-  ] as const) expect((await connect(`/yardmaster.v1.ForgeService/${rpc}`, body)).status).toBe(200);
+  ] as const) expect((await restCall(server, "POST", `/yardmaster.v1.ForgeService/${rpc}`, body)).status).toBe(200);
 });
 afterAll(async () => {
   await server?.stop();
