@@ -7,7 +7,7 @@
  */
 import { tmpdir } from "node:os";
 import { isForgeError, type Sha } from "../../types.js";
-import { readFile, resolveCommit, type BareRepo } from "../git/index.js";
+import { readFile, rememberForCommits, resolveCommit, type BareRepo } from "../git/index.js";
 import { CI_CONFIG_PATH, CiConfigError, parseCiConfig, type CiCheck, type CiConfig } from "./ci-config.js";
 import { CiSlots } from "./ci-slots.js";
 import { DEFAULT_OUTPUT_LIMIT_BYTES } from "./output-tail.js";
@@ -68,13 +68,17 @@ export interface RunChecksInput {
 const PASSED_VARIABLES = ["PATH", "HOME", "LANG", "LC_ALL", "TZ", "TMPDIR", "USER", "LOGNAME", "SHELL", "TERM"];
 
 /**
- * Reads the CI file at `sha`.
- * @returns null when the commit has no CI file
+ * Reads the CI file at `sha` (remembered per commit when `sha` is a full SHA: a commit's file
+ * never changes; a parse error is not remembered).
+ * @returns null when the commit has no CI file; a copy the caller may change
  * @throws CiConfigError when it does not parse; ForgeError not_found when `sha` is no commit
  */
 export async function loadCiConfig(repo: BareRepo, sha: Sha): Promise<CiConfig | null> {
-  const text = await readFile(repo, sha, CI_CONFIG_PATH);
-  return text === null ? null : parseCiConfig(text);
+  const config = await rememberForCommits(repo, "ci-config", [sha], async () => {
+    const text = await readFile(repo, sha, CI_CONFIG_PATH);
+    return text === null ? null : parseCiConfig(text);
+  });
+  return structuredClone(config);
 }
 
 /**

@@ -10,6 +10,7 @@ export {
   listBranches, compareAndSwapRef, setBranch, deleteBranch, type BranchTip,
 } from "./refs.js";
 export { readFile, readFileBlob, type FileBlob } from "./read-file.js";
+export { rememberForCommits } from "./commit-memo.js";
 export { validateFilePath } from "./file-path.js";
 export { commitFiles, commitToBranch, type FileChange, type CommitFilesInput, type CommitToBranchInput } from "./commit-files.js";
 export { readCommit, readCommits, parseCommit, type CommitDetails } from "./commit-object.js";

@@ -10,6 +10,7 @@ import { GitCommandError, runGit } from "./git-command.js";
 import { gitFailure } from "./errors.js";
 import { YARDMASTER_IDENTITY, datedIdentity } from "./identity.js";
 import { emptyTree, treeOf, writeCommit } from "./write-commit.js";
+import { rememberForCommits } from "./commit-memo.js";
 import type { BareRepo } from "./bare-repo.js";
 
 /** Result of a tree merge: the merged tree, or the conflicting paths with git's messages. */
@@ -60,11 +61,12 @@ export async function mergeCommitsWithBase(repo: BareRepo, base: Sha | null, our
 }
 
 /**
- * True when `head` does not merge cleanly into `base` (the pull request's `conflict` attribute).
+ * True when `head` does not merge cleanly into `base` (the pull request's `conflict` attribute);
+ * remembered per pair of commits (commit-memo.ts).
  * @throws ForgeError transient when git fails
  */
 export async function hasConflict(repo: BareRepo, base: Sha, head: Sha): Promise<boolean> {
-  return !(await mergeCommits(repo, base, head)).clean;
+  return rememberForCommits(repo, "conflict", [base, head], async () => !(await mergeCommits(repo, base, head)).clean);
 }
 
 /**

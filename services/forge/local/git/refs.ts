@@ -3,6 +3,7 @@
  * a compare-and-swap (`git update-ref <ref> <new> <old>`, atomic in git), so two writers never
  * silently overwrite each other. Rules: docs/local-forge.md "Refs".
  */
+import { LRUCache } from "lru-cache";
 import { ForgeError, type Sha } from "../../types.js";
 import { GitCommandError, gitText, runGit } from "./git-command.js";
 import { gitFailure, withGitFailure } from "./errors.js";
@@ -34,14 +35,19 @@ export async function validateBranchName(branch: string): Promise<void> {
   await validateRefName(branchRef(branch), `"${branch}" is not a valid branch name`);
 }
 
+/** Ref names `git check-ref-format` accepted (a pure function of the name): not asked twice. */
+const validRefNames = new LRUCache<string, true>({ max: 5000 });
+
 /**
- * Checks a full ref name (`refs/...`) with `git check-ref-format`.
+ * Checks a full ref name (`refs/...`) with `git check-ref-format` (once per accepted name).
  * @throws ForgeError invalid with `message` (or a default naming the ref)
  */
 export async function validateRefName(ref: string, message = `"${ref}" is not a valid ref name`): Promise<void> {
   if (!ref.startsWith("refs/") || ref.includes("\0")) throw new ForgeError("invalid", message);
+  if (validRefNames.has(ref)) return;
   try {
     await runGit(null, ["check-ref-format", ref]);
+    validRefNames.set(ref, true);
   } catch (error) {
     if (error instanceof GitCommandError && error.exitCode === 1) throw new ForgeError("invalid", message, undefined, { cause: error });
     throw error;
@@ -59,13 +65,25 @@ export async function resolveCommit(repo: BareRepo, rev: string): Promise<Sha> {
   return sha;
 }
 
+/**
+ * Full SHAs known to name a commit, per repository (`<git dir>\0<sha>`), so resolving one again
+ * starts no git process. A commit once written stays: the local forge never prunes, and git's
+ * automatic gc prunes only objects unreachable for two weeks. An absent SHA is asked again each
+ * time, since it may arrive later (a push, a fetch). docs/local-forge.md "Running git".
+ */
+const knownCommits = new LRUCache<string, true>({ max: 20000 });
+
 /** Like {@link resolveCommit} but returns null when the revision names no commit. */
 export async function findCommit(repo: BareRepo, rev: string): Promise<Sha | null> {
   if (rev.trim() === "" || rev.includes("\0")) throw new ForgeError("invalid", `"${rev}" is not a revision`);
+  const fullSha = /^[0-9a-f]{40}$/.test(rev);
+  if (fullSha && knownCommits.has(`${repo.gitDir}\0${rev}`)) return rev;
   return withGitFailure(`resolving "${rev}" in ${repo.name}`, async () => {
     const out = await runGit(repo.gitDir, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`], { okExitCodes: [0, 1, 128] });
     const sha = out.stdout.toString("utf8").trim();
-    return out.exitCode === 0 && /^[0-9a-f]{40}$/.test(sha) ? sha : null;
+    if (out.exitCode !== 0 || !/^[0-9a-f]{40}$/.test(sha)) return null;
+    if (fullSha && sha === rev) knownCommits.set(`${repo.gitDir}\0${rev}`, true);
+    return sha;
   });
 }
 

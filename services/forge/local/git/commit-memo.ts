@@ -1,0 +1,38 @@
+/**
+ * A bounded memo for git results that depend only on commits named by their full SHAs (merge base,
+ * commits between, diff, conflict of two commits): git objects are content-addressed, so such a
+ * result can never change, and computing it again costs new `git` processes, which is what the
+ * local forge's reads spend most of their time on (each pull request snapshot starts about ten).
+ * Results of revisions that are not full SHAs (branch names, `sha^`) and failures are never kept.
+ * Rules: docs/local-forge.md "Running git".
+ */
+import { LRUCache } from "lru-cache";
+import type { BareRepo } from "./bare-repo.js";
+
+/** Results kept, over every repository of the process (least recently used dropped first). */
+const MAX_ENTRIES = 5000;
+
+const FULL_SHA = /^[0-9a-f]{40}$/;
+
+const memo = new LRUCache<string, Promise<unknown>>({ max: MAX_ENTRIES });
+
+/**
+ * Runs `compute` once per (repository, `what`, `shas`) while the result is kept, and shares its
+ * promise with concurrent callers. Computes without remembering when any of `shas` is not a full
+ * 40-hex SHA. A rejected computation is forgotten, so the next call runs it again.
+ * Callers must not mutate the value they receive: it is shared.
+ * @param what names the computation (part of the key)
+ * @throws whatever `compute` throws
+ */
+export function rememberForCommits<T>(repo: BareRepo, what: string, shas: readonly string[], compute: () => Promise<T>): Promise<T> {
+  if (!shas.every((sha) => FULL_SHA.test(sha))) return compute();
+  const key = `${repo.gitDir}\0${what}\0${shas.join("\0")}`;
+  const known = memo.get(key) as Promise<T> | undefined;
+  if (known !== undefined) return known;
+  const result = compute();
+  memo.set(key, result);
+  result.catch(() => {
+    if (memo.get(key) === result) memo.delete(key);
+  });
+  return result;
+}
