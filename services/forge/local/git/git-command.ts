@@ -1,10 +1,10 @@
 /**
- * Runs the `git` binary against one bare repository: `execFile` (never a shell), arguments as an
- * array, optional stdin, and an environment built from scratch so that neither the user's git
+ * Runs the `git` binary against one bare repository: `execFile` (never a shell) in the launcher's
+ * helper process (git-launcher.ts), arguments as an array, optional stdin, and an environment built from scratch so that neither the user's git
  * configuration nor a `GIT_DIR`/`GIT_INDEX_FILE` inherited from a hook can change what a command
  * does. Rules: docs/local-forge.md "Running git".
  */
-import { execFile } from "node:child_process";
+import { launchGit } from "./git-launcher.js";
 
 /** Why a git command failed: the command, its exit code and its stderr (kept for `cause`). */
 export class GitCommandError extends Error {
@@ -69,41 +69,16 @@ export function baseGitEnvironment(): Record<string, string> {
  * @returns stdout (bytes), stderr and the exit code
  * @throws GitCommandError when git cannot start or exits with a code outside `okExitCodes`
  */
-export function runGit(gitDir: string | null, args: readonly string[], options: GitRunOptions = {}): Promise<GitOutput> {
+export async function runGit(gitDir: string | null, args: readonly string[], options: GitRunOptions = {}): Promise<GitOutput> {
   const globalArgs = ["-c", "core.hooksPath=/dev/null", "-c", "commit.gpgSign=false"];
   const fullArgs = gitDir === null ? [...globalArgs, ...args] : [`--git-dir=${gitDir}`, ...globalArgs, ...args];
   const okExitCodes = options.okExitCodes ?? [0];
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      "git",
-      fullArgs,
-      {
-        encoding: "buffer",
-        maxBuffer: MAX_OUTPUT_BYTES,
-        env: { ...baseGitEnvironment(), ...options.env },
-        cwd: options.cwd,
-        windowsHide: true,
-      },
-      (error, stdout, stderrBytes) => {
-        const stderr = stderrBytes.toString("utf8").trim();
-        if (error === null) {
-          resolve({ stdout, stderr, exitCode: 0 });
-          return;
-        }
-        const code = typeof error.code === "number" ? error.code : null;
-        if (code !== null && okExitCodes.includes(code)) {
-          resolve({ stdout, stderr, exitCode: code });
-          return;
-        }
-        reject(new GitCommandError(args, code, stderr || error.message, { cause: error }));
-      },
-    );
-    // git may exit before reading all of stdin (e.g. on a bad argument); that is reported by
-    // the exit code, so the pipe error itself is not interesting.
-    child.stdin?.on("error", () => {});
-    if (options.input !== undefined) child.stdin?.end(options.input);
-    else child.stdin?.end();
-  });
+  const result = await launchGit({ args: fullArgs, env: { ...baseGitEnvironment(), ...options.env }, cwd: options.cwd, input: options.input, maxBuffer: MAX_OUTPUT_BYTES });
+  const stderr = result.stderr.toString("utf8").trim();
+  if (result.exitCode !== null && (result.exitCode === 0 || okExitCodes.includes(result.exitCode))) {
+    return { stdout: result.stdout, stderr, exitCode: result.exitCode };
+  }
+  throw new GitCommandError(args, result.exitCode, stderr || (result.message ?? "no message"));
 }
 
 /** Runs git and returns stdout as trimmed UTF-8 text. Same errors as {@link runGit}. */

@@ -1,0 +1,80 @@
+/**
+ * The git launcher (services/forge/local/git/git-launcher.ts): git commands run from a helper
+ * process, with the same results and errors as before; a helper that dies is replaced; the helper
+ * neither keeps a finished process alive nor outlives it.
+ */
+import { execFile, execFileSync } from "node:child_process";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { GitCommandError, runGit } from "../../../services/forge/local/git/git-command.js";
+import { eventually } from "../../support/eventually.js";
+
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+
+/** Pids of this process's running git launcher helpers. */
+function helperPids(parent = process.pid): number[] {
+  try {
+    return execFileSync("pgrep", ["-P", String(parent), "-f", "git-launcher-child"], { encoding: "utf8" }).split("\n").filter(Boolean).map(Number);
+  } catch {
+    return []; // pgrep exits 1 when nothing matches
+  }
+}
+
+describe("the git launcher", () => {
+  it("passes arguments, stdin, environment and exit codes through", async () => {
+    const blob = await runGit(null, ["hash-object", "--stdin"], { input: "hello\n" });
+    expect(blob.stdout.toString("utf8").trim()).toBe("ce013625030ba8dba906f756967f9e9ca394464a");
+    const env = await runGit(null, ["var", "GIT_AUTHOR_IDENT"], { env: { GIT_AUTHOR_NAME: "Ada", GIT_AUTHOR_EMAIL: "ada@example.com", GIT_AUTHOR_DATE: "@0 +0000" } });
+    expect(env.stdout.toString("utf8").trim()).toBe("Ada <ada@example.com> 0 +0000");
+    const allowed = await runGit(null, ["check-ref-format", "refs/heads/a..b"], { okExitCodes: [0, 1] });
+    expect(allowed.exitCode).toBe(1);
+  });
+
+  it("reports a failing command, and one Node refuses to start, as GitCommandError", async () => {
+    const failed = await runGit(null, ["check-ref-format", "refs/heads/a..b"]).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(GitCommandError);
+    expect((failed as GitCommandError).exitCode).toBe(1);
+    const refused = await runGit(null, ["a\0b"]).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(GitCommandError);
+    expect((refused as GitCommandError).exitCode).toBeNull();
+    expect((refused as GitCommandError).message).toMatch(/null bytes/);
+  });
+
+  it("starts a new helper when the helper was killed", async () => {
+    await runGit(null, ["--version"]);
+    const [pid] = helperPids();
+    expect(pid).toBeGreaterThan(0);
+    process.kill(pid!, "SIGKILL");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const out = await runGit(null, ["--version"]);
+    expect(out.stdout.toString("utf8")).toMatch(/^git version /);
+    expect(helperPids()).not.toContain(pid);
+    expect(helperPids()).toHaveLength(1);
+  });
+
+  it("lets a process that ran git exit by itself, and the helper exits with it", async () => {
+    const script = `
+      import { execFileSync } from "node:child_process";
+      import { runGit } from "./services/forge/local/git/git-command.ts";
+      const out = await runGit(null, ["--version"]);
+      const helper = execFileSync("pgrep", ["-P", String(process.pid), "-f", "git-launcher-child"], { encoding: "utf8" }).trim();
+      console.log(helper, out.stdout.toString("utf8").trim());
+    `;
+    const stdout = await new Promise<string>((resolve, reject) => {
+      execFile(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: ROOT, timeout: 60_000 }, (error, out) =>
+        error ? reject(error) : resolve(out),
+      );
+    });
+    const [helper, ...version] = stdout.trim().split(" ");
+    expect(version.join(" ")).toMatch(/^git version /);
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    await eventually(async () => expect(alive(Number(helper))).toBe(false));
+  });
+});
