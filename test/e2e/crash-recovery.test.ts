@@ -69,8 +69,9 @@ beforeAll(async () => {
     await rpc("ForgeService/PushBranch", { ...REPO, from_path: src.path, source_ref: `pr-${n}`, branch: `pr-${n}` });
     const opened = await rpc("ForgeService/OpenPullRequest", { ...REPO, head: `pr-${n}`, base: "main", title: `Add ${n}` });
     expect(Number(opened.pull_request.number)).toBe(n);
-    await rpc("ForgeService/CommentPullRequest", { ...REPO, number: n, body: "@yardmaster queue" });
   }
+  // Queued once all are open: the queue's draft pull requests take numbers too.
+  for (const n of PULLS) await rpc("ForgeService/CommentPullRequest", { ...REPO, number: n, body: "@yardmaster queue" });
   // Kill while a CI job runs: a check run of an open (draft) pull request has started and not concluded.
   await eventually(async () => {
     const open = await rpc("ForgeService/ListPullRequests", { ...REPO, state: "open" });
