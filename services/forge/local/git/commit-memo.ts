@@ -11,10 +11,20 @@ import type { BareRepo } from "./bare-repo.js";
 
 /** Results kept, over every repository of the process (least recently used dropped first). */
 const MAX_ENTRIES = 5000;
+/**
+ * Bound on the results' size, in characters of their JSON text (about 32 MiB of strings): a pull
+ * request with thousands of commits weighs as much as thousands of small answers.
+ */
+const MAX_SIZE = 32 * 1024 * 1024;
 
 const FULL_SHA = /^[0-9a-f]{40}$/;
 
-const memo = new LRUCache<string, Promise<unknown>>({ max: MAX_ENTRIES });
+const memo = new LRUCache<string, Promise<unknown>>({ max: MAX_ENTRIES, maxSize: MAX_SIZE });
+
+/** The weight of a result once known: the length of its JSON text (at least 1). */
+function sizeOf(value: unknown): number {
+  return Math.max(1, JSON.stringify(value ?? null).length);
+}
 
 /**
  * Runs `compute` once per (repository, `what`, `shas`) while the result is kept, and shares its
@@ -30,9 +40,18 @@ export function rememberForCommits<T>(repo: BareRepo, what: string, shas: readon
   const known = memo.get(key) as Promise<T> | undefined;
   if (known !== undefined) return known;
   const result = compute();
-  memo.set(key, result);
-  result.catch(() => {
-    if (memo.get(key) === result) memo.delete(key);
-  });
+  memo.set(key, result, { size: 1 });
+  result.then(
+    (value) => {
+      // Weighed once it is known (a pending result counts 1); gone already if it was evicted.
+      // lru-cache keeps the old size when the same value is set again: delete, then set.
+      if (memo.peek(key) !== result) return;
+      memo.delete(key);
+      memo.set(key, result, { size: Math.min(sizeOf(value), MAX_SIZE) });
+    },
+    () => {
+      if (memo.peek(key) === result) memo.delete(key);
+    },
+  );
   return result;
 }
