@@ -1,8 +1,8 @@
 /**
  * Runs the `git` binary against one bare repository: `execFile` (never a shell) in the launcher's
- * helper process (git-launcher.ts), arguments as an array, optional stdin, and an environment built from scratch so that neither the user's git
- * configuration nor a `GIT_DIR`/`GIT_INDEX_FILE` inherited from a hook can change what a command
- * does. Rules: docs/local-forge.md "Running git".
+ * helper process (git-launcher.ts), arguments as an array, optional stdin, and an environment
+ * built from scratch so that neither the user's git configuration nor a `GIT_DIR`/`GIT_INDEX_FILE`
+ * inherited from a hook can change what a command does. Rules: docs/local-forge.md "Running git".
  */
 import { launchGit } from "./git-launcher.js";
 
