@@ -9,6 +9,7 @@ import { runGit } from "./git-command.js";
 import { withGitFailure } from "./errors.js";
 import { mergeBase } from "./ancestry.js";
 import { resolveCommit } from "./refs.js";
+import { rememberForCommits } from "./commit-memo.js";
 import { emptyTree } from "./write-commit.js";
 import type { BareRepo } from "./bare-repo.js";
 
@@ -23,10 +24,15 @@ export interface DiffFacts {
 }
 
 /**
- * Diff facts of head against its merge base with base (the whole head tree when unrelated).
+ * Diff facts of head against its merge base with base (the whole head tree when unrelated);
+ * remembered per pair of full SHAs (commit-memo.ts), the caller gets its own copy.
  * @throws ForgeError not_found when either is not a commit
  */
 export async function diffFacts(repo: BareRepo, base: string, head: string): Promise<DiffFacts> {
+  return structuredClone(await rememberForCommits(repo, "diff-facts", [base, head], () => computeDiffFacts(repo, base, head)));
+}
+
+async function computeDiffFacts(repo: BareRepo, base: string, head: string): Promise<DiffFacts> {
   const headSha = await resolveCommit(repo, head);
   const from = (await mergeBase(repo, base, headSha)) ?? (await emptyTree(repo));
   return diffBetween(repo, from, headSha);

@@ -10,7 +10,6 @@ import type { CommitDetails } from "./commit-object.js";
 import { diffFacts, type DiffFacts } from "./diff-facts.js";
 import { hasConflict } from "./merge-tree.js";
 import { resolveCommit } from "./refs.js";
-import { rememberForCommits } from "./commit-memo.js";
 import type { BareRepo } from "./bare-repo.js";
 
 /** Git facts of a pull request from `base` to `head`. */
@@ -28,16 +27,13 @@ export interface PullRequestGitFacts extends DiffFacts {
 }
 
 /**
- * Computes the facts of a pull request. When both are full SHAs the facts are computed once and
- * remembered (commit-memo.ts: they depend only on the two commits); the caller gets its own copy.
+ * Computes the facts of a pull request. Each part is remembered per pair of commits by the
+ * function that computes it (commit-memo.ts), so the facts of two SHAs asked again start no git
+ * process; the caller gets its own copy.
  * @param base base branch or SHA; @param head head branch or SHA
  * @throws ForgeError not_found when either names no commit
  */
 export async function pullRequestFacts(repo: BareRepo, base: string, head: string): Promise<PullRequestGitFacts> {
-  return structuredClone(await rememberForCommits(repo, "pull-request-facts", [base, head], () => computeFacts(repo, base, head)));
-}
-
-async function computeFacts(repo: BareRepo, base: string, head: string): Promise<PullRequestGitFacts> {
   const [baseSha, headSha] = await Promise.all([resolveCommit(repo, base), resolveCommit(repo, head)]);
   const [diff, commits, behind, conflict, common] = await Promise.all([
     diffFacts(repo, baseSha, headSha),
