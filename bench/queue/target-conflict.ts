@@ -8,7 +8,9 @@
  *
  * - CI runs per pull request: per batch of b, its own check, one more when it fails holding a good
  *   pull request (b > 1: 1 − q^b − p^b), and the batches started on top of it during its check, all
- *   cancelled when it fails ((1 − q^b) · S, S = m · ((1 − x)/b1 + x/b2) batches started per D).
+ *   cancelled when it fails ((1 − q^b) · S, S = m · ((1 − x)/b1 + x/b2) batches started per D),
+ *   each weighing `cancelledRunWeight`: 1 counts them as whole runs (research/anchors.md §2e),
+ *   0.5 by the CI time they used (started evenly during the failed check, they ran D/2 on average).
  * - Merges slower than T·D: the i-th of a batch's b pull requests waits for the b − i others
  *   (over t when fewer than b − i arrive in t, Poisson(λt)); a good one takes its wait plus D when
  *   its batch mates are good, plus 2D when one is bad (its first check fails).
@@ -32,6 +34,8 @@ export interface TargetModel {
   p: number;
   arrivalsPerCiRun: number;
   targetInD: number;
+  /** What a cancelled run counts for: 1 (default) a whole run, 0.5 the CI time it used on average. */
+  cancelledRunWeight?: number;
 }
 
 /** P(Poisson(mean) ≤ k); 0 for k < 0. */
@@ -51,7 +55,8 @@ export function batchMixEstimate(sizes: [number, number], larger: number, model:
   const q = 1 - p;
   const [b1, b2] = sizes;
   const started = m * ((1 - larger) / b1 + larger / b2);
-  const runs = (b: number) => (1 + (b > 1 ? 1 - q ** b - p ** b : 0) + (1 - q ** b) * started) / b;
+  const cancelled = model.cancelledRunWeight ?? 1;
+  const runs = (b: number) => (1 + (b > 1 ? 1 - q ** b - p ** b : 0) + cancelled * (1 - q ** b) * started) / b;
   // P(the i-th member waits longer than w·D for the b − i after it).
   const waitsOver = (b: number, i: number, w: number) => (w < 0 ? 1 : poissonAtMost(b - i - 1, m * w));
   const slow = (b: number) => {

@@ -253,6 +253,10 @@ export interface WhatIfReport {
   p95Minutes: number;
   ciRuns: number;
   runsPerMerge: number;
+  /** Runs cancelled before they ended (counted in ciRuns). */
+  cancelledRuns: number;
+  /** CI minutes used per merged pull request: cancelled runs count for the minutes they ran. */
+  ciMinutesPerMerge: number;
   /** Merged plus dequeued pull requests per hour. */
   resolvedPerHour: number;
   mergesPerHour: number;
@@ -310,7 +314,8 @@ export function simulateQueue(options: WhatIfOptions): WhatIfReport {
   return {
     arrived, merged: merged.length, dequeued: left.length - merged.length, stillQueued: sim.queued, dequeueCodes: codes,
     meanMinutes: latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length), p95Minutes: percentile(latencies, 0.95),
-    ciRuns: stats.ciRuns, runsPerMerge: stats.ciRuns / Math.max(1, merged.length),
+    ciRuns: stats.ciRuns, runsPerMerge: stats.ciRuns / Math.max(1, merged.length), cancelledRuns: stats.cancelledRuns,
+    ciMinutesPerMerge: stats.ciMs / 60_000 / Math.max(1, merged.length),
     resolvedPerHour: left.length / hours, mergesPerHour: merged.length / hours, virtualHours: hours, unstable,
     untestedMerges: stats.untestedMerges, exactnessViolations: stats.exactnessViolations, mergedMinutes,
   };

@@ -39,6 +39,14 @@ describe("the idealised batch-mix estimate", () => {
     expect(best.runsPerMerge).toBeLessThan(0.65);
   });
 
+  it("fits both λ = 8/h targets when cancelled runs count for the CI time they used (half a run on average)", () => {
+    const byTime = cheapestMixWithin(0.05, { ...at8, cancelledRunWeight: 0.5 });
+    expect(byTime.slowerThanTarget).toBeLessThanOrEqual(0.05);
+    expect(byTime.runsPerMerge).toBeLessThan(0.6);
+    // batches of 2 only: (1 + .095 + .5 · .0975 · 2) / 2 / .95
+    expect(batchMixEstimate([2, 3], 0, { ...at8, cancelledRunWeight: 0.5 }).runsPerMerge).toBeCloseTo((1 + 0.095 + 0.0975) / 2 / 0.95, 9);
+  });
+
   it("meets p95 ≤ 2.5D with well under 0.6 runs per merge at λ = 16/h: there the gap is the engine's", () => {
     const best = cheapestMixWithin(0.05, at16);
     expect(best.slowerThanTarget).toBeLessThanOrEqual(0.05);

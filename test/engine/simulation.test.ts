@@ -1,7 +1,7 @@
 /**
  * The what-if simulation (services/engine/simulate.ts): deterministic per seed, close to the
- * closed forms it is benchmarked against, able to tell an unstable queue, and its forge's audit
- * catches a base that received an untested tree.
+ * closed forms it is benchmarked against, able to tell an unstable queue, counting the CI time
+ * used, and its forge's audit catches a base that received an untested tree.
  */
 import { describe, expect, it } from "vitest";
 import { constantMinutes, queueConfiguration, Simulation, simulateQueue } from "../../services/engine/index.js";
@@ -21,6 +21,16 @@ describe("what-if simulation", () => {
     const r = simulateQueue({ ...common, seed: 1, config: serial, pullRequests: 1500, arrivalsPerHour: 0, saturation: 20 });
     expect(Math.abs(r.mergesPerHour / 1.9 - 1)).toBeLessThan(0.05);
     expect(r.runsPerMerge).toBeGreaterThan(1);
+  });
+
+  it("counts the CI time used: whole runs in a serial queue, cancelled runs only for the minutes they ran", () => {
+    const alone = simulateQueue({ ...common, seed: 1, config: serial, pullRequests: 300, arrivalsPerHour: 0, saturation: 20 });
+    expect(alone.cancelledRuns).toBe(0);
+    expect(alone.ciMinutesPerMerge).toBeCloseTo(alone.runsPerMerge * 30, 6);
+    const speculative = simulateQueue({ ...common, seed: 1, config: batched, pullRequests: 800, arrivalsPerHour: 16 });
+    expect(speculative.cancelledRuns).toBeGreaterThan(0);
+    expect(speculative.ciMinutesPerMerge).toBeLessThan(speculative.runsPerMerge * 30);
+    expect(speculative.ciMinutesPerMerge).toBeGreaterThan((speculative.runsPerMerge - speculative.cancelledRuns / speculative.merged) * 30);
   });
 
   it("reports a queue whose arrivals exceed its capacity as unstable", () => {

@@ -4,7 +4,8 @@
  * plus the pull requests added on top; a commit SHA names a tree. A check fails when its tree
  * contains a pull request that breaks the build (or a broken change already in the base), or by a
  * flake (probability `flakeRate` per run). CI has `ciSlots` runners; checks beyond them wait.
- * Every run that starts counts, cancelled ones included. The forge audits what the engine asks:
+ * Every run that starts counts, cancelled ones included; the CI time used is counted too (a
+ * cancelled run for the time it ran). The forge audits what the engine asks:
  * a merge must start from the expected base, merge no pull request twice, and leave as base tip
  * the tree of a check that passed (otherwise it is an untested merge, which only some
  * configurations accept; `exactTree: true` must never be wrong).
@@ -28,6 +29,8 @@ export type DurationModel = (rng: Prng) => number;
 export interface ForgeStats {
   ciRuns: number;
   cancelledRuns: number;
+  /** CI time used, in milliseconds: whole runs, and cancelled runs up to their cancellation. */
+  ciMs: number;
   draftsCreated: number;
   merges: number;
   /** Merges whose resulting tree was not exactly a tree whose check passed. */
@@ -53,13 +56,15 @@ interface Job {
   own: number[];
   token: number;
   running: boolean;
+  /** When its run started (virtual epoch ms); null while it waits for a runner. */
+  startedAt: number | null;
 }
 
 const CHECK: QueueCheck = { name: "ci", description: "", url: null, state: "success", avatar_url: null };
 
 /** The forge and CI of a simulation: performs engine effects and schedules their results. */
 export class VirtualForge {
-  readonly stats: ForgeStats = { ciRuns: 0, cancelledRuns: 0, draftsCreated: 0, merges: 0, untestedMerges: 0, exactnessViolations: 0, doubleMerges: 0, refusedMerges: 0 };
+  readonly stats: ForgeStats = { ciRuns: 0, cancelledRuns: 0, ciMs: 0, draftsCreated: 0, merges: 0, untestedMerges: 0, exactnessViolations: 0, doubleMerges: 0, refusedMerges: 0 };
   /** Pull requests that break the build. */
   readonly bad = new Set<number>();
   /**
@@ -160,6 +165,7 @@ export class VirtualForge {
     this.now = now;
     this.jobs.delete(checkId);
     this.running--;
+    this.stats.ciMs += now - job.startedAt!;
     this.pump();
     const failed = this.tips[job.tree.tip]!.broken || job.tree.extra.some((n) => this.bad.has(n)) || this.rng.chance(this.options.flakeRate);
     if (!failed) this.passed.add(job.sha);
@@ -190,6 +196,7 @@ export class VirtualForge {
       const job = this.jobs.get(id);
       if (!job || job.running) continue;
       job.running = true;
+      job.startedAt = this.now;
       this.running++;
       this.stats.ciRuns++;
       this.schedule(this.now + this.options.duration(this.rng), { kind: "ci_done", checkId: id, token: job.token });
@@ -197,7 +204,7 @@ export class VirtualForge {
   }
 
   private startCi(checkId: string, sha: string, own: number[]): void {
-    this.jobs.set(checkId, { tree: this.trees.get(sha)!, sha, own, token: ++this.counter, running: false });
+    this.jobs.set(checkId, { tree: this.trees.get(sha)!, sha, own, token: ++this.counter, running: false, startedAt: null });
     this.ciQueue.push(checkId);
     this.pump();
   }
@@ -207,7 +214,7 @@ export class VirtualForge {
     const job = this.jobs.get(checkId);
     if (!job) return;
     this.jobs.delete(checkId);
-    if (job.running) { this.running--; this.stats.cancelledRuns++; this.pump(); }
+    if (job.running) { this.running--; this.stats.cancelledRuns++; this.stats.ciMs += this.now - job.startedAt!; this.pump(); }
   }
 
   private merge(effect: Extract<EngineEffect, { kind: "merge_batch" }>, emit: (e: EngineEvent) => void): void {
