@@ -8,6 +8,7 @@
  */
 import { LRUCache } from "lru-cache";
 import type { BareRepo } from "./bare-repo.js";
+import { isFullSha } from "./full-sha.js";
 
 /** Results kept, over every repository of the process (least recently used dropped first). */
 const MAX_ENTRIES = 5000;
@@ -16,8 +17,6 @@ const MAX_ENTRIES = 5000;
  * request with thousands of commits weighs as much as thousands of small answers.
  */
 const MAX_SIZE = 32 * 1024 * 1024;
-
-const FULL_SHA = /^[0-9a-f]{40}$/;
 
 const memo = new LRUCache<string, Promise<unknown>>({ max: MAX_ENTRIES, maxSize: MAX_SIZE });
 
@@ -35,7 +34,7 @@ function sizeOf(value: unknown): number {
  * @throws whatever `compute` throws
  */
 export function rememberForCommits<T>(repo: BareRepo, what: string, shas: readonly string[], compute: () => Promise<T>): Promise<T> {
-  if (!shas.every((sha) => FULL_SHA.test(sha))) return compute();
+  if (!shas.every(isFullSha)) return compute();
   const key = `${repo.gitDir}\0${what}\0${shas.join("\0")}`;
   const known = memo.get(key) as Promise<T> | undefined;
   if (known !== undefined) return known;

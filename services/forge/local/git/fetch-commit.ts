@@ -9,6 +9,7 @@ import { ForgeError, type Sha } from "../../types.js";
 import { GitCommandError, runGit } from "./git-command.js";
 import { gitFailure } from "./errors.js";
 import type { BareRepo } from "./bare-repo.js";
+import { isFullSha } from "./full-sha.js";
 
 /**
  * Resolves `rev` (branch, tag, SHA, `HEAD~2`...) in the repository at `source` (bare or with a
@@ -24,7 +25,7 @@ export async function fetchCommit(repo: BareRepo, source: string, rev: string): 
   try {
     const out = await runGit(null, ["-C", from, "rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`], { okExitCodes: [0, 1] });
     sha = out.stdout.toString("utf8").trim();
-    if (out.exitCode !== 0 || !/^[0-9a-f]{40}$/.test(sha)) throw new ForgeError("not_found", `no commit "${rev}" in ${source}`);
+    if (out.exitCode !== 0 || !isFullSha(sha)) throw new ForgeError("not_found", `no commit "${rev}" in ${source}`);
   } catch (error) {
     if (error instanceof ForgeError) throw error;
     if (error instanceof GitCommandError) throw new ForgeError("not_found", `${source} is not a git repository`, undefined, { cause: error });

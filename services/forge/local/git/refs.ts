@@ -8,6 +8,7 @@ import { ForgeError, type Sha } from "../../types.js";
 import { GitCommandError, gitText, runGit } from "./git-command.js";
 import { gitFailure, withGitFailure } from "./errors.js";
 import type { BareRepo } from "./bare-repo.js";
+import { isFullSha } from "./full-sha.js";
 
 /** The all-zero object name: "this ref must not exist" in a compare-and-swap. */
 export const ZERO_SHA = "0".repeat(40);
@@ -76,12 +77,12 @@ const knownCommits = new LRUCache<string, true>({ max: 20000 });
 /** Like {@link resolveCommit} but returns null when the revision names no commit. */
 export async function findCommit(repo: BareRepo, rev: string): Promise<Sha | null> {
   if (rev.trim() === "" || rev.includes("\0")) throw new ForgeError("invalid", `"${rev}" is not a revision`);
-  const fullSha = /^[0-9a-f]{40}$/.test(rev);
+  const fullSha = isFullSha(rev);
   if (fullSha && knownCommits.has(`${repo.gitDir}\0${rev}`)) return rev;
   return withGitFailure(`resolving "${rev}" in ${repo.name}`, async () => {
     const out = await runGit(repo.gitDir, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`], { okExitCodes: [0, 1, 128] });
     const sha = out.stdout.toString("utf8").trim();
-    if (out.exitCode !== 0 || !/^[0-9a-f]{40}$/.test(sha)) return null;
+    if (out.exitCode !== 0 || !isFullSha(sha)) return null;
     if (fullSha && sha === rev) knownCommits.set(`${repo.gitDir}\0${rev}`, true);
     return sha;
   });

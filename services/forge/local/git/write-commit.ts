@@ -8,6 +8,7 @@ import { gitText, runGit } from "./git-command.js";
 import { withGitFailure } from "./errors.js";
 import { YARDMASTER_IDENTITY, datedIdentity, identityEnvironment, type DatedIdentity } from "./identity.js";
 import type { BareRepo } from "./bare-repo.js";
+import { isFullSha } from "./full-sha.js";
 
 /** What a new commit is made of. */
 export interface NewCommit {
@@ -52,7 +53,7 @@ export async function treeOf(repo: BareRepo, commit: string): Promise<Sha> {
     runGit(repo.gitDir, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${commit}^{commit}^{tree}`], { okExitCodes: [0, 1, 128] }),
   );
   const tree = out.stdout.toString("utf8").trim();
-  if (out.exitCode !== 0 || !/^[0-9a-f]{40}$/.test(tree)) throw new ForgeError("not_found", `no commit "${commit}" in ${repo.name}`);
+  if (out.exitCode !== 0 || !isFullSha(tree)) throw new ForgeError("not_found", `no commit "${commit}" in ${repo.name}`);
   return tree;
 }
 
