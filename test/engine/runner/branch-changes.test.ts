@@ -4,18 +4,41 @@
  * (BASE_BRANCH_MISSING), a pull request retargeted to another branch (BASE_BRANCH_CHANGED), commits pushed to a batch's draft pull request by someone else
  * (DRAFT_PULL_REQUEST_CHANGED, or with `allow_queue_branch_edit` the edited draft is what merges).
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { EngineState } from "../../../services/engine/index.js";
 import { CI_FILE, queueWorld, REPO, type QueueWorld } from "./queue-world.js";
 
 let world: QueueWorld | undefined;
+let gateDir: string;
+beforeEach(async () => {
+  gateDir = await mkdtemp(join(tmpdir(), "ym-gate-"));
+});
 afterEach(async () => {
   await world?.cleanup();
   world = undefined;
+  await rm(gateDir, { recursive: true, force: true });
 });
 
-/** CI that stays running long enough for the test to act while it runs, even on a slow machine. */
-const SLOW_CI = CI_FILE.replace('run: "test ! -e BROKEN"', 'run: "test ! -e BROKEN && sleep 10"');
+/**
+ * CI whose check keeps running until the test opens the gate (a file it creates), so the test acts
+ * while the queue's check runs however slow the machine, and waits no longer than it must. A pull
+ * request's own check (on its head SHA, which the queue waits for) passes once the test lets that
+ * SHA through.
+ */
+const gatedCi = () =>
+  CI_FILE.replace('run: "test ! -e BROKEN"', `run: "test ! -e BROKEN && until [ -e ${join(gateDir, "open")} ] || [ -e ${gateDir}/$YARDMASTER_SHA ]; do sleep 0.05; done"`);
+const openGate = () => writeFile(join(gateDir, "open"), "");
+
+/** Opens a pull request with `w.pull` and lets its own check through the gate. */
+async function gatedPull(w: QueueWorld, ...args: Parameters<QueueWorld["pull"]>): Promise<number> {
+  const n = await w.pull(...args);
+  await writeFile(join(gateDir, (await w.forge.getPullRequest(REPO, n)).headSha), "");
+  return n;
+}
+
 const config = (rule: string[] = ["    batch_size: 1"]) => [
   "queue_rules:", "  - name: default", ...rule, "merge_queue:", "  max_parallel_checks: 2", "",
 ].join("\n");
@@ -40,10 +63,10 @@ async function runningDraft(w: QueueWorld): Promise<{ branch: string; headSha: s
 
 describe("branches changed under the queue", () => {
   it("dequeues the pull requests of a deleted base branch with BASE_BRANCH_MISSING", async () => {
-    world = await queueWorld(config(), { ".yardmaster/ci.yml": SLOW_CI });
+    world = await queueWorld(config(), { ".yardmaster/ci.yml": gatedCi() });
     const w = world;
     await w.branch("release");
-    const n = await w.pull("fix", { "fix.txt": "fix\n" }, { base: "release" });
+    const n = await gatedPull(w, "fix", { "fix.txt": "fix\n" }, { base: "release" });
     await w.comment(n, "@yardmaster queue");
     await runningDraft(w);
     await w.forge.deleteBranchAs(REPO, "release", "ada");
@@ -53,10 +76,10 @@ describe("branches changed under the queue", () => {
   });
 
   it("dequeues a pull request moved to another base branch with BASE_BRANCH_CHANGED", async () => {
-    world = await queueWorld(config(), { ".yardmaster/ci.yml": SLOW_CI });
+    world = await queueWorld(config(), { ".yardmaster/ci.yml": gatedCi() });
     const w = world;
     await w.branch("release");
-    const n = await w.pull("fix", { "fix.txt": "fix\n" });
+    const n = await gatedPull(w, "fix", { "fix.txt": "fix\n" });
     await w.comment(n, "@yardmaster queue");
     await runningDraft(w);
     await w.forge.editPullRequest(REPO, n, { base: "release" });
@@ -67,9 +90,9 @@ describe("branches changed under the queue", () => {
   });
 
   it("dequeues a batch whose draft pull request got someone else's commit (DRAFT_PULL_REQUEST_CHANGED)", async () => {
-    world = await queueWorld(config(), { ".yardmaster/ci.yml": SLOW_CI });
+    world = await queueWorld(config(), { ".yardmaster/ci.yml": gatedCi() });
     const w = world;
-    const n = await w.pull("feature", { "feature.txt": "feature\n" });
+    const n = await gatedPull(w, "feature", { "feature.txt": "feature\n" });
     await w.comment(n, "@yardmaster queue");
     const draft = await runningDraft(w);
     await w.commitOnTop(draft.branch, { "extra.txt": "not reviewed\n" }, "mallory");
@@ -80,12 +103,13 @@ describe("branches changed under the queue", () => {
   });
 
   it("with allow_queue_branch_edit, checks the edited draft again and merges exactly that tree", async () => {
-    world = await queueWorld(config(["    batch_size: 2", '    batch_max_wait_time: "1 s"', "    merge_method: merge-batch", "    allow_queue_branch_edit: true"]), { ".yardmaster/ci.yml": SLOW_CI });
+    world = await queueWorld(config(["    batch_size: 2", '    batch_max_wait_time: "1 s"', "    merge_method: merge-batch", "    allow_queue_branch_edit: true"]), { ".yardmaster/ci.yml": gatedCi() });
     const w = world;
-    const n = await w.pull("feature", { "feature.txt": "feature\n" });
+    const n = await gatedPull(w, "feature", { "feature.txt": "feature\n" });
     await w.comment(n, "@yardmaster queue");
     const draft = await runningDraft(w);
     const edited = await w.commitOnTop(draft.branch, { "fixup.txt": "maintainer fix\n" }, "maintainer");
+    await openGate();
     const leave = await leaveOf(w, n);
     expect(leave.metadata).toMatchObject({ dequeue_code: "PR_MERGED", merged: true });
     // merge-batch: one merge commit of the edited draft, exactly the tree its check passed on.

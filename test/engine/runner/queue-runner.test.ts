@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { queueWorld, REPO, type QueueWorld } from "./queue-world.js";
+import { shiftedClock } from "./shifted-clock.js";
 
 let world: QueueWorld | undefined;
 afterEach(async () => {
@@ -101,16 +102,22 @@ describe("the queue runner's durability and exclusion", () => {
   });
 
   it("loses no timer across a restart: a batch waiting for more pull requests starts after the wait", async () => {
-    // A wait long enough that the batch still waits when the test looks, however slow the machine.
-    world = await queueWorld(CONFIG.replace('batch_max_wait_time: "5 s"', 'batch_max_wait_time: "20 s"'));
+    // An hour's wait on the runners' clock, which the test moves past it after the restart.
+    const clock = shiftedClock();
+    world = await queueWorld(CONFIG.replace('batch_max_wait_time: "5 s"', 'batch_max_wait_time: "1 h"'), {}, { now: clock.now });
     const w = world;
     const n = await w.pull("alone", { "alone.txt": "alone\n" });
     await w.comment(n, "@yardmaster queue");
     // Wait until it is queued (the batch-wait timer is then a row), then restart the runner.
     await w.until(async () => expect((await w.state())?.pulls[String(n)]).toBeDefined());
-    const timers = await w.db.pool.query("SELECT key FROM queue_timers");
-    expect(timers.rows.map((r) => r.key)).toContain("batch-wait/main/__default__");
+    const timers = await w.db.pool.query("SELECT key, due_at FROM queue_timers");
+    const wait = timers.rows.find((r) => r.key === "batch-wait/main/__default__");
+    expect(wait).toBeDefined();
     await w.restartRunner();
+    // Before the wait ends the batch is not formed: no check, the pull request still waiting.
+    await w.until(async () => true);
+    expect((await w.state())?.trains.flatMap((t) => t.cars)).toEqual([]);
+    clock.advanceTo(new Date(wait.due_at).getTime());
     await w.until(async () => expect((await w.forge.getPullRequest(REPO, n)).state).toBe("merged"));
   });
 });

@@ -55,8 +55,18 @@ export interface QueueWorld {
   cleanup(): Promise<void>;
 }
 
+/** Options of {@link queueWorld}. */
+export interface QueueWorldOptions {
+  /**
+   * The runners' clock (milliseconds since the epoch, UTC; default `Date.now`): what the engine
+   * takes as now, and when durable timers fall due. A test moves it ahead to let a timer fire
+   * without waiting for it; the forge and its CI keep the real clock.
+   */
+  now?: () => number;
+}
+
 /** Builds a world whose acme/widgets main holds the CI file, `config` as .yardmaster.yml and `files`. */
-export async function queueWorld(config: string, files: Record<string, FileChange> = {}): Promise<QueueWorld> {
+export async function queueWorld(config: string, files: Record<string, FileChange> = {}, options: QueueWorldOptions = {}): Promise<QueueWorld> {
   const db = await freshDatabase();
   db.pool.on("error", () => {});
   const dir = await mkdtemp(join(tmpdir(), "ym-runner-"));
@@ -73,7 +83,7 @@ export async function queueWorld(config: string, files: Record<string, FileChang
     ci: { runner: { tempRoot: dir, killGraceMs: 500 }, slots: 4 },
   });
   const newRunner = () => {
-    const r = createQueueRunner({ db: db.pool, forge, logger, eventsWritten: () => {}, intervalMs: 100 });
+    const r = createQueueRunner({ db: db.pool, forge, logger, eventsWritten: () => {}, intervalMs: 100, now: options.now });
     runners.push(r);
     r.start();
     return r;
