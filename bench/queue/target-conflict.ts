@@ -15,6 +15,13 @@
  *   (over t when fewer than b − i arrive in t, Poisson(λt)); a good one takes its wait plus D when
  *   its batch mates are good, plus 2D when one is bad (its first check fails).
  *
+ * - With `failuresAhead`, a batch is also slowed by the batches running ahead of it when it starts:
+ *   the first of them to fail restarts it, and its check ends D after that failure. The culprits
+ *   ahead are the bad pull requests of the last D (λDp of them on average, their checks begun
+ *   evenly over it), so the first failure comes after X ~ Exp(λp) (X ≥ D: none); a good pull
+ *   request then takes its wait + X + D (+ D more in a failed batch). Still favourable: a batch is
+ *   restarted at most once, and a failure ahead never slows a bisection.
+ *
  * Both are divided by q to count per merge (bad pull requests never merge).
  */
 
@@ -36,6 +43,8 @@ export interface TargetModel {
   targetInD: number;
   /** What a cancelled run counts for: 1 (default) a whole run, 0.5 the CI time it used on average. */
   cancelledRunWeight?: number;
+  /** Whether a failure ahead delays a batch (default false: nothing is slowed by a failure ahead). */
+  failuresAhead?: boolean;
 }
 
 /** P(Poisson(mean) ≤ k); 0 for k < 0. */
@@ -58,7 +67,19 @@ export function batchMixEstimate(sizes: [number, number], larger: number, model:
   const cancelled = model.cancelledRunWeight ?? 1;
   const runs = (b: number) => (1 + (b > 1 ? 1 - q ** b - p ** b : 0) + cancelled * (1 - q ** b) * started) / b;
   // P(the i-th member waits longer than w·D for the b − i after it).
-  const waitsOver = (b: number, i: number, w: number) => (w < 0 ? 1 : poissonAtMost(b - i - 1, m * w));
+  const waitsFor = (b: number, i: number, w: number) => (w < 0 ? 1 : poissonAtMost(b - i - 1, m * w));
+  // The same with the delay X of a failure ahead added to the wait (in D; rate r = λDp per D).
+  const r = m * p;
+  const waitsOver = (b: number, i: number, w: number) => {
+    if (!model.failuresAhead) return waitsFor(b, i, w);
+    const steps = 400;
+    let sum = Math.exp(-r) * waitsFor(b, i, w);
+    for (let k = 0; k < steps; k++) {
+      const x = (k + 0.5) / steps;
+      sum += (r * Math.exp(-r * x) * waitsFor(b, i, w - x)) / steps;
+    }
+    return sum;
+  };
   const slow = (b: number) => {
     let sum = 0;
     for (let i = 1; i <= b; i++) sum += q * ((1 - q ** (b - 1)) * waitsOver(b, i, t - 2) + q ** (b - 1) * waitsOver(b, i, t - 1));

@@ -52,4 +52,33 @@ describe("the idealised batch-mix estimate", () => {
     expect(best.slowerThanTarget).toBeLessThanOrEqual(0.05);
     expect(best.runsPerMerge).toBeLessThan(0.45);
   });
+
+  it("with failures ahead, never makes a merge faster, keeps pull requests checked alone within 2D, and matches a hand-computed point", () => {
+    for (const [sizes, share] of [[[1, 2], 0], [[2, 3], 0], [[2, 3], 0.5], [[4, 5], 0.3]] as [[number, number], number][]) {
+      const without = batchMixEstimate(sizes, share, at16);
+      const ahead = batchMixEstimate(sizes, share, { ...at16, failuresAhead: true });
+      expect(ahead.slowerThanTarget).toBeGreaterThanOrEqual(without.slowerThanTarget);
+      expect(ahead.runsPerMerge).toBe(without.runsPerMerge);
+    }
+    expect(batchMixEstimate([1, 2], 0, { ...at8, failuresAhead: true }).slowerThanTarget).toBe(0);
+    // Batches of 2, λD = 4, target 2D, r = λDp = 0.2, X ~ Exp(r) (none past D). The first member
+    // (waits W ~ Exp(4) for the second) is slow when its batch failed (2D + W > 2D), or when it
+    // passed and W + X > D; the second only when its batch failed and a failure ahead delayed it
+    // (2D + X > 2D). P(W + X > 1) = e^−r·e^−4 + ∫₀¹ r e^−rx e^−4(1−x) dx.
+    const r = 0.2;
+    const waitPlusDelayOverD = Math.exp(-r) * Math.exp(-4) + (r / (4 - r)) * (Math.exp(-r) - Math.exp(-4));
+    const slow = (0.95 * (0.05 + 0.95 * waitPlusDelayOverD) + 0.95 * 0.05 * (1 - Math.exp(-r))) / 2 / 0.95;
+    expect(batchMixEstimate([2, 3], 0, { ...at8, failuresAhead: true }).slowerThanTarget).toBeCloseTo(slow, 4);
+  });
+
+  it("with failures ahead, needs more than 0.6 runs per merge at λ = 8/h under either counting, and stays under 0.45 at λ = 16/h", () => {
+    for (const cancelledRunWeight of [1, 0.5]) {
+      const best = cheapestMixWithin(0.05, { ...at8, cancelledRunWeight, failuresAhead: true });
+      expect(best.slowerThanTarget).toBeLessThanOrEqual(0.05);
+      expect(best.runsPerMerge).toBeGreaterThan(0.6);
+    }
+    const at16best = cheapestMixWithin(0.05, { ...at16, failuresAhead: true });
+    expect(at16best.slowerThanTarget).toBeLessThanOrEqual(0.05);
+    expect(at16best.runsPerMerge).toBeLessThan(0.45);
+  });
 });
