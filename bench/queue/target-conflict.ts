@@ -58,38 +58,50 @@ function poissonAtMost(k: number, mean: number): number {
   return sum;
 }
 
-/** The estimate for `sizes` [b1, b2] with a share `larger` (0..1) of pull requests in batches of b2. */
-export function batchMixEstimate(sizes: [number, number], larger: number, model: TargetModel): MixEstimate {
+/**
+ * Share of the pull requests of a batch of `b` that merge slower than the target, counted over all
+ * its members (good ones only can be slow; not yet divided by q). Depends on `b` and the model only.
+ */
+function slowInBatch(b: number, model: TargetModel): number {
   const { p, arrivalsPerCiRun: m, targetInD: t } = model;
+  const q = 1 - p;
+  // P(the i-th member waits longer than w·D for the b − i after it).
+  const waitsFor = (i: number, w: number) => (w < 0 ? 1 : poissonAtMost(b - i - 1, m * w));
+  // The same with the delay X of a failure ahead added to the wait (in D; rate r = λDp per D).
+  const r = m * p;
+  const waitsOver = (i: number, w: number) => {
+    if (!model.failuresAhead) return waitsFor(i, w);
+    const steps = 400;
+    let sum = Math.exp(-r) * waitsFor(i, w);
+    for (let k = 0; k < steps; k++) {
+      const x = (k + 0.5) / steps;
+      sum += (r * Math.exp(-r * x) * waitsFor(i, w - x)) / steps;
+    }
+    return sum;
+  };
+  let sum = 0;
+  for (let i = 1; i <= b; i++) sum += q * ((1 - q ** (b - 1)) * waitsOver(i, t - 2) + q ** (b - 1) * waitsOver(i, t - 1));
+  return sum / b;
+}
+
+/** The estimate of a mix, given the slow share of each batch size (`slow`, see {@link slowInBatch}). */
+function mixEstimate(sizes: [number, number], larger: number, model: TargetModel, slow: (b: number) => number): MixEstimate {
+  const { p, arrivalsPerCiRun: m } = model;
   const q = 1 - p;
   const [b1, b2] = sizes;
   const started = m * ((1 - larger) / b1 + larger / b2);
   const cancelled = model.cancelledRunWeight ?? 1;
   const runs = (b: number) => (1 + (b > 1 ? 1 - q ** b - p ** b : 0) + cancelled * (1 - q ** b) * started) / b;
-  // P(the i-th member waits longer than w·D for the b − i after it).
-  const waitsFor = (b: number, i: number, w: number) => (w < 0 ? 1 : poissonAtMost(b - i - 1, m * w));
-  // The same with the delay X of a failure ahead added to the wait (in D; rate r = λDp per D).
-  const r = m * p;
-  const waitsOver = (b: number, i: number, w: number) => {
-    if (!model.failuresAhead) return waitsFor(b, i, w);
-    const steps = 400;
-    let sum = Math.exp(-r) * waitsFor(b, i, w);
-    for (let k = 0; k < steps; k++) {
-      const x = (k + 0.5) / steps;
-      sum += (r * Math.exp(-r * x) * waitsFor(b, i, w - x)) / steps;
-    }
-    return sum;
-  };
-  const slow = (b: number) => {
-    let sum = 0;
-    for (let i = 1; i <= b; i++) sum += q * ((1 - q ** (b - 1)) * waitsOver(b, i, t - 2) + q ** (b - 1) * waitsOver(b, i, t - 1));
-    return sum / b;
-  };
   return {
     sizes, larger,
     runsPerMerge: ((1 - larger) * runs(b1) + larger * runs(b2)) / q,
     slowerThanTarget: ((1 - larger) * slow(b1) + larger * slow(b2)) / q,
   };
+}
+
+/** The estimate for `sizes` [b1, b2] with a share `larger` (0..1) of pull requests in batches of b2. */
+export function batchMixEstimate(sizes: [number, number], larger: number, model: TargetModel): MixEstimate {
+  return mixEstimate(sizes, larger, model, (b) => slowInBatch(b, model));
 }
 
 /**
@@ -98,11 +110,18 @@ export function batchMixEstimate(sizes: [number, number], larger: number, model:
  * latency target.
  */
 export function cheapestMixWithin(maxSlow: number, model: TargetModel, maxSize = 8): MixEstimate {
-  let best = batchMixEstimate([1, 1], 0, model);
+  // The slow share of a batch size does not depend on the mix: computed once per size.
+  const slowBySize = new Map<number, number>();
+  const slow = (b: number) => {
+    let share = slowBySize.get(b);
+    if (share === undefined) slowBySize.set(b, (share = slowInBatch(b, model)));
+    return share;
+  };
+  let best = mixEstimate([1, 1], 0, model, slow);
   for (let b1 = 1; b1 <= maxSize; b1++) {
     for (let b2 = b1 + 1; b2 <= maxSize; b2++) {
       for (let step = 0; step <= 100; step++) {
-        const e = batchMixEstimate([b1, b2], step / 100, model);
+        const e = mixEstimate([b1, b2], step / 100, model, slow);
         if (e.slowerThanTarget <= maxSlow && e.runsPerMerge < best.runsPerMerge) best = e;
       }
     }
