@@ -29,7 +29,7 @@ afterEach(async () => {
  * SHA through.
  */
 const gatedCi = () =>
-  CI_FILE.replace('run: "test ! -e BROKEN"', `run: "test ! -e BROKEN && until [ -e ${join(gateDir, "open")} ] || [ -e ${gateDir}/$YARDMASTER_SHA ]; do sleep 0.05; done"`);
+  CI_FILE.replace('run: "test ! -e BROKEN"', `run: "test ! -e BROKEN && until [ -e ${join(gateDir, "open")} ] || [ -e ${join(gateDir, "$YARDMASTER_SHA")} ]; do sleep 0.05; done"`);
 const openGate = () => writeFile(join(gateDir, "open"), "");
 
 /** Opens a pull request with `w.pull` and lets its own check through the gate. */
