@@ -5,34 +5,40 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { inject } from "vitest";
-import { migrate } from "../../services/store/index.js";
 
 export interface TestDatabase {
+  /** Database name (`ym_<random>`). */
+  name: string;
   url: string;
   pool: pg.Pool;
-  /** Closes the pool and drops the database. */
+  /** Closes the pool (unless already closed) and drops the database. */
   drop(): Promise<void>;
 }
 
-/** Creates a database named `ym_<random>`; `migrated` (default true) applies the migrations. */
-export async function freshDatabase(opts: { migrated?: boolean } = {}): Promise<TestDatabase> {
+/**
+ * Creates a database named `ym_<random>`. `migrated` (default true): a copy of the run's migrated
+ * template (postgres-global-setup.ts); false: an empty database, for code that migrates by itself.
+ * `template`: a copy of that database instead (nobody may be connected to it).
+ */
+export async function freshDatabase(opts: { migrated?: boolean; template?: string } = {}): Promise<TestDatabase> {
   const admin = inject("pgUrl");
   const name = `ym_${randomBytes(6).toString("hex")}`;
   const client = new pg.Client({ connectionString: admin });
   await client.connect();
-  await client.query(`CREATE DATABASE ${name}`);
+  const template = opts.template ?? (opts.migrated === false ? null : inject("pgTemplate"));
+  await client.query(template === null ? `CREATE DATABASE ${name}` : `CREATE DATABASE ${name} TEMPLATE ${template}`);
   await client.end();
   const url = admin.replace(/\/postgres$/, `/${name}`);
-  if (opts.migrated !== false) await migrate(url);
   const pool = new pg.Pool({ connectionString: url, max: 5 });
   // pg-pool resolves end() before its clients have closed; the forced DROP DATABASE then ends them
   // with an error the pool re-emits. Query errors reject their promises and never reach here.
   pool.on("error", () => {});
   return {
+    name,
     url,
     pool,
     async drop() {
-      await pool.end();
+      if (!pool.ended) await pool.end();
       const c = new pg.Client({ connectionString: admin });
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

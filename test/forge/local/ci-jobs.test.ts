@@ -8,18 +8,21 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { localForgeStore as store } from "../../../services/store/index.js";
 import { eventually } from "../../support/eventually.js";
 import { ROOT } from "../../support/server-process.js";
-import { createWorld, REPO, widgets, type ForgeWorld, type Widgets } from "./forge-fixture.js";
+import { REPO, type ForgeWorld, type Widgets } from "./forge-fixture.js";
+import { worldSnapshot } from "./world-snapshot.js";
 
 let w: ForgeWorld;
 let repo: Widgets;
 
+const snapshot = worldSnapshot({ "README.md": "hello\n" }, async () => undefined);
+beforeAll(snapshot.build);
+afterAll(snapshot.dispose);
 beforeEach(async () => {
-  w = await createWorld();
-  repo = await widgets(w, { "README.md": "hello\n" });
+  ({ world: w, repo } = await snapshot.restore());
 });
 afterEach(async () => w.cleanup());
 

@@ -4,12 +4,13 @@
  * show afterwards, GitHub's refusals with their field and status, and the two ForgeService RPCs.
  */
 import { Code, ConnectError, createClient, createRouterTransport, type Client } from "@connectrpc/connect";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ForgeService } from "../../../gen/yardmaster/v1/forge_pb.js";
 import { violationsOf } from "../../../services/contracts/index.js";
 import { createForgeService } from "../../../services/forge/local/index.js";
 import { principalKey } from "../../../services/gateway/index.js";
-import { createWorld, REPO, widgets, type ForgeWorld, type Widgets } from "./forge-fixture.js";
+import { REPO, type ForgeWorld, type Widgets } from "./forge-fixture.js";
+import { worldSnapshot } from "./world-snapshot.js";
 
 let w: ForgeWorld;
 let repo: Widgets;
@@ -17,13 +18,16 @@ let repo: Widgets;
 let head: string;
 let release: string;
 
-beforeEach(async () => {
-  w = await createWorld();
-  repo = await widgets(w, { "README.md": "hello\n" });
-  head = await repo.push("feature", repo.src.root, { "f.txt": "f\n" });
-  release = await repo.push("release", repo.src.root, { "r.txt": "r\n" });
+const snapshot = worldSnapshot({ "README.md": "hello\n" }, async (_, repo) => {
+  const head = await repo.push("feature", repo.src.root, { "f.txt": "f\n" });
+  const release = await repo.push("release", repo.src.root, { "r.txt": "r\n" });
   await repo.open("feature");
-  w.events.take();
+  return { head, release };
+});
+beforeAll(snapshot.build);
+afterAll(snapshot.dispose);
+beforeEach(async () => {
+  ({ world: w, repo, built: { head, release } } = await snapshot.restore());
 });
 afterEach(async () => w.cleanup());
 

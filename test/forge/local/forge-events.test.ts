@@ -3,22 +3,26 @@
  * webhook would map to (docs/local-forge.md "Events"), delivered after the change committed. A
  * failing sink is logged and loses none of the forge's own state.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ForgeEvent } from "../../../services/forge/types.js";
 import { localForgeStore as store } from "../../../services/store/index.js";
-import { createWorld, REPO, widgets, type ForgeWorld, type Widgets } from "./forge-fixture.js";
+import { REPO, type ForgeWorld, type Widgets } from "./forge-fixture.js";
+import { worldSnapshot } from "./world-snapshot.js";
 
 let w: ForgeWorld;
 let repo: Widgets;
 /** Head of pull request #1 (branch "feature", by ada). */
 let head: string;
 
-beforeEach(async () => {
-  w = await createWorld();
-  repo = await widgets(w, { "README.md": "hello\n" });
-  head = await repo.push("feature", repo.src.root, { "f.txt": "f\n" });
+const snapshot = worldSnapshot({ "README.md": "hello\n" }, async (_, repo) => {
+  const head = await repo.push("feature", repo.src.root, { "f.txt": "f\n" });
   await repo.open("feature");
-  w.events.take();
+  return head;
+});
+beforeAll(snapshot.build);
+afterAll(snapshot.dispose);
+beforeEach(async () => {
+  ({ world: w, repo, built: head } = await snapshot.restore());
 });
 afterEach(async () => w.cleanup());
 

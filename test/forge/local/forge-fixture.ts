@@ -18,9 +18,12 @@ export function minute(n: number): Date {
   return new Date(Date.UTC(2024, 2, 1, 0, n));
 }
 
-/** A clock that moves one minute per reading, from 2024-03-01T00:00Z; `offsetMs` shifts it (a later process). */
-export function countingClock(): { now: () => Date; ticks: () => number; skip: (ms: number) => void } {
-  let n = 0;
+/**
+ * A clock that moves one minute per reading, from minute `start` (default 0) after
+ * 2024-03-01T00:00Z; `skip(ms)` shifts it (a later process).
+ */
+export function countingClock(start = 0): { now: () => Date; ticks: () => number; skip: (ms: number) => void } {
+  let n = start;
   let offset = 0;
   return { now: () => new Date(minute(n++).getTime() + offset), ticks: () => n, skip: (ms) => void (offset += ms) };
 }
@@ -87,18 +90,29 @@ export interface ForgeWorld {
   warnings: string[];
   /** Another forge on the same database and data directory (a second process, a restart). */
   another(deps?: Partial<LocalForgeDeps>): LocalForge;
+  /** Closes the forges and the database's pool, keeping the database and the directory. */
+  close(): Promise<void>;
+  /** Closes, then drops the database and removes the directory. */
   cleanup(): Promise<void>;
 }
 
+/** Where a world starts from, instead of a fresh database and directory (world-snapshot.ts). */
+export interface WorldStart {
+  db: TestDatabase;
+  dir: string;
+  /** The clock's first minute. */
+  clockAt: number;
+}
+
 /** Builds a world; `deps` overrides the forge's dependencies (CI settings...). */
-export async function createWorld(deps: Partial<LocalForgeDeps> = {}): Promise<ForgeWorld> {
-  const db = await freshDatabase();
+export async function createWorld(deps: Partial<LocalForgeDeps> = {}, start?: WorldStart): Promise<ForgeWorld> {
+  const db = start?.db ?? (await freshDatabase());
   // pg-pool resolves end() before its clients have closed; the database's forced drop then ends
   // them with an error the pool re-emits. Nothing else reaches this listener: query errors reject.
   db.pool.on("error", () => {});
-  const dir = await mkdtemp(join(tmpdir(), "yardmaster-forge-test-"));
+  const dir = start?.dir ?? (await mkdtemp(join(tmpdir(), "yardmaster-forge-test-")));
   const events = eventRecorder();
-  const clock = countingClock();
+  const clock = countingClock(start?.clockAt);
   const { logger, warnings } = testLogger();
   const base: LocalForgeDeps = {
     db: db.pool, dataDir: join(dir, "data"), logger, sink: events.sink, now: clock.now,
@@ -113,11 +127,16 @@ export async function createWorld(deps: Partial<LocalForgeDeps> = {}): Promise<F
     return forge;
   };
   const forge = make();
+  const close = async () => {
+    for (const f of forges.splice(0)) await f.close();
+    if (!db.pool.ended) await db.pool.end();
+  };
   return {
     db, dir, forge, events, clock, warnings,
     another: make,
+    close,
     async cleanup() {
-      for (const f of forges) await f.close();
+      await close();
       await db.drop();
       await rm(dir, { recursive: true, force: true });
     },
@@ -142,6 +161,11 @@ export interface Widgets {
 export async function widgets(world: ForgeWorld, files: Record<string, FileChange>): Promise<Widgets> {
   const src = await createSourceRepo(world.dir, files);
   await world.forge.addRepository({ repo: REPO, fromPath: src.path, defaultBranch: null, atRef: null });
+  return bindWidgets(world, src);
+}
+
+/** The helpers of {@link widgets} for acme/widgets already imported into `world` from `src`. */
+export function bindWidgets(world: ForgeWorld, src: SourceRepo & { root: string }): Widgets {
   return {
     src,
     git: { gitDir: join(world.dir, "data", "repos", "acme", "widgets.git"), name: REPO },

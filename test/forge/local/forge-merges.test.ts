@@ -3,28 +3,34 @@
  * tree and history and marks the pull requests merged (merge commit, merged by the bot); a batch
  * moves the base once; a moved base, a moved head or a conflict changes nothing.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { readCommit } from "../../../services/forge/local/git/index.js";
 import type { MergeMethod } from "../../../services/forge/types.js";
-import { createWorld, REPO, widgets, type ForgeWorld, type Widgets } from "./forge-fixture.js";
+import { REPO, type ForgeWorld, type Widgets } from "./forge-fixture.js";
 import { filesAt, git } from "./git-fixture.js";
+import { worldSnapshot } from "./world-snapshot.js";
 
 let w: ForgeWorld;
 let repo: Widgets;
 let mainTip: string;
-const heads: Record<number, string> = {};
+let heads: Record<number, string>;
 const base = { "README.md": "hello\n", "shared.txt": "s\n" };
 
 /** main moved one commit past the root; #1 and #2 add files from the root (two commits for #1); #3 edits shared.txt. */
-beforeEach(async () => {
-  w = await createWorld();
-  repo = await widgets(w, base);
-  mainTip = await repo.push("main", repo.src.root, { "main.txt": "m\n" }, "main work");
+const snapshot = worldSnapshot(base, async (_, repo) => {
+  const mainTip = await repo.push("main", repo.src.root, { "main.txt": "m\n" }, "main work");
   const first = await repo.push("one", repo.src.root, { "one.txt": "1\n" }, "one: first");
+  const heads: Record<number, string> = {};
   heads[1] = await repo.push("one", first, { "one.txt": "1\n1\n" }, "one: second");
   heads[2] = await repo.push("two", repo.src.root, { "two.txt": "2\n" }, "two");
   heads[3] = await repo.push("three", repo.src.root, { "shared.txt": "from three\n" }, "three");
   for (const b of ["one", "two", "three"]) await repo.open(b, { title: `Pull ${b}` });
+  return { mainTip, heads };
+});
+beforeAll(snapshot.build);
+afterAll(snapshot.dispose);
+beforeEach(async () => {
+  ({ world: w, repo, built: { mainTip, heads } } = await snapshot.restore());
 });
 afterEach(async () => w.cleanup());
 

@@ -3,16 +3,19 @@
  * every snapshot attribute the conditions language reads, from real git and PostgreSQL rows;
  * listing, default branch, configuration file, files, branches, permissions, branch protection.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { localForgeStore as store } from "../../../services/store/index.js";
-import { createWorld, REPO, widgets, type ForgeWorld, type Widgets } from "./forge-fixture.js";
+import { REPO, type ForgeWorld, type Widgets } from "./forge-fixture.js";
+import { worldSnapshot } from "./world-snapshot.js";
 
 let w: ForgeWorld;
 let repo: Widgets;
 
+const snapshot = worldSnapshot({ "README.md": "hello\n", "lib.txt": "one\ntwo\n", "old.txt": "kept content\n" }, async () => undefined);
+beforeAll(snapshot.build);
+afterAll(snapshot.dispose);
 beforeEach(async () => {
-  w = await createWorld();
-  repo = await widgets(w, { "README.md": "hello\n", "lib.txt": "one\ntwo\n", "old.txt": "kept content\n" });
+  ({ world: w, repo } = await snapshot.restore());
 });
 afterEach(async () => w.cleanup());
 

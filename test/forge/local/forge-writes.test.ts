@@ -3,19 +3,22 @@
  * draft pull requests as real branches and rows, edits, closing, updating a head with its base,
  * deleting and fast-forwarding branches, Yardmaster's own check runs, comments and labels.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { isForgeError } from "../../../services/forge/types.js";
 import { findBranchSha, readCommit, type MergeConflictError } from "../../../services/forge/local/git/index.js";
-import { createWorld, REPO, widgets, type ForgeWorld, type Widgets } from "./forge-fixture.js";
+import { REPO, type ForgeWorld, type Widgets } from "./forge-fixture.js";
+import { worldSnapshot } from "./world-snapshot.js";
 import { filesAt } from "./git-fixture.js";
 
 let w: ForgeWorld;
 let repo: Widgets;
 const base = { "README.md": "hello\n", "shared.txt": "s\n" };
 
+const snapshot = worldSnapshot(base, async () => undefined);
+beforeAll(snapshot.build);
+afterAll(snapshot.dispose);
 beforeEach(async () => {
-  w = await createWorld();
-  repo = await widgets(w, base);
+  ({ world: w, repo } = await snapshot.restore());
 });
 afterEach(async () => w.cleanup());
 
