@@ -1,9 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { isForgeError } from "../../../services/forge/types.js";
 import {
   createMergeCommit, getBranchSha, hasConflict, isMergeConflict, mergePullRequest, readCommit, treeOf, type MergeConflictError,
 } from "../../../services/forge/local/git/index.js";
-import { at, createTestRepo, git, type TestRepo } from "./git-fixture.js";
+import { at, git, type TestRepo } from "./git-fixture.js";
+import { testRepoSnapshot } from "./git-repo-snapshot.js";
 
 /**
  * History used by every test:
@@ -18,12 +19,17 @@ let p1b: string;
 let c2: string;
 const merged = { "README.md": "hello\n", "a.txt": "ONE\n2\nTHREE\n", "feature.txt": "feature\n" };
 
+const snapshot = testRepoSnapshot({ "README.md": "hello\n", "a.txt": "1\n2\n3\n" }, async (t) => {
+  const m1 = await t.branch("main", await t.commit(t.root, { "a.txt": "ONE\n2\n3\n" }, "main: one"));
+  const p1a = await t.commit(t.root, { "feature.txt": "feature\n" }, "add feature");
+  const p1b = await t.branch("feature", await t.commit(p1a, { "a.txt": "1\n2\nTHREE\n" }, "three\n\nwith a body"));
+  const c2 = await t.commit(t.root, { "a.txt": "UNO\n2\n3\n" }, "uno");
+  return { m1, p1a, p1b, c2 };
+});
+beforeAll(snapshot.build);
+afterAll(snapshot.dispose);
 beforeEach(async () => {
-  t = await createTestRepo({ "README.md": "hello\n", "a.txt": "1\n2\n3\n" });
-  m1 = await t.branch("main", await t.commit(t.root, { "a.txt": "ONE\n2\n3\n" }, "main: one"));
-  p1a = await t.commit(t.root, { "feature.txt": "feature\n" }, "add feature");
-  p1b = await t.branch("feature", await t.commit(p1a, { "a.txt": "1\n2\nTHREE\n" }, "three\n\nwith a body"));
-  c2 = await t.commit(t.root, { "a.txt": "UNO\n2\n3\n" }, "uno");
+  ({ t, built: { m1, p1a, p1b, c2 } } = await snapshot.restore());
 });
 afterEach(async () => t.cleanup());
 

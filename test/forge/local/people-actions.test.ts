@@ -4,12 +4,13 @@
  * refusals; and how each failure becomes an RPC status naming the field (docs/local-forge.md "CLI").
  */
 import { Code, ConnectError } from "@connectrpc/connect";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ciLeaseFromEnvironment, ciSlotsFromEnvironment, toConnectError } from "../../../services/forge/local/index.js";
 import { isInvalidArgumentError } from "../../../services/contracts/index.js";
 import { ForgeError } from "../../../services/forge/types.js";
 import { createWorld, createSourceRepo, REPO, widgets, type ForgeWorld, type Widgets } from "./forge-fixture.js";
 import { filesAt } from "./git-fixture.js";
+import { worldSnapshot } from "./world-snapshot.js";
 
 let w: ForgeWorld;
 
@@ -91,12 +92,16 @@ describe("pushing", () => {
 });
 
 describe("opening and reviewing", () => {
-  withWorld();
   let repo: Widgets;
-  beforeEach(async () => {
-    repo = await widgets(w, { "a.txt": "1\n" });
+  const snapshot = worldSnapshot({ "a.txt": "1\n" }, async (_, repo) => {
     await repo.push("feature", repo.src.root, { "f.txt": "f\n" });
   });
+  beforeAll(snapshot.build);
+  afterAll(snapshot.dispose);
+  beforeEach(async () => {
+    ({ world: w, repo } = await snapshot.restore());
+  });
+  afterEach(async () => w.cleanup());
 
   const refusals: [string, () => Promise<unknown>, object][] = [
     ["head equal to base", () => repo.open("main"), { kind: "invalid", detail: { field: "head" } }],

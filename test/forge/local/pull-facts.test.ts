@@ -1,9 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { isForgeError } from "../../../services/forge/types.js";
 import {
   commitsBehind, commitsBetween, getBranchSha, isAncestor, mergeBase, pullRequestFacts, updateHeadWithBase, readCommit, type MergeConflictError,
 } from "../../../services/forge/local/git/index.js";
-import { at, createTestRepo, type TestRepo } from "./git-fixture.js";
+import { at, type TestRepo } from "./git-fixture.js";
+import { testRepoSnapshot } from "./git-repo-snapshot.js";
 
 const lines = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word} ${i + 1}`).join("\n") + "\n";
 
@@ -16,12 +17,17 @@ const lines = (n: number, word: string) => Array.from({ length: n }, (_, i) => `
 let t: TestRepo;
 let head1: string;
 let head2: string;
-beforeEach(async () => {
-  t = await createTestRepo({ "keep.txt": "keep\n", "old-name.txt": lines(20, "line"), "gone.txt": "g1\ng2\n", "mod.txt": "m1\nm2\nm3\n" });
-  head1 = await t.commit(t.root, { "old-name.txt": null, "new-name.txt": lines(20, "line"), "gone.txt": null }, "rename and delete");
-  head2 = await t.branch("feature", await t.commit(head1, { "mod.txt": "m1\nM2\nm3\nm4\n", "new.txt": lines(3, "new") }, "modify and add\n\nbody"));
+const snapshot = testRepoSnapshot({ "keep.txt": "keep\n", "old-name.txt": lines(20, "line"), "gone.txt": "g1\ng2\n", "mod.txt": "m1\nm2\nm3\n" }, async (t) => {
+  const head1 = await t.commit(t.root, { "old-name.txt": null, "new-name.txt": lines(20, "line"), "gone.txt": null }, "rename and delete");
+  const head2 = await t.branch("feature", await t.commit(head1, { "mod.txt": "m1\nM2\nm3\nm4\n", "new.txt": lines(3, "new") }, "modify and add\n\nbody"));
   const main1 = await t.commit(t.root, { "keep.txt": "keep 2\n" }, "main 1");
   await t.branch("main", await t.commit(main1, { "keep.txt": "keep 3\n" }, "main 2"));
+  return { head1, head2 };
+});
+beforeAll(snapshot.build);
+afterAll(snapshot.dispose);
+beforeEach(async () => {
+  ({ t, built: { head1, head2 } } = await snapshot.restore());
 });
 afterEach(async () => t.cleanup());
 

@@ -1,22 +1,29 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { isForgeError } from "../../../services/forge/types.js";
 import {
   createSpeculativeBranch, fastForwardBranch, findBranchSha, getBranchSha, mergePullRequests, readCommit, treeOf, type MergeConflictError,
 } from "../../../services/forge/local/git/index.js";
-import { at, createTestRepo, git, type TestRepo } from "./git-fixture.js";
+import { at, git, type TestRepo } from "./git-fixture.js";
+import { testRepoSnapshot } from "./git-repo-snapshot.js";
 
 /** main = root + one commit; pull requests #1, #2, #3 each add their own file from root; #9 conflicts with #1. */
 let t: TestRepo;
 let base: string;
-const heads: Record<number, string> = {};
+let heads: Readonly<Record<number, string>>;
 
-beforeEach(async () => {
-  t = await createTestRepo({ "README.md": "hello\n", "shared.txt": "s\n" });
+const snapshot = testRepoSnapshot({ "README.md": "hello\n", "shared.txt": "s\n" }, async (t) => {
   await git(t.repo, ["config", "core.logAllRefUpdates", "always"]);
-  base = await t.branch("main", await t.commit(t.root, { "base.txt": "base\n" }, "base work"));
+  const base = await t.branch("main", await t.commit(t.root, { "base.txt": "base\n" }, "base work"));
+  const heads: Record<number, string> = {};
   for (const n of [1, 2, 3]) heads[n] = await t.commit(t.root, { [`pr${n}.txt`]: `pr ${n}\n` }, `pull request ${n}`);
   heads[1] = await t.commit(heads[1]!, { "shared.txt": "from #1\n" }, "pr 1 edits shared");
   heads[9] = await t.commit(t.root, { "shared.txt": "from #9\n" }, "pr 9 edits shared");
+  return { base, heads };
+});
+beforeAll(snapshot.build);
+afterAll(snapshot.dispose);
+beforeEach(async () => {
+  ({ t, built: { base, heads } } = await snapshot.restore());
 });
 afterEach(async () => t.cleanup());
 
