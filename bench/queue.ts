@@ -75,12 +75,17 @@ console.log("\nTargets");
 for (const r of results) console.log(`  ${r}`);
 console.log("\nIdealised estimate (bench/queue/target-conflict.ts: a queue favoured in every way), fewest CI runs per merge that keep");
 for (const { lambda, p95 } of targets) {
-  for (const failuresAhead of [false, true]) {
+  const variants = [
+    { failuresAhead: false, innocentsPaidBy: "free", ahead: "never slowed by a failure ahead" },
+    { failuresAhead: true, innocentsPaidBy: "free", ahead: "slowed by failures ahead" },
+    { failuresAhead: true, innocentsPaidBy: "holding", ahead: "slowed by failures ahead, culprit search paid by holding" },
+    { failuresAhead: true, innocentsPaidBy: "speculation", ahead: "slowed by failures ahead, culprit search paid by speculation" },
+  ] as const;
+  for (const { failuresAhead, innocentsPaidBy, ahead } of variants) {
     for (const [weight, counting] of [[1, "cancelled runs counted whole"], [0.5, "cancelled runs counted by the CI time they used"]] as const) {
-      const best = cheapestMixWithin(0.05, { p: BREAK_PROBABILITY, arrivalsPerCiRun: lambda * D_HOURS, targetInD: p95 / D_MINUTES, cancelledRunWeight: weight, failuresAhead });
+      const best = cheapestMixWithin(0.05, { p: BREAK_PROBABILITY, arrivalsPerCiRun: lambda * D_HOURS, targetInD: p95 / D_MINUTES, cancelledRunWeight: weight, failuresAhead, innocentsPaidBy });
       const [b1, b2] = best.sizes;
       const verdictText = best.runsPerMerge <= 0.6 ? "both targets reachable" : "the two targets conflict";
-      const ahead = failuresAhead ? "slowed by failures ahead" : "never slowed by a failure ahead";
       console.log(`  95% of merges within ${p95} min at λ = ${lambda}/h, ${ahead}, ${counting}: ${fmt(best.runsPerMerge, 3)} (batches of ${b1} and ${b2}, ${Math.round(best.larger * 100)}% in ${b2}s; ${fmt(100 * best.slowerThanTarget)}% slower): ${verdictText}`);
     }
   }

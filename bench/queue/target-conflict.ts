@@ -21,6 +21,14 @@
  *   evenly over it), so the first failure comes after X ~ Exp(λp) (X ≥ D: none); a good pull
  *   request then takes its wait + X + D (+ D more in a failed batch). Still favourable: a batch is
  *   restarted at most once, and a failure ahead never slows a bisection.
+ * - With `innocentsPaidBy`, the one extra round that finds a failed batch's culprit is paid for.
+ *   Its good pull requests merge when that round ends, D after the failure; a batch formed during
+ *   the round cannot know which of them will be in the base before it, so either it waits for the
+ *   round's end (`"holding"`: a batch about to start finds a round in progress with probability
+ *   1 − e^−F, F = failing batches started per D, and then waits U·D more, U ~ Uniform(0, 1)), or
+ *   it is checked once per possible culprit of the failed batch and the b − 1 wrong versions are
+ *   cancelled at the round's end (`"speculation"`: (1 − q^b) · S · (b − 1) more cancelled runs per
+ *   batch of b). `"free"` (the default) is neither: the estimate above.
  *
  * Both are divided by q to count per merge (bad pull requests never merge).
  */
@@ -45,7 +53,12 @@ export interface TargetModel {
   cancelledRunWeight?: number;
   /** Whether a failure ahead delays a batch (default false: nothing is slowed by a failure ahead). */
   failuresAhead?: boolean;
+  /** What merging a failed batch's good pull requests one round after the failure costs (default "free"). */
+  innocentsPaidBy?: InnocentsPayment;
 }
+
+/** How the batches formed during a culprit search pay for its good pull requests merging first (see above). */
+export type InnocentsPayment = "free" | "holding" | "speculation";
 
 /** P(Poisson(mean) ≤ k); 0 for k < 0. */
 function poissonAtMost(k: number, mean: number): number {
@@ -60,9 +73,11 @@ function poissonAtMost(k: number, mean: number): number {
 
 /**
  * Share of the pull requests of a batch of `b` that merge slower than the target, counted over all
- * its members (good ones only can be slow; not yet divided by q). Depends on `b` and the model only.
+ * its members (good ones only can be slow; not yet divided by q): `direct` when the batch starts as
+ * soon as it is formed, `held` when it first waits U·D, U ~ Uniform(0, 1), for a culprit search
+ * to end (holding). Depends on `b` and the model only.
  */
-function slowInBatch(b: number, model: TargetModel): number {
+function slowInBatch(b: number, model: TargetModel): { direct: number; held: number } {
   const { p, arrivalsPerCiRun: m, targetInD: t } = model;
   const q = 1 - p;
   // P(the i-th member waits longer than w·D for the b − i after it).
@@ -79,29 +94,65 @@ function slowInBatch(b: number, model: TargetModel): number {
     }
     return sum;
   };
-  let sum = 0;
-  for (let i = 1; i <= b; i++) sum += q * ((1 - q ** (b - 1)) * waitsOver(i, t - 2) + q ** (b - 1) * waitsOver(i, t - 1));
-  return sum / b;
+  // The same with the wait U for a culprit search added.
+  const waitsHeld = (i: number, w: number) => {
+    const steps = 40;
+    let sum = 0;
+    for (let k = 0; k < steps; k++) sum += waitsOver(i, w - (k + 0.5) / steps) / steps;
+    return sum;
+  };
+  const share = (waits: (i: number, w: number) => number) => {
+    let sum = 0;
+    for (let i = 1; i <= b; i++) sum += q * ((1 - q ** (b - 1)) * waits(i, t - 2) + q ** (b - 1) * waits(i, t - 1));
+    return sum / b;
+  };
+  return { direct: share(waitsOver), held: model.innocentsPaidBy === "holding" ? share(waitsHeld) : 0 };
 }
 
-/** The estimate of a mix, given the slow share of each batch size (`slow`, see {@link slowInBatch}). */
-function mixEstimate(sizes: [number, number], larger: number, model: TargetModel, slow: (b: number) => number): MixEstimate {
+/** S and F of a mix: batches started per D, and how many of them fail. */
+function startedPerD(sizes: [number, number], larger: number, model: TargetModel): { started: number; failing: number } {
   const { p, arrivalsPerCiRun: m } = model;
-  const q = 1 - p;
   const [b1, b2] = sizes;
-  const started = m * ((1 - larger) / b1 + larger / b2);
-  const cancelled = model.cancelledRunWeight ?? 1;
-  const runs = (b: number) => (1 + (b > 1 ? 1 - q ** b - p ** b : 0) + cancelled * (1 - q ** b) * started) / b;
   return {
-    sizes, larger,
-    runsPerMerge: ((1 - larger) * runs(b1) + larger * runs(b2)) / q,
-    slowerThanTarget: ((1 - larger) * slow(b1) + larger * slow(b2)) / q,
+    started: m * ((1 - larger) / b1 + larger / b2),
+    failing: m * (((1 - larger) / b1) * (1 - (1 - p) ** b1) + (larger / b2) * (1 - (1 - p) ** b2)),
   };
+}
+
+/** CI runs per merge of a mix. */
+function mixRuns(sizes: [number, number], larger: number, model: TargetModel): number {
+  const { p } = model;
+  const q = 1 - p;
+  const { started } = startedPerD(sizes, larger, model);
+  const cancelled = model.cancelledRunWeight ?? 1;
+  const versions = (b: number) => (model.innocentsPaidBy === "speculation" ? b : 1);
+  const runs = (b: number) => (1 + (b > 1 ? 1 - q ** b - p ** b : 0) + cancelled * (1 - q ** b) * started * versions(b)) / b;
+  return ((1 - larger) * runs(sizes[0]) + larger * runs(sizes[1])) / q;
+}
+
+/** The slow shares of a batch size, computed once per size (see {@link slowInBatch}). */
+function slowShares(model: TargetModel): (b: number) => { direct: number; held: number } {
+  const known = new Map<number, { direct: number; held: number }>();
+  return (b) => {
+    let shares = known.get(b);
+    if (shares === undefined) known.set(b, (shares = slowInBatch(b, model)));
+    return shares;
+  };
+}
+
+/**
+ * Share of merges slower than the target for a mix. Holding: a batch finds a culprit search in
+ * progress with probability 1 − e^−F.
+ */
+function mixSlow(sizes: [number, number], larger: number, model: TargetModel, slow: (b: number) => { direct: number; held: number }): number {
+  const inRound = model.innocentsPaidBy === "holding" ? 1 - Math.exp(-startedPerD(sizes, larger, model).failing) : 0;
+  const of = (b: number) => (1 - inRound) * slow(b).direct + inRound * slow(b).held;
+  return ((1 - larger) * of(sizes[0]) + larger * of(sizes[1])) / (1 - model.p);
 }
 
 /** The estimate for `sizes` [b1, b2] with a share `larger` (0..1) of pull requests in batches of b2. */
 export function batchMixEstimate(sizes: [number, number], larger: number, model: TargetModel): MixEstimate {
-  return mixEstimate(sizes, larger, model, (b) => slowInBatch(b, model));
+  return { sizes, larger, runsPerMerge: mixRuns(sizes, larger, model), slowerThanTarget: mixSlow(sizes, larger, model, slowShares(model)) };
 }
 
 /**
@@ -110,19 +161,17 @@ export function batchMixEstimate(sizes: [number, number], larger: number, model:
  * latency target.
  */
 export function cheapestMixWithin(maxSlow: number, model: TargetModel, maxSize = 8): MixEstimate {
-  // The slow share of a batch size does not depend on the mix: computed once per size.
-  const slowBySize = new Map<number, number>();
-  const slow = (b: number) => {
-    let share = slowBySize.get(b);
-    if (share === undefined) slowBySize.set(b, (share = slowInBatch(b, model)));
-    return share;
-  };
-  let best = mixEstimate([1, 1], 0, model, slow);
+  const slow = slowShares(model);
+  let best = batchMixEstimate([1, 1], 0, model);
   for (let b1 = 1; b1 <= maxSize; b1++) {
     for (let b2 = b1 + 1; b2 <= maxSize; b2++) {
       for (let step = 0; step <= 100; step++) {
-        const e = mixEstimate([b1, b2], step / 100, model, slow);
-        if (e.slowerThanTarget <= maxSlow && e.runsPerMerge < best.runsPerMerge) best = e;
+        const larger = step / 100;
+        const runsPerMerge = mixRuns([b1, b2], larger, model);
+        // The slow share costs integrals: only worth computing for a mix that would be cheaper.
+        if (runsPerMerge >= best.runsPerMerge) continue;
+        const slowerThanTarget = mixSlow([b1, b2], larger, model, slow);
+        if (slowerThanTarget <= maxSlow) best = { sizes: [b1, b2], larger, runsPerMerge, slowerThanTarget };
       }
     }
   }
