@@ -97,6 +97,14 @@ describe("the idealised batch-mix estimate", () => {
     // version each: .0975 · 2 · 1 / 2 / .95 more runs per merge.
     const pairs = (innocentsPaidBy: "free" | "speculation") => batchMixEstimate([2, 3], 0, { ...model, innocentsPaidBy }).runsPerMerge;
     expect(pairs("speculation") - pairs("free")).toBeCloseTo((0.0975 * 2) / 2 / 0.95, 9);
+    // Pull requests checked alone at λD = 4, target 2D, holding: F = λDp = 0.2 failing batches
+    // started per D, so a check waits U ~ Uniform(0, 1) with probability a = 1 − e^−F; a failure
+    // ahead delays it by X (rate r = 0.2, none past D). Slow when U + X > 1:
+    // a · ∫₀¹ P(1 − u < X < 1) du = a · ((1 − e^−r)/r − e^−r).
+    const r = 0.2;
+    const held = (1 - Math.exp(-0.2)) * ((1 - Math.exp(-r)) / r - Math.exp(-r));
+    expect(batchMixEstimate([1, 2], 0, { ...model, innocentsPaidBy: "holding" }).slowerThanTarget).toBeCloseTo(held, 4);
+    expect(batchMixEstimate([1, 2], 0, model).slowerThanTarget).toBe(0);
   });
 
   it("with the culprit search paid for, needs more than 0.7 runs per merge at λ = 8/h and puts λ = 16/h on the 0.6 frontier", () => {

@@ -13,7 +13,7 @@ import { worldSnapshot } from "./world-snapshot.js";
 let w: ForgeWorld;
 let repo: Widgets;
 let mainTip: string;
-let heads: Record<number, string>;
+let heads: Readonly<Record<number, string>>;
 const base = { "README.md": "hello\n", "shared.txt": "s\n" };
 
 /** main moved one commit past the root; #1 and #2 add files from the root (two commits for #1); #3 edits shared.txt. */
