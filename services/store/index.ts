@@ -5,6 +5,7 @@ export { migrate } from "./migrate.js";
 export { appendToOutbox, outboxSize, type EventRow, type StoredEventRow } from "./outbox.js";
 export { startOutboxRelay, type EventSink, type OutboxRelay } from "./outbox-relay.js";
 export { deletePause, getPause, setPause, type PauseRow } from "./pause.js";
+export { createFreeze, deleteFreeze, listFreezes, updateFreeze, type FreezeAttributes, type FreezeRow } from "./scheduled-freezes.js";
 export { findToken, insertToken, listTokens, revokeToken, type TokenRow } from "./tokens.js";
 export { deliverEvents, type DeliveryResult } from "./deliveries.js";
 export * from "./queue/index.js";
