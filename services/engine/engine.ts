@@ -28,6 +28,8 @@
  *    pull requests that could merge now (a passed batch on top of it, its own members whose
  *    schedule is open) and its schedule opens later than a CI run would take, it gives way: the
  *    others are rechecked without it, and its blocked members wait until the schedule opens.
+ *    A scheduled freeze holds a batch the same way (`frozen`), also one that already passed; it
+ *    is not merged until the runner releases it, and gives way with SCHEDULED_FREEZE_STATUS_CHANGED.
  * 6. The batches checked on top of a failed batch are rechecked without it at once. The failed
  *    batch is judged once every batch it is checked on top of has passed: a single pull request
  *    is the culprit and leaves; a larger batch is bisected - prefixes of it are checked on the
@@ -61,6 +63,7 @@ import type { EngineEffect } from "./effects.js";
 import { EngineInputError, parseEvent, type EngineEvent } from "./events.js";
 import { onMergeCompleted, onMergeFailed } from "./merging.js";
 import { onCheckResults } from "./outcomes.js";
+import { onFreezeReleased } from "./schedule-yield.js";
 import { onBaseChanged, onClosed, onMergedExternally, onQueueConditions, onQueued, onUpdated } from "./pull-events.js";
 import { reconcile } from "./reconcile.js";
 import { copyState } from "./state-copy.js";
@@ -85,7 +88,7 @@ function dispatch(ctx: Ctx, event: EngineEvent): void {
     case "speculative_check_failed": return onCheckCreationFailed(ctx, event);
     case "speculative_check_closed": return onCheckClosed(ctx, event.checkId);
     case "speculative_check_edited": return onCheckEdited(ctx, event);
-    case "check_results": return onCheckResults(ctx, event.checkId, event.conditions, event.checks, event.evaluations, event.scheduleOpensAt ?? null, event.scheduleBlocked ?? null);
+    case "check_results": return onCheckResults(ctx, event.checkId, event.conditions, event.checks, event.evaluations, event.scheduleOpensAt ?? null, event.scheduleBlocked ?? null, event.holdKind ?? "schedule");
     case "merge_completed": return onMergeCompleted(ctx, event);
     case "merge_failed": return onMergeFailed(ctx, event);
     case "base_branch_moved": return onBaseMoved(ctx, event.branch, event.sha);
@@ -93,6 +96,7 @@ function dispatch(ctx: Ctx, event: EngineEvent): void {
     case "timer_fired": { delete ctx.state.timers[event.key]; return; }
     case "pause": return onPause(ctx, event);
     case "unpause": return onUnpause(ctx);
+    case "freeze_released": return onFreezeReleased(ctx, event.numbers);
     case "dequeue_requested": return onDequeue(ctx, event);
   }
 }

@@ -104,6 +104,13 @@ const schemas = {
      * every member waits until scheduleOpensAt.
      */
     scheduleBlocked: z.record(z.string().regex(/^[1-9][0-9]*$/), z.number().int().nonnegative()).nullable().optional(),
+    /**
+     * What holds the check with scheduleOpensAt: "schedule" (default: the merge conditions' time
+     * leaves, `waiting_schedule`) or "freeze" (a scheduled freeze holds some members, `frozen`;
+     * docs/scheduled-freeze.md). A freeze hold may also come for a check that passed and has not
+     * begun to merge; conditions true then releases it.
+     */
+    holdKind: z.enum(["schedule", "freeze"]).optional(),
   }),
   merge_completed: z.object({ type: z.literal("merge_completed"), batchId: z.string().min(1), newBaseSha: sha }),
   merge_failed: z.object({
@@ -119,6 +126,8 @@ const schemas = {
   timer_fired: z.object({ type: z.literal("timer_fired"), key: z.string().min(1) }),
   pause: z.object({ type: z.literal("pause"), reason: z.string().min(1).max(255), actor }),
   unpause: z.object({ type: z.literal("unpause"), actor }),
+  /** Pull requests that gave way to a scheduled freeze which no longer holds them (it ended early, was deleted or changed). */
+  freeze_released: z.object({ type: z.literal("freeze_released"), numbers: z.array(number).max(10_000) }),
   dequeue_requested: z.object({ type: z.literal("dequeue_requested"), number, trigger: z.string().min(1), source: z.enum(["api", "command"]) }),
 } as const;
 
@@ -142,14 +151,17 @@ export type EngineEventType = keyof Schemas;
  * - speculative_check_closed `{checkId}`: someone closed the draft (BATCH_PULL_REQUEST_CLOSED).
  * - speculative_check_edited `{checkId, headSha}`: commits the queue did not make reached the draft's
  *   branch, which now points at `headSha` (DRAFT_PULL_REQUEST_CHANGED unless allow_queue_branch_edit).
- * - check_results `{checkId, conditions, checks, evaluations?, scheduleOpensAt?, scheduleBlocked?}`:
+ * - check_results `{checkId, conditions, checks, evaluations?, scheduleOpensAt?, scheduleBlocked?, holdKind?}`:
  *   merge_conditions evaluated on the check's pull request (`evaluations`: each member's evaluated
  *   tree, kept for its leave event; `scheduleOpensAt`: false only until then, because of
- *   time-based conditions; `scheduleBlocked`: which members that holds for, and until when).
+ *   time-based conditions or a scheduled freeze (`holdKind`); `scheduleBlocked`: which members
+ *   that holds for, and until when).
  * - merge_completed `{batchId, newBaseSha}` / merge_failed `{batchId, reason, pullRequest, currentBaseSha, message}`.
  * - base_branch_moved `{branch, sha}`: a push to a base branch (the queue's own or external).
  * - base_branch_deleted `{branch}`: the base branch is gone (BASE_BRANCH_MISSING).
  * - timer_fired `{key}`; pause `{reason, actor?}` (again: a new reason); unpause `{actor?}`.
+ * - freeze_released `{numbers}`: those that gave way to a scheduled freeze may embark again now
+ *   (docs/scheduled-freeze.md); others named are ignored.
  * - dequeue_requested `{number, trigger, source}`: API or `@yardmaster dequeue`.
  */
 export type EngineEvent = { [K in EngineEventType]: z.output<Schemas[K]> }[EngineEventType];

@@ -109,7 +109,7 @@ export function formCars(ctx: Ctx, train: Train): boolean {
       queueRule: seed.queueRule, members: members.map((p) => p.number), ancestors: ancestorsFor(ctx, train, { scopes, allScopes }),
       scopes, allScopes, bisectionId: null, depth: 0,
     });
-    for (const p of members) p.scheduleYieldUntil = null;
+    for (const p of members) { p.scheduleYieldUntil = null; p.scheduleYieldBy = undefined; }
     const ids = new Set(members.map((p) => p.number));
     train.waiting = train.waiting.filter((n) => !ids.has(n));
     changed = true;

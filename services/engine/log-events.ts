@@ -52,7 +52,7 @@ export function logLeave(ctx: Ctx, pull: PullEntry, code: DequeueCode, car: Car 
   const merged = code === "PR_MERGED" || code === "PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED";
   ctx.log("action.queue.leave", pull.number, pull.baseRef, trigger, {
     reason: reason ?? reasonOf(code), merged, ...queueFields(ctx, pull),
-    seconds_waiting_for_schedule: Math.round((pull.scheduleWaitMs ?? 0) / 1000), seconds_waiting_for_freeze: 0, conditions_evaluation: pull.lastEvaluation ?? null,
+    seconds_waiting_for_schedule: Math.round((pull.scheduleWaitMs ?? 0) / 1000), seconds_waiting_for_freeze: Math.round((pull.freezeWaitMs ?? 0) / 1000), conditions_evaluation: pull.lastEvaluation ?? null,
     checks: pull.lastChecks, unsuccessful_checks: unsuccessful(pull.lastChecks), pull_request_head_sha: pull.headSha,
     dequeue_code: code, batch_id: car?.id ?? null, scopes: car ? car.scopes : null, all_scopes: car ? car.allScopes : null,
   });

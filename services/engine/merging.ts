@@ -5,7 +5,8 @@
  * on top of merge with it (their running checks stop with INTERMEDIATE_RESULTS_SKIPPED, their pull
  * requests leave with PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED). A pull request in several
  * partitions merges only once every partition's batch holding it has passed. A batch waiting for
- * its merge schedule is never merged by a later one (it gives way instead: schedule-yield.ts).
+ * its merge schedule is never merged by a later one (it gives way instead: schedule-yield.ts), and
+ * a batch a scheduled freeze holds is not merged until the freeze releases it.
  * Nothing merges while the queue is paused. The merge effect moves the base once, to the tested tree.
  */
 import { externalMove, isExactTree, recordQueueMerge } from "./base.js";
@@ -15,11 +16,26 @@ import type { Ctx } from "./context.js";
 import type { EventOf } from "./events.js";
 import { announceLeave, leaveQueue } from "./leave.js";
 import { logMerged } from "./log-events.js";
-import type { Car, Train } from "./state.js";
+import type { Car, EngineState, Train } from "./state.js";
 
 /** Unmerged batches a batch is checked on top of, in train order. */
 function pendingAncestors(train: Train, car: Car): Car[] {
   return train.cars.filter((c) => car.ancestors.includes(c.id));
+}
+
+/**
+ * Pull requests a pass of the check with this id would merge besides its batch's own: with
+ * skip_intermediate_results, the members of the unmerged batches it is checked on top of (they
+ * merge with it, even one whose own check failed). Empty otherwise or for an unknown check. The
+ * runner asks whether a scheduled freeze holds them too (docs/scheduled-freeze.md).
+ */
+export function carriedPulls(state: EngineState, checkId: string): number[] {
+  if (!state.config.skipIntermediateResults) return [];
+  for (const train of state.trains) {
+    const car = train.cars.find((c) => c.check?.id === checkId);
+    if (car) return pendingAncestors(train, car).flatMap((a) => a.members);
+  }
+  return [];
 }
 
 /** Every other partition's batch holding a member of `car` has passed. */
@@ -30,6 +46,8 @@ function passedInEveryPartition(ctx: Ctx, train: Train, car: Car): boolean {
 
 function mergeable(ctx: Ctx, train: Train, car: Car): boolean {
   if (car.check?.phase !== "passed" || car.merging || car.bisectionId !== null) return false;
+  // A scheduled freeze holds it (docs/scheduled-freeze.md).
+  if ((car.check.scheduleHeldUntil ?? null) !== null) return false;
   const ahead = pendingAncestors(train, car);
   if (ahead.length > 0 && !ctx.state.config.skipIntermediateResults) return false;
   if (ahead.some((a) => a.merging)) return false;

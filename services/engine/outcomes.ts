@@ -1,7 +1,8 @@
 /**
  * Results of checks (research/domain.md §3.4-3.5): merge conditions true = passed, false = failed,
  * "pending" = still running, false only because of a schedule = waiting for it (`waiting_schedule`,
- * no timeout meanwhile); checks_timeout expiring = failed with a timeout. A failure is first
+ * no timeout meanwhile), or held by a scheduled freeze (`frozen`, also after passing);
+ * checks_timeout expiring = failed with a timeout. A failure is first
  * retried while max_checks_retries allows (a fresh draft; the aborted attempt ends with
  * CHECKS_RETRIED). A failed batch is resolved once every batch it is checked on top of has passed;
  * until then it waits (waiting_for_previous_batches). The batches checked on top of it are
@@ -12,7 +13,7 @@ import { rebuildDescendants, resolveFailedCar } from "./bisection.js";
 import { descendantsOf, stopCheck } from "./cars.js";
 import type { Ctx } from "./context.js";
 import { logChecksEnd } from "./log-events.js";
-import type { Car, CheckAttempt, EpochMs, QueueCheck, Train } from "./state.js";
+import type { Car, CheckAttempt, EpochMs, HoldKind, QueueCheck, Train } from "./state.js";
 
 const MAX_DURATIONS = 50;
 
@@ -65,14 +66,21 @@ export function checkFailed(ctx: Ctx, car: Car, timedOut: boolean): void {
 /**
  * check_results: records the checks (and each member's evaluated merge conditions, for its leave
  * event) and concludes the attempt when the conditions are decided. `scheduleOpensAt` (epoch ms):
- * false only until then because of time; `scheduleBlocked`: the members that holds for, each with
- * its own instant (the others could merge now; see schedule-yield.ts).
+ * false only until then because of time or a scheduled freeze (`holdKind`); `scheduleBlocked`:
+ * the members that holds for, each with its own instant (the others could merge now; see
+ * schedule-yield.ts). For a check that passed and is not merging, only a freeze hold (or its
+ * release, conditions true) is taken: docs/scheduled-freeze.md.
  */
 export function onCheckResults(
   ctx: Ctx, checkId: string, conditions: true | false | "pending", checks: QueueCheck[], evaluations: Record<string, Record<string, unknown>> = {},
-  scheduleOpensAt: EpochMs | null = null, scheduleBlocked: Record<string, EpochMs> | null = null,
+  scheduleOpensAt: EpochMs | null = null, scheduleBlocked: Record<string, EpochMs> | null = null, holdKind: HoldKind = "schedule",
 ): void {
   const found = ctx.findCheck(checkId);
+  if (found?.check.phase === "passed" && !found.car.merging) {
+    if (conditions === false && scheduleOpensAt !== null && holdKind === "freeze") hold(ctx, found.car, found.check, scheduleOpensAt, scheduleBlocked, holdKind);
+    else if (conditions === true) releaseSchedule(ctx, found.car, found.check);
+    return;
+  }
   if (!found || found.check.phase !== "running") return; // stale: a cancelled or concluded attempt
   const { car, check } = found;
   check.checks = checks;
@@ -83,11 +91,8 @@ export function onCheckResults(
     if (evaluations[String(m)]) p.lastEvaluation = evaluations[String(m)];
   }
   if (conditions === false && scheduleOpensAt !== null) {
-    // Only a schedule stands in the way: wait for it (no timeout), checked again when it opens.
-    check.scheduleHeldSince ??= ctx.now;
-    check.scheduleHeldUntil = Math.max(scheduleOpensAt, ctx.now + 1000);
-    const own = scheduleBlocked === null ? null : Object.entries(scheduleBlocked).filter(([n]) => car.members.includes(Number(n)));
-    check.scheduleBlocked = own === null || own.length === 0 ? null : Object.fromEntries(own.map(([n, at]) => [n, Math.min(check.scheduleHeldUntil!, Math.max(at, ctx.now + 1000))]));
+    // Only a schedule or a freeze stands in the way: wait for it (no timeout), checked again when it opens.
+    hold(ctx, car, check, scheduleOpensAt, scheduleBlocked, holdKind);
     return;
   }
   releaseSchedule(ctx, car, check);
@@ -103,20 +108,35 @@ export function onCheckResults(
   }
 }
 
+/** Holds a check's merge until `opensAt` (at least a second from now), for the blocked members or all. */
+function hold(ctx: Ctx, car: Car, check: CheckAttempt, opensAt: EpochMs, blocked: Record<string, EpochMs> | null, kind: HoldKind): void {
+  check.scheduleHeldSince ??= ctx.now;
+  check.scheduleHeldUntil = Math.max(opensAt, ctx.now + 1000);
+  check.scheduleHeldBy = kind;
+  const own = blocked === null ? null : Object.entries(blocked).filter(([n]) => car.members.includes(Number(n)));
+  check.scheduleBlocked = own === null || own.length === 0 ? null : Object.fromEntries(own.map(([n, at]) => [n, Math.min(check.scheduleHeldUntil!, Math.max(at, ctx.now + 1000))]));
+}
+
 /**
- * Ends a check's wait for a schedule: the time waited counts for its pull requests
- * (`seconds_waiting_for_schedule`); the CI itself ended when the wait began.
+ * Ends a check's hold: the time held counts for its pull requests (`seconds_waiting_for_schedule`
+ * or `seconds_waiting_for_freeze`); for a running check the CI itself ended when the wait began.
  */
 function releaseSchedule(ctx: Ctx, car: Car, check: CheckAttempt): void {
   if (check.scheduleHeldSince === undefined || check.scheduleHeldSince === null) return;
+  const waited = ctx.now - check.scheduleHeldSince;
   for (const m of car.members) {
     const pull = ctx.pull(m);
-    if (pull) pull.scheduleWaitMs = (pull.scheduleWaitMs ?? 0) + (ctx.now - check.scheduleHeldSince);
+    if (!pull) continue;
+    if (check.scheduleHeldBy === "freeze") pull.freezeWaitMs = (pull.freezeWaitMs ?? 0) + waited;
+    else pull.scheduleWaitMs = (pull.scheduleWaitMs ?? 0) + waited;
   }
-  check.ciEndedAt = check.scheduleHeldSince;
-  check.scheduleWaitedMs = (check.scheduleWaitedMs ?? 0) + (ctx.now - check.scheduleHeldSince);
+  if (check.phase === "running") {
+    check.ciEndedAt = check.scheduleHeldSince;
+    check.scheduleWaitedMs = (check.scheduleWaitedMs ?? 0) + waited;
+  }
   check.scheduleHeldSince = null;
   check.scheduleHeldUntil = null;
+  check.scheduleHeldBy = null;
   check.scheduleBlocked = null;
 }
 

@@ -32,7 +32,7 @@ export function desiredTimers(ctx: Ctx): Record<string, number> {
       if (!check) continue;
       if (check.phase === "creating" && check.nextCreationAt !== null) out[`create-retry/${car.id}`] = check.nextCreationAt;
       const heldUntil = check.scheduleHeldUntil ?? null;
-      if (check.phase === "running" && heldUntil !== null) out[`${SCHEDULE_TIMER_PREFIX}${check.id}`] = heldUntil;
+      if ((check.phase === "running" || check.phase === "passed") && heldUntil !== null) out[`${SCHEDULE_TIMER_PREFIX}${check.id}`] = heldUntil;
       else if (check.phase === "running") {
         const at = checksTimeoutAt(ctx, car);
         if (at !== null) out[`checks-timeout/${check.id}`] = at;

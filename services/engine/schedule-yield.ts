@@ -13,14 +13,17 @@
  * Every check stopped this way ends with SCHEDULE_BLOCKED_AHEAD_YIELDED; the pull requests stay
  * queued. Nothing gives way while the queue is paused or the batch is being merged, and bisection
  * sub-batches (diagnostic) never do.
+ * A batch held by a scheduled freeze (`frozen`, running or passed: docs/scheduled-freeze.md) gives
+ * way the same way, with SCHEDULED_FREEZE_STATUS_CHANGED: its frozen members wait outside the
+ * train until the freeze ends or stops matching them, the others are checked again without them.
  */
 import { rebuildDescendants } from "./bisection.js";
 import { cancelCars, descendantsOf, stopCheck } from "./cars.js";
 import type { Ctx } from "./context.js";
 import { typicalCiMs } from "./outcomes.js";
-import type { Car, EpochMs, Train } from "./state.js";
+import type { Car, EpochMs, HoldKind, Train } from "./state.js";
 
-const CODE = "SCHEDULE_BLOCKED_AHEAD_YIELDED";
+const CODE = { schedule: "SCHEDULE_BLOCKED_AHEAD_YIELDED", freeze: "SCHEDULED_FREEZE_STATUS_CHANGED" } as const;
 
 /** Key prefix of the timer that embarks pull requests again when their schedule opens (then `<branch>/<partition>`). */
 export const SCHEDULE_YIELD_TIMER_PREFIX = "schedule-yield/";
@@ -38,11 +41,11 @@ export function yieldToSchedules(ctx: Ctx, train: Train): boolean {
   for (const car of train.cars) {
     const check = car.check;
     const heldUntil = check?.scheduleHeldUntil ?? null;
-    if (!check || check.phase !== "running" || heldUntil === null || car.merging || car.bisectionId !== null) continue;
+    if (!check || (check.phase !== "running" && check.phase !== "passed") || heldUntil === null || car.merging || car.bisectionId !== null) continue;
     if (heldUntil - ctx.now <= (typicalCiMs(ctx) ?? 0)) continue; // it opens before a recheck would end
     const blocked = blockedMembers(car, heldUntil);
     const open = car.members.filter((n) => !blocked.has(n));
-    const readyBehind = descendantsOf(train, car).some((d) => d.check?.phase === "passed" && !d.merging);
+    const readyBehind = descendantsOf(train, car).some((d) => d.check?.phase === "passed" && !d.merging && (d.check.scheduleHeldUntil ?? null) === null);
     if (open.length === 0 && !readyBehind) continue;
     giveWay(ctx, train, car, blocked, heldUntil);
     return true;
@@ -51,19 +54,28 @@ export function yieldToSchedules(ctx: Ctx, train: Train): boolean {
 }
 
 function giveWay(ctx: Ctx, train: Train, car: Car, blocked: Map<number, EpochMs>, heldUntil: EpochMs): void {
+  const kind: HoldKind = car.check?.scheduleHeldBy ?? "schedule";
+  const code = CODE[kind];
   const opens = ctx.iso(heldUntil);
-  const behind = `Rechecked without ${car.name}, which waits for its merge schedule until ${opens} and gave way`;
-  rebuildDescendants(ctx, train, car, { code: CODE, reason: behind, restartReason: behind });
+  const what = kind === "freeze" ? "a scheduled freeze holds" : "whose merge schedule is closed";
+  const behind = kind === "freeze"
+    ? `Rechecked without ${car.name}, which a scheduled freeze holds until ${opens}, and which gave way`
+    : `Rechecked without ${car.name}, which waits for its merge schedule until ${opens} and gave way`;
+  rebuildDescendants(ctx, train, car, { code, reason: behind, restartReason: behind });
   stopCheck(ctx, car, (n) => ({
-    code: CODE,
+    code,
     reason: blocked.has(n)
-      ? `Its merge schedule is closed until ${ctx.iso(blocked.get(n)!)}: it gave way to pull requests that can merge now`
-      : `Rechecked without the pull requests of ${car.name} whose merge schedule is closed until ${opens}`,
+      ? kind === "freeze"
+        ? `A scheduled freeze holds it until ${ctx.iso(blocked.get(n)!)}: it gave way to pull requests that can merge now`
+        : `Its merge schedule is closed until ${ctx.iso(blocked.get(n)!)}: it gave way to pull requests that can merge now`
+      : `Rechecked without the pull requests of ${car.name} ${what} until ${opens}`,
   }));
-  cancelCars(ctx, train, [car], CODE);
+  cancelCars(ctx, train, [car], code);
   for (const [n, until] of blocked) {
     const pull = ctx.pull(n);
-    if (pull) pull.scheduleYieldUntil = until;
+    if (!pull) continue;
+    pull.scheduleYieldUntil = until;
+    pull.scheduleYieldBy = kind;
   }
 }
 
@@ -71,4 +83,14 @@ function giveWay(ctx: Ctx, train: Train, car: Car, blocked: Map<number, EpochMs>
 export function nextScheduleReturn(ctx: Ctx, train: Train): EpochMs | null {
   const times = train.waiting.map((n) => ctx.pull(n)?.scheduleYieldUntil ?? null).filter((t): t is EpochMs => t !== null && t > ctx.now);
   return times.length === 0 ? null : Math.min(...times);
+}
+
+/** freeze_released: those of `numbers` that gave way to a scheduled freeze may be embarked again at once. */
+export function onFreezeReleased(ctx: Ctx, numbers: readonly number[]): void {
+  for (const n of numbers) {
+    const pull = ctx.pull(n);
+    if (!pull || pull.scheduleYieldBy !== "freeze") continue;
+    pull.scheduleYieldUntil = null;
+    pull.scheduleYieldBy = undefined;
+  }
 }

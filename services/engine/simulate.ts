@@ -12,6 +12,7 @@ import type { EngineEvent } from "./events.js";
 import { EventHeap } from "./simulation/event-heap.js";
 import { Prng } from "./simulation/prng.js";
 import { VirtualForge, type DurationModel, type ForgeStats, type SimItem } from "./simulation/virtual-forge.js";
+import { carriedPulls } from "./merging.js";
 import { SCHEDULE_TIMER_PREFIX } from "./reconcile.js";
 import type { EngineState } from "./state.js";
 
@@ -164,6 +165,24 @@ export class Simulation {
     this.forge.windowModulus = modulus;
   }
 
+  /**
+   * Begins a scheduled freeze for `ms` milliseconds from now over the pull requests whose number
+   * is a multiple of `modulus` (1: every one). As the runner does when the freezes change, every
+   * check whose CI passed (waiting for a merge window, or passed and not merging) is evaluated
+   * again; the freeze's end needs nothing (held checks are evaluated again when their hold ends).
+   */
+  freeze(ms: number, modulus = 1): void {
+    this.forge.freezeUntil = this.now + ms;
+    this.forge.freezeModulus = modulus;
+    const ids = this.state.trains.flatMap((t) => t.cars)
+      .filter((c) => c.check !== null && (c.check.phase === "running" || (c.check.phase === "passed" && !c.merging)))
+      .map((c) => c.check!.id);
+    for (const id of ids) {
+      const verdict = this.forge.windowVerdict(id, this.now, carriedPulls(this.state, id));
+      if (verdict) this.send(verdict);
+    }
+  }
+
   /** A push to the base outside the queue. */
   externalMerge(): void {
     const sha = this.forge.externalMerge(1_000_000 + this.nextNumber++);
@@ -201,7 +220,7 @@ export class Simulation {
     switch (item.kind) {
       case "engine": return this.send(item.event);
       case "ci_done": {
-        const event = this.forge.finish(item.checkId, item.token, this.now);
+        const event = this.forge.finish(item.checkId, item.token, this.now, carriedPulls(this.state, item.checkId));
         if (event) this.send(event);
         return;
       }
@@ -209,7 +228,8 @@ export class Simulation {
         if (!this.forge.timerIsCurrent(item.key, item.token)) return;
         this.send({ type: "timer_fired", key: item.key });
         // As the runner does: a check waiting for a merge window is evaluated again when it opens.
-        const verdict = item.key.startsWith(SCHEDULE_TIMER_PREFIX) ? this.forge.windowVerdict(item.key.slice(SCHEDULE_TIMER_PREFIX.length), this.now) : null;
+        const id = item.key.slice(SCHEDULE_TIMER_PREFIX.length);
+        const verdict = item.key.startsWith(SCHEDULE_TIMER_PREFIX) ? this.forge.windowVerdict(id, this.now, carriedPulls(this.state, id)) : null;
         if (verdict) this.send(verdict);
         return;
       }

@@ -67,13 +67,20 @@ export interface PullEntry {
   pendingHeadSha: string | null;
   /** Milliseconds its checks waited for a schedule in the merge conditions (leave event). Absent = 0. */
   scheduleWaitMs?: number;
+  /** Milliseconds its batches were held by a scheduled freeze (leave event `seconds_waiting_for_freeze`). Absent = 0. */
+  freezeWaitMs?: number;
   /**
    * It gave way to pull requests that could merge while its merge schedule was closed
    * (SCHEDULE_BLOCKED_AHEAD_YIELDED): it is not embarked again before this instant, when the
    * schedule opens. Absent or null = not held back.
    */
   scheduleYieldUntil?: EpochMs | null;
+  /** What it gave way to: a closed merge schedule (absent, "schedule") or a scheduled freeze ("freeze"). */
+  scheduleYieldBy?: HoldKind;
 }
+
+/** What holds a check's merge: the merge conditions' time leaves, or a scheduled freeze (docs/scheduled-freeze.md). */
+export type HoldKind = "schedule" | "freeze";
 
 /** What queue events need to name a pull request: its session and queue. */
 export interface PullRef {
@@ -118,6 +125,11 @@ export interface CheckAttempt {
   scheduleHeldUntil?: EpochMs | null;
   /** When it started waiting for the schedule (for `seconds_waiting_for_schedule`). */
   scheduleHeldSince?: EpochMs | null;
+  /**
+   * What holds it while scheduleHeldUntil is set (absent = "schedule"). Only a freeze holds a
+   * check that already passed: it is then `frozen`, and not merged until released.
+   */
+  scheduleHeldBy?: HoldKind | null;
   /**
    * While waiting for a schedule: the members whose own merge conditions are false only because
    * of it, with the instant each one's hold (pull request number as a string -> epoch ms); the

@@ -2,11 +2,13 @@
  * Property-based invariants of the engine in serial mode (the mode with the strictest guarantee):
  * random arrivals (breaking or not, priorities, stacks), CI outcomes and flakes, dequeues, pushes,
  * pauses, configuration changes, external pushes, pull requests moved to another base, commits
- * pushed to drafts, a deleted base branch and a closed merge window (for every pull request or
- * some, so that batches give way to it), each scenario run on the virtual forge then drained. Every step is checked (metadata exactly as events.proto, state consistency, dequeue
+ * pushed to drafts, a deleted base branch, a closed merge window and a scheduled freeze (for every
+ * pull request or some, so that batches give way to them), each scenario run on the virtual forge
+ * then drained. Every step is checked (metadata exactly as events.proto, state consistency, dequeue
  * impact predicted = observed); at the end: with reset_on_external_merge "always" the base only
  * ever received trees whose exact content passed (no breaking pull request merged), nothing merged
- * twice or lost, checks_start/checks_end and enter/leave paired. Replay a failure with
+ * twice or lost, nothing an active freeze holds merged, checks_start/checks_end and enter/leave
+ * paired. Replay a failure with
  * ENGINE_PROPERTY_SEED=<seed>.
  */
 import fc from "fast-check";
@@ -29,7 +31,7 @@ describe("engine invariants in serial mode", () => {
       "PR_CHECKS_STOPPED_BECAUSE_MERGE_QUEUE_PAUSE", "CHECKS_RETRIED", "CHECKS_TIMEOUT", "QUEUE_RULE_MISSING", "STACK_PREDECESSOR_DEQUEUED",
       "DROPPED_BY_BISECTION_ELIMINATION", "PR_WITH_HIGHER_PRIORITY_QUEUED", "action.queue.batch_bisection_start", "PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED",
       "BASE_BRANCH_MISSING", "BASE_BRANCH_CHANGED", "DRAFT_PULL_REQUEST_CHANGED", "BATCH_AHEAD_BRANCH_EDITED",
-      "seconds_waiting_for_schedule", "SCHEDULE_BLOCKED_AHEAD_YIELDED"]) {
+      "seconds_waiting_for_schedule", "SCHEDULE_BLOCKED_AHEAD_YIELDED", "seconds_waiting_for_freeze", "SCHEDULED_FREEZE_STATUS_CHANGED"]) {
       expect(seen, expected).toContain(expected);
     }
   });

@@ -22,6 +22,7 @@ export type Action =
   | { kind: "editDraft"; pick: number }
   | { kind: "deleteBase" }
   | { kind: "closeWindow"; minutes: number; modulus: number }
+  | { kind: "freeze"; minutes: number; modulus: number }
   | { kind: "reconfigure"; parallel: number; dropRule: boolean; switchMode: boolean };
 
 /** A random scenario: configuration knobs, CI behaviour and actions. */
@@ -56,6 +57,7 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("editDraft" as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.constant({ kind: "deleteBase" as const }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("closeWindow" as const), minutes: fc.integer({ min: 5, max: 240 }), modulus: fc.integer({ min: 1, max: 3 }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("freeze" as const), minutes: fc.integer({ min: 5, max: 240 }), modulus: fc.integer({ min: 1, max: 3 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("reconfigure" as const), parallel: fc.integer({ min: 1, max: 4 }), dropRule: fc.boolean(), switchMode: fc.boolean() }) },
 );
 
@@ -140,6 +142,7 @@ export function runScenario(s: Scenario, options: { checkImpact?: boolean } = {}
       }
       case "deleteBase": sim.send({ type: "base_branch_deleted", branch: sim.branch }); break;
       case "closeWindow": sim.closeMergeWindow(a.minutes * 60_000, a.modulus); break;
+      case "freeze": sim.freeze(a.minutes * 60_000, a.modulus); break;
       case "reconfigure":
         if (a.dropRule) ruleName = ruleName === "default" ? "renamed" : "default";
         if (a.switchMode && mode !== "serial") mode = mode === "parallel" ? "isolated" : "parallel";
@@ -153,6 +156,7 @@ export function runScenario(s: Scenario, options: { checkImpact?: boolean } = {}
   if (Object.keys(sim.state.pulls).length) problems.push(`not drained: still queued ${Object.keys(sim.state.pulls).join(",")}`);
   if (stats.doubleMerges) problems.push(`${stats.doubleMerges} pull requests merged twice`);
   if (stats.exactnessViolations) problems.push(`${stats.exactnessViolations} merges called exact were not`);
+  if (stats.frozenMerges) problems.push(`${stats.frozenMerges} merges took a pull request an active freeze holds`);
   const strict = s.mode === "serial" && s.reset === "always";
   if (strict && stats.untestedMerges) problems.push(`${stats.untestedMerges} merges put an untested tree on the base`);
   const mergedByForge = new Set(sim.forge.mergedPulls);
@@ -168,6 +172,7 @@ export function runScenario(s: Scenario, options: { checkImpact?: boolean } = {}
     seen.add(l.type);
     for (const key of ["dequeue_code", "abort_code"]) if (typeof l.metadata[key] === "string") seen.add(l.metadata[key] as string);
     if (Number(l.metadata["seconds_waiting_for_schedule"] ?? 0) > 0) seen.add("seconds_waiting_for_schedule");
+    if (Number(l.metadata["seconds_waiting_for_freeze"] ?? 0) > 0) seen.add("seconds_waiting_for_freeze");
   }
   return { problems, merged: mergedByForge.size, left: [...sim.fates.values()].filter((f) => f.code !== null).length, untestedMerges: stats.untestedMerges, badMerged, seen };
 }

@@ -41,6 +41,8 @@ export interface ForgeStats {
   doubleMerges: number;
   /** Merges refused because the base was not at the expected SHA. */
   refusedMerges: number;
+  /** Merges of a pull request an active scheduled freeze matched when the merge was asked for. */
+  frozenMerges: number;
 }
 
 /** A tree: tip `tip` of the base history plus `extra` (sorted, not in that tip). */
@@ -64,7 +66,7 @@ const CHECK: QueueCheck = { name: "ci", description: "", url: null, state: "succ
 
 /** The forge and CI of a simulation: performs engine effects and schedules their results. */
 export class VirtualForge {
-  readonly stats: ForgeStats = { ciRuns: 0, cancelledRuns: 0, ciMs: 0, draftsCreated: 0, merges: 0, untestedMerges: 0, exactnessViolations: 0, doubleMerges: 0, refusedMerges: 0 };
+  readonly stats: ForgeStats = { ciRuns: 0, cancelledRuns: 0, ciMs: 0, draftsCreated: 0, merges: 0, untestedMerges: 0, exactnessViolations: 0, doubleMerges: 0, refusedMerges: 0, frozenMerges: 0 };
   /** Pull requests that break the build. */
   readonly bad = new Set<number>();
   /**
@@ -74,8 +76,16 @@ export class VirtualForge {
   windowClosedUntil: number | null = null;
   /** The window binds the pull requests whose number is a multiple of this (1: every one); the others merge any time. */
   windowModulus = 1;
+  /**
+   * A scheduled freeze (docs/scheduled-freeze.md): active until this instant (epoch ms), over the
+   * pull requests whose number is a multiple of `freezeModulus`; none when null or past.
+   */
+  freezeUntil: number | null = null;
+  freezeModulus = 1;
   /** Checks whose CI passed while the window was closed, by check id: their own pull requests. */
   private readonly held = new Map<string, number[]>();
+  /** Every check whose CI passed and that was not cancelled, by check id: its own pull requests (a freeze may hold it later). */
+  private readonly passedOwn = new Map<string, number[]>();
   /** Base history: what each tip added (tip 0 is the initial base). */
   private readonly tips: { sha: string; added: number[]; broken: boolean }[] = [];
   private readonly mergedAt = new Map<number, number>();
@@ -159,7 +169,7 @@ export class VirtualForge {
   }
 
   /** A CI run finished at `now`: its result as an engine event, or null when it was cancelled. */
-  finish(checkId: string, token: number, now: number): EngineEvent | null {
+  finish(checkId: string, token: number, now: number, carried: readonly number[] = []): EngineEvent | null {
     const job = this.jobs.get(checkId);
     if (!job || job.token !== token) return null;
     this.now = now;
@@ -169,25 +179,39 @@ export class VirtualForge {
     this.pump();
     const failed = this.tips[job.tree.tip]!.broken || job.tree.extra.some((n) => this.bad.has(n)) || this.rng.chance(this.options.flakeRate);
     if (!failed) this.passed.add(job.sha);
-    if (!failed) this.held.set(checkId, job.own);
-    return failed ? { type: "check_results", checkId, conditions: false, checks: [{ ...CHECK, state: "failure" }] } : this.windowVerdict(checkId, now);
+    if (!failed) { this.held.set(checkId, job.own); this.passedOwn.set(checkId, job.own); }
+    return failed ? { type: "check_results", checkId, conditions: false, checks: [{ ...CHECK, state: "failure" }] } : this.windowVerdict(checkId, now, carried);
   }
 
   /**
    * The merge conditions of a check whose CI passed, as the runner evaluates them at `now`: true
    * when the merge window is open or binds none of the batch's own pull requests, false until it
-   * opens otherwise (`scheduleOpensAt`, and `scheduleBlocked` naming the bound ones); null for a
-   * check unknown here (cancelled, or failed).
+   * opens otherwise (`scheduleOpensAt`, and `scheduleBlocked` naming the bound ones); a scheduled
+   * freeze over its own pull requests or those it would `carry` into the base holds it the same
+   * way (`holdKind: "freeze"`), also once it passed; null for a check unknown here (cancelled, or failed).
    */
-  windowVerdict(checkId: string, now: number): EngineEvent | null {
-    const own = this.held.get(checkId);
+  windowVerdict(checkId: string, now: number, carried: readonly number[] = []): EngineEvent | null {
+    const pending = this.held.get(checkId);
+    // A check that passed already: only a freeze can hold it (the runner's freeze evaluation).
+    const own = pending ?? this.passedOwn.get(checkId);
     if (!own) return null;
     const checks = [{ ...CHECK, state: "success" as const }];
-    const closed = this.windowClosedUntil !== null && now < this.windowClosedUntil;
-    const bound = closed ? own.filter((n) => n % this.windowModulus === 0) : [];
-    if (bound.length === 0) { this.held.delete(checkId); return { type: "check_results", checkId, conditions: true, checks }; }
-    const until = this.windowClosedUntil!;
-    return { type: "check_results", checkId, conditions: false, checks, scheduleOpensAt: until, scheduleBlocked: Object.fromEntries(bound.map((n) => [String(n), until])) };
+    const closed = pending !== undefined && this.windowClosedUntil !== null && now < this.windowClosedUntil;
+    const blocked = new Map<number, number>();
+    if (closed) for (const n of own) if (n % this.windowModulus === 0) blocked.set(n, this.windowClosedUntil!);
+    // What a pass would merge with it (skip_intermediate_results) must not be frozen either.
+    const frozen = [...own, ...carried].filter((n) => this.frozenAt(n, now));
+    for (const n of frozen) blocked.set(n, Math.max(blocked.get(n) ?? 0, this.freezeUntil!));
+    if (blocked.size === 0) { this.held.delete(checkId); return { type: "check_results", checkId, conditions: true, checks }; }
+    return {
+      type: "check_results", checkId, conditions: false, checks, scheduleOpensAt: Math.max(...blocked.values()),
+      scheduleBlocked: Object.fromEntries([...blocked].map(([n, at]) => [String(n), at])), holdKind: frozen.length > 0 ? "freeze" : "schedule",
+    };
+  }
+
+  /** Whether the freeze holds pull request `n` at `now`. */
+  frozenAt(n: number, now: number): boolean {
+    return this.freezeUntil !== null && now < this.freezeUntil && n % this.freezeModulus === 0;
   }
 
   private pump(): void {
@@ -211,6 +235,7 @@ export class VirtualForge {
 
   private cancelCi(checkId: string): void {
     this.held.delete(checkId);
+    this.passedOwn.delete(checkId);
     const job = this.jobs.get(checkId);
     if (!job) return;
     this.jobs.delete(checkId);
@@ -225,6 +250,7 @@ export class VirtualForge {
     }
     const numbers = effect.pulls.map((p) => p.number);
     if (numbers.some((n) => this.mergedAt.has(n))) this.stats.doubleMerges++;
+    if (numbers.some((n) => this.frozenAt(n, this.now))) this.stats.frozenMerges++;
     const result: Tree = { tip: this.tips.length - 1, extra: [...new Set(numbers)].sort((a, b) => a - b) };
     const tested = this.trees.get(effect.checkSha);
     const exact = tested !== undefined && this.passed.has(effect.checkSha) && this.same(result, tested);

@@ -4,7 +4,8 @@
  * (draft being created), running, bisecting (a failed batch whose sub-batches are checked),
  * waiting_for_previous_batches (failed, waiting for the batches it is checked on top of),
  * waiting_for_merge (passed, waiting for the batches ahead or for its merge), waiting_schedule (its
- * checks passed, a schedule in the merge conditions is closed), failed (being
+ * checks passed, a schedule in the merge conditions is closed), frozen (a scheduled freeze holds
+ * its merge, before or after its checks passed: docs/scheduled-freeze.md), failed (being
  * resolved). Merged batches leave the state, so `merged` is never shown live.
  */
 import { DEFAULT_SCOPE, laneScopes } from "../cars.js";
@@ -18,7 +19,7 @@ import { ciFinishAt } from "./estimates.js";
 /** Batch status codes (docs/merge-queue.md "Batch states and transitions"). */
 export type BatchStatusCode =
   | "waiting_for_batch" | "waiting_for_checks_slot" | "preparing" | "running" | "bisecting"
-  | "waiting_for_previous_batches" | "waiting_for_merge" | "waiting_schedule" | "merged" | "failed";
+  | "waiting_for_previous_batches" | "waiting_for_merge" | "waiting_schedule" | "frozen" | "merged" | "failed";
 
 /** A pull request in a batch or in the waiting list (SPEC.md BatchPullRequest). Times: epoch ms. */
 export interface BatchPullRequestView {
@@ -69,7 +70,9 @@ export function carStatus(train: Train, car: Car): BatchStatusCode {
   const check = car.check;
   if (!check) return "waiting_for_checks_slot";
   if (check.phase === "creating") return "preparing";
-  if (check.phase === "running") return (check.scheduleHeldUntil ?? null) !== null ? "waiting_schedule" : "running";
+  const held = (check.scheduleHeldUntil ?? null) !== null;
+  if (held && check.scheduleHeldBy === "freeze") return "frozen";
+  if (check.phase === "running") return held ? "waiting_schedule" : "running";
   if (check.phase === "passed") return "waiting_for_merge";
   const ahead = train.cars.filter((c) => car.ancestors.includes(c.id));
   return ahead.every((a) => a.check?.phase === "passed") ? "failed" : "waiting_for_previous_batches";
