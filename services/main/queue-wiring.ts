@@ -1,13 +1,14 @@
 /**
  * Wires the merge queue: the runner over a forge, the QueueService over the runner, and the sink
  * that turns forge events (webhooks, local forge actions) into runner inputs. Pause changes reach
- * the engine through the runner's inbox in the pause's own transaction.
+ * the engine through the runner's inbox in the pause's own transaction; so do changes of the
+ * scheduled freezes, with a runner timer at a freeze's start (docs/scheduled-freeze.md).
  */
 import type { Logger } from "pino";
 import type { ForgeEventSink, ForgePort } from "../forge/types.js";
-import { createQueueRunner, type QueueRunner } from "../engine/runner/index.js";
+import { createQueueRunner, FREEZE_START_TIMER_PREFIX, type QueueRunner, type RunnerInput } from "../engine/runner/index.js";
 import { createQueueService } from "../queue/index.js";
-import { addToInbox, type Pool } from "../store/index.js";
+import { addToInbox, cancelTimer, setTimer, type Pool, type PoolClient } from "../store/index.js";
 
 /**
  * The merge queue's parts: the runner (not started), the QueueService over it, and the sink that
@@ -37,10 +38,23 @@ export function wireQueue(deps: { db: Pool; forge: ForgePort; logger: Logger; ev
         { kind: "engine", event: change.paused ? { type: "pause", reason: change.reason, actor: change.actor } : { type: "unpause", actor: change.actor } },
       ]),
     pauseCommitted: (repository) => runner.wake(repository),
+    freezeChanged: (client, repository, freeze) => freezeChangedInputs(client, repository, freeze, deps.now?.() ?? Date.now()),
+    freezeCommitted: (repository) => runner.wake(repository),
   });
   return {
     runner,
     queueService,
     sink: (event) => runner.submit(event),
   };
+}
+
+/**
+ * A freeze changed: the runner looks again at its checks now (inbox) and when the freeze begins
+ * (a timer, when the start is still ahead at `now`, epoch ms); a deleted freeze's timer is removed.
+ */
+export async function freezeChangedInputs(client: PoolClient, repository: string, freeze: { id: string; start: Date; deleted: boolean }, now: number): Promise<void> {
+  await addToInbox(client, repository, [{ kind: "freezes_changed" } satisfies RunnerInput]);
+  const key = `${FREEZE_START_TIMER_PREFIX}${freeze.id}`;
+  if (freeze.deleted || freeze.start.getTime() <= now) await cancelTimer(client, repository, key);
+  else await setTimer(client, repository, key, freeze.start);
 }

@@ -1,8 +1,9 @@
 /**
  * The QueueService implementation (proto/yardmaster/v1/queue.proto): reads map the engine's read
  * views of the stored queue state (PostgreSQL, last committed) to messages; writes (dequeue,
- * enqueue, pause) go through the queue runner, under the repository's lock. Shapes: SPEC.md
- * "Merge queue control" and "Queues"; decisions: docs/merge-queue.md, docs/pause.md.
+ * enqueue, pause) go through the queue runner, under the repository's lock; scheduled freezes
+ * are stored and reach the runner through its inbox. Shapes: SPEC.md "Merge queue control" and
+ * "Queues"; decisions: docs/merge-queue.md, docs/pause.md, docs/scheduled-freeze.md.
  */
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
@@ -16,6 +17,7 @@ import { withForgeErrorsAsConnect } from "../forge/connect-errors.js";
 import type { ForgePort } from "../forge/types.js";
 import { formatConfigError, loadConfiguration, queueRuleApiConfig, queueRulesApiConfiguration, type Configuration } from "../simulator/config/index.js";
 import { baseRefsInWindow, getStoredConfig, loadQueueState } from "../store/index.js";
+import { freezeHandlers, type FreezeDeps } from "./freeze-handlers.js";
 import { pauseHandlers, type PauseDeps } from "./pause-handlers.js";
 import { mergeabilityDetail } from "./pull-detail.js";
 import { queuedPullRequest, status, ts } from "./view-mapping.js";
@@ -24,7 +26,7 @@ import { queuedPullRequest, status, ts } from "./view-mapping.js";
  * What {@link createQueueService} needs besides the pause deps: the queue runner (writes), the
  * forge port (condition reads) and the clock (epoch milliseconds UTC; default `Date.now`).
  */
-export interface QueueServiceDeps extends PauseDeps {
+export interface QueueServiceDeps extends PauseDeps, Omit<FreezeDeps, "now"> {
   runner: QueueRunner;
   forge: ForgePort;
   now?: () => number;
@@ -70,6 +72,7 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
   // A forge failure while answering (mergeability detail, an extended configuration) keeps its code.
   return withForgeErrorsAsConnect({
     ...pauseHandlers(deps),
+    ...freezeHandlers({ ...deps, now }),
     async listMergeQueueBranches(req) {
       const s = await state(req);
       return { branches: s ? branchesWithQueue(s) : [] };

@@ -3,7 +3,8 @@
  * repository imported into the local forge with a configuration and a CI file; pull requests
  * queued by comment and by API are batched, checked by the local CI and merged; the
  * QueueService reads show it; pause holds the queue; a dequeue through the API removes a pull
- * request; the activity log has the run.
+ * request; a scheduled freeze made with the CLI holds a checked batch (`frozen`) until deleted;
+ * the activity log has the run.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
@@ -158,5 +159,34 @@ describe("the merge queue through the API", () => {
     expect(leave.metadata).toMatchObject({ dequeue_code: "PR_MANUALLY_DEQUEUED", merged: false });
     const dequeue = await api("GET", `${base}/logs?event_type=action.dequeue&pull_request=${four}`);
     expect(dequeue.json.events).toHaveLength(1);
+  });
+
+  it("checks but does not merge what a scheduled freeze matches (frozen), and merges it once the freeze is deleted", async () => {
+    const created = await cli("freeze", "create", "acme/shop", "--reason", "release 2.0", "--timezone", "Europe/Paris", "--exclude", "label=hotfix");
+    const id = /^([0-9a-f-]{36})  active  release 2\.0$/m.exec(created)![1]!;
+    expect(await cli("freeze", "list", "acme/shop")).toContain(`${id}  active  release 2.0`);
+    const five = await pullRequest("five", "five.txt", "5\n");
+    await cli("pr", "comment", "acme/shop", String(five), "@yardmaster queue");
+    await eventually(async () => {
+      const s = await api("GET", `${base}/merge-queue/status`);
+      expect(s.json.batches.map((b: any) => [b.status.code, b.pull_requests.map((p: any) => p.number)])).toEqual([["frozen", [five]]]);
+    }, 120_000);
+    expect(await forgeState(five)).toBe("open");
+    expect(await cli("freeze", "delete", "acme/shop", id, "--reason", "shipped")).toBe(`scheduled freeze ${id} deleted`);
+    await eventually(async () => expect(await forgeState(five)).toBe("merged"), 120_000);
+    const logged = await eventually(async () => {
+      const l = await api("GET", `${base}/logs?event_type=scheduled_freeze.create&event_type=scheduled_freeze.delete`);
+      expect(l.json.events).toHaveLength(2);
+      return l.json.events;
+    }, 30_000);
+    expect(logged.map((e: any) => e.type)).toEqual(["scheduled_freeze.delete", "scheduled_freeze.create"]);
+    expect(logged[1].metadata.scheduled_freeze_attributes).toMatchObject({ reason: "release 2.0", timezone: "Europe/Paris", end: null, exclude_conditions: ["label=hotfix"] });
+    const leave = await eventually(async () => {
+      const l = await api("GET", `${base}/logs?event_type=action.queue.leave&pull_request=${five}`);
+      expect(l.json.events).toHaveLength(1);
+      return l.json.events[0];
+    }, 30_000);
+    expect(leave.metadata).toMatchObject({ dequeue_code: "PR_MERGED" });
+    expect(leave.metadata.seconds_waiting_for_freeze).toBeGreaterThanOrEqual(0);
   });
 });

@@ -7,7 +7,8 @@
  * concluded, false otherwise; when false only because of time-based conditions (a closed
  * `schedule`), `scheduleOpensAt` says when they all hold (schedule-verdict.ts), and the check waits;
  * `scheduleBlocked` names the members the schedule blocks (the others could merge now and the
- * batch gives way to them: schedule-yield.ts).
+ * batch gives way to them: schedule-yield.ts). A scheduled freeze holds members the same way
+ * (`frozen`, docs/scheduled-freeze.md), also after the check passed.
  * Each check of the check's pull request is reported as a QueueCheck.
  */
 import type { ForgePort, PullRequestSnapshot } from "../../forge/types.js";
@@ -15,6 +16,8 @@ import { conditionEvaluationEventJson, type Configuration, type Truth } from "..
 import type { EngineEventInput } from "../events.js";
 import type { Car, EngineState, QueueCheck } from "../state.js";
 import { evaluateFor, ruleConditions, type ProtectionCache } from "./evaluation.js";
+import { carriedPulls } from "../merging.js";
+import { freezeHoldUntil, isActive, type CompiledFreeze } from "./freeze-hold.js";
 import { scheduleVerdict } from "./schedule-verdict.js";
 
 /** The batch whose current check has this id, or undefined. */
@@ -39,16 +42,22 @@ function queueCheck(c: PullRequestSnapshot["checks"][number]): QueueCheck {
 const and = (values: Truth[]): Truth => (values.includes(false) ? false : values.includes("pending") ? "pending" : true);
 
 /**
- * The check_results event for a running check, or null when the check is not running (anymore).
+ * The check_results event for a running check, or for a check that passed and is not merging (a
+ * freeze hold or its release only: docs/scheduled-freeze.md); null when there is nothing to say.
+ * A member whose merge conditions hold (or are false only because of time) but that an active
+ * scheduled freeze holds counts as blocked until the freeze ends (freeze-hold.ts); the event then
+ * has `holdKind: "freeze"` (`frozen`).
  * @throws ForgeError when the forge cannot be read (the caller retries later)
  */
 export async function evaluateCheck(
-  deps: { forge: ForgePort; repository: string; config: Configuration; protections: ProtectionCache; now: Date },
+  deps: { forge: ForgePort; repository: string; config: Configuration; protections: ProtectionCache; now: Date; freezes: readonly CompiledFreeze[] },
   state: EngineState,
   checkId: string,
 ): Promise<EngineEventInput | null> {
   const found = carOfCheck(state, checkId);
-  if (!found || !found.car.check || found.car.check.phase !== "running" || found.car.check.number === null) return null;
+  if (!found || !found.car.check || found.car.check.number === null) return null;
+  if (found.car.check.phase === "passed" && !found.car.merging) return passedCheckFreeze(deps, state, found.car);
+  if (found.car.check.phase !== "running") return null;
   const { car, branch } = found;
   const check = found.car.check;
   const rule = deps.config.queue_rules.find((r) => r.name === car.queueRule);
@@ -59,10 +68,11 @@ export async function evaluateCheck(
   // Only checks of the checked commit count: a check of an older head says nothing about this one.
   const checks = checkPr.headSha === check.headSha ? checkPr.checks.filter((c) => c.app !== OWN_APP) : [];
   const results: Truth[] = [];
-  // Members whose conditions are false only because of time, with when they hold; `timeOnly`
-  // turns false when a member's conditions are false for another reason.
+  // Members whose conditions are false only because of time or held by a freeze, with when they
+  // hold; `timeOnly` turns false when a member's conditions are false for another reason.
   const blocked: Record<string, number> = {};
   let timeOnly = true;
+  let frozen = false;
   const evaluations: Record<string, Record<string, unknown>> = {};
   for (const n of car.members) {
     const member = n === checkPr.number ? checkPr : await deps.forge.getPullRequest(deps.repository, n);
@@ -71,16 +81,76 @@ export async function evaluateCheck(
     const queue = { queueName: car.queueRule, queuedAt: entry ? new Date(entry.queuedAt) : null };
     const evaluated = evaluateFor(conditions, withChecks, queue, deps.now);
     const verdict = scheduleVerdict((at) => (at === deps.now ? evaluated : evaluateFor(conditions, withChecks, queue, at)), deps.now);
+    const freezeUntil = verdict.truth === "pending" || (verdict.truth === false && verdict.opensAt === null)
+      ? null : freezeHoldUntil(deps.freezes, member, queue, deps.now);
+    evaluations[String(n)] = conditionEvaluationEventJson(evaluated, n) as unknown as Record<string, unknown>;
+    if (freezeUntil !== null) {
+      frozen = true;
+      results.push(false);
+      blocked[String(n)] = Math.max(freezeUntil, verdict.opensAt ?? 0);
+      continue;
+    }
     results.push(verdict.truth);
     if (verdict.truth === false && verdict.opensAt === null) timeOnly = false;
     else if (verdict.truth === false) blocked[String(n)] = verdict.opensAt!;
-    evaluations[String(n)] = conditionEvaluationEventJson(evaluated, n) as unknown as Record<string, unknown>;
+  }
+  // What a pass would merge with it (skip_intermediate_results) must not be frozen either.
+  const decided = timeOnly && !results.includes("pending");
+  for (const [n, until] of Object.entries(decided ? await carriedFreezes(deps, state, checkId) : {})) {
+    frozen = true;
+    results.push(false);
+    blocked[n] = until;
   }
   const truth = and(results);
-  // False only because of a closed schedule for every member that is false: wait until all are open.
+  // False only because of a closed schedule or a freeze for every member that is false: wait until all are open.
   const scheduleOpensAt = truth === false && timeOnly ? Math.max(...Object.values(blocked)) : null;
   return {
     type: "check_results", checkId, conditions: truth, checks: checks.map(queueCheck), evaluations, scheduleOpensAt,
-    scheduleBlocked: scheduleOpensAt === null ? null : blocked,
+    scheduleBlocked: scheduleOpensAt === null ? null : blocked, holdKind: frozen && scheduleOpensAt !== null ? "freeze" : "schedule",
   };
+}
+
+type FreezeDeps = { forge: ForgePort; repository: string; now: Date; freezes: readonly CompiledFreeze[] };
+
+/** Until when a freeze holds queued pull request `n` (epoch ms), or null; read from the forge. */
+async function freezeOf(deps: FreezeDeps, state: EngineState, n: number): Promise<number | null> {
+  const entry = state.pulls[String(n)];
+  const snapshot = await deps.forge.getPullRequest(deps.repository, n);
+  return freezeHoldUntil(deps.freezes, snapshot, { queueName: entry?.queueRule, queuedAt: entry ? new Date(entry.queuedAt) : null }, deps.now);
+}
+
+/**
+ * The pull requests a pass of this check would merge besides its own (carriedPulls:
+ * skip_intermediate_results) that a freeze holds, each with until when; empty without an active freeze.
+ */
+async function carriedFreezes(deps: FreezeDeps, state: EngineState, checkId: string): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  if (!deps.freezes.some((f) => isActive(f, deps.now.getTime()))) return out;
+  for (const n of carriedPulls(state, checkId)) {
+    const until = await freezeOf(deps, state, n);
+    if (until !== null) out[String(n)] = until;
+  }
+  return out;
+}
+
+/**
+ * A passed check's freeze: held (conditions false until the latest end of the freezes holding them)
+ * when an active freeze holds one of its members or of what it would carry into the base with it,
+ * released (conditions true) when it was held and none does any more, else null. Its merge
+ * conditions are not evaluated again.
+ */
+async function passedCheckFreeze(deps: FreezeDeps, state: EngineState, car: Car): Promise<EngineEventInput | null> {
+  const check = car.check!;
+  const held = (check.scheduleHeldUntil ?? null) !== null;
+  if (!held && !deps.freezes.some((f) => isActive(f, deps.now.getTime()))) return null;
+  const blocked: Record<string, number> = await carriedFreezes(deps, state, check.id);
+  for (const n of car.members) {
+    const until = await freezeOf(deps, state, n);
+    if (until !== null) blocked[String(n)] = until;
+  }
+  const base = { type: "check_results" as const, checkId: check.id, checks: check.checks };
+  if (Object.keys(blocked).length > 0) {
+    return { ...base, conditions: false, scheduleOpensAt: Math.max(...Object.values(blocked)), scheduleBlocked: blocked, holdKind: "freeze" };
+  }
+  return held ? { ...base, conditions: true } : null;
 }

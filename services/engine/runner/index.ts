@@ -5,3 +5,5 @@ export { DEFAULT_CONFIGURATION_TEXT, repositoryConfig, engineConfigurationInput,
 export { parseCommand, COMMAND_PREFIX } from "./commands.js";
 export { SUMMARY_CHECK_NAME } from "./effect-executor.js";
 export type { EnqueueResult } from "./ingress.js";
+export type { RunnerInput } from "./inputs.js";
+export { FREEZE_START_TIMER_PREFIX } from "./freeze-input.js";

@@ -24,6 +24,7 @@ import type { EngineEffect, LogEffect } from "../effects.js";
 import type { EngineEventInput } from "../events.js";
 import type { EngineState } from "../state.js";
 import { checksOnSha, evaluateCheck } from "./check-evaluation.js";
+import type { CompiledFreeze } from "./freeze-hold.js";
 import { parseCommand } from "./commands.js";
 import { chooseRule, choosePriority, evaluateFor, partitionsOf, ruleConditions, scopesOf, type ProtectionCache } from "./evaluation.js";
 import { replies } from "./replies.js";
@@ -37,6 +38,8 @@ export interface IngressEnv {
   config: RepositoryConfig;
   protections: ProtectionCache;
   now: Date;
+  /** The repository's scheduled freezes, read at the start of the round (freeze-hold.ts). */
+  freezes: readonly CompiledFreeze[];
   logger: Logger;
   /** The engine state as of now (after the events emitted so far). */
   state(): EngineState;
@@ -207,7 +210,10 @@ async function onClosed(env: IngressEnv, e: Extract<ForgeEvent, { kind: "pull_re
 
 /** Evaluates a running check and gives its result to the engine. */
 export async function checkResults(env: IngressEnv, checkId: string): Promise<void> {
-  const event = await evaluateCheck({ forge: env.forge, repository: env.repository, config: env.config.config, protections: env.protections, now: env.now }, env.state(), checkId);
+  const event = await evaluateCheck(
+    { forge: env.forge, repository: env.repository, config: env.config.config, protections: env.protections, now: env.now, freezes: env.freezes },
+    env.state(), checkId,
+  );
   if (event) env.emit(event);
 }
 

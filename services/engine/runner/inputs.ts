@@ -14,4 +14,6 @@ export type RunnerInput =
   | { kind: "forge"; event: ForgeEvent }
   | { kind: "engine"; event: EngineEventInput }
   /** Re-evaluate the merge conditions of a check (after it was created, or on request). */
-  | { kind: "evaluate_check"; checkId: string };
+  | { kind: "evaluate_check"; checkId: string }
+  /** The scheduled freezes changed, or one began: look again at every check and at who gave way to a freeze. */
+  | { kind: "freezes_changed" };

@@ -21,7 +21,7 @@ import type { ForgeEvent, ForgePort } from "../../forge/types.js";
 import { internalEventRow } from "../../activity-log/index.js";
 import {
   addEffects, addToInbox, appendToOutbox, cancelTimer, claimDueTimers, deleteEffect, deleteInbox, dueEffects, loadQueueState, postponeEffect,
-  recordBaseRefActivity, repositoriesWithWork, saveQueueState, setTimer, takeInbox, tryLockRepositorySession, unlockRepositorySession, withTransaction,
+  listFreezes, recordBaseRefActivity, repositoriesWithWork, saveQueueState, setTimer, takeInbox, tryLockRepositorySession, unlockRepositorySession, withTransaction,
   type EventRow, type Pool,
 } from "../../store/index.js";
 import type { EngineEffect, LogEffect } from "../effects.js";
@@ -30,6 +30,8 @@ import { EngineInputError, type EngineEventInput } from "../events.js";
 import type { EngineState } from "../state.js";
 import { isRetryable, performEffect } from "./effect-executor.js";
 import { ProtectionCache } from "./evaluation.js";
+import { compileFreeze } from "./freeze-hold.js";
+import { FREEZE_START_TIMER_PREFIX, onFreezesChanged } from "./freeze-input.js";
 import { checkResults, enqueue, translateForgeEvent, type EnqueueResult, type IngressEnv } from "./ingress.js";
 import type { RunnerInput } from "./inputs.js";
 import { SCHEDULE_TIMER_PREFIX } from "../reconcile.js";
@@ -106,8 +108,9 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
       const logs: LogEffect[] = [];
       let current: EngineState = state;
       const evaluateAfter: string[] = [];
+      const freezes = (await listFreezes(client, repository)).map(compileFreeze);
       const env: IngressEnv = {
-        repository, forge: deps.forge, client, config, protections: new ProtectionCache(deps.forge, repository), now: new Date(at), logger: log,
+        repository, forge: deps.forge, client, config, protections: new ProtectionCache(deps.forge, repository), now: new Date(at), freezes, logger: log,
         state: () => current,
         emit: (event) => {
           try {
@@ -138,6 +141,7 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
         const input = row.input;
         if (input.kind === "engine") env.emit(input.event);
         else if (input.kind === "evaluate_check") await checkResults(env, input.checkId);
+        else if (input.kind === "freezes_changed") await onFreezesChanged(env);
         else await translateForgeEvent(env, input.event);
         while (evaluateAfter.length) await checkResults(env, evaluateAfter.shift()!);
       }
@@ -259,7 +263,10 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
     const fired = await withTransaction(deps.db, async (client) => {
       const due = await claimDueTimers(client, new Date(now()));
       for (const t of due) {
-        const inputs: RunnerInput[] = [{ kind: "engine", event: { type: "timer_fired", key: t.key } }];
+        // A freeze's start is the runner's own timer (freeze-input.ts); the others are the engine's.
+        const inputs: RunnerInput[] = t.key.startsWith(FREEZE_START_TIMER_PREFIX)
+          ? [{ kind: "freezes_changed" }]
+          : [{ kind: "engine", event: { type: "timer_fired", key: t.key } }];
         // A check waiting for a schedule is evaluated again when it opens.
         if (t.key.startsWith(SCHEDULE_TIMER_PREFIX)) inputs.push({ kind: "evaluate_check", checkId: t.key.slice(SCHEDULE_TIMER_PREFIX.length) });
         await addToInbox(client, t.repository, inputs);

@@ -5,6 +5,7 @@
 import type { Command } from "commander";
 import { registerCi } from "./ci.js";
 import { registerEvents } from "./events.js";
+import { registerFreeze } from "./freeze.js";
 import { registerClickHouseHttp } from "./clickhouse-http.js";
 import { registerMigrate } from "./migrate.js";
 import { registerPr } from "./pr.js";
@@ -18,4 +19,4 @@ import { registerToken } from "./token.js";
  * The `register<Name>(program)` function of every CLI command, in the order they are added to the
  * program.
  */
-export const COMMANDS: ((program: Command) => void)[] = [registerServe, registerMigrate, registerClickHouseHttp, registerToken, registerRepo, registerPr, registerCi, registerEvents, registerProduct, registerReplay];
+export const COMMANDS: ((program: Command) => void)[] = [registerServe, registerMigrate, registerClickHouseHttp, registerToken, registerRepo, registerPr, registerCi, registerEvents, registerFreeze, registerProduct, registerReplay];

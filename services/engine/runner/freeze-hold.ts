@@ -1,0 +1,65 @@
+/**
+ * Whether a scheduled freeze holds a pull request's merge (docs/scheduled-freeze.md; research/
+ * domain.md §3.7). A freeze is active from its start (included) to its end (excluded; none = until
+ * deleted). It holds a pull request when its matching conditions are not false (an empty list
+ * matches every pull request; "pending" counts as matching, so an undecided pull request is not
+ * merged into a frozen branch) and its exclude conditions, taken together (AND), are not all true.
+ * The hold lasts until the latest end of the active freezes that hold it; an open-ended freeze is
+ * looked at again after {@link HORIZON_MS} (and at every change of the freezes).
+ */
+import type { PullRequestSnapshot } from "../../forge/types.js";
+import { parseConditionList, type Condition } from "../../simulator/config/index.js";
+import type { QueueContext } from "../../simulator/config/conditions/attributes-of.js";
+import { evaluateFor } from "./evaluation.js";
+import { HORIZON_MS } from "./schedule-verdict.js";
+
+/** A freeze ready to evaluate: id, start and end (epoch ms UTC; end null = open-ended), parsed conditions. */
+export interface CompiledFreeze {
+  id: string;
+  start: number;
+  end: number | null;
+  matching: Condition[];
+  exclude: Condition[];
+}
+
+/** What {@link compileFreeze} reads of a stored freeze (store/scheduled-freezes.ts FreezeRow). */
+export interface FreezeSource {
+  id: string;
+  start: Date;
+  end: Date | null;
+  matchingConditions: unknown[];
+  excludeConditions: unknown[];
+}
+
+function conditions(value: unknown[]): Condition[] {
+  // Stored conditions were validated when written; a list that no longer parses matches nothing
+  // extra (an empty list of exclusions, or all pull requests for matching: the safe side).
+  const { conditions: parsed } = parseConditionList(value);
+  return parsed === true || parsed === null ? [] : parsed;
+}
+
+/** Parses a stored freeze's conditions once per processing round. */
+export function compileFreeze(f: FreezeSource): CompiledFreeze {
+  return { id: f.id, start: f.start.getTime(), end: f.end?.getTime() ?? null, matching: conditions(f.matchingConditions), exclude: conditions(f.excludeConditions) };
+}
+
+/** Whether a freeze is active at `now` (epoch ms). */
+export function isActive(f: CompiledFreeze, now: number): boolean {
+  return f.start <= now && (f.end === null || now < f.end);
+}
+
+/**
+ * Until when (epoch ms UTC) the active freezes hold this pull request's merge, or null when none
+ * does. Open-ended freezes hold until `now` + {@link HORIZON_MS}, when the runner looks again.
+ */
+export function freezeHoldUntil(freezes: readonly CompiledFreeze[], snapshot: PullRequestSnapshot, queue: QueueContext, now: Date): number | null {
+  let until: number | null = null;
+  for (const f of freezes) {
+    if (!isActive(f, now.getTime())) continue;
+    if (evaluateFor(f.matching, snapshot, queue, now).match === false) continue;
+    if (f.exclude.length > 0 && evaluateFor(f.exclude, snapshot, queue, now).match === true) continue;
+    const end = f.end ?? now.getTime() + HORIZON_MS;
+    until = until === null ? end : Math.max(until, end);
+  }
+  return until;
+}

@@ -1,0 +1,43 @@
+/**
+ * What the runner does when a repository's scheduled freezes change or one begins
+ * (docs/scheduled-freeze.md): every running check, and every check that passed and is not
+ * merging, is evaluated again with the freezes as they are now (a freeze may hold or release it:
+ * check-evaluation.ts); pull requests that gave way to a freeze that no longer holds them may
+ * embark again at once (freeze_released). A freeze's end needs no input: a held check is evaluated
+ * again when its hold ends (its schedule timer), and those that gave way return then.
+ */
+import { checkResults, type IngressEnv } from "./ingress.js";
+import { freezeHoldUntil } from "./freeze-hold.js";
+
+/** Key prefix of the runner's timer at a freeze's start (then the freeze id). */
+export const FREEZE_START_TIMER_PREFIX = "freeze-start/";
+
+/** Checks that a freeze may hold or release: running with a pull request to read, or passed and not merging. */
+function checksToLookAt(env: IngressEnv): string[] {
+  const ids: string[] = [];
+  for (const train of env.state().trains) {
+    for (const car of train.cars) {
+      const check = car.check;
+      if (!check || check.number === null) continue;
+      if (check.phase === "running" || (check.phase === "passed" && !car.merging)) ids.push(check.id);
+    }
+  }
+  return ids;
+}
+
+/**
+ * Applies a change of the freezes: checks evaluated again, one event each (a check gone
+ * meanwhile is skipped), then freeze_released for those that gave way and are no longer held.
+ * @throws ForgeError when the forge cannot be read (the input stays in the inbox and is retried)
+ */
+export async function onFreezesChanged(env: IngressEnv): Promise<void> {
+  for (const id of checksToLookAt(env)) await checkResults(env, id);
+  const released: number[] = [];
+  for (const pull of Object.values(env.state().pulls)) {
+    if (pull.scheduleYieldBy !== "freeze" || (pull.scheduleYieldUntil ?? 0) <= env.now.getTime()) continue;
+    const snapshot = await env.forge.getPullRequest(env.repository, pull.number);
+    const queue = { queueName: pull.queueRule, queuedAt: new Date(pull.queuedAt) };
+    if (freezeHoldUntil(env.freezes, snapshot, queue, env.now) === null) released.push(pull.number);
+  }
+  if (released.length > 0) env.emit({ type: "freeze_released", numbers: released });
+}
