@@ -189,4 +189,15 @@ describe("the merge queue through the API", () => {
     expect(leave.metadata).toMatchObject({ dequeue_code: "PR_MERGED" });
     expect(leave.metadata.seconds_waiting_for_freeze).toBeGreaterThanOrEqual(0);
   });
+
+  it("refuses a bad freeze with a message naming the field, and an unknown one as not found", async () => {
+    const zone = await runCli(["freeze", "create", "acme/shop", "--reason", "x", "--timezone", "Mars/Olympus"], server.cliEnv);
+    expect(zone.code).toBe(1);
+    expect(zone.stderr).toMatch(/timezone.*unknown time zone "Mars\/Olympus".*InvalidArgument/);
+    const id = await runCli(["freeze", "delete", "acme/shop", "not-a-uuid"], server.cliEnv);
+    expect(id.code).toBe(1);
+    expect(id.stderr).toMatch(/^yardmaster: .*\bid\b.*\(InvalidArgument\)$/m);
+    const unknown = await runCli(["freeze", "delete", "acme/shop", "00000000-0000-4000-8000-000000000000"], server.cliEnv);
+    expect(unknown.stderr).toBe("yardmaster: acme/shop has no scheduled freeze 00000000-0000-4000-8000-000000000000 (NotFound)\n");
+  });
 });
