@@ -18,6 +18,7 @@ import type { Car, EngineState, QueueCheck } from "../state.js";
 import { evaluateFor, ruleConditions, type ProtectionCache } from "./evaluation.js";
 import { carriedPulls } from "../merging.js";
 import { freezeHoldUntil, isActive, type CompiledFreeze } from "./freeze-hold.js";
+import type { IngressEnv } from "./ingress.js";
 import { scheduleVerdict } from "./schedule-verdict.js";
 
 /** The batch whose current check has this id, or undefined. */
@@ -153,4 +154,17 @@ async function passedCheckFreeze(deps: FreezeDeps, state: EngineState, car: Car)
     return { ...base, conditions: false, scheduleOpensAt: Math.max(...Object.values(blocked)), scheduleBlocked: blocked, holdKind: "freeze" };
   }
   return held ? { ...base, conditions: true } : null;
+}
+
+/**
+ * Evaluates a check (running, or passed and not merging: a freeze may hold or release it) and
+ * gives the result to the engine; nothing when there is nothing to say.
+ * @throws ForgeError when the forge cannot be read
+ */
+export async function checkResults(env: IngressEnv, checkId: string): Promise<void> {
+  const event = await evaluateCheck(
+    { forge: env.forge, repository: env.repository, config: env.config.config, protections: env.protections, now: env.now, freezes: env.freezes },
+    env.state(), checkId,
+  );
+  if (event) env.emit(event);
 }

@@ -4,10 +4,13 @@
  * merging, is evaluated again with the freezes as they are now (a freeze may hold or release it:
  * check-evaluation.ts); pull requests that gave way to a freeze that no longer holds them may
  * embark again at once (freeze_released). A freeze's end needs no input: a held check is evaluated
- * again when its hold ends (its schedule timer), and those that gave way return then.
+ * again when its hold ends (its schedule timer), and those that gave way return then. When a
+ * queued pull request changes (labels, reviews, title...) during a freeze, the same is done for it
+ * alone: a freeze's conditions may now match it, or no longer.
  */
-import { checkResults, type IngressEnv } from "./ingress.js";
-import { freezeHoldUntil } from "./freeze-hold.js";
+import { checkResults } from "./check-evaluation.js";
+import type { IngressEnv } from "./ingress.js";
+import { freezeHoldUntil, isActive } from "./freeze-hold.js";
 
 /** Key prefix of the runner's timer at a freeze's start (then the freeze id). */
 export const FREEZE_START_TIMER_PREFIX = "freeze-start/";
@@ -32,12 +35,37 @@ function checksToLookAt(env: IngressEnv): string[] {
  */
 export async function onFreezesChanged(env: IngressEnv): Promise<void> {
   for (const id of checksToLookAt(env)) await checkResults(env, id);
+  await releaseYielded(env, Object.values(env.state().pulls).map((p) => p.number));
+}
+
+/** freeze_released for those of `numbers` that gave way to a freeze that no longer holds them. */
+async function releaseYielded(env: IngressEnv, numbers: readonly number[]): Promise<void> {
   const released: number[] = [];
-  for (const pull of Object.values(env.state().pulls)) {
-    if (pull.scheduleYieldBy !== "freeze" || (pull.scheduleYieldUntil ?? 0) <= env.now.getTime()) continue;
+  for (const n of numbers) {
+    const pull = env.state().pulls[String(n)];
+    if (!pull || pull.scheduleYieldBy !== "freeze" || (pull.scheduleYieldUntil ?? 0) <= env.now.getTime()) continue;
     const snapshot = await env.forge.getPullRequest(env.repository, pull.number);
     const queue = { queueName: pull.queueRule, queuedAt: new Date(pull.queuedAt) };
     if (freezeHoldUntil(env.freezes, snapshot, queue, env.now) === null) released.push(pull.number);
   }
   if (released.length > 0) env.emit({ type: "freeze_released", numbers: released });
+}
+
+/**
+ * A queued pull request's facts changed: while a freeze is active (or one held it), its batch's
+ * check is evaluated again when a freeze holds it or it passed, and it is released if it gave way
+ * to a freeze that no longer matches it. Nothing is read when no freeze is involved.
+ * @throws ForgeError when the forge cannot be read
+ */
+export async function onPullChangedUnderFreeze(env: IngressEnv, number: number): Promise<void> {
+  const active = env.freezes.some((f) => isActive(f, env.now.getTime()));
+  for (const train of env.state().trains) {
+    for (const car of train.cars) {
+      const check = car.check;
+      if (!car.members.includes(number) || !check || check.number === null) continue;
+      const heldByFreeze = (check.scheduleHeldUntil ?? null) !== null && check.scheduleHeldBy === "freeze";
+      if (heldByFreeze || (active && check.phase === "passed" && !car.merging)) await checkResults(env, check.id);
+    }
+  }
+  await releaseYielded(env, [number]);
 }

@@ -23,8 +23,9 @@ import { deleteQueueRequest, listQueueRequests, putQueueRequest } from "../../st
 import type { EngineEffect, LogEffect } from "../effects.js";
 import type { EngineEventInput } from "../events.js";
 import type { EngineState } from "../state.js";
-import { checksOnSha, evaluateCheck } from "./check-evaluation.js";
+import { checkResults, checksOnSha } from "./check-evaluation.js";
 import type { CompiledFreeze } from "./freeze-hold.js";
+import { onPullChangedUnderFreeze } from "./freeze-input.js";
 import { parseCommand } from "./commands.js";
 import { chooseRule, choosePriority, evaluateFor, partitionsOf, ruleConditions, scopesOf, type ProtectionCache } from "./evaluation.js";
 import { replies } from "./replies.js";
@@ -122,6 +123,7 @@ async function reevaluate(env: IngressEnv, pr: PullRequestSnapshot): Promise<voi
     type: "queue_conditions_evaluated", number: pr.number, result: evaluation.match, labels: pr.labels.map((l) => l.name), hostLabels: pr.labels,
     evaluation: conditionEvaluationEventJson(evaluation, pr.number) as unknown as Record<string, unknown>,
   });
+  await onPullChangedUnderFreeze(env, pr.number);
 }
 
 /** Pull requests that may enter now: a pending request, or a matching pull_request_rules `queue` action. */
@@ -206,15 +208,6 @@ async function onClosed(env: IngressEnv, e: Extract<ForgeEvent, { kind: "pull_re
   // A merge by the queue itself is reported by the merge effect's result.
   const mergingByQueue = state.trains.some((t) => t.cars.some((c) => c.merging && c.members.includes(e.number)));
   if (!mergingByQueue) env.emit({ type: "pull_request_merged_externally", number: e.number });
-}
-
-/** Evaluates a running check and gives its result to the engine. */
-export async function checkResults(env: IngressEnv, checkId: string): Promise<void> {
-  const event = await evaluateCheck(
-    { forge: env.forge, repository: env.repository, config: env.config.config, protections: env.protections, now: env.now, freezes: env.freezes },
-    env.state(), checkId,
-  );
-  if (event) env.emit(event);
 }
 
 async function onChecksChanged(env: IngressEnv, sha: string): Promise<void> {

@@ -103,6 +103,22 @@ describe("a scheduled freeze", () => {
     expect(await w.forge.readFile(REPO, "main", "feature.txt")).toBe("feature\n");
   });
 
+  it("lets a frozen pull request through once it gains the label the freeze excludes", async () => {
+    const clock = shiftedClock();
+    world = await queueWorld(CONFIG, {}, { now: clock.now });
+    const w = world;
+    const ops = freezes(w, clock);
+    await ops.createScheduledFreeze({
+      ...repo, reason: "release", start: ts(clock.now() - 60_000), timezone: "", matchingConditions: [], excludeConditions: [fromJson(ValueSchema, "label=hotfix")],
+    }, ctx());
+    const n = await w.pull("feature", { "feature.txt": "feature\n" });
+    await w.comment(n, "@yardmaster queue");
+    await w.until(async () => expect(await statusCodes(w, clock.now())).toEqual(["frozen"]));
+    await w.forge.label(REPO, n, ["hotfix"], []);
+    await w.until(async () => expect((await leaveOf(w, n))?.metadata.dequeue_code).toBe("PR_MERGED"));
+    expect((await ops.listScheduledFreezes(repo)).scheduledFreezes.map((f) => f.active)).toEqual([true]);
+  });
+
   it("that begins later holds from its start (a durable timer) and lets go at its end on its own", async () => {
     const clock = shiftedClock();
     world = await queueWorld(CONFIG, {}, { now: clock.now });
