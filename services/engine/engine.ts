@@ -88,7 +88,7 @@ function dispatch(ctx: Ctx, event: EngineEvent): void {
     case "speculative_check_failed": return onCheckCreationFailed(ctx, event);
     case "speculative_check_closed": return onCheckClosed(ctx, event.checkId);
     case "speculative_check_edited": return onCheckEdited(ctx, event);
-    case "check_results": return onCheckResults(ctx, event.checkId, event.conditions, event.checks, event.evaluations, event.scheduleOpensAt ?? null, event.scheduleBlocked ?? null, event.holdKind ?? "schedule");
+    case "check_results": return onCheckResults(ctx, event.checkId, event.conditions, event.checks, event.evaluations, event.scheduleOpensAt ?? null, event.scheduleBlocked ?? null, event.holdKind ?? "schedule", event.holdOpenEnded ?? false);
     case "merge_completed": return onMergeCompleted(ctx, event);
     case "merge_failed": return onMergeFailed(ctx, event);
     case "base_branch_moved": return onBaseMoved(ctx, event.branch, event.sha);

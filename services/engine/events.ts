@@ -111,6 +111,8 @@ const schemas = {
      * begun to merge; conditions true then releases it.
      */
     holdKind: z.enum(["schedule", "freeze"]).optional(),
+    /** With a freeze hold: an open-ended freeze holds it, so scheduleOpensAt is only when the runner looks again (no merge estimate). */
+    holdOpenEnded: z.boolean().optional(),
   }),
   merge_completed: z.object({ type: z.literal("merge_completed"), batchId: z.string().min(1), newBaseSha: sha }),
   merge_failed: z.object({

@@ -73,11 +73,11 @@ export function checkFailed(ctx: Ctx, car: Car, timedOut: boolean): void {
  */
 export function onCheckResults(
   ctx: Ctx, checkId: string, conditions: true | false | "pending", checks: QueueCheck[], evaluations: Record<string, Record<string, unknown>> = {},
-  scheduleOpensAt: EpochMs | null = null, scheduleBlocked: Record<string, EpochMs> | null = null, holdKind: HoldKind = "schedule",
+  scheduleOpensAt: EpochMs | null = null, scheduleBlocked: Record<string, EpochMs> | null = null, holdKind: HoldKind = "schedule", openEnded = false,
 ): void {
   const found = ctx.findCheck(checkId);
   if (found?.check.phase === "passed" && !found.car.merging) {
-    if (conditions === false && scheduleOpensAt !== null && holdKind === "freeze") hold(ctx, found.car, found.check, scheduleOpensAt, scheduleBlocked, holdKind);
+    if (conditions === false && scheduleOpensAt !== null && holdKind === "freeze") hold(ctx, found.car, found.check, scheduleOpensAt, scheduleBlocked, holdKind, openEnded);
     else if (conditions === true) releaseSchedule(ctx, found.car, found.check);
     return;
   }
@@ -92,7 +92,7 @@ export function onCheckResults(
   }
   if (conditions === false && scheduleOpensAt !== null) {
     // Only a schedule or a freeze stands in the way: wait for it (no timeout), checked again when it opens.
-    hold(ctx, car, check, scheduleOpensAt, scheduleBlocked, holdKind);
+    hold(ctx, car, check, scheduleOpensAt, scheduleBlocked, holdKind, openEnded);
     return;
   }
   releaseSchedule(ctx, car, check);
@@ -109,10 +109,11 @@ export function onCheckResults(
 }
 
 /** Holds a check's merge until `opensAt` (at least a second from now), for the blocked members or all. */
-function hold(ctx: Ctx, car: Car, check: CheckAttempt, opensAt: EpochMs, blocked: Record<string, EpochMs> | null, kind: HoldKind): void {
+function hold(ctx: Ctx, car: Car, check: CheckAttempt, opensAt: EpochMs, blocked: Record<string, EpochMs> | null, kind: HoldKind, openEnded: boolean): void {
   check.scheduleHeldSince ??= ctx.now;
   check.scheduleHeldUntil = Math.max(opensAt, ctx.now + 1000);
   check.scheduleHeldBy = kind;
+  check.scheduleHeldOpenEnded = openEnded;
   const own = blocked === null ? null : Object.entries(blocked).filter(([n]) => car.members.includes(Number(n)));
   check.scheduleBlocked = own === null || own.length === 0 ? null : Object.fromEntries(own.map(([n, at]) => [n, Math.min(check.scheduleHeldUntil!, Math.max(at, ctx.now + 1000))]));
 }
@@ -137,6 +138,7 @@ function releaseSchedule(ctx: Ctx, car: Car, check: CheckAttempt): void {
   check.scheduleHeldSince = null;
   check.scheduleHeldUntil = null;
   check.scheduleHeldBy = null;
+  check.scheduleHeldOpenEnded = false;
   check.scheduleBlocked = null;
 }
 

@@ -130,6 +130,8 @@ export interface CheckAttempt {
    * check that already passed: it is then `frozen`, and not merged until released.
    */
   scheduleHeldBy?: HoldKind | null;
+  /** An open-ended freeze holds it: scheduleHeldUntil is only when the runner looks again, not an end (no merge estimate). Absent = false. */
+  scheduleHeldOpenEnded?: boolean;
   /**
    * While waiting for a schedule: the members whose own merge conditions are false only because
    * of it, with the instant each one's hold (pull request number as a string -> epoch ms); the

@@ -14,11 +14,12 @@ const ci = [{ name: "ci", description: "tests", url: null, state: "success" as c
 const FROZEN = "SCHEDULED_FREEZE_STATUS_CHANGED";
 
 const codes = (h: QueueHarness) => statusView(h.state, "main", h.now).batches.map((b) => b.status.code);
-const freeze = (h: QueueHarness, name: string, until: number, blocked?: number[]) =>
+const freeze = (h: QueueHarness, name: string, until: number, blocked?: number[], openEnded = false) =>
   h.send({
     type: "check_results", checkId: h.batch(name).car.check!.id, conditions: false, checks: ci, scheduleOpensAt: minutes(until), holdKind: "freeze",
-    scheduleBlocked: blocked ? Object.fromEntries(blocked.map((n) => [String(n), minutes(until)])) : null,
+    scheduleBlocked: blocked ? Object.fromEntries(blocked.map((n) => [String(n), minutes(until)])) : null, holdOpenEnded: openEnded,
   });
+const estimates = (h: QueueHarness) => statusView(h.state, "main", h.now).batches.map((b) => b.estimatedMergeAt);
 const release = (h: QueueHarness, name: string) => h.send({ type: "check_results", checkId: h.batch(name).car.check!.id, conditions: true, checks: ci });
 const leaveOf = (h: QueueHarness, n: number) => {
   const e = h.history.find((x) => x.kind === "log" && x.type === "action.queue.leave" && x.pullRequest === n);
@@ -33,6 +34,7 @@ describe("a scheduled freeze over a batch whose checks pass", () => {
     h.at(30);
     freeze(h, "Batch 1", 120);
     expect(codes(h)).toEqual(["frozen"]);
+    expect(estimates(h)).toEqual([minutes(120)]);
     expect(h.lines(["merge_batch"])).toEqual([]);
     expect(Object.keys(h.state.timers)).toEqual([`schedule/${h.batch("Batch 1").car.check!.id}`]);
     h.at(120);
@@ -64,6 +66,17 @@ describe("a scheduled freeze over a batch whose checks pass", () => {
     expect(h.lines(["merge_batch"])).toEqual(["merge Batch 2 [2] merge exact"]);
     const ends = h.history.filter((e) => e.kind === "log" && e.type === "action.queue.checks_end" && e.pullRequest === 2);
     expect(ends).toHaveLength(1);
+  });
+
+  it("gives no merge estimate under an open-ended freeze, for the batch or those checked on top of it", () => {
+    const h = new QueueHarness(configuration({ mergeQueue: { max_parallel_checks: 3 }, rules: [queueRule()] }));
+    h.queue(1);
+    h.created("Batch 1", 101);
+    h.at(30);
+    freeze(h, "Batch 1", 30 + 8 * 24 * 60, undefined, true);
+    h.queue(2);
+    const view = statusView(h.state, "main", h.now);
+    expect(view.batches.map((b) => [b.status.code, b.estimatedMergeAt])).toEqual([["frozen", null], ["preparing", null]]);
   });
 
   it("ignores other verdicts on a passed batch: it is not failed by a later evaluation", () => {

@@ -17,7 +17,7 @@ import type { EngineEventInput } from "../events.js";
 import type { Car, EngineState, QueueCheck } from "../state.js";
 import { evaluateFor, ruleConditions, type ProtectionCache } from "./evaluation.js";
 import { carriedPulls } from "../merging.js";
-import { freezeHoldUntil, isActive, type CompiledFreeze } from "./freeze-hold.js";
+import { freezeHold, isActive, type CompiledFreeze, type FreezeHold } from "./freeze-hold.js";
 import type { IngressEnv } from "./ingress.js";
 import { scheduleVerdict } from "./schedule-verdict.js";
 
@@ -74,6 +74,7 @@ export async function evaluateCheck(
   const blocked: Record<string, number> = {};
   let timeOnly = true;
   let frozen = false;
+  let openEnded = false;
   const evaluations: Record<string, Record<string, unknown>> = {};
   for (const n of car.members) {
     const member = n === checkPr.number ? checkPr : await deps.forge.getPullRequest(deps.repository, n);
@@ -82,13 +83,14 @@ export async function evaluateCheck(
     const queue = { queueName: car.queueRule, queuedAt: entry ? new Date(entry.queuedAt) : null };
     const evaluated = evaluateFor(conditions, withChecks, queue, deps.now);
     const verdict = scheduleVerdict((at) => (at === deps.now ? evaluated : evaluateFor(conditions, withChecks, queue, at)), deps.now);
-    const freezeUntil = verdict.truth === "pending" || (verdict.truth === false && verdict.opensAt === null)
-      ? null : freezeHoldUntil(deps.freezes, member, queue, deps.now);
+    const hold = verdict.truth === "pending" || (verdict.truth === false && verdict.opensAt === null)
+      ? null : freezeHold(deps.freezes, member, queue, deps.now);
     evaluations[String(n)] = conditionEvaluationEventJson(evaluated, n) as unknown as Record<string, unknown>;
-    if (freezeUntil !== null) {
+    if (hold !== null) {
       frozen = true;
+      openEnded ||= hold.openEnded;
       results.push(false);
-      blocked[String(n)] = Math.max(freezeUntil, verdict.opensAt ?? 0);
+      blocked[String(n)] = Math.max(hold.until, verdict.opensAt ?? 0);
       continue;
     }
     results.push(verdict.truth);
@@ -97,10 +99,11 @@ export async function evaluateCheck(
   }
   // What a pass would merge with it (skip_intermediate_results) must not be frozen either.
   const decided = timeOnly && !results.includes("pending");
-  for (const [n, until] of Object.entries(decided ? await carriedFreezes(deps, state, checkId) : {})) {
+  for (const [n, hold] of Object.entries(decided ? await carriedFreezes(deps, state, checkId) : {})) {
     frozen = true;
+    openEnded ||= hold.openEnded;
     results.push(false);
-    blocked[n] = until;
+    blocked[n] = hold.until;
   }
   const truth = and(results);
   // False only because of a closed schedule or a freeze for every member that is false: wait until all are open.
@@ -108,28 +111,29 @@ export async function evaluateCheck(
   return {
     type: "check_results", checkId, conditions: truth, checks: checks.map(queueCheck), evaluations, scheduleOpensAt,
     scheduleBlocked: scheduleOpensAt === null ? null : blocked, holdKind: frozen && scheduleOpensAt !== null ? "freeze" : "schedule",
+    ...(frozen && openEnded && scheduleOpensAt !== null ? { holdOpenEnded: true } : {}),
   };
 }
 
 type FreezeDeps = { forge: ForgePort; repository: string; now: Date; freezes: readonly CompiledFreeze[] };
 
-/** Until when a freeze holds queued pull request `n` (epoch ms), or null; read from the forge. */
-async function freezeOf(deps: FreezeDeps, state: EngineState, n: number): Promise<number | null> {
+/** How a freeze holds queued pull request `n`, or null; read from the forge. */
+async function freezeOf(deps: FreezeDeps, state: EngineState, n: number): Promise<FreezeHold | null> {
   const entry = state.pulls[String(n)];
   const snapshot = await deps.forge.getPullRequest(deps.repository, n);
-  return freezeHoldUntil(deps.freezes, snapshot, { queueName: entry?.queueRule, queuedAt: entry ? new Date(entry.queuedAt) : null }, deps.now);
+  return freezeHold(deps.freezes, snapshot, { queueName: entry?.queueRule, queuedAt: entry ? new Date(entry.queuedAt) : null }, deps.now);
 }
 
 /**
  * The pull requests a pass of this check would merge besides its own (carriedPulls:
  * skip_intermediate_results) that a freeze holds, each with until when; empty without an active freeze.
  */
-async function carriedFreezes(deps: FreezeDeps, state: EngineState, checkId: string): Promise<Record<string, number>> {
-  const out: Record<string, number> = {};
+async function carriedFreezes(deps: FreezeDeps, state: EngineState, checkId: string): Promise<Record<string, FreezeHold>> {
+  const out: Record<string, FreezeHold> = {};
   if (!deps.freezes.some((f) => isActive(f, deps.now.getTime()))) return out;
   for (const n of carriedPulls(state, checkId)) {
-    const until = await freezeOf(deps, state, n);
-    if (until !== null) out[String(n)] = until;
+    const hold = await freezeOf(deps, state, n);
+    if (hold !== null) out[String(n)] = hold;
   }
   return out;
 }
@@ -144,14 +148,19 @@ async function passedCheckFreeze(deps: FreezeDeps, state: EngineState, car: Car)
   const check = car.check!;
   const held = (check.scheduleHeldUntil ?? null) !== null;
   if (!held && !deps.freezes.some((f) => isActive(f, deps.now.getTime()))) return null;
-  const blocked: Record<string, number> = await carriedFreezes(deps, state, check.id);
+  const holds: Record<string, FreezeHold> = await carriedFreezes(deps, state, check.id);
   for (const n of car.members) {
-    const until = await freezeOf(deps, state, n);
-    if (until !== null) blocked[String(n)] = until;
+    const hold = await freezeOf(deps, state, n);
+    if (hold !== null) holds[String(n)] = hold;
   }
   const base = { type: "check_results" as const, checkId: check.id, checks: check.checks };
-  if (Object.keys(blocked).length > 0) {
-    return { ...base, conditions: false, scheduleOpensAt: Math.max(...Object.values(blocked)), scheduleBlocked: blocked, holdKind: "freeze" };
+  const all = Object.values(holds);
+  if (all.length > 0) {
+    const blocked = Object.fromEntries(Object.entries(holds).map(([n, h]) => [n, h.until]));
+    return {
+      ...base, conditions: false, scheduleOpensAt: Math.max(...all.map((h) => h.until)), scheduleBlocked: blocked, holdKind: "freeze",
+      ...(all.some((h) => h.openEnded) ? { holdOpenEnded: true } : {}),
+    };
   }
   return held ? { ...base, conditions: true } : null;
 }

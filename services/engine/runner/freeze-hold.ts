@@ -49,17 +49,22 @@ export function isActive(f: CompiledFreeze, now: number): boolean {
 }
 
 /**
- * Until when (epoch ms UTC) the active freezes hold this pull request's merge, or null when none
- * does. Open-ended freezes hold until `now` + {@link HORIZON_MS}, when the runner looks again.
+ * A freeze's hold on a pull request: until when (epoch ms UTC), and whether an open-ended freeze
+ * is among those holding it (its end is then unknown: `until` is when the runner looks again).
  */
-export function freezeHoldUntil(freezes: readonly CompiledFreeze[], snapshot: PullRequestSnapshot, queue: QueueContext, now: Date): number | null {
-  let until: number | null = null;
-  for (const f of freezes) {
-    if (!isActive(f, now.getTime())) continue;
-    if (evaluateFor(f.matching, snapshot, queue, now).match === false) continue;
-    if (f.exclude.length > 0 && evaluateFor(f.exclude, snapshot, queue, now).match === true) continue;
-    const end = f.end ?? now.getTime() + HORIZON_MS;
-    until = until === null ? end : Math.max(until, end);
-  }
-  return until;
+export interface FreezeHold {
+  until: number;
+  openEnded: boolean;
+}
+
+/**
+ * How the active freezes hold this pull request's merge, or null when none does: until the latest
+ * end among them; an open-ended one holds until `now` + {@link HORIZON_MS}, when the runner looks again.
+ */
+export function freezeHold(freezes: readonly CompiledFreeze[], snapshot: PullRequestSnapshot, queue: QueueContext, now: Date): FreezeHold | null {
+  const holding = freezes.filter((f) => isActive(f, now.getTime())
+    && evaluateFor(f.matching, snapshot, queue, now).match !== false
+    && !(f.exclude.length > 0 && evaluateFor(f.exclude, snapshot, queue, now).match === true));
+  if (holding.length === 0) return null;
+  return { until: Math.max(...holding.map((f) => f.end ?? now.getTime() + HORIZON_MS)), openEnded: holding.some((f) => f.end === null) };
 }

@@ -10,7 +10,7 @@
  */
 import { checkResults } from "./check-evaluation.js";
 import type { IngressEnv } from "./ingress.js";
-import { freezeHoldUntil, isActive } from "./freeze-hold.js";
+import { freezeHold, isActive } from "./freeze-hold.js";
 
 /** Key prefix of the runner's timer at a freeze's start (then the freeze id). */
 export const FREEZE_START_TIMER_PREFIX = "freeze-start/";
@@ -46,7 +46,7 @@ async function releaseYielded(env: IngressEnv, numbers: readonly number[]): Prom
     if (!pull || pull.scheduleYieldBy !== "freeze" || (pull.scheduleYieldUntil ?? 0) <= env.now.getTime()) continue;
     const snapshot = await env.forge.getPullRequest(env.repository, pull.number);
     const queue = { queueName: pull.queueRule, queuedAt: new Date(pull.queuedAt) };
-    if (freezeHoldUntil(env.freezes, snapshot, queue, env.now) === null) released.push(pull.number);
+    if (freezeHold(env.freezes, snapshot, queue, env.now) === null) released.push(pull.number);
   }
   if (released.length > 0) env.emit({ type: "freeze_released", numbers: released });
 }

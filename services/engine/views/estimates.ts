@@ -26,8 +26,9 @@ export function mergeEstimates(ctx: Ctx, train: Train): { batches: Map<string, n
   const batches = new Map<string, number | null>();
   for (const car of train.cars) {
     const ci = ciFinishAt(ctx, car);
-    // A check waiting for a schedule merges when it opens at the earliest.
-    const own = ci === null ? null : Math.max(ci, car.check?.scheduleHeldUntil ?? ci);
+    // A check waiting for a schedule merges when it opens at the earliest; under an open-ended
+    // freeze nobody knows when.
+    const own = ci === null || car.check?.scheduleHeldOpenEnded ? null : Math.max(ci, car.check?.scheduleHeldUntil ?? ci);
     // Ancestors no longer in the train (merged, or left) hold nothing back.
     const ahead = car.ancestors.filter((id) => batches.has(id)).map((id) => batches.get(id));
     batches.set(car.id, own === null || ahead.some((a) => a === null) ? null : Math.max(own, ...(ahead as number[])));

@@ -80,6 +80,7 @@ describe("a check's verdict under a scheduled freeze", () => {
     const result = await verdict([], "success", [freezeOf([])]);
     const end = SATURDAY.getTime() + 2 * HOUR;
     expect(result).toMatchObject({ conditions: false, scheduleOpensAt: end, scheduleBlocked: { "1": end, "2": end }, holdKind: "freeze" });
+    expect(result).not.toHaveProperty("holdOpenEnded");
   });
 
   it("lets through the members its exclude conditions all match: the others could merge now", async () => {
@@ -90,7 +91,7 @@ describe("a check's verdict under a scheduled freeze", () => {
   it("holds only the members its matching conditions match; an open-ended freeze is looked at again in 8 days", async () => {
     const result = await verdict(["frozen"], "success", [freezeOf(["label=frozen"], [], null)]);
     const again = SATURDAY.getTime() + 8 * 24 * HOUR;
-    expect(result).toMatchObject({ conditions: false, scheduleOpensAt: again, scheduleBlocked: { "1": again }, holdKind: "freeze" });
+    expect(result).toMatchObject({ conditions: false, scheduleOpensAt: again, scheduleBlocked: { "1": again }, holdKind: "freeze", holdOpenEnded: true });
   });
 
   it("takes the later of the freeze's end and the member's closed schedule", async () => {
