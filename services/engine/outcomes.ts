@@ -121,8 +121,9 @@ function hold(ctx: Ctx, car: Car, check: CheckAttempt, opensAt: EpochMs, blocked
 /**
  * Ends a check's hold: the time held counts for its pull requests (`seconds_waiting_for_schedule`
  * or `seconds_waiting_for_freeze`); for a running check the CI itself ended when the wait began.
+ * Also called when a held batch gives way (schedule-yield.ts), so its wait so far is not lost.
  */
-function releaseSchedule(ctx: Ctx, car: Car, check: CheckAttempt): void {
+export function releaseSchedule(ctx: Ctx, car: Car, check: CheckAttempt): void {
   if (check.scheduleHeldSince === undefined || check.scheduleHeldSince === null) return;
   const waited = ctx.now - check.scheduleHeldSince;
   for (const m of car.members) {

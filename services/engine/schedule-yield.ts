@@ -20,7 +20,7 @@
 import { rebuildDescendants } from "./bisection.js";
 import { cancelCars, descendantsOf, stopCheck } from "./cars.js";
 import type { Ctx } from "./context.js";
-import { typicalCiMs } from "./outcomes.js";
+import { releaseSchedule, typicalCiMs } from "./outcomes.js";
 import type { Car, EpochMs, HoldKind, Train } from "./state.js";
 
 const CODE = { schedule: "SCHEDULE_BLOCKED_AHEAD_YIELDED", freeze: "SCHEDULED_FREEZE_STATUS_CHANGED" } as const;
@@ -62,6 +62,7 @@ function giveWay(ctx: Ctx, train: Train, car: Car, blocked: Map<number, EpochMs>
     ? `Rechecked without ${car.name}, which a scheduled freeze holds until ${opens}, and which gave way`
     : `Rechecked without ${car.name}, which waits for its merge schedule until ${opens} and gave way`;
   rebuildDescendants(ctx, train, car, { code, reason: behind, restartReason: behind });
+  releaseSchedule(ctx, car, car.check!);
   stopCheck(ctx, car, (n) => ({
     code,
     reason: blocked.has(n)

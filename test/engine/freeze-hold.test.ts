@@ -129,5 +129,10 @@ describe("a frozen batch that holds up others gives way", () => {
     // Released pull requests that gave way to a schedule, not a freeze, would be ignored.
     h.at(120).send({ type: "freeze_released", numbers: [1, 2] });
     expect(h.lines(["create_speculative_check"])).toEqual(["create Batch 3 [1] ahead []"]);
+    h.created("Batch 3", 104);
+    h.at(150).ci("Batch 3", true);
+    h.merged("Batch 3");
+    // Its batch was held from +30 until it gave way at +60; the wait outside the train is not a hold.
+    expect(leaveOf(h, 1)).toMatchObject({ dequeue_code: "PR_MERGED", seconds_waiting_for_freeze: 30 * 60 });
   });
 });
