@@ -6,7 +6,8 @@
  *   summary "", deprecations;
  * - SimulatePullRequest evaluates every pull request rule and queue rule against the pull
  *   request's current attributes from the forge: which rules match, which actions would run,
- *   which queue it would enter with which priority, each rule's conditions as a checklist.
+ *   which queue it would enter with which priority, each rule's conditions as a checklist, and
+ *   the scheduled freezes that hold or will hold its merge (freeze-notes.ts).
  * A text that does not validate is INVALID_ARGUMENT (422) listing every error, each as a field
  * violation of `service_yml` naming the configuration path, line and column; the text missing or
  * over 1 MiB is 422 too (FieldRule of the requests). A pull request that does not exist is 404.
@@ -17,7 +18,8 @@ import type { DeprecationSchema, SimulatorService } from "../../gen/yardmaster/v
 import { InvalidArgumentError } from "../contracts/index.js";
 import { withForgeErrorsAsConnect } from "../forge/connect-errors.js";
 import { isForgeError, type ForgePort } from "../forge/types.js";
-import { productStates, type Pool } from "../store/index.js";
+import { listFreezes, productStates, type Pool } from "../store/index.js";
+import { freezeNotes } from "./freeze-notes.js";
 import {
   attributesOf, formatConfigError, loadConfiguration, simulatePullRequestSummary, simulateRepositorySummary, unusedSections,
   type Configuration, type DeprecationFinding, type Product,
@@ -91,8 +93,10 @@ export function createSimulatorService(deps: SimulatorDeps): ServiceImpl<typeof 
         }
         throw e;
       }
-      const summary = simulatePullRequestSummary(config, { attributes: attributesOf(pr), now: new Date(now()) });
-      return { title: summary.title, summary: summary.summary, deprecations: deprecations.map(deprecation) };
+      const at = new Date(now());
+      const summary = simulatePullRequestSummary(config, { attributes: attributesOf(pr), now: at });
+      const notes = freezeNotes(await listFreezes(deps.db, repo), pr, at);
+      return { title: summary.title, summary: summary.summary + notes, deprecations: deprecations.map(deprecation) };
     },
   });
 }

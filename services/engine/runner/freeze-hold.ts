@@ -49,6 +49,15 @@ export function isActive(f: CompiledFreeze, now: number): boolean {
 }
 
 /**
+ * Whether a freeze's conditions take in this pull request at `at` (active or not): its matching
+ * conditions are not false and its exclude conditions are not all true.
+ */
+export function freezeMatches(f: CompiledFreeze, snapshot: PullRequestSnapshot, queue: QueueContext, at: Date): boolean {
+  return evaluateFor(f.matching, snapshot, queue, at).match !== false
+    && !(f.exclude.length > 0 && evaluateFor(f.exclude, snapshot, queue, at).match === true);
+}
+
+/**
  * A freeze's hold on a pull request: until when (epoch ms UTC), and whether an open-ended freeze
  * is among those holding it (its end is then unknown: `until` is when the runner looks again).
  */
@@ -62,9 +71,7 @@ export interface FreezeHold {
  * end among them; an open-ended one holds until `now` + {@link HORIZON_MS}, when the runner looks again.
  */
 export function freezeHold(freezes: readonly CompiledFreeze[], snapshot: PullRequestSnapshot, queue: QueueContext, now: Date): FreezeHold | null {
-  const holding = freezes.filter((f) => isActive(f, now.getTime())
-    && evaluateFor(f.matching, snapshot, queue, now).match !== false
-    && !(f.exclude.length > 0 && evaluateFor(f.exclude, snapshot, queue, now).match === true));
+  const holding = freezes.filter((f) => isActive(f, now.getTime()) && freezeMatches(f, snapshot, queue, now));
   if (holding.length === 0) return null;
   return { until: Math.max(...holding.map((f) => f.end ?? now.getTime() + HORIZON_MS)), openEnded: holding.some((f) => f.end === null) };
 }

@@ -7,3 +7,4 @@ export { SUMMARY_CHECK_NAME } from "./effect-executor.js";
 export type { EnqueueResult } from "./ingress.js";
 export type { RunnerInput } from "./inputs.js";
 export { FREEZE_START_TIMER_PREFIX } from "./freeze-input.js";
+export { compileFreeze, freezeMatches, isActive, type CompiledFreeze } from "./freeze-hold.js";
