@@ -13,9 +13,9 @@ import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import { FreezeAttrsSchema } from "../../gen/yardmaster/v1/events_pb.js";
 import { ScheduledFreezeSchema, type ScheduledFreeze } from "../../gen/yardmaster/v1/queue_pb.js";
 import { childPath, invalidField } from "../contracts/index.js";
-import { principalKey, type ActorInfo } from "../gateway/index.js";
 import { parseConditionList } from "../simulator/config/index.js";
 import { createFreeze, deleteFreeze, listFreezes, updateFreeze, type FreezeAttributes, type FreezeRow, type Pool, type PoolClient } from "../store/index.js";
+import { actorOf, fullName, type RepoRequest } from "./caller.js";
 import { freezeCreateEvent, freezeDeleteEvent, freezeUpdateEvent } from "./freeze-events.js";
 
 /** What the freeze operations need: the pool, the outbox kick, the engine hooks and the clock. */
@@ -32,19 +32,6 @@ export interface FreezeDeps {
   freezeCommitted?: (repository: string) => void;
   /** Clock, epoch ms UTC (default Date.now): `active` in answers. */
   now?: () => number;
-}
-
-interface RepoRequest {
-  owner: string;
-  repository: string;
-}
-
-const fullName = (r: RepoRequest) => `${r.owner}/${r.repository}`;
-
-function actorOf(ctx: HandlerContext): ActorInfo {
-  const p = ctx.values.get(principalKey);
-  if (!p) throw new ConnectError("no principal on an authenticated call", Code.Internal);
-  return p.actor;
 }
 
 const notFound = (repo: string, id: string) => new ConnectError(`${repo} has no scheduled freeze ${id}`, Code.NotFound);

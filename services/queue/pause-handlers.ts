@@ -9,8 +9,9 @@
  */
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
-import { principalKey, type ActorInfo } from "../gateway/index.js";
+import type { ActorInfo } from "../gateway/index.js";
 import { deletePause, getPause, setPause, type PauseRow, type Pool, type PoolClient } from "../store/index.js";
+import { actorOf, fullName, type RepoRequest } from "./caller.js";
 import { pauseEvent, unpauseEvent } from "./pause-events.js";
 
 /**
@@ -28,19 +29,6 @@ export interface PauseDeps {
   pauseChanged?: (client: PoolClient, repository: string, change: { paused: true; reason: string; actor: ActorInfo } | { paused: false; actor: ActorInfo }) => Promise<void>;
   /** Called after the commit (wakes the runner). */
   pauseCommitted?: (repository: string) => void;
-}
-
-interface RepoRequest {
-  owner: string;
-  repository: string;
-}
-
-const fullName = (r: RepoRequest) => `${r.owner}/${r.repository}`;
-
-function actorOf(ctx: HandlerContext): ActorInfo {
-  const p = ctx.values.get(principalKey);
-  if (!p) throw new ConnectError("no principal on an authenticated call", Code.Internal);
-  return p.actor;
 }
 
 const notPaused = (repo: string) => new ConnectError(`the merge queue of ${repo} is not paused`, Code.NotFound);

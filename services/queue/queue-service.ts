@@ -17,6 +17,7 @@ import { withForgeErrorsAsConnect } from "../forge/connect-errors.js";
 import type { ForgePort } from "../forge/types.js";
 import { formatConfigError, loadConfiguration, queueRuleApiConfig, queueRulesApiConfiguration, type Configuration } from "../simulator/config/index.js";
 import { baseRefsInWindow, getStoredConfig, loadQueueState } from "../store/index.js";
+import { fullName } from "./caller.js";
 import { freezeHandlers, type FreezeDeps } from "./freeze-handlers.js";
 import { pauseHandlers, type PauseDeps } from "./pause-handlers.js";
 import { mergeabilityDetail } from "./pull-detail.js";
@@ -46,7 +47,6 @@ export function queueWindow(start: Timestamp | undefined, end: Timestamp | undef
 }
 
 const notQueued = (n: bigint | number) => new ConnectError(`pull request ${n} is not in any merge queue`, Code.NotFound);
-const fullName = (r: { owner: string; repository: string }) => `${r.owner}/${r.repository}`;
 
 /** Builds the QueueService implementation. */
 export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<typeof QueueService>> {

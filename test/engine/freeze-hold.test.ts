@@ -26,6 +26,17 @@ const leaveOf = (h: QueueHarness, n: number) => {
   return e?.kind === "log" ? e.metadata : undefined;
 };
 
+/** Batch 1 [#1] running; Batch 2 [#2], checked on top of it, passed at +20 and waits for it. */
+function passedBehindRunning(): QueueHarness {
+  const h = new QueueHarness(configuration({ mergeQueue: { max_parallel_checks: 2 }, rules: [queueRule()] }));
+  h.queue(1);
+  h.created("Batch 1", 101);
+  h.queue(2);
+  h.created("Batch 2", 102);
+  h.at(20).ci("Batch 2", true);
+  return h;
+}
+
 describe("a scheduled freeze over a batch whose checks pass", () => {
   it("shows it frozen, merges it when the freeze releases it, and counts the wait as freeze, not schedule", () => {
     const h = new QueueHarness(configuration({ rules: [queueRule()] }));
@@ -45,12 +56,7 @@ describe("a scheduled freeze over a batch whose checks pass", () => {
   });
 
   it("holds a batch that passed while it waits for the batch ahead, so the batch ahead merges alone", () => {
-    const h = new QueueHarness(configuration({ mergeQueue: { max_parallel_checks: 2 }, rules: [queueRule()] }));
-    h.queue(1);
-    h.created("Batch 1", 101);
-    h.queue(2);
-    h.created("Batch 2", 102);
-    h.at(20).ci("Batch 2", true);
+    const h = passedBehindRunning();
     expect(codes(h)).toEqual(["running", "waiting_for_merge"]);
     // A freeze begins that holds #2 only; Batch 2's check stays concluded (one checks_end).
     h.at(25);
@@ -80,12 +86,7 @@ describe("a scheduled freeze over a batch whose checks pass", () => {
   });
 
   it("ignores other verdicts on a passed batch: it is not failed by a later evaluation", () => {
-    const h = new QueueHarness(configuration({ mergeQueue: { max_parallel_checks: 2 }, rules: [queueRule()] }));
-    h.queue(1);
-    h.created("Batch 1", 101);
-    h.queue(2);
-    h.created("Batch 2", 102);
-    h.at(20).ci("Batch 2", true);
+    const h = passedBehindRunning();
     h.send({ type: "check_results", checkId: h.batch("Batch 2").car.check!.id, conditions: false, checks: ci });
     expect(codes(h)).toEqual(["running", "waiting_for_merge"]);
   });

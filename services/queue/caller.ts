@@ -1,0 +1,26 @@
+/**
+ * Who calls and about which repository, as every QueueService write needs it: the repository of
+ * a request (`owner`, `repository`: SPEC.md "Path parameters shared by every endpoint") and the
+ * caller's Actor, put on the handler context by the gateway's authentication (docs/auth.md).
+ */
+import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
+import { principalKey, type ActorInfo } from "../gateway/index.js";
+
+/** The repository a request names. */
+export interface RepoRequest {
+  owner: string;
+  repository: string;
+}
+
+/** "owner/name" of a request's repository. */
+export const fullName = (r: RepoRequest): string => `${r.owner}/${r.repository}`;
+
+/**
+ * The caller's Actor (the token or key that made the call).
+ * @throws ConnectError INTERNAL when the call was not authenticated (a wiring mistake, never a user's)
+ */
+export function actorOf(ctx: HandlerContext): ActorInfo {
+  const p = ctx.values.get(principalKey);
+  if (!p) throw new ConnectError("no principal on an authenticated call", Code.Internal);
+  return p.actor;
+}
