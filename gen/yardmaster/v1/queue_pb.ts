@@ -583,6 +583,8 @@ export const CreateScheduledFreezeRequestSchema: GenMessage<CreateScheduledFreez
  */
 export type ConditionList = Message<"yardmaster.v1.ConditionList"> & {
   /**
+   * Condition strings or and/or/not objects (docs/conditions.md); at most 500.
+   *
    * @generated from field: repeated google.protobuf.Value items = 1;
    */
   items: Value[];
@@ -620,16 +622,22 @@ export type UpdateScheduledFreezeRequest = Message<"yardmaster.v1.UpdateSchedule
   id: string;
 
   /**
+   * A new reason, 1-255 characters; absent = kept.
+   *
    * @generated from field: optional string reason = 4;
    */
   reason?: string | undefined;
 
   /**
+   * A new start (UTC); absent = kept.
+   *
    * @generated from field: google.protobuf.Timestamp start = 5;
    */
   start?: Timestamp | undefined;
 
   /**
+   * A new end (UTC), after the start; absent = kept (see remove_end).
+   *
    * @generated from field: google.protobuf.Timestamp end = 6;
    */
   end?: Timestamp | undefined;
@@ -642,16 +650,22 @@ export type UpdateScheduledFreezeRequest = Message<"yardmaster.v1.UpdateSchedule
   removeEnd: boolean;
 
   /**
+   * A new IANA time zone (empty = "UTC"); absent = kept.
+   *
    * @generated from field: optional string timezone = 8;
    */
   timezone?: string | undefined;
 
   /**
+   * New matching conditions (the whole list); absent = kept.
+   *
    * @generated from field: yardmaster.v1.ConditionList matching_conditions = 9;
    */
   matchingConditions?: ConditionList | undefined;
 
   /**
+   * New exclude conditions (the whole list); absent = kept.
+   *
    * @generated from field: yardmaster.v1.ConditionList exclude_conditions = 10;
    */
   excludeConditions?: ConditionList | undefined;
