@@ -546,7 +546,7 @@ export type CreateScheduledFreezeRequest = Message<"yardmaster.v1.CreateSchedule
   end?: Timestamp | undefined;
 
   /**
-   * IANA time zone the freeze is shown in (and `schedule` conditions default to); empty = "UTC".
+   * IANA time zone the freeze is shown in (start and end are instants); empty = "UTC".
    *
    * @generated from field: string timezone = 6;
    */
