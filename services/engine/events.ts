@@ -153,11 +153,11 @@ export type EngineEventType = keyof Schemas;
  * - speculative_check_closed `{checkId}`: someone closed the draft (BATCH_PULL_REQUEST_CLOSED).
  * - speculative_check_edited `{checkId, headSha}`: commits the queue did not make reached the draft's
  *   branch, which now points at `headSha` (DRAFT_PULL_REQUEST_CHANGED unless allow_queue_branch_edit).
- * - check_results `{checkId, conditions, checks, evaluations?, scheduleOpensAt?, scheduleBlocked?, holdKind?}`:
+ * - check_results `{checkId, conditions, checks, evaluations?, scheduleOpensAt?, scheduleBlocked?, holdKind?, holdOpenEnded?}`:
  *   merge_conditions evaluated on the check's pull request (`evaluations`: each member's evaluated
  *   tree, kept for its leave event; `scheduleOpensAt`: false only until then, because of
- *   time-based conditions or a scheduled freeze (`holdKind`); `scheduleBlocked`: which members
- *   that holds for, and until when).
+ *   time-based conditions or a scheduled freeze (`holdKind`; `holdOpenEnded`: one without an
+ *   end); `scheduleBlocked`: which members that holds for, and until when).
  * - merge_completed `{batchId, newBaseSha}` / merge_failed `{batchId, reason, pullRequest, currentBaseSha, message}`.
  * - base_branch_moved `{branch, sha}`: a push to a base branch (the queue's own or external).
  * - base_branch_deleted `{branch}`: the base branch is gone (BASE_BRANCH_MISSING).
