@@ -16,6 +16,7 @@ import { ancestorsFor, addCar, laneScopes, scopesOverlap } from "./cars.js";
 import type { Ctx } from "./context.js";
 import { effectivePriority, orderedWaiting } from "./order.js";
 import type { PullEntry, Train } from "./state.js";
+import { endYield } from "./yield-wait.js";
 
 const laneKey = (p: PullEntry) => (p.allScopes ? "*" : [...laneScopes(p.scopes)].sort().join("\u0000"));
 
@@ -109,7 +110,7 @@ export function formCars(ctx: Ctx, train: Train): boolean {
       queueRule: seed.queueRule, members: members.map((p) => p.number), ancestors: ancestorsFor(ctx, train, { scopes, allScopes }),
       scopes, allScopes, bisectionId: null, depth: 0,
     });
-    for (const p of members) { p.scheduleYieldUntil = null; p.scheduleYieldBy = undefined; }
+    for (const p of members) endYield(p, ctx.now);
     const ids = new Set(members.map((p) => p.number));
     train.waiting = train.waiting.filter((n) => !ids.has(n));
     changed = true;

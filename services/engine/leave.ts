@@ -12,6 +12,7 @@ import type { Ctx } from "./context.js";
 import { INTERNAL_TRIGGER } from "./effects.js";
 import { logLeave, logQueueChange } from "./log-events.js";
 import type { Car, PullEntry } from "./state.js";
+import { endYield } from "./yield-wait.js";
 
 /** Options of a leave. */
 export interface LeaveOptions {
@@ -72,6 +73,7 @@ export function leaveQueue(ctx: Ctx, numbers: number | number[], code: Definitiv
 export function announceLeave(ctx: Ctx, pull: PullEntry, code: DequeueCode, car: Car | null, trigger: string, reason?: string): void {
   const merged = code === "PR_MERGED" || code === "PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED";
   const cfg = ctx.state.config;
+  endYield(pull, ctx.now);
   logLeave(ctx, pull, code, car, trigger, reason);
   if (cfg.queuedLabel) ctx.emit({ kind: "remove_labels", number: pull.number, labels: [cfg.queuedLabel] });
   if (!merged && cfg.dequeuedLabel) ctx.emit({ kind: "add_labels", number: pull.number, labels: [cfg.dequeuedLabel] });

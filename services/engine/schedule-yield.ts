@@ -22,6 +22,7 @@ import { cancelCars, descendantsOf, stopCheck } from "./cars.js";
 import type { Ctx } from "./context.js";
 import { releaseSchedule, typicalCiMs } from "./outcomes.js";
 import type { Car, EpochMs, HoldKind, Train } from "./state.js";
+import { endYield } from "./yield-wait.js";
 
 const CODE = { schedule: "SCHEDULE_BLOCKED_AHEAD_YIELDED", freeze: "SCHEDULED_FREEZE_STATUS_CHANGED" } as const;
 
@@ -77,6 +78,7 @@ function giveWay(ctx: Ctx, train: Train, car: Car, blocked: Map<number, EpochMs>
     if (!pull) continue;
     pull.scheduleYieldUntil = until;
     pull.scheduleYieldBy = kind;
+    pull.scheduleYieldSince = ctx.now;
   }
 }
 
@@ -91,7 +93,6 @@ export function onFreezeReleased(ctx: Ctx, numbers: readonly number[]): void {
   for (const n of numbers) {
     const pull = ctx.pull(n);
     if (!pull || pull.scheduleYieldBy !== "freeze") continue;
-    pull.scheduleYieldUntil = null;
-    pull.scheduleYieldBy = undefined;
+    endYield(pull, ctx.now);
   }
 }

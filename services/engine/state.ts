@@ -77,6 +77,8 @@ export interface PullEntry {
   scheduleYieldUntil?: EpochMs | null;
   /** What it gave way to: a closed merge schedule (absent, "schedule") or a scheduled freeze ("freeze"). */
   scheduleYieldBy?: HoldKind;
+  /** When it gave way (its wait outside the train counts from then: yield-wait.ts). Absent or null = not held back. */
+  scheduleYieldSince?: EpochMs | null;
 }
 
 /** What holds a check's merge: the merge conditions' time leaves, or a scheduled freeze (docs/scheduled-freeze.md). */

@@ -120,6 +120,12 @@ describe("a frozen batch that holds up others gives way", () => {
     expect(h.picture().slice(1)).toEqual(["  waiting [1]"]);
   });
 
+  it("counts its wait outside the train up to when it leaves, if it leaves while frozen", () => {
+    const h = frozenWithPassedBehind();
+    h.at(100).send({ type: "dequeue_requested", number: 1, trigger: "API", source: "api" });
+    expect(leaveOf(h, 1)).toMatchObject({ dequeue_code: "PR_MANUALLY_DEQUEUED", seconds_waiting_for_freeze: 70 * 60 });
+  });
+
   it("and embarks again as soon as the freeze no longer holds it (freeze_released)", () => {
     const h = frozenWithPassedBehind();
     h.created("Batch 2", 103);
@@ -133,7 +139,8 @@ describe("a frozen batch that holds up others gives way", () => {
     h.created("Batch 3", 104);
     h.at(150).ci("Batch 3", true);
     h.merged("Batch 3");
-    // Its batch was held from +30 until it gave way at +60; the wait outside the train is not a hold.
-    expect(leaveOf(h, 1)).toMatchObject({ dequeue_code: "PR_MERGED", seconds_waiting_for_freeze: 30 * 60 });
+    // Its batch was held from +30 until it gave way at +60, then it waited outside the train until
+    // the freeze let it go at +120: 90 minutes. The CI of its new batch is no freeze wait.
+    expect(leaveOf(h, 1)).toMatchObject({ dequeue_code: "PR_MERGED", seconds_waiting_for_freeze: 90 * 60 });
   });
 });

@@ -51,6 +51,10 @@ describe("a batch waiting for its merge schedule gives way", () => {
     h.created("Batch 3", 104);
     h.at(630).ci("Batch 3", true);
     expect(h.lines(["merge_batch"])).toEqual(["merge Batch 3 [1] merge exact"]);
+    h.merged("Batch 3");
+    // Held from +30, gave way at +60, waited outside the train until the schedule opened at +600.
+    const leave = h.effects.find((e) => e.kind === "log" && e.type === "action.queue.leave" && e.pullRequest === 1);
+    expect(leave?.kind === "log" && leave.metadata["seconds_waiting_for_schedule"]).toBe(570 * 60);
   });
 
   it("not when its schedule opens before a recheck would end: the batch behind waits for it", () => {
