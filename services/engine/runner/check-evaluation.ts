@@ -17,7 +17,7 @@ import type { EngineEventInput } from "../events.js";
 import type { Car, EngineState, QueueCheck } from "../state.js";
 import { evaluateFor, ruleConditions, type ProtectionCache } from "./evaluation.js";
 import { carriedPulls } from "../merging.js";
-import { freezeHold, isActive, type CompiledFreeze, type FreezeHold } from "./freeze-hold.js";
+import { anyActive, freezeHold, type CompiledFreeze, type FreezeHold } from "./freeze-hold.js";
 import type { IngressEnv } from "./ingress.js";
 import { scheduleVerdict } from "./schedule-verdict.js";
 
@@ -115,10 +115,11 @@ export async function evaluateCheck(
   };
 }
 
-type FreezeDeps = { forge: ForgePort; repository: string; now: Date; freezes: readonly CompiledFreeze[] };
+/** What reading a pull request's freeze hold needs (IngressEnv has it all). */
+export type FreezeDeps = { forge: ForgePort; repository: string; now: Date; freezes: readonly CompiledFreeze[] };
 
-/** How a freeze holds queued pull request `n`, or null; read from the forge. */
-async function freezeOf(deps: FreezeDeps, state: EngineState, n: number): Promise<FreezeHold | null> {
+/** How the freezes hold queued pull request `n` now (freeze-hold.ts), or null; read from the forge. */
+export async function pullFreezeHold(deps: FreezeDeps, state: EngineState, n: number): Promise<FreezeHold | null> {
   const entry = state.pulls[String(n)];
   const snapshot = await deps.forge.getPullRequest(deps.repository, n);
   return freezeHold(deps.freezes, snapshot, { queueName: entry?.queueRule, queuedAt: entry ? new Date(entry.queuedAt) : null }, deps.now);
@@ -130,9 +131,9 @@ async function freezeOf(deps: FreezeDeps, state: EngineState, n: number): Promis
  */
 async function carriedFreezes(deps: FreezeDeps, state: EngineState, checkId: string): Promise<Record<string, FreezeHold>> {
   const out: Record<string, FreezeHold> = {};
-  if (!deps.freezes.some((f) => isActive(f, deps.now.getTime()))) return out;
+  if (!anyActive(deps.freezes, deps.now)) return out;
   for (const n of carriedPulls(state, checkId)) {
-    const hold = await freezeOf(deps, state, n);
+    const hold = await pullFreezeHold(deps, state, n);
     if (hold !== null) out[String(n)] = hold;
   }
   return out;
@@ -147,10 +148,10 @@ async function carriedFreezes(deps: FreezeDeps, state: EngineState, checkId: str
 async function passedCheckFreeze(deps: FreezeDeps, state: EngineState, car: Car): Promise<EngineEventInput | null> {
   const check = car.check!;
   const held = (check.scheduleHeldUntil ?? null) !== null;
-  if (!held && !deps.freezes.some((f) => isActive(f, deps.now.getTime()))) return null;
+  if (!held && !anyActive(deps.freezes, deps.now)) return null;
   const holds: Record<string, FreezeHold> = await carriedFreezes(deps, state, check.id);
   for (const n of car.members) {
-    const hold = await freezeOf(deps, state, n);
+    const hold = await pullFreezeHold(deps, state, n);
     if (hold !== null) holds[String(n)] = hold;
   }
   const base = { type: "check_results" as const, checkId: check.id, checks: check.checks };

@@ -48,6 +48,11 @@ export function isActive(f: CompiledFreeze, now: number): boolean {
   return f.start <= now && (f.end === null || now < f.end);
 }
 
+/** Whether any of the freezes is active at `now`: when none is, no pull request needs reading. */
+export function anyActive(freezes: readonly CompiledFreeze[], now: Date): boolean {
+  return freezes.some((f) => isActive(f, now.getTime()));
+}
+
 /**
  * Whether a freeze's conditions take in this pull request at `at` (active or not): its matching
  * conditions are not false and its exclude conditions are not all true.

@@ -8,9 +8,9 @@
  * queued pull request changes (labels, reviews, title...) during a freeze, the same is done for it
  * alone: a freeze's conditions may now match it, or no longer.
  */
-import { checkResults } from "./check-evaluation.js";
+import { checkResults, pullFreezeHold } from "./check-evaluation.js";
 import type { IngressEnv } from "./ingress.js";
-import { freezeHold, isActive } from "./freeze-hold.js";
+import { anyActive } from "./freeze-hold.js";
 
 /** Key prefix of the runner's timer at a freeze's start (then the freeze id). */
 export const FREEZE_START_TIMER_PREFIX = "freeze-start/";
@@ -44,9 +44,7 @@ async function releaseYielded(env: IngressEnv, numbers: readonly number[]): Prom
   for (const n of numbers) {
     const pull = env.state().pulls[String(n)];
     if (!pull || pull.scheduleYieldBy !== "freeze" || (pull.scheduleYieldUntil ?? 0) <= env.now.getTime()) continue;
-    const snapshot = await env.forge.getPullRequest(env.repository, pull.number);
-    const queue = { queueName: pull.queueRule, queuedAt: new Date(pull.queuedAt) };
-    if (freezeHold(env.freezes, snapshot, queue, env.now) === null) released.push(pull.number);
+    if ((await pullFreezeHold(env, env.state(), n)) === null) released.push(n);
   }
   if (released.length > 0) env.emit({ type: "freeze_released", numbers: released });
 }
@@ -58,7 +56,7 @@ async function releaseYielded(env: IngressEnv, numbers: readonly number[]): Prom
  * @throws ForgeError when the forge cannot be read
  */
 export async function onPullChangedUnderFreeze(env: IngressEnv, number: number): Promise<void> {
-  const active = env.freezes.some((f) => isActive(f, env.now.getTime()));
+  const active = anyActive(env.freezes, env.now);
   for (const train of env.state().trains) {
     for (const car of train.cars) {
       const check = car.check;

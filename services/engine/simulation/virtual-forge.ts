@@ -82,10 +82,10 @@ export class VirtualForge {
    */
   freezeUntil: number | null = null;
   freezeModulus = 1;
-  /** Checks whose CI passed while the window was closed, by check id: their own pull requests. */
-  private readonly held = new Map<string, number[]>();
   /** Every check whose CI passed and that was not cancelled, by check id: its own pull requests (a freeze may hold it later). */
   private readonly passedOwn = new Map<string, number[]>();
+  /** Those of them whose merge conditions have not held yet (the merge window was closed). */
+  private readonly awaitingWindow = new Set<string>();
   /** Base history: what each tip added (tip 0 is the initial base). */
   private readonly tips: { sha: string; added: number[]; broken: boolean }[] = [];
   private readonly mergedAt = new Map<number, number>();
@@ -179,7 +179,7 @@ export class VirtualForge {
     this.pump();
     const failed = this.tips[job.tree.tip]!.broken || job.tree.extra.some((n) => this.bad.has(n)) || this.rng.chance(this.options.flakeRate);
     if (!failed) this.passed.add(job.sha);
-    if (!failed) { this.held.set(checkId, job.own); this.passedOwn.set(checkId, job.own); }
+    if (!failed) { this.passedOwn.set(checkId, job.own); this.awaitingWindow.add(checkId); }
     return failed ? { type: "check_results", checkId, conditions: false, checks: [{ ...CHECK, state: "failure" }] } : this.windowVerdict(checkId, now, carried);
   }
 
@@ -191,18 +191,17 @@ export class VirtualForge {
    * way (`holdKind: "freeze"`), also once it passed; null for a check unknown here (cancelled, or failed).
    */
   windowVerdict(checkId: string, now: number, carried: readonly number[] = []): EngineEvent | null {
-    const pending = this.held.get(checkId);
-    // A check that passed already: only a freeze can hold it (the runner's freeze evaluation).
-    const own = pending ?? this.passedOwn.get(checkId);
+    const own = this.passedOwn.get(checkId);
     if (!own) return null;
     const checks = [{ ...CHECK, state: "success" as const }];
-    const closed = pending !== undefined && this.windowClosedUntil !== null && now < this.windowClosedUntil;
+    // A check whose conditions held already: only a freeze can hold it (the runner's freeze evaluation).
+    const closed = this.awaitingWindow.has(checkId) && this.windowClosedUntil !== null && now < this.windowClosedUntil;
     const blocked = new Map<number, number>();
     if (closed) for (const n of own) if (n % this.windowModulus === 0) blocked.set(n, this.windowClosedUntil!);
     // What a pass would merge with it (skip_intermediate_results) must not be frozen either.
     const frozen = [...own, ...carried].filter((n) => this.frozenAt(n, now));
     for (const n of frozen) blocked.set(n, Math.max(blocked.get(n) ?? 0, this.freezeUntil!));
-    if (blocked.size === 0) { this.held.delete(checkId); return { type: "check_results", checkId, conditions: true, checks }; }
+    if (blocked.size === 0) { this.awaitingWindow.delete(checkId); return { type: "check_results", checkId, conditions: true, checks }; }
     return {
       type: "check_results", checkId, conditions: false, checks, scheduleOpensAt: Math.max(...blocked.values()),
       scheduleBlocked: Object.fromEntries([...blocked].map(([n, at]) => [String(n), at])), holdKind: frozen.length > 0 ? "freeze" : "schedule",
@@ -234,8 +233,8 @@ export class VirtualForge {
   }
 
   private cancelCi(checkId: string): void {
-    this.held.delete(checkId);
     this.passedOwn.delete(checkId);
+    this.awaitingWindow.delete(checkId);
     const job = this.jobs.get(checkId);
     if (!job) return;
     this.jobs.delete(checkId);
