@@ -160,6 +160,32 @@ describe("local CI runner", () => {
     expect(await readdir(tempRoot)).toEqual([]);
   });
 
+  it("starts scripts from the launcher's helper process, not from the server's", async () => {
+    const sha = await commitWithCi("checks:\n  - {name: parent, run: 'cat /proc/$PPID/cmdline | tr \"\\\\0\" \" \"; echo; echo $PPID'}\n");
+    const [result] = await runCommitChecks(deps(), { repo: t.repo, sha });
+    expect(result!.state).toBe("success");
+    const [cmdline, ppid] = result!.output.trim().split("\n");
+    expect(cmdline).toMatch(/launcher-child\.cjs/);
+    expect(Number(ppid)).not.toBe(process.pid);
+  });
+
+  it("reports an error and kills the script's process group when the launcher's helper dies", async () => {
+    const fifo = join(scratch, "ready");
+    const pidFile = join(scratch, "child.pid");
+    const sha = await commitWithCi(`checks:\n  - name: long\n    run: 'sleep 30 & echo $! > ${pidFile}; echo $PPID > ${fifo}; wait'\n`);
+    const ready = fifoMessage(fifo);
+    const run = runCommitChecks(deps(), { repo: t.repo, sha });
+    const helper = Number((await ready).trim());
+    process.kill(helper, "SIGKILL");
+    const [result] = await run;
+    expect(result).toMatchObject({ name: "long", state: "error", exitCode: null });
+    expect(result!.output).toMatch(/the process launcher exited \(SIGKILL\); process group killed/);
+    expect(await isRunning(Number(await readFile(pidFile, "utf8")))).toBe(false);
+    expect(await readdir(tempRoot)).toEqual([]);
+    const [after] = await runCommitChecks(deps(), { repo: t.repo, sha: await commitWithCi("checks:\n  - {name: again, run: 'true'}\n") });
+    expect(after!.state).toBe("success");
+  });
+
   it("runs one check at a time with one slot", async () => {
     const sha = await commitWithCi("checks:\n  - {name: a, run: 'true'}\n  - {name: b, run: 'false'}\n  - {name: c, run: 'true'}\n");
     const log = recorder();

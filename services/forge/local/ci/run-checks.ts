@@ -157,7 +157,7 @@ async function runInWorktree(deps: CiRunnerDeps, input: RunChecksInput, sha: Sha
   const output = problem === null ? outcome.output : `${outcome.output}[yardmaster: ${problem}]\n`;
   const state: CheckResultState =
     outcome.ending === "exited" ? (outcome.exitCode === 0 ? "success" : "failure")
-    : outcome.ending === "spawn_failed" ? "error"
+    : outcome.ending === "spawn_failed" || outcome.ending === "lost" ? "error"
     : outcome.ending;
   return { state, exitCode: outcome.exitCode, output };
 }

@@ -1,10 +1,13 @@
 /**
- * Runs one check's script: `bash -c <run>` in its own process group (`detached`), stdout and
- * stderr merged into one bounded capture, a timeout and an AbortSignal that end the **whole
- * process group** (SIGTERM, then SIGKILL after a grace period). When the script exits, whatever
- * it left running in its group is killed too. docs/local-forge.md "CI runner".
+ * Runs one check's script: `bash -c <run>` in its own process group (`detached`), started by the
+ * process launcher's helper (../launcher/launcher.ts) so that the server is not blocked while the
+ * process is forked; stdout and stderr merged into one bounded capture, a timeout and an
+ * AbortSignal that end the **whole process group** (SIGTERM, then SIGKILL after a grace period).
+ * When the script exits, whatever it left running in its group is killed too.
+ * docs/local-forge.md "CI runner".
  */
-import { spawn } from "node:child_process";
+import { converse } from "../launcher/launcher.js";
+import type { HelperReply } from "../launcher/protocol.js";
 import { OutputTail } from "./output-tail.js";
 
 /** Input of {@link runCommand}. */
@@ -26,8 +29,11 @@ export interface CommandInput {
 
 /** How the command ended. */
 export interface CommandOutcome {
-  /** exited: on its own; timed_out / cancelled: ended by us; spawn_failed: never started. */
-  ending: "exited" | "timed_out" | "cancelled" | "spawn_failed";
+  /**
+   * exited: on its own; timed_out / cancelled: ended by us; spawn_failed: never started; lost:
+   * the launcher's helper process died while it ran (its process group was killed).
+   */
+  ending: "exited" | "timed_out" | "cancelled" | "spawn_failed" | "lost";
   /** Exit code when the shell exited normally; null when killed by a signal or not started. */
   exitCode: number | null;
   /** The signal that ended the shell, if any (e.g. "SIGTERM"). */
@@ -41,28 +47,25 @@ const CLOSE_WAIT_MS = 2_000;
 
 /**
  * Runs `input.run` with bash and resolves when it has ended and its output is collected. Never
- * rejects: a failure to start is the `spawn_failed` ending.
+ * rejects: a failure to start is the `spawn_failed` ending, a launcher that died the `lost` ending
+ * (its process group is killed).
  */
 export function runCommand(input: CommandInput): Promise<CommandOutcome> {
   const tail = new OutputTail(input.outputLimitBytes);
   if (input.signal?.aborted) return Promise.resolve({ ending: "cancelled", exitCode: null, signal: null, output: "" });
   return new Promise((resolve) => {
-    // The outer bash only redirects stderr into stdout and execs the script's bash (same PID,
-    // same group), so both streams share one pipe and keep their real interleaving.
-    const child = spawn("bash", ["-c", 'exec bash -c "$1" 2>&1', "yardmaster-ci", input.run], {
-      cwd: input.cwd,
-      env: input.env,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    let pid: number | null = null;
     let endedBy: "timed_out" | "cancelled" | null = null;
     let killTimer: NodeJS.Timeout | undefined;
+    let closeTimer: NodeJS.Timeout | undefined;
+    /** Set when the script exited: finishes once its pipes close (or CLOSE_WAIT_MS later). */
+    let afterExit: (() => void) | null = null;
     let settled = false;
 
     const killGroup = (signal: NodeJS.Signals) => {
-      if (child.pid === undefined) return;
+      if (pid === null) return;
       try {
-        process.kill(-child.pid, signal);
+        process.kill(-pid, signal);
       } catch {
         // ESRCH: the group is already gone.
       }
@@ -82,31 +85,60 @@ export function runCommand(input: CommandInput): Promise<CommandOutcome> {
       settled = true;
       clearTimeout(timer);
       clearTimeout(killTimer);
+      clearTimeout(closeTimer);
       input.signal?.removeEventListener("abort", onAbort);
+      conversation.end();
       if (note !== undefined) tail.push(note);
       resolve({ ...outcome, output: tail.text() });
     };
 
-    child.stdout.on("data", (chunk: Buffer) => tail.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => tail.push(chunk));
-    child.on("error", (error) => finish({ ending: "spawn_failed", exitCode: null, signal: null }, `[yardmaster: could not start bash: ${error.message}]\n`));
-    child.on("exit", (code, signal) => {
-      // Processes the script left behind would hold the pipes open: end the group now.
-      killGroup("SIGKILL");
-      const outcome = { ending: endedBy ?? ("exited" as const), exitCode: code, signal };
-      const note =
-        endedBy === "timed_out" ? `\n[yardmaster: timed out after ${input.timeoutMs / 1000} s; process group killed]\n`
-        : endedBy === "cancelled" ? "\n[yardmaster: cancelled; process group killed]\n"
-        : undefined;
-      const closeTimer = setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
-        finish(outcome, note);
-      }, CLOSE_WAIT_MS);
-      child.on("close", () => {
-        clearTimeout(closeTimer);
-        finish(outcome, note);
-      });
-    });
+    const onReply = (reply: HelperReply) => {
+      switch (reply.kind) {
+        case "started":
+          pid = reply.pid;
+          // Ended (timed out or cancelled) before the launcher said it started: end it now.
+          if (endedBy !== null) killGroup("SIGTERM");
+          return;
+        case "output":
+          tail.push(Buffer.from(reply.chunk.buffer, reply.chunk.byteOffset, reply.chunk.byteLength));
+          return;
+        case "error":
+          finish({ ending: "spawn_failed", exitCode: null, signal: null }, `[yardmaster: could not start bash: ${reply.message}]\n`);
+          return;
+        case "exit": {
+          // Processes the script left behind would hold the pipes open: end the group now.
+          killGroup("SIGKILL");
+          const outcome = { ending: endedBy ?? ("exited" as const), exitCode: reply.code, signal: reply.signal };
+          const note =
+            endedBy === "timed_out" ? `\n[yardmaster: timed out after ${input.timeoutMs / 1000} s; process group killed]\n`
+            : endedBy === "cancelled" ? "\n[yardmaster: cancelled; process group killed]\n"
+            : undefined;
+          afterExit = () => finish(outcome, note);
+          closeTimer = setTimeout(() => {
+            conversation.send({ kind: "release" });
+            afterExit?.();
+          }, CLOSE_WAIT_MS);
+          return;
+        }
+        case "closed":
+          afterExit?.();
+          return;
+        case "done":
+          return; // only `exec` requests are answered with done
+      }
+    };
+
+    // The outer bash only redirects stderr into stdout and execs the script's bash (same PID,
+    // same group), so both streams share one pipe and keep their real interleaving.
+    const conversation = converse(
+      { kind: "spawn", file: "bash", args: ["-c", 'exec bash -c "$1" 2>&1', "yardmaster-ci", input.run], cwd: input.cwd, env: input.env },
+      {
+        onReply,
+        onLost: (why) => {
+          killGroup("SIGKILL");
+          finish({ ending: "lost", exitCode: null, signal: null }, `\n[yardmaster: ${why}; process group killed]\n`);
+        },
+      },
+    );
   });
 }

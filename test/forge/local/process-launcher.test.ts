@@ -1,7 +1,8 @@
 /**
- * The git launcher (services/forge/local/git/git-launcher.ts): git commands run from a helper
- * process, with the same results and errors as before; a helper that dies is replaced; the helper
- * neither keeps a finished process alive nor outlives it.
+ * The process launcher (services/forge/local/launcher/) as git uses it: git commands run from a
+ * helper process, with the same results and errors as before; a helper that dies is replaced; the
+ * helper neither keeps a finished process alive nor outlives it. CI scripts started through it:
+ * ci-runner.test.ts.
  */
 import { execFile, execFileSync } from "node:child_process";
 import path from "node:path";
@@ -11,16 +12,16 @@ import { eventually } from "../../support/eventually.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 
-/** Pids of this process's running git launcher helpers. */
+/** Pids of this process's running launcher helpers. */
 function helperPids(parent = process.pid): number[] {
   try {
-    return execFileSync("pgrep", ["-P", String(parent), "-f", "git-launcher-child"], { encoding: "utf8" }).split("\n").filter(Boolean).map(Number);
+    return execFileSync("pgrep", ["-P", String(parent), "-f", "launcher-child.cjs"], { encoding: "utf8" }).split("\n").filter(Boolean).map(Number);
   } catch {
     return []; // pgrep exits 1 when nothing matches
   }
 }
 
-describe("the git launcher", () => {
+describe("the process launcher, running git", () => {
   it("passes arguments, stdin, environment and exit codes through", async () => {
     const blob = await runGit(null, ["hash-object", "--stdin"], { input: "hello\n" });
     expect(blob.stdout.toString("utf8").trim()).toBe("ce013625030ba8dba906f756967f9e9ca394464a");
@@ -57,7 +58,7 @@ describe("the git launcher", () => {
       import { execFileSync } from "node:child_process";
       import { runGit } from "./services/forge/local/git/git-command.ts";
       const out = await runGit(null, ["--version"]);
-      const helper = execFileSync("pgrep", ["-P", String(process.pid), "-f", "git-launcher-child"], { encoding: "utf8" }).trim();
+      const helper = execFileSync("pgrep", ["-P", String(process.pid), "-f", "launcher-child.cjs"], { encoding: "utf8" }).trim();
       console.log(helper, out.stdout.toString("utf8").trim());
     `;
     const stdout = await new Promise<string>((resolve, reject) => {
