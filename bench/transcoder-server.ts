@@ -27,6 +27,7 @@ const status = create(GetMergeQueueStatusResponseSchema, {
 });
 const plainBody = JSON.parse(writeRestJson(GetMergeQueueStatusResponseSchema, status));
 
+/** The admin API key the benchmark server is started with. */
 export const ADMIN_KEY = "yma_benchmark_key_0123456789";
 
 const app = await buildApp({

@@ -13,6 +13,7 @@ import type { StoredEventRow } from "../../services/store/index.js";
 import { measure, seededRandom, type Latency } from "./percentiles.js";
 import { generateEventsSql, TYPES_BY_FREQUENCY } from "./synthetic-events.js";
 
+/** The repository the scenarios query: the one holding the most events. */
 export const HOT = { owner: "org0", repository: "repo0" };
 const DAY = 86_400_000;
 

@@ -1,5 +1,6 @@
 /** Latency sampling for the log benchmark: warm-ups, then timed runs with varied parameters. */
 
+/** Latency percentiles of one scenario, in milliseconds. */
 export interface Latency {
   p50: number;
   p95: number;

@@ -38,6 +38,7 @@ const REPOSITORY_LEVEL = TYPES_BY_FREQUENCY.filter((t) => /^(ci_insights|test|qu
 /** Types with a batch pull request number. */
 const BATCH_TYPES = ["action.queue.checks_start", "action.queue.checks_end", "action.queue.batch_bisection_start", "action.queue.batch_bisection_end"];
 
+/** The `trigger` values synthetic events draw from. */
 export const TRIGGERS = [
   "merge queue internal", "Rule: automatic merge", "Rule: label", "Command: queue", "Command: dequeue", "API",
   "@ada", "@grace", "@linus", "@margaret", "Rule: backport", "Rule: assign", "@ken", "@barbara",

@@ -7,6 +7,7 @@
  * queue/dequeue are logged as `command.queue` / `command.dequeue`.
  */
 
+/** What a comment starts with to be a command (compared case-insensitively). */
 export const COMMAND_PREFIX = "@yardmaster";
 
 /** The commands Yardmaster knows (the word after `@yardmaster`, matched case-insensitively). */
