@@ -216,6 +216,14 @@ describe("local CI runner", () => {
     expect(result!.output).not.toContain("line-1\n");
   });
 
+  it("passes every byte of a large output through the launcher, keeping the last ones", async () => {
+    const sha = await commitWithCi("checks:\n  - {name: flood, run: 'head -c 20000000 /dev/zero | tr \"\\\\0\" x; echo; echo the end'}\n");
+    const [result] = await runCommitChecks(deps(2, { outputLimitBytes: 100 }), { repo: t.repo, sha });
+    expect(result!.state).toBe("success");
+    // 20,000,000 x + newline + "the end\n" = 20,000,009 bytes, of which the last 100 are kept.
+    expect(result!.output).toBe(`[yardmaster: 19999909 earlier bytes of output dropped]\n${"x".repeat(91)}\nthe end\n`);
+  });
+
   it("reports an error when the work tree cannot be made", async () => {
     const sha = await commitWithCi("checks:\n  - {name: test, run: 'true'}\n");
     const [result] = await runCommitChecks(deps(2, { tempRoot: join(scratch, "missing", "dir") }), { repo: t.repo, sha });

@@ -18,6 +18,9 @@ const { execFile, spawn } = require("node:child_process");
 process.on("SIGINT", () => {});
 process.on("disconnect", () => process.exit(0));
 
+/** Output bytes of one spawned process handed to the IPC channel and not yet sent. */
+const MAX_UNSENT_BYTES = 1024 * 1024;
+
 /** Spawned processes whose pipes are still read, by request id. */
 const spawned = new Map();
 
@@ -61,7 +64,25 @@ function start(request) {
   const live = () => spawned.get(id) === child;
   child.on("spawn", () => live() && send({ kind: "started", id, pid: child.pid }));
   child.on("error", (error) => live() && send({ kind: "error", id, message: error.message }));
-  const forward = (chunk) => live() && send({ kind: "output", id, chunk });
+  // Flow control: the pipes are paused while more than MAX_UNSENT_BYTES of output wait to be
+  // sent, so a script printing gigabytes is slowed to the pace of the parent instead of piling up
+  // here (the pipe's own backpressure, as when the parent read it).
+  let unsent = 0;
+  const forward = (chunk) => {
+    if (!live() || !process.connected) return;
+    unsent += chunk.length;
+    if (unsent > MAX_UNSENT_BYTES) {
+      child.stdout.pause();
+      child.stderr.pause();
+    }
+    process.send({ kind: "output", id, chunk }, () => {
+      unsent -= chunk.length;
+      if (unsent <= MAX_UNSENT_BYTES && live()) {
+        child.stdout.resume();
+        child.stderr.resume();
+      }
+    });
+  };
   child.stdout.on("data", forward);
   child.stderr.on("data", forward);
   child.on("exit", (code, signal) => live() && send({ kind: "exit", id, code, signal }));
