@@ -1,10 +1,12 @@
 /**
  * The process launcher (services/forge/local/launcher/) as git uses it: git commands run from a
  * helper process, with the same results and errors as before; a helper that dies is replaced; the
- * helper neither keeps a finished process alive nor outlives it. CI scripts started through it:
- * ci-runner.test.ts.
+ * helper neither keeps a finished process alive nor outlives it, and a process killed outright
+ * takes its running CI scripts with it. CI scripts started through it: ci-runner.test.ts.
  */
-import { execFile, execFileSync } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GitCommandError, runGit } from "../../../services/forge/local/git/git-command.js";
@@ -18,6 +20,16 @@ function helperPids(parent = process.pid): number[] {
     return execFileSync("pgrep", ["-P", String(parent), "-f", "launcher-child.cjs"], { encoding: "utf8" }).split("\n").filter(Boolean).map(Number);
   } catch {
     return []; // pgrep exits 1 when nothing matches
+  }
+}
+
+/** True while a process with this pid exists. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -68,14 +80,29 @@ describe("the process launcher, running git", () => {
     });
     const [helper, ...version] = stdout.trim().split(" ");
     expect(version.join(" ")).toMatch(/^git version /);
-    const alive = (pid: number) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
     await eventually(async () => expect(alive(Number(helper))).toBe(false));
+  });
+
+  it("ends the CI scripts of a process that was killed outright", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "ym-launcher-"));
+    const pidFile = path.join(dir, "sleep.pid");
+    const script = `
+      import { runCommand } from "./services/forge/local/ci/run-command.ts";
+      await runCommand({ run: ${JSON.stringify(`sleep 60 & echo $! > ${pidFile}; wait`)}, cwd: ${JSON.stringify(dir)}, env: { PATH: process.env.PATH }, timeoutMs: 120000, outputLimitBytes: 1000, killGraceMs: 100 });
+    `;
+    const owner = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: ROOT, stdio: "ignore" });
+    try {
+      const sleepPid = await eventually(async () => {
+        const text = await readFile(pidFile, "utf8");
+        expect(text).toMatch(/^\d+\n$/);
+        return Number(text);
+      }, 60_000);
+      expect(alive(sleepPid)).toBe(true);
+      owner.kill("SIGKILL");
+      await eventually(async () => expect(alive(sleepPid)).toBe(false));
+    } finally {
+      owner.kill("SIGKILL");
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

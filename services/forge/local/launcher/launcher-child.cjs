@@ -10,19 +10,30 @@
  *           exit {id, code, signal}, closed {id}. The process gets its own process group.
  * - release {id}: stop reading a spawned process's pipes; nothing more is sent for it.
  * It ignores SIGINT (the server finishes its shutdown, which may still need git) and exits when
- * the channel closes: its parent has exited or let it go.
+ * the channel closes (its parent has exited or let it go), killing the process groups of the
+ * scripts still running, which nobody would end or read any more.
  */
 "use strict";
 const { execFile, spawn } = require("node:child_process");
-
-process.on("SIGINT", () => {});
-process.on("disconnect", () => process.exit(0));
 
 /** Output bytes of one spawned process handed to the IPC channel and not yet sent. */
 const MAX_UNSENT_BYTES = 1024 * 1024;
 
 /** Spawned processes whose pipes are still read, by request id. */
 const spawned = new Map();
+
+process.on("SIGINT", () => {});
+// The parent is gone (exited, or killed): nobody will read what its scripts print or end them.
+process.on("disconnect", () => {
+  for (const child of spawned.values()) {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {
+      // ESRCH: the group is already gone.
+    }
+  }
+  process.exit(0);
+});
 
 const send = (reply) => {
   if (process.connected) process.send(reply);
