@@ -43,6 +43,10 @@ function runningHelper(): ChildProcess {
   const lost = (why: string) => {
     if (helper !== child) return;
     helper = null;
+    // An error event may leave the helper running: it must neither linger nor hold this process.
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    child.unref();
+    child.channel?.unref();
     const orphans = [...listeners.values()];
     listeners.clear();
     for (const listener of orphans) listener.onLost(`the process launcher ${why}`);
