@@ -1,0 +1,40 @@
+// `npm run build` (also run by `npm ci`, as `prepare`): compiles the project with tsc into dist/
+// (type errors fail the build), copies the files the compiled code reads next to itself (the
+// process launcher's helper, the migrations), then writes dist/.build-stamp dated when the build
+// started, so that a source edited during the build makes it stale. bin/compiled-entry.js decides
+// from the stamp whether `yardmaster` runs from dist/. docs/deployment.md.
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const started = new Date();
+const tsc = path.join(root, "node_modules", "typescript", "bin", "tsc");
+try {
+  execFileSync(process.execPath, [tsc, "-p", path.join(root, "tsconfig.json")], { cwd: root, stdio: "inherit" });
+} catch {
+  console.error("build failed: tsc reported errors (above)");
+  process.exit(1);
+}
+
+/** Files under services/ that the compiled code reads at run time, by name. */
+const ASSET = /\.(cjs|sql)$/;
+let copied = 0;
+function copyAssets(dir) {
+  for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
+    const relative = path.join(dir, entry.name);
+    if (entry.isDirectory()) copyAssets(relative);
+    else if (ASSET.test(entry.name)) {
+      mkdirSync(path.join(root, "dist", dir), { recursive: true });
+      cpSync(path.join(root, relative), path.join(root, "dist", relative));
+      copied++;
+    }
+  }
+}
+copyAssets("services");
+
+const stamp = path.join(root, "dist", ".build-stamp");
+writeFileSync(stamp, `built ${started.toISOString()}\n`);
+utimesSync(stamp, started, started);
+console.log(`built dist/ (${copied} assets copied)`);

@@ -1,0 +1,70 @@
+/**
+ * How the `yardmaster` command chooses between the build and the sources (bin/compiled-entry.js,
+ * docs/deployment.md "Running from source or from the build"): the build runs only while no source
+ * changed after it started, never when YARDMASTER_FROM_SOURCE=1; from source the command works with
+ * no build at all.
+ */
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { freshCompiledCli } from "../../bin/compiled-entry.js";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+let root: string;
+const at = (minute: number) => new Date(Date.UTC(2026, 10, 25, 12, minute));
+
+/** Writes `file` under the fixture root with the given modification time. */
+async function put(file: string, modified: Date): Promise<void> {
+  const full = path.join(root, file);
+  await mkdir(path.dirname(full), { recursive: true });
+  await writeFile(full, "x");
+  await utimes(full, modified, modified);
+}
+
+beforeEach(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), "ym-entry-"));
+  await put("services/main/cli.ts", at(0));
+  await put("services/store/migrations/0001_init.sql", at(1));
+  await put("gen/yardmaster/v1/queue_pb.ts", at(2));
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe("the yardmaster command's entry", () => {
+  it("runs the build when it started after every source changed", async () => {
+    await put("dist/services/main/cli.js", at(11));
+    await put("dist/.build-stamp", at(10));
+    expect(freshCompiledCli(root, {})).toBe(path.join(root, "dist/services/main/cli.js"));
+  });
+
+  it("runs from source when a source under services/ or gen/ changed after the build started", async () => {
+    await put("dist/services/main/cli.js", at(11));
+    await put("dist/.build-stamp", at(10));
+    await put("services/store/migrations/0002_more.sql", at(12));
+    expect(freshCompiledCli(root, {})).toBeNull();
+    await rm(path.join(root, "services/store/migrations/0002_more.sql"));
+    expect(freshCompiledCli(root, {})).not.toBeNull();
+    await put("gen/yardmaster/v1/queue_pb.ts", new Date(at(10).getTime() + 30_000));
+    expect(freshCompiledCli(root, {})).toBeNull();
+  });
+
+  it("runs from source with no build, a build without its stamp, or YARDMASTER_FROM_SOURCE=1", async () => {
+    expect(freshCompiledCli(root, {})).toBeNull();
+    await put("dist/services/main/cli.js", at(11));
+    expect(freshCompiledCli(root, {})).toBeNull();
+    await put("dist/.build-stamp", at(10));
+    expect(freshCompiledCli(root, { YARDMASTER_FROM_SOURCE: "1" })).toBeNull();
+  });
+
+  it("works from source", async () => {
+    const stdout = await new Promise<string>((resolve, reject) => {
+      execFile(process.execPath, [path.join(ROOT, "bin/yardmaster.js"), "freeze", "--help"], { cwd: ROOT, env: { ...process.env, YARDMASTER_FROM_SOURCE: "1" }, timeout: 60_000 }, (error, out) =>
+        error ? reject(error) : resolve(out),
+      );
+    });
+    expect(stdout).toMatch(/^Usage: yardmaster freeze/);
+  });
+});
