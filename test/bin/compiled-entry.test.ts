@@ -13,7 +13,8 @@ import { freshCompiledCli } from "../../bin/compiled-entry.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 let root: string;
-const at = (minute: number) => new Date(Date.UTC(2026, 10, 25, 12, minute));
+/** A time `seconds` from now (negative: in the past). */
+const fromNow = (seconds: number) => new Date(Date.now() + seconds * 1000);
 
 /** Writes `file` under the fixture root with the given modification time. */
 async function put(file: string, modified: Date): Promise<void> {
@@ -23,11 +24,17 @@ async function put(file: string, modified: Date): Promise<void> {
   await utimes(full, modified, modified);
 }
 
+/** A build that started `seconds` from now: the compiled CLI and the stamp. */
+async function build(seconds = 0): Promise<void> {
+  await put("dist/services/main/cli.js", fromNow(seconds + 1));
+  await put("dist/.build-stamp", fromNow(seconds));
+}
+
 beforeEach(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), "ym-entry-"));
-  await put("services/main/cli.ts", at(0));
-  await put("services/store/migrations/0001_init.sql", at(1));
-  await put("gen/yardmaster/v1/queue_pb.ts", at(2));
+  await put("services/main/cli.ts", fromNow(-600));
+  await put("services/store/migrations/0001_init.sql", fromNow(-500));
+  await put("gen/yardmaster/v1/queue_pb.ts", fromNow(-400));
 });
 afterEach(async () => {
   await rm(root, { recursive: true, force: true });
@@ -35,27 +42,35 @@ afterEach(async () => {
 
 describe("the yardmaster command's entry", () => {
   it("runs the build when it started after every source changed", async () => {
-    await put("dist/services/main/cli.js", at(11));
-    await put("dist/.build-stamp", at(10));
+    await build();
     expect(freshCompiledCli(root, {})).toBe(path.join(root, "dist/services/main/cli.js"));
   });
 
   it("runs from source when a source under services/ or gen/ changed after the build started", async () => {
-    await put("dist/services/main/cli.js", at(11));
-    await put("dist/.build-stamp", at(10));
-    await put("services/store/migrations/0002_more.sql", at(12));
+    await build(60);
+    await put("gen/yardmaster/v1/queue_pb.ts", fromNow(90));
     expect(freshCompiledCli(root, {})).toBeNull();
-    await rm(path.join(root, "services/store/migrations/0002_more.sql"));
+    await build(120);
+    await put("services/main/cli.ts", fromNow(150));
+    expect(freshCompiledCli(root, {})).toBeNull();
+  });
+
+  it("runs from source when a source was added or removed after the build started, whatever its own date", async () => {
+    await build(-60);
+    await put("services/store/migrations/0002_more.sql", fromNow(-3600));
+    expect(freshCompiledCli(root, {})).toBeNull();
+    await build(1);
     expect(freshCompiledCli(root, {})).not.toBeNull();
-    await put("gen/yardmaster/v1/queue_pb.ts", new Date(at(10).getTime() + 30_000));
+    await rm(path.join(root, "services/store/migrations/0001_init.sql"));
+    await build(-1);
     expect(freshCompiledCli(root, {})).toBeNull();
   });
 
   it("runs from source with no build, a build without its stamp, or YARDMASTER_FROM_SOURCE=1", async () => {
     expect(freshCompiledCli(root, {})).toBeNull();
-    await put("dist/services/main/cli.js", at(11));
+    await put("dist/services/main/cli.js", fromNow(1));
     expect(freshCompiledCli(root, {})).toBeNull();
-    await put("dist/.build-stamp", at(10));
+    await build();
     expect(freshCompiledCli(root, { YARDMASTER_FROM_SOURCE: "1" })).toBeNull();
   });
 
