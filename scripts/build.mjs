@@ -1,16 +1,26 @@
-// `npm run build` (also run by `npm ci`, as `prepare`): compiles the project with tsc into dist/
+// `npm run build` (also run by `npm ci`, as `prepare`, which skips it when the dev dependencies,
+// TypeScript among them, were not installed): compiles the project with tsc into dist/
 // (type errors fail the build), copies the files the compiled code reads next to itself (the
 // process launcher's helper, the migrations), then writes dist/.build-stamp dated when the build
 // started, so that a source edited during the build makes it stale. bin/compiled-entry.js decides
 // from the stamp whether `yardmaster` runs from dist/. docs/deployment.md.
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const started = new Date();
 const tsc = path.join(root, "node_modules", "typescript", "bin", "tsc");
+// An install without dev dependencies (`npm ci --omit=dev`) has no TypeScript: it runs from source.
+if (!existsSync(tsc)) {
+  if (process.env.npm_lifecycle_event === "prepare") {
+    console.log("TypeScript is not installed (no dev dependencies): no build; the yardmaster command runs from source");
+    process.exit(0);
+  }
+  console.error("build failed: TypeScript is not installed; run npm ci (with the dev dependencies) first");
+  process.exit(1);
+}
 try {
   execFileSync(process.execPath, [tsc, "-p", path.join(root, "tsconfig.json")], { cwd: root, stdio: "inherit" });
 } catch {
