@@ -96,8 +96,13 @@ export function runCommand(input: CommandInput): Promise<CommandOutcome> {
       switch (reply.kind) {
         case "started":
           pid = reply.pid;
-          // Ended (timed out or cancelled) before the launcher said it started: end it now.
-          if (endedBy !== null) killGroup("SIGTERM");
+          // Ended (timed out or cancelled) before the launcher said it started: end it now, with
+          // its own grace period (the one started by `end` had no process group to kill).
+          if (endedBy !== null) {
+            killGroup("SIGTERM");
+            clearTimeout(killTimer);
+            killTimer = setTimeout(() => killGroup("SIGKILL"), input.killGraceMs);
+          }
           return;
         case "output":
           tail.push(Buffer.from(reply.chunk.buffer, reply.chunk.byteOffset, reply.chunk.byteLength));
