@@ -41,9 +41,14 @@ export function freshCompiledCli(root, env) {
   const stamp = path.join(root, STAMP);
   const cli = path.join(root, COMPILED_CLI);
   if (!existsSync(stamp) || !existsSync(cli)) return null;
-  const built = statSync(stamp).mtimeMs;
-  for (const dir of SOURCE_DIRS) {
-    if (newestMtime(path.join(root, dir)) > built) return null;
+  try {
+    const built = statSync(stamp).mtimeMs;
+    for (const dir of SOURCE_DIRS) {
+      if (newestMtime(path.join(root, dir)) > built) return null;
+    }
+  } catch {
+    // An entry removed while it was read (ENOENT): the sources are changing, so run from them.
+    return null;
   }
   return cli;
 }

@@ -5,7 +5,7 @@
  * no build at all.
  */
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -63,6 +63,13 @@ describe("the yardmaster command's entry", () => {
     expect(freshCompiledCli(root, {})).not.toBeNull();
     await rm(path.join(root, "services/store/migrations/0001_init.sql"));
     await build(-1);
+    expect(freshCompiledCli(root, {})).toBeNull();
+  });
+
+  it("runs from source, instead of failing, when an entry vanishes while the sources are read", async () => {
+    await build(60);
+    // A dangling link is listed by readdir and fails stat with ENOENT, as a file removed between the two would.
+    await symlink(path.join(root, "gone.ts"), path.join(root, "services/main/vanished.ts"));
     expect(freshCompiledCli(root, {})).toBeNull();
   });
 
