@@ -162,7 +162,7 @@ describe("errors", () => {
   ];
   it.each(cases)("%s", async (_name, args, code, message) => {
     const res = await cli(...args.map((a) => (a === "SOURCE" ? source : a)));
-    expect(res.code, res.stderr).toBe(code);
+    expect(res.code, `signal ${res.signal}, stderr: ${res.stderr}`).toBe(code);
     expect(res.stderr).toMatch(message);
   });
 
