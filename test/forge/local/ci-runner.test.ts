@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CI_CONFIG_CHECK, CiSlots, runCommitChecks, type CheckResult, type CiRunnerDeps } from "../../../services/forge/local/ci/index.js";
+import { isRunning } from "../../support/process-state.js";
 import { at, createTestRepo, git, type TestRepo } from "./git-fixture.js";
 
 let t: TestRepo;
@@ -58,14 +59,6 @@ function maxRunning(events: string[]): number {
     max = Math.max(max, running);
   }
   return max;
-}
-
-/** True while `pid` is a live process (a zombie waiting for its parent to reap it is dead). */
-async function isRunning(pid: number): Promise<boolean> {
-  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => null);
-  if (stat === null) return false;
-  const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-  return state !== "Z" && state !== "X";
 }
 
 /** Resolves with the first data a check writes into the FIFO `path` (the check says it is running). */

@@ -11,6 +11,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GitCommandError, runGit } from "../../../services/forge/local/git/git-command.js";
 import { eventually } from "../../support/eventually.js";
+import { isRunning } from "../../support/process-state.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 
@@ -20,16 +21,6 @@ function helperPids(parent = process.pid): number[] {
     return execFileSync("pgrep", ["-P", String(parent), "-f", "launcher-child.cjs"], { encoding: "utf8" }).split("\n").filter(Boolean).map(Number);
   } catch {
     return []; // pgrep exits 1 when nothing matches
-  }
-}
-
-/** True while a process with this pid exists. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -80,6 +71,14 @@ describe("the process launcher, running git", () => {
     });
     const [helper, ...version] = stdout.trim().split(" ");
     expect(version.join(" ")).toMatch(/^git version /);
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
     await eventually(async () => expect(alive(Number(helper))).toBe(false));
   });
 
@@ -97,9 +96,9 @@ describe("the process launcher, running git", () => {
         expect(text).toMatch(/^\d+\n$/);
         return Number(text);
       }, 60_000);
-      expect(alive(sleepPid)).toBe(true);
+      expect(await isRunning(sleepPid)).toBe(true);
       owner.kill("SIGKILL");
-      await eventually(async () => expect(alive(sleepPid)).toBe(false));
+      await eventually(async () => expect(await isRunning(sleepPid)).toBe(false));
     } finally {
       owner.kill("SIGKILL");
       await rm(dir, { recursive: true, force: true });
