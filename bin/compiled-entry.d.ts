@@ -2,7 +2,7 @@
 
 /** The directories whose sources the build compiles or copies. */
 export declare const SOURCE_DIRS: readonly string[];
-/** The build's stamp, relative to the project root. */
+/** The build's stamp, relative to the project root (written by scripts/build.mjs). */
 export declare const STAMP: string;
 /** The compiled CLI, relative to the project root. */
 export declare const COMPILED_CLI: string;

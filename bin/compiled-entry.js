@@ -1,16 +1,16 @@
 // Chooses how the `yardmaster` command runs: from the compiled build in dist/ when it is fresh,
 // else from the TypeScript sources through tsx. The build (`npm run build`, also run by `npm ci`)
 // writes dist/.build-stamp with the time the build started; the build is fresh while no file under
-// services/ or gen/ changed, and none was added, removed or renamed, after that time. Starting from dist takes about 0.4 s instead of about
-// 0.9 s (tsx resolves every imported module through its loader), and it cannot run stale code:
-// an edited source makes the command run from source until the next build. docs/deployment.md
-// "Running from source or from the build".
+// services/ or gen/ changed, and none was added, removed or renamed, after that time. Starting from
+// dist takes about 0.4 s instead of about 0.9 s (tsx resolves every imported module through its
+// loader), and it cannot run stale code: an edited source makes the command run from source until
+// the next build. docs/deployment.md "Running from source or from the build".
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
 /** The directories whose sources the build compiles or copies. */
 export const SOURCE_DIRS = ["services", "gen"];
-/** The build's stamp, relative to the project root. */
+/** The build's stamp, relative to the project root (written by scripts/build.mjs). */
 export const STAMP = path.join("dist", ".build-stamp");
 /** The compiled CLI, relative to the project root. */
 export const COMPILED_CLI = path.join("dist", "services", "main", "cli.js");

@@ -8,6 +8,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { STAMP } from "../bin/compiled-entry.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const started = new Date();
@@ -44,7 +45,7 @@ function copyAssets(dir) {
 }
 copyAssets("services");
 
-const stamp = path.join(root, "dist", ".build-stamp");
+const stamp = path.join(root, STAMP);
 writeFileSync(stamp, `built ${started.toISOString()}\n`);
 utimesSync(stamp, started, started);
 console.log(`built dist/ (${copied} assets copied)`);
