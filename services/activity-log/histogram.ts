@@ -7,6 +7,7 @@
  * start on Mondays); the first and last buckets may reach outside the window but count only events
  * inside it. An empty window (start = end) has no buckets.
  */
+import { TIMESTAMP_RANGE_MS } from "../contracts/index.js";
 import type { LogWindow } from "./log-filters.js";
 
 /** The interval ladder, in seconds. */
@@ -54,12 +55,18 @@ export interface Bucket {
   count: bigint;
 }
 
-/** Every bucket of the layout, oldest first, with the counts found (bucket index -> count) and zeros elsewhere. */
+/**
+ * Every bucket of the layout, oldest first, with the counts found (bucket index -> count) and zeros
+ * elsewhere. Bucket boundaries that would fall outside what a google.protobuf.Timestamp holds (a
+ * window touching 0001-01-01 or 9999-12-31) are clamped to that range: the first bucket then starts
+ * at 0001-01-01T00:00:00Z and the last ends at 9999-12-31T23:59:59.999Z.
+ */
 export function fillHistogram(layout: HistogramLayout, counts: ReadonlyMap<number, bigint>): Bucket[] {
+  const [minMs, maxMs] = TIMESTAMP_RANGE_MS;
   const out: Bucket[] = [];
   for (let i = 0; i < layout.count; i++) {
     const startMs = layout.firstStartMs + i * layout.stepMs;
-    out.push({ startMs, endMs: startMs + layout.stepMs, count: counts.get(i) ?? 0n });
+    out.push({ startMs: Math.max(startMs, minMs), endMs: Math.min(startMs + layout.stepMs, maxMs), count: counts.get(i) ?? 0n });
   }
   return out;
 }

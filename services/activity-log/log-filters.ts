@@ -7,7 +7,7 @@
  */
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { Outcome as OutcomeEnum } from "../../gen/yardmaster/v1/events_pb.js";
-import { invalidField } from "../contracts/index.js";
+import { invalidField, TIMESTAMP_RANGE_MS } from "../contracts/index.js";
 import { canonicalEventType } from "./event-types.js";
 import type { Outcome } from "./outcome.js";
 
@@ -138,7 +138,8 @@ export function ceilMs(ts: Timestamp): number {
  */
 export function readLogWindow(req: Pick<LogFilterRequest, "receivedFrom" | "receivedTo">, now: Date): LogWindow {
   const toMs = req.receivedTo ? ceilMs(req.receivedTo) : now.getTime();
-  const fromMs = req.receivedFrom ? ceilMs(req.receivedFrom) : toMs - DEFAULT_WINDOW_MS;
+  // The default start never falls before the first instant a Timestamp holds (0001-01-01).
+  const fromMs = req.receivedFrom ? ceilMs(req.receivedFrom) : Math.max(toMs - DEFAULT_WINDOW_MS, TIMESTAMP_RANGE_MS[0]);
   if (fromMs > toMs) throw invalidField("received_from", "must not be after received_to");
   return { fromMs, toMs };
 }

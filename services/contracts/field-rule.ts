@@ -8,7 +8,7 @@ import { field as fieldOption, type FieldRule } from "../../gen/yardmaster/v1/co
 const EMPTY: Readonly<FieldRule> = Object.freeze({
   $typeName: "yardmaster.v1.FieldRule",
   nullable: false, omittable: false, oneOf: [], format: "", minLen: 0, maxLen: 0, pattern: "",
-  min: 0n, hasMin: false, required: false, integerOrUuid: false,
+  min: 0n, hasMin: false, required: false, integerOrUuid: false, max: 0n, hasMax: false, maxItems: 0,
 }) as FieldRule;
 
 /** A FieldRule with its pattern compiled. */

@@ -10,7 +10,7 @@
  */
 import { ScalarType, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import { ruleOf } from "./field-rule.js";
-import { checkInteger, checkString, isUuid } from "./scalar-rules.js";
+import { checkCount, checkInteger, checkString, isUuid } from "./scalar-rules.js";
 import { childPath, type FieldViolation } from "./violation.js";
 
 /**
@@ -36,9 +36,27 @@ export const INT_RANGES: Readonly<Partial<Record<ScalarType, readonly [bigint, b
   [ScalarType.FIXED64]: [0n, 2n ** 64n - 1n],
 };
 
-/** Whether a text is an RFC 3339 date-time with `Z` or a `±hh:mm` offset that names a real instant. */
+/** Earliest and latest instants a google.protobuf.Timestamp holds (0001-01-01 to 9999-12-31 UTC), ms. */
+export const TIMESTAMP_RANGE_MS: readonly [number, number] = [-62_135_596_800_000, 253_402_300_799_999];
+
+/**
+ * Whether a text is an RFC 3339 date-time with `Z` or a `±hh:mm` offset that names a real
+ * calendar instant (no 30 February: JavaScript's Date would roll it over to 2 March) within the
+ * range of google.protobuf.Timestamp (0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z).
+ */
 export function isRfc3339(text: string): boolean {
-  return RFC3339.test(text) && !Number.isNaN(Date.parse(text));
+  const m = RFC3339.exec(text);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return false;
+  if (hour > 23 || minute > 59 || second > 59) return false;
+  const ms = Date.parse(text);
+  return !Number.isNaN(ms) && ms >= TIMESTAMP_RANGE_MS[0] && ms <= TIMESTAMP_RANGE_MS[1];
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
 /**
@@ -90,6 +108,8 @@ function checkField(field: DescField, v: unknown, mode: PresenceMode, path: stri
   switch (field.fieldKind) {
     case "list": {
       if (!Array.isArray(v)) return void out.push({ field: path, description: `must be an array, not ${describe(v)}` });
+      const tooMany = checkCount(v.length, ruleOf(field));
+      if (tooMany) return void out.push({ field: path, description: tooMany });
       v.forEach((item, i) => {
         const itemPath = childPath(path, i);
         if (item === null) return void out.push({ field: itemPath, description: "must not be null" });

@@ -5,21 +5,27 @@
  * interceptor), so the limits of SPEC.md "Limits" hold on every path.
  */
 import { ScalarType, type DescField, type DescMessage, type Message } from "@bufbuild/protobuf";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { ruleOf } from "./field-rule.js";
-import { checkInteger, checkString } from "./scalar-rules.js";
+import { TIMESTAMP_RANGE_MS } from "./json-check.js";
+import { checkCount, checkInteger, checkString } from "./scalar-rules.js";
 import { childPath, type FieldViolation } from "./violation.js";
 
 const plans = new WeakMap<DescMessage, DescField[]>();
 
-/** Fields worth visiting: those with a rule, and message fields (which may hold ruled fields). */
+/**
+ * Fields worth visiting: those with a rule, string fields (no string may hold U+0000), and message
+ * fields (which may hold such fields).
+ */
 function planOf(desc: DescMessage): DescField[] {
   let plan = plans.get(desc);
   if (!plan) {
     plan = desc.fields.filter((f) => {
       const r = ruleOf(f).rule;
-      const ruled = r.required || r.minLen || r.maxLen || r.pattern || r.oneOf.length || r.format || r.hasMin;
+      const text = f.scalar === ScalarType.STRING;
+      const ruled = text || r.required || r.minLen || r.maxLen || r.pattern || r.oneOf.length || r.format || r.hasMin || r.hasMax || r.maxItems;
       const nested = (f.fieldKind === "message" || (f.fieldKind === "list" && f.listKind === "message")) && !f.message!.typeName.startsWith("google.");
-      return ruled || nested;
+      return ruled || nested || f.message?.typeName === "google.protobuf.Timestamp";
     });
     plans.set(desc, plan);
   }
@@ -41,6 +47,11 @@ function visit(desc: DescMessage, msg: Record<string, unknown>, path: string, ou
     if (field.fieldKind === "list") {
       const list = value as unknown[];
       if (compiled.rule.required && list.length === 0) out.push({ field: fieldPath, description: "must not be empty" });
+      const tooMany = checkCount(list.length, compiled);
+      if (tooMany) {
+        out.push({ field: fieldPath, description: tooMany });
+        continue;
+      }
       list.forEach((item, i) => checkValue(field, item, childPath(fieldPath, i), out));
       continue;
     }
@@ -54,6 +65,11 @@ function visit(desc: DescMessage, msg: Record<string, unknown>, path: string, ou
 
 function checkValue(field: DescField, value: unknown, path: string, out: FieldViolation[]): void {
   const compiled = ruleOf(field);
+  if (field.message?.typeName === "google.protobuf.Timestamp") {
+    const problem = checkTimestamp(value as Timestamp);
+    if (problem) out.push({ field: path, description: problem });
+    return;
+  }
   if (field.message && typeof value === "object" && value !== null && !field.message.typeName.startsWith("google.")) {
     return visit(field.message, value as Record<string, unknown>, path, out);
   }
@@ -62,4 +78,15 @@ function checkValue(field: DescField, value: unknown, path: string, out: FieldVi
   else if (typeof value === "bigint") problem = checkInteger(value, compiled);
   else if (typeof value === "number" && Number.isInteger(value) && field.scalar !== undefined) problem = checkInteger(BigInt(value), compiled);
   if (problem) out.push({ field: path, description: problem });
+}
+
+/**
+ * What is wrong with a decoded Timestamp, or undefined: its seconds must lie in 0001-01-01 to
+ * 9999-12-31 UTC and its nanos in 0 to 999,999,999 (google/protobuf/timestamp.proto). A binary
+ * request can carry any values; a JSON one has been checked as text already.
+ */
+function checkTimestamp(ts: Timestamp): string | undefined {
+  const [minMs, maxMs] = TIMESTAMP_RANGE_MS;
+  const ok = ts.seconds >= BigInt(minMs / 1000) && ts.seconds <= BigInt(Math.floor(maxMs / 1000)) && ts.nanos >= 0 && ts.nanos <= 999_999_999;
+  return ok ? undefined : "must be a date-time from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z";
 }

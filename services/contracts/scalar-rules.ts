@@ -1,6 +1,7 @@
 /**
  * Checks of one string or integer value against a compiled FieldRule (common.proto FieldRule):
- * lengths, pattern, allowed values, named formats, integer lower bound. Shared by the JSON checker
+ * lengths, pattern, allowed values, named formats, integer bounds, and the one character no string
+ * may hold (U+0000: PostgreSQL text cannot store it, docs/errors.md). Shared by the JSON checker
  * (event metadata, request bodies) and the decoded-message checker (every request).
  */
 import type { CompiledRule } from "./field-rule.js";
@@ -16,6 +17,7 @@ export function isUuid(text: string): boolean {
 
 /** Describes what is wrong with a string value, or returns undefined when it follows the rule. */
 export function checkString(value: string, { rule, pattern, oneOf }: CompiledRule): string | undefined {
+  if (value.includes("\u0000")) return "must not contain the NUL character (U+0000)";
   if (rule.required && value === "") return "is required";
   if (rule.minLen > 0 && value.length < rule.minLen) return `must be at least ${rule.minLen} character${rule.minLen === 1 ? "" : "s"} long`;
   if (rule.maxLen > 0 && value.length > rule.maxLen) return `must be at most ${rule.maxLen} characters long`;
@@ -35,8 +37,16 @@ export function checkString(value: string, { rule, pattern, oneOf }: CompiledRul
   return undefined;
 }
 
-/** Describes what is wrong with an integer value, or returns undefined. */
+/** Describes what is wrong with an integer value against the rule's bounds, or returns undefined. */
 export function checkInteger(value: bigint, { rule }: CompiledRule): string | undefined {
+  if (rule.hasMin && rule.hasMax && (value < rule.min || value > rule.max)) return `must be between ${rule.min} and ${rule.max}`;
   if (rule.hasMin && value < rule.min) return `must be at least ${rule.min}`;
+  if (rule.hasMax && value > rule.max) return `must be at most ${rule.max}`;
+  return undefined;
+}
+
+/** Describes what is wrong with the number of elements of a repeated field, or returns undefined. */
+export function checkCount(count: number, { rule }: CompiledRule): string | undefined {
+  if (rule.maxItems > 0 && count > rule.maxItems) return `must hold at most ${rule.maxItems} values, not ${count}`;
   return undefined;
 }

@@ -80,7 +80,9 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
       return reply;
     });
     // Request bodies parsed losslessly: integers beyond 2^53 arrive as exact decimal strings.
-    rest.removeContentTypeParser("application/json");
+    // JSON is the only body media type: Fastify's text/plain parser is removed, so a body sent as
+    // text/plain is refused with 415 naming content-type instead of being read as a JSON string.
+    rest.removeContentTypeParser(["application/json", "text/plain"]);
     rest.addContentTypeParser("application/json", { parseAs: "string" }, (_req, body, done) => {
       const text = body as string;
       if (text.trim() === "") return done(null, undefined);
@@ -91,7 +93,7 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
       }
     });
     rest.setErrorHandler((err, req, reply) => {
-      const e = err instanceof ConnectError ? err : fastifyError(err as { statusCode?: number; message: string });
+      const e = err instanceof ConnectError ? err : fastifyError(err as { statusCode?: number; message: string }, req.headers["content-type"]);
       if (e.code === Code.Internal) deps.logger.error({ err, requestId: req.id }, "request failed");
       return sendError(reply, publicError(e, String(req.id)), String(req.id), e.code === Code.Internal ? undefined : (err as { statusCode?: number }).statusCode);
     });
@@ -109,11 +111,14 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
   return app;
 }
 
-/** Maps Fastify's own errors (415, 413, malformed requests) to Connect codes for the error body. */
-function fastifyError(err: { statusCode?: number; message: string }): ConnectError {
+/**
+ * Maps Fastify's own errors (415, 413, malformed requests) to Connect codes for the error body; the
+ * response keeps Fastify's status (413 for a body over 4 MiB, 415 for a media type other than JSON).
+ */
+function fastifyError(err: { statusCode?: number; message: string }, contentType: string | undefined): ConnectError {
   const status = err.statusCode ?? 500;
   if (status === 413) return new ConnectError(`request body too large: ${err.message}`, Code.ResourceExhausted);
-  if (status === 415) return new ConnectError(err.message, Code.InvalidArgument);
+  if (status === 415) return invalidField("content-type", `"${contentType ?? ""}" is not supported: send the body as application/json`);
   if (status >= 400 && status < 500) return new ConnectError(err.message, Code.InvalidArgument);
   return new ConnectError("internal error", Code.Internal, undefined, undefined, err);
 }

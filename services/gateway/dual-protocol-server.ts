@@ -8,12 +8,15 @@
 import http from "node:http";
 import http2 from "node:http2";
 import net from "node:net";
+import { answerClientErrors } from "./client-error.js";
 
 type Handler = (req: any, res: any) => void;
 
 /** A Fastify `serverFactory` serving HTTP/1.1 and h2c on one listening socket. */
 export function dualProtocolServerFactory(handler: Handler): http2.Http2Server {
   const h1 = http.createServer(handler);
+  // Requests the parser refuses (headers over 16 KiB, malformed) get the REST error body.
+  answerClientErrors(h1);
   // Starts Node's connection tracking (timeouts, closeIdleConnections) although h1 never listens.
   h1.emit("listening");
   const h2 = http2.createServer({}, handler);

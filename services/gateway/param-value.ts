@@ -52,9 +52,10 @@ function scalarParam(field: DescField, scalar: ScalarType, name: string, v: stri
       return v;
     default: {
       const { rule } = ruleOf(field);
-      const [typeMin, max] = INT_RANGES[scalar]!;
-      // The field's own lower bound (FieldRule min) makes the message say what is really accepted.
+      const [typeMin, typeMax] = INT_RANGES[scalar]!;
+      // The field's own bounds (FieldRule min, max) make the message say what is really accepted.
       const min = rule.hasMin && rule.min > typeMin ? rule.min : typeMin;
+      const max = rule.hasMax && rule.max < typeMax ? rule.max : typeMax;
       if (!INTEGER.test(v) || BigInt(v) < min || BigInt(v) > max) {
         throw invalidField(name, `must be an integer between ${min} and ${max}`);
       }

@@ -17,7 +17,7 @@ import { create, fromJson, type DescMessage } from "@bufbuild/protobuf";
 import { Code, ConnectError, createContextValues } from "@connectrpc/connect";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
-import { checkJson, checkMessageRules, invalidField, throwIfViolations } from "../contracts/index.js";
+import { checkJson, checkMessageRules, invalidField, isInvalidArgumentError, throwIfViolations, type FieldViolation } from "../contracts/index.js";
 import { principalKey, type Authorizer } from "./auth.js";
 import type { CompiledRoute, ServiceBinding } from "./compile-routes.js";
 import { publicError, restError } from "./error-body.js";
@@ -86,10 +86,24 @@ export function sendError(reply: FastifyReply, e: ConnectError, requestId: strin
   return reply.code(status ?? s).type("application/json; charset=utf-8").send(JSON.stringify(body));
 }
 
-/** Body, then path, then query -> a validated request message. */
+/**
+ * Body, then path, then query -> a validated request message. Every violation found is reported
+ * together (docs/errors.md): a bad parameter is left out of the message, and the rest is still
+ * decoded and checked against its FieldRules.
+ * @throws InvalidArgumentError listing every violation of the body, the path and the query
+ */
 function buildRequest(route: CompiledRoute, segments: string[], body: unknown, query: string): unknown {
   const input = route.method.input;
   const obj: Record<string, unknown> = {};
+  const violations: FieldViolation[] = [];
+  const collect = (fn: () => void) => {
+    try {
+      fn();
+    } catch (e) {
+      if (!isInvalidArgumentError(e)) throw e;
+      violations.push(...e.violations);
+    }
+  };
   if (route.body === "*") {
     if (body !== undefined) {
       throwIfViolations(checkJson(input, body, "proto3"));
@@ -107,7 +121,7 @@ function buildRequest(route: CompiledRoute, segments: string[], body: unknown, q
   for (const v of route.variables) {
     const raw = v.end === -1 ? segments.slice(v.start).join("/") : segments.slice(v.start, v.end).join("/");
     const field = v.chain.at(-1)!;
-    setAtPath(obj, v.chain, paramToJson(field, field.name, [raw]));
+    collect(() => setAtPath(obj, v.chain, paramToJson(field, field.name, [raw])));
   }
   if (query) {
     if (route.body === "*") throw invalidField(query.split("=")[0], "query parameters are not accepted when the body holds the whole request");
@@ -118,11 +132,13 @@ function buildRequest(route: CompiledRoute, segments: string[], body: unknown, q
       else grouped.set(k, [val]);
     }
     for (const [name, values] of grouped) {
-      const chain = resolveFieldPath(input, name.split("."), true);
-      if (typeof chain === "string") throw invalidField(name, "unknown query parameter");
-      if (route.pathFields.has(chain[0].name)) throw invalidField(name, "is set by the path and cannot be given in the query");
-      if (Array.isArray(route.body) && route.body[0].name === chain[0].name) throw invalidField(name, "is set by the body");
-      setAtPath(obj, chain, paramToJson(chain.at(-1)!, name, values));
+      collect(() => {
+        const chain = resolveFieldPath(input, name.split("."), true);
+        if (typeof chain === "string") throw invalidField(name, "unknown query parameter");
+        if (route.pathFields.has(chain[0].name)) throw invalidField(name, "is set by the path and cannot be given in the query");
+        if (Array.isArray(route.body) && route.body[0].name === chain[0].name) throw invalidField(name, "is set by the body");
+        setAtPath(obj, chain, paramToJson(chain.at(-1)!, name, values));
+      });
     }
   }
   let message;
@@ -131,7 +147,9 @@ function buildRequest(route: CompiledRoute, segments: string[], body: unknown, q
   } catch (e) {
     throw invalidField("body", (e as Error).message);
   }
-  throwIfViolations(checkMessageRules(input as DescMessage, message));
+  const reported = new Set(violations.map((v) => v.field));
+  violations.push(...checkMessageRules(input as DescMessage, message).filter((v) => !reported.has(v.field)));
+  throwIfViolations(violations);
   return message;
 }
 

@@ -173,8 +173,8 @@ describe("reading the log over REST", () => {
     ["trigger=API&not_trigger=API", "not_trigger", "cannot be combined with trigger (the two are mutually exclusive)"],
     ["event_type=action.teleport", "event_type", 'unknown event type "action.teleport"'],
     ["outcome=great", "outcome", "must be one of success, failure, pending, neutral"],
-    ["per_page=0", "per_page", "must be between 1 and 100"],
-    ["per_page=101", "per_page", "must be between 1 and 100"],
+    ["per_page=0", "per_page", "must be an integer between 1 and 100"],
+    ["per_page=101", "per_page", "must be an integer between 1 and 100"],
     ["base_ref=", "base_ref", "must be at least 1 character long"],
     ["cursor=MS5vLjE.AAAAAAAAAAAAAAAAAAAAAAAA", "cursor", "is not a cursor issued for this repository and these filters (it was altered, or comes from another listing)"],
   ])("refuses %s with 422 naming the parameter", async (query, field, description) => {

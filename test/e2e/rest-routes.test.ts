@@ -113,12 +113,45 @@ describe("bad input", () => {
     [`${repo}/queues/branches?start_at=2026-01-02T00:00:00Z&end_at=2026-01-01T00:00:00Z`, "start_at", "must not be after end_at"],
     [`${repo}/queues/branches?colour=red`, "colour", "unknown query parameter"],
     [`${repo}/merge-queue/status?branch=a&branch=b`, "branch", "must be given at most once"],
+    [`${repo}/queues/branches?start_at=2026-02-30T00:00:00Z`, "start_at", expect.stringContaining("UTC offset")],
+    [`${repo}/logs?received_from=2026-04-31T00:00:00Z`, "received_from", expect.stringContaining("UTC offset")],
+    [`${repo}/logs?received_from=0000-01-01T00:00:00Z`, "received_from", expect.stringContaining("UTC offset")],
+    [`${repo}/logs?received_to=0001-01-01T00:00:00%2B01:00`, "received_to", expect.stringContaining("UTC offset")],
+    [`${repo}/logs?per_page=abc`, "per_page", "must be an integer between 1 and 100"],
+    [`${repo}/logs?per_page=101`, "per_page", "must be an integer between 1 and 100"],
+    [`${repo}/logs?pull_request=-3`, "pull_request", "must be an integer between 0 and 9223372036854775807"],
+    [`${repo}/logs?${Array.from({ length: 101 }, (_, i) => `pull_request=${i}`).join("&")}`, "pull_request", "must hold at most 100 values, not 101"],
+    [`${repo}/logs?trigger=${long(256)}`, "trigger[0]", "must be at most 255 characters long"],
+    [`${repo}/logs?trigger=a%00b`, "trigger[0]", "must not contain the NUL character (U+0000)"],
   ])("GET %s is 422 naming %s", async (path, field, description) => {
     const res = await call("GET", path);
     expect(res.status).toBe(422);
     expect(res.json.code).toBe("invalid_argument");
     expect(res.json.details).toContainEqual({ type: "field_violation", field, description });
     expect(res.json.message.startsWith(`${field}: `)).toBe(true);
+  });
+
+  it("lists every violation of a request, whatever the kind", async () => {
+    const logs = await call("GET", `${repo}/logs?per_page=0&outcome=bad&event_type=${"x".repeat(3)}&pull_request=a`);
+    expect(logs.status).toBe(422);
+    expect(logs.json.details.filter((d: { type: string }) => d.type === "field_violation").map((d: { field: string }) => d.field).sort()).toEqual(["outcome", "per_page", "pull_request"]);
+    const pull = await call("GET", "/v1/repos/ac_me/widgets/merge-queue/pull/-1");
+    expect(pull.json.details.filter((d: { type: string }) => d.type === "field_violation").map((d: { field: string }) => d.field).sort()).toEqual(["owner", "pr_number"]);
+    expect(pull.json.message).toMatch(/\(and 1 more\)$/);
+  });
+
+  it("answers the whole range of dates a timestamp holds, buckets clamped to it", async () => {
+    const last = await call("GET", `${repo}/logs/aggregate?received_to=9999-12-31T23:59:59Z`);
+    expect(last.status).toBe(200);
+    expect(last.json.histogram.at(-1).end).toBe("9999-12-31T23:59:59.999Z");
+    const first = await call("GET", `${repo}/logs/aggregate?received_to=0001-01-01T00:00:00Z`);
+    expect(first.status).toBe(200);
+    expect(first.json.histogram).toEqual([]);
+    const early = await call("GET", `${repo}/logs?received_to=0001-01-01T06:00:00Z&per_page=1`);
+    expect(early.status).toBe(200);
+    const firstLink = new URL(/<([^>]+)>; rel="first"/.exec(early.headers.get("link")!)![1], server.url);
+    expect(firstLink.searchParams.get("received_from")).toBe("0001-01-01T00:00:00.000Z");
+    expect((await call("GET", firstLink.pathname + firstLink.search)).status).toBe(200);
   });
 
   it("keeps the largest pull request number exact", async () => {
@@ -134,6 +167,7 @@ describe("bad input", () => {
     ["{}", "reason", "is required"],
     [`{"reason":"${long(256)}"}`, "reason", "must be at most 255 characters long"],
     ["[1]", "body", "must be an object, not an array"],
+    ['{"reason":"a\\u0000b"}', "reason", "must not contain the NUL character (U+0000)"],
   ])("PUT /merge-queue/pause with %s is 422 naming %s", async (body, field, description) => {
     const res = await call("PUT", `${repo}/merge-queue/pause`, body);
     expect(res.status).toBe(422);
@@ -147,6 +181,19 @@ describe("bad input", () => {
     expect(gzipped.json.details).toContainEqual({ type: "field_violation", field: "content-encoding", description: '"gzip" is not supported: send the request body uncompressed' });
     const identity = await call("PUT", "/v1/repos/acme/identity/merge-queue/pause", '{"reason":"x"}', { "content-encoding": "identity" });
     expect(identity.status).toBe(200);
+  });
+
+  it("refuses a body sent as text/plain with 415 naming content-type", async () => {
+    const res = await call("PUT", `${repo}/merge-queue/pause`, '{"reason":"x"}', { "content-type": "text/plain" });
+    expect(res.status).toBe(415);
+    expect(res.json.details).toContainEqual({ type: "field_violation", field: "content-type", description: '"text/plain" is not supported: send the body as application/json' });
+  });
+
+  it("answers a request whose headers exceed 16 KiB with 431 and the error body", async () => {
+    const res = await call("GET", `${repo}/logs?trigger=${"t".repeat(20_000)}`);
+    expect(res.status).toBe(431);
+    expect(res.json).toMatchObject({ code: "resource_exhausted", message: expect.stringContaining("16 KiB") });
+    expect(res.json.details).toContainEqual({ type: "request_info", request_id: res.headers.get("x-request-id") });
   });
 
   it("answers 404 for an unknown path and 405 with Allow for a wrong method", async () => {

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file yardmaster/v1/common.proto.
  */
 export const file_yardmaster_v1_common: GenFile = /*@__PURE__*/
-  fileDesc("Chp5YXJkbWFzdGVyL3YxL2NvbW1vbi5wcm90bxINeWFyZG1hc3Rlci52MSLMAQoJRmllbGRSdWxlEhAKCG51bGxhYmxlGAEgASgIEhEKCW9taXR0YWJsZRgCIAEoCBIOCgZvbmVfb2YYAyADKAkSDgoGZm9ybWF0GAQgASgJEg8KB21pbl9sZW4YBSABKA0SDwoHbWF4X2xlbhgGIAEoDRIPCgdwYXR0ZXJuGAcgASgJEgsKA21pbhgIIAEoAxIPCgdoYXNfbWluGAkgASgIEhAKCHJlcXVpcmVkGAogASgIEhcKD2ludGVnZXJfb3JfdXVpZBgLIAEoCDpPCgVmaWVsZBIdLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE9wdGlvbnMYuY4DIAEoCzIYLnlhcmRtYXN0ZXIudjEuRmllbGRSdWxlUgVmaWVsZDpACgpldmVudF90eXBlEh8uZ29vZ2xlLnByb3RvYnVmLk1lc3NhZ2VPcHRpb25zGLqOAyABKAlSCWV2ZW50VHlwZWIGcHJvdG8z", [file_google_protobuf_descriptor]);
+  fileDesc("Chp5YXJkbWFzdGVyL3YxL2NvbW1vbi5wcm90bxINeWFyZG1hc3Rlci52MSL9AQoJRmllbGRSdWxlEhAKCG51bGxhYmxlGAEgASgIEhEKCW9taXR0YWJsZRgCIAEoCBIOCgZvbmVfb2YYAyADKAkSDgoGZm9ybWF0GAQgASgJEg8KB21pbl9sZW4YBSABKA0SDwoHbWF4X2xlbhgGIAEoDRIPCgdwYXR0ZXJuGAcgASgJEgsKA21pbhgIIAEoAxIPCgdoYXNfbWluGAkgASgIEhAKCHJlcXVpcmVkGAogASgIEhcKD2ludGVnZXJfb3JfdXVpZBgLIAEoCBILCgNtYXgYDCABKAMSDwoHaGFzX21heBgNIAEoCBIRCgltYXhfaXRlbXMYDiABKA06TwoFZmllbGQSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGLmOAyABKAsyGC55YXJkbWFzdGVyLnYxLkZpZWxkUnVsZVIFZmllbGQ6QAoKZXZlbnRfdHlwZRIfLmdvb2dsZS5wcm90b2J1Zi5NZXNzYWdlT3B0aW9ucxi6jgMgASgJUglldmVudFR5cGViBnByb3RvMw", [file_google_protobuf_descriptor]);
 
 /**
  * Rules a field's value must follow beyond its proto type. They are read from the descriptors at
@@ -95,6 +95,25 @@ export type FieldRule = Message<"yardmaster.v1.FieldRule"> & {
    * @generated from field: bool integer_or_uuid = 11;
    */
   integerOrUuid: boolean;
+
+  /**
+   * Inclusive upper bound of an integer field; checked when has_max is true.
+   *
+   * @generated from field: int64 max = 12;
+   */
+  max: bigint;
+
+  /**
+   * @generated from field: bool has_max = 13;
+   */
+  hasMax: boolean;
+
+  /**
+   * Most elements a repeated field may hold in a request; 0 = no bound.
+   *
+   * @generated from field: uint32 max_items = 14;
+   */
+  maxItems: number;
 };
 
 /**
