@@ -1,5 +1,5 @@
 // `npm run build` (also run by `npm ci`, as `prepare`, which skips it when the dev dependencies,
-// TypeScript among them, were not installed): compiles the project with tsc into dist/
+// TypeScript among them, were not installed, or when dist/ is already fresh): compiles the project with tsc into dist/
 // (type errors fail the build), copies the files the compiled code reads next to itself (the
 // process launcher's helper, the migrations), then writes dist/.build-stamp dated when the build
 // started, so that a source edited during the build makes it stale. bin/compiled-entry.js decides
@@ -8,10 +8,17 @@ import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { STAMP } from "../bin/compiled-entry.js";
+import { freshCompiledCli, STAMP } from "../bin/compiled-entry.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const started = new Date();
+// `npm ci` runs `prepare` twice: for the project, and for its link to itself (the devDependency
+// "yardmaster": "file:.", which puts the command in node_modules/.bin so that `npx yardmaster`
+// runs it instead of installing a copy of the project). The second finds the first's build fresh.
+if (process.env.npm_lifecycle_event === "prepare" && freshCompiledCli(root, {}) !== null) {
+  console.log("dist/ is fresh: no build needed");
+  process.exit(0);
+}
 const tsc = path.join(root, "node_modules", "typescript", "bin", "tsc");
 // An install without dev dependencies (`npm ci --omit=dev`) has no TypeScript: it runs from source.
 if (!existsSync(tsc)) {
