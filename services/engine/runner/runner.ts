@@ -52,6 +52,12 @@ export interface RunnerDeps {
   now?: () => number;
   /** Polling interval of the sweep and the timers, ms (default 500). */
   intervalMs?: number;
+  /**
+   * Backoff after a repository's processing fails for a reason retrying soon will not fix (a
+   * repository the forge does not know), ms: `first`, doubling per consecutive failure up to
+   * `max` (default 5 s to 5 min). docs/merge-queue.md "Runner".
+   */
+  failureBackoffMs?: { first: number; max: number };
 }
 
 /** A synchronous request from the API, applied under the repository's lock. */
@@ -91,6 +97,9 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
   const active = new Map<string, Promise<void>>();
   const again = new Set<string>();
   const backoffUntil = new Map<string, number>();
+  /** Consecutive failed processings of a repository, reset by a success or by new input. */
+  const failures = new Map<string, number>();
+  const backoff = deps.failureBackoffMs ?? { first: 5000, max: 300_000 };
 
   /** One transaction over the inbox; `extra` applies a request first. Returns whether anything was applied. */
   async function applyRound(client: pg.ClientBase, repository: string, extra?: RunnerRequest): Promise<{ applied: boolean; result?: EnqueueResult | void }> {
@@ -232,10 +241,17 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
           if (!applied && !performed) break;
         }
         backoffUntil.delete(repository);
+        failures.delete(repository);
       } catch (e) {
-        const wait = isRetryable(e) ? (e.kind === "rate_limited" && e.retryAfterMs ? e.retryAfterMs : 2000) : 5000;
+        const count = (failures.get(repository) ?? 0) + 1;
+        failures.set(repository, count);
+        const wait = isRetryable(e)
+          ? e.kind === "rate_limited" && e.retryAfterMs ? e.retryAfterMs : 2000
+          : Math.min(backoff.max, backoff.first * 2 ** Math.min(count - 1, 30));
         backoffUntil.set(repository, Date.now() + wait);
-        log.warn({ repository, err: e, retryInMs: wait }, "processing failed; the inputs stay in the inbox");
+        // The first failure is logged with its stack; repeats only at 2, 4, 8, ... failures.
+        if (count === 1) log.warn({ repository, err: e, retryInMs: wait }, "processing failed; the inputs stay in the inbox");
+        else if ((count & (count - 1)) === 0) log.warn({ repository, failures: count, err: (e as Error).message, retryInMs: wait }, "processing still fails; the inputs stay in the inbox");
       } finally {
         await unlockRepositorySession(client, repository);
       }
@@ -294,10 +310,13 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
 
   return {
     wake(repository) {
+      backoffUntil.delete(repository);
       void kick(repository);
     },
     async submit(event) {
       await addToInbox(deps.db, event.repo, [{ kind: "forge", event } satisfies RunnerInput]);
+      // New input may be what was missing (the repository now exists): try again now.
+      backoffUntil.delete(event.repo);
       void kick(event.repo);
     },
     async request(repository, request) {
