@@ -12,7 +12,7 @@ import { invalidField } from "../contracts/index.js";
 import {
   branchesWithQueue, dequeueImpact, EngineInputError, NotQueuedError, pullView, queueListing, statusView, type EngineState,
 } from "../engine/index.js";
-import type { QueueRunner } from "../engine/runner/index.js";
+import { DEFAULT_CONFIGURATION_TEXT, type QueueRunner } from "../engine/runner/index.js";
 import { withForgeErrorsAsConnect } from "../forge/connect-errors.js";
 import type { ForgePort } from "../forge/types.js";
 import { formatConfigError, loadConfiguration, queueRuleApiConfig, queueRulesApiConfiguration, type Configuration } from "../simulator/config/index.js";
@@ -57,12 +57,16 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
     return Number(n);
   };
 
-  /** The stored configuration, loaded; null when the repository has none; throws 422 when invalid. */
-  async function configuration(repo: string): Promise<Configuration | null> {
+  /**
+   * The configuration the queue runs with: the stored file, loaded, or, for a repository without
+   * one (or not read yet), the default configuration the runner uses (one queue rule "default"
+   * with every default: docs/merge-queue.md, engine/runner/repository-config.ts).
+   * @throws ConnectError FAILED_PRECONDITION (422) when the stored file is invalid
+   */
+  async function configuration(repo: string): Promise<Configuration> {
     const stored = await getStoredConfig(deps.db, repo);
-    if (!stored?.text) return null;
     const [, name] = repo.split("/");
-    const loaded = await loadConfiguration(stored.text, { repositoryName: name, loadExtended: async (other) => (await deps.forge.readConfigFile(`${repo.split("/")[0]}/${other}`))?.text ?? null });
+    const loaded = await loadConfiguration(stored?.text ?? DEFAULT_CONFIGURATION_TEXT, { repositoryName: name, loadExtended: async (other) => (await deps.forge.readConfigFile(`${repo.split("/")[0]}/${other}`))?.text ?? null });
     if (!loaded.ok) {
       throw new ConnectError(`the configuration file is invalid: ${loaded.errors.map(formatConfigError).join("; ")}`, Code.FailedPrecondition);
     }
@@ -120,7 +124,7 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
     },
     async getQueuesConfiguration(req) {
       const config = await configuration(fullName(req));
-      return { configuration: config ? (queueRulesApiConfiguration(config) as never) : [] };
+      return { configuration: queueRulesApiConfiguration(config) as never };
     },
     async listQueues(req) {
       const s = await state(req);

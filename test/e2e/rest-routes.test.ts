@@ -39,7 +39,8 @@ describe("the 20 REST routes, for a repository with no queue", () => {
     ["GET", "/queue/pause", undefined, 200, { queue_pause: [] }],
     ["DELETE", "/queue/pause", undefined, 404, { code: "not_found", message: "the merge queue of acme/widgets is not paused" }],
     ["POST", "/queue/pause/delete", undefined, 404, { code: "not_found", message: "the merge queue of acme/widgets is not paused" }],
-    ["GET", "/queues/configuration", undefined, 200, { configuration: [] }],
+    // No configuration file: the default configuration the queue runs with (docs/merge-queue.md).
+    ["GET", "/queues/configuration", undefined, 200, { configuration: [{ name: "default", config: { batch_size: 1, batch_max_wait_time: 30, allow_inplace_checks: true } }] }],
     ["GET", "/queues", undefined, 200, { queues: [] }],
     ["GET", "/queues/branches", undefined, 200, { base_refs: [] }],
     ["GET", "/queues/branches?start_at=2026-01-01T00:00:00Z&end_at=2026-01-02T00:00:00%2B02:00", undefined, 200, { base_refs: [] }],
@@ -48,6 +49,15 @@ describe("the 20 REST routes, for a repository with no queue", () => {
     expect(res.status).toBe(status);
     expect(res.json).toMatchObject(expected as object);
     if (status >= 400) expect(res.json.details).toContainEqual({ type: "request_info", request_id: res.headers.get("x-request-id") });
+  });
+
+  it("GET /queues/configuration without a configuration file shows every key of the default queue rule", async () => {
+    const res = await call("GET", `${repo}/queues/configuration`);
+    expect(Object.keys(res.json.configuration[0].config).sort()).toEqual([
+      "allow_inplace_checks", "allow_queue_branch_edit", "batch_max_failure_resolution_attempts", "batch_max_wait_time", "batch_size",
+      "checks_timeout", "commit_message_template", "draft_bot_account", "merge_bot_account", "merge_method", "priority",
+      "queue_branch_merge_method", "queue_branch_prefix", "update_bot_account", "update_method",
+    ]);
   });
 
   it("PUT /merge-queue/pause and PUT /queue/pause answer the pause, DELETE answers 204 with an empty body", async () => {
