@@ -10,6 +10,7 @@ import { aggregateLogsHandler } from "./aggregate-logs.js";
 import { appendEventsHandler, type AppendDeps } from "./append-events.js";
 import { listLogsHandler } from "./list-logs.js";
 import { createCursorCodec } from "./log-cursor.js";
+import { settledWindowEnd } from "./settled-time.js";
 
 /** The service's dependencies: the PostgreSQL pool and relay kick of AppendEvents, and the log reads' own. */
 export interface ActivityLogDeps extends AppendDeps {
@@ -25,7 +26,10 @@ export interface ActivityLogDeps extends AppendDeps {
 
 /** Builds the ActivityLogService implementation. */
 export function createActivityLogService(deps: ActivityLogDeps): ServiceImpl<typeof ActivityLogService> {
-  const read = { clickhouse: deps.clickhouse, cursors: createCursorCodec(deps.cursorSecret), now: deps.now ?? (() => new Date()) };
+  const read = {
+    clickhouse: deps.clickhouse, cursors: createCursorCodec(deps.cursorSecret), now: deps.now ?? (() => new Date()),
+    windowEnd: (now: Date) => settledWindowEnd(deps.db, now.getTime()),
+  };
   return {
     appendEvents: appendEventsHandler(deps),
     listLogs: listLogsHandler(read),

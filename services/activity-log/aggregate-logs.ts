@@ -7,7 +7,7 @@ import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import type { AggregateLogsRequest, AggregateLogsResponseSchema } from "../../gen/yardmaster/v1/activity_log_pb.js";
 import { aggregateLogs } from "./log-aggregate.js";
 import { readLogFilters, readLogWindow } from "./log-filters.js";
-import type { LogReadDeps } from "./list-logs.js";
+import { windowClock, type LogReadDeps } from "./list-logs.js";
 
 /**
  * The AggregateLogs handler.
@@ -16,7 +16,8 @@ import type { LogReadDeps } from "./list-logs.js";
 export function aggregateLogsHandler(deps: Omit<LogReadDeps, "cursors">) {
   return async (req: AggregateLogsRequest): Promise<MessageInitShape<typeof AggregateLogsResponseSchema>> => {
     const filters = readLogFilters(req);
-    const window = readLogWindow(req, deps.now());
+    // The same default window as /logs, so that total equals what its pages hold.
+    const window = readLogWindow(req, await windowClock(deps, req));
     const a = await aggregateLogs(deps.clickhouse, filters, window);
     return {
       total: a.total,

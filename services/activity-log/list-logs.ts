@@ -35,6 +35,21 @@ export interface LogReadDeps {
   cursors: CursorCodec;
   /** The current time (UTC); injected for tests. */
   now: () => Date;
+  /**
+   * Where a window without `received_to` ends when the clock says `now`, epoch ms UTC
+   * (settled-time.ts); the identity when absent.
+   */
+  windowEnd?: (now: Date) => Promise<number>;
+}
+
+/**
+ * The clock a request's default window is resolved with: `now`, or the settled end of a window
+ * ending now when the request gives no `received_to` (settled-time.ts).
+ */
+export async function windowClock(deps: Pick<LogReadDeps, "now" | "windowEnd">, req: { receivedTo?: unknown }): Promise<Date> {
+  const now = deps.now();
+  if (req.receivedTo !== undefined || !deps.windowEnd) return now;
+  return new Date(await deps.windowEnd(now));
 }
 
 /**
@@ -73,7 +88,7 @@ export function listLogsHandler(deps: LogReadDeps) {
       after = deps.cursors.open(filters, req.cursor);
       window = cursorWindow(req, after);
     } else {
-      window = readLogWindow(req, deps.now());
+      window = readLogWindow(req, await windowClock(deps, req));
     }
     const page = await readLogPage(deps.clickhouse, filters, window, after, perPage);
     const cursors = cursorsOf(deps.cursors, filters, window, after?.direction ?? null, page.positions, page.more);

@@ -2,7 +2,7 @@
 export { openDatabase, withTransaction, type Database, type Pool, type PoolClient } from "./database.js";
 export { freePort, startEmbeddedPostgres } from "./embedded-postgres.js";
 export { migrate } from "./migrate.js";
-export { appendToOutbox, outboxSize, type EventRow, type StoredEventRow } from "./outbox.js";
+export { appendToOutbox, oldestAssignedInOutbox, outboxSize, type EventRow, type StoredEventRow } from "./outbox.js";
 export { startOutboxRelay, type EventSink, type OutboxRelay } from "./outbox-relay.js";
 export { deletePause, getPause, setPause, type PauseRow } from "./pause.js";
 export { createFreeze, deleteFreeze, listFreezes, updateFreeze, type FreezeAttributes, type FreezeRow } from "./scheduled-freezes.js";

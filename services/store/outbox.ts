@@ -36,8 +36,8 @@ export async function appendToOutbox(client: pg.ClientBase, rows: EventRow[]): P
   if (rows.length === 0) return [];
   const ids = (await client.query<{ id: string }>("SELECT nextval('event_ids')::text AS id FROM generate_series(1, $1::int)", [rows.length])).rows.map((r) => r.id);
   await client.query(
-    `INSERT INTO event_outbox (id, received_at, repository, trigger, pull_request, base_ref, outcome, type, batch_pull, metadata)
-     SELECT id, coalesce(received_at, date_trunc('milliseconds', clock_timestamp())), repository, trigger, pull_request, base_ref, outcome, type, batch_pull, metadata
+    `INSERT INTO event_outbox (id, received_at, received_at_assigned, repository, trigger, pull_request, base_ref, outcome, type, batch_pull, metadata)
+     SELECT id, coalesce(received_at, date_trunc('milliseconds', clock_timestamp())), received_at IS NULL, repository, trigger, pull_request, base_ref, outcome, type, batch_pull, metadata
      FROM unnest($1::bigint[], $2::timestamptz[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::bigint[], $10::text[])
        AS t(id, received_at, repository, trigger, pull_request, base_ref, outcome, type, batch_pull, metadata)`,
     [
@@ -97,4 +97,14 @@ export async function deleteRelayBatch(client: pg.ClientBase, batch: string): Pr
 /** Number of events waiting in the outbox (claimed or not). */
 export async function outboxSize(client: pg.Pool | pg.ClientBase): Promise<number> {
   return Number((await client.query<{ n: string }>("SELECT count(*)::text AS n FROM event_outbox")).rows[0].n);
+}
+
+/**
+ * The oldest `received_at` (epoch ms, UTC) among the outbox rows whose time the service assigned
+ * itself (not imported ones), or null when none waits: every event timed by the service before
+ * that instant has reached ClickHouse, unless its transaction has not committed yet.
+ */
+export async function oldestAssignedInOutbox(db: pg.Pool | pg.ClientBase): Promise<number | null> {
+  const res = await db.query<{ t: Date | null }>("SELECT min(received_at) AS t FROM event_outbox WHERE received_at_assigned");
+  return res.rows[0].t === null ? null : res.rows[0].t.getTime();
 }
