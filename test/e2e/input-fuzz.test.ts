@@ -82,6 +82,8 @@ const queryValue = fc.oneof(
   fc.bigInt({ min: -(2n ** 80n), max: 2n ** 80n }).map(String),
   fc.date({ min: new Date(-1e14), max: new Date(1e14), noInvalidDate: true }).map((d) => d.toISOString()),
   fc.constantFrom("2026-01-01T00:00:00", "2026-01-01T00:00:00+14:00", "1700000000", "action.queue.merged", "success", "main", "' OR 1=1 --", "\\", "%00", "a".repeat(300)),
+  // The edges of the Timestamp range, a day no calendar has, and the character PostgreSQL refuses.
+  fc.constantFrom("0001-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "0000-12-31T23:59:59Z", "2026-02-30T00:00:00Z", "0001-01-01T00:00:00+01:00", "a\u0000b"),
 );
 
 const randomQuery = fc.array(fc.tuple(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...QUERY_NAMES) }, { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 12 }) }), queryValue), { maxLength: 5 })
@@ -161,7 +163,7 @@ const plausibleString = (field: string) => fc.oneof(
   { weight: NAMED_FIELDS[field] ? 40 : 0, arbitrary: fc.constant(null).chain(() => fc.constantFrom(...(NAMED_FIELDS[field]?.() ?? ["-"]))) },
   { weight: 3, arbitrary: fc.constantFrom("acme", "widgets", "main", "fuzz", "1", "action.queue.merged", "success", "queue_rules:\n  - name: q\n", "2026-11-24T00:00:00Z", "@yardmaster queue") },
   { weight: 1, arbitrary: fc.string({ maxLength: 80 }) },
-  { weight: 1, arbitrary: fc.constantFrom("", "../..", "/", "refs/heads/main", "a".repeat(300), "' OR 1=1 --", "2026-11-24T00:00:00", "-1") },
+  { weight: 1, arbitrary: fc.constantFrom("", "../..", "/", "refs/heads/main", "a".repeat(300), "' OR 1=1 --", "2026-11-24T00:00:00", "-1", "a\u0000b", "\u0000") },
 );
 
 const SIGNED = new Set([ScalarType.INT32, ScalarType.INT64, ScalarType.SINT32, ScalarType.SINT64, ScalarType.SFIXED32, ScalarType.SFIXED64]);
