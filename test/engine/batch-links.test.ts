@@ -103,3 +103,54 @@ describe("leave metadata of a pull request leaving from a batch", () => {
     expect(leaves(h, h.effects)).toEqual(["#1 PR_DEQUEUED_FROM_PARTITION Batch 1 [] false"]);
   });
 });
+
+describe("checks_start previous batch on restarts", () => {
+  it("names the same batch for a retry and for a batch rechecked without a failed batch ahead", () => {
+    const h = new QueueHarness(configuration({ rules: [queueRule({ max_checks_retries: 1 })], mergeQueue: { max_parallel_checks: 2 } }));
+    h.queue(1);
+    h.queue(2);
+    h.created("Batch 1", 101);
+    expect(starts(h)).toEqual(["#1 Batch 1 after -: First time checking"]);
+    h.created("Batch 2", 102);
+    h.at(30).ci("Batch 1", false);
+    h.created("Batch 1", 103);
+    expect(starts(h)).toEqual(["#1 Batch 1 after Batch 1: Retry 1 of 1 after a failure"]);
+    h.at(31).ci("Batch 1", false);
+    h.created("Batch 2", 104);
+    expect(starts(h)).toEqual(["#2 Batch 2 after Batch 2: Rechecked without Batch 1, which failed"]);
+  });
+
+  it("names the bisected batch for its sub-batches and its re-embarked candidate, and the sub-batch for the others", () => {
+    const h = new QueueHarness(configuration({ rules: [queueRule({ batch_size: batchOf(4), batch_max_wait_time: 600 })], mergeQueue: { max_parallel_checks: 3 } }));
+    for (const n of [1, 2, 3, 4, 5]) h.queue(n);
+    h.created("Batch 1", 101);
+    h.at(30).ci("Batch 1", false);
+    h.created("Sub-batch 1.1", 111);
+    expect(starts(h)).toEqual(["#1 Sub-batch 1.1 after Batch 1: Bisection of Batch 1: checking a prefix of the failed batch"]);
+    h.created("Sub-batch 1.2", 112);
+    h.created("Sub-batch 1.3", 113);
+    h.at(60).ci("Sub-batch 1.1", true);
+    h.at(61).ci("Sub-batch 1.2", false);
+    h.created("Batch 6", 106);
+    expect(starts(h)).toEqual([
+      "#1 Batch 6 after Sub-batch 1.1: Re-embarked after Sub-batch 1.1 passed",
+      "#3 Batch 6 after Sub-batch 1.3: Re-embarked after Sub-batch 1.3 stopped",
+      "#4 Batch 6 after Batch 1: Re-embarked after Batch 1 failed",
+    ]);
+  });
+
+  it("names the batch of the last check, not a batch stopped before its check started", () => {
+    const h = new QueueHarness(configuration({ mergeQueue: { max_parallel_checks: 2 } }));
+    h.queue(1);
+    h.queue(2);
+    h.created("Batch 1", 101);
+    h.created("Batch 2", 102);
+    h.at(10).send({ type: "dequeue_requested", number: 1, trigger: "@ada", source: "api" });
+    expect(h.lines(["create_speculative_check"])).toEqual(["create Batch 3 [2] ahead []"]);
+    // Batch 3 stops while its draft is being created: #2 was never checked in it.
+    h.at(11).send({ type: "pause", reason: "release" });
+    h.at(12).send({ type: "unpause" });
+    h.created("Batch 4", 104);
+    expect(starts(h)).toEqual(["#2 Batch 4 after Batch 2: Re-embarked after Batch 2 stopped"]);
+  });
+});
