@@ -25,7 +25,7 @@ import { addCar, ancestorsFor, cancelCars, descendantsOf, releaseCheckingLabel, 
 import type { AbortCode } from "./codes.js";
 import type { Ctx } from "./context.js";
 import { leaveQueue } from "./leave.js";
-import { logBisectionEnd, logBisectionStart } from "./log-events.js";
+import { logBisectionEnd, logBisectionStart, type LeaveBatch } from "./log-events.js";
 import type { Bisection, Car, Train } from "./state.js";
 
 const rootOf = (train: Train, b: Bisection): Bisection => train.bisections.find((x) => x.id === b.rootId) ?? b;
@@ -157,12 +157,17 @@ function split(ctx: Ctx, train: Train, car: Car, parent: Bisection | null): void
   for (const ref of record.memberRefs) logBisectionStart(ctx, ref, record);
 }
 
-/** Every pull request of the original batch still queued and not in a passed batch leaves. */
-function giveUp(ctx: Ctx, train: Train, root: Bisection, leaf: Bisection): void {
+/**
+ * Every pull request of the original batch still queued and not in a passed batch leaves. Its
+ * leave names the failed sub-batch it was in, else the original batch (the bisection's root),
+ * unless it is in another batch of the train by now.
+ */
+function giveUp(ctx: Ctx, train: Train, root: Bisection, leaf: Bisection, failed: Car): void {
   const passed = new Set(train.cars.filter((c) => c.check?.phase === "passed" && !inTree(train, c, root.id)).flatMap((c) => c.members));
   const unresolved = root.members.filter((n) => ctx.pull(n) && !passed.has(n));
+  const from = new Map<number, LeaveBatch>(unresolved.map((n) => [n, failed.members.includes(n) ? failed : root]));
   endChain(ctx, train, leaf, true);
-  for (const n of unresolved) leaveQueue(ctx, n, "BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS");
+  for (const n of unresolved) leaveQueue(ctx, n, "BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS", { from });
 }
 
 /**
@@ -185,14 +190,16 @@ export function resolveFailedCar(ctx: Ctx, train: Train, car: Car): void {
     const culprit = car.members[0]!;
     discardCar(ctx, train, car, "culprit found");
     if (parent) { parent.confirmedCulprits.push(culprit); endChain(ctx, train, parent, false); }
-    leaveQueue(ctx, culprit, culpritCode);
+    // The batch is gone by now: the leave names it explicitly.
+    leaveQueue(ctx, culprit, culpritCode, { from: new Map([[culprit, car]]) });
     return;
   }
   if (!canSplit(ctx, car, root)) {
-    if (parent) { discardCar(ctx, train, car, "max failure resolution attempts"); giveUp(ctx, train, root!, parent); return; }
+    if (parent) { discardCar(ctx, train, car, "max failure resolution attempts"); giveUp(ctx, train, root!, parent, car); return; }
     const members = [...car.members];
     discardCar(ctx, train, car, "max failure resolution attempts");
-    for (const n of members) leaveQueue(ctx, n, "BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS");
+    const from = new Map(members.map((n) => [n, car]));
+    for (const n of members) leaveQueue(ctx, n, "BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS", { from });
     return;
   }
   split(ctx, train, car, parent);
@@ -215,7 +222,8 @@ export function progressBisections(ctx: Ctx, train: Train): boolean {
     settleSubs(ctx, train, b.rootId, true);
     endChain(ctx, train, b, false);
     const code = b.depth === 0 ? "DROPPED_BY_BISECTION_ELIMINATION" : b.timedOut ? "CHECKS_TIMEOUT" : "CHECKS_FAILED";
-    leaveQueue(ctx, candidates, code);
+    // The candidates were held by the bisected batch (same id as the bisection): their leave names it.
+    leaveQueue(ctx, candidates, code, { from: new Map(candidates.map((n) => [n, b])) });
     return true;
   }
   return false;

@@ -7,8 +7,8 @@
  */
 import type { AbortCode } from "./codes.js";
 import type { Ctx } from "./context.js";
-import { logChecksEnd } from "./log-events.js";
-import type { Car, Train } from "./state.js";
+import { logChecksEnd, type CheckEnd } from "./log-events.js";
+import type { Car, CheckAttempt, PullEntry, Train } from "./state.js";
 
 /** Whether two scope sets share a scope (a batch touching every scope shares with all). */
 export function scopesOverlap(a: { scopes: string[]; allScopes: boolean }, b: { scopes: string[]; allScopes: boolean }): boolean {
@@ -62,6 +62,16 @@ export function addCar(ctx: Ctx, train: Train, init: Omit<Car, "id" | "name" | "
   return car;
 }
 
+/**
+ * checks_end of one member for a check attempt that started, which makes the batch the one the
+ * member was checked in just before its next check (checks_start `previous_batch_*`).
+ */
+export function endCheckFor(ctx: Ctx, pull: PullEntry, car: Car, check: CheckAttempt, end: CheckEnd, maxRetries: number): void {
+  logChecksEnd(ctx, pull, car, check, end, maxRetries);
+  const ended = end.aborted ? "stopped" : end.conclusion === "success" ? "passed" : end.conclusion === "timed_out" ? "timed_out" : "failed";
+  pull.previousBatch = { id: car.id, name: car.name, ended };
+}
+
 /** Stops a batch's check attempt: checks_end per member when it had started, then the cancel effect. */
 export function stopCheck(ctx: Ctx, car: Car, endFor: (pr: number) => { code: AbortCode; reason?: string }): void {
   const check = car.check;
@@ -71,7 +81,7 @@ export function stopCheck(ctx: Ctx, car: Car, endFor: (pr: number) => { code: Ab
     check.endedAt = ctx.now;
     for (const m of car.members) {
       const pull = ctx.pull(m);
-      if (pull) logChecksEnd(ctx, pull, car, check, { aborted: true, ...endFor(m) }, rule?.maxChecksRetries ?? 0);
+      if (pull) endCheckFor(ctx, pull, car, check, { aborted: true, ...endFor(m) }, rule?.maxChecksRetries ?? 0);
     }
   }
   ctx.emit({
@@ -104,7 +114,6 @@ export function cancelCars(ctx: Ctx, train: Train, cars: Car[], code: AbortCode,
     for (const m of car.members) {
       const pull = ctx.pull(m);
       if (!pull) continue;
-      pull.previousBatch = { id: car.id, name: car.name };
       if (!leaving.has(m) && !train.waiting.includes(m)) train.waiting.push(m);
     }
     if (car.bisectionId) abandoned.add(car.bisectionId);

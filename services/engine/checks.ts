@@ -14,7 +14,7 @@ import type { Ctx } from "./context.js";
 import type { EventOf } from "./events.js";
 import { leaveQueue } from "./leave.js";
 import { logChecksPostponed, logChecksStart, logConflictDeferred } from "./log-events.js";
-import type { Car, CheckAttempt, Train } from "./state.js";
+import type { Car, CheckAttempt, CheckEnding, Train } from "./state.js";
 import { abandonBisections } from "./bisection.js";
 
 /** Draft creation attempts before the batch's pull requests leave (DRAFT_PULL_REQUEST_CREATION_FAILED). */
@@ -144,13 +144,20 @@ export function startChecks(ctx: Ctx, train: Train): boolean {
   return changed;
 }
 
+const ENDED: Record<CheckEnding, string> = { passed: "passed", failed: "failed", timed_out: "timed out", stopped: "stopped" };
+
+/**
+ * checks_start `start_reason`: why the batch is rechecked, a bisection prefix, a retry, a pull
+ * request re-embarked after the batch it was last checked in (and how that check ended), or its
+ * first check.
+ */
 function startReason(ctx: Ctx, train: Train, car: Car, number: number): string {
   if (car.restartReason) return car.restartReason;
   const b = ctx.bisection(train, car.bisectionId);
   if (b) return `Bisection of ${b.name}: checking a prefix of the failed batch`;
   if (car.check!.attempt > 0) return `Retry ${car.check!.attempt} of ${ctx.rule(car.queueRule)?.maxChecksRetries ?? 0} after a failure`;
   const previous = ctx.pull(number)?.previousBatch;
-  return previous ? `Re-embarked after ${previous.name} stopped` : "First time checking";
+  return previous ? `Re-embarked after ${previous.name} ${ENDED[previous.ended ?? "stopped"]}` : "First time checking";
 }
 
 /** speculative_check_created: the check runs; checks_start per member. */

@@ -88,6 +88,8 @@ export function onConfigurationChanged(ctx: Ctx, input: ConfigurationInput): voi
 
   const allowed = next.partitions.length ? next.partitions : [DEFAULT_PARTITION];
   for (const train of ctx.state.trains.filter((t) => !allowed.includes(t.partition))) {
+    // The leave of a pull request that had no other partition names the batch it was in here.
+    const from = new Map(train.cars.flatMap((c) => c.members.map((m) => [m, { ...c }] as const)));
     dissolveTrain(ctx, train, [...train.cars], "BATCH_SCOPES_CHANGED");
     const orphans: number[] = [];
     for (const n of [...train.waiting]) {
@@ -95,7 +97,7 @@ export function onConfigurationChanged(ctx: Ctx, input: ConfigurationInput): voi
       pull.partitions = pull.partitions.filter((p) => p !== train.partition);
       if (pull.partitions.length === 0) orphans.push(n); else train.waiting = train.waiting.filter((x) => x !== n);
     }
-    leaveQueue(ctx, orphans, "PR_DEQUEUED_FROM_PARTITION");
+    leaveQueue(ctx, orphans, "PR_DEQUEUED_FROM_PARTITION", { from });
     if (train.cars.length === 0) ctx.state.trains = ctx.state.trains.filter((t) => t !== train);
   }
 

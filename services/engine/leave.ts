@@ -10,8 +10,8 @@ import { batchesInMerge, cancelCars, withDescendants } from "./cars.js";
 import { reasonOf, type AbortCode, type DefinitiveCode, type DequeueCode } from "./codes.js";
 import type { Ctx } from "./context.js";
 import { INTERNAL_TRIGGER } from "./effects.js";
-import { logLeave, logQueueChange } from "./log-events.js";
-import type { Car, PullEntry } from "./state.js";
+import { logLeave, logQueueChange, type LeaveBatch } from "./log-events.js";
+import type { PullEntry } from "./state.js";
 import { endYield } from "./yield-wait.js";
 
 /** Options of a leave. */
@@ -23,13 +23,20 @@ export interface LeaveOptions {
   othersCode?: AbortCode;
   /** Stacked successors leave too (default true; false for a re-queue). */
   cascade?: boolean;
+  /**
+   * The batch each pull request was in when its exit was decided, for those no longer in one by
+   * now (a concluded batch already discarded, a train dissolved): the leave event names it.
+   */
+  from?: ReadonlyMap<number, LeaveBatch>;
 }
 
 /**
  * Makes queued pull requests leave with a definitive code, from every train (batch-mates in the
  * same cancelled batch get the same code on their checks_end). Unknown numbers are ignored
  * (already gone), and so are pull requests whose batch is being merged (the merge result
- * decides). Returns the numbers that left, cascaded successors included.
+ * decides). The leave event names the batch it was in: its batch in a train, else the bisected
+ * batch holding it as a candidate, else `options.from`; null when it was waiting. Returns the
+ * numbers that left, cascaded successors included.
  */
 export function leaveQueue(ctx: Ctx, numbers: number | number[], code: DefinitiveCode, options: LeaveOptions = {}): number[] {
   // A pull request whose batch is being merged (or merged with a later batch) cannot leave any
@@ -38,11 +45,15 @@ export function leaveQueue(ctx: Ctx, numbers: number | number[], code: Definitiv
   const list = (Array.isArray(numbers) ? numbers : [numbers]).filter((n, i, a) => ctx.pull(n) && !merging.has(n) && a.indexOf(n) === i);
   if (list.length === 0) return [];
   const leaving = new Map(list.map((n) => [n, code] as const));
-  const carOf = new Map<number, Car>();
+  const carOf = new Map<number, LeaveBatch>();
   for (const number of list) {
     for (const train of ctx.trainsOf(number)) {
       train.waiting = train.waiting.filter((n) => n !== number);
-      for (const b of train.bisections) b.candidates = b.candidates.filter((n) => n !== number);
+      for (const b of train.bisections) {
+        if (!b.candidates.includes(number)) continue;
+        if (!carOf.has(number)) carOf.set(number, { id: b.id, scopes: b.scopes, allScopes: b.allScopes });
+        b.candidates = b.candidates.filter((n) => n !== number);
+      }
       const car = train.cars.find((c) => c.members.includes(number));
       if (!car) continue;
       const cancelled = withDescendants(train, car);
@@ -54,7 +65,7 @@ export function leaveQueue(ctx: Ctx, numbers: number | number[], code: Definitiv
   }
   const left = [...list];
   for (const number of list) {
-    announceLeave(ctx, ctx.mustPull(number), code, carOf.get(number) ?? null, options.trigger ?? INTERNAL_TRIGGER, options.reason);
+    announceLeave(ctx, ctx.mustPull(number), code, carOf.get(number) ?? options.from?.get(number) ?? null, options.trigger ?? INTERNAL_TRIGGER, options.reason);
   }
   for (const number of options.cascade === false ? [] : list) {
     for (const successor of Object.values(ctx.state.pulls)) {
@@ -67,10 +78,11 @@ export function leaveQueue(ctx: Ctx, numbers: number | number[], code: Definitiv
 }
 
 /**
- * Logs the leave and its side effects, then forgets the pull request. Held pull requests whose
+ * Logs the leave and its side effects (`car`: the batch it left from, null when it was waiting),
+ * then forgets the pull request. Held pull requests whose
  * conflict was deferred behind it are released when nothing else blocks them.
  */
-export function announceLeave(ctx: Ctx, pull: PullEntry, code: DequeueCode, car: Car | null, trigger: string, reason?: string): void {
+export function announceLeave(ctx: Ctx, pull: PullEntry, code: DequeueCode, car: LeaveBatch | null, trigger: string, reason?: string): void {
   const merged = code === "PR_MERGED" || code === "PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED";
   const cfg = ctx.state.config;
   endYield(pull, ctx.now);

@@ -47,8 +47,14 @@ export function logEnter(ctx: Ctx, pull: PullEntry): void {
   ctx.log("action.queue.enter", pull.number, pull.baseRef, pull.trigger, { queue_name, branch, queued_at, priority_rule_name, session_id });
 }
 
+/**
+ * The batch a leave event names (`batch_id`, `scopes`, `all_scopes`): a batch, or the bisection
+ * record of a bisected batch (same id) for the pull requests it held.
+ */
+export type LeaveBatch = Pick<Car, "id" | "scopes" | "allScopes">;
+
 /** action.queue.leave; `car` is the batch it was in when it left (null when waiting). */
-export function logLeave(ctx: Ctx, pull: PullEntry, code: DequeueCode, car: Car | null, trigger: string, reason?: string): void {
+export function logLeave(ctx: Ctx, pull: PullEntry, code: DequeueCode, car: LeaveBatch | null, trigger: string, reason?: string): void {
   const merged = code === "PR_MERGED" || code === "PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED";
   ctx.log("action.queue.leave", pull.number, pull.baseRef, trigger, {
     reason: reason ?? reasonOf(code), merged, ...queueFields(ctx, pull),

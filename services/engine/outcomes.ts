@@ -10,9 +10,8 @@
  * a later batch vindicate it, in which case they run to the end.
  */
 import { rebuildDescendants, resolveFailedCar } from "./bisection.js";
-import { descendantsOf, stopCheck } from "./cars.js";
+import { descendantsOf, endCheckFor, stopCheck } from "./cars.js";
 import type { Ctx } from "./context.js";
-import { logChecksEnd } from "./log-events.js";
 import type { Car, CheckAttempt, EpochMs, HoldKind, QueueCheck, Train } from "./state.js";
 
 const MAX_DURATIONS = 50;
@@ -59,7 +58,7 @@ export function checkFailed(ctx: Ctx, car: Car, timedOut: boolean): void {
   check.phase = "failed";
   for (const m of car.members) {
     const pull = ctx.pull(m);
-    if (pull) logChecksEnd(ctx, pull, car, check, { aborted: false, conclusion: timedOut ? "timed_out" : "failure" }, maxRetries);
+    if (pull) endCheckFor(ctx, pull, car, check, { aborted: false, conclusion: timedOut ? "timed_out" : "failure" }, maxRetries);
   }
 }
 
@@ -104,7 +103,7 @@ export function onCheckResults(
   const maxRetries = ctx.rule(car.queueRule)?.maxChecksRetries ?? 0;
   for (const m of car.members) {
     const pull = ctx.pull(m);
-    if (pull) logChecksEnd(ctx, pull, car, check, { aborted: false, conclusion: "success" }, maxRetries);
+    if (pull) endCheckFor(ctx, pull, car, check, { aborted: false, conclusion: "success" }, maxRetries);
   }
 }
 

@@ -18,6 +18,9 @@ export interface QueueCheck {
   avatar_url: string | null;
 }
 
+/** How a check attempt ended for a pull request (its checks_end): passed, failed, timed out, or stopped (aborted). */
+export type CheckEnding = "passed" | "failed" | "timed_out" | "stopped";
+
 /** A queued pull request (one entry even when it belongs to several partitions). */
 export interface PullEntry {
   number: number;
@@ -53,8 +56,12 @@ export interface PullEntry {
   conflictBlockers: number[] | null;
   /** Draft creation failures during this stay (checks_postponed `attempt`). */
   creationFailures: number;
-  /** The batch it was last checked in, for checks_start `previous_batch_*`. */
-  previousBatch: { id: string; name: string } | null;
+  /**
+   * The batch of its latest check that started and ended (checks_end), for checks_start
+   * `previous_batch_*` and `start_reason`, with how that check ended (absent in states saved
+   * before it existed: "stopped").
+   */
+  previousBatch: { id: string; name: string; ended?: CheckEnding } | null;
   /** Last checks seen for it, for the leave event. */
   lastChecks: QueueCheck[];
   /**

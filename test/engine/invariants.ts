@@ -2,7 +2,8 @@
  * Invariants checked by the property tests on every step of a simulated scenario: log metadata
  * exactly as events.proto (the activity log's strict validator), state consistency, dequeue impact
  * predicted = observed; and at the end: nothing merged twice or untested, nothing lost, every
- * checks_start paired with one checks_end, every enter with at most one leave.
+ * checks_start paired with one checks_end, every enter with at most one leave, and the batches
+ * events point to (a check-related leave names its batch, a restart its previous batch).
  */
 import { getOption, hasOption, type DescMessage } from "@bufbuild/protobuf";
 import { event_type } from "../../gen/yardmaster/v1/common_pb.js";
@@ -96,5 +97,44 @@ export function pairingProblems(logs: LogEffect[], finalState: EngineState): str
     if (a.start === 1 && a.end === 0 && !running.has(k)) out.push(`attempt ${k} never ended`);
   }
   for (const [id, s] of sessions) if (s.enter !== 1 || s.leave > 1) out.push(`session ${id}: ${s.enter} enter, ${s.leave} leave`);
+  return out;
+}
+
+/** Leave codes that conclude a pull request's own check: its leave names the batch that failed. */
+const FAILED_CHECK_CODES = new Set(["CHECKS_FAILED", "CHECKS_TIMEOUT", "DROPPED_BY_BISECTION_ELIMINATION"]);
+
+/**
+ * Problems of the batches events point to, per session: a leave with batch_id null has null scopes
+ * and all_scopes (and the other way round); a leave concluding its own check (CHECKS_FAILED,
+ * CHECKS_TIMEOUT, DROPPED_BY_BISECTION_ELIMINATION) names the batch of its latest failed
+ * checks_end; BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS names a batch. A checks_start names as its
+ * previous batch (id and name) the batch of the session's latest checks_end, null before any;
+ * a restart never says "First time checking".
+ */
+export function batchLinkProblems(logs: LogEffect[]): string[] {
+  const out: string[] = [];
+  const lastFailed = new Map<string, unknown>();
+  const lastEnded = new Map<string, { id: unknown; name: unknown }>();
+  for (const l of logs) {
+    const session = String(l.metadata["session_id"]);
+    const m = l.metadata;
+    if (l.type === "action.queue.checks_end") {
+      lastEnded.set(session, { id: m["batch_id"], name: m["batch_name"] });
+      const conclusion = (m["speculative_check_pull_request"] as { checks_conclusion: string }).checks_conclusion;
+      if (m["aborted"] === false && conclusion !== "success") lastFailed.set(session, m["batch_id"]);
+    }
+    if (l.type === "action.queue.checks_start") {
+      const last = lastEnded.get(session) ?? { id: null, name: null };
+      const where = `checks_start #${l.pullRequest} ${String(m["batch_name"])}`;
+      if (m["previous_batch_id"] !== last.id || m["previous_batch_name"] !== last.name) out.push(`${where}: previous batch ${String(m["previous_batch_name"])}, last checked in ${String(last.name)}`);
+      if (last.id !== null && m["start_reason"] === "First time checking") out.push(`${where}: a restart says "First time checking"`);
+    }
+    if (l.type !== "action.queue.leave") continue;
+    const code = String(m["dequeue_code"]);
+    const where = `leave #${l.pullRequest} ${code}`;
+    if ((m["batch_id"] === null) !== (m["scopes"] === null) || (m["batch_id"] === null) !== (m["all_scopes"] === null)) out.push(`${where}: batch_id, scopes and all_scopes not null together`);
+    if (FAILED_CHECK_CODES.has(code) && m["batch_id"] !== (lastFailed.get(session) ?? "none")) out.push(`${where}: batch_id ${String(m["batch_id"])}, its last failed check was in ${String(lastFailed.get(session) ?? "none")}`);
+    if (code === "BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS" && m["batch_id"] === null) out.push(`${where}: batch_id null`);
+  }
   return out;
 }

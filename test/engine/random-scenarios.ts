@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { Simulation, constantMinutes, type ConfigurationInput, type SimulationStep } from "../../services/engine/index.js";
 import { configuration, queueRule } from "./fixtures.js";
-import { impactProblems, logProblems, pairingProblems, stateProblems } from "./invariants.js";
+import { batchLinkProblems, impactProblems, logProblems, pairingProblems, stateProblems } from "./invariants.js";
 
 /** One step of a random scenario. */
 export type Action =
@@ -164,7 +164,7 @@ export function runScenario(s: Scenario, options: { checkImpact?: boolean } = {}
   for (const n of mergedByForge) if (!mergedByLog.has(n)) problems.push(`#${n} is in the base but no leave says merged`);
   for (const n of mergedByLog) if (!mergedByForge.has(n)) problems.push(`#${n} left as merged but is not in the base`);
   for (const [n, fate] of sim.fates) if (fate.code === null && !sim.state.pulls[String(n)]) problems.push(`#${n} was lost: no leave and not queued`);
-  problems.push(...pairingProblems(sim.logs, sim.state));
+  problems.push(...pairingProblems(sim.logs, sim.state), ...batchLinkProblems(sim.logs));
   const badMerged = [...mergedByForge].filter((n) => sim.forge.bad.has(n)).length;
   if (strict && badMerged) problems.push(`${badMerged} breaking pull requests reached the base`);
   const seen = new Set<string>();
