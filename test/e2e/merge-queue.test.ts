@@ -86,13 +86,13 @@ afterAll(async () => {
 
 describe("the merge queue through the API", () => {
   it("shows the effective queue configuration read from .yardmaster.yml", async () => {
+    // Until the queue has read the file it runs with (and shows) the default configuration.
     await eventually(async () => {
       const res = await api("GET", `${base}/queues/configuration`);
       expect(res.status).toBe(200);
       expect(res.json.configuration).toHaveLength(1);
+      expect(res.json.configuration[0]).toMatchObject({ name: "default", config: { batch_size: 2, batch_max_wait_time: 2, merge_method: "", queue_branch_prefix: "yardmaster/merge-queue/" } });
     }, 30_000);
-    const res = await api("GET", `${base}/queues/configuration`);
-    expect(res.json.configuration[0]).toMatchObject({ name: "default", config: { batch_size: 2, batch_max_wait_time: 2, merge_method: "", queue_branch_prefix: "yardmaster/merge-queue/" } });
   });
 
   it("merges pull requests queued by comment and by API, and shows them while they are queued", async () => {
