@@ -19,8 +19,9 @@ import { compileRoutes, type ServiceBinding } from "./compile-routes.js";
 import { publicError } from "./error-body.js";
 import { dualProtocolServerFactory } from "./dual-protocol-server.js";
 import { createGuardInterceptor } from "./interceptors.js";
-import { createReflectionService } from "./reflection.js";
+import { createReflectionServices } from "./reflection.js";
 import { ServerReflection } from "../../gen/grpc/reflection/v1/reflection_pb.js";
+import { ServerReflection as ServerReflectionV1Alpha } from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
 import { genRequestId, registerTranscoder, sendError } from "./transcoder.js";
 import { withUnparsableRequestAsInvalidArgument } from "./unparsable-request.js";
 import { Code, ConnectError } from "@connectrpc/connect";
@@ -62,7 +63,9 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
   await app.register(fastifyConnectPlugin, {
     routes: (router: ConnectRouter) => {
       for (const b of deps.bindings) router.service(b.service, b.impl as never);
-      router.service(ServerReflection, createReflectionService(deps.bindings.map((b) => b.service)));
+      const reflection = createReflectionServices(deps.bindings.map((b) => b.service));
+      router.service(ServerReflection, reflection.v1);
+      router.service(ServerReflectionV1Alpha, reflection.v1alpha);
       // The plugin serves router.handlers once this returns: each answers an unparsable binary request as invalid_argument.
       router.handlers.splice(0, router.handlers.length, ...router.handlers.map(withUnparsableRequestAsInvalidArgument));
     },

@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import { checkMessageRules, throwIfViolations } from "../contracts/index.js";
 import { principalKey, type Authorizer } from "./auth.js";
 
-const OPEN_SERVICES = new Set(["grpc.reflection.v1.ServerReflection"]);
+const OPEN_SERVICES = new Set(["grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection"]);
 
 /** Authenticates, validates and authorizes unary calls; hides unexpected errors behind a request id. */
 export function createGuardInterceptor(authorizer: Authorizer, logger: Logger): Interceptor {

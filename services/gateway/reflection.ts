@@ -1,32 +1,51 @@
 /**
- * gRPC server reflection (grpc.reflection.v1.ServerReflection), so standard gRPC tooling
- * (grpcurl, Postman, evans) can list the services and call them without the .proto files.
+ * gRPC server reflection (grpc.reflection.v1.ServerReflection, and the same answers under
+ * grpc.reflection.v1alpha.ServerReflection, the version grpcurl before 1.8.8 and other older tools
+ * ask for), so standard gRPC tooling (grpcurl, Postman, evans) can list the services and call them
+ * without the .proto files.
  * Answers list_services, file_by_filename, file_containing_symbol, file_containing_extension and
  * all_extension_numbers_of_type from the generated descriptors; a file answer carries the file
  * and every file it imports, transitively (FileDescriptorProto bytes). Reflection needs no token:
  * it reveals only the published schema (docs/auth.md).
  */
-import { create, toBinary, type DescExtension, type DescFile, type DescMessage, type DescService } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary, type DescExtension, type DescFile, type DescMessage, type DescService } from "@bufbuild/protobuf";
 import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
 import {
   ServerReflection,
+  ServerReflectionRequestSchema,
   ServerReflectionResponseSchema,
   type ServerReflectionRequest,
   type ServerReflectionResponse,
 } from "../../gen/grpc/reflection/v1/reflection_pb.js";
+import {
+  ServerReflection as ServerReflectionV1Alpha,
+  ServerReflectionRequestSchema as AlphaRequestSchema,
+  ServerReflectionResponseSchema as AlphaResponseSchema,
+} from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
 
 const NOT_FOUND = 5;
 
-/** Builds the reflection service over the given services (reflection itself is listed too). */
-export function createReflectionService(services: DescService[]): ServiceImpl<typeof ServerReflection> {
+/** The two versions of the reflection service, answering alike. */
+export interface ReflectionServices {
+  v1: ServiceImpl<typeof ServerReflection>;
+  v1alpha: ServiceImpl<typeof ServerReflectionV1Alpha>;
+}
+
+/**
+ * Builds the reflection services over the given services (both reflection services are listed
+ * too). v1alpha's messages are v1's under another package, field for field, so a v1alpha request
+ * is answered by reading its bytes as v1 and writing the v1 answer's bytes as v1alpha.
+ */
+export function createReflectionServices(services: DescService[]): ReflectionServices {
   const files = new Map<string, DescFile>();
   const addFile = (f: DescFile): void => {
     if (files.has(f.name + ".proto")) return;
     files.set(f.name + ".proto", f);
     f.dependencies.forEach(addFile);
   };
-  for (const s of [...services, ServerReflection]) addFile(s.file);
+  const reflection = [ServerReflection, ServerReflectionV1Alpha];
+  for (const s of [...services, ...reflection]) addFile(s.file);
 
   const symbols = new Map<string, DescFile>();
   const extensions = new Map<string, DescExtension[]>();
@@ -51,7 +70,7 @@ export function createReflectionService(services: DescService[]): ServiceImpl<ty
       for (const m of s.methods) symbols.set(`${s.typeName}.${m.name}`, f);
     }
   }
-  const serviceNames = [...services, ServerReflection].map((s) => s.typeName);
+  const serviceNames = [...services, ...reflection].map((s) => s.typeName);
 
   const withDependencies = (file: DescFile): Uint8Array[] => {
     const seen = new Set<string>();
@@ -95,8 +114,18 @@ export function createReflectionService(services: DescService[]): ServiceImpl<ty
   };
 
   return {
-    async *serverReflectionInfo(requests) {
-      for await (const req of requests) yield answer(req);
+    v1: {
+      async *serverReflectionInfo(requests) {
+        for await (const req of requests) yield answer(req);
+      },
+    },
+    v1alpha: {
+      async *serverReflectionInfo(requests) {
+        for await (const req of requests) {
+          const res = answer(fromBinary(ServerReflectionRequestSchema, toBinary(AlphaRequestSchema, req)));
+          yield fromBinary(AlphaResponseSchema, toBinary(ServerReflectionResponseSchema, res));
+        }
+      },
     },
   };
 }

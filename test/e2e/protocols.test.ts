@@ -71,10 +71,11 @@ describe("one port for REST, Connect, gRPC and gRPC-Web", () => {
     expect(JSON.parse(body)).toEqual({ paused: false, reason: null, paused_at: null });
   });
 
-  it("answers gRPC server reflection: the three services are listed and their files resolve", async () => {
+  // v1alpha's messages are v1's, field for field: one codec reads both.
+  it.each(["v1", "v1alpha"])("answers gRPC server reflection %s: the three services are listed and their files resolve", async (version) => {
     const def: Record<string, grpc.MethodDefinition<any, any>> = {
       serverReflectionInfo: {
-        path: "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo", requestStream: true, responseStream: true, originalName: "ServerReflectionInfo",
+        path: `/grpc.reflection.${version}.ServerReflection/ServerReflectionInfo`, requestStream: true, responseStream: true, originalName: "ServerReflectionInfo",
         requestSerialize: (v: any) => Buffer.from(toBinary(ServerReflectionRequestSchema, v)),
         requestDeserialize: (b: Buffer) => fromBinary(ServerReflectionRequestSchema, b),
         responseSerialize: (v: any) => Buffer.from(toBinary(ServerReflectionResponseSchema, v)),
@@ -97,7 +98,7 @@ describe("one port for REST, Connect, gRPC and gRPC-Web", () => {
     await done;
     client.close();
     const names = answers[0].messageResponse.value.service.map((s: { name: string }) => s.name);
-    expect(names).toEqual(expect.arrayContaining(["yardmaster.v1.QueueService", "yardmaster.v1.SimulatorService", "yardmaster.v1.ActivityLogService", "grpc.reflection.v1.ServerReflection"]));
+    expect(names).toEqual(expect.arrayContaining(["yardmaster.v1.QueueService", "yardmaster.v1.SimulatorService", "yardmaster.v1.ActivityLogService", "grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection"]));
     const files = answers[1].messageResponse.value.fileDescriptorProto.map((b: Uint8Array) => fromBinary(FileDescriptorProtoSchema, b).name);
     expect(files[0]).toBe("yardmaster/v1/queue.proto");
     expect(files).toEqual(expect.arrayContaining(["google/api/annotations.proto", "google/protobuf/timestamp.proto", "yardmaster/v1/common.proto"]));
