@@ -29,7 +29,9 @@ export function createGuardInterceptor(authorizer: Authorizer, logger: Logger): 
       }
       return await next(req);
     } catch (e) {
-      if (e instanceof ConnectError) throw e;
+      // A ConnectError is the caller's answer, except an INTERNAL one: its text may be a library's
+      // (docs/errors.md: none reaches a client), so it is logged and hidden like any failure.
+      if (e instanceof ConnectError && e.code !== Code.Internal) throw e;
       logger.error({ err: e, requestId, rpc: req.method.name }, "request failed");
       throw new ConnectError(`internal error (request id ${requestId})`, Code.Internal);
     }
