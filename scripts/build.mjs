@@ -12,7 +12,7 @@ import { freshCompiledCli, STAMP } from "../bin/compiled-entry.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const started = new Date();
-// `npm ci` runs `prepare` twice: for the project, and for its link to itself (the devDependency
+// `npm ci` runs `prepare` twice: for the project, and for its link to itself (the dependency
 // "yardmaster": "file:.", which puts the command in node_modules/.bin so that `npx yardmaster`
 // runs it instead of installing a copy of the project). The second finds the first's build fresh.
 if (process.env.npm_lifecycle_event === "prepare" && freshCompiledCli(root, {}) !== null) {

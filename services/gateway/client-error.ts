@@ -11,7 +11,6 @@ import { randomUUID } from "node:crypto";
 import type { Server } from "node:http";
 import type { Socket } from "node:net";
 import { Code, ConnectError } from "@connectrpc/connect";
-import type { Logger } from "pino";
 import { restError } from "./error-body.js";
 
 /** [status, reason phrase, code, message] for a parser error code of Node's http module. */
@@ -23,13 +22,12 @@ function describe(errorCode: string | undefined): [number, string, Code, string]
   return [400, "Bad Request", Code.InvalidArgument, "the request is not valid HTTP/1.1"];
 }
 
-/** Installs the handler on the HTTP/1.1 server; problems are logged at debug level with a request id. */
-export function answerClientErrors(server: Server, logger?: Logger): void {
+/** Installs the handler on the HTTP/1.1 server (the answer carries a fresh request id; nothing is logged). */
+export function answerClientErrors(server: Server): void {
   server.on("clientError", (err: Error & { code?: string }, socket: Socket) => {
     if (err.code === "ECONNRESET" || !socket.writable) return void socket.destroy();
     const requestId = randomUUID();
     const [status, reason, code, message] = describe(err.code);
-    logger?.debug({ err, requestId }, "refused an unparsable HTTP/1.1 request");
     const body = JSON.stringify(restError(new ConnectError(message, code), requestId).body);
     socket.end(
       `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
