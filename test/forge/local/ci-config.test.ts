@@ -18,6 +18,7 @@ describe(".yardmaster/ci.yml", () => {
   it.each([
     ["a bad timeout", "checks:\n  - {name: test, run: x, timeout: soon}\n", [["checks → item 1 → timeout", /invalid duration "soon"/]]],
     ["a zero timeout", "checks:\n  - {name: test, run: x, timeout: 0 s}\n", [["checks → item 1 → timeout", /at least 1 second/]]],
+    ["a timeout longer than a day", "checks:\n  - {name: test, run: x, timeout: 30 d}\n", [["checks → item 1 → timeout", /at most 1 day \(86400 seconds\)/]]],
     ["a fractional timeout", "checks:\n  - {name: test, run: x, timeout: 2.5}\n", [["checks → item 1 → timeout", /whole number/]]],
     ["a duplicate name", "checks:\n  - {name: test, run: a}\n  - {name: lint, run: b}\n  - {name: test, run: c}\n", [["checks → item 3 → name", /duplicate check name "test" \(also item 1\)/]]],
     ["an empty name", "checks:\n  - {name: '  ', run: a}\n", [["checks → item 1 → name", /cannot be empty/]]],

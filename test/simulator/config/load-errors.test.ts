@@ -18,6 +18,7 @@ async function errorsOf(text: string): Promise<Found[]> {
   return r.errors.map((e) => [e.path.map((p) => (typeof p === "number" ? `item ${p}` : p)).join(" → "), e.line, e.column, e.message]);
 }
 
+const DURATION_GRAMMAR = 'expected whole numbers with units in the order days, hours, minutes, seconds, e.g. "30 s", "5 min", "1 hour 30 min", "1 d 15 h 6 m 42 s"';
 const RANGE_1_128 = "expected an integer from 1 to 128, or {min, max} with integers from 1 to 128";
 
 const CASES: [string, string, Found[]][] = [
@@ -29,7 +30,17 @@ const CASES: [string, string, Found[]][] = [
   ["a batch size out of range", yaml("queue_rules:", "  - name: default", "    batch_size: 200"), [["queue_rules → item 0 → batch_size", 3, 17, `${RANGE_1_128}, got the number 200`]]],
   ["a batch size range upside down", yaml("queue_rules:", "  - name: default", "    batch_size: {min: 4, max: 2}"), [["queue_rules → item 0 → batch_size", 3, 17, "expected min <= max, got min 4 and max 2"]]],
   ["an unreadable duration", yaml("queue_rules:", "  - name: default", "    batch_max_wait_time: soon"), [
-    ["queue_rules → item 0 → batch_max_wait_time", 3, 26, 'invalid duration "soon": expected a number with a unit, e.g. "30 s", "5 min", "1 hour 30 min"'],
+    ["queue_rules → item 0 → batch_max_wait_time", 3, 26, `invalid duration "soon": ${DURATION_GRAMMAR}`],
+  ]],
+  // research/domain.md §1.8: integers with units, days to seconds, each unit once; nothing else.
+  ...["PT5M", "30 s 30 s", "5 min ago", "1 mo"].map((text): [string, string, Found[]] => [`a duration outside the grammar: ${text}`, yaml("queue_rules:", "  - name: default", `    batch_max_wait_time: ${text}`), [
+    ["queue_rules → item 0 → batch_max_wait_time", 3, 26, `invalid duration "${text}": ${DURATION_GRAMMAR}`],
+  ]]),
+  ["a wait of more than 365 days", yaml("queue_rules:", "  - name: default", "    batch_max_wait_time: 1e22"), [
+    ["queue_rules → item 0 → batch_max_wait_time", 3, 26, "a duration must be at most 365 days (31536000 seconds), got the number 1e+22"],
+  ]],
+  ["a timeout of more than 365 days", yaml("queue_rules:", "  - name: default", "    checks_timeout: 400 d"), [
+    ["queue_rules → item 0 → checks_timeout", 3, 21, 'expected a duration of at least 60 seconds, "auto" or null, got the string "400 d"'],
   ]],
   ["a checks timeout under a minute", yaml("queue_rules:", "  - name: default", "    checks_timeout: 30 s"), [["queue_rules → item 0 → checks_timeout", 3, 21, "expected a duration of at least 60 seconds, got 30 seconds"]]],
   ["an unknown merge method", yaml("queue_rules:", "  - name: default", "    merge_method: octopus"), [

@@ -54,12 +54,17 @@ const required = (expected: string) => (issue: { code?: string; input?: unknown;
   return undefined;
 };
 
+/** The longest `timeout` a check may have, seconds (1 day). */
+export const MAX_CHECK_TIMEOUT_SECONDS = 86_400;
+
 const timeout = z
   .union([z.string(), z.number()], { error: 'must be a duration such as "10 min" or a whole number of seconds' })
   .transform((value, ctx) => {
     try {
       const seconds = typeof value === "number" ? wholeSeconds(value) : parseDuration(value);
       if (seconds < 1) throw new DurationError("must be at least 1 second");
+      // A timer beyond 2^31 - 1 ms (24.8 days) would fire at once (Node's setTimeout); a day is plenty for a check.
+      if (seconds > MAX_CHECK_TIMEOUT_SECONDS) throw new DurationError(`must be at most 1 day (${MAX_CHECK_TIMEOUT_SECONDS} seconds)`);
       return seconds;
     } catch (error) {
       ctx.issues.push({ code: "custom", input: value, message: error instanceof Error ? error.message : String(error) });

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { parseConditionList } from "../conditions/tree.js";
-import { DurationError, parseDuration } from "../duration.js";
+import { DurationError, MAX_DURATION_SECONDS, parseDuration } from "../duration.js";
 import type { Condition, MergeMethodSetting } from "../model.js";
 
 /** A condition list (or `true`), parsed into condition trees. */
@@ -22,21 +22,31 @@ export function conditionList(): z.ZodType<Condition[] | true, unknown> {
   });
 }
 
-/** A duration text (`"30 s"`, `"1 hour 30 min"`) or a number of seconds -> whole seconds. */
+/**
+ * A duration text (`"30 s"`, `"1 hour 30 min"`) or a number of seconds -> whole seconds, at most
+ * {@link MAX_DURATION_SECONDS} (365 days).
+ */
 export function duration(): z.ZodType<number, unknown> {
   return z.unknown().transform((value, ctx) => {
-    if (typeof value === "number" && Number.isInteger(value) && value >= 0) return value;
-    if (typeof value !== "string") {
+    let seconds: number;
+    if (typeof value === "number" && Number.isInteger(value) && value >= 0) seconds = value;
+    else if (typeof value !== "string") {
       ctx.addIssue({ code: "custom", message: `expected a duration such as "30 s", "5 min" or "1 hour 30 min", got ${describeValue(value)}`, input: value });
       return z.NEVER;
+    } else {
+      try {
+        seconds = parseDuration(value);
+      } catch (e) {
+        if (!(e instanceof DurationError)) throw e;
+        ctx.addIssue({ code: "custom", message: e.message, input: value });
+        return z.NEVER;
+      }
     }
-    try {
-      return parseDuration(value);
-    } catch (e) {
-      if (!(e instanceof DurationError)) throw e;
-      ctx.addIssue({ code: "custom", message: e.message, input: value });
+    if (seconds > MAX_DURATION_SECONDS) {
+      ctx.addIssue({ code: "custom", message: `a duration must be at most 365 days (${MAX_DURATION_SECONDS} seconds), got ${describeValue(value)}`, input: value });
       return z.NEVER;
     }
+    return seconds;
   });
 }
 
