@@ -12,11 +12,11 @@ import { invalidField } from "../contracts/index.js";
 import {
   branchesWithQueue, dequeueImpact, EngineInputError, NotQueuedError, pullView, queueListing, statusView, type EngineState,
 } from "../engine/index.js";
-import { DEFAULT_CONFIGURATION_TEXT, type QueueRunner } from "../engine/runner/index.js";
+import { storedRepositoryConfig, type QueueRunner } from "../engine/runner/index.js";
 import { withForgeErrorsAsConnect } from "../forge/connect-errors.js";
 import type { ForgePort } from "../forge/types.js";
-import { formatConfigError, loadConfiguration, queueRuleApiConfig, queueRulesApiConfiguration, type Configuration } from "../simulator/config/index.js";
-import { baseRefsInWindow, getStoredConfig, loadQueueState } from "../store/index.js";
+import { formatConfigError, queueRuleApiConfig, queueRulesApiConfiguration, type Configuration } from "../simulator/config/index.js";
+import { baseRefsInWindow, loadQueueState } from "../store/index.js";
 import { fullName } from "./caller.js";
 import { freezeHandlers, type FreezeDeps } from "./freeze-handlers.js";
 import { pauseHandlers, type PauseDeps } from "./pause-handlers.js";
@@ -58,16 +58,14 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
   };
 
   /**
-   * The configuration the queue runs with: the stored file, loaded, or, for a repository without
-   * one (or not read yet), the default configuration the runner uses (one queue rule "default"
-   * with every default: docs/merge-queue.md, engine/runner/repository-config.ts).
-   * @throws ConnectError FAILED_PRECONDITION (422) when the stored file is invalid
+   * The configuration the queue runs with: the stored file, loaded (once per text), or, for a
+   * repository without one (or not read yet), the default configuration the runner uses (one
+   * queue rule "default" with every default: docs/merge-queue.md, engine/runner/repository-config.ts).
+   * @throws ConnectError FAILED_PRECONDITION (422) when the stored file is invalid (over 1 MiB included)
    */
   async function configuration(repo: string): Promise<Configuration> {
-    const stored = await getStoredConfig(deps.db, repo);
-    const [, name] = repo.split("/");
-    const loaded = await loadConfiguration(stored?.text ?? DEFAULT_CONFIGURATION_TEXT, { repositoryName: name, loadExtended: async (other) => (await deps.forge.readConfigFile(`${repo.split("/")[0]}/${other}`))?.text ?? null });
-    if (!loaded.ok) {
+    const loaded = await storedRepositoryConfig({ forge: deps.forge, db: deps.db }, repo);
+    if (loaded.errors) {
       throw new ConnectError(`the configuration file is invalid: ${loaded.errors.map(formatConfigError).join("; ")}`, Code.FailedPrecondition);
     }
     return loaded.config;

@@ -69,6 +69,16 @@ export async function repositoryConfig(deps: { forge: ForgePort; db: Pool }, rep
   return load(deps.forge, repository, file?.path ?? null, file?.text ?? null);
 }
 
+/**
+ * The configuration the queue runs with, from the text stored in PostgreSQL (the default when the
+ * repository has no file or was not read yet), without reading the forge: for the QueueService's
+ * reads. Loaded once per text (the same cache as the runner's).
+ */
+export async function storedRepositoryConfig(deps: { forge: ForgePort; db: Pool }, repository: string): Promise<RepositoryConfig> {
+  const stored = await getStoredConfig(deps.db, repository);
+  return load(deps.forge, repository, stored?.path ?? null, stored?.text ?? null);
+}
+
 /** The sections the engine keeps (engine/config.ts). */
 export function engineConfigurationInput(config: Configuration): ConfigurationInput {
   return {

@@ -140,3 +140,14 @@ it("reports deprecations even when the file has errors", async () => {
   expect(r.ok).toBe(false);
   expect(r.deprecations.map((d) => d.path.join("."))).toEqual(["queue_rules.0.speculative_checks"]);
 });
+
+it("refuses a file over 1 MiB without parsing it, and one named by extends too", async () => {
+  // A valid file, long only by a list under `shared`: refused for its size, not its content.
+  const big = yaml("queue_rules:", "  - name: default", "shared:", "  items:", ...Array.from({ length: 120_000 }, (_, i) => `    - item ${i}`));
+  expect(big.length).toBeGreaterThan(1_048_576);
+  expect(await errorsOf(big)).toEqual([["", null, null, `the file is ${big.length} characters long; a configuration is at most 1048576 characters (1 MiB)`]]);
+  const r = await loadConfiguration(yaml("extends: big"), { loadExtended: async () => big });
+  expect(r.ok ? [] : r.errors.map((e) => e.message)).toEqual([`the configuration of repository "big" is invalid: the file is ${big.length} characters long; a configuration is at most 1048576 characters (1 MiB)`]);
+  const fits = await loadConfiguration(big.slice(0, big.lastIndexOf("\n", 1_048_000) + 1));
+  expect(fits.ok).toBe(true);
+});

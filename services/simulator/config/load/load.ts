@@ -72,6 +72,7 @@ async function resolveExtends(local: Parsed, name: string, options: LoadOptions)
     return fail(`could not read the configuration of repository "${name}": ${(e as Error).message}`);
   }
   if (text === null) return fail(`repository "${name}" has no configuration file to extend`);
+  if (text.length > MAX_CONFIGURATION_CHARACTERS) return fail(`the configuration of repository "${name}" is invalid: ${tooLarge(text.length).message}`);
   const other = parseFile(text);
   if (other.errors.length > 0) {
     return { raw: null, errors: other.errors.map((e) => at(local.source, ["extends"], `the configuration of repository "${name}" is invalid: ${formatConfigError(e)}`)) };
@@ -81,12 +82,21 @@ async function resolveExtends(local: Parsed, name: string, options: LoadOptions)
 }
 
 /**
+ * The largest configuration text read, in characters (UTF-16 code units): 1 MiB, the simulators'
+ * request limit too. A larger file (the repository's, or one named by `extends`) is an error
+ * without being parsed: parsing 20 MiB of YAML took the server's event loop for 24 s.
+ */
+export const MAX_CONFIGURATION_CHARACTERS = 1_048_576;
+
+/**
  * Loads a configuration text.
- * @param text the YAML text (an empty text is an empty configuration)
+ * @param text the YAML text (an empty text is an empty configuration; over
+ *   {@link MAX_CONFIGURATION_CHARACTERS} characters, an error)
  * @returns the effective configuration and deprecations, or every error found and the
  *   deprecations seen. Never throws for bad input; a throwing `loadExtended` becomes an error.
  */
 export async function loadConfiguration(text: string, options: LoadOptions = {}): Promise<LoadResult> {
+  if (text.length > MAX_CONFIGURATION_CHARACTERS) return { ok: false, errors: [tooLarge(text.length)], deprecations: [] };
   const local = parseFile(text);
   const deprecations = local.errors.length > 0 && local.raw === null && Object.keys(local.value).length === 0 ? [] : findDeprecations(local.value);
   if (local.raw === null) return { ok: false, errors: inDocumentOrder(local.errors), deprecations };
@@ -100,4 +110,8 @@ export async function loadConfiguration(text: string, options: LoadOptions = {})
   const { config, issues } = buildConfiguration(raw, present);
   if (issues.length > 0) return { ok: false, errors: inDocumentOrder(issues.map((i) => at(local.source, i.path, i.message))), deprecations };
   return { ok: true, config, deprecations };
+}
+
+function tooLarge(length: number): ConfigError {
+  return { path: [], line: null, column: null, message: `the file is ${length} characters long; a configuration is at most ${MAX_CONFIGURATION_CHARACTERS} characters (1 MiB)` };
 }
