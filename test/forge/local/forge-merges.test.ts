@@ -81,7 +81,7 @@ describe("merging", () => {
 
   it("uses the commit title and message asked for", async () => {
     const tip = await w.forge.mergePullRequest(REPO, 2, { method: "squash", expectedHeadSha: heads[2]!, commitTitle: "Add two (#2)", commitMessage: "Details" });
-    expect((await readCommit(repo.git, tip)).message).toBe("Add two (#2)\n\nDetails\n");
+    expect((await readCommit(repo.git, tip)).message).toBe("Add two (#2)\n\nDetails");
   });
 
   const refusals: [string, () => Promise<unknown>, string, RegExp][] = [

@@ -55,7 +55,7 @@ describe("getPullRequest", () => {
       [first, "Edit lib", "Ada", [repo.src.root], false],
       [head, "Rename old", "Ada", [first], false],
     ]);
-    expect(s.commits[0]!.message).toBe("Edit lib\n\nwith a body\n");
+    expect(s.commits[0]!.message).toBe("Edit lib\n\nwith a body");
     expect(s.checks.map((c) => [c.name, c.state, c.app, c.description, c.detailsUrl])).toEqual([
       ["Summary", "success", "yardmaster", "Queued", null],
       ["lint", "failure", "external", "2 problems", "https://ci.example/1"],

@@ -38,7 +38,7 @@ describe("merge methods", () => {
     const outcome = await mergePullRequest(t.repo, { base: "main", pull: { number: 1, headSha: p1b }, method: "merge", date: at(100) });
     const tip = await readCommit(t.repo, outcome.tip);
     expect(tip.parents).toEqual([m1, p1b]);
-    expect(tip.message).toBe("Merge pull request #1\n");
+    expect(tip.message).toBe("Merge pull request #1");
     expect(tip.committerIdentity).toMatchObject({ name: "Yardmaster", email: "yardmaster@localhost", timestamp: at(100).getTime() / 1000 });
     expect(await t.filesAt(outcome.tip)).toEqual(merged);
     expect(await getBranchSha(t.repo, "main")).toBe(outcome.tip);
@@ -53,7 +53,7 @@ describe("merge methods", () => {
     expect(tip.tree).toBe(await treeOf(t.repo, viaMerge));
     expect(tip.authorIdentity).toMatchObject({ name: "Ada", email: "ada@example.com" });
     expect(tip.committer).toBe("Yardmaster");
-    expect(tip.message).toBe("Squash of #1\n\n* add feature\n* three\n");
+    expect(tip.message).toBe("Squash of #1\n\n* add feature\n* three");
     expect(await t.filesAt(outcome.tip)).toEqual(merged);
   });
 
@@ -71,7 +71,7 @@ describe("merge methods", () => {
     expect(outcome.pulls[0]!.commits).toHaveLength(2);
     expect(first!.parents).toEqual([m1]);
     expect(second!.parents).toEqual([first!.sha]);
-    expect([first!.message, second!.message]).toEqual(["add feature\n", "three\n\nwith a body\n"]);
+    expect([first!.message, second!.message]).toEqual(["add feature", "three\n\nwith a body"]);
     const original = await readCommit(t.repo, p1a);
     expect(first!.authorIdentity).toEqual(original.authorIdentity);
     expect(first!.committerIdentity).toMatchObject({ name: "Yardmaster", timestamp: at(100).getTime() / 1000 });

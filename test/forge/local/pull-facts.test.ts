@@ -55,7 +55,7 @@ describe("pull request facts", () => {
       [head1, "rename and delete", "Ada", "Yardmaster", [t.root], false],
       [head2, "modify and add", "Ada", "Yardmaster", [head1], false],
     ]);
-    expect(commits[1]!.message).toBe("modify and add\n\nbody\n");
+    expect(commits[1]!.message).toBe("modify and add\n\nbody");
     expect(commits[1]!.date).toBeInstanceOf(Date);
   });
 

@@ -62,7 +62,10 @@ export async function readCommit(repo: BareRepo, sha: Sha): Promise<CommitDetail
 export function parseCommit(sha: Sha, raw: string): CommitDetails {
   const split = raw.indexOf("\n\n");
   const headerText = split === -1 ? raw : raw.slice(0, split);
-  const message = split === -1 ? "" : raw.slice(split + 2);
+  // The message as a hosting platform reports it: without the newline git ends it with (writeCommit
+  // adds it back, so a commit replayed from these details keeps its bytes).
+  const stored = split === -1 ? "" : raw.slice(split + 2);
+  const message = stored.endsWith("\n") ? stored.slice(0, -1) : stored;
   const headers: [string, string][] = [];
   for (const line of headerText.split("\n")) {
     if (line.startsWith(" ") && headers.length > 0) headers[headers.length - 1]![1] += `\n${line.slice(1)}`;
