@@ -18,11 +18,16 @@ export function buildProgram(): Command {
 /** Runs the CLI with `argv` (process.argv form). */
 export async function runCli(argv: string[]): Promise<void> {
   const program = buildProgram();
+  // Output piped into a reader that stopped (`| head`) ends the command quietly, as Unix tools do.
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(0);
+    throw e;
+  });
   try {
     await program.parseAsync(argv);
   } catch (e) {
     if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? 0 : 2);
-    const msg = e instanceof ConnectError ? `${e.rawMessage} (${Code[e.code]})` : (e as Error).message;
+    const msg = e instanceof ConnectError ? `${e.rawMessage} (${Code[e.code]})` : e instanceof Error ? e.message : `failed: ${String(e)}`;
     process.stderr.write(`yardmaster: ${msg}\n`);
     process.exit(1);
   }

