@@ -86,6 +86,8 @@ export interface QueueRunner {
 }
 
 const MAX_INPUTS_PER_ROUND = 50;
+/** Longest time a sweep holds a repository's lock before letting a waiting request in, ms. */
+const MAX_LOCK_HOLD_MS = 1000;
 const MAX_EFFECT_ATTEMPTS = 12;
 
 /** Builds a runner (not started). */
@@ -235,10 +237,17 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
     try {
       if (!(await tryLockRepositorySession(client, repository))) return;
       try {
-        for (let round = 0; round < 10_000; round++) {
+        // The lock is held for at most MAX_LOCK_HOLD_MS of rounds at a time: an API request waiting
+        // for it (a dequeue, an enqueue) gets it between two holds instead of after the backlog.
+        const until = Date.now() + MAX_LOCK_HOLD_MS;
+        for (;;) {
           const { applied } = await applyRound(client, repository);
           const performed = await performRound(client, repository);
           if (!applied && !performed) break;
+          if (Date.now() >= until) {
+            again.add(repository);
+            break;
+          }
         }
         backoffUntil.delete(repository);
         failures.delete(repository);
