@@ -96,6 +96,8 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
   const log = deps.logger.child({ component: "queue-runner" });
   let timer: NodeJS.Timeout | undefined;
   let stopped = true;
+  /** Set by stop(): the repository being processed stops after its current round; no new one starts. */
+  let ending = false;
   const active = new Map<string, Promise<void>>();
   const again = new Set<string>();
   const backoffUntil = new Map<string, number>();
@@ -244,7 +246,7 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
           const { applied } = await applyRound(client, repository);
           const performed = await performRound(client, repository);
           if (!applied && !performed) break;
-          if (Date.now() >= until) {
+          if (Date.now() >= until || ending) {
             again.add(repository);
             break;
           }
@@ -270,6 +272,7 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
   }
 
   function kick(repository: string): Promise<void> {
+    if (ending) return Promise.resolve();
     const running = active.get(repository);
     if (running) {
       again.add(repository);
@@ -279,7 +282,8 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
       .catch((e) => log.error({ repository, err: e }, "queue runner failed"))
       .finally(() => {
         active.delete(repository);
-        if (again.delete(repository)) void kick(repository);
+        // After stop() nothing starts again: the pool is about to close.
+        if (again.delete(repository) && !ending) void kick(repository);
       });
     active.set(repository, p);
     return p;
@@ -360,10 +364,12 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
     start() {
       if (!stopped) return;
       stopped = false;
+      ending = false;
       schedule();
     },
     async stop() {
       stopped = true;
+      ending = true;
       clearTimeout(timer);
       await Promise.all(active.values());
     },
