@@ -24,7 +24,9 @@ export interface PauseDeps {
   eventsWritten: () => void;
   /**
    * Records the change for the queue engine in the same transaction as the pause row (the
-   * runner's inbox), so the engine and the pause endpoints never disagree.
+   * runner's inbox), so the engine applies every change the endpoints report, in their order. It
+   * applies it when the runner reaches it in the inbox: within a second normally, later behind a
+   * backlog (docs/pause.md).
    */
   pauseChanged?: (client: PoolClient, repository: string, change: { paused: true; reason: string; actor: ActorInfo } | { paused: false; actor: ActorInfo }) => Promise<void>;
   /** Called after the commit (wakes the runner). */
