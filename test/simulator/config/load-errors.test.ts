@@ -48,6 +48,12 @@ const CASES: [string, string, Found[]][] = [
   ]],
   ["a queue rule without a name", yaml("queue_rules:", "  - merge_method: squash"), [["queue_rules → item 0 → name", 2, 5, 'missing required key "name"']]],
   ["two queue rules with one name", yaml("queue_rules:", "  - name: default", "  - name: default"), [["queue_rules → item 1 → name", 3, 11, 'duplicate queue rule name "default" (also item 0)']]],
+  ["two priority rules with one name", yaml("priority_rules:", "  - name: hot", "    conditions: [label=hot]", "  - name: hot", "    conditions: [label=urgent]"), [
+    ["priority_rules → item 1 → name", 4, 11, 'duplicate priority rule name "hot" (also item 0)'],
+  ]],
+  ["a capacity for a scope no file declares", yaml("scopes:", "  source:", "    files:", "      front:", '        include: ["web/**"]', "  capacities:", "    back: 2"), [
+    ["scopes → capacities → back", 7, 11, 'unknown scope "back" (scopes of source.files: front)'],
+  ]],
   ["a misspelt action", yaml("pull_request_rules:", "  - name: x", "    conditions: []", "    actions:", "      labels: {add: [a]}"), [
     ["pull_request_rules → item 0 → actions → labels", 5, 15, 'unknown action "labels" (did you mean "label"?); expected one of assign, backport, close, comment, copy, delete_head_branch, dequeue, dismiss_reviews, edit, github_actions, label, merge, post_check, queue, rebase, refresh, request_reviews, review, squash, update'],
   ]],

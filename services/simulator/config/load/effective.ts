@@ -122,8 +122,18 @@ function actionOptions(name: string, local: Record<string, unknown>, defaults: R
   return merged;
 }
 
-function scopesConfig(raw: RawConfiguration["scopes"]): ScopesConfig | null {
+/**
+ * The effective `scopes` section. With scopes declared by files, a capacity must name one of
+ * them (a typo would otherwise go unnoticed); with manual scopes any name may come.
+ */
+function scopesConfig(raw: RawConfiguration["scopes"], issues: SemanticIssue[]): ScopesConfig | null {
   if (raw === null || raw === undefined) return null;
+  if (raw.source && "files" in raw.source) {
+    const declared = Object.keys(raw.source.files);
+    for (const name of Object.keys(raw.capacities ?? {})) {
+      if (!declared.includes(name)) issues.push({ path: ["scopes", "capacities", name], message: `unknown scope "${name}" (scopes of source.files: ${declared.join(", ")})` });
+    }
+  }
   let source: ScopesConfig["source"] = null;
   if (raw.source && "files" in raw.source) {
     source = {
@@ -166,6 +176,12 @@ export function buildConfiguration(raw: RawConfiguration, presentSections: strin
   const mergeQueue = { ...MERGE_QUEUE_DEFAULTS, ...written(raw.merge_queue) };
   if (raw.merge_queue?.max_parallel_checks === undefined && speculative.length > 0) mergeQueue.max_parallel_checks = Math.max(...speculative);
 
+  // Priority rules are merged with an extended file's by name: two with one name are ambiguous.
+  const priorityNames = new Map<string, number>();
+  (raw.priority_rules ?? []).forEach((p, i) => {
+    if (priorityNames.has(p.name)) issues.push({ path: ["priority_rules", i, "name"], message: `duplicate priority rule name "${p.name}" (also item ${priorityNames.get(p.name)})` });
+    else priorityNames.set(p.name, i);
+  });
   const priorityRules: PriorityRuleConfig[] = [
     ...(raw.priority_rules ?? []).map((p) => ({
       name: p.name,
@@ -211,7 +227,7 @@ export function buildConfiguration(raw: RawConfiguration, presentSections: strin
     queue_rules: queueRules,
     merge_queue: mergeQueue,
     priority_rules: priorityRules,
-    scopes: scopesConfig(raw.scopes),
+    scopes: scopesConfig(raw.scopes, issues),
     partition_rules: (raw.partition_rules ?? []).map((p) => ({ name: p.name, conditions: list(p.conditions), fallback_partition: p.fallback_partition ?? false })),
     pull_request_rules: pullRequestRules,
     commands_restrictions: commandsRestrictions,
