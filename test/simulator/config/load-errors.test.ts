@@ -157,3 +157,15 @@ it("refuses a file over 1 MiB without parsing it, and one named by extends too",
   const fits = await loadConfiguration(big.slice(0, big.lastIndexOf("\n", 1_048_000) + 1));
   expect(fits.ok).toBe(true);
 });
+
+it("says in the author's words what the YAML library tells its caller: several documents, deep nesting, alias bombs", async () => {
+  expect(await errorsOf(yaml("queue_rules: []", "---", "queue_rules: []"))).toEqual([
+    ["", 2, 1, "YAML syntax error: the file holds more than one YAML document (a --- line starts another); a configuration is one document"],
+  ]);
+  const deep = await errorsOf(yaml("queue_rules:", "  - name: a", "    merge_conditions:", `      - ${"{or: [".repeat(3000)}label=x${"]}".repeat(3000)}`));
+  expect(deep.map(([, , , message]) => message)).toContain("YAML syntax error: the file nests too deeply to be read (thousands of levels of brackets or indentation)");
+  const levels = ["a: &a [x, x, x, x, x, x, x, x, x]", ...["b", "c", "d", "e"].map((k, i) => `${k}: &${k} [${Array(9).fill(`*${"abcd"[i]}`).join(", ")}]`), `f: [${Array(9).fill("*e").join(", ")}]`];
+  expect(await errorsOf(yaml(...levels))).toEqual([
+    ["", null, null, "YAML error: the aliases expand to more than 10000 nodes (aliases of aliases multiply): write the values out, or use fewer aliases"],
+  ]);
+});

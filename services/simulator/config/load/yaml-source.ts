@@ -25,6 +25,13 @@ const MAX_ALIAS_COUNT = 10_000;
 
 const CONFLICT_MARKER = /^(<{7}|={7}|>{7})(\s|$)/m;
 
+/** The library's messages that speak to its caller, not to the file's author, said for the author. */
+function ownWords(code: string, message: string): string | undefined {
+  if (code === "MULTIPLE_DOCS") return "the file holds more than one YAML document (a --- line starts another); a configuration is one document";
+  if (/Maximum call stack size exceeded/.test(message)) return "the file nests too deeply to be read (thousands of levels of brackets or indentation)";
+  return undefined;
+}
+
 function hint(code: string, message: string): string {
   if (code === "MISSING_CHAR" && message.includes("quote")) {
     return " (a quoted value continued on the next lines must indent those lines more than its key, or close the quote on the same line)";
@@ -67,7 +74,7 @@ export function readYaml(text: string): YamlSource {
   const doc = parseDocument(text, { lineCounter: counter, merge: true, uniqueKeys: true, prettyErrors: false });
   const errors: ConfigError[] = doc.errors.map((e) => {
     const p = counter.linePos(e.pos[0]);
-    return { path: [], line: p.line, column: p.col, message: `YAML syntax error: ${e.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "")}${hint(e.code, e.message)}` };
+    return { path: [], line: p.line, column: p.col, message: `YAML syntax error: ${ownWords(e.code, e.message) ?? e.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "")}${hint(e.code, e.message)}` };
   });
   const conflict = CONFLICT_MARKER.exec(text);
   if (errors.length > 0 && conflict !== null) {
@@ -92,7 +99,10 @@ export function readYaml(text: string): YamlSource {
     try {
       value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? null;
     } catch (e) {
-      errors.push({ path: [], line: null, column: null, message: `YAML error: ${(e as Error).message}` });
+      const message = /alias count/i.test((e as Error).message)
+        ? `the aliases expand to more than ${MAX_ALIAS_COUNT} nodes (aliases of aliases multiply): write the values out, or use fewer aliases`
+        : (e as Error).message;
+      errors.push({ path: [], line: null, column: null, message: `YAML error: ${message}` });
     }
   }
   const locate = (path: readonly (string | number)[], key = false): { line: number; column: number } | null => {
