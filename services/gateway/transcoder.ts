@@ -96,14 +96,6 @@ function buildRequest(route: CompiledRoute, segments: string[], body: unknown, q
   const input = route.method.input;
   const obj: Record<string, unknown> = {};
   const violations: FieldViolation[] = [];
-  const collect = (fn: () => void) => {
-    try {
-      fn();
-    } catch (e) {
-      if (!isInvalidArgumentError(e)) throw e;
-      violations.push(...e.violations);
-    }
-  };
   if (route.body === "*") {
     if (body !== undefined) {
       throwIfViolations(checkJson(input, body, "proto3"));
@@ -121,7 +113,11 @@ function buildRequest(route: CompiledRoute, segments: string[], body: unknown, q
   for (const v of route.variables) {
     const raw = v.end === -1 ? segments.slice(v.start).join("/") : segments.slice(v.start, v.end).join("/");
     const field = v.chain.at(-1)!;
-    collect(() => setAtPath(obj, v.chain, paramToJson(field, field.name, [raw])));
+    try {
+      setAtPath(obj, v.chain, paramToJson(field, field.name, [raw]));
+    } catch (e) {
+      collectInvalid(e, violations);
+    }
   }
   if (query) {
     if (route.body === "*") throw invalidField(query.split("=")[0], "query parameters are not accepted when the body holds the whole request");
@@ -132,13 +128,15 @@ function buildRequest(route: CompiledRoute, segments: string[], body: unknown, q
       else grouped.set(k, [val]);
     }
     for (const [name, values] of grouped) {
-      collect(() => {
+      try {
         const chain = resolveFieldPath(input, name.split("."), true);
         if (typeof chain === "string") throw invalidField(name, "unknown query parameter");
         if (route.pathFields.has(chain[0].name)) throw invalidField(name, "is set by the path and cannot be given in the query");
         if (Array.isArray(route.body) && route.body[0].name === chain[0].name) throw invalidField(name, "is set by the body");
         setAtPath(obj, chain, paramToJson(chain.at(-1)!, name, values));
-      });
+      } catch (e) {
+        collectInvalid(e, violations);
+      }
     }
   }
   let message;
@@ -147,10 +145,21 @@ function buildRequest(route: CompiledRoute, segments: string[], body: unknown, q
   } catch (e) {
     throw invalidField("body", (e as Error).message);
   }
-  const reported = new Set(violations.map((v) => v.field));
-  violations.push(...checkMessageRules(input as DescMessage, message).filter((v) => !reported.has(v.field)));
-  throwIfViolations(violations);
+  const ruleViolations = checkMessageRules(input as DescMessage, message);
+  if (violations.length > 0) {
+    // A parameter already reported is not reported again as, say, missing.
+    const reported = new Set(violations.map((v) => v.field));
+    violations.push(...ruleViolations.filter((v) => !reported.has(v.field)));
+    throwIfViolations(violations);
+  }
+  throwIfViolations(ruleViolations);
   return message;
+}
+
+/** Adds the violations of an InvalidArgumentError to `violations`; rethrows any other error. */
+function collectInvalid(e: unknown, violations: FieldViolation[]): void {
+  if (!isInvalidArgumentError(e)) throw e;
+  violations.push(...e.violations);
 }
 
 /** Fastify request ids: random UUIDs, also sent back as `x-request-id`. */
