@@ -12,6 +12,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { isLiveStat, isRunning, processStat } from "./process-state.js";
 
 /** How long a fast shutdown may take before the start gives up, ms. */
 export const ORPHAN_SHUTDOWN_TIMEOUT_MS = 60_000;
@@ -24,19 +25,6 @@ async function postmasterPid(dataDir: string): Promise<number | null> {
   return Number.isInteger(pid) && pid > 0 ? pid : null;
 }
 
-/** Fields of /proc/PID/stat (the command name, which may hold spaces, stripped), or null when the process is gone. */
-async function procStat(pid: number): Promise<string[] | null> {
-  const text = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => null);
-  if (text === null) return null;
-  return text.slice(text.lastIndexOf(")") + 2).split(" ");
-}
-
-/** Whether a process is alive: it exists and is not a zombie (an exited orphan its adopter has not reaped yet). */
-async function alive(pid: number): Promise<boolean> {
-  const stat = await procStat(pid);
-  return stat !== null && stat[0] !== "Z" && stat[0] !== "X";
-}
-
 /**
  * Stops the postmaster left running on `dataDir` by a process that no longer exists (see the file
  * header); does nothing when there is none.
@@ -47,13 +35,13 @@ export async function stopOrphanedPostgres(dataDir: string): Promise<void> {
   if (!existsSync("/proc/self/stat")) return;
   const pid = await postmasterPid(dataDir);
   if (pid === null) return;
-  const stat = await procStat(pid);
-  if (stat === null || !(await alive(pid))) return; // a stale file: PostgreSQL removes it itself
+  const stat = await processStat(pid);
+  if (stat === null || !isLiveStat(stat)) return; // a stale file: PostgreSQL removes it itself
   const cmdline = (await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "")).split("\0");
   if (!cmdline.some((arg) => /postgres$/.test(arg))) return; // the PID was reused by another program
   const parent = Number(stat[1]);
   // An orphan is adopted by init (PID 1) or by a subreaper; the process that started it is gone.
-  const parentStat = parent > 1 ? await procStat(parent) : null;
+  const parentStat = parent > 1 ? await processStat(parent) : null;
   const parentCmd = parent > 1 ? (await readFile(`/proc/${parent}/cmdline`, "utf8").catch(() => "")).split("\0")[0] ?? "" : "";
   const orphan = parent <= 1 || parentStat === null || !/node|yardmaster/.test(path.basename(parentCmd));
   if (!orphan) {
@@ -61,6 +49,6 @@ export async function stopOrphanedPostgres(dataDir: string): Promise<void> {
   }
   process.kill(pid, "SIGINT");
   const deadline = Date.now() + ORPHAN_SHUTDOWN_TIMEOUT_MS;
-  while ((await alive(pid)) && Date.now() < deadline) await sleep(100);
-  if (await alive(pid)) throw new Error(`the PostgreSQL left running on ${dataDir} by a stopped server (pid ${pid}) did not shut down`);
+  while ((await isRunning(pid)) && Date.now() < deadline) await sleep(100);
+  if (await isRunning(pid)) throw new Error(`the PostgreSQL left running on ${dataDir} by a stopped server (pid ${pid}) did not shut down`);
 }

@@ -12,7 +12,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { startEmbeddedPostgres } from "../../services/store/embedded-postgres.js";
 import { eventually } from "../support/eventually.js";
-import { isRunning } from "../support/process-state.js";
+import { isRunning } from "../../services/store/process-state.js";
 
 let dir: string | undefined;
 afterAll(async () => {

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CI_CONFIG_CHECK, CiSlots, runCommitChecks, type CheckResult, type CiRunnerDeps } from "../../../services/forge/local/ci/index.js";
-import { isRunning } from "../../support/process-state.js";
+import { isRunning } from "../../../services/store/process-state.js";
 import { at, createTestRepo, git, type TestRepo } from "./git-fixture.js";
 
 let t: TestRepo;

@@ -11,7 +11,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GitCommandError, runGit } from "../../../services/forge/local/git/git-command.js";
 import { eventually } from "../../support/eventually.js";
-import { isRunning } from "../../support/process-state.js";
+import { isRunning } from "../../../services/store/process-state.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 
