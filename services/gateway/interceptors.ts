@@ -9,9 +9,11 @@ import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import { randomUUID } from "node:crypto";
 import { checkMessageRules, throwIfViolations } from "../contracts/index.js";
+import { ServerReflection } from "../../gen/grpc/reflection/v1/reflection_pb.js";
+import { ServerReflection as ServerReflectionV1Alpha } from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
 import { principalKey, type Authorizer } from "./auth.js";
 
-const OPEN_SERVICES = new Set(["grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection"]);
+const OPEN_SERVICES = new Set([ServerReflection.typeName, ServerReflectionV1Alpha.typeName]);
 
 /** Authenticates, validates and authorizes unary calls; hides unexpected errors behind a request id. */
 export function createGuardInterceptor(authorizer: Authorizer, logger: Logger): Interceptor {
