@@ -70,11 +70,16 @@ export function runCommand(input: CommandInput): Promise<CommandOutcome> {
         // ESRCH: the group is already gone.
       }
     };
+    /** SIGTERM to the group now, SIGKILL after the grace period (replacing any earlier grace timer). */
+    const terminate = () => {
+      killGroup("SIGTERM");
+      clearTimeout(killTimer);
+      killTimer = setTimeout(() => killGroup("SIGKILL"), input.killGraceMs);
+    };
     const end = (why: "timed_out" | "cancelled") => {
       if (endedBy !== null || settled) return;
       endedBy = why;
-      killGroup("SIGTERM");
-      killTimer = setTimeout(() => killGroup("SIGKILL"), input.killGraceMs);
+      terminate();
     };
     const timer = setTimeout(() => end("timed_out"), input.timeoutMs);
     const onAbort = () => end("cancelled");
@@ -98,11 +103,7 @@ export function runCommand(input: CommandInput): Promise<CommandOutcome> {
           pid = reply.pid;
           // Ended (timed out or cancelled) before the launcher said it started: end it now, with
           // its own grace period (the one started by `end` had no process group to kill).
-          if (endedBy !== null) {
-            killGroup("SIGTERM");
-            clearTimeout(killTimer);
-            killTimer = setTimeout(() => killGroup("SIGKILL"), input.killGraceMs);
-          }
+          if (endedBy !== null) terminate();
           return;
         case "output":
           tail.push(Buffer.from(reply.chunk.buffer, reply.chunk.byteOffset, reply.chunk.byteLength));
