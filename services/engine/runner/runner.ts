@@ -21,7 +21,7 @@ import type { ForgeEvent, ForgePort } from "../../forge/types.js";
 import { internalEventRow } from "../../activity-log/index.js";
 import {
   addEffects, addToInbox, appendToOutbox, cancelTimer, claimDueTimers, deleteEffect, deleteInbox, dueEffects, loadQueueState, postponeEffect,
-  listFreezes, recordBaseRefActivity, repositoriesWithWork, saveQueueState, setTimer, takeInbox, tryLockRepositorySession, unlockRepositorySession, withTransaction,
+  listFreezes, recordBaseRefActivity, repositoriesWithWork, saveQueueState, setAsideInput, setTimer, takeInbox, tryLockRepositorySession, unlockRepositorySession, withTransaction,
   type EventRow, type Pool,
 } from "../../store/index.js";
 import type { EngineEffect, LogEffect } from "../effects.js";
@@ -29,6 +29,7 @@ import { apply, createState } from "../engine.js";
 import { EngineInputError, type EngineEventInput } from "../events.js";
 import type { EngineState } from "../state.js";
 import { isRetryable, performEffect } from "./effect-executor.js";
+import { InputFailureCount, isTransientFailure, SET_ASIDE_AFTER_FAILURES } from "./input-failures.js";
 import { ProtectionCache } from "./evaluation.js";
 import { compileFreeze } from "./freeze-hold.js";
 import { FREEZE_START_TIMER_PREFIX, onFreezesChanged } from "./freeze-input.js";
@@ -104,15 +105,25 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
   /** Consecutive failed processings of a repository, reset by a success or by new input. */
   const failures = new Map<string, number>();
   const backoff = deps.failureBackoffMs ?? { first: 5000, max: 300_000 };
+  /** The inbox input a repository's last round failed on, when the failure blames it (input-failures.ts). */
+  const failedInput = new Map<string, string>();
+  const inputFailures = new InputFailureCount();
 
-  /** One transaction over the inbox; `extra` applies a request first. Returns whether anything was applied. */
+  /**
+   * One transaction: a request alone when `extra` is given, else up to MAX_INPUTS_PER_ROUND inbox
+   * inputs. Returns whether anything was applied. A failure while applying an inbox input that is
+   * not transient is noted in `failedInput` for processRepository.
+   */
   async function applyRound(client: pg.ClientBase, repository: string, extra?: RunnerRequest): Promise<{ applied: boolean; result?: EnqueueResult | void }> {
+    let applying: string | null = null;
     await client.query("BEGIN");
     try {
       let state: EngineState | null = await loadQueueState<EngineState>(client, repository);
       let config: RepositoryConfig = await repositoryConfig({ forge: deps.forge, db: client as never }, repository, state === null);
       if (!state) state = createState(repository, engineConfigurationInput(config.config));
-      const inbox = await takeInbox<RunnerInput>(client, repository, MAX_INPUTS_PER_ROUND);
+      // A request is applied in a round of its own: an input that cannot be applied fails the
+      // sweep's rounds, not the API call of someone steering the queue.
+      const inbox = extra ? [] : await takeInbox<RunnerInput>(client, repository, MAX_INPUTS_PER_ROUND);
       if (inbox.length === 0 && !extra) {
         await client.query("COMMIT");
         return { applied: false };
@@ -152,6 +163,7 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
       if (extra?.kind === "engine") env.emit(extra.event);
       if (extra?.kind === "enqueue") result = await enqueue(env, extra.number, extra.queueRule, extra.trigger, false);
       for (const row of inbox) {
+        applying = row.id;
         const input = row.input;
         if (input.kind === "engine") env.emit(input.event);
         else if (input.kind === "evaluate_check") await checkResults(env, input.checkId);
@@ -159,6 +171,7 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
         else await translateForgeEvent(env, input.event);
         while (evaluateAfter.length) await checkResults(env, evaluateAfter.shift()!);
       }
+      applying = null;
       while (evaluateAfter.length) await checkResults(env, evaluateAfter.shift()!);
       await persist(client, repository, current, effects, logs, at);
       await deleteInbox(client, inbox.map((r) => r.id));
@@ -167,6 +180,7 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
       return { applied: true, result };
     } catch (e) {
       await client.query("ROLLBACK").catch(() => {});
+      if (applying !== null && !isTransientFailure(e)) failedInput.set(repository, applying);
       throw e;
     }
   }
@@ -253,7 +267,11 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
         }
         backoffUntil.delete(repository);
         failures.delete(repository);
+        inputFailures.clear(repository);
       } catch (e) {
+        const blamed = failedInput.get(repository) ?? null;
+        failedInput.delete(repository);
+        if (inputFailures.record(repository, blamed) >= SET_ASIDE_AFTER_FAILURES && (await setAside(repository, blamed!, e))) return;
         const count = (failures.get(repository) ?? 0) + 1;
         failures.set(repository, count);
         const wait = isRetryable(e)
@@ -269,6 +287,21 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
     } finally {
       client.release();
     }
+  }
+
+  /**
+   * Moves the input blamed for SET_ASIDE_AFTER_FAILURES failed rounds to queue_inbox_set_aside and
+   * lets the inputs behind it be applied at once. Returns whether it was moved.
+   */
+  async function setAside(repository: string, inputId: string, e: unknown): Promise<boolean> {
+    inputFailures.clear(repository);
+    const message = e instanceof Error ? e.message : String(e);
+    if (!(await setAsideInput(deps.db, inputId, SET_ASIDE_AFTER_FAILURES, message))) return false;
+    log.error({ repository, inputId, failures: SET_ASIDE_AFTER_FAILURES, err: e }, "an input failed every time it was applied: set aside in queue_inbox_set_aside; the inputs behind it go on");
+    backoffUntil.delete(repository);
+    failures.delete(repository);
+    again.add(repository);
+    return true;
   }
 
   function kick(repository: string): Promise<void> {
@@ -338,10 +371,17 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
         await client.query(`SELECT pg_advisory_lock(hashtextextended($1::text, 7261))`, [repository]);
         try {
           const { result } = await applyRound(client, repository, request);
-          for (;;) {
-            const performed = await performRound(client, repository);
-            const { applied } = await applyRound(client, repository);
-            if (!performed && !applied) break;
+          // The request is committed: what follows (its effects, the inbox) is the sweep's work too,
+          // and a failure there is retried and reported by it, not answered to the caller.
+          try {
+            for (;;) {
+              const performed = await performRound(client, repository);
+              const { applied } = await applyRound(client, repository);
+              if (!performed && !applied) break;
+            }
+          } catch (e) {
+            failedInput.delete(repository);
+            log.warn({ repository, err: (e as Error).message }, "processing after a request failed; the queue runner retries it");
           }
           return result;
         } finally {

@@ -33,6 +33,21 @@ export async function deleteInbox(client: pg.ClientBase, ids: string[]): Promise
   if (ids.length) await client.query("DELETE FROM queue_inbox WHERE id = ANY($1::bigint[])", [ids]);
 }
 
+/**
+ * Moves one input from the inbox to `queue_inbox_set_aside` with how often and why it failed, in one
+ * transaction of the pool (docs/merge-queue.md "Runner", "An input that cannot be applied").
+ * @returns false when the input is no longer in the inbox (another runner applied or set it aside)
+ */
+export async function setAsideInput(db: pg.Pool, id: string, failures: number, error: string): Promise<boolean> {
+  const res = await db.query(
+    `WITH moved AS (DELETE FROM queue_inbox WHERE id = $1::bigint RETURNING id, repository, input, created_at)
+     INSERT INTO queue_inbox_set_aside (id, repository, input, created_at, failures, last_error)
+     SELECT id, repository, input, created_at, $2::int, $3::text FROM moved`,
+    [id, failures, error],
+  );
+  return res.rowCount === 1;
+}
+
 /** Repositories with inputs or effects waiting (for the periodic sweep). */
 export async function repositoriesWithWork(db: pg.Pool): Promise<string[]> {
   const res = await db.query<{ repository: string }>(

@@ -1,0 +1,103 @@
+/**
+ * An inbox input the queue runner cannot apply (here a comment event without a body, which no
+ * forge sends) used to fail every round of its repository, so nothing behind it was ever applied.
+ * The runner now sets such an input aside after SET_ASIDE_AFTER_FAILURES failed rounds blamed on it,
+ * keeps it with its error in queue_inbox_set_aside, and applies the inputs behind it
+ * (docs/merge-queue.md "Runner", "An input that cannot be applied"). An API request is applied in
+ * a round of its own meanwhile, so steering the queue works while the input waits.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pino from "pino";
+import { afterEach, describe, expect, it } from "vitest";
+import { createQueueRunner, type QueueRunner } from "../../../services/engine/runner/index.js";
+import { SET_ASIDE_AFTER_FAILURES } from "../../../services/engine/runner/input-failures.js";
+import { createLocalForge, type LocalForge } from "../../../services/forge/local/index.js";
+import { addToInbox, loadQueueState } from "../../../services/store/index.js";
+import type { EngineState } from "../../../services/engine/index.js";
+import { freshDatabase, type TestDatabase } from "../../support/database.js";
+import { eventually } from "../../support/eventually.js";
+import { createSourceRepo } from "../../forge/local/forge-fixture.js";
+
+const REPO = "acme/widgets";
+const ADA = { type: "user" as const, id: 1, name: "ada" };
+let cleanup: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await cleanup?.();
+  cleanup = undefined;
+});
+
+async function world() {
+  const db: TestDatabase = await freshDatabase();
+  const dir = await mkdtemp(join(tmpdir(), "ym-set-aside-"));
+  const lines: { level: number; msg: string; inputId?: string }[] = [];
+  const logger = pino({ level: "warn" }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+  let runner: QueueRunner | undefined;
+  const forge: LocalForge = createLocalForge({
+    db: db.pool, dataDir: join(dir, "data"), logger, sink: (e) => runner?.submit(e),
+    ci: { runner: { tempRoot: dir, killGraceMs: 500 }, slots: 1 },
+  });
+  const src = await createSourceRepo(dir, { "README.md": "widgets\n" });
+  await forge.addRepository({ repo: REPO, fromPath: src.path, defaultBranch: null, atRef: null });
+  runner = createQueueRunner({ db: db.pool, forge, logger, eventsWritten: () => {}, intervalMs: 20, failureBackoffMs: { first: 20, max: 100 } });
+  cleanup = async () => {
+    await runner!.stop();
+    await forge.close();
+    await db.drop();
+    await rm(dir, { recursive: true, force: true });
+  };
+  const count = async (table: string) => (await db.pool.query(`SELECT count(*)::int AS n FROM ${table} WHERE repository = $1`, [REPO])).rows[0].n as number;
+  const state = () => loadQueueState<EngineState>(db.pool as never, REPO);
+  return { db, runner, lines, count, state };
+}
+
+/** A comment event as no forge sends it: no body. Applying it throws a TypeError, every time. */
+const broken = {
+  kind: "forge",
+  event: { kind: "comment_created", repo: REPO, number: 1, commentId: 7, body: null, author: { login: "ada", id: 1, type: "User", avatarUrl: null }, url: null },
+};
+
+describe("an inbox input the queue runner cannot apply", () => {
+  it("is set aside with its error after repeated failures, and the inputs behind it are applied", async () => {
+    const w = await world();
+    await addToInbox(w.db.pool, REPO, [broken, { kind: "engine", event: { type: "pause", reason: "behind the broken input", actor: ADA } }]);
+    w.runner.start();
+
+    await eventually(async () => expect((await w.state())?.pause?.reason).toBe("behind the broken input"), 20_000, 50);
+    expect(await w.count("queue_inbox")).toBe(0);
+    const aside = await w.db.pool.query("SELECT input, failures, last_error FROM queue_inbox_set_aside WHERE repository = $1", [REPO]);
+    expect(aside.rows).toHaveLength(1);
+    expect(aside.rows[0].input).toEqual(broken);
+    expect(aside.rows[0].failures).toBe(SET_ASIDE_AFTER_FAILURES);
+    expect(aside.rows[0].last_error).toMatch(/split|null/);
+    const errors = w.lines.filter((l) => l.level >= 50 && /set aside/.test(l.msg));
+    expect(errors).toHaveLength(1);
+  });
+
+  it("does not hold up an API request while it waits to be set aside", async () => {
+    const w = await world();
+    await addToInbox(w.db.pool, REPO, [broken]);
+    // Not started: no sweep has counted a failure yet. The request is applied on its own.
+    await w.runner.request(REPO, { kind: "engine", event: { type: "pause", reason: "steered by the API", actor: ADA } });
+    expect((await w.state())?.pause?.reason).toBe("steered by the API");
+    expect(await w.count("queue_inbox")).toBe(1);
+    expect(await w.count("queue_inbox_set_aside")).toBe(0);
+  });
+
+  it("is put back by moving its row to the inbox, and applied once it can be", async () => {
+    const w = await world();
+    await addToInbox(w.db.pool, REPO, [broken]);
+    w.runner.start();
+    await eventually(async () => expect(await w.count("queue_inbox_set_aside")).toBe(1), 20_000, 50);
+    // docs/merge-queue.md: an operator mends the input and moves it back.
+    await w.db.pool.query(
+      `WITH back AS (DELETE FROM queue_inbox_set_aside WHERE repository = $1 RETURNING repository, input)
+       INSERT INTO queue_inbox (repository, input) SELECT repository, jsonb_set(input, '{event,body}', '"no command here"') FROM back`,
+      [REPO],
+    );
+    w.runner.wake(REPO);
+    await eventually(async () => expect(await w.count("queue_inbox")).toBe(0), 20_000, 50);
+    expect(await w.count("queue_inbox_set_aside")).toBe(0);
+  });
+});
