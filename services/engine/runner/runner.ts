@@ -59,6 +59,11 @@ export interface RunnerDeps {
    * `max` (default 5 s to 5 min). docs/merge-queue.md "Runner".
    */
   failureBackoffMs?: { first: number; max: number };
+  /**
+   * Longest time rounds hold a repository's lock before letting a waiting API request in, ms
+   * (default 1000; docs/merge-queue.md "Runner", item 6).
+   */
+  lockHoldMs?: number;
 }
 
 /** A synchronous request from the API, applied under the repository's lock. */
@@ -88,7 +93,7 @@ export interface QueueRunner {
 
 const MAX_INPUTS_PER_ROUND = 50;
 /** Longest time a sweep holds a repository's lock before letting a waiting request in, ms. */
-const MAX_LOCK_HOLD_MS = 1000;
+const DEFAULT_LOCK_HOLD_MS = 1000;
 const MAX_EFFECT_ATTEMPTS = 12;
 
 /** Builds a runner (not started). */
@@ -105,6 +110,7 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
   /** Consecutive failed processings of a repository, reset by a success or by new input. */
   const failures = new Map<string, number>();
   const backoff = deps.failureBackoffMs ?? { first: 5000, max: 300_000 };
+  const lockHoldMs = deps.lockHoldMs ?? DEFAULT_LOCK_HOLD_MS;
   /** The inbox input a repository's last round failed on, when the failure blames it (input-failures.ts). */
   const failedInput = new Map<string, string>();
   const inputFailures = new InputFailureCount();
@@ -253,9 +259,9 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
     try {
       if (!(await tryLockRepositorySession(client, repository))) return;
       try {
-        // The lock is held for at most MAX_LOCK_HOLD_MS of rounds at a time: an API request waiting
-        // for it (a dequeue, an enqueue) gets it between two holds instead of after the backlog.
-        const until = Date.now() + MAX_LOCK_HOLD_MS;
+        // The lock is held for at most lockHoldMs of rounds at a time: an API request waiting for
+        // it (a dequeue, an enqueue) gets it between two holds instead of after the backlog.
+        const until = Date.now() + lockHoldMs;
         for (;;) {
           const { applied } = await applyRound(client, repository);
           const performed = await performRound(client, repository);
@@ -371,13 +377,15 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
         await client.query(`SELECT pg_advisory_lock(hashtextextended($1::text, 7261))`, [repository]);
         try {
           const { result } = await applyRound(client, repository, request);
-          // The request is committed: what follows (its effects, the inbox) is the sweep's work too,
-          // and a failure there is retried and reported by it, not answered to the caller.
+          // The request is committed. Its effects are performed before the answer, within one lock
+          // hold; the rest (a backlog in the inbox) and any failure there are the sweep's work,
+          // retried and reported by it, not answered to the caller.
+          const until = Date.now() + lockHoldMs;
           try {
             for (;;) {
               const performed = await performRound(client, repository);
               const { applied } = await applyRound(client, repository);
-              if (!performed && !applied) break;
+              if ((!performed && !applied) || Date.now() >= until) break;
             }
           } catch (e) {
             failedInput.delete(repository);

@@ -6,50 +6,22 @@
  * (docs/merge-queue.md "Runner", "An input that cannot be applied"). An API request is applied in
  * a round of its own meanwhile, so steering the queue works while the input waits.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { createQueueRunner, type QueueRunner } from "../../../services/engine/runner/index.js";
 import { SET_ASIDE_AFTER_FAILURES } from "../../../services/engine/runner/input-failures.js";
-import { createLocalForge, type LocalForge } from "../../../services/forge/local/index.js";
-import { addToInbox, loadQueueState } from "../../../services/store/index.js";
-import type { EngineState } from "../../../services/engine/index.js";
-import { freshDatabase, type TestDatabase } from "../../support/database.js";
+import { addToInbox } from "../../../services/store/index.js";
 import { eventually } from "../../support/eventually.js";
-import { createSourceRepo } from "../../forge/local/forge-fixture.js";
+import { bareRunner, REPO, type BareRunner } from "./bare-runner.js";
 
-const REPO = "acme/widgets";
 const ADA = { type: "user" as const, id: 1, name: "ada" };
-let cleanup: (() => Promise<void>) | undefined;
+let w: BareRunner | undefined;
 afterEach(async () => {
-  await cleanup?.();
-  cleanup = undefined;
+  await w?.cleanup();
+  w = undefined;
 });
 
-async function world() {
-  const db: TestDatabase = await freshDatabase();
-  const dir = await mkdtemp(join(tmpdir(), "ym-set-aside-"));
-  const lines: { level: number; msg: string; inputId?: string }[] = [];
-  const logger = pino({ level: "warn" }, { write: (line: string) => void lines.push(JSON.parse(line)) });
-  let runner: QueueRunner | undefined;
-  const forge: LocalForge = createLocalForge({
-    db: db.pool, dataDir: join(dir, "data"), logger, sink: (e) => runner?.submit(e),
-    ci: { runner: { tempRoot: dir, killGraceMs: 500 }, slots: 1 },
-  });
-  const src = await createSourceRepo(dir, { "README.md": "widgets\n" });
-  await forge.addRepository({ repo: REPO, fromPath: src.path, defaultBranch: null, atRef: null });
-  runner = createQueueRunner({ db: db.pool, forge, logger, eventsWritten: () => {}, intervalMs: 20, failureBackoffMs: { first: 20, max: 100 } });
-  cleanup = async () => {
-    await runner!.stop();
-    await forge.close();
-    await db.drop();
-    await rm(dir, { recursive: true, force: true });
-  };
-  const count = async (table: string) => (await db.pool.query(`SELECT count(*)::int AS n FROM ${table} WHERE repository = $1`, [REPO])).rows[0].n as number;
-  const state = () => loadQueueState<EngineState>(db.pool as never, REPO);
-  return { db, runner, lines, count, state };
+async function world(): Promise<BareRunner> {
+  w = await bareRunner();
+  return w;
 }
 
 /** A comment event as no forge sends it: no body. Applying it throws a TypeError, every time. */
