@@ -22,10 +22,12 @@ export interface ErrorBody {
 
 /**
  * Turns anything thrown by a handler into a ConnectError fit for clients: ConnectErrors pass
- * unchanged; anything else becomes INTERNAL with a generic message (the original is `cause`).
+ * unchanged, except INTERNAL ones (their text may be a library's or another process's); those and
+ * anything else become INTERNAL with a generic message naming the request id (the original is
+ * `cause`, for the log). docs/errors.md.
  */
 export function publicError(e: unknown, requestId: string): ConnectError {
-  if (e instanceof ConnectError) return e;
+  if (e instanceof ConnectError && e.code !== Code.Internal) return e;
   return new ConnectError(`internal error (request id ${requestId})`, Code.Internal, undefined, undefined, e);
 }
 
