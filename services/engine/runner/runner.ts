@@ -21,7 +21,7 @@ import type { ForgeEvent, ForgePort } from "../../forge/types.js";
 import { internalEventRow } from "../../activity-log/index.js";
 import {
   addEffects, addToInbox, appendToOutbox, cancelTimer, claimDueTimers, deleteEffect, deleteInbox, dueEffects, loadQueueState, postponeEffect,
-  listFreezes, recordBaseRefActivity, repositoriesWithWork, saveQueueState, setAsideInput, setTimer, takeInbox, tryLockRepositorySession, unlockRepositorySession, withTransaction,
+  listFreezes, recordBaseRefActivity, repositoriesPausedDifferently, repositoriesWithWork, saveQueueState, setAsideInput, setTimer, takeInbox, tryLockRepositorySession, unlockRepositorySession, withTransaction,
   type EventRow, type Pool,
 } from "../../store/index.js";
 import type { EngineEffect, LogEffect } from "../effects.js";
@@ -30,6 +30,7 @@ import { EngineInputError, type EngineEventInput } from "../events.js";
 import type { EngineState } from "../state.js";
 import { isRetryable, performEffect } from "./effect-executor.js";
 import { InputFailureCount, isTransientFailure, SET_ASIDE_AFTER_FAILURES } from "./input-failures.js";
+import { pauseCorrection } from "./pause-agreement.js";
 import { ProtectionCache } from "./evaluation.js";
 import { compileFreeze } from "./freeze-hold.js";
 import { FREEZE_START_TIMER_PREFIX, onFreezesChanged } from "./freeze-input.js";
@@ -130,7 +131,7 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
       // A request is applied in a round of its own: an input that cannot be applied fails the
       // sweep's rounds, not the API call of someone steering the queue.
       const inbox = extra ? [] : await takeInbox<RunnerInput>(client, repository, MAX_INPUTS_PER_ROUND);
-      if (inbox.length === 0 && !extra) {
+      if (inbox.length === 0 && !extra && (await pauseCorrection(client, repository, state, [])) === null) {
         await client.query("COMMIT");
         return { applied: false };
       }
@@ -179,6 +180,17 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
       }
       applying = null;
       while (evaluateAfter.length) await checkResults(env, evaluateAfter.shift()!);
+      if (!extra) {
+        // docs/pause.md "The engine's pause": the API's pause wins when no pause input waits.
+        const correction = await pauseCorrection(client, repository, current, inbox.map((r) => r.id));
+        if (correction) {
+          log.warn({ repository, engine: current.pause ? "paused" : "not paused", correction: correction.type }, "the engine's pause differed from the API's with no pause input waiting; applied the API's");
+          if (!env.emit(correction) && inbox.length === 0) {
+            await client.query("COMMIT");
+            return { applied: false };
+          }
+        }
+      }
       await persist(client, repository, current, effects, logs, at);
       await deleteInbox(client, inbox.map((r) => r.id));
       await client.query("COMMIT");
@@ -192,7 +204,7 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
   }
 
   async function persist(client: pg.ClientBase, repository: string, state: EngineState, effects: EngineEffect[], logs: LogEffect[], at: number): Promise<void> {
-    await saveQueueState(client, repository, state);
+    await saveQueueState(client, repository, state, state.pause !== null);
     const rows: EventRow[] = [];
     for (const l of logs) {
       try {
@@ -348,7 +360,7 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
   async function sweep(): Promise<void> {
     try {
       await fireTimers();
-      for (const r of await repositoriesWithWork(deps.db)) void kick(r);
+      for (const r of new Set([...(await repositoriesWithWork(deps.db)), ...(await repositoriesPausedDifferently(deps.db))])) void kick(r);
     } catch (e) {
       log.warn({ err: e }, "queue runner sweep failed");
     }

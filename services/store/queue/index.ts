@@ -6,3 +6,4 @@ export { loadQueueState, lockRepository, saveQueueState, tryLockRepositorySessio
 export { getStoredConfig, putStoredConfig, type StoredConfigFile } from "./repository-config.js";
 export { cancelTimer, claimDueTimers, nextTimerDue, setTimer } from "./timers.js";
 export { deleteQueueRequest, listQueueRequests, putQueueRequest, type QueueRequest } from "./queue-requests.js";
+export { pauseWithPendingInput, repositoriesPausedDifferently } from "./pause-agreement.js";

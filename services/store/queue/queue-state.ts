@@ -32,11 +32,14 @@ export async function loadQueueState<S>(db: pg.Pool | pg.ClientBase, repository:
   return res.rows[0]?.state ?? null;
 }
 
-/** Stores the state (insert or replace). */
-export async function saveQueueState(client: pg.ClientBase, repository: string, state: unknown): Promise<void> {
+/**
+ * Stores the state (insert or replace) and whether it is paused (the `paused` column the sweep
+ * compares with queue_pauses: docs/pause.md "The engine's pause").
+ */
+export async function saveQueueState(client: pg.ClientBase, repository: string, state: unknown, paused: boolean): Promise<void> {
   await client.query(
-    `INSERT INTO queue_states (repository, state) VALUES ($1::text, $2::jsonb)
-     ON CONFLICT (repository) DO UPDATE SET state = EXCLUDED.state, version = queue_states.version + 1, updated_at = now()`,
-    [repository, JSON.stringify(state)],
+    `INSERT INTO queue_states (repository, state, paused) VALUES ($1::text, $2::jsonb, $3::boolean)
+     ON CONFLICT (repository) DO UPDATE SET state = EXCLUDED.state, paused = EXCLUDED.paused, version = queue_states.version + 1, updated_at = now()`,
+    [repository, JSON.stringify(state), paused],
   );
 }

@@ -9,12 +9,15 @@ import { join } from "node:path";
 import pino from "pino";
 import { createQueueRunner, type QueueRunner, type RunnerDeps } from "../../../services/engine/runner/index.js";
 import { createLocalForge, type LocalForge } from "../../../services/forge/local/index.js";
-import { loadQueueState } from "../../../services/store/index.js";
+import { pauseEvent } from "../../../services/queue/pause-events.js";
+import { addToInbox, loadQueueState, setPause } from "../../../services/store/index.js";
 import type { EngineState } from "../../../services/engine/index.js";
 import { freshDatabase, type TestDatabase } from "../../support/database.js";
 import { createSourceRepo } from "../../forge/local/forge-fixture.js";
 
 export const REPO = "acme/widgets";
+/** The actor of the pauses and unpauses the tests make. */
+export const ADA = { type: "user" as const, id: 1, name: "ada" };
 
 /** A logged line (pino JSON): level 40 warn, 50 error. */
 export interface LogLine {
@@ -31,6 +34,11 @@ export interface BareRunner {
   /** Rows of `table` (queue_inbox, queue_inbox_set_aside, ...) for the repository. */
   count(table: string): Promise<number>;
   state(): Promise<EngineState | null>;
+  /**
+   * PUT /queue/pause as the endpoint does it: the queue_pauses row, its log event and the engine's
+   * input in one transaction, then a wake.
+   */
+  pause(reason: string): Promise<void>;
   cleanup(): Promise<void>;
 }
 
@@ -56,6 +64,11 @@ export async function bareRunner(options: Partial<Omit<RunnerDeps, "db" | "forge
     db, forge, runner: r, lines,
     count: async (table) => (await db.pool.query(`SELECT count(*)::int AS n FROM ${table} WHERE repository = $1`, [REPO])).rows[0].n as number,
     state: () => loadQueueState<EngineState>(db.pool as never, REPO),
+    pause: async (reason) => {
+      await setPause(db.pool, { repository: REPO, reason, pausedBy: ADA }, (kind) => pauseEvent(REPO, kind, reason, ADA), (client) =>
+        addToInbox(client, REPO, [{ kind: "engine", event: { type: "pause", reason, actor: ADA } }]));
+      r.wake(REPO);
+    },
     cleanup: async () => {
       await r.stop();
       await forge.close();

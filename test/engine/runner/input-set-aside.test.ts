@@ -10,9 +10,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { SET_ASIDE_AFTER_FAILURES } from "../../../services/engine/runner/input-failures.js";
 import { addToInbox } from "../../../services/store/index.js";
 import { eventually } from "../../support/eventually.js";
-import { bareRunner, REPO, type BareRunner } from "./bare-runner.js";
+import { ADA, bareRunner, REPO, type BareRunner } from "./bare-runner.js";
 
-const ADA = { type: "user" as const, id: 1, name: "ada" };
 let w: BareRunner | undefined;
 afterEach(async () => {
   await w?.cleanup();
@@ -33,7 +32,8 @@ const broken = {
 describe("an inbox input the queue runner cannot apply", () => {
   it("is set aside with its error after repeated failures, and the inputs behind it are applied", async () => {
     const w = await world();
-    await addToInbox(w.db.pool, REPO, [broken, { kind: "engine", event: { type: "pause", reason: "behind the broken input", actor: ADA } }]);
+    await addToInbox(w.db.pool, REPO, [broken]);
+    await w.pause("behind the broken input");
     w.runner.start();
 
     await eventually(async () => expect((await w.state())?.pause?.reason).toBe("behind the broken input"), 20_000, 50);
@@ -50,7 +50,9 @@ describe("an inbox input the queue runner cannot apply", () => {
   it("does not hold up an API request while it waits to be set aside", async () => {
     const w = await world();
     await addToInbox(w.db.pool, REPO, [broken]);
-    // Not started: no sweep has counted a failure yet. The request is applied on its own.
+    // Not started: no sweep has counted a failure yet. The request is applied on its own (the
+    // endpoint's queue_pauses row is written first, as PUT /queue/pause would).
+    await w.db.pool.query("INSERT INTO queue_pauses (repository, reason, paused_at, paused_by) VALUES ($1, 'steered by the API', now(), '{}')", [REPO]);
     await w.runner.request(REPO, { kind: "engine", event: { type: "pause", reason: "steered by the API", actor: ADA } });
     expect((await w.state())?.pause?.reason).toBe("steered by the API");
     expect(await w.count("queue_inbox")).toBe(1);
