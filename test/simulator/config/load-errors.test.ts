@@ -70,6 +70,9 @@ const CASES: [string, string, Found[]][] = [
   ["a bad condition reached through an alias", yaml("shared:", "  checks: &checks", "    - check-success=ci", "    - draft=false", "queue_rules:", "  - name: default", "    merge_conditions: *checks"), [
     ["queue_rules → item 0 → merge_conditions → item 1", 4, 7, 'Invalid condition "draft=false": operators are invalid for boolean attribute "draft": write "draft" or "-draft"'],
   ]],
+  ["a team compared with a regular expression", yaml("queue_rules:", "  - name: default", "    merge_conditions:", "      - or:", "        - approved-reviews-by=@acme/core", "        - approved-reviews-by~=@acme/core"), [
+    ["queue_rules → item 0 → merge_conditions → item 0 → or → item 1", 6, 11, 'Invalid condition "approved-reviews-by~=@acme/core": "@acme/core" is a team: a team (@team or @org/team) can only be compared with =, != or an ordering operator, not ~='],
+  ]],
   ["an unquoted # condition", yaml("queue_rules:", "  - name: default", "    merge_conditions:", "      - #approved-reviews-by>=1", "      - base=main"), [
     ["queue_rules → item 0 → merge_conditions → item 0", 4, 9, 'Invalid condition: the condition is empty (in YAML, a condition starting with "#" must be quoted, e.g. "#approved-reviews-by>=1")'],
   ]],

@@ -10,6 +10,7 @@ import { checkTruth } from "./checks.js";
 import { type Comparison, EvaluationError, lengthOf, valueMatches } from "./compare.js";
 import type { AttributeValue, EvaluationContext } from "./context.js";
 import { specFor } from "./leaf-parser.js";
+import { isTeamValue } from "./team-values.js";
 import { earliest, evaluateCurrentDatetime, evaluateLegacyClock, evaluateSchedule, relativeCrossing } from "./time-leaves.js";
 
 const COMMIT_ATTRIBUTE = /^commits\[(-?\d+|\*)\]\.([A-Za-z_]+)$/;
@@ -49,7 +50,7 @@ function comparisonFor(leaf: ConditionLeaf, spec: AttributeSpec, ctx: Evaluation
     author: typeof author === "string" ? author : null,
     now: ctx.now,
   };
-  if (value.type === "string" && spec.value === "login" && value.value.startsWith("@")) {
+  if (value.type === "string" && spec.value === "login" && isTeamValue(value.value)) {
     const wanted = value.value.toLowerCase();
     const key = Object.keys(ctx.teams ?? {}).find((k) => k.toLowerCase() === wanted);
     if (key === undefined) throw new EvaluationError(`unknown team ${value.value}: its members are not known`);

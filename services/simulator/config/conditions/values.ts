@@ -9,6 +9,7 @@ import { normalizeDequeueCode } from "./dequeue-codes.js";
 import { compileGlob } from "./glob.js";
 import { translatePythonRegex } from "./python-regex.js";
 import { parseDayOfWeek, parseSchedule, parseTimeOfDay, splitZone } from "./schedule.js";
+import { refuseTeamPattern } from "./team-values.js";
 import { ValueError } from "./value-error.js";
 
 const PERMISSIONS = ["none", "read", "triage", "write", "maintain", "admin"] as const;
@@ -69,11 +70,13 @@ export function parseValue(spec: AttributeSpec, operator: Operator, length: bool
   if (length) return { type: "number", value: integer(raw, "an integer (the length is compared)") };
   if (operator === "~=") {
     const { value } = unquote(raw);
+    refuseTeamPattern(spec, operator, value);
     const r = translatePythonRegex(value);
     return { type: "regex", source: r.source, flags: r.flags };
   }
   if (operator === "*=") {
     const { value } = unquote(raw);
+    refuseTeamPattern(spec, operator, value);
     compileGlob(value);
     return { type: "glob", pattern: value };
   }
