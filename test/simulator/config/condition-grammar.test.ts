@@ -41,6 +41,9 @@ const VALID: [string, Expected, string][] = [
   ["approved-reviews-by!=@acme/core", { attribute: "approved-reviews-by", operator: "!=", value: {"type": "string", "value": "@acme/core"} }, "approved-reviews-by != @acme/core"],
   ["author>=@acme/a", { attribute: "author", operator: ">=", value: {"type": "string", "value": "@acme/a"} }, "author >= @acme/a"],
   ["title~=@acme/core", { attribute: "title", operator: "~=", value: {"type": "regex", "flags": ""} }, "title ~= @acme/core"],
+  ["check-success=@github-actions/build (ubuntu)", { attribute: "check-success", operator: "=", value: {"type": "string", "value": "@github-actions/build (ubuntu)"} }, "check-success = @github-actions/build (ubuntu)"],
+  ["check-failure~=^@app", { attribute: "check-failure", operator: "~=", value: {"type": "regex", "flags": ""} }, "check-failure ~= ^@app"],
+  ["label=@app", { attribute: "label", operator: "=", value: {"type": "string", "value": "@app"} }, "label = @app"],
   ["author={{author}}", { attribute: "author", operator: "=", value: {"type": "template", "template": "author"} }, "author = {{author}}"],
   ["author = {{ author }}", { attribute: "author", operator: "=", value: {"type": "template", "template": "author"} }, "author = {{ author }}"],
   ["-author~=\\[bot\\]$", { attribute: "author", negate: true, operator: "~=", value: {"type": "regex", "flags": ""} }, "-author ~= \\[bot\\]$"],
@@ -295,6 +298,16 @@ const INVALID: [string, string][] = [
   ...["merged-by", "sender", "assignee", "review-requested", "approved-reviews-by", "dismissed-reviews-by", "changes-requested-reviews-by", "commented-reviews-by"].map((attribute): [string, string] => [
     `${attribute}~=@acme/core`,
     `Invalid condition "${attribute}~=@acme/core": "@acme/core" is a team: a team (@team or @org/team) can only be compared with =, != or an ordering operator, not ~=`,
+  ]),
+  // research/domain.md §2.1 rule 6: a check name starting with "@" is @<app-slug>/<check-name>.
+  ["check-success=@app/", "Invalid condition \"check-success=@app/\": invalid check name \"@app/\": a check name starting with \"@\" names the app that posts it, @<app-slug>/<check-name>; the check name after \"/\" is missing"],
+  ["check-success=@/ci", "Invalid condition \"check-success=@/ci\": invalid check name \"@/ci\": a check name starting with \"@\" names the app that posts it, @<app-slug>/<check-name>; the app slug between \"@\" and \"/\" is missing"],
+  ["check-success=@app", "Invalid condition \"check-success=@app\": invalid check name \"@app\": a check name starting with \"@\" names the app that posts it, @<app-slug>/<check-name>; the \"/<check-name>\" part is missing"],
+  ["check-success=@", "Invalid condition \"check-success=@\": invalid check name \"@\": a check name starting with \"@\" names the app that posts it, @<app-slug>/<check-name>; the \"/<check-name>\" part is missing"],
+  ["check-success=\"@my app/ci\"", "Invalid condition \"check-success=\"@my app/ci\"\": invalid check name \"@my app/ci\": a check name starting with \"@\" names the app that posts it, @<app-slug>/<check-name>; \"my app\" is not an app slug (letters, digits, \"-\", \"_\" and \".\")"],
+  ...["check-failure", "check-neutral", "check-skipped", "check-cancelled", "check-timed-out", "check-pending", "check-stale", "check", "check-success-or-neutral", "status-success", "status-failure", "status-neutral"].map((attribute): [string, string] => [
+    `-${attribute}!=@app/`,
+    `Invalid condition "-${attribute}!=@app/": invalid check name "@app/": a check name starting with "@" names the app that posts it, @<app-slug>/<check-name>; the check name after "/" is missing`,
   ]),
   ["author={{ title }}", "Invalid condition \"author={{ title }}\": only the template {{ author }} can be used in a condition value, got {{ title }}"],
   ["title={{ body }}", "Invalid condition \"title={{ body }}\": only the template {{ author }} can be used in a condition value, got {{ body }}"],

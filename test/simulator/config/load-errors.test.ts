@@ -73,6 +73,9 @@ const CASES: [string, string, Found[]][] = [
   ["a team compared with a regular expression", yaml("queue_rules:", "  - name: default", "    merge_conditions:", "      - or:", "        - approved-reviews-by=@acme/core", "        - approved-reviews-by~=@acme/core"), [
     ["queue_rules → item 0 → merge_conditions → item 0 → or → item 1", 6, 11, 'Invalid condition "approved-reviews-by~=@acme/core": "@acme/core" is a team: a team (@team or @org/team) can only be compared with =, != or an ordering operator, not ~='],
   ]],
+  ["a qualified check name without its check name", yaml("queue_rules:", "  - name: default", "    merge_conditions:", "      - check-success=@app/"), [
+    ["queue_rules → item 0 → merge_conditions → item 0", 4, 9, 'Invalid condition "check-success=@app/": invalid check name "@app/": a check name starting with "@" names the app that posts it, @<app-slug>/<check-name>; the check name after "/" is missing'],
+  ]],
   ["an unquoted # condition", yaml("queue_rules:", "  - name: default", "    merge_conditions:", "      - #approved-reviews-by>=1", "      - base=main"), [
     ["queue_rules → item 0 → merge_conditions → item 0", 4, 9, 'Invalid condition: the condition is empty (in YAML, a condition starting with "#" must be quoted, e.g. "#approved-reviews-by>=1")'],
   ]],

@@ -4,6 +4,7 @@
  */
 import type { ConditionValue, Operator } from "../model.js";
 import type { AttributeSpec } from "./attributes.js";
+import { refuseMalformedCheckName } from "./check-names.js";
 import { parseInterval, parseRelative, parseTimestamp } from "./datetime.js";
 import { normalizeDequeueCode } from "./dequeue-codes.js";
 import { compileGlob } from "./glob.js";
@@ -81,8 +82,11 @@ export function parseValue(spec: AttributeSpec, operator: Operator, length: bool
     return { type: "glob", pattern: value };
   }
   switch (spec.value) {
-    case "text":
-      return textValue(raw, true);
+    case "text": {
+      const v = textValue(raw, true);
+      if (v.type === "string") refuseMalformedCheckName(spec, v.value);
+      return v;
+    }
     case "login": {
       const v = textValue(raw, false);
       if (v.type === "string" && !LOGIN.test(v.value)) {
