@@ -89,6 +89,13 @@ const CASES: [string, string, Found[]][] = [
     ["queue_rules → item 0 → speed", 7, 5, 'unknown key "speed"'],
   ]],
   ["merge-batch without batches", yaml("queue_rules:", "  - name: default", "    merge_method: merge-batch"), [["queue_rules → item 0 → merge_method", 3, 19, "merge_method merge-batch needs batch_size greater than 1"]]],
+  // research/domain.md §1.2: fast-forward is serial-only, i.e. merge_queue.mode serial (docs/configuration.md "Decisions").
+  ["fast-forward in parallel mode", yaml("merge_queue:", "  mode: parallel", "queue_rules:", "  - name: default", "    merge_method: fast-forward"), [
+    ["queue_rules → item 0 → merge_method", 5, 19, "merge_method fast-forward needs merge_queue.mode serial, got mode parallel: a fast-forward moves the base branch to the tested commit, and only serial mode checks each batch on top of the batches ahead"],
+  ]],
+  ["the deprecated queue_branch_merge_method fast-forward in isolated mode", yaml("merge_queue: {mode: isolated}", "queue_rules:", "  - name: default", "    merge_method: merge", "    queue_branch_merge_method: fast-forward"), [
+    ["queue_rules → item 0 → queue_branch_merge_method", 5, 32, "queue_branch_merge_method fast-forward needs merge_queue.mode serial, got mode isolated: a fast-forward moves the base branch to the tested commit, and only serial mode checks each batch on top of the batches ahead"],
+  ]],
   ["queue branch edits with a per-pull-request merge", yaml("queue_rules:", "  - name: default", "    allow_queue_branch_edit: true"), [
     ["queue_rules → item 0 → allow_queue_branch_edit", 3, 30, "allow_queue_branch_edit needs merge_method merge-batch or fast-forward"],
   ]],

@@ -289,6 +289,12 @@ describe("legacy keys", () => {
     expect(config.merge_queue.max_parallel_checks).toBe(1);
   });
 
+  it("accepts fast-forward in serial mode with speculative checks and batches (fast-forward is serial-only: merge_queue.mode)", async () => {
+    const config = await load(yaml("merge_queue: {max_parallel_checks: 5, mode: serial}", "queue_rules:", "  - {name: ff, merge_method: fast-forward, batch_size: 7}", "  - {name: legacy, queue_branch_merge_method: fast-forward, batch_size: {min: 2, max: 4}}"));
+    expect(config.queue_rules.map((q) => [q.name, q.merge_method, q.batch_size.max])).toEqual([["ff", "fast-forward", 7], ["legacy", "fast-forward", 4]]);
+    expect(config.merge_queue).toMatchObject({ max_parallel_checks: 5, mode: "serial" });
+  });
+
   it("maps queue_branch_merge_method to merge_method fast-forward, the queue action's method to merge_method, autoqueue to auto-merge", async () => {
     const config = await load(
       yaml(

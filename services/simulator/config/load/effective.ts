@@ -2,9 +2,9 @@
  * From a validated configuration file to the effective {@link Configuration}: `defaults` applied,
  * built-in defaults filled (load/defaults.ts), legacy keys mapped to their replacement
  * (research/domain.md §1.2), and the rules that span several keys checked. docs/configuration.md
- * "Keys and defaults" and "Decisions".
+ * "Keys and defaults" and "Rules across keys".
  */
-import type { Condition, ConditionLeaf, Configuration, PriorityRuleConfig, PullRequestRuleConfig, QueueRuleConfig, ScopesConfig } from "../model.js";
+import type { Condition, ConditionLeaf, Configuration, MergeQueueConfig, PriorityRuleConfig, PullRequestRuleConfig, QueueRuleConfig, ScopesConfig } from "../model.js";
 import type { RawConfiguration } from "../schema/root.js";
 import type { RawQueueRule, RawQueueRuleDefaults } from "../schema/queue-rules.js";
 import {
@@ -16,6 +16,7 @@ import {
   QUEUE_RULE_DEFAULTS,
   SCOPES_DEFAULTS,
 } from "./defaults.js";
+import { fastForwardModeIssue } from "./fast-forward.js";
 
 /** A problem found after validation, located by path. */
 export interface SemanticIssue {
@@ -33,7 +34,7 @@ function written<T extends object>(o: T | null | undefined): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-function queueRule(raw: RawQueueRule, defaults: Partial<RawQueueRuleDefaults>, index: number, count: number, issues: SemanticIssue[]): QueueRuleConfig {
+function queueRule(raw: RawQueueRule, defaults: Partial<RawQueueRuleDefaults>, index: number, count: number, mode: MergeQueueConfig["mode"], issues: SemanticIssue[]): QueueRuleConfig {
   const r = { ...defaults, ...written(raw) } as RawQueueRule;
   const path = ["queue_rules", index];
   let mergeMethod = r.merge_method ?? null;
@@ -43,6 +44,8 @@ function queueRule(raw: RawQueueRule, defaults: Partial<RawQueueRuleDefaults>, i
     }
     mergeMethod = "fast-forward";
   }
+  const fastForward = fastForwardModeIssue(r, path, mode);
+  if (fastForward !== null) issues.push(fastForward);
   const batchSize = r.batch_size ?? QUEUE_RULE_DEFAULTS.batch_size;
   if (mergeMethod === "merge-batch" && batchSize.max <= 1) {
     issues.push({ path: [...path, "merge_method"], message: "merge_method merge-batch needs batch_size greater than 1" });
@@ -165,7 +168,8 @@ export function buildConfiguration(raw: RawConfiguration, presentSections: strin
     if (seen.has(r.name)) issues.push({ path: ["queue_rules", i, "name"], message: `duplicate queue rule name "${r.name}" (also item ${seen.get(r.name)})` });
     else seen.set(r.name, i);
   });
-  const queueRules = rawQueueRules.map((r, i) => queueRule(r, queueDefaults, i, rawQueueRules.length, issues));
+  const mode = raw.merge_queue?.mode ?? MERGE_QUEUE_DEFAULTS.mode;
+  const queueRules = rawQueueRules.map((r, i) => queueRule(r, queueDefaults, i, rawQueueRules.length, mode, issues));
   queueRules.forEach((q, i) => {
     for (const other of q.disallow_checks_interruption_from_queues ?? []) {
       if (!seen.has(other)) issues.push({ path: ["queue_rules", i, "disallow_checks_interruption_from_queues"], message: `unknown queue rule "${other}"` });
