@@ -112,8 +112,21 @@ const CASES: [string, string, Found[]][] = [
     ["priority_rules → item 0 → priority", 4, 15, 'expected low, medium, high or an integer from 1 to 10000, got the string "urgent"'],
   ]],
   ["a one-letter scope name", yaml("scopes:", "  capacities: {a: 2, ok: 0}"), [
-    ["scopes → capacities → a", 2, 16, "expected a scope name of at least 2 characters among letters, digits, _ and -"],
+    ["scopes → capacities → a", 2, 16, 'expected a scope name of at least 2 characters among letters, digits, "_" and "-", got the string "a"'],
     ["scopes → capacities → ok", 2, 26, "expected at least 1, got the number 0"],
+  ]],
+  // research/domain.md §1.6: scope names are ^[A-Za-z0-9_-]+$ with at least 2 characters, wherever they are written.
+  ["a one-letter merge_queue_scope", yaml("scopes:", "  merge_queue_scope: a"), [
+    ["scopes → merge_queue_scope", 2, 22, 'expected a scope name of at least 2 characters among letters, digits, "_" and "-", got the string "a"'],
+  ]],
+  ["a merge_queue_scope that is a number", yaml("scopes:", "  merge_queue_scope: 7"), [
+    ["scopes → merge_queue_scope", 2, 22, 'expected a scope name of at least 2 characters among letters, digits, "_" and "-", got the number 7'],
+  ]],
+  ["a one-letter scope in the files source", yaml("scopes:", "  source:", "    files:", "      x:", '        include: ["x/**"]', "      web:", '        include: ["web/**"]'), [
+    ["scopes → source → files → x", 4, 7, 'expected a scope name of at least 2 characters among letters, digits, "_" and "-", got the string "x"'],
+  ]],
+  ["a scope of the files source with a bad pattern list", yaml("scopes:", "  source:", "    files:", "      web:", "        include: web/**"), [
+    ["scopes → source → files → web → include", 5, 18, 'expected a list, got the string "web/**"'],
   ]],
   ["barrier files without file scopes", yaml("scopes:", "  source: {manual: null}", "  barrier_files: {include: [Makefile]}"), [
     ["scopes → barrier_files", 3, 18, "barrier_files needs a files source (source: {files: ...})"],

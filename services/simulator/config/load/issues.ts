@@ -103,7 +103,11 @@ function flatten(issues: readonly z.core.$ZodIssue[], base: Path, out: { path: P
       case "invalid_union": {
         // Report the branch that got furthest (an object with a wrong field) rather than "invalid input".
         const deep = issue.errors.filter((branch) => branch.some((i) => i.path.length > 0 || i.code === "unrecognized_keys"));
-        if (deep.length === 1) flatten(deep[0], path, out);
+        // Among object shapes (`source: {files: ...} | {manual: null}`), the one whose keys the
+        // author wrote: a branch that refused the keys at its root is another shape.
+        const recognised = deep.filter((branch) => !branch.some((i) => i.code === "unrecognized_keys" && i.path.length === 0));
+        if (recognised.length === 1) flatten(recognised[0], path, out);
+        else if (deep.length === 1) flatten(deep[0], path, out);
         else {
           const expected = [...new Set(issue.errors.flatMap((b) => b.filter((i) => i.code === "invalid_type").map((i) => NOUNS[(i as { expected: string }).expected] ?? (i as { expected: string }).expected)))];
           out.push({ path, message: expected.length > 0 ? `expected ${expected.join(" or ")}, got ${describeValue(input)}` : `invalid value ${describeValue(input)}` });
