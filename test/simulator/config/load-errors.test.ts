@@ -76,6 +76,20 @@ const CASES: [string, string, Found[]][] = [
   ["a qualified check name without its check name", yaml("queue_rules:", "  - name: default", "    merge_conditions:", "      - check-success=@app/"), [
     ["queue_rules → item 0 → merge_conditions → item 0", 4, 9, 'Invalid condition "check-success=@app/": invalid check name "@app/": a check name starting with "@" names the app that posts it, @<app-slug>/<check-name>; the check name after "/" is missing'],
   ]],
+  // docs/configuration.md "Errors": a value reached through an alias points at the anchored text; the path names the use.
+  ["a bad value that is an alias", yaml("shared:", "  size: &size 200", "queue_rules:", "  - name: default", "    batch_size: *size"), [
+    ["queue_rules → item 0 → batch_size", 2, 15, `${RANGE_1_128}, got the number 200`],
+  ]],
+  ["a bad condition that is an alias", yaml("shared:", "  wip: &wip draft=false", "queue_rules:", "  - name: default", "    merge_conditions:", "      - check-success=ci", "      - *wip"), [
+    ["queue_rules → item 0 → merge_conditions → item 1", 2, 13, 'Invalid condition "draft=false": operators are invalid for boolean attribute "draft": write "draft" or "-draft"'],
+  ]],
+  ["a queue rule that is an alias of a rule without a name", yaml("shared:", "  rule: &rule", "    merge_method: squash", "queue_rules:", "  - *rule"), [
+    ["queue_rules → item 0 → name", 3, 5, 'missing required key "name"'],
+  ]],
+  ["one bad anchored value used twice", yaml("shared:", "  method: &method octopus", "queue_rules:", "  - {name: a, merge_method: *method}", "  - {name: b, merge_method: *method}"), [
+    ["queue_rules → item 0 → merge_method", 2, 19, 'expected one of "merge", "squash", "rebase", "fast-forward", "merge-batch", got the string "octopus"'],
+    ["queue_rules → item 1 → merge_method", 2, 19, 'expected one of "merge", "squash", "rebase", "fast-forward", "merge-batch", got the string "octopus"'],
+  ]],
   ["an unquoted # condition", yaml("queue_rules:", "  - name: default", "    merge_conditions:", "      - #approved-reviews-by>=1", "      - base=main"), [
     ["queue_rules → item 0 → merge_conditions → item 0", 4, 9, 'Invalid condition: the condition is empty (in YAML, a condition starting with "#" must be quoted, e.g. "#approved-reviews-by>=1")'],
   ]],

@@ -15,7 +15,9 @@ export interface YamlSource {
   errors: ConfigError[];
   /**
    * 1-based line and column of the node at `path` (or of the deepest existing ancestor).
-   * With `key`, the position of the last path element's key rather than of its value.
+   * With `key`, the position of the last path element's key rather than of its value. A node
+   * reached through an alias (`*name`) or a merge key (`<<: *name`) is located where its anchor
+   * (`&name`) wrote it, not at the alias: that is where the value can be fixed.
    */
   locate(path: readonly (string | number)[], key?: boolean): { line: number; column: number } | null;
 }
@@ -124,9 +126,12 @@ export function readYaml(text: string): YamlSource {
       }
       if (next === undefined && pairKey === undefined) break;
       const last = i === path.length - 1;
-      // An empty value (`queue:` with nothing after) has no text of its own: point at its key.
-      const empty = isScalar(next) && next.value === null && next.range !== undefined && next.range !== null && next.range[0] === next.range[1];
-      best = ((last && key) || empty ? position(counter, pairKey) : null) ?? position(counter, next) ?? position(counter, pairKey) ?? best;
+      // A value written as an alias (`*name`) is the anchored node: point where it is written.
+      const written = isAlias(next) ? next.resolve(doc) : next;
+      // An empty value (`queue:` with nothing after) has no text of its own: point at its key
+      // (an anchored empty value, `name: &a`, is pointed at after its anchor).
+      const empty = !isAlias(next) && isScalar(written) && written.value === null && written.range !== undefined && written.range !== null && written.range[0] === written.range[1];
+      best = ((last && key) || empty ? position(counter, pairKey) : null) ?? position(counter, written) ?? position(counter, pairKey) ?? best;
       node = next;
     }
     return best;
