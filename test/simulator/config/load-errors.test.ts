@@ -86,6 +86,10 @@ const CASES: [string, string, Found[]][] = [
   ["a queue rule that is an alias of a rule without a name", yaml("shared:", "  rule: &rule", "    merge_method: squash", "queue_rules:", "  - *rule"), [
     ["queue_rules → item 0 → name", 3, 5, 'missing required key "name"'],
   ]],
+  ["bad keys brought by a merge key", yaml("shared:", "  base: &base", "    batch_size: 200", "    speed: fast", "queue_rules:", "  - name: default", "    <<: *base"), [
+    ["queue_rules → item 0 → batch_size", 3, 17, `${RANGE_1_128}, got the number 200`],
+    ["queue_rules → item 0 → speed", 4, 5, 'unknown key "speed"'],
+  ]],
   ["one bad anchored value used twice", yaml("shared:", "  method: &method octopus", "queue_rules:", "  - {name: a, merge_method: *method}", "  - {name: b, merge_method: *method}"), [
     ["queue_rules → item 0 → merge_method", 2, 19, 'expected one of "merge", "squash", "rebase", "fast-forward", "merge-batch", got the string "octopus"'],
     ["queue_rules → item 1 → merge_method", 2, 19, 'expected one of "merge", "squash", "rebase", "fast-forward", "merge-batch", got the string "octopus"'],

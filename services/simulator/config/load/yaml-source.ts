@@ -4,7 +4,7 @@
  * of the value sits in the text, following anchors and merge keys, so that every configuration
  * error can name a line and column (docs/configuration.md "Errors").
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node, type YAMLMap } from "yaml";
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, Scalar, visit, type Document, type Node, type YAMLMap } from "yaml";
 import type { ConfigError } from "../model.js";
 
 /** A parsed configuration text. */
@@ -43,6 +43,17 @@ function hint(code: string, message: string): string {
   return "";
 }
 
+/**
+ * A merge key `<<` (unquoted; a quoted "<<" is an ordinary key). The library resolves it to the
+ * symbol `Symbol(<<)`, the plain text "<<" as it was before 2.x; the same test as its own.
+ */
+function isMergeKey(key: unknown): boolean {
+  if (!isScalar(key)) return false;
+  const v = key.value;
+  if (typeof v === "symbol") return v.description === "<<";
+  return v === "<<" && (key.type === undefined || key.type === Scalar.PLAIN);
+}
+
 function findInMap(doc: Document, map: YAMLMap, segment: string | number, seen = new Set<unknown>()): { pair: unknown; value: unknown } | null {
   if (seen.has(map)) return null;
   seen.add(map);
@@ -50,7 +61,7 @@ function findInMap(doc: Document, map: YAMLMap, segment: string | number, seen =
     if (isPair(pair) && isScalar(pair.key) && String(pair.key.value) === String(segment)) return { pair, value: pair.value };
   }
   for (const pair of map.items) {
-    if (!isPair(pair) || !isScalar(pair.key) || pair.key.value !== "<<") continue;
+    if (!isPair(pair) || !isMergeKey(pair.key)) continue;
     const sources = isSeq(pair.value) ? pair.value.items : [pair.value];
     for (let source of sources) {
       if (isAlias(source)) source = source.resolve(doc);
