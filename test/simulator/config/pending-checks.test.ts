@@ -53,6 +53,24 @@ describe("check leaves", () => {
     expect(truth(text, checks)).toBe(expected);
   });
 
+  it("matches a qualified check name (@<app>/<name>) against the app that posted the check", () => {
+    const checks = (list: [string, CheckState, string][]) => contextFor(pullRequest({ checks: list.map(([n, s, app]) => checkRun(n, s, app)), labels: labels("ready") }));
+    const qualified = (text: string, list: [string, CheckState, string][]) => evaluateCondition(parseCondition(text), checks(list)).match;
+    expect(qualified("check-success=@github-actions/ci", [["ci", "success", "github-actions"]])).toBe(true);
+    // The same name posted by another app is another check: it neither passes nor fails this leaf.
+    expect(qualified("check-success=@github-actions/ci", [["ci", "success", "circleci"]])).toBe("pending");
+    expect(qualified("check-success=@github-actions/ci", [["ci", "success", "circleci"], ["ci", "failure", "github-actions"]])).toBe(false);
+    expect(qualified("check-success=@github-actions/ci", [["ci", "pending", "github-actions"]])).toBe("pending");
+    expect(qualified("check-failure=@github-actions/ci", [["ci", "timed_out", "github-actions"]])).toBe(true);
+    expect(qualified("check-success!=@github-actions/ci", [["ci", "failure", "github-actions"], ["ci", "success", "circleci"]])).toBe(true);
+    expect(qualified("check-success-or-neutral=@github-actions/ci", [["ci", "neutral", "github-actions"]])).toBe(true);
+    // A commit status has no app: only its bare name matches it.
+    expect(qualified("check-success=@github-actions/ci", [["ci", "success", ""]])).toBe("pending");
+    expect(qualified("check-success=ci", [["ci", "success", "github-actions"]])).toBe(true);
+    expect(evaluateCondition(parseCondition("check-success=@github-actions/ci"), checks([["ci", "pending", "github-actions"], ["lint", "success", "github-actions"]])).relatedChecks)
+      .toEqual(["@github-actions/ci"]);
+  });
+
   it("records the checks a leaf read", () => {
     const r = evaluateCondition(parseCondition("check-success~=^test"), withChecks([["test-a", "failure"], ["test-b", "pending"], ["lint", "success"]]));
     expect(r.relatedChecks).toEqual(["test-a", "test-b"]);

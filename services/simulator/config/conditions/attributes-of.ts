@@ -186,6 +186,6 @@ export function attributesOf(snapshot: PullRequestSnapshot, queue: QueueContext 
       "commits-behind": snapshot.commitsBehind,
     },
     commits: commitAttributes(snapshot),
-    checks: checks.map((c) => ({ name: c.name, state: c.state })),
+    checks: checks.map((c) => ({ name: c.name, state: c.state, app: c.app })),
   };
 }

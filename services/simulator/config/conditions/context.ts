@@ -32,8 +32,11 @@ export interface PullRequestAttributes {
   lengths: Readonly<Record<string, number>>;
   /** Commits, oldest first. */
   commits: readonly CommitAttributes[];
-  /** Every check run and commit status read by check-* attributes (Yardmaster's own excluded). */
-  checks: readonly { name: string; state: CheckState }[];
+  /**
+   * Every check run and commit status read by check-* attributes (Yardmaster's own excluded), with
+   * the slug of the app that posted it when known (read by qualified names, `@<app>/<name>`).
+   */
+  checks: readonly { name: string; state: CheckState; app?: string }[];
 }
 
 /** Everything an evaluation needs. */

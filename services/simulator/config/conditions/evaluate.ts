@@ -10,6 +10,7 @@ import { checkTruth } from "./checks.js";
 import { type Comparison, EvaluationError, lengthOf, valueMatches } from "./compare.js";
 import type { AttributeValue, EvaluationContext } from "./context.js";
 import { specFor } from "./leaf-parser.js";
+import { isQualifiedCheckLeaf, qualifiedCheckLeaf } from "./qualified-checks.js";
 import { isTeamValue } from "./team-values.js";
 import { earliest, evaluateCurrentDatetime, evaluateLegacyClock, evaluateSchedule, relativeCrossing } from "./time-leaves.js";
 
@@ -108,6 +109,10 @@ function leafResult(leaf: ConditionLeaf, spec: AttributeSpec, ctx: EvaluationCon
     return { truth: match, next: null, related: [] };
   }
   const comparison = comparisonFor(leaf, spec, ctx);
+  if (isQualifiedCheckLeaf(spec, leaf)) {
+    const qualified = qualifiedCheckLeaf(spec, ctx);
+    return checkTruth(leaf, spec, valueMatches(qualified.value, comparison), comparison, qualified.ctx);
+  }
   const match = valueMatches(value, comparison);
   let next: Date | null = null;
   if (leaf.value?.type === "relative") {
