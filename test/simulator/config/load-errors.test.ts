@@ -107,9 +107,12 @@ const CASES: [string, string, Found[]][] = [
     ["queue_rules → item 0 → speed", 7, 5, 'unknown key "speed"'],
   ]],
   ["merge-batch without batches", yaml("queue_rules:", "  - name: default", "    merge_method: merge-batch"), [["queue_rules → item 0 → merge_method", 3, 19, "merge_method merge-batch needs batch_size greater than 1"]]],
-  // research/domain.md §1.2: fast-forward is serial-only, i.e. merge_queue.mode serial (docs/configuration.md "Decisions").
+  // research/domain.md §1.2: fast-forward is serial-only, i.e. merge_queue.mode serial (docs/configuration.md "Rules across keys").
   ["fast-forward in parallel mode", yaml("merge_queue:", "  mode: parallel", "queue_rules:", "  - name: default", "    merge_method: fast-forward"), [
     ["queue_rules → item 0 → merge_method", 5, 19, "merge_method fast-forward needs merge_queue.mode serial, got mode parallel: a fast-forward moves the base branch to the tested commit, and only serial mode checks each batch on top of the batches ahead"],
+  ]],
+  ["fast-forward with partition_rules", yaml("partition_rules:", "  - name: web", "    conditions: [files~=^web/]", "queue_rules:", "  - name: default", "    merge_method: fast-forward"), [
+    ["queue_rules → item 0 → merge_method", 6, 19, "merge_method fast-forward cannot be used with partition_rules: each partition is a train of its own on the same base branch, so the second partition to merge could not be fast-forwarded"],
   ]],
   ["the deprecated queue_branch_merge_method fast-forward in isolated mode", yaml("merge_queue: {mode: isolated}", "queue_rules:", "  - name: default", "    merge_method: merge", "    queue_branch_merge_method: fast-forward"), [
     ["queue_rules → item 0 → queue_branch_merge_method", 5, 32, "queue_branch_merge_method fast-forward needs merge_queue.mode serial, got mode isolated: a fast-forward moves the base branch to the tested commit, and only serial mode checks each batch on top of the batches ahead"],
