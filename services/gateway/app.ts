@@ -26,6 +26,9 @@ import { genRequestId, registerTranscoder, sendError } from "./transcoder.js";
 import { withUnparsableRequestAsInvalidArgument } from "./unparsable-request.js";
 import { Code, ConnectError } from "@connectrpc/connect";
 
+/** A strict UTF-8 decoder for REST request bodies: invalid byte sequences throw. */
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
 /** The gateway's Fastify instance (HTTP/1.1 and h2c on one port: dual-protocol-server.ts). */
 export type App = FastifyInstance<any, any, any, any>;
 
@@ -86,8 +89,14 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
     // JSON is the only body media type: Fastify's text/plain parser is removed, so a body sent as
     // text/plain is refused with 415 naming content-type instead of being read as a JSON string.
     rest.removeContentTypeParser(["application/json", "text/plain"]);
-    rest.addContentTypeParser("application/json", { parseAs: "string" }, (_req, body, done) => {
-      const text = body as string;
+    rest.addContentTypeParser("application/json", { parseAs: "buffer" }, (_req, body, done) => {
+      let text: string;
+      try {
+        // RFC 8259 §8.1: JSON text is UTF-8. Invalid bytes are refused, not replaced by U+FFFD.
+        text = UTF8.decode(body as Buffer);
+      } catch {
+        return done(invalidField("body", "is not valid UTF-8 (RFC 8259 §8.1): send the JSON text encoded as UTF-8"), undefined);
+      }
       if (text.trim() === "") return done(null, undefined);
       try {
         done(null, parseLossless(text, null, (s) => (isSafeNumber(s) ? Number(s) : s)));
