@@ -29,7 +29,7 @@ import { apply, createState } from "../engine.js";
 import { EngineInputError, type EngineEventInput } from "../events.js";
 import type { EngineState } from "../state.js";
 import { isRetryable, performEffect } from "./effect-executor.js";
-import { InputFailureCount, isTransientFailure, SET_ASIDE_AFTER_FAILURES } from "./input-failures.js";
+import { InputFailureCount, isTransientFailure, SET_ASIDE_AFTER } from "./input-failures.js";
 import { pauseCorrection } from "./pause-agreement.js";
 import { ProtectionCache } from "./evaluation.js";
 import { compileFreeze } from "./freeze-hold.js";
@@ -65,6 +65,11 @@ export interface RunnerDeps {
    * (default 1000; docs/merge-queue.md "Runner", item 6).
    */
   lockHoldMs?: number;
+  /**
+   * When an inbox input that fails every round it is applied in is set aside: consecutive failures
+   * and ms since the first (default 5 and 10 min; docs/merge-queue.md "Runner", item 8).
+   */
+  setAsideAfter?: { failures: number; ms: number };
 }
 
 /** A synchronous request from the API, applied under the repository's lock. */
@@ -115,6 +120,7 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
   /** The inbox input a repository's last round failed on, when the failure blames it (input-failures.ts). */
   const failedInput = new Map<string, string>();
   const inputFailures = new InputFailureCount();
+  const setAsideAfter = deps.setAsideAfter ?? SET_ASIDE_AFTER;
 
   /**
    * One transaction: a request alone when `extra` is given, else up to MAX_INPUTS_PER_ROUND inbox
@@ -289,7 +295,8 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
       } catch (e) {
         const blamed = failedInput.get(repository) ?? null;
         failedInput.delete(repository);
-        if (inputFailures.record(repository, blamed) >= SET_ASIDE_AFTER_FAILURES && (await setAside(repository, blamed!, e))) return;
+        const blame = inputFailures.record(repository, blamed, Date.now());
+        if (blame.count >= setAsideAfter.failures && blame.sinceFirstMs >= setAsideAfter.ms && (await setAside(repository, blamed!, blame.count, e))) return;
         const count = (failures.get(repository) ?? 0) + 1;
         failures.set(repository, count);
         const wait = isRetryable(e)
@@ -308,14 +315,14 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
   }
 
   /**
-   * Moves the input blamed for SET_ASIDE_AFTER_FAILURES failed rounds to queue_inbox_set_aside and
-   * lets the inputs behind it be applied at once. Returns whether it was moved.
+   * Moves the input blamed for `count` failed rounds to queue_inbox_set_aside and lets the inputs
+   * behind it be applied at once. Returns whether it was moved.
    */
-  async function setAside(repository: string, inputId: string, e: unknown): Promise<boolean> {
+  async function setAside(repository: string, inputId: string, count: number, e: unknown): Promise<boolean> {
     inputFailures.clear(repository);
     const message = e instanceof Error ? e.message : String(e);
-    if (!(await setAsideInput(deps.db, inputId, SET_ASIDE_AFTER_FAILURES, message))) return false;
-    log.error({ repository, inputId, failures: SET_ASIDE_AFTER_FAILURES, err: e }, "an input failed every time it was applied: set aside in queue_inbox_set_aside; the inputs behind it go on");
+    if (!(await setAsideInput(deps.db, inputId, count, message))) return false;
+    log.error({ repository, inputId, failures: count, err: e }, "an input failed every time it was applied: set aside in queue_inbox_set_aside; the inputs behind it go on");
     backoffUntil.delete(repository);
     failures.delete(repository);
     again.add(repository);

@@ -26,14 +26,16 @@ describe("isTransientFailure", () => {
 });
 
 describe("InputFailureCount", () => {
-  it("counts failures in a row on one input, and starts again on another input or none", () => {
+  it("counts failures in a row on one input and the time since the first, and starts again on another input or none", () => {
     const c = new InputFailureCount();
-    expect([c.record("a/b", "7"), c.record("a/b", "7"), c.record("a/b", "7")]).toEqual([1, 2, 3]);
-    expect(c.record("c/d", "7")).toBe(1);
-    expect(c.record("a/b", "8")).toBe(1);
-    expect(c.record("a/b", null)).toBe(0);
-    expect(c.record("a/b", "8")).toBe(1);
+    expect([c.record("a/b", "7", 1000), c.record("a/b", "7", 6000), c.record("a/b", "7", 16_000)]).toEqual([
+      { count: 1, sinceFirstMs: 0 }, { count: 2, sinceFirstMs: 5000 }, { count: 3, sinceFirstMs: 15_000 },
+    ]);
+    expect(c.record("c/d", "7", 20_000)).toEqual({ count: 1, sinceFirstMs: 0 });
+    expect(c.record("a/b", "8", 20_000)).toEqual({ count: 1, sinceFirstMs: 0 });
+    expect(c.record("a/b", null, 21_000)).toEqual({ count: 0, sinceFirstMs: 0 });
+    expect(c.record("a/b", "8", 22_000)).toEqual({ count: 1, sinceFirstMs: 0 });
     c.clear("a/b");
-    expect(c.record("a/b", "8")).toBe(1);
+    expect(c.record("a/b", "8", 23_000).count).toBe(1);
   });
 });

@@ -1,13 +1,13 @@
 /**
  * An inbox input the queue runner cannot apply (here a comment event without a body, which no
  * forge sends) used to fail every round of its repository, so nothing behind it was ever applied.
- * The runner now sets such an input aside after SET_ASIDE_AFTER_FAILURES failed rounds blamed on it,
- * keeps it with its error in queue_inbox_set_aside, and applies the inputs behind it
+ * The runner now sets such an input aside after repeated failed rounds blamed on it over some time
+ * (5 and 10 min by default), keeps it with its error in queue_inbox_set_aside, and applies the
+ * inputs behind it
  * (docs/merge-queue.md "Runner", "An input that cannot be applied"). An API request is applied in
  * a round of its own meanwhile, so steering the queue works while the input waits.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { SET_ASIDE_AFTER_FAILURES } from "../../../services/engine/runner/input-failures.js";
 import { addToInbox } from "../../../services/store/index.js";
 import { eventually } from "../../support/eventually.js";
 import { ADA, bareRunner, REPO, type BareRunner } from "./bare-runner.js";
@@ -18,8 +18,11 @@ afterEach(async () => {
   w = undefined;
 });
 
+/** Set aside after 5 failures, the first at least 300 ms before (10 min in production). */
+const SET_ASIDE_AFTER = { failures: 5, ms: 300 };
+
 async function world(): Promise<BareRunner> {
-  w = await bareRunner();
+  w = await bareRunner({ setAsideAfter: SET_ASIDE_AFTER });
   return w;
 }
 
@@ -41,10 +44,19 @@ describe("an inbox input the queue runner cannot apply", () => {
     const aside = await w.db.pool.query("SELECT input, failures, last_error FROM queue_inbox_set_aside WHERE repository = $1", [REPO]);
     expect(aside.rows).toHaveLength(1);
     expect(aside.rows[0].input).toEqual(broken);
-    expect(aside.rows[0].failures).toBe(SET_ASIDE_AFTER_FAILURES);
+    expect(aside.rows[0].failures).toBeGreaterThanOrEqual(SET_ASIDE_AFTER.failures);
     expect(aside.rows[0].last_error).toMatch(/split|null/);
     const errors = w.lines.filter((l) => l.level >= 50 && /set aside/.test(l.msg));
     expect(errors).toHaveLength(1);
+  });
+
+  it("is not set aside before the time since its first failure has passed, however often it failed", async () => {
+    w = await bareRunner({ setAsideAfter: { failures: 2, ms: 60_000 } });
+    await addToInbox(w.db.pool, REPO, [broken]);
+    w.runner.start();
+    await eventually(async () => expect(w!.lines.filter((l) => /processing (failed|still fails)/.test(l.msg)).length).toBeGreaterThanOrEqual(3), 20_000, 50);
+    expect(await w.count("queue_inbox")).toBe(1);
+    expect(await w.count("queue_inbox_set_aside")).toBe(0);
   });
 
   it("does not hold up an API request while it waits to be set aside", async () => {
