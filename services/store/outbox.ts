@@ -80,7 +80,7 @@ export async function pendingRelayBatches(client: pg.ClientBase): Promise<string
 export async function relayBatchRows(client: pg.ClientBase, batch: string): Promise<StoredEventRow[]> {
   const res = await client.query(
     `SELECT id::text, received_at, repository, trigger, pull_request::text, base_ref, outcome, type, batch_pull::text, metadata
-     FROM event_outbox WHERE relay_batch = $1::bigint ORDER BY id`,
+     FROM event_outbox WHERE relay_batch = $1::bigint ORDER BY event_outbox.id`,
     [batch],
   );
   return res.rows.map((r) => ({

@@ -26,7 +26,7 @@ export async function addEffects(client: pg.ClientBase, repository: string, effe
 /** The effects of a repository that are due, oldest first. */
 export async function dueEffects<T>(db: pg.Pool | pg.ClientBase, repository: string): Promise<EffectRow<T>[]> {
   const res = await db.query<{ id: string; effect: T; attempts: number }>(
-    "SELECT id::text, effect, attempts FROM queue_effects WHERE repository = $1::text AND not_before <= now() ORDER BY id",
+    "SELECT id::text, effect, attempts FROM queue_effects WHERE repository = $1::text AND not_before <= now() ORDER BY queue_effects.id",
     [repository],
   );
   return res.rows;

@@ -22,7 +22,7 @@ export async function addToInbox(db: pg.Pool | pg.ClientBase, repository: string
 /** The oldest inputs of a repository, locked for this transaction. */
 export async function takeInbox<T>(client: pg.ClientBase, repository: string, limit: number): Promise<InboxRow<T>[]> {
   const res = await client.query<{ id: string; input: T }>(
-    "SELECT id::text, input FROM queue_inbox WHERE repository = $1::text ORDER BY id LIMIT $2::int FOR UPDATE",
+    "SELECT id::text, input FROM queue_inbox WHERE repository = $1::text ORDER BY queue_inbox.id LIMIT $2::int FOR UPDATE",
     [repository, limit],
   );
   return res.rows;

@@ -36,6 +36,19 @@ describe("the engine's pause and the API's", () => {
     expect(corrections(w)).toEqual([]);
   });
 
+  it("apply a pause and its unpause in their order across a power of ten of inbox ids, with no correction", async () => {
+    w = await bareRunner();
+    // The pause gets inbox id 9999, the unpause 10000: the inbox was read in text order ("10000"
+    // first), which left the engine paused (the lost unpause of stop 18's stress run).
+    await w.db.pool.query("SELECT setval('queue_inbox_id_seq', 9998)");
+    await w.pause("release freeze");
+    await unpause(w);
+    w.runner.start();
+    await eventually(async () => expect(await w!.count("queue_inbox")).toBe(0), 20_000, 20);
+    expect((await w.state())?.pause).toBeNull();
+    expect(corrections(w)).toEqual([]);
+  });
+
   it("an engine left paused after the API's pause is gone is unpaused by the sweep", async () => {
     w = await bareRunner();
     w.runner.start();
