@@ -38,7 +38,7 @@ export async function findToken(db: pg.Pool, id: string): Promise<TokenRow | nul
 
 /** All tokens, newest first. */
 export async function listTokens(db: pg.Pool): Promise<TokenRow[]> {
-  const res = await db.query(`SELECT ${COLUMNS} FROM api_tokens ORDER BY created_at DESC, id`);
+  const res = await db.query(`SELECT ${COLUMNS} FROM api_tokens ORDER BY created_at DESC, api_tokens.id`);
   return res.rows.map(toRow);
 }
 
