@@ -111,9 +111,6 @@ const CASES: [string, string, Found[]][] = [
   ["fast-forward in parallel mode", yaml("merge_queue:", "  mode: parallel", "queue_rules:", "  - name: default", "    merge_method: fast-forward"), [
     ["queue_rules → item 0 → merge_method", 5, 19, "merge_method fast-forward needs merge_queue.mode serial, got mode parallel: a fast-forward moves the base branch to the tested commit, and only serial mode checks each batch on top of the batches ahead"],
   ]],
-  ["fast-forward with partition_rules", yaml("partition_rules:", "  - name: web", "    conditions: [files~=^web/]", "queue_rules:", "  - name: default", "    merge_method: fast-forward"), [
-    ["queue_rules → item 0 → merge_method", 6, 19, "merge_method fast-forward cannot be used with partition_rules: each partition is a train of its own on the same base branch, so the second partition to merge could not be fast-forwarded"],
-  ]],
   ["the deprecated queue_branch_merge_method fast-forward in isolated mode", yaml("merge_queue: {mode: isolated}", "queue_rules:", "  - name: default", "    merge_method: merge", "    queue_branch_merge_method: fast-forward"), [
     ["queue_rules → item 0 → queue_branch_merge_method", 5, 32, "queue_branch_merge_method fast-forward needs merge_queue.mode serial, got mode isolated: a fast-forward moves the base branch to the tested commit, and only serial mode checks each batch on top of the batches ahead"],
   ]],

@@ -34,9 +34,7 @@ function written<T extends object>(o: T | null | undefined): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-function queueRule(
-  raw: RawQueueRule, defaults: Partial<RawQueueRuleDefaults>, index: number, count: number, mode: MergeQueueConfig["mode"], partitions: number, issues: SemanticIssue[],
-): QueueRuleConfig {
+function queueRule(raw: RawQueueRule, defaults: Partial<RawQueueRuleDefaults>, index: number, count: number, mode: MergeQueueConfig["mode"], issues: SemanticIssue[]): QueueRuleConfig {
   const r = { ...defaults, ...written(raw) } as RawQueueRule;
   const path = ["queue_rules", index];
   let mergeMethod = r.merge_method ?? null;
@@ -46,7 +44,7 @@ function queueRule(
     }
     mergeMethod = "fast-forward";
   }
-  const fastForward = fastForwardModeIssue(r, path, mode, partitions);
+  const fastForward = fastForwardModeIssue(r, path, mode);
   if (fastForward !== null) issues.push(fastForward);
   const batchSize = r.batch_size ?? QUEUE_RULE_DEFAULTS.batch_size;
   if (mergeMethod === "merge-batch" && batchSize.max <= 1) {
@@ -171,8 +169,7 @@ export function buildConfiguration(raw: RawConfiguration, presentSections: strin
     else seen.set(r.name, i);
   });
   const mode = raw.merge_queue?.mode ?? MERGE_QUEUE_DEFAULTS.mode;
-  const partitions = raw.partition_rules?.length ?? 0;
-  const queueRules = rawQueueRules.map((r, i) => queueRule(r, queueDefaults, i, rawQueueRules.length, mode, partitions, issues));
+  const queueRules = rawQueueRules.map((r, i) => queueRule(r, queueDefaults, i, rawQueueRules.length, mode, issues));
   queueRules.forEach((q, i) => {
     for (const other of q.disallow_checks_interruption_from_queues ?? []) {
       if (!seen.has(other)) issues.push({ path: ["queue_rules", i, "disallow_checks_interruption_from_queues"], message: `unknown queue rule "${other}"` });

@@ -18,28 +18,18 @@ import type { RawQueueRule } from "../schema/queue-rules.js";
  * @param rule the queue rule as written, `defaults.queue_rule` applied
  * @param path the path of the queue rule (`["queue_rules", index]`)
  * @param mode the effective `merge_queue.mode`
- * @param partitions the number of legacy `partition_rules` (research/domain.md §1.5: each
- *   partition is an independent train, so fast-forward cannot be used with any)
  * @returns `{path, message}` at the key that asks for fast-forward (`merge_method`, or the
  *   deprecated `queue_branch_merge_method` when only it does), naming `merge_queue.mode` and
- *   the mode found (or `partition_rules`); null in serial mode without partitions or with another
- *   merge method. Never throws.
+ *   the mode found; null in serial mode or with another merge method. Never throws.
  */
 export function fastForwardModeIssue(
   rule: Pick<RawQueueRule, "merge_method" | "queue_branch_merge_method">,
   path: readonly (string | number)[],
   mode: MergeQueueConfig["mode"],
-  partitions = 0,
 ): { path: (string | number)[]; message: string } | null {
+  if (mode === "serial") return null;
   const key = rule.merge_method === "fast-forward" ? "merge_method" : rule.queue_branch_merge_method === "fast-forward" ? "queue_branch_merge_method" : null;
   if (key === null) return null;
-  if (mode === "serial" && partitions > 0) {
-    return {
-      path: [...path, key],
-      message: `${key} fast-forward cannot be used with partition_rules: each partition is a train of its own on the same base branch, so the second partition to merge could not be fast-forwarded`,
-    };
-  }
-  if (mode === "serial") return null;
   return {
     path: [...path, key],
     message: `${key} fast-forward needs merge_queue.mode serial, got mode ${mode}: a fast-forward moves the base branch to the tested commit, and only serial mode checks each batch on top of the batches ahead`,
