@@ -4,5 +4,5 @@
 -- can compare it with queue_pauses without reading every state document
 -- (docs/pause.md "The engine's pause").
 ALTER TABLE queue_states ADD COLUMN paused boolean NOT NULL DEFAULT false;
-UPDATE queue_states SET paused = (jsonb_typeof(state->'pause') = 'object');
+UPDATE queue_states SET paused = coalesce(jsonb_typeof(state->'pause') = 'object', false);
 
