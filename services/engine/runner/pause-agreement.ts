@@ -13,11 +13,10 @@ import type { EngineState } from "../state.js";
 
 /**
  * The engine event that brings `state`'s pause to the API's, or null when they agree or a pause
- * input still waits in the inbox.
- * @param applied inbox ids (decimal strings) already applied to `state` in the caller's round
+ * input still waits in the inbox (for a round that took no input).
  */
-export async function pauseCorrection(client: pg.ClientBase, repository: string, state: EngineState, applied: string[]): Promise<EngineEventInput | null> {
-  const { pause, pending } = await pauseWithPendingInput(client, repository, applied);
+export async function pauseCorrection(client: pg.ClientBase, repository: string, state: EngineState): Promise<EngineEventInput | null> {
+  const { pause, pending } = await pauseWithPendingInput(client, repository, []);
   if (pending) return null;
   if (pause === null) return state.pause === null ? null : { type: "unpause" };
   if (state.pause === null || state.pause.reason !== pause.reason) return { type: "pause", reason: pause.reason };

@@ -137,7 +137,10 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
       // A request is applied in a round of its own: an input that cannot be applied fails the
       // sweep's rounds, not the API call of someone steering the queue.
       const inbox = extra ? [] : await takeInbox<RunnerInput>(client, repository, MAX_INPUTS_PER_ROUND);
-      if (inbox.length === 0 && !extra && (await pauseCorrection(client, repository, state, [])) === null) {
+      // docs/pause.md "The engine's pause": with the inbox worked off (every processing ends with
+      // such a round, and the sweep kicks a repository whose pauses differ), the API's pause wins.
+      const correction = inbox.length === 0 && !extra ? await pauseCorrection(client, repository, state) : null;
+      if (inbox.length === 0 && !extra && correction === null) {
         await client.query("COMMIT");
         return { applied: false };
       }
@@ -173,6 +176,13 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
         },
       };
       let result: EnqueueResult | void = undefined;
+      if (correction) {
+        log.warn({ repository, engine: state.pause ? "paused" : "not paused", correction: correction.type }, "the engine's pause differed from the API's with no pause input waiting; applied the API's");
+        if (!env.emit(correction)) {
+          await client.query("COMMIT");
+          return { applied: false };
+        }
+      }
       if (extra?.kind === "engine") env.emit(extra.event);
       if (extra?.kind === "enqueue") result = await enqueue(env, extra.number, extra.queueRule, extra.trigger, false);
       for (const row of inbox) {
@@ -186,17 +196,6 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
       }
       applying = null;
       while (evaluateAfter.length) await checkResults(env, evaluateAfter.shift()!);
-      if (!extra) {
-        // docs/pause.md "The engine's pause": the API's pause wins when no pause input waits.
-        const correction = await pauseCorrection(client, repository, current, inbox.map((r) => r.id));
-        if (correction) {
-          log.warn({ repository, engine: current.pause ? "paused" : "not paused", correction: correction.type }, "the engine's pause differed from the API's with no pause input waiting; applied the API's");
-          if (!env.emit(correction) && inbox.length === 0) {
-            await client.query("COMMIT");
-            return { applied: false };
-          }
-        }
-      }
       await persist(client, repository, current, effects, logs, at);
       await deleteInbox(client, inbox.map((r) => r.id));
       await client.query("COMMIT");
