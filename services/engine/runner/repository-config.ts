@@ -35,7 +35,8 @@ const cache = new Map<string, RepositoryConfig>();
 
 async function load(forge: ForgePort, repository: string, path: string | null, text: string | null): Promise<RepositoryConfig> {
   const used = text ?? DEFAULT_CONFIGURATION_TEXT;
-  const key = `${repository}\u0000${sha256(used)}`;
+  const textSha = sha256(used);
+  const key = `${repository}\u0000${textSha}`;
   const cached = cache.get(key);
   if (cached) return cached;
   const [owner, name] = repository.split("/");
@@ -44,11 +45,11 @@ async function load(forge: ForgePort, repository: string, path: string | null, t
     loadExtended: async (other) => (await forge.readConfigFile(`${owner}/${other}`))?.text ?? null,
   });
   let out: RepositoryConfig;
-  if (result.ok) out = { config: result.config, path, textSha: sha256(used), errors: null };
+  if (result.ok) out = { config: result.config, path, textSha, errors: null };
   else {
     const fallback = await loadConfiguration(DEFAULT_CONFIGURATION_TEXT);
     if (!fallback.ok) throw new Error("the default configuration does not load");
-    out = { config: fallback.config, path, textSha: sha256(used), errors: result.errors };
+    out = { config: fallback.config, path, textSha, errors: result.errors };
   }
   cache.set(key, out);
   if (cache.size > 1000) cache.delete(cache.keys().next().value!);
