@@ -18,7 +18,10 @@ import { readWithDeadline, setLagHeader } from "./log-lag.js";
  *   DatabaseUnavailableError when ClickHouse does not answer within the read deadline
  */
 export function aggregateLogsHandler(deps: Omit<LogReadDeps, "cursors">) {
-  return async (req: AggregateLogsRequest, ctx?: Pick<HandlerContext, "responseHeader">): Promise<MessageInitShape<typeof AggregateLogsResponseSchema>> => {
+  return async (
+    req: AggregateLogsRequest,
+    ctx?: Pick<HandlerContext, "responseHeader">,
+  ): Promise<MessageInitShape<typeof AggregateLogsResponseSchema>> => {
     const filters = readLogFilters(req);
     // The same default window as /logs, so that total equals what its pages hold.
     const window = readLogWindow(req, await windowClock(deps, req));

@@ -96,7 +96,8 @@ export function listLogsHandler(deps: LogReadDeps) {
     } else {
       window = readLogWindow(req, await windowClock(deps, req));
     }
-    const page = await readWithDeadline(deps, (signal) => readLogPage(deps.clickhouse, filters, window, after, perPage, signal));
+    const read = (signal: AbortSignal) => readLogPage(deps.clickhouse, filters, window, after, perPage, signal);
+    const page = await readWithDeadline(deps, read);
     const cursors = cursorsOf(deps.cursors, filters, window, after?.direction ?? null, page.positions, page.more);
     ctx?.responseHeader.set("link", linkHeader(req.owner, req.repository, filters, window, perPage, cursors));
     await setLagHeader(deps, ctx);

@@ -133,7 +133,12 @@ interface Row {
  * @param signal aborts the query (a read past its deadline, aggregate-logs.ts)
  * @throws the ClickHouse client's error when the query fails
  */
-export async function aggregateLogs(client: ClickHouseClient, filters: LogFilters, window: LogWindow, signal?: AbortSignal): Promise<LogAggregate> {
+export async function aggregateLogs(
+  client: ClickHouseClient,
+  filters: LogFilters,
+  window: LogWindow,
+  signal?: AbortSignal,
+): Promise<LogAggregate> {
   const layout = histogramLayout(window);
   const out: LogAggregate = {
     total: 0n, intervalSeconds: layout.stepMs / 1000, histogram: [],

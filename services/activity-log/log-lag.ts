@@ -45,7 +45,10 @@ export async function readWithDeadline<T>(deps: LogLagDeps, read: (signal: Abort
  * Sets {@link LOG_LAG_HEADER} on the answer when events wait in the outbox.
  * @throws the database's error when the outbox cannot be read
  */
-export async function setLagHeader(deps: LogLagDeps, ctx: Pick<HandlerContext, "responseHeader"> | undefined): Promise<void> {
+export async function setLagHeader(
+  deps: LogLagDeps,
+  ctx: Pick<HandlerContext, "responseHeader"> | undefined,
+): Promise<void> {
   if (!deps.lagSeconds || !ctx) return;
   const seconds = await deps.lagSeconds();
   if (seconds > 0) ctx.responseHeader.set(LOG_LAG_HEADER, String(Math.ceil(seconds)));

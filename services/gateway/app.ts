@@ -113,14 +113,18 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
       const e = err instanceof ConnectError ? err : fastifyError(err as { statusCode?: number; message: string }, req.headers["content-type"]);
       const answered = publicError(e, String(req.id));
       logFailure(deps.logger, answered, err, { requestId: req.id });
-      return sendError(reply, answered, String(req.id), answered.code === Code.Internal || answered.code === Code.Unavailable ? undefined : (err as { statusCode?: number }).statusCode);
+      // Fastify's own status (413, 415) is kept, unless the answer became internal or unavailable.
+      const keepStatus = answered.code !== Code.Internal && answered.code !== Code.Unavailable;
+      const status = keepStatus ? (err as { statusCode?: number }).statusCode : undefined;
+      return sendError(reply, answered, String(req.id), status);
     });
     registerTranscoder(rest, { trie, bindings: deps.bindings, authorizer: deps.authorizer, logger: deps.logger, prefix: "/v1" });
     rest.get("/healthz", async () => ({ status: "ok" }));
     rest.get("/readyz", async (_req, reply) => {
       const [checks, details] = await Promise.all([deps.readiness(), deps.readinessDetails?.() ?? {}]);
       const ok = Object.values(checks).every((v) => v === null);
-      return reply.code(ok ? 200 : 503).send({ status: ok ? "ready" : "not_ready", checks: Object.fromEntries(Object.entries(checks).map(([k, v]) => [k, v ?? "ok"])), ...details });
+      const named = Object.fromEntries(Object.entries(checks).map(([k, v]) => [k, v ?? "ok"]));
+      return reply.code(ok ? 200 : 503).send({ status: ok ? "ready" : "not_ready", checks: named, ...details });
     });
     if (deps.extraRoutes) await deps.extraRoutes(rest);
   });

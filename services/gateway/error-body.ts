@@ -40,7 +40,7 @@ export const RETRY_AFTER = "retry-after";
  *   request id (the original is `cause`, for the log).
  */
 export function publicError(e: unknown, requestId: string): ConnectError {
-  const inspected = !(e instanceof ConnectError) || e.code === Code.Internal || e.code === Code.Unknown || e.code === Code.Unavailable;
+  const inspected = !(e instanceof ConnectError) || [Code.Internal, Code.Unknown, Code.Unavailable].includes(e.code);
   const database = inspected ? unavailableDatabase(e) : null;
   if (database !== null) {
     const name = database === "unknown" ? "a database" : database;
@@ -59,7 +59,10 @@ export function publicError(e: unknown, requestId: string): ConnectError {
  * Status, headers and body of a REST error response: `Retry-After` (seconds) for UNAVAILABLE,
  * from the error's metadata or {@link RETRY_AFTER_SECONDS}.
  */
-export function restError(e: ConnectError, requestId: string): { status: number; headers: Record<string, string>; body: ErrorBody } {
+export function restError(
+  e: ConnectError,
+  requestId: string,
+): { status: number; headers: Record<string, string>; body: ErrorBody } {
   const details: Record<string, unknown>[] = [];
   for (const v of violationsOf(e)) details.push({ type: "field_violation", field: v.field, description: v.description });
   details.push({ type: "request_info", request_id: requestId });
@@ -73,7 +76,14 @@ export function restError(e: ConnectError, requestId: string): { status: number;
  * from a database outage as a warning (every request fails the same way until it returns).
  * @param answered the error answered ({@link publicError}'s result); `original` what was thrown
  */
-export function logFailure(logger: Logger, answered: ConnectError, original: unknown, fields: Record<string, unknown>): void {
+export function logFailure(
+  logger: Logger,
+  answered: ConnectError,
+  original: unknown,
+  fields: Record<string, unknown>,
+): void {
   if (answered.code === Code.Internal) logger.error({ err: original, ...fields }, "request failed");
-  else if (answered.code === Code.Unavailable && answered !== original) logger.warn({ err: original, ...fields }, "request failed: a database does not answer");
+  else if (answered.code === Code.Unavailable && answered !== original) {
+    logger.warn({ err: original, ...fields }, "request failed: a database does not answer");
+  }
 }

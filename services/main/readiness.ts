@@ -51,12 +51,17 @@ export function createReadiness(db: Pool, clickhouse?: ClickHouseClient): Readin
     }];
   }
   return {
-    checks: async () => Object.fromEntries(await Promise.all(Object.entries(probes).map(async ([name, [database, probe]]) => [name, await run(database, probe)] as const))),
+    checks: async () => {
+      const names = Object.keys(probes);
+      const results = await Promise.all(names.map((name) => run(...probes[name])));
+      return Object.fromEntries(names.map((name, i) => [name, results[i]]));
+    },
     details: async () => {
       if (!clickhouse) return {};
       try {
         const lag = await withDeadline("PostgreSQL", PROBE_TIMEOUT_MS, () => outboxLag(db));
-        return { outbox: { events_waiting: lag.waiting, oldest_age_seconds: Math.round(lag.oldestAgeSeconds * 10) / 10 } };
+        const oldestAgeSeconds = Math.round(lag.oldestAgeSeconds * 10) / 10;
+        return { outbox: { events_waiting: lag.waiting, oldest_age_seconds: oldestAgeSeconds } };
       } catch {
         return {}; // the postgresql check says why
       }

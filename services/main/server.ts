@@ -78,7 +78,8 @@ export async function startServer(settings: Settings, onBanner: (line: string) =
   };
   try {
     const db = await openDatabase({
-      url: settings.databaseUrl, dataDir: settings.dataDir, onLog: (l) => logger.debug({ postgres: l }), log: logger.child({ component: "embedded-postgres" }),
+      url: settings.databaseUrl, dataDir: settings.dataDir, onLog: (l) => logger.debug({ postgres: l }),
+      log: logger.child({ component: "embedded-postgres" }),
     });
     cleanups.push(() => db.close());
     const applied = await migrate(db.url, (l) => logger.debug({ migrate: l }));

@@ -38,21 +38,35 @@ export class DatabaseUnavailableError extends Error {
 /** SQLSTATEs outside class 08 that say the server cannot serve this connection now. */
 const PG_UNAVAILABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300"]);
 /** node-postgres's own errors for a connection that died, was refused or timed out. */
-const PG_MESSAGES =
-  /Connection terminated|Client has encountered a connection error and is not queryable|Client was closed and is not queryable|timeout exceeded when trying to connect|Query read timeout|Cannot use a pool after calling end on the pool/;
+const PG_MESSAGES = new RegExp(
+  [
+    "Connection terminated",
+    "Client has encountered a connection error and is not queryable",
+    "Client was closed and is not queryable",
+    "timeout exceeded when trying to connect", "Query read timeout", "Cannot use a pool after calling end on the pool",
+  ].join("|"),
+);
 /**
  * ClickHouse error codes that say the server cannot answer now: 159 TIMEOUT_EXCEEDED, 202
  * TOO_MANY_SIMULTANEOUS_QUERIES, 203 NO_FREE_CONNECTION, 209 SOCKET_TIMEOUT, 210 NETWORK_ERROR,
  * 241 MEMORY_LIMIT_EXCEEDED, 242 TABLE_IS_READ_ONLY, 425 SYSTEM_ERROR, 999 KEEPER_EXCEPTION
  * (https://github.com/ClickHouse/ClickHouse/blob/master/src/Common/ErrorCodes.cpp).
  */
-export const CLICKHOUSE_UNAVAILABLE_CODES: ReadonlySet<string> = new Set(["159", "202", "203", "209", "210", "241", "242", "425", "999"]);
+export const CLICKHOUSE_UNAVAILABLE_CODES: ReadonlySet<string> = new Set(
+  ["159", "202", "203", "209", "210", "241", "242", "425", "999"],
+);
 /** @clickhouse/client's and chdb's messages for a request that got no answer. */
 const CLICKHOUSE_MESSAGES = /^(Timeout error\.|The user aborted a request\.|ChdbConnection is closed)/;
 /** Node socket and DNS errors of a peer that went away or cannot be reached. */
-const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ECONNABORTED", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "ENOTFOUND"]);
+const SOCKET_CODES = new Set([
+  "ECONNREFUSED", "ECONNRESET", "ECONNABORTED", "EPIPE", "ETIMEDOUT",
+  "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "ENOTFOUND",
+]);
 
-type Fields = { code?: unknown; severity?: unknown; type?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+/** The fields of an error the classification reads (pg, @clickhouse/client, Node and AggregateError errors). */
+type Fields = {
+  code?: unknown; severity?: unknown; type?: unknown; message?: unknown; cause?: unknown; errors?: unknown;
+};
 
 /** The verdict on one error object, without its causes. */
 function classifyOne(e: Fields): DatabaseName | "unknown" | null {
@@ -64,7 +78,9 @@ function classifyOne(e: Fields): DatabaseName | "unknown" | null {
     return code.startsWith("08") || PG_UNAVAILABLE_SQLSTATES.has(code) ? "PostgreSQL" : null;
   }
   // ClickHouseError (@clickhouse/client-common, also thrown by chdb): a numeric code and a type.
-  if (code !== undefined && /^\d+$/.test(code) && typeof e.type === "string") return CLICKHOUSE_UNAVAILABLE_CODES.has(code) ? "ClickHouse" : null;
+  if (code !== undefined && /^\d+$/.test(code) && typeof e.type === "string") {
+    return CLICKHOUSE_UNAVAILABLE_CODES.has(code) ? "ClickHouse" : null;
+  }
   if (code !== undefined && SOCKET_CODES.has(code)) return "unknown";
   if (PG_MESSAGES.test(message)) return "PostgreSQL";
   if (CLICKHOUSE_MESSAGES.test(message)) return "ClickHouse";

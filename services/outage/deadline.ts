@@ -12,7 +12,11 @@ import { DatabaseUnavailableError, type DatabaseName } from "./database-unavaila
  * (its later outcome is ignored).
  * @throws DatabaseUnavailableError after `ms`; whatever `fn` throws before
  */
-export async function withDeadline<T>(database: DatabaseName, ms: number, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withDeadline<T>(
+  database: DatabaseName,
+  ms: number,
+  fn: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {

@@ -50,7 +50,10 @@ class PostgresClient extends pg.Client {
   override connect(): Promise<pg.Client>;
   override connect(callback: (err: Error | null) => void): void;
   override connect(callback?: (err: Error | null) => void): Promise<pg.Client> | void {
-    const named = (e: Error) => (isDatabaseUnavailable(e) && !(e instanceof DatabaseUnavailableError) ? new DatabaseUnavailableError("PostgreSQL", "PostgreSQL does not answer", { cause: e }) : e);
+    const named = (e: Error) =>
+      isDatabaseUnavailable(e) && !(e instanceof DatabaseUnavailableError)
+        ? new DatabaseUnavailableError("PostgreSQL", "PostgreSQL does not answer", { cause: e })
+        : e;
     if (callback) return super.connect(((err: Error | null) => callback(err && named(err))) as (err: Error) => void);
     return super.connect().catch((e: Error) => Promise.reject(named(e)));
   }
@@ -81,7 +84,10 @@ export async function openDatabase(opts: {
     embedded = await superviseEmbeddedPostgres(path.join(opts.dataDir, "postgres"), log, opts.onLog);
     url = embedded.url;
   }
-  const pool = new pg.Pool({ connectionString: url, max: opts.maxConnections ?? 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, Client: PostgresClient });
+  const pool = new pg.Pool({
+    connectionString: url, max: opts.maxConnections ?? 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    Client: PostgresClient,
+  });
   guardConnectionErrors(pool, (e) => opts.onLog?.(`connection error: ${e.message}`));
   return {
     pool,

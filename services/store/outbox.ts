@@ -116,7 +116,8 @@ export async function oldestAssignedInOutbox(db: pg.Pool | pg.ClientBase): Promi
  */
 export async function outboxLag(db: pg.Pool | pg.ClientBase): Promise<{ waiting: number; oldestAgeSeconds: number }> {
   const res = await db.query<{ waiting: string; age: number | null }>(
-    "SELECT count(*)::text AS waiting, extract(epoch FROM clock_timestamp() - min(enqueued_at))::float8 AS age FROM event_outbox",
+    `SELECT count(*)::text AS waiting, extract(epoch FROM clock_timestamp() - min(enqueued_at))::float8 AS age
+     FROM event_outbox`,
   );
   return { waiting: Number(res.rows[0].waiting), oldestAgeSeconds: Math.max(0, res.rows[0].age ?? 0) };
 }
@@ -127,7 +128,8 @@ export async function outboxLag(db: pg.Pool | pg.ClientBase): Promise<{ waiting:
  */
 export async function oldestOutboxAgeSeconds(db: pg.Pool | pg.ClientBase): Promise<number> {
   const res = await db.query<{ age: number | null }>(
-    "SELECT extract(epoch FROM clock_timestamp() - (SELECT enqueued_at FROM event_outbox ORDER BY enqueued_at LIMIT 1))::float8 AS age",
+    `SELECT extract(epoch FROM clock_timestamp() - (SELECT enqueued_at FROM event_outbox ORDER BY enqueued_at LIMIT 1))
+       ::float8 AS age`,
   );
   return Math.max(0, res.rows[0].age ?? 0);
 }

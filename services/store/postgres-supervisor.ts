@@ -35,7 +35,11 @@ export interface SupervisedPostgres {
  * @param onLog receives the server's log lines
  * @throws Error when the first start fails (nothing is left running)
  */
-export async function superviseEmbeddedPostgres(dir: string, log: SupervisorLog, onLog?: (line: string) => void): Promise<SupervisedPostgres> {
+export async function superviseEmbeddedPostgres(
+  dir: string,
+  log: SupervisorLog,
+  onLog?: (line: string) => void,
+): Promise<SupervisedPostgres> {
   let current: EmbeddedServer = await startEmbeddedPostgres(dir, onLog);
   let stopping = false;
   let restarting: Promise<void> | undefined;
@@ -52,7 +56,7 @@ export async function superviseEmbeddedPostgres(dir: string, log: SupervisorLog,
         return;
       } catch (e) {
         const { count, log: worthLogging } = streak.fail();
-        if (worthLogging) log.warn({ err: e, tries: count, port }, "the embedded PostgreSQL did not start again yet; retrying");
+        if (worthLogging) log.warn({ err: e, tries: count, port }, "the embedded PostgreSQL did not start; retrying");
         await sleep(Math.min(RESTART_MAX_DELAY_MS, 250 * 2 ** Math.min(count - 1, 10)));
       }
     }
@@ -61,7 +65,8 @@ export async function superviseEmbeddedPostgres(dir: string, log: SupervisorLog,
   function watch(server: EmbeddedServer): void {
     void server.exited.then(({ code, signal }) => {
       if (stopping || server !== current) return;
-      log.warn({ pid: server.pid, code, signal, port: server.port, dataDir: dir }, "the embedded PostgreSQL's postmaster exited; restarting it");
+      const fields = { pid: server.pid, code, signal, port: server.port, dataDir: dir };
+      log.warn(fields, "the embedded PostgreSQL's postmaster exited; restarting it");
       restarting = restart(server.port).finally(() => (restarting = undefined));
     });
   }

@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 describe("the embedded PostgreSQL's postmaster killed", () => {
-  it("is started again by Yardmaster, which serves again without a restart; meanwhile requests answer 503", async () => {
+  it("is started again by Yardmaster, which serves again without a restart (meanwhile 503)", async () => {
     const pause = "/v1/repos/acme/embedded/merge-queue/pause";
     expect((await restCall(server, "PUT", pause, { reason: "before the kill" })).status).toBe(200);
     const killed = await postmasterPid();

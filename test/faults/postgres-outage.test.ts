@@ -47,36 +47,44 @@ async function rpc(method: string, body: unknown): Promise<any> {
 }
 
 async function events(type: string): Promise<number[]> {
-  const res = await restCall(server, "GET", `/v1/repos/acme/outage/logs?per_page=100&received_from=2000-01-01T00:00:00Z&event_type=${type}`);
+  const query = `per_page=100&received_from=2000-01-01T00:00:00Z&event_type=${type}`;
+  const res = await restCall(server, "GET", `/v1/repos/acme/outage/logs?${query}`);
   expect(res.status).toBe(200);
   return res.json.events.map((e: any) => e.pull_request);
 }
 
 const once = Object.fromEntries(PULLS.map((n) => [n, 1]));
-const count = (list: readonly number[]) => Object.fromEntries(PULLS.map((n) => [n, list.filter((x) => x === n).length]));
+const count = (list: readonly number[]) =>
+  Object.fromEntries(PULLS.map((n) => [n, list.filter((x) => x === n).length]));
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), "ym-faults-pg-"));
   const src = await gitWorkdir(path.join(work, "source"));
-  await src.commit("Initial commit", { ".yardmaster.yml": CONFIG, ".yardmaster/ci.yml": 'checks:\n  - name: test\n    run: "sleep 2"\n' });
+  const ci = 'checks:\n  - name: test\n    run: "sleep 2"\n';
+  await src.commit("Initial commit", { ".yardmaster.yml": CONFIG, ".yardmaster/ci.yml": ci });
   for (const n of PULLS) {
     src.git("switch", "--quiet", "-c", `pr-${n}`, "main");
     await src.commit(`Add ${n}`, { [`changes/${n}.txt`]: `${n}\n` });
   }
   src.git("switch", "--quiet", "main");
   pg = await startOwnPostgres();
-  server = await startServerProcess({ DATABASE_URL: pg.url, YARDMASTER_CI_SLOTS: "2", YARDMASTER_CI_LEASE_SECONDS: "10" });
+  server = await startServerProcess({
+    DATABASE_URL: pg.url, YARDMASTER_CI_SLOTS: "2", YARDMASTER_CI_LEASE_SECONDS: "10",
+  });
   pid = server.child.pid;
   await rpc("ForgeService/CreateRepository", { ...REPO, from_path: src.path, at_ref: "main" });
   for (const n of PULLS) {
     await rpc("ForgeService/PushBranch", { ...REPO, from_path: src.path, source_ref: `pr-${n}`, branch: `pr-${n}` });
     await rpc("ForgeService/OpenPullRequest", { ...REPO, head: `pr-${n}`, base: "main", title: `Add ${n}` });
   }
-  for (const n of PULLS) await rpc("ForgeService/CommentPullRequest", { ...REPO, number: n, body: "@yardmaster queue" });
+  for (const n of PULLS) {
+    await rpc("ForgeService/CommentPullRequest", { ...REPO, number: n, body: "@yardmaster queue" });
+  }
   // The outage starts while a CI job runs: a check run of a draft has started and not concluded.
   await eventually(async () => {
     const open = await rpc("ForgeService/ListPullRequests", { ...REPO, state: "open" });
-    const running = open.pull_requests.flatMap((p: any) => p.checks).filter((c: any) => c.name === "test" && c.started_at && !c.completed_at);
+    const checks = open.pull_requests.flatMap((p: any) => p.checks);
+    const running = checks.filter((c: any) => c.name === "test" && c.started_at && !c.completed_at);
     expect(running.length).toBeGreaterThan(0);
   }, 120_000, 100);
   await pg.stop();
@@ -126,16 +134,19 @@ describe("PostgreSQL shut down and started again while the queue works", () => {
     await new Promise((r) => setTimeout(r, Math.max(0, OUTAGE_MS - (Date.now() - outageStarted))));
     await pg.start();
     await eventually(async () => {
-      for (const n of PULLS) expect((await rpc("ForgeService/GetPullRequest", { ...REPO, number: n })).pull_request.state, `#${n}`).toBe("merged");
+      for (const n of PULLS) {
+        const { pull_request: pull } = await rpc("ForgeService/GetPullRequest", { ...REPO, number: n });
+        expect(pull.state, `#${n}`).toBe("merged");
+      }
     }, 120_000, 500);
     await eventually(async () => expect(count(await events("action.queue.merged"))).toEqual(once), 30_000);
     expect(count(await events("action.queue.leave"))).toEqual(once);
-    expect((await restCall(server, "GET", "/v1/repos/acme/outage/merge-queue/status")).json).toMatchObject({ batches: [], waiting_pull_requests: [] });
+    const status = await restCall(server, "GET", "/v1/repos/acme/outage/merge-queue/status");
+    expect(status.json).toMatchObject({ batches: [], waiting_pull_requests: [] });
     expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
     // The same process all along, and no connection error went unhandled.
     expect(server.child.pid).toBe(pid);
     expect(server.child.exitCode).toBeNull();
     expect(server.output()).not.toMatch(/Unhandled 'error' event|uncaughtException/);
-    if (process.env.SHOW_OUTPUT) console.log(server.output());
   });
 });

@@ -43,7 +43,8 @@ beforeAll(async () => {
 });
 afterAll(async () => app.close());
 
-const rest = () => app.inject({ method: "GET", url: "/v1/repos/acme/widgets/merge-queue/status", headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+const AUTH = { authorization: `Bearer ${ADMIN_KEY}` };
+const rest = () => app.inject({ method: "GET", url: "/v1/repos/acme/widgets/merge-queue/status", headers: AUTH });
 const connect = () => app.inject({
   method: "POST", url: "/yardmaster.v1.QueueService/GetMergeQueueStatus",
   headers: { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/json" },
@@ -69,7 +70,10 @@ describe("a request that fails because a database does not answer", () => {
     expect(res.headers["retry-after"]).toBe(String(RETRY_AFTER_SECONDS));
     const body = res.json();
     expect(body.code).toBe("unavailable");
-    expect(body.message).toBe(`PostgreSQL does not answer; retry in ${RETRY_AFTER_SECONDS} s (request id ${res.headers["x-request-id"]})`);
+    const requestId = res.headers["x-request-id"];
+    expect(body.message).toBe(
+      `PostgreSQL does not answer; retry in ${RETRY_AFTER_SECONDS} s (request id ${requestId})`,
+    );
     expect(res.body).not.toContain("ECONNREFUSED");
     expect(body.details).toEqual([{ type: "request_info", request_id: res.headers["x-request-id"] }]);
   });
@@ -79,7 +83,9 @@ describe("a request that fails because a database does not answer", () => {
     const res = await connect();
     expect(res.statusCode).toBe(503);
     expect(res.headers["retry-after"]).toBe(String(RETRY_AFTER_SECONDS));
-    expect(res.json()).toMatchObject({ code: "unavailable", message: expect.stringMatching(/^PostgreSQL does not answer/) });
+    expect(res.json()).toMatchObject({
+      code: "unavailable", message: expect.stringMatching(/^PostgreSQL does not answer/),
+    });
     expect(await grpcCode()).toBe(14);
   });
 
@@ -89,7 +95,8 @@ describe("a request that fails because a database does not answer", () => {
   });
 
   it("hides the text of a forge error caused by the database behind the same answer", async () => {
-    thrown = forgeErrorToConnect(new ForgeError("transient", "reading repository acme/widgets failed: connect ECONNREFUSED 127.0.0.1:5432", undefined, { cause: await refusedByPostgres() }));
+    const message = "reading repository acme/widgets failed: connect ECONNREFUSED 127.0.0.1:5432";
+    thrown = forgeErrorToConnect(new ForgeError("transient", message, undefined, { cause: await refusedByPostgres() }));
     const res = await rest();
     expect(res.statusCode).toBe(503);
     expect(res.body).not.toContain("ECONNREFUSED");
@@ -97,11 +104,12 @@ describe("a request that fails because a database does not answer", () => {
   });
 
   it("keeps the message of another unavailable service and adds Retry-After", async () => {
-    thrown = new ConnectError("yardmaster.v1.QueueService at http://queue:8080 is unavailable: no answer", Code.Unavailable);
+    const message = "yardmaster.v1.QueueService at http://queue:8080 is unavailable: no answer";
+    thrown = new ConnectError(message, Code.Unavailable);
     const res = await rest();
     expect(res.statusCode).toBe(503);
     expect(res.headers["retry-after"]).toBe(String(RETRY_AFTER_SECONDS));
-    expect(res.json().message).toBe("yardmaster.v1.QueueService at http://queue:8080 is unavailable: no answer");
+    expect(res.json().message).toBe(message);
   });
 
   it("still answers 500 internal for an error that is not an outage", async () => {

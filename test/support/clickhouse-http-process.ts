@@ -16,7 +16,8 @@ export interface ClickHouseHttpProcess {
   stop(): Promise<void>;
   /** Starts it again on the same port and directory. */
   start(): Promise<void>;
-  /** Sends a signal to the running process: SIGSTOP freezes it (connections are accepted, nothing answers), SIGCONT thaws it. */
+  /** Sends a signal to the running process: SIGSTOP freezes it (connections are
+   * accepted, nothing answers), SIGCONT thaws it. */
   signal(signal: "SIGSTOP" | "SIGCONT"): void;
   /** Stops it and removes its data directory. */
   destroy(): Promise<void>;

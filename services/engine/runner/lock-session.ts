@@ -14,13 +14,16 @@
  * not returned to the pool.
  */
 import type pg from "pg";
-import { holdsRepositorySessionLock, lockRepositorySession, tryLockRepositorySession, unlockRepositorySession, type Pool } from "../../store/index.js";
+import {
+  holdsRepositorySessionLock, lockRepositorySession, tryLockRepositorySession, unlockRepositorySession, type Pool,
+} from "../../store/index.js";
 
 /** This process no longer holds a repository's lock: its session died or let go of it. */
 export class LockLostError extends Error {
   override readonly name = "LockLostError";
   constructor(readonly repository: string, reason: string, options?: { cause?: unknown }) {
-    super(`the lock of ${repository} is no longer held by this runner (${reason}): its work stops until the lock is taken again`, options);
+    const consequence = "its work stops until the lock is taken again";
+    super(`the lock of ${repository} is no longer held by this runner (${reason}): ${consequence}`, options);
   }
 }
 
@@ -62,7 +65,9 @@ export class RepositoryLockSession {
    * @throws LockLostError when the connection died (its error is the cause) or the lock is not held
    */
   async assertHeld(): Promise<void> {
-    if (this.lost) throw new LockLostError(this.repository, `its connection was lost: ${this.lost.message}`, { cause: this.lost });
+    if (this.lost) {
+      throw new LockLostError(this.repository, `its connection was lost: ${this.lost.message}`, { cause: this.lost });
+    }
     let held: boolean;
     try {
       held = await holdsRepositorySessionLock(this.client, this.repository);

@@ -21,7 +21,8 @@ import type { ForgeEvent, ForgePort } from "../../forge/types.js";
 import { internalEventRow } from "../../activity-log/index.js";
 import {
   addEffects, addToInbox, appendToOutbox, cancelTimer, claimDueTimers, deleteEffect, deleteInbox, dueEffects, loadQueueState, postponeEffect,
-  listFreezes, recordBaseRefActivity, repositoriesPausedDifferently, repositoriesWithWork, saveQueueState, setAsideInput, setTimer, takeInbox, withTransaction,
+  listFreezes, recordBaseRefActivity, repositoriesPausedDifferently, repositoriesWithWork, saveQueueState,
+  setAsideInput, setTimer, takeInbox, withTransaction,
   type EventRow, type Pool,
 } from "../../store/index.js";
 import type { EngineEffect, LogEffect } from "../effects.js";
@@ -238,7 +239,11 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
    * one. Each effect waits for `lock` to prove it is still held (lock-session.ts): a lost lock
    * throws LockLostError before any forge call.
    */
-  async function performRound(client: pg.ClientBase, repository: string, lock: RepositoryLockSession): Promise<boolean> {
+  async function performRound(
+    client: pg.ClientBase,
+    repository: string,
+    lock: RepositoryLockSession,
+  ): Promise<boolean> {
     const due = await dueEffects<EngineEffect>(client, repository);
     let any = false;
     for (const row of due) {

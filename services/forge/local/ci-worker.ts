@@ -134,14 +134,15 @@ export class CiWorker implements CiSignals {
 
   private async runJob(job: store.CiJobRow, entry: RunningJob): Promise<void> {
     const log = this.core.logger.child({ job: job.id, repository: job.repository, sha: job.sha });
-    const runs = new Map((await this.retrying(() => store.checkRunsOfCiJob(this.core.db, job.id))).map((r) => [r.name, r.id]));
+    const existing = await this.retrying(() => store.checkRunsOfCiJob(this.core.db, job.id));
+    const runs = new Map(existing.map((r) => [r.name, r.id]));
     const maxAttempts = this.options.maxAttempts ?? 3;
     if (job.attempts > maxAttempts) {
       log.warn({ attempts: job.attempts }, "CI job given up: its worker stopped while running it too many times");
       for (const name of runs.keys()) {
         await this.write(job, runs, name, { state: "error", description: `the CI runner stopped ${maxAttempts} times while running this check`, completedAt: this.core.now() });
       }
-      await this.retrying(() => store.finishCiJob(this.core.db, job.id, this.id, this.core.now()));
+      await this.finish(job);
       return;
     }
     const heartbeat = setInterval(() => {
@@ -171,14 +172,21 @@ export class CiWorker implements CiSignals {
       clearInterval(heartbeat);
     }
     if (entry.reason === "shutdown") await this.retrying(() => store.releaseCiJob(this.core.db, job.id, this.id));
-    else if (entry.reason === null) await this.retrying(() => store.finishCiJob(this.core.db, job.id, this.id, this.core.now()));
+    else if (entry.reason === null) await this.finish(job);
+  }
+
+  /** Marks the job done (retried while PostgreSQL does not answer). */
+  private finish(job: store.CiJobRow): Promise<unknown> {
+    return this.retrying(() => store.finishCiJob(this.core.db, job.id, this.id, this.core.now()));
   }
 
   /** Runs a write, retried while PostgreSQL does not answer, for up to the lease (see the file header). */
   private retrying<T>(fn: (attempt: number) => Promise<T>): Promise<T> {
     return retryWhileUnavailable(fn, {
       maxRetryTimeMs: this.options.leaseMs ?? 60_000,
-      onRetry: (err, attempt) => void (attempt === 1 && this.core.logger.warn({ err }, "a CI write failed: the database does not answer; retrying")),
+      onRetry: (err, attempt) => {
+        if (attempt === 1) this.core.logger.warn({ err }, "a CI write failed: the database does not answer; retrying");
+      },
     });
   }
 
@@ -195,8 +203,10 @@ export class CiWorker implements CiSignals {
       const id = runs.get(name);
       if (id === undefined) {
         const row = await store.insertCheckRun(this.core.db, {
-          repositoryId: job.repositoryId, sha: job.sha, name, state: change.state, description: change.description ?? "", detailsUrl: null,
-          app: LOCAL_CI_APP, output: change.output ?? "", ciJobId: job.id, startedAt: change.startedAt ?? null, completedAt: change.completedAt ?? null, now,
+          repositoryId: job.repositoryId, sha: job.sha, name, state: change.state,
+          description: change.description ?? "", detailsUrl: null, app: LOCAL_CI_APP,
+          output: change.output ?? "", ciJobId: job.id,
+          startedAt: change.startedAt ?? null, completedAt: change.completedAt ?? null, now,
         });
         runs.set(name, row.id);
         return true;

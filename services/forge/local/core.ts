@@ -66,7 +66,10 @@ export function createCore(input: {
         try {
           await retryWhileUnavailable(async () => sink(event), {
             maxRetryTimeMs: DELIVERY_RETRY_MS,
-            onRetry: (err, attempt) => void (attempt === 1 && logger.warn({ err, event }, "forge event delivery failed: the database does not answer; retrying")),
+            onRetry: (err, attempt) => {
+              const message = "forge event delivery failed: the database does not answer; retrying";
+              if (attempt === 1) logger.warn({ err, event }, message);
+            },
           });
         } catch (error) {
           logger.error({ err: error, event }, "forge event sink failed; the forge's own state is kept");
