@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
+import { BATCHES_OF_TWO_CONFIG } from "../support/batching-config.js";
 import { eventually } from "../support/eventually.js";
 import { gitWorkdir } from "../support/git-workdir.js";
 import { grpcClient, grpcUnary } from "../support/grpc-client.js";
@@ -21,16 +22,6 @@ import { startServerProcess, type ServerProcess } from "../support/server-proces
 
 const PULLS = [1, 2, 3];
 const REPO = { owner: "acme", repository: "outage" };
-const CONFIG = [
-  "queue_rules:",
-  "  - name: default",
-  "    batch_size: 2",
-  '    batch_max_wait_time: "1 s"',
-  "    branch_protection_injection_mode: merge",
-  "merge_queue:",
-  "  max_parallel_checks: 2",
-  "",
-].join("\n");
 
 let pg: OwnPostgres;
 let server: ServerProcess;
@@ -61,7 +52,7 @@ beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), "ym-faults-pg-"));
   const src = await gitWorkdir(path.join(work, "source"));
   const ci = 'checks:\n  - name: test\n    run: "sleep 2"\n';
-  await src.commit("Initial commit", { ".yardmaster.yml": CONFIG, ".yardmaster/ci.yml": ci });
+  await src.commit("Initial commit", { ".yardmaster.yml": BATCHES_OF_TWO_CONFIG, ".yardmaster/ci.yml": ci });
   for (const n of PULLS) {
     src.git("switch", "--quiet", "-c", `pr-${n}`, "main");
     await src.commit(`Add ${n}`, { [`changes/${n}.txt`]: `${n}\n` });
