@@ -44,6 +44,8 @@ export class RepositoryLockSession {
    * @throws the database's error when no connection can be made or the lock query fails (the
    *   connection is given back)
    */
+  static async open(pool: Pool, repository: string, mode: "wait"): Promise<RepositoryLockSession>;
+  static async open(pool: Pool, repository: string, mode: "try"): Promise<RepositoryLockSession | null>;
   static async open(pool: Pool, repository: string, mode: "try" | "wait"): Promise<RepositoryLockSession | null> {
     const session = new RepositoryLockSession(await pool.connect(), repository);
     try {

@@ -2,7 +2,8 @@
  * The queue runner (issue: engine §3; DESIGN.md §3): drives the pure engine for every repository.
  *
  * Processing a repository holds its session-level advisory lock (one writer per repository across
- * any number of runner processes) and repeats two steps until nothing is left:
+ * any number of runner processes; fenced: proven held before each round and each forge effect,
+ * lock-session.ts) and repeats two steps until nothing is left:
  * 1. one transaction: load the state, take the inbox (forge events, effect results, fired timers),
  *    translate each input into engine events (ingress.ts) and apply them, then persist the new
  *    state, the log events (the outbox), the timers and the forge effects to perform, and delete
@@ -403,7 +404,7 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
       void kick(event.repo);
     },
     async request(repository, request) {
-      const lock = (await RepositoryLockSession.open(deps.db, repository, "wait"))!;
+      const lock = await RepositoryLockSession.open(deps.db, repository, "wait");
       const client = lock.client;
       try {
         const { result } = await applyRound(client, repository, request);
