@@ -6,7 +6,7 @@
  * and the retries while a database is away.
  */
 import net from "node:net";
-import { ClickHouseError, createClient } from "@clickhouse/client";
+import { ClickHouseError, ClickHouseLogLevel, createClient } from "@clickhouse/client";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClickHouseClient } from "../../services/activity-log/index.js";
@@ -105,7 +105,9 @@ describe("ClickHouse errors", () => {
     await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
     const { port } = silent.address() as net.AddressInfo;
     // The service's client waits 30 s for an answer; this one gives up after 200 ms.
-    const quick = createClient({ url: `http://127.0.0.1:${port}`, request_timeout: 200 });
+    const quick = createClient({
+      url: `http://127.0.0.1:${port}`, request_timeout: 200, log: { level: ClickHouseLogLevel.OFF },
+    });
     try {
       expect(unavailableDatabase(await failure(quick.query({ query: "SELECT 1" })))).toBe("ClickHouse");
     } finally {
