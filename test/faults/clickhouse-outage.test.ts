@@ -78,12 +78,14 @@ describe("ClickHouse stopped", () => {
     expect(ready.body.checks.clickhouse).not.toBe("ok");
     expect(ready.body.outbox.events_waiting).toBe(during.length);
 
-    // A long enough outage that a relay backing off without a cap (30 s) would wait seconds more.
-    await sleep(Math.max(0, 7000 - (Date.now() - written)));
+    // Long enough that a relay backing off without a cap (tries 2, 6, 14 and 30 s after the first
+    // failure) would next try 10 s or more after the return.
+    await sleep(Math.max(0, 15_000 - (Date.now() - written)));
     await ch.start();
     const back = Date.now();
     await eventually(async () => expect(await logged("stopped")).toEqual(["before", ...during]), 30_000, 100);
-    expect(Date.now() - back).toBeLessThan(5000);
+    // The relay tries again within 2 s of the return (RELAY_MAX_DELAY_MS).
+    expect(Date.now() - back).toBeLessThan(4000);
     expect((await readyz()).body).toMatchObject({ status: "ready", outbox: { events_waiting: 0 } });
   });
 });
