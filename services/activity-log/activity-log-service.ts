@@ -11,6 +11,7 @@ import { appendEventsHandler, type AppendDeps } from "./append-events.js";
 import { listLogsHandler } from "./list-logs.js";
 import { createCursorCodec } from "./log-cursor.js";
 import { settledWindowEnd } from "./settled-time.js";
+import { oldestOutboxAgeSeconds } from "../store/index.js";
 
 /** The service's dependencies: the PostgreSQL pool and relay kick of AppendEvents, and the log reads' own. */
 export interface ActivityLogDeps extends AppendDeps {
@@ -22,6 +23,8 @@ export interface ActivityLogDeps extends AppendDeps {
   cursorSecret: string | Uint8Array;
   /** The current time (UTC); defaults to the system clock. */
   now?: () => Date;
+  /** Deadline of a log read's ClickHouse query, ms (default log-lag.ts LOG_READ_TIMEOUT_MS). */
+  readTimeoutMs?: number;
 }
 
 /** Builds the ActivityLogService implementation. */
@@ -29,6 +32,8 @@ export function createActivityLogService(deps: ActivityLogDeps): ServiceImpl<typ
   const read = {
     clickhouse: deps.clickhouse, cursors: createCursorCodec(deps.cursorSecret), now: deps.now ?? (() => new Date()),
     windowEnd: (now: Date) => settledWindowEnd(deps.db, now.getTime()),
+    readTimeoutMs: deps.readTimeoutMs,
+    lagSeconds: () => oldestOutboxAgeSeconds(deps.db),
   };
   return {
     appendEvents: appendEventsHandler(deps),

@@ -14,6 +14,7 @@ export { readLogPage, type LogEvent } from "./log-page.js";
 export { aggregateLogs, FACET_LIMIT, type FacetCount, type LogAggregate } from "./log-aggregate.js";
 export { histogramLayout, INTERVAL_LADDER_SECONDS, MAX_BUCKETS, BUCKET_ORIGIN_MS, type HistogramLayout } from "./histogram.js";
 export { DEFAULT_PER_PAGE, MAX_PER_PAGE, listLogsHandler, type LogReadDeps } from "./list-logs.js";
+export { LOG_LAG_HEADER, LOG_READ_TIMEOUT_MS } from "./log-lag.js";
 export { aggregateLogsHandler } from "./aggregate-logs.js";
 export { MAX_EVENTS_PER_REQUEST } from "./append-events.js";
 export { parseEventLine } from "./event-lines.js";

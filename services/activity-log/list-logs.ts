@@ -23,14 +23,18 @@ import type { CursorCodec, CursorState } from "./log-cursor.js";
 import { linkHeader, type PageCursors } from "./log-links.js";
 import { readLogPage, type Direction } from "./log-page.js";
 import type { LogPosition } from "./log-cursor.js";
+import { readWithDeadline, setLagHeader, type LogLagDeps } from "./log-lag.js";
 
 /** per_page when the request gives none (DESIGN.md §4). */
 export const DEFAULT_PER_PAGE = 10;
 /** The largest per_page (SPEC.md "Limits"). */
 export const MAX_PER_PAGE = 100;
 
-/** What the log reads need: the ClickHouse client, the cursor codec and the clock. */
-export interface LogReadDeps {
+/**
+ * What the log reads need: the ClickHouse client, the cursor codec, the clock, and the read
+ * deadline and lag of log-lag.ts.
+ */
+export interface LogReadDeps extends LogLagDeps {
   clickhouse: ClickHouseClient;
   cursors: CursorCodec;
   /** The current time (UTC); injected for tests. */
@@ -73,9 +77,11 @@ function cursorsOf(codec: CursorCodec, filters: LogFilters, window: LogWindow, f
 }
 
 /**
- * The ListLogs handler. Sets the `Link` response header when a context is given.
+ * The ListLogs handler. Sets the `Link` response header, and the lag header when events are on
+ * their way (log-lag.ts), when a context is given.
  * @throws InvalidArgumentError naming the parameter: per_page outside 1-100, a bad cursor, and
- *   every refusal of readLogFilters / readLogWindow
+ *   every refusal of readLogFilters / readLogWindow; DatabaseUnavailableError when ClickHouse does
+ *   not answer within the read deadline
  */
 export function listLogsHandler(deps: LogReadDeps) {
   return async (req: ListLogsRequest, ctx?: Pick<HandlerContext, "responseHeader">): Promise<MessageInitShape<typeof ListLogsResponseSchema>> => {
@@ -90,9 +96,11 @@ export function listLogsHandler(deps: LogReadDeps) {
     } else {
       window = readLogWindow(req, await windowClock(deps, req));
     }
-    const page = await readLogPage(deps.clickhouse, filters, window, after, perPage);
+    const read = (signal: AbortSignal) => readLogPage(deps.clickhouse, filters, window, after, perPage, signal);
+    const page = await readWithDeadline(deps, read);
     const cursors = cursorsOf(deps.cursors, filters, window, after?.direction ?? null, page.positions, page.more);
     ctx?.responseHeader.set("link", linkHeader(req.owner, req.repository, filters, window, perPage, cursors));
+    await setLagHeader(deps, ctx);
     return { size: page.events.length, perPage, events: page.events };
   };
 }

@@ -130,9 +130,15 @@ interface Row {
 
 /**
  * Computes the aggregate of `filters` over `window` in one query.
+ * @param signal aborts the query (a read past its deadline, aggregate-logs.ts)
  * @throws the ClickHouse client's error when the query fails
  */
-export async function aggregateLogs(client: ClickHouseClient, filters: LogFilters, window: LogWindow): Promise<LogAggregate> {
+export async function aggregateLogs(
+  client: ClickHouseClient,
+  filters: LogFilters,
+  window: LogWindow,
+  signal?: AbortSignal,
+): Promise<LogAggregate> {
   const layout = histogramLayout(window);
   const out: LogAggregate = {
     total: 0n, intervalSeconds: layout.stepMs / 1000, histogram: [],
@@ -141,7 +147,7 @@ export async function aggregateLogs(client: ClickHouseClient, filters: LogFilter
   const buckets = new Map<number, bigint>();
   if (layout.count > 0) {
     const { query, params } = aggregateSql(filters, window, layout, rollupPlan(filters, window, layout));
-    const rs = await client.query({ query, query_params: params, format: "JSONEachRow" });
+    const rs = await client.query({ query, query_params: params, format: "JSONEachRow", abort_signal: signal });
     for (const r of await rs.json<Row>()) {
       const count = BigInt(r.c);
       switch (Number(r.gm)) {

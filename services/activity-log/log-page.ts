@@ -43,6 +43,7 @@ export type Direction = "older" | "newer";
 /**
  * Reads up to `limit` rows of `filters` in `window`, strictly older (or newer) than `after`
  * (or from the newest row when `after` is null).
+ * @param signal aborts the query (a read past its deadline, list-logs.ts)
  * @returns rows newest first, whatever the direction
  * @throws the ClickHouse client's error when the query fails
  */
@@ -52,6 +53,7 @@ export async function readLogPage(
   window: LogWindow,
   after: { direction: Direction; position: LogPosition } | null,
   limit: number,
+  signal?: AbortSignal,
 ): Promise<PageRows> {
   const p = logPredicates(filters, window);
   const conditions = allConditions(p);
@@ -74,6 +76,7 @@ export async function readLogPage(
             SETTINGS max_threads = 1`,
     query_params: params,
     format: "JSONEachRow",
+    abort_signal: signal,
   });
   const rows = await rs.json<Row>();
   const more = rows.length > limit;

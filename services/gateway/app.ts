@@ -16,7 +16,7 @@ import type { Logger } from "pino";
 import { invalidField } from "../contracts/index.js";
 import type { Authorizer } from "./auth.js";
 import { compileRoutes, type ServiceBinding } from "./compile-routes.js";
-import { publicError } from "./error-body.js";
+import { logFailure, publicError } from "./error-body.js";
 import { dualProtocolServerFactory } from "./dual-protocol-server.js";
 import { createGuardInterceptor } from "./interceptors.js";
 import { createReflectionServices } from "./reflection.js";
@@ -41,8 +41,13 @@ export interface GatewayDeps {
   bindings: ServiceBinding[];
   authorizer: Authorizer;
   logger: Logger;
-  /** Readiness of the databases for /readyz: name -> error text or null when it answers. */
+  /**
+   * Readiness of the databases for /readyz: name -> error text or null when it answers. It must
+   * answer promptly (main/readiness.ts bounds each probe).
+   */
   readiness: () => Promise<Record<string, string | null>>;
+  /** More of the /readyz body (the activity log's lag), merged after `status` and `checks`. */
+  readinessDetails?: () => Promise<Record<string, unknown>>;
   /** Plain routes outside the transcoder (registered at root scope, e.g. POST /webhooks/github). */
   extraRoutes?: (app: App) => void | Promise<void>;
 }
@@ -106,15 +111,20 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
     });
     rest.setErrorHandler((err, req, reply) => {
       const e = err instanceof ConnectError ? err : fastifyError(err as { statusCode?: number; message: string }, req.headers["content-type"]);
-      if (e.code === Code.Internal) deps.logger.error({ err, requestId: req.id }, "request failed");
-      return sendError(reply, publicError(e, String(req.id)), String(req.id), e.code === Code.Internal ? undefined : (err as { statusCode?: number }).statusCode);
+      const answered = publicError(e, String(req.id));
+      logFailure(deps.logger, answered, err, { requestId: req.id });
+      // Fastify's own status (413, 415) is kept, unless the answer became internal or unavailable.
+      const keepStatus = answered.code !== Code.Internal && answered.code !== Code.Unavailable;
+      const status = keepStatus ? (err as { statusCode?: number }).statusCode : undefined;
+      return sendError(reply, answered, String(req.id), status);
     });
     registerTranscoder(rest, { trie, bindings: deps.bindings, authorizer: deps.authorizer, logger: deps.logger, prefix: "/v1" });
     rest.get("/healthz", async () => ({ status: "ok" }));
     rest.get("/readyz", async (_req, reply) => {
-      const checks = await deps.readiness();
+      const [checks, details] = await Promise.all([deps.readiness(), deps.readinessDetails?.() ?? {}]);
       const ok = Object.values(checks).every((v) => v === null);
-      return reply.code(ok ? 200 : 503).send({ status: ok ? "ready" : "not_ready", checks: Object.fromEntries(Object.entries(checks).map(([k, v]) => [k, v ?? "ok"])) });
+      const named = Object.fromEntries(Object.entries(checks).map(([k, v]) => [k, v ?? "ok"]));
+      return reply.code(ok ? 200 : 503).send({ status: ok ? "ready" : "not_ready", checks: named, ...details });
     });
     if (deps.extraRoutes) await deps.extraRoutes(rest);
   });

@@ -12,10 +12,14 @@ import { checkMessageRules, throwIfViolations } from "../contracts/index.js";
 import { ServerReflection } from "../../gen/grpc/reflection/v1/reflection_pb.js";
 import { ServerReflection as ServerReflectionV1Alpha } from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
 import { principalKey, type Authorizer } from "./auth.js";
+import { logFailure, publicError } from "./error-body.js";
 
 const OPEN_SERVICES = new Set([ServerReflection.typeName, ServerReflectionV1Alpha.typeName]);
 
-/** Authenticates, validates and authorizes unary calls; hides unexpected errors behind a request id. */
+/**
+ * Authenticates, validates and authorizes unary calls; hides unexpected errors behind a request
+ * id and answers a database outage as UNAVAILABLE (error-body.ts publicError).
+ */
 export function createGuardInterceptor(authorizer: Authorizer, logger: Logger): Interceptor {
   return (next) => async (req) => {
     if (OPEN_SERVICES.has(req.service.typeName)) return next(req);
@@ -32,10 +36,12 @@ export function createGuardInterceptor(authorizer: Authorizer, logger: Logger): 
       return await next(req);
     } catch (e) {
       // A ConnectError is the caller's answer, except an INTERNAL one: its text may be a library's
-      // (docs/errors.md: none reaches a client), so it is logged and hidden like any failure.
-      if (e instanceof ConnectError && e.code !== Code.Internal) throw e;
-      logger.error({ err: e, requestId, rpc: req.method.name }, "request failed");
-      throw new ConnectError(`internal error (request id ${requestId})`, Code.Internal);
+      // (docs/errors.md: none reaches a client), so it is logged and hidden like any failure; a
+      // database that does not answer is UNAVAILABLE with retry-after (error-body.ts).
+      const err = publicError(e, requestId);
+      logFailure(logger, err, e, { requestId, rpc: req.method.name });
+      // Connect serializes the code, message, details and metadata, never the cause.
+      throw err;
     }
   };
 }

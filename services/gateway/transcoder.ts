@@ -20,7 +20,7 @@ import type { Logger } from "pino";
 import { checkJson, checkMessageRules, invalidField, isInvalidArgumentError, throwIfViolations, type FieldViolation } from "../contracts/index.js";
 import { principalKey, type Authorizer } from "./auth.js";
 import type { CompiledRoute, ServiceBinding } from "./compile-routes.js";
-import { publicError, restError } from "./error-body.js";
+import { logFailure, publicError, restError } from "./error-body.js";
 import { resolveFieldPath, setAtPath } from "./field-path.js";
 import { RestHandlerContext } from "./handler-context.js";
 import { paramToJson } from "./param-value.js";
@@ -73,16 +73,17 @@ export function registerTranscoder(app: FastifyInstance<any, any, any, any>, opt
       return reply.code(200).type("application/json; charset=utf-8").send(writeRestJson(route.method.output, message));
     } catch (e) {
       const err = publicError(e, requestId);
-      if (err.code === Code.Internal) opts.logger.error({ err: e, requestId, rpc: route.method.name }, "request failed");
+      logFailure(opts.logger, err, e, { requestId, rpc: route.method.name });
       return sendError(reply, err, requestId);
     }
   };
   app.route({ method: ALL_METHODS, url: `${opts.prefix}/*`, handler });
 }
 
-/** Writes the REST error body (error-body.ts). */
+/** Writes the REST error body and its headers (error-body.ts). */
 export function sendError(reply: FastifyReply, e: ConnectError, requestId: string, status?: number) {
-  const { status: s, body } = restError(e, requestId);
+  const { status: s, headers, body } = restError(e, requestId);
+  for (const [name, value] of Object.entries(headers)) reply.header(name, value);
   return reply.code(status ?? s).type("application/json; charset=utf-8").send(JSON.stringify(body));
 }
 

@@ -4,15 +4,16 @@
  * the remote process with the caller's `authorization` header (the remote authenticates and
  * authorizes the caller itself: the same admin key and the same token table in the shared
  * PostgreSQL), hands back its answer or its error (code and message kept), and copies the
- * response headers that the REST surface shows (`Link`). The gateway transcodes REST to the proxy
- * exactly as to a local implementation.
+ * response headers that the REST surface shows (`Link`, `x-yardmaster-log-lag`). The gateway
+ * transcodes REST to the proxy exactly as to a local implementation.
  */
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type HandlerContext } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
+import { LOG_LAG_HEADER } from "../activity-log/index.js";
 
-/** Response headers carried back from the remote service. */
-const FORWARDED_RESPONSE_HEADERS = ["link"];
+/** Response headers carried back from the remote service: `Link`, and the activity log's lag. */
+const FORWARDED_RESPONSE_HEADERS = ["link", LOG_LAG_HEADER];
 
 /** Request headers carried to the remote service. */
 const FORWARDED_REQUEST_HEADERS = ["authorization", "x-request-id"];

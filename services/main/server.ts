@@ -19,6 +19,7 @@ import { findToken, insertToken, listTokens, migrate, openDatabase, revokeToken,
 import { loadOrCreateAdminKey } from "./admin-key.js";
 import { githubTokenVerifier, wireForge } from "./forge-wiring.js";
 import { wireQueue } from "./queue-wiring.js";
+import { createReadiness } from "./readiness.js";
 import { remoteServiceImpl } from "./remote-service.js";
 import { SERVICE_NAMES, SettingsError, type ServiceName, type Settings } from "./settings.js";
 
@@ -76,19 +77,21 @@ export async function startServer(settings: Settings, onBanner: (line: string) =
     for (const c of cleanups.reverse()) await c().catch((e) => logger.warn({ err: e }, "shutdown step failed"));
   };
   try {
-    const db = await openDatabase({ url: settings.databaseUrl, dataDir: settings.dataDir, onLog: (l) => logger.debug({ postgres: l }) });
+    const db = await openDatabase({
+      url: settings.databaseUrl, dataDir: settings.dataDir, onLog: (l) => logger.debug({ postgres: l }),
+      log: logger.child({ component: "embedded-postgres" }),
+    });
     cleanups.push(() => db.close());
     const applied = await migrate(db.url, (l) => logger.debug({ migrate: l }));
     if (applied.length) logger.info({ migrations: applied }, "PostgreSQL migrations applied");
 
     const bindings: ServiceBinding[] = [];
-    const readiness: Record<string, () => Promise<string | null>> = {
-      postgresql: () => db.pool.query("SELECT 1").then(() => null, (e: Error) => e.message),
-    };
+    let clickhouseHere: ClickHouseClient | undefined;
     // Without the activity log here, the outbox is relayed by the process that runs it (it polls).
     let eventsWritten = () => {};
     if (services.has("activity-log")) {
       const clickhouse = createClickHouseClient(settings.clickhouse);
+      clickhouseHere = clickhouse;
       cleanups.push(() => clickhouse.close());
       const chApplied = await migrateClickHouse(clickhouse, settings.clickhouseCluster ? clusterLayout(settings.clickhouseCluster) : undefined);
       if (chApplied.length) logger.info({ migrations: chApplied }, "ClickHouse migrations applied");
@@ -99,7 +102,6 @@ export async function startServer(settings: Settings, onBanner: (line: string) =
       });
       eventsWritten = () => relay.kick();
       bindings.push({ service: ActivityLogService, impl: createActivityLogService({ db: db.pool, eventsWritten, clickhouse, cursorSecret: admin.key }) } as ServiceBinding);
-      readiness["clickhouse"] = () => clickhouse.ping().then((r) => (r.success ? null : String((r as { error?: Error }).error?.message ?? "no answer")), (e: Error) => e.message);
     }
 
     let platform: PlatformTokenVerifier | undefined;
@@ -138,13 +140,15 @@ export async function startServer(settings: Settings, onBanner: (line: string) =
       } as ServiceBinding,
     );
 
+    const readiness = createReadiness(db.pool, clickhouseHere);
     const authorizer = createAuthorizer({ adminKey: admin.key, tokens: { findToken: (id) => findToken(db.pool, id) }, platform });
     const app = await buildApp({
       bindings,
       authorizer,
       logger,
       extraRoutes: routes,
-      readiness: async () => Object.fromEntries(await Promise.all(Object.entries(readiness).map(async ([name, probe]) => [name, await probe()] as const))),
+      readiness: readiness.checks,
+      readinessDetails: readiness.details,
     });
     cleanups.push(() => app.close());
     await app.listen({ port: settings.port, host: settings.host });

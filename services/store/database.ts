@@ -1,10 +1,24 @@
 /**
  * The PostgreSQL connection pool: `DATABASE_URL` when given, else the embedded server in the data
- * directory (DESIGN.md §2). Migrations run at open (migrate.ts).
+ * directory (DESIGN.md §2), supervised (postgres-supervisor.ts). Migrations run at open (migrate.ts).
+ *
+ * A connection that dies is never an unhandled `error` event (docs/reliability.md "Database
+ * outages"): node-postgres emits `error` on a client whose connection ends, and a pool listens
+ * only on its idle clients; {@link guardConnectionErrors} gives every client the pool creates a
+ * listener of its own for as long as it lives, checked out or idle. The failed query rejects as
+ * usual, the pool drops the dead client on release, and new connections are made when the server
+ * answers again.
  */
 import pg from "pg";
-import { startEmbeddedPostgres, type EmbeddedServer } from "./embedded-postgres.js";
 import path from "node:path";
+import { DatabaseUnavailableError, isDatabaseUnavailable } from "../outage/index.js";
+import { superviseEmbeddedPostgres, type SupervisedPostgres, type SupervisorLog } from "./postgres-supervisor.js";
+
+/**
+ * How long taking a new connection may wait, ms: a server that does not answer (stopped, frozen,
+ * unreachable) fails the request with a connection timeout instead of holding it.
+ */
+export const CONNECT_TIMEOUT_MS = 5000;
 
 /**
  * A node-postgres pool. Timestamps come back as Date; bigint (int8) as string, so 64-bit values
@@ -27,18 +41,54 @@ export interface Database {
 }
 
 /**
+ * The pool's client: a connection that cannot be made because the server does not answer (a
+ * refused or timed-out socket, which says nothing of whose it was) fails with
+ * DatabaseUnavailableError naming PostgreSQL, the socket error as its cause, so a 503 names the
+ * database (docs/errors.md "Outages").
+ */
+class PostgresClient extends pg.Client {
+  override connect(): Promise<pg.Client>;
+  override connect(callback: (err: Error | null) => void): void;
+  override connect(callback?: (err: Error | null) => void): Promise<pg.Client> | void {
+    const named = (e: Error) =>
+      isDatabaseUnavailable(e) && !(e instanceof DatabaseUnavailableError)
+        ? new DatabaseUnavailableError("PostgreSQL", "PostgreSQL does not answer", { cause: e })
+        : e;
+    if (callback) return super.connect(((err: Error | null) => callback(err && named(err))) as (err: Error) => void);
+    return super.connect().catch((e: Error) => Promise.reject(named(e)));
+  }
+}
+
+/**
+ * Makes every connection error of `pool` handled: the pool's own `error` (an idle client died)
+ * and each client's (checked out or not), reported to `onError`.
+ */
+export function guardConnectionErrors(pool: pg.Pool, onError: (e: Error) => void): void {
+  pool.on("error", onError);
+  pool.on("connect", (client) => void client.on("error", onError));
+}
+
+/**
  * Opens the database.
  * @param opts.url DATABASE_URL, or undefined for the embedded server under `<dataDir>/postgres`
+ * @param opts.onLog receives the embedded server's log lines and connection errors (debug detail)
+ * @param opts.log receives the embedded server's deaths and restarts (postgres-supervisor.ts)
  */
-export async function openDatabase(opts: { url?: string; dataDir: string; onLog?: (line: string) => void; maxConnections?: number }): Promise<Database> {
-  let embedded: EmbeddedServer | undefined;
+export async function openDatabase(opts: {
+  url?: string; dataDir: string; onLog?: (line: string) => void; log?: SupervisorLog; maxConnections?: number;
+}): Promise<Database> {
+  let embedded: SupervisedPostgres | undefined;
   let url = opts.url;
   if (!url) {
-    embedded = await startEmbeddedPostgres(path.join(opts.dataDir, "postgres"), opts.onLog);
+    const log: SupervisorLog = opts.log ?? { warn: (f, m) => opts.onLog?.(m), info: (f, m) => opts.onLog?.(m) };
+    embedded = await superviseEmbeddedPostgres(path.join(opts.dataDir, "postgres"), log, opts.onLog);
     url = embedded.url;
   }
-  const pool = new pg.Pool({ connectionString: url, max: opts.maxConnections ?? 10 });
-  pool.on("error", (e) => opts.onLog?.(`idle client error: ${e.message}`));
+  const pool = new pg.Pool({
+    connectionString: url, max: opts.maxConnections ?? 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    Client: PostgresClient,
+  });
+  guardConnectionErrors(pool, (e) => opts.onLog?.(`connection error: ${e.message}`));
   return {
     pool,
     url,

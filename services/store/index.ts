@@ -1,9 +1,14 @@
 /** Public surface of services/store (PostgreSQL). */
-export { openDatabase, withTransaction, type Database, type Pool, type PoolClient } from "./database.js";
+export {
+  CONNECT_TIMEOUT_MS, guardConnectionErrors, openDatabase, withTransaction, type Database, type Pool, type PoolClient,
+} from "./database.js";
 export { freePort, startEmbeddedPostgres } from "./embedded-postgres.js";
 export { migrate } from "./migrate.js";
-export { appendToOutbox, oldestAssignedInOutbox, outboxSize, type EventRow, type StoredEventRow } from "./outbox.js";
-export { startOutboxRelay, type EventSink, type OutboxRelay } from "./outbox-relay.js";
+export {
+  appendToOutbox, oldestAssignedInOutbox, oldestOutboxAgeSeconds, outboxLag, outboxSize, type EventRow,
+  type StoredEventRow,
+} from "./outbox.js";
+export { RELAY_LOCK, startOutboxRelay, type EventSink, type OutboxRelay } from "./outbox-relay.js";
 export { deletePause, getPause, setPause, type PauseRow } from "./pause.js";
 export { createFreeze, deleteFreeze, listFreezes, updateFreeze, type FreezeAttributes, type FreezeRow } from "./scheduled-freezes.js";
 export { findToken, insertToken, listTokens, revokeToken, type TokenRow } from "./tokens.js";

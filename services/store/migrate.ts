@@ -16,6 +16,9 @@ const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations"
  */
 export async function migrate(url: string, log: (line: string) => void = () => {}): Promise<string[]> {
   const client = new pg.Client({ connectionString: url });
+  // A connection that dies mid-migration rejects the query in progress (the transaction is rolled
+  // back); its `error` event must not also end the process (docs/reliability.md "Database outages").
+  client.on("error", (e) => log(`connection error: ${e.message}`));
   await client.connect();
   try {
     const applied = await runner({

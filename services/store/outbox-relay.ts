@@ -5,11 +5,16 @@
  * failed, or the process died after sending) is re-sent with `mayExist`, and the sink then skips
  * the rows it already holds, so a retry after an unclear failure never duplicates.
  * With the store down nothing is lost: the outbox grows and drains when it is back (retry with
- * exponential backoff up to 30 s). One relay runs at a time across processes
- * (pg_try_advisory_lock), so batches keep their order.
+ * exponential backoff capped at {@link RELAY_MAX_DELAY_MS}, so the log catches up within about
+ * 2 s of ClickHouse's return; docs/activity-log.md "The log's lag"). Failures are logged at the
+ * 1st, 2nd, 4th, 8th, ... in a row, and the return once. One relay runs at a time across
+ * processes (pg_try_advisory_lock), so batches keep their order. The PostgreSQL connection held
+ * through a cycle listens to its own `error` event: one that dies (a restart) fails the cycle,
+ * which is retried, instead of ending the process.
  */
 import type pg from "pg";
 import type { Logger } from "pino";
+import { FailureStreak } from "../outage/index.js";
 import { claimRelayBatch, deleteRelayBatch, pendingRelayBatches, relayBatchRows, type StoredEventRow } from "./outbox.js";
 
 /** Where relayed events go (activity-log/event-store.ts for ClickHouse). */
@@ -34,9 +39,14 @@ export interface OutboxRelay {
   stop(): Promise<void>;
 }
 
-// An arbitrary, fixed advisory lock key for "the relay" (pg_try_advisory_lock takes a bigint).
-const RELAY_LOCK = 7_420_195_311n;
+/**
+ * The advisory lock key of "the relay" (an arbitrary fixed bigint for pg_try_advisory_lock): the
+ * session holding it relays; the others skip their cycle.
+ */
+export const RELAY_LOCK = 7_420_195_311n;
 const BATCH_SIZE = 1000;
+/** Longest wait between two tries of a failing relay, ms. */
+export const RELAY_MAX_DELAY_MS = 2000;
 
 /** Starts the relay loop; it polls every `intervalMs` (default 1 s) and on kick(). */
 export function startOutboxRelay(deps: { pool: pg.Pool; sink: EventSink; logger: Logger; intervalMs?: number }): OutboxRelay {
@@ -44,11 +54,14 @@ export function startOutboxRelay(deps: { pool: pg.Pool; sink: EventSink; logger:
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<boolean> | undefined;
-  let failures = 0;
+  const failures = new FailureStreak();
 
   /** One cycle: returns true when the outbox was emptied, false when a send failed. */
   async function cycle(): Promise<boolean> {
     const client = await deps.pool.connect();
+    let lost: Error | undefined;
+    const onError = (e: Error) => void (lost ??= e);
+    client.on("error", onError);
     try {
       const locked = (await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1::bigint) AS ok", [RELAY_LOCK.toString()])).rows[0].ok;
       if (!locked) return true;
@@ -65,15 +78,20 @@ export function startOutboxRelay(deps: { pool: pg.Pool; sink: EventSink; logger:
           }
           for (const batch of batches) {
             const rows = await relayBatchRows(client, batch);
+            // A session that died let go of the relay lock: another relay may be sending this batch.
+            if (lost) throw lost;
             await deps.sink.insertEvents(rows, { mayExist });
             await deleteRelayBatch(client, batch);
           }
         }
       } finally {
-        await client.query("SELECT pg_advisory_unlock($1::bigint)", [RELAY_LOCK.toString()]);
+        const unlock = "SELECT pg_advisory_unlock($1::bigint)";
+        if (!lost) await client.query(unlock, [RELAY_LOCK.toString()]).catch((e: Error) => void (lost = e));
       }
     } finally {
-      client.release();
+      client.removeListener("error", onError);
+      // A client whose connection died is destroyed, not given back.
+      client.release(lost);
     }
   }
 
@@ -81,12 +99,14 @@ export function startOutboxRelay(deps: { pool: pg.Pool; sink: EventSink; logger:
     if (running) return running;
     running = cycle()
       .then((ok) => {
-        failures = 0;
+        const ended = failures.succeed();
+        if (ended > 0) deps.logger.info({ failures: ended }, "event relay: events flow again");
         return ok;
       })
       .catch((e: unknown) => {
-        failures++;
-        deps.logger.warn({ err: e, failures }, "event relay: the event store did not acknowledge; will retry");
+        const { count, log } = failures.fail();
+        const message = "event relay: the event store or the outbox did not answer; will retry";
+        if (log) deps.logger.warn({ err: e, failures: count }, message);
         return false;
       })
       .finally(() => {
@@ -99,7 +119,8 @@ export function startOutboxRelay(deps: { pool: pg.Pool; sink: EventSink; logger:
   function schedule(): void {
     if (stopped) return;
     clearTimeout(timer);
-    const delay = failures === 0 ? interval : Math.min(30_000, interval * 2 ** Math.min(failures, 5));
+    const n = failures.failures;
+    const delay = n === 0 ? interval : Math.min(RELAY_MAX_DELAY_MS, interval * 2 ** Math.min(n - 1, 5));
     timer = setTimeout(() => void run(), delay);
     timer.unref();
   }
@@ -107,7 +128,7 @@ export function startOutboxRelay(deps: { pool: pg.Pool; sink: EventSink; logger:
   schedule();
   return {
     kick: () => {
-      if (!stopped && failures === 0) void run();
+      if (!stopped && failures.failures === 0) void run();
     },
     drain: async () => {
       if (running) await running;

@@ -108,3 +108,28 @@ export async function oldestAssignedInOutbox(db: pg.Pool | pg.ClientBase): Promi
   const res = await db.query<{ t: Date | null }>("SELECT min(received_at) AS t FROM event_outbox WHERE received_at_assigned");
   return res.rows[0].t === null ? null : res.rows[0].t.getTime();
 }
+
+/**
+ * The activity log's lag (docs/activity-log.md "The log's lag"): events waiting in the outbox for
+ * the relay, and the age of the oldest in seconds (now minus when it was written; 0 when none
+ * waits).
+ */
+export async function outboxLag(db: pg.Pool | pg.ClientBase): Promise<{ waiting: number; oldestAgeSeconds: number }> {
+  const res = await db.query<{ waiting: string; age: number | null }>(
+    `SELECT count(*)::text AS waiting, extract(epoch FROM clock_timestamp() - min(enqueued_at))::float8 AS age
+     FROM event_outbox`,
+  );
+  return { waiting: Number(res.rows[0].waiting), oldestAgeSeconds: Math.max(0, res.rows[0].age ?? 0) };
+}
+
+/**
+ * The age in seconds of the oldest event waiting in the outbox (0 when none waits): one index
+ * lookup, for every log read (the lag header).
+ */
+export async function oldestOutboxAgeSeconds(db: pg.Pool | pg.ClientBase): Promise<number> {
+  const res = await db.query<{ age: number | null }>(
+    `SELECT extract(epoch FROM clock_timestamp() - (SELECT enqueued_at FROM event_outbox ORDER BY enqueued_at LIMIT 1))
+       ::float8 AS age`,
+  );
+  return Math.max(0, res.rows[0].age ?? 0);
+}

@@ -12,6 +12,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BATCHES_OF_TWO_CONFIG } from "../support/batching-config.js";
 import { eventually } from "../support/eventually.js";
 import { gitWorkdir, type GitWorkdir } from "../support/git-workdir.js";
 import { restCall } from "../support/rest-client.js";
@@ -24,17 +25,6 @@ let work: string;
 let src: GitWorkdir;
 const PULLS = [1, 2, 3, 4];
 const REPO = { owner: "acme", repository: "crash" };
-
-const CONFIG = [
-  "queue_rules:",
-  "  - name: default",
-  "    batch_size: 2",
-  '    batch_max_wait_time: "1 s"',
-  "    branch_protection_injection_mode: merge",
-  "merge_queue:",
-  "  max_parallel_checks: 2",
-  "",
-].join("\n");
 
 /** One Connect JSON call (a POST of JSON) to the current server as the admin; returns the answer's JSON. */
 async function rpc(method: string, body: unknown): Promise<any> {
@@ -56,7 +46,7 @@ beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), "ym-e2e-crash-"));
   src = await gitWorkdir(path.join(work, "source"));
   // Each check runs 5 s: long enough for the kill to land while one runs (the test polls every 100 ms).
-  await src.commit("Initial commit", { ".yardmaster.yml": CONFIG, ".yardmaster/ci.yml": 'checks:\n  - name: test\n    run: "sleep 5"\n' });
+  await src.commit("Initial commit", { ".yardmaster.yml": BATCHES_OF_TWO_CONFIG, ".yardmaster/ci.yml": 'checks:\n  - name: test\n    run: "sleep 5"\n' });
   for (const n of PULLS) {
     src.git("switch", "--quiet", "-c", `pr-${n}`, "main");
     await src.commit(`Add ${n}`, { [`changes/${n}.txt`]: `${n}\n` });

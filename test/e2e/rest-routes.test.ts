@@ -216,6 +216,10 @@ describe("bad input", () => {
 
   it("answers health and readiness", async () => {
     expect((await call("GET", "/healthz")).json).toEqual({ status: "ok" });
-    expect((await call("GET", "/readyz")).json).toEqual({ status: "ready", checks: { postgresql: "ok", clickhouse: "ok" } });
+    expect((await call("GET", "/readyz")).json).toEqual({
+      status: "ready",
+      checks: { postgresql: "ok", clickhouse: "ok" },
+      outbox: { events_waiting: expect.any(Number), oldest_age_seconds: expect.any(Number) },
+    });
   });
 });

@@ -52,7 +52,7 @@ describe("the outbox relay", () => {
     const relay = startOutboxRelay({ pool: db.pool, sink, logger, intervalMs: 60_000 });
     expect(await relay.drain()).toBe(false);
     expect(await outboxSize(db.pool)).toBe(1);
-    expect(warnings).toContain("event relay: the event store did not acknowledge; will retry");
+    expect(warnings).toContain("event relay: the event store or the outbox did not answer; will retry");
     up = true;
     expect(await relay.drain()).toBe(true);
     await relay.stop();

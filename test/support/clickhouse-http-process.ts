@@ -16,6 +16,9 @@ export interface ClickHouseHttpProcess {
   stop(): Promise<void>;
   /** Starts it again on the same port and directory. */
   start(): Promise<void>;
+  /** Sends a signal to the running process: SIGSTOP freezes it (connections are
+   * accepted, nothing answers), SIGCONT thaws it. */
+  signal(signal: "SIGSTOP" | "SIGCONT"): void;
   /** Stops it and removes its data directory. */
   destroy(): Promise<void>;
 }
@@ -45,6 +48,7 @@ export async function startClickHouseHttp(): Promise<ClickHouseHttpProcess> {
     },
     stop,
     start,
+    signal: (signal) => void child?.kill(signal),
     async destroy() {
       await stop();
       await rm(dataDir, { recursive: true, force: true });

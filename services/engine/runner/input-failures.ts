@@ -6,7 +6,9 @@
  * the runner moves it to `queue_inbox_set_aside`, so the inputs behind it are applied instead of
  * waiting for good.
  */
+import { isDatabaseUnavailable } from "../../outage/index.js";
 import { isRetryable } from "./effect-executor.js";
+import { LockLostError } from "./lock-session.js";
 
 /**
  * When an input is set aside: after at least `failures` consecutive failed rounds blamed on it,
@@ -15,26 +17,36 @@ import { isRetryable } from "./effect-executor.js";
  */
 export const SET_ASIDE_AFTER = { failures: 5, ms: 10 * 60_000 } as const;
 
-/** PostgreSQL SQLSTATE classes that say nothing about the data: connection, resources, server shutdown, lock conflicts. */
+/**
+ * PostgreSQL SQLSTATE classes that say nothing about the data beyond an outage: resources, server
+ * shutdown, lock and serialization conflicts (connections lost or refused are outage/'s).
+ */
 const TRANSIENT_SQLSTATE_CLASSES = new Set(["08", "40", "53", "55", "57", "58"]);
-/** Node socket errors (and pg's own connection messages) of a database or forge that went away. */
-const TRANSIENT_SYSTEM_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
-const TRANSIENT_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i;
 
 /**
  * Whether an error would likely not happen again on a retry, whatever input was being applied: a
- * forge error worth retrying, a lost or refused database connection, a lock or serialization
- * conflict. Such failures blame no input.
+ * forge error worth retrying, a database that does not answer (outage/database-unavailable.ts), a
+ * repository lock this runner lost (lock-session.ts), a lock or serialization conflict. Such
+ * failures blame no input.
  * @param e anything thrown
  */
 export function isTransientFailure(e: unknown): boolean {
-  if (isRetryable(e)) return true;
+  if (isRetryable(e) || e instanceof LockLostError || isDatabaseUnavailable(e)) return true;
   const code = (e as { code?: unknown } | null)?.code;
-  if (typeof code === "string") {
-    if (/^[0-9A-Z]{5}$/.test(code) && TRANSIENT_SQLSTATE_CLASSES.has(code.slice(0, 2))) return true;
-    if (TRANSIENT_SYSTEM_CODES.has(code)) return true;
-  }
-  return e instanceof Error && TRANSIENT_MESSAGES.test(e.message);
+  return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) && TRANSIENT_SQLSTATE_CLASSES.has(code.slice(0, 2));
+}
+
+/**
+ * How long a repository whose processing failed `count` times in a row waits before the next try,
+ * ms (docs/merge-queue.md "Runner", items 7 and 9): the platform's retry time for a rate limit;
+ * 2 s for another forge error worth retrying; 250 ms doubling to 2 s for a database outage, a
+ * lost lock or a conflict (so the queue goes on within 2 s of the database's return); otherwise
+ * `backoff.first` doubling to `backoff.max`.
+ */
+export function retryDelayMs(e: unknown, count: number, backoff: { first: number; max: number }): number {
+  if (isRetryable(e)) return e.kind === "rate_limited" && e.retryAfterMs ? e.retryAfterMs : 2000;
+  if (isTransientFailure(e)) return Math.min(2000, 250 * 2 ** Math.min(count - 1, 10));
+  return Math.min(backoff.max, backoff.first * 2 ** Math.min(count - 1, 30));
 }
 
 /**

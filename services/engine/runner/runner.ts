@@ -2,7 +2,8 @@
  * The queue runner (issue: engine §3; DESIGN.md §3): drives the pure engine for every repository.
  *
  * Processing a repository holds its session-level advisory lock (one writer per repository across
- * any number of runner processes) and repeats two steps until nothing is left:
+ * any number of runner processes; fenced: proven held before each round and each forge effect,
+ * lock-session.ts) and repeats two steps until nothing is left:
  * 1. one transaction: load the state, take the inbox (forge events, effect results, fired timers),
  *    translate each input into engine events (ingress.ts) and apply them, then persist the new
  *    state, the log events (the outbox), the timers and the forge effects to perform, and delete
@@ -21,7 +22,8 @@ import type { ForgeEvent, ForgePort } from "../../forge/types.js";
 import { internalEventRow } from "../../activity-log/index.js";
 import {
   addEffects, addToInbox, appendToOutbox, cancelTimer, claimDueTimers, deleteEffect, deleteInbox, dueEffects, loadQueueState, postponeEffect,
-  listFreezes, recordBaseRefActivity, repositoriesPausedDifferently, repositoriesWithWork, saveQueueState, setAsideInput, setTimer, takeInbox, tryLockRepositorySession, unlockRepositorySession, withTransaction,
+  listFreezes, recordBaseRefActivity, repositoriesPausedDifferently, repositoriesWithWork, saveQueueState,
+  setAsideInput, setTimer, takeInbox, withTransaction,
   type EventRow, type Pool,
 } from "../../store/index.js";
 import type { EngineEffect, LogEffect } from "../effects.js";
@@ -29,7 +31,9 @@ import { apply, createState } from "../engine.js";
 import { EngineInputError, type EngineEventInput } from "../events.js";
 import type { EngineState } from "../state.js";
 import { isRetryable, performEffect } from "./effect-executor.js";
-import { InputFailureCount, isTransientFailure, SET_ASIDE_AFTER } from "./input-failures.js";
+import { InputFailureCount, isTransientFailure, retryDelayMs, SET_ASIDE_AFTER } from "./input-failures.js";
+import { RepositoryLockSession } from "./lock-session.js";
+import { FailureStreak } from "../../outage/index.js";
 import { pauseCorrection } from "./pause-agreement.js";
 import { ProtectionCache } from "./evaluation.js";
 import { compileFreeze } from "./freeze-hold.js";
@@ -121,6 +125,7 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
   const failedInput = new Map<string, string>();
   const inputFailures = new InputFailureCount();
   const setAsideAfter = deps.setAsideAfter ?? SET_ASIDE_AFTER;
+  const sweepFailures = new FailureStreak();
 
   /**
    * One transaction: a request alone when `extra` is given, else up to MAX_INPUTS_PER_ROUND inbox
@@ -230,11 +235,20 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
     await addEffects(client, repository, forgeEffects);
   }
 
-  /** Performs due effects in order; returns whether any was performed. Stops at the first postponed one. */
-  async function performRound(client: pg.ClientBase, repository: string): Promise<boolean> {
+  /**
+   * Performs due effects in order; returns whether any was performed. Stops at the first postponed
+   * one. Each effect waits for `lock` to prove it is still held (lock-session.ts): a lost lock
+   * throws LockLostError before any forge call.
+   */
+  async function performRound(
+    client: pg.ClientBase,
+    repository: string,
+    lock: RepositoryLockSession,
+  ): Promise<boolean> {
     const due = await dueEffects<EngineEffect>(client, repository);
     let any = false;
     for (const row of due) {
+      await lock.assertHeld();
       try {
         const results = await performEffect({ forge: deps.forge, repository, logger: log }, row.effect, row.attempts > 0);
         await withClientTransaction(client, async () => {
@@ -272,44 +286,40 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
   /** Processes a repository if no other session does; loops until no input or effect is left. */
   async function processRepository(repository: string): Promise<void> {
     if ((backoffUntil.get(repository) ?? 0) > Date.now()) return;
-    const client = await deps.db.connect();
+    const lock = await RepositoryLockSession.open(deps.db, repository, "try");
+    if (!lock) return;
+    const client = lock.client;
     try {
-      if (!(await tryLockRepositorySession(client, repository))) return;
-      try {
-        // The lock is held for at most lockHoldMs of rounds at a time: an API request waiting for
-        // it (a dequeue, an enqueue) gets it between two holds instead of after the backlog.
-        const until = Date.now() + lockHoldMs;
-        for (;;) {
-          const { applied } = await applyRound(client, repository);
-          const performed = await performRound(client, repository);
-          if (!applied && !performed) break;
-          if (Date.now() >= until || ending) {
-            again.add(repository);
-            break;
-          }
+      // The lock is held for at most lockHoldMs of rounds at a time: an API request waiting for
+      // it (a dequeue, an enqueue) gets it between two holds instead of after the backlog.
+      const until = Date.now() + lockHoldMs;
+      for (;;) {
+        await lock.assertHeld();
+        const { applied } = await applyRound(client, repository);
+        const performed = await performRound(client, repository, lock);
+        if (!applied && !performed) break;
+        if (Date.now() >= until || ending) {
+          again.add(repository);
+          break;
         }
-        backoffUntil.delete(repository);
-        failures.delete(repository);
-        inputFailures.clear(repository);
-      } catch (e) {
-        const blamed = failedInput.get(repository) ?? null;
-        failedInput.delete(repository);
-        const blame = inputFailures.record(repository, blamed, Date.now());
-        if (blame.count >= setAsideAfter.failures && blame.sinceFirstMs >= setAsideAfter.ms && (await setAside(repository, blamed!, blame.count, e))) return;
-        const count = (failures.get(repository) ?? 0) + 1;
-        failures.set(repository, count);
-        const wait = isRetryable(e)
-          ? e.kind === "rate_limited" && e.retryAfterMs ? e.retryAfterMs : 2000
-          : Math.min(backoff.max, backoff.first * 2 ** Math.min(count - 1, 30));
-        backoffUntil.set(repository, Date.now() + wait);
-        // The first failure is logged with its stack; repeats only at 2, 4, 8, ... failures.
-        if (count === 1) log.warn({ repository, err: e, retryInMs: wait }, "processing failed; the inputs stay in the inbox");
-        else if ((count & (count - 1)) === 0) log.warn({ repository, failures: count, err: (e as Error).message, retryInMs: wait }, "processing still fails; the inputs stay in the inbox");
-      } finally {
-        await unlockRepositorySession(client, repository);
       }
+      backoffUntil.delete(repository);
+      failures.delete(repository);
+      inputFailures.clear(repository);
+    } catch (e) {
+      const blamed = failedInput.get(repository) ?? null;
+      failedInput.delete(repository);
+      const blame = inputFailures.record(repository, blamed, Date.now());
+      if (blame.count >= setAsideAfter.failures && blame.sinceFirstMs >= setAsideAfter.ms && (await setAside(repository, blamed!, blame.count, e))) return;
+      const count = (failures.get(repository) ?? 0) + 1;
+      failures.set(repository, count);
+      const wait = retryDelayMs(e, count, backoff);
+      backoffUntil.set(repository, Date.now() + wait);
+      // The first failure is logged with its stack; repeats only at 2, 4, 8, ... failures.
+      if (count === 1) log.warn({ repository, err: e, retryInMs: wait }, "processing failed; the inputs stay in the inbox");
+      else if ((count & (count - 1)) === 0) log.warn({ repository, failures: count, err: (e as Error).message, retryInMs: wait }, "processing still fails; the inputs stay in the inbox");
     } finally {
-      client.release();
+      await lock.release();
     }
   }
 
@@ -367,8 +377,12 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
     try {
       await fireTimers();
       for (const r of new Set([...(await repositoriesWithWork(deps.db)), ...(await repositoriesPausedDifferently(deps.db))])) void kick(r);
+      const ended = sweepFailures.succeed();
+      if (ended > 0) log.info({ failures: ended }, "queue runner sweep works again");
     } catch (e) {
-      log.warn({ err: e }, "queue runner sweep failed");
+      // Every 500 ms during an outage: logged at the 1st, 2nd, 4th, 8th, ... failure in a row.
+      const { count, log: worthLogging } = sweepFailures.fail();
+      if (worthLogging) log.warn({ err: e, failures: count }, "queue runner sweep failed");
     }
   }
 
@@ -390,31 +404,27 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
       void kick(event.repo);
     },
     async request(repository, request) {
-      const client = await deps.db.connect();
+      const lock = await RepositoryLockSession.open(deps.db, repository, "wait");
+      const client = lock.client;
       try {
-        await client.query(`SELECT pg_advisory_lock(hashtextextended($1::text, 7261))`, [repository]);
+        const { result } = await applyRound(client, repository, request);
+        // The request is committed. Its effects are performed before the answer, within one lock
+        // hold; the rest (a backlog in the inbox) and any failure there are the sweep's work,
+        // retried and reported by it, not answered to the caller.
+        const until = Date.now() + lockHoldMs;
         try {
-          const { result } = await applyRound(client, repository, request);
-          // The request is committed. Its effects are performed before the answer, within one lock
-          // hold; the rest (a backlog in the inbox) and any failure there are the sweep's work,
-          // retried and reported by it, not answered to the caller.
-          const until = Date.now() + lockHoldMs;
-          try {
-            for (;;) {
-              const performed = await performRound(client, repository);
-              const { applied } = await applyRound(client, repository);
-              if ((!performed && !applied) || Date.now() >= until) break;
-            }
-          } catch (e) {
-            failedInput.delete(repository);
-            log.warn({ repository, err: (e as Error).message }, "processing after a request failed; the queue runner retries it");
+          for (;;) {
+            const performed = await performRound(client, repository, lock);
+            const { applied } = await applyRound(client, repository);
+            if ((!performed && !applied) || Date.now() >= until) break;
           }
-          return result;
-        } finally {
-          await unlockRepositorySession(client, repository);
+        } catch (e) {
+          failedInput.delete(repository);
+          log.warn({ repository, err: (e as Error).message }, "processing after a request failed; the queue runner retries it");
         }
+        return result;
       } finally {
-        client.release();
+        await lock.release();
         void kick(repository);
       }
     },

@@ -5,9 +5,13 @@
  * its start time when it gets a slot, its final state when it ends. Every write emits
  * `checks_changed`. A cancelled (superseded) job is stopped; a job whose worker died is claimed
  * again once its lease ran out; a worker that stops cleanly puts its jobs back in the queue.
+ * A write that fails because PostgreSQL does not answer (a restart) is retried with backoff for
+ * up to the lease (outage/retry-unavailable.ts), so a check that ends during an outage is
+ * recorded when the database returns instead of waiting for the lease to run out.
  */
 import { randomUUID } from "node:crypto";
 import { localForgeStore as store } from "../../store/index.js";
+import { retryWhileUnavailable } from "../../outage/index.js";
 import { CiSlots, runCommitChecks, type CheckResult, type CiRunnerDeps } from "./ci/index.js";
 import { LOCAL_CI_APP, type ForgeCore } from "./core.js";
 import type { CiSignals } from "./ci-requests.js";
@@ -130,14 +134,15 @@ export class CiWorker implements CiSignals {
 
   private async runJob(job: store.CiJobRow, entry: RunningJob): Promise<void> {
     const log = this.core.logger.child({ job: job.id, repository: job.repository, sha: job.sha });
-    const runs = new Map((await store.checkRunsOfCiJob(this.core.db, job.id)).map((r) => [r.name, r.id]));
+    const existing = await this.retrying(() => store.checkRunsOfCiJob(this.core.db, job.id));
+    const runs = new Map(existing.map((r) => [r.name, r.id]));
     const maxAttempts = this.options.maxAttempts ?? 3;
     if (job.attempts > maxAttempts) {
       log.warn({ attempts: job.attempts }, "CI job given up: its worker stopped while running it too many times");
       for (const name of runs.keys()) {
         await this.write(job, runs, name, { state: "error", description: `the CI runner stopped ${maxAttempts} times while running this check`, completedAt: this.core.now() });
       }
-      await store.finishCiJob(this.core.db, job.id, this.id, this.core.now());
+      await this.finish(job);
       return;
     }
     const heartbeat = setInterval(() => {
@@ -166,25 +171,49 @@ export class CiWorker implements CiSignals {
     } finally {
       clearInterval(heartbeat);
     }
-    if (entry.reason === "shutdown") await store.releaseCiJob(this.core.db, job.id, this.id);
-    else if (entry.reason === null) await store.finishCiJob(this.core.db, job.id, this.id, this.core.now());
+    if (entry.reason === "shutdown") await this.retrying(() => store.releaseCiJob(this.core.db, job.id, this.id));
+    else if (entry.reason === null) await this.finish(job);
   }
 
-  /** Writes one check run of the job (an unfinished one only: a cancellation wins) and emits checks_changed. */
+  /** Marks the job done (retried while PostgreSQL does not answer). */
+  private finish(job: store.CiJobRow): Promise<unknown> {
+    return this.retrying(() => store.finishCiJob(this.core.db, job.id, this.id, this.core.now()));
+  }
+
+  /** Runs a write, retried while PostgreSQL does not answer, for up to the lease (see the file header). */
+  private retrying<T>(fn: (attempt: number) => Promise<T>): Promise<T> {
+    return retryWhileUnavailable(fn, {
+      maxRetryTimeMs: this.options.leaseMs ?? 60_000,
+      onRetry: (err, attempt) => {
+        if (attempt === 1) this.core.logger.warn({ err }, "a CI write failed: the database does not answer; retrying");
+      },
+    });
+  }
+
+  /**
+   * Writes one check run of the job (an unfinished one only: a cancellation wins) and emits
+   * checks_changed. A retry (the database did not answer) first reads the job's runs again, since
+   * the failed try may have written before its answer was lost, and emits checks_changed even when
+   * it finds nothing left to write (the lost try's event may not have gone out).
+   */
   private async write(job: store.CiJobRow, runs: Map<string, number>, name: string, change: Omit<store.CheckRunChange, "now">): Promise<void> {
     const now = this.core.now();
-    const id = runs.get(name);
-    let written: store.CheckRunRow | null;
-    if (id === undefined) {
-      written = await store.insertCheckRun(this.core.db, {
-        repositoryId: job.repositoryId, sha: job.sha, name, state: change.state, description: change.description ?? "", detailsUrl: null,
-        app: LOCAL_CI_APP, output: change.output ?? "", ciJobId: job.id, startedAt: change.startedAt ?? null, completedAt: change.completedAt ?? null, now,
-      });
-      runs.set(name, written.id);
-    } else {
-      written = await store.updateCheckRun(this.core.db, id, { ...change, now }, true);
-    }
-    if (written !== null) await this.core.deliver([{ kind: "checks_changed", repo: job.repository, sha: job.sha }]);
+    const written = await this.retrying(async (attempt) => {
+      if (attempt > 1) for (const r of await store.checkRunsOfCiJob(this.core.db, job.id)) runs.set(r.name, r.id);
+      const id = runs.get(name);
+      if (id === undefined) {
+        const row = await store.insertCheckRun(this.core.db, {
+          repositoryId: job.repositoryId, sha: job.sha, name, state: change.state,
+          description: change.description ?? "", detailsUrl: null, app: LOCAL_CI_APP,
+          output: change.output ?? "", ciJobId: job.id,
+          startedAt: change.startedAt ?? null, completedAt: change.completedAt ?? null, now,
+        });
+        runs.set(name, row.id);
+        return true;
+      }
+      return (await store.updateCheckRun(this.core.db, id, { ...change, now }, true)) !== null || attempt > 1;
+    });
+    if (written) await this.core.deliver([{ kind: "checks_changed", repo: job.repository, sha: job.sha }]);
   }
 }
 

@@ -6,6 +6,7 @@ import type { Logger } from "pino";
 import type pg from "pg";
 import { ForgeError, type ForgeEvent, type ForgeEventSink, type RepoName } from "../types.js";
 import { localForgeStore as store } from "../../store/index.js";
+import { retryWhileUnavailable } from "../../outage/index.js";
 import type { BareRepo } from "./git/index.js";
 
 /** Login of Yardmaster itself on the local forge (a Bot, as a GitHub App's user is). */
@@ -31,9 +32,16 @@ export interface ForgeCore {
   botLogin: string;
   /** Prefix of web addresses (the local forge has no web pages: they identify, they do not open). */
   webBaseUrl: string;
-  /** Hands events to the sink one by one, after the change committed; a failing sink is logged. */
+  /**
+   * Hands events to the sink one by one, after the change committed. A sink that fails because
+   * the database does not answer is retried for up to {@link DELIVERY_RETRY_MS} (a restart of
+   * PostgreSQL between the commit and the delivery loses no event); any other failure is logged.
+   */
   deliver(events: readonly ForgeEvent[]): Promise<void>;
 }
+
+/** How long the delivery of an event is retried while the database does not answer, ms. */
+export const DELIVERY_RETRY_MS = 30_000;
 
 /** Builds the core. */
 export function createCore(input: {
@@ -56,7 +64,13 @@ export function createCore(input: {
     async deliver(events) {
       for (const event of events) {
         try {
-          await sink(event);
+          await retryWhileUnavailable(async () => sink(event), {
+            maxRetryTimeMs: DELIVERY_RETRY_MS,
+            onRetry: (err, attempt) => {
+              const message = "forge event delivery failed: the database does not answer; retrying";
+              if (attempt === 1) logger.warn({ err, event }, message);
+            },
+          });
         } catch (error) {
           logger.error({ err: error, event }, "forge event sink failed; the forge's own state is kept");
         }

@@ -18,9 +18,34 @@ export async function tryLockRepositorySession(client: pg.ClientBase, repository
   return (await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(${repositoryLockSql}) AS ok`, [repository])).rows[0].ok;
 }
 
+/** Takes the repository's session-level advisory lock, waiting while another session holds it. */
+export async function lockRepositorySession(client: pg.ClientBase, repository: string): Promise<void> {
+  await client.query(`SELECT pg_advisory_lock(${repositoryLockSql})`, [repository]);
+}
+
+/**
+ * Whether this session (the client's connection) holds the repository's session-level advisory
+ * lock now: the fencing check of the runner (engine/runner/lock-session.ts). A 64-bit advisory key
+ * shows in pg_locks as its high 32 bits (`classid`) and low 32 bits (`objid`), `objsubid` 1
+ * (https://www.postgresql.org/docs/current/view-pg-locks.html).
+ * @throws the connection's error when it is dead
+ */
+export async function holdsRepositorySessionLock(client: pg.ClientBase, repository: string): Promise<boolean> {
+  const res = await client.query<{ held: boolean }>(
+    `WITH k AS (SELECT ${repositoryLockSql} AS key)
+     SELECT EXISTS (
+       SELECT 1 FROM pg_locks, k
+       WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND granted AND objsubid = 1
+         AND classid::bigint = (k.key >> 32) & 4294967295 AND objid::bigint = k.key & 4294967295
+     ) AS held`,
+    [repository],
+  );
+  return res.rows[0].held;
+}
+
 /**
  * Releases the repository's session-level advisory lock taken by {@link tryLockRepositorySession}
- * (or `pg_advisory_lock` on the same key).
+ * (or {@link lockRepositorySession}).
  */
 export async function unlockRepositorySession(client: pg.ClientBase, repository: string): Promise<void> {
   await client.query(`SELECT pg_advisory_unlock(${repositoryLockSql})`, [repository]);

