@@ -20,7 +20,7 @@ import type pg from "pg";
 import type { ForgeEvent, ForgePort } from "../../forge/types.js";
 import { internalEventRow } from "../../activity-log/index.js";
 import {
-  addEffects, addToInbox, appendToOutbox, cancelTimer, claimDueTimers, deleteEffect, deleteInbox, dueEffects, loadQueueState, postponeEffect,
+  addEffects, addToInbox, addToInboxOnce, appendToOutbox, cancelTimer, claimDueTimers, deleteEffect, deleteInbox, dueEffects, loadQueueState, postponeEffect,
   listFreezes, recordBaseRefActivity, repositoriesPausedDifferently, repositoriesWithWork, saveQueueState, setAsideInput, setTimer, takeInbox, tryLockRepositorySession, unlockRepositorySession, withTransaction,
   type EventRow, type Pool,
 } from "../../store/index.js";
@@ -28,7 +28,9 @@ import type { EngineEffect, LogEffect } from "../effects.js";
 import { apply, createState } from "../engine.js";
 import { EngineInputError, type EngineEventInput } from "../events.js";
 import type { EngineState } from "../state.js";
-import { isRetryable, performEffect } from "./effect-executor.js";
+import { isRetryable } from "./effect-executor.js";
+import { performStoredEffect } from "./effect-journal.js";
+import { InboxKeyPruner } from "./inbox-keys.js";
 import { InputFailureCount, isTransientFailure, SET_ASIDE_AFTER } from "./input-failures.js";
 import { pauseCorrection } from "./pause-agreement.js";
 import { ProtectionCache } from "./evaluation.js";
@@ -82,8 +84,11 @@ export type RunnerRequest =
  * every `intervalMs`, `stop` ends it and waits for the repositories being processed.
  */
 export interface QueueRunner {
-  /** Records a forge event for its repository; processing follows shortly. */
-  submit(event: ForgeEvent): Promise<void>;
+  /**
+   * Records a forge event for its repository; processing follows shortly. With an idempotency
+   * `key`, an event whose key was taken before is dropped (a redelivery; docs/reliability.md).
+   */
+  submit(event: ForgeEvent, key?: string): Promise<void>;
   /**
    * Applies a request now, under the repository's lock, and performs the resulting effects.
    * @throws EngineInputError (NotQueuedError for a pull request in no queue) when the engine refuses it
@@ -121,6 +126,7 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
   const failedInput = new Map<string, string>();
   const inputFailures = new InputFailureCount();
   const setAsideAfter = deps.setAsideAfter ?? SET_ASIDE_AFTER;
+  const inboxKeys = new InboxKeyPruner(deps.db, log);
 
   /**
    * One transaction: a request alone when `extra` is given, else up to MAX_INPUTS_PER_ROUND inbox
@@ -236,7 +242,7 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
     let any = false;
     for (const row of due) {
       try {
-        const results = await performEffect({ forge: deps.forge, repository, logger: log }, row.effect, row.attempts > 0);
+        const results = await performStoredEffect({ forge: deps.forge, repository, logger: log }, client, row);
         await withClientTransaction(client, async () => {
           await addToInbox(client, repository, results.map((event) => ({ kind: "engine", event }) satisfies RunnerInput));
           await deleteEffect(client, row.id);
@@ -366,6 +372,7 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
   async function sweep(): Promise<void> {
     try {
       await fireTimers();
+      await inboxKeys.maybePrune();
       for (const r of new Set([...(await repositoriesWithWork(deps.db)), ...(await repositoriesPausedDifferently(deps.db))])) void kick(r);
     } catch (e) {
       log.warn({ err: e }, "queue runner sweep failed");
@@ -383,8 +390,10 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
       backoffUntil.delete(repository);
       void kick(repository);
     },
-    async submit(event) {
-      await addToInbox(deps.db, event.repo, [{ kind: "forge", event } satisfies RunnerInput]);
+    async submit(event, key) {
+      const input: RunnerInput = { kind: "forge", event };
+      if (key === undefined) await addToInbox(deps.db, event.repo, [input]);
+      else if (!(await addToInboxOnce(deps.db, event.repo, input, key))) return;
       // New input may be what was missing (the repository now exists): try again now.
       backoffUntil.delete(event.repo);
       void kick(event.repo);

@@ -7,7 +7,7 @@
  * again once its lease ran out; a worker that stops cleanly puts its jobs back in the queue.
  */
 import { randomUUID } from "node:crypto";
-import { localForgeStore as store } from "../../store/index.js";
+import { localForgeStore as store, withTransaction } from "../../store/index.js";
 import { CiSlots, runCommitChecks, type CheckResult, type CiRunnerDeps } from "./ci/index.js";
 import { LOCAL_CI_APP, type ForgeCore } from "./core.js";
 import type { CiSignals } from "./ci-requests.js";
@@ -170,21 +170,30 @@ export class CiWorker implements CiSignals {
     else if (entry.reason === null) await store.finishCiJob(this.core.db, job.id, this.id, this.core.now());
   }
 
-  /** Writes one check run of the job (an unfinished one only: a cancellation wins) and emits checks_changed. */
+  /**
+   * Writes one check run of the job (an unfinished one only: a cancellation wins) and, in the same
+   * transaction, its `checks_changed` event, delivered after the commit.
+   */
   private async write(job: store.CiJobRow, runs: Map<string, number>, name: string, change: Omit<store.CheckRunChange, "now">): Promise<void> {
+    await this.core.ready;
     const now = this.core.now();
     const id = runs.get(name);
-    let written: store.CheckRunRow | null;
-    if (id === undefined) {
-      written = await store.insertCheckRun(this.core.db, {
-        repositoryId: job.repositoryId, sha: job.sha, name, state: change.state, description: change.description ?? "", detailsUrl: null,
-        app: LOCAL_CI_APP, output: change.output ?? "", ciJobId: job.id, startedAt: change.startedAt ?? null, completedAt: change.completedAt ?? null, now,
-      });
-      runs.set(name, written.id);
-    } else {
-      written = await store.updateCheckRun(this.core.db, id, { ...change, now }, true);
-    }
-    if (written !== null) await this.core.deliver([{ kind: "checks_changed", repo: job.repository, sha: job.sha }]);
+    const stored = await withTransaction(this.core.db, async (client) => {
+      let written: store.CheckRunRow | null;
+      if (id === undefined) {
+        written = await store.insertCheckRun(client, {
+          repositoryId: job.repositoryId, sha: job.sha, name, state: change.state, description: change.description ?? "", detailsUrl: null,
+          app: LOCAL_CI_APP, output: change.output ?? "", ciJobId: job.id, startedAt: change.startedAt ?? null, completedAt: change.completedAt ?? null, now,
+        });
+      } else {
+        written = await store.updateCheckRun(client, id, { ...change, now }, true);
+      }
+      if (written === null) return null;
+      return { written, events: await this.core.events.store(client, [{ kind: "checks_changed", repo: job.repository, sha: job.sha }]) };
+    });
+    if (stored === null) return;
+    if (id === undefined) runs.set(name, stored.written.id);
+    await this.core.events.deliver(stored.events);
   }
 }
 

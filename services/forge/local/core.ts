@@ -3,10 +3,11 @@
  * web addresses, and opening a repository row as a git repository. docs/local-forge.md.
  */
 import type { Logger } from "pino";
-import type pg from "pg";
-import { ForgeError, type ForgeEvent, type ForgeEventSink, type RepoName } from "../types.js";
+import pg from "pg";
+import { ForgeError, type ForgeEventSink, type RepoName } from "../types.js";
 import { localForgeStore as store } from "../../store/index.js";
 import type { BareRepo } from "./git/index.js";
+import { LocalEventOutbox } from "./event-outbox.js";
 
 /** Login of Yardmaster itself on the local forge (a Bot, as a GitHub App's user is). */
 export const DEFAULT_BOT_LOGIN = "yardmaster[bot]";
@@ -31,8 +32,15 @@ export interface ForgeCore {
   botLogin: string;
   /** Prefix of web addresses (the local forge has no web pages: they identify, they do not open). */
   webBaseUrl: string;
-  /** Hands events to the sink one by one, after the change committed; a failing sink is logged. */
-  deliver(events: readonly ForgeEvent[]): Promise<void>;
+  /** The durable events: stored in a write's transaction, delivered after its commit (event-outbox.ts). */
+  events: LocalEventOutbox;
+  /**
+   * A pool of its own for the ref journal (ref-journal.ts): a write holding a connection of `db`
+   * journals on this one, so writes never wait for each other's connections.
+   */
+  journalDb: pg.Pool;
+  /** Settles once the start-up recovery ran (writes wait for it); set by createLocalForge. */
+  ready: Promise<void>;
 }
 
 /** Builds the core. */
@@ -40,12 +48,16 @@ export function createCore(input: {
   db: pg.Pool;
   dataDir: string;
   logger: Logger;
-  sink: ForgeEventSink;
+  /** null: events wait until a sink is attached (`events.attach`). */
+  sink: ForgeEventSink | null;
   now?: () => Date;
   botLogin?: string;
   webBaseUrl?: string;
 }): ForgeCore {
-  const { logger, sink } = input;
+  const { logger } = input;
+  const journalDb = new pg.Pool({ ...input.db.options, max: 2 });
+  // An idle journal connection ended by the server (a restart, a dropped database) is replaced on next use.
+  journalDb.on("error", (e) => logger.debug({ err: e }, "idle ref journal connection closed"));
   return {
     db: input.db,
     dataDir: input.dataDir,
@@ -53,15 +65,9 @@ export function createCore(input: {
     now: input.now ?? (() => new Date()),
     botLogin: input.botLogin ?? DEFAULT_BOT_LOGIN,
     webBaseUrl: input.webBaseUrl ?? "local-forge://",
-    async deliver(events) {
-      for (const event of events) {
-        try {
-          await sink(event);
-        } catch (error) {
-          logger.error({ err: error, event }, "forge event sink failed; the forge's own state is kept");
-        }
-      }
-    },
+    events: new LocalEventOutbox(input.db, logger, input.sink),
+    journalDb,
+    ready: Promise.resolve(),
   };
 }
 
