@@ -51,7 +51,9 @@ export function parseActions(text: string): FailpointTerm[] {
     if (!m) throw new FailpointSpecError(`"${term}": expected [count*]action[(argument)]`);
     const [, countText, kind, arg] = m;
     const count = countText === undefined ? null : Number(countText);
-    if (count !== null && (!Number.isSafeInteger(count) || count < 1)) throw new FailpointSpecError(`"${term}": the count must be a whole number of at least 1`);
+    if (count !== null && (!Number.isSafeInteger(count) || count < 1)) {
+      throw new FailpointSpecError(`"${term}": the count must be a whole number of at least 1`);
+    }
     return { count, action: actionOf(term, kind!, arg) };
   });
 }
@@ -66,7 +68,9 @@ function actionOf(term: string, kind: string, arg: string | undefined): Failpoin
       return { kind: "throw", message: arg ?? "failpoint" };
     case "sleep": {
       const ms = Number(arg);
-      if (arg === undefined || !/^\d+$/.test(arg.trim()) || !Number.isSafeInteger(ms)) throw new FailpointSpecError(`"${term}": sleep needs whole milliseconds, e.g. sleep(200)`);
+      if (arg === undefined || !/^\d+$/.test(arg.trim()) || !Number.isSafeInteger(ms)) {
+        throw new FailpointSpecError(`"${term}": sleep needs whole milliseconds, e.g. sleep(200)`);
+      }
       return { kind: "sleep", ms };
     }
     default:
@@ -87,7 +91,9 @@ export function parseFailpointSpec(text: string): Map<string, FailpointTerm[]> {
     const eq = entry.indexOf("=");
     if (eq < 0) throw new FailpointSpecError(`"${entry}": expected name=actions`);
     const name = entry.slice(0, eq).trim();
-    if (!NAME.test(name)) throw new FailpointSpecError(`"${entry}": a failpoint name is letters, digits, ".", "-" and "_"`);
+    if (!NAME.test(name)) {
+      throw new FailpointSpecError(`"${entry}": a failpoint name is letters, digits, ".", "-" and "_"`);
+    }
     if (out.has(name)) throw new FailpointSpecError(`"${name}" is given twice`);
     out.set(name, parseActions(entry.slice(eq + 1)));
   }

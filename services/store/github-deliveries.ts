@@ -16,7 +16,8 @@ import type pg from "pg";
 export async function claimGithubDelivery(db: pg.Pool, deliveryId: string, event: string, now: Date): Promise<boolean> {
   const res = await db.query(
     `INSERT INTO github_deliveries (delivery_id, event, claimed_at) VALUES ($1::text, $2::text, $3::timestamptz)
-     ON CONFLICT (delivery_id) DO UPDATE SET claimed_at = EXCLUDED.claimed_at WHERE github_deliveries.processed_at IS NULL
+     ON CONFLICT (delivery_id) DO UPDATE SET claimed_at = EXCLUDED.claimed_at
+       WHERE github_deliveries.processed_at IS NULL
      RETURNING 1`,
     [deliveryId, event, now],
   );

@@ -28,17 +28,17 @@ async function crashAt(failpoint: string): Promise<FaultWorld> {
 }
 
 describe("a server killed during a batch merge, then started again", () => {
-  it("(a) after the base ref moved and before the forge's transaction committed: each pull request merged once", async () => {
+  it("(a) after the base moved, before the forge's transaction committed: each pull request merged once", async () => {
     const w = await crashAt("local-forge.merge.after-base-move");
     await expectMergedExactlyOnce(w);
   });
 
-  it("(b) after the forge merged and before the runner recorded the result: each pull request merged once", async () => {
+  it("(b) after the forge merged, before the runner recorded it: each pull request merged once", async () => {
     const w = await crashAt("runner.effect.merge_batch.after-perform");
     await expectMergedExactlyOnce(w);
   });
 
-  it("(c) after the merge was recorded as started and before it was performed: each pull request merged once", async () => {
+  it("(c) after the merge was marked started, before it was performed: each pull request merged once", async () => {
     const w = await crashAt("runner.effect.merge_batch.after-start");
     await expectMergedExactlyOnce(w);
   });

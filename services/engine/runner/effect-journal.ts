@@ -30,7 +30,11 @@ export function isReplay(row: Pick<EffectRow<unknown>, "attempts" | "startedAt">
  * @returns the engine events reporting its result (to record with the effect's deletion)
  * @throws ForgeError transient / rate_limited (to postpone); the database's error
  */
-export async function performStoredEffect(deps: Omit<ExecutorDeps, "idempotencyKey">, client: pg.ClientBase, row: EffectRow<EngineEffect>): Promise<EngineEventInput[]> {
+export async function performStoredEffect(
+  deps: Omit<ExecutorDeps, "idempotencyKey">,
+  client: pg.ClientBase,
+  row: EffectRow<EngineEffect>,
+): Promise<EngineEventInput[]> {
   const replay = isReplay(row);
   if (row.startedAt === null) await markEffectStarted(client, row.id);
   await failpoint(FAILPOINT_NAMES.effectStarted(row.effect.kind));

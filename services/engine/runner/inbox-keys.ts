@@ -11,7 +11,11 @@ const PRUNE_EVERY_MS = 3_600_000;
 export class InboxKeyPruner {
   private last = 0;
 
-  constructor(private readonly db: Pool, private readonly logger: Logger, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly db: Pool,
+    private readonly logger: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Prunes when the last pruning is an hour old; a failure is logged and tried again next hour. */
   async maybePrune(): Promise<void> {

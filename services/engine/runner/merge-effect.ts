@@ -29,7 +29,12 @@ export const conflictingPull = (e: unknown): number | null => {
  * one is not (or cannot be read).
  * @throws ForgeError transient / rate_limited (to retry)
  */
-export async function landedCommit(forge: ForgePort, repo: string, effect: MergeBatch, isRetryable: IsRetryable): Promise<string | null> {
+export async function landedCommit(
+  forge: ForgePort,
+  repo: string,
+  effect: MergeBatch,
+  isRetryable: IsRetryable,
+): Promise<string | null> {
   const pulls: PullRequestSnapshot[] = [];
   for (const p of effect.pulls) {
     try {
@@ -48,8 +53,16 @@ export async function landedCommit(forge: ForgePort, repo: string, effect: Merge
  * @returns merge_completed (the base's new tip: where the batch landed) or merge_failed
  * @throws ForgeError transient / rate_limited (to retry)
  */
-export async function performMerge(forge: ForgePort, repo: string, effect: MergeBatch, replay: boolean, isRetryable: IsRetryable): Promise<EngineEventInput[]> {
-  const completed = (newBaseSha: string): EngineEventInput[] => [{ type: "merge_completed", batchId: effect.batchId, newBaseSha }];
+export async function performMerge(
+  forge: ForgePort,
+  repo: string,
+  effect: MergeBatch,
+  replay: boolean,
+  isRetryable: IsRetryable,
+): Promise<EngineEventInput[]> {
+  const completed = (newBaseSha: string): EngineEventInput[] => [
+    { type: "merge_completed", batchId: effect.batchId, newBaseSha },
+  ];
   const readFirst = replay && effect.method !== "merge-batch";
   if (readFirst) {
     const landed = await landedCommit(forge, repo, effect, isRetryable);
@@ -57,7 +70,8 @@ export async function performMerge(forge: ForgePort, repo: string, effect: Merge
   }
   try {
     const result = await forge.mergePullRequests(repo, {
-      base: effect.baseRef, expectedBaseSha: effect.expectedBaseSha, method: effect.method, pulls: effect.pulls, checkSha: effect.checkSha,
+      base: effect.baseRef, expectedBaseSha: effect.expectedBaseSha, method: effect.method,
+      pulls: effect.pulls, checkSha: effect.checkSha,
     });
     return completed(result.newBaseSha);
   } catch (e) {
@@ -68,7 +82,11 @@ export async function performMerge(forge: ForgePort, repo: string, effect: Merge
       const landed = await landedCommit(forge, repo, effect, isRetryable);
       if (landed !== null) return completed(landed);
     }
-    const reason = current !== null && current !== effect.expectedBaseSha ? "base_moved" : isForgeError(e, "conflict") ? "conflict" : "error";
-    return [{ type: "merge_failed", batchId: effect.batchId, reason, pullRequest: conflictingPull(e), currentBaseSha: current, message: (e as Error).message }];
+    const reason = current !== null && current !== effect.expectedBaseSha ? "base_moved"
+      : isForgeError(e, "conflict") ? "conflict"
+      : "error";
+    const message = (e as Error).message;
+    const pullRequest = conflictingPull(e);
+    return [{ type: "merge_failed", batchId: effect.batchId, reason, pullRequest, currentBaseSha: current, message }];
   }
 }

@@ -20,7 +20,8 @@ import type pg from "pg";
 import type { ForgeEvent, ForgePort } from "../../forge/types.js";
 import { internalEventRow } from "../../activity-log/index.js";
 import {
-  addEffects, addToInbox, addToInboxOnce, appendToOutbox, cancelTimer, claimDueTimers, deleteEffect, deleteInbox, dueEffects, loadQueueState, postponeEffect,
+  addEffects, addToInbox, addToInboxOnce, appendToOutbox, cancelTimer, claimDueTimers, deleteEffect, deleteInbox,
+  dueEffects, loadQueueState, postponeEffect,
   listFreezes, recordBaseRefActivity, repositoriesPausedDifferently, repositoriesWithWork, saveQueueState, setAsideInput, setTimer, takeInbox, tryLockRepositorySession, unlockRepositorySession, withTransaction,
   type EventRow, type Pool,
 } from "../../store/index.js";

@@ -153,7 +153,8 @@ export function createGithubAppClient(opts: GithubAppOptions): GithubAppClient {
       } catch (e) {
         const err = toForgeError(e, `finding the GitHub App installation of ${repo}`, now());
         if (err.kind !== "not_found") throw err;
-        throw new ForgeError("not_found", `the GitHub App is not installed on ${repo} (or the repository does not exist)`, undefined, { cause: e });
+        const message = `the GitHub App is not installed on ${repo} (or the repository does not exist)`;
+        throw new ForgeError("not_found", message, undefined, { cause: e });
       }
       installations.set(key, installation);
     }

@@ -27,8 +27,15 @@ export async function postComment(gh: GithubOctokit, params: RepoParams, number:
  * The id of the oldest comment by `bot` on issue `number` whose body contains `text`; null when none.
  * @throws the Octokit error (404 for an unknown pull request)
  */
-export async function findOwnComment(gh: GithubOctokit, params: RepoParams, number: number, text: string, bot: string): Promise<number | null> {
-  for await (const { data } of gh.paginate.iterator(gh.rest.issues.listComments, { ...params, issue_number: number, per_page: 100 })) {
+export async function findOwnComment(
+  gh: GithubOctokit,
+  params: RepoParams,
+  number: number,
+  text: string,
+  bot: string,
+): Promise<number | null> {
+  const pages = gh.paginate.iterator(gh.rest.issues.listComments, { ...params, issue_number: number, per_page: 100 });
+  for await (const { data } of pages) {
     const found = data.find((c) => c.user?.login === bot && (c.body ?? "").includes(text));
     if (found) return found.id;
   }

@@ -45,7 +45,8 @@ function partial(e: unknown, merged: number[]): unknown {
   return new ForgeError(e.kind, e.message + note, e.retryAfterMs, { cause: e.cause });
 }
 
-const moved = (base: string, expected: Sha, found: Sha) => new ForgeError("conflict", `branch ${base} moved: expected ${expected}, found ${found}`);
+const moved = (base: string, expected: Sha, found: Sha) =>
+  new ForgeError("conflict", `branch ${base} moved: expected ${expected}, found ${found}`);
 
 /**
  * Merges the batch.
@@ -57,10 +58,17 @@ const moved = (base: string, expected: Sha, found: Sha) => new ForgeError("confl
  *   moved; MergeConflictError naming the pull request that does not apply; the message lists the
  *   pull requests merged before a failure
  */
-export async function mergeBatch(gh: GithubOctokit, params: RepoParams, input: BatchMergeInput, bot: string): Promise<BatchMergeResult> {
+export async function mergeBatch(
+  gh: GithubOctokit,
+  params: RepoParams,
+  input: BatchMergeInput,
+  bot: string,
+): Promise<BatchMergeResult> {
   if (input.pulls.length === 0) throw new ForgeError("invalid", "pulls: at least one pull request to merge");
   if (new Set(input.pulls.map((p) => p.number)).size !== input.pulls.length) throw new ForgeError("invalid", "pulls: a pull request appears twice");
-  if (input.method === "merge-batch" && !input.checkSha) throw new ForgeError("invalid", "checkSha: required to merge a batch with merge-batch");
+  if (input.method === "merge-batch" && !input.checkSha) {
+    throw new ForgeError("invalid", "checkSha: required to merge a batch with merge-batch");
+  }
   const current = await branchSha(gh, params, input.base);
   if (input.method === "merge-batch") {
     if (current === input.expectedBaseSha) return mergeCheckBranch(gh, params, input, current);
@@ -106,14 +114,25 @@ async function mergedByApp(gh: GithubOctokit, params: RepoParams, number: number
 }
 
 /** merge-batch: one merge commit of the check branch into the base. */
-async function mergeCheckBranch(gh: GithubOctokit, params: RepoParams, input: BatchMergeInput, current: Sha): Promise<BatchMergeResult> {
+async function mergeCheckBranch(
+  gh: GithubOctokit,
+  params: RepoParams,
+  input: BatchMergeInput,
+  current: Sha,
+): Promise<BatchMergeResult> {
   const numbers = input.pulls.map((p) => `#${p.number}`).join(", ");
   let sha = current;
   try {
-    const res = await gh.rest.repos.merge({ ...params, base: input.base, head: input.checkSha!, commit_message: `Merge of ${numbers}` });
+    const message = `Merge of ${numbers}`;
+    const res = await gh.rest.repos.merge({
+      ...params, base: input.base, head: input.checkSha!, commit_message: message,
+    });
     if (res.status === 201) sha = res.data.sha;
   } catch (e) {
-    if (githubStatus(e) === 409) throw new MergeConflictError(`the batch ${numbers} does not merge into ${input.base}`, [], input.pulls[0]!.number, { cause: e });
+    if (githubStatus(e) === 409) {
+      const what = `the batch ${numbers} does not merge into ${input.base}`;
+      throw new MergeConflictError(what, [], input.pulls[0]!.number, { cause: e });
+    }
     throw e;
   }
   return { newBaseSha: sha, mergeCommits: Object.fromEntries(input.pulls.map((p) => [p.number, sha])) };
@@ -123,7 +142,12 @@ async function mergeCheckBranch(gh: GithubOctokit, params: RepoParams, input: Ba
  * The commit of `base` whose parent is the check branch `checkSha` (the batch's merge commit), when
  * the base holds it; null otherwise (`GET .../compare/{checkSha}...{base}`).
  */
-async function batchMergeCommit(gh: GithubOctokit, params: RepoParams, checkSha: Sha, base: string): Promise<Sha | null> {
+async function batchMergeCommit(
+  gh: GithubOctokit,
+  params: RepoParams,
+  checkSha: Sha,
+  base: string,
+): Promise<Sha | null> {
   const { data } = await gh.rest.repos.compareCommitsWithBasehead({ ...params, basehead: `${checkSha}...${base}` });
   if (data.status !== "ahead") return null;
   return data.commits.find((c) => c.parents.some((p) => p.sha === checkSha))?.sha ?? null;

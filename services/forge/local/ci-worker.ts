@@ -182,14 +182,16 @@ export class CiWorker implements CiSignals {
       let written: store.CheckRunRow | null;
       if (id === undefined) {
         written = await store.insertCheckRun(client, {
-          repositoryId: job.repositoryId, sha: job.sha, name, state: change.state, description: change.description ?? "", detailsUrl: null,
-          app: LOCAL_CI_APP, output: change.output ?? "", ciJobId: job.id, startedAt: change.startedAt ?? null, completedAt: change.completedAt ?? null, now,
+          repositoryId: job.repositoryId, sha: job.sha, name, state: change.state,
+          description: change.description ?? "", detailsUrl: null, app: LOCAL_CI_APP, output: change.output ?? "",
+          ciJobId: job.id, startedAt: change.startedAt ?? null, completedAt: change.completedAt ?? null, now,
         });
       } else {
         written = await store.updateCheckRun(client, id, { ...change, now }, true);
       }
       if (written === null) return null;
-      return { written, events: await this.core.events.store(client, [{ kind: "checks_changed", repo: job.repository, sha: job.sha }]) };
+      const event = { kind: "checks_changed", repo: job.repository, sha: job.sha } as const;
+      return { written, events: await this.core.events.store(client, [event]) };
     });
     if (stored === null) return;
     if (id === undefined) runs.set(name, stored.written.id);

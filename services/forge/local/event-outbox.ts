@@ -65,7 +65,9 @@ export class LocalEventOutbox {
     const left = await store.storedForgeEvents<ForgeEvent>(this.db);
     const known = new Set(this.pending.map((e) => e.id));
     this.pending.unshift(...left.filter((e) => !known.has(e.id)));
-    if (left.length > 0) this.logger.info({ events: left.length }, "local forge events left undelivered by an earlier process are delivered now");
+    if (left.length > 0) {
+      this.logger.info({ events: left.length }, "delivering the forge events an earlier process left undelivered");
+    }
     return left.length;
   }
 
@@ -97,7 +99,9 @@ export class LocalEventOutbox {
         try {
           await this.inSink.run(token, () => sink(next.event, localEventKey(next.id)));
         } catch (error) {
-          if (!this.failing) this.logger.error({ err: error, event: next.event }, "forge event sink failed; the event is kept and delivered again");
+          if (!this.failing) {
+            this.logger.error({ err: error, event: next.event }, "forge event sink failed; the event is kept");
+          }
           this.failing = true;
           this.scheduleRetry();
           return;
@@ -111,7 +115,9 @@ export class LocalEventOutbox {
       }
     } finally {
       // A failed delete only means these are delivered again after a restart (the queue takes each once).
-      await store.deleteForgeEvents(this.db, delivered).catch((e) => this.logger.warn({ err: e, events: delivered.length }, "could not delete delivered forge events"));
+      await store.deleteForgeEvents(this.db, delivered).catch((e) =>
+        this.logger.warn({ err: e, events: delivered.length }, "could not delete delivered forge events"),
+      );
     }
   }
 

@@ -27,6 +27,12 @@ export interface MergeBatchInput {
   checkSha?: Sha;
 }
 
+/** What a merge answers: the base's new tip and each pull request's merge commit. */
+export interface MergeResult {
+  newBaseSha: Sha;
+  mergeCommits: Record<number, Sha>;
+}
+
 /**
  * Merges the pull requests in order and moves the base once.
  * @returns the new base tip and each pull request's merge commit (see ForgePort); when the bot
@@ -37,7 +43,7 @@ export interface MergeBatchInput {
  *   invalid for an empty or repeated list, a pull request not open, a draft, another base, or
  *   merge-batch without checkSha; not_found for an unknown pull request
  */
-export async function mergeBatch(ctx: WriteContext, signals: CiSignals, input: MergeBatchInput): Promise<{ newBaseSha: Sha; mergeCommits: Record<number, Sha> }> {
+export async function mergeBatch(ctx: WriteContext, signals: CiSignals, input: MergeBatchInput): Promise<MergeResult> {
   if (input.pulls.length === 0) throw new ForgeError("invalid", "pulls must hold at least one pull request to merge");
   const bot = await ctx.bot();
   const found: store.PullRequestRow[] = [];
@@ -84,10 +90,12 @@ export async function mergeBatch(ctx: WriteContext, signals: CiSignals, input: M
 }
 
 /** The answer for a batch the bot merged into `base` already (every pull request); null otherwise. */
-function alreadyMerged(pulls: store.PullRequestRow[], base: string, bot: string): { newBaseSha: Sha; mergeCommits: Record<number, Sha> } | null {
-  const ours = (p: store.PullRequestRow) => p.state === "merged" && p.baseBranch === base && p.mergedBy === bot && p.mergeCommitSha !== null;
+function alreadyMerged(pulls: store.PullRequestRow[], base: string, bot: string): MergeResult | null {
+  const ours = (p: store.PullRequestRow) =>
+    p.state === "merged" && p.baseBranch === base && p.mergedBy === bot && p.mergeCommitSha !== null;
   if (!pulls.every(ours)) return null;
-  return { newBaseSha: pulls[pulls.length - 1]!.mergeCommitSha!, mergeCommits: Object.fromEntries(pulls.map((p) => [p.number, p.mergeCommitSha!])) };
+  const mergeCommits = Object.fromEntries(pulls.map((p) => [p.number, p.mergeCommitSha!]));
+  return { newBaseSha: pulls[pulls.length - 1]!.mergeCommitSha!, mergeCommits };
 }
 
 /** merge-batch: one merge commit of the tested check branch into the base. */

@@ -143,7 +143,9 @@ export function createLocalForgePort(core: ForgeCore, signals: CiSignals): Local
       const pull = await readPull(core.db, row, number);
       const bot = await asForgeError("reading the bot user", () => store.findLocalUser(core.db, core.botLogin));
       if (bot === null) return null;
-      return asForgeError(`reading the comments of #${number}`, () => store.findCommentContaining(core.db, { pullRequestId: pull.id, authorId: bot.id, text }));
+      return asForgeError(`reading the comments of #${number}`, () =>
+        store.findCommentContaining(core.db, { pullRequestId: pull.id, authorId: bot.id, text }),
+      );
     },
 
     addLabels: async (repo, number, labels) => {

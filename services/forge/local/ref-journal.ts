@@ -36,7 +36,10 @@ export type UndoResult = "reverted" | "untouched" | "diverged";
  * Moves `ref` back from `newSha` to `oldSha` by compare-and-swap; a ref already at `oldSha` is
  * untouched, a ref at neither is diverged (left as it is).
  */
-export async function undoMove(git: BareRepo, move: { ref: string; oldSha: string | null; newSha: string | null }): Promise<UndoResult> {
+export async function undoMove(
+  git: BareRepo,
+  move: { ref: string; oldSha: string | null; newSha: string | null },
+): Promise<UndoResult> {
   const actual = await readRef(git, move.ref);
   if (actual === move.oldSha) return "untouched";
   if (actual !== move.newSha) return "diverged";
@@ -60,7 +63,8 @@ export class WriteJournal {
   /** The observer to put on the write's BareRepo. */
   readonly observer: RefMoveObserver = {
     before: async (ref, oldSha, newSha) => {
-      const id = await store.insertRefIntent(this.journalDb, { repositoryId: this.repositoryId, ref, oldSha, newSha, writeId: this.writeId });
+      const intent = { repositoryId: this.repositoryId, ref, oldSha, newSha, writeId: this.writeId };
+      const id = await store.insertRefIntent(this.journalDb, intent);
       this.moves.push({ id, ref, oldSha, newSha });
     },
     after: async () => {
@@ -89,10 +93,15 @@ export class WriteJournal {
         report(this.logger, this.git.name, move, await undoMove(this.git, move), this.writeId);
         done.push(move.id);
       } catch (e) {
-        this.logger.error({ err: e, repository: this.git.name, ref: move.ref }, "could not move a ref back after a write that did not commit; the next start tries again");
+        this.logger.error(
+          { err: e, repository: this.git.name, ref: move.ref },
+          "could not move a ref back after a write that did not commit; the next start tries again",
+        );
       }
     }
-    await store.deleteRefIntents(this.journalDb, done).catch((e) => this.logger.warn({ err: e, repository: this.git.name }, "could not delete ref journal rows"));
+    await store.deleteRefIntents(this.journalDb, done).catch((e) =>
+      this.logger.warn({ err: e, repository: this.git.name }, "could not delete ref journal rows"),
+    );
     this.moves.length = 0;
   }
 
@@ -107,13 +116,21 @@ export class WriteJournal {
     if (!this.moved) return "unknown";
     const ids = this.moves.map((m) => m.id);
     try {
-      const left = await pRetry(() => store.countRefIntentsAfterLock(this.journalDb, ids, 30_000), { retries: 4, minTimeout: 250, maxTimeout: 2000 });
+      const left = await pRetry(() => store.countRefIntentsAfterLock(this.journalDb, ids, 30_000), {
+        retries: 4, minTimeout: 250, maxTimeout: 2000,
+      });
       if (left === 0) return "committed";
       if (left === ids.length) return "rolled_back";
-      this.logger.error({ repository: this.git.name, writeId: this.writeId, left, of: ids.length }, "part of a write's ref journal is left: its outcome is unknown");
+      this.logger.error(
+        { repository: this.git.name, writeId: this.writeId, left, of: ids.length },
+        "part of a write's ref journal is left: its outcome is unknown",
+      );
       return "unknown";
     } catch (e) {
-      this.logger.error({ err: e, repository: this.git.name, writeId: this.writeId }, "the outcome of a COMMIT cannot be learned; the next start reconciles its refs");
+      this.logger.error(
+        { err: e, repository: this.git.name, writeId: this.writeId },
+        "the outcome of a COMMIT cannot be learned; the next start reconciles its refs",
+      );
       return "unknown";
     }
   }
@@ -123,10 +140,12 @@ function report(logger: Logger, repository: string, move: Omit<Move, "id">, resu
   if (result === "diverged") {
     logger.error(
       { repository, ref: move.ref, oldSha: move.oldSha, newSha: move.newSha, writeId },
-      "a ref of a write that did not commit is at neither its old nor its new SHA: something else moved it; it is left as it is",
+      "a ref of a write that did not commit is at neither its old nor its new SHA: something else moved it; " +
+        "it is left as it is",
     );
   } else if (result === "reverted") {
-    logger.warn({ repository, ref: move.ref, from: move.newSha, to: move.oldSha, writeId }, "moved a ref back: its write did not commit");
+    const moved = { repository, ref: move.ref, from: move.newSha, to: move.oldSha, writeId };
+    logger.warn(moved, "moved a ref back: its write did not commit");
   }
 }
 
@@ -152,7 +171,10 @@ export async function recoverRefJournal(db: pg.Pool, logger: Logger): Promise<Re
           counts[result]++;
           done.push(row.id);
         } catch (e) {
-          logger.error({ err: e, repository: row.fullName, ref: row.ref, writeId: row.writeId }, "could not move a ref back at start-up; its journal row is kept");
+          logger.error(
+            { err: e, repository: row.fullName, ref: row.ref, writeId: row.writeId },
+            "could not move a ref back at start-up; its journal row is kept",
+          );
         }
       }
       await store.deleteRefIntents(client, done);

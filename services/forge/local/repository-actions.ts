@@ -11,7 +11,8 @@ import { rm, stat } from "node:fs/promises";
 import { ForgeError, type RepoName, type Sha } from "../types.js";
 import { localForgeStore as store, withTransaction } from "../../store/index.js";
 import {
-  createMergeCommit, createRepository, deleteBranch, fetchCommit, findBranchSha, importRepository, isAncestor, isMergeConflict,
+  createMergeCommit, createRepository, deleteBranch, fetchCommit, findBranchSha, importRepository, isAncestor,
+  isMergeConflict,
   listBranches, parseRepoName, repositoryPath, resolveCommit, setBranch, setDefaultBranch, validateBranchName, type BareRepo,
 } from "./git/index.js";
 import { asForgeError, type ForgeCore } from "./core.js";
@@ -71,9 +72,14 @@ export async function addRepository(core: ForgeCore, input: AddRepositoryInput):
     // The row and its events in one transaction: a crash cannot keep one without the other.
     const registered = await asForgeError(`registering repository ${input.repo}`, () =>
       withTransaction(core.db, async (client) => {
-        const row = await store.insertLocalRepository(client, { fullName: input.repo, defaultBranch, path, createdAt: core.now() });
+        const row = await store.insertLocalRepository(client, {
+          fullName: input.repo, defaultBranch, path, createdAt: core.now(),
+        });
         if (row === null) return null;
-        const events = branches.map((b) => ({ kind: "branch_pushed", repo: row.fullName, branch: b.name, before: null, after: b.sha, forced: false }) as const);
+        const events = branches.map((b) => {
+          const event = { kind: "branch_pushed", repo: row.fullName, branch: b.name, before: null } as const;
+          return { ...event, after: b.sha, forced: false };
+        });
         return core.events.store(client, events);
       }),
     );

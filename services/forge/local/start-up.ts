@@ -14,10 +14,13 @@ import { recoverRefJournal } from "./ref-journal.js";
 export async function recoverAtStartUp(core: ForgeCore): Promise<void> {
   try {
     const refs = await recoverRefJournal(core.db, core.logger);
-    if (refs.reverted + refs.untouched + refs.diverged > 0) core.logger.warn({ refs }, "local forge start-up: writes that did not commit were undone");
+    if (refs.reverted + refs.untouched + refs.diverged > 0) {
+      core.logger.warn({ refs }, "local forge start-up: writes that did not commit were undone");
+    }
     await core.events.loadStored();
   } catch (e) {
-    throw new ForgeError("transient", `the local forge could not recover at start-up: ${(e as Error).message}`, undefined, { cause: e });
+    const message = `the local forge could not recover at start-up: ${(e as Error).message}`;
+    throw new ForgeError("transient", message, undefined, { cause: e });
   }
   // Delivered outside the recovery: a sink that fails now retries later and holds nothing up.
   void core.events.deliver([]);

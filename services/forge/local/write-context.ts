@@ -85,15 +85,17 @@ export async function inRepository<T>(core: ForgeCore, repo: RepoName, options: 
 }
 
 async function transaction<T>(
-  core: ForgeCore, client: pg.PoolClient, repo: RepoName, options: WriteOptions, events: ForgeEvent[], after: (() => void)[],
-  fn: (ctx: WriteContext) => Promise<T>, markBroken: () => void,
+  core: ForgeCore, client: pg.PoolClient, repo: RepoName, options: WriteOptions, events: ForgeEvent[],
+  after: (() => void)[], fn: (ctx: WriteContext) => Promise<T>, markBroken: () => void,
 ): Promise<{ result: T; stored: StoredEvent[] }> {
   await client.query("BEGIN");
   let journal: WriteJournal | null = null;
   let result: T;
   let stored: StoredEvent[];
   try {
-    const row = options.lock === false ? await store.findLocalRepository(client, repo) : await store.lockLocalRepository(client, repo);
+    const row = options.lock === false
+      ? await store.findLocalRepository(client, repo)
+      : await store.lockLocalRepository(client, repo);
     if (row === null) throw new ForgeError("not_found", `repository ${repo} does not exist`);
     journal = new WriteJournal(core.journalDb, core.logger, gitOf(row), row.id, randomUUID());
     result = await fn(context(core, client, row, journal, events, after));
@@ -115,14 +117,20 @@ async function transaction<T>(
     core.logger.error({ err: error, repository: repo, outcome }, "COMMIT of a local forge write got no answer");
     if (outcome === "rolled_back") await journal.revert();
     if (outcome !== "committed") {
-      const what = outcome === "rolled_back" ? "did not commit" : "may not have committed (its refs are reconciled at the next start)";
-      throw new ForgeError("transient", `${options.what}: the write ${what}: ${(error as Error).message}`, undefined, { cause: error });
+      const what = outcome === "rolled_back"
+        ? "did not commit"
+        : "may not have committed (its refs are reconciled at the next start)";
+      const message = `${options.what}: the write ${what}: ${(error as Error).message}`;
+      throw new ForgeError("transient", message, undefined, { cause: error });
     }
   }
   return { result, stored };
 }
 
-function context(core: ForgeCore, client: pg.PoolClient, row: store.LocalRepositoryRow, journal: WriteJournal, events: ForgeEvent[], after: (() => void)[]): WriteContext {
+function context(
+  core: ForgeCore, client: pg.PoolClient, row: store.LocalRepositoryRow, journal: WriteJournal, events: ForgeEvent[],
+  after: (() => void)[],
+): WriteContext {
   const now = core.now();
   const users = new Map<string, store.LocalUserRow>();
   const user = async (login: string, kind: "User" | "Bot" = "User") => {

@@ -12,7 +12,10 @@ export interface StoredForgeEvent<T> {
 }
 
 /** Stores events in the caller's transaction, in order. @returns them with their ids, in order */
-export async function insertForgeEvents<T extends { repo: string }>(q: Queryable, events: readonly T[]): Promise<StoredForgeEvent<T>[]> {
+export async function insertForgeEvents<T extends { repo: string }>(
+  q: Queryable,
+  events: readonly T[],
+): Promise<StoredForgeEvent<T>[]> {
   if (events.length === 0) return [];
   const res = await q.query(
     `INSERT INTO local_forge_events (repository, event)
@@ -33,10 +36,4 @@ export async function storedForgeEvents<T>(q: Queryable): Promise<StoredForgeEve
 /** Deletes delivered events. */
 export async function deleteForgeEvents(q: Queryable, ids: readonly number[]): Promise<void> {
   if (ids.length > 0) await q.query("DELETE FROM local_forge_events WHERE id = ANY($1::bigint[])", [ids]);
-}
-
-/** How many of these events are stored (a COMMIT without an answer: were they committed?). */
-export async function countForgeEvents(q: Queryable, ids: readonly number[]): Promise<number> {
-  const res = await q.query("SELECT count(*)::int AS n FROM local_forge_events WHERE id = ANY($1::bigint[])", [ids]);
-  return res.rows[0].n;
 }

@@ -14,9 +14,10 @@ export { assigneesOfPullRequest, requestedReviewersOfPullRequest, requestReviewe
 export { insertReview, reviewsOfPullRequest, type LocalReviewState, type ReviewRow } from "./reviews.js";
 export { insertComment, commentsOfPullRequest, findCommentContaining, type CommentRow } from "./comments.js";
 export {
-  insertRefIntent, deleteRefIntents, countRefIntentsAfterLock, repositoriesWithRefIntents, lockRefIntents, type RefIntent, type RefIntentRow,
+  insertRefIntent, deleteRefIntents, countRefIntentsAfterLock, repositoriesWithRefIntents, lockRefIntents,
+  type RefIntent, type RefIntentRow,
 } from "./ref-journal.js";
-export { insertForgeEvents, storedForgeEvents, deleteForgeEvents, countForgeEvents, type StoredForgeEvent } from "./forge-events.js";
+export { insertForgeEvents, storedForgeEvents, deleteForgeEvents, type StoredForgeEvent } from "./forge-events.js";
 export {
   insertCheckRun, updateCheckRun, findNewestCheckRun, newestCheckRunsOfCommit, checkRunsOfCiJob, cancelCheckRunsOfCiJobs,
   type CheckRunChange, type CheckRunRow, type LocalCheckState, type NewCheckRun,

@@ -26,7 +26,8 @@ export interface RefIntentRow extends RefIntent {
 /** Records an intended ref change (run it on a connection of its own, autocommit). @returns its id */
 export async function insertRefIntent(q: Queryable, intent: RefIntent): Promise<number> {
   const res = await q.query(
-    "INSERT INTO local_forge_ref_journal (repository_id, ref, old_sha, new_sha, write_id) VALUES ($1::bigint, $2::text, $3::text, $4::text, $5::uuid) RETURNING id",
+    `INSERT INTO local_forge_ref_journal (repository_id, ref, old_sha, new_sha, write_id)
+     VALUES ($1::bigint, $2::text, $3::text, $4::text, $5::uuid) RETURNING id`,
     [intent.repositoryId, intent.ref, intent.oldSha, intent.newSha, intent.writeId],
   );
   return num(res.rows[0].id);
@@ -43,13 +44,18 @@ export async function deleteRefIntents(q: Queryable, ids: readonly number[]): Pr
  * at most `lockTimeoutMs`.
  * @throws the database's error, lock_not_available (55P03) after the timeout
  */
-export async function countRefIntentsAfterLock(db: pg.Pool, ids: readonly number[], lockTimeoutMs: number): Promise<number> {
+export async function countRefIntentsAfterLock(
+  db: pg.Pool,
+  ids: readonly number[],
+  lockTimeoutMs: number,
+): Promise<number> {
   const client = await db.connect();
   try {
     await client.query("BEGIN");
     await client.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(lockTimeoutMs))}`);
     const res = await client.query(
-      "SELECT count(*)::int AS n FROM (SELECT 1 FROM local_forge_ref_journal WHERE id = ANY($1::bigint[]) FOR UPDATE) AS locked",
+      `SELECT count(*)::int AS n
+       FROM (SELECT 1 FROM local_forge_ref_journal WHERE id = ANY($1::bigint[]) FOR UPDATE) AS locked`,
       [ids],
     );
     await client.query("COMMIT");
@@ -65,7 +71,8 @@ export async function countRefIntentsAfterLock(db: pg.Pool, ids: readonly number
 /** The repositories with journal rows, by full name (recovery at start-up). */
 export async function repositoriesWithRefIntents(q: Queryable): Promise<string[]> {
   const res = await q.query(
-    "SELECT r.full_name FROM local_forge_repositories r WHERE EXISTS (SELECT 1 FROM local_forge_ref_journal j WHERE j.repository_id = r.id) ORDER BY r.id",
+    `SELECT r.full_name FROM local_forge_repositories r
+     WHERE EXISTS (SELECT 1 FROM local_forge_ref_journal j WHERE j.repository_id = r.id) ORDER BY r.id`,
   );
   return res.rows.map((r) => r.full_name);
 }
@@ -82,6 +89,7 @@ export async function lockRefIntents(q: Queryable, repositoryId: number): Promis
     [repositoryId],
   );
   return res.rows.map((r) => ({
-    id: num(r.id), repositoryId: num(r.repository_id), ref: r.ref, oldSha: r.old_sha, newSha: r.new_sha, writeId: r.write_id, fullName: r.full_name, path: r.path,
+    id: num(r.id), repositoryId: num(r.repository_id), ref: r.ref, oldSha: r.old_sha, newSha: r.new_sha,
+    writeId: r.write_id, fullName: r.full_name, path: r.path,
   }));
 }

@@ -28,7 +28,8 @@ export async function addEffects(client: pg.ClientBase, repository: string, effe
 /** The effects of a repository that are due, oldest first. */
 export async function dueEffects<T>(db: pg.Pool | pg.ClientBase, repository: string): Promise<EffectRow<T>[]> {
   const res = await db.query<{ id: string; effect: T; attempts: number; started_at: Date | null }>(
-    "SELECT id::text, effect, attempts, started_at FROM queue_effects WHERE repository = $1::text AND not_before <= now() ORDER BY queue_effects.id",
+    `SELECT id::text, effect, attempts, started_at FROM queue_effects
+     WHERE repository = $1::text AND not_before <= now() ORDER BY queue_effects.id`,
     [repository],
   );
   return res.rows.map((r) => ({ id: r.id, effect: r.effect, attempts: r.attempts, startedAt: r.started_at }));

@@ -14,7 +14,12 @@ export const INBOX_KEY_RETENTION_MS = 7 * 86_400_000;
  * key and the input commit together).
  * @returns whether the input was added (false: a repeated delivery)
  */
-export async function addToInboxOnce(db: pg.Pool | pg.ClientBase, repository: string, input: unknown, key: string): Promise<boolean> {
+export async function addToInboxOnce(
+  db: pg.Pool | pg.ClientBase,
+  repository: string,
+  input: unknown,
+  key: string,
+): Promise<boolean> {
   const res = await db.query(
     `WITH fresh AS (INSERT INTO queue_inbox_keys (key) VALUES ($3::text) ON CONFLICT (key) DO NOTHING RETURNING 1)
      INSERT INTO queue_inbox (repository, input) SELECT $1::text, $2::jsonb FROM fresh`,

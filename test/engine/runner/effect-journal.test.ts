@@ -49,7 +49,10 @@ async function afterCrash(id: string) {
 }
 
 const deps = () => ({ forge: w.forge, repository: REPO, logger: testLogger().logger });
-const bodies = async () => (await w.forge.describePullRequest(REPO, 1)).comments.filter((c) => c.author === "yardmaster[bot]").map((c) => c.body);
+const bodies = async () => {
+  const { comments } = await w.forge.describePullRequest(REPO, 1);
+  return comments.filter((c) => c.author === "yardmaster[bot]").map((c) => c.body);
+};
 
 describe("a comment effect", () => {
   it("is posted once with its key in a hidden marker, and a replay finds it instead of posting again", async () => {
@@ -74,18 +77,22 @@ describe("a comment effect", () => {
 
 describe("a merge effect replayed after its merge committed", () => {
   const merge = (): EngineEffect => ({
-    kind: "merge_batch", batchId: "b1", baseRef: "main", pulls: [1, 2].map((number) => ({ number, headSha: heads[number]! })), method: "merge",
-    expectedBaseSha: mainTip, checkBaseSha: mainTip, checkSha: mainTip, exactTree: false, checkPullRequest: 3, inPlace: false, botAccount: null,
+    kind: "merge_batch", batchId: "b1", baseRef: "main", method: "merge",
+    pulls: [1, 2].map((number) => ({ number, headSha: heads[number]! })),
+    expectedBaseSha: mainTip, checkBaseSha: mainTip, checkSha: mainTip, exactTree: false,
+    checkPullRequest: 3, inPlace: false, botAccount: null,
   });
 
-  it("reports merge_completed at the commit where the batch landed, without merging again, after the base moved on", async () => {
+  it("reports merge_completed where the batch landed, without merging again, after the base moved on", async () => {
     const row = await stored(merge());
     const [first] = await performStoredEffect(deps(), client, row);
     expect(first).toMatchObject({ type: "merge_completed", batchId: "b1" });
     const landed = (first as { newBaseSha: string }).newBaseSha;
     // Someone pushes to main before the restarted runner replays the effect.
     const later = await repo.src.commit("later", repo.src.root, { "later.txt": "later\n" });
-    const { after: pushed } = await w.forge.pushBranch({ repo: REPO, fromPath: repo.src.path, sourceRef: later, branch: "main", force: false, pusher: "ada", merge: true });
+    const { after: pushed } = await w.forge.pushBranch({
+      repo: REPO, fromPath: repo.src.path, sourceRef: later, branch: "main", force: false, pusher: "ada", merge: true,
+    });
     const results = await performStoredEffect(deps(), client, await afterCrash(row.id));
     expect(results).toEqual([{ type: "merge_completed", batchId: "b1", newBaseSha: landed }]);
     expect(await w.forge.getBranchSha(REPO, "main")).toBe(pushed);

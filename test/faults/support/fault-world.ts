@@ -59,7 +59,8 @@ export interface FaultWorld {
 export async function faultWorld(count: number, env: NodeJS.ProcessEnv = {}): Promise<FaultWorld> {
   const work = await mkdtemp(path.join(os.tmpdir(), "ym-faults-"));
   const src = await gitWorkdir(path.join(work, "source"));
-  await src.commit("Initial commit", { ".yardmaster.yml": CONFIG, ".yardmaster/ci.yml": 'checks:\n  - name: test\n    run: "true"\n' });
+  const ci = 'checks:\n  - name: test\n    run: "true"\n';
+  await src.commit("Initial commit", { ".yardmaster.yml": CONFIG, ".yardmaster/ci.yml": ci });
   const pulls = Array.from({ length: count }, (_, i) => i + 1);
   for (const n of pulls) {
     src.git("switch", "--quiet", "-c", `pr-${n}`, "main");
@@ -74,7 +75,8 @@ export async function faultWorld(count: number, env: NodeJS.ProcessEnv = {}): Pr
     server: first,
     pulls,
     async restart(extra = {}) {
-      world.server = await startServerProcess({ ...BASE_ENV, YARDMASTER_DATA_DIR: first.dataDir, DATABASE_URL: first.db.url, ...extra });
+      const same = { YARDMASTER_DATA_DIR: first.dataDir, DATABASE_URL: first.db.url };
+      world.server = await startServerProcess({ ...BASE_ENV, ...same, ...extra });
       servers.push(world.server);
       return world.server;
     },
@@ -87,13 +89,15 @@ export async function faultWorld(count: number, env: NodeJS.ProcessEnv = {}): Pr
     },
     async died(timeoutMs = 120_000) {
       const child = world.server.child;
-      await eventually(async () => expect(child.signalCode, world.server.output().slice(-3000)).toBe("SIGKILL"), timeoutMs, 50);
+      const output = () => world.server.output().slice(-3000);
+      await eventually(async () => expect(child.signalCode, output()).toBe("SIGKILL"), timeoutMs, 50);
       return world.server.output();
     },
     firstParents: () => git("log", "--first-parent", "--reverse", "--format=%s", "main").split("\n").slice(1),
     git,
     async events(type) {
-      const res = await restCall(world.server, "GET", `/v1/repos/acme/faults/logs?per_page=100&received_from=2000-01-01T00:00:00Z&event_type=${type}`);
+      const query = `per_page=100&received_from=2000-01-01T00:00:00Z&event_type=${type}`;
+      const res = await restCall(world.server, "GET", `/v1/repos/acme/faults/logs?${query}`);
       expect(res.status).toBe(200);
       return res.json.events;
     },
@@ -104,7 +108,8 @@ export async function faultWorld(count: number, env: NodeJS.ProcessEnv = {}): Pr
           s.child.kill("SIGKILL");
           await gone;
         }
-        // Servers after the first ran on the first one's data directory and database; their own fresh database is unused.
+        // Servers after the first ran on the first one's data directory and database; their own
+        // fresh database is unused.
         if (s !== first) await s.db.drop();
       }
       await first.db.drop();
@@ -116,11 +121,15 @@ export async function faultWorld(count: number, env: NodeJS.ProcessEnv = {}): Pr
   for (const n of pulls) {
     // A fetch can fail while the CI adds a work tree to the same repository ("bad object
     // worktrees/.../HEAD", 503 unavailable): retried, as a person would push again.
-    await eventually(() => rpc(world, "ForgeService/PushBranch", { ...REPO, from_path: src.path, source_ref: `pr-${n}`, branch: `pr-${n}` }), 10_000, 200);
-    const opened = await rpc(world, "ForgeService/OpenPullRequest", { ...REPO, head: `pr-${n}`, base: "main", title: `Add ${n}` });
+    const push = { ...REPO, from_path: src.path, source_ref: `pr-${n}`, branch: `pr-${n}` };
+    await eventually(() => rpc(world, "ForgeService/PushBranch", push), 10_000, 200);
+    const open = { ...REPO, head: `pr-${n}`, base: "main", title: `Add ${n}` };
+    const opened = await rpc(world, "ForgeService/OpenPullRequest", open);
     expect(Number(opened.pull_request.number)).toBe(n);
   }
-  for (const n of pulls) await rpc(world, "ForgeService/CommentPullRequest", { ...REPO, number: n, body: "@yardmaster queue" });
+  for (const n of pulls) {
+    await rpc(world, "ForgeService/CommentPullRequest", { ...REPO, number: n, body: "@yardmaster queue" });
+  }
   return world;
 }
 
@@ -145,10 +154,14 @@ export async function expectMergedExactlyOnce(world: FaultWorld, timeoutMs = 120
   const { pulls } = world;
   const once = Object.fromEntries(pulls.map((n) => [n, 1]));
   await eventually(async () => {
-    for (const n of pulls) expect((await rpc(world, "ForgeService/GetPullRequest", { ...REPO, number: n })).pull_request.state, `#${n}`).toBe("merged");
+    for (const n of pulls) {
+      const pull = (await rpc(world, "ForgeService/GetPullRequest", { ...REPO, number: n })).pull_request;
+      expect(pull.state, `#${n}`).toBe("merged");
+    }
   }, timeoutMs, 500);
   const subjects = world.firstParents();
-  const merges = subjects.map((s) => /^Merge pull request #(\d+)/.exec(s)).filter((m) => m !== null).map((m) => Number(m![1]));
+  const merges = subjects.map((s) => /^Merge pull request #(\d+)/.exec(s)).filter((m) => m !== null)
+    .map((m) => Number(m![1]));
   expect(countPer(pulls, merges), subjects.join("\n")).toEqual(once);
   expect(merges.length, subjects.join("\n")).toBe(subjects.length);
   for (const n of pulls) {
@@ -156,7 +169,8 @@ export async function expectMergedExactlyOnce(world: FaultWorld, timeoutMs = 120
     world.git("merge-base", "--is-ancestor", sha, "main");
     expect(world.git("show", `${sha}:changes/${n}.txt`), `#${n} at ${sha}`).toBe(String(n));
   }
-  const files = world.git("ls-tree", "-r", "--name-only", "main").split("\n").filter((f) => f.startsWith("changes/")).sort();
+  const files = world.git("ls-tree", "-r", "--name-only", "main").split("\n")
+    .filter((f) => f.startsWith("changes/")).sort();
   expect(files).toEqual(pulls.map((n) => `changes/${n}.txt`).sort());
   const merged = await eventually(async () => {
     const list = await world.events("action.queue.merged");

@@ -31,7 +31,7 @@ async function firstParents(git: Parameters<typeof readCommit>[0], tip: string, 
 }
 
 describe("a batch merge performed again", () => {
-  it("resumes from the first pull request the App has not merged, with the real merge commits of the others", async () => {
+  it("resumes from the first pull request the App has not merged, with the others' real merge commits", async () => {
     const { repo, pulls } = await repoWithPulls(double, 3);
     const forge = forgeFor(double);
     const base = (await readRef(repo.git, "refs/heads/main"))!;
@@ -45,7 +45,8 @@ describe("a batch merge performed again", () => {
 
     const out = await forge.mergePullRequests(repo.fullName, input);
     expect(out.mergeCommits[pulls[0].number]).toBe(firstMerge);
-    expect(await firstParents(repo.git, out.newBaseSha, base)).toEqual([out.newBaseSha, out.mergeCommits[pulls[1].number], firstMerge]);
+    const chain = [out.newBaseSha, out.mergeCommits[pulls[1].number], firstMerge];
+    expect(await firstParents(repo.git, out.newBaseSha, base)).toEqual(chain);
     expect(merges()).toBe(3);
     expect(pulls.map((p) => repo.pull(p.number)!.state)).toEqual(["closed", "closed", "closed"]);
   });
@@ -65,9 +66,11 @@ describe("a batch merge performed again", () => {
     const { repo, pulls } = await repoWithPulls(double, 2);
     const base = (await readRef(repo.git, "refs/heads/main"))!;
     const hotfix = await repo.commit("main", { "hotfix.txt": "h\n" }, "Hotfix");
-    Object.assign(repo.pull(pulls[0].number)!, { state: "closed", mergedAt: double.now(), mergedBy: "octocat", mergeCommitSha: hotfix });
+    const byHand = { state: "closed", mergedAt: double.now(), mergedBy: "octocat", mergeCommitSha: hotfix } as const;
+    Object.assign(repo.pull(pulls[0].number)!, byHand);
     const merges = counter("pulls/merge");
-    const err = await forgeFor(double).mergePullRequests(repo.fullName, { base: "main", expectedBaseSha: base, method: "merge", pulls }).catch((e) => e);
+    const input = { base: "main", expectedBaseSha: base, method: "merge" as const, pulls };
+    const err = await forgeFor(double).mergePullRequests(repo.fullName, input).catch((e) => e);
     expect(isForgeError(err, "conflict")).toBe(true);
     expect(merges()).toBe(0);
   });

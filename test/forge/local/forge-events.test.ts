@@ -174,6 +174,7 @@ describe("a failing sink", () => {
     // Logged once for the failure, not once per event or retry.
     expect(w.warnings.filter((m) => /sink failed/.test(m))).toHaveLength(1);
     up = true;
-    await eventually(async () => expect(got.map((e) => e.kind)).toEqual(["comment_created", "pull_request_labeled"]), 10_000);
+    const kinds = ["comment_created", "pull_request_labeled"];
+    await eventually(async () => expect(got.map((e) => e.kind)).toEqual(kinds), 10_000);
   });
 });

@@ -40,23 +40,31 @@ afterEach(async () => {
   await w.cleanup();
 });
 
-const merge = { base: "main", expectedBaseSha: "", method: "merge" as const, pulls: [] as { number: number; headSha: string }[] };
-const batch = () => ({ ...merge, expectedBaseSha: mainTip, pulls: [1, 2].map((number) => ({ number, headSha: heads[number]! })) });
+const batch = () => ({
+  base: "main", expectedBaseSha: mainTip, method: "merge" as const,
+  pulls: [1, 2].map((number) => ({ number, headSha: heads[number]! })),
+});
 const journal = async () => (await w.db.pool.query("SELECT ref, old_sha, new_sha FROM local_forge_ref_journal")).rows;
 const states = async () => Promise.all([1, 2].map(async (n) => (await w.forge.getPullRequest(REPO, n)).state));
-const mergesOnMain = async () => (await git(repo.git, ["log", "--first-parent", "--format=%s", `${mainTip}..main`])).split("\n").filter(Boolean);
+const mergesOnMain = async () =>
+  (await git(repo.git, ["log", "--first-parent", "--format=%s", `${mainTip}..main`])).split("\n").filter(Boolean);
 
 /** Runs one write in a second process with `failpoints` armed; resolves with how it ended. */
-function writeInProcess(failpoints: string, write: object): Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "test/forge/local/support/forge-write-process.ts")], {
+function writeInProcess(failpoints: string, write: object): Promise<{ signal: NodeJS.Signals | null; out: string }> {
+  const script = join(ROOT, "test/forge/local/support/forge-write-process.ts");
+  const child = spawn(process.execPath, ["--import", "tsx", script], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: w.db.url, YARDMASTER_DATA_DIR: join(w.dir, "data"), YARDMASTER_FAILPOINTS: failpoints, WRITE: JSON.stringify({ repo: REPO, ...write }) },
+    env: {
+      ...process.env, DATABASE_URL: w.db.url, YARDMASTER_DATA_DIR: join(w.dir, "data"),
+      YARDMASTER_FAILPOINTS: failpoints,
+      WRITE: JSON.stringify({ repo: REPO, ...write }),
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
   child.stdout.on("data", (d) => (out += d));
   child.stderr.on("data", (d) => (out += d));
-  return new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal, out })));
+  return new Promise((resolve) => child.once("exit", (_code, signal) => resolve({ signal, out })));
 }
 
 describe("a process killed after the base moved, before the merge committed", () => {
@@ -81,7 +89,9 @@ describe("a process killed after the base moved, before the merge committed", ()
 
   it("leaves a ref found at neither SHA as it is and says so", async () => {
     const row = await store.findLocalRepository(w.db.pool, REPO);
-    await store.insertRefIntent(w.db.pool, { repositoryId: row!.id, ref: "refs/heads/main", oldSha: heads[1]!, newSha: heads[2]!, writeId: "00000000-0000-4000-8000-000000000000" });
+    const writeId = "00000000-0000-4000-8000-000000000000";
+    const intent = { repositoryId: row!.id, ref: "refs/heads/main", oldSha: heads[1]!, newSha: heads[2]!, writeId };
+    await store.insertRefIntent(w.db.pool, intent);
     const restarted = w.another();
     await restarted.ready;
     expect((await git(repo.git, ["rev-parse", "main"])).trim()).toBe(mainTip);
@@ -114,7 +124,10 @@ describe("a COMMIT that gets no answer", () => {
   it("is found not committed by the journal and is undone", async () => {
     // The connection drops before COMMIT reaches the server: the transaction is rolled back.
     armFailpoint("local-forge.before-commit", async () => {
-      await w.db.pool.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction'");
+      await w.db.pool.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE datname = current_database() AND state = 'idle in transaction'`,
+      );
     });
     const err = await w.forge.mergePullRequests(REPO, batch()).catch((e) => e);
     expect(isForgeError(err, "transient") && /did not commit/.test(err.message), String(err)).toBe(true);
@@ -126,7 +139,8 @@ describe("a COMMIT that gets no answer", () => {
 
 describe("events of a write whose process died right after the commit", () => {
   it("are delivered at the next start, with their idempotency keys", async () => {
-    const crash = await writeInProcess("local-forge.after-commit=kill", { kind: "comment", number: 1, body: "still delivered" });
+    const write = { kind: "comment", number: 1, body: "still delivered" };
+    const crash = await writeInProcess("local-forge.after-commit=kill", write);
     expect(crash.signal, crash.out).toBe("SIGKILL");
     const recorder = eventRecorder();
     const keys: (string | undefined)[] = [];
@@ -135,6 +149,7 @@ describe("events of a write whose process died right after the commit", () => {
     await expect.poll(() => recorder.all.length).toBeGreaterThan(0);
     expect(recorder.all).toMatchObject([{ kind: "comment_created", number: 1, body: "still delivered" }]);
     expect(keys[0]).toMatch(/^local-forge:\d+$/);
-    await expect.poll(async () => (await w.db.pool.query("SELECT count(*)::int AS n FROM local_forge_events")).rows[0].n).toBe(0);
+    const stored = async () => (await w.db.pool.query("SELECT count(*)::int AS n FROM local_forge_events")).rows[0].n;
+    await expect.poll(stored).toBe(0);
   });
 });

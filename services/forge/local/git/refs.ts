@@ -129,8 +129,9 @@ export async function listBranches(repo: BareRepo): Promise<BranchTip[]> {
  * Atomically moves `ref` from `expectedOld` to `next`.
  * @param expectedOld the SHA the ref must hold now; null = the ref must not exist
  * @param next the new SHA (must name a commit); null = delete the ref
+ * With a ref observer on `repo` (the local forge's journal), it is told before and after.
  * @throws ForgeError conflict when the ref does not hold `expectedOld` (someone moved it);
- *   not_found when `next` is not a commit; invalid for a bad ref name
+ *   not_found when `next` is not a commit; invalid for a bad ref name; what the observer throws
  */
 export async function compareAndSwapRef(repo: BareRepo, ref: string, expectedOld: Sha | null, next: Sha | null): Promise<void> {
   await validateRefName(ref);

@@ -244,7 +244,8 @@ export const pullHandlers: Record<string, Handler> = {
     // Written with an installation token: the App's bot user is the author.
     const author = `${ctx.double.appSlug}[bot]`;
     ctx.repo.comments.push({ id, number: Number(ctx.params.issue_number), body: ctx.body.body, author });
-    return { status: 201, body: { ...example("issues/create-comment", 201), id, body: ctx.body.body, user: userJson(author, 7001, "Bot") } };
+    const user = userJson(author, 7001, "Bot");
+    return { status: 201, body: { ...example("issues/create-comment", 201), id, body: ctx.body.body, user } };
   },
 
   "issues/list-comments": (ctx) => {
@@ -254,7 +255,10 @@ export const pullHandlers: Record<string, Handler> = {
     return {
       status: 200,
       headers: linkHeaders(ctx, all.length),
-      body: page(all, ctx.query).map((c) => ({ ...t, id: c.id, body: c.body, user: userJson(c.author, c.author.endsWith("[bot]") ? 7001 : 7002, c.author.endsWith("[bot]") ? "Bot" : "User") })),
+      body: page(all, ctx.query).map((c) => {
+        const bot = c.author.endsWith("[bot]");
+        return { ...t, id: c.id, body: c.body, user: userJson(c.author, bot ? 7001 : 7002, bot ? "Bot" : "User") };
+      }),
     };
   },
 
