@@ -116,8 +116,10 @@ export class WriteJournal {
     if (!this.moved) return "unknown";
     const ids = this.moves.map((m) => m.id);
     try {
+      // A lock timeout (55P03) means the transaction is still alive after 30 s: asking again will not tell.
       const left = await pRetry(() => store.countRefIntentsAfterLock(this.journalDb, ids, 30_000), {
         retries: 4, minTimeout: 250, maxTimeout: 2000,
+        shouldRetry: ({ error }) => (error as { code?: string }).code !== "55P03",
       });
       if (left === 0) return "committed";
       if (left === ids.length) return "rolled_back";
