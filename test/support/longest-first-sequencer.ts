@@ -13,7 +13,8 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * vitest's own timing cache once it exists.
  */
 const SLOWEST = [
-  "test/e2e/local-forge.test.ts", "test/e2e/replay.test.ts", "test/e2e/readme-walkthrough.test.ts", "test/e2e/crash-recovery.test.ts",
+  "test/e2e/local-forge.test.ts", "test/e2e/replay.test.ts", "test/e2e/readme-walkthrough.test.ts",
+  "test/e2e/crash-recovery.test.ts",
   // Fault tests (docs/reliability.md): servers killed and started again, ~45 s and ~30 s.
   "test/faults/random-kills.test.ts", "test/faults/merge-crash.test.ts",
 ];

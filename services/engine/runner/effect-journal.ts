@@ -9,6 +9,7 @@
  */
 import type pg from "pg";
 import { FAILPOINT_NAMES, failpoint } from "../../failpoints/index.js";
+import { ForgeError } from "../../forge/types.js";
 import { markEffectStarted, type EffectRow } from "../../store/index.js";
 import type { EngineEffect } from "../effects.js";
 import type { EngineEventInput } from "../events.js";
@@ -28,7 +29,7 @@ export function isReplay(row: Pick<EffectRow<unknown>, "attempts" | "startedAt">
  * Marks the effect started (committed on `client`, which must not be inside a transaction), then
  * performs it with its idempotency key.
  * @returns the engine events reporting its result (to record with the effect's deletion)
- * @throws ForgeError transient / rate_limited (to postpone); the database's error
+ * @throws ForgeError transient / rate_limited (to postpone), also when the start cannot be recorded
  */
 export async function performStoredEffect(
   deps: Omit<ExecutorDeps, "idempotencyKey">,
@@ -36,7 +37,15 @@ export async function performStoredEffect(
   row: EffectRow<EngineEffect>,
 ): Promise<EngineEventInput[]> {
   const replay = isReplay(row);
-  if (row.startedAt === null) await markEffectStarted(client, row.id);
+  if (row.startedAt === null) {
+    try {
+      await markEffectStarted(client, row.id);
+    } catch (e) {
+      // Not performed: the effect is postponed like a transient forge error, never dropped.
+      const message = `could not record the effect as started: ${(e as Error).message}`;
+      throw new ForgeError("transient", message, undefined, { cause: e });
+    }
+  }
   await failpoint(FAILPOINT_NAMES.effectStarted(row.effect.kind));
   const results = await performEffect({ ...deps, idempotencyKey: effectKey(row) }, row.effect, replay);
   await failpoint(FAILPOINT_NAMES.effectPerformed(row.effect.kind));
