@@ -232,6 +232,12 @@ export interface ForgePort {
   upsertCheckRun(repo: RepoName, input: CheckRunInput): Promise<void>;
   /** Posts a comment; returns its id. */
   comment(repo: RepoName, number: number, body: string): Promise<number>;
+  /**
+   * The id of the oldest comment Yardmaster itself posted on pull request `number` whose body
+   * contains `text` (an effect's idempotency marker, docs/reliability.md); null when there is none.
+   * not_found for an unknown pull request.
+   */
+  findOwnComment(repo: RepoName, number: number, text: string): Promise<number | null>;
   addLabels(repo: RepoName, number: number, labels: string[]): Promise<void>;
   removeLabels(repo: RepoName, number: number, labels: string[]): Promise<void>;
   /**
@@ -280,5 +286,10 @@ export type ForgeEvent =
   /** A branch moved (a push, a merge, a force-push or a deletion: `after` null). */
   | { kind: "branch_pushed"; repo: RepoName; branch: string; before: Sha | null; after: Sha | null; forced: boolean };
 
-/** Receives forge events (the queue runner in production, a recorder in tests). */
-export type ForgeEventSink = (event: ForgeEvent) => void | Promise<void>;
+/**
+ * Receives forge events (the queue runner in production, a recorder in tests). `key` is the
+ * event's idempotency key when the forge has one (`local-forge:<id>`, `github:<delivery>:<n>`): an
+ * event delivered again after a crash comes with the same key, so the receiver can take it once
+ * (docs/reliability.md). A receiver that throws has not taken the event.
+ */
+export type ForgeEventSink = (event: ForgeEvent, key?: string) => void | Promise<void>;

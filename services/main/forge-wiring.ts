@@ -8,7 +8,7 @@ import type { Logger } from "pino";
 import { ForgeService } from "../../gen/yardmaster/v1/forge_pb.js";
 import { createGithubForge, createGithubTokenVerifier, registerGithubWebhook } from "../forge/github/index.js";
 import { ciLeaseFromEnvironment, ciSlotsFromEnvironment, createForgeService, createLocalForge } from "../forge/local/index.js";
-import type { ForgeEvent, ForgePort } from "../forge/types.js";
+import type { ForgeEventSink, ForgePort } from "../forge/types.js";
 import type { App, PlatformTokenVerifier, ServiceBinding } from "../gateway/index.js";
 import { pruneGithubDeliveries, type Pool } from "../store/index.js";
 import { SettingsError, type Settings } from "./settings.js";
@@ -27,7 +27,7 @@ export interface ForgeWiring {
   /** GitHub tokens accepted by the API (FORGE=github). */
   platform?: PlatformTokenVerifier;
   /** Where forge events go; set once the queue exists. */
-  setSink(sink: (event: ForgeEvent) => void | Promise<void>): void;
+  setSink(sink: ForgeEventSink): void;
   close(): Promise<void>;
 }
 
@@ -37,25 +37,35 @@ export function githubTokenVerifier(logger: Logger): PlatformTokenVerifier {
 }
 
 /**
- * Builds the forge of the settings.
- * @throws SettingsError when FORGE=github lacks GITHUB_APP_ID, GITHUB_PRIVATE_KEY or GITHUB_WEBHOOK_SECRET
+ * Builds the forge of the settings. The local forge has run its start-up recovery when this
+ * resolves (docs/local-forge.md "Writes and events"); its events wait, stored, until `setSink`.
+ * @throws SettingsError when FORGE=github lacks GITHUB_APP_ID, GITHUB_PRIVATE_KEY or GITHUB_WEBHOOK_SECRET;
+ *   ForgeError transient when the local forge's recovery fails
  */
-export function wireForge(settings: Settings, db: Pool, logger: Logger): ForgeWiring {
-  let sink: (event: ForgeEvent) => void | Promise<void> = (event) => logger.debug({ forgeEvent: event }, "forge event before the queue started");
-  const deliver = (event: ForgeEvent) => sink(event);
+export async function wireForge(settings: Settings, db: Pool, logger: Logger): Promise<ForgeWiring> {
   if (settings.forge === "local") {
     const local = createLocalForge({
-      db, dataDir: settings.dataDir, logger: logger.child({ component: "local-forge" }), sink: deliver,
+      db, dataDir: settings.dataDir, logger: logger.child({ component: "local-forge" }),
       ci: { slots: ciSlotsFromEnvironment(process.env), ...ciLeaseFromEnvironment(process.env) },
     });
+    try {
+      await local.ready;
+    } catch (e) {
+      await local.close();
+      throw e;
+    }
     return {
       forge: local,
       bindings: [{ service: ForgeService, impl: createForgeService(local) } as ServiceBinding],
       routes: async () => {},
-      setSink: (s) => void (sink = s),
+      setSink: (s) => void local.attachEventSink(s),
       close: () => local.close(),
     };
   }
+  let sink: ForgeEventSink = (event) => {
+    throw new Error(`forge event ${event.kind} arrived before the queue started`);
+  };
+  const deliver: ForgeEventSink = (event, key) => sink(event, key);
   const { appId, privateKey, webhookSecret } = settings.github;
   const missing = Object.entries({ GITHUB_APP_ID: appId, GITHUB_PRIVATE_KEY: privateKey, GITHUB_WEBHOOK_SECRET: webhookSecret }).filter(([, v]) => !v).map(([k]) => k);
   if (missing.length) throw new SettingsError(`FORGE=github needs ${missing.join(", ")}`);

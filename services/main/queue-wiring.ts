@@ -44,7 +44,7 @@ export function wireQueue(deps: { db: Pool; forge: ForgePort; logger: Logger; ev
   return {
     runner,
     queueService,
-    sink: (event) => runner.submit(event),
+    sink: (event, key) => runner.submit(event, key),
   };
 }
 

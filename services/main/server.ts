@@ -107,7 +107,7 @@ export async function startServer(settings: Settings, onBanner: (line: string) =
     let platform: PlatformTokenVerifier | undefined;
     let routes: ((app: App) => Promise<void>) | undefined;
     if (services.has("queue") || services.has("simulator")) {
-      const forge = wireForge(settings, db.pool, logger);
+      const forge = await wireForge(settings, db.pool, logger);
       cleanups.push(() => forge.close());
       platform = forge.platform;
       bindings.push(...forge.bindings);

@@ -16,4 +16,6 @@ export { deliverEvents, type DeliveryResult } from "./deliveries.js";
 export * from "./queue/index.js";
 export * as localForgeStore from "./local-forge/index.js";
 export { PRODUCT_DEFAULTS, productStates, setProductEnabled, type ProductName } from "./products.js";
-export { claimGithubDelivery, completeGithubDelivery, GITHUB_CLAIM_TIMEOUT_MS, pruneGithubDeliveries, releaseGithubDelivery } from "./github-deliveries.js";
+export {
+  claimGithubDelivery, completeGithubDelivery, githubEventKey, pruneGithubDeliveries,
+} from "./github-deliveries.js";

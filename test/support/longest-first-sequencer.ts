@@ -12,7 +12,12 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * ~270, ~225, ~165 and ~50, in another order). Forge and runner files of 60-100 s follow by
  * vitest's own timing cache once it exists.
  */
-const SLOWEST = ["test/e2e/local-forge.test.ts", "test/e2e/replay.test.ts", "test/e2e/readme-walkthrough.test.ts", "test/e2e/crash-recovery.test.ts"];
+const SLOWEST = [
+  "test/e2e/local-forge.test.ts", "test/e2e/replay.test.ts", "test/e2e/readme-walkthrough.test.ts",
+  "test/e2e/crash-recovery.test.ts",
+  // Fault tests (docs/reliability.md): servers killed and started again, ~45 s and ~30 s.
+  "test/faults/random-kills.test.ts", "test/faults/merge-crash.test.ts",
+];
 
 function rank(file: TestSpecification): number {
   const i = SLOWEST.findIndex((path) => file.moduleId.replaceAll("\\", "/").endsWith(path));

@@ -1,9 +1,11 @@
 /**
  * Performs the engine's forge effects through the forge port and reports their results as engine
  * events (docs/merge-queue.md "Effects"). Effects are replayed after a crash, so each is safe to
- * perform twice: a check branch is force-moved and its draft reused, a merge whose pull requests
- * are already merged reports success, closing a closed pull request or deleting a missing branch
- * is no error.
+ * perform twice (docs/reliability.md "Crashes: every effect exactly once"): a check branch is
+ * force-moved and its draft reused, a replayed merge first reads whether its pull requests are
+ * merged (merge-effect.ts), a comment carries its effect's idempotency key in a hidden marker and a
+ * replay looks for it before posting, closing a closed pull request or deleting a missing branch is
+ * no error, labels and the summary check run are set, not added.
  *
  * Errors: a transient or rate-limited forge error is thrown to the caller, which retries the
  * effect later (rate limits: after the time the platform gave). Any other forge error becomes the
@@ -14,6 +16,7 @@ import type { Logger } from "pino";
 import { ForgeError, isForgeError, type ForgePort } from "../../forge/types.js";
 import type { EngineEffect } from "../effects.js";
 import type { EngineEventInput } from "../events.js";
+import { conflictingPull, performMerge } from "./merge-effect.js";
 
 /** The name of Yardmaster's own summary check run on pull requests. */
 export const SUMMARY_CHECK_NAME = "Yardmaster";
@@ -26,6 +29,16 @@ export interface ExecutorDeps {
   forge: ForgePort;
   repository: string;
   logger: Logger;
+  /** The effect's idempotency key (its queue_effects id; effect-journal.ts); comments carry it. */
+  idempotencyKey?: string;
+}
+
+/**
+ * The hidden marker a comment effect carries (an HTML comment: GitHub and the local forge's views
+ * do not show it), found again by a replay (docs/reliability.md).
+ */
+export function effectMarker(key: string): string {
+  return `<!-- yardmaster:effect ${key} -->`;
 }
 
 /** Whether an error should be retried later rather than reported as the effect's failure. */
@@ -33,10 +46,6 @@ export function isRetryable(e: unknown): e is ForgeError {
   return isForgeError(e, "transient") || isForgeError(e, "rate_limited");
 }
 
-const conflictingPull = (e: unknown): number | null => {
-  const n = (e as { pullRequest?: unknown }).pullRequest;
-  return typeof n === "number" ? n : null;
-};
 
 /**
  * Performs one effect; returns the engine events reporting its result (possibly none).
@@ -88,32 +97,25 @@ export async function performEffect(deps: ExecutorDeps, effect: EngineEffect, re
       if (effect.draftBranch) await ignoreGone(() => forge.deleteBranch(repo, effect.draftBranch!));
       return [];
     }
-    case "merge_batch": {
-      const method = effect.method;
-      try {
-        const result = await forge.mergePullRequests(repo, {
-          base: effect.baseRef, expectedBaseSha: effect.expectedBaseSha, method, pulls: effect.pulls, checkSha: effect.checkSha,
-        });
-        return [{ type: "merge_completed", batchId: effect.batchId, newBaseSha: result.newBaseSha }];
-      } catch (e) {
-        if (isRetryable(e)) throw e;
-        const current = await forge.getBranchSha(repo, effect.baseRef).catch(() => null);
-        if (replay && current !== effect.expectedBaseSha) {
-          // A replay after a crash: the merge may have happened before the result was recorded.
-          const states = await Promise.all(effect.pulls.map((p) => forge.getPullRequest(repo, p.number).then((s) => s.state, () => "unknown")));
-          if (current && states.every((s) => s === "merged")) return [{ type: "merge_completed", batchId: effect.batchId, newBaseSha: current }];
-        }
-        const reason = current !== null && current !== effect.expectedBaseSha ? "base_moved" : isForgeError(e, "conflict") ? "conflict" : "error";
-        return [{ type: "merge_failed", batchId: effect.batchId, reason, pullRequest: conflictingPull(e), currentBaseSha: current, message: (e as Error).message }];
-      }
-    }
+    case "merge_batch":
+      return performMerge(forge, repo, effect, replay, isRetryable);
     case "close_pull_request":
       await ignoreGone(() => forge.closePullRequest(repo, effect.number));
       if (effect.deleteBranch) await ignoreGone(() => forge.deleteBranch(repo, effect.deleteBranch!));
       return [];
-    case "comment":
-      await dropUnlessRetryable(deps, effect, () => forge.comment(repo, effect.number, effect.body));
+    case "comment": {
+      const key = deps.idempotencyKey;
+      if (key === undefined) {
+        await dropUnlessRetryable(deps, effect, () => forge.comment(repo, effect.number, effect.body));
+        return [];
+      }
+      const marker = effectMarker(key);
+      await dropUnlessRetryable(deps, effect, async () => {
+        if (replay && (await forge.findOwnComment(repo, effect.number, marker)) !== null) return;
+        await forge.comment(repo, effect.number, `${effect.body}\n\n${marker}`);
+      });
       return [];
+    }
     case "post_summary_check":
       await dropUnlessRetryable(deps, effect, () =>
         forge.upsertCheckRun(repo, {

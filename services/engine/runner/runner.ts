@@ -21,16 +21,18 @@ import type pg from "pg";
 import type { ForgeEvent, ForgePort } from "../../forge/types.js";
 import { internalEventRow } from "../../activity-log/index.js";
 import {
-  addEffects, addToInbox, appendToOutbox, cancelTimer, claimDueTimers, deleteEffect, deleteInbox, dueEffects, loadQueueState, postponeEffect,
-  listFreezes, recordBaseRefActivity, repositoriesPausedDifferently, repositoriesWithWork, saveQueueState,
-  setAsideInput, setTimer, takeInbox, withTransaction,
+  addEffects, addToInbox, addToInboxOnce, appendToOutbox, cancelTimer, claimDueTimers, deleteEffect, deleteInbox,
+  dueEffects, loadQueueState, postponeEffect, listFreezes, recordBaseRefActivity, repositoriesPausedDifferently,
+  repositoriesWithWork, saveQueueState, setAsideInput, setTimer, takeInbox, withTransaction,
   type EventRow, type Pool,
 } from "../../store/index.js";
 import type { EngineEffect, LogEffect } from "../effects.js";
 import { apply, createState } from "../engine.js";
 import { EngineInputError, type EngineEventInput } from "../events.js";
 import type { EngineState } from "../state.js";
-import { isRetryable, performEffect } from "./effect-executor.js";
+import { isRetryable } from "./effect-executor.js";
+import { performStoredEffect } from "./effect-journal.js";
+import { InboxKeyPruner } from "./inbox-keys.js";
 import { InputFailureCount, isTransientFailure, retryDelayMs, SET_ASIDE_AFTER } from "./input-failures.js";
 import { RepositoryLockSession } from "./lock-session.js";
 import { FailureStreak } from "../../outage/index.js";
@@ -86,8 +88,11 @@ export type RunnerRequest =
  * every `intervalMs`, `stop` ends it and waits for the repositories being processed.
  */
 export interface QueueRunner {
-  /** Records a forge event for its repository; processing follows shortly. */
-  submit(event: ForgeEvent): Promise<void>;
+  /**
+   * Records a forge event for its repository; processing follows shortly. With an idempotency
+   * `key`, an event whose key was taken before is dropped (a redelivery; docs/reliability.md).
+   */
+  submit(event: ForgeEvent, key?: string): Promise<void>;
   /**
    * Applies a request now, under the repository's lock, and performs the resulting effects.
    * @throws EngineInputError (NotQueuedError for a pull request in no queue) when the engine refuses it
@@ -126,6 +131,7 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
   const inputFailures = new InputFailureCount();
   const setAsideAfter = deps.setAsideAfter ?? SET_ASIDE_AFTER;
   const sweepFailures = new FailureStreak();
+  const inboxKeys = new InboxKeyPruner(deps.db, log);
 
   /**
    * One transaction: a request alone when `extra` is given, else up to MAX_INPUTS_PER_ROUND inbox
@@ -250,7 +256,7 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
     for (const row of due) {
       await lock.assertHeld();
       try {
-        const results = await performEffect({ forge: deps.forge, repository, logger: log }, row.effect, row.attempts > 0);
+        const results = await performStoredEffect({ forge: deps.forge, repository, logger: log }, client, row);
         await withClientTransaction(client, async () => {
           await addToInbox(client, repository, results.map((event) => ({ kind: "engine", event }) satisfies RunnerInput));
           await deleteEffect(client, row.id);
@@ -376,6 +382,7 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
   async function sweep(): Promise<void> {
     try {
       await fireTimers();
+      await inboxKeys.maybePrune();
       for (const r of new Set([...(await repositoriesWithWork(deps.db)), ...(await repositoriesPausedDifferently(deps.db))])) void kick(r);
       const ended = sweepFailures.succeed();
       if (ended > 0) log.info({ failures: ended }, "queue runner sweep works again");
@@ -397,8 +404,10 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
       backoffUntil.delete(repository);
       void kick(repository);
     },
-    async submit(event) {
-      await addToInbox(deps.db, event.repo, [{ kind: "forge", event } satisfies RunnerInput]);
+    async submit(event, key) {
+      const input: RunnerInput = { kind: "forge", event };
+      if (key === undefined) await addToInbox(deps.db, event.repo, [input]);
+      else if (!(await addToInboxOnce(deps.db, event.repo, input, key))) return;
       // New input may be what was missing (the repository now exists): try again now.
       backoffUntil.delete(event.repo);
       void kick(event.repo);

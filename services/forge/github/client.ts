@@ -109,6 +109,12 @@ export interface GithubAppClient {
    * @throws ForgeError not_found when the App is not installed on the repository; invalid for a bad name
    */
   forRepo(repo: RepoName): Promise<GithubOctokit>;
+  /**
+   * The login GitHub gives the App's own actions in `repo` (`<app slug>[bot]`: the `merged_by`
+   * of its merges, the author of its comments), from the installation.
+   * @throws ForgeError as {@link forRepo}
+   */
+  botLogin(repo: RepoName): Promise<string>;
   /** Forgets the installation of `repo` (after GitHub said the App lost access). */
   forget(repo: RepoName): void;
   now(): number;
@@ -133,8 +139,27 @@ export function createGithubAppClient(opts: GithubAppOptions): GithubAppClient {
   const now = opts.now ?? Date.now;
   const common = octokitOptions(opts, `yardmaster-app-${appId}`);
   const app = new GithubOctokit({ ...common, authStrategy: createAppAuth, auth: { appId, privateKey } });
-  const installations = new TtlCache<string, number>(60 * 60_000, 10_000, now);
+  const installations = new TtlCache<string, { id: number; slug: string }>(60 * 60_000, 10_000, now);
   const clients = new Map<number, GithubOctokit>();
+
+  async function installationOf(repo: RepoName): Promise<{ id: number; slug: string }> {
+    const params = repoParams(repo);
+    const key = repo.toLowerCase();
+    let installation = installations.get(key);
+    if (installation === undefined) {
+      try {
+        const { data } = await app.request("GET /repos/{owner}/{repo}/installation", params);
+        installation = { id: data.id, slug: data.app_slug };
+      } catch (e) {
+        const err = toForgeError(e, `finding the GitHub App installation of ${repo}`, now());
+        if (err.kind !== "not_found") throw err;
+        const message = `the GitHub App is not installed on ${repo} (or the repository does not exist)`;
+        throw new ForgeError("not_found", message, undefined, { cause: e });
+      }
+      installations.set(key, installation);
+    }
+    return installation;
+  }
 
   return {
     appId,
@@ -142,21 +167,11 @@ export function createGithubAppClient(opts: GithubAppOptions): GithubAppClient {
     forget(repo) {
       installations.delete(repo.toLowerCase());
     },
+    async botLogin(repo) {
+      return `${(await installationOf(repo)).slug}[bot]`;
+    },
     async forRepo(repo) {
-      const params = repoParams(repo);
-      const key = repo.toLowerCase();
-      let installationId = installations.get(key);
-      if (installationId === undefined) {
-        try {
-          const { data } = await app.request("GET /repos/{owner}/{repo}/installation", params);
-          installationId = data.id;
-        } catch (e) {
-          const err = toForgeError(e, `finding the GitHub App installation of ${repo}`, now());
-          if (err.kind !== "not_found") throw err;
-          throw new ForgeError("not_found", `the GitHub App is not installed on ${repo} (or the repository does not exist)`, undefined, { cause: e });
-        }
-        installations.set(key, installationId);
-      }
+      const installationId = (await installationOf(repo)).id;
       let client = clients.get(installationId);
       if (!client) {
         client = (await app.auth({

@@ -10,7 +10,7 @@ import { upsertOwnCheckRun } from "./check-run.js";
 import { createGithubAppClient, type GithubAppOptions, type GithubOctokit } from "./client.js";
 import { readConfig, readDefaultBranch, readTextFile } from "./contents.js";
 import { githubStatus, toForgeError } from "./errors.js";
-import { addIssueLabels, postComment, removeIssueLabels, userPermission } from "./issues.js";
+import { addIssueLabels, findOwnComment, postComment, removeIssueLabels, userPermission } from "./issues.js";
 import { mergeBatch } from "./merge-batch.js";
 import { mergePull } from "./merge-pull.js";
 import { closePull, editPull, openDraft } from "./pull-writes.js";
@@ -67,10 +67,18 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
       inRepo(repo, `updating pull request #${number} with its base (${method})`, (gh, p) => updateWithBase(gh, p, number, method, wait)),
     mergePullRequest: (repo, number, input) => inRepo(repo, `merging pull request #${number} (${input.method})`, (gh, p) => mergePull(gh, p, number, input)),
     mergePullRequests: (repo, input) =>
-      inRepo(repo, `merging ${input.pulls.map((p) => `#${p.number}`).join(", ")} into ${input.base} (${input.method})`, (gh, p) => mergeBatch(gh, p, input)),
+      inRepo(
+        repo,
+        `merging ${input.pulls.map((p) => `#${p.number}`).join(", ")} into ${input.base} (${input.method})`,
+        async (gh, p) => mergeBatch(gh, p, input, await client.botLogin(repo)),
+      ),
     fastForwardBranch: (repo, branch, sha) => inRepo(repo, `fast-forwarding ${branch}`, (gh, p) => fastForward(gh, p, branch, sha)),
     upsertCheckRun: (repo, input) => inRepo(repo, `posting check run ${input.name}`, (gh, p) => upsertOwnCheckRun(gh, p, client.appId, input)),
     comment: (repo, number, body) => inRepo(repo, `commenting on #${number}`, (gh, p) => postComment(gh, p, number, body)),
+    findOwnComment: (repo, number, text) =>
+      inRepo(repo, `reading the comments of #${number}`, async (gh, p) =>
+        findOwnComment(gh, p, number, text, await client.botLogin(repo)),
+      ),
     addLabels: (repo, number, labels) => inRepo(repo, `labelling #${number}`, (gh, p) => addIssueLabels(gh, p, number, labels)),
     removeLabels: (repo, number, labels) => inRepo(repo, `unlabelling #${number}`, (gh, p) => removeIssueLabels(gh, p, number, labels)),
     getBranchProtection: (repo, branch) => inRepo(repo, `reading the protection of ${branch}`, (gh, p) => readBranchProtection(gh, p, branch)),

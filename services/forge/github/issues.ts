@@ -2,6 +2,8 @@
  * Comments, labels and permissions (ForgePort.comment, addLabels, removeLabels, getPermission;
  * docs/github.md "Operations"). Pull requests are issues for comments and labels.
  * - comment: `POST .../issues/{n}/comments`;
+ * - own comment containing a text: `GET .../issues/{n}/comments`, every page (100 a page), the
+ *   oldest by the App's bot user whose body contains it;
  * - add labels: `POST .../issues/{n}/labels` (GitHub creates unknown labels);
  * - remove labels: `DELETE .../issues/{n}/labels/{name}`, one by one; a label the pull request
  *   does not carry (404) is not an error;
@@ -19,6 +21,25 @@ export async function postComment(gh: GithubOctokit, params: RepoParams, number:
   if (body.trim() === "") throw new ForgeError("invalid", "body: a comment cannot be empty");
   const { data } = await gh.rest.issues.createComment({ ...params, issue_number: number, body });
   return data.id;
+}
+
+/**
+ * The id of the oldest comment by `bot` on issue `number` whose body contains `text`; null when none.
+ * @throws the Octokit error (404 for an unknown pull request)
+ */
+export async function findOwnComment(
+  gh: GithubOctokit,
+  params: RepoParams,
+  number: number,
+  text: string,
+  bot: string,
+): Promise<number | null> {
+  const pages = gh.paginate.iterator(gh.rest.issues.listComments, { ...params, issue_number: number, per_page: 100 });
+  for await (const { data } of pages) {
+    const found = data.find((c) => c.user?.login === bot && (c.body ?? "").includes(text));
+    if (found) return found.id;
+  }
+  return null;
 }
 
 /** Adds labels (none: no request). */

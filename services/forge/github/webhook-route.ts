@@ -10,14 +10,18 @@
  * | no `X-GitHub-Event` / `X-GitHub-Delivery`, body not JSON | 400 | (error) |
  * | event or action the queue does not follow | 202 | ignored |
  * | payload the mapping cannot read (logged) | 202 | unreadable |
- * | delivery already processed or being processed | 200 | duplicate |
+ * | delivery already processed | 200 | duplicate |
  * | events handed to the sink | 200 | processed |
- * | the sink failed (logged; the claim is released so a redelivery is processed) | 500 | (error) |
+ * | the sink failed (logged; a redelivery is processed) | 500 | (error) |
+ *
+ * Each event goes to the sink with an idempotency key (`github:<delivery>:<n>`): a delivery whose
+ * first processing died part-way, or that two processes receive at once, is handed over again
+ * and the queue takes each event once (docs/reliability.md).
  */
 import { Webhooks } from "@octokit/webhooks";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type pg from "pg";
-import { claimGithubDelivery, completeGithubDelivery, releaseGithubDelivery } from "../../store/index.js";
+import { claimGithubDelivery, completeGithubDelivery, githubEventKey } from "../../store/index.js";
 import type { ForgeEventSink } from "../types.js";
 import type { GithubLogger } from "./client.js";
 import { mapGithubWebhook, type WebhookMapping } from "./webhook-events.js";
@@ -101,10 +105,9 @@ export async function registerGithubWebhook(app: FastifyInstance, deps: GithubWe
         return reply.code(200).send({ status: "duplicate", delivery });
       }
       try {
-        for (const e of mapping.events) await deps.sink(e);
+        for (const [i, e] of mapping.events.entries()) await deps.sink(e, githubEventKey(delivery, i));
       } catch (e) {
         deps.log.error({ err: e, event, delivery }, "GitHub webhook events could not be handed over");
-        await releaseGithubDelivery(deps.pool, delivery).catch((err) => deps.log.error({ err, delivery }, "releasing a GitHub delivery failed"));
         return fail(reply, 500, "internal", "the delivery could not be processed; redeliver it");
       }
       await completeGithubDelivery(deps.pool, delivery, now());

@@ -10,7 +10,7 @@
  * recorded when the database returns instead of waiting for the lease to run out.
  */
 import { randomUUID } from "node:crypto";
-import { localForgeStore as store } from "../../store/index.js";
+import { localForgeStore as store, withTransaction } from "../../store/index.js";
 import { retryWhileUnavailable } from "../../outage/index.js";
 import { CiSlots, runCommitChecks, type CheckResult, type CiRunnerDeps } from "./ci/index.js";
 import { LOCAL_CI_APP, type ForgeCore } from "./core.js";
@@ -191,29 +191,36 @@ export class CiWorker implements CiSignals {
   }
 
   /**
-   * Writes one check run of the job (an unfinished one only: a cancellation wins) and emits
-   * checks_changed. A retry (the database did not answer) first reads the job's runs again, since
-   * the failed try may have written before its answer was lost, and emits checks_changed even when
-   * it finds nothing left to write (the lost try's event may not have gone out).
+   * Writes one check run of the job (an unfinished one only: a cancellation wins) and, in the same
+   * transaction, its `checks_changed` event, delivered after the commit. A retry (the database did
+   * not answer) first reads the job's runs again, since the failed try may have committed before
+   * its answer was lost.
    */
   private async write(job: store.CiJobRow, runs: Map<string, number>, name: string, change: Omit<store.CheckRunChange, "now">): Promise<void> {
+    await this.core.ready;
     const now = this.core.now();
-    const written = await this.retrying(async (attempt) => {
+    const stored = await this.retrying(async (attempt) => {
       if (attempt > 1) for (const r of await store.checkRunsOfCiJob(this.core.db, job.id)) runs.set(r.name, r.id);
       const id = runs.get(name);
-      if (id === undefined) {
-        const row = await store.insertCheckRun(this.core.db, {
-          repositoryId: job.repositoryId, sha: job.sha, name, state: change.state,
-          description: change.description ?? "", detailsUrl: null, app: LOCAL_CI_APP,
-          output: change.output ?? "", ciJobId: job.id,
-          startedAt: change.startedAt ?? null, completedAt: change.completedAt ?? null, now,
-        });
-        runs.set(name, row.id);
-        return true;
-      }
-      return (await store.updateCheckRun(this.core.db, id, { ...change, now }, true)) !== null || attempt > 1;
+      return withTransaction(this.core.db, async (client) => {
+        let written: store.CheckRunRow | null;
+        if (id === undefined) {
+          written = await store.insertCheckRun(client, {
+            repositoryId: job.repositoryId, sha: job.sha, name, state: change.state,
+            description: change.description ?? "", detailsUrl: null, app: LOCAL_CI_APP, output: change.output ?? "",
+            ciJobId: job.id, startedAt: change.startedAt ?? null, completedAt: change.completedAt ?? null, now,
+          });
+        } else {
+          written = await store.updateCheckRun(client, id, { ...change, now }, true);
+        }
+        if (written === null) return null;
+        const event = { kind: "checks_changed", repo: job.repository, sha: job.sha } as const;
+        return { written, events: await this.core.events.store(client, [event]) };
+      });
     });
-    if (written) await this.core.deliver([{ kind: "checks_changed", repo: job.repository, sha: job.sha }]);
+    if (stored === null) return;
+    runs.set(name, stored.written.id);
+    await this.core.events.deliver(stored.events);
   }
 }
 

@@ -3,11 +3,11 @@
  * web addresses, and opening a repository row as a git repository. docs/local-forge.md.
  */
 import type { Logger } from "pino";
-import type pg from "pg";
-import { ForgeError, type ForgeEvent, type ForgeEventSink, type RepoName } from "../types.js";
+import pg from "pg";
+import { ForgeError, type ForgeEventSink, type RepoName } from "../types.js";
 import { localForgeStore as store } from "../../store/index.js";
-import { retryWhileUnavailable } from "../../outage/index.js";
 import type { BareRepo } from "./git/index.js";
+import { LocalEventOutbox } from "./event-outbox.js";
 
 /** Login of Yardmaster itself on the local forge (a Bot, as a GitHub App's user is). */
 export const DEFAULT_BOT_LOGIN = "yardmaster[bot]";
@@ -32,28 +32,32 @@ export interface ForgeCore {
   botLogin: string;
   /** Prefix of web addresses (the local forge has no web pages: they identify, they do not open). */
   webBaseUrl: string;
+  /** The durable events: stored in a write's transaction, delivered after its commit (event-outbox.ts). */
+  events: LocalEventOutbox;
   /**
-   * Hands events to the sink one by one, after the change committed. A sink that fails because
-   * the database does not answer is retried for up to {@link DELIVERY_RETRY_MS} (a restart of
-   * PostgreSQL between the commit and the delivery loses no event); any other failure is logged.
+   * A pool of its own for the ref journal (ref-journal.ts): a write holding a connection of `db`
+   * journals on this one, so writes never wait for each other's connections.
    */
-  deliver(events: readonly ForgeEvent[]): Promise<void>;
+  journalDb: pg.Pool;
+  /** Settles once the start-up recovery ran (writes wait for it); set by createLocalForge. */
+  ready: Promise<void>;
 }
-
-/** How long the delivery of an event is retried while the database does not answer, ms. */
-export const DELIVERY_RETRY_MS = 30_000;
 
 /** Builds the core. */
 export function createCore(input: {
   db: pg.Pool;
   dataDir: string;
   logger: Logger;
-  sink: ForgeEventSink;
+  /** null: events wait until a sink is attached (`events.attach`). */
+  sink: ForgeEventSink | null;
   now?: () => Date;
   botLogin?: string;
   webBaseUrl?: string;
 }): ForgeCore {
-  const { logger, sink } = input;
+  const { logger } = input;
+  const journalDb = new pg.Pool({ ...input.db.options, max: 2 });
+  // An idle journal connection ended by the server (a restart, a dropped database) is replaced on next use.
+  journalDb.on("error", (e) => logger.debug({ err: e }, "idle ref journal connection closed"));
   return {
     db: input.db,
     dataDir: input.dataDir,
@@ -61,21 +65,9 @@ export function createCore(input: {
     now: input.now ?? (() => new Date()),
     botLogin: input.botLogin ?? DEFAULT_BOT_LOGIN,
     webBaseUrl: input.webBaseUrl ?? "local-forge://",
-    async deliver(events) {
-      for (const event of events) {
-        try {
-          await retryWhileUnavailable(async () => sink(event), {
-            maxRetryTimeMs: DELIVERY_RETRY_MS,
-            onRetry: (err, attempt) => {
-              const message = "forge event delivery failed: the database does not answer; retrying";
-              if (attempt === 1) logger.warn({ err, event }, message);
-            },
-          });
-        } catch (error) {
-          logger.error({ err: error, event }, "forge event sink failed; the forge's own state is kept");
-        }
-      }
-    },
+    events: new LocalEventOutbox(input.db, logger, input.sink),
+    journalDb,
+    ready: Promise.resolve(),
   };
 }
 

@@ -19,6 +19,7 @@ import { createLocalForgePort } from "./port.js";
 import { commentPull, labelPull, openPull, reviewPull, REVIEW_EVENTS } from "./pull-actions.js";
 import { describePullRequest, listPullRequestViews, type PullRequestView } from "./pull-views.js";
 import { addRepository, deleteBranchAs, pushBranch, type AddRepositoryInput, type PushInput } from "./repository-actions.js";
+import { recoverAtStartUp } from "./start-up.js";
 import { inRepository } from "./write-context.js";
 
 /** Default number of CI slots (checks running at once) when none is given. */
@@ -30,8 +31,11 @@ export interface LocalForgeDeps {
   /** The data directory; repositories live in `<dataDir>/repos/<owner>/<name>.git`. */
   dataDir: string;
   logger: Logger;
-  /** Receives every ForgeEvent after the change committed (the queue runner; a recorder in tests). */
-  sink: ForgeEventSink;
+  /**
+   * Receives every ForgeEvent after the change committed, with its idempotency key (the queue
+   * runner; a recorder in tests). Absent: events wait (stored) until {@link LocalForge.attachEventSink}.
+   */
+  sink?: ForgeEventSink;
   /** Clock (UTC) for rows, commit dates, CI times and leases; default the system clock. */
   now?: () => Date;
   /** Login of Yardmaster itself (default "yardmaster[bot]"). */
@@ -99,7 +103,15 @@ export interface LocalForge extends ForgePort {
   getBranch(repo: RepoName, branch: string): Promise<{ sha: Sha; treeSha: Sha }>;
   /** The CI worker (started unless `ci.start` was false). */
   readonly ci: CiWorker;
-  /** Stops the CI worker cleanly (running jobs go back to the queue). */
+  /**
+   * Settles once the start-up recovery ran: refs of writes that did not commit moved back, events
+   * left undelivered loaded (docs/local-forge.md "Writes and events"). Writes wait for it; a
+   * server awaits it before it listens. Rejects with ForgeError transient when recovery failed.
+   */
+  readonly ready: Promise<void>;
+  /** Sets where events go (the queue, once it exists) and delivers those waiting. */
+  attachEventSink(sink: ForgeEventSink): Promise<void>;
+  /** Stops the CI worker cleanly (running jobs go back to the queue), the event retries and the ref journal's pool. */
   close(): Promise<void>;
 }
 
@@ -108,7 +120,10 @@ export interface LocalForge extends ForgePort {
  * @throws RangeError for a CI slot count that is not a positive whole number
  */
 export function createLocalForge(deps: LocalForgeDeps): LocalForge {
-  const core: ForgeCore = createCore(deps);
+  const core: ForgeCore = createCore({ ...deps, sink: deps.sink ?? null });
+  core.ready = recoverAtStartUp(core);
+  // Awaited by every write and by the server; a failure reaches them, not the unhandled-rejection hook.
+  core.ready.catch(() => {});
   const { slots, start, ...workerOptions } = deps.ci ?? {};
   const ciSlots = slots instanceof CiSlots ? slots : new CiSlots(slots ?? DEFAULT_CI_SLOTS);
   const ci = new CiWorker(core, { ...workerOptions, slots: ciSlots });
@@ -145,7 +160,13 @@ export function createLocalForge(deps: LocalForgeDeps): LocalForge {
       return { sha, treeSha: await treeOf(git, sha) };
     },
     ci,
-    close: () => ci.stop(),
+    ready: core.ready,
+    attachEventSink: (sink) => core.events.attach(sink),
+    close: async () => {
+      await ci.stop();
+      await core.events.close();
+      if (!core.journalDb.ended) await core.journalDb.end();
+    },
   };
   if (start !== false) ci.start();
   return forge;

@@ -3,9 +3,12 @@
  * docs/local-forge.md "Merging"). A tested batch moves the base **once**: the git layer builds
  * every commit on the expected base tip, then one compare-and-swap moves the base; the pull
  * requests are marked merged (merge commit, merged by the bot) in the same transaction, and a
- * failed commit moves the base back. "merge-batch" writes one merge commit of the tested check
- * branch instead.
+ * write that does not commit moves the base back (the ref journal, write-context.ts).
+ * "merge-batch" writes one merge commit of the tested check branch instead. A batch whose pull
+ * requests the bot merged already (a replay after a crash) answers their merge commits and changes
+ * nothing (docs/reliability.md).
  */
+import { FAILPOINT_NAMES, failpoint } from "../../failpoints/index.js";
 import { ForgeError, type MergeMethod, type Sha } from "../types.js";
 import { localForgeStore as store } from "../../store/index.js";
 import { branchRef, compareAndSwapRef, createMergeCommit, findBranchSha, getBranchSha, isAncestor, mergePullRequests, resolveCommit } from "./git/index.js";
@@ -24,26 +27,38 @@ export interface MergeBatchInput {
   checkSha?: Sha;
 }
 
+/** What a merge answers: the base's new tip and each pull request's merge commit. */
+export interface MergeResult {
+  newBaseSha: Sha;
+  mergeCommits: Record<number, Sha>;
+}
+
 /**
  * Merges the pull requests in order and moves the base once.
- * @returns the new base tip and each pull request's merge commit (see ForgePort)
+ * @returns the new base tip and each pull request's merge commit (see ForgePort); when the bot
+ *   merged every pull request of the batch into `base` already, their merge commits and the last
+ *   one as the tip, without a change
  * @throws ForgeError conflict when the base is not at expectedBaseSha, a head moved from its
  *   headSha, or a pull request does not apply (MergeConflictError naming it): nothing changes;
  *   invalid for an empty or repeated list, a pull request not open, a draft, another base, or
  *   merge-batch without checkSha; not_found for an unknown pull request
  */
-export async function mergeBatch(ctx: WriteContext, signals: CiSignals, input: MergeBatchInput): Promise<{ newBaseSha: Sha; mergeCommits: Record<number, Sha> }> {
+export async function mergeBatch(ctx: WriteContext, signals: CiSignals, input: MergeBatchInput): Promise<MergeResult> {
   if (input.pulls.length === 0) throw new ForgeError("invalid", "pulls must hold at least one pull request to merge");
+  const bot = await ctx.bot();
+  const found: store.PullRequestRow[] = [];
+  for (const p of input.pulls) found.push(await readPull(ctx.client, ctx.repo, p.number));
+  const done = alreadyMerged(found, input.base, bot.login);
+  if (done !== null) return done;
   const rows: store.PullRequestRow[] = [];
-  for (const p of input.pulls) {
-    const pull = await readPull(ctx.client, ctx.repo, p.number);
+  for (const [i, p] of input.pulls.entries()) {
+    const pull = found[i]!;
     if (pull.state !== "open") throw new ForgeError("invalid", `pull request #${p.number} is ${pull.state}`);
     if (pull.draft) throw new ForgeError("invalid", `pull request #${p.number} is a draft`);
     if (pull.baseBranch !== input.base) throw new ForgeError("invalid", `pull request #${p.number} targets ${pull.baseBranch}, not ${input.base}`);
     if (pull.headSha !== p.headSha) throw new ForgeError("conflict", `head of pull request #${p.number} moved: it is ${pull.headSha}, the tested head was ${p.headSha}`);
     rows.push(pull);
   }
-  const bot = await ctx.bot();
   let previous: Sha;
   let tip: Sha;
   const mergeCommits: Record<number, Sha> = {};
@@ -63,7 +78,7 @@ export async function mergeBatch(ctx: WriteContext, signals: CiSignals, input: M
     tip = outcome.tip;
     for (const merged of outcome.pulls) mergeCommits[merged.number] = merged.mergeCommitSha;
   }
-  if (tip !== previous) ctx.undo(() => compareAndSwapRef(ctx.git, branchRef(input.base), tip, previous));
+  if (tip !== previous) await failpoint(FAILPOINT_NAMES.localMergeBaseMoved);
   await recordBranchMove(ctx, signals, {
     branch: input.base,
     before: previous,
@@ -72,6 +87,15 @@ export async function mergeBatch(ctx: WriteContext, signals: CiSignals, input: M
     merged: rows.map((pull) => ({ pull, mergeCommitSha: mergeCommits[pull.number]! })),
   });
   return { newBaseSha: tip, mergeCommits };
+}
+
+/** The answer for a batch the bot merged into `base` already (every pull request); null otherwise. */
+function alreadyMerged(pulls: store.PullRequestRow[], base: string, bot: string): MergeResult | null {
+  const ours = (p: store.PullRequestRow) =>
+    p.state === "merged" && p.baseBranch === base && p.mergedBy === bot && p.mergeCommitSha !== null;
+  if (!pulls.every(ours)) return null;
+  const mergeCommits = Object.fromEntries(pulls.map((p) => [p.number, p.mergeCommitSha!]));
+  return { newBaseSha: pulls[pulls.length - 1]!.mergeCommitSha!, mergeCommits };
 }
 
 /** merge-batch: one merge commit of the tested check branch into the base. */

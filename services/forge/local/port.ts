@@ -6,7 +6,7 @@
 import { ForgeError, type CheckState, type ForgePort, type PullRequestSnapshot } from "../types.js";
 import { localForgeStore as store } from "../../store/index.js";
 import {
-  branchRef, compareAndSwapRef, createSpeculativeBranch, fastForwardBranch, findBranchSha, getBranchSha, readFile,
+  createSpeculativeBranch, fastForwardBranch, findBranchSha, getBranchSha, readFile,
   updateHeadWithBase, validateBranchName,
 } from "./git/index.js";
 import { asForgeError, gitOf, OWN_CHECK_APP, readPull, readRepository, type ForgeCore } from "./core.js";
@@ -77,7 +77,6 @@ export function createLocalForgePort(core: ForgeCore, signals: CiSignals): Local
         if (branch === ctx.repo.defaultBranch) throw new ForgeError("invalid", `${branch} is the default branch of ${repo}; a speculative branch cannot replace it`);
         const before = await findBranchSha(ctx.git, branch);
         const after = await createSpeculativeBranch(ctx.git, branch, baseSha, pulls, ctx.now);
-        if (after !== before) ctx.undo(() => compareAndSwapRef(ctx.git, branchRef(branch), after, before));
         await recordBranchMove(ctx, signals, { branch, before, after, by: await ctx.bot(), checks: `speculative branch ${branch}` });
         return after;
       }),
@@ -104,7 +103,6 @@ export function createLocalForgePort(core: ForgeCore, signals: CiSignals): Local
         const after = await updateHeadWithBase(ctx.git, {
           head: pull.headBranch, base: pull.baseBranch, method, date: ctx.now, expectedHeadSha: pull.headSha, pullRequest: number,
         });
-        if (after !== pull.headSha) ctx.undo(() => compareAndSwapRef(ctx.git, branchRef(pull.headBranch), after, pull.headSha));
         await recordBranchMove(ctx, signals, { branch: pull.headBranch, before: pull.headSha, after, by: await ctx.bot() });
         return after;
       }),
@@ -124,7 +122,6 @@ export function createLocalForgePort(core: ForgeCore, signals: CiSignals): Local
       write(repo, `fast-forwarding ${branch}`, async (ctx) => {
         const before = await fastForwardBranch(ctx.git, branch, sha);
         const after = await getBranchSha(ctx.git, branch);
-        if (after !== before) ctx.undo(() => compareAndSwapRef(ctx.git, branchRef(branch), after, before));
         await recordBranchMove(ctx, signals, { branch, before, after, by: await ctx.bot() });
       }),
 
@@ -140,6 +137,16 @@ export function createLocalForgePort(core: ForgeCore, signals: CiSignals): Local
     },
 
     comment: (repo, number, body) => write(repo, `commenting on #${number}`, async (ctx) => commentPull(ctx, number, body, await ctx.bot())),
+
+    async findOwnComment(repo, number, text) {
+      const row = await readRepository(core, repo);
+      const pull = await readPull(core.db, row, number);
+      const bot = await asForgeError("reading the bot user", () => store.findLocalUser(core.db, core.botLogin));
+      if (bot === null) return null;
+      return asForgeError(`reading the comments of #${number}`, () =>
+        store.findCommentContaining(core.db, { pullRequestId: pull.id, authorId: bot.id, text }),
+      );
+    },
 
     addLabels: async (repo, number, labels) => {
       await write(repo, `labelling #${number}`, (ctx) => labelPull(ctx, number, labels, []));

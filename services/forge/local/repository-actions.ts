@@ -9,9 +9,10 @@
  */
 import { rm, stat } from "node:fs/promises";
 import { ForgeError, type RepoName, type Sha } from "../types.js";
-import { localForgeStore as store } from "../../store/index.js";
+import { localForgeStore as store, withTransaction } from "../../store/index.js";
 import {
-  branchRef, compareAndSwapRef, createMergeCommit, createRepository, deleteBranch, fetchCommit, findBranchSha, importRepository, isAncestor, isMergeConflict,
+  createMergeCommit, createRepository, deleteBranch, fetchCommit, findBranchSha, importRepository, isAncestor,
+  isMergeConflict,
   listBranches, parseRepoName, repositoryPath, resolveCommit, setBranch, setDefaultBranch, validateBranchName, type BareRepo,
 } from "./git/index.js";
 import { asForgeError, type ForgeCore } from "./core.js";
@@ -67,11 +68,23 @@ export async function addRepository(core: ForgeCore, input: AddRepositoryInput):
     if (input.atRef !== null) await setBranch(git, defaultBranch, await withField("at_ref", () => resolveCommit(git, input.atRef!)));
     await setDefaultBranch(git, defaultBranch);
     const branches = await listBranches(git);
-    const row = await asForgeError(`registering repository ${input.repo}`, () =>
-      store.insertLocalRepository(core.db, { fullName: input.repo, defaultBranch, path, createdAt: core.now() }),
+    await core.ready;
+    // The row and its events in one transaction: a crash cannot keep one without the other.
+    const registered = await asForgeError(`registering repository ${input.repo}`, () =>
+      withTransaction(core.db, async (client) => {
+        const row = await store.insertLocalRepository(client, {
+          fullName: input.repo, defaultBranch, path, createdAt: core.now(),
+        });
+        if (row === null) return null;
+        const events = branches.map((b) => {
+          const event = { kind: "branch_pushed", repo: row.fullName, branch: b.name, before: null } as const;
+          return { ...event, after: b.sha, forced: false };
+        });
+        return core.events.store(client, events);
+      }),
     );
-    if (row === null) throw exists();
-    await core.deliver(branches.map((b) => ({ kind: "branch_pushed", repo: row.fullName, branch: b.name, before: null, after: b.sha, forced: false }) as const));
+    if (registered === null) throw exists();
+    await core.events.deliver(registered);
     return { defaultBranch, headSha: branches.find((b) => b.name === defaultBranch)!.sha };
   } catch (error) {
     await rm(path, { recursive: true, force: true });
@@ -128,7 +141,6 @@ export async function pushBranch(core: ForgeCore, signals: CiSignals, input: Pus
       });
     }
     await setBranch(ctx.git, input.branch, after, { expectedOldSha: before });
-    ctx.undo(() => compareAndSwapRef(ctx.git, branchRef(input.branch), after, before));
     await recordBranchMove(ctx, signals, { branch: input.branch, before, after, by: pusher });
     return { before, after };
   });
@@ -152,7 +164,6 @@ export async function removeBranch(ctx: WriteContext, signals: CiSignals, branch
   const before = await withField("branch", () => findBranchSha(ctx.git, branch));
   if (before === null) return null;
   await deleteBranch(ctx.git, branch, { expectedOldSha: before });
-  ctx.undo(() => compareAndSwapRef(ctx.git, branchRef(branch), null, before));
   await recordBranchMove(ctx, signals, { branch, before, after: null, by: await by() });
   return before;
 }

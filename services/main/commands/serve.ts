@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { armFailpointsFromEnvironment } from "../../failpoints/index.js";
 import { readSettings } from "../settings.js";
 import { out } from "./output.js";
 
@@ -11,6 +12,9 @@ export function registerServe(program: Command): void {
     .option("--only <services>", "run only these services, comma-separated: queue, simulator, activity-log (the others are reached at YARDMASTER_<SERVICE>_URL; docs/deployment.md)")
     .action(async (opts: { port?: string; only?: string }) => {
       const settings = readSettings(opts.port ? { ...process.env, PORT: opts.port } : process.env);
+      // Fault tests only (docs/reliability.md "Failpoints"); a spec that does not parse stops the start.
+      const armed = armFailpointsFromEnvironment(process.env);
+      if (armed.length > 0) process.stderr.write(`yardmaster: failpoints armed: ${armed.join(", ")}\n`);
       // Loaded here, not at the top: every other command starts without the whole service.
       const { startServer } = await import("../server.js");
       const only = opts.only?.split(",").map((s) => s.trim()).filter((s) => s !== "");

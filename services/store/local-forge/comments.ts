@@ -27,3 +27,16 @@ export async function commentsOfPullRequest(q: Queryable, pullRequestId: number)
   );
   return res.rows.map((r) => ({ id: num(r.id), author: r.login, body: r.body, createdAt: r.created_at }));
 }
+
+/** The id of the oldest comment on a pull request by `authorId` whose body contains `text`; null when none. */
+export async function findCommentContaining(
+  q: Queryable,
+  input: { pullRequestId: number; authorId: number; text: string },
+): Promise<number | null> {
+  const res = await q.query(
+    `SELECT id FROM local_forge_comments
+     WHERE pull_request_id = $1::bigint AND author_id = $2::bigint AND strpos(body, $3::text) > 0 ORDER BY id LIMIT 1`,
+    [input.pullRequestId, input.authorId, input.text],
+  );
+  return res.rows.length === 0 ? null : num(res.rows[0].id);
+}

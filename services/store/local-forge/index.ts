@@ -12,7 +12,12 @@ export {
 export { ensureLabel, attachLabel, detachLabel, labelsOfPullRequest, type LabelRow } from "./labels.js";
 export { assigneesOfPullRequest, requestedReviewersOfPullRequest, requestReviewer, dropReviewRequest } from "./people.js";
 export { insertReview, reviewsOfPullRequest, type LocalReviewState, type ReviewRow } from "./reviews.js";
-export { insertComment, commentsOfPullRequest, type CommentRow } from "./comments.js";
+export { insertComment, commentsOfPullRequest, findCommentContaining, type CommentRow } from "./comments.js";
+export {
+  insertRefIntent, deleteRefIntents, countRefIntentsAfterLock, repositoriesWithRefIntents, lockRefIntents,
+  type RefIntent, type RefIntentRow,
+} from "./ref-journal.js";
+export { insertForgeEvents, storedForgeEvents, deleteForgeEvents, type StoredForgeEvent } from "./forge-events.js";
 export {
   insertCheckRun, updateCheckRun, findNewestCheckRun, newestCheckRunsOfCommit, checkRunsOfCiJob, cancelCheckRunsOfCiJobs,
   type CheckRunChange, type CheckRunRow, type LocalCheckState, type NewCheckRun,

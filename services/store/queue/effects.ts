@@ -2,13 +2,15 @@
 import type pg from "pg";
 
 /**
- * A stored effect: its id (bigserial as a decimal string; also its order), the effect JSON, and the
- * failed attempts so far.
+ * A stored effect: its id (bigserial as a decimal string; also its order and its idempotency key),
+ * the effect JSON, the failed attempts so far, and when it was first recorded as started (null:
+ * never performed, not even in part).
  */
 export interface EffectRow<T> {
   id: string;
   effect: T;
   attempts: number;
+  startedAt: Date | null;
 }
 
 /**
@@ -25,11 +27,20 @@ export async function addEffects(client: pg.ClientBase, repository: string, effe
 
 /** The effects of a repository that are due, oldest first. */
 export async function dueEffects<T>(db: pg.Pool | pg.ClientBase, repository: string): Promise<EffectRow<T>[]> {
-  const res = await db.query<{ id: string; effect: T; attempts: number }>(
-    "SELECT id::text, effect, attempts FROM queue_effects WHERE repository = $1::text AND not_before <= now() ORDER BY queue_effects.id",
+  const res = await db.query<{ id: string; effect: T; attempts: number; started_at: Date | null }>(
+    `SELECT id::text, effect, attempts, started_at FROM queue_effects
+     WHERE repository = $1::text AND not_before <= now() ORDER BY queue_effects.id`,
     [repository],
   );
-  return res.rows;
+  return res.rows.map((r) => ({ id: r.id, effect: r.effect, attempts: r.attempts, startedAt: r.started_at }));
+}
+
+/**
+ * Records that an effect is about to be performed (outside a transaction: committed before the
+ * forge is called), keeping the first start time; docs/reliability.md.
+ */
+export async function markEffectStarted(db: pg.Pool | pg.ClientBase, id: string): Promise<void> {
+  await db.query("UPDATE queue_effects SET started_at = coalesce(started_at, now()) WHERE id = $1::bigint", [id]);
 }
 
 /** Deletes a performed (or abandoned) effect by id. */

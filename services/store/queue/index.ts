@@ -1,6 +1,7 @@
 /** The queue runner's tables. */
 export { baseRefsInWindow, recordBaseRefActivity } from "./base-ref-activity.js";
-export { addEffects, deleteEffect, dueEffects, postponeEffect, type EffectRow } from "./effects.js";
+export { addEffects, deleteEffect, dueEffects, markEffectStarted, postponeEffect, type EffectRow } from "./effects.js";
+export { addToInboxOnce, INBOX_KEY_RETENTION_MS, pruneInboxKeys } from "./inbox-keys.js";
 export { addToInbox, deleteInbox, repositoriesWithWork, setAsideInput, takeInbox, type InboxRow } from "./inbox.js";
 export {
   holdsRepositorySessionLock, loadQueueState, lockRepository, lockRepositorySession, saveQueueState,

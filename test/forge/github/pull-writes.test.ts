@@ -147,7 +147,8 @@ describe("check runs, comments, labels, permissions", () => {
     const { repo, pull } = await repoWithPull(double);
     const forge = forgeFor(double);
     const id = await forge.comment(repo.fullName, pull.number, "Queued at position 1");
-    expect(repo.comments).toEqual([{ id, number: pull.number, body: "Queued at position 1" }]);
+    const author = "yardmaster-test[bot]";
+    expect(repo.comments).toEqual([{ id, number: pull.number, body: "Queued at position 1", author }]);
     await forge.addLabels(repo.fullName, pull.number, ["queued", "batch"]);
     await forge.removeLabels(repo.fullName, pull.number, ["queued", "never-there"]);
     expect(repo.pull(pull.number)!.labels.map((l) => l.name)).toEqual(["batch"]);

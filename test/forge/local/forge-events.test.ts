@@ -8,6 +8,7 @@ import type { ForgeEvent } from "../../../services/forge/types.js";
 import { localForgeStore as store } from "../../../services/store/index.js";
 import { REPO, type ForgeWorld, type Widgets } from "./forge-fixture.js";
 import { worldSnapshot } from "./world-snapshot.js";
+import { eventually } from "../../support/eventually.js";
 
 let w: ForgeWorld;
 let repo: Widgets;
@@ -161,13 +162,19 @@ describe("events per action", () => {
 });
 
 describe("a failing sink", () => {
-  it("is logged and loses none of the forge's own state", async () => {
-    const broken = w.another({ sink: () => Promise.reject(new Error("queue is down")) });
+  it("is logged, loses none of the forge's own state, and gets the events again once it works", async () => {
+    let up = false;
+    const got: ForgeEvent[] = [];
+    const broken = w.another({ sink: (e) => (up ? void got.push(e) : Promise.reject(new Error("queue is down"))) });
     const id = await broken.commentAs(R, 1, "still here", "bob");
     await broken.addLabels(R, 1, ["kept"]);
     const view = await broken.describePullRequest(R, 1);
     expect(view.comments.map((c) => c.id)).toEqual([id]);
     expect(view.labels).toEqual(["kept"]);
-    expect(w.warnings.filter((m) => /sink failed/.test(m))).toHaveLength(2);
+    // Logged once for the failure, not once per event or retry.
+    expect(w.warnings.filter((m) => /sink failed/.test(m))).toHaveLength(1);
+    up = true;
+    const kinds = ["comment_created", "pull_request_labeled"];
+    await eventually(async () => expect(got.map((e) => e.kind)).toEqual(kinds), 10_000);
   });
 });

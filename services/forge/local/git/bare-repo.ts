@@ -15,6 +15,20 @@ export interface BareRepo {
   readonly gitDir: string;
   /** Name used in error messages. */
   readonly name: string;
+  /**
+   * Told of every ref change the git layer makes in this repository (the local forge's ref
+   * journal, docs/local-forge.md "Writes and events"). With an observer, force moves and force
+   * deletions read the ref first and become compare-and-swaps from what they read.
+   */
+  readonly refMoves?: RefMoveObserver;
+}
+
+/** See {@link BareRepo.refMoves}. SHAs are full; null old = the ref does not exist, null next = deleted. */
+export interface RefMoveObserver {
+  /** Before git changes the ref; a throw stops the change. */
+  before(ref: string, old: string | null, next: string | null): Promise<void>;
+  /** After git changed it. */
+  after(ref: string, old: string | null, next: string | null): Promise<void>;
 }
 
 const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;

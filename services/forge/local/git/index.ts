@@ -3,7 +3,10 @@
  * needing a work tree. Every function takes a {@link BareRepo} first and throws only ForgeError
  * (services/forge/types.ts). Guide: docs/local-forge.md.
  */
-export { repositoryPath, parseRepoName, openRepository, getDefaultBranch, setDefaultBranch, type BareRepo } from "./bare-repo.js";
+export {
+  repositoryPath, parseRepoName, openRepository, getDefaultBranch, setDefaultBranch,
+  type BareRepo, type RefMoveObserver,
+} from "./bare-repo.js";
 export { createRepository, importRepository, type CreateRepositoryInput, type ImportRepositoryInput, type ImportedRepository } from "./create-repository.js";
 export {
   ZERO_SHA, branchRef, validateBranchName, validateRefName, resolveCommit, findCommit, getBranchSha, findBranchSha, readRef,

@@ -129,14 +129,17 @@ export async function listBranches(repo: BareRepo): Promise<BranchTip[]> {
  * Atomically moves `ref` from `expectedOld` to `next`.
  * @param expectedOld the SHA the ref must hold now; null = the ref must not exist
  * @param next the new SHA (must name a commit); null = delete the ref
+ * With a ref observer on `repo` (the local forge's journal), it is told before and after.
  * @throws ForgeError conflict when the ref does not hold `expectedOld` (someone moved it);
- *   not_found when `next` is not a commit; invalid for a bad ref name
+ *   not_found when `next` is not a commit; invalid for a bad ref name; what the observer throws
  */
 export async function compareAndSwapRef(repo: BareRepo, ref: string, expectedOld: Sha | null, next: Sha | null): Promise<void> {
   await validateRefName(ref);
   const target = next === null ? null : await resolveCommit(repo, next);
   const old = expectedOld ?? ZERO_SHA;
   const args = target === null ? ["update-ref", "-d", ref, old] : ["update-ref", ref, target, old];
+  const observed = repo.refMoves !== undefined && target !== expectedOld;
+  if (observed) await repo.refMoves!.before(ref, expectedOld, target);
   try {
     await runGit(repo.gitDir, args);
   } catch (error) {
@@ -146,6 +149,7 @@ export async function compareAndSwapRef(repo: BareRepo, ref: string, expectedOld
     }
     throw gitFailure(`updating ${ref} in ${repo.name}`, error);
   }
+  if (observed) await repo.refMoves!.after(ref, expectedOld, target);
 }
 
 /**
@@ -159,6 +163,10 @@ export async function setBranch(repo: BareRepo, branch: string, sha: Sha, option
   const ref = branchRef(branch);
   if (options.expectedOldSha !== undefined) return compareAndSwapRef(repo, ref, options.expectedOldSha, sha);
   const target = await resolveCommit(repo, sha);
+  if (repo.refMoves) {
+    const old = await readRef(repo, ref);
+    return old === target ? undefined : compareAndSwapRef(repo, ref, old, target);
+  }
   await withGitFailure(`moving ${ref} in ${repo.name}`, () => runGit(repo.gitDir, ["update-ref", ref, target]));
 }
 
@@ -170,5 +178,9 @@ export async function deleteBranch(repo: BareRepo, branch: string, options: { ex
   await validateBranchName(branch);
   const ref = branchRef(branch);
   if (options.expectedOldSha !== undefined) return compareAndSwapRef(repo, ref, options.expectedOldSha, null);
+  if (repo.refMoves) {
+    const old = await readRef(repo, ref);
+    return old === null ? undefined : compareAndSwapRef(repo, ref, old, null);
+  }
   await withGitFailure(`deleting ${ref} in ${repo.name}`, () => runGit(repo.gitDir, ["update-ref", "-d", ref]));
 }

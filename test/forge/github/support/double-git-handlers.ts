@@ -19,7 +19,13 @@ async function resolveRev(repo: DoubleRepo, rev: string): Promise<string | null>
 }
 
 export const gitHandlers: Record<string, Handler> = {
-  "apps/get-repo-installation": (ctx) => ({ status: 200, body: { ...example("apps/get-repo-installation", 200), id: ctx.repo.installationId, app_id: ctx.double.appId } }),
+  "apps/get-repo-installation": (ctx) => ({
+    status: 200,
+    body: {
+      ...example("apps/get-repo-installation", 200),
+      id: ctx.repo.installationId, app_id: ctx.double.appId, app_slug: ctx.double.appSlug,
+    },
+  }),
 
   "apps/create-installation-access-token": (ctx) => ({
     status: 201,

@@ -241,8 +241,25 @@ export const pullHandlers: Record<string, Handler> = {
 
   "issues/create-comment": (ctx) => {
     const id = ctx.double.id();
-    ctx.repo.comments.push({ id, number: Number(ctx.params.issue_number), body: ctx.body.body });
-    return { status: 201, body: { ...example("issues/create-comment", 201), id, body: ctx.body.body } };
+    // Written with an installation token: the App's bot user is the author.
+    const author = `${ctx.double.appSlug}[bot]`;
+    ctx.repo.comments.push({ id, number: Number(ctx.params.issue_number), body: ctx.body.body, author });
+    const user = userJson(author, 7001, "Bot");
+    return { status: 201, body: { ...example("issues/create-comment", 201), id, body: ctx.body.body, user } };
+  },
+
+  "issues/list-comments": (ctx) => {
+    if (!ctx.repo.pull(Number(ctx.params.issue_number))) return notFound();
+    const all = ctx.repo.comments.filter((c) => c.number === Number(ctx.params.issue_number));
+    const t = example("issues/list-comments", 200)[0];
+    return {
+      status: 200,
+      headers: linkHeaders(ctx, all.length),
+      body: page(all, ctx.query).map((c) => {
+        const bot = c.author.endsWith("[bot]");
+        return { ...t, id: c.id, body: c.body, user: userJson(c.author, bot ? 7001 : 7002, bot ? "Bot" : "User") };
+      }),
+    };
   },
 
   "issues/add-labels": (ctx) => {

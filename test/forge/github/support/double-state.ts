@@ -84,7 +84,7 @@ export class DoubleRepo {
   readonly statuses: DoubleStatus[] = [];
   readonly reviews = new Map<number, DoubleReview[]>();
   readonly threads = new Map<number, { isResolved: boolean; body: string }[]>();
-  readonly comments: { id: number; number: number; body: string }[] = [];
+  readonly comments: { id: number; number: number; body: string; author: string }[] = [];
   readonly collaborators = new Map<string, { role_name: string; permission: string }>();
   /** Classic branch protection by branch; "forbidden" when the App may not read it (no Administration permission). */
   readonly protection = new Map<string, { contexts: string[]; checks: string[]; approvals: number | null; conversation: boolean } | "forbidden">();
