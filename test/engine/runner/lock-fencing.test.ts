@@ -47,7 +47,11 @@ describe("a runner whose lock session was terminated", () => {
     let terminated = false;
     // The forge records comments, noting whether another session held the lock at that moment.
     const forge = w.forge as unknown as { comment: (repo: string, n: number, body: string) => Promise<void> };
-    forge.comment = async (_repo, _n, body) => void commented.push(otherHolds ? `${body} (lock held elsewhere)` : body);
+    // (Each comment ends with its idempotency marker, docs/reliability.md; compared without it.)
+    forge.comment = async (_repo, _n, marked) => {
+      const body = marked.replace(/\n*<!-- yardmaster:effect \S+ -->$/, "");
+      commented.push(otherHolds ? `${body} (lock held elsewhere)` : body);
+    };
     // The runner's lock session is the client that takes the repository's lock; after the commit
     // that records the first effect's result, its backend is terminated and the other session
     // takes the lock before the runner goes on.
