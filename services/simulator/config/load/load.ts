@@ -87,7 +87,7 @@ async function resolveExtends(local: Parsed, name: string, options: LoadOptions)
 
 /**
  * Loads a configuration text, in the calling thread: a text of 1 MiB takes about a second, so a
- * server loads large texts in its worker pool (services/simulator/config-pool).
+ * server loads large texts in its worker pool (services/offload).
  * @param text the YAML text (an empty text is an empty configuration; over
  *   MAX_CONFIGURATION_BYTES (1 MiB of UTF-8), or over another limit of limits.ts, an error)
  * @returns the effective configuration and deprecations, or the errors found (in document order,
