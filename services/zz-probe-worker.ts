@@ -1,2 +1,0 @@
-import { readYaml } from "./simulator/config/load/yaml-source.js";
-export default function (text: string) { return readYaml(text).errors.length; }
