@@ -2,13 +2,14 @@
  * A pool of worker threads for work too costly for the event loop (piscina, a Node.js project):
  * - at most `maxThreads` at once, lowered in CPU priority (nice 5) so request handling goes first;
  * - at most `maxQueue` tasks waiting: beyond, RESOURCE_EXHAUSTED ("retry shortly");
- * - each task within `timeoutMs` and a heap of `maxHeapMb`: a task over either stops its thread
+ * - each task within `timeoutMs` (counted from its submission, waiting included) and a heap of
+ *   `maxHeapMb`: a task over either stops its thread
  *   (piscina terminates it; another starts on demand) and rejects with {@link WorkLimitError}.
  * No thread starts before the first task; idle threads stop after 30 s.
  */
 import { availableParallelism } from "node:os";
 import { createRequire } from "node:module";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { Piscina } from "piscina";
 
@@ -54,25 +55,33 @@ export interface WorkerPool {
   close(): Promise<void>;
 }
 
-/** The threads' module and, when this code runs from its TypeScript sources, tsx's loader for them. */
+/**
+ * The threads' module and, when this code runs from its TypeScript sources, tsx's `require` hook
+ * for them: on Node 20, tsx registers its ESM hooks in the main thread only, while piscina loads a
+ * task module with `require` first (Node 20.19 and later `require` ES modules).
+ */
 function workerEntry(): { filename: string; execArgv: string[] } {
   const fromSource = import.meta.url.endsWith(".ts");
-  const filename = new URL(`./worker.${fromSource ? "ts" : "js"}`, import.meta.url).href;
+  const filename = fileURLToPath(new URL(`./worker.${fromSource ? "ts" : "js"}`, import.meta.url));
   if (!fromSource) return { filename, execArgv: [] };
-  return { filename, execArgv: ["--import", pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href] };
+  return { filename, execArgv: ["--require", createRequire(import.meta.url).resolve("tsx/cjs")] };
 }
 
 /** Creates a pool (no thread yet). */
 export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
   const o = { ...POOL_DEFAULTS, ...options };
   let piscina: Piscina | null = null;
+  // Tasks running or waiting. Counted here: piscina leaves tasks with an abort signal (all of
+  // ours, for the time limit) out of its own maxQueue.
+  let inFlight = 0;
   const threads = () => {
     if (piscina !== null) return piscina;
     piscina = new Piscina({
       ...workerEntry(),
+      // The export a thread loads when it starts; each task names its own.
+      name: "loadConfiguration",
       minThreads: 0,
       maxThreads: o.maxThreads,
-      maxQueue: o.maxQueue,
       idleTimeout: 30_000,
       niceIncrement: 5,
       resourceLimits: { maxOldGenerationSizeMb: o.maxHeapMb },
@@ -85,16 +94,19 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
   return {
     options: o,
     async run<T>(name: string, input: unknown): Promise<T> {
+      if (inFlight >= o.maxThreads + o.maxQueue) {
+        throw new ConnectError("the server is busy with other large requests: retry in a few seconds", Code.ResourceExhausted);
+      }
+      inFlight++;
       try {
         return await threads().run(input, { name, signal: AbortSignal.timeout(o.timeoutMs) });
       } catch (e) {
         const err = e as Error & { code?: string };
         if (err.name === "AbortError") throw new WorkLimitError("time", `took more than ${o.timeoutMs / 1000} s (the time limit)`);
         if (err.code === "ERR_WORKER_OUT_OF_MEMORY") throw new WorkLimitError("memory", `needed more than ${o.maxHeapMb} MiB of memory (the memory limit)`);
-        if (/queue is at limit|No task queue available/.test(err.message)) {
-          throw new ConnectError("the server is busy with other large requests: retry in a few seconds", Code.ResourceExhausted);
-        }
         throw e;
+      } finally {
+        inFlight--;
       }
     },
     async close() {
