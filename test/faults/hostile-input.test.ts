@@ -85,7 +85,7 @@ describe("1 MiB of duplicate keys", () => {
 
   it("lists 100 errors and counts the rest for duplicate keys within the node limit", async () => {
     const res = await simulate("a: 1\n".repeat(24_000));
-    const json = await res.json();
+    const json = (await res.json()) as { details: { type: string; description: string }[] };
     const descriptions = json.details.filter((d: { type: string }) => d.type === "field_violation").map((d: { description: string }) => d.description);
     expect(descriptions).toHaveLength(101);
     expect(descriptions[100]).toBe("and 23899 more errors (the first 100 are listed)");
@@ -96,7 +96,7 @@ it("refuses 1.2 MB of two-byte characters, over 1 MiB in bytes, without parsing 
   const text = hostileConfigurations().find((h) => h.name === "1.2 MB of two-byte characters")!.text;
   const res = await simulate(text);
   expect(res.status).toBe(422);
-  expect((await res.json()).message).toBe(`service_yml: the file is ${Buffer.byteLength(text)} bytes long; a configuration is at most 1048576 bytes (1 MiB)`);
+  expect(((await res.json()) as { message: string }).message).toBe(`service_yml: the file is ${Buffer.byteLength(text)} bytes long; a configuration is at most 1048576 bytes (1 MiB)`);
 });
 
 describe("extends in a simulation with a token of one repository", () => {
