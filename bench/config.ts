@@ -16,6 +16,7 @@
 import { availableParallelism, loadavg } from "node:os";
 import { isSafeNumber, parse as parseLossless } from "lossless-json";
 import { baselineParseMs } from "./config/baseline.js";
+import { heldWhile } from "./config/loop-held.js";
 import { hostileConfigurations } from "./config/hostile-texts.js";
 import { parseJsonBody } from "../services/gateway/json-body.js";
 import { createWorkerPool, loadConfigurationIn } from "../services/offload/index.js";
@@ -23,23 +24,6 @@ import { loadConfiguration } from "../services/simulator/config/index.js";
 
 const CAP_MS = Number(process.env.BENCH_BASELINE_CAP_MS ?? 20_000);
 const ms = (n: number) => `${n.toFixed(0)} ms`;
-
-/** Runs `work`, returning its wall time and the longest gap between 2 ms ticks of the event loop. */
-async function heldWhile(work: () => Promise<unknown>): Promise<{ wall: number; held: number }> {
-  let last = performance.now();
-  let held = 0;
-  const tick = setInterval(() => {
-    const now = performance.now();
-    held = Math.max(held, now - last);
-    last = now;
-  }, 2);
-  const started = performance.now();
-  await work();
-  const wall = performance.now() - started;
-  clearInterval(tick);
-  held = Math.max(held, performance.now() - last);
-  return { wall, held };
-}
 
 const pool = createWorkerPool();
 await loadConfigurationIn(pool, "queue_rules: []\n", {}, 0); // a thread started
