@@ -3,7 +3,7 @@
  * first use with the default bounds, and what runs in it; the server closes it at shutdown
  * ({@link closeSharedPool}). docs/reliability.md "Hostile input".
  */
-import type { LoadOptions } from "../simulator/config/index.js";
+import type { Configuration, EvaluationContext, LoadOptions, SimulationSummary } from "../simulator/config/index.js";
 import { loadConfigurationIn, type PooledLoadResult } from "./configuration-loader.js";
 import { parseJsonBodyIn } from "./json-body-offload.js";
 import { createWorkerPool, type WorkerPool } from "./worker-pool.js";
@@ -30,6 +30,15 @@ export function loadConfigurationBounded(text: string, options?: LoadOptions): P
  */
 export function parseJsonBodyBounded(text: string): Promise<unknown> {
   return parseJsonBodyIn(pool(), text);
+}
+
+/**
+ * Simulates a pull request in a worker thread (simulation-task.ts): always, since a short text
+ * can hold a regular expression that backtracks for minutes.
+ * @throws WorkLimitError past the pool's time or memory limit; ConnectError RESOURCE_EXHAUSTED
+ */
+export function simulatePullRequestBounded(config: Configuration, context: EvaluationContext): Promise<SimulationSummary> {
+  return pool().run("simulatePullRequest", { config, context });
 }
 
 /** Stops the shared pool's threads (server shutdown); a later task starts a new pool. */

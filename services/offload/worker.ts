@@ -4,3 +4,4 @@
  */
 export { runLoadTask as loadConfiguration } from "./load-task.js";
 export { parseJsonBody } from "../gateway/json-body.js";
+export { simulatePullRequest } from "./simulation-task.js";

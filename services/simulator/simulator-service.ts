@@ -23,12 +23,12 @@ import { InvalidArgumentError } from "../contracts/index.js";
 import { withForgeErrorsAsConnect } from "../forge/connect-errors.js";
 import { isForgeError, type ForgePort } from "../forge/types.js";
 import { canReadRepository, principalKey } from "../gateway/index.js";
-import { loadConfigurationBounded } from "../offload/index.js";
+import { loadConfigurationBounded, simulatePullRequestBounded, WorkLimitError } from "../offload/index.js";
 import { listFreezes, productStates, type Pool } from "../store/index.js";
 import { freezeNotes } from "./freeze-notes.js";
 import {
-  attributesOf, formatConfigError, simulatePullRequestSummary, simulateRepositorySummary, unusedSections,
-  type Configuration, type DeprecationFinding, type Product,
+  attributesOf, formatConfigError, simulateRepositorySummary, unusedSections,
+  type Configuration, type DeprecationFinding, type EvaluationContext, type Product, type SimulationSummary,
 } from "./config/index.js";
 
 /**
@@ -87,6 +87,19 @@ async function validate(deps: SimulatorDeps, ctx: HandlerContext, owner: string,
   return { config: loaded.config, deprecations: loaded.deprecations };
 }
 
+/**
+ * The pull request simulation, in a worker thread (services/offload): a condition's regular
+ * expression that backtracks past the time limit is the text's problem, 422 naming `service_yml`.
+ */
+async function simulateBounded(config: Configuration, context: EvaluationContext): Promise<SimulationSummary> {
+  try {
+    return await simulatePullRequestBounded(config, context);
+  } catch (e) {
+    if (!(e instanceof WorkLimitError)) throw e;
+    throw new InvalidArgumentError([{ field: "service_yml", description: `evaluating the rules ${e.message}: a regular expression of a condition may backtrack without end, e.g. (a+)+` }]);
+  }
+}
+
 /** Builds the SimulatorService implementation. */
 export function createSimulatorService(deps: SimulatorDeps): ServiceImpl<typeof SimulatorService> {
   const now = deps.now ?? Date.now;
@@ -121,7 +134,7 @@ export function createSimulatorService(deps: SimulatorDeps): ServiceImpl<typeof 
         throw e;
       }
       const at = new Date(now());
-      const summary = simulatePullRequestSummary(config, { attributes: attributesOf(pr), now: at });
+      const summary = await simulateBounded(config, { attributes: attributesOf(pr), now: at });
       const notes = freezeNotes(await listFreezes(deps.db, repo), pr, at);
       return { title: summary.title, summary: summary.summary + notes, deprecations: deprecations.map(deprecation) };
     },
