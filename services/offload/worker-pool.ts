@@ -2,8 +2,8 @@
  * A pool of worker threads for work too costly for the event loop (piscina, a Node.js project):
  * - at most `maxThreads` at once, lowered in CPU priority (nice 5) so request handling goes first;
  * - at most `maxQueue` tasks waiting: beyond, RESOURCE_EXHAUSTED ("retry shortly");
- * - each task within `timeoutMs` (counted from its submission, waiting included) and a heap of
- *   `maxHeapMb`: a task over either stops its thread
+ * - each task within `timeoutMs` of running (counted from when its thread takes it: the thread
+ *   says so on a message port, task.ts) and a heap of `maxHeapMb`: a task over either stops its thread
  *   (piscina terminates it; another starts on demand) and rejects with {@link WorkLimitError}.
  * No thread starts before the first task; idle threads stop after 30 s.
  */
@@ -11,7 +11,9 @@ import { availableParallelism } from "node:os";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { Code, ConnectError } from "@connectrpc/connect";
+import { MessageChannel } from "node:worker_threads";
 import { Piscina } from "piscina";
+import type { Task } from "./task.js";
 
 /** Bounds of a {@link WorkerPool}; every field has a default ({@link POOL_DEFAULTS}). */
 export interface WorkerPoolOptions {
@@ -98,8 +100,13 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
         throw new ConnectError("the server is busy with other large requests: retry in a few seconds", Code.ResourceExhausted);
       }
       inFlight++;
+      const { port1: started, port2 } = new MessageChannel();
+      const controller = new AbortController();
+      let timer: NodeJS.Timeout | undefined;
+      started.once("message", () => (timer = setTimeout(() => controller.abort(), o.timeoutMs)));
       try {
-        return await threads().run(input, { name, signal: AbortSignal.timeout(o.timeoutMs) });
+        const task: Task = { input, started: port2 };
+        return await threads().run(task, { name, signal: controller.signal, transferList: [port2] });
       } catch (e) {
         const err = e as Error & { code?: string };
         if (err.name === "AbortError") throw new WorkLimitError("time", `took more than ${o.timeoutMs / 1000} s (the time limit)`);
@@ -107,6 +114,8 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
         throw e;
       } finally {
         inFlight--;
+        clearTimeout(timer);
+        started.close();
       }
     },
     async close() {
