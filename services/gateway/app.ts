@@ -10,14 +10,16 @@
  */
 import { fastifyConnectPlugin } from "@connectrpc/connect-fastify";
 import type { ConnectRouter } from "@connectrpc/connect";
-import fastify, { LogController, type FastifyInstance } from "fastify";
-import { isSafeNumber, parse as parseLossless } from "lossless-json";
+import fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import { invalidField } from "../contracts/index.js";
 import type { Authorizer } from "./auth.js";
 import { compileRoutes, type ServiceBinding } from "./compile-routes.js";
 import { logFailure, publicError } from "./error-body.js";
 import { dualProtocolServerFactory } from "./dual-protocol-server.js";
+import { answerFastifyError, type FastifyErrorLike, type MediaScope } from "./fastify-errors.js";
+import { withRefusalBodies } from "./protocol-refusals.js";
+import { parseJsonBodyBounded, WorkLimitError } from "../offload/index.js";
 import { createGuardInterceptor } from "./interceptors.js";
 import { createReflectionServices } from "./reflection.js";
 import { ServerReflection } from "../../gen/grpc/reflection/v1/reflection_pb.js";
@@ -28,6 +30,9 @@ import { Code, ConnectError } from "@connectrpc/connect";
 
 /** A strict UTF-8 decoder for REST request bodies: invalid byte sequences throw. */
 const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+/** The largest request body, in bytes: 4 MiB (413 beyond, docs/errors.md), on every protocol. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /** The gateway's Fastify instance (HTTP/1.1 and h2c on one port: dual-protocol-server.ts). */
 export type App = FastifyInstance<any, any, any, any>;
@@ -61,8 +66,17 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
     loggerInstance: deps.logger,
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: genRequestId,
-    bodyLimit: 4 * 1024 * 1024,
+    bodyLimit: MAX_BODY_BYTES,
+    // A URL the router cannot decode gets the one error body too (fastify-errors.ts).
+    frameworkErrors: (err: FastifyErrorLike, req: FastifyRequest, reply: FastifyReply) => answerWith(reply, req, err, "any-protocol"),
   } as never);
+
+  // Fastify's refusals outside the REST routes (Connect, gRPC and gRPC-Web paths, unknown paths):
+  // set before the plugins are registered, so that their scopes inherit it.
+  app.setErrorHandler((err, req, reply) => {
+    if (err instanceof ConnectError) return sendError(reply, publicError(err, String(req.id)), String(req.id));
+    return answerWith(reply, req, err as FastifyErrorLike, "any-protocol", deps.logger);
+  });
 
   app.addHook("onSend", async (req, reply) => {
     reply.header("x-request-id", String(req.id));
@@ -75,9 +89,12 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
       router.service(ServerReflection, reflection.v1);
       router.service(ServerReflectionV1Alpha, reflection.v1alpha);
       // The plugin serves router.handlers once this returns: each answers an unparsable binary request as invalid_argument.
-      router.handlers.splice(0, router.handlers.length, ...router.handlers.map(withUnparsableRequestAsInvalidArgument));
+      // Connect's own bodyless refusals (415, 405, 505) get the one error body (protocol-refusals.ts).
+      router.handlers.splice(0, router.handlers.length, ...router.handlers.map((h) => withRefusalBodies(withUnparsableRequestAsInvalidArgument(h))));
     },
     interceptors: [createGuardInterceptor(deps.authorizer, deps.logger)],
+    // The REST limit for Connect, gRPC and gRPC-Web too (their bodies are read by Connect, not Fastify).
+    readMaxBytes: MAX_BODY_BYTES,
     // Connect JSON with proto field names, like the REST surface (research/stack.md §5).
     jsonOptions: { useProtoFieldName: true },
   });
@@ -103,20 +120,19 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
         return done(invalidField("body", "is not valid UTF-8 (RFC 8259 §8.1): send the JSON text encoded as UTF-8"), undefined);
       }
       if (text.trim() === "") return done(null, undefined);
-      try {
-        done(null, parseLossless(text, null, (s) => (isSafeNumber(s) ? Number(s) : s)));
-      } catch (e) {
-        done(invalidField("body", `is not valid JSON: ${(e as Error).message}`), undefined);
-      }
+      // A large body is parsed off the event loop (services/offload).
+      parseJsonBodyBounded(text).then(
+        (value) => done(null, value),
+        (e: Error) => done(bodyParseError(e), undefined),
+      );
     });
     rest.setErrorHandler((err, req, reply) => {
-      const e = err instanceof ConnectError ? err : fastifyError(err as { statusCode?: number; message: string }, req.headers["content-type"]);
-      const answered = publicError(e, String(req.id));
-      logFailure(deps.logger, answered, err, { requestId: req.id });
-      // Fastify's own status (413, 415) is kept, unless the answer became internal or unavailable.
-      const keepStatus = answered.code !== Code.Internal && answered.code !== Code.Unavailable;
-      const status = keepStatus ? (err as { statusCode?: number }).statusCode : undefined;
-      return sendError(reply, answered, String(req.id), status);
+      if (err instanceof ConnectError) {
+        const answered = publicError(err, String(req.id));
+        logFailure(deps.logger, answered, err, { requestId: req.id });
+        return sendError(reply, answered, String(req.id));
+      }
+      return answerWith(reply, req, err as FastifyErrorLike, "rest", deps.logger);
     });
     registerTranscoder(rest, { trie, bindings: deps.bindings, authorizer: deps.authorizer, logger: deps.logger, prefix: "/v1" });
     rest.get("/healthz", async () => ({ status: "ok" }));
@@ -134,13 +150,23 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
 }
 
 /**
- * Maps Fastify's own errors (415, 413, malformed requests) to Connect codes for the error body; the
- * response keeps Fastify's status (413 for a body over 4 MiB, 415 for a media type other than JSON).
+ * What a body that did not parse answers: not JSON (a syntax error, or nesting deeper than the
+ * parser's stack) is 422 naming `body`; a body over the worker pool's time or memory limit, or a
+ * full pool, is resource_exhausted; anything else is an internal error.
  */
-function fastifyError(err: { statusCode?: number; message: string }, contentType: string | undefined): ConnectError {
-  const status = err.statusCode ?? 500;
-  if (status === 413) return new ConnectError(`request body too large: ${err.message}`, Code.ResourceExhausted);
-  if (status === 415) return invalidField("content-type", `"${contentType ?? ""}" is not supported: send the body as application/json`);
-  if (status >= 400 && status < 500) return new ConnectError(err.message, Code.InvalidArgument);
-  return new ConnectError("internal error", Code.Internal, undefined, undefined, err);
+function bodyParseError(e: Error): Error {
+  if (e instanceof ConnectError) return e;
+  if (e instanceof WorkLimitError) return new ConnectError(`the request body ${e.message} to parse`, Code.ResourceExhausted);
+  if (e.name === "SyntaxError" || e.name === "RangeError") return invalidField("body", `is not valid JSON: ${e.message}`);
+  return e;
+}
+
+/** Answers a Fastify error with the one error body (fastify-errors.ts); an internal one is logged. */
+function answerWith(reply: FastifyReply, req: FastifyRequest, err: FastifyErrorLike, scope: MediaScope, logger?: Logger) {
+  const { error, status } = answerFastifyError(err, req.headers["content-type"], scope);
+  // An internal answer whose cause is a database outage becomes unavailable (503, Retry-After).
+  const answered = publicError(error, String(req.id));
+  if (logger) logFailure(logger, answered, err, { requestId: req.id });
+  const keepStatus = answered.code !== Code.Internal && answered.code !== Code.Unavailable;
+  return sendError(reply, answered, String(req.id), keepStatus ? status : undefined);
 }

@@ -60,6 +60,17 @@ export const principalKey = createContextKey<Principal | undefined>(undefined, {
 const DENIED = "permission denied: a valid token with access to this repository is required";
 
 /**
+ * Whether the principal reaches `owner/name`: the admin key every repository, a service token
+ * the repositories it names (case-insensitively), a platform token what the platform says its
+ * user can read. docs/auth.md.
+ */
+export async function canReadRepository(principal: Principal, repository: string): Promise<boolean> {
+  if (principal.kind === "admin") return true;
+  if (principal.kind === "token") return principal.repositories.has(repository.toLowerCase());
+  return principal.verifier.canRead(principal.token, repository);
+}
+
+/**
  * Authentication and authorization of every request, REST, Connect and gRPC alike (docs/auth.md);
  * built by {@link createAuthorizer}.
  */
@@ -114,10 +125,7 @@ export function createAuthorizer(deps: { adminKey: string; tokens: TokenLookup; 
       const owner = request.owner, repository = request.repository;
       const scoped = method.input.fields.some((f) => f.name === "owner") && method.input.fields.some((f) => f.name === "repository");
       if (!scoped || typeof owner !== "string" || typeof repository !== "string") throw new ConnectError(DENIED, Code.PermissionDenied);
-      const full = `${owner}/${repository}`;
-      const allowed =
-        principal.kind === "token" ? principal.repositories.has(full.toLowerCase()) : await principal.verifier.canRead(principal.token, full);
-      if (!allowed) throw new ConnectError(DENIED, Code.PermissionDenied);
+      if (!(await canReadRepository(principal, `${owner}/${repository}`))) throw new ConnectError(DENIED, Code.PermissionDenied);
     },
   };
 }

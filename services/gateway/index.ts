@@ -1,6 +1,6 @@
 /** Public surface of services/gateway. */
 export { buildApp, type App, type GatewayDeps } from "./app.js";
-export { createAuthorizer, principalKey, type ActorInfo, type Authorizer, type PlatformTokenVerifier, type Principal, type StoredToken, type TokenLookup } from "./auth.js";
+export { canReadRepository, createAuthorizer, principalKey, type ActorInfo, type Authorizer, type PlatformTokenVerifier, type Principal, type StoredToken, type TokenLookup } from "./auth.js";
 export { compileRoutes, RouteCompileError, type ServiceBinding } from "./compile-routes.js";
 export { issueToken, uuidOfSecret } from "./service-token.js";
 export { writeRestJson } from "./rest-json.js";

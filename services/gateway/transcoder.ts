@@ -84,6 +84,8 @@ export function registerTranscoder(app: FastifyInstance<any, any, any, any>, opt
 export function sendError(reply: FastifyReply, e: ConnectError, requestId: string, status?: number) {
   const { status: s, headers, body } = restError(e, requestId);
   for (const [name, value] of Object.entries(headers)) reply.header(name, value);
+  // Set here too: a URL the router cannot decode is answered before the onSend hook is in place.
+  reply.header("x-request-id", requestId);
   return reply.code(status ?? s).type("application/json; charset=utf-8").send(JSON.stringify(body));
 }
 

@@ -1,10 +1,10 @@
 /**
- * A request whose protobuf binary body cannot be parsed is the caller's mistake, so it answers
- * `invalid_argument`, never `internal` (docs/errors.md "Unparsable request messages"; the same
- * rule connect-go follows, and the one Connect-ES already applies to a JSON body). Connect-ES
- * parses the message before any interceptor runs and reports a binary parse failure as
- * `internal` with the message `parse binary: …`; this wrapper rewrites that one status in the
- * response of each protocol:
+ * A request whose protobuf binary body cannot be parsed, or whose compressed body does not
+ * decompress, is the caller's mistake, so it answers `invalid_argument`, never `internal`
+ * (docs/errors.md "Unparsable request messages"; the same rule connect-go follows, and the one
+ * Connect-ES already applies to a JSON body). Connect-ES reads the message before any interceptor
+ * runs and reports these failures as `internal` (`parse binary: …`, `decompression failed`); this
+ * wrapper rewrites that one status in the response of each protocol:
  * - Connect unary: HTTP 500 with the JSON error body → HTTP 400 with `invalid_argument`;
  * - gRPC: the `grpc-status` 13 trailer (or trailers-only header) → 3;
  * - gRPC-Web: the same status inside the trailer frame at the end of the body.
@@ -12,8 +12,14 @@
  */
 import type { UniversalHandler, UniversalServerResponse } from "@connectrpc/connect/protocol";
 
-/** The message prefix Connect-ES gives a binary parse failure (protocol/serialization.js). */
-const PARSE_FAILURE = "parse binary: ";
+/**
+ * The messages Connect-ES gives, as `internal`, to a request it cannot read: a binary parse
+ * failure (protocol/serialization.js), a compressed body that does not decompress
+ * (connect-node compression.js, for errors other than zlib's data error), a gRPC message flagged
+ * compressed without a `grpc-encoding` (protocol/envelope.js).
+ */
+const UNREADABLE = ["parse binary: ", "decompression failed", "received compressed envelope, but do not know how to decompress"];
+const isUnreadable = (message: string) => UNREADABLE.some((prefix) => message.startsWith(prefix));
 const GRPC_INTERNAL = "13";
 const GRPC_INVALID_ARGUMENT = "3";
 /** The flag byte of a gRPC-Web trailer frame. */
@@ -47,7 +53,7 @@ async function rewriteConnectError(res: UniversalServerResponse, body: AsyncIter
   const bytes = Buffer.concat(chunks);
   let error: { code?: unknown; message?: unknown } | null = null;
   try { error = JSON.parse(bytes.toString("utf8")); } catch { /* not an error body we know: unchanged */ }
-  if (error?.code !== "internal" || typeof error.message !== "string" || !error.message.startsWith(PARSE_FAILURE)) return { ...res, body: once(bytes) };
+  if (error?.code !== "internal" || typeof error.message !== "string" || !isUnreadable(error.message)) return { ...res, body: once(bytes) };
   const rewritten = Buffer.from(JSON.stringify({ ...error, code: "invalid_argument" }));
   const header = new Headers(res.header);
   header.set("content-length", String(rewritten.byteLength));
@@ -61,7 +67,7 @@ function fixGrpcStatus(headers: Headers | undefined): void {
 
 function isParseFailure(grpcMessage: string | null): boolean {
   if (grpcMessage === null) return false;
-  try { return decodeURIComponent(grpcMessage).startsWith(PARSE_FAILURE); } catch { return false; }
+  try { return isUnreadable(decodeURIComponent(grpcMessage)); } catch { return false; }
 }
 
 /** gRPC-Web: a chunk that is one whole trailer frame is rewritten; any other chunk passes through. */
@@ -91,6 +97,7 @@ async function* afterBody(body: AsyncIterable<Uint8Array>, done: () => void): As
   done();
 }
 
-async function* once(bytes: Uint8Array): AsyncIterable<Uint8Array> {
+/** A response body of one chunk. */
+export async function* once(bytes: Uint8Array): AsyncIterable<Uint8Array> {
   yield bytes;
 }

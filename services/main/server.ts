@@ -14,6 +14,7 @@ import { QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
 import { SimulatorService } from "../../gen/yardmaster/v1/simulator_pb.js";
 import { clusterLayout, createActivityLogService, createClickHouseClient, createEventSink, migrateClickHouse, type ClickHouseClient } from "../activity-log/index.js";
 import { buildApp, createAuthorizer, createTokenService, type App, type PlatformTokenVerifier, type ServiceBinding } from "../gateway/index.js";
+import { closeSharedPool } from "../offload/index.js";
 import { createProductService, createSimulatorService } from "../simulator/index.js";
 import { findToken, insertToken, listTokens, migrate, openDatabase, revokeToken, startOutboxRelay, type Database } from "../store/index.js";
 import { loadOrCreateAdminKey } from "./admin-key.js";
@@ -76,6 +77,8 @@ export async function startServer(settings: Settings, onBanner: (line: string) =
   const cleanup = async () => {
     for (const c of cleanups.reverse()) await c().catch((e) => logger.warn({ err: e }, "shutdown step failed"));
   };
+  // The worker threads (started by the first large configuration text or body), stopped last.
+  cleanups.push(() => closeSharedPool());
   try {
     const db = await openDatabase({
       url: settings.databaseUrl, dataDir: settings.dataDir, onLog: (l) => logger.debug({ postgres: l }),

@@ -8,21 +8,27 @@
  *   request's current attributes from the forge: which rules match, which actions would run,
  *   which queue it would enter with which priority, each rule's conditions as a checklist, and
  *   the scheduled freezes that hold or will hold its merge (freeze-notes.ts).
- * A text that does not validate is INVALID_ARGUMENT (422) listing every error, each as a field
- * violation of `service_yml` naming the configuration path, line and column; the text missing or
- * over 1 MiB is 422 too (FieldRule of the requests). A pull request that does not exist is 404.
+ * A text that does not validate is INVALID_ARGUMENT (422) listing its errors (the first 100, then
+ * one counting the rest), each as a field violation of `service_yml` naming the configuration
+ * path, line and column; the text missing or over 1 MiB is 422 too (FieldRule of the requests,
+ * then the loader's limits: docs/configuration.md "Limits"). A large text is loaded off the event
+ * loop (services/offload). `extends` reads only a repository the caller's credential reaches: any
+ * other is PERMISSION_DENIED (403) with one message, whether it exists or not (docs/auth.md).
+ * A pull request that does not exist is 404.
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
+import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import type { DeprecationSchema, SimulatorService } from "../../gen/yardmaster/v1/simulator_pb.js";
 import { InvalidArgumentError } from "../contracts/index.js";
 import { withForgeErrorsAsConnect } from "../forge/connect-errors.js";
 import { isForgeError, type ForgePort } from "../forge/types.js";
+import { canReadRepository, principalKey } from "../gateway/index.js";
+import { loadConfigurationBounded, simulatePullRequestBounded, WorkLimitError } from "../offload/index.js";
 import { listFreezes, productStates, type Pool } from "../store/index.js";
 import { freezeNotes } from "./freeze-notes.js";
 import {
-  attributesOf, formatConfigError, loadConfiguration, simulatePullRequestSummary, simulateRepositorySummary, unusedSections,
-  type Configuration, type DeprecationFinding, type Product,
+  attributesOf, formatConfigError, simulateRepositorySummary, unusedSections,
+  type Configuration, type DeprecationFinding, type EvaluationContext, type Product, type SimulationSummary,
 } from "./config/index.js";
 
 /**
@@ -43,11 +49,31 @@ function deprecation(d: DeprecationFinding): MessageInitShape<typeof Deprecation
   };
 }
 
-/** Loads a text for a repository; throws 422 with every error. */
-async function validate(deps: SimulatorDeps, owner: string, repository: string, text: string): Promise<{ config: Configuration; deprecations: DeprecationFinding[] }> {
-  const loaded = await loadConfiguration(text, {
+/**
+ * The one answer to `extends` naming a repository the caller's credential does not reach: the
+ * same whether that repository exists or not, and before anything of it is read (docs/auth.md).
+ */
+function extendsDenied(owner: string, name: string): ConnectError {
+  return new ConnectError(`extends: this credential cannot read the configuration of ${owner}/${name}: a repository token reaches only the repositories it names`, Code.PermissionDenied);
+}
+
+/**
+ * Loads a text for a repository on behalf of the caller.
+ * @throws InvalidArgumentError (422) listing the errors; ConnectError PERMISSION_DENIED when
+ *   `extends` names a repository the caller's credential does not reach; RESOURCE_EXHAUSTED when
+ *   too many large texts are being loaded at once
+ */
+async function validate(deps: SimulatorDeps, ctx: HandlerContext, owner: string, repository: string, text: string): Promise<{ config: Configuration; deprecations: DeprecationFinding[] }> {
+  // No principal (a call made in-process, not through the gateway) reads no other repository.
+  const principal = ctx?.values.get(principalKey);
+  let denied: string | null = null;
+  const loaded = await loadConfigurationBounded(text, {
     repositoryName: repository,
     loadExtended: async (other) => {
+      if (principal === undefined || !(await canReadRepository(principal, `${owner}/${other}`))) {
+        denied = other;
+        return null;
+      }
       try {
         return (await deps.forge.readConfigFile(`${owner}/${other}`))?.text ?? null;
       } catch (e) {
@@ -56,8 +82,22 @@ async function validate(deps: SimulatorDeps, owner: string, repository: string, 
       }
     },
   });
+  if (denied !== null) throw extendsDenied(owner, denied);
   if (!loaded.ok) throw new InvalidArgumentError(loaded.errors.map((e) => ({ field: "service_yml", description: formatConfigError(e) })));
   return { config: loaded.config, deprecations: loaded.deprecations };
+}
+
+/**
+ * The pull request simulation, in a worker thread (services/offload): a condition's regular
+ * expression that backtracks past the time limit is the text's problem, 422 naming `service_yml`.
+ */
+async function simulateBounded(config: Configuration, context: EvaluationContext): Promise<SimulationSummary> {
+  try {
+    return await simulatePullRequestBounded(config, context);
+  } catch (e) {
+    if (!(e instanceof WorkLimitError)) throw e;
+    throw new InvalidArgumentError([{ field: "service_yml", description: `evaluating the rules ${e.message}: a regular expression of a condition may backtrack without end, e.g. (a+)+` }]);
+  }
 }
 
 /** Builds the SimulatorService implementation. */
@@ -65,8 +105,8 @@ export function createSimulatorService(deps: SimulatorDeps): ServiceImpl<typeof 
   const now = deps.now ?? Date.now;
   // A forge failure (reading the pull request, an extended configuration) keeps its code.
   return withForgeErrorsAsConnect({
-    async simulateConfiguration(req) {
-      const { config, deprecations } = await validate(deps, req.owner, req.repository, req.serviceYml);
+    async simulateConfiguration(req, ctx) {
+      const { config, deprecations } = await validate(deps, ctx, req.owner, req.repository, req.serviceYml);
       const products = await productStates(deps.db, `${req.owner}/${req.repository}`);
       const enabled = (Object.keys(products) as Product[]).filter((p) => products[p as keyof typeof products]);
       return {
@@ -75,13 +115,13 @@ export function createSimulatorService(deps: SimulatorDeps): ServiceImpl<typeof 
         unusedSections: unusedSections(config.present_sections, enabled).map((u) => ({ section: u.section, product: u.product, productName: u.product_name, productUrl: u.product_url })),
       };
     },
-    async simulateRepository(req) {
-      const { deprecations } = await validate(deps, req.owner, req.repository, req.serviceYml);
+    async simulateRepository(req, ctx) {
+      const { deprecations } = await validate(deps, ctx, req.owner, req.repository, req.serviceYml);
       const summary = simulateRepositorySummary();
       return { title: summary.title, summary: summary.summary, deprecations: deprecations.map(deprecation) };
     },
-    async simulatePullRequest(req) {
-      const { config, deprecations } = await validate(deps, req.owner, req.repository, req.serviceYml);
+    async simulatePullRequest(req, ctx) {
+      const { config, deprecations } = await validate(deps, ctx, req.owner, req.repository, req.serviceYml);
       const repo = `${req.owner}/${req.repository}`;
       let pr;
       try {
@@ -94,7 +134,7 @@ export function createSimulatorService(deps: SimulatorDeps): ServiceImpl<typeof 
         throw e;
       }
       const at = new Date(now());
-      const summary = simulatePullRequestSummary(config, { attributes: attributesOf(pr), now: at });
+      const summary = await simulateBounded(config, { attributes: attributesOf(pr), now: at });
       const notes = freezeNotes(await listFreezes(deps.db, repo), pr, at);
       return { title: summary.title, summary: summary.summary + notes, deprecations: deprecations.map(deprecation) };
     },

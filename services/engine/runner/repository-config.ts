@@ -4,9 +4,12 @@
  * (services/simulator/config) and kept in PostgreSQL (`repository_configurations`), with an
  * in-process cache keyed by the file's SHA. A repository without a file gets the default
  * configuration: one queue rule named "default" with every default filled (docs/merge-queue.md).
+ * A large file is loaded off the event loop, within the limits of docs/configuration.md "Limits";
+ * a file stopped by the time or memory limit is not cached (it may load when the machine is less busy).
  */
 import { createHash } from "node:crypto";
 import type { ForgePort } from "../../forge/types.js";
+import { loadConfigurationBounded } from "../../offload/index.js";
 import { loadConfiguration, type ConfigError, type Configuration } from "../../simulator/config/index.js";
 import { getStoredConfig, putStoredConfig, type Pool } from "../../store/index.js";
 import type { ConfigurationInput } from "../config.js";
@@ -40,7 +43,7 @@ async function load(forge: ForgePort, repository: string, path: string | null, t
   const cached = cache.get(key);
   if (cached) return cached;
   const [owner, name] = repository.split("/");
-  const result = await loadConfiguration(used, {
+  const result = await loadConfigurationBounded(used, {
     repositoryName: name,
     loadExtended: async (other) => (await forge.readConfigFile(`${owner}/${other}`))?.text ?? null,
   });
@@ -51,6 +54,7 @@ async function load(forge: ForgePort, repository: string, path: string | null, t
     if (!fallback.ok) throw new Error("the default configuration does not load");
     out = { config: fallback.config, path, textSha, errors: result.errors };
   }
+  if (!result.ok && result.transient) return out;
   cache.set(key, out);
   if (cache.size > 1000) cache.delete(cache.keys().next().value!);
   return out;

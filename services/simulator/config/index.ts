@@ -4,7 +4,8 @@
  * configuration for `extends` is read through the loader the caller passes).
  *
  * - Loading: {@link loadConfiguration} (YAML -> validated, merged, defaulted {@link Configuration},
- *   every error with path/line/column, deprecations). docs/configuration.md.
+ *   errors with path/line/column, deprecations), within the limits of load/limits.ts.
+ *   docs/configuration.md.
  * - Conditions: {@link parseCondition}, {@link parseConditionList}, {@link attributesOf},
  *   {@link evaluateConditions}, {@link renderChecklist}, {@link conditionsEvaluationJson},
  *   {@link parseDependsOn} / {@link dependsOnConditions}, {@link branchProtectionConditions}.
@@ -33,6 +34,9 @@ export type {
 
 export { loadConfiguration, type LoadOptions, type LoadResult } from "./load/load.js";
 export { formatConfigError, formatPath } from "./load/issues.js";
+export {
+  byteLength, MAX_ALIAS_EXPANSION, MAX_ALIASES, MAX_CONFIGURATION_BYTES, MAX_DEPTH, MAX_NODES, MAX_REPORTED_DEPRECATIONS, MAX_REPORTED_ERRORS,
+} from "./load/limits.js";
 export { DEFAULT_PRIORITY } from "./load/defaults.js";
 export { DEPRECATED_ATTRIBUTES, DEPRECATED_KEYS, findDeprecations, UNDATED_DEADLINE } from "./deprecations.js";
 

@@ -25,6 +25,8 @@ export function closest(name: string, known: Iterable<string>): string | null {
   let best: string | null = null;
   let bestDistance = limit + 1;
   for (const candidate of known) {
+    // The distance is at least the difference of the lengths: most candidates need no matrix.
+    if (Math.abs(candidate.length - name.length) >= bestDistance) continue;
     const d = distance(name.toLowerCase(), candidate.toLowerCase());
     if (d < bestDistance) {
       best = candidate;

@@ -65,3 +65,14 @@ describe("output capture", () => {
     expect(tail.text()).toBe("ab");
   });
 });
+
+describe("bounds of the CI file", () => {
+  it("refuses a file over 64 KiB without parsing it, and lists 100 problems at most", () => {
+    const big = `checks: []\n#${"x".repeat(64 * 1024)}\n`;
+    expect(() => parseCiConfig(big)).toThrow(new CiConfigError([{ path: "(file)", message: `is ${Buffer.byteLength(big)} bytes long; a CI file is at most 65536 bytes (64 KiB)` }]));
+    const many = `checks:\n${Array.from({ length: 150 }, (_, i) => `  - {name: c${i}, run: x, bogus: 1}`).join("\n")}\n`;
+    const error = (() => { try { parseCiConfig(many); } catch (e) { return e as CiConfigError; } })()!;
+    expect(error.issues).toHaveLength(101);
+    expect(error.issues[100]).toEqual({ path: "(file)", message: "and 50 more problems" });
+  });
+});

@@ -191,15 +191,20 @@ it("reports deprecations even when the file has errors", async () => {
   expect(r.deprecations.map((d) => d.path.join("."))).toEqual(["queue_rules.0.speculative_checks"]);
 });
 
-it("refuses a file over 1 MiB without parsing it, and one named by extends too", async () => {
-  // A valid file, long only by a list under `shared`: refused for its size, not its content.
-  const big = yaml("queue_rules:", "  - name: default", "shared:", "  items:", ...Array.from({ length: 120_000 }, (_, i) => `    - item ${i}`));
+it("refuses a file over 1 MiB of UTF-8 without parsing it, and one named by extends too", async () => {
+  // A valid file, long only by texts under `shared`: refused for its size, not its content.
+  const big = yaml("queue_rules:", "  - name: default", "shared:", "  items:", ...Array.from({ length: 2_000 }, () => `    - ${"x".repeat(1_000)}`));
   expect(big.length).toBeGreaterThan(1_048_576);
-  expect(await errorsOf(big)).toEqual([["", null, null, `the file is ${big.length} characters long; a configuration is at most 1048576 characters (1 MiB)`]]);
+  const message = `the file is ${big.length} bytes long; a configuration is at most 1048576 bytes (1 MiB)`;
+  expect(await errorsOf(big)).toEqual([["", null, null, message]]);
   const r = await loadConfiguration(yaml("extends: big"), { loadExtended: async () => big });
-  expect(r.ok ? [] : r.errors.map((e) => e.message)).toEqual([`the configuration of repository "big" is invalid: the file is ${big.length} characters long; a configuration is at most 1048576 characters (1 MiB)`]);
+  expect(r.ok ? [] : r.errors.map((e) => e.message)).toEqual([`the configuration of repository "big" is invalid: ${message}`]);
   const fits = await loadConfiguration(big.slice(0, big.lastIndexOf("\n", 1_048_000) + 1));
   expect(fits.ok).toBe(true);
+  // 1.2 MB of two-byte characters is 600,000 characters: over the limit all the same.
+  const wide = yaml("queue_rules:", "  - name: default", `# ${"é".repeat(600_000)}`);
+  expect(wide.length).toBeLessThan(1_048_576);
+  expect(await errorsOf(wide)).toEqual([["", null, null, `the file is ${Buffer.byteLength(wide)} bytes long; a configuration is at most 1048576 bytes (1 MiB)`]]);
 });
 
 it("says in the author's words what the YAML library tells its caller: several documents, deep nesting, alias bombs", async () => {
@@ -207,7 +212,8 @@ it("says in the author's words what the YAML library tells its caller: several d
     ["", 2, 1, "YAML syntax error: the file holds more than one YAML document (a --- line starts another); a configuration is one document"],
   ]);
   const deep = await errorsOf(yaml("queue_rules:", "  - name: a", "    merge_conditions:", `      - ${"{or: [".repeat(3000)}label=x${"]}".repeat(3000)}`));
-  expect(deep.map(([, , , message]) => message)).toContain("YAML syntax error: the file nests too deeply to be read (thousands of levels of brackets or indentation)");
+  // Four levels before the brackets (mapping, list, item, list); each "{or: [" opens two: the 65th is the 31st "{".
+  expect(deep).toEqual([["", 4, 9 + 30 * 6, "YAML error: the mappings and lists nest more than 64 levels deep: flatten the structure"]]);
   const levels = ["a: &a [x, x, x, x, x, x, x, x, x]", ...["b", "c", "d", "e"].map((k, i) => `${k}: &${k} [${Array(9).fill(`*${"abcd"[i]}`).join(", ")}]`), `f: [${Array(9).fill("*e").join(", ")}]`];
   expect(await errorsOf(yaml(...levels))).toEqual([
     ["", null, null, "YAML error: the aliases expand to more than 10000 nodes (aliases of aliases multiply): write the values out, or use fewer aliases"],

@@ -54,6 +54,22 @@ const required = (expected: string) => (issue: { code?: string; input?: unknown;
   return undefined;
 };
 
+/**
+ * The largest CI file read, in bytes of UTF-8 (64 KiB: a CI file is a few lines). Checked before
+ * parsing, as for a configuration (docs/configuration.md "Limits"): the YAML library's check of
+ * duplicate keys compares each key with every earlier one.
+ */
+export const MAX_CI_FILE_BYTES = 64 * 1024;
+
+/** Problems listed for one CI file; the others are counted in one more line. */
+const MAX_LISTED_ISSUES = 100;
+
+/** At most MAX_LISTED_ISSUES issues, then one counting the rest. */
+function capped(issues: CiConfigIssue[]): CiConfigIssue[] {
+  if (issues.length <= MAX_LISTED_ISSUES) return issues;
+  return [...issues.slice(0, MAX_LISTED_ISSUES), { path: "(file)", message: `and ${issues.length - MAX_LISTED_ISSUES} more problems` }];
+}
+
 /** The longest `timeout` a check may have, seconds (1 day). */
 export const MAX_CHECK_TIMEOUT_SECONDS = 86_400;
 
@@ -99,19 +115,22 @@ const schema = z.strictObject({
 /**
  * Parses and validates the text of a CI file.
  * @returns the checks, in file order
- * @throws CiConfigError listing every problem with its path (YAML syntax errors with line and column)
+ * @throws CiConfigError listing its problems with their paths (YAML syntax errors with line and
+ *   column; the first 100, then their count), or the file's size over MAX_CI_FILE_BYTES
  */
 export function parseCiConfig(text: string): CiConfig {
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (bytes > MAX_CI_FILE_BYTES) throw new CiConfigError([{ path: "(file)", message: `is ${bytes} bytes long; a CI file is at most ${MAX_CI_FILE_BYTES} bytes (64 KiB)` }]);
   const doc = parseDocument(text, { uniqueKeys: true });
   if (doc.errors.length > 0) {
     // With prettyErrors (the default) the first line reads "<what> at line L, column C:".
-    throw new CiConfigError(doc.errors.map((e) => ({ path: "(file)", message: `YAML: ${e.message.split("\n")[0]!.replace(/:$/, "")}` })));
+    throw new CiConfigError(capped(doc.errors.map((e) => ({ path: "(file)", message: `YAML: ${e.message.split("\n")[0]!.replace(/:$/, "")}` }))));
   }
   const value: unknown = doc.toJS();
   if (value === null || value === undefined) throw new CiConfigError([{ path: "(file)", message: "is empty; expected a checks list" }]);
   const result = schema.safeParse(value);
   if (!result.success) {
-    throw new CiConfigError(result.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })));
+    throw new CiConfigError(capped(result.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message }))));
   }
   return { checks: result.data.checks.map((c) => ({ name: c.name, run: c.run, timeoutSeconds: c.timeout ?? null })) };
 }

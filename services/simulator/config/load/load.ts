@@ -10,6 +10,7 @@ import { configurationFile, type RawConfiguration, SECTIONS } from "../schema/ro
 import { buildConfiguration } from "./effective.js";
 import { mergeExtended } from "./extends.js";
 import { formatConfigError, toConfigErrors } from "./issues.js";
+import { byteLength, capErrors, MAX_CONFIGURATION_BYTES, MAX_REPORTED_DEPRECATIONS, tooLarge } from "./limits.js";
 import { readYaml, type YamlSource } from "./yaml-source.js";
 
 /** Options of {@link loadConfiguration}. */
@@ -72,46 +73,42 @@ async function resolveExtends(local: Parsed, name: string, options: LoadOptions)
     return fail(`could not read the configuration of repository "${name}": ${(e as Error).message}`);
   }
   if (text === null) return fail(`repository "${name}" has no configuration file to extend`);
-  if (text.length > MAX_CONFIGURATION_CHARACTERS) return fail(`the configuration of repository "${name}" is invalid: ${tooLarge(text.length).message}`);
+  const bytes = byteLength(text);
+  if (bytes > MAX_CONFIGURATION_BYTES) return fail(`the configuration of repository "${name}" is invalid: ${tooLarge(bytes).message}`);
   const other = parseFile(text);
   if (other.errors.length > 0) {
-    return { raw: null, errors: other.errors.map((e) => at(local.source, ["extends"], `the configuration of repository "${name}" is invalid: ${formatConfigError(e)}`)) };
+    const where = at(local.source, ["extends"], "");
+    const errors = inDocumentOrder(other.errors).map((e) => ({ ...where, message: `the configuration of repository "${name}" is invalid: ${formatConfigError(e)}` }));
+    return { raw: null, errors };
   }
   if (other.raw?.extends) return fail(`extends is limited to one level: repository "${name}" itself extends "${other.raw.extends}"`);
   return { raw: other.raw, errors: [] };
 }
 
 /**
- * The largest configuration text read, in characters (UTF-16 code units): 1 MiB, the simulators'
- * request limit too. A larger file (the repository's, or one named by `extends`) is an error
- * without being parsed: parsing 20 MiB of YAML took the server's event loop for 24 s.
- */
-export const MAX_CONFIGURATION_CHARACTERS = 1_048_576;
-
-/**
- * Loads a configuration text.
+ * Loads a configuration text, in the calling thread: a text of 1 MiB takes about a second, so a
+ * server loads large texts in its worker pool (services/offload).
  * @param text the YAML text (an empty text is an empty configuration; over
- *   {@link MAX_CONFIGURATION_CHARACTERS} characters, an error)
- * @returns the effective configuration and deprecations, or every error found and the
- *   deprecations seen. Never throws for bad input; a throwing `loadExtended` becomes an error.
+ *   MAX_CONFIGURATION_BYTES (1 MiB of UTF-8), or over another limit of limits.ts, an error)
+ * @returns the effective configuration and deprecations, or the errors found (in document order,
+ *   the first MAX_REPORTED_ERRORS and one counting the rest) and the deprecations seen (at most
+ *   MAX_REPORTED_DEPRECATIONS). Never throws for bad input; a throwing `loadExtended` becomes an error.
  */
 export async function loadConfiguration(text: string, options: LoadOptions = {}): Promise<LoadResult> {
-  if (text.length > MAX_CONFIGURATION_CHARACTERS) return { ok: false, errors: [tooLarge(text.length)], deprecations: [] };
+  const bytes = byteLength(text);
+  if (bytes > MAX_CONFIGURATION_BYTES) return { ok: false, errors: [tooLarge(bytes)], deprecations: [] };
   const local = parseFile(text);
-  const deprecations = local.errors.length > 0 && local.raw === null && Object.keys(local.value).length === 0 ? [] : findDeprecations(local.value);
-  if (local.raw === null) return { ok: false, errors: inDocumentOrder(local.errors), deprecations };
+  const found = local.errors.length > 0 && local.raw === null && Object.keys(local.value).length === 0 ? [] : findDeprecations(local.value);
+  const deprecations = found.slice(0, MAX_REPORTED_DEPRECATIONS);
+  if (local.raw === null) return { ok: false, errors: capErrors(inDocumentOrder(local.errors)), deprecations };
   let raw = local.raw;
   if (raw.extends) {
     const extended = await resolveExtends(local, raw.extends, options);
-    if (extended.raw === null) return { ok: false, errors: extended.errors, deprecations };
+    if (extended.raw === null) return { ok: false, errors: capErrors(extended.errors), deprecations };
     raw = mergeExtended(extended.raw, raw);
   }
   const present = Object.keys(local.value).filter((k) => (SECTIONS as readonly string[]).includes(k));
   const { config, issues } = buildConfiguration(raw, present);
-  if (issues.length > 0) return { ok: false, errors: inDocumentOrder(issues.map((i) => at(local.source, i.path, i.message))), deprecations };
+  if (issues.length > 0) return { ok: false, errors: capErrors(inDocumentOrder(issues.map((i) => at(local.source, i.path, i.message)))), deprecations };
   return { ok: true, config, deprecations };
-}
-
-function tooLarge(length: number): ConfigError {
-  return { path: [], line: null, column: null, message: `the file is ${length} characters long; a configuration is at most ${MAX_CONFIGURATION_CHARACTERS} characters (1 MiB)` };
 }

@@ -1,0 +1,49 @@
+/**
+ * Public surface of services/offload (README.md): the process's shared worker pool, created on
+ * first use with the default bounds, and what runs in it; the server closes it at shutdown
+ * ({@link closeSharedPool}). docs/reliability.md "Hostile input".
+ */
+import type { Configuration, EvaluationContext, LoadOptions, SimulationSummary } from "../simulator/config/index.js";
+import { loadConfigurationIn, type PooledLoadResult } from "./configuration-loader.js";
+import { parseJsonBodyIn } from "./json-body-offload.js";
+import { createWorkerPool, type WorkerPool } from "./worker-pool.js";
+
+export { INLINE_CONFIGURATION_BYTES, loadConfigurationIn, type PooledLoadResult } from "./configuration-loader.js";
+export { INLINE_JSON_CHARACTERS, parseJsonBodyIn } from "./json-body-offload.js";
+export { createWorkerPool, POOL_DEFAULTS, WorkLimitError, type WorkerPool, type WorkerPoolOptions } from "./worker-pool.js";
+
+let shared: WorkerPool | null = null;
+const pool = () => (shared ??= createWorkerPool());
+
+/**
+ * Loads a configuration text as `loadConfiguration` does, off the event loop when it is large
+ * (configuration-loader.ts).
+ * @throws ConnectError RESOURCE_EXHAUSTED when too many tasks wait for a thread
+ */
+export function loadConfigurationBounded(text: string, options?: LoadOptions): Promise<PooledLoadResult> {
+  return loadConfigurationIn(pool(), text, options);
+}
+
+/**
+ * Parses a REST JSON body as gateway/json-body.ts does, off the event loop when it is large.
+ * @throws SyntaxError for a body that is not JSON; WorkLimitError; ConnectError RESOURCE_EXHAUSTED
+ */
+export function parseJsonBodyBounded(text: string): Promise<unknown> {
+  return parseJsonBodyIn(pool(), text);
+}
+
+/**
+ * Simulates a pull request in a worker thread (simulation-task.ts): always, since a short text
+ * can hold a regular expression that backtracks for minutes.
+ * @throws WorkLimitError past the pool's time or memory limit; ConnectError RESOURCE_EXHAUSTED
+ */
+export function simulatePullRequestBounded(config: Configuration, context: EvaluationContext): Promise<SimulationSummary> {
+  return pool().run("simulatePullRequest", { config, context });
+}
+
+/** Stops the shared pool's threads (server shutdown); a later task starts a new pool. */
+export async function closeSharedPool(): Promise<void> {
+  const p = shared;
+  shared = null;
+  await p?.close();
+}

@@ -1,0 +1,18 @@
+/**
+ * A pull request simulation as a task for a worker thread: the rules' conditions hold regular
+ * expressions written by the caller (`title~=…`), which the engine's backtracking matcher can take
+ * exponential time on (`^(a+)+$` against 30 a's and a "!"): run in a thread, such a simulation
+ * stops at the pool's time limit instead of holding the server's event loop.
+ */
+import { simulatePullRequestSummary, type Configuration, type EvaluationContext, type SimulationSummary } from "../simulator/config/index.js";
+
+/** What crosses to the thread (structured clone: plain data and dates). */
+export interface SimulationTask {
+  config: Configuration;
+  context: EvaluationContext;
+}
+
+/** Runs the simulation of one pull request (simulatePullRequestSummary). */
+export function simulatePullRequest(task: SimulationTask): SimulationSummary {
+  return simulatePullRequestSummary(task.config, task.context);
+}
