@@ -4,7 +4,7 @@
  * embedded ClickHouse and prints p50/p95 of the service's own handlers on the hot repository — a
  * `/logs` page of 100 with no filter (deep cursor), with `event_type`, with `pull_request`;
  * `/logs/aggregate` over 1 day and 30 days — and the insert rate through the relay's sink. It then
- * loads the same events into PostgreSQL (same columns, the indexes of research/clickhouse.md §2)
+ * loads the same events into PostgreSQL (same columns, the indexes of docs/activity-log.md "Benchmark")
  * and prints the 30-day aggregate there and the ratio. Targets: page p95 <= 20 ms, 30-day
  * aggregate p95 <= 100 ms, ClickHouse >= 8x faster than PostgreSQL on the 30-day aggregate.
  *
@@ -12,7 +12,7 @@
  * 30), BENCH_DIR (keep the data between runs: a directory whose events are reused when their count
  * matches; default a temporary directory removed at the end), DATABASE_URL (a PostgreSQL server;
  * default an embedded one in the bench directory), BENCH_SKIP_POSTGRES=1.
- * Timings are wall clock on a shared machine: they vary by ±30% between runs (research/clickhouse.md).
+ * Timings are wall clock on a shared machine: they vary by ±30% between runs (docs/activity-log.md "Benchmark").
  */
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";

@@ -2,10 +2,10 @@
  * Merge queue benchmark (`npx tsx bench/queue.ts`): the real engine in virtual time, D = 30 min CI,
  * p = 0.05, k = 10 CI slots, 20,000 pull requests per queue, at λ = 8/h and 16/h; Yardmaster's
  * configuration next to a serial queue and a speculation-only queue (window 10), then the closed
- * forms of research/anchors.md §2d checked within 5% on saturated runs. Prints PASS/FAIL per
+ * forms of docs/benchmarks.md "Closed forms" checked within 5% on saturated runs. Prints PASS/FAIL per
  * target, then an idealised estimate of whether the cost and latency targets can hold together; the exit code is 0
  * either way (a benchmark reports, it does not gate). Options:
- * `--pull-requests N` (default 20000), `--seed S` (default 1). Method: docs/merge-queue.md "Benchmark".
+ * `--pull-requests N` (default 20000), `--seed S` (default 1). Method: docs/benchmarks.md "The merge queue".
  */
 import { parseArgs } from "node:util";
 import { BREAK_PROBABILITY, D_MINUTES, QUEUES, openLoop, saturated } from "./queue/runs.js";

@@ -1,7 +1,7 @@
 /**
  * The ClickHouse side of the log benchmark: load the synthetic events (synthetic-events.ts) into
  * the embedded engine, then time the service's own ListLogs / AggregateLogs handlers and the
- * relay's sink on the hot repository (research/clickhouse.md §2 scenarios).
+ * relay's sink on the hot repository (docs/activity-log.md "Benchmark" scenarios).
  */
 import { create } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";

@@ -15,7 +15,7 @@ export function percentile(sorted: number[], p: number): number {
 /**
  * Runs `fn(i)` `warmups` times untimed, then `runs` times timed (milliseconds, wall clock).
  * `fn` receives the run index so each run can use other parameters (ClickHouse's query condition
- * cache would flatter repeated identical filters; research/clickhouse.md §4.6).
+ * cache would flatter repeated identical filters; docs/activity-log.md "Benchmark").
  */
 export async function measure(fn: (i: number) => Promise<unknown>, runs = 30, warmups = 3): Promise<Latency> {
   for (let i = 0; i < warmups; i++) await fn(-1 - i);

@@ -1,12 +1,12 @@
 /**
  * The PostgreSQL baseline of the log benchmark: the same events (exported from ClickHouse as CSV,
- * loaded with COPY in key order) in a table of the same columns with the indexes research/
- * clickhouse.md §2 measured (a covering (repository, received_at, id) index with the facet columns
+ * loaded with COPY in key order) in a table of the same columns with the indexes
+ * docs/activity-log.md "Benchmark" describes (a covering (repository, received_at, id) index with the facet columns
  * INCLUDEd for index-only scans, partial pull request and batch pull request indexes, a type index),
  * and the 30-day aggregate of the hot repository computed two ways — one GROUPING SETS statement,
  * and six GROUP BYs run concurrently on six connections — of which the faster is the baseline.
  * Both give the same numbers as ClickHouse (checked once, printed).
- * An embedded server gets shared_buffers 4 GB and work_mem 256 MB, as in the research.
+ * An embedded server gets shared_buffers 4 GB and work_mem 256 MB, as docs/activity-log.md "Benchmark" says.
  */
 import { chmod, rm } from "node:fs/promises";
 import path from "node:path";

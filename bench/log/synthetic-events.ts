@@ -1,7 +1,7 @@
 /**
  * The benchmark's synthetic activity log, generated inside ClickHouse with
- * `INSERT … SELECT … FROM numbers(N)` (research/clickhouse.md §2 "Data was generated inside the
- * engine"): N events over `days` days ending at `endMs` (UTC), near-monotonic ids and times.
+ * `INSERT … SELECT … FROM numbers(N)` (docs/activity-log.md
+ * "Benchmark"): N events over `days` days ending at `endMs` (UTC), near-monotonic ids and times.
  * - 1,000 repositories `org<r/10>/repo<r>`, r = floor(1000·u³): `org0/repo0` (the hot repository)
  *   holds 10% of the events, the next ones 2.6%, 1.8%, …
  * - all 47 event types with skewed frequencies (about 10% for the most frequent, 1.3% for the rarest),
@@ -10,7 +10,8 @@
  *   each active for about 13 hours; repository-level types (pause, products, freezes, CI insights,
  *   quarantine, bisection) have no pull request and no base ref;
  * - checks_start / checks_end / bisection events carry a batch pull request number (draft pull
- *   requests, renewed every 2 hours), as the ingest path derives it (DESIGN.md §4);
+ *   requests, renewed every 2 hours), as the ingest path derives it (docs/activity-log.md "Batch
+ *   pull request numbers");
  * - 14 trigger values, two base refs, outcomes following the outcome table for the directly mapped
  *   types (refined types spread over success, failure and neutral), metadata a JSON text of about
  *   200 bytes.

@@ -1,7 +1,7 @@
 /**
- * Closed forms of research/anchors.md §2d (no flakes; each pull request breaks the build
+ * Closed forms of docs/benchmarks.md "Closed forms" (no flakes; each pull request breaks the build
  * independently with probability p, q = 1 - p; CI takes D), and the exact cost of Yardmaster's own
- * bisection for batches of two (docs/merge-queue.md "Benchmark").
+ * bisection for batches of two (docs/benchmarks.md "The merge queue").
  */
 
 /** Serial queue: merges per hour, q / D (D in hours). */

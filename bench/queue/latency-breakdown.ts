@@ -4,7 +4,7 @@
  * batch ahead failed (BATCH_AHEAD_FAILED), a check stopped for another reason (its abort code),
  * or its own batch failed and was bisected ("in a failed batch") — and each class is reported
  * with its share of merges, mean and p95 minutes, and its share of the slowest 5%. This is what
- * the p95 target is up against (docs/merge-queue.md "Benchmark").
+ * the p95 target is up against (docs/benchmarks.md "The merge queue").
  */
 import type { SimulationStep, WhatIfReport } from "../../services/engine/index.js";
 

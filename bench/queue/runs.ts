@@ -12,7 +12,7 @@ export const BREAK_PROBABILITY = 0.05;
 /** k: CI runners. */
 export const CI_SLOTS = 10;
 
-/** The queues compared. Yardmaster's knobs are explained in docs/merge-queue.md "Benchmark". */
+/** The queues compared. Yardmaster's knobs are explained in docs/benchmarks.md "The merge queue". */
 export const QUEUES: { name: string; knobs: QueueKnobs }[] = [
   { name: "yardmaster", knobs: { batchSize: { min: 2, max: 4 }, batchMaxWaitSeconds: 600, maxParallelChecks: 6 } },
   { name: "serial", knobs: { batchSize: { min: 1, max: 1 }, batchMaxWaitSeconds: 0, maxParallelChecks: 1 } },

@@ -1,5 +1,5 @@
 /**
- * AggregateLogs (`GET /logs/aggregate`, SPEC.md "Activity log"): the filters and window of
+ * AggregateLogs (`GET /logs/aggregate`, docs/activity-log.md): the filters and window of
  * `/logs` (without cursor and per_page), answered by the one-scan aggregate (log-aggregate.ts).
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";

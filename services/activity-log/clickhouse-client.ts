@@ -1,10 +1,10 @@
 /**
  * The ClickHouse client: `@clickhouse/client` over HTTP when a URL is given (CLICKHOUSE_URL), or
  * over the embedded engine (npm `chdb`, `chdb/connection`) in a data directory — the same client
- * API and the same queries either way (research/clickhouse.md §1, §4).
+ * API and the same queries either way (docs/activity-log.md "ClickHouse choices").
  *
  * Settings are set once, at client level, because the embedded connection applies per-query
- * settings to a shared session where they would leak into later queries (clickhouse.md §1):
+ * settings to a shared session where they would leak into later queries (docs/activity-log.md "ClickHouse choices"):
  * 64-bit integers come back quoted (exact as strings), date-times are parsed best-effort on insert,
  * and inserts wait until they are visible.
  */
@@ -12,7 +12,7 @@ import { ClickHouseLogLevel, createClient, type ClickHouseClient } from "@clickh
 import { createChdbConnection } from "chdb/connection";
 
 // chdb types its Connection against @clickhouse/client-common; @clickhouse/client bundles its own
-// copy of those types, so the injected connection needs this cast (clickhouse.md §1).
+// copy of those types, so the injected connection needs this cast (docs/activity-log.md "ClickHouse choices").
 type InjectedConnection = NonNullable<NonNullable<Parameters<typeof createClient>[0]>["connection"]>;
 
 export type { ClickHouseClient };

@@ -1,5 +1,5 @@
 /**
- * ClickHouse's HTTP interface served over the embedded engine (research/clickhouse.md §3), so a
+ * ClickHouse's HTTP interface served over the embedded engine (docs/activity-log.md "Past one machine"), so a
  * chdb data directory can be reached by URL: several Yardmaster processes can then share one
  * embedded ClickHouse (chdb allows one process per directory), and the by-URL code path of
  * @clickhouse/client is exercised without a ClickHouse server. Run it as its own process:

@@ -34,8 +34,8 @@ const CHECK_TYPES = new Set(["action.queue.checks_start", "action.queue.checks_e
 const BISECTION_TYPES = new Set(["action.queue.batch_bisection_start", "action.queue.batch_bisection_end"]);
 
 /**
- * The batch pull request number of an event (DESIGN.md §4), or null: checks_start/checks_end use
- * speculative_check_pull_request.number; bisection events their `batch_pull_request`.
+ * The batch pull request number of an event (docs/activity-log.md "Batch pull request numbers"), or
+ * null: checks_start/checks_end use speculative_check_pull_request.number; bisection events their `batch_pull_request`.
  */
 export function batchPullOf(type: string, metadata: Record<string, any>): string | null {
   const n = CHECK_TYPES.has(type) ? metadata.speculative_check_pull_request?.number : BISECTION_TYPES.has(type) ? metadata.batch_pull_request : undefined;
@@ -47,7 +47,7 @@ export function checkEvent(e: EventInput, path: string): FieldViolation[] {
   const out: FieldViolation[] = [];
   const schema = EVENT_TYPES.get(e.type);
   if (!schema) out.push({ field: childPath(path, "type"), description: `unknown event type "${e.type}"` });
-  if (!REPOSITORY.test(e.repository)) out.push({ field: childPath(path, "repository"), description: 'must be "owner/repository" within the spec\'s limits' });
+  if (!REPOSITORY.test(e.repository)) out.push({ field: childPath(path, "repository"), description: 'must be "owner/repository" (owner: 1-40 letters, digits or hyphens; repository: 1-100 letters, digits, "_", "." or "-")' });
   if (e.pullRequest !== null && (BigInt(e.pullRequest) < 0n || BigInt(e.pullRequest) > 2n ** 63n - 1n)) {
     out.push({ field: childPath(path, "pull_request"), description: "must be between 0 and 9223372036854775807" });
   }
@@ -59,7 +59,7 @@ export function checkEvent(e: EventInput, path: string): FieldViolation[] {
   if (schema) {
     const metadata = checkJson(schema, e.metadata, "strict", childPath(path, "metadata"));
     out.push(...metadata);
-    // The deprecated train_car_id is the same value as batch_id (SPEC.md "Versioning").
+    // The deprecated train_car_id is the same value as batch_id (docs/api.md "Versioning").
     if (metadata.length === 0 && "train_car_id" in e.metadata && e.metadata.train_car_id !== e.metadata.batch_id) {
       out.push({ field: childPath(path, "metadata.train_car_id"), description: "must equal batch_id (deprecated alias of it)" });
     }

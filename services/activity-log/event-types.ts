@@ -1,8 +1,8 @@
 /**
  * The 47 event types of the activity log and the metadata schema of each, read from
  * events.proto (every *Metadata message carries its type in the `event_type` option).
- * SPEC.md "Types and their metadata"; deprecated alias: `action.queue.checks_not_started` is read
- * as `action.queue.checks_postponed` in filters (SPEC.md "Versioning").
+ * docs/events.md "Event types"; deprecated alias: `action.queue.checks_not_started` is read
+ * as `action.queue.checks_postponed` in filters (docs/api.md "Versioning").
  */
 import { getOption, hasOption, type DescMessage } from "@bufbuild/protobuf";
 import { event_type } from "../../gen/yardmaster/v1/common_pb.js";

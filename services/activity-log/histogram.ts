@@ -1,6 +1,6 @@
 /**
- * Histogram buckets of `/logs/aggregate` (DESIGN.md §4 "Histogram"; docs/activity-log.md
- * "Histogram"): the interval is the smallest of 1 min, 5 min, 15 min, 1 h, 3 h, 6 h, 12 h, 1 day
+ * Histogram buckets of `/logs/aggregate` (docs/activity-log.md
+ * "Aggregates"): the interval is the smallest of 1 min, 5 min, 15 min, 1 h, 3 h, 6 h, 12 h, 1 day
  * and 7 days that covers the window with at most 100 buckets; beyond that (windows over ~2 years),
  * the smallest multiple of 7 days that does. Buckets are aligned to the interval, counted from
  * Monday 1970-01-05 00:00 UTC (so hours, days and weeks start where people expect: 7-day buckets

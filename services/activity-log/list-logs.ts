@@ -1,5 +1,5 @@
 /**
- * ListLogs (`GET /logs`, SPEC.md "Activity log"; docs/activity-log.md "Cursors and links"): a page
+ * ListLogs (`GET /logs`, docs/activity-log.md "Cursors and links"): a page
  * of events newest first, keyset-paginated on (received_at, id), with `next` / `prev` / `first`
  * links in the `Link` response header. A listing is pinned to its window: the first request
  * resolves the default window (the last day up to now) once, and its cursors and links carry it,
@@ -25,9 +25,9 @@ import { readLogPage, type Direction } from "./log-page.js";
 import type { LogPosition } from "./log-cursor.js";
 import { readWithDeadline, setLagHeader, type LogLagDeps } from "./log-lag.js";
 
-/** per_page when the request gives none (DESIGN.md §4). */
+/** per_page when the request gives none (docs/activity-log.md "Pages, cursors and links"). */
 export const DEFAULT_PER_PAGE = 10;
-/** The largest per_page (SPEC.md "Limits"). */
+/** The largest per_page (docs/api.md "Limits"). */
 export const MAX_PER_PAGE = 100;
 
 /**

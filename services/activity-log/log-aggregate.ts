@@ -1,6 +1,6 @@
 /**
- * `/logs/aggregate` in one scan (research/clickhouse.md §2 "one scan, GROUPING SETS"; SPEC.md
- * "/logs/aggregate" rules; DESIGN.md §4 "Histogram", "Facets"):
+ * `/logs/aggregate` in one scan (docs/activity-log.md "ClickHouse choices"; docs/activity-log.md
+ * "Aggregates" rules):
  * - the WHERE clause holds the conditions every count obeys (repository, window, base_ref, event
  *   type, outcome); the three facet filters (trigger, pull request, batch pull request) become
  *   0/1 columns, because each facet of those leaves its own filter out;
@@ -20,7 +20,7 @@ import type { LogFilters, LogWindow } from "./log-filters.js";
 import { logPredicates } from "./log-sql.js";
 import { rollupPlan, type RollupPlan } from "./rollup-plan.js";
 
-/** Facet lists keep at most this many values (SPEC.md "Limits"). */
+/** Facet lists keep at most this many values (docs/api.md "Limits"). */
 export const FACET_LIMIT = 200;
 
 /** One facet value and its number of events (AggregateLogsResponse FacetCount). */

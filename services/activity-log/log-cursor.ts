@@ -1,5 +1,5 @@
 /**
- * `/logs` cursors (DESIGN.md §4 "Pagination"; docs/activity-log.md "Cursors and links"): an opaque
+ * `/logs` cursors (docs/activity-log.md "Pages, cursors and links"): an opaque
  * token holding a keyset position (received_at, id), the direction to read from it, and the time
  * window of the listing, signed with HMAC-SHA-256 over those fields *and* the repository and the
  * normalised filters. A cursor altered by a client, or presented with another repository or other

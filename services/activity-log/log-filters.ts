@@ -1,5 +1,5 @@
 /**
- * The filters of `/logs` and `/logs/aggregate` (SPEC.md "Activity log"; docs/activity-log.md
+ * The filters of `/logs` and `/logs/aggregate` (docs/activity-log.md
  * "Filters"), read from a ListLogs or AggregateLogs request into one normalised shape: every list
  * de-duplicated and sorted, event type aliases resolved, outcomes as their names. The same shape
  * drives the SQL (log-sql.ts), the cursor binding (log-cursor.ts) and the `Link` URLs (log-links.ts).
@@ -56,7 +56,7 @@ export interface LogFilterRequest {
   receivedTo?: Timestamp;
 }
 
-/** Default window length: one day before `received_to` (SPEC.md "Limits"). */
+/** Default window length: one day before `received_to` (docs/api.md "Limits"). */
 export const DEFAULT_WINDOW_MS = 86_400_000;
 const MAX_INT64 = 2n ** 63n - 1n;
 const OUTCOME_NAMES: Record<number, Outcome> = {
@@ -101,7 +101,7 @@ function outcomes(xs: OutcomeEnum[], name: string): Outcome[] {
 }
 
 /**
- * Reads and checks the filters of a request (SPEC.md "Activity log" query parameters).
+ * Reads and checks the filters of a request (docs/activity-log.md "Filters").
  * @throws InvalidArgumentError naming the parameter: two mutually exclusive filters (names the
  *   `not_` one), an unknown event type, an unspecified outcome, a negative number
  */
@@ -132,7 +132,7 @@ export function ceilMs(ts: Timestamp): number {
 
 /**
  * The time window of a request: `received_to` (exclusive) defaults to `now`, `received_from`
- * (inclusive) to one day before `received_to` (SPEC.md "Limits"; docs/activity-log.md "Filters").
+ * (inclusive) to one day before `received_to` (docs/api.md "Limits"; docs/activity-log.md "Filters").
  * @param now the current time (injected)
  * @throws InvalidArgumentError ("received_from") when the start is after the end
  */

@@ -1,6 +1,6 @@
 /**
- * The `Link` response header of `/logs` (RFC 8288; DESIGN.md §4 "Pagination"; docs/activity-log.md
- * "Cursors and links"). Each link is a path-absolute reference to the REST route
+ * The `Link` response header of `/logs` (RFC 8288; docs/activity-log.md "Pages, cursors and
+ * links"). Each link is a path-absolute reference to the REST route
  * (`/v1/repos/{owner}/{repository}/logs`, the google.api.http rule of ListLogs), resolved by
  * clients against the URL they called, so it stays right behind proxies that change the scheme or
  * host. Every link repeats the normalised filters, the explicit window the listing was pinned to

@@ -1,5 +1,5 @@
 /**
- * One `/logs` page read from ClickHouse (research/clickhouse.md §2 "/logs page"): rows of the
+ * One `/logs` page read from ClickHouse (docs/activity-log.md "ClickHouse choices"): rows of the
  * request's filters and window, newest first by (received_at, id), keyset-paginated. The keyset
  * condition is written in the expanded form (`received_at <= T AND (received_at < T OR id < I)`)
  * because ClickHouse does not use the primary key for a tuple comparison. One row more than the

@@ -1,7 +1,7 @@
 /**
  * The filters of a log request as ClickHouse conditions with bound parameters (never spliced
  * values), shared by the `/logs` page and `/logs/aggregate` so both count exactly the same rows
- * (SPEC.md "/logs/aggregate" rule 1). Columns follow migrations/0001_events.sql: `pull_request`
+ * (docs/activity-log.md "Aggregates" rule 1). Columns follow migrations/0001_events.sql: `pull_request`
  * and `batch_pull` hold -1 for "none", `base_ref` '' for null, so negative filters keep those rows
  * (`-1 NOT IN (…)` is true) and positive ones drop them (filter values are never negative).
  */
@@ -13,7 +13,7 @@ export interface LogPredicates {
   common: string[];
   /** The part of `common` on the columns the rollups keep too: base_ref, event type, outcome. */
   dims: string[];
-  /** The facet filters, which their own facet leaves out (DESIGN.md §4 "Facets"). */
+  /** The facet filters, which their own facet leaves out (docs/activity-log.md "Aggregates"). */
   trigger?: string;
   pullRequest?: string;
   batchPull?: string;

@@ -1,7 +1,7 @@
 /**
  * The outcome of an event, derived on ingest from its type and metadata: one table, documented in
  * docs/activity-log.md ("Outcomes"). Most types map directly; seven refine from metadata
- * (SPEC.md "/logs/aggregate" rule 3; DESIGN.md §4 "Outcomes").
+ * (docs/activity-log.md "Aggregates" rule 3; docs/activity-log.md "Outcomes").
  */
 export type Outcome = "success" | "failure" | "pending" | "neutral";
 

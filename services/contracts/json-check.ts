@@ -4,7 +4,7 @@
  * decoder's first complaint. Two presence modes:
  * - "proto3" (request bodies): absent and null fields are allowed, as in proto3 JSON; keys may be
  *   proto names or lowerCamel JSON names.
- * - "strict" (event metadata, SPEC.md "Types and their metadata"): every field is required and
+ * - "strict" (event metadata, docs/events.md "Event types"): every field is required and
  *   non-null unless its FieldRule says `omittable` / `nullable`; keys are proto names only.
  * In both modes unknown keys are refused and FieldRule value rules apply.
  */

@@ -2,7 +2,7 @@
  * Checks a decoded request message against the FieldRules of its descriptor (lengths, patterns,
  * allowed values, formats, integer bounds, required fields), recursing into nested messages.
  * Runs for every request, whatever the protocol (REST transcoder and the Connect/gRPC
- * interceptor), so the limits of SPEC.md "Limits" hold on every path.
+ * interceptor), so the limits of docs/api.md "Limits" hold on every path.
  */
 import { ScalarType, type DescField, type DescMessage, type Message } from "@bufbuild/protobuf";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";

@@ -1,5 +1,5 @@
 /**
- * The base branch (research/domain.md §3.6): the queue's own merges are expected moves; any other
+ * The base branch (docs/domain.md §3.6): the queue's own merges are expected moves; any other
  * move is external. With `reset_on_external_merge: always` an external move re-embarks every
  * batch of the branch (MERGE_QUEUE_RESET), since their checks no longer describe what would be
  * merged; with `never` the batches keep running on their old base (their merges are then not

@@ -1,5 +1,5 @@
 /**
- * Failure resolution (research/domain.md §3.5). The batches checked on top of a failed batch are
+ * Failure resolution (docs/domain.md §3.5). The batches checked on top of a failed batch are
  * rechecked without it at once (BATCH_AHEAD_FAILED; {@link rebuildDescendants}). When every batch
  * the failed one is checked on top of has passed, it is resolved:
  * - a batch of one pull request names its culprit: CHECKS_FAILED (CHECKS_TIMEOUT after a timeout);

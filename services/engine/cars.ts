@@ -2,7 +2,7 @@
  * Batches ("cars") of a train: creating one on top of the batches it depends on, and cancelling
  * batches (their check stops, their pull requests go back to waiting or leave). A batch's check
  * includes the pull requests of all its ancestors: in serial mode every batch ahead (cumulative
- * speculation, research/domain.md §3.4), in parallel mode the batches ahead that share a scope
+ * speculation, docs/domain.md §3.4), in parallel mode the batches ahead that share a scope
  * (and theirs), in isolated mode none (§3.3).
  */
 import type { AbortCode } from "./codes.js";
@@ -18,7 +18,7 @@ export function scopesOverlap(a: { scopes: string[]; allScopes: boolean }, b: { 
   return sa.some((s) => sb.includes(s));
 }
 
-/** Scopes of a lane: unscoped work forms the `__default__` lane (research/domain.md §4.3 scope_queues). */
+/** Scopes of a lane: unscoped work forms the `__default__` lane (docs/domain.md §4.3 scope_queues). */
 export function laneScopes(scopes: string[]): string[] {
   return scopes.length === 0 ? [DEFAULT_SCOPE] : scopes;
 }
@@ -136,7 +136,7 @@ export function batchesInMerge(train: Train): Car[] {
 /**
  * Whether `car`'s check must contain the pull requests of `other` (a batch ahead of it or merging
  * before it): always in serial mode, when their scopes overlap in parallel mode, never in isolated
- * mode (research/domain.md §3.3).
+ * mode (docs/domain.md §3.3).
  */
 export function mustBuildOn(ctx: Ctx, car: Car, other: Car): boolean {
   const mode = ctx.state.config.mode;

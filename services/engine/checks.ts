@@ -1,5 +1,5 @@
 /**
- * Starting checks (research/domain.md §3.4). Batches start in train order while fewer than
+ * Starting checks (docs/domain.md §3.4). Batches start in train order while fewer than
  * max_parallel_checks batches of the train hold a check (bisection sub-batches aside, they take no
  * slot) and per-scope capacities allow, never on
  * top of a failed batch (unless skip_intermediate_results may vindicate it). A batch is checked on
@@ -232,7 +232,7 @@ export function onCheckClosed(ctx: Ctx, checkId: string): void {
 
 /**
  * speculative_check_edited: commits the queue did not make reached a draft that is running or
- * passed (research/domain.md §1.3 `allow_queue_branch_edit`). Without allow_queue_branch_edit (or
+ * passed (docs/domain.md §1.3 `allow_queue_branch_edit`). Without allow_queue_branch_edit (or
  * with a merge method other than merge-batch, the only one that merges the draft itself) its pull
  * requests leave (DRAFT_PULL_REQUEST_CHANGED) and the batches checked on top of it wait again
  * (BATCH_AHEAD_BRANCH_EDITED). With it, the check goes on at the new head (its CI and timeout start

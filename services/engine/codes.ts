@@ -1,5 +1,5 @@
 /**
- * Abort and dequeue codes (SPEC.md "Abort code" / "Dequeue code", research/domain.md §3.9) with
+ * Abort and dequeue codes (docs/domain.md §3.9) with
  * their status and the sentence shown to users. DEFINITIVE: the pull request leaves the queue.
  * REEMBARKED: its check stops but it stays queued and is checked again.
  */

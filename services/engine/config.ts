@@ -3,8 +3,8 @@
  * module's types (services/simulator/config/model.ts) into plain JSON data kept in the engine
  * state. Conditions are not kept: the runner evaluates them and feeds the results as events; the
  * engine only needs to know whether the merge conditions equal the queue conditions (in-place
- * rule, research/domain.md §3.4) and a fingerprint of the settings that make a running check
- * obsolete when they change (CONFIGURATION_CHANGED, domain.md §3.6).
+ * rule, docs/domain.md §3.4) and a fingerprint of the settings that make a running check
+ * obsolete when they change (CONFIGURATION_CHANGED, docs/domain.md §3.6).
  */
 import type {
   MergeMethodSetting, MergeQueueConfig, PartitionRuleConfig, PriorityRuleConfig, QueueRuleConfig, ScopesConfig,
@@ -70,10 +70,10 @@ export interface ConfigurationInput {
   partition_rules: PartitionRuleConfig[];
 }
 
-/** The partition of pull requests when no partition rules exist (research/domain.md §1.5). */
+/** The partition of pull requests when no partition rules exist (docs/domain.md §1.5). */
 export const DEFAULT_PARTITION = "__default__";
 
-/** Defaults of `merge_queue` (research/domain.md §1.3). */
+/** Defaults of `merge_queue` (docs/domain.md §1.3). */
 export const DEFAULT_MERGE_QUEUE: MergeQueueConfig = {
   max_parallel_checks: 5, mode: "serial", reset_on_external_merge: "always", skip_intermediate_results: false,
   queued_label: "queued", checking_label: null, dequeued_label: "dequeued", status_comments: "all", queue_controls_comment: true,
@@ -137,7 +137,7 @@ export function emptyEngineConfig(): EngineConfig {
 }
 
 /**
- * Whether checks run on the pull request itself rather than on a draft (research/domain.md §3.4):
+ * Whether checks run on the pull request itself rather than on a draft (docs/domain.md §3.4):
  * no speculation (max_parallel_checks 1), every rule checks one pull request per batch, the rule's
  * CI is single-step, no retries, and in-place checks are allowed.
  */

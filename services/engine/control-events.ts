@@ -1,5 +1,5 @@
 /**
- * Repository-level events: pause / unpause (research/domain.md §3.7), manual dequeue (§3.6) and
+ * Repository-level events: pause / unpause (docs/domain.md §3.7), manual dequeue (§3.6) and
  * configuration changes (§3.6: QUEUE_RULE_MISSING, SPECULATIVE_CHECK_NUMBER_REDUCED,
  * CONFIGURATION_CHANGED; a new mode or partition set re-embarks batches with BATCH_SCOPES_CHANGED).
  */

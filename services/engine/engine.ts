@@ -1,6 +1,6 @@
 /**
  * The merge queue engine: `apply(state, event, now) -> {state, effects}`, a pure function (no I/O,
- * no clock, no randomness). Sources: research/domain.md §3, docs/merge-queue.md.
+ * no clock, no randomness). Sources: docs/domain.md §3, docs/merge-queue.md.
  *
  * The queue rules, in plain English:
  *

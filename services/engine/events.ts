@@ -58,7 +58,7 @@ const queuedPull = z.object({
   scopes: z.array(z.string()),
   /** Touches barrier files: it is checked alone, after everything ahead. */
   allScopes: z.boolean().default(false),
-  /** Partitions whose conditions it matches (research/domain.md §1.5); [] without partitions. */
+  /** Partitions whose conditions it matches (docs/domain.md §1.5); [] without partitions. */
   partitions: z.array(z.string()).default([]),
   /** `Depends-On` predecessors. */
   dependsOn: z.array(number).default([]),

@@ -1,5 +1,5 @@
 /**
- * Batch formation (research/domain.md §3.3). While the train holds fewer than max_parallel_checks
+ * Batch formation (docs/domain.md §3.3). While the train holds fewer than max_parallel_checks
  * batches (bisection sub-batches aside) and none waits for a slot, the next batch is taken from the waiting pull requests in
  * queue order: a seed and the following pull requests of the same queue rule and effective
  * priority (in parallel and isolated modes, also the same scope set; a pull request touching every

@@ -1,5 +1,5 @@
 /**
- * A pull request leaving the queue (research/domain.md §3.6): batches from its position on are
+ * A pull request leaving the queue (docs/domain.md §3.6): batches from its position on are
  * cancelled and their other pull requests re-embarked (PR_AHEAD_DEQUEUED), the leave is logged
  * with its dequeue code, labels / summary check / comment follow merge_queue settings, and pull
  * requests stacked on it (`Depends-On`) leave too (STACK_PREDECESSOR_DEQUEUED). A merge uses

@@ -2,7 +2,7 @@
  * Builders of the `action.queue.*` and `action.dequeue` log effects, with every metadata field
  * of events.proto (required ones always present, nullable ones null when unknown, `train_car_id`
  * always equal to `batch_id`). Queue events are per pull request: each carries that pull
- * request's session, queue name and priority rule (research/domain.md §4.4).
+ * request's session, queue name and priority rule (docs/domain.md §4.4).
  */
 import { abortStatus, reasonOf, type AbortCode, type DequeueCode } from "./codes.js";
 import type { Ctx } from "./context.js";

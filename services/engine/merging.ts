@@ -1,5 +1,5 @@
 /**
- * Merging (research/domain.md §3.6). One merge at a time per base branch. A batch merges when its
+ * Merging (docs/domain.md §3.6). One merge at a time per base branch. A batch merges when its
  * check passed and every batch it is checked on top of has merged - or, with
  * skip_intermediate_results (§3.5.8), as soon as it passed: the unmerged batches it was checked
  * on top of merge with it (their running checks stop with INTERMEDIATE_RESULTS_SKIPPED, their pull

@@ -1,5 +1,5 @@
 /**
- * Queue order (research/domain.md §3.1-3.2): batches in train order, their members in order, then
+ * Queue order (docs/domain.md §3.1-3.2): batches in train order, their members in order, then
  * the waiting pull requests sorted by effective priority (queue rule rank x 10000 + priority,
  * highest first), then by time queued and order of entry (oldest first). Positions are 0-based.
  */
@@ -11,7 +11,9 @@ export function effectivePriority(ctx: Ctx, pull: PullEntry): number {
   return (ctx.rule(pull.queueRule)?.rank ?? 0) * 10000 + pull.priority;
 }
 
-/** "low", "medium", "high" or the number as text (SPEC.md BatchPullRequest.priority_alias). */
+/**
+ * "low", "medium", "high" or the number as text (docs/api.md "Merge queue status", BatchPullRequest.priority_alias).
+ */
 export function priorityAlias(priority: number): string {
   return priority === 1000 ? "low" : priority === 2000 ? "medium" : priority === 3000 ? "high" : String(priority);
 }

@@ -1,5 +1,5 @@
 /**
- * Results of checks (research/domain.md §3.4-3.5): merge conditions true = passed, false = failed,
+ * Results of checks (docs/domain.md §3.4-3.5): merge conditions true = passed, false = failed,
  * "pending" = still running, false only because of a schedule = waiting for it (`waiting_schedule`,
  * no timeout meanwhile), or held by a scheduled freeze (`frozen`, also after passing);
  * checks_timeout expiring = failed with a timeout. A failure is first

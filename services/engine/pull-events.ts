@@ -1,5 +1,5 @@
 /**
- * Pull request events (research/domain.md §3.2, §3.6): entering the queue (with priority
+ * Pull request events (docs/domain.md §3.2, §3.6): entering the queue (with priority
  * interruption), re-queueing, pushes outside the queue, closing, a new base branch, merges outside
  * the queue and queue conditions turning false.
  */

@@ -1,5 +1,5 @@
 /**
- * Giving way to a merge schedule (docs/merge-queue.md rule 5; research/domain.md §3.9
+ * Giving way to a merge schedule (docs/merge-queue.md rule 5; docs/domain.md §3.9
  * SCHEDULE_BLOCKED_AHEAD_YIELDED). A batch whose checks passed but whose merge conditions wait
  * for a schedule (`waiting_schedule`) holds up every pull request that can only merge after it:
  * its own members whose conditions already hold, and the batches checked on top of it. When one

@@ -1,7 +1,7 @@
 /**
  * The engine state of one repository: plain JSON data (stored as JSONB), times as epoch
  * milliseconds UTC. One train per (base branch, partition); a train is an ordered list of batches
- * ("cars") being checked plus the pull requests waiting for a batch. Vocabulary: docs/merge-queue.md
+ * ("cars") being checked plus the pull requests waiting for a batch. Vocabulary: docs/domain.md
  * "Glossary"; rules: the header of engine.ts.
  */
 import { emptyEngineConfig, type EngineConfig } from "./config.js";
@@ -189,7 +189,7 @@ export interface Car {
 }
 
 /**
- * A bisection of a failed batch into cumulative prefixes (research/domain.md §3.5). The failed
+ * A bisection of a failed batch into cumulative prefixes (docs/domain.md §3.5). The failed
  * batch is replaced by sub-batches that check prefixes of its members minus the last one; the
  * last one is held as the elimination candidate.
  */

@@ -65,7 +65,7 @@ export interface CommitInfo {
 export type Permission = "none" | "read" | "triage" | "write" | "maintain" | "admin";
 
 /**
- * A pull request with every attribute the conditions language reads (research/domain.md §2.2).
+ * A pull request with every attribute the conditions language reads (docs/domain.md §2.2).
  * Lists are never null; a missing scalar is null.
  */
 export interface PullRequestSnapshot {
@@ -241,7 +241,7 @@ export interface ForgePort {
   addLabels(repo: RepoName, number: number, labels: string[]): Promise<void>;
   removeLabels(repo: RepoName, number: number, labels: string[]): Promise<void>;
   /**
-   * What the base branch's protection requires (research/domain.md §2.5), injected into queue
+   * What the base branch's protection requires (docs/domain.md §2.5), injected into queue
    * rules' conditions by `branch_protection_injection_mode`. GitHub: the branch protection's
    * required status checks, required approvals and conversation resolution. Local forge: the
    * checks `.yardmaster/ci.yml` declares on that branch (the local CI is the required CI); no

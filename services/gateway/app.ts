@@ -95,7 +95,7 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
     interceptors: [createGuardInterceptor(deps.authorizer, deps.logger)],
     // The REST limit for Connect, gRPC and gRPC-Web too (their bodies are read by Connect, not Fastify).
     readMaxBytes: MAX_BODY_BYTES,
-    // Connect JSON with proto field names, like the REST surface (research/stack.md §5).
+    // Connect JSON with proto field names, like the REST surface (docs/architecture.md "JSON field names").
     jsonOptions: { useProtoFieldName: true },
   });
 

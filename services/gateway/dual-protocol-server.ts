@@ -1,7 +1,7 @@
 /**
  * One cleartext port for HTTP/1.1 and HTTP/2 (h2c with prior knowledge), chosen by the first
  * bytes of each connection: the HTTP/2 preface starts with "PRI". Node 20 ignores `allowHTTP1`
- * without TLS (research/stack.md §4, pitfall P4), hence the sniffing. REST, Connect, gRPC and
+ * without TLS (docs/architecture.md "One port for every protocol"), hence the sniffing. REST, Connect, gRPC and
  * gRPC-Web all reach the same Fastify handler. `close()` stops accepting, closes idle HTTP/1.1
  * connections and HTTP/2 sessions, so shutdown does not wait for keep-alive timeouts.
  */

@@ -1,5 +1,5 @@
 /**
- * The one REST error body (DESIGN.md §4, docs/errors.md):
+ * The one REST error body (docs/errors.md):
  *     {"code": "not_found", "message": "...", "details": [...]}
  * `details` holds `{"type": "field_violation", "field", "description"}` items for invalid
  * arguments and `{"type": "request_info", "request_id"}` on every error, so a report can be

@@ -1,5 +1,5 @@
 /**
- * A light Connect HandlerContext for REST calls (research/stack.md §2, pitfall P7): the
+ * A light Connect HandlerContext for REST calls (docs/architecture.md "The REST transcoder"): the
  * implementation is called directly, without Connect's createHandlerContext, whose AbortSignal
  * machinery costs ~16 µs per call on Node 20. The abort signal never fires: REST handlers are
  * short and the server's own timeouts bound them. The header objects are made on first use:
@@ -36,7 +36,10 @@ export class RestHandlerContext implements HandlerContext {
     return undefined;
   }
 
-  /** The request's headers (HTTP/2 pseudo-headers left out: they are not valid Headers names, stack.md P5). */
+  /**
+   * The request's headers (HTTP/2 pseudo-headers left out: they are not valid Headers names,
+   * docs/architecture.md "The REST transcoder").
+   */
   get requestHeader(): Headers {
     if (!this.request) {
       this.request = new Headers();

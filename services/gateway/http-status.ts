@@ -1,5 +1,5 @@
 /**
- * The one table from Connect codes to REST statuses and error code names (DESIGN.md §4 "Errors").
+ * The one table from Connect codes to REST statuses and error code names (docs/errors.md).
  * GitHub-style 422 for invalid_argument and failed_precondition; 403 for both unauthenticated and
  * permission_denied, so a caller learns nothing about whether a repository exists.
  */

@@ -3,7 +3,7 @@
  * parameter. Integers are kept as decimal strings so 64-bit values stay exact; their range is
  * checked here (a pull request number of 2^63 is refused as such, not as a decoder failure).
  * Dates must be RFC 3339 with a UTC offset: a Unix timestamp or a naive date-time is refused
- * (SPEC.md "Activity log", "Queues" #18).
+ * (docs/activity-log.md, docs/api.md "Queues" #18).
  */
 import { ScalarType, type DescEnum, type DescField } from "@bufbuild/protobuf";
 import { INT_RANGES, invalidField, isRfc3339, ruleOf } from "../contracts/index.js";

@@ -1,6 +1,6 @@
 /**
  * The REST JSON writer: a response message to the JSON text of the interface (docs/rest-json.md).
- * - keys are proto field names (snake_case, as SPEC.md writes them);
+ * - keys are proto field names (snake_case, as docs/api.md writes them);
  * - 64-bit integers are exact JSON numbers (JSON.stringify cannot write them, proto3 JSON would
  *   quote them);
  * - every field is present: an unset message field or unset `optional` scalar is `null`, lists

@@ -1,6 +1,6 @@
 /**
  * The REST transcoder: serves every google.api.http rule of the bound services on Fastify
- * (research/aesthetics.md §3). Per request:
+ * (docs/architecture.md "The REST transcoder"). Per request:
  * 1. match the path in the route trie: unknown path 404, known path with another method 405 + `Allow`;
  * 2. authenticate the bearer (403 before anything else is looked at);
  * 3. build the request message from the body, then the path, then the query (a repeated field may

@@ -1,7 +1,8 @@
 /**
  * The `yardmaster` command line (commander). `serve` starts the service; `migrate` applies the
  * PostgreSQL and ClickHouse migrations; every other command is a client of the running service
- * (DESIGN.md §2). Errors print one line to stderr and exit with status 1 (2 for usage errors).
+ * (docs/deployment.md "The operational contract"). Errors print one line to stderr and exit with
+ * status 1 (2 for usage errors).
  */
 import { Command, CommanderError } from "commander";
 import { Code, ConnectError } from "@connectrpc/connect";

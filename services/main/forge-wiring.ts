@@ -1,8 +1,8 @@
 /**
- * The code hosting platform of the running service (DESIGN.md §2 `FORGE`): the local forge (real
- * git in the data directory, its CI worker and ForgeService) or the GitHub App (webhook route and
- * GitHub tokens for the API). Forge events go to `sink`, bound after construction because the
- * queue runner that consumes them needs the forge itself.
+ * The code hosting platform of the running service (docs/deployment.md "The operational contract"
+ * `FORGE`): the local forge (real git in the data directory, its CI worker and ForgeService) or the
+ * GitHub App (webhook route and GitHub tokens for the API). Forge events go to `sink`, bound after
+ * construction because the queue runner that consumes them needs the forge itself.
  */
 import type { Logger } from "pino";
 import { ForgeService } from "../../gen/yardmaster/v1/forge_pb.js";

@@ -1,5 +1,5 @@
 /**
- * Split deployment (DESIGN.md §2, docs/deployment.md): a service this process does not run is
+ * Split deployment (docs/deployment.md "The operational contract"): a service this process does not run is
  * reached at its URL over Connect. The proxy implements every unary RPC of the service by calling
  * the remote process with the caller's `authorization` header (the remote authenticates and
  * authorizes the caller itself: the same admin key and the same token table in the shared

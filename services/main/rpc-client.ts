@@ -1,5 +1,5 @@
 /**
- * The CLI's connection to the running service (DESIGN.md §2 "CLI"): Connect over HTTP/1.1 to
+ * The CLI's connection to the running service (docs/deployment.md "The operational contract"): Connect over HTTP/1.1 to
  * YARDMASTER_URL, with the admin key (YARDMASTER_ADMIN_KEY or the data directory's file). Every
  * command but `serve` and `migrate` goes through here, so the CLI behaves exactly like any client.
  */

@@ -1,7 +1,7 @@
 /**
- * Starts Yardmaster (DESIGN.md §2): by default every service in one process on embedded defaults
- * — PostgreSQL (URL or embedded) with migrations, ClickHouse (URL or embedded chdb) with
- * migrations, the outbox relay, the forge (local or GitHub), the queue runner, every service on
+ * Starts Yardmaster (docs/deployment.md "The operational contract"): by default every service in
+ * one process on embedded defaults — PostgreSQL (URL or embedded) with migrations, ClickHouse (URL
+ * or embedded chdb) with migrations, the outbox relay, the forge (local or GitHub), the queue runner, every service on
  * one port (REST, Connect, gRPC, gRPC-Web) — or, with `--only`, some of them, the others reached
  * at their URLs (docs/deployment.md); a clean shutdown in reverse order.
  */

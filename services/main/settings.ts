@@ -1,6 +1,6 @@
 /**
- * The operational contract (DESIGN.md §2): settings from environment variables, validated with
- * zod. An invalid value stops the start with a message naming the variable.
+ * The operational contract (docs/deployment.md "The operational contract"): settings from
+ * environment variables, validated with zod. An invalid value stops the start with a message naming the variable.
  */
 import path from "node:path";
 import { z } from "zod";
@@ -33,9 +33,10 @@ export const SERVICE_NAMES = ["queue", "simulator", "activity-log"] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 /**
- * The settings read from the environment by {@link readSettings} (DESIGN.md §2; variable names in
- * `Env`): an absent DATABASE_URL means the embedded PostgreSQL, an absent CLICKHOUSE_URL the embedded
- * chdb under `<dataDir>/clickhouse`; `adminKey` absent means the generated key file (admin-key.ts).
+ * The settings read from the environment by {@link readSettings} (docs/deployment.md "The
+ * operational contract"; variable names in `Env`): an absent DATABASE_URL means the embedded
+ * PostgreSQL, an absent CLICKHOUSE_URL the embedded chdb under `<dataDir>/clickhouse`; `adminKey`
+ * absent means the generated key file (admin-key.ts).
  */
 export type Settings = {
   port: number;

@@ -1,6 +1,6 @@
 /**
  * Who calls and about which repository, as every QueueService write needs it: the repository of
- * a request (`owner`, `repository`: SPEC.md "Path parameters shared by every endpoint") and the
+ * a request (`owner`, `repository`: docs/api.md "Path parameters") and the
  * caller's Actor, put on the handler context by the gateway's authentication (docs/auth.md).
  */
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";

@@ -1,5 +1,5 @@
 /**
- * The log events of scheduled freezes (SPEC.md "Types and their metadata": scheduled_freeze.create
+ * The log events of scheduled freezes (docs/events.md "Event types": scheduled_freeze.create
  * / update / delete with FreezeAttrs and the Actor who did it; docs/scheduled-freeze.md). API
  * actions carry the trigger "API"; times are RFC 3339 in UTC.
  */
@@ -15,7 +15,7 @@ function row(repository: string, type: string, metadata: Record<string, unknown>
 
 const actorJson = (a: ActorInfo) => ({ type: a.type, id: a.id, name: a.name });
 
-/** FreezeAttrs JSON (SPEC.md "Shared structures"). */
+/** FreezeAttrs JSON (docs/events.md "Shared structures"). */
 export function freezeAttrsJson(f: FreezeAttributes): Record<string, unknown> {
   return {
     reason: f.reason, start: f.start.toISOString(), end: f.end?.toISOString() ?? null, timezone: f.timezone,

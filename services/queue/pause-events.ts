@@ -1,5 +1,5 @@
 /**
- * The log events of pausing (SPEC.md "Emission ties shown": queue.pause.create / update / delete,
+ * The log events of pausing (docs/activity-log.md "Ingest": queue.pause.create / update / delete,
  * with the Actor who did it). API actions carry the trigger "API"; the actor is in the metadata.
  */
 import type { ActorInfo } from "../gateway/index.js";

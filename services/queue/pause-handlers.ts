@@ -1,8 +1,8 @@
 /**
- * The two pause endpoint families over one pause state (docs/pause.md, SPEC.md #6-#8, #13-#16):
+ * The two pause endpoint families over one pause state (docs/pause.md, docs/api.md #6-#8, #13-#16):
  * - PUT pauses, or changes the reason of the current pause (queue.pause.update); paused_at is kept;
  * - DELETE (and POST /queue/pause/delete) unpauses; NOT_FOUND (404) when not paused, as the
- *   reference CLI expects (research/domain.md §4.2);
+ *   reference CLI expects (docs/domain.md §4.2);
  * - GET answers the state; not paused = {paused: false, reason: null, paused_at: null} or
  *   {queue_pause: []}.
  * Every change writes its log event in the same transaction (store/pause.ts).

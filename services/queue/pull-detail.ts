@@ -1,5 +1,5 @@
 /**
- * The mergeability check of a queued pull request's detail (SPEC.md "mergeability_check"): the
+ * The mergeability check of a queued pull request's detail (docs/api.md "Queued pull request"): the
  * check it is in, from the engine's view, and its merge conditions evaluated now, with the
  * check-* attributes read from the check's pull request (the draft, or itself in place).
  */

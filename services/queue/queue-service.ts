@@ -2,7 +2,7 @@
  * The QueueService implementation (proto/yardmaster/v1/queue.proto): reads map the engine's read
  * views of the stored queue state (PostgreSQL, last committed) to messages; writes (dequeue,
  * enqueue, pause) go through the queue runner, under the repository's lock; scheduled freezes
- * are stored and reach the runner through its inbox. Shapes: SPEC.md "Merge queue control" and
+ * are stored and reach the runner through its inbox. Shapes: docs/api.md "Merge queue" and
  * "Queues"; decisions: docs/merge-queue.md, docs/pause.md, docs/scheduled-freeze.md.
  */
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
@@ -36,7 +36,7 @@ export interface QueueServiceDeps extends PauseDeps, Omit<FreezeDeps, "now"> {
 const DAY_MS = 86_400_000;
 
 /**
- * The time window of `/queues/branches` (SPEC.md #18): end default now, start default end - 1 day.
+ * The time window of `/queues/branches` (docs/api.md #18): end default now, start default end - 1 day.
  * @throws InvalidArgumentError ("start_at") when start is after end
  */
 export function queueWindow(start: Timestamp | undefined, end: Timestamp | undefined, now: Date): { start: Date; end: Date } {

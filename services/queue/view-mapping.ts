@@ -14,7 +14,7 @@ import type { QueueCheck } from "../engine/index.js";
 export const ts = (ms: number | null | undefined) => (ms === null || ms === undefined ? undefined : timestampFromMs(ms));
 
 /**
- * A pull request of a batch (SPEC.md "BatchPullRequest"); epoch-millisecond times become
+ * A pull request of a batch (docs/api.md "Merge queue status"); epoch-millisecond times become
  * Timestamps, a null priority rule name "".
  */
 export function batchPullRequest(p: BatchPullRequestView): MessageInitShape<typeof BatchPullRequestSchema> {
@@ -26,7 +26,7 @@ export function batchPullRequest(p: BatchPullRequestView): MessageInitShape<type
   };
 }
 
-/** A batch (SPEC.md "Batch"), its sub-batches mapped recursively. */
+/** A batch (docs/api.md "Merge queue status"), its sub-batches mapped recursively. */
 export function batch(b: BatchView): MessageInitShape<typeof BatchSchema> {
   return {
     id: b.id, parentIds: b.parentIds, name: b.name, status: { code: b.status.code }, startedAt: ts(b.startedAt), estimatedMergeAt: ts(b.estimatedMergeAt),
@@ -37,7 +37,7 @@ export function batch(b: BatchView): MessageInitShape<typeof BatchSchema> {
 }
 
 /**
- * The merge queue status response (SPEC.md "Merge queue status"): scope queues as lists of batch id
+ * The merge queue status response (docs/api.md "Merge queue status"): scope queues as lists of batch id
  * strings, batches, waiting pull requests and the mode.
  */
 export function status(v: StatusView): MessageInitShape<typeof GetMergeQueueStatusResponseSchema> {
@@ -56,7 +56,7 @@ export function checkItem(c: QueueCheck): MessageInitShape<typeof MergeabilityCh
 }
 
 /**
- * A pull request of the queue listing (SPEC.md "QueuedPullRequest"), with its queue rule and the
+ * A pull request of the queue listing (docs/api.md "Queue listing"), with its queue rule and the
  * `evaluated_conditions` text given by the caller. A check without a pull request number reports 0;
  * `speculative_check_pull_request.checks` is left empty.
  */

@@ -1,7 +1,7 @@
 /**
  * The ProductService (admin.proto): which products are enabled on a repository, read by the
  * configuration simulator's `unused_sections`. A change logs product.enabled / product.disabled
- * (SPEC.md "Types and their metadata") with the caller as actor, in the same transaction.
+ * (docs/events.md "Event types") with the caller as actor, in the same transaction.
  */
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import type { ProductService } from "../../gen/yardmaster/v1/admin_pb.js";

@@ -1,5 +1,5 @@
 /**
- * The SimulatorService (SPEC.md "Simulation", #9-#11; research/domain.md §5):
+ * The SimulatorService (docs/api.md "Simulation", #9-#11; docs/domain.md §5):
  * - SimulateConfiguration validates a configuration text: `message`, `deprecations`, and
  *   `unused_sections` (sections of products not enabled on the repository);
  * - SimulateRepository validates it for the repository: title "The configuration is valid",

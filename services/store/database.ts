@@ -1,6 +1,7 @@
 /**
  * The PostgreSQL connection pool: `DATABASE_URL` when given, else the embedded server in the data
- * directory (DESIGN.md §2), supervised (postgres-supervisor.ts). Migrations run at open (migrate.ts).
+ * directory (docs/deployment.md "The operational contract"), supervised (postgres-supervisor.ts).
+ * Migrations run at open (migrate.ts).
  *
  * A connection that dies is never an unhandled `error` event (docs/reliability.md "Database
  * outages"): node-postgres emits `error` on a client whose connection ends, and a pool listens

@@ -1,9 +1,9 @@
 /**
- * The outbox relay (DESIGN.md §3 step 4): moves outbox rows to the event store (ClickHouse) in
- * batches of up to 1,000, oldest first. A batch is claimed (committed) before it is sent and
- * deleted only after the store acknowledged it. A batch that was claimed before (an earlier send
- * failed, or the process died after sending) is re-sent with `mayExist`, and the sink then skips
- * the rows it already holds, so a retry after an unclear failure never duplicates.
+ * The outbox relay (docs/architecture.md "A forge event, end to end" step 4): moves outbox rows to
+ * the event store (ClickHouse) in batches of up to 1,000, oldest first. A batch is claimed
+ * (committed) before it is sent and deleted only after the store acknowledged it. A batch that was
+ * claimed before (an earlier send failed, or the process died after sending) is re-sent with
+ * `mayExist`, and the sink then skips the rows it already holds, so a retry after an unclear failure never duplicates.
  * With the store down nothing is lost: the outbox grows and drains when it is back (retry with
  * exponential backoff capped at {@link RELAY_MAX_DELAY_MS}, so the log catches up within about
  * 2 s of ClickHouse's return; docs/activity-log.md "The log's lag"). Failures are logged at the

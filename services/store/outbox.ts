@@ -1,7 +1,7 @@
 /**
- * The event outbox (DESIGN.md §3): activity log events are inserted in the same transaction as the
- * state change they describe and copied to ClickHouse later by the relay (outbox-relay.ts).
- * Event ids come from the `event_ids` sequence, in the order of the rows given.
+ * The event outbox (docs/architecture.md "A forge event, end to end"): activity log events are
+ * inserted in the same transaction as the state change they describe and copied to ClickHouse later
+ * by the relay (outbox-relay.ts). Event ids come from the `event_ids` sequence, in the order of the rows given.
  */
 import type pg from "pg";
 
@@ -16,7 +16,7 @@ export interface EventRow {
   baseRef: string | null;
   outcome: "success" | "failure" | "pending" | "neutral";
   type: string;
-  /** Batch pull request number (DESIGN.md §4) as a decimal string, or null. */
+  /** Batch pull request number (docs/activity-log.md "Batch pull request numbers") as a decimal string, or null. */
   batchPull: string | null;
   /** The metadata object as JSON text. */
   metadata: string;

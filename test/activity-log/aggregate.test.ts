@@ -1,6 +1,6 @@
 /**
- * `/logs/aggregate` cases a small random data set never reaches (SPEC.md "/logs/aggregate" rules;
- * DESIGN.md §4 "Facets"): facets keep the top 200 values by count, ties by value (numbers
+ * `/logs/aggregate` cases a small random data set never reaches (docs/activity-log.md
+ * "Aggregates" rules): facets keep the top 200 values by count, ties by value (numbers
  * numerically), and each facet filter leaves its own facet alone while narrowing the others.
  */
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";

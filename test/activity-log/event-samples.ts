@@ -1,6 +1,6 @@
 /**
- * Named builders of valid metadata for each of the 47 event types (SPEC.md "Types and their
- * metadata", events.proto), plus the shared structures. Every builder takes overrides, so a test
+ * Named builders of valid metadata for each of the 47 event types (docs/events.md "Event
+ * types", events.proto), plus the shared structures. Every builder takes overrides, so a test
  * states only what matters to it. `METADATA_BUILDERS` maps each type to its builder: tests iterate
  * it (data-driven), and a type missing here fails the coverage test.
  */
@@ -11,7 +11,7 @@ export const UUID_A = "0b1d1c2e-3f40-4a5b-8c6d-7e8f90a1b2c3";
 export const UUID_B = "9f8e7d6c-5b4a-4392-a180-f1e2d3c4b5a6";
 const AT = "2026-11-22T10:00:00Z";
 
-// ---- shared structures (SPEC.md "Shared structures") ----
+// ---- shared structures (docs/events.md "Shared structures") ----
 
 export const actor = (over: Json = {}): Json => ({ type: "user", id: 4242, name: "ada", ...over });
 export const applicationActor = (over: Json = {}): Json => ({ type: "application", id: UUID_A, name: "admin application key", ...over });

@@ -1,5 +1,5 @@
 /**
- * The histogram ladder and alignment (DESIGN.md §4 "Histogram"; docs/activity-log.md "Histogram"):
+ * The histogram ladder and alignment (docs/activity-log.md "Aggregates"):
  * the smallest interval giving at most 100 aligned buckets over the window.
  */
 import { describe, expect, it } from "vitest";

@@ -91,7 +91,7 @@ describe("AppendEvents", () => {
   const at2 = (field: string) => `events[2].${field}`;
   it.each([
     ["an unknown type", { type: "action.teleport" }, at2("type"), 'unknown event type "action.teleport"'],
-    ["a repository without owner", { repository: "widgets" }, at2("repository"), 'must be "owner/repository" within the spec\'s limits'],
+    ["a repository without owner", { repository: "widgets" }, at2("repository"), 'must be "owner/repository" (owner: 1-40 letters, digits or hyphens; repository: 1-100 letters, digits, "_", "." or "-")'],
     ["a negative pull request", { pullRequest: -1n }, at2("pull_request"), "must be between 0 and 9223372036854775807"],
     ["an empty trigger", { trigger: "" }, at2("trigger"), "is required"],
     ["a received_at beyond what the log holds", { receivedAtMs: Date.UTC(2400, 0, 1) }, at2("received_at"), "must be between 1900-01-01T00:00:00Z and 2299-01-01T00:00:00Z"],

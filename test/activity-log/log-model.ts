@@ -1,7 +1,7 @@
 /**
  * The brute-force model of `/logs` and `/logs/aggregate` the property tests compare against:
- * plain TypeScript over the events the test appended, written from SPEC.md "Activity log" and
- * DESIGN.md §4, sharing no code with the ClickHouse queries. Outcomes and batch pull request
+ * plain TypeScript over the events the test appended, written from docs/activity-log.md,
+ * sharing no code with the ClickHouse queries. Outcomes and batch pull request
  * numbers are ingest rules (tested on their own in ingest.test.ts); the model takes them from
  * the ingest functions.
  */
@@ -67,7 +67,10 @@ export function expectedList(events: ModelEvent[], f: ModelFilters): ModelEvent[
 const LADDER = [60, 300, 900, 3600, 10800, 21600, 43200, 86400, 604800];
 const MONDAY = Date.UTC(1970, 0, 5);
 
-/** The histogram the spec's rule gives: the smallest interval of the ladder with at most 100 aligned buckets. */
+/**
+ * The histogram docs/activity-log.md "Aggregates" gives: the smallest interval of the ladder with
+ * at most 100 aligned buckets.
+ */
 export function expectedHistogram(events: ModelEvent[], f: ModelFilters): { interval: number; buckets: { start: number; end: number; count: number }[] } {
   const rows = events.filter((e) => matches(e, f));
   for (const s of LADDER) {
@@ -100,7 +103,7 @@ function facet(values: (string | bigint | null)[], limit: number | null): { valu
   return (limit === null ? out : out.slice(0, limit)).map((x) => ({ value: String(x.raw), count: x.count }));
 }
 
-/** The five facets (SPEC.md "/logs/aggregate" rules 2-4; DESIGN.md §4 "Facets"). */
+/** The five facets (docs/activity-log.md "Aggregates" rules 2-4). */
 export function expectedFacets(events: ModelEvent[], f: ModelFilters) {
   const all = events.filter((e) => matches(e, f));
   const without = (skip: Facet) => events.filter((e) => matches(e, f, skip));

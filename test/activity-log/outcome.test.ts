@@ -1,5 +1,5 @@
 /**
- * The outcome table (docs/activity-log.md "Outcomes"; DESIGN.md §4): the outcome of each of the 47
+ * The outcome table (docs/activity-log.md "Outcomes"): the outcome of each of the 47
  * types for its sample metadata, and every metadata refinement.
  */
 import { describe, expect, it } from "vitest";

@@ -1,6 +1,6 @@
 /**
- * Every refusal of `/logs` and `/logs/aggregate` (SPEC.md "Activity log", "Errors"; DESIGN.md §4
- * "Errors"): INVALID_ARGUMENT (REST 422) naming the parameter, for both RPCs where the parameter
+ * Every refusal of `/logs` and `/logs/aggregate` (docs/activity-log.md "Filters",
+ * docs/errors.md): INVALID_ARGUMENT (REST 422) naming the parameter, for both RPCs where the parameter
  * exists; the deprecated event type alias is accepted; cursors are refused when altered or
  * presented with another repository, other filters, another window or another service secret.
  * (Dates given as Unix timestamps or without offset never reach the service: the REST transcoder

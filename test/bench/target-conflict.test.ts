@@ -1,6 +1,6 @@
 /**
  * The idealised estimate behind the benchmark's note on its targets (bench/queue/target-conflict.ts,
- * docs/merge-queue.md "Benchmark"), checked at points worked out by hand, against its own
+ * docs/benchmarks.md "The merge queue"), checked at points worked out by hand, against its own
  * monotonicity, and for the two conclusions the docs draw from it.
  */
 import { describe, expect, it } from "vitest";

@@ -1,7 +1,7 @@
 /**
- * A crash loses nothing (DESIGN.md §3; docs/merge-queue.md "Runner"; docs/local-forge.md "CI
- * jobs"): the real server process is killed with SIGKILL while a batch's check runs, then
- * started again on the same data directory (the embedded ClickHouse, the git repositories) and
+ * A crash loses nothing (docs/architecture.md "A forge event, end to end"; docs/merge-queue.md
+ * "Runner"; docs/local-forge.md "CI jobs"): the real server process is killed with SIGKILL while a
+ * batch's check runs, then started again on the same data directory (the embedded ClickHouse, the git repositories) and
  * the same PostgreSQL database. The queue carries on by itself: the interrupted CI job is claimed
  * again once its lease runs out (`YARDMASTER_CI_LEASE_SECONDS`, 10 s here), and every pull request
  * merges exactly once. The activity log lost no event written before the crash and holds no

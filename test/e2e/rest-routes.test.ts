@@ -1,5 +1,5 @@
 /**
- * The REST surface of SPEC.md against the real server process, for a repository with no queue:
+ * The REST surface of docs/api.md against the real server process, for a repository with no queue:
  * every one of the 20 routes answers its status and body shape; bad input is refused with 422
  * naming the parameter; unknown paths 404; wrong methods 405 with Allow.
  */

@@ -1,5 +1,5 @@
 /**
- * Split deployment end to end (DESIGN.md §2, docs/deployment.md): two real server processes on
+ * Split deployment end to end (docs/deployment.md "The operational contract"): two real server processes on
  * one PostgreSQL database. The log process runs `serve --only activity-log` (ClickHouse, the
  * outbox relay, ActivityLogService); the front process runs `serve --only queue,simulator` and
  * reaches the log at YARDMASTER_ACTIVITY_LOG_URL. A pause written by the front arrives in the

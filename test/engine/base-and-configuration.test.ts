@@ -1,5 +1,5 @@
 /**
- * Scenario tests of base branch moves (reset_on_external_merge, research/domain.md §3.6), conflicts
+ * Scenario tests of base branch moves (reset_on_external_merge, docs/domain.md §3.6), conflicts
  * and draft creation failures (§3.4), configuration changes and re-queueing (§3.2, §3.6).
  */
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * Scenario tests of batch formation, speculative checks and merging (research/domain.md §3.3-3.6):
+ * Scenario tests of batch formation, speculative checks and merging (docs/domain.md §3.3-3.6):
  * each asserts the whole train (batches, checks, waiting list) and the effects that tell the story.
  */
 import { describe, expect, it } from "vitest";

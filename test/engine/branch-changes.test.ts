@@ -1,5 +1,5 @@
 /**
- * Scenario tests of branch changes the queue did not make (research/domain.md §1.3, §3.9): a
+ * Scenario tests of branch changes the queue did not make (docs/domain.md §1.3, §3.9): a
  * deleted base branch (BASE_BRANCH_MISSING), a pull request moved to another base
  * (BASE_BRANCH_CHANGED) and commits pushed to a batch's draft pull request
  * (DRAFT_PULL_REQUEST_CHANGED / BATCH_AHEAD_BRANCH_EDITED, `allow_queue_branch_edit`).

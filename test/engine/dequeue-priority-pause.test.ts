@@ -1,5 +1,5 @@
 /**
- * Scenario tests of leaving the queue (research/domain.md §3.6), priorities with interruption
+ * Scenario tests of leaving the queue (docs/domain.md §3.6), priorities with interruption
  * (§3.2) and pause (§3.7).
  */
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * Scenario tests of failure handling (research/domain.md §3.4-3.5): culprits, rechecking the
+ * Scenario tests of failure handling (docs/domain.md §3.4-3.5): culprits, rechecking the
  * batches behind a failure, bisection into cumulative prefixes, elimination, resolution attempts,
  * retries, timeouts, waiting for the batches ahead, and skip_intermediate_results.
  */

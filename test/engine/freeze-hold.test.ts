@@ -1,5 +1,5 @@
 /**
- * A scheduled freeze in the engine (docs/scheduled-freeze.md; research/domain.md §3.7): the runner
+ * A scheduled freeze in the engine (docs/scheduled-freeze.md; docs/domain.md §3.7): the runner
  * reports members an active freeze holds as check_results with `holdKind: "freeze"`; the batch is
  * `frozen`, not merged, keeps its check, and its leave counts the wait in
  * seconds_waiting_for_freeze. A batch that already passed is held too (a freeze that began while

@@ -1,5 +1,5 @@
 /**
- * The leave event's `conditions_evaluation` (SPEC.md "Leave metadata"): the conditions last
+ * The leave event's `conditions_evaluation` (docs/events.md "Leave"): the conditions last
  * evaluated for the pull request — the merge conditions of its check when that failed, its queue
  * conditions when they stopped matching — as events.proto `ConditionEvaluation`, valid for the
  * activity log's strict validator; null when nothing was evaluated.

@@ -1,6 +1,6 @@
 /**
  * A check whose merge conditions are false only because a schedule is closed (docs/merge-queue.md
- * rule 5, research/domain.md §3.9 `waiting_schedule`): it waits for the schedule instead of
+ * rule 5, docs/domain.md §3.9 `waiting_schedule`): it waits for the schedule instead of
  * failing, without a checks timeout, shows `waiting_schedule`, is evaluated again when the
  * schedule opens (a timer), and its pull requests' leave events count the wait. What it holds up
  * behind it: schedule-yield.test.ts.

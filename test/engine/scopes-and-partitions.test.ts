@@ -1,5 +1,5 @@
 /**
- * Scenario tests of queue modes with scopes (research/domain.md §1.6, §3.3) and partitions (§1.5).
+ * Scenario tests of queue modes with scopes (docs/domain.md §1.6, §3.3) and partitions (§1.5).
  */
 import { describe, expect, it } from "vitest";
 import { statusView } from "../../services/engine/index.js";

@@ -1,5 +1,5 @@
 /**
- * The read views (SPEC.md "Merge queue status", "Queued pull request detail", "Queue listing",
+ * The read views (docs/api.md "Merge queue status", "Queued pull request", "Queue listing",
  * branches, pause): shapes, positions, status codes, sub-batches while bisecting, the filling
  * batch and estimates from recent CI durations. Times are minutes after T0 here.
  */

@@ -79,7 +79,7 @@ export const restRequest = fc.record({
     { weight: 1, arbitrary: fc.constantFrom("application/json; charset=utf-8", "text/plain", "application/x-www-form-urlencoded", undefined) }),
 });
 
-/** The error body of DESIGN.md §4, checked for one answer; returns a description of what is wrong, or null. */
+/** The error body of docs/errors.md, checked for one answer; returns a description of what is wrong, or null. */
 export function errorBodyProblem(status: number, text: string): string | null {
   let body: any;
   try { body = JSON.parse(text); } catch { return `a ${status} whose body is not JSON: ${text.slice(0, 200)}`; }

@@ -3,7 +3,7 @@
  * server error, never holds the server. Fixed seeds; against the real server process, which holds
  * a local forge repository acme/widgets with a queue configuration and an open pull request, so
  * that random requests reach the handlers' own work.
- * - REST: the 20 routes of SPEC.md, with random path parameters, queries, bodies and content
+ * - REST: the 20 routes of docs/api.md, with random path parameters, queries, bodies and content
  *   types: every answer below 500, every error the JSON error body naming its field.
  * - Connect: every RPC of every service, JSON bodies built from the method's own fields, and
  *   random bytes as application/proto: a success or a Connect error other than internal/unknown.

@@ -1,7 +1,7 @@
 /**
- * The outbox relay against real PostgreSQL and a real ClickHouse engine (DESIGN.md §3 step 4):
- * events leave the outbox only once ClickHouse has them; a failed send is retried; a batch that
- * reached ClickHouse without being acknowledged is not duplicated when it is sent again.
+ * The outbox relay against real PostgreSQL and a real ClickHouse engine (docs/architecture.md "A
+ * forge event, end to end" step 4): events leave the outbox only once ClickHouse has them; a failed
+ * send is retried; a batch that reached ClickHouse without being acknowledged is not duplicated when it is sent again.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ClickHouseClient } from "../../services/activity-log/index.js";

@@ -1,6 +1,6 @@
 /**
  * A @grpc/grpc-js client (not Connect's) for a protobuf-es service, with protobuf-es
- * serializers: typed messages, exact bigints (research/stack.md §4). Speaks h2c with prior
+ * serializers: typed messages, exact bigints (docs/architecture.md "gRPC clients in tests"). Speaks h2c with prior
  * knowledge, as gRPC tooling does.
  */
 import * as grpc from "@grpc/grpc-js";

@@ -1,9 +1,9 @@
 /**
- * One embedded PostgreSQL cluster per test run (DESIGN.md §5), in a temporary directory; test files
- * create their own database in it (database.ts). The URL reaches tests through `inject("pgUrl")`.
- * The migrations are applied once, to a template database (`inject("pgTemplate")`) that each
- * migrated test database is copied from: a copy takes ~30 ms where migrating takes ~120 ms, and
- * the forge tests create one per test.
+ * One embedded PostgreSQL cluster per test run (docs/architecture.md "How it is tested"), in a
+ * temporary directory; test files create their own database in it (database.ts). The URL reaches
+ * tests through `inject("pgUrl")`. The migrations are applied once, to a template database
+ * (`inject("pgTemplate")`) that each migrated test database is copied from: a copy takes ~30 ms
+ * where migrating takes ~120 ms, and the forge tests create one per test.
  */
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";

@@ -1,7 +1,7 @@
 /**
  * Starts the real service process (`node bin/yardmaster.js serve`, what `npm start` runs) on a free
  * port, with its own data directory and a fresh database, as an end-to-end test's user would
- * (DESIGN.md §5). Its stdout banner gives the port and the admin key.
+ * (docs/architecture.md "How it is tested"). Its stdout banner gives the port and the admin key.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";

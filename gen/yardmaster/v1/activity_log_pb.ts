@@ -19,7 +19,7 @@ export const file_yardmaster_v1_activity_log: GenFile = /*@__PURE__*/
   fileDesc("CiB5YXJkbWFzdGVyL3YxL2FjdGl2aXR5X2xvZy5wcm90bxINeWFyZG1hc3Rlci52MSKuBQoPTGlzdExvZ3NSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQSHgoMcHVsbF9yZXF1ZXN0GAMgAygDQgjK8xgESAFwZBIiChBub3RfcHVsbF9yZXF1ZXN0GAQgAygDQgjK8xgESAFwZBIgCghiYXNlX3JlZhgFIAEoCUIJyvMYBSgBMP8BSACIAQESHAoKYmF0Y2hfcHVsbBgGIAMoA0IIyvMYBEgBcGQSIAoObm90X2JhdGNoX3B1bGwYByADKANCCMrzGARIAXBkEhoKCmV2ZW50X3R5cGUYCCADKAlCBsrzGAJwZBIeCg5ub3RfZXZlbnRfdHlwZRgJIAMoCUIGyvMYAnBkEi8KB291dGNvbWUYCiADKA4yFi55YXJkbWFzdGVyLnYxLk91dGNvbWVCBsrzGAJwZBIzCgtub3Rfb3V0Y29tZRgLIAMoDjIWLnlhcmRtYXN0ZXIudjEuT3V0Y29tZUIGyvMYAnBkEhoKB3RyaWdnZXIYDCADKAlCCcrzGAUw/wFwZBIeCgtub3RfdHJpZ2dlchgNIAMoCUIJyvMYBTD/AXBkEjEKDXJlY2VpdmVkX2Zyb20YDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC3JlY2VpdmVkX3RvGA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgZjdXJzb3IYECABKAlIAYgBARIjCghwZXJfcGFnZRgRIAEoBUIMyvMYCEABSAFgZGgBSAKIAQFCCwoJX2Jhc2VfcmVmQgkKB19jdXJzb3JCCwoJX3Blcl9wYWdlIlgKEExpc3RMb2dzUmVzcG9uc2USDAoEc2l6ZRgBIAEoBRIQCghwZXJfcGFnZRgCIAEoBRIkCgZldmVudHMYAyADKAsyFC55YXJkbWFzdGVyLnYxLkV2ZW50IuEEChRBZ2dyZWdhdGVMb2dzUmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEh4KDHB1bGxfcmVxdWVzdBgDIAMoA0IIyvMYBEgBcGQSIgoQbm90X3B1bGxfcmVxdWVzdBgEIAMoA0IIyvMYBEgBcGQSIAoIYmFzZV9yZWYYBSABKAlCCcrzGAUoATD/AUgAiAEBEhwKCmJhdGNoX3B1bGwYBiADKANCCMrzGARIAXBkEiAKDm5vdF9iYXRjaF9wdWxsGAcgAygDQgjK8xgESAFwZBIaCgpldmVudF90eXBlGAggAygJQgbK8xgCcGQSHgoObm90X2V2ZW50X3R5cGUYCSADKAlCBsrzGAJwZBIvCgdvdXRjb21lGAogAygOMhYueWFyZG1hc3Rlci52MS5PdXRjb21lQgbK8xgCcGQSMwoLbm90X291dGNvbWUYCyADKA4yFi55YXJkbWFzdGVyLnYxLk91dGNvbWVCBsrzGAJwZBIaCgd0cmlnZ2VyGAwgAygJQgnK8xgFMP8BcGQSHgoLbm90X3RyaWdnZXIYDSADKAlCCcrzGAUw/wFwZBIxCg1yZWNlaXZlZF9mcm9tGA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtyZWNlaXZlZF90bxgPIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCCwoJX2Jhc2VfcmVmInQKD0hpc3RvZ3JhbUJ1Y2tldBIpCgVzdGFydBgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJwoDZW5kGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVjb3VudBgDIAEoAyIqCgpGYWNldENvdW50Eg0KBXZhbHVlGAEgASgJEg0KBWNvdW50GAIgASgDIvYCChVBZ2dyZWdhdGVMb2dzUmVzcG9uc2USDQoFdG90YWwYASABKAMSHQoVaW50ZXJ2YWxfc2l6ZV9zZWNvbmRzGAIgASgDEjEKCWhpc3RvZ3JhbRgDIAMoCzIeLnlhcmRtYXN0ZXIudjEuSGlzdG9ncmFtQnVja2V0EjAKDWJ5X2V2ZW50X3R5cGUYBCADKAsyGS55YXJkbWFzdGVyLnYxLkZhY2V0Q291bnQSLQoKYnlfb3V0Y29tZRgFIAMoCzIZLnlhcmRtYXN0ZXIudjEuRmFjZXRDb3VudBItCgpieV90cmlnZ2VyGAYgAygLMhkueWFyZG1hc3Rlci52MS5GYWNldENvdW50EjIKD2J5X3B1bGxfcmVxdWVzdBgHIAMoCzIZLnlhcmRtYXN0ZXIudjEuRmFjZXRDb3VudBI4ChVieV9iYXRjaF9wdWxsX3JlcXVlc3QYCCADKAsyGS55YXJkbWFzdGVyLnYxLkZhY2V0Q291bnQilAIKCkV2ZW50SW5wdXQSFAoEdHlwZRgBIAEoCUIGyvMYAlABEh0KCnJlcG9zaXRvcnkYAiABKAlCCcrzGAUwjQFQARIZCgxwdWxsX3JlcXVlc3QYAyABKANIAIgBARIgCghiYXNlX3JlZhgEIAEoCUIJyvMYBSgBMP8BSAGIAQESGgoHdHJpZ2dlchgFIAEoCUIJyvMYBTD/AVABEi8KC3JlY2VpdmVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIpCghtZXRhZGF0YRgHIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RCDwoNX3B1bGxfcmVxdWVzdEILCglfYmFzZV9yZWYiZAoTQXBwZW5kRXZlbnRzUmVxdWVzdBIiCg9pZGVtcG90ZW5jeV9rZXkYASABKAlCCcrzGAUwyAFQARIpCgZldmVudHMYAiADKAsyGS55YXJkbWFzdGVyLnYxLkV2ZW50SW5wdXQiNQoUQXBwZW5kRXZlbnRzUmVzcG9uc2USCwoDaWRzGAEgAygDEhAKCHJlcGxheWVkGAIgASgIMvsCChJBY3Rpdml0eUxvZ1NlcnZpY2USeAoITGlzdExvZ3MSHi55YXJkbWFzdGVyLnYxLkxpc3RMb2dzUmVxdWVzdBofLnlhcmRtYXN0ZXIudjEuTGlzdExvZ3NSZXNwb25zZSIrgtPkkwIlEiMvdjEvcmVwb3Mve293bmVyfS97cmVwb3NpdG9yeX0vbG9ncxKRAQoNQWdncmVnYXRlTG9ncxIjLnlhcmRtYXN0ZXIudjEuQWdncmVnYXRlTG9nc1JlcXVlc3QaJC55YXJkbWFzdGVyLnYxLkFnZ3JlZ2F0ZUxvZ3NSZXNwb25zZSI1gtPkkwIvEi0vdjEvcmVwb3Mve293bmVyfS97cmVwb3NpdG9yeX0vbG9ncy9hZ2dyZWdhdGUSVwoMQXBwZW5kRXZlbnRzEiIueWFyZG1hc3Rlci52MS5BcHBlbmRFdmVudHNSZXF1ZXN0GiMueWFyZG1hc3Rlci52MS5BcHBlbmRFdmVudHNSZXNwb25zZWIGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_struct, file_google_protobuf_timestamp, file_yardmaster_v1_common, file_yardmaster_v1_events]);
 
 /**
- * Request of ListLogs, REST GET /v1/repos/{owner}/{repository}/logs (SPEC.md "Activity log"):
+ * Request of ListLogs, REST GET /v1/repos/{owner}/{repository}/logs (docs/activity-log.md):
  * repeatable filters, a received_at window and paging. Refusals, defaults and cursors:
  * docs/activity-log.md "Filters" and "Pages, cursors and links".
  *
@@ -142,7 +142,7 @@ export const ListLogsRequestSchema: GenMessage<ListLogsRequest> = /*@__PURE__*/
 /**
  * Response of ListLogs: one page of events, newest first (received_at, then id, descending).
  * Links to other pages travel in the `Link` header (gRPC and Connect: response metadata).
- * SPEC.md "Activity log"; docs/activity-log.md "Pages, cursors and links".
+ * docs/activity-log.md "Pages, cursors and links".
  *
  * @generated from message yardmaster.v1.ListLogsResponse
  */
@@ -175,7 +175,7 @@ export const ListLogsResponseSchema: GenMessage<ListLogsResponse> = /*@__PURE__*
 /**
  * Request of AggregateLogs, REST GET /v1/repos/{owner}/{repository}/logs/aggregate: the filters
  * and window of ListLogsRequest, with the same meanings and defaults, without cursor and per_page.
- * SPEC.md "Activity log"; docs/activity-log.md "Aggregates".
+ * docs/activity-log.md "Aggregates".
  *
  * @generated from message yardmaster.v1.AggregateLogsRequest
  */
@@ -297,7 +297,7 @@ export const HistogramBucketSchema: GenMessage<HistogramBucket> = /*@__PURE__*/
 
 /**
  * One value of an AggregateLogsResponse facet with its number of events; a value with no
- * events has no entry. SPEC.md "Activity log" (FacetCount); docs/activity-log.md "Aggregates".
+ * events has no entry. docs/activity-log.md "Aggregates" ({value, count}); docs/activity-log.md "Aggregates".
  *
  * @generated from message yardmaster.v1.FacetCount
  */
@@ -322,7 +322,7 @@ export const FacetCountSchema: GenMessage<FacetCount> = /*@__PURE__*/
 
 /**
  * Response of AggregateLogs: the total, a zero-filled histogram of the window and five facets,
- * all over the filters of the request. SPEC.md "Activity log" rules 1-4; interval, facets and
+ * all over the filters of the request. docs/activity-log.md "Aggregates" rules 1-4; interval, facets and
  * ties: docs/activity-log.md "Aggregates".
  *
  * @generated from message yardmaster.v1.AggregateLogsResponse
@@ -504,7 +504,7 @@ export const AppendEventsResponseSchema: GenMessage<AppendEventsResponse> = /*@_
   messageDesc(file_yardmaster_v1_activity_log, 8);
 
 /**
- * The activity log of a repository, stored in ClickHouse. SPEC.md "Activity log"; decisions in
+ * The activity log of a repository, stored in ClickHouse. docs/activity-log.md; decisions in
  * docs/activity-log.md (ordering, cursors, histogram buckets, facets, outcomes).
  * Errors: INVALID_ARGUMENT (422) naming the parameter for two mutually exclusive filters, a date
  * without UTC offset, an unknown event type, per_page out of 1-100, a window whose start is after

@@ -353,7 +353,7 @@ export const TokenService: GenService<{
   serviceDesc(file_yardmaster_v1_admin, 0);
 
 /**
- * Products enabled on a repository (SPEC.md "unused_sections"; docs/configuration.md "Products"):
+ * Products enabled on a repository (docs/configuration.md "Products and unused sections"):
  * merge_queue and workflow_automation are enabled by default, merge_protections and ci_insights
  * are not. Changing one logs product.enabled / product.disabled with the actor. No REST route.
  *

@@ -18,20 +18,20 @@ export const file_yardmaster_v1_common: GenFile = /*@__PURE__*/
  * Rules a field's value must follow beyond its proto type. They are read from the descriptors at
  * start-up by the request validator (REST, Connect and gRPC alike, services/gateway/field-rules.ts)
  * and by the event metadata validator (services/contracts/json-check.ts), so the
- * limits of SPEC.md ("Limits", path parameters, event metadata tables) live in one place: here.
+ * limits of docs/api.md ("Limits", "Path parameters") and docs/events.md live in one place: here.
  *
  * @generated from message yardmaster.v1.FieldRule
  */
 export type FieldRule = Message<"yardmaster.v1.FieldRule"> & {
   /**
-   * JSON `null` is an accepted value (SPEC.md writes such fields as `type|null`).
+   * JSON `null` is an accepted value (docs/events.md "Metadata rules": nullable).
    *
    * @generated from field: bool nullable = 1;
    */
   nullable: boolean;
 
   /**
-   * The field may be left out of a JSON object (SPEC.md marks such fields "optional").
+   * The field may be left out of a JSON object (docs/events.md "Metadata rules": optional).
    *
    * @generated from field: bool omittable = 2;
    */
@@ -90,7 +90,7 @@ export type FieldRule = Message<"yardmaster.v1.FieldRule"> & {
   required: boolean;
 
   /**
-   * Integer or UUID string: the Actor id of SPEC.md "Shared structures" (google.protobuf.Value).
+   * Integer or UUID string: the Actor id of docs/events.md "Shared structures" (google.protobuf.Value).
    *
    * @generated from field: bool integer_or_uuid = 11;
    */
@@ -132,7 +132,7 @@ export const field: GenExtension<FieldOptions, FieldRule> = /*@__PURE__*/
   extDesc(file_yardmaster_v1_common, 0);
 
 /**
- * The activity log event type whose `metadata` this message describes (SPEC.md "Events").
+ * The activity log event type whose `metadata` this message describes (docs/events.md).
  *
  * @generated from extension: string event_type = 51002;
  */

@@ -16,7 +16,7 @@ export const file_yardmaster_v1_events: GenFile = /*@__PURE__*/
   fileDesc("Chp5YXJkbWFzdGVyL3YxL2V2ZW50cy5wcm90bxINeWFyZG1hc3Rlci52MSKbAgoFRXZlbnQSCgoCaWQYASABKAMSLwoLcmVjZWl2ZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3RyaWdnZXIYAyABKAkSEgoKcmVwb3NpdG9yeRgEIAEoCRIZCgxwdWxsX3JlcXVlc3QYBSABKANIAIgBARIVCghiYXNlX3JlZhgGIAEoCUgBiAEBEicKB291dGNvbWUYByABKA4yFi55YXJkbWFzdGVyLnYxLk91dGNvbWUSDAoEdHlwZRgIIAEoCRIpCghtZXRhZGF0YRgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RCDwoNX3B1bGxfcmVxdWVzdEILCglfYmFzZV9yZWYiaAoFQWN0b3ISJQoEdHlwZRgBIAEoCUIXyvMYExoLYXBwbGljYXRpb24aBHVzZXISKgoCaWQYAiABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWVCBsrzGAJYARIMCgRuYW1lGAMgASgJIs4CChBTcGVjdWxhdGl2ZUNoZWNrEg4KBm51bWJlchgBIAEoAxIQCghpbl9wbGFjZRgCIAEoCBIYChBjaGVja3NfdGltZWRfb3V0GAMgASgIEoEBChFjaGVja3NfY29uY2x1c2lvbhgEIAEoCUJmyvMYYhoHc3VjY2VzcxoHZmFpbHVyZRoHbmV1dHJhbBoJY2FuY2VsbGVkGgdza2lwcGVkGgVzdGFsZRoPYWN0aW9uX3JlcXVpcmVkGgl0aW1lZF9vdXQaBWVycm9yGgdwZW5kaW5nEj0KEWNoZWNrc19zdGFydGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEIGyvMYAggBEjsKD2NoZWNrc19lbmRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCBsrzGAIIASL2AQoKUXVldWVDaGVjaxIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhMKA3VybBgDIAEoCUIGyvMYAggBEh0KC2RldGFpbHNfdXJsGAQgASgJQgjK8xgECAEQARJ1CgVzdGF0ZRgFIAEoCUJmyvMYYhoHZmFpbHVyZRoFZXJyb3IaCWNhbmNlbGxlZBoPYWN0aW9uX3JlcXVpcmVkGgl0aW1lZF9vdXQaB3BlbmRpbmcaB25ldXRyYWwaB3NraXBwZWQaBXN0YWxlGgdzdWNjZXNzEhoKCmF2YXRhcl91cmwYBiABKAlCBsrzGAIIASLDAgoTQ29uZGl0aW9uRXZhbHVhdGlvbhINCgVtYXRjaBgBIAEoCBINCgVsYWJlbBgCIAEoCRIbChNpc19sYWJlbF91c2VyX2lucHV0GAMgASgIEhsKC2Rlc2NyaXB0aW9uGAQgASgJQgbK8xgCCAESHgoOYXR0cmlidXRlX25hbWUYBSABKAlCBsrzGAIIARIYCghvcGVyYXRvchgGIAEoCUIGyvMYAggBEjEKCHNjaGVkdWxlGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEIGyvMYAggBEjkKDXN1YmNvbmRpdGlvbnMYCCADKAsyIi55YXJkbWFzdGVyLnYxLkNvbmRpdGlvbkV2YWx1YXRpb24SLAoLZXZhbHVhdGlvbnMYCSADKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Ij4KE0F1dG9RdWFyYW50aW5lQXR0cnMSJwofaWdub3JlX2Jyb2tlbl9vbl9kZWZhdWx0X2JyYW5jaBgBIAEoCCL0AQoLRnJlZXplQXR0cnMSDgoGcmVhc29uGAEgASgJEikKBXN0YXJ0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgNlbmQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgbK8xgCCAESEAoIdGltZXpvbmUYBCABKAkSMwoTbWF0Y2hpbmdfY29uZGl0aW9ucxgFIAMoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZRIyChJleGNsdWRlX2NvbmRpdGlvbnMYBiADKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUizgEKElF1YXJhbnRpbmVTbmFwc2hvdBIiCgZzb3VyY2UYASABKAlCEsrzGA4aBm1hbnVhbBoEYXV0bxIOCgZyZWFzb24YAiABKAkSFgoGYnJhbmNoGAMgASgJQgbK8xgCCAESLgoKY3JlYXRlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASPAoWaGVhbHRoX3N0YXR1c19hdF9ldmVudBgFIAEoCUIcyvMYGBoHaGVhbHRoeRoFZmxha3kaBmJyb2tlbiKOAQoNQ29tbWFuZEF1dGhvchINCgVsb2dpbhgBIAEoCRIKCgJpZBgCIAEoAxJECgR0eXBlGAMgASgJQjbK8xgyCAEaBFVzZXIaDE9yZ2FuaXphdGlvbhoDQm90GglNYW5uZXF1aW4aCkVudGVycHJpc2USHAoKYXZhdGFyX3VybBgEIAEoCUIIyvMYBAgBEAEiSQoUQWN0aW9uQXNzaWduTWV0YWRhdGESDQoFYWRkZWQYASADKAkSDwoHcmVtb3ZlZBgCIAMoCToR0vMYDWFjdGlvbi5hc3NpZ24iaQoWQWN0aW9uQmFja3BvcnRNZXRhZGF0YRIKCgJ0bxgBIAEoCRIbChNwdWxsX3JlcXVlc3RfbnVtYmVyGAIgASgDEhEKCWNvbmZsaWN0cxgDIAEoCDoT0vMYD2FjdGlvbi5iYWNrcG9ydCI4ChNBY3Rpb25DbG9zZU1ldGFkYXRhEg8KB21lc3NhZ2UYASABKAk6ENLzGAxhY3Rpb24uY2xvc2UiPAoVQWN0aW9uQ29tbWVudE1ldGFkYXRhEg8KB21lc3NhZ2UYASABKAk6EtLzGA5hY3Rpb24uY29tbWVudCJhChJBY3Rpb25Db3B5TWV0YWRhdGESCgoCdG8YASABKAkSGwoTcHVsbF9yZXF1ZXN0X251bWJlchgCIAEoAxIRCgljb25mbGljdHMYAyABKAg6D9LzGAthY3Rpb24uY29weSJPCh5BY3Rpb25EZWxldGVIZWFkQnJhbmNoTWV0YWRhdGESDgoGYnJhbmNoGAEgASgJOh3S8xgZYWN0aW9uLmRlbGV0ZV9oZWFkX2JyYW5jaCIrChVBY3Rpb25EZXF1ZXVlTWV0YWRhdGE6EtLzGA5hY3Rpb24uZGVxdWV1ZSJJChxBY3Rpb25EaXNtaXNzUmV2aWV3c01ldGFkYXRhEg0KBXVzZXJzGAEgAygJOhrS8xgWYWN0aW9uLmRpc21pc3NfcmV2aWV3cyI0ChJBY3Rpb25FZGl0TWV0YWRhdGESDQoFZHJhZnQYASABKAg6D9LzGAthY3Rpb24uZWRpdCJvChlBY3Rpb25Ib3N0QWN0aW9uc01ldGFkYXRhEhAKCHdvcmtmbG93GAEgASgJEicKBmlucHV0cxgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3Q6F9LzGBNhY3Rpb24uaG9zdF9hY3Rpb25zIkcKE0FjdGlvbkxhYmVsTWV0YWRhdGESDQoFYWRkZWQYASADKAkSDwoHcmVtb3ZlZBgCIAMoCToQ0vMYDGFjdGlvbi5sYWJlbCJdCh5BY3Rpb25MYWJlbExvb3BTdG9wcGVkTWV0YWRhdGESDQoFbGFiZWwYASABKAkSDQoFcnVsZXMYAiADKAk6HdLzGBlhY3Rpb24ubGFiZWwubG9vcF9zdG9wcGVkIjcKE0FjdGlvbk1lcmdlTWV0YWRhdGESDgoGYnJhbmNoGAEgASgJOhDS8xgMYWN0aW9uLm1lcmdlIs8BChdBY3Rpb25Qb3N0Q2hlY2tNZXRhZGF0YRJ9Cgpjb25jbHVzaW9uGAEgASgJQmnK8xhlCAEaB3N1Y2Nlc3MaB2ZhaWx1cmUaB25ldXRyYWwaCWNhbmNlbGxlZBoHc2tpcHBlZBoJdGltZWRfb3V0Gg9hY3Rpb25fcmVxdWlyZWQaBXN0YWxlGg9zdGFydHVwX2ZhaWx1cmUSDQoFdGl0bGUYAiABKAkSDwoHc3VtbWFyeRgDIAEoCToV0vMYEWFjdGlvbi5wb3N0X2NoZWNrIikKFEFjdGlvblJlYmFzZU1ldGFkYXRhOhHS8xgNYWN0aW9uLnJlYmFzZSIrChVBY3Rpb25SZWZyZXNoTWV0YWRhdGE6EtLzGA5hY3Rpb24ucmVmcmVzaCJlChxBY3Rpb25SZXF1ZXN0UmV2aWV3c01ldGFkYXRhEhEKCXJldmlld2VycxgBIAMoCRIWCg50ZWFtX3Jldmlld2VycxgCIAMoCToa0vMYFmFjdGlvbi5yZXF1ZXN0X3Jldmlld3MimgEKFEFjdGlvblJldmlld01ldGFkYXRhEjwKC3Jldmlld190eXBlGAEgASgJQifK8xgjGgdBUFBST1ZFGg9SRVFVRVNUX0NIQU5HRVMaB0NPTU1FTlQSGAoIcmV2aWV3ZXIYAiABKAlCBsrzGAIIARIXCgdtZXNzYWdlGAMgASgJQgbK8xgCCAE6EdLzGA1hY3Rpb24ucmV2aWV3IikKFEFjdGlvblNxdWFzaE1ldGFkYXRhOhHS8xgNYWN0aW9uLnNxdWFzaCIpChRBY3Rpb25VcGRhdGVNZXRhZGF0YToR0vMYDWFjdGlvbi51cGRhdGUiowQKJEFjdGlvblF1ZXVlQmF0Y2hCaXNlY3Rpb25FbmRNZXRhZGF0YRISCgpxdWV1ZV9uYW1lGAEgASgJEiIKEnByaW9yaXR5X3J1bGVfbmFtZRgCIAEoCUIGyvMYAggBEiEKGW9yaWdpbmFsX2JhdGNoX3ByX251bWJlcnMYAyADKAMSFQoNY3VscHJpdF9mb3VuZBgEIAEoCBIaChJjdWxwcml0X3ByX251bWJlcnMYBSADKAMSLAocY29uZmlybWVkX2N1bHByaXRfcHJfbnVtYmVycxgGIAMoA0IGyvMYAggBEi0KHWRyb3BwZWRfdW52ZXJpZmllZF9wcl9udW1iZXJzGAcgAygDQgbK8xgCCAESHAoUcmVtYWluaW5nX3ByX251bWJlcnMYCCADKAMSJgoebWF4X2ZhaWx1cmVfcmVzb2x1dGlvbl9yZWFjaGVkGAkgASgIEh4KCnNlc3Npb25faWQYCiABKAlCCsrzGAYiBHV1aWQSHgoIYmF0Y2hfaWQYCyABKAlCDMrzGAgIASIEdXVpZBIiCgx0cmFpbl9jYXJfaWQYDCABKAlCDMrzGAgIASIEdXVpZBIaCgpiYXRjaF9uYW1lGA0gASgJQgbK8xgCCAESJAoSYmF0Y2hfcHVsbF9yZXF1ZXN0GA4gASgDQgjK8xgECAEQATok0vMYIGFjdGlvbi5xdWV1ZS5iYXRjaF9iaXNlY3Rpb25fZW5kIsADCiZBY3Rpb25RdWV1ZUJhdGNoQmlzZWN0aW9uU3RhcnRNZXRhZGF0YRISCgpxdWV1ZV9uYW1lGAEgASgJEiIKEnByaW9yaXR5X3J1bGVfbmFtZRgCIAEoCUIGyvMYAggBEiEKGW9yaWdpbmFsX2JhdGNoX3ByX251bWJlcnMYAyADKAMSHwoXYmF0Y2hfc2l6ZV9iZWZvcmVfc3BsaXQYBCABKAUSHQoVbnVtYmVyX29mX3N1Yl9iYXRjaGVzGAUgASgFEhcKD2Jpc2VjdGlvbl9kZXB0aBgGIAEoBRIUCgxpc190b3BfbGV2ZWwYByABKAgSHgoKc2Vzc2lvbl9pZBgIIAEoCUIKyvMYBiIEdXVpZBIeCghiYXRjaF9pZBgJIAEoCUIMyvMYCAgBIgR1dWlkEiIKDHRyYWluX2Nhcl9pZBgKIAEoCUIMyvMYCAgBIgR1dWlkEhoKCmJhdGNoX25hbWUYCyABKAlCBsrzGAIIARIkChJiYXRjaF9wdWxsX3JlcXVlc3QYDCABKANCCMrzGAQIARABOibS8xgiYWN0aW9uLnF1ZXVlLmJhdGNoX2Jpc2VjdGlvbl9zdGFydCJ6ChlBY3Rpb25RdWV1ZUNoYW5nZU1ldGFkYXRhEhIKCnF1ZXVlX25hbWUYASABKAkSIgoScHJpb3JpdHlfcnVsZV9uYW1lGAIgASgJQgbK8xgCCAESDAoEc2l6ZRgDIAEoBToX0vMYE2FjdGlvbi5xdWV1ZS5jaGFuZ2UibQofQWN0aW9uUXVldWVDaGVja3NDaGFuZ2VNZXRhZGF0YRISCgpxdWV1ZV9uYW1lGAEgASgJEhYKDnJ1bm5pbmdfY2hlY2tzGAIgASgFOh7S8xgaYWN0aW9uLnF1ZXVlLmNoZWNrcy5jaGFuZ2UisA8KHEFjdGlvblF1ZXVlQ2hlY2tzRW5kTWV0YWRhdGESDwoHYWJvcnRlZBgBIAEoCBLjCAoKYWJvcnRfY29kZRgCIAEoCULOCMrzGMkICAEaC1BSX0RFUVVFVUVEGhpQUl9ERVFVRVVFRF9GUk9NX1BBUlRJVElPThoRUFJfQUhFQURfREVRVUVVRUQaEkJBVENIX0FIRUFEX0ZBSUxFRBoeUFJfV0lUSF9ISUdIRVJfUFJJT1JJVFlfUVVFVUVEGh9TQ0hFRFVMRURfRlJFRVpFX1NUQVRVU19DSEFOR0VEGiBTUEVDVUxBVElWRV9DSEVDS19OVU1CRVJfUkVEVUNFRBoOQ0hFQ0tTX1RJTUVPVVQaDUNIRUNLU19GQUlMRUQaIERST1BQRURfQllfQklTRUNUSU9OX0VMSU1JTkFUSU9OGhJRVUVVRV9SVUxFX01JU1NJTkcaE0JBU0VfQlJBTkNIX01JU1NJTkcaE0JBU0VfQlJBTkNIX0NIQU5HRUQaH1BSX1VORVhQRUNURURMWV9GQUlMRURfVE9fTUVSR0UaJUJBVENIX01BWF9GQUlMVVJFX1JFU09MVVRJT05fQVRURU1QVFMaK1BSX0NIRUNLU19TVE9QUEVEX0JFQ0FVU0VfTUVSR0VfUVVFVUVfUEFVU0UaGUNPTkZMSUNUX1dJVEhfQkFTRV9CUkFOQ0gaGENPTkZMSUNUX1dJVEhfUFVMTF9BSEVBRBoUQlJBTkNIX1VQREFURV9GQUlMRUQaGkRSQUZUX1BVTExfUkVRVUVTVF9DSEFOR0VEGhlCQVRDSF9QVUxMX1JFUVVFU1RfQ0xPU0VEGhRQVUxMX1JFUVVFU1RfVVBEQVRFRBoRTUVSR0VfUVVFVUVfUkVTRVQaJ0lOQ09NUEFUSUJJTElUWV9XSVRIX0JSQU5DSF9QUk9URUNUSU9OUxoSUFJfTUFOVUFMTFlfTUVSR0VEGiJEUkFGVF9QVUxMX1JFUVVFU1RfQ1JFQVRJT05fRkFJTEVEGi5EUkFGVF9QVUxMX1JFUVVFU1RfQ1JFQVRJT05fQlJBTkNIX05PVF9JTkRFWEVEGhVDT05GSUdVUkFUSU9OX0NIQU5HRUQaGlVOUFJPQ0VTU0FCTEVfUFVMTF9SRVFVRVNUGhRQUl9NQU5VQUxMWV9ERVFVRVVFRBoaU1RBQ0tfUFJFREVDRVNTT1JfREVRVUVVRUQaHElOVEVSTUVESUFURV9SRVNVTFRTX1NLSVBQRUQaDkNIRUNLU19SRVRSSUVEGh5TQ0hFRFVMRV9CTE9DS0VEX0FIRUFEX1lJRUxERUQaGkJBU0VfUkVGX0FMSUdOTUVOVF9USU1FT1VUGitIT1NUX1NUQUNLRURfUFVMTF9SRVFVRVNUX01FUkdFX1VOU1VQUE9SVEVEGhRCQVRDSF9TQ09QRVNfQ0hBTkdFRBoZQkFUQ0hfQUhFQURfQlJBTkNIX0VESVRFRBoSQ0hFQ0tTX0lOVEVSUlVQVEVEGiFIT1NUX1dPUktGTE9XU19QRVJNSVNTSU9OX01JU1NJTkcSHAoMYWJvcnRfcmVhc29uGAMgASgJQgbK8xgCCAESMgoMYWJvcnRfc3RhdHVzGAQgASgJQhzK8xgYGgpERUZJTklUSVZFGgpSRUVNQkFSS0VEEg4KBmJyYW5jaBgFIAEoCRIiChJwcmlvcml0eV9ydWxlX25hbWUYBiABKAlCBsrzGAIIARISCgpxdWV1ZV9uYW1lGAcgASgJEi0KCXF1ZXVlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASHQoNcmV0cnlfYXR0ZW1wdBgJIAEoBUIGyvMYAggBEhsKC21heF9yZXRyaWVzGAogASgFQgbK8xgCCAESJAoScmV0cmllc19iZWZvcmVfcnVuGAsgASgFQgjK8xgECAEQARIhCg9iaXNlY3Rpb25fZGVwdGgYDCABKAVCCMrzGAQIARABEkcKHnNwZWN1bGF0aXZlX2NoZWNrX3B1bGxfcmVxdWVzdBgNIAEoCzIfLnlhcmRtYXN0ZXIudjEuU3BlY3VsYXRpdmVDaGVjaxI2ChN1bnN1Y2Nlc3NmdWxfY2hlY2tzGA4gAygLMhkueWFyZG1hc3Rlci52MS5RdWV1ZUNoZWNrEhwKFHB1bGxfcmVxdWVzdF9udW1iZXJzGA8gAygDEjEKIWRpcmVjdF9tZXJnZV9pbXBhY3RlZF9iYXNlX3Njb3BlcxgQIAMoCUIGyvMYAggBEh4KCGJhdGNoX2lkGBEgASgJQgzK8xgICAEiBHV1aWQSIgoMdHJhaW5fY2FyX2lkGBIgASgJQgzK8xgICAEiBHV1aWQSGgoKYmF0Y2hfbmFtZRgTIAEoCUIGyvMYAggBEhYKBnNjb3BlcxgUIAMoCUIGyvMYAggBEiYKEHBhcmVudF9iYXRjaF9pZHMYFSADKAlCDMrzGAgIASIEdXVpZBIeCgpzZXNzaW9uX2lkGBYgASgJQgrK8xgGIgR1dWlkEhwKCmFsbF9zY29wZXMYFyABKAhCCMrzGAQIARABOhvS8xgXYWN0aW9uLnF1ZXVlLmNoZWNrc19lbmQi6wIKIkFjdGlvblF1ZXVlQ2hlY2tzUG9zdHBvbmVkTWV0YWRhdGESDgoGYnJhbmNoGAEgASgJEiIKEnByaW9yaXR5X3J1bGVfbmFtZRgCIAEoCUIGyvMYAggBEhIKCnF1ZXVlX25hbWUYAyABKAkSLQoJcXVldWVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZyZWFzb24YBSABKAkSHgoKc2Vzc2lvbl9pZBgGIAEoCUIKyvMYBiIEdXVpZBIeCghiYXRjaF9pZBgHIAEoCUIMyvMYCAgBIgR1dWlkEhoKCmJhdGNoX25hbWUYCCABKAlCBsrzGAIIARIkChRzdWJfYmF0Y2hfcHJfbnVtYmVycxgJIAMoA0IGyvMYAggBEhkKB2F0dGVtcHQYCiABKAVCCMrzGAQIARABOiHS8xgdYWN0aW9uLnF1ZXVlLmNoZWNrc19wb3N0cG9uZWQiygUKHkFjdGlvblF1ZXVlQ2hlY2tzU3RhcnRNZXRhZGF0YRIOCgZicmFuY2gYASABKAkSIgoScHJpb3JpdHlfcnVsZV9uYW1lGAIgASgJQgbK8xgCCAESEgoKcXVldWVfbmFtZRgDIAEoCRItCglxdWV1ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhQKDHN0YXJ0X3JlYXNvbhgFIAEoCRJHCh5zcGVjdWxhdGl2ZV9jaGVja19wdWxsX3JlcXVlc3QYBiABKAsyHy55YXJkbWFzdGVyLnYxLlNwZWN1bGF0aXZlQ2hlY2sSNgoTdW5zdWNjZXNzZnVsX2NoZWNrcxgHIAMoCzIZLnlhcmRtYXN0ZXIudjEuUXVldWVDaGVjaxIcChRwdWxsX3JlcXVlc3RfbnVtYmVycxgIIAMoAxIxCiFkaXJlY3RfbWVyZ2VfaW1wYWN0ZWRfYmFzZV9zY29wZXMYCSADKAlCBsrzGAIIARIeCghiYXRjaF9pZBgKIAEoCUIMyvMYCAgBIgR1dWlkEiIKDHRyYWluX2Nhcl9pZBgLIAEoCUIMyvMYCAgBIgR1dWlkEhoKCmJhdGNoX25hbWUYDCABKAlCBsrzGAIIARIWCgZzY29wZXMYDSADKAlCBsrzGAIIARImChBwYXJlbnRfYmF0Y2hfaWRzGA4gAygJQgzK8xgICAEiBHV1aWQSJwoRcHJldmlvdXNfYmF0Y2hfaWQYDyABKAlCDMrzGAgIASIEdXVpZBIjChNwcmV2aW91c19iYXRjaF9uYW1lGBAgASgJQgbK8xgCCAESHgoKc2Vzc2lvbl9pZBgRIAEoCUIKyvMYBiIEdXVpZBIcCgphbGxfc2NvcGVzGBIgASgIQgjK8xgECAEQATod0vMYGWFjdGlvbi5xdWV1ZS5jaGVja3Nfc3RhcnQilwIKI0FjdGlvblF1ZXVlQ29uZmxpY3REZWZlcnJlZE1ldGFkYXRhEg4KBmJyYW5jaBgBIAEoCRIiChJwcmlvcml0eV9ydWxlX25hbWUYAiABKAlCBsrzGAIIARISCgpxdWV1ZV9uYW1lGAMgASgJEi0KCXF1ZXVlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGcmVhc29uGAUgASgJEh4KCnNlc3Npb25faWQYBiABKAlCCsrzGAYiBHV1aWQSJQodYmxvY2tpbmdfcHVsbF9yZXF1ZXN0X251bWJlcnMYByADKAM6ItLzGB5hY3Rpb24ucXVldWUuY29uZmxpY3RfZGVmZXJyZWQiyQEKGEFjdGlvblF1ZXVlRW50ZXJNZXRhZGF0YRISCgpxdWV1ZV9uYW1lGAEgASgJEg4KBmJyYW5jaBgCIAEoCRItCglxdWV1ZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiIKEnByaW9yaXR5X3J1bGVfbmFtZRgEIAEoCUIGyvMYAggBEh4KCnNlc3Npb25faWQYBSABKAlCCsrzGAYiBHV1aWQ6FtLzGBJhY3Rpb24ucXVldWUuZW50ZXIi8Q0KGEFjdGlvblF1ZXVlTGVhdmVNZXRhZGF0YRIOCgZyZWFzb24YASABKAkSDgoGbWVyZ2VkGAIgASgIEhIKCnF1ZXVlX25hbWUYAyABKAkSDgoGYnJhbmNoGAQgASgJEi0KCXF1ZXVlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJAocc2Vjb25kc193YWl0aW5nX2Zvcl9zY2hlZHVsZRgGIAEoAxIiChpzZWNvbmRzX3dhaXRpbmdfZm9yX2ZyZWV6ZRgHIAEoAxIiChJwcmlvcml0eV9ydWxlX25hbWUYCCABKAlCBsrzGAIIARJJChVjb25kaXRpb25zX2V2YWx1YXRpb24YCSABKAsyIi55YXJkbWFzdGVyLnYxLkNvbmRpdGlvbkV2YWx1YXRpb25CBsrzGAIIARIpCgZjaGVja3MYCiADKAsyGS55YXJkbWFzdGVyLnYxLlF1ZXVlQ2hlY2sSNgoTdW5zdWNjZXNzZnVsX2NoZWNrcxgLIAMoCzIZLnlhcmRtYXN0ZXIudjEuUXVldWVDaGVjaxIdChVwdWxsX3JlcXVlc3RfaGVhZF9zaGEYDCABKAkSIAoKc2Vzc2lvbl9pZBgNIAEoCUIMyvMYCAgBIgR1dWlkEpgJCgxkZXF1ZXVlX2NvZGUYDiABKAlCgQnK8xj8CAgBGgtQUl9ERVFVRVVFRBoaUFJfREVRVUVVRURfRlJPTV9QQVJUSVRJT04aEVBSX0FIRUFEX0RFUVVFVUVEGhJCQVRDSF9BSEVBRF9GQUlMRUQaHlBSX1dJVEhfSElHSEVSX1BSSU9SSVRZX1FVRVVFRBofU0NIRURVTEVEX0ZSRUVaRV9TVEFUVVNfQ0hBTkdFRBogU1BFQ1VMQVRJVkVfQ0hFQ0tfTlVNQkVSX1JFRFVDRUQaDkNIRUNLU19USU1FT1VUGg1DSEVDS1NfRkFJTEVEGiBEUk9QUEVEX0JZX0JJU0VDVElPTl9FTElNSU5BVElPThoSUVVFVUVfUlVMRV9NSVNTSU5HGhNCQVNFX0JSQU5DSF9NSVNTSU5HGhNCQVNFX0JSQU5DSF9DSEFOR0VEGh9QUl9VTkVYUEVDVEVETFlfRkFJTEVEX1RPX01FUkdFGiVCQVRDSF9NQVhfRkFJTFVSRV9SRVNPTFVUSU9OX0FUVEVNUFRTGitQUl9DSEVDS1NfU1RPUFBFRF9CRUNBVVNFX01FUkdFX1FVRVVFX1BBVVNFGhlDT05GTElDVF9XSVRIX0JBU0VfQlJBTkNIGhhDT05GTElDVF9XSVRIX1BVTExfQUhFQUQaFEJSQU5DSF9VUERBVEVfRkFJTEVEGhpEUkFGVF9QVUxMX1JFUVVFU1RfQ0hBTkdFRBoZQkFUQ0hfUFVMTF9SRVFVRVNUX0NMT1NFRBoUUFVMTF9SRVFVRVNUX1VQREFURUQaEU1FUkdFX1FVRVVFX1JFU0VUGidJTkNPTVBBVElCSUxJVFlfV0lUSF9CUkFOQ0hfUFJPVEVDVElPTlMaElBSX01BTlVBTExZX01FUkdFRBoiRFJBRlRfUFVMTF9SRVFVRVNUX0NSRUFUSU9OX0ZBSUxFRBouRFJBRlRfUFVMTF9SRVFVRVNUX0NSRUFUSU9OX0JSQU5DSF9OT1RfSU5ERVhFRBoVQ09ORklHVVJBVElPTl9DSEFOR0VEGhpVTlBST0NFU1NBQkxFX1BVTExfUkVRVUVTVBoUUFJfTUFOVUFMTFlfREVRVUVVRUQaGlNUQUNLX1BSRURFQ0VTU09SX0RFUVVFVUVEGhxJTlRFUk1FRElBVEVfUkVTVUxUU19TS0lQUEVEGg5DSEVDS1NfUkVUUklFRBoeU0NIRURVTEVfQkxPQ0tFRF9BSEVBRF9ZSUVMREVEGhpCQVNFX1JFRl9BTElHTk1FTlRfVElNRU9VVBorSE9TVF9TVEFDS0VEX1BVTExfUkVRVUVTVF9NRVJHRV9VTlNVUFBPUlRFRBoUQkFUQ0hfU0NPUEVTX0NIQU5HRUQaGUJBVENIX0FIRUFEX0JSQU5DSF9FRElURUQaEkNIRUNLU19JTlRFUlJVUFRFRBohSE9TVF9XT1JLRkxPV1NfUEVSTUlTU0lPTl9NSVNTSU5HGglQUl9NRVJHRUQaJlBSX01FUkdFRF9JTlRFUk1FRElBVEVfUkVTVUxUU19TS0lQUEVEEh4KCGJhdGNoX2lkGA8gASgJQgzK8xgICAEiBHV1aWQSFgoGc2NvcGVzGBAgAygJQgbK8xgCCAESGgoKYWxsX3Njb3BlcxgRIAEoCEIGyvMYAggBOhbS8xgSYWN0aW9uLnF1ZXVlLmxlYXZlIu0BChlBY3Rpb25RdWV1ZU1lcmdlZE1ldGFkYXRhEg4KBmJyYW5jaBgBIAEoCRISCgpxdWV1ZV9uYW1lGAIgASgJEi0KCXF1ZXVlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASIgoScHJpb3JpdHlfcnVsZV9uYW1lGAQgASgJQgbK8xgCCAESHgoKc2Vzc2lvbl9pZBgFIAEoCUIKyvMYBiIEdXVpZBIgChBtZXJnZV9jb21taXRfc2hhGAYgASgJQgbK8xgCCAE6F9LzGBNhY3Rpb24ucXVldWUubWVyZ2VkIpoCCihDaUluc2lnaHRzQXV0b1F1YXJhbnRpbmVEaXNhYmxlZE1ldGFkYXRhEikKC2Rpc2FibGVkX2J5GAEgASgLMhQueWFyZG1hc3Rlci52MS5BY3RvchIvCgtkaXNhYmxlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASTQohYXV0b19xdWFyYW50aW5lX2NvbmZpZ19hdHRyaWJ1dGVzGAMgASgLMiIueWFyZG1hc3Rlci52MS5BdXRvUXVhcmFudGluZUF0dHJzEhkKEWRpc2FibGVkX2J5X3N0YWZmGAQgASgIOijS8xgkY2lfaW5zaWdodHMuYXV0b19xdWFyYW50aW5lLmRpc2FibGVkIpUCCidDaUluc2lnaHRzQXV0b1F1YXJhbnRpbmVFbmFibGVkTWV0YWRhdGESKAoKZW5hYmxlZF9ieRgBIAEoCzIULnlhcmRtYXN0ZXIudjEuQWN0b3ISLgoKZW5hYmxlZF9hdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASTQohYXV0b19xdWFyYW50aW5lX2NvbmZpZ19hdHRyaWJ1dGVzGAMgASgLMiIueWFyZG1hc3Rlci52MS5BdXRvUXVhcmFudGluZUF0dHJzEhgKEGVuYWJsZWRfYnlfc3RhZmYYBCABKAg6J9LzGCNjaV9pbnNpZ2h0cy5hdXRvX3F1YXJhbnRpbmUuZW5hYmxlZCLzAgooQ2lJbnNpZ2h0c0F1dG9RdWFyYW50aW5lTW9kaWZpZWRNZXRhZGF0YRIoCgp1cGRhdGVkX2J5GAEgASgLMhQueWFyZG1hc3Rlci52MS5BY3RvchIuCgp1cGRhdGVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBJUCihhdXRvX3F1YXJhbnRpbmVfY29uZmlnX2F0dHJpYnV0ZXNfYmVmb3JlGAMgASgLMiIueWFyZG1hc3Rlci52MS5BdXRvUXVhcmFudGluZUF0dHJzElMKJ2F1dG9fcXVhcmFudGluZV9jb25maWdfYXR0cmlidXRlc19hZnRlchgEIAEoCzIiLnlhcmRtYXN0ZXIudjEuQXV0b1F1YXJhbnRpbmVBdHRycxIYChB1cGRhdGVkX2J5X3N0YWZmGAUgASgIOijS8xgkY2lfaW5zaWdodHMuYXV0b19xdWFyYW50aW5lLm1vZGlmaWVkIuQCChxDaUluc2lnaHRzSm9iUmV0cmllZE1ldGFkYXRhEhsKB3J1bGVfaWQYASABKAlCCsrzGAYiBHV1aWQSEQoJcnVsZV9uYW1lGAIgASgJEhEKCW1heF9yZXRyeRgDIAEoBRInCgpyZXRyeV9tb2RlGAQgASgJQhPK8xgPGgNqb2IaCHBpcGVsaW5lEhUKDXJldHJ5X2F0dGVtcHQYBSABKAUSMgoRY29uZGl0aW9uX21hdGNoZXMYBiADKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EjYKB291dGNvbWUYByABKAlCJcrzGCEaB3JldHJpZWQaFnNraXBwZWRfcXVvdGFfZXhjZWVkZWQSHwoPd29ya2Zsb3dfcnVuX2lkGAggASgDQgbK8xgCCAESFwoHam9iX3VybBgJIAEoCUIGyvMYAggBOhvS8xgXY2lfaW5zaWdodHMuam9iX3JldHJpZWQi6gEKFkNvbW1hbmREZXF1ZXVlTWV0YWRhdGESLAoGYXV0aG9yGAEgASgLMhwueWFyZG1hc3Rlci52MS5Db21tYW5kQXV0aG9yEhIKCmNvbW1lbnRfaWQYAiABKAMSIAoKc2Vzc2lvbl9pZBgDIAEoCUIMyvMYCAgBIgR1dWlkEjIKD2NvbW1hbmRfdHJpZ2dlchgEIAEoCUIZyvMYFQgBGgdjb21tZW50GghjaGVja2JveBIjChN0cmlnZ2VyX2NvbW1lbnRfdXJsGAUgASgJQgbK8xgCCAE6E9LzGA9jb21tYW5kLmRlcXVldWUi5gEKFENvbW1hbmRRdWV1ZU1ldGFkYXRhEiwKBmF1dGhvchgBIAEoCzIcLnlhcmRtYXN0ZXIudjEuQ29tbWFuZEF1dGhvchISCgpjb21tZW50X2lkGAIgASgDEiAKCnNlc3Npb25faWQYAyABKAlCDMrzGAgIASIEdXVpZBIyCg9jb21tYW5kX3RyaWdnZXIYBCABKAlCGcrzGBUIARoHY29tbWVudBoIY2hlY2tib3gSIwoTdHJpZ2dlcl9jb21tZW50X3VybBgFIAEoCUIGyvMYAggBOhHS8xgNY29tbWFuZC5xdWV1ZSL/AQoXUHJvZHVjdERpc2FibGVkTWV0YWRhdGESVwoHcHJvZHVjdBgBIAEoCUJGyvMYQhoLY2lfaW5zaWdodHMaEW1lcmdlX3Byb3RlY3Rpb25zGhN3b3JrZmxvd19hdXRvbWF0aW9uGgttZXJnZV9xdWV1ZRIpCgtkaXNhYmxlZF9ieRgCIAEoCzIULnlhcmRtYXN0ZXIudjEuQWN0b3ISLwoLZGlzYWJsZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhkKEWRpc2FibGVkX2J5X3N0YWZmGAQgASgIOhTS8xgQcHJvZHVjdC5kaXNhYmxlZCL6AQoWUHJvZHVjdEVuYWJsZWRNZXRhZGF0YRJXCgdwcm9kdWN0GAEgASgJQkbK8xhCGgtjaV9pbnNpZ2h0cxoRbWVyZ2VfcHJvdGVjdGlvbnMaE3dvcmtmbG93X2F1dG9tYXRpb24aC21lcmdlX3F1ZXVlEigKCmVuYWJsZWRfYnkYAiABKAsyFC55YXJkbWFzdGVyLnYxLkFjdG9yEi4KCmVuYWJsZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhgKEGVuYWJsZWRfYnlfc3RhZmYYBCABKAg6E9LzGA9wcm9kdWN0LmVuYWJsZWQihgEKGFF1ZXVlUGF1c2VDcmVhdGVNZXRhZGF0YRIOCgZyZWFzb24YASABKAkSKAoKY3JlYXRlZF9ieRgCIAEoCzIULnlhcmRtYXN0ZXIudjEuQWN0b3ISGAoQY3JlYXRlZF9ieV9zdGFmZhgDIAEoCDoW0vMYEnF1ZXVlLnBhdXNlLmNyZWF0ZSJ2ChhRdWV1ZVBhdXNlRGVsZXRlTWV0YWRhdGESKAoKZGVsZXRlZF9ieRgBIAEoCzIULnlhcmRtYXN0ZXIudjEuQWN0b3ISGAoQZGVsZXRlZF9ieV9zdGFmZhgCIAEoCDoW0vMYEnF1ZXVlLnBhdXNlLmRlbGV0ZSKGAQoYUXVldWVQYXVzZVVwZGF0ZU1ldGFkYXRhEg4KBnJlYXNvbhgBIAEoCRIoCgp1cGRhdGVkX2J5GAIgASgLMhQueWFyZG1hc3Rlci52MS5BY3RvchIYChB1cGRhdGVkX2J5X3N0YWZmGAMgASgIOhbS8xgScXVldWUucGF1c2UudXBkYXRlIvEBCh1TY2hlZHVsZWRGcmVlemVDcmVhdGVNZXRhZGF0YRI/ChtzY2hlZHVsZWRfZnJlZXplX2F0dHJpYnV0ZXMYASABKAsyGi55YXJkbWFzdGVyLnYxLkZyZWV6ZUF0dHJzEigKCmNyZWF0ZWRfYnkYAiABKAsyFC55YXJkbWFzdGVyLnYxLkFjdG9yEi4KCmNyZWF0ZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhgKEGNyZWF0ZWRfYnlfc3RhZmYYBCABKAg6G9LzGBdzY2hlZHVsZWRfZnJlZXplLmNyZWF0ZSKBAgodU2NoZWR1bGVkRnJlZXplRGVsZXRlTWV0YWRhdGESPwobc2NoZWR1bGVkX2ZyZWV6ZV9hdHRyaWJ1dGVzGAEgASgLMhoueWFyZG1hc3Rlci52MS5GcmVlemVBdHRycxIOCgZyZWFzb24YAiABKAkSKAoKZGVsZXRlZF9ieRgDIAEoCzIULnlhcmRtYXN0ZXIudjEuQWN0b3ISLgoKZGVsZXRlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGAoQZGVsZXRlZF9ieV9zdGFmZhgFIAEoCDob0vMYF3NjaGVkdWxlZF9mcmVlemUuZGVsZXRlIr8CCh1TY2hlZHVsZWRGcmVlemVVcGRhdGVNZXRhZGF0YRJGCiJzY2hlZHVsZWRfZnJlZXplX2F0dHJpYnV0ZXNfYmVmb3JlGAEgASgLMhoueWFyZG1hc3Rlci52MS5GcmVlemVBdHRycxJFCiFzY2hlZHVsZWRfZnJlZXplX2F0dHJpYnV0ZXNfYWZ0ZXIYAiABKAsyGi55YXJkbWFzdGVyLnYxLkZyZWV6ZUF0dHJzEigKCnVwZGF0ZWRfYnkYAyABKAsyFC55YXJkbWFzdGVyLnYxLkFjdG9yEi4KCnVwZGF0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhgKEHVwZGF0ZWRfYnlfc3RhZmYYBSABKAg6G9LzGBdzY2hlZHVsZWRfZnJlZXplLnVwZGF0ZSL6AgoZVGVzdERlcXVhcmFudGluZWRNZXRhZGF0YRIhCg1xdWFyYW50aW5lX2lkGAEgASgJQgrK8xgGIgR1dWlkEh0KB3Rlc3RfaWQYAiABKAlCDMrzGAgQASIEdXVpZBIRCgl0ZXN0X25hbWUYAyABKAkSIgoGc291cmNlGAQgASgJQhLK8xgOGgZtYW51YWwaBGF1dG8SPgoTb3JpZ2luYWxfcXVhcmFudGluZRgFIAEoCzIhLnlhcmRtYXN0ZXIudjEuUXVhcmFudGluZVNuYXBzaG90EjQKEGRlcXVhcmFudGluZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjYKEGRlcXVhcmFudGluZWRfYnkYByABKAsyFC55YXJkbWFzdGVyLnYxLkFjdG9yQgbK8xgCCAESHgoWZGVxdWFyYW50aW5lZF9ieV9zdGFmZhgIIAEoCDoW0vMYEnRlc3QuZGVxdWFyYW50aW5lZCKWAwoXVGVzdFF1YXJhbnRpbmVkTWV0YWRhdGESIQoNcXVhcmFudGluZV9pZBgBIAEoCUIKyvMYBiIEdXVpZBIdCgd0ZXN0X2lkGAIgASgJQgzK8xgIEAEiBHV1aWQSEQoJdGVzdF9uYW1lGAMgASgJEiIKBnNvdXJjZRgEIAEoCUISyvMYDhoGbWFudWFsGgRhdXRvEg4KBnJlYXNvbhgFIAEoCRIWCgZicmFuY2gYBiABKAlCBsrzGAIIARIyCg5xdWFyYW50aW5lZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASPAoWaGVhbHRoX3N0YXR1c19hdF9ldmVudBgIIAEoCUIcyvMYGBoHaGVhbHRoeRoFZmxha3kaBmJyb2tlbhI0Cg5xdWFyYW50aW5lZF9ieRgJIAEoCzIULnlhcmRtYXN0ZXIudjEuQWN0b3JCBsrzGAIIARIcChRxdWFyYW50aW5lZF9ieV9zdGFmZhgKIAEoCDoU0vMYEHRlc3QucXVhcmFudGluZWQqVgoHT3V0Y29tZRIXChNPVVRDT01FX1VOU1BFQ0lGSUVEEAASCwoHc3VjY2VzcxABEgsKB2ZhaWx1cmUQAhILCgdwZW5kaW5nEAMSCwoHbmV1dHJhbBAEYgZwcm90bzM", [file_google_protobuf_struct, file_google_protobuf_timestamp, file_yardmaster_v1_common]);
 
 /**
- * One activity log record (SPEC.md "Event envelope"). Times are UTC.
+ * One activity log record (docs/events.md "Envelope"). Times are UTC.
  *
  * @generated from message yardmaster.v1.Event
  */
@@ -273,7 +273,7 @@ export const ConditionEvaluationSchema: GenMessage<ConditionEvaluation> = /*@__P
   messageDesc(file_yardmaster_v1_events, 4);
 
 /**
- * The auto-quarantine settings carried by the ci_insights.auto_quarantine.* events (SPEC.md
+ * The auto-quarantine settings carried by the ci_insights.auto_quarantine.* events (docs/events.md
  * "Shared structures", AutoQuarantineAttrs).
  *
  * @generated from message yardmaster.v1.AutoQuarantineAttrs
@@ -295,7 +295,7 @@ export const AutoQuarantineAttrsSchema: GenMessage<AutoQuarantineAttrs> = /*@__P
 /**
  * A scheduled freeze as carried by the scheduled_freeze.* events: reason, start, end (nullable),
  * time zone, and the conditions it matches and excludes; times are RFC 3339 with a UTC offset.
- * SPEC.md "Shared structures", FreezeAttrs.
+ * docs/events.md "Shared structures", FreezeAttrs.
  *
  * @generated from message yardmaster.v1.FreezeAttrs
  */
@@ -342,7 +342,7 @@ export const FreezeAttrsSchema: GenMessage<FreezeAttrs> = /*@__PURE__*/
 
 /**
  * A test's quarantine as it was, carried by test.dequarantined (`original_quarantine`); times are
- * RFC 3339 with a UTC offset. SPEC.md "Shared structures", QuarantineSnapshot.
+ * RFC 3339 with a UTC offset. docs/events.md "Shared structures", QuarantineSnapshot.
  *
  * @generated from message yardmaster.v1.QuarantineSnapshot
  */
@@ -381,7 +381,7 @@ export const QuarantineSnapshotSchema: GenMessage<QuarantineSnapshot> = /*@__PUR
   messageDesc(file_yardmaster_v1_events, 7);
 
 /**
- * The author of a command, in the command.queue and command.dequeue metadata (SPEC.md
+ * The author of a command, in the command.queue and command.dequeue metadata (docs/events.md
  * "Shared structures", CommandMetadata.author).
  *
  * @generated from message yardmaster.v1.CommandAuthor
@@ -416,8 +416,8 @@ export const CommandAuthorSchema: GenMessage<CommandAuthor> = /*@__PURE__*/
   messageDesc(file_yardmaster_v1_events, 8);
 
 /**
- * Metadata of `action.assign` events: the assignees added and removed. SPEC.md
- * "Types and their metadata".
+ * Metadata of `action.assign` events: the assignees added and removed. docs/events.md
+ * "Event types".
  *
  * @generated from message yardmaster.v1.ActionAssignMetadata
  */
@@ -442,8 +442,8 @@ export const ActionAssignMetadataSchema: GenMessage<ActionAssignMetadata> = /*@_
 
 /**
  * Metadata of `action.backport` events: the target (`to`), the backport pull request and whether it
- * has conflicts; outcome failure when `conflicts`, else success (docs/activity-log.md). SPEC.md
- * "Types and their metadata".
+ * has conflicts; outcome failure when `conflicts`, else success (docs/activity-log.md). docs/events.md
+ * "Event types".
  *
  * @generated from message yardmaster.v1.ActionBackportMetadata
  */
@@ -472,7 +472,7 @@ export const ActionBackportMetadataSchema: GenMessage<ActionBackportMetadata> = 
   messageDesc(file_yardmaster_v1_events, 10);
 
 /**
- * Metadata of `action.close` events: the close message. SPEC.md "Types and their metadata".
+ * Metadata of `action.close` events: the close message. docs/events.md "Event types".
  *
  * @generated from message yardmaster.v1.ActionCloseMetadata
  */
@@ -491,7 +491,7 @@ export const ActionCloseMetadataSchema: GenMessage<ActionCloseMetadata> = /*@__P
   messageDesc(file_yardmaster_v1_events, 11);
 
 /**
- * Metadata of `action.comment` events: the comment's message. SPEC.md "Types and their metadata".
+ * Metadata of `action.comment` events: the comment's message. docs/events.md "Event types".
  *
  * @generated from message yardmaster.v1.ActionCommentMetadata
  */
@@ -511,8 +511,8 @@ export const ActionCommentMetadataSchema: GenMessage<ActionCommentMetadata> = /*
 
 /**
  * Metadata of `action.copy` events: the target (`to`), the copy pull request and whether it has
- * conflicts; outcome failure when `conflicts`, else success (docs/activity-log.md). SPEC.md
- * "Types and their metadata".
+ * conflicts; outcome failure when `conflicts`, else success (docs/activity-log.md). docs/events.md
+ * "Event types".
  *
  * @generated from message yardmaster.v1.ActionCopyMetadata
  */
@@ -541,8 +541,8 @@ export const ActionCopyMetadataSchema: GenMessage<ActionCopyMetadata> = /*@__PUR
   messageDesc(file_yardmaster_v1_events, 13);
 
 /**
- * Metadata of `action.delete_head_branch` events: the branch deleted. SPEC.md
- * "Types and their metadata".
+ * Metadata of `action.delete_head_branch` events: the branch deleted. docs/events.md
+ * "Event types".
  *
  * @generated from message yardmaster.v1.ActionDeleteHeadBranchMetadata
  */
@@ -576,8 +576,8 @@ export const ActionDequeueMetadataSchema: GenMessage<ActionDequeueMetadata> = /*
   messageDesc(file_yardmaster_v1_events, 15);
 
 /**
- * Metadata of `action.dismiss_reviews` events: the users whose reviews were dismissed. SPEC.md
- * "Types and their metadata".
+ * Metadata of `action.dismiss_reviews` events: the users whose reviews were dismissed. docs/events.md
+ * "Event types".
  *
  * @generated from message yardmaster.v1.ActionDismissReviewsMetadata
  */
@@ -596,7 +596,7 @@ export const ActionDismissReviewsMetadataSchema: GenMessage<ActionDismissReviews
   messageDesc(file_yardmaster_v1_events, 16);
 
 /**
- * Metadata of `action.edit` events: the `draft` flag. SPEC.md "Types and their metadata".
+ * Metadata of `action.edit` events: the `draft` flag. docs/events.md "Event types".
  *
  * @generated from message yardmaster.v1.ActionEditMetadata
  */
@@ -615,8 +615,8 @@ export const ActionEditMetadataSchema: GenMessage<ActionEditMetadata> = /*@__PUR
   messageDesc(file_yardmaster_v1_events, 17);
 
 /**
- * Metadata of `action.host_actions` events: the workflow and its inputs (a JSON object). SPEC.md
- * "Types and their metadata".
+ * Metadata of `action.host_actions` events: the workflow and its inputs (a JSON object). docs/events.md
+ * "Event types".
  *
  * @generated from message yardmaster.v1.ActionHostActionsMetadata
  */
@@ -640,8 +640,8 @@ export const ActionHostActionsMetadataSchema: GenMessage<ActionHostActionsMetada
   messageDesc(file_yardmaster_v1_events, 18);
 
 /**
- * Metadata of `action.label` events: the labels added and removed. SPEC.md
- * "Types and their metadata".
+ * Metadata of `action.label` events: the labels added and removed. docs/events.md
+ * "Event types".
  *
  * @generated from message yardmaster.v1.ActionLabelMetadata
  */
@@ -666,7 +666,7 @@ export const ActionLabelMetadataSchema: GenMessage<ActionLabelMetadata> = /*@__P
 
 /**
  * Metadata of `action.label.loop_stopped` events: rules kept adding and removing a label, and the
- * service stopped. SPEC.md "Types and their metadata".
+ * service stopped. docs/events.md "Event types".
  *
  * @generated from message yardmaster.v1.ActionLabelLoopStoppedMetadata
  */
@@ -694,8 +694,8 @@ export const ActionLabelLoopStoppedMetadataSchema: GenMessage<ActionLabelLoopSto
   messageDesc(file_yardmaster_v1_events, 20);
 
 /**
- * Metadata of `action.merge` events: the branch; outcome success (docs/activity-log.md). SPEC.md
- * "Types and their metadata".
+ * Metadata of `action.merge` events: the branch; outcome success (docs/activity-log.md). docs/events.md
+ * "Event types".
  *
  * @generated from message yardmaster.v1.ActionMergeMetadata
  */
@@ -715,8 +715,8 @@ export const ActionMergeMetadataSchema: GenMessage<ActionMergeMetadata> = /*@__P
 
 /**
  * Metadata of `action.post_check` events: the check posted (conclusion, title, summary); the
- * outcome follows the conclusion (docs/activity-log.md "Outcomes"). SPEC.md
- * "Types and their metadata".
+ * outcome follows the conclusion (docs/activity-log.md "Outcomes"). docs/events.md
+ * "Event types".
  *
  * @generated from message yardmaster.v1.ActionPostCheckMetadata
  */
@@ -745,7 +745,7 @@ export const ActionPostCheckMetadataSchema: GenMessage<ActionPostCheckMetadata> 
   messageDesc(file_yardmaster_v1_events, 22);
 
 /**
- * Metadata of `action.rebase` events: no fields. SPEC.md "Types and their metadata".
+ * Metadata of `action.rebase` events: no fields. docs/events.md "Event types".
  *
  * @generated from message yardmaster.v1.ActionRebaseMetadata
  */
@@ -761,7 +761,7 @@ export const ActionRebaseMetadataSchema: GenMessage<ActionRebaseMetadata> = /*@_
 
 /**
  * Metadata of `action.refresh` events: no fields (Yardmaster logs it for `@yardmaster refresh`).
- * SPEC.md "Types and their metadata".
+ * docs/events.md "Event types".
  *
  * @generated from message yardmaster.v1.ActionRefreshMetadata
  */
@@ -776,8 +776,8 @@ export const ActionRefreshMetadataSchema: GenMessage<ActionRefreshMetadata> = /*
   messageDesc(file_yardmaster_v1_events, 24);
 
 /**
- * Metadata of `action.request_reviews` events: the users and teams asked to review. SPEC.md
- * "Types and their metadata".
+ * Metadata of `action.request_reviews` events: the users and teams asked to review. docs/events.md
+ * "Event types".
  *
  * @generated from message yardmaster.v1.ActionRequestReviewsMetadata
  */
@@ -802,7 +802,7 @@ export const ActionRequestReviewsMetadataSchema: GenMessage<ActionRequestReviews
 
 /**
  * Metadata of `action.review` events: the review type, reviewer and message (both nullable).
- * SPEC.md "Types and their metadata".
+ * docs/events.md "Event types".
  *
  * @generated from message yardmaster.v1.ActionReviewMetadata
  */
@@ -831,7 +831,7 @@ export const ActionReviewMetadataSchema: GenMessage<ActionReviewMetadata> = /*@_
   messageDesc(file_yardmaster_v1_events, 26);
 
 /**
- * Metadata of `action.squash` events: no fields. SPEC.md "Types and their metadata".
+ * Metadata of `action.squash` events: no fields. docs/events.md "Event types".
  *
  * @generated from message yardmaster.v1.ActionSquashMetadata
  */
@@ -846,7 +846,7 @@ export const ActionSquashMetadataSchema: GenMessage<ActionSquashMetadata> = /*@_
   messageDesc(file_yardmaster_v1_events, 27);
 
 /**
- * Metadata of `action.update` events: no fields. SPEC.md "Types and their metadata".
+ * Metadata of `action.update` events: no fields. docs/events.md "Event types".
  *
  * @generated from message yardmaster.v1.ActionUpdateMetadata
  */
@@ -862,8 +862,8 @@ export const ActionUpdateMetadataSchema: GenMessage<ActionUpdateMetadata> = /*@_
 
 /**
  * Metadata of `action.queue.batch_bisection_end`, logged for every member of a bisected batch: the
- * culprits found and what stays queued; outcome success when `culprit_found`, else failure. SPEC.md
- * "Types and their metadata"; docs/merge-queue.md rule 7.
+ * culprits found and what stays queued; outcome success when `culprit_found`, else failure. docs/events.md
+ * "Event types"; docs/merge-queue.md rule 7.
  *
  * @generated from message yardmaster.v1.ActionQueueBatchBisectionEndMetadata
  */
@@ -936,7 +936,8 @@ export type ActionQueueBatchBisectionEndMetadata = Message<"yardmaster.v1.Action
   batchName: string;
 
   /**
-   * The number of the batch's check pull request when the bisection ended (DESIGN.md §4).
+   * The number of the batch's check pull request when the bisection ended (docs/activity-log.md
+   * "Batch pull request numbers").
    *
    * @generated from field: int64 batch_pull_request = 14;
    */
@@ -952,7 +953,7 @@ export const ActionQueueBatchBisectionEndMetadataSchema: GenMessage<ActionQueueB
 
 /**
  * Metadata of `action.queue.batch_bisection_start`, logged for every member of a failed batch being
- * bisected: how it is split; outcome pending. SPEC.md "Types and their metadata";
+ * bisected: how it is split; outcome pending. docs/events.md "Event types";
  * docs/merge-queue.md rule 7.
  *
  * @generated from message yardmaster.v1.ActionQueueBatchBisectionStartMetadata
@@ -1016,7 +1017,8 @@ export type ActionQueueBatchBisectionStartMetadata = Message<"yardmaster.v1.Acti
   batchName: string;
 
   /**
-   * The number of the batch's check pull request when the bisection started (DESIGN.md §4).
+   * The number of the batch's check pull request when the bisection started (docs/activity-log.md
+   * "Batch pull request numbers").
    *
    * @generated from field: int64 batch_pull_request = 12;
    */
@@ -1032,7 +1034,7 @@ export const ActionQueueBatchBisectionStartMetadataSchema: GenMessage<ActionQueu
 
 /**
  * Metadata of `action.queue.change`: the number of pull requests queued with a queue rule on the
- * base branch, after a pull request entered or left. SPEC.md "Types and their metadata".
+ * base branch, after a pull request entered or left. docs/events.md "Event types".
  *
  * @generated from message yardmaster.v1.ActionQueueChangeMetadata
  */
@@ -1064,7 +1066,7 @@ export const ActionQueueChangeMetadataSchema: GenMessage<ActionQueueChangeMetada
 
 /**
  * Metadata of `action.queue.checks.change`: the number of checks running for a queue rule on the
- * base branch, logged when it changes (no pull request). SPEC.md "Types and their metadata".
+ * base branch, logged when it changes (no pull request). docs/events.md "Event types".
  *
  * @generated from message yardmaster.v1.ActionQueueChecksChangeMetadata
  */
@@ -1090,7 +1092,7 @@ export const ActionQueueChecksChangeMetadataSchema: GenMessage<ActionQueueChecks
 /**
  * Metadata of `action.queue.checks_end`: a check attempt of a batch concluded or was aborted; times
  * are RFC 3339 with a UTC offset. Outcome from `aborted`, `abort_status`, `abort_code` and the
- * conclusion (docs/activity-log.md "Outcomes"). SPEC.md "ChecksEnd metadata".
+ * conclusion (docs/activity-log.md "Outcomes"). docs/events.md "Checks end".
  *
  * @generated from message yardmaster.v1.ActionQueueChecksEndMetadata
  */
@@ -1228,8 +1230,8 @@ export const ActionQueueChecksEndMetadataSchema: GenMessage<ActionQueueChecksEnd
 
 /**
  * Metadata of `action.queue.checks_postponed` (alias `action.queue.checks_not_started`): the draft
- * pull request of a check could not be created; outcome failure. SPEC.md
- * "Types and their metadata"; retries: docs/merge-queue.md "Decisions" (draft creation).
+ * pull request of a check could not be created; outcome failure. docs/events.md
+ * "Event types"; retries: docs/merge-queue.md "Decisions" (draft creation).
  *
  * @generated from message yardmaster.v1.ActionQueueChecksPostponedMetadata
  */
@@ -1300,8 +1302,8 @@ export const ActionQueueChecksPostponedMetadataSchema: GenMessage<ActionQueueChe
 
 /**
  * Metadata of `action.queue.checks_start`: a check attempt of a batch started (logged once its pull
- * request number is known); outcome pending; times are RFC 3339 with a UTC offset. SPEC.md
- * "Types and their metadata"; docs/merge-queue.md "Decisions".
+ * request number is known); outcome pending; times are RFC 3339 with a UTC offset. docs/events.md
+ * "Event types"; docs/merge-queue.md "Decisions".
  *
  * @generated from message yardmaster.v1.ActionQueueChecksStartMetadata
  */
@@ -1412,7 +1414,7 @@ export const ActionQueueChecksStartMetadataSchema: GenMessage<ActionQueueChecksS
 
 /**
  * Metadata of `action.queue.conflict_deferred`: the pull request conflicts with pull requests ahead
- * and waits until they have left the queue; outcome pending. SPEC.md "Types and their metadata";
+ * and waits until they have left the queue; outcome pending. docs/events.md "Event types";
  * docs/merge-queue.md "Decisions" (draft creation).
  *
  * @generated from message yardmaster.v1.ActionQueueConflictDeferredMetadata
@@ -1465,8 +1467,8 @@ export const ActionQueueConflictDeferredMetadataSchema: GenMessage<ActionQueueCo
 
 /**
  * Metadata of `action.queue.enter`: a pull request entered a queue; `session_id` names its stay
- * until its `action.queue.leave`. Outcome pending; times are RFC 3339 with a UTC offset. SPEC.md
- * "Types and their metadata".
+ * until its `action.queue.leave`. Outcome pending; times are RFC 3339 with a UTC offset. docs/events.md
+ * "Event types".
  *
  * @generated from message yardmaster.v1.ActionQueueEnterMetadata
  */
@@ -1507,7 +1509,7 @@ export const ActionQueueEnterMetadataSchema: GenMessage<ActionQueueEnterMetadata
 /**
  * Metadata of `action.queue.leave`: a pull request left the queue, merged or not (`reason`,
  * `dequeue_code`); `seconds_waiting_*` are whole seconds; times are RFC 3339 with a UTC offset.
- * Outcome: docs/activity-log.md "Outcomes". SPEC.md "Leave metadata (action.queue.leave)".
+ * Outcome: docs/activity-log.md "Outcomes". docs/events.md "Leave".
  *
  * @generated from message yardmaster.v1.ActionQueueLeaveMetadata
  */
@@ -1609,7 +1611,7 @@ export const ActionQueueLeaveMetadataSchema: GenMessage<ActionQueueLeaveMetadata
 
 /**
  * Metadata of `action.queue.merged`: the queue merged the pull request into `branch`; outcome
- * success; times are RFC 3339 with a UTC offset. SPEC.md "Types and their metadata".
+ * success; times are RFC 3339 with a UTC offset. docs/events.md "Event types".
  *
  * @generated from message yardmaster.v1.ActionQueueMergedMetadata
  */
@@ -1656,7 +1658,7 @@ export const ActionQueueMergedMetadataSchema: GenMessage<ActionQueueMergedMetada
 
 /**
  * Metadata of `ci_insights.auto_quarantine.disabled`: who disabled auto-quarantine, when, and its
- * settings; times are RFC 3339 with a UTC offset. SPEC.md "Types and their metadata".
+ * settings; times are RFC 3339 with a UTC offset. docs/events.md "Event types".
  *
  * @generated from message yardmaster.v1.CiInsightsAutoQuarantineDisabledMetadata
  */
@@ -1691,7 +1693,7 @@ export const CiInsightsAutoQuarantineDisabledMetadataSchema: GenMessage<CiInsigh
 
 /**
  * Metadata of `ci_insights.auto_quarantine.enabled`: who enabled auto-quarantine, when, and its
- * settings; times are RFC 3339 with a UTC offset. SPEC.md "Types and their metadata".
+ * settings; times are RFC 3339 with a UTC offset. docs/events.md "Event types".
  *
  * @generated from message yardmaster.v1.CiInsightsAutoQuarantineEnabledMetadata
  */
@@ -1726,8 +1728,8 @@ export const CiInsightsAutoQuarantineEnabledMetadataSchema: GenMessage<CiInsight
 
 /**
  * Metadata of `ci_insights.auto_quarantine.modified`: who changed the auto-quarantine settings,
- * when, and the settings before and after; times are RFC 3339 with a UTC offset. SPEC.md
- * "Types and their metadata".
+ * when, and the settings before and after; times are RFC 3339 with a UTC offset. docs/events.md
+ * "Event types".
  *
  * @generated from message yardmaster.v1.CiInsightsAutoQuarantineModifiedMetadata
  */
@@ -1767,7 +1769,7 @@ export const CiInsightsAutoQuarantineModifiedMetadataSchema: GenMessage<CiInsigh
 
 /**
  * Metadata of `ci_insights.job_retried`: a CI retry rule acted on a job; outcome success when
- * `retried`, failure when `skipped_quota_exceeded`. SPEC.md "Types and their metadata".
+ * `retried`, failure when `skipped_quota_exceeded`. docs/events.md "Event types".
  *
  * @generated from message yardmaster.v1.CiInsightsJobRetriedMetadata
  */
@@ -1798,7 +1800,7 @@ export type CiInsightsJobRetriedMetadata = Message<"yardmaster.v1.CiInsightsJobR
   retryAttempt: number;
 
   /**
-   * Three variants (simple, log pattern on annotation, log pattern on job log); shape not fixed by the spec.
+   * Three variants (simple, log pattern on annotation, log pattern on job log); shape not fixed by the public schema.
    *
    * @generated from field: repeated google.protobuf.Struct condition_matches = 6;
    */
@@ -1828,7 +1830,7 @@ export const CiInsightsJobRetriedMetadataSchema: GenMessage<CiInsightsJobRetried
   messageDesc(file_yardmaster_v1_events, 43);
 
 /**
- * Metadata of `command.dequeue`: a dequeue command, its author and comment (SPEC.md
+ * Metadata of `command.dequeue`: a dequeue command, its author and comment (docs/events.md
  * "Shared structures", CommandMetadata). The manual dequeue itself logs `action.dequeue`.
  *
  * @generated from message yardmaster.v1.CommandDequeueMetadata
@@ -1868,7 +1870,7 @@ export const CommandDequeueMetadataSchema: GenMessage<CommandDequeueMetadata> = 
   messageDesc(file_yardmaster_v1_events, 44);
 
 /**
- * Metadata of `command.queue`: a queue command, its author and comment (SPEC.md
+ * Metadata of `command.queue`: a queue command, its author and comment (docs/events.md
  * "Shared structures", CommandMetadata).
  *
  * @generated from message yardmaster.v1.CommandQueueMetadata
@@ -1909,8 +1911,8 @@ export const CommandQueueMetadataSchema: GenMessage<CommandQueueMetadata> = /*@_
 
 /**
  * Metadata of `product.disabled`: who disabled a product on the repository, and when; logged by
- * ProductService.SetProductEnabled (admin.proto); times are RFC 3339 with a UTC offset. SPEC.md
- * "Types and their metadata".
+ * ProductService.SetProductEnabled (admin.proto); times are RFC 3339 with a UTC offset. docs/events.md
+ * "Event types".
  *
  * @generated from message yardmaster.v1.ProductDisabledMetadata
  */
@@ -1945,8 +1947,8 @@ export const ProductDisabledMetadataSchema: GenMessage<ProductDisabledMetadata> 
 
 /**
  * Metadata of `product.enabled`: who enabled a product on the repository, and when; logged by
- * ProductService.SetProductEnabled (admin.proto); times are RFC 3339 with a UTC offset. SPEC.md
- * "Types and their metadata".
+ * ProductService.SetProductEnabled (admin.proto); times are RFC 3339 with a UTC offset. docs/events.md
+ * "Event types".
  *
  * @generated from message yardmaster.v1.ProductEnabledMetadata
  */
@@ -1981,7 +1983,7 @@ export const ProductEnabledMetadataSchema: GenMessage<ProductEnabledMetadata> = 
 
 /**
  * Metadata of `queue.pause.create`: the merge queue was paused (a pause PUT while not paused), with
- * the reason and who paused it. docs/pause.md; SPEC.md "Emission ties shown".
+ * the reason and who paused it. docs/pause.md; docs/activity-log.md "Ingest".
  *
  * @generated from message yardmaster.v1.QueuePauseCreateMetadata
  */
@@ -2011,7 +2013,7 @@ export const QueuePauseCreateMetadataSchema: GenMessage<QueuePauseCreateMetadata
 
 /**
  * Metadata of `queue.pause.delete`: the merge queue was unpaused, and by whom. docs/pause.md;
- * SPEC.md "Emission ties shown".
+ * docs/activity-log.md "Ingest".
  *
  * @generated from message yardmaster.v1.QueuePauseDeleteMetadata
  */
@@ -2036,7 +2038,7 @@ export const QueuePauseDeleteMetadataSchema: GenMessage<QueuePauseDeleteMetadata
 
 /**
  * Metadata of `queue.pause.update`: a pause PUT while paused changed the reason. docs/pause.md;
- * SPEC.md "Emission ties shown".
+ * docs/activity-log.md "Ingest".
  *
  * @generated from message yardmaster.v1.QueuePauseUpdateMetadata
  */
@@ -2066,7 +2068,7 @@ export const QueuePauseUpdateMetadataSchema: GenMessage<QueuePauseUpdateMetadata
 
 /**
  * Metadata of `scheduled_freeze.create`: a scheduled freeze was created: its attributes, who
- * created it and when; times are RFC 3339 with a UTC offset. SPEC.md "Types and their metadata".
+ * created it and when; times are RFC 3339 with a UTC offset. docs/events.md "Event types".
  *
  * @generated from message yardmaster.v1.ScheduledFreezeCreateMetadata
  */
@@ -2101,8 +2103,8 @@ export const ScheduledFreezeCreateMetadataSchema: GenMessage<ScheduledFreezeCrea
 
 /**
  * Metadata of `scheduled_freeze.delete`: a scheduled freeze was deleted: its attributes, the
- * reason, who deleted it and when; times are RFC 3339 with a UTC offset. SPEC.md
- * "Types and their metadata".
+ * reason, who deleted it and when; times are RFC 3339 with a UTC offset. docs/events.md
+ * "Event types".
  *
  * @generated from message yardmaster.v1.ScheduledFreezeDeleteMetadata
  */
@@ -2142,8 +2144,8 @@ export const ScheduledFreezeDeleteMetadataSchema: GenMessage<ScheduledFreezeDele
 
 /**
  * Metadata of `scheduled_freeze.update`: a scheduled freeze was changed: its attributes before and
- * after, who changed it and when; times are RFC 3339 with a UTC offset. SPEC.md
- * "Types and their metadata".
+ * after, who changed it and when; times are RFC 3339 with a UTC offset. docs/events.md
+ * "Event types".
  *
  * @generated from message yardmaster.v1.ScheduledFreezeUpdateMetadata
  */
@@ -2183,7 +2185,7 @@ export const ScheduledFreezeUpdateMetadataSchema: GenMessage<ScheduledFreezeUpda
 
 /**
  * Metadata of `test.dequarantined`: a test left quarantine; `original_quarantine` is the quarantine
- * it left; times are RFC 3339 with a UTC offset. SPEC.md "Types and their metadata".
+ * it left; times are RFC 3339 with a UTC offset. docs/events.md "Event types".
  *
  * @generated from message yardmaster.v1.TestDequarantinedMetadata
  */
@@ -2238,7 +2240,7 @@ export const TestDequarantinedMetadataSchema: GenMessage<TestDequarantinedMetada
 
 /**
  * Metadata of `test.quarantined`: a test was quarantined, manually or automatically (`source`);
- * times are RFC 3339 with a UTC offset. SPEC.md "Types and their metadata".
+ * times are RFC 3339 with a UTC offset. docs/events.md "Event types".
  *
  * @generated from message yardmaster.v1.TestQuarantinedMetadata
  */
@@ -2303,7 +2305,7 @@ export const TestQuarantinedMetadataSchema: GenMessage<TestQuarantinedMetadata> 
 
 /**
  * Outcome of an event, derived on ingest from its type and metadata (docs/activity-log.md).
- * Values are lower case because they are the JSON values of the interface (SPEC.md "Event envelope").
+ * Values are lower case because they are the JSON values of the interface (docs/events.md "Envelope").
  *
  * @generated from enum yardmaster.v1.Outcome
  */

@@ -19,7 +19,7 @@ export const file_yardmaster_v1_queue: GenFile = /*@__PURE__*/
   fileDesc("Chl5YXJkbWFzdGVyL3YxL3F1ZXVlLnByb3RvEg15YXJkbWFzdGVyLnYxInUKHUxpc3RNZXJnZVF1ZXVlQnJhbmNoZXNSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQinQEKGkdldE1lcmdlUXVldWVTdGF0dXNSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQSHgoGYnJhbmNoGAMgASgJQgnK8xgFKAEw/wFIAIgBAUIJCgdfYnJhbmNoIo4BChtHZXRRdWV1ZWRQdWxsUmVxdWVzdFJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIZCglwcl9udW1iZXIYAyABKANCBsrzGAJIASKKAQoXR2V0RGVxdWV1ZUltcGFjdFJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIZCglwcl9udW1iZXIYAyABKANCBsrzGAJIASKMAQoZRGVxdWV1ZVB1bGxSZXF1ZXN0UmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEhkKCXByX251bWJlchgDIAEoA0IGyvMYAkgBIosBChZQYXVzZU1lcmdlUXVldWVSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQSGwoGcmVhc29uGAMgASgJQgvK8xgHKAEw/wFQASJwChhVbnBhdXNlTWVyZ2VRdWV1ZVJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJCJxChlHZXRNZXJnZVF1ZXVlUGF1c2VSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQidQodR2V0UXVldWVzQ29uZmlndXJhdGlvblJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJCKGAQoRUGF1c2VRdWV1ZVJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIbCgZyZWFzb24YAyABKAlCC8rzGAcoATD/AVABImsKE1VucGF1c2VRdWV1ZVJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJCJsChRHZXRRdWV1ZVBhdXNlUmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskIm8KF0RlbGV0ZVF1ZXVlUGF1c2VSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQiaQoRTGlzdFF1ZXVlc1JlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJCLKAQoYTGlzdFF1ZXVlQmFzZVJlZnNSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQSLAoIc3RhcnRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEioKBmVuZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAioAEKGUVucXVldWVQdWxsUmVxdWVzdFJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIZCglwcl9udW1iZXIYAyABKANCBsrzGAJIARISCgpxdWV1ZV9ydWxlGAQgASgJInMKG0xpc3RTY2hlZHVsZWRGcmVlemVzUmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskIvACChxDcmVhdGVTY2hlZHVsZWRGcmVlemVSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQSGwoGcmVhc29uGAMgASgJQgvK8xgHKAEw/wFQARIxCgVzdGFydBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCBsrzGAJQARInCgNlbmQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhgKCHRpbWV6b25lGAYgASgJQgbK8xgCMEASMwoTbWF0Y2hpbmdfY29uZGl0aW9ucxgHIAMoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZRIyChJleGNsdWRlX2NvbmRpdGlvbnMYCCADKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUiNgoNQ29uZGl0aW9uTGlzdBIlCgVpdGVtcxgBIAMoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZSLCAwocVXBkYXRlU2NoZWR1bGVkRnJlZXplUmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEhgKAmlkGAMgASgJQgzK8xgIIgR1dWlkUAESHgoGcmVhc29uGAQgASgJQgnK8xgFKAEw/wFIAIgBARIpCgVzdGFydBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJwoDZW5kGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBISCgpyZW1vdmVfZW5kGAcgASgIEh0KCHRpbWV6b25lGAggASgJQgbK8xgCMEBIAYgBARI5ChNtYXRjaGluZ19jb25kaXRpb25zGAkgASgLMhwueWFyZG1hc3Rlci52MS5Db25kaXRpb25MaXN0EjgKEmV4Y2x1ZGVfY29uZGl0aW9ucxgKIAEoCzIcLnlhcmRtYXN0ZXIudjEuQ29uZGl0aW9uTGlzdEIJCgdfcmVhc29uQgsKCV90aW1lem9uZSKnAQocRGVsZXRlU2NoZWR1bGVkRnJlZXplUmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEhgKAmlkGAMgASgJQgzK8xgIIgR1dWlkUAESFwoGcmVhc29uGAQgASgJQgfK8xgDMP8BIjIKHkxpc3RNZXJnZVF1ZXVlQnJhbmNoZXNSZXNwb25zZRIQCghicmFuY2hlcxgBIAMoCSLoAgobR2V0TWVyZ2VRdWV1ZVN0YXR1c1Jlc3BvbnNlElEKDHNjb3BlX3F1ZXVlcxgBIAMoCzI7LnlhcmRtYXN0ZXIudjEuR2V0TWVyZ2VRdWV1ZVN0YXR1c1Jlc3BvbnNlLlNjb3BlUXVldWVzRW50cnkSJQoHYmF0Y2hlcxgCIAMoCzIULnlhcmRtYXN0ZXIudjEuQmF0Y2gSPgoVd2FpdGluZ19wdWxsX3JlcXVlc3RzGAMgAygLMh8ueWFyZG1hc3Rlci52MS5CYXRjaFB1bGxSZXF1ZXN0EjEKKWF1dG9tYXRpY19jb25mbGljdF9yZXNvbHV0aW9uX3Vuc3VwcG9ydGVkGAQgASgIEgwKBG1vZGUYBSABKAkaTgoQU2NvcGVRdWV1ZXNFbnRyeRILCgNrZXkYASABKAkSKQoFdmFsdWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuTGlzdFZhbHVlOgI4ASL7AwoFQmF0Y2gSCgoCaWQYASABKAkSEgoKcGFyZW50X2lkcxgCIAMoCRIMCgRuYW1lGAMgASgJEioKBnN0YXR1cxgEIAEoCzIaLnlhcmRtYXN0ZXIudjEuQmF0Y2hTdGF0dXMSLgoKc3RhcnRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASNgoSZXN0aW1hdGVkX21lcmdlX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI6ChZlc3RpbWF0ZWRfY2lfZmluaXNoX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIyCg5jaV9maW5pc2hlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGc2NvcGVzGAkgAygJEhcKD3F1ZXVlX3J1bGVfbmFtZRgKIAEoCRI0Cg5jaGVja3Nfc3VtbWFyeRgLIAEoCzIcLnlhcmRtYXN0ZXIudjEuQ2hlY2tzU3VtbWFyeRI2Cg1wdWxsX3JlcXVlc3RzGAwgAygLMh8ueWFyZG1hc3Rlci52MS5CYXRjaFB1bGxSZXF1ZXN0EikKC3N1Yl9iYXRjaGVzGA0gAygLMhQueWFyZG1hc3Rlci52MS5CYXRjaCIbCgtCYXRjaFN0YXR1cxIMCgRjb2RlGAEgASgJIi4KDUNoZWNrc1N1bW1hcnkSDgoGcGFzc2VkGAEgASgFEg0KBXRvdGFsGAIgASgFIi4KEVB1bGxSZXF1ZXN0QXV0aG9yEgoKAmlkGAEgASgDEg0KBWxvZ2luGAIgASgJIkUKCUhvc3RMYWJlbBIKCgJpZBgBIAEoAxIMCgRuYW1lGAIgASgJEg0KBWNvbG9yGAMgASgJEg8KB2RlZmF1bHQYBCABKAgiogIKEEJhdGNoUHVsbFJlcXVlc3QSDgoGbnVtYmVyGAEgASgDEg0KBXRpdGxlGAIgASgJEgsKA3VybBgDIAEoCRIwCgZhdXRob3IYBCABKAsyIC55YXJkbWFzdGVyLnYxLlB1bGxSZXF1ZXN0QXV0aG9yEi0KCXF1ZXVlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFgoOcHJpb3JpdHlfYWxpYXMYBiABKAkSGgoScHJpb3JpdHlfcnVsZV9uYW1lGAcgASgJEg4KBmxhYmVscxgIIAMoCRItCgtob3N0X2xhYmVscxgJIAMoCzIYLnlhcmRtYXN0ZXIudjEuSG9zdExhYmVsEg4KBnNjb3BlcxgKIAMoCSKEAwocR2V0UXVldWVkUHVsbFJlcXVlc3RSZXNwb25zZRIOCgZudW1iZXIYASABKAMSLQoJcXVldWVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI7Chdlc3RpbWF0ZWRfdGltZV9vZl9tZXJnZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEAoIcG9zaXRpb24YBCABKAMSGgoScHJpb3JpdHlfcnVsZV9uYW1lGAUgASgJEhcKD3F1ZXVlX3J1bGVfbmFtZRgGIAEoCRI1ChFjaGVja3NfdGltZW91dF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoKcXVldWVfcnVsZRgIIAEoCzIYLnlhcmRtYXN0ZXIudjEuUXVldWVSdWxlEjwKEm1lcmdlYWJpbGl0eV9jaGVjaxgJIAEoCzIgLnlhcmRtYXN0ZXIudjEuTWVyZ2VhYmlsaXR5Q2hlY2siQgoJUXVldWVSdWxlEgwKBG5hbWUYASABKAkSJwoGY29uZmlnGAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCLGAgoRTWVyZ2VhYmlsaXR5Q2hlY2sSEgoKY2hlY2tfdHlwZRgBIAEoCRIhChlxdWV1ZV9wdWxsX3JlcXVlc3RfbnVtYmVyGAIgASgDEi4KCnN0YXJ0ZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC2NpX2VuZGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIQCghjaV9zdGF0ZRgFIAEoCRINCgVzdGF0ZRgGIAEoCRI0CgZjaGVja3MYByADKAsyJC55YXJkbWFzdGVyLnYxLk1lcmdlYWJpbGl0eUNoZWNrSXRlbRJCChVjb25kaXRpb25zX2V2YWx1YXRpb24YCCABKAsyIy55YXJkbWFzdGVyLnYxLkNvbmRpdGlvbnNFdmFsdWF0aW9uImMKFU1lcmdlYWJpbGl0eUNoZWNrSXRlbRIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhAKA3VybBgDIAEoCUgAiAEBEg0KBXN0YXRlGAQgASgJQgYKBF91cmwiiQIKFENvbmRpdGlvbnNFdmFsdWF0aW9uEg0KBW1hdGNoGAEgASgIEg0KBWxhYmVsGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEhkKEWRvY3VtZW50YXRpb25fdXJsGAQgASgJEikKCHNjaGVkdWxlGAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBI6Cg1zdWJjb25kaXRpb25zGAYgAygLMiMueWFyZG1hc3Rlci52MS5Db25kaXRpb25zRXZhbHVhdGlvbhI8CgtldmFsdWF0aW9ucxgHIAMoCzInLnlhcmRtYXN0ZXIudjEuQ29uZGl0aW9uc0V2YWx1YXRpb25JdGVtIsMBChhDb25kaXRpb25zRXZhbHVhdGlvbkl0ZW0SFAoMcHVsbF9yZXF1ZXN0GAEgASgDEg0KBW1hdGNoGAIgASgIEh0KEGV2YWx1YXRpb25fZXJyb3IYAyABKAlIAIgBARIWCg5yZWxhdGVkX2NoZWNrcxgEIAMoCRI2ChJuZXh0X2V2YWx1YXRpb25fYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQhMKEV9ldmFsdWF0aW9uX2Vycm9yIngKGEdldERlcXVldWVJbXBhY3RSZXNwb25zZRIbChNpbnRlcnJ1cHRlZF9iYXRjaGVzGAEgASgFEh8KF3JlY2hlY2tlZF9wdWxsX3JlcXVlc3RzGAIgASgFEh4KFmNhc2NhZGVkX3B1bGxfcmVxdWVzdHMYAyABKAUieAoXUGF1c2VNZXJnZVF1ZXVlUmVzcG9uc2USDgoGcGF1c2VkGAEgASgIEhMKBnJlYXNvbhgCIAEoCUgAiAEBEi0KCXBhdXNlZF9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCCQoHX3JlYXNvbiJ7ChpHZXRNZXJnZVF1ZXVlUGF1c2VSZXNwb25zZRIOCgZwYXVzZWQYASABKAgSEwoGcmVhc29uGAIgASgJSACIAQESLQoJcGF1c2VkX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEIJCgdfcmVhc29uIlEKD1F1ZXVlUGF1c2VFbnRyeRIOCgZyZWFzb24YASABKAkSLgoKcGF1c2VfZGF0ZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiSQoSUGF1c2VRdWV1ZVJlc3BvbnNlEjMKC3F1ZXVlX3BhdXNlGAEgAygLMh4ueWFyZG1hc3Rlci52MS5RdWV1ZVBhdXNlRW50cnkiTAoVR2V0UXVldWVQYXVzZVJlc3BvbnNlEjMKC3F1ZXVlX3BhdXNlGAEgAygLMh4ueWFyZG1hc3Rlci52MS5RdWV1ZVBhdXNlRW50cnkiUQoeR2V0UXVldWVzQ29uZmlndXJhdGlvblJlc3BvbnNlEi8KDWNvbmZpZ3VyYXRpb24YASADKAsyGC55YXJkbWFzdGVyLnYxLlF1ZXVlUnVsZSI6ChJMaXN0UXVldWVzUmVzcG9uc2USJAoGcXVldWVzGAEgAygLMhQueWFyZG1hc3Rlci52MS5RdWV1ZSJnCgVRdWV1ZRIlCgZicmFuY2gYASABKAsyFS55YXJkbWFzdGVyLnYxLkJyYW5jaBI3Cg1wdWxsX3JlcXVlc3RzGAIgAygLMiAueWFyZG1hc3Rlci52MS5RdWV1ZWRQdWxsUmVxdWVzdCIWCgZCcmFuY2gSDAoEbmFtZRgBIAEoCSLFAwoRUXVldWVkUHVsbFJlcXVlc3QSDgoGbnVtYmVyGAEgASgDEhAKCHBvc2l0aW9uGAIgASgDEhAKCHByaW9yaXR5GAMgASgDEhoKEmVmZmVjdGl2ZV9wcmlvcml0eRgEIAEoAxIWCg5wcmlvcml0eV9hbGlhcxgFIAEoCRIWCg5wYXJ0aXRpb25fbmFtZRgGIAEoCRIsCgpxdWV1ZV9ydWxlGAcgASgLMhgueWFyZG1hc3Rlci52MS5RdWV1ZVJ1bGUSUgoec3BlY3VsYXRpdmVfY2hlY2tfcHVsbF9yZXF1ZXN0GAggASgLMioueWFyZG1hc3Rlci52MS5TcGVjdWxhdGl2ZUNoZWNrUHVsbFJlcXVlc3QSQgoSbWVyZ2VhYmlsaXR5X2NoZWNrGAkgASgLMiYueWFyZG1hc3Rlci52MS5RdWV1ZWRNZXJnZWFiaWxpdHlDaGVjaxItCglxdWV1ZWRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjsKF2VzdGltYXRlZF90aW1lX29mX21lcmdlGAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKAAgobU3BlY3VsYXRpdmVDaGVja1B1bGxSZXF1ZXN0EhAKCGluX3BsYWNlGAEgASgIEg4KBm51bWJlchgCIAEoAxIuCgpzdGFydGVkX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIsCghlbmRlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASNAoGY2hlY2tzGAUgAygLMiQueWFyZG1hc3Rlci52MS5NZXJnZWFiaWxpdHlDaGVja0l0ZW0SHAoUZXZhbHVhdGVkX2NvbmRpdGlvbnMYBiABKAkSDQoFc3RhdGUYByABKAkitwEKF1F1ZXVlZE1lcmdlYWJpbGl0eUNoZWNrEhIKCmNoZWNrX3R5cGUYASABKAkSGwoTcHVsbF9yZXF1ZXN0X251bWJlchgCIAEoAxIuCgpzdGFydGVkX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIsCghlbmRlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDQoFc3RhdGUYBSABKAkiLgoZTGlzdFF1ZXVlQmFzZVJlZnNSZXNwb25zZRIRCgliYXNlX3JlZnMYASADKAkiQgoaRW5xdWV1ZVB1bGxSZXF1ZXN0UmVzcG9uc2USEgoKcXVldWVfcnVsZRgBIAEoCRIQCghwb3NpdGlvbhgCIAEoAyJZChxMaXN0U2NoZWR1bGVkRnJlZXplc1Jlc3BvbnNlEjkKEXNjaGVkdWxlZF9mcmVlemVzGAEgAygLMh4ueWFyZG1hc3Rlci52MS5TY2hlZHVsZWRGcmVlemUijQEKD1NjaGVkdWxlZEZyZWV6ZRIKCgJpZBgBIAEoCRIuCgphdHRyaWJ1dGVzGAIgASgLMhoueWFyZG1hc3Rlci52MS5GcmVlemVBdHRycxIuCgpjcmVhdGVkX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZhY3RpdmUYBCABKAgy5hYKDFF1ZXVlU2VydmljZRKyAQoWTGlzdE1lcmdlUXVldWVCcmFuY2hlcxIsLnlhcmRtYXN0ZXIudjEuTGlzdE1lcmdlUXVldWVCcmFuY2hlc1JlcXVlc3QaLS55YXJkbWFzdGVyLnYxLkxpc3RNZXJnZVF1ZXVlQnJhbmNoZXNSZXNwb25zZSI7gtPkkwI1EjMvdjEvcmVwb3Mve293bmVyfS97cmVwb3NpdG9yeX0vbWVyZ2UtcXVldWUvYnJhbmNoZXMSpwEKE0dldE1lcmdlUXVldWVTdGF0dXMSKS55YXJkbWFzdGVyLnYxLkdldE1lcmdlUXVldWVTdGF0dXNSZXF1ZXN0GioueWFyZG1hc3Rlci52MS5HZXRNZXJnZVF1ZXVlU3RhdHVzUmVzcG9uc2UiOYLT5JMCMxIxL3YxL3JlcG9zL3tvd25lcn0ve3JlcG9zaXRvcnl9L21lcmdlLXF1ZXVlL3N0YXR1cxK0AQoUR2V0UXVldWVkUHVsbFJlcXVlc3QSKi55YXJkbWFzdGVyLnYxLkdldFF1ZXVlZFB1bGxSZXF1ZXN0UmVxdWVzdBorLnlhcmRtYXN0ZXIudjEuR2V0UXVldWVkUHVsbFJlcXVlc3RSZXNwb25zZSJDgtPkkwI9EjsvdjEvcmVwb3Mve293bmVyfS97cmVwb3NpdG9yeX0vbWVyZ2UtcXVldWUvcHVsbC97cHJfbnVtYmVyfRK3AQoQR2V0RGVxdWV1ZUltcGFjdBImLnlhcmRtYXN0ZXIudjEuR2V0RGVxdWV1ZUltcGFjdFJlcXVlc3QaJy55YXJkbWFzdGVyLnYxLkdldERlcXVldWVJbXBhY3RSZXNwb25zZSJSgtPkkwJMEkovdjEvcmVwb3Mve293bmVyfS97cmVwb3NpdG9yeX0vbWVyZ2UtcXVldWUvcHVsbC97cHJfbnVtYmVyfS9kZXF1ZXVlLWltcGFjdBKjAQoSRGVxdWV1ZVB1bGxSZXF1ZXN0EigueWFyZG1hc3Rlci52MS5EZXF1ZXVlUHVsbFJlcXVlc3RSZXF1ZXN0GhYuZ29vZ2xlLnByb3RvYnVmLkVtcHR5IkuC0+STAkUiQy92MS9yZXBvcy97b3duZXJ9L3tyZXBvc2l0b3J5fS9tZXJnZS1xdWV1ZS9wdWxsL3twcl9udW1iZXJ9L2RlcXVldWUSnQEKD1BhdXNlTWVyZ2VRdWV1ZRIlLnlhcmRtYXN0ZXIudjEuUGF1c2VNZXJnZVF1ZXVlUmVxdWVzdBomLnlhcmRtYXN0ZXIudjEuUGF1c2VNZXJnZVF1ZXVlUmVzcG9uc2UiO4LT5JMCNToBKhowL3YxL3JlcG9zL3tvd25lcn0ve3JlcG9zaXRvcnl9L21lcmdlLXF1ZXVlL3BhdXNlEo4BChFVbnBhdXNlTWVyZ2VRdWV1ZRInLnlhcmRtYXN0ZXIudjEuVW5wYXVzZU1lcmdlUXVldWVSZXF1ZXN0GhYuZ29vZ2xlLnByb3RvYnVmLkVtcHR5IjiC0+STAjIqMC92MS9yZXBvcy97b3duZXJ9L3tyZXBvc2l0b3J5fS9tZXJnZS1xdWV1ZS9wYXVzZRKjAQoSR2V0TWVyZ2VRdWV1ZVBhdXNlEigueWFyZG1hc3Rlci52MS5HZXRNZXJnZVF1ZXVlUGF1c2VSZXF1ZXN0GikueWFyZG1hc3Rlci52MS5HZXRNZXJnZVF1ZXVlUGF1c2VSZXNwb25zZSI4gtPkkwIyEjAvdjEvcmVwb3Mve293bmVyfS97cmVwb3NpdG9yeX0vbWVyZ2UtcXVldWUvcGF1c2USsgEKFkdldFF1ZXVlc0NvbmZpZ3VyYXRpb24SLC55YXJkbWFzdGVyLnYxLkdldFF1ZXVlc0NvbmZpZ3VyYXRpb25SZXF1ZXN0Gi0ueWFyZG1hc3Rlci52MS5HZXRRdWV1ZXNDb25maWd1cmF0aW9uUmVzcG9uc2UiO4LT5JMCNRIzL3YxL3JlcG9zL3tvd25lcn0ve3JlcG9zaXRvcnl9L3F1ZXVlcy9jb25maWd1cmF0aW9uEogBCgpQYXVzZVF1ZXVlEiAueWFyZG1hc3Rlci52MS5QYXVzZVF1ZXVlUmVxdWVzdBohLnlhcmRtYXN0ZXIudjEuUGF1c2VRdWV1ZVJlc3BvbnNlIjWC0+STAi86ASoaKi92MS9yZXBvcy97b3duZXJ9L3tyZXBvc2l0b3J5fS9xdWV1ZS9wYXVzZRJ+CgxVbnBhdXNlUXVldWUSIi55YXJkbWFzdGVyLnYxLlVucGF1c2VRdWV1ZVJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHkiMoLT5JMCLCoqL3YxL3JlcG9zL3tvd25lcn0ve3JlcG9zaXRvcnl9L3F1ZXVlL3BhdXNlEo4BCg1HZXRRdWV1ZVBhdXNlEiMueWFyZG1hc3Rlci52MS5HZXRRdWV1ZVBhdXNlUmVxdWVzdBokLnlhcmRtYXN0ZXIudjEuR2V0UXVldWVQYXVzZVJlc3BvbnNlIjKC0+STAiwSKi92MS9yZXBvcy97b3duZXJ9L3tyZXBvc2l0b3J5fS9xdWV1ZS9wYXVzZRKNAQoQRGVsZXRlUXVldWVQYXVzZRImLnlhcmRtYXN0ZXIudjEuRGVsZXRlUXVldWVQYXVzZVJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHkiOYLT5JMCMyIxL3YxL3JlcG9zL3tvd25lcn0ve3JlcG9zaXRvcnl9L3F1ZXVlL3BhdXNlL2RlbGV0ZRKAAQoKTGlzdFF1ZXVlcxIgLnlhcmRtYXN0ZXIudjEuTGlzdFF1ZXVlc1JlcXVlc3QaIS55YXJkbWFzdGVyLnYxLkxpc3RRdWV1ZXNSZXNwb25zZSItgtPkkwInEiUvdjEvcmVwb3Mve293bmVyfS97cmVwb3NpdG9yeX0vcXVldWVzEp4BChFMaXN0UXVldWVCYXNlUmVmcxInLnlhcmRtYXN0ZXIudjEuTGlzdFF1ZXVlQmFzZVJlZnNSZXF1ZXN0GigueWFyZG1hc3Rlci52MS5MaXN0UXVldWVCYXNlUmVmc1Jlc3BvbnNlIjaC0+STAjASLi92MS9yZXBvcy97b3duZXJ9L3tyZXBvc2l0b3J5fS9xdWV1ZXMvYnJhbmNoZXMSaQoSRW5xdWV1ZVB1bGxSZXF1ZXN0EigueWFyZG1hc3Rlci52MS5FbnF1ZXVlUHVsbFJlcXVlc3RSZXF1ZXN0GikueWFyZG1hc3Rlci52MS5FbnF1ZXVlUHVsbFJlcXVlc3RSZXNwb25zZRJvChRMaXN0U2NoZWR1bGVkRnJlZXplcxIqLnlhcmRtYXN0ZXIudjEuTGlzdFNjaGVkdWxlZEZyZWV6ZXNSZXF1ZXN0GisueWFyZG1hc3Rlci52MS5MaXN0U2NoZWR1bGVkRnJlZXplc1Jlc3BvbnNlEmQKFUNyZWF0ZVNjaGVkdWxlZEZyZWV6ZRIrLnlhcmRtYXN0ZXIudjEuQ3JlYXRlU2NoZWR1bGVkRnJlZXplUmVxdWVzdBoeLnlhcmRtYXN0ZXIudjEuU2NoZWR1bGVkRnJlZXplEmQKFVVwZGF0ZVNjaGVkdWxlZEZyZWV6ZRIrLnlhcmRtYXN0ZXIudjEuVXBkYXRlU2NoZWR1bGVkRnJlZXplUmVxdWVzdBoeLnlhcmRtYXN0ZXIudjEuU2NoZWR1bGVkRnJlZXplElwKFURlbGV0ZVNjaGVkdWxlZEZyZWV6ZRIrLnlhcmRtYXN0ZXIudjEuRGVsZXRlU2NoZWR1bGVkRnJlZXplUmVxdWVzdBoWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eWIGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_empty, file_google_protobuf_struct, file_google_protobuf_timestamp, file_yardmaster_v1_common, file_yardmaster_v1_events]);
 
 /**
- * Request of ListMergeQueueBranches (SPEC.md "Merge queue control" #1), REST route
+ * Request of ListMergeQueueBranches (docs/api.md "Merge queue" #1), REST route
  * GET /v1/repos/{owner}/{repository}/merge-queue/branches.
  *
  * @generated from message yardmaster.v1.ListMergeQueueBranchesRequest
@@ -44,7 +44,7 @@ export const ListMergeQueueBranchesRequestSchema: GenMessage<ListMergeQueueBranc
   messageDesc(file_yardmaster_v1_queue, 0);
 
 /**
- * Request of GetMergeQueueStatus (SPEC.md "Merge queue control" #2), REST route
+ * Request of GetMergeQueueStatus (docs/api.md "Merge queue" #2), REST route
  * GET /v1/repos/{owner}/{repository}/merge-queue/status, with an optional `branch` query.
  *
  * @generated from message yardmaster.v1.GetMergeQueueStatusRequest
@@ -76,7 +76,7 @@ export const GetMergeQueueStatusRequestSchema: GenMessage<GetMergeQueueStatusReq
   messageDesc(file_yardmaster_v1_queue, 1);
 
 /**
- * Request of GetQueuedPullRequest (SPEC.md "Merge queue control" #3), REST route
+ * Request of GetQueuedPullRequest (docs/api.md "Merge queue" #3), REST route
  * GET /v1/repos/{owner}/{repository}/merge-queue/pull/{pr_number}.
  *
  * @generated from message yardmaster.v1.GetQueuedPullRequestRequest
@@ -108,7 +108,7 @@ export const GetQueuedPullRequestRequestSchema: GenMessage<GetQueuedPullRequestR
   messageDesc(file_yardmaster_v1_queue, 2);
 
 /**
- * Request of GetDequeueImpact (SPEC.md "Merge queue control" #4), REST route
+ * Request of GetDequeueImpact (docs/api.md "Merge queue" #4), REST route
  * GET /v1/repos/{owner}/{repository}/merge-queue/pull/{pr_number}/dequeue-impact.
  *
  * @generated from message yardmaster.v1.GetDequeueImpactRequest
@@ -138,7 +138,7 @@ export const GetDequeueImpactRequestSchema: GenMessage<GetDequeueImpactRequest> 
   messageDesc(file_yardmaster_v1_queue, 3);
 
 /**
- * Request of DequeuePullRequest (SPEC.md "Merge queue control" #5), REST route
+ * Request of DequeuePullRequest (docs/api.md "Merge queue" #5), REST route
  * POST /v1/repos/{owner}/{repository}/merge-queue/pull/{pr_number}/dequeue (no body; 204).
  *
  * @generated from message yardmaster.v1.DequeuePullRequestRequest
@@ -168,7 +168,7 @@ export const DequeuePullRequestRequestSchema: GenMessage<DequeuePullRequestReque
   messageDesc(file_yardmaster_v1_queue, 4);
 
 /**
- * Request of PauseMergeQueue (SPEC.md "Merge queue control" #6), REST route
+ * Request of PauseMergeQueue (docs/api.md "Merge queue" #6), REST route
  * PUT /v1/repos/{owner}/{repository}/merge-queue/pause with the JSON body {reason}.
  * docs/pause.md.
  *
@@ -201,7 +201,7 @@ export const PauseMergeQueueRequestSchema: GenMessage<PauseMergeQueueRequest> = 
   messageDesc(file_yardmaster_v1_queue, 5);
 
 /**
- * Request of UnpauseMergeQueue (SPEC.md "Merge queue control" #7), REST route
+ * Request of UnpauseMergeQueue (docs/api.md "Merge queue" #7), REST route
  * DELETE /v1/repos/{owner}/{repository}/merge-queue/pause (204). docs/pause.md.
  *
  * @generated from message yardmaster.v1.UnpauseMergeQueueRequest
@@ -226,7 +226,7 @@ export const UnpauseMergeQueueRequestSchema: GenMessage<UnpauseMergeQueueRequest
   messageDesc(file_yardmaster_v1_queue, 6);
 
 /**
- * Request of GetMergeQueuePause (SPEC.md "Merge queue control" #8), REST route
+ * Request of GetMergeQueuePause (docs/api.md "Merge queue" #8), REST route
  * GET /v1/repos/{owner}/{repository}/merge-queue/pause. docs/pause.md.
  *
  * @generated from message yardmaster.v1.GetMergeQueuePauseRequest
@@ -251,7 +251,7 @@ export const GetMergeQueuePauseRequestSchema: GenMessage<GetMergeQueuePauseReque
   messageDesc(file_yardmaster_v1_queue, 7);
 
 /**
- * Request of GetQueuesConfiguration (SPEC.md "Queues" #12), REST route
+ * Request of GetQueuesConfiguration (docs/api.md "Queues" #12), REST route
  * GET /v1/repos/{owner}/{repository}/queues/configuration.
  *
  * @generated from message yardmaster.v1.GetQueuesConfigurationRequest
@@ -276,7 +276,7 @@ export const GetQueuesConfigurationRequestSchema: GenMessage<GetQueuesConfigurat
   messageDesc(file_yardmaster_v1_queue, 8);
 
 /**
- * Request of PauseQueue (SPEC.md "Queues" #13, legacy pause family), REST route
+ * Request of PauseQueue (docs/api.md "Queues" #13, legacy pause family), REST route
  * PUT /v1/repos/{owner}/{repository}/queue/pause with the JSON body {reason}. docs/pause.md.
  *
  * @generated from message yardmaster.v1.PauseQueueRequest
@@ -308,7 +308,7 @@ export const PauseQueueRequestSchema: GenMessage<PauseQueueRequest> = /*@__PURE_
   messageDesc(file_yardmaster_v1_queue, 9);
 
 /**
- * Request of UnpauseQueue (SPEC.md "Queues" #14, legacy pause family), REST route
+ * Request of UnpauseQueue (docs/api.md "Queues" #14, legacy pause family), REST route
  * DELETE /v1/repos/{owner}/{repository}/queue/pause (204). docs/pause.md.
  *
  * @generated from message yardmaster.v1.UnpauseQueueRequest
@@ -333,7 +333,7 @@ export const UnpauseQueueRequestSchema: GenMessage<UnpauseQueueRequest> = /*@__P
   messageDesc(file_yardmaster_v1_queue, 10);
 
 /**
- * Request of GetQueuePause (SPEC.md "Queues" #15, legacy pause family), REST route
+ * Request of GetQueuePause (docs/api.md "Queues" #15, legacy pause family), REST route
  * GET /v1/repos/{owner}/{repository}/queue/pause. docs/pause.md.
  *
  * @generated from message yardmaster.v1.GetQueuePauseRequest
@@ -358,7 +358,7 @@ export const GetQueuePauseRequestSchema: GenMessage<GetQueuePauseRequest> = /*@_
   messageDesc(file_yardmaster_v1_queue, 11);
 
 /**
- * Request of DeleteQueuePause (SPEC.md "Queues" #16, legacy pause family), REST route
+ * Request of DeleteQueuePause (docs/api.md "Queues" #16, legacy pause family), REST route
  * POST /v1/repos/{owner}/{repository}/queue/pause/delete (no body; 204). docs/pause.md.
  *
  * @generated from message yardmaster.v1.DeleteQueuePauseRequest
@@ -383,7 +383,7 @@ export const DeleteQueuePauseRequestSchema: GenMessage<DeleteQueuePauseRequest> 
   messageDesc(file_yardmaster_v1_queue, 12);
 
 /**
- * Request of ListQueues (SPEC.md "Queues" #17), REST route
+ * Request of ListQueues (docs/api.md "Queues" #17), REST route
  * GET /v1/repos/{owner}/{repository}/queues.
  *
  * @generated from message yardmaster.v1.ListQueuesRequest
@@ -408,7 +408,7 @@ export const ListQueuesRequestSchema: GenMessage<ListQueuesRequest> = /*@__PURE_
   messageDesc(file_yardmaster_v1_queue, 13);
 
 /**
- * Request of ListQueueBaseRefs (SPEC.md "Queues" #18), REST route
+ * Request of ListQueueBaseRefs (docs/api.md "Queues" #18), REST route
  * GET /v1/repos/{owner}/{repository}/queues/branches, with optional `start_at` and `end_at`.
  * INVALID_ARGUMENT (422) naming start_at when the window starts after its end.
  *
@@ -716,7 +716,7 @@ export const DeleteScheduledFreezeRequestSchema: GenMessage<DeleteScheduledFreez
 
 /**
  * Response of ListMergeQueueBranches: the base branches that have at least one queued pull
- * request, sorted by name. SPEC.md "Branch list (merge-queue/branches)".
+ * request, sorted by name. docs/api.md "Branch list".
  *
  * @generated from message yardmaster.v1.ListMergeQueueBranchesResponse
  */
@@ -736,7 +736,7 @@ export const ListMergeQueueBranchesResponseSchema: GenMessage<ListMergeQueueBran
 
 /**
  * Response of GetMergeQueueStatus: the batches being checked, per scope lane, and the pull
- * requests waiting for a batch; times are UTC. SPEC.md "Merge queue status"; batch statuses
+ * requests waiting for a batch; times are UTC. docs/api.md "Merge queue status"; batch statuses
  * and queue modes: docs/merge-queue.md.
  *
  * @generated from message yardmaster.v1.GetMergeQueueStatusResponse
@@ -870,7 +870,7 @@ export const BatchSchema: GenMessage<Batch> = /*@__PURE__*/
   messageDesc(file_yardmaster_v1_queue, 23);
 
 /**
- * The status of a Batch, as the object {code} (SPEC.md "Merge queue status", Batch.status).
+ * The status of a Batch, as the object {code} (docs/api.md "Merge queue status", Batch.status).
  *
  * @generated from message yardmaster.v1.BatchStatus
  */
@@ -894,7 +894,7 @@ export const BatchStatusSchema: GenMessage<BatchStatus> = /*@__PURE__*/
 
 /**
  * The checks of a batch's current check: how many passed, out of how many (0 of 0 before
- * it has one). SPEC.md "Merge queue status", Batch.checks_summary.
+ * it has one). docs/api.md "Merge queue status", Batch.checks_summary.
  *
  * @generated from message yardmaster.v1.ChecksSummary
  */
@@ -919,7 +919,7 @@ export const ChecksSummarySchema: GenMessage<ChecksSummary> = /*@__PURE__*/
 
 /**
  * The author of a pull request on the hosting platform: user id and login
- * (SPEC.md "Merge queue status", BatchPullRequest.author).
+ * (docs/api.md "Merge queue status", BatchPullRequest.author).
  *
  * @generated from message yardmaster.v1.PullRequestAuthor
  */
@@ -1047,7 +1047,7 @@ export const BatchPullRequestSchema: GenMessage<BatchPullRequest> = /*@__PURE__*
 /**
  * Response of GetQueuedPullRequest: one queued pull request with its position, queue rule
  * (durations in seconds), estimates and current check; times are UTC.
- * SPEC.md "Queued pull request detail (merge-queue/pull/{pr_number})".
+ * docs/api.md "Queued pull request".
  *
  * @generated from message yardmaster.v1.GetQueuedPullRequestResponse
  */
@@ -1110,7 +1110,7 @@ export const GetQueuedPullRequestResponseSchema: GenMessage<GetQueuedPullRequest
   messageDesc(file_yardmaster_v1_queue, 29);
 
 /**
- * A queue rule with its effective configuration (keys of SPEC.md "Queue configuration").
+ * A queue rule with its effective configuration (keys of docs/configuration.md "API output of queue rules").
  *
  * @generated from message yardmaster.v1.QueueRule
  */
@@ -1134,7 +1134,7 @@ export const QueueRuleSchema: GenMessage<QueueRule> = /*@__PURE__*/
   messageDesc(file_yardmaster_v1_queue, 30);
 
 /**
- * The check holding a queued pull request (SPEC.md "Queued pull request detail",
+ * The check holding a queued pull request (docs/api.md "Queued pull request",
  * mergeability_check): where it runs, its CI state, its checks and the merge conditions
  * evaluated at the time of the request (docs/conditions.md "API form"). Times are UTC.
  *
@@ -1326,7 +1326,7 @@ export const ConditionsEvaluationItemSchema: GenMessage<ConditionsEvaluationItem
   messageDesc(file_yardmaster_v1_queue, 34);
 
 /**
- * Response of GetDequeueImpact: what dequeuing the pull request would do, as counts. SPEC.md
+ * Response of GetDequeueImpact: what dequeuing the pull request would do, as counts. docs/api.md
  * "Dequeue impact"; computed on a copy of the queue state (docs/merge-queue.md "Decisions").
  *
  * @generated from message yardmaster.v1.GetDequeueImpactResponse
@@ -1363,7 +1363,7 @@ export const GetDequeueImpactResponseSchema: GenMessage<GetDequeueImpactResponse
 
 /**
  * Response of PauseMergeQueue: the pause state after the call (paused_at, UTC, is kept when
- * the queue was already paused). SPEC.md "Pause state (merge-queue/pause)"; docs/pause.md.
+ * the queue was already paused). docs/pause.md.
  *
  * @generated from message yardmaster.v1.PauseMergeQueueResponse
  */
@@ -1393,7 +1393,7 @@ export const PauseMergeQueueResponseSchema: GenMessage<PauseMergeQueueResponse> 
 
 /**
  * Response of GetMergeQueuePause: whether the queue is paused, why and since when (UTC);
- * reason and paused_at are null when it is not. SPEC.md "Pause state (merge-queue/pause)".
+ * reason and paused_at are null when it is not. docs/pause.md.
  *
  * @generated from message yardmaster.v1.GetMergeQueuePauseResponse
  */
@@ -1423,7 +1423,7 @@ export const GetMergeQueuePauseResponseSchema: GenMessage<GetMergeQueuePauseResp
 
 /**
  * A pause as the legacy queue/pause family shows it: its reason and when it began (UTC).
- * SPEC.md "Queue pause (queue/pause family)".
+ * docs/pause.md.
  *
  * @generated from message yardmaster.v1.QueuePauseEntry
  */
@@ -1447,8 +1447,8 @@ export const QueuePauseEntrySchema: GenMessage<QueuePauseEntry> = /*@__PURE__*/
   messageDesc(file_yardmaster_v1_queue, 38);
 
 /**
- * Response of PauseQueue: `queue_pause` holds the current pause. SPEC.md "Queue pause
- * (queue/pause family)"; docs/pause.md.
+ * Response of PauseQueue: `queue_pause` holds the current pause.
+ * docs/pause.md.
  *
  * @generated from message yardmaster.v1.PauseQueueResponse
  */
@@ -1468,7 +1468,7 @@ export const PauseQueueResponseSchema: GenMessage<PauseQueueResponse> = /*@__PUR
 
 /**
  * Response of GetQueuePause: `queue_pause` is empty when the queue is not paused, else holds
- * the one pause. SPEC.md "Queue pause (queue/pause family)"; docs/pause.md.
+ * the one pause. docs/pause.md.
  *
  * @generated from message yardmaster.v1.GetQueuePauseResponse
  */
@@ -1488,8 +1488,8 @@ export const GetQueuePauseResponseSchema: GenMessage<GetQueuePauseResponse> = /*
 
 /**
  * Response of GetQueuesConfiguration: the queue rules in processing order, every default
- * filled and durations in seconds; empty without a configuration file. SPEC.md "Queue
- * configuration"; docs/configuration.md "API output of queue rules".
+ * filled and durations in seconds; empty without a configuration file. docs/configuration.md
+ * "API output of queue rules"; docs/configuration.md "API output of queue rules".
  *
  * @generated from message yardmaster.v1.GetQueuesConfigurationResponse
  */
@@ -1509,7 +1509,7 @@ export const GetQueuesConfigurationResponseSchema: GenMessage<GetQueuesConfigura
 
 /**
  * Response of ListQueues: one Queue per base branch that has queued pull requests.
- * SPEC.md "Queue listing (queues)".
+ * docs/api.md "Queue listing".
  *
  * @generated from message yardmaster.v1.ListQueuesResponse
  */
@@ -1528,7 +1528,7 @@ export const ListQueuesResponseSchema: GenMessage<ListQueuesResponse> = /*@__PUR
   messageDesc(file_yardmaster_v1_queue, 42);
 
 /**
- * The queued pull requests of one base branch (SPEC.md "Queue listing (queues)").
+ * The queued pull requests of one base branch (docs/api.md "Queue listing").
  *
  * @generated from message yardmaster.v1.Queue
  */
@@ -1552,7 +1552,7 @@ export const QueueSchema: GenMessage<Queue> = /*@__PURE__*/
   messageDesc(file_yardmaster_v1_queue, 43);
 
 /**
- * A base branch, by name (SPEC.md "Queue listing (queues)").
+ * A base branch, by name (docs/api.md "Queue listing").
  *
  * @generated from message yardmaster.v1.Branch
  */
@@ -1572,8 +1572,8 @@ export const BranchSchema: GenMessage<Branch> = /*@__PURE__*/
 
 /**
  * A pull request of the queue listing: position, priorities, partition, queue rule (durations
- * in seconds), its current check and estimates; times are UTC. SPEC.md "Queue listing
- * (queues)", QueuedPullRequest.
+ * in seconds), its current check and estimates; times are UTC. docs/api.md "Queue
+ * listing", QueuedPullRequest.
  *
  * @generated from message yardmaster.v1.QueuedPullRequest
  */
@@ -1651,7 +1651,7 @@ export const QueuedPullRequestSchema: GenMessage<QueuedPullRequest> = /*@__PURE_
 
 /**
  * The check holding a queued pull request, in the older shape of the queue listing: in place
- * or on draft pull request `number`, with start and end (UTC). SPEC.md "Queue listing (queues)".
+ * or on draft pull request `number`, with start and end (UTC). docs/api.md "Queue listing".
  *
  * @generated from message yardmaster.v1.SpeculativeCheckPullRequest
  */
@@ -1704,7 +1704,7 @@ export const SpeculativeCheckPullRequestSchema: GenMessage<SpeculativeCheckPullR
 /**
  * The check holding a queued pull request, as the queue listing shows it: "in_place" or
  * "draft_pr", the pull request the checks run on, start and end (UTC), and the batch status
- * code. SPEC.md "Queue listing (queues)"; status codes: docs/merge-queue.md.
+ * code. docs/api.md "Queue listing"; status codes: docs/merge-queue.md.
  *
  * @generated from message yardmaster.v1.QueuedMergeabilityCheck
  */
@@ -1744,7 +1744,7 @@ export const QueuedMergeabilityCheckSchema: GenMessage<QueuedMergeabilityCheck> 
 
 /**
  * Response of ListQueueBaseRefs: the base branches touched by queue activity in the window.
- * SPEC.md "Base refs (queues/branches)".
+ * docs/api.md "Base refs".
  *
  * @generated from message yardmaster.v1.ListQueueBaseRefsResponse
  */
@@ -1850,7 +1850,7 @@ export const ScheduledFreezeSchema: GenMessage<ScheduledFreeze> = /*@__PURE__*/
 
 /**
  * The merge queue of a repository: what is queued and checked, pause, dequeue, configuration.
- * REST paths and shapes: SPEC.md "Merge queue control" (#1-#8) and "Queues" (#12-#18).
+ * REST paths and shapes: docs/api.md "Merge queue" (#1-#8) and "Queues" (#12-#18).
  * Errors: NOT_FOUND (404) when a pull request is in no merge queue; INVALID_ARGUMENT (422) naming
  * the field for a bad parameter; PERMISSION_DENIED / UNAUTHENTICATED (403) for a missing,
  * unknown or out-of-scope token (docs/errors.md, docs/auth.md).
@@ -2023,7 +2023,7 @@ export const QueueService: GenService<{
     output: typeof EnqueuePullRequestResponseSchema;
   },
   /**
-   * Internal (no REST route: SPEC.md shows the scheduled_freeze.* events, not their endpoints;
+   * Internal (no REST route, the REST surface stays the one of docs/api.md;
    * docs/scheduled-freeze.md): the repository's scheduled freezes, by start then id.
    *
    * @generated from rpc yardmaster.v1.QueueService.ListScheduledFreezes

@@ -17,7 +17,7 @@ export const file_yardmaster_v1_simulator: GenFile = /*@__PURE__*/
   fileDesc("Ch15YXJkbWFzdGVyL3YxL3NpbXVsYXRvci5wcm90bxINeWFyZG1hc3Rlci52MSKrAQoaU2ltdWxhdGVQdWxsUmVxdWVzdFJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIWCgZudW1iZXIYAyABKANCBsrzGAJIARIfCgtzZXJ2aWNlX3ltbBgEIAEoCUIKyvMYBjCAgEBQASKSAQoZU2ltdWxhdGVSZXBvc2l0b3J5UmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEh8KC3NlcnZpY2VfeW1sGAMgASgJQgrK8xgGMICAQFABIpUBChxTaW11bGF0ZUNvbmZpZ3VyYXRpb25SZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQSHwoLc2VydmljZV95bWwYAyABKAlCCsrzGAYwgIBAUAEiYwoLRGVwcmVjYXRpb24SDwoHbWVzc2FnZRgBIAEoCRIQCghkZWFkbGluZRgCIAEoCRIxCg1wYXRoX3RvX2ZpZWxkGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLkxpc3RWYWx1ZSJvChtTaW11bGF0ZVB1bGxSZXF1ZXN0UmVzcG9uc2USDQoFdGl0bGUYASABKAkSDwoHc3VtbWFyeRgCIAEoCRIwCgxkZXByZWNhdGlvbnMYAyADKAsyGi55YXJkbWFzdGVyLnYxLkRlcHJlY2F0aW9uIm4KGlNpbXVsYXRlUmVwb3NpdG9yeVJlc3BvbnNlEg0KBXRpdGxlGAEgASgJEg8KB3N1bW1hcnkYAiABKAkSMAoMZGVwcmVjYXRpb25zGAMgAygLMhoueWFyZG1hc3Rlci52MS5EZXByZWNhdGlvbiJcCg1VbnVzZWRTZWN0aW9uEg8KB3NlY3Rpb24YASABKAkSDwoHcHJvZHVjdBgCIAEoCRIUCgxwcm9kdWN0X25hbWUYAyABKAkSEwoLcHJvZHVjdF91cmwYBCABKAkimQEKHVNpbXVsYXRlQ29uZmlndXJhdGlvblJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSMAoMZGVwcmVjYXRpb25zGAIgAygLMhoueWFyZG1hc3Rlci52MS5EZXByZWNhdGlvbhI1Cg91bnVzZWRfc2VjdGlvbnMYAyADKAsyHC55YXJkbWFzdGVyLnYxLlVudXNlZFNlY3Rpb24yngQKEFNpbXVsYXRvclNlcnZpY2USsAEKE1NpbXVsYXRlUHVsbFJlcXVlc3QSKS55YXJkbWFzdGVyLnYxLlNpbXVsYXRlUHVsbFJlcXVlc3RSZXF1ZXN0GioueWFyZG1hc3Rlci52MS5TaW11bGF0ZVB1bGxSZXF1ZXN0UmVzcG9uc2UiQoLT5JMCPDoBKiI3L3YxL3JlcG9zL3tvd25lcn0ve3JlcG9zaXRvcnl9L3B1bGxzL3tudW1iZXJ9L3NpbXVsYXRvchKeAQoSU2ltdWxhdGVSZXBvc2l0b3J5EigueWFyZG1hc3Rlci52MS5TaW11bGF0ZVJlcG9zaXRvcnlSZXF1ZXN0GikueWFyZG1hc3Rlci52MS5TaW11bGF0ZVJlcG9zaXRvcnlSZXNwb25zZSIzgtPkkwItOgEqIigvdjEvcmVwb3Mve293bmVyfS97cmVwb3NpdG9yeX0vc2ltdWxhdG9yErUBChVTaW11bGF0ZUNvbmZpZ3VyYXRpb24SKy55YXJkbWFzdGVyLnYxLlNpbXVsYXRlQ29uZmlndXJhdGlvblJlcXVlc3QaLC55YXJkbWFzdGVyLnYxLlNpbXVsYXRlQ29uZmlndXJhdGlvblJlc3BvbnNlIkGC0+STAjs6ASoiNi92MS9yZXBvcy97b3duZXJ9L3tyZXBvc2l0b3J5fS9jb25maWd1cmF0aW9uLXNpbXVsYXRvcmIGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_struct, file_yardmaster_v1_common]);
 
 /**
- * Request of SimulatePullRequest (SPEC.md "Simulation" #9), REST route
+ * Request of SimulatePullRequest (docs/api.md "Simulation" #9), REST route
  * POST /v1/repos/{owner}/{repository}/pulls/{number}/simulator with the JSON body
  * {service_yml}. NOT_FOUND (404) when the pull request does not exist.
  *
@@ -55,7 +55,7 @@ export const SimulatePullRequestRequestSchema: GenMessage<SimulatePullRequestReq
   messageDesc(file_yardmaster_v1_simulator, 0);
 
 /**
- * Request of SimulateRepository (SPEC.md "Simulation" #10), REST route
+ * Request of SimulateRepository (docs/api.md "Simulation" #10), REST route
  * POST /v1/repos/{owner}/{repository}/simulator with the JSON body {service_yml}, at most 1 MiB.
  *
  * @generated from message yardmaster.v1.SimulateRepositoryRequest
@@ -85,7 +85,7 @@ export const SimulateRepositoryRequestSchema: GenMessage<SimulateRepositoryReque
   messageDesc(file_yardmaster_v1_simulator, 1);
 
 /**
- * Request of SimulateConfiguration (SPEC.md "Simulation" #11), REST route
+ * Request of SimulateConfiguration (docs/api.md "Simulation" #11), REST route
  * POST /v1/repos/{owner}/{repository}/configuration-simulator with the JSON body
  * {service_yml}, at most 1 MiB.
  *
@@ -150,7 +150,7 @@ export const DeprecationSchema: GenMessage<Deprecation> = /*@__PURE__*/
 
 /**
  * Response of SimulatePullRequest: the simulated check run's title and summary, and the
- * deprecations found. SPEC.md "Simulation results"; docs/configuration.md "Simulator output".
+ * deprecations found. docs/api.md "Simulation results"; docs/configuration.md "Simulator output".
  *
  * @generated from message yardmaster.v1.SimulatePullRequestResponse
  */
@@ -184,7 +184,7 @@ export const SimulatePullRequestResponseSchema: GenMessage<SimulatePullRequestRe
 
 /**
  * Response of SimulateRepository: the title "The configuration is valid", an empty summary
- * and the deprecations found. SPEC.md "Simulation results"; docs/configuration.md.
+ * and the deprecations found. docs/api.md "Simulation results"; docs/configuration.md.
  *
  * @generated from message yardmaster.v1.SimulateRepositoryResponse
  */
@@ -252,7 +252,7 @@ export const UnusedSectionSchema: GenMessage<UnusedSection> = /*@__PURE__*/
 
 /**
  * Response of SimulateConfiguration: the message, the deprecations found and the sections of
- * products not enabled on the repository. SPEC.md "Simulation results";
+ * products not enabled on the repository. docs/api.md "Simulation results";
  * docs/configuration.md "Products and unused sections".
  *
  * @generated from message yardmaster.v1.SimulateConfigurationResponse
@@ -284,7 +284,7 @@ export const SimulateConfigurationResponseSchema: GenMessage<SimulateConfigurati
   messageDesc(file_yardmaster_v1_simulator, 7);
 
 /**
- * What Yardmaster would do with a configuration, before it lands. SPEC.md "Simulation" (#9-#11).
+ * What Yardmaster would do with a configuration, before it lands. docs/api.md "Simulation" (#9-#11).
  * A configuration text that does not validate is INVALID_ARGUMENT (422) listing every error with
  * its path, line and column; `service_yml` missing or over 1 MiB is INVALID_ARGUMENT (422).
  *

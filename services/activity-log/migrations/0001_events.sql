@@ -1,4 +1,4 @@
--- The activity log (research/clickhouse.md §2, docs/activity-log.md). Ordered by repository and
+-- The activity log (docs/activity-log.md "ClickHouse choices"). Ordered by repository and
 -- time so a repository's window is one contiguous range; the two projection indexes give the
 -- pull request and batch pull request lookups their own order. `pull_request` and `batch_pull`
 -- use -1 for "none" and `base_ref` '' for null: GROUP BY on Nullable columns costs ~2.4x.

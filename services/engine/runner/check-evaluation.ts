@@ -2,7 +2,7 @@
  * Whether a speculative check passed: the merge conditions of the batch's queue rule (with the
  * injected branch protection), evaluated for each of the batch's own pull requests, with the
  * check-* attributes read from the check's pull request (the draft, or the pull request itself in
- * place): research/domain.md §1.2 "check-* read from the draft PR". The result is true only when
+ * place): docs/domain.md §1.2 "Checks of the draft". The result is true only when
  * it holds for every pull request of the batch, "pending" while a check it reads has not
  * concluded, false otherwise; when false only because of time-based conditions (a closed
  * `schedule`), `scheduleOpensAt` says when they all hold (schedule-verdict.ts), and the check waits;

@@ -1,5 +1,5 @@
 /**
- * Commands written in pull request comments (issue: forge §4; research/domain.md §1.1
+ * Commands written in pull request comments (issue: forge §4; docs/domain.md §1.1
  * "commands_restrictions"): `@yardmaster queue [rule]`, `@yardmaster dequeue`,
  * `@yardmaster requeue`, `@yardmaster refresh`. One command per comment: the first line that
  * starts with the prefix (case-insensitive). Each is checked against the configuration's

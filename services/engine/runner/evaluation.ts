@@ -3,8 +3,8 @@
  * enters and with which priority, whether it still meets its queue conditions, whether a
  * speculative check meets its merge conditions, its scopes and partitions. Branch protection
  * requirements are injected into a rule's conditions by its `branch_protection_injection_mode`
- * (research/domain.md §2.5): "queue" into queue and merge conditions, "merge" into merge
- * conditions only. Sources: research/domain.md §2-3, docs/merge-queue.md "Runner".
+ * (docs/domain.md §2.5): "queue" into queue and merge conditions, "merge" into merge
+ * conditions only. Sources: docs/domain.md §2-3, docs/merge-queue.md "Runner".
  */
 import picomatch from "picomatch";
 import type { ForgePort, PullRequestSnapshot } from "../../forge/types.js";
@@ -22,7 +22,7 @@ import type { QueueContext } from "../../simulator/config/conditions/attributes-
 
 /**
  * What a base branch's protection requires, as ForgePort.getBranchProtection returns it: required
- * check names, required approvals, conversation resolution (research/domain.md §2.5).
+ * check names, required approvals, conversation resolution (docs/domain.md §2.5).
  */
 export type Protection = Awaited<ReturnType<ForgePort["getBranchProtection"]>>;
 
@@ -99,7 +99,7 @@ export function scopesOf(config: Configuration, files: readonly string[]): { sco
   return { scopes, allScopes };
 }
 
-/** Partitions a pull request belongs to (research/domain.md §1.5): matching rules, else the fallback, else all. */
+/** Partitions a pull request belongs to (docs/domain.md §1.5): matching rules, else the fallback, else all. */
 export function partitionsOf(config: Configuration, snapshot: PullRequestSnapshot, now: Date): string[] {
   if (config.partition_rules.length === 0) return [];
   const matching = config.partition_rules.filter((p) => !p.fallback_partition && evaluateFor(p.conditions, snapshot, {}, now).match === true).map((p) => p.name);

@@ -1,6 +1,6 @@
 /**
- * Whether a scheduled freeze holds a pull request's merge (docs/scheduled-freeze.md; research/
- * domain.md §3.7). A freeze is active from its start (included) to its end (excluded; none = until
+ * Whether a scheduled freeze holds a pull request's merge (docs/scheduled-freeze.md;
+ * docs/domain.md §3.7). A freeze is active from its start (included) to its end (excluded; none = until
  * deleted). It holds a pull request when its matching conditions are not false (an empty list
  * matches every pull request; "pending" counts as matching, so an undecided pull request is not
  * merged into a frozen branch) and its exclude conditions, taken together (AND), are not all true.

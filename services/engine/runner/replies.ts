@@ -1,6 +1,6 @@
 /**
- * Every comment the runner writes on a pull request, in one place (research/aesthetics.md "all
- * user-visible text goes in messages").
+ * Every comment the runner writes on a pull request, in one place (docs/architecture.md
+ * "User-visible text in one place").
  */
 import type { EvaluatedCondition } from "../../simulator/config/index.js";
 import { renderChecklist } from "../../simulator/config/index.js";

@@ -1,5 +1,6 @@
 /**
- * The queue runner (issue: engine §3; DESIGN.md §3): drives the pure engine for every repository.
+ * The queue runner (issue: engine §3; docs/architecture.md "A forge event, end to end"): drives the
+ * pure engine for every repository.
  *
  * Processing a repository holds its session-level advisory lock (one writer per repository across
  * any number of runner processes; fenced: proven held before each round and each forge effect,

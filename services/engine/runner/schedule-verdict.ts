@@ -1,5 +1,5 @@
 /**
- * Merge conditions that are false only because of time (research/domain.md §2.3 "Next evaluation
+ * Merge conditions that are false only because of time (docs/domain.md §2.3 "Next evaluation
  * time"): a `schedule` merge window that is closed, a `current-time` bound... A check whose
  * conditions fail for that reason alone waits for them (`waiting_schedule`) instead of failing.
  * The conditions are evaluated again at each instant one of their time-based leaves flips, up to

@@ -1,6 +1,6 @@
 /**
  * Configurations for what-if runs without a configuration file: one queue rule with the defaults
- * of research/domain.md §1.2 and the `merge_queue` defaults of §1.3, overridden by the few knobs a
+ * of docs/domain.md §1.2 and the `merge_queue` defaults of §1.3, overridden by the few knobs a
  * simulation varies. The result is the same ConfigurationInput the configuration module produces.
  */
 import type { MergeQueueConfig, QueueRuleConfig } from "../../simulator/config/model.js";

@@ -1,5 +1,5 @@
 /**
- * Batches as the status view shows them (SPEC.md "Merge queue status" Batch, docs/merge-queue.md
+ * Batches as the status view shows them (docs/api.md "Merge queue status" Batch, docs/merge-queue.md
  * "Batch states"). Status codes: waiting_for_batch (filling), waiting_for_checks_slot, preparing
  * (draft being created), running, bisecting (a failed batch whose sub-batches are checked),
  * waiting_for_previous_batches (failed, waiting for the batches it is checked on top of),
@@ -21,7 +21,10 @@ export type BatchStatusCode =
   | "waiting_for_batch" | "waiting_for_checks_slot" | "preparing" | "running" | "bisecting"
   | "waiting_for_previous_batches" | "waiting_for_merge" | "waiting_schedule" | "frozen" | "merged" | "failed";
 
-/** A pull request in a batch or in the waiting list (SPEC.md BatchPullRequest). Times: epoch ms. */
+/**
+ * A pull request in a batch or in the waiting list (docs/api.md "Merge queue status",
+ * BatchPullRequest). Times: epoch ms.
+ */
 export interface BatchPullRequestView {
   number: number;
   title: string;
@@ -35,7 +38,7 @@ export interface BatchPullRequestView {
   scopes: string[];
 }
 
-/** A batch (SPEC.md Batch). Times are epoch ms UTC, null when unknown. */
+/** A batch (docs/api.md "Merge queue status", Batch). Times are epoch ms UTC, null when unknown. */
 export interface BatchView {
   id: string;
   parentIds: string[];

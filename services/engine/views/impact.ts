@@ -1,5 +1,5 @@
 /**
- * Dequeue impact (SPEC.md "Dequeue impact", endpoint #4), computed by running the dequeue on a
+ * Dequeue impact (docs/api.md "Dequeue impact", endpoint #4), computed by running the dequeue on a
  * copy of the state and comparing before and after - never by a separate formula, so the
  * prediction is what the dequeue does:
  * - interrupted_batches: batches whose check was in progress (being created, running, or passed

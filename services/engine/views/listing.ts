@@ -1,5 +1,5 @@
 /**
- * The queue listing (SPEC.md "Queue listing", endpoint #17): queued pull requests per base branch
+ * The queue listing (docs/api.md "Queue listing", endpoint #17): queued pull requests per base branch
  * in queue order, one entry per partition a pull request is in. Times are epoch ms UTC.
  */
 import { Ctx } from "../context.js";
@@ -8,7 +8,7 @@ import type { EngineState } from "../state.js";
 import { carStatus, type BatchStatusCode } from "./batch-view.js";
 import { mergeEstimates } from "./estimates.js";
 
-/** One pull request of the listing (SPEC.md QueuedPullRequest). Times: epoch ms. */
+/** One pull request of the listing (docs/api.md "Queue listing", QueuedPullRequest). Times: epoch ms. */
 export interface QueuedPullRequestView {
   number: number;
   position: number;

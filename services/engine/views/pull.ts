@@ -1,5 +1,5 @@
 /**
- * One queued pull request (SPEC.md "Queued pull request detail", endpoint #3). Position is
+ * One queued pull request (docs/api.md "Queued pull request", endpoint #3). Position is
  * 0-based in its train (the first of its partitions): batch members in order, then waiting ones.
  * The queue rule is the engine's projection of it; the QueueService adds the configuration
  * object from the configuration module. Times are epoch ms UTC.
@@ -12,7 +12,10 @@ import type { EngineState, QueueCheck } from "../state.js";
 import { carStatus, type BatchStatusCode } from "./batch-view.js";
 import { mergeEstimates } from "./estimates.js";
 
-/** The check a pull request is in (SPEC.md mergeability_check); null while it waits for a batch. */
+/**
+ * The check a pull request is in (docs/api.md "Queued pull request", mergeability_check); null
+ * while it waits for a batch.
+ */
 export interface MergeabilityCheckView {
   checkType: "in_place" | "draft_pr";
   /** The check's pull request (the draft, or the pull request itself in place); null before creation. */
@@ -27,7 +30,7 @@ export interface MergeabilityCheckView {
   batchName: string;
 }
 
-/** One queued pull request (SPEC.md "Queued pull request detail"). Times: epoch ms. */
+/** One queued pull request (docs/api.md "Queued pull request"). Times: epoch ms. */
 export interface PullView {
   number: number;
   branch: string;

@@ -1,5 +1,5 @@
 /**
- * The merge queue status (SPEC.md "Merge queue status", endpoint #2), the branch list (#1) and
+ * The merge queue status (docs/api.md "Merge queue status", endpoint #2), the branch list (#1) and
  * the pause state (#8), read from the engine state. Pure. Times are epoch ms UTC.
  */
 import { DEFAULT_SCOPE } from "../cars.js";

@@ -1,5 +1,5 @@
 /**
- * What a base branch's protection requires (ForgePort.getBranchProtection; research/domain.md
+ * What a base branch's protection requires (ForgePort.getBranchProtection; docs/domain.md
  * §2.5 injected conditions; docs/github.md "Branch protection"). Two GitHub sources, combined:
  * - classic branch protection, `GET .../branches/{branch}/protection`: required status check
  *   contexts, required approving review count, required conversation resolution. Reading it needs

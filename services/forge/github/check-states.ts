@@ -1,6 +1,6 @@
 /**
  * Check runs and commit statuses of a commit as the conditions language sees them
- * (services/forge/types.ts `CheckRun`, research/domain.md §2.2 `check-*` attributes).
+ * (services/forge/types.ts `CheckRun`, docs/domain.md §2.2 `check-*` attributes).
  *
  * | GitHub | state |
  * | --- | --- |

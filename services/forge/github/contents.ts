@@ -3,15 +3,15 @@
  * `GET /repos/{owner}/{repo}/contents/{path}?ref=` gives a file up to 1 MB inline (base64); a
  * larger one comes with encoding "none" and is read as a blob (`GET .../git/blobs/{sha}`, up to
  * 100 MB). A directory, a symlink or a submodule at the path reads as absent (null).
- * The configuration file is `.yardmaster.yml`, then `.github/yardmaster.yml` (DESIGN.md §4
- * "Names"), read at the default branch's tip commit, whose SHA is returned with it.
+ * The configuration file is `.yardmaster.yml`, then `.github/yardmaster.yml`
+ * (docs/configuration.md), read at the default branch's tip commit, whose SHA is returned with it.
  */
 import type { Sha } from "../types.js";
 import type { GithubOctokit } from "./client.js";
 import { githubStatus } from "./errors.js";
 import type { RepoParams } from "./repo-name.js";
 
-/** The configuration file names, in the order they are tried (DESIGN.md §4). */
+/** The configuration file names, in the order they are tried (docs/configuration.md). */
 export const CONFIG_PATHS: readonly string[] = [".yardmaster.yml", ".github/yardmaster.yml"];
 
 /** The repository's default branch name. */

@@ -1,8 +1,8 @@
 /**
  * The GitHub App adapter of the forge port (`FORGE=github`; services/forge/types.ts `ForgePort`,
- * DESIGN.md §2, docs/github.md). Each method finds the App's installation on the repository
- * (client.ts), makes its REST calls (one module per concern) and converts every failure to a
- * {@link ForgeError} (errors.ts), so callers see only the port's closed set of error kinds.
+ * docs/deployment.md "The operational contract", docs/github.md). Each method finds the App's
+ * installation on the repository (client.ts), makes its REST calls (one module per concern) and
+ * converts every failure to a {@link ForgeError} (errors.ts), so callers see only the port's closed set of error kinds.
  */
 import type { ForgePort, RepoName } from "../types.js";
 import { readBranchProtection } from "./branch-protection.js";

@@ -1,5 +1,5 @@
 /**
- * Merging a tested batch (ForgePort.mergePullRequests; research/domain.md §3.6; docs/github.md
+ * Merging a tested batch (ForgePort.mergePullRequests; docs/domain.md §3.6; docs/github.md
  * "Merging a batch"). GitHub has no atomic multi-pull-request merge, so:
  * - the base must still be at `expectedBaseSha` (read first; conflict otherwise);
  * - merge, squash, rebase, fast-forward: one pull request at a time with merge-pull.ts, each

@@ -1,5 +1,5 @@
 /**
- * Merging a pull request (ForgePort.mergePullRequest; research/domain.md §3.6; docs/github.md
+ * Merging a pull request (ForgePort.mergePullRequest; docs/domain.md §3.6; docs/github.md
  * "Merging").
  * - merge, squash, rebase: `PUT .../pulls/{n}/merge` with `merge_method` and `sha` = the expected
  *   head SHA, so a push after the checks ran refuses the merge (409 "Head branch was modified");

@@ -1,6 +1,6 @@
 /**
  * Reading pull requests with every condition attribute (ForgePort.getPullRequest and
- * listOpenPullRequests; research/domain.md §2.2). One snapshot costs, in parallel after
+ * listOpenPullRequests; docs/domain.md §2.2). One snapshot costs, in parallel after
  * `pulls.get`: files, commits and reviews (paginated), check runs and the combined commit status
  * of the head, a comparison of the base branch with the head (base tip, commits behind) and the
  * review threads (GraphQL). docs/github.md "Pull request attributes".

@@ -1,6 +1,6 @@
 /**
  * Review threads of a pull request, resolved and unresolved (`review-threads-resolved` /
- * `review-threads-unresolved`, research/domain.md §2.2): each thread is named by the body of its
+ * `review-threads-unresolved`, docs/domain.md §2.2): each thread is named by the body of its
  * first comment, as Mergify does. The REST API does not expose thread resolution, so this is the
  * one GraphQL query of the adapter (docs/github.md "Pull request attributes").
  */

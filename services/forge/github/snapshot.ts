@@ -1,5 +1,5 @@
 /**
- * A {@link PullRequestSnapshot} from GitHub's answers (research/domain.md §2.2; docs/github.md
+ * A {@link PullRequestSnapshot} from GitHub's answers (docs/domain.md §2.2; docs/github.md
  * "Pull request attributes" gives the source of each field). Pure: read-pull.ts fetches the parts.
  */
 import type { CommitInfo, PullRequestSnapshot, Review, ReviewState, Sha } from "../types.js";

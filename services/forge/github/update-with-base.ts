@@ -1,6 +1,6 @@
 /**
  * Bringing a pull request's head up to date with its base (ForgePort.updatePullRequestWithBase;
- * research/domain.md §3.4 "in place" checks with `update_method`; docs/github.md "Updating a pull
+ * docs/domain.md §3.4 "in place" checks with `update_method`; docs/github.md "Updating a pull
  * request").
  *
  * - merge, head in the same repository: `POST .../merges` merges the base branch into the head

@@ -1,5 +1,5 @@
 /**
- * Merging pull requests into their base (ForgePort.mergePullRequest(s); research/domain.md §3.6,
+ * Merging pull requests into their base (ForgePort.mergePullRequest(s); docs/domain.md §3.6,
  * docs/local-forge.md "Merging"). A tested batch moves the base **once**: the git layer builds
  * every commit on the expected base tip, then one compare-and-swap moves the base; the pull
  * requests are marked merged (merge commit, merged by the bot) in the same transaction, and a

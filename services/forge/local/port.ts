@@ -20,7 +20,7 @@ import { buildSnapshot } from "./snapshot.js";
 import { inRepository } from "./write-context.js";
 import type { LocalForge } from "./local-forge.js";
 
-/** The configuration file names, in the order they are tried (DESIGN.md §4 "Names"). */
+/** The configuration file names, in the order they are tried (docs/configuration.md). */
 export const CONFIG_PATHS: readonly string[] = [".yardmaster.yml", ".github/yardmaster.yml"];
 
 /** How many snapshots are built at once by a listing (each runs a few git commands). */

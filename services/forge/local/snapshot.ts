@@ -3,7 +3,7 @@
  * check runs of the head SHA, newest per name...) plus the git facts (files, lines, commits,
  * commits behind, conflict) computed against the base tip while open, and against the base as it
  * was when closed or merged afterwards, so a merged pull request keeps its own diff.
- * research/domain.md §2.2, docs/local-forge.md "Pull request snapshots".
+ * docs/domain.md §2.2, docs/local-forge.md "Pull request snapshots".
  */
 import type { CheckRun, PullRequestSnapshot } from "../types.js";
 import { localForgeStore as store } from "../../store/index.js";

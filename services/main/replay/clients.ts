@@ -1,7 +1,7 @@
 /**
- * The running service's RPCs a replay uses (DESIGN.md §2: the CLI is a client like any other):
- * ForgeService (the local forge), QueueService (status, configuration), ActivityLogService (the
- * run's log), all with the admin key through rpc-client.ts.
+ * The running service's RPCs a replay uses (docs/deployment.md "The operational contract": the CLI
+ * is a client like any other): ForgeService (the local forge), QueueService (status,
+ * configuration), ActivityLogService (the run's log), all with the admin key through rpc-client.ts.
  */
 import type { Client } from "@connectrpc/connect";
 import { ActivityLogService } from "../../../gen/yardmaster/v1/activity_log_pb.js";

@@ -6,7 +6,7 @@
  *   is not a merge landed without a pull request and is pushed to the base as an outside change;
  * - **linear mode** (no merge commit in the range): every first-parent commit is its own pull
  *   request, whose head is the commit itself (so each one stacks on the one before).
- * A pull request arrives at its head's committer date (the last push; research/anchors.md §4),
+ * A pull request arrives at its head's committer date (the last push; docs/replay.md "Method"),
  * never after it landed and never before A; an outside change arrives at its own committer
  * date. Steps are ordered by arrival (ties: landing order); pull requests are numbered 1, 2, ...
  * in that order (the numbers `--break` uses).

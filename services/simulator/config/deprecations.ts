@@ -1,5 +1,5 @@
 /**
- * Deprecated keys and condition attributes (research/domain.md §1.7, docs/configuration.md
+ * Deprecated keys and condition attributes (docs/domain.md §1.7, docs/configuration.md
  * "Deprecations"): each is still accepted and mapped to its replacement, and every use found in a
  * file is reported once, with its path and the last day it is accepted. Deprecations the format
  * never dated get {@link UNDATED_DEADLINE}.

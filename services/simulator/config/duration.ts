@@ -1,5 +1,5 @@
 /**
- * Durations of the configuration format (research/domain.md §1.8), e.g. "30 s", "5 min", "60m",
+ * Durations of the configuration format (docs/domain.md §1.8), e.g. "30 s", "5 min", "60m",
  * "1 hour 30 min", "1 d 15 h 6 m 42 s": groups of an integer and a unit, in the order days, hours,
  * minutes, seconds, each at most once, spaces optional; units `d|day|days`, `h|hour|hours`,
  * `m|min|mins|minute|minutes`, `s|second|seconds`. The text must follow that grammar (the
@@ -9,7 +9,7 @@
  */
 import parse from "parse-duration";
 
-/** research/domain.md §1.8: at least one group, each unit at most once, days to seconds. */
+/** docs/domain.md §1.8: at least one group, each unit at most once, days to seconds. */
 const GRAMMAR = /^(?=\d)(?:\d+\s*(?:d|days?)\s*)?(?:\d+\s*(?:h|hours?)\s*)?(?:\d+\s*(?:m|mins?|minutes?)\s*)?(?:\d+\s*(?:s|seconds?))?$/i;
 
 /**

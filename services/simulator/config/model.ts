@@ -3,14 +3,14 @@
  * `extends` and filled with defaults. This is the contract between the configuration module (which
  * produces it), the queue engine and the simulator (which read it). Durations are in seconds;
  * priorities are numbers (low = 1000, medium = 2000, high = 3000). Reference of keys and defaults:
- * research/domain.md §1 and docs/configuration.md.
+ * docs/domain.md §1 and docs/configuration.md.
  */
 
 /** A duration in seconds. */
 export type Seconds = number;
 
 // ---------------------------------------------------------------------------------------------
-// Conditions (research/domain.md §2).
+// Conditions (docs/domain.md §2).
 
 /** Comparison operators after alias resolution (`:`/`==` -> `=`, `≠` -> `!=`, `≥` -> `>=`, `≤` -> `<=`). */
 export type Operator = "=" | "!=" | "~=" | ">=" | "<=" | "<" | ">" | "*=";
@@ -118,7 +118,7 @@ export interface EvaluatedCondition {
 // ---------------------------------------------------------------------------------------------
 // Sections.
 
-/** Merge methods a queue rule may name (research/domain.md §1.2). */
+/** Merge methods a queue rule may name (docs/domain.md §1.2). */
 export type MergeMethodSetting = "merge" | "squash" | "rebase" | "fast-forward" | "merge-batch";
 
 /** One `queue_rules` entry with every default filled. */
@@ -164,7 +164,7 @@ export interface QueueRuleConfig {
   autoqueue?: boolean;
 }
 
-/** `merge_queue` with every default filled (research/domain.md §1.3). */
+/** `merge_queue` with every default filled (docs/domain.md §1.3). */
 export interface MergeQueueConfig {
   /** 1-128, default 5; 1 disables speculation. */
   max_parallel_checks: number;
@@ -199,7 +199,7 @@ export interface ScopesConfig {
   default_capacity: number | null;
 }
 
-/** One legacy partition rule (research/domain.md §1.5). */
+/** One legacy partition rule (docs/domain.md §1.5). */
 export interface PartitionRuleConfig {
   name: string;
   conditions: Condition[];

@@ -4,7 +4,7 @@
  */
 import { num, type Queryable } from "./queryable.js";
 
-/** Permission levels, lowest to highest (research/domain.md §2.2 `sender-permission`). */
+/** Permission levels, lowest to highest (docs/domain.md §2.2 `sender-permission`). */
 export type LocalPermission = "none" | "read" | "triage" | "write" | "maintain" | "admin";
 
 /** One user. `kind` is "Bot" for Yardmaster itself. */

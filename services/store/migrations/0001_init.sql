@@ -19,13 +19,14 @@ CREATE TABLE queue_pauses (
   paused_by jsonb NOT NULL
 );
 
--- Activity log event ids (SPEC.md "Event envelope" id): assigned here, never by a caller.
+-- Activity log event ids (docs/events.md "Envelope" id): assigned here, never by a caller.
 CREATE SEQUENCE event_ids AS bigint;
 
--- The event outbox (DESIGN.md §3): events are written in the same transaction as the state they
--- describe; the relay copies them to ClickHouse and deletes them only once ClickHouse has
--- acknowledged. `relay_batch` is set when a relay batch claims a row: a batch is re-sent exactly
--- as it was until acknowledged, with the same deduplication token, so a retry never duplicates.
+-- The event outbox (docs/architecture.md "A forge event, end to end"): events are written in the
+-- same transaction as the state they describe; the relay copies them to ClickHouse and deletes them
+-- only once ClickHouse has acknowledged. `relay_batch` is set when a relay batch claims a row: a
+-- batch is re-sent exactly as it was until acknowledged, with the same deduplication token, so a
+-- retry never duplicates.
 CREATE TABLE event_outbox (
   id bigint PRIMARY KEY,
   received_at timestamptz NOT NULL,

@@ -54,7 +54,7 @@ CREATE TABLE repository_configurations (
   read_at timestamptz NOT NULL DEFAULT now()
 );
 
--- Base branches touched by queue activity, per minute (SPEC.md #18 /queues/branches).
+-- Base branches touched by queue activity, per minute (docs/api.md #18 /queues/branches).
 CREATE TABLE base_ref_activity (
   repository text NOT NULL,
   base_ref text NOT NULL,
@@ -63,7 +63,8 @@ CREATE TABLE base_ref_activity (
 );
 CREATE INDEX base_ref_activity_window ON base_ref_activity (repository, minute);
 
--- Products enabled on each repository (SPEC.md "unused_sections"; product.enabled / product.disabled events).
+-- Products enabled on each repository (docs/configuration.md "Products and unused sections";
+-- product.enabled / product.disabled events).
 CREATE TABLE repository_products (
   repository text NOT NULL,
   product text NOT NULL CHECK (product IN ('merge_queue', 'workflow_automation', 'merge_protections', 'ci_insights')),

@@ -1,6 +1,6 @@
 -- Up Migration
 
--- Scheduled freezes (docs/scheduled-freeze.md; research/domain.md §3.7): while one is active
+-- Scheduled freezes (docs/scheduled-freeze.md; docs/domain.md §3.7): while one is active
 -- (start_at <= now < end_at, end_at NULL = until deleted), the pull requests it matches are
 -- checked but not merged. Conditions are stored as written (condition strings and and/or/not
 -- objects); created_by is the caller's actor as JSON.

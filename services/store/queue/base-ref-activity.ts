@@ -1,4 +1,4 @@
-/** Base branches touched by queue activity (SPEC.md #18), recorded per minute. */
+/** Base branches touched by queue activity (docs/api.md #18), recorded per minute. */
 import type pg from "pg";
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The queue runner over the real local forge and CI when branches change under the queue
- * (research/domain.md §1.3, §3.9; docs/merge-queue.md rule 10): a deleted base branch
+ * (docs/domain.md §1.3, §3.9; docs/merge-queue.md rule 10): a deleted base branch
  * (BASE_BRANCH_MISSING), a pull request retargeted to another branch (BASE_BRANCH_CHANGED), commits pushed to a batch's draft pull request by someone else
  * (DRAFT_PULL_REQUEST_CHANGED, or with `allow_queue_branch_edit` the edited draft is what merges).
  */

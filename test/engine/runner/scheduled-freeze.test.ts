@@ -1,6 +1,6 @@
 /**
  * Scheduled freezes end to end over the real local forge, CI, runner and PostgreSQL
- * (docs/scheduled-freeze.md; research/domain.md §3.7): the queue keeps checking but does not merge
+ * (docs/scheduled-freeze.md; docs/domain.md §3.7): the queue keeps checking but does not merge
  * what an active freeze matches (`frozen`); a pull request the freeze excludes merges meanwhile,
  * the frozen batch giving way to it (SCHEDULED_FREEZE_STATUS_CHANGED); deleting the freeze merges
  * what it held, and the leave counts the wait; a freeze that begins later starts holding at its

@@ -1,6 +1,6 @@
 /**
  * Evaluation of conditions against a pull request (docs/conditions.md "Evaluation",
- * research/domain.md §2.3): truth tables per operator over scalars, lists, empty lists and nulls,
+ * docs/domain.md §2.3): truth tables per operator over scalars, lists, empty lists and nulls,
  * attribute values built from a forge snapshot, teams, templates, groups and evaluation errors.
  */
 import { describe, expect, it } from "vitest";

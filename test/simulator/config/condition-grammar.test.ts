@@ -1,5 +1,5 @@
 /**
- * The leaf grammar of the conditions language (docs/conditions.md "Grammar", research/domain.md
+ * The leaf grammar of the conditions language (docs/conditions.md "Grammar", docs/domain.md
  * §2.1-§2.2): valid conditions with their parsed leaf and canonical rendering, invalid ones with
  * the exact message a user sees.
  */
@@ -290,7 +290,7 @@ const INVALID: [string, string][] = [
   ["head=x~1", "Invalid condition \"head=x~1\": invalid branch name \"x~1\": a branch name cannot contain ~, ^, :, a space, [, ] or \\ (use ~= for a pattern)"],
   ["author=not a login", "Invalid condition \"author=not a login\": invalid login \"not a login\": expected a login (letters, digits, \"-\", \"[bot]\"), @team or @org/team"],
   ["author=a,b", "Invalid condition \"author=a,b\": invalid login \"a,b\": expected a login (letters, digits, \"-\", \"[bot]\"), @team or @org/team"],
-  // research/domain.md §2.1 rule 5: a team only with =, != or an ordering operator, never a pattern.
+  // docs/domain.md §2.1 rule 5: a team only with =, != or an ordering operator, never a pattern.
   ["author~=@org/team", "Invalid condition \"author~=@org/team\": \"@org/team\" is a team: a team (@team or @org/team) can only be compared with =, != or an ordering operator, not ~="],
   ["author~=@team", "Invalid condition \"author~=@team\": \"@team\" is a team: a team (@team or @org/team) can only be compared with =, != or an ordering operator, not ~="],
   ["-author ~= \"@org/team\"", "Invalid condition \"-author ~= \"@org/team\"\": \"@org/team\" is a team: a team (@team or @org/team) can only be compared with =, != or an ordering operator, not ~="],
@@ -299,7 +299,7 @@ const INVALID: [string, string][] = [
     `${attribute}~=@acme/core`,
     `Invalid condition "${attribute}~=@acme/core": "@acme/core" is a team: a team (@team or @org/team) can only be compared with =, != or an ordering operator, not ~=`,
   ]),
-  // research/domain.md §2.1 rule 6: a check name starting with "@" is @<app-slug>/<check-name>.
+  // docs/domain.md §2.1 rule 6: a check name starting with "@" is @<app-slug>/<check-name>.
   ["check-success=@app/", "Invalid condition \"check-success=@app/\": invalid check name \"@app/\": a check name starting with \"@\" names the app that posts it, @<app-slug>/<check-name>; the check name after \"/\" is missing"],
   ["check-success=@/ci", "Invalid condition \"check-success=@/ci\": invalid check name \"@/ci\": a check name starting with \"@\" names the app that posts it, @<app-slug>/<check-name>; the app slug between \"@\" and \"/\" is missing"],
   ["check-success=@app", "Invalid condition \"check-success=@app\": invalid check name \"@app\": a check name starting with \"@\" names the app that posts it, @<app-slug>/<check-name>; the \"/<check-name>\" part is missing"],

@@ -1,6 +1,6 @@
 /**
  * Renderings of evaluated conditions (docs/conditions.md "Rendering", "API form"): the Markdown
- * checklist of research/domain.md §2.6, the batch checklist, the queue.proto / events.proto JSON,
+ * checklist of docs/domain.md §2.6, the batch checklist, the queue.proto / events.proto JSON,
  * and the injected `Depends-On:` conditions of §2.5.
  */
 import { describe, expect, it } from "vitest";

@@ -1,6 +1,6 @@
 /**
  * Time-based conditions and the next instant their result can change (docs/conditions.md "Time",
- * research/domain.md §2.3 "Next evaluation time"), with an injected clock. NOON is Wednesday
+ * docs/domain.md §2.3 "Next evaluation time"), with an injected clock. NOON is Wednesday
  * 2026-03-18 12:00 UTC; Europe/Paris is UTC+1 until 2026-03-29 01:00 UTC, then UTC+2.
  */
 import { describe, expect, it } from "vitest";

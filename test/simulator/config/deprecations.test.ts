@@ -1,5 +1,5 @@
 /**
- * Deprecated keys and attributes (docs/configuration.md "Deprecations", research/domain.md §1.7):
+ * Deprecated keys and attributes (docs/configuration.md "Deprecations", docs/domain.md §1.7):
  * each use is reported once, with its path and deadline, and the file still loads.
  */
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * `extends` (docs/configuration.md "extends", research/domain.md §1.1): one level, another
+ * `extends` (docs/configuration.md "extends", docs/domain.md §1.1): one level, another
  * repository of the same owner, merged key-wise or by rule name; the other repository's text
  * comes from the loader the caller passes.
  */

@@ -32,7 +32,7 @@ const CASES: [string, string, Found[]][] = [
   ["an unreadable duration", yaml("queue_rules:", "  - name: default", "    batch_max_wait_time: soon"), [
     ["queue_rules → item 0 → batch_max_wait_time", 3, 26, `invalid duration "soon": ${DURATION_GRAMMAR}`],
   ]],
-  // research/domain.md §1.8: integers with units, days to seconds, each unit once; nothing else.
+  // docs/domain.md §1.8: integers with units, days to seconds, each unit once; nothing else.
   ...["PT5M", "30 s 30 s", "5 min ago", "1 mo"].map((text): [string, string, Found[]] => [`a duration outside the grammar: ${text}`, yaml("queue_rules:", "  - name: default", `    batch_max_wait_time: ${text}`), [
     ["queue_rules → item 0 → batch_max_wait_time", 3, 26, `invalid duration "${text}": ${DURATION_GRAMMAR}`],
   ]]),
@@ -107,7 +107,8 @@ const CASES: [string, string, Found[]][] = [
     ["queue_rules → item 0 → speed", 7, 5, 'unknown key "speed"'],
   ]],
   ["merge-batch without batches", yaml("queue_rules:", "  - name: default", "    merge_method: merge-batch"), [["queue_rules → item 0 → merge_method", 3, 19, "merge_method merge-batch needs batch_size greater than 1"]]],
-  // research/domain.md §1.2: fast-forward is serial-only, i.e. merge_queue.mode serial (docs/configuration.md "Rules across keys").
+  // docs/domain.md §1.2: fast-forward is serial-only, i.e. merge_queue.mode serial
+  // (docs/configuration.md "Rules across keys").
   ["fast-forward in parallel mode", yaml("merge_queue:", "  mode: parallel", "queue_rules:", "  - name: default", "    merge_method: fast-forward"), [
     ["queue_rules → item 0 → merge_method", 5, 19, "merge_method fast-forward needs merge_queue.mode serial, got mode parallel: a fast-forward moves the base branch to the tested commit, and only serial mode checks each batch on top of the batches ahead"],
   ]],
@@ -133,7 +134,7 @@ const CASES: [string, string, Found[]][] = [
     ["scopes → capacities → a", 2, 16, 'expected a scope name of at least 2 characters among letters, digits, "_" and "-", got the string "a"'],
     ["scopes → capacities → ok", 2, 26, "expected at least 1, got the number 0"],
   ]],
-  // research/domain.md §1.6: scope names are ^[A-Za-z0-9_-]+$ with at least 2 characters, wherever they are written.
+  // docs/domain.md §1.6: scope names are ^[A-Za-z0-9_-]+$ with at least 2 characters, wherever they are written.
   ["a one-letter merge_queue_scope", yaml("scopes:", "  merge_queue_scope: a"), [
     ["scopes → merge_queue_scope", 2, 22, 'expected a scope name of at least 2 characters among letters, digits, "_" and "-", got the string "a"'],
   ]],

@@ -1,5 +1,5 @@
 /**
- * Three-valued results while checks run (docs/conditions.md "Pending checks", research/domain.md
+ * Three-valued results while checks run (docs/conditions.md "Pending checks", docs/domain.md
  * §2.3): a check leaf is "pending" rather than false while a check it names has not concluded,
  * so the queue can tell "waiting for CI" from "CI failed".
  */

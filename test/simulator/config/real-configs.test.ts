@@ -1,7 +1,7 @@
 /**
  * Every real configuration file of test/fixtures/config/real-configs (202 files written by public
- * projects, copied from ../shared/fixtures/real-configs so a clone is self-contained;
- * see its README) either loads, with its deprecations counted, or fails with errors
+ * projects; its README names each file's
+ * source) either loads, with its deprecations counted, or fails with errors
  * naming the real mistake. The expected outcome of each file is recorded in
  * test/fixtures/config/real-configs-expected.json: `{ok: true, deprecations: n}` or
  * `{ok: false, errors: ["<message> @ <path> (line L, column C)", ...]}`. Files that `extends`

@@ -1,6 +1,6 @@
 /**
- * Simulator output (research/domain.md §5, SPEC.md "Simulation", "Queue configuration"): the
- * check-run title and summary for a pull request, the repository result, unused sections and the
+ * Simulator output (docs/domain.md §5, docs/api.md "Simulation", docs/configuration.md "API output
+ * of queue rules"): the check-run title and summary for a pull request, the repository result, unused sections and the
  * API form of queue rules.
  */
 import { describe, expect, it } from "vitest";
@@ -164,7 +164,7 @@ describe("unused sections", () => {
 });
 
 describe("queue rule API config", () => {
-  it("gives SPEC.md keys, seconds, unset strings as empty, and the rules in processing order", async () => {
+  it("gives the API's keys, seconds, unset strings as empty, and the rules in processing order", async () => {
     const config = await load(
       yaml(
         "queue_rules:",

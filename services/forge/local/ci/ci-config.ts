@@ -5,7 +5,7 @@
  * checks:
  *   - name: test          # the check run's name (`check-success=test`); unique, not "yardmaster/…"
  *     run: npm test       # a bash script, run in a work tree of the commit
- *     timeout: 10 min     # optional; a duration (research/domain.md §1.8) or whole seconds
+ *     timeout: 10 min     # optional; a duration (docs/domain.md §1.8) or whole seconds
  * ```
  *
  * Parsed with `yaml`, validated with `zod`; every error names its path (`checks → item 1 →

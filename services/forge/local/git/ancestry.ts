@@ -2,7 +2,7 @@
  * History questions about two commits: merge base, ancestry, how far one is behind, and the
  * commits of a pull request; answers about two full SHAs are remembered (commit-memo.ts). A pull
  * request's commits are `base..head` (reachable from head, not from base), oldest first, as GitHub
- * lists them. research/domain.md §2.2 (`commits`, `#commits-behind`), docs/local-forge.md "Pull
+ * lists them. docs/domain.md §2.2 (`commits`, `#commits-behind`), docs/local-forge.md "Pull
  * request facts".
  */
 import type { Sha } from "../../types.js";

@@ -2,7 +2,7 @@
  * What a pull request changes: the diff from the merge base of base and head to head (GitHub's
  * three-dot diff), with rename detection (`git diff-tree -M`, 50 % similarity). Renamed files
  * contribute both paths to `files`, the old path to `removedFiles` and the new one to
- * `addedFiles` (research/domain.md §2.2). Binary files count no lines.
+ * `addedFiles` (docs/domain.md §2.2). Binary files count no lines.
  */
 import type { Sha } from "../../types.js";
 import { runGit } from "./git-command.js";

@@ -1,6 +1,6 @@
 /**
  * Fast-forwarding a branch (the port's `fastForwardBranch`, and `fast-forward` merges of a tested
- * speculative branch, research/domain.md §3.6): the branch moves to a commit that descends from
+ * speculative branch, docs/domain.md §3.6): the branch moves to a commit that descends from
  * its current tip, by compare-and-swap. docs/local-forge.md "Refs".
  */
 import { ForgeError, type Sha } from "../../types.js";

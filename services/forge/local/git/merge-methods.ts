@@ -1,6 +1,6 @@
 /**
  * How each merge method turns a pull request into commits on top of a base tip, without moving
- * any ref (the caller moves the base once, with a compare-and-swap). research/domain.md §3.6,
+ * any ref (the caller moves the base once, with a compare-and-swap). docs/domain.md §3.6,
  * docs/local-forge.md "Merge methods":
  * - merge: one merge commit, parents [tip, head], tree = merge of head into tip;
  * - squash: one commit, parent = tip, tree = the same merge result;

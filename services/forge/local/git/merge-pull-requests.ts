@@ -3,7 +3,7 @@
  * move**: every commit is built first on top of the expected base tip, then the base ref moves
  * once, with a compare-and-swap from the expected SHA, so the base only ever points at a tree that
  * passed CI and a concurrent push makes the whole merge fail rather than half-apply.
- * research/domain.md §3.6, docs/local-forge.md "Merging a batch".
+ * docs/domain.md §3.6, docs/local-forge.md "Merging a batch".
  */
 import { ForgeError, type MergeMethod, type Sha } from "../../types.js";
 import { applyPull, type MergedPull, type PullToMerge } from "./merge-methods.js";

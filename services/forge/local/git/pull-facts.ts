@@ -2,7 +2,7 @@
  * Every git-derived attribute of a pull request snapshot in one call (services/forge/types.ts
  * `PullRequestSnapshot`: files, added/modified/removed files, added/deleted lines, commits,
  * commits behind, conflict). The local forge adds the database-held attributes (title, labels,
- * reviews, checks). research/domain.md §2.2, docs/local-forge.md "Pull request facts".
+ * reviews, checks). docs/domain.md §2.2, docs/local-forge.md "Pull request facts".
  */
 import type { Sha } from "../../types.js";
 import { commitsBehind, commitsBetween, mergeBase } from "./ancestry.js";

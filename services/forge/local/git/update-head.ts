@@ -2,7 +2,7 @@
  * Bringing a pull request's head branch up to date with its base ("update branch"): `merge`
  * writes a merge commit of the base into the head (first parent = head, message
  * `Merge branch '<base>' into <head>`); `rebase` replays the head's own commits onto the base tip.
- * The head branch moves with a compare-and-swap. research/domain.md §3.4 (`update_method`),
+ * The head branch moves with a compare-and-swap. docs/domain.md §3.4 (`update_method`),
  * docs/local-forge.md "Updating a head".
  */
 import { ForgeError, type Sha } from "../../types.js";

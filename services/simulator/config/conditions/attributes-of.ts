@@ -1,5 +1,5 @@
 /**
- * Builds the attribute values conditions read (research/domain.md §2.2) from a pull request as
+ * Builds the attribute values conditions read (docs/domain.md §2.2) from a pull request as
  * the forge reports it and from what only the queue knows (position, queue name, sender of a
  * command...). docs/conditions.md "Attributes" lists where each value comes from.
  */
@@ -34,7 +34,7 @@ export interface QueueContext {
   branchProtection?: Partial<Record<"github-require-review-from-specific-teams" | "github-code-owner-review-satisfied" | "github-review-approved" | "github-require-last-push-approval", boolean>>;
 }
 
-/** The configuration file names (DESIGN.md §4 "Names"). */
+/** The configuration file names (docs/configuration.md). */
 export const CONFIGURATION_FILES: readonly string[] = [".yardmaster.yml", ".github/yardmaster.yml"];
 
 const OWN_CHECK_APP = "yardmaster";

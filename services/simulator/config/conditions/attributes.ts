@@ -1,6 +1,6 @@
 /**
  * The attribute catalogue of the conditions language: every attribute a condition may name, the
- * operators and modifiers it accepts and the type of its value. Source: research/domain.md §2.2
+ * operators and modifiers it accepts and the type of its value. Source: docs/domain.md §2.2
  * (the format's PullRequestAttributes schema) and docs/conditions.md "Attributes".
  */
 import type { Operator } from "../model.js";
@@ -55,7 +55,7 @@ export interface AttributeSpec {
   description: string;
 }
 
-/** Operators of text attributes (research/domain.md §2.2 TXT). */
+/** Operators of text attributes (docs/domain.md §2.2 TXT). */
 export const TEXT_OPERATORS: readonly Operator[] = ["=", "!=", "~=", ">=", "<=", "<", ">", "*="];
 /** Operators of numbers and of `#` lengths (NUM). */
 export const NUMBER_OPERATORS: readonly Operator[] = ["=", "!=", ">=", "<=", "<", ">"];
@@ -173,7 +173,7 @@ const SPECS: AttributeSpec[] = [
 /** Every attribute by name. */
 export const ATTRIBUTES: ReadonlyMap<string, AttributeSpec> = new Map(SPECS.map((s) => [s.name, s]));
 
-/** Attribute names longest first, so `merged-at` is tried before `merged` (domain.md §2.1 step 2). */
+/** Attribute names longest first, so `merged-at` is tried before `merged` (docs/domain.md §2.1 step 2). */
 export const ATTRIBUTE_NAMES_LONGEST_FIRST: readonly string[] = [...ATTRIBUTES.keys()].sort((a, b) => b.length - a.length);
 
 /** Fields of `commits[<index>|*].<field>` and the type of each. */

@@ -1,5 +1,5 @@
 /**
- * Conditions injected from the base branch's protection rules (research/domain.md §2.5), for
+ * Conditions injected from the base branch's protection rules (docs/domain.md §2.5), for
  * queue rules whose `branch_protection_injection_mode` is not `none`: each required check must
  * succeed, be neutral or be skipped; required reviews need enough approvals and no change
  * request; conversation resolution needs no unresolved thread. Every injected node is described

@@ -1,5 +1,5 @@
 /**
- * Qualified check names (research/domain.md §2.1 rule 6, docs/conditions.md "Values"): the value
+ * Qualified check names (docs/domain.md §2.1 rule 6, docs/conditions.md "Values"): the value
  * of a check attribute (`check-*`, `check`, the legacy `status-*` and `check-success-or-neutral`)
  * may name the app that posts the check, `@<app-slug>/<check-name>`. A value starting with "@"
  * that is not of that form is a configuration error. Patterns (`~=`, `*=`) are matched as
@@ -21,7 +21,7 @@ function problem(value: string): string | null {
 }
 
 /**
- * Refuses a malformed qualified check name (research/domain.md §2.1 rule 6).
+ * Refuses a malformed qualified check name (docs/domain.md §2.1 rule 6).
  * @param spec the attribute of the leaf; attributes that hold no checks are not checked
  * @param value a literal value (`=`, `!=` or an ordering operator), quotes removed
  * @throws ValueError naming the value, the expected form `@<app-slug>/<check-name>` and the part

@@ -1,5 +1,5 @@
 /**
- * The "pending" result of check-* leaves (research/domain.md §2.3 "Pending/3-valued logic",
+ * The "pending" result of check-* leaves (docs/domain.md §2.3 "Pending checks",
  * docs/conditions.md "Pending checks"): a leaf that reads checks is pending, rather than false,
  * while a check it names has not concluded — the check is still running, or no check of that
  * name has reported yet. This is what tells "waiting for CI" from "CI failed": the queue

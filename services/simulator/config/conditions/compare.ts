@@ -1,5 +1,5 @@
 /**
- * Operators over attribute values (research/domain.md §2.3, docs/conditions.md "Evaluation"):
+ * Operators over attribute values (docs/domain.md §2.3, docs/conditions.md "Evaluation"):
  * list attributes match when ANY element matches, except `!=` which needs ALL elements to
  * differ (an empty list: any -> false, `!=` -> true); a null value never satisfies `<`, `>`,
  * `~=`, `*=`, `<=`, `>=` or `=`, and always satisfies `!=`.

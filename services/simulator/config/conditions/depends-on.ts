@@ -1,5 +1,5 @@
 /**
- * `Depends-On:` lines of a pull request body (research/domain.md §2.5 "Injected conditions"):
+ * `Depends-On:` lines of a pull request body (docs/domain.md §2.5 "Injected conditions"):
  * each names a pull request that must be merged first, as `#123`, `owner/repo#123` or a pull
  * request URL `https://<host>/owner/repo/pull/123`. The queue injects one `depends-on=#N` leaf
  * per line (described "⛓️ depends on"), true once that pull request is merged.

@@ -1,6 +1,6 @@
 /**
  * Values of the `queue-dequeue-reason` attribute: the dequeue and abort codes of
- * research/domain.md §3.9, plus `NONE` (never queued). Conditions may write them kebab-case
+ * docs/domain.md §3.9, plus `NONE` (never queued). Conditions may write them kebab-case
  * (`pr-merged`) or upper case (`PR_MERGED`); they are stored upper case.
  */
 export const DEQUEUE_CODES: ReadonlySet<string> = new Set([

@@ -1,5 +1,5 @@
 /**
- * Evaluation of condition trees (research/domain.md §2.3, docs/conditions.md "Evaluation"):
+ * Evaluation of condition trees (docs/domain.md §2.3, docs/conditions.md "Evaluation"):
  * three-valued results (true, false, "pending" while a check the condition reads has not
  * concluded), the next instant at which time alone can change a result, and evaluation errors
  * (the leaf is then false and carries the error).

@@ -1,8 +1,8 @@
 /**
  * The canonical text of a condition, used by every rendering (Markdown checklist, API JSON,
  * simulator summary): `[-][#]attribute operator value` with one space around the operator and
- * aliases resolved (`≥` is shown `>=`), booleans as `draft` / `-draft` (research/domain.md §2.1
- * "Rendering back", §2.6 "Observed current output").
+ * aliases resolved (`≥` is shown `>=`), booleans as `draft` / `-draft` (docs/domain.md §2.1
+ * "Canonical text", §2.6).
  */
 import type { Condition, ConditionLeaf } from "../model.js";
 

@@ -1,7 +1,7 @@
 /**
  * The API form of an evaluated condition tree: `ConditionsEvaluation` of
  * proto/yardmaster/v1/queue.proto (merge queue pull request detail) and `ConditionEvaluation` of
- * events.proto (activity log metadata). research/domain.md §4.3 "Conditions evaluation JSON",
+ * events.proto (activity log metadata). docs/domain.md §4.3 "Conditions evaluation JSON",
  * docs/conditions.md "API form". Pending results are reported as `match: false`.
  */
 import { DOCS_BASE_URL } from "../docs-url.js";

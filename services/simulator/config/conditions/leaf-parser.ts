@@ -1,5 +1,5 @@
 /**
- * The leaf grammar of the conditions language (research/domain.md §2.1, docs/conditions.md
+ * The leaf grammar of the conditions language (docs/domain.md §2.1, docs/conditions.md
  * "Grammar"):
  *
  *     condition := WS* [ "-" | "¬" | "+" ] WS* [ "#" WS* ] attribute WS* [ operator WS* value ]

@@ -1,6 +1,6 @@
 /**
  * Regular expressions of `~=` conditions are written for Python's `re` module (the format our
- * users migrate from, research/domain.md §2.1 step 5). This module translates a Python pattern to
+ * users migrate from, docs/domain.md §2.1 step 5). This module translates a Python pattern to
  * an equivalent JavaScript `RegExp` (no `u` flag, so identity escapes such as `\#` keep working),
  * refusing what Python refuses and what JavaScript cannot express:
  *

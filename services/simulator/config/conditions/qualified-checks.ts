@@ -1,5 +1,5 @@
 /**
- * Evaluating a qualified check name (research/domain.md §2.1 rule 6, docs/conditions.md
+ * Evaluating a qualified check name (docs/domain.md §2.1 rule 6, docs/conditions.md
  * "Values"): `check-success=@github-actions/ci` names the check "ci" posted by the app
  * "github-actions". A check leaf whose value is such a name is compared with the checks' qualified
  * names, `@<app>/<name>`, instead of their bare names; a check whose app is not known (a commit

@@ -1,5 +1,5 @@
 /**
- * Markdown checklist of an evaluated condition tree (research/domain.md §2.6, docs/conditions.md
+ * Markdown checklist of an evaluated condition tree (docs/domain.md §2.6, docs/conditions.md
  * "Rendering"): one line per node, two spaces of indent per level; a leaf is
  * ``- [X] `base = main` `` (or `- [ ] `), then ` [description]`, then ` ⚠️ error`; a group is
  * `- [X] all of:` / `any of:` / `not:` with its children below. Only a true result is ticked:

@@ -1,5 +1,5 @@
 /**
- * The `schedule` value type (research/domain.md §1.8, docs/conditions.md "Schedules"):
+ * The `schedule` value type (docs/domain.md §1.8, docs/conditions.md "Schedules"):
  * `DAYS`, `TIMES` or `DAYS TIMES`, with an optional `[IANA/Zone]` (UTC by default).
  * DAYS is `D` or `D1-D2` (mon..sun, monday..sunday, 1..7, any case); TIMES is `HH:MM-HH:MM`.
  * Both ranges are inclusive (times to the minute: `09:00-17:00` ends at 17:00:59) and wrap around

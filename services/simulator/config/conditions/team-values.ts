@@ -1,5 +1,5 @@
 /**
- * Teams in the values of login attributes (research/domain.md §2.1 rule 5, docs/conditions.md
+ * Teams in the values of login attributes (docs/domain.md §2.1 rule 5, docs/conditions.md
  * "Values"): a value written `@team` or `@org/team` names a team. A team is compared with `=` or
  * `!=` (membership) or an ordering operator (the text), never with a regular expression (`~=`)
  * or a glob (`*=`): a pattern matches logins one by one and cannot stand for a team's members.
@@ -11,7 +11,7 @@ import type { AttributeSpec } from "./attributes.js";
 import { ValueError } from "./value-error.js";
 
 /**
- * Whether a login value, quotes removed, names a team (`@team`, `@org/team`; research/domain.md
+ * Whether a login value, quotes removed, names a team (`@team`, `@org/team`; docs/domain.md
  * §2.1 rule 5). Never throws.
  */
 export function isTeamValue(value: string): boolean {
@@ -20,7 +20,7 @@ export function isTeamValue(value: string): boolean {
 
 /**
  * Refuses a team written after a pattern operator on a login attribute
- * (research/domain.md §2.1 rule 5).
+ * (docs/domain.md §2.1 rule 5).
  * @param spec the attribute of the leaf
  * @param operator the operator after alias resolution
  * @param value the value as written, quotes removed

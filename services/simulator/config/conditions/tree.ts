@@ -1,5 +1,5 @@
 /**
- * Condition lists as written in the YAML file (research/domain.md §2.4, docs/conditions.md
+ * Condition lists as written in the YAML file (docs/domain.md §2.4, docs/conditions.md
  * "Groups"): a list of items, each a condition string or a one-key object `and: [...]`,
  * `or: [...]` or `not: <string | and | or>`; a list is an implicit `and` and may also be the
  * literal `true` (always). At most 500 items per list.

@@ -1,6 +1,6 @@
 /**
  * Reads the value of a condition leaf according to its attribute and operator
- * (research/domain.md §2.1 step 5 and §2.2; docs/conditions.md "Values").
+ * (docs/domain.md §2.1 step 5 and §2.2; docs/conditions.md "Values").
  */
 import type { ConditionValue, Operator } from "../model.js";
 import type { AttributeSpec } from "./attributes.js";

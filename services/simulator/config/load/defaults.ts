@@ -1,5 +1,5 @@
 /**
- * Every built-in default of the configuration, in one place (research/domain.md §1.2-§1.6,
+ * Every built-in default of the configuration, in one place (docs/domain.md §1.2-§1.6,
  * docs/configuration.md "Keys and defaults"). A value written in the file wins over
  * `defaults.queue_rule` / `defaults.actions`, which win over these.
  */
@@ -27,7 +27,7 @@ export const QUEUE_RULE_DEFAULTS: Omit<QueueRuleConfig, "name" | "queue_conditio
   autosquash: false,
 };
 
-/** Defaults of `merge_queue` (research/domain.md §1.3). */
+/** Defaults of `merge_queue` (docs/domain.md §1.3). */
 export const MERGE_QUEUE_DEFAULTS: MergeQueueConfig = {
   max_parallel_checks: 5,
   mode: "serial",
@@ -42,13 +42,13 @@ export const MERGE_QUEUE_DEFAULTS: MergeQueueConfig = {
 
 /** Priority of a pull request no priority rule matches, and of a rule without `priority` (medium). */
 export const DEFAULT_PRIORITY = 2000;
-/** Defaults of a priority rule (research/domain.md §1.4): medium, no interruption. */
+/** Defaults of a priority rule (docs/domain.md §1.4): medium, no interruption. */
 export const PRIORITY_RULE_DEFAULTS = { priority: DEFAULT_PRIORITY, allow_checks_interruption: false };
 
-/** Defaults of `scopes` keys (research/domain.md §1.6). */
+/** Defaults of `scopes` keys (docs/domain.md §1.6). */
 export const SCOPES_DEFAULTS = { merge_queue_scope: "merge-queue", default_capacity: null };
 
-/** Defaults of `merge_protections_settings` (research/domain.md §1.1). */
+/** Defaults of `merge_protections_settings` (docs/domain.md §1.1). */
 export const MERGE_PROTECTIONS_SETTINGS_DEFAULTS = {
   reporting_method: "check-runs" as const,
   post_comment: true,
@@ -94,7 +94,7 @@ const copyDefaults = (kind: "backport" | "copy") => ({
   merge_conflict_style: "merge",
 });
 
-/** Default options of every action (research/domain.md §1.1, the format's action schemas). */
+/** Default options of every action (docs/domain.md §1.1, the format's action schemas). */
 export const ACTION_DEFAULTS: Readonly<Record<string, Record<string, unknown>>> = {
   assign: { users: [], add_users: [], remove_users: [] },
   backport: copyDefaults("backport"),

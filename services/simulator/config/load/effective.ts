@@ -1,7 +1,7 @@
 /**
  * From a validated configuration file to the effective {@link Configuration}: `defaults` applied,
  * built-in defaults filled (load/defaults.ts), legacy keys mapped to their replacement
- * (research/domain.md §1.2), and the rules that span several keys checked. docs/configuration.md
+ * (docs/domain.md §1.2), and the rules that span several keys checked. docs/configuration.md
  * "Keys and defaults" and "Rules across keys".
  */
 import type { Condition, ConditionLeaf, Configuration, MergeQueueConfig, PriorityRuleConfig, PullRequestRuleConfig, QueueRuleConfig, ScopesConfig } from "../model.js";

@@ -1,6 +1,6 @@
 /**
  * `extends`: a configuration may start from the configuration of another repository of the same
- * owner, one level only (research/domain.md §1.1, docs/configuration.md "extends"). Merging:
+ * owner, one level only (docs/domain.md §1.1, docs/configuration.md "extends"). Merging:
  *
  * - `defaults`, `commands_restrictions`, `merge_queue`, `merge_protections_settings`: key by key,
  *   the local value wins (`defaults.actions` is merged action by action, option by option);

@@ -1,8 +1,8 @@
 /**
- * `fast-forward` is serial-only (research/domain.md §1.2, `merge_method` row). A fast-forward
+ * `fast-forward` is serial-only (docs/domain.md §1.2). A fast-forward
  * moves the base branch to the commit that was tested, so that commit must descend from the
  * base as the batches ahead leave it. Only `merge_queue.mode: serial` checks every batch on top
- * of all the batches ahead (research/domain.md §3.3, docs/merge-queue.md rule 4); `parallel`
+ * of all the batches ahead (docs/domain.md §3.3, docs/merge-queue.md rule 4); `parallel`
  * checks batches of disjoint scopes side by side on the base, and `isolated` checks each batch
  * on the base alone, so the second batch to merge could not be fast-forwarded. Speculative
  * checks (`max_parallel_checks` > 1) and batches (`batch_size` > 1) are serial too: with
@@ -14,7 +14,7 @@ import type { RawQueueRule } from "../schema/queue-rules.js";
 
 /**
  * The error of a queue rule that merges with fast-forward outside serial mode, or null
- * (research/domain.md §1.2 "`fast-forward` serial-only", §3.3 modes).
+ * (docs/domain.md §1.2 "Serial-only fast-forward", §3.3 modes).
  * @param rule the queue rule as written, `defaults.queue_rule` applied
  * @param path the path of the queue rule (`["queue_rules", index]`)
  * @param mode the effective `merge_queue.mode`

@@ -21,7 +21,7 @@ import type { YamlSource } from "./yaml-source.js";
 
 type Path = (string | number)[];
 
-/** `queue_rules → item 0 → batch_size` (research/domain.md §4.1 error format). */
+/** `queue_rules → item 0 → batch_size` (docs/domain.md §4.1 error format). */
 export function formatPath(path: readonly (string | number)[]): string {
   return path.map((p) => (typeof p === "number" ? `item ${p}` : p)).join(" → ");
 }

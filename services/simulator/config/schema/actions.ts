@@ -1,5 +1,5 @@
 /**
- * Actions of `pull_request_rules` and `defaults.actions` (research/domain.md §1.1; options as in
+ * Actions of `pull_request_rules` and `defaults.actions` (docs/domain.md §1.1; options as in
  * the format's schema): one strict schema per action, an unknown action is an error naming the
  * known ones. An action written without options (`merge:`) means all defaults. The deprecated
  * options of the `queue` action (merge settings that now live in `queue_rules`) are accepted and
@@ -12,7 +12,7 @@ import { botAccount, commitMessageFormat, conditionList, describeValue, int, MER
 
 const MESSAGE_VARIABLES = ["author", "number", "title", "body", "base", "head", "labels", "assignees", "approvers", "queue_dequeue_reason"];
 
-/** Message templates: Jinja2-style templates are passed through unvalidated (research/domain.md §1.8). */
+/** Message templates: Jinja2-style templates are passed through unvalidated (docs/domain.md §1.8). */
 const message = z.string().nullable();
 const logins = (max: number) => z.array(simpleTemplate(["author", "merged_by"]).pipe(z.string())).max(max);
 const weighted = z.union([z.array(z.string()).max(150), z.record(z.string(), int(1, 65535))]);
@@ -88,7 +88,7 @@ export const ACTION_SCHEMAS = {
   }),
   queue: z.strictObject({
     name: z.string().min(1).nullable().optional(),
-    // Deprecated: these settings now belong to queue_rules (research/domain.md §1.7).
+    // Deprecated: these settings now belong to queue_rules (docs/domain.md §1.7).
     merge_method: z.enum(MERGE_METHODS as [string, ...string[]]).nullable().optional(),
     method: z.enum(MERGE_METHODS as [string, ...string[]]).nullable().optional(),
     merge_bot_account: botAccount().optional(),

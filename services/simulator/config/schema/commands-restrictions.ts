@@ -1,5 +1,5 @@
 /**
- * `commands_restrictions` (research/domain.md §1.1): per comment command (`@yardmaster queue`...),
+ * `commands_restrictions` (docs/domain.md §1.1): per comment command (`@yardmaster queue`...),
  * the conditions its sender must match. Unlisted commands keep their defaults (load/defaults.ts).
  */
 import { z } from "zod";

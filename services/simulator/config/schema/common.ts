@@ -62,7 +62,7 @@ export function describeValue(value: unknown): string {
 const SIMPLE_TEMPLATE = /\{\{\s*([^}]*?)\s*\}\}/g;
 
 /**
- * A text that may use `{{ variable }}` placeholders among `allowed` (research/domain.md §1.8
+ * A text that may use `{{ variable }}` placeholders among `allowed` (docs/domain.md §1.8
  * "Templates"); null allowed.
  */
 export function simpleTemplate(allowed: readonly string[]): z.ZodType<string | null, unknown> {
@@ -86,7 +86,7 @@ export function botAccount(): z.ZodType<string | null, unknown> {
   return simpleTemplate(["author"]);
 }
 
-/** Priority aliases (research/domain.md §1.4). */
+/** Priority aliases (docs/domain.md §1.4). */
 export const PRIORITY_ALIASES: Readonly<Record<string, number>> = { low: 1000, medium: 2000, high: 3000 };
 
 /** `low` | `medium` | `high` | an integer from 1 to 10000 -> a number. */
@@ -108,7 +108,7 @@ export function int(min: number, max?: number): z.ZodInt {
   return max === undefined ? base : base.max(max);
 }
 
-/** `commit_message_format` (research/domain.md §1.2). */
+/** `commit_message_format` (docs/domain.md §1.2). */
 export const commitMessageFormat = z.strictObject({
   title: z.enum(["inherit", "pr-title"]).optional(),
   body: z.enum(["inherit", "pr-body", "empty"]).optional(),

@@ -1,5 +1,5 @@
 /**
- * The `defaults` section (research/domain.md §1.1): per-action default options
+ * The `defaults` section (docs/domain.md §1.1): per-action default options
  * (`defaults.actions.<action>`) and default queue rule keys (`defaults.queue_rule`). A value
  * written in a rule wins over these, which win over the built-in defaults (load/defaults.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * `merge_protections` and `merge_protections_settings` (research/domain.md §1.1): rules that must
+ * `merge_protections` and `merge_protections_settings` (docs/domain.md §1.1): rules that must
  * hold before merging, and how they are reported.
  */
 import { z } from "zod";

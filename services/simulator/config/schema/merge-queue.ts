@@ -1,4 +1,4 @@
-/** `merge_queue` (research/domain.md §1.3): global settings of the merge queue. */
+/** `merge_queue` (docs/domain.md §1.3): global settings of the merge queue. */
 import { z } from "zod";
 import { int } from "./common.js";
 

@@ -1,5 +1,5 @@
 /**
- * `partition_rules` (research/domain.md §1.5, legacy and deprecated in favour of `scopes`):
+ * `partition_rules` (docs/domain.md §1.5, legacy and deprecated in favour of `scopes`):
  * `{name, conditions, fallback_partition}`; at most one fallback partition, without conditions.
  */
 import { z } from "zod";

@@ -1,5 +1,5 @@
 /**
- * `priority_rules` (research/domain.md §1.4): `{name, conditions, priority, allow_checks_interruption}`,
+ * `priority_rules` (docs/domain.md §1.4): `{name, conditions, priority, allow_checks_interruption}`,
  * at most 50 rules; the first matching rule gives a queued pull request its priority.
  */
 import { z } from "zod";

@@ -1,5 +1,5 @@
 /**
- * `pull_request_rules` (research/domain.md §1.1): workflow automation rules
+ * `pull_request_rules` (docs/domain.md §1.1): workflow automation rules
  * `{name, description, disabled: {reason}, conditions, actions}`, at most 200.
  */
 import { z } from "zod";

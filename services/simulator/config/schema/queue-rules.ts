@@ -1,5 +1,5 @@
 /**
- * `queue_rules` (research/domain.md §1.2): at most 50 rules, each with a unique `name`. The
+ * `queue_rules` (docs/domain.md §1.2): at most 50 rules, each with a unique `name`. The
  * legacy keys `conditions`, `routing_conditions`, `speculative_checks`,
  * `allow_checks_interruption`, `disallow_checks_interruption_from_queues` and `priority_rules`
  * are accepted here and mapped to their replacement by load/effective.ts (each is reported as a

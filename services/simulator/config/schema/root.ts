@@ -1,5 +1,5 @@
 /**
- * The whole configuration file (research/domain.md §1.1): a closed mapping of sections, unknown
+ * The whole configuration file (docs/domain.md §1.1): a closed mapping of sections, unknown
  * keys are errors. A section written empty (`queue_rules:`) counts as absent. `$schema` (an
  * editor hint some files carry) is accepted and ignored.
  */

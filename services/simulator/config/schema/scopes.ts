@@ -1,5 +1,5 @@
 /**
- * `scopes` (research/domain.md §1.6): where scopes come from (file patterns or the API), barrier
+ * `scopes` (docs/domain.md §1.6): where scopes come from (file patterns or the API), barrier
  * files, the scope of merge queue pull requests and per-scope capacities.
  */
 import { z } from "zod";
@@ -7,7 +7,7 @@ import { describeValue, int } from "./common.js";
 
 const SCOPE_NAME = /^[A-Za-z0-9_-]{2,}$/;
 
-/** What a scope name is (research/domain.md §1.6: `^[A-Za-z0-9_-]+$`, at least 2 characters), and what was found. */
+/** What a scope name is (docs/domain.md §1.6: `^[A-Za-z0-9_-]+$`, at least 2 characters), and what was found. */
 function scopeNameRule(found: unknown): string {
   return `expected a scope name of at least 2 characters among letters, digits, "_" and "-", got ${describeValue(found)}`;
 }

@@ -1,5 +1,5 @@
 /**
- * Which queue a pull request enters and with which priority (research/domain.md §3.2): without
+ * Which queue a pull request enters and with which priority (docs/domain.md §3.2): without
  * a queue name, the first queue rule (file order) whose `queue_conditions` match; the priority is
  * that of the first matching priority rule, evaluated with `queue-name` set to the chosen queue,
  * else medium (2000). Used by the simulator summary; the queue runner can call the same rules.

@@ -1,11 +1,11 @@
 /**
- * The `config` object the API shows for a queue rule (SPEC.md "Queue configuration"): durations
- * in seconds, unset strings as "" (research/domain.md §1.2 "API output"), and the list of queue
+ * The `config` object the API shows for a queue rule (docs/configuration.md "API output of queue rules"): durations
+ * in seconds, unset strings as "" (docs/domain.md §1.2 "API output"), and the list of queue
  * rules in processing order. docs/configuration.md "API output" records the choices below.
  */
 import type { Configuration, QueueRuleConfig } from "../model.js";
 
-/** SPEC.md "Queue configuration" keys. */
+/** docs/configuration.md "API output of queue rules" keys. */
 export interface QueueRuleApiConfig {
   priority: number;
   /** The fixed size, or the maximum of a `{min, max}` range. */

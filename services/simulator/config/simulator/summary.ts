@@ -1,5 +1,5 @@
 /**
- * What the simulator says about a pull request (research/domain.md §5, SPEC.md "Simulation"):
+ * What the simulator says about a pull request (docs/domain.md §5, docs/api.md "Simulation"):
  * the check-run title and Markdown summary of evaluating every pull request rule against it —
  * matching, potential, faulty and not applicable rules, one checklist per rule, and for rules
  * that queue, which queue the pull request would enter and with which priority. Pure: the caller

@@ -1,6 +1,6 @@
 /**
  * Sections of a configuration whose product is not enabled on the repository
- * (SPEC.md "Simulation results" `unused_sections`; ownership as research/domain.md §1.1 infers
+ * (docs/api.md "Simulation results" `unused_sections`; ownership as docs/domain.md §1.1 infers
  * it, docs/configuration.md "Products"). Sections no product owns (extends, shared, defaults,
  * commands_restrictions) are never reported.
  */
