@@ -18,9 +18,9 @@ import { isSafeNumber, parse as parseLossless } from "lossless-json";
 import { baselineParseMs } from "./config/baseline.js";
 import { heldWhile } from "./config/loop-held.js";
 import { hostileConfigurations } from "./config/hostile-texts.js";
-import { parseJsonBody } from "../services/gateway/json-body.js";
+import { parseJsonBody } from "../services/offload/json-body.js";
 import { createWorkerPool, loadConfigurationIn } from "../services/offload/index.js";
-import { loadConfiguration } from "../services/simulator/config/index.js";
+import { loadConfiguration } from "../services/config/index.js";
 
 const CAP_MS = Number(process.env.BENCH_BASELINE_CAP_MS ?? 20_000);
 const ms = (n: number) => `${n.toFixed(0)} ms`;

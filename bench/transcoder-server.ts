@@ -8,7 +8,8 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import pino from "pino";
 import { GetMergeQueueStatusResponseSchema, QueueService } from "../gen/yardmaster/v1/queue_pb.js";
-import { buildApp, createAuthorizer } from "../services/gateway/index.js";
+import { createAuthorizer } from "../services/auth/index.js";
+import { buildApp } from "../services/gateway/index.js";
 import { writeRestJson } from "../services/gateway/rest-json.js";
 
 const at = timestampFromDate(new Date("2026-11-22T10:00:00Z"));

@@ -6,7 +6,7 @@
  * exactly the tested tree, and the merge effect says so). A deleted base branch makes its pull
  * requests leave (BASE_BRANCH_MISSING) once no merge into it is in flight.
  */
-import { abandonBisections } from "./bisection.js";
+import { abandonBisections } from "./bisection-end.js";
 import { cancelCars } from "./cars.js";
 import type { Ctx } from "./context.js";
 import { leaveQueue } from "./leave.js";
@@ -53,19 +53,6 @@ export function onBaseMoved(ctx: Ctx, branch: string, sha: string): void {
   if (sha === base.sha || base.history.some((h) => h.sha === sha)) return;
   if (base.mergingBatchId !== null) { base.pendingMoveSha = sha; return; }
   externalMove(ctx, branch, sha);
-}
-
-/**
- * Whether a check's tree equals the current base plus `merging`: the queue merges since the
- * check's base must be exactly the rest of the pull requests it included.
- */
-export function isExactTree(ctx: Ctx, branch: string, checkBaseSha: string, included: number[], merging: number[]): boolean {
-  const base = ctx.base(branch);
-  const start = base.history.findIndex((h) => h.sha === checkBaseSha);
-  if (start < 0) return false;
-  const applied = new Set([...base.history.slice(start + 1).flatMap((h) => h.mergedPulls), ...merging]);
-  return applied.size === included.length && included.every((n) => applied.has(n))
-    && base.history.slice(start + 1).flatMap((h) => h.mergedPulls).length + merging.length === applied.size;
 }
 
 /** base_branch_deleted: marks the branch; {@link leaveDeletedBases} makes its pull requests leave. */

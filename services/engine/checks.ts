@@ -15,7 +15,7 @@ import type { EventOf } from "./events.js";
 import { leaveQueue } from "./leave.js";
 import { logChecksPostponed, logChecksStart, logConflictDeferred } from "./log-events.js";
 import type { Car, CheckAttempt, CheckEnding, Train } from "./state.js";
-import { abandonBisections } from "./bisection.js";
+import { abandonBisections } from "./bisection-end.js";
 
 /** Draft creation attempts before the batch's pull requests leave (DRAFT_PULL_REQUEST_CREATION_FAILED). */
 export const MAX_CREATION_ATTEMPTS = 3;

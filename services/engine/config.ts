@@ -1,6 +1,6 @@
 /**
  * The part of the effective configuration the engine reads, projected from the configuration
- * module's types (services/simulator/config/model.ts) into plain JSON data kept in the engine
+ * module's types (services/config/model.ts) into plain JSON data kept in the engine
  * state. Conditions are not kept: the runner evaluates them and feeds the results as events; the
  * engine only needs to know whether the merge conditions equal the queue conditions (in-place
  * rule, docs/domain.md §3.4) and a fingerprint of the settings that make a running check
@@ -8,7 +8,7 @@
  */
 import type {
   MergeMethodSetting, MergeQueueConfig, PartitionRuleConfig, PriorityRuleConfig, QueueRuleConfig, ScopesConfig,
-} from "../simulator/config/model.js";
+} from "../config/model.js";
 
 /** One queue rule as the engine uses it. Durations in seconds, as in the configuration. */
 export interface EngineQueueRule {

@@ -3,7 +3,7 @@
  * configuration changes (§3.6: QUEUE_RULE_MISSING, SPECULATIVE_CHECK_NUMBER_REDUCED,
  * CONFIGURATION_CHANGED; a new mode or partition set re-embarks batches with BATCH_SCOPES_CHANGED).
  */
-import { abandonBisections } from "./bisection.js";
+import { abandonBisections } from "./bisection-end.js";
 import { cancelCars, withDescendants } from "./cars.js";
 import { DEFAULT_PARTITION, projectConfiguration, type ConfigurationInput, type EngineConfig } from "./config.js";
 import type { Ctx } from "./context.js";

@@ -5,7 +5,7 @@
  * requests stacked on it (`Depends-On`) leave too (STACK_PREDECESSOR_DEQUEUED). A merge uses
  * {@link announceLeave} only: nothing to cancel, no cascade.
  */
-import { abandonBisections } from "./bisection.js";
+import { abandonBisections } from "./bisection-end.js";
 import { batchesInMerge, cancelCars, withDescendants } from "./cars.js";
 import { reasonOf, type AbortCode, type DefinitiveCode, type DequeueCode } from "./codes.js";
 import type { Ctx } from "./context.js";

@@ -9,7 +9,8 @@
  * a batch a scheduled freeze holds is not merged until the freeze releases it.
  * Nothing merges while the queue is paused. The merge effect moves the base once, to the tested tree.
  */
-import { externalMove, isExactTree, recordQueueMerge } from "./base.js";
+import { externalMove, recordQueueMerge } from "./base.js";
+import { isExactTree } from "./exact-tree.js";
 import { discardCar } from "./bisection.js";
 import { mustBuildOn, releaseCheckingLabel, stopCheck } from "./cars.js";
 import type { Ctx } from "./context.js";

@@ -4,7 +4,7 @@
  * the queue and queue conditions turning false.
  */
 import { ensureBase } from "./base.js";
-import { abandonBisections } from "./bisection.js";
+import { abandonBisections } from "./bisection-end.js";
 import { cancelCars, withDescendants } from "./cars.js";
 import { DEFAULT_PARTITION } from "./config.js";
 import type { Ctx } from "./context.js";

@@ -9,7 +9,8 @@ import { ForgeService } from "../../gen/yardmaster/v1/forge_pb.js";
 import { createGithubForge, createGithubTokenVerifier, registerGithubWebhook } from "../forge/github/index.js";
 import { ciLeaseFromEnvironment, ciSlotsFromEnvironment, createForgeService, createLocalForge } from "../forge/local/index.js";
 import type { ForgeEventSink, ForgePort } from "../forge/types.js";
-import type { App, PlatformTokenVerifier, ServiceBinding } from "../gateway/index.js";
+import type { PlatformTokenVerifier } from "../auth/index.js";
+import type { App, ServiceBinding } from "../gateway/index.js";
 import { pruneGithubDeliveries, type Pool } from "../store/index.js";
 import { SettingsError, type Settings } from "./settings.js";
 

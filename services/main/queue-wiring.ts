@@ -6,7 +6,7 @@
  */
 import type { Logger } from "pino";
 import type { ForgeEventSink, ForgePort } from "../forge/types.js";
-import { createQueueRunner, FREEZE_START_TIMER_PREFIX, type QueueRunner, type RunnerInput } from "../engine/runner/index.js";
+import { createQueueRunner, FREEZE_START_TIMER_PREFIX, type QueueRunner, type RunnerInput } from "../runner/index.js";
 import { createQueueService } from "../queue/index.js";
 import { addToInbox, cancelTimer, setTimer, type Pool, type PoolClient } from "../store/index.js";
 

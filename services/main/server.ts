@@ -13,9 +13,11 @@ import { ProductService, TokenService } from "../../gen/yardmaster/v1/admin_pb.j
 import { QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
 import { SimulatorService } from "../../gen/yardmaster/v1/simulator_pb.js";
 import { clusterLayout, createActivityLogService, createClickHouseClient, createEventSink, migrateClickHouse, type ClickHouseClient } from "../activity-log/index.js";
-import { buildApp, createAuthorizer, createTokenService, type App, type PlatformTokenVerifier, type ServiceBinding } from "../gateway/index.js";
+import { createProductService, createTokenService } from "../admin/index.js";
+import { createAuthorizer, type PlatformTokenVerifier } from "../auth/index.js";
+import { buildApp, type App, type ServiceBinding } from "../gateway/index.js";
 import { closeSharedPool } from "../offload/index.js";
-import { createProductService, createSimulatorService } from "../simulator/index.js";
+import { createSimulatorService } from "../simulator/index.js";
 import { findToken, insertToken, listTokens, migrate, openDatabase, revokeToken, startOutboxRelay, type Database } from "../store/index.js";
 import { loadOrCreateAdminKey } from "./admin-key.js";
 import { githubTokenVerifier, wireForge } from "./forge-wiring.js";

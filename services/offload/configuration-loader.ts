@@ -7,7 +7,7 @@
  * by the pool's time or memory limit loads as one error naming the limit, marked `transient`
  * (it depends on the machine's load: the queue does not keep it as the file's verdict).
  */
-import { byteLength, MAX_CONFIGURATION_BYTES, type LoadOptions, type LoadResult } from "../simulator/config/index.js";
+import { byteLength, MAX_CONFIGURATION_BYTES, type LoadOptions, type LoadResult } from "../config/index.js";
 import { runLoadTask, type ExtendedText, type LoadOutcome, type LoadTask } from "./load-task.js";
 import { WorkLimitError, type WorkerPool } from "./worker-pool.js";
 

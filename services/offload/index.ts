@@ -3,7 +3,7 @@
  * first use with the default bounds, and what runs in it; the server closes it at shutdown
  * ({@link closeSharedPool}). docs/reliability.md "Hostile input".
  */
-import type { Configuration, EvaluationContext, LoadOptions, SimulationSummary } from "../simulator/config/index.js";
+import type { Configuration, EvaluationContext, LoadOptions, SimulationSummary } from "../config/index.js";
 import { loadConfigurationIn, type PooledLoadResult } from "./configuration-loader.js";
 import { parseJsonBodyIn } from "./json-body-offload.js";
 import { createWorkerPool, type WorkerPool } from "./worker-pool.js";

@@ -4,7 +4,7 @@
  * character at a time (4 MiB of short strings: 110-140 ms). A body over `inlineMaxBytes` is
  * therefore parsed in the worker pool; a smaller one inline.
  */
-import { parseJsonBody } from "../gateway/json-body.js";
+import { parseJsonBody } from "./json-body.js";
 import type { WorkerPool } from "./worker-pool.js";
 
 /** Bodies up to this many characters are parsed inline (about 5 ms in the worst case). */

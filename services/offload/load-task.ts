@@ -5,7 +5,7 @@
  * text answers with the name it needs; the caller reads it and runs the task again with it.
  * Used alike by the worker (load-worker.ts) and inline (configuration-pool.ts).
  */
-import { loadConfiguration, type LoadResult } from "../simulator/config/index.js";
+import { loadConfiguration, type LoadResult } from "../config/index.js";
 
 /** What another repository's configuration read gave: its text (null: none), or the read's error message. */
 export type ExtendedText = { name: string; text: string | null } | { name: string; error: string };

@@ -2,7 +2,7 @@
  * The worker threads' entry: piscina calls the export named by each task (worker-pool.ts) with the
  * task's envelope (task.ts), off the server's event loop; the result goes back by structured clone.
  */
-import { parseJsonBody as parseJson } from "../gateway/json-body.js";
+import { parseJsonBody as parseJson } from "./json-body.js";
 import { runLoadTask } from "./load-task.js";
 import { simulatePullRequest as simulate } from "./simulation-task.js";
 import { taskFunction } from "./task.js";

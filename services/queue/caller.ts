@@ -4,7 +4,7 @@
  * caller's Actor, put on the handler context by the gateway's authentication (docs/auth.md).
  */
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
-import { principalKey, type ActorInfo } from "../gateway/index.js";
+import { principalKey, type ActorInfo } from "../auth/index.js";
 
 /** The repository a request names. */
 export interface RepoRequest {

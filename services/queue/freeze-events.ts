@@ -3,7 +3,7 @@
  * / update / delete with FreezeAttrs and the Actor who did it; docs/scheduled-freeze.md). API
  * actions carry the trigger "API"; times are RFC 3339 in UTC.
  */
-import type { ActorInfo } from "../gateway/index.js";
+import type { ActorInfo } from "../auth/index.js";
 import { internalEventRow } from "../activity-log/index.js";
 import type { EventRow, FreezeAttributes } from "../store/index.js";
 

@@ -13,7 +13,7 @@ import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import { FreezeAttrsSchema } from "../../gen/yardmaster/v1/events_pb.js";
 import { ScheduledFreezeSchema, type ScheduledFreeze } from "../../gen/yardmaster/v1/queue_pb.js";
 import { childPath, invalidField } from "../contracts/index.js";
-import { parseConditionList } from "../simulator/config/index.js";
+import { parseConditionList } from "../config/index.js";
 import { createFreeze, deleteFreeze, listFreezes, updateFreeze, type FreezeAttributes, type FreezeRow, type Pool, type PoolClient } from "../store/index.js";
 import { actorOf, fullName, type RepoRequest } from "./caller.js";
 import { freezeCreateEvent, freezeDeleteEvent, freezeUpdateEvent } from "./freeze-events.js";

@@ -2,7 +2,7 @@
  * The log events of pausing (docs/activity-log.md "Ingest": queue.pause.create / update / delete,
  * with the Actor who did it). API actions carry the trigger "API"; the actor is in the metadata.
  */
-import type { ActorInfo } from "../gateway/index.js";
+import type { ActorInfo } from "../auth/index.js";
 import { internalEventRow } from "../activity-log/index.js";
 import type { EventRow } from "../store/index.js";
 

@@ -9,7 +9,7 @@
  */
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
-import type { ActorInfo } from "../gateway/index.js";
+import type { ActorInfo } from "../auth/index.js";
 import { deletePause, getPause, setPause, type PauseRow, type Pool, type PoolClient } from "../store/index.js";
 import { actorOf, fullName, type RepoRequest } from "./caller.js";
 import { pauseEvent, unpauseEvent } from "./pause-events.js";

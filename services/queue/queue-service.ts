@@ -12,10 +12,10 @@ import { invalidField } from "../contracts/index.js";
 import {
   branchesWithQueue, dequeueImpact, EngineInputError, NotQueuedError, pullView, queueListing, statusView, type EngineState,
 } from "../engine/index.js";
-import { storedRepositoryConfig, type QueueRunner } from "../engine/runner/index.js";
+import { storedRepositoryConfig, type QueueRunner } from "../runner/index.js";
 import { withForgeErrorsAsConnect } from "../forge/connect-errors.js";
 import type { ForgePort } from "../forge/types.js";
-import { formatConfigError, queueRuleApiConfig, queueRulesApiConfiguration, type Configuration } from "../simulator/config/index.js";
+import { formatConfigError, queueRuleApiConfig, queueRulesApiConfiguration, type Configuration } from "../config/index.js";
 import { baseRefsInWindow, loadQueueState } from "../store/index.js";
 import { fullName } from "./caller.js";
 import { freezeHandlers, type FreezeDeps } from "./freeze-handlers.js";
@@ -60,7 +60,7 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
   /**
    * The configuration the queue runs with: the stored file, loaded (once per text), or, for a
    * repository without one (or not read yet), the default configuration the runner uses (one
-   * queue rule "default" with every default: docs/merge-queue.md, engine/runner/repository-config.ts).
+   * queue rule "default" with every default: docs/merge-queue.md, runner/repository-config.ts).
    * @throws ConnectError FAILED_PRECONDITION (422) when the stored file is invalid (over 1 MiB included)
    */
   async function configuration(repo: string): Promise<Configuration> {

@@ -6,7 +6,7 @@
  * left out.
  */
 import type { PullRequestSnapshot } from "../forge/types.js";
-import { compileFreeze, freezeMatches, isActive } from "../engine/runner/index.js";
+import { compileFreeze, freezeMatches, isActive } from "../config/index.js";
 import type { FreezeRow } from "../store/index.js";
 
 const iso = (d: Date) => d.toISOString().replace(/\.000Z$/, "Z");

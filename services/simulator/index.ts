@@ -1,3 +1,2 @@
-/** Public surface of services/simulator (the configuration module is services/simulator/config). */
+/** Public surface of services/simulator (the configuration language is services/config). */
 export { createSimulatorService, type SimulatorDeps } from "./simulator-service.js";
-export { createProductService } from "./product-service.js";

@@ -22,14 +22,14 @@ import type { DeprecationSchema, SimulatorService } from "../../gen/yardmaster/v
 import { InvalidArgumentError } from "../contracts/index.js";
 import { withForgeErrorsAsConnect } from "../forge/connect-errors.js";
 import { isForgeError, type ForgePort } from "../forge/types.js";
-import { canReadRepository, principalKey } from "../gateway/index.js";
+import { canReadRepository, principalKey } from "../auth/index.js";
 import { loadConfigurationBounded, simulatePullRequestBounded, WorkLimitError } from "../offload/index.js";
 import { listFreezes, productStates, type Pool } from "../store/index.js";
 import { freezeNotes } from "./freeze-notes.js";
 import {
   attributesOf, formatConfigError, simulateRepositorySummary, unusedSections,
   type Configuration, type DeprecationFinding, type EvaluationContext, type Product, type SimulationSummary,
-} from "./config/index.js";
+} from "../config/index.js";
 
 /**
  * What the SimulatorService needs: the PostgreSQL pool (product states), the forge port (pull

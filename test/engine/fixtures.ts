@@ -4,7 +4,7 @@
  * scenario tests assert everything without copying 40-line objects).
  */
 import { apply, createState, defaultQueueRule, DEFAULT_MERGE_QUEUE, type ConfigurationInput, type EngineEffect, type EngineEventInput, type EngineState, type QueuedPullInput } from "../../services/engine/index.js";
-import type { MergeQueueConfig, QueueRuleConfig } from "../../services/simulator/config/model.js";
+import type { MergeQueueConfig, QueueRuleConfig } from "../../services/config/model.js";
 
 /** Monday 2026-01-05 09:00 UTC: minute 0 of every scenario. */
 export const T0 = Date.UTC(2026, 0, 5, 9, 0);

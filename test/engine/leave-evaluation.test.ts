@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { LogEffect } from "../../services/engine/index.js";
-import { conditionEvaluationEventJson, evaluateConditions, parseConditionList, type Condition } from "../../services/simulator/config/index.js";
-import { checkRun, contextFor, pullRequest } from "../simulator/config/builders.js";
+import { conditionEvaluationEventJson, evaluateConditions, parseConditionList, type Condition } from "../../services/config/index.js";
+import { checkRun, contextFor, pullRequest } from "../config/builders.js";
 import { batchOf, configuration, QueueHarness, queueRule } from "./fixtures.js";
 import { logProblems } from "./invariants.js";
 

@@ -10,7 +10,8 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
 import { ServerReflection } from "../../gen/grpc/reflection/v1/reflection_pb.js";
-import { buildApp, createAuthorizer, type App } from "../../services/gateway/index.js";
+import { createAuthorizer } from "../../services/auth/index.js";
+import { buildApp, type App } from "../../services/gateway/index.js";
 
 const ADMIN_KEY = "yma_http_refusals_test_key_0123";
 let app: App;

@@ -7,7 +7,8 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
-import { buildApp, createAuthorizer, type App } from "../../services/gateway/index.js";
+import { createAuthorizer } from "../../services/auth/index.js";
+import { buildApp, type App } from "../../services/gateway/index.js";
 
 const ADMIN_KEY = "yma_internal_error_test_key_0123";
 const SECRET = "password authentication failed for user yardmaster_rw at 10.0.0.7";

@@ -11,9 +11,9 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, describe, expect, it } from "vitest";
 import { hostileConfigurations } from "../../bench/config/hostile-texts.js";
 import { heldWhile } from "../../bench/config/loop-held.js";
-import { parseJsonBody } from "../../services/gateway/json-body.js";
+import { parseJsonBody } from "../../services/offload/json-body.js";
 import { createWorkerPool, loadConfigurationIn, parseJsonBodyIn } from "../../services/offload/index.js";
-import { loadConfiguration } from "../../services/simulator/config/index.js";
+import { loadConfiguration } from "../../services/config/index.js";
 
 const pool = createWorkerPool({ maxThreads: 1 });
 afterAll(() => pool.close());

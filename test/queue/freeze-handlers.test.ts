@@ -9,7 +9,7 @@ import { fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { timestampFromDate, ValueSchema } from "@bufbuild/protobuf/wkt";
 import { ConnectError, createContextValues, type HandlerContext } from "@connectrpc/connect";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { principalKey } from "../../services/gateway/index.js";
+import { principalKey } from "../../services/auth/index.js";
 import { freezeChangedInputs } from "../../services/main/queue-wiring.js";
 import { freezeHandlers } from "../../services/queue/freeze-handlers.js";
 import { freshDatabase, type TestDatabase } from "../support/database.js";

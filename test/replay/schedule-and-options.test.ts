@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   AUTO_GAP_MS, brokenMarker, ciFile, DEFAULT_REPLAY_CONFIG, loginOf, nextCursor, parseReplayOptions, parseSpeed, replayDelays, ReplayError,
 } from "../../services/main/replay/index.js";
-import { loadConfiguration } from "../../services/simulator/config/index.js";
+import { loadConfiguration } from "../../services/config/index.js";
 
 let dir: string;
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ForgePort } from "../../services/forge/types.js";
 import { createSimulatorService } from "../../services/simulator/index.js";
 import { freshDatabase, type TestDatabase } from "../support/database.js";
-import { labels, pullRequest } from "./config/builders.js";
+import { labels, pullRequest } from "../config/builders.js";
 
 const NOW = Date.parse("2026-12-24T12:00:00Z");
 const HOUR = 3_600_000;

@@ -9,7 +9,7 @@ import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@conn
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ForgeService, LocalPullRequestSchema } from "../../../gen/yardmaster/v1/forge_pb.js";
 import { invalidField } from "../../contracts/index.js";
-import { principalKey } from "../../gateway/index.js";
+import { principalKey } from "../../auth/index.js";
 import { forgeErrorToConnect } from "../connect-errors.js";
 import { ForgeError, type CheckState } from "../types.js";
 import { OutputTail } from "./ci/index.js";

@@ -3,7 +3,7 @@
  * PostgreSQL rows (docs/local-forge.md). Reads take no lock; every write runs in a repository
  * write (write-context.ts) as the bot user, and emits what a GitHub webhook would map to.
  */
-import { ForgeError, type CheckState, type ForgePort, type PullRequestSnapshot } from "../types.js";
+import { ForgeError, type CheckState, type ForgePort, type PullRequestSnapshot, type RepoName } from "../types.js";
 import { localForgeStore as store } from "../../store/index.js";
 import {
   createSpeculativeBranch, fastForwardBranch, findBranchSha, getBranchSha, readFile,
@@ -18,7 +18,6 @@ import { closePull, commentPull, editPull, labelPull, openPull } from "./pull-ac
 import { removeBranch } from "./repository-actions.js";
 import { buildSnapshot } from "./snapshot.js";
 import { inRepository } from "./write-context.js";
-import type { LocalForge } from "./local-forge.js";
 
 /** The configuration file names, in the order they are tried (docs/configuration.md). */
 export const CONFIG_PATHS: readonly string[] = [".yardmaster.yml", ".github/yardmaster.yml"];
@@ -26,8 +25,11 @@ export const CONFIG_PATHS: readonly string[] = [".yardmaster.yml", ".github/yard
 /** How many snapshots are built at once by a listing (each runs a few git commands). */
 const SNAPSHOT_CONCURRENCY = 4;
 
-/** The port plus the local forge's own edit, which can also retarget a pull request. */
-export type LocalForgePort = ForgePort & Pick<LocalForge, "editPullRequest">;
+/** The port plus the local forge's own edit, which can also retarget a pull request (`base`). */
+export type LocalForgePort = ForgePort & {
+  /** Edits a pull request's title, body or base (ForgeService.EditPullRequest). @throws ForgeError */
+  editPullRequest(repo: RepoName, number: number, input: { title?: string; body?: string; base?: string }): Promise<void>;
+};
 
 /** Builds the port. Every method throws ForgeError only. */
 export function createLocalForgePort(core: ForgeCore, signals: CiSignals): LocalForgePort {

@@ -13,7 +13,7 @@ import type { ReplayClients } from "./clients.js";
 import { readEvents } from "./log-reader.js";
 import type { Observation } from "./tracker.js";
 
-/** The bot's replies that mean "not taken into the queue" (services/engine/runner/replies.ts). */
+/** The bot's replies that mean "not taken into the queue" (services/runner/replies.ts). */
 const REFUSAL = /^This pull request (cannot be queued|was not queued)/;
 
 /** Every pull request number of a batch and its sub-batches. */

@@ -25,7 +25,7 @@ export async function lockRepositorySession(client: pg.ClientBase, repository: s
 
 /**
  * Whether this session (the client's connection) holds the repository's session-level advisory
- * lock now: the fencing check of the runner (engine/runner/lock-session.ts). A 64-bit advisory key
+ * lock now: the fencing check of the runner (runner/lock-session.ts). A 64-bit advisory key
  * shows in pg_locks as its high 32 bits (`classid`) and low 32 bits (`objid`), `objsubid` 1
  * (https://www.postgresql.org/docs/current/view-pg-locks.html).
  * @throws the connection's error when it is dead

@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { QueueService } from "../../../gen/yardmaster/v1/queue_pb.js";
 import { createGithubTokenVerifier, TOKEN_CACHE_TTL_MS } from "../../../services/forge/github/index.js";
-import { createAuthorizer } from "../../../services/gateway/auth.js";
+import { createAuthorizer } from "../../../services/auth/authorizer.js";
 import { GithubDouble } from "./support/github-double.js";
 import { freshRepoName } from "./support/scenarios.js";
 

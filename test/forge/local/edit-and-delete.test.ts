@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { ForgeService } from "../../../gen/yardmaster/v1/forge_pb.js";
 import { violationsOf } from "../../../services/contracts/index.js";
 import { createForgeService } from "../../../services/forge/local/index.js";
-import { principalKey } from "../../../services/gateway/index.js";
+import { principalKey } from "../../../services/auth/index.js";
 import { REPO, type ForgeWorld, type Widgets } from "./forge-fixture.js";
 import { worldSnapshot } from "./world-snapshot.js";
 

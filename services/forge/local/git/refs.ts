@@ -7,7 +7,7 @@ import { LRUCache } from "lru-cache";
 import { ForgeError, type Sha } from "../../types.js";
 import { GitCommandError, gitText, runGit } from "./git-command.js";
 import { gitFailure, withGitFailure } from "./errors.js";
-import type { BareRepo } from "./bare-repo.js";
+import type { BareRepo } from "./repo-handle.js";
 import { isFullSha } from "./full-sha.js";
 
 /** The all-zero object name: "this ref must not exist" in a compare-and-swap. */

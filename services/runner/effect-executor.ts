@@ -1,0 +1,157 @@
+/**
+ * Performs the engine's forge effects through the forge port and reports their results as engine
+ * events (docs/merge-queue.md "Effects"). Effects are replayed after a crash, so each is safe to
+ * perform twice (docs/reliability.md "Crashes: every effect exactly once"): a check branch is
+ * force-moved and its draft reused, a replayed merge first reads whether its pull requests are
+ * merged (merge-effect.ts), a comment carries its effect's idempotency key in a hidden marker and a
+ * replay looks for it before posting, closing a closed pull request or deleting a missing branch is
+ * no error, labels and the summary check run are set, not added.
+ *
+ * Errors: a transient or rate-limited forge error is thrown to the caller, which retries the
+ * effect later (rate limits: after the time the platform gave). Any other forge error becomes the
+ * effect's failure event (speculative_check_failed, merge_failed) or, for effects without a
+ * result (comments, labels, the summary check), is logged and dropped.
+ */
+import type { Logger } from "pino";
+import { ForgeError, isForgeError, type ForgePort } from "../forge/types.js";
+import type { EngineEffect } from "../engine/effects.js";
+import type { EngineEventInput } from "../engine/events.js";
+import { conflictingPull, performMerge } from "./merge-effect.js";
+
+/** The name of Yardmaster's own summary check run on pull requests. */
+export const SUMMARY_CHECK_NAME = "Yardmaster";
+
+/**
+ * What performEffect needs: the forge port, the repository ("owner/name") the effects belong to,
+ * and a logger for dropped effects.
+ */
+export interface ExecutorDeps {
+  forge: ForgePort;
+  repository: string;
+  logger: Logger;
+  /** The effect's idempotency key (its queue_effects id; effect-journal.ts); comments carry it. */
+  idempotencyKey?: string;
+}
+
+/**
+ * The hidden marker a comment effect carries (an HTML comment: GitHub and the local forge's views
+ * do not show it), found again by a replay (docs/reliability.md).
+ */
+export function effectMarker(key: string): string {
+  return `<!-- yardmaster:effect ${key} -->`;
+}
+
+/** Whether an error should be retried later rather than reported as the effect's failure. */
+export function isRetryable(e: unknown): e is ForgeError {
+  return isForgeError(e, "transient") || isForgeError(e, "rate_limited");
+}
+
+
+/**
+ * Performs one effect; returns the engine events reporting its result (possibly none).
+ * @param replay true when an earlier attempt may have been performed already
+ * @throws ForgeError transient / rate_limited (to retry)
+ */
+export async function performEffect(deps: ExecutorDeps, effect: EngineEffect, replay: boolean): Promise<EngineEventInput[]> {
+  const { forge, repository: repo } = deps;
+  switch (effect.kind) {
+    case "create_speculative_check": {
+      let sha: string;
+      try {
+        sha = await forge.createSpeculativeBranch(repo, effect.draftBranch, effect.baseSha, effect.pulls);
+      } catch (e) {
+        if (isRetryable(e)) throw e;
+        const pull = conflictingPull(e);
+        let reason: "conflict_with_base" | "conflict_with_pull_ahead" | "error" = "error";
+        if (isForgeError(e, "conflict") && pull !== null) {
+          const alone = await forge.getPullRequest(repo, pull).catch(() => null);
+          reason = alone?.conflict ? "conflict_with_base" : "conflict_with_pull_ahead";
+        }
+        return [{ type: "speculative_check_failed", checkId: effect.checkId, reason, pullRequest: pull, message: (e as Error).message }];
+      }
+      try {
+        const existing = (await forge.listOpenPullRequests(repo)).find((p) => p.head === effect.draftBranch && p.base === effect.baseRef);
+        const number = existing ? existing.number : await forge.openDraftPullRequest(repo, { head: effect.draftBranch, base: effect.baseRef, title: effect.title, body: effect.body });
+        if (existing) await forge.updatePullRequest(repo, number, { title: effect.title, body: effect.body });
+        return [{ type: "speculative_check_created", checkId: effect.checkId, pullRequestNumber: number, headSha: sha }];
+      } catch (e) {
+        if (isRetryable(e)) throw e;
+        return [{ type: "speculative_check_failed", checkId: effect.checkId, reason: "error", pullRequest: null, message: (e as Error).message }];
+      }
+    }
+    case "start_in_place_check": {
+      try {
+        const pr = await forge.getPullRequest(repo, effect.pull.number);
+        // Behind its base: bring it up to date (update_method), so its own CI checks base + it.
+        const head = pr.commitsBehind > 0 ? await forge.updatePullRequestWithBase(repo, effect.pull.number, effect.updateMethod) : pr.headSha;
+        return [{ type: "speculative_check_created", checkId: effect.checkId, pullRequestNumber: effect.pull.number, headSha: head }];
+      } catch (e) {
+        if (isRetryable(e)) throw e;
+        const reason = isForgeError(e, "conflict") ? "conflict_with_base" : "branch_update_failed";
+        return [{ type: "speculative_check_failed", checkId: effect.checkId, reason, pullRequest: effect.pull.number, message: (e as Error).message }];
+      }
+    }
+    case "cancel_speculative_check": {
+      if (effect.inPlace) return [];
+      if (effect.draftNumber !== null) await ignoreGone(() => forge.closePullRequest(repo, effect.draftNumber!));
+      if (effect.draftBranch) await ignoreGone(() => forge.deleteBranch(repo, effect.draftBranch!));
+      return [];
+    }
+    case "merge_batch":
+      return performMerge(forge, repo, effect, replay, isRetryable);
+    case "close_pull_request":
+      await ignoreGone(() => forge.closePullRequest(repo, effect.number));
+      if (effect.deleteBranch) await ignoreGone(() => forge.deleteBranch(repo, effect.deleteBranch!));
+      return [];
+    case "comment": {
+      const key = deps.idempotencyKey;
+      if (key === undefined) {
+        await dropUnlessRetryable(deps, effect, () => forge.comment(repo, effect.number, effect.body));
+        return [];
+      }
+      const marker = effectMarker(key);
+      await dropUnlessRetryable(deps, effect, async () => {
+        if (replay && (await forge.findOwnComment(repo, effect.number, marker)) !== null) return;
+        await forge.comment(repo, effect.number, `${effect.body}\n\n${marker}`);
+      });
+      return [];
+    }
+    case "post_summary_check":
+      await dropUnlessRetryable(deps, effect, () =>
+        forge.upsertCheckRun(repo, {
+          name: SUMMARY_CHECK_NAME, headSha: effect.headSha, status: effect.conclusion === null ? "in_progress" : "completed",
+          conclusion: effect.conclusion, title: effect.title, summary: effect.summary,
+        }),
+      );
+      return [];
+    case "add_labels":
+      await dropUnlessRetryable(deps, effect, () => forge.addLabels(repo, effect.number, effect.labels));
+      return [];
+    case "remove_labels":
+      await dropUnlessRetryable(deps, effect, () => forge.removeLabels(repo, effect.number, effect.labels));
+      return [];
+    case "schedule_timer":
+    case "cancel_timer":
+    case "log":
+      // Recorded in the transaction that decided them (runner.ts), never performed here.
+      return [];
+  }
+}
+
+async function ignoreGone(fn: () => Promise<unknown>): Promise<void> {
+  try {
+    await fn();
+  } catch (e) {
+    if (isRetryable(e)) throw e;
+    if (!isForgeError(e, "not_found") && !isForgeError(e, "invalid")) throw e;
+  }
+}
+
+async function dropUnlessRetryable(deps: ExecutorDeps, effect: EngineEffect, fn: () => Promise<unknown>): Promise<void> {
+  try {
+    await fn();
+  } catch (e) {
+    if (isRetryable(e)) throw e;
+    deps.logger.warn({ err: e, effect: effect.kind, repository: deps.repository }, "forge effect failed and was dropped");
+  }
+}

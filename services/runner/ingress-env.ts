@@ -1,0 +1,37 @@
+/**
+ * What translating forge facts into engine events needs during one round (docs/merge-queue.md
+ * "Runner", item 3): the transaction, the forge, the configuration, the freezes and the engine.
+ */
+import type { Logger } from "pino";
+import type pg from "pg";
+import type { CompiledFreeze } from "../config/index.js";
+import type { EngineEffect, LogEffect } from "../engine/effects.js";
+import type { EngineEventInput } from "../engine/events.js";
+import type { EngineState } from "../engine/state.js";
+import type { ForgePort } from "../forge/types.js";
+import type { ProtectionCache } from "./protection-cache.js";
+import type { RepositoryConfig } from "./repository-config.js";
+
+/** What translating needs: the transaction, the forge, the configuration and the engine. */
+export interface IngressEnv {
+  repository: string;
+  forge: ForgePort;
+  client: pg.ClientBase;
+  config: RepositoryConfig;
+  protections: ProtectionCache;
+  now: Date;
+  /** The repository's scheduled freezes, read at the start of the round (config/rules/freeze-hold.ts). */
+  freezes: readonly CompiledFreeze[];
+  logger: Logger;
+  /** The engine state as of now (after the events emitted so far). */
+  state(): EngineState;
+  /** Applies an engine event now. Returns false when the engine refused it (logged). */
+  emit(event: EngineEventInput): boolean;
+  /** A forge effect of the runner itself (a reply). */
+  effect(effect: EngineEffect): void;
+  /** A log event of the runner itself (command.*, action.refresh). */
+  log(effect: LogEffect): void;
+  /** Reads the configuration file again; returns the new configuration. */
+  refreshConfig(): Promise<RepositoryConfig>;
+  setConfig(config: RepositoryConfig): void;
+}

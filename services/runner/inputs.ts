@@ -1,0 +1,19 @@
+/**
+ * What the runner's inbox holds (JSON rows of `queue_inbox`): facts reported by the forge, events
+ * for the engine produced by the runner itself (results of effects, fired timers), and requests
+ * to look at a check again.
+ */
+import type { ForgeEvent } from "../forge/types.js";
+import type { EngineEventInput } from "../engine/events.js";
+
+/**
+ * One inbox input (the JSON of a `queue_inbox` row): a forge event to translate (ingress.ts), an
+ * engine event to apply as is, or a check to evaluate again.
+ */
+export type RunnerInput =
+  | { kind: "forge"; event: ForgeEvent }
+  | { kind: "engine"; event: EngineEventInput }
+  /** Re-evaluate the merge conditions of a check (after it was created, or on request). */
+  | { kind: "evaluate_check"; checkId: string }
+  /** The scheduled freezes changed, or one began: look again at every check and at who gave way to a freeze. */
+  | { kind: "freezes_changed" };
