@@ -7,7 +7,7 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import type { TokenService } from "../../gen/yardmaster/v1/admin_pb.js";
 import { InvalidArgumentError, type FieldViolation } from "../contracts/index.js";
-import { issueToken } from "../auth/service-token.js";
+import { issueToken } from "../auth/index.js";
 
 /** A stored token without its secret. */
 export interface TokenRecord {

@@ -73,3 +73,4 @@ export {
   type CompiledFreeze, type FreezeHold, type FreezeSource,
 } from "./rules/freeze-hold.js";
 export { HORIZON_MS, scheduleVerdict, type ScheduleVerdict } from "./rules/schedule-verdict.js";
+export type { MergeMethodSetting, PartitionRuleConfig, ScopesConfig } from "./model.js";

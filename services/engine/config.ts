@@ -8,7 +8,7 @@
  */
 import type {
   MergeMethodSetting, MergeQueueConfig, PartitionRuleConfig, PriorityRuleConfig, QueueRuleConfig, ScopesConfig,
-} from "../config/model.js";
+} from "../config/index.js";
 
 /** One queue rule as the engine uses it. Durations in seconds, as in the configuration. */
 export interface EngineQueueRule {

@@ -2,7 +2,7 @@
  * The effects the engine asks for, as data. The runner performs them and reports their results
  * back as events (docs/merge-queue.md "Effects"). Times are epoch milliseconds UTC.
  */
-import type { MergeMethodSetting } from "../config/model.js";
+import type { MergeMethodSetting } from "../config/index.js";
 
 /** A pull request to merge into a check branch or into the base, with the head SHA expected. */
 export interface PullHead {

@@ -19,3 +19,6 @@ export { dequeueImpact, type DequeueImpact } from "./views/impact.js";
 export { queueListing, type QueueListingView, type QueuedPullRequestView } from "./views/listing.js";
 export type { BatchView, BatchPullRequestView, BatchStatusCode } from "./views/batch-view.js";
 export { defaultQueueRule, queueConfiguration, type QueueKnobs } from "./simulation/configurations.js";
+export { carriedPulls } from "./merging.js";
+export type { EngineEffect, LogEffect } from "./effects.js";
+export { SCHEDULE_TIMER_PREFIX } from "./reconcile.js";

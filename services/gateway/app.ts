@@ -13,7 +13,7 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import { invalidField } from "../contracts/index.js";
-import type { Authorizer } from "../auth/authorizer.js";
+import type { Authorizer } from "../auth/index.js";
 import { compileRoutes, type ServiceBinding } from "./compile-routes.js";
 import { logFailure, publicError } from "./error-body.js";
 import { dualProtocolServerFactory } from "./dual-protocol-server.js";

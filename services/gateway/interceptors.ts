@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import { checkMessageRules, throwIfViolations } from "../contracts/index.js";
 import { ServerReflection } from "../../gen/grpc/reflection/v1/reflection_pb.js";
 import { ServerReflection as ServerReflectionV1Alpha } from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
-import { principalKey, type Authorizer } from "../auth/authorizer.js";
+import { principalKey, type Authorizer } from "../auth/index.js";
 import { logFailure, publicError } from "./error-body.js";
 
 const OPEN_SERVICES = new Set([ServerReflection.typeName, ServerReflectionV1Alpha.typeName]);

@@ -18,7 +18,7 @@ import { Code, ConnectError, createContextValues } from "@connectrpc/connect";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import { checkJson, checkMessageRules, invalidField, isInvalidArgumentError, throwIfViolations, type FieldViolation } from "../contracts/index.js";
-import { principalKey, type Authorizer } from "../auth/authorizer.js";
+import { principalKey, type Authorizer } from "../auth/index.js";
 import type { CompiledRoute, ServiceBinding } from "./compile-routes.js";
 import { logFailure, publicError, restError } from "./error-body.js";
 import { resolveFieldPath, setAtPath } from "./field-path.js";

@@ -6,9 +6,9 @@
  */
 import type { Logger } from "pino";
 import { ForgeService } from "../../gen/yardmaster/v1/forge_pb.js";
-import { createGithubForge, createGithubTokenVerifier, registerGithubWebhook } from "../forge/github/index.js";
-import { ciLeaseFromEnvironment, ciSlotsFromEnvironment, createForgeService, createLocalForge } from "../forge/local/index.js";
-import type { ForgeEventSink, ForgePort } from "../forge/types.js";
+import { createGithubForge, createGithubTokenVerifier, registerGithubWebhook } from "../forge/index.js";
+import { ciLeaseFromEnvironment, ciSlotsFromEnvironment, createForgeService, createLocalForge } from "../forge/index.js";
+import type { ForgeEventSink, ForgePort } from "../forge/index.js";
 import type { PlatformTokenVerifier } from "../auth/index.js";
 import type { App, ServiceBinding } from "../gateway/index.js";
 import { pruneGithubDeliveries, type Pool } from "../store/index.js";

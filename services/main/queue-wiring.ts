@@ -5,7 +5,7 @@
  * scheduled freezes, with a runner timer at a freeze's start (docs/scheduled-freeze.md).
  */
 import type { Logger } from "pino";
-import type { ForgeEventSink, ForgePort } from "../forge/types.js";
+import type { ForgeEventSink, ForgePort } from "../forge/index.js";
 import { createQueueRunner, FREEZE_START_TIMER_PREFIX, type QueueRunner, type RunnerInput } from "../runner/index.js";
 import { createQueueService } from "../queue/index.js";
 import { addToInbox, cancelTimer, setTimer, type Pool, type PoolClient } from "../store/index.js";

@@ -7,7 +7,7 @@ import { fromJson, type MessageInitShape } from "@bufbuild/protobuf";
 import { ConditionsEvaluationSchema, type MergeabilityCheckSchema } from "../../gen/yardmaster/v1/queue_pb.js";
 import type { EngineState, PullView } from "../engine/index.js";
 import { evaluateFor, ruleConditions } from "../config/index.js";
-import type { ForgePort } from "../forge/types.js";
+import type { ForgePort } from "../forge/index.js";
 import { conditionsEvaluationJson, type Configuration } from "../config/index.js";
 import { checkItem, ts } from "./view-mapping.js";
 

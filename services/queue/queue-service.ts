@@ -13,8 +13,8 @@ import {
   branchesWithQueue, dequeueImpact, EngineInputError, NotQueuedError, pullView, queueListing, statusView, type EngineState,
 } from "../engine/index.js";
 import { storedRepositoryConfig, type QueueRunner } from "../runner/index.js";
-import { withForgeErrorsAsConnect } from "../forge/connect-errors.js";
-import type { ForgePort } from "../forge/types.js";
+import { withForgeErrorsAsConnect } from "../forge/index.js";
+import type { ForgePort } from "../forge/index.js";
 import { formatConfigError, queueRuleApiConfig, queueRulesApiConfiguration, type Configuration } from "../config/index.js";
 import { baseRefsInWindow, loadQueueState } from "../store/index.js";
 import { fullName } from "./caller.js";

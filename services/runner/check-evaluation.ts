@@ -11,13 +11,13 @@
  * (`frozen`, docs/scheduled-freeze.md), also after the check passed.
  * Each check of the check's pull request is reported as a QueueCheck.
  */
-import type { ForgePort, PullRequestSnapshot } from "../forge/types.js";
+import type { ForgePort, PullRequestSnapshot } from "../forge/index.js";
 import { conditionEvaluationEventJson, type Configuration, type Truth } from "../config/index.js";
-import type { EngineEventInput } from "../engine/events.js";
-import type { Car, EngineState, QueueCheck } from "../engine/state.js";
+import type { EngineEventInput } from "../engine/index.js";
+import type { Car, EngineState, QueueCheck } from "../engine/index.js";
 import { anyActive, evaluateFor, freezeHold, ruleConditions, scheduleVerdict, type CompiledFreeze, type FreezeHold } from "../config/index.js";
 import type { ProtectionCache } from "./protection-cache.js";
-import { carriedPulls } from "../engine/merging.js";
+import { carriedPulls } from "../engine/index.js";
 import type { IngressEnv } from "./ingress-env.js";
 
 /** The batch whose current check has this id, or undefined. */

@@ -13,9 +13,9 @@
  * result (comments, labels, the summary check), is logged and dropped.
  */
 import type { Logger } from "pino";
-import { ForgeError, isForgeError, type ForgePort } from "../forge/types.js";
-import type { EngineEffect } from "../engine/effects.js";
-import type { EngineEventInput } from "../engine/events.js";
+import { ForgeError, isForgeError, type ForgePort } from "../forge/index.js";
+import type { EngineEffect } from "../engine/index.js";
+import type { EngineEventInput } from "../engine/index.js";
 import { conflictingPull, performMerge } from "./merge-effect.js";
 
 /** The name of Yardmaster's own summary check run on pull requests. */

@@ -9,10 +9,10 @@
  */
 import type pg from "pg";
 import { FAILPOINT_NAMES, failpoint } from "../failpoints/index.js";
-import { ForgeError } from "../forge/types.js";
+import { ForgeError } from "../forge/index.js";
 import { markEffectStarted, type EffectRow } from "../store/index.js";
-import type { EngineEffect } from "../engine/effects.js";
-import type { EngineEventInput } from "../engine/events.js";
+import type { EngineEffect } from "../engine/index.js";
+import type { EngineEventInput } from "../engine/index.js";
 import { performEffect, type ExecutorDeps } from "./effect-executor.js";
 
 /** The idempotency key of a stored effect (its row id, unique in the database). */

@@ -5,10 +5,10 @@
 import type { Logger } from "pino";
 import type pg from "pg";
 import type { CompiledFreeze } from "../config/index.js";
-import type { EngineEffect, LogEffect } from "../engine/effects.js";
-import type { EngineEventInput } from "../engine/events.js";
-import type { EngineState } from "../engine/state.js";
-import type { ForgePort } from "../forge/types.js";
+import type { EngineEffect, LogEffect } from "../engine/index.js";
+import type { EngineEventInput } from "../engine/index.js";
+import type { EngineState } from "../engine/index.js";
+import type { ForgePort } from "../forge/index.js";
 import type { ProtectionCache } from "./protection-cache.js";
 import type { RepositoryConfig } from "./repository-config.js";
 

@@ -17,12 +17,12 @@
  */
 import type { Logger } from "pino";
 import type pg from "pg";
-import type { ForgeEvent, ForgePort, PullRequestSnapshot } from "../forge/types.js";
+import type { ForgeEvent, ForgePort, PullRequestSnapshot } from "../forge/index.js";
 import { conditionEvaluationEventJson, parseDependsOn, type EvaluatedCondition } from "../config/index.js";
 import { deleteQueueRequest, listQueueRequests, putQueueRequest } from "../store/index.js";
-import type { EngineEffect, LogEffect } from "../engine/effects.js";
-import type { EngineEventInput } from "../engine/events.js";
-import type { EngineState } from "../engine/state.js";
+import type { EngineEffect, LogEffect } from "../engine/index.js";
+import type { EngineEventInput } from "../engine/index.js";
+import type { EngineState } from "../engine/index.js";
 import { checkResults, checksOnSha } from "./check-evaluation.js";
 import { onPullChangedUnderFreeze } from "./freeze-input.js";
 import { parseCommand } from "./commands.js";

@@ -3,8 +3,8 @@
  * for the engine produced by the runner itself (results of effects, fired timers), and requests
  * to look at a check again.
  */
-import type { ForgeEvent } from "../forge/types.js";
-import type { EngineEventInput } from "../engine/events.js";
+import type { ForgeEvent } from "../forge/index.js";
+import type { EngineEventInput } from "../engine/index.js";
 
 /**
  * One inbox input (the JSON of a `queue_inbox` row): a forge event to translate (ingress.ts), an

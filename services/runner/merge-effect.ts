@@ -9,9 +9,9 @@
  * start-up). A merge-batch batch is left to the forge's own resumption: on GitHub a pull request
  * merged by the batch's merge commit does not name that commit.
  */
-import { isForgeError, type ForgePort, type PullRequestSnapshot } from "../forge/types.js";
-import type { EngineEffect } from "../engine/effects.js";
-import type { EngineEventInput } from "../engine/events.js";
+import { isForgeError, type ForgePort, type PullRequestSnapshot } from "../forge/index.js";
+import type { EngineEffect } from "../engine/index.js";
+import type { EngineEventInput } from "../engine/index.js";
 
 type MergeBatch = Extract<EngineEffect, { kind: "merge_batch" }>;
 

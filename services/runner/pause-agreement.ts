@@ -8,8 +8,8 @@
  */
 import type pg from "pg";
 import { pauseWithPendingInput } from "../store/index.js";
-import type { EngineEventInput } from "../engine/events.js";
-import type { EngineState } from "../engine/state.js";
+import type { EngineEventInput } from "../engine/index.js";
+import type { EngineState } from "../engine/index.js";
 
 /**
  * The engine event that brings `state`'s pause to the API's, or null when they agree or a pause

@@ -2,7 +2,7 @@
  * Branch protections read once per base branch during one processing round (the forge is asked
  * at most once per branch; docs/domain.md §2.5).
  */
-import type { ForgePort } from "../forge/types.js";
+import type { ForgePort } from "../forge/index.js";
 import type { Protection } from "../config/index.js";
 
 /** See the file header. */

@@ -8,11 +8,11 @@
  * a file stopped by the time or memory limit is not cached (it may load when the machine is less busy).
  */
 import { createHash } from "node:crypto";
-import type { ForgePort } from "../forge/types.js";
+import type { ForgePort } from "../forge/index.js";
 import { loadConfigurationBounded } from "../offload/index.js";
 import { loadConfiguration, type ConfigError, type Configuration } from "../config/index.js";
 import { getStoredConfig, putStoredConfig, type Pool } from "../store/index.js";
-import type { ConfigurationInput } from "../engine/config.js";
+import type { ConfigurationInput } from "../engine/index.js";
 
 /** The configuration used when a repository has no configuration file. */
 export const DEFAULT_CONFIGURATION_TEXT = "queue_rules:\n  - name: default\n";

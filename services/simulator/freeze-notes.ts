@@ -5,7 +5,7 @@
  * as it is now), with its reason and window. Empty when none concerns it; freezes that ended are
  * left out.
  */
-import type { PullRequestSnapshot } from "../forge/types.js";
+import type { PullRequestSnapshot } from "../forge/index.js";
 import { compileFreeze, freezeMatches, isActive } from "../config/index.js";
 import type { FreezeRow } from "../store/index.js";
 

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { addToInbox } from "../../services/store/index.js";
 import { eventually } from "../support/eventually.js";
 import { ADA, bareRunner, REPO, type BareRunner } from "./bare-runner.js";
+import { shiftedClock } from "./shifted-clock.js";
 
 let w: BareRunner | undefined;
 afterEach(async () => {
@@ -51,12 +52,18 @@ describe("an inbox input the queue runner cannot apply", () => {
   });
 
   it("is not set aside before the time since its first failure has passed, however often it failed", async () => {
-    w = await bareRunner({ setAsideAfter: { failures: 2, ms: 60_000 } });
+    // The runner's clock is the test's: time passes only when the test moves it.
+    const clock = shiftedClock();
+    w = await bareRunner({ setAsideAfter: { failures: 2, ms: 60_000 }, now: clock.now });
     await addToInbox(w.db.pool, REPO, [broken]);
     w.runner.start();
     await eventually(async () => expect(w!.lines.filter((l) => /processing (failed|still fails)/.test(l.msg)).length).toBeGreaterThanOrEqual(3), 20_000, 50);
     expect(await w.count("queue_inbox")).toBe(1);
     expect(await w.count("queue_inbox_set_aside")).toBe(0);
+    // A minute later by the runner's clock, the next failure sets it aside.
+    clock.advanceTo(clock.now() + 60_000);
+    await eventually(async () => expect(await w!.count("queue_inbox_set_aside")).toBe(1), 20_000, 50);
+    expect(await w.count("queue_inbox")).toBe(0);
   });
 
   it("does not hold up an API request while it waits to be set aside", async () => {

@@ -37,12 +37,18 @@ describe("the queue runner with a backlog", () => {
 
   it("stop() ends after the round being applied and leaves the rest in the inbox", async () => {
     let stopping: Promise<void> | undefined;
-    // The clock is read once per round, after the inputs are taken: stop() is called in the first.
-    w = await bareRunner({
-      now: () => {
-        stopping ??= w!.runner.stop();
-        return Date.now();
-      },
+    w = await bareRunner();
+    // stop() is called while the first round takes its inputs from the inbox.
+    w.db.pool.on("acquire", (client: { query: (...args: unknown[]) => unknown; watched?: true }) => {
+      if (client.watched) return;
+      client.watched = true;
+      const query = client.query.bind(client);
+      client.query = (...args: unknown[]) => {
+        if (typeof args[0] === "string" && args[0].includes("FROM queue_inbox") && args[0].includes("FOR UPDATE")) {
+          stopping ??= w!.runner.stop();
+        }
+        return query(...args);
+      };
     });
     await addToInbox(w.db.pool, REPO, backlog());
     w.runner.wake(REPO);

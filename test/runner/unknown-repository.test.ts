@@ -34,7 +34,12 @@ describe("the queue runner on a repository the forge does not know", () => {
       db: db.pool, dataDir: join(dir, "data"), logger, sink: (e) => runner?.submit(e),
       ci: { runner: { tempRoot: dir, killGraceMs: 500 }, slots: 1 },
     });
-    runner = createQueueRunner({ db: db.pool, forge, logger, eventsWritten: () => {}, intervalMs: 20, failureBackoffMs: { first: 50, max: 400 } });
+    // The runner's clock stands still unless the test moves it: the backoff is driven, not waited for.
+    let clock = Date.now();
+    const advance = (ms: number) => void (clock += ms);
+    runner = createQueueRunner({
+      db: db.pool, forge, logger, eventsWritten: () => {}, intervalMs: 20, failureBackoffMs: { first: 1000, max: 8000 }, now: () => clock,
+    });
     cleanup = async () => {
       await runner!.stop();
       await forge.close();
@@ -44,13 +49,21 @@ describe("the queue runner on a repository the forge does not know", () => {
     runner.start();
     await runner.submit({ kind: "pull_request_labeled", repo: GHOST, number: 1 });
     const failed = () => lines.filter((l) => /processing (failed|still fails)/.test(l.msg));
-    await new Promise((r) => setTimeout(r, 2500));
-    // Without the backoff, a sweep every 20 ms would have tried about 125 times in 2.5 s; with it,
-    // tries come after 50, 100, 200, 400, 400, ... ms: at most about 10.
-    const logged = failed();
-    expect(logged.length).toBeGreaterThanOrEqual(2);
-    expect(logged.length).toBeLessThanOrEqual(5);
-    expect(logged.slice(1).map((l) => l.failures)).toEqual([2, 4, 8].slice(0, logged.length - 1));
+    const sweeps = () => new Promise((r) => setTimeout(r, 300));
+    // Tries come 1, 2, 4, 8 s apart by the runner's clock; they are logged at the 1st, 2nd, 4th,
+    // 8th... failure. While the clock stands still, a sweep every 20 ms tries nothing more.
+    await eventually(async () => expect(failed()).toHaveLength(1), 20_000, 20);
+    await sweeps();
+    expect(failed()).toHaveLength(1);
+    advance(1000);
+    await eventually(async () => expect(failed().map((l) => l.failures)).toEqual([undefined, 2]), 20_000, 20);
+    advance(2000); // the 3rd try: not logged
+    await sweeps();
+    advance(3999);
+    await sweeps();
+    expect(failed()).toHaveLength(2);
+    advance(1);
+    await eventually(async () => expect(failed().map((l) => l.failures)).toEqual([undefined, 2, 4]), 20_000, 20);
     const pending = await db.pool.query("SELECT count(*)::int AS n FROM queue_inbox WHERE repository = $1", [GHOST]);
     expect(pending.rows[0].n).toBe(1);
 

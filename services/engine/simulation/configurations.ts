@@ -3,7 +3,7 @@
  * of docs/domain.md §1.2 and the `merge_queue` defaults of §1.3, overridden by the few knobs a
  * simulation varies. The result is the same ConfigurationInput the configuration module produces.
  */
-import type { MergeQueueConfig, QueueRuleConfig } from "../../config/model.js";
+import type { MergeQueueConfig, QueueRuleConfig } from "../../config/index.js";
 import { DEFAULT_MERGE_QUEUE, type ConfigurationInput } from "../config.js";
 
 /** A queue rule named `name` with the configuration defaults (batch of 1, no wait, no timeout). */

@@ -13,7 +13,7 @@
  * authentication fails closed.
  */
 import { createHash } from "node:crypto";
-import type { ActorInfo, PlatformTokenVerifier } from "../../auth/authorizer.js";
+import type { ActorInfo, PlatformTokenVerifier } from "../../auth/index.js";
 import { GithubOctokit, octokitOptions, type GithubHttpOptions } from "./client.js";
 import { githubStatus, rateLimitWaitMs } from "./errors.js";
 import { repoParams } from "./repo-name.js";

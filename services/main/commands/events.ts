@@ -39,10 +39,10 @@ async function* lines(file: string): AsyncGenerator<{ n: number; text: string }>
 }
 
 /**
- * The activity log's line parser, loaded when a command needs it: importing it costs every CLI
- * start about 0.3 s, and only `events import` uses it.
+ * The activity log's line parser, loaded when a command needs it: importing the activity log
+ * costs every CLI start a noticeable fraction of a second, and only `events import` uses it.
  */
-const eventLines = () => import("../../activity-log/event-lines.js");
+const eventLines = () => import("../../activity-log/index.js");
 
 /** Pass 1: every line checked, the file's digest, and the number of events. */
 async function checkFile(file: string): Promise<{ digest: string; count: number; problems: string[] }> {

@@ -13,7 +13,7 @@
  */
 import { parseDocument } from "yaml";
 import { z } from "zod";
-import { DurationError, parseDuration } from "../../../config/duration.js";
+import { DurationError, parseDuration } from "../../../config/index.js";
 
 /** Where the CI file lives in a repository. */
 export const CI_CONFIG_PATH = ".yardmaster/ci.yml";

@@ -1,0 +1,79 @@
+/**
+ * What every part of the queue runner shares: its dependencies with the defaults filled in
+ * (docs/merge-queue.md "Runner"). The clock is the injected one everywhere: the runner never reads
+ * the wall clock itself, so its tests drive time instead of sleeping.
+ */
+import type { Logger } from "pino";
+import type { ForgePort } from "../forge/index.js";
+import type { Pool } from "../store/index.js";
+import type { EngineEventInput } from "../engine/index.js";
+import { SET_ASIDE_AFTER } from "./input-failures.js";
+
+/**
+ * What the queue runner needs: the PostgreSQL pool (state, inbox, effects, timers, outbox), the
+ * forge port and a logger.
+ */
+export interface RunnerDeps {
+  db: Pool;
+  forge: ForgePort;
+  logger: Logger;
+  /** Called after a commit that wrote log events (kicks the outbox relay). */
+  eventsWritten: () => void;
+  /** Clock, epoch ms UTC (default `Date.now`); every time the runner reads comes from it. */
+  now?: () => number;
+  /** Polling interval of the sweep and the timers, ms (default 500). */
+  intervalMs?: number;
+  /**
+   * Backoff after a repository's processing fails for a reason retrying soon will not fix (a
+   * repository the forge does not know), ms: `first`, doubling per consecutive failure up to
+   * `max` (default 5 s to 5 min). docs/merge-queue.md "Runner", item 7.
+   */
+  failureBackoffMs?: { first: number; max: number };
+  /**
+   * Longest time rounds hold a repository's lock before letting a waiting API request in, ms
+   * (default 1000; docs/merge-queue.md "Runner", item 6).
+   */
+  lockHoldMs?: number;
+  /**
+   * When an inbox input that fails every round it is applied in is set aside: consecutive failures
+   * and ms since the first (default 5 and 10 min; docs/merge-queue.md "Runner", item 8).
+   */
+  setAsideAfter?: { failures: number; ms: number };
+}
+
+/** A synchronous request from the API, applied under the repository's lock. */
+export type RunnerRequest =
+  | { kind: "engine"; event: EngineEventInput }
+  | { kind: "enqueue"; number: number; queueRule: string | null; trigger: string };
+
+/** The runner's dependencies with every default filled in, and its logger. */
+export interface RunnerContext {
+  db: Pool;
+  forge: ForgePort;
+  log: Logger;
+  eventsWritten: () => void;
+  /** Epoch ms UTC. */
+  now: () => number;
+  intervalMs: number;
+  failureBackoffMs: { first: number; max: number };
+  lockHoldMs: number;
+  setAsideAfter: { failures: number; ms: number };
+}
+
+/** Longest time a sweep holds a repository's lock before letting a waiting request in, ms. */
+const DEFAULT_LOCK_HOLD_MS = 1000;
+
+/** Fills the defaults of `deps` (see {@link RunnerDeps}). */
+export function runnerContext(deps: RunnerDeps): RunnerContext {
+  return {
+    db: deps.db,
+    forge: deps.forge,
+    log: deps.logger.child({ component: "queue-runner" }),
+    eventsWritten: deps.eventsWritten,
+    now: deps.now ?? Date.now,
+    intervalMs: deps.intervalMs ?? 500,
+    failureBackoffMs: deps.failureBackoffMs ?? { first: 5000, max: 300_000 },
+    lockHoldMs: deps.lockHoldMs ?? DEFAULT_LOCK_HOLD_MS,
+    setAsideAfter: deps.setAsideAfter ?? SET_ASIDE_AFTER,
+  };
+}
