@@ -11,7 +11,7 @@ const ALLOWED = {
   outage: [],
   store: ["outage"],
   engine: ["config"],
-  offload: ["config"],
+  offload: ["config", "contracts"],
   "activity-log": ["contracts", "outage", "store"],
   forge: ["auth", "config", "contracts", "failpoints", "outage", "store"],
   runner: ["activity-log", "config", "engine", "failpoints", "forge", "offload", "outage", "store"],

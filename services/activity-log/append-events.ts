@@ -8,10 +8,9 @@
  */
 import { createHash } from "node:crypto";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError } from "@connectrpc/connect";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { AppendEventsRequest, AppendEventsResponseSchema } from "../../gen/yardmaster/v1/activity_log_pb.js";
-import { InvalidArgumentError, type FieldViolation } from "../contracts/index.js";
+import { DomainError, InvalidArgumentError, type FieldViolation } from "../contracts/index.js";
 import { deliverEvents, type Pool } from "../store/index.js";
 import { checkEvent, toEventRow, type EventInput } from "./event-row.js";
 
@@ -26,7 +25,7 @@ export interface AppendDeps {
 
 /**
  * The AppendEvents handler.
- * @throws InvalidArgumentError naming each event index and field (nothing written); ConnectError
+ * @throws InvalidArgumentError naming each event index and field (nothing written); DomainError
  *   ALREADY_EXISTS when the idempotency key was used for other events
  */
 export function appendEventsHandler(deps: AppendDeps) {
@@ -48,7 +47,7 @@ export function appendEventsHandler(deps: AppendDeps) {
     const hash = createHash("sha256").update(JSON.stringify(inputs, (_k, v) => (typeof v === "bigint" ? v.toString() : v))).digest();
     const result = await deliverEvents(deps.db, req.idempotencyKey, hash, inputs.map(toEventRow));
     if (result.kind === "key_reused") {
-      throw new ConnectError(`idempotency_key "${req.idempotencyKey}" was already used for other events`, Code.AlreadyExists);
+      throw new DomainError("already_exists", `idempotency_key "${req.idempotencyKey}" was already used for other events`);
     }
     if (result.kind === "written") deps.eventsWritten();
     return { ids: result.ids.map(BigInt), replayed: result.kind === "replayed" };

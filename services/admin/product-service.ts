@@ -3,7 +3,7 @@
  * configuration simulator's `unused_sections`. A change logs product.enabled / product.disabled
  * (docs/events.md "Event types") with the caller as actor, in the same transaction.
  */
-import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import type { ProductService } from "../../gen/yardmaster/v1/admin_pb.js";
 import { internalEventRow } from "../activity-log/index.js";
 import { principalKey } from "../auth/index.js";
@@ -18,7 +18,7 @@ export function createProductService(deps: { db: Pool; eventsWritten: () => void
   return {
     async setProductEnabled(req, ctx: HandlerContext) {
       const principal = ctx.values.get(principalKey);
-      if (!principal) throw new ConnectError("no principal on an authenticated call", Code.Internal);
+      if (!principal) throw new Error("no principal on an authenticated call");
       const repository = `${req.owner}/${req.repository}`;
       const actor = { type: principal.actor.type, id: principal.actor.id, name: principal.actor.name };
       const at = new Date().toISOString();

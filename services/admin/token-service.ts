@@ -4,9 +4,9 @@
  * The secret is returned once; only its hash is stored (service-token.ts). docs/auth.md.
  */
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
+import type { ServiceImpl } from "@connectrpc/connect";
 import type { TokenService } from "../../gen/yardmaster/v1/admin_pb.js";
-import { InvalidArgumentError, type FieldViolation } from "../contracts/index.js";
+import { DomainError, InvalidArgumentError, type FieldViolation } from "../contracts/index.js";
 import { issueToken } from "../auth/index.js";
 
 /** A stored token without its secret. */
@@ -56,7 +56,7 @@ export function createTokenService(repo: TokenRepository): ServiceImpl<typeof To
     },
     async revokeToken(req) {
       const t = await repo.revoke(req.id);
-      if (!t) throw new ConnectError(`no token has id ${req.id}`, Code.NotFound);
+      if (!t) throw new DomainError("not_found", `no token has id ${req.id}`);
       repo.revoked?.(req.id);
       return { token: info(t) };
     },

@@ -14,6 +14,7 @@ import type { Car, Train } from "./state.js";
 
 /** The pull request named by a dequeue is in no merge queue (the API answers 404). */
 export class NotQueuedError extends EngineInputError {
+  override readonly errorKind = "not_found";
   constructor(number: number) {
     super("number", `pull request #${number} is not in any merge queue`);
   }

@@ -11,6 +11,8 @@ import type { ConfigurationInput } from "./config.js";
 /** A bad event: `path` names the field ("pull.headSha"), `message` says what is wrong. */
 export class EngineInputError extends Error {
   override readonly name = "EngineInputError";
+  /** Answered as a refusal of the request in the queue's present state (docs/errors.md). */
+  readonly errorKind: "failed_precondition" | "not_found" = "failed_precondition";
   constructor(readonly path: string, message: string) {
     super(path ? `${path}: ${message}` : message);
   }

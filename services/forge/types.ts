@@ -8,6 +8,7 @@
 // The pull request's facts are the configuration language's input; the port speaks them too.
 export type { CheckRun, CheckState, CommitInfo, Permission, PullRequestSnapshot, RepoName, Review, ReviewState, Sha } from "../config/index.js";
 import type { CheckRun, CheckState, Permission, PullRequestSnapshot, RepoName, Sha } from "../config/index.js";
+import type { DomainErrorKind } from "../contracts/index.js";
 
 /**
  * How a pull request is merged into its base (docs/local-forge.md "Merge methods", docs/github.md
@@ -19,11 +20,29 @@ export type MergeMethod = "merge" | "squash" | "rebase" | "fast-forward";
 export type ForgeErrorKind = "not_found" | "conflict" | "permission" | "rate_limited" | "transient" | "invalid";
 
 /**
+ * The refusal each {@link ForgeErrorKind} is answered with when it reaches an API caller
+ * (docs/errors.md): not_found 404, conflict 409 (aborted: something moved meanwhile), permission
+ * 403, rate_limited 429, transient 503, invalid 422.
+ */
+export const FORGE_ERROR_KINDS: Readonly<Record<ForgeErrorKind, DomainErrorKind>> = {
+  not_found: "not_found",
+  conflict: "aborted",
+  permission: "permission_denied",
+  rate_limited: "resource_exhausted",
+  transient: "unavailable",
+  invalid: "invalid_argument",
+};
+
+/**
  * The only error a {@link ForgePort} method throws: a {@link ForgeErrorKind}, a message, and for
  * rate_limited the delay before retrying (milliseconds).
  */
 export class ForgeError extends Error {
   override readonly name = "ForgeError";
+  /** The refusal this error is answered with (contracts/domain-error.ts; docs/errors.md). */
+  get errorKind(): DomainErrorKind {
+    return FORGE_ERROR_KINDS[this.kind];
+  }
   /**
    * @param kind what went wrong (conflict = git conflict, or the ref moved)
    * @param message a sentence for logs and users

@@ -12,7 +12,7 @@ import { fastifyConnectPlugin } from "@connectrpc/connect-fastify";
 import type { ConnectRouter } from "@connectrpc/connect";
 import fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Logger } from "pino";
-import { invalidField } from "../contracts/index.js";
+import { domainErrorOf, invalidField } from "../contracts/index.js";
 import type { Authorizer } from "../auth/index.js";
 import { compileRoutes, type ServiceBinding } from "./compile-routes.js";
 import { logFailure, publicError } from "./error-body.js";
@@ -74,7 +74,8 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
   // Fastify's refusals outside the REST routes (Connect, gRPC and gRPC-Web paths, unknown paths):
   // set before the plugins are registered, so that their scopes inherit it.
   app.setErrorHandler((err, req, reply) => {
-    if (err instanceof ConnectError) return sendError(reply, publicError(err, String(req.id)), String(req.id));
+    // A refusal of a route outside the transcoder (the GitHub webhook) or of a Connect handler.
+    if (err instanceof ConnectError || domainErrorOf(err) !== null) return answerError(reply, req, err, deps.logger);
     return answerWith(reply, req, err as FastifyErrorLike, "any-protocol", deps.logger);
   });
 
@@ -127,11 +128,7 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
       );
     });
     rest.setErrorHandler((err, req, reply) => {
-      if (err instanceof ConnectError) {
-        const answered = publicError(err, String(req.id));
-        logFailure(deps.logger, answered, err, { requestId: req.id });
-        return sendError(reply, answered, String(req.id));
-      }
+      if (err instanceof ConnectError || domainErrorOf(err) !== null) return answerError(reply, req, err, deps.logger);
       return answerWith(reply, req, err as FastifyErrorLike, "rest", deps.logger);
     });
     registerTranscoder(rest, { trie, bindings: deps.bindings, authorizer: deps.authorizer, logger: deps.logger, prefix: "/v1" });
@@ -162,6 +159,13 @@ function bodyParseError(e: Error): Error {
 }
 
 /** Answers a Fastify error with the one error body (fastify-errors.ts); an internal one is logged. */
+/** Answers an error a handler or route threw (a ConnectError or a refusal) in the one error body, logged as it deserves. */
+function answerError(reply: FastifyReply, req: FastifyRequest, err: unknown, logger: Logger) {
+  const answered = publicError(err, String(req.id));
+  logFailure(logger, answered, err, { requestId: req.id });
+  return sendError(reply, answered, String(req.id));
+}
+
 function answerWith(reply: FastifyReply, req: FastifyRequest, err: FastifyErrorLike, scope: MediaScope, logger?: Logger) {
   const { error, status } = answerFastifyError(err, req.headers["content-type"], scope);
   // An internal answer whose cause is a database outage becomes unavailable (503, Retry-After).

@@ -10,7 +10,7 @@
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Logger } from "pino";
-import { violationsOf } from "../contracts/index.js";
+import { domainErrorToConnect, violationsOf } from "../contracts/index.js";
 import { RETRY_AFTER_SECONDS, unavailableDatabase } from "../outage/index.js";
 import { codeName, restStatus } from "./http-status.js";
 
@@ -33,6 +33,8 @@ export const RETRY_AFTER = "retry-after";
  *   outage/database-unavailable.ts: a refused or dropped connection, a read past its deadline)
  *   becomes UNAVAILABLE naming the database, with `retry-after` metadata; the library's text stays
  *   in `cause`, for the log;
+ * - a refusal a service raised (contracts/domain-error.ts: a DomainError, the engine's and the
+ *   forge's errors) becomes the ConnectError of its kind, keeping its message;
  * - another UNAVAILABLE ConnectError (a remote service, the forge) keeps its message and gets
  *   `retry-after` metadata when it has none;
  * - other ConnectErrors pass unchanged, except INTERNAL ones (their text may be a library's or
@@ -47,6 +49,8 @@ export function publicError(e: unknown, requestId: string): ConnectError {
     const message = `${name} does not answer; retry in ${RETRY_AFTER_SECONDS} s (request id ${requestId})`;
     return new ConnectError(message, Code.Unavailable, { [RETRY_AFTER]: String(RETRY_AFTER_SECONDS) }, undefined, e);
   }
+  const refusal = e instanceof ConnectError ? null : domainErrorToConnect(e);
+  if (refusal !== null) return publicError(refusal, requestId);
   if (e instanceof ConnectError && e.code === Code.Unavailable) {
     if (!e.metadata.has(RETRY_AFTER)) e.metadata.set(RETRY_AFTER, String(RETRY_AFTER_SECONDS));
     return e;

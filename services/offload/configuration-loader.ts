@@ -19,7 +19,7 @@ export type PooledLoadResult = LoadResult & { transient?: true };
 
 /**
  * Loads a text as `loadConfiguration` does (same options, same results), in `pool` when large.
- * @throws ConnectError RESOURCE_EXHAUSTED when the pool's queue is full
+ * @throws DomainError resource_exhausted when the pool's queue is full
  */
 export async function loadConfigurationIn(pool: WorkerPool, text: string, options: LoadOptions = {}, inlineMaxBytes = INLINE_CONFIGURATION_BYTES): Promise<PooledLoadResult> {
   const own = byteLength(text);

@@ -18,7 +18,7 @@ const pool = () => (shared ??= createWorkerPool());
 /**
  * Loads a configuration text as `loadConfiguration` does, off the event loop when it is large
  * (configuration-loader.ts).
- * @throws ConnectError RESOURCE_EXHAUSTED when too many tasks wait for a thread
+ * @throws DomainError resource_exhausted when too many tasks wait for a thread
  */
 export function loadConfigurationBounded(text: string, options?: LoadOptions): Promise<PooledLoadResult> {
   return loadConfigurationIn(pool(), text, options);
@@ -26,7 +26,7 @@ export function loadConfigurationBounded(text: string, options?: LoadOptions): P
 
 /**
  * Parses a REST JSON body as gateway/json-body.ts does, off the event loop when it is large.
- * @throws SyntaxError for a body that is not JSON; WorkLimitError; ConnectError RESOURCE_EXHAUSTED
+ * @throws SyntaxError for a body that is not JSON; WorkLimitError; DomainError resource_exhausted
  */
 export function parseJsonBodyBounded(text: string): Promise<unknown> {
   return parseJsonBodyIn(pool(), text);
@@ -35,7 +35,7 @@ export function parseJsonBodyBounded(text: string): Promise<unknown> {
 /**
  * Simulates a pull request in a worker thread (simulation-task.ts): always, since a short text
  * can hold a regular expression that backtracks for minutes.
- * @throws WorkLimitError past the pool's time or memory limit; ConnectError RESOURCE_EXHAUSTED
+ * @throws WorkLimitError past the pool's time or memory limit; DomainError resource_exhausted
  */
 export function simulatePullRequestBounded(config: Configuration, context: EvaluationContext): Promise<SimulationSummary> {
   return pool().run("simulatePullRequest", { config, context });

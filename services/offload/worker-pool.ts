@@ -10,7 +10,7 @@
 import { availableParallelism } from "node:os";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { DomainError } from "../contracts/index.js";
 import { MessageChannel } from "node:worker_threads";
 import { Piscina } from "piscina";
 import type { Task } from "./task.js";
@@ -47,7 +47,7 @@ export class WorkLimitError extends Error {
 export interface WorkerPool {
   /**
    * Runs `worker.ts`'s export `name` with `input` in a thread.
-   * @throws WorkLimitError past the time or memory limit; ConnectError RESOURCE_EXHAUSTED when
+   * @throws WorkLimitError past the time or memory limit; DomainError resource_exhausted when
    *   `maxQueue` tasks already wait; the task's own error
    */
   run<T>(name: string, input: unknown): Promise<T>;
@@ -97,7 +97,7 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
     options: o,
     async run<T>(name: string, input: unknown): Promise<T> {
       if (inFlight >= o.maxThreads + o.maxQueue) {
-        throw new ConnectError("the server is busy with other large requests: retry in a few seconds", Code.ResourceExhausted);
+        throw new DomainError("resource_exhausted", "the server is busy with other large requests: retry in a few seconds");
       }
       inFlight++;
       const { port1: started, port2 } = new MessageChannel();

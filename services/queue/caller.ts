@@ -3,7 +3,7 @@
  * a request (`owner`, `repository`: docs/api.md "Path parameters") and the
  * caller's Actor, put on the handler context by the gateway's authentication (docs/auth.md).
  */
-import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
+import type { HandlerContext } from "@connectrpc/connect";
 import { principalKey, type ActorInfo } from "../auth/index.js";
 
 /** The repository a request names. */
@@ -17,10 +17,10 @@ export const fullName = (r: RepoRequest): string => `${r.owner}/${r.repository}`
 
 /**
  * The caller's Actor (the token or key that made the call).
- * @throws ConnectError INTERNAL when the call was not authenticated (a wiring mistake, never a user's)
+ * @throws Error (answered INTERNAL) when the call was not authenticated (a wiring mistake, never a user's)
  */
 export function actorOf(ctx: HandlerContext): ActorInfo {
   const p = ctx.values.get(principalKey);
-  if (!p) throw new ConnectError("no principal on an authenticated call", Code.Internal);
+  if (!p) throw new Error("no principal on an authenticated call");
   return p.actor;
 }

@@ -9,10 +9,10 @@
  */
 import { create, fromJson, toJson, type JsonValue } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate, ValueSchema, type Timestamp, type Value } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
+import type { HandlerContext } from "@connectrpc/connect";
 import { FreezeAttrsSchema } from "../../gen/yardmaster/v1/events_pb.js";
 import { ScheduledFreezeSchema, type ScheduledFreeze } from "../../gen/yardmaster/v1/queue_pb.js";
-import { childPath, invalidField } from "../contracts/index.js";
+import { childPath, DomainError, invalidField } from "../contracts/index.js";
 import { parseConditionList } from "../config/index.js";
 import { createFreeze, deleteFreeze, listFreezes, updateFreeze, type FreezeAttributes, type FreezeRow, type Pool, type PoolClient } from "../store/index.js";
 import { actorOf, fullName, type RepoRequest } from "./caller.js";
@@ -34,7 +34,7 @@ export interface FreezeDeps {
   now?: () => number;
 }
 
-const notFound = (repo: string, id: string) => new ConnectError(`${repo} has no scheduled freeze ${id}`, Code.NotFound);
+const notFound = (repo: string, id: string) => new DomainError("not_found", `${repo} has no scheduled freeze ${id}`);
 
 /** A condition list as JSON, refused with the first problem's path when it does not parse. */
 function conditionsOf(field: string, values: readonly Value[]): unknown[] {

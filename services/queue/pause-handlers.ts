@@ -8,7 +8,8 @@
  * Every change writes its log event in the same transaction (store/pause.ts).
  */
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
+import type { HandlerContext } from "@connectrpc/connect";
+import { DomainError } from "../contracts/index.js";
 import type { ActorInfo } from "../auth/index.js";
 import { deletePause, getPause, setPause, type PauseRow, type Pool, type PoolClient } from "../store/index.js";
 import { actorOf, fullName, type RepoRequest } from "./caller.js";
@@ -33,7 +34,7 @@ export interface PauseDeps {
   pauseCommitted?: (repository: string) => void;
 }
 
-const notPaused = (repo: string) => new ConnectError(`the merge queue of ${repo} is not paused`, Code.NotFound);
+const notPaused = (repo: string) => new DomainError("not_found", `the merge queue of ${repo} is not paused`);
 
 /** The pause operations shared by both families, in domain terms. */
 export function pauseOperations(deps: PauseDeps) {

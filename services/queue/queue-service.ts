@@ -6,14 +6,13 @@
  * "Queues"; decisions: docs/merge-queue.md, docs/pause.md, docs/scheduled-freeze.md.
  */
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
+import type { ServiceImpl } from "@connectrpc/connect";
 import type { QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
-import { invalidField } from "../contracts/index.js";
+import { DomainError, invalidField } from "../contracts/index.js";
 import {
-  branchesWithQueue, dequeueImpact, EngineInputError, NotQueuedError, pullView, queueListing, statusView, type EngineState,
+  branchesWithQueue, dequeueImpact, NotQueuedError, pullView, queueListing, statusView, type EngineState,
 } from "../engine/index.js";
 import { storedRepositoryConfig, type QueueRunner } from "../runner/index.js";
-import { withForgeErrorsAsConnect } from "../forge/index.js";
 import type { ForgePort } from "../forge/index.js";
 import { formatConfigError, queueRuleApiConfig, queueRulesApiConfiguration, type Configuration } from "../config/index.js";
 import { baseRefsInWindow, loadQueueState } from "../store/index.js";
@@ -46,7 +45,7 @@ export function queueWindow(start: Timestamp | undefined, end: Timestamp | undef
   return { start: s, end: e };
 }
 
-const notQueued = (n: bigint | number) => new ConnectError(`pull request ${n} is not in any merge queue`, Code.NotFound);
+const notQueued = (n: bigint | number) => new DomainError("not_found", `pull request ${n} is not in any merge queue`);
 
 /** Builds the QueueService implementation. */
 export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<typeof QueueService>> {
@@ -61,18 +60,19 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
    * The configuration the queue runs with: the stored file, loaded (once per text), or, for a
    * repository without one (or not read yet), the default configuration the runner uses (one
    * queue rule "default" with every default: docs/merge-queue.md, runner/repository-config.ts).
-   * @throws ConnectError FAILED_PRECONDITION (422) when the stored file is invalid (over 1 MiB included)
+   * @throws DomainError failed_precondition (422) when the stored file is invalid (over 1 MiB included)
    */
   async function configuration(repo: string): Promise<Configuration> {
     const loaded = await storedRepositoryConfig({ forge: deps.forge, db: deps.db }, repo);
     if (loaded.errors) {
-      throw new ConnectError(`the configuration file is invalid: ${loaded.errors.map(formatConfigError).join("; ")}`, Code.FailedPrecondition);
+      throw new DomainError("failed_precondition", `the configuration file is invalid: ${loaded.errors.map(formatConfigError).join("; ")}`);
     }
     return loaded.config;
   }
 
-  // A forge failure while answering (mergeability detail, an extended configuration) keeps its code.
-  return withForgeErrorsAsConnect({
+  // A forge failure while answering (mergeability detail, an extended configuration) is answered
+  // with its own kind by the gateway (contracts/domain-error.ts): 429, 503, 404.
+  return {
     ...pauseHandlers(deps),
     ...freezeHandlers({ ...deps, now }),
     async listMergeQueueBranches(req) {
@@ -146,18 +146,14 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
     },
     async enqueuePullRequest(req) {
       const repo = fullName(req);
-      let result;
-      try {
-        result = await deps.runner.request(repo, { kind: "enqueue", number: number(req.prNumber), queueRule: req.queueRule || null, trigger: "API" });
-      } catch (e) {
-        if (e instanceof EngineInputError) throw new ConnectError(e.message, Code.FailedPrecondition);
-        throw e;
+      // The engine's refusal (EngineInputError) is answered failed_precondition (docs/errors.md).
+      const result = await deps.runner.request(repo, { kind: "enqueue", number: number(req.prNumber), queueRule: req.queueRule || null, trigger: "API" });
+      if (!result || result.kind === "refused") {
+        throw new DomainError("failed_precondition", `pull request ${req.prNumber} cannot be queued: ${result?.reason ?? "unknown"}`);
       }
-      if (!result || result.kind === "refused") throw new ConnectError(`pull request ${req.prNumber} cannot be queued: ${result?.reason ?? "unknown"}`, Code.FailedPrecondition);
       const s = await state(req);
       const view = s && pullView(s, number(req.prNumber), now());
       return { queueRule: result.rule, position: BigInt(view?.position ?? -1) };
     },
-  });
+  };
 }
-

@@ -17,10 +17,9 @@
  * A pull request that does not exist is 404.
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import type { DeprecationSchema, SimulatorService } from "../../gen/yardmaster/v1/simulator_pb.js";
-import { InvalidArgumentError } from "../contracts/index.js";
-import { withForgeErrorsAsConnect } from "../forge/index.js";
+import { DomainError, InvalidArgumentError } from "../contracts/index.js";
 import { isForgeError, type ForgePort } from "../forge/index.js";
 import { canReadRepository, principalKey } from "../auth/index.js";
 import { loadConfigurationBounded, simulatePullRequestBounded, WorkLimitError } from "../offload/index.js";
@@ -53,14 +52,15 @@ function deprecation(d: DeprecationFinding): MessageInitShape<typeof Deprecation
  * The one answer to `extends` naming a repository the caller's credential does not reach: the
  * same whether that repository exists or not, and before anything of it is read (docs/auth.md).
  */
-function extendsDenied(owner: string, name: string): ConnectError {
-  return new ConnectError(`extends: this credential cannot read the configuration of ${owner}/${name}: a repository token reaches only the repositories it names`, Code.PermissionDenied);
+function extendsDenied(owner: string, name: string): DomainError {
+  const message = `extends: this credential cannot read the configuration of ${owner}/${name}: a repository token reaches only the repositories it names`;
+  return new DomainError("permission_denied", message);
 }
 
 /**
  * Loads a text for a repository on behalf of the caller.
- * @throws InvalidArgumentError (422) listing the errors; ConnectError PERMISSION_DENIED when
- *   `extends` names a repository the caller's credential does not reach; RESOURCE_EXHAUSTED when
+ * @throws InvalidArgumentError (422) listing the errors; DomainError permission_denied when
+ *   `extends` names a repository the caller's credential does not reach; resource_exhausted when
  *   too many large texts are being loaded at once
  */
 async function validate(deps: SimulatorDeps, ctx: HandlerContext, owner: string, repository: string, text: string): Promise<{ config: Configuration; deprecations: DeprecationFinding[] }> {
@@ -103,8 +103,9 @@ async function simulateBounded(config: Configuration, context: EvaluationContext
 /** Builds the SimulatorService implementation. */
 export function createSimulatorService(deps: SimulatorDeps): ServiceImpl<typeof SimulatorService> {
   const now = deps.now ?? Date.now;
-  // A forge failure (reading the pull request, an extended configuration) keeps its code.
-  return withForgeErrorsAsConnect({
+  // A forge failure (reading the pull request, an extended configuration) is answered with its own
+  // kind by the gateway (contracts/domain-error.ts): 429, 503, 404.
+  return {
     async simulateConfiguration(req, ctx) {
       const { config, deprecations } = await validate(deps, ctx, req.owner, req.repository, req.serviceYml);
       const products = await productStates(deps.db, `${req.owner}/${req.repository}`);
@@ -123,20 +124,18 @@ export function createSimulatorService(deps: SimulatorDeps): ServiceImpl<typeof 
     async simulatePullRequest(req, ctx) {
       const { config, deprecations } = await validate(deps, ctx, req.owner, req.repository, req.serviceYml);
       const repo = `${req.owner}/${req.repository}`;
+      const notFound = () => new DomainError("not_found", `pull request ${req.number} was not found in ${repo}`);
+      if (req.number > BigInt(Number.MAX_SAFE_INTEGER)) throw notFound();
       let pr;
       try {
-        if (req.number > BigInt(Number.MAX_SAFE_INTEGER)) throw new ConnectError("not found", Code.NotFound);
         pr = await deps.forge.getPullRequest(repo, Number(req.number));
       } catch (e) {
-        if (isForgeError(e, "not_found") || (e instanceof ConnectError && e.code === Code.NotFound)) {
-          throw new ConnectError(`pull request ${req.number} was not found in ${repo}`, Code.NotFound);
-        }
-        throw e;
+        throw isForgeError(e, "not_found") ? notFound() : e;
       }
       const at = new Date(now());
       const summary = await simulateBounded(config, { attributes: attributesOf(pr), now: at });
       const notes = freezeNotes(await listFreezes(deps.db, repo), pr, at);
       return { title: summary.title, summary: summary.summary + notes, deprecations: deprecations.map(deprecation) };
     },
-  });
+  };
 }

@@ -8,7 +8,6 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
-import { forgeErrorToConnect } from "../../services/forge/connect-errors.js";
 import { ForgeError } from "../../services/forge/types.js";
 import { createAuthorizer } from "../../services/auth/index.js";
 import { buildApp, type App } from "../../services/gateway/index.js";
@@ -97,7 +96,7 @@ describe("a request that fails because a database does not answer", () => {
 
   it("hides the text of a forge error caused by the database behind the same answer", async () => {
     const message = "reading repository acme/widgets failed: connect ECONNREFUSED 127.0.0.1:5432";
-    thrown = forgeErrorToConnect(new ForgeError("transient", message, undefined, { cause: await refusedByPostgres() }));
+    thrown = new ForgeError("transient", message, undefined, { cause: await refusedByPostgres() });
     const res = await rest();
     expect(res.statusCode).toBe(503);
     expect(res.body).not.toContain("ECONNREFUSED");

@@ -10,6 +10,7 @@ import { timestampFromDate, ValueSchema } from "@bufbuild/protobuf/wkt";
 import { ConnectError, createContextValues, type HandlerContext } from "@connectrpc/connect";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { principalKey } from "../../services/auth/index.js";
+import { domainErrorToConnect } from "../../services/contracts/index.js";
 import { freezeChangedInputs } from "../../services/main/queue-wiring.js";
 import { freezeHandlers } from "../../services/queue/freeze-handlers.js";
 import { freshDatabase, type TestDatabase } from "../support/database.js";
@@ -50,7 +51,9 @@ async function refusal(p: Promise<unknown>): Promise<{ code: number; field?: str
     await p;
   } catch (e) {
     const violations = (e as { violations?: { field: string }[] }).violations;
-    return { code: e instanceof ConnectError ? e.code : -1, field: violations?.[0]?.field, message: (e as Error).message };
+    // A handler's refusal as the gateway answers it (contracts/domain-error.ts).
+    const answered = e instanceof ConnectError ? e : domainErrorToConnect(e);
+    return { code: answered?.code ?? -1, field: violations?.[0]?.field, message: (e as Error).message };
   }
   throw new Error("not refused");
 }

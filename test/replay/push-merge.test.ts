@@ -6,10 +6,13 @@
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { toConnectError } from "../../services/forge/local/index.js";
+import { domainErrorToConnect } from "../../services/contracts/index.js";
 import { readCommit } from "../../services/forge/local/git/index.js";
 import { createWorld, REPO, widgets, type ForgeWorld, type Widgets } from "../forge/local/forge-fixture.js";
 import { filesAt } from "../forge/local/git-fixture.js";
+
+/** The answer the gateway gives a forge error (contracts/domain-error.ts). */
+const toConnectError = (e: unknown): unknown => domainErrorToConnect(e) ?? e;
 
 let w: ForgeWorld;
 let repo: Widgets;

@@ -6,20 +6,23 @@
  *
  * | case | status | body `status` |
  * | --- | --- | --- |
- * | `X-Hub-Signature-256` missing or wrong | 401 | (error) nothing else happens |
- * | no `X-GitHub-Event` / `X-GitHub-Delivery`, body not JSON | 400 | (error) |
+ * | `X-Hub-Signature-256` missing or wrong | 403 | (error: unauthenticated) nothing else happens |
+ * | no `X-GitHub-Event` / `X-GitHub-Delivery`, body not JSON | 422 | (error: invalid_argument naming it) |
  * | event or action the queue does not follow | 202 | ignored |
  * | payload the mapping cannot read (logged) | 202 | unreadable |
  * | delivery already processed | 200 | duplicate |
  * | events handed to the sink | 200 | processed |
- * | the sink failed (logged; a redelivery is processed) | 500 | (error) |
+ * | the sink failed (logged; a redelivery is processed) | 500 | (error: internal) |
+ *
+ * Errors are thrown and answered in the one error body of every route (docs/errors.md).
  *
  * Each event goes to the sink with an idempotency key (`github:<delivery>:<n>`): a delivery whose
  * first processing died part-way, or that two processes receive at once, is handed over again
  * and the queue takes each event once (docs/reliability.md).
  */
 import { Webhooks } from "@octokit/webhooks";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { DomainError, invalidField } from "../../contracts/index.js";
 import type pg from "pg";
 import { claimGithubDelivery, completeGithubDelivery, githubEventKey } from "../../store/index.js";
 import type { ForgeEventSink } from "../types.js";
@@ -49,10 +52,6 @@ function headerOf(req: FastifyRequest, name: string): string | null {
   return typeof v === "string" && v !== "" ? v : null;
 }
 
-function fail(reply: FastifyReply, status: number, code: string, message: string) {
-  return reply.code(status).send({ code, message });
-}
-
 /** The JSON text of a delivery: the body itself, or the `payload` field of a form body. */
 function payloadText(req: FastifyRequest, raw: string): string | null {
   const type = String(req.headers["content-type"] ?? "");
@@ -79,16 +78,16 @@ export async function registerGithubWebhook(app: FastifyInstance, deps: GithubWe
       const raw = typeof req.body === "string" ? req.body : "";
       const signature = headerOf(req, "x-hub-signature-256");
       const valid = signature !== null && raw !== "" && (await webhooks.verify(raw, signature).catch(() => false));
-      if (!valid) return fail(reply, 401, "unauthenticated", "missing or invalid X-Hub-Signature-256");
+      if (!valid) throw new DomainError("unauthenticated", "missing or invalid X-Hub-Signature-256");
 
       const event = headerOf(req, "x-github-event"), delivery = headerOf(req, "x-github-delivery");
-      if (!event) return fail(reply, 400, "invalid_argument", "X-GitHub-Event: header required");
-      if (!delivery || delivery.length > 200) return fail(reply, 400, "invalid_argument", "X-GitHub-Delivery: header required (at most 200 characters)");
+      if (!event) throw invalidField("X-GitHub-Event", "header required");
+      if (!delivery || delivery.length > 200) throw invalidField("X-GitHub-Delivery", "header required (at most 200 characters)");
       let payload: unknown;
       try {
         payload = JSON.parse(payloadText(req, raw) ?? "");
       } catch {
-        return fail(reply, 400, "invalid_argument", "body: not a JSON webhook payload");
+        throw invalidField("body", "not a JSON webhook payload");
       }
 
       let mapping: WebhookMapping;
@@ -107,8 +106,7 @@ export async function registerGithubWebhook(app: FastifyInstance, deps: GithubWe
       try {
         for (const [i, e] of mapping.events.entries()) await deps.sink(e, githubEventKey(delivery, i));
       } catch (e) {
-        deps.log.error({ err: e, event, delivery }, "GitHub webhook events could not be handed over");
-        return fail(reply, 500, "internal", "the delivery could not be processed; redeliver it");
+        throw new Error(`the events of GitHub delivery ${delivery} (${event}) could not be handed over; a redelivery is processed`, { cause: e });
       }
       await completeGithubDelivery(deps.pool, delivery, now());
       return reply.code(200).send({ status: "processed", delivery, events: mapping.events.length });

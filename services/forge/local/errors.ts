@@ -2,8 +2,9 @@
  * Errors of the local forge's own actions. They are {@link ForgeError}s (the port's closed set of
  * kinds), optionally naming the request field at fault and the RPC status that fits better than
  * the kind alone (a repository that exists is ALREADY_EXISTS, a closed pull request
- * FAILED_PRECONDITION). forge-service.ts turns them into Connect errors (docs/local-forge.md "CLI").
+ * FAILED_PRECONDITION), which the gateway answers (contracts/domain-error.ts; docs/local-forge.md "CLI").
  */
+import type { DomainErrorKind } from "../../contracts/index.js";
 import { ForgeError, type ForgeErrorKind } from "../types.js";
 
 /** A finer status than the kind, for the RPC answer. */
@@ -24,6 +25,16 @@ export class LocalForgeError extends ForgeError {
     options?: { cause?: unknown },
   ) {
     super(kind, message, undefined, options);
+  }
+
+  /** The RPC hint when given, else the kind's refusal (docs/local-forge.md "CLI"). */
+  override get errorKind(): DomainErrorKind {
+    return this.detail.rpc ?? super.errorKind;
+  }
+
+  /** The field at fault, for an invalid request (a field violation). */
+  get errorField(): string | undefined {
+    return this.kind === "invalid" && this.detail.rpc === undefined ? this.detail.field : undefined;
   }
 }
 

@@ -5,41 +5,27 @@
  * INVALID_ARGUMENT naming the field; docs/local-forge.md "CLI".
  */
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ForgeService, LocalPullRequestSchema } from "../../../gen/yardmaster/v1/forge_pb.js";
-import { invalidField } from "../../contracts/index.js";
+import { DomainError, invalidField } from "../../contracts/index.js";
 import { principalKey } from "../../auth/index.js";
-import { forgeErrorToConnect } from "../connect-errors.js";
-import { ForgeError, type CheckState } from "../types.js";
+import type { CheckState } from "../types.js";
 import { OutputTail } from "./ci/index.js";
 import { DEFAULT_USER_LOGIN } from "./core.js";
-import { LocalForgeError } from "./errors.js";
 import type { LocalForge } from "./local-forge.js";
 import type { PullRequestView } from "./pull-views.js";
 
 
-const HINTS = { already_exists: Code.AlreadyExists, failed_precondition: Code.FailedPrecondition, aborted: Code.Aborted } as const;
-
-/** The Connect error for a failure of the local forge (ForgeErrors mapped; anything else unchanged). */
-export function toConnectError(error: unknown): unknown {
-  if (!(error instanceof ForgeError)) return error;
-  const detail = error instanceof LocalForgeError ? error.detail : {};
-  if (detail.rpc !== undefined) return new ConnectError(error.message, HINTS[detail.rpc], undefined, undefined, error);
-  if (error.kind === "invalid" && detail.field !== undefined) return invalidField(detail.field, error.message);
-  return forgeErrorToConnect(error);
-}
-
-/** Runs a handler with the admin check and error mapping. */
+/**
+ * Runs a handler after the admin check. Its ForgeErrors (LocalForgeError with an RPC hint or a
+ * field) are answered by the gateway with their kind (contracts/domain-error.ts).
+ */
 async function handle<T>(ctx: HandlerContext, fn: () => Promise<T>): Promise<T> {
   if (ctx.values.get(principalKey)?.kind !== "admin") {
-    throw new ConnectError("the local forge's RPCs need the admin key", Code.PermissionDenied);
+    throw new DomainError("permission_denied", "the local forge's RPCs need the admin key");
   }
-  try {
-    return await fn();
-  } catch (error) {
-    throw toConnectError(error);
-  }
+  return fn();
 }
 
 const repoOf = (req: { owner: string; repository: string }) => `${req.owner}/${req.repository}`;

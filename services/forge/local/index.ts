@@ -8,5 +8,5 @@ export { CiWorker, type CiWorkerOptions } from "./ci-worker.js";
 export { LocalForgeError, type RpcHint } from "./errors.js";
 export { CONFIG_PATHS } from "./port.js";
 export type { PullRequestView } from "./pull-views.js";
-export { createForgeService, localPullRequestOf, toConnectError } from "./forge-service.js";
+export { createForgeService, localPullRequestOf } from "./forge-service.js";
 export { ciLeaseFromEnvironment, ciSlotsFromEnvironment } from "./ci-settings.js";

@@ -5,9 +5,11 @@
  */
 import { createRequire } from "node:module";
 import { Webhooks } from "@octokit/webhooks";
-import Fastify, { type FastifyInstance } from "fastify";
+import pino from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createAuthorizer } from "../../../services/auth/index.js";
 import { registerGithubWebhook } from "../../../services/forge/github/index.js";
+import { buildApp, type App } from "../../../services/gateway/index.js";
 import { claimGithubDelivery } from "../../../services/store/github-deliveries.js";
 import type { ForgeEvent } from "../../../services/forge/types.js";
 import { freshDatabase, type TestDatabase } from "../../support/database.js";
@@ -20,7 +22,7 @@ const SECRET = "It's a Secret to Everybody";
 const signer = new Webhooks({ secret: SECRET });
 
 let db: TestDatabase;
-let app: FastifyInstance;
+let app: App;
 let received: ForgeEvent[];
 let keys: (string | undefined)[];
 let failSink: boolean;
@@ -30,20 +32,28 @@ let deliveryCounter = 0;
 
 beforeAll(async () => {
   db = await freshDatabase();
-  app = Fastify();
-  // A JSON route outside the webhook's context keeps the default parser.
-  app.post("/echo", async (req) => req.body);
   const log = (level: string) => (_obj: object, msg?: string) => void logged.push({ level, msg });
-  await registerGithubWebhook(app, {
-    secret: SECRET,
-    pool: db.pool,
-    sink: async (e, key) => {
-      if (failSink) throw new Error("queue runner unavailable");
-      received.push(e);
-      keys.push(key);
+  // The webhook as the server mounts it: an extra route of the gateway, whose errors get the one
+  // error body (docs/errors.md). A JSON route beside it keeps the gateway's own parser.
+  app = await buildApp({
+    bindings: [],
+    authorizer: createAuthorizer({ adminKey: "admin", tokens: { findToken: async () => null } }),
+    logger: pino({ level: "silent" }),
+    readiness: async () => ({}),
+    extraRoutes: async (scope) => {
+      scope.post("/echo", async (req) => req.body);
+      await registerGithubWebhook(scope as never, {
+        secret: SECRET,
+        pool: db.pool,
+        sink: async (e, key) => {
+          if (failSink) throw new Error("queue runner unavailable");
+          received.push(e);
+          keys.push(key);
+        },
+        log: { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") },
+        now: () => clock,
+      });
     },
-    log: { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") },
-    now: () => clock,
   });
   await app.ready();
 });
@@ -86,11 +96,12 @@ describe("signature", () => {
     ["a wrong signature", "sha256=" + "0".repeat(64)],
     ["a signature made with another secret", "other"],
     ["no signature", null],
-  ])("rejects %s with 401 and does nothing", async (_label, signature) => {
+  ])("rejects %s as unauthenticated (403, the one error body) and does nothing", async (_label, signature) => {
     const rowsBefore = await deliveryRows();
     const sig = signature === "other" ? await new Webhooks({ secret: "not it" }).sign(JSON.stringify(payloadOf("pull_request", "opened"))) : signature;
     const res = await deliver("pull_request", payloadOf("pull_request", "opened"), { signature: sig });
-    expect(res.statusCode).toBe(401);
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ code: "unauthenticated", message: "missing or invalid X-Hub-Signature-256" });
     expect(received).toEqual([]);
     expect(await deliveryRows()).toBe(rowsBefore);
   });
@@ -115,7 +126,7 @@ describe("deliveries", () => {
     failSink = true;
     const failed = await deliver("status", payloadOf("status"), { delivery: "sink-fails" });
     expect(failed.statusCode).toBe(500);
-    expect(logged.some((l) => l.level === "error")).toBe(true);
+    expect(failed.json()).toMatchObject({ code: "internal", message: expect.stringMatching(/^internal error \(request id /) });
     failSink = false;
     const retried = await deliver("status", payloadOf("status"), { delivery: "sink-fails" });
     expect(retried.json().status).toBe("processed");
@@ -143,17 +154,18 @@ describe("deliveries", () => {
     expect(received).toEqual([]);
   });
 
-  it("answers 400 without the event or delivery header, or for a body that is not JSON", async () => {
+  it("answers 422 naming the missing header, or the body that is not JSON, in the one error body", async () => {
     const body = "not json";
     const noDelivery = await app.inject({ method: "POST", url: "/webhooks/github", headers: { "content-type": "application/json", "x-github-event": "push", "x-hub-signature-256": await signer.sign(body) }, payload: body });
-    expect(noDelivery.statusCode).toBe(400);
+    expect([noDelivery.statusCode, noDelivery.json().code]).toEqual([422, "invalid_argument"]);
+    expect(noDelivery.json().details[0]).toEqual({ type: "field_violation", field: "X-GitHub-Delivery", description: "header required (at most 200 characters)" });
     const notJson = await app.inject({
       method: "POST",
       url: "/webhooks/github",
       headers: { "content-type": "application/json", "x-github-event": "push", "x-github-delivery": "x", "x-hub-signature-256": await signer.sign(body) },
       payload: body,
     });
-    expect([notJson.statusCode, notJson.json().message]).toEqual([400, "body: not a JSON webhook payload"]);
+    expect([notJson.statusCode, notJson.json().message]).toEqual([422, "body: not a JSON webhook payload"]);
   });
 
   it("leaves other routes' JSON parsing alone", async () => {

@@ -5,12 +5,16 @@
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ciLeaseFromEnvironment, ciSlotsFromEnvironment, toConnectError } from "../../../services/forge/local/index.js";
+import { ciLeaseFromEnvironment, ciSlotsFromEnvironment } from "../../../services/forge/local/index.js";
+import { domainErrorToConnect } from "../../../services/contracts/index.js";
 import { isInvalidArgumentError } from "../../../services/contracts/index.js";
 import { ForgeError } from "../../../services/forge/types.js";
 import { createWorld, createSourceRepo, REPO, widgets, type ForgeWorld, type Widgets } from "./forge-fixture.js";
 import { filesAt } from "./git-fixture.js";
 import { worldSnapshot } from "./world-snapshot.js";
+
+/** The answer the gateway gives a forge error (contracts/domain-error.ts): anything else unchanged. */
+const toConnectError = (e: unknown): unknown => domainErrorToConnect(e) ?? e;
 
 let w: ForgeWorld;
 
