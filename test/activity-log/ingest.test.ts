@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppendEventsRequestSchema } from "../../gen/yardmaster/v1/activity_log_pb.js";
 import { Outcome } from "../../gen/yardmaster/v1/events_pb.js";
 import { batchPullOf, checkEvent, EVENT_TYPES, outcomeOf } from "../../services/activity-log/index.js";
-import { isInvalidArgumentError } from "../../services/contracts/index.js";
+import { isInvalidArgumentError, domainErrorToConnect } from "../../services/contracts/index.js";
 import { outboxSize } from "../../services/store/index.js";
 import { METADATA_BUILDERS, UUID_A } from "./event-samples.js";
 import { startLogHarness, type AppendInput, type LogHarness } from "./log-harness.js";
@@ -153,6 +153,7 @@ describe("AppendEvents", () => {
   it("refuses a key reused for other events with ALREADY_EXISTS (409)", async () => {
     await append([input("action.label", "acme/reused", 0)], "reused-1");
     const err = await append([input("action.comment", "acme/reused", 0)], "reused-1").then(() => null, (e: unknown) => e);
-    expect((err as ConnectError).code).toBe(Code.AlreadyExists);
+    // As the gateway answers it (contracts/domain-error.ts: the one mapping).
+    expect(domainErrorToConnect(err)?.code).toBe(Code.AlreadyExists);
   });
 });

@@ -8,7 +8,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { ForgeService } from "../../../gen/yardmaster/v1/forge_pb.js";
 import { violationsOf } from "../../../services/contracts/index.js";
 import { createForgeService } from "../../../services/forge/local/index.js";
-import { principalKey } from "../../../services/auth/index.js";
+import pino from "pino";
+import { createAuthorizer } from "../../../services/auth/index.js";
+import { createGuardInterceptor } from "../../../services/gateway/interceptors.js";
 import { REPO, type ForgeWorld, type Widgets } from "./forge-fixture.js";
 import { worldSnapshot } from "./world-snapshot.js";
 
@@ -115,13 +117,18 @@ describe("deleting a branch as a person", () => {
   });
 });
 
+const ADMIN_KEY = "admin-key-of-the-test";
+
 describe("through ForgeService", () => {
   let client: Client<typeof ForgeService>;
   beforeEach(() => {
+    // The gateway's own guard: it authenticates the admin key and answers refusals (docs/errors.md).
+    const authorizer = createAuthorizer({ adminKey: ADMIN_KEY, tokens: { findToken: async () => null } });
     const transport = createRouterTransport(({ service }) => service(ForgeService, createForgeService(w.forge)), {
-      router: {
+      router: { interceptors: [createGuardInterceptor(authorizer, pino({ level: "silent" }))] },
+      transport: {
         interceptors: [(next) => (req) => {
-          req.contextValues.set(principalKey, { kind: "admin", actor: { type: "application", id: "admin", name: "admin" } });
+          req.header.set("authorization", `Bearer ${ADMIN_KEY}`);
           return next(req);
         }],
       },
