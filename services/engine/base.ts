@@ -7,7 +7,7 @@
  * requests leave (BASE_BRANCH_MISSING) once no merge into it is in flight.
  */
 import { abandonBisections } from "./bisection-end.js";
-import { cancelCars } from "./cars.js";
+import { cancelBatches } from "./batches.js";
 import type { Ctx } from "./context.js";
 import { leaveQueue } from "./leave.js";
 
@@ -35,7 +35,7 @@ export function externalMove(ctx: Ctx, branch: string, sha: string): void {
   base.history = [{ sha, mergedPulls: [] }];
   if (ctx.state.config.resetOnExternalMerge !== "always") return;
   for (const train of ctx.state.trains.filter((t) => t.branch === branch)) {
-    abandonBisections(ctx, train, cancelCars(ctx, train, [...train.cars].filter((c) => !c.merging), "MERGE_QUEUE_RESET"));
+    abandonBisections(ctx, train, cancelBatches(ctx, train, [...train.batches].filter((c) => !c.merging), "MERGE_QUEUE_RESET"));
   }
 }
 

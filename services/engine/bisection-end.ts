@@ -5,14 +5,14 @@
  * verdict when their pull requests leave or the base moves. The verdicts themselves are
  * bisection.ts's.
  */
-import { cancelCars } from "./cars.js";
+import { cancelBatches } from "./batches.js";
 import type { Ctx } from "./context.js";
 import { isExactTree } from "./exact-tree.js";
 import { logBisectionEnd } from "./log-events.js";
-import type { Bisection, Car, Train } from "./state.js";
+import type { Bisection, Batch, Train } from "./state.js";
 
 export const rootOf = (train: Train, b: Bisection): Bisection => train.bisections.find((x) => x.id === b.rootId) ?? b;
-export const inTree = (train: Train, car: Car, rootId: string) => car.bisectionId !== null && train.bisections.find((x) => x.id === car.bisectionId)?.rootId === rootId;
+export const inTree = (train: Train, batch: Batch, rootId: string) => batch.bisectionId !== null && train.bisections.find((x) => x.id === batch.bisectionId)?.rootId === rootId;
 
 /** Moves held candidates back to waiting. */
 export function reembarkCandidates(train: Train, b: Bisection): void {
@@ -26,17 +26,17 @@ export function reembarkCandidates(train: Train, b: Bisection): void {
  * every other one is stopped and its pull requests re-embarked.
  */
 export function settleSubs(ctx: Ctx, train: Train, rootId: string, keepPassed: boolean): void {
-  const subs = train.cars.filter((c) => inTree(train, c, rootId));
+  const subs = train.batches.filter((c) => inTree(train, c, rootId));
   const kept = new Set<string>();
-  const others = train.cars.filter((c) => c.check && !inTree(train, c, rootId));
+  const others = train.batches.filter((c) => c.check && !inTree(train, c, rootId));
   let broken = !keepPassed || others.length > 0;
   for (const sub of subs) {
-    const aheadOk = sub.ancestors.every((a) => kept.has(a) || !train.cars.some((c) => c.id === a));
+    const aheadOk = sub.ancestors.every((a) => kept.has(a) || !train.batches.some((c) => c.id === a));
     const chain = [...subs.filter((s) => kept.has(s.id)), sub].flatMap((s) => s.members);
     const exact = sub.check?.phase === "passed" && isExactTree(ctx, train.branch, sub.check.baseSha, sub.check.includedPulls, chain);
     if (!broken && aheadOk && exact) { kept.add(sub.id); sub.bisectionId = null; continue; }
     broken = true;
-    cancelCars(ctx, train, [sub], "BATCH_AHEAD_FAILED");
+    cancelBatches(ctx, train, [sub], "BATCH_AHEAD_FAILED");
   }
 }
 
@@ -51,7 +51,7 @@ export function endChain(ctx: Ctx, train: Train, b: Bisection, maxReached: boole
     const remaining = level.members.filter((n) => ctx.pull(n) && !culprits.has(n));
     for (const ref of level.memberRefs) logBisectionEnd(ctx, ref, level, remaining, maxReached);
     reembarkCandidates(train, level);
-    cancelCars(ctx, train, train.cars.filter((c) => c.bisectionId === level!.id), "BATCH_AHEAD_FAILED");
+    cancelBatches(ctx, train, train.batches.filter((c) => c.bisectionId === level!.id), "BATCH_AHEAD_FAILED");
     train.bisections = train.bisections.filter((x) => x.id !== level!.id);
   }
 }

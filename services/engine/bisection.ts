@@ -21,21 +21,21 @@
  * not yet proven good leaves with BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS.
  */
 import { endChain, inTree, reembarkCandidates, rootOf, settleSubs } from "./bisection-end.js";
-import { addCar, ancestorsFor, cancelCars, descendantsOf, releaseCheckingLabel, stopCheck } from "./cars.js";
+import { addBatch, ancestorsFor, cancelBatches, descendantsOf, releaseCheckingLabel, stopCheck } from "./batches.js";
 import type { AbortCode } from "./codes.js";
 import type { Ctx } from "./context.js";
 import { leaveQueue } from "./leave.js";
 import { logBisectionEnd, logBisectionStart, type LeaveBatch } from "./log-events.js";
-import type { Bisection, Car, Train } from "./state.js";
+import type { Bisection, Batch, Train } from "./state.js";
 
 /** Closes a concluded batch's draft and removes the batch; its members are the caller's business. */
-export function discardCar(ctx: Ctx, train: Train, car: Car, reason: string): void {
-  const check = car.check;
+export function discardBatch(ctx: Ctx, train: Train, batch: Batch, reason: string): void {
+  const check = batch.check;
   if (check) {
-    releaseCheckingLabel(ctx, car);
-    ctx.emit({ kind: "cancel_speculative_check", checkId: check.id, batchId: car.id, inPlace: check.mode === "in_place", draftBranch: check.branch, draftNumber: check.mode === "draft" ? check.number : null, reason });
+    releaseCheckingLabel(ctx, batch);
+    ctx.emit({ kind: "cancel_speculative_check", checkId: check.id, batchId: batch.id, inPlace: check.mode === "in_place", draftBranch: check.branch, draftNumber: check.mode === "draft" ? check.number : null, reason });
   }
-  train.cars = train.cars.filter((c) => c.id !== car.id);
+  train.batches = train.batches.filter((c) => c.id !== batch.id);
 }
 
 /**
@@ -46,50 +46,50 @@ export function discardCar(ctx: Ctx, train: Train, car: Car, reason: string): vo
  * `why` replaces the failure's code and reasons when the batch leaves the train for another
  * cause (a batch giving way to a schedule: SCHEDULE_BLOCKED_AHEAD_YIELDED).
  */
-export function rebuildDescendants(ctx: Ctx, train: Train, car: Car, why?: { code: AbortCode; reason: string; restartReason: string }): void {
-  const own = ctx.bisection(train, car.bisectionId);
+export function rebuildDescendants(ctx: Ctx, train: Train, batch: Batch, why?: { code: AbortCode; reason: string; restartReason: string }): void {
+  const own = ctx.bisection(train, batch.bisectionId);
   const ownRoot = own ? rootOf(train, own).id : null;
-  const descendants = descendantsOf(train, car);
+  const descendants = descendantsOf(train, batch);
   const sameBisection = descendants.filter((d) => ownRoot !== null && inTree(train, d, ownRoot));
-  const gone = new Set([car.id, ...sameBisection.map((d) => d.id)]);
-  cancelCars(ctx, train, sameBisection, "BATCH_AHEAD_FAILED");
+  const gone = new Set([batch.id, ...sameBisection.map((d) => d.id)]);
+  cancelBatches(ctx, train, sameBisection, "BATCH_AHEAD_FAILED");
   for (const d of descendants) {
     if (gone.has(d.id) || d.merging) continue;
     stopCheck(ctx, d, () => (why ? { code: why.code, reason: why.reason } : { code: "BATCH_AHEAD_FAILED" }));
     d.ancestors = d.ancestors.filter((a) => !gone.has(a));
-    d.restartReason = why?.restartReason ?? `Rechecked without ${car.name}, which failed`;
+    d.restartReason = why?.restartReason ?? `Rechecked without ${batch.name}, which failed`;
   }
 }
 
-function canSplit(ctx: Ctx, car: Car, root: Bisection | null): boolean {
-  const max = ctx.rule(car.queueRule)?.batchMaxFailureResolutionAttempts ?? null;
+function canSplit(ctx: Ctx, batch: Batch, root: Bisection | null): boolean {
+  const max = ctx.rule(batch.queueRule)?.batchMaxFailureResolutionAttempts ?? null;
   return max === null || (root?.attempts ?? 0) < max;
 }
 
 /** Replaces a failed batch by diagnostic sub-batches checking cumulative prefixes of its members but the last. */
-function split(ctx: Ctx, train: Train, car: Car, parent: Bisection | null): void {
-  const head = car.members.slice(0, -1);
+function split(ctx: Ctx, train: Train, batch: Batch, parent: Bisection | null): void {
+  const head = batch.members.slice(0, -1);
   const parts = Math.min(Math.max(2, ctx.state.config.maxParallelChecks), head.length);
   const size = Math.ceil(head.length / parts);
   const record: Bisection = {
-    id: car.id, name: car.name, queueRule: car.queueRule, rootId: parent?.rootId ?? car.id, parentId: parent?.id ?? null,
-    depth: car.depth, members: [...car.members], ancestors: [], scopes: car.scopes, allScopes: car.allScopes,
-    subBatchIds: [], candidates: [car.members.at(-1)!], checkPullRequest: car.check?.number ?? null,
-    timedOut: car.check?.timedOut ?? false, attempts: 0, startedAt: ctx.now, confirmedCulprits: [], droppedUnverified: [],
-    memberRefs: car.members.map((n) => {
+    id: batch.id, name: batch.name, queueRule: batch.queueRule, rootId: parent?.rootId ?? batch.id, parentId: parent?.id ?? null,
+    depth: batch.depth, members: [...batch.members], ancestors: [], scopes: batch.scopes, allScopes: batch.allScopes,
+    subBatchIds: [], candidates: [batch.members.at(-1)!], checkPullRequest: batch.check?.number ?? null,
+    timedOut: batch.check?.timedOut ?? false, attempts: 0, startedAt: ctx.now, confirmedCulprits: [], droppedUnverified: [],
+    memberRefs: batch.members.map((n) => {
       const p = ctx.mustPull(n);
       return { number: n, baseRef: p.baseRef, queueRule: p.queueRule, priorityRuleName: p.priorityRuleName, sessionId: p.sessionId };
     }),
   };
   const root = parent ? rootOf(train, parent) : record;
   root.attempts += 1;
-  discardCar(ctx, train, car, "bisection");
-  record.ancestors = ancestorsFor(ctx, train, car);
-  const prefix = car.name.replace(/^Batch /, "Sub-batch ");
+  discardBatch(ctx, train, batch, "bisection");
+  record.ancestors = ancestorsFor(ctx, train, batch);
+  const prefix = batch.name.replace(/^Batch /, "Sub-batch ");
   for (let i = 0, k = 0; i < head.length; i += size, k++) {
-    const sub = addCar(ctx, train, {
-      queueRule: car.queueRule, members: head.slice(i, i + size), ancestors: [...record.ancestors, ...record.subBatchIds],
-      scopes: car.scopes, allScopes: car.allScopes, bisectionId: record.id, depth: car.depth + 1, name: `${prefix}.${k + 1}`,
+    const sub = addBatch(ctx, train, {
+      queueRule: batch.queueRule, members: head.slice(i, i + size), ancestors: [...record.ancestors, ...record.subBatchIds],
+      scopes: batch.scopes, allScopes: batch.allScopes, bisectionId: record.id, depth: batch.depth + 1, name: `${prefix}.${k + 1}`,
     });
     record.subBatchIds.push(sub.id);
   }
@@ -102,8 +102,8 @@ function split(ctx: Ctx, train: Train, car: Car, parent: Bisection | null): void
  * leave names the failed sub-batch it was in, else the original batch (the bisection's root),
  * unless it is in another batch of the train by now.
  */
-function giveUp(ctx: Ctx, train: Train, root: Bisection, leaf: Bisection, failed: Car): void {
-  const passed = new Set(train.cars.filter((c) => c.check?.phase === "passed" && !inTree(train, c, root.id)).flatMap((c) => c.members));
+function giveUp(ctx: Ctx, train: Train, root: Bisection, leaf: Bisection, failed: Batch): void {
+  const passed = new Set(train.batches.filter((c) => c.check?.phase === "passed" && !inTree(train, c, root.id)).flatMap((c) => c.members));
   const unresolved = root.members.filter((n) => ctx.pull(n) && !passed.has(n));
   const from = new Map<number, LeaveBatch>(unresolved.map((n) => [n, failed.members.includes(n) ? failed : root]));
   endChain(ctx, train, leaf, true);
@@ -114,35 +114,35 @@ function giveUp(ctx: Ctx, train: Train, root: Bisection, leaf: Bisection, failed
  * Resolves a failed batch whose ancestors all passed (or merged); see the module header.
  * The batch's check has concluded (its checks_end was logged).
  */
-export function resolveFailedCar(ctx: Ctx, train: Train, car: Car): void {
-  const parent = ctx.bisection(train, car.bisectionId) ?? null;
+export function resolveFailedBatch(ctx: Ctx, train: Train, batch: Batch): void {
+  const parent = ctx.bisection(train, batch.bisectionId) ?? null;
   const root = parent ? rootOf(train, parent) : null;
-  const timedOut = car.check?.timedOut ?? false;
-  rebuildDescendants(ctx, train, car);
+  const timedOut = batch.check?.timedOut ?? false;
+  rebuildDescendants(ctx, train, batch);
   if (parent) {
     reembarkCandidates(train, parent);
-    car.bisectionId = null; // resolved here, not settled with the passed sub-batches before it
+    batch.bisectionId = null; // resolved here, not settled with the passed sub-batches before it
     settleSubs(ctx, train, root!.id, true);
-    car.bisectionId = parent.id;
+    batch.bisectionId = parent.id;
   }
   const culpritCode = timedOut ? "CHECKS_TIMEOUT" : "CHECKS_FAILED";
-  if (car.members.length === 1) {
-    const culprit = car.members[0]!;
-    discardCar(ctx, train, car, "culprit found");
+  if (batch.members.length === 1) {
+    const culprit = batch.members[0]!;
+    discardBatch(ctx, train, batch, "culprit found");
     if (parent) { parent.confirmedCulprits.push(culprit); endChain(ctx, train, parent, false); }
     // The batch is gone by now: the leave names it explicitly.
-    leaveQueue(ctx, culprit, culpritCode, { from: new Map([[culprit, car]]) });
+    leaveQueue(ctx, culprit, culpritCode, { from: new Map([[culprit, batch]]) });
     return;
   }
-  if (!canSplit(ctx, car, root)) {
-    if (parent) { discardCar(ctx, train, car, "max failure resolution attempts"); giveUp(ctx, train, root!, parent, car); return; }
-    const members = [...car.members];
-    discardCar(ctx, train, car, "max failure resolution attempts");
-    const from = new Map(members.map((n) => [n, car]));
+  if (!canSplit(ctx, batch, root)) {
+    if (parent) { discardBatch(ctx, train, batch, "max failure resolution attempts"); giveUp(ctx, train, root!, parent, batch); return; }
+    const members = [...batch.members];
+    discardBatch(ctx, train, batch, "max failure resolution attempts");
+    const from = new Map(members.map((n) => [n, batch]));
     for (const n of members) leaveQueue(ctx, n, "BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS", { from });
     return;
   }
-  split(ctx, train, car, parent);
+  split(ctx, train, batch, parent);
 }
 
 /**
@@ -152,7 +152,7 @@ export function resolveFailedCar(ctx: Ctx, train: Train, car: Car): void {
 export function progressBisections(ctx: Ctx, train: Train): boolean {
   for (const b of [...train.bisections].sort((x, y) => y.depth - x.depth)) {
     if (train.bisections.some((x) => x.parentId === b.id)) continue;
-    const live = train.cars.filter((c) => c.bisectionId === b.id);
+    const live = train.batches.filter((c) => c.bisectionId === b.id);
     if (!live.every((c) => c.check?.phase === "passed")) continue;
     const candidates = b.candidates.filter((n) => ctx.pull(n));
     b.candidates = [];

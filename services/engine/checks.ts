@@ -8,13 +8,13 @@
  * the in-place rule holds. With merge_method fast-forward the draft is built on the check commit of
  * the batch ahead, so that merging moves the base to exactly the tested commit.
  */
-import { cancelCars, descendantsOf, laneScopes, mustBuildOn, withDescendants } from "./cars.js";
+import { cancelBatches, descendantsOf, laneScopes, mustBuildOn, withDescendants } from "./batches.js";
 import { usesInPlaceChecks } from "./config.js";
 import type { Ctx } from "./context.js";
 import type { EventOf } from "./events.js";
 import { leaveQueue } from "./leave.js";
 import { logChecksPostponed, logChecksStart, logConflictDeferred } from "./log-events.js";
-import type { Car, CheckAttempt, CheckEnding, Train } from "./state.js";
+import type { Batch, CheckAttempt, CheckEnding, Train } from "./state.js";
 import { abandonBisections } from "./bisection-end.js";
 
 /** Draft creation attempts before the batch's pull requests leave (DRAFT_PULL_REQUEST_CREATION_FAILED). */
@@ -23,8 +23,8 @@ export const MAX_CREATION_ATTEMPTS = 3;
 const retryDelayMs = (failures: number) => 30_000 * 2 ** (failures - 1);
 
 /** Draft branch of a check: `<prefix><base>/<partition>/<batch-name>[-retry-<n>]`. */
-export function draftBranchName(prefix: string, train: Train, car: Car, attempt: number): string {
-  const slug = car.name.toLowerCase().replace(/[^a-z0-9.]+/g, "-");
+export function draftBranchName(prefix: string, train: Train, batch: Batch, attempt: number): string {
+  const slug = batch.name.toLowerCase().replace(/[^a-z0-9.]+/g, "-");
   const partition = train.partition === "__default__" ? "" : `${train.partition}/`;
   return `${prefix}${train.branch}/${partition}${slug}${attempt > 0 ? `-retry-${attempt}` : ""}`;
 }
@@ -41,10 +41,10 @@ interface BuildPoint {
   included: number[];
 }
 
-function buildPoint(ctx: Ctx, train: Train, car: Car): BuildPoint | null {
-  const ahead = train.cars.filter((c) => car.ancestors.includes(c.id));
-  const own = car.members;
-  const rule = ctx.mustRule(car.queueRule);
+function buildPoint(ctx: Ctx, train: Train, batch: Batch): BuildPoint | null {
+  const ahead = train.batches.filter((c) => batch.ancestors.includes(c.id));
+  const own = batch.members;
+  const rule = ctx.mustRule(batch.queueRule);
   if (rule.mergeMethod === "fast-forward" && ahead.length > 0) {
     const parent = ahead.at(-1)!.check;
     if (!parent?.headSha) return null;
@@ -55,12 +55,12 @@ function buildPoint(ctx: Ctx, train: Train, car: Car): BuildPoint | null {
   return { baseSha: base, pulls, treeBase: base, included: pulls };
 }
 
-function capacityAllows(ctx: Ctx, train: Train, car: Car): boolean {
+function capacityAllows(ctx: Ctx, train: Train, batch: Batch): boolean {
   const cfg = ctx.state.config;
-  return laneScopes(car.scopes).every((scope) => {
+  return laneScopes(batch.scopes).every((scope) => {
     const cap = cfg.scopeCapacities[scope] ?? cfg.defaultScopeCapacity;
     if (cap === null || cap === undefined) return true;
-    return train.cars.filter((c) => c.check && laneScopes(c.scopes).includes(scope)).length < cap;
+    return train.batches.filter((c) => c.check && laneScopes(c.scopes).includes(scope)).length < cap;
   });
 }
 
@@ -70,45 +70,45 @@ function title(members: number[]): string {
 }
 
 /** Emits the effect that creates a check attempt (draft or in place). */
-function requestCreation(ctx: Ctx, train: Train, car: Car, check: CheckAttempt, build: BuildPoint): void {
-  const rule = ctx.mustRule(car.queueRule);
+function requestCreation(ctx: Ctx, train: Train, batch: Batch, check: CheckAttempt, build: BuildPoint): void {
+  const rule = ctx.mustRule(batch.queueRule);
   const head = (n: number) => ({ number: n, headSha: ctx.mustPull(n).headSha });
   if (check.mode === "in_place") {
-    ctx.emit({ kind: "start_in_place_check", checkId: check.id, batchId: car.id, baseRef: train.branch, baseSha: build.baseSha, pull: head(car.members[0]!), updateMethod: rule.updateMethod, botAccount: rule.updateBotAccount });
+    ctx.emit({ kind: "start_in_place_check", checkId: check.id, batchId: batch.id, baseRef: train.branch, baseSha: build.baseSha, pull: head(batch.members[0]!), updateMethod: rule.updateMethod, botAccount: rule.updateBotAccount });
     return;
   }
-  const ahead = build.pulls.filter((n) => !car.members.includes(n));
-  const lines = build.pulls.map((n) => `- #${n} ${ctx.pull(n)?.title ?? ""}${car.members.includes(n) ? "" : " (batch ahead)"}`.trimEnd());
+  const ahead = build.pulls.filter((n) => !batch.members.includes(n));
+  const lines = build.pulls.map((n) => `- #${n} ${ctx.pull(n)?.title ?? ""}${batch.members.includes(n) ? "" : " (batch ahead)"}`.trimEnd());
   ctx.emit({
-    kind: "create_speculative_check", checkId: check.id, batchId: car.id, baseRef: train.branch, baseSha: build.baseSha,
-    draftBranch: check.branch!, pulls: build.pulls.map(head), ownPullNumbers: [...car.members], aheadPullNumbers: ahead,
-    title: title(car.members),
-    body: `This draft pull request checks ${car.name} of the merge queue (queue rule \`${car.queueRule}\`) on top of \`${train.branch}\` at ${build.baseSha}.\n\nPull requests, in merge order:\n${lines.join("\n")}\n`,
+    kind: "create_speculative_check", checkId: check.id, batchId: batch.id, baseRef: train.branch, baseSha: build.baseSha,
+    draftBranch: check.branch!, pulls: build.pulls.map(head), ownPullNumbers: [...batch.members], aheadPullNumbers: ahead,
+    title: title(batch.members),
+    body: `This draft pull request checks ${batch.name} of the merge queue (queue rule \`${batch.queueRule}\`) on top of \`${train.branch}\` at ${build.baseSha}.\n\nPull requests, in merge order:\n${lines.join("\n")}\n`,
     botAccount: rule.draftBotAccount,
   });
 }
 
-function startCheck(ctx: Ctx, train: Train, car: Car, build: BuildPoint): void {
-  const rule = ctx.mustRule(car.queueRule);
-  const inPlace = usesInPlaceChecks(ctx.state.config, rule) && car.members.length === 1 && car.ancestors.length === 0;
-  const attempt = car.retries;
-  car.check = {
+function startCheck(ctx: Ctx, train: Train, batch: Batch, build: BuildPoint): void {
+  const rule = ctx.mustRule(batch.queueRule);
+  const inPlace = usesInPlaceChecks(ctx.state.config, rule) && batch.members.length === 1 && batch.ancestors.length === 0;
+  const attempt = batch.retries;
+  batch.check = {
     id: ctx.nextCheckId(), attempt, mode: inPlace ? "in_place" : "draft", phase: "creating",
-    branch: inPlace ? null : draftBranchName(rule.queueBranchPrefix, train, car, attempt), number: null, headSha: null,
+    branch: inPlace ? null : draftBranchName(rule.queueBranchPrefix, train, batch, attempt), number: null, headSha: null,
     baseSha: build.treeBase, includedPulls: build.included,
     requestedAt: ctx.now, startedAt: null, endedAt: null, timedOut: false, checks: [], creationFailures: 0, nextCreationAt: null,
   };
-  requestCreation(ctx, train, car, car.check, build);
+  requestCreation(ctx, train, batch, batch.check, build);
 }
 
 /**
- * Whether a check of `car` built now would miss pull requests whose merge is in flight (a batch
- * of the train that is merging and is not among `car`'s ancestors, such as a bisection sub-batch
+ * Whether a check of `batch` built now would miss pull requests whose merge is in flight (a batch
+ * of the train that is merging and is not among `batch`'s ancestors, such as a bisection sub-batch
  * that passed): its tree would be stale as soon as that merge lands, so it waits for the merge.
  */
-function waitsForMerge(ctx: Ctx, train: Train, car: Car): boolean {
-  const merging = train.cars.find((c) => c.merging);
-  return merging !== undefined && merging !== car && !car.ancestors.includes(merging.id) && mustBuildOn(ctx, car, merging);
+function waitsForMerge(ctx: Ctx, train: Train, batch: Batch): boolean {
+  const merging = train.batches.find((c) => c.merging);
+  return merging !== undefined && merging !== batch && !batch.ancestors.includes(merging.id) && mustBuildOn(ctx, batch, merging);
 }
 
 /** Starts checks of batches waiting for a slot, and re-requests creations whose retry is due. Returns true on change. */
@@ -116,28 +116,28 @@ export function startChecks(ctx: Ctx, train: Train): boolean {
   if (ctx.state.pause) return false;
   let changed = false;
   const cfg = ctx.state.config;
-  for (const car of train.cars) {
-    const check = car.check;
-    if (check?.phase === "creating" && check.nextCreationAt !== null && check.nextCreationAt <= ctx.now && !waitsForMerge(ctx, train, car)) {
-      const build = buildPoint(ctx, train, car);
+  for (const batch of train.batches) {
+    const check = batch.check;
+    if (check?.phase === "creating" && check.nextCreationAt !== null && check.nextCreationAt <= ctx.now && !waitsForMerge(ctx, train, batch)) {
+      const build = buildPoint(ctx, train, batch);
       if (!build) continue;
       Object.assign(check, { id: ctx.nextCheckId(), nextCreationAt: null, baseSha: build.treeBase, includedPulls: build.included });
-      requestCreation(ctx, train, car, check, build);
+      requestCreation(ctx, train, batch, check, build);
       changed = true;
     }
   }
-  let used = train.cars.filter((c) => c.check && c.bisectionId === null).length;
-  for (const car of train.cars) {
-    if (car.check) continue;
-    const sub = car.bisectionId !== null; // bisection sub-batches take no checks slot
+  let used = train.batches.filter((c) => c.check && c.bisectionId === null).length;
+  for (const batch of train.batches) {
+    if (batch.check) continue;
+    const sub = batch.bisectionId !== null; // bisection sub-batches take no checks slot
     if (!sub && used >= cfg.maxParallelChecks) continue;
-    const ahead = train.cars.filter((c) => car.ancestors.includes(c.id));
+    const ahead = train.batches.filter((c) => batch.ancestors.includes(c.id));
     // An edited draft (allow_queue_branch_edit) holds commits no other check can include: wait for its merge.
     if (ahead.some((a) => !a.check || a.check.edited || (a.check.phase === "failed" && !cfg.skipIntermediateResults))) continue;
-    if (!capacityAllows(ctx, train, car) || waitsForMerge(ctx, train, car)) continue;
-    const build = buildPoint(ctx, train, car);
+    if (!capacityAllows(ctx, train, batch) || waitsForMerge(ctx, train, batch)) continue;
+    const build = buildPoint(ctx, train, batch);
     if (!build) continue;
-    startCheck(ctx, train, car, build);
+    startCheck(ctx, train, batch, build);
     if (!sub) used++;
     changed = true;
   }
@@ -151,11 +151,11 @@ const ENDED: Record<CheckEnding, string> = { passed: "passed", failed: "failed",
  * request re-embarked after the batch it was last checked in (and how that check ended), or its
  * first check.
  */
-function startReason(ctx: Ctx, train: Train, car: Car, number: number): string {
-  if (car.restartReason) return car.restartReason;
-  const b = ctx.bisection(train, car.bisectionId);
+function startReason(ctx: Ctx, train: Train, batch: Batch, number: number): string {
+  if (batch.restartReason) return batch.restartReason;
+  const b = ctx.bisection(train, batch.bisectionId);
   if (b) return `Bisection of ${b.name}: checking a prefix of the failed batch`;
-  if (car.check!.attempt > 0) return `Retry ${car.check!.attempt} of ${ctx.rule(car.queueRule)?.maxChecksRetries ?? 0} after a failure`;
+  if (batch.check!.attempt > 0) return `Retry ${batch.check!.attempt} of ${ctx.rule(batch.queueRule)?.maxChecksRetries ?? 0} after a failure`;
   const previous = ctx.pull(number)?.previousBatch;
   return previous ? `Re-embarked after ${previous.name} ${ENDED[previous.ended ?? "stopped"]}` : "First time checking";
 }
@@ -164,9 +164,9 @@ function startReason(ctx: Ctx, train: Train, car: Car, number: number): string {
 export function onCheckCreated(ctx: Ctx, event: EventOf<"speculative_check_created">): void {
   const found = ctx.findCheck(event.checkId);
   if (!found || found.check.phase !== "creating") return; // cancelled meanwhile: the runner closes what it created
-  const { train, car, check } = found;
+  const { train, batch, check } = found;
   if (check.mode === "in_place") {
-    const pull = ctx.mustPull(car.members[0]!);
+    const pull = ctx.mustPull(batch.members[0]!);
     if (pull.pendingHeadSha !== null && pull.pendingHeadSha !== event.headSha) {
       leaveQueue(ctx, pull.number, "PULL_REQUEST_UPDATED");
       return;
@@ -176,20 +176,20 @@ export function onCheckCreated(ctx: Ctx, event: EventOf<"speculative_check_creat
   }
   Object.assign(check, { number: event.pullRequestNumber, headSha: event.headSha, phase: "running", startedAt: ctx.now });
   const label = ctx.state.config.checkingLabel;
-  for (const m of car.members) {
+  for (const m of batch.members) {
     const pull = ctx.mustPull(m);
-    logChecksStart(ctx, pull, car, check, startReason(ctx, train, car, m));
+    logChecksStart(ctx, pull, batch, check, startReason(ctx, train, batch, m));
     if (label) ctx.emit({ kind: "add_labels", number: m, labels: [label] });
   }
-  car.restartReason = null;
+  batch.restartReason = null;
 }
 
 /** speculative_check_failed: conflicts leave or are deferred; other errors are retried, then leave. */
 export function onCheckCreationFailed(ctx: Ctx, event: EventOf<"speculative_check_failed">): void {
   const found = ctx.findCheck(event.checkId);
   if (!found || found.check.phase !== "creating") return;
-  const { train, car, check } = found;
-  const named = event.pullRequest !== null && check.includedPulls.includes(event.pullRequest) ? event.pullRequest : car.members[0]!;
+  const { train, batch, check } = found;
+  const named = event.pullRequest !== null && check.includedPulls.includes(event.pullRequest) ? event.pullRequest : batch.members[0]!;
   const reason = event.message || undefined;
   if (event.reason === "conflict_with_pull_ahead") {
     const blockers = check.includedPulls.slice(0, check.includedPulls.indexOf(named)).filter((n) => ctx.pull(n));
@@ -197,8 +197,8 @@ export function onCheckCreationFailed(ctx: Ctx, event: EventOf<"speculative_chec
       const pull = ctx.mustPull(named);
       pull.conflictBlockers = blockers;
       logConflictDeferred(ctx, pull, reason ?? "The pull request conflicts with pull requests ahead; it waits for them to merge", blockers);
-      const holder = train.cars.find((c) => c.members.includes(named)) ?? car;
-      abandonBisections(ctx, train, cancelCars(ctx, train, withDescendants(train, holder), "BATCH_AHEAD_FAILED"));
+      const holder = train.batches.find((c) => c.members.includes(named)) ?? batch;
+      abandonBisections(ctx, train, cancelBatches(ctx, train, withDescendants(train, holder), "BATCH_AHEAD_FAILED"));
       return;
     }
   }
@@ -211,13 +211,13 @@ export function onCheckCreationFailed(ctx: Ctx, event: EventOf<"speculative_chec
     return;
   }
   check.creationFailures += 1;
-  for (const m of car.members) {
+  for (const m of batch.members) {
     const pull = ctx.mustPull(m);
     pull.creationFailures += 1;
-    logChecksPostponed(ctx, pull, car, event.message || "The draft pull request could not be created", pull.creationFailures);
+    logChecksPostponed(ctx, pull, batch, event.message || "The draft pull request could not be created", pull.creationFailures);
   }
   if (check.creationFailures >= MAX_CREATION_ATTEMPTS) {
-    leaveQueue(ctx, [...car.members], "DRAFT_PULL_REQUEST_CREATION_FAILED", { reason });
+    leaveQueue(ctx, [...batch.members], "DRAFT_PULL_REQUEST_CREATION_FAILED", { reason });
     return;
   }
   check.nextCreationAt = ctx.now + retryDelayMs(check.creationFailures);
@@ -227,7 +227,7 @@ export function onCheckCreationFailed(ctx: Ctx, event: EventOf<"speculative_chec
 export function onCheckClosed(ctx: Ctx, checkId: string): void {
   const found = ctx.findCheck(checkId);
   if (!found || found.check.mode !== "draft") return;
-  leaveQueue(ctx, [...found.car.members], "BATCH_PULL_REQUEST_CLOSED");
+  leaveQueue(ctx, [...found.batch.members], "BATCH_PULL_REQUEST_CLOSED");
 }
 
 /**
@@ -243,16 +243,16 @@ export function onCheckClosed(ctx: Ctx, checkId: string): void {
 export function onCheckEdited(ctx: Ctx, event: EventOf<"speculative_check_edited">): void {
   const found = ctx.findCheck(event.checkId);
   if (!found) return;
-  const { train, car, check } = found;
-  if (check.mode !== "draft" || check.headSha === event.headSha || car.merging) return;
+  const { train, batch, check } = found;
+  if (check.mode !== "draft" || check.headSha === event.headSha || batch.merging) return;
   if (check.phase !== "running" && check.phase !== "passed") return;
-  const rule = ctx.rule(car.queueRule);
+  const rule = ctx.rule(batch.queueRule);
   // Only merge-batch merges the draft itself; every other method merges the pull requests' heads,
   // which would not be the tree that passed.
   if (!rule?.allowQueueBranchEdit || rule.mergeMethod !== "merge-batch") {
-    leaveQueue(ctx, [...car.members], "DRAFT_PULL_REQUEST_CHANGED", { othersCode: "BATCH_AHEAD_BRANCH_EDITED" });
+    leaveQueue(ctx, [...batch.members], "DRAFT_PULL_REQUEST_CHANGED", { othersCode: "BATCH_AHEAD_BRANCH_EDITED" });
     return;
   }
-  abandonBisections(ctx, train, cancelCars(ctx, train, descendantsOf(train, car), "BATCH_AHEAD_BRANCH_EDITED"));
+  abandonBisections(ctx, train, cancelBatches(ctx, train, descendantsOf(train, batch), "BATCH_AHEAD_BRANCH_EDITED"));
   Object.assign(check, { headSha: event.headSha, phase: "running", startedAt: ctx.now, endedAt: null, timedOut: false, checks: [], edited: true });
 }

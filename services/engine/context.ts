@@ -6,7 +6,7 @@
 import type { EngineQueueRule } from "./config.js";
 import type { EngineEffect, LogEffect } from "./effects.js";
 import { deterministicUuid } from "./ids.js";
-import type { Bisection, Car, CheckAttempt, EngineState, EpochMs, PullEntry, Train } from "./state.js";
+import type { Bisection, Batch, CheckAttempt, EngineState, EpochMs, PullEntry, Train } from "./state.js";
 
 /** State, clock and effects of one `apply` (see the module header). */
 export class Ctx {
@@ -58,7 +58,7 @@ export class Ctx {
   train(branch: string, partition: string): Train {
     let t = this.state.trains.find((x) => x.branch === branch && x.partition === partition);
     if (!t) {
-      t = { branch, partition, cars: [], waiting: [], bisections: [], forming: null };
+      t = { branch, partition, batches: [], waiting: [], bisections: [], forming: null };
       this.state.trains.push(t);
     }
     return t;
@@ -66,23 +66,23 @@ export class Ctx {
 
   /** Trains holding a pull request (waiting, in a batch or held by a bisection). */
   trainsOf(number: number): Train[] {
-    return this.state.trains.filter((t) => t.waiting.includes(number) || t.cars.some((c) => c.members.includes(number))
+    return this.state.trains.filter((t) => t.waiting.includes(number) || t.batches.some((c) => c.members.includes(number))
       || t.bisections.some((b) => b.candidates.includes(number)));
   }
 
   /** The batch with this id and its train. */
-  findCar(id: string): { train: Train; car: Car } | undefined {
+  findBatch(id: string): { train: Train; batch: Batch } | undefined {
     for (const train of this.state.trains) {
-      const car = train.cars.find((c) => c.id === id);
-      if (car) return { train, car };
+      const batch = train.batches.find((c) => c.id === id);
+      if (batch) return { train, batch };
     }
     return undefined;
   }
 
   /** The batch whose current check attempt has this id. */
-  findCheck(checkId: string): { train: Train; car: Car; check: CheckAttempt } | undefined {
+  findCheck(checkId: string): { train: Train; batch: Batch; check: CheckAttempt } | undefined {
     for (const train of this.state.trains) {
-      for (const car of train.cars) if (car.check?.id === checkId) return { train, car, check: car.check };
+      for (const batch of train.batches) if (batch.check?.id === checkId) return { train, batch, check: batch.check };
     }
     return undefined;
   }

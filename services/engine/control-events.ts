@@ -4,13 +4,13 @@
  * CONFIGURATION_CHANGED; a new mode or partition set re-embarks batches with BATCH_SCOPES_CHANGED).
  */
 import { abandonBisections } from "./bisection-end.js";
-import { cancelCars, withDescendants } from "./cars.js";
+import { cancelBatches, withDescendants } from "./batches.js";
 import { DEFAULT_PARTITION, projectConfiguration, type ConfigurationInput, type EngineConfig } from "./config.js";
 import type { Ctx } from "./context.js";
 import { EngineInputError, type EventOf } from "./events.js";
 import { leaveQueue } from "./leave.js";
 import { logDequeue } from "./log-events.js";
-import type { Car, Train } from "./state.js";
+import type { Batch, Train } from "./state.js";
 
 /** The pull request named by a dequeue is in no merge queue (the API answers 404). */
 export class NotQueuedError extends EngineInputError {
@@ -30,11 +30,11 @@ export function onPause(ctx: Ctx, event: EventOf<"pause">): void {
   ctx.state.pause = { reason: event.reason, pausedAt: was?.pausedAt ?? ctx.now };
   if (was) return;
   for (const train of ctx.state.trains) {
-    const first = train.cars.find((c) => c.check?.mode === "draft" && (c.check.phase === "creating" || c.check.phase === "running"));
+    const first = train.batches.find((c) => c.check?.mode === "draft" && (c.check.phase === "creating" || c.check.phase === "running"));
     if (!first) continue;
-    const stopped = train.cars.filter((c) => c.check?.mode === "draft" && (c.check.phase === "creating" || c.check.phase === "running"))
+    const stopped = train.batches.filter((c) => c.check?.mode === "draft" && (c.check.phase === "creating" || c.check.phase === "running"))
       .flatMap((c) => withDescendants(train, c));
-    abandonBisections(ctx, train, cancelCars(ctx, train, [...new Set(stopped)], "PR_CHECKS_STOPPED_BECAUSE_MERGE_QUEUE_PAUSE"));
+    abandonBisections(ctx, train, cancelBatches(ctx, train, [...new Set(stopped)], "PR_CHECKS_STOPPED_BECAUSE_MERGE_QUEUE_PAUSE"));
   }
 }
 
@@ -74,8 +74,8 @@ function validate(config: EngineConfig): void {
   }
 }
 
-function dissolveTrain(ctx: Ctx, train: Train, cars: Car[], code: "BATCH_SCOPES_CHANGED" | "SPECULATIVE_CHECK_NUMBER_REDUCED"): void {
-  abandonBisections(ctx, train, cancelCars(ctx, train, cars.filter((c) => !c.merging), code));
+function dissolveTrain(ctx: Ctx, train: Train, batches: Batch[], code: "BATCH_SCOPES_CHANGED" | "SPECULATIVE_CHECK_NUMBER_REDUCED"): void {
+  abandonBisections(ctx, train, cancelBatches(ctx, train, batches.filter((c) => !c.merging), code));
 }
 
 /** configuration_changed: applies the new configuration and settles what it invalidates. */
@@ -90,8 +90,8 @@ export function onConfigurationChanged(ctx: Ctx, input: ConfigurationInput): voi
   const allowed = next.partitions.length ? next.partitions : [DEFAULT_PARTITION];
   for (const train of ctx.state.trains.filter((t) => !allowed.includes(t.partition))) {
     // The leave of a pull request that had no other partition names the batch it was in here.
-    const from = new Map(train.cars.flatMap((c) => c.members.map((m) => [m, { ...c }] as const)));
-    dissolveTrain(ctx, train, [...train.cars], "BATCH_SCOPES_CHANGED");
+    const from = new Map(train.batches.flatMap((c) => c.members.map((m) => [m, { ...c }] as const)));
+    dissolveTrain(ctx, train, [...train.batches], "BATCH_SCOPES_CHANGED");
     const orphans: number[] = [];
     for (const n of [...train.waiting]) {
       const pull = ctx.mustPull(n);
@@ -99,21 +99,21 @@ export function onConfigurationChanged(ctx: Ctx, input: ConfigurationInput): voi
       if (pull.partitions.length === 0) orphans.push(n); else train.waiting = train.waiting.filter((x) => x !== n);
     }
     leaveQueue(ctx, orphans, "PR_DEQUEUED_FROM_PARTITION", { from });
-    if (train.cars.length === 0) ctx.state.trains = ctx.state.trains.filter((t) => t !== train);
+    if (train.batches.length === 0) ctx.state.trains = ctx.state.trains.filter((t) => t !== train);
   }
 
-  if (old.mode !== next.mode) for (const train of ctx.state.trains) dissolveTrain(ctx, train, [...train.cars], "BATCH_SCOPES_CHANGED");
+  if (old.mode !== next.mode) for (const train of ctx.state.trains) dissolveTrain(ctx, train, [...train.batches], "BATCH_SCOPES_CHANGED");
 
   const changedRules = new Set(next.queueRules.filter((r) => {
     const before = old.queueRules.find((o) => o.name === r.name);
     return before !== undefined && before.checkFingerprint !== r.checkFingerprint;
   }).map((r) => r.name));
-  const invalidated = ctx.state.trains.flatMap((t) => t.cars).filter((c) => c.check && changedRules.has(c.queueRule)).flatMap((c) => c.members);
+  const invalidated = ctx.state.trains.flatMap((t) => t.batches).filter((c) => c.check && changedRules.has(c.queueRule)).flatMap((c) => c.members);
   leaveQueue(ctx, invalidated, "CONFIGURATION_CHANGED");
 
   if (next.maxParallelChecks < old.maxParallelChecks) {
     for (const train of ctx.state.trains) {
-      const extra = train.cars.filter((c) => c.check && c.bisectionId === null).slice(next.maxParallelChecks);
+      const extra = train.batches.filter((c) => c.check && c.bisectionId === null).slice(next.maxParallelChecks);
       if (extra.length) dissolveTrain(ctx, train, [...new Set(extra.flatMap((c) => withDescendants(train, c)))], "SPECULATIVE_CHECK_NUMBER_REDUCED");
     }
   }

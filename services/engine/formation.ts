@@ -12,7 +12,7 @@
  * deferred behind pull requests still queued, or, for a pull request that gave way to its closed
  * merge schedule, before that schedule opens (schedule-yield.ts).
  */
-import { ancestorsFor, addCar, laneScopes, scopesOverlap } from "./cars.js";
+import { ancestorsFor, addBatch, laneScopes, scopesOverlap } from "./batches.js";
 import type { Ctx } from "./context.js";
 import { effectivePriority, orderedWaiting } from "./order.js";
 import type { PullEntry, Train } from "./state.js";
@@ -24,7 +24,7 @@ const laneKey = (p: PullEntry) => (p.allScopes ? "*" : [...laneScopes(p.scopes)]
 function eligible(ctx: Ctx, train: Train): PullEntry[] {
   const mode = ctx.state.config.mode;
   // A failed batch waiting for a later one to vindicate it (skip_intermediate_results) blocks its lanes.
-  const failed = ctx.state.config.skipIntermediateResults ? train.cars.filter((c) => c.check?.phase === "failed") : [];
+  const failed = ctx.state.config.skipIntermediateResults ? train.batches.filter((c) => c.check?.phase === "failed") : [];
   return orderedWaiting(ctx, train).filter((p) => {
     if (!ctx.rule(p.queueRule)) return false;
     if (p.conflictBlockers?.some((n) => ctx.pull(n))) return false;
@@ -40,14 +40,14 @@ function eligible(ctx: Ctx, train: Train): PullEntry[] {
  * itself, or null when one of them cannot join it (other queue rule, or not eligible now).
  */
 function stackOf(ctx: Ctx, train: Train, seed: PullEntry, eligibleNow: Set<number>, embarked: Set<number>): PullEntry[] | null {
-  const inOtherCar = (n: number) => train.cars.some((c) => c.members.includes(n)) && !embarked.has(n);
+  const inOtherBatch = (n: number) => train.batches.some((c) => c.members.includes(n)) && !embarked.has(n);
   const chain: PullEntry[] = [];
   const visit = (p: PullEntry, depth: number): boolean => {
     if (depth > 64) return false;
     for (const n of p.dependsOn) {
       const pred = ctx.pull(n);
       if (!pred || embarked.has(n) || chain.some((c) => c.number === n) || !ctx.trainsOf(n).includes(train)) continue;
-      if (inOtherCar(n) || !eligibleNow.has(n) || pred.queueRule !== seed.queueRule || !visit(pred, depth + 1)) return false;
+      if (inOtherBatch(n) || !eligibleNow.has(n) || pred.queueRule !== seed.queueRule || !visit(pred, depth + 1)) return false;
     }
     if (!chain.some((c) => c.number === p.number)) chain.push(p);
     return true;
@@ -68,13 +68,13 @@ function fill(ctx: Ctx, train: Train, first: PullEntry[], group: PullEntry[], si
 }
 
 /** Forms new batches from the waiting pull requests. Returns true when a batch was formed. */
-export function formCars(ctx: Ctx, train: Train): boolean {
+export function formBatches(ctx: Ctx, train: Train): boolean {
   train.forming = null;
   if (ctx.state.pause) return false;
   const cfg = ctx.state.config;
   let changed = false;
   for (;;) {
-    const mainline = train.cars.filter((c) => c.bisectionId === null);
+    const mainline = train.batches.filter((c) => c.bisectionId === null);
     const free = cfg.maxParallelChecks - mainline.length;
     // A batch waiting for a slot comes first: nothing new in its lane (in serial mode, at all).
     const stalled = mainline.filter((c) => !c.check);
@@ -82,7 +82,7 @@ export function formCars(ctx: Ctx, train: Train): boolean {
     const candidates = eligible(ctx, train).filter((p) => !stalled.some((c) => scopesOverlap(c, p)));
     const eligibleNow = new Set(candidates.map((p) => p.number));
     // Predecessors count as embarked only in batches the new one is checked on top of.
-    const embarkedFor = (p: PullEntry) => new Set(train.cars.filter((c) => ancestorsFor(ctx, train, p).includes(c.id)).flatMap((c) => c.members));
+    const embarkedFor = (p: PullEntry) => new Set(train.batches.filter((c) => ancestorsFor(ctx, train, p).includes(c.id)).flatMap((c) => c.members));
     let seed: PullEntry | undefined;
     let stack: PullEntry[] = [];
     let embarked = new Set<number>();
@@ -106,7 +106,7 @@ export function formCars(ctx: Ctx, train: Train): boolean {
     }
     const scopes = [...new Set(members.flatMap((p) => p.scopes))].sort();
     const allScopes = members.some((p) => p.allScopes);
-    addCar(ctx, train, {
+    addBatch(ctx, train, {
       queueRule: seed.queueRule, members: members.map((p) => p.number), ancestors: ancestorsFor(ctx, train, { scopes, allScopes }),
       scopes, allScopes, bisectionId: null, depth: 0,
     });

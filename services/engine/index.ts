@@ -4,7 +4,7 @@
  * Rules: engine.ts header and docs/merge-queue.md.
  */
 export { apply, createState, type ApplyResult } from "./engine.js";
-export { emptyState, type EngineState, type PullEntry, type Car, type CheckAttempt, type Bisection, type Train, type BaseState, type QueueCheck, type EpochMs } from "./state.js";
+export { emptyState, type EngineState, type PullEntry, type Batch, type CheckAttempt, type Bisection, type Train, type BaseState, type QueueCheck, type EpochMs } from "./state.js";
 export { parseEvent, EngineInputError, type EngineEvent, type EngineEventInput, type EngineEventType, type EventOf, type QueuedPullInput } from "./events.js";
 export { NotQueuedError } from "./control-events.js";
 export type * from "./effects.js";

@@ -6,7 +6,7 @@
  * {@link announceLeave} only: nothing to cancel, no cascade.
  */
 import { abandonBisections } from "./bisection-end.js";
-import { batchesInMerge, cancelCars, withDescendants } from "./cars.js";
+import { batchesInMerge, cancelBatches, withDescendants } from "./batches.js";
 import { reasonOf, type AbortCode, type DefinitiveCode, type DequeueCode } from "./codes.js";
 import type { Ctx } from "./context.js";
 import { INTERNAL_TRIGGER } from "./effects.js";
@@ -45,27 +45,27 @@ export function leaveQueue(ctx: Ctx, numbers: number | number[], code: Definitiv
   const list = (Array.isArray(numbers) ? numbers : [numbers]).filter((n, i, a) => ctx.pull(n) && !merging.has(n) && a.indexOf(n) === i);
   if (list.length === 0) return [];
   const leaving = new Map(list.map((n) => [n, code] as const));
-  const carOf = new Map<number, LeaveBatch>();
+  const batchOf = new Map<number, LeaveBatch>();
   for (const number of list) {
     for (const train of ctx.trainsOf(number)) {
       train.waiting = train.waiting.filter((n) => n !== number);
       for (const b of train.bisections) {
         if (!b.candidates.includes(number)) continue;
-        if (!carOf.has(number)) carOf.set(number, { id: b.id, scopes: b.scopes, allScopes: b.allScopes });
+        if (!batchOf.has(number)) batchOf.set(number, { id: b.id, scopes: b.scopes, allScopes: b.allScopes });
         b.candidates = b.candidates.filter((n) => n !== number);
       }
-      const car = train.cars.find((c) => c.members.includes(number));
-      if (!car) continue;
-      const cancelled = withDescendants(train, car);
-      for (const c of cancelled) for (const m of c.members) if (leaving.has(m) && !carOf.has(m)) carOf.set(m, { ...c });
-      const abandoned = cancelCars(ctx, train, cancelled, options.othersCode ?? "PR_AHEAD_DEQUEUED", leaving);
+      const batch = train.batches.find((c) => c.members.includes(number));
+      if (!batch) continue;
+      const cancelled = withDescendants(train, batch);
+      for (const c of cancelled) for (const m of c.members) if (leaving.has(m) && !batchOf.has(m)) batchOf.set(m, { ...c });
+      const abandoned = cancelBatches(ctx, train, cancelled, options.othersCode ?? "PR_AHEAD_DEQUEUED", leaving);
       abandonBisections(ctx, train, abandoned);
       for (const m of list) train.waiting = train.waiting.filter((n) => n !== m);
     }
   }
   const left = [...list];
   for (const number of list) {
-    announceLeave(ctx, ctx.mustPull(number), code, carOf.get(number) ?? options.from?.get(number) ?? null, options.trigger ?? INTERNAL_TRIGGER, options.reason);
+    announceLeave(ctx, ctx.mustPull(number), code, batchOf.get(number) ?? options.from?.get(number) ?? null, options.trigger ?? INTERNAL_TRIGGER, options.reason);
   }
   for (const number of options.cascade === false ? [] : list) {
     for (const successor of Object.values(ctx.state.pulls)) {
@@ -78,15 +78,15 @@ export function leaveQueue(ctx: Ctx, numbers: number | number[], code: Definitiv
 }
 
 /**
- * Logs the leave and its side effects (`car`: the batch it left from, null when it was waiting),
+ * Logs the leave and its side effects (`batch`: the batch it left from, null when it was waiting),
  * then forgets the pull request. Held pull requests whose
  * conflict was deferred behind it are released when nothing else blocks them.
  */
-export function announceLeave(ctx: Ctx, pull: PullEntry, code: DequeueCode, car: LeaveBatch | null, trigger: string, reason?: string): void {
+export function announceLeave(ctx: Ctx, pull: PullEntry, code: DequeueCode, batch: LeaveBatch | null, trigger: string, reason?: string): void {
   const merged = code === "PR_MERGED" || code === "PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED";
   const cfg = ctx.state.config;
   endYield(pull, ctx.now);
-  logLeave(ctx, pull, code, car, trigger, reason);
+  logLeave(ctx, pull, code, batch, trigger, reason);
   if (cfg.queuedLabel) ctx.emit({ kind: "remove_labels", number: pull.number, labels: [cfg.queuedLabel] });
   if (!merged && cfg.dequeuedLabel) ctx.emit({ kind: "add_labels", number: pull.number, labels: [cfg.dequeuedLabel] });
   const sentence = reason ?? reasonOf(code);

@@ -7,7 +7,7 @@
 import { abortStatus, reasonOf, type AbortCode, type DequeueCode } from "./codes.js";
 import type { Ctx } from "./context.js";
 import { INTERNAL_TRIGGER } from "./effects.js";
-import type { Bisection, Car, CheckAttempt, PullEntry, PullRef, QueueCheck } from "./state.js";
+import type { Bisection, Batch, CheckAttempt, PullEntry, PullRef, QueueCheck } from "./state.js";
 
 const UNSUCCESSFUL = new Set(["failure", "error", "cancelled", "action_required", "timed_out"]);
 
@@ -23,10 +23,10 @@ function queueFields(ctx: Ctx, pull: PullEntry) {
   };
 }
 
-function batchFields(car: Car) {
+function batchFields(batch: Batch) {
   return {
-    batch_id: car.id, train_car_id: car.id, batch_name: car.name, scopes: car.scopes,
-    parent_batch_ids: car.ancestors, all_scopes: car.allScopes,
+    batch_id: batch.id, train_car_id: batch.id, batch_name: batch.name, scopes: batch.scopes,
+    parent_batch_ids: batch.ancestors, all_scopes: batch.allScopes,
   };
 }
 
@@ -51,25 +51,25 @@ export function logEnter(ctx: Ctx, pull: PullEntry): void {
  * The batch a leave event names (`batch_id`, `scopes`, `all_scopes`): a batch, or the bisection
  * record of a bisected batch (same id) for the pull requests it held.
  */
-export type LeaveBatch = Pick<Car, "id" | "scopes" | "allScopes">;
+export type LeaveBatch = Pick<Batch, "id" | "scopes" | "allScopes">;
 
-/** action.queue.leave; `car` is the batch it was in when it left (null when waiting). */
-export function logLeave(ctx: Ctx, pull: PullEntry, code: DequeueCode, car: LeaveBatch | null, trigger: string, reason?: string): void {
+/** action.queue.leave; `batch` is the batch it was in when it left (null when waiting). */
+export function logLeave(ctx: Ctx, pull: PullEntry, code: DequeueCode, batch: LeaveBatch | null, trigger: string, reason?: string): void {
   const merged = code === "PR_MERGED" || code === "PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED";
   ctx.log("action.queue.leave", pull.number, pull.baseRef, trigger, {
     reason: reason ?? reasonOf(code), merged, ...queueFields(ctx, pull),
     seconds_waiting_for_schedule: Math.round((pull.scheduleWaitMs ?? 0) / 1000), seconds_waiting_for_freeze: Math.round((pull.freezeWaitMs ?? 0) / 1000), conditions_evaluation: pull.lastEvaluation ?? null,
     checks: pull.lastChecks, unsuccessful_checks: unsuccessful(pull.lastChecks), pull_request_head_sha: pull.headSha,
-    dequeue_code: code, batch_id: car?.id ?? null, scopes: car ? car.scopes : null, all_scopes: car ? car.allScopes : null,
+    dequeue_code: code, batch_id: batch?.id ?? null, scopes: batch ? batch.scopes : null, all_scopes: batch ? batch.allScopes : null,
   });
 }
 
 /** action.queue.checks_start for one member of a batch whose check exists now. */
-export function logChecksStart(ctx: Ctx, pull: PullEntry, car: Car, check: CheckAttempt, startReason: string): void {
+export function logChecksStart(ctx: Ctx, pull: PullEntry, batch: Batch, check: CheckAttempt, startReason: string): void {
   ctx.log("action.queue.checks_start", pull.number, pull.baseRef, INTERNAL_TRIGGER, {
     ...queueFields(ctx, pull), start_reason: startReason, speculative_check_pull_request: speculativeCheck(ctx, check, "pending"),
-    unsuccessful_checks: [], pull_request_numbers: car.members, direct_merge_impacted_base_scopes: null,
-    ...batchFields(car), previous_batch_id: pull.previousBatch?.id ?? null, previous_batch_name: pull.previousBatch?.name ?? null,
+    unsuccessful_checks: [], pull_request_numbers: batch.members, direct_merge_impacted_base_scopes: null,
+    ...batchFields(batch), previous_batch_id: pull.previousBatch?.id ?? null, previous_batch_name: pull.previousBatch?.name ?? null,
   });
 }
 
@@ -79,7 +79,7 @@ export type CheckEnd =
   | { aborted: true; code: AbortCode; reason?: string };
 
 /** action.queue.checks_end for one member: the check concluded (aborted false) or stopped with a code. */
-export function logChecksEnd(ctx: Ctx, pull: PullEntry, car: Car, check: CheckAttempt, end: CheckEnd, maxRetries: number): void {
+export function logChecksEnd(ctx: Ctx, pull: PullEntry, batch: Batch, check: CheckAttempt, end: CheckEnd, maxRetries: number): void {
   const conclusion = end.aborted ? "cancelled" : end.conclusion;
   const retried = end.aborted && end.code === "CHECKS_RETRIED";
   ctx.log("action.queue.checks_end", pull.number, pull.baseRef, INTERNAL_TRIGGER, {
@@ -87,17 +87,17 @@ export function logChecksEnd(ctx: Ctx, pull: PullEntry, car: Car, check: CheckAt
     abort_reason: end.aborted ? (end.reason ?? reasonOf(end.code)) : null,
     abort_status: end.aborted ? abortStatus(end.code) : "DEFINITIVE",
     ...queueFields(ctx, pull), retry_attempt: retried ? check.attempt + 1 : null, max_retries: maxRetries,
-    retries_before_run: check.attempt, bisection_depth: car.depth,
+    retries_before_run: check.attempt, bisection_depth: batch.depth,
     speculative_check_pull_request: speculativeCheck(ctx, check, conclusion),
-    unsuccessful_checks: unsuccessful(check.checks), pull_request_numbers: car.members, direct_merge_impacted_base_scopes: null,
-    ...batchFields(car),
+    unsuccessful_checks: unsuccessful(check.checks), pull_request_numbers: batch.members, direct_merge_impacted_base_scopes: null,
+    ...batchFields(batch),
   });
 }
 
 /** action.queue.checks_postponed: the draft of the batch could not be created; `attempt` is 1-based within the stay. */
-export function logChecksPostponed(ctx: Ctx, pull: PullEntry, car: Car, reason: string, attempt: number): void {
+export function logChecksPostponed(ctx: Ctx, pull: PullEntry, batch: Batch, reason: string, attempt: number): void {
   ctx.log("action.queue.checks_postponed", pull.number, pull.baseRef, INTERNAL_TRIGGER, {
-    ...queueFields(ctx, pull), reason, batch_id: car.id, batch_name: car.name, sub_batch_pr_numbers: car.members, attempt,
+    ...queueFields(ctx, pull), reason, batch_id: batch.id, batch_name: batch.name, sub_batch_pr_numbers: batch.members, attempt,
   });
 }
 

@@ -11,17 +11,17 @@
  */
 import { externalMove, recordQueueMerge } from "./base.js";
 import { isExactTree } from "./exact-tree.js";
-import { discardCar } from "./bisection.js";
-import { mustBuildOn, releaseCheckingLabel, stopCheck } from "./cars.js";
+import { discardBatch } from "./bisection.js";
+import { mustBuildOn, releaseCheckingLabel, stopCheck } from "./batches.js";
 import type { Ctx } from "./context.js";
 import type { EventOf } from "./events.js";
 import { announceLeave, leaveQueue } from "./leave.js";
 import { logMerged } from "./log-events.js";
-import type { Car, EngineState, Train } from "./state.js";
+import type { Batch, EngineState, Train } from "./state.js";
 
 /** Unmerged batches a batch is checked on top of, in train order. */
-function pendingAncestors(train: Train, car: Car): Car[] {
-  return train.cars.filter((c) => car.ancestors.includes(c.id));
+function pendingAncestors(train: Train, batch: Batch): Batch[] {
+  return train.batches.filter((c) => batch.ancestors.includes(c.id));
 }
 
 /**
@@ -33,44 +33,44 @@ function pendingAncestors(train: Train, car: Car): Car[] {
 export function carriedPulls(state: EngineState, checkId: string): number[] {
   if (!state.config.skipIntermediateResults) return [];
   for (const train of state.trains) {
-    const car = train.cars.find((c) => c.check?.id === checkId);
-    if (car) return pendingAncestors(train, car).flatMap((a) => a.members);
+    const batch = train.batches.find((c) => c.check?.id === checkId);
+    if (batch) return pendingAncestors(train, batch).flatMap((a) => a.members);
   }
   return [];
 }
 
-/** Every other partition's batch holding a member of `car` has passed. */
-function passedInEveryPartition(ctx: Ctx, train: Train, car: Car): boolean {
-  return car.members.every((m) => ctx.trainsOf(m).every((t) => t === train
-    || t.cars.some((c) => c.members.includes(m) && c.check?.phase === "passed")));
+/** Every other partition's batch holding a member of `batch` has passed. */
+function passedInEveryPartition(ctx: Ctx, train: Train, batch: Batch): boolean {
+  return batch.members.every((m) => ctx.trainsOf(m).every((t) => t === train
+    || t.batches.some((c) => c.members.includes(m) && c.check?.phase === "passed")));
 }
 
-function mergeable(ctx: Ctx, train: Train, car: Car): boolean {
-  if (car.check?.phase !== "passed" || car.merging || car.bisectionId !== null) return false;
+function mergeable(ctx: Ctx, train: Train, batch: Batch): boolean {
+  if (batch.check?.phase !== "passed" || batch.merging || batch.bisectionId !== null) return false;
   // A scheduled freeze holds it (docs/scheduled-freeze.md).
-  if ((car.check.scheduleHeldUntil ?? null) !== null) return false;
-  const ahead = pendingAncestors(train, car);
+  if ((batch.check.scheduleHeldUntil ?? null) !== null) return false;
+  const ahead = pendingAncestors(train, batch);
   if (ahead.length > 0 && !ctx.state.config.skipIntermediateResults) return false;
   if (ahead.some((a) => a.merging)) return false;
   // Skipping intermediate results never merges a batch whose merge schedule is closed.
   if (ahead.some((a) => (a.check?.scheduleHeldUntil ?? null) !== null)) return false;
-  return passedInEveryPartition(ctx, train, car);
+  return passedInEveryPartition(ctx, train, batch);
 }
 
 /** Emits the merge of the first mergeable batch of a train. Returns true on change. */
 export function startMerges(ctx: Ctx, train: Train): boolean {
   const base = ctx.state.bases[train.branch];
   if (ctx.state.pause || !base || base.mergingBatchId !== null) return false;
-  const car = train.cars.find((c) => mergeable(ctx, train, c));
-  if (!car) return false;
-  const check = car.check!;
-  const rule = ctx.rule(car.queueRule);
-  const batches = [...pendingAncestors(train, car), car];
+  const batch = train.batches.find((c) => mergeable(ctx, train, c));
+  if (!batch) return false;
+  const check = batch.check!;
+  const rule = ctx.rule(batch.queueRule);
+  const batches = [...pendingAncestors(train, batch), batch];
   const pulls = batches.flatMap((c) => c.members).filter((n) => ctx.pull(n));
-  car.merging = true;
-  base.mergingBatchId = car.id;
+  batch.merging = true;
+  base.mergingBatchId = batch.id;
   ctx.emit({
-    kind: "merge_batch", batchId: car.id, baseRef: train.branch,
+    kind: "merge_batch", batchId: batch.id, baseRef: train.branch,
     pulls: pulls.map((n) => ({ number: n, headSha: ctx.mustPull(n).headSha })),
     method: rule?.mergeMethod ?? "merge", expectedBaseSha: base.sha, checkBaseSha: check.baseSha, checkSha: check.headSha!,
     exactTree: isExactTree(ctx, train.branch, check.baseSha, check.includedPulls, pulls),
@@ -84,10 +84,10 @@ function forgetElsewhere(ctx: Ctx, train: Train, number: number): void {
   for (const other of ctx.trainsOf(number)) {
     if (other === train) continue;
     other.waiting = other.waiting.filter((n) => n !== number);
-    for (const car of [...other.cars]) {
-      if (!car.members.includes(number)) continue;
-      car.members = car.members.filter((n) => n !== number);
-      if (car.members.length === 0) discardCar(ctx, other, car, "merged in another partition");
+    for (const batch of [...other.batches]) {
+      if (!batch.members.includes(number)) continue;
+      batch.members = batch.members.filter((n) => n !== number);
+      if (batch.members.length === 0) discardBatch(ctx, other, batch, "merged in another partition");
     }
   }
 }
@@ -98,44 +98,44 @@ function forgetElsewhere(ctx: Ctx, train: Train, number: number): void {
  * merged) describe a tree that can no longer be merged: they stop with MERGE_QUEUE_RESET and
  * start again on the new base. A batch being merged is left to its merge.
  */
-function restartStaleChecks(ctx: Ctx, train: Train, merged: { n: number; car: Car }[]): void {
-  for (const car of train.cars) {
-    const check = car.check;
-    if (!check || car.merging || check.phase === "failed") continue;
-    const missing = merged.filter((m) => mustBuildOn(ctx, car, m.car) && !check.includedPulls.includes(m.n)).map((m) => `#${m.n}`);
+function restartStaleChecks(ctx: Ctx, train: Train, merged: { n: number; batch: Batch }[]): void {
+  for (const batch of train.batches) {
+    const check = batch.check;
+    if (!check || batch.merging || check.phase === "failed") continue;
+    const missing = merged.filter((m) => mustBuildOn(ctx, batch, m.batch) && !check.includedPulls.includes(m.n)).map((m) => `#${m.n}`);
     if (missing.length === 0) continue;
-    stopCheck(ctx, car, () => ({ code: "MERGE_QUEUE_RESET", reason: `Rechecked on top of ${missing.join(", ")}, merged meanwhile` }));
-    car.restartReason = `Rechecked on top of ${missing.join(", ")}, merged while this batch was checked`;
+    stopCheck(ctx, batch, () => ({ code: "MERGE_QUEUE_RESET", reason: `Rechecked on top of ${missing.join(", ")}, merged meanwhile` }));
+    batch.restartReason = `Rechecked on top of ${missing.join(", ")}, merged while this batch was checked`;
   }
 }
 
 /** merge_completed: the batch (and absorbed batches ahead) merged; the base moved to `newBaseSha`. */
 export function onMergeCompleted(ctx: Ctx, event: EventOf<"merge_completed">): void {
-  const found = ctx.findCar(event.batchId);
-  if (!found || !found.car.merging) {
+  const found = ctx.findBatch(event.batchId);
+  if (!found || !found.batch.merging) {
     // A merge the engine no longer tracks (its batch was cancelled meanwhile): an unexplained move.
     for (const [branch, base] of Object.entries(ctx.state.bases)) {
       if (base.mergingBatchId === event.batchId) { base.mergingBatchId = null; externalMove(ctx, branch, event.newBaseSha); }
     }
     return;
   }
-  const { train, car } = found;
+  const { train, batch } = found;
   const base = ctx.base(train.branch);
-  const absorbed = pendingAncestors(train, car);
-  const merged = [...absorbed, car].flatMap((c) => c.members.filter((n) => ctx.pull(n)).map((n) => ({ n, car: c, skipped: c !== car })));
+  const absorbed = pendingAncestors(train, batch);
+  const merged = [...absorbed, batch].flatMap((c) => c.members.filter((n) => ctx.pull(n)).map((n) => ({ n, batch: c, skipped: c !== batch })));
   base.mergingBatchId = null;
   recordQueueMerge(ctx, train.branch, event.newBaseSha, merged.map((m) => m.n));
   for (const a of absorbed) {
     if (a.check?.phase === "running" || a.check?.phase === "creating") stopCheck(ctx, a, () => ({ code: "INTERMEDIATE_RESULTS_SKIPPED" }));
-    else discardCar(ctx, train, a, "merged with a later batch");
+    else discardBatch(ctx, train, a, "merged with a later batch");
   }
-  releaseCheckingLabel(ctx, car);
-  const check = car.check!;
+  releaseCheckingLabel(ctx, batch);
+  const check = batch.check!;
   if (check.mode === "draft") ctx.emit({ kind: "close_pull_request", number: check.number!, deleteBranch: check.branch, reason: "batch merged" });
-  const ids = new Set([...absorbed, car].map((c) => c.id));
-  train.cars = train.cars.filter((c) => !ids.has(c.id));
+  const ids = new Set([...absorbed, batch].map((c) => c.id));
+  train.batches = train.batches.filter((c) => !ids.has(c.id));
   restartStaleChecks(ctx, train, merged);
-  for (const { n, car: from, skipped } of merged) {
+  for (const { n, batch: from, skipped } of merged) {
     const pull = ctx.mustPull(n);
     logMerged(ctx, pull, event.newBaseSha);
     forgetElsewhere(ctx, train, n);
@@ -148,11 +148,11 @@ export function onMergeCompleted(ctx: Ctx, event: EventOf<"merge_completed">): v
 
 /** merge_failed: the base moved (reset), or a pull request cannot merge (it leaves; others re-embark); into a deleted base, everything of it leaves (BASE_BRANCH_MISSING). */
 export function onMergeFailed(ctx: Ctx, event: EventOf<"merge_failed">): void {
-  const found = ctx.findCar(event.batchId);
-  if (!found || !found.car.merging) return;
-  const { train, car } = found;
+  const found = ctx.findBatch(event.batchId);
+  if (!found || !found.batch.merging) return;
+  const { train, batch } = found;
   const base = ctx.base(train.branch);
-  car.merging = false;
+  batch.merging = false;
   base.mergingBatchId = null;
   const pending = base.pendingMoveSha;
   base.pendingMoveSha = null;
@@ -161,7 +161,7 @@ export function onMergeFailed(ctx: Ctx, event: EventOf<"merge_failed">): void {
     externalMove(ctx, train.branch, (event.currentBaseSha ?? pending)!);
     return;
   }
-  const culprit = event.pullRequest !== null && car.members.includes(event.pullRequest) ? event.pullRequest : car.members[0]!;
+  const culprit = event.pullRequest !== null && batch.members.includes(event.pullRequest) ? event.pullRequest : batch.members[0]!;
   leaveQueue(ctx, culprit, "PR_UNEXPECTEDLY_FAILED_TO_MERGE", { reason: event.message || undefined });
   if (pending !== null) externalMove(ctx, train.branch, pending);
 }

@@ -9,10 +9,10 @@
  * rechecked without it at once (they contain its failure) - unless skip_intermediate_results lets
  * a later batch vindicate it, in which case they run to the end.
  */
-import { rebuildDescendants, resolveFailedCar } from "./bisection.js";
-import { descendantsOf, endCheckFor, stopCheck } from "./cars.js";
+import { rebuildDescendants, resolveFailedBatch } from "./bisection.js";
+import { descendantsOf, endCheckFor, stopCheck } from "./batches.js";
 import type { Ctx } from "./context.js";
-import type { Car, CheckAttempt, EpochMs, HoldKind, QueueCheck, Train } from "./state.js";
+import type { Batch, CheckAttempt, EpochMs, HoldKind, QueueCheck, Train } from "./state.js";
 
 const MAX_DURATIONS = 50;
 
@@ -44,21 +44,21 @@ export function checksTimeoutMs(ctx: Ctx, queueRule: string): number | null {
 }
 
 /** A check concluded unsuccessfully (conditions false, or timed out): retry or mark failed. */
-export function checkFailed(ctx: Ctx, car: Car, timedOut: boolean): void {
-  const check = car.check!;
-  const maxRetries = ctx.rule(car.queueRule)?.maxChecksRetries ?? 0;
+export function checkFailed(ctx: Ctx, batch: Batch, timedOut: boolean): void {
+  const check = batch.check!;
+  const maxRetries = ctx.rule(batch.queueRule)?.maxChecksRetries ?? 0;
   check.timedOut = timedOut;
   check.endedAt = ctx.now;
   recordDuration(ctx, check);
-  if (car.retries < maxRetries) {
-    stopCheck(ctx, car, () => ({ code: "CHECKS_RETRIED" }));
-    car.retries += 1;
+  if (batch.retries < maxRetries) {
+    stopCheck(ctx, batch, () => ({ code: "CHECKS_RETRIED" }));
+    batch.retries += 1;
     return;
   }
   check.phase = "failed";
-  for (const m of car.members) {
+  for (const m of batch.members) {
     const pull = ctx.pull(m);
-    if (pull) endCheckFor(ctx, pull, car, check, { aborted: false, conclusion: timedOut ? "timed_out" : "failure" }, maxRetries);
+    if (pull) endCheckFor(ctx, pull, batch, check, { aborted: false, conclusion: timedOut ? "timed_out" : "failure" }, maxRetries);
   }
 }
 
@@ -75,15 +75,15 @@ export function onCheckResults(
   scheduleOpensAt: EpochMs | null = null, scheduleBlocked: Record<string, EpochMs> | null = null, holdKind: HoldKind = "schedule", openEnded = false,
 ): void {
   const found = ctx.findCheck(checkId);
-  if (found?.check.phase === "passed" && !found.car.merging) {
-    if (conditions === false && scheduleOpensAt !== null && holdKind === "freeze") hold(ctx, found.car, found.check, scheduleOpensAt, scheduleBlocked, holdKind, openEnded);
-    else if (conditions === true) releaseSchedule(ctx, found.car, found.check);
+  if (found?.check.phase === "passed" && !found.batch.merging) {
+    if (conditions === false && scheduleOpensAt !== null && holdKind === "freeze") hold(ctx, found.batch, found.check, scheduleOpensAt, scheduleBlocked, holdKind, openEnded);
+    else if (conditions === true) releaseSchedule(ctx, found.batch, found.check);
     return;
   }
   if (!found || found.check.phase !== "running") return; // stale: a cancelled or concluded attempt
-  const { car, check } = found;
+  const { batch, check } = found;
   check.checks = checks;
-  for (const m of car.members) {
+  for (const m of batch.members) {
     const p = ctx.pull(m);
     if (!p) continue;
     p.lastChecks = checks;
@@ -91,29 +91,29 @@ export function onCheckResults(
   }
   if (conditions === false && scheduleOpensAt !== null) {
     // Only a schedule or a freeze stands in the way: wait for it (no timeout), checked again when it opens.
-    hold(ctx, car, check, scheduleOpensAt, scheduleBlocked, holdKind, openEnded);
+    hold(ctx, batch, check, scheduleOpensAt, scheduleBlocked, holdKind, openEnded);
     return;
   }
-  releaseSchedule(ctx, car, check);
+  releaseSchedule(ctx, batch, check);
   if (conditions === "pending") return;
-  if (conditions === false) { checkFailed(ctx, car, false); return; }
+  if (conditions === false) { checkFailed(ctx, batch, false); return; }
   check.phase = "passed";
   check.endedAt = ctx.now;
   recordDuration(ctx, check);
-  const maxRetries = ctx.rule(car.queueRule)?.maxChecksRetries ?? 0;
-  for (const m of car.members) {
+  const maxRetries = ctx.rule(batch.queueRule)?.maxChecksRetries ?? 0;
+  for (const m of batch.members) {
     const pull = ctx.pull(m);
-    if (pull) endCheckFor(ctx, pull, car, check, { aborted: false, conclusion: "success" }, maxRetries);
+    if (pull) endCheckFor(ctx, pull, batch, check, { aborted: false, conclusion: "success" }, maxRetries);
   }
 }
 
 /** Holds a check's merge until `opensAt` (at least a second from now), for the blocked members or all. */
-function hold(ctx: Ctx, car: Car, check: CheckAttempt, opensAt: EpochMs, blocked: Record<string, EpochMs> | null, kind: HoldKind, openEnded: boolean): void {
+function hold(ctx: Ctx, batch: Batch, check: CheckAttempt, opensAt: EpochMs, blocked: Record<string, EpochMs> | null, kind: HoldKind, openEnded: boolean): void {
   check.scheduleHeldSince ??= ctx.now;
   check.scheduleHeldUntil = Math.max(opensAt, ctx.now + 1000);
   check.scheduleHeldBy = kind;
   check.scheduleHeldOpenEnded = openEnded;
-  const own = blocked === null ? null : Object.entries(blocked).filter(([n]) => car.members.includes(Number(n)));
+  const own = blocked === null ? null : Object.entries(blocked).filter(([n]) => batch.members.includes(Number(n)));
   check.scheduleBlocked = own === null || own.length === 0 ? null : Object.fromEntries(own.map(([n, at]) => [n, Math.min(check.scheduleHeldUntil!, Math.max(at, ctx.now + 1000))]));
 }
 
@@ -122,10 +122,10 @@ function hold(ctx: Ctx, car: Car, check: CheckAttempt, opensAt: EpochMs, blocked
  * or `seconds_waiting_for_freeze`); for a running check the CI itself ended when the wait began.
  * Also called when a held batch gives way (schedule-yield.ts), so its wait so far is not lost.
  */
-export function releaseSchedule(ctx: Ctx, car: Car, check: CheckAttempt): void {
+export function releaseSchedule(ctx: Ctx, batch: Batch, check: CheckAttempt): void {
   if (check.scheduleHeldSince === undefined || check.scheduleHeldSince === null) return;
   const waited = ctx.now - check.scheduleHeldSince;
-  for (const m of car.members) {
+  for (const m of batch.members) {
     const pull = ctx.pull(m);
     if (!pull) continue;
     if (check.scheduleHeldBy === "freeze") pull.freezeWaitMs = (pull.freezeWaitMs ?? 0) + waited;
@@ -146,21 +146,21 @@ export function releaseSchedule(ctx: Ctx, car: Car, check: CheckAttempt): void {
  * When a running check times out (epoch ms), or null: checks_timeout after its start, not counting
  * the time it waited for a schedule; null while it waits, or without a timeout.
  */
-export function checksTimeoutAt(ctx: Ctx, car: Car): EpochMs | null {
-  const check = car.check;
+export function checksTimeoutAt(ctx: Ctx, batch: Batch): EpochMs | null {
+  const check = batch.check;
   if (!check || check.startedAt === null || (check.scheduleHeldUntil ?? null) !== null) return null;
-  const timeout = checksTimeoutMs(ctx, car.queueRule);
+  const timeout = checksTimeoutMs(ctx, batch.queueRule);
   return timeout === null ? null : check.startedAt + timeout + (check.scheduleWaitedMs ?? 0);
 }
 
 /** Running checks whose checks_timeout has expired fail with a timeout (not while waiting for a schedule). Returns true on change. */
 export function expireTimeouts(ctx: Ctx, train: Train): boolean {
   let changed = false;
-  for (const car of [...train.cars]) {
-    const check = car.check;
+  for (const batch of [...train.batches]) {
+    const check = batch.check;
     if (check?.phase !== "running") continue;
-    const at = checksTimeoutAt(ctx, car);
-    if (at !== null && ctx.now >= at) { checkFailed(ctx, car, true); changed = true; }
+    const at = checksTimeoutAt(ctx, batch);
+    if (at !== null && ctx.now >= at) { checkFailed(ctx, batch, true); changed = true; }
   }
   return changed;
 }
@@ -171,20 +171,20 @@ export function expireTimeouts(ctx: Ctx, train: Train): boolean {
  */
 export function resolveFailures(ctx: Ctx, train: Train): boolean {
   const skip = ctx.state.config.skipIntermediateResults;
-  for (const car of train.cars) {
-    if (car.check?.phase !== "failed") continue;
-    const ancestors = train.cars.filter((c) => car.ancestors.includes(c.id));
-    const descendants = descendantsOf(train, car);
+  for (const batch of train.batches) {
+    if (batch.check?.phase !== "failed") continue;
+    const ancestors = train.batches.filter((c) => batch.ancestors.includes(c.id));
+    const descendants = descendantsOf(train, batch);
     if (ancestors.every((a) => a.check?.phase === "passed")) {
       // With skip_intermediate_results a later batch being checked may still vindicate it (or
       // already did: it passed and will merge with it). Batches not started yet cannot.
       // Bisection sub-batches are never vindicated: their verdict is the bisection's.
-      if (skip && car.bisectionId === null && descendants.some((d) => d.bisectionId === null && d.check !== null && d.check.phase !== "failed")) continue;
-      resolveFailedCar(ctx, train, car);
+      if (skip && batch.bisectionId === null && descendants.some((d) => d.bisectionId === null && d.check !== null && d.check.phase !== "failed")) continue;
+      resolveFailedBatch(ctx, train, batch);
       return true;
     }
     if (!skip && descendants.length > 0) {
-      rebuildDescendants(ctx, train, car);
+      rebuildDescendants(ctx, train, batch);
       return true;
     }
   }

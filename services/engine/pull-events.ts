@@ -5,7 +5,7 @@
  */
 import { ensureBase } from "./base.js";
 import { abandonBisections } from "./bisection-end.js";
-import { cancelCars, withDescendants } from "./cars.js";
+import { cancelBatches, withDescendants } from "./batches.js";
 import { DEFAULT_PARTITION } from "./config.js";
 import type { Ctx } from "./context.js";
 import { EngineInputError, type EventOf } from "./events.js";
@@ -34,9 +34,9 @@ function interrupt(ctx: Ctx, pull: PullEntry): void {
   if (!pull.allowChecksInterruption) return;
   const mine = effectivePriority(ctx, pull);
   for (const train of ctx.trainsOf(pull.number)) {
-    const victim = train.cars.find((c) => !c.merging && c.bisectionId === null && c.check?.phase !== "passed"
+    const victim = train.batches.find((c) => !c.merging && c.bisectionId === null && c.check?.phase !== "passed"
       && c.members.some((m) => effectivePriority(ctx, ctx.mustPull(m)) < mine));
-    if (victim) abandonBisections(ctx, train, cancelCars(ctx, train, withDescendants(train, victim), "PR_WITH_HIGHER_PRIORITY_QUEUED"));
+    if (victim) abandonBisections(ctx, train, cancelBatches(ctx, train, withDescendants(train, victim), "PR_WITH_HIGHER_PRIORITY_QUEUED"));
   }
 }
 
@@ -84,7 +84,7 @@ export function onQueued(ctx: Ctx, event: EventOf<"pull_request_queued">): void 
 export function onUpdated(ctx: Ctx, number: number, headSha: string): void {
   const pull = ctx.pull(number);
   if (!pull || pull.headSha === headSha) return;
-  const updating = ctx.trainsOf(number).some((t) => t.cars.some((c) => c.members.includes(number) && c.check?.mode === "in_place" && c.check.phase === "creating"));
+  const updating = ctx.trainsOf(number).some((t) => t.batches.some((c) => c.members.includes(number) && c.check?.mode === "in_place" && c.check.phase === "creating"));
   if (updating) { pull.pendingHeadSha = headSha; return; }
   leaveQueue(ctx, number, "PULL_REQUEST_UPDATED");
 }

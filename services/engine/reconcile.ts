@@ -9,7 +9,7 @@ import { leaveDeletedBases } from "./base.js";
 import { progressBisections } from "./bisection.js";
 import { startChecks } from "./checks.js";
 import type { Ctx } from "./context.js";
-import { formCars } from "./formation.js";
+import { formBatches } from "./formation.js";
 import { logChecksChange } from "./log-events.js";
 import { startMerges } from "./merging.js";
 import { checksTimeoutAt, expireTimeouts, resolveFailures } from "./outcomes.js";
@@ -27,14 +27,14 @@ export function desiredTimers(ctx: Ctx): Record<string, number> {
     if (train.forming !== null) out[`batch-wait/${train.branch}/${train.partition}`] = train.forming.startsAt;
     const returns = nextScheduleReturn(ctx, train);
     if (returns !== null) out[`${SCHEDULE_YIELD_TIMER_PREFIX}${train.branch}/${train.partition}`] = returns;
-    for (const car of train.cars) {
-      const check = car.check;
+    for (const batch of train.batches) {
+      const check = batch.check;
       if (!check) continue;
-      if (check.phase === "creating" && check.nextCreationAt !== null) out[`create-retry/${car.id}`] = check.nextCreationAt;
+      if (check.phase === "creating" && check.nextCreationAt !== null) out[`create-retry/${batch.id}`] = check.nextCreationAt;
       const heldUntil = check.scheduleHeldUntil ?? null;
       if ((check.phase === "running" || check.phase === "passed") && heldUntil !== null) out[`${SCHEDULE_TIMER_PREFIX}${check.id}`] = heldUntil;
       else if (check.phase === "running") {
-        const at = checksTimeoutAt(ctx, car);
+        const at = checksTimeoutAt(ctx, batch);
         if (at !== null) out[`checks-timeout/${check.id}`] = at;
       }
     }
@@ -52,10 +52,10 @@ function syncTimers(ctx: Ctx): void {
 function syncRunningChecks(ctx: Ctx): void {
   const counts: Record<string, number> = {};
   for (const train of ctx.state.trains) {
-    for (const car of train.cars) {
-      const key = `${train.branch}\u001f${car.queueRule}`;
+    for (const batch of train.batches) {
+      const key = `${train.branch}\u001f${batch.queueRule}`;
       counts[key] ??= 0;
-      if (car.check?.phase === "running" || car.check?.phase === "creating") counts[key] += 1;
+      if (batch.check?.phase === "running" || batch.check?.phase === "creating") counts[key] += 1;
     }
   }
   const previous = ctx.state.runningChecks;
@@ -70,7 +70,7 @@ function syncRunningChecks(ctx: Ctx): void {
 
 function prune(ctx: Ctx): void {
   const s = ctx.state;
-  s.trains = s.trains.filter((t) => t.cars.length || t.waiting.length || t.bisections.length);
+  s.trains = s.trains.filter((t) => t.batches.length || t.waiting.length || t.bisections.length);
   for (const branch of Object.keys(s.bases)) {
     if (!s.trains.some((t) => t.branch === branch) && s.bases[branch]!.mergingBatchId === null) delete s.bases[branch];
   }
@@ -88,7 +88,7 @@ export function reconcile(ctx: Ctx): void {
       changed = yieldToSchedules(ctx, train) || changed;
       changed = startMerges(ctx, train) || changed;
       changed = startChecks(ctx, train) || changed;
-      changed = formCars(ctx, train) || changed;
+      changed = formBatches(ctx, train) || changed;
     }
     if (!changed) break;
   }

@@ -18,10 +18,10 @@
  * train until the freeze ends or stops matching them, the others are checked again without them.
  */
 import { rebuildDescendants } from "./bisection.js";
-import { cancelCars, descendantsOf, stopCheck } from "./cars.js";
+import { cancelBatches, descendantsOf, stopCheck } from "./batches.js";
 import type { Ctx } from "./context.js";
 import { releaseSchedule, typicalCiMs } from "./outcomes.js";
-import type { Car, EpochMs, HoldKind, Train } from "./state.js";
+import type { Batch, EpochMs, HoldKind, Train } from "./state.js";
 import { endYield } from "./yield-wait.js";
 
 const CODE = { schedule: "SCHEDULE_BLOCKED_AHEAD_YIELDED", freeze: "SCHEDULED_FREEZE_STATUS_CHANGED" } as const;
@@ -30,49 +30,49 @@ const CODE = { schedule: "SCHEDULE_BLOCKED_AHEAD_YIELDED", freeze: "SCHEDULED_FR
 export const SCHEDULE_YIELD_TIMER_PREFIX = "schedule-yield/";
 
 /** Members of a batch waiting for a schedule that the schedule blocks, each with the instant it opens for them. */
-function blockedMembers(car: Car, heldUntil: EpochMs): Map<number, EpochMs> {
-  const per = car.check?.scheduleBlocked ?? null;
-  if (per === null) return new Map(car.members.map((n) => [n, heldUntil]));
-  return new Map(car.members.filter((n) => per[String(n)] !== undefined).map((n) => [n, per[String(n)]!]));
+function blockedMembers(batch: Batch, heldUntil: EpochMs): Map<number, EpochMs> {
+  const per = batch.check?.scheduleBlocked ?? null;
+  if (per === null) return new Map(batch.members.map((n) => [n, heldUntil]));
+  return new Map(batch.members.filter((n) => per[String(n)] !== undefined).map((n) => [n, per[String(n)]!]));
 }
 
 /** Makes batches waiting for a schedule give way (see the module header). Returns true on change. */
 export function yieldToSchedules(ctx: Ctx, train: Train): boolean {
   if (ctx.state.pause) return false;
-  for (const car of train.cars) {
-    const check = car.check;
+  for (const batch of train.batches) {
+    const check = batch.check;
     const heldUntil = check?.scheduleHeldUntil ?? null;
-    if (!check || (check.phase !== "running" && check.phase !== "passed") || heldUntil === null || car.merging || car.bisectionId !== null) continue;
+    if (!check || (check.phase !== "running" && check.phase !== "passed") || heldUntil === null || batch.merging || batch.bisectionId !== null) continue;
     if (heldUntil - ctx.now <= (typicalCiMs(ctx) ?? 0)) continue; // it opens before a recheck would end
-    const blocked = blockedMembers(car, heldUntil);
-    const open = car.members.filter((n) => !blocked.has(n));
-    const readyBehind = descendantsOf(train, car).some((d) => d.check?.phase === "passed" && !d.merging && (d.check.scheduleHeldUntil ?? null) === null);
+    const blocked = blockedMembers(batch, heldUntil);
+    const open = batch.members.filter((n) => !blocked.has(n));
+    const readyBehind = descendantsOf(train, batch).some((d) => d.check?.phase === "passed" && !d.merging && (d.check.scheduleHeldUntil ?? null) === null);
     if (open.length === 0 && !readyBehind) continue;
-    giveWay(ctx, train, car, blocked, heldUntil);
+    giveWay(ctx, train, batch, blocked, heldUntil);
     return true;
   }
   return false;
 }
 
-function giveWay(ctx: Ctx, train: Train, car: Car, blocked: Map<number, EpochMs>, heldUntil: EpochMs): void {
-  const kind: HoldKind = car.check?.scheduleHeldBy ?? "schedule";
+function giveWay(ctx: Ctx, train: Train, batch: Batch, blocked: Map<number, EpochMs>, heldUntil: EpochMs): void {
+  const kind: HoldKind = batch.check?.scheduleHeldBy ?? "schedule";
   const code = CODE[kind];
   const opens = ctx.iso(heldUntil);
   const what = kind === "freeze" ? "a scheduled freeze holds" : "whose merge schedule is closed";
   const behind = kind === "freeze"
-    ? `Rechecked without ${car.name}, which a scheduled freeze holds until ${opens}, and which gave way`
-    : `Rechecked without ${car.name}, which waits for its merge schedule until ${opens} and gave way`;
-  rebuildDescendants(ctx, train, car, { code, reason: behind, restartReason: behind });
-  releaseSchedule(ctx, car, car.check!);
-  stopCheck(ctx, car, (n) => ({
+    ? `Rechecked without ${batch.name}, which a scheduled freeze holds until ${opens}, and which gave way`
+    : `Rechecked without ${batch.name}, which waits for its merge schedule until ${opens} and gave way`;
+  rebuildDescendants(ctx, train, batch, { code, reason: behind, restartReason: behind });
+  releaseSchedule(ctx, batch, batch.check!);
+  stopCheck(ctx, batch, (n) => ({
     code,
     reason: blocked.has(n)
       ? kind === "freeze"
         ? `A scheduled freeze holds it until ${ctx.iso(blocked.get(n)!)}: it gave way to pull requests that can merge now`
         : `Its merge schedule is closed until ${ctx.iso(blocked.get(n)!)}: it gave way to pull requests that can merge now`
-      : `Rechecked without the pull requests of ${car.name} ${what} until ${opens}`,
+      : `Rechecked without the pull requests of ${batch.name} ${what} until ${opens}`,
   }));
-  cancelCars(ctx, train, [car], code);
+  cancelBatches(ctx, train, [batch], code);
   for (const [n, until] of blocked) {
     const pull = ctx.pull(n);
     if (!pull) continue;

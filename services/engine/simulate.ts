@@ -174,7 +174,7 @@ export class Simulation {
   freeze(ms: number, modulus = 1): void {
     this.forge.freezeUntil = this.now + ms;
     this.forge.freezeModulus = modulus;
-    const ids = this.state.trains.flatMap((t) => t.cars)
+    const ids = this.state.trains.flatMap((t) => t.batches)
       .filter((c) => c.check !== null && (c.check.phase === "running" || (c.check.phase === "passed" && !c.merging)))
       .map((c) => c.check!.id);
     for (const id of ids) {

@@ -1,7 +1,7 @@
 /**
  * The engine state of one repository: plain JSON data (stored as JSONB), times as epoch
  * milliseconds UTC. One train per (base branch, partition); a train is an ordered list of batches
- * ("cars") being checked plus the pull requests waiting for a batch. Vocabulary: docs/domain.md
+ * being checked plus the pull requests waiting for a batch. Vocabulary: docs/domain.md
  * "Glossary"; rules: the header of engine.ts.
  */
 import { emptyEngineConfig, type EngineConfig } from "./config.js";
@@ -161,8 +161,8 @@ export interface CheckAttempt {
   nextCreationAt: EpochMs | null;
 }
 
-/** A batch ("car" of the train). */
-export interface Car {
+/** A batch of the train: pull requests checked together and merged together (docs/domain.md "Glossary"). */
+export interface Batch {
   id: string;
   /** Display name: "Batch 3", "Sub-batch 3.1", "Sub-batch 3.1.2". */
   name: string;
@@ -229,7 +229,7 @@ export interface Bisection {
 export interface Train {
   branch: string;
   partition: string;
-  cars: Car[];
+  batches: Batch[];
   /** Queued pull requests not in a batch (order is computed, see order.ts). */
   waiting: number[];
   bisections: Bisection[];

@@ -14,22 +14,22 @@
 import type { ForgePort, PullRequestSnapshot } from "../forge/index.js";
 import { conditionEvaluationEventJson, type Configuration, type Truth } from "../config/index.js";
 import type { EngineEventInput } from "../engine/index.js";
-import type { Car, EngineState, QueueCheck } from "../engine/index.js";
+import type { Batch, EngineState, QueueCheck } from "../engine/index.js";
 import { anyActive, evaluateFor, freezeHold, ruleConditions, scheduleVerdict, type CompiledFreeze, type FreezeHold } from "../config/index.js";
 import type { ProtectionCache } from "./protection-cache.js";
 import { carriedPulls } from "../engine/index.js";
 import type { IngressEnv } from "./ingress-env.js";
 
 /** The batch whose current check has this id, or undefined. */
-export function carOfCheck(state: EngineState, checkId: string): { car: Car; branch: string } | undefined {
-  for (const t of state.trains) for (const car of t.cars) if (car.check?.id === checkId) return { car, branch: t.branch };
+export function batchOfCheck(state: EngineState, checkId: string): { batch: Batch; branch: string } | undefined {
+  for (const t of state.trains) for (const batch of t.batches) if (batch.check?.id === checkId) return { batch, branch: t.branch };
   return undefined;
 }
 
 /** Checks currently running on a commit (several batches may share a head in theory). */
 export function checksOnSha(state: EngineState, sha: string): string[] {
   const ids: string[] = [];
-  for (const t of state.trains) for (const car of t.cars) if (car.check && car.check.headSha === sha && car.check.phase === "running") ids.push(car.check.id);
+  for (const t of state.trains) for (const batch of t.batches) if (batch.check && batch.check.headSha === sha && batch.check.phase === "running") ids.push(batch.check.id);
   return ids;
 }
 
@@ -54,13 +54,13 @@ export async function evaluateCheck(
   state: EngineState,
   checkId: string,
 ): Promise<EngineEventInput | null> {
-  const found = carOfCheck(state, checkId);
-  if (!found || !found.car.check || found.car.check.number === null) return null;
-  if (found.car.check.phase === "passed" && !found.car.merging) return passedCheckFreeze(deps, state, found.car);
-  if (found.car.check.phase !== "running") return null;
-  const { car, branch } = found;
-  const check = found.car.check;
-  const rule = deps.config.queue_rules.find((r) => r.name === car.queueRule);
+  const found = batchOfCheck(state, checkId);
+  if (!found || !found.batch.check || found.batch.check.number === null) return null;
+  if (found.batch.check.phase === "passed" && !found.batch.merging) return passedCheckFreeze(deps, state, found.batch);
+  if (found.batch.check.phase !== "running") return null;
+  const { batch, branch } = found;
+  const check = found.batch.check;
+  const rule = deps.config.queue_rules.find((r) => r.name === batch.queueRule);
   if (!rule) return null;
   const protection = await deps.protections.get(branch);
   const conditions = ruleConditions(rule, "merge", protection);
@@ -75,11 +75,11 @@ export async function evaluateCheck(
   let frozen = false;
   let openEnded = false;
   const evaluations: Record<string, Record<string, unknown>> = {};
-  for (const n of car.members) {
+  for (const n of batch.members) {
     const member = n === checkPr.number ? checkPr : await deps.forge.getPullRequest(deps.repository, n);
     const entry = state.pulls[String(n)];
     const withChecks: PullRequestSnapshot = { ...member, checks };
-    const queue = { queueName: car.queueRule, queuedAt: entry ? new Date(entry.queuedAt) : null };
+    const queue = { queueName: batch.queueRule, queuedAt: entry ? new Date(entry.queuedAt) : null };
     const evaluated = evaluateFor(conditions, withChecks, queue, deps.now);
     const verdict = scheduleVerdict((at) => (at === deps.now ? evaluated : evaluateFor(conditions, withChecks, queue, at)), deps.now);
     const hold = verdict.truth === "pending" || (verdict.truth === false && verdict.opensAt === null)
@@ -144,12 +144,12 @@ async function carriedFreezes(deps: FreezeDeps, state: EngineState, checkId: str
  * released (conditions true) when it was held and none does any more, else null. Its merge
  * conditions are not evaluated again.
  */
-async function passedCheckFreeze(deps: FreezeDeps, state: EngineState, car: Car): Promise<EngineEventInput | null> {
-  const check = car.check!;
+async function passedCheckFreeze(deps: FreezeDeps, state: EngineState, batch: Batch): Promise<EngineEventInput | null> {
+  const check = batch.check!;
   const held = (check.scheduleHeldUntil ?? null) !== null;
   if (!held && !anyActive(deps.freezes, deps.now)) return null;
   const holds: Record<string, FreezeHold> = await carriedFreezes(deps, state, check.id);
-  for (const n of car.members) {
+  for (const n of batch.members) {
     const hold = await pullFreezeHold(deps, state, n);
     if (hold !== null) holds[String(n)] = hold;
   }

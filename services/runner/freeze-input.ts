@@ -19,10 +19,10 @@ export const FREEZE_START_TIMER_PREFIX = "freeze-start/";
 function checksToLookAt(env: IngressEnv): string[] {
   const ids: string[] = [];
   for (const train of env.state().trains) {
-    for (const car of train.cars) {
-      const check = car.check;
+    for (const batch of train.batches) {
+      const check = batch.check;
       if (!check || check.number === null) continue;
-      if (check.phase === "running" || (check.phase === "passed" && !car.merging)) ids.push(check.id);
+      if (check.phase === "running" || (check.phase === "passed" && !batch.merging)) ids.push(check.id);
     }
   }
   return ids;
@@ -58,11 +58,11 @@ async function releaseYielded(env: IngressEnv, numbers: readonly number[]): Prom
 export async function onPullChangedUnderFreeze(env: IngressEnv, number: number): Promise<void> {
   const active = anyActive(env.freezes, env.now);
   for (const train of env.state().trains) {
-    for (const car of train.cars) {
-      const check = car.check;
-      if (!car.members.includes(number) || !check || check.number === null) continue;
+    for (const batch of train.batches) {
+      const check = batch.check;
+      if (!batch.members.includes(number) || !check || check.number === null) continue;
       const heldByFreeze = (check.scheduleHeldUntil ?? null) !== null && check.scheduleHeldBy === "freeze";
-      if (heldByFreeze || (active && check.phase === "passed" && !car.merging)) await checkResults(env, check.id);
+      if (heldByFreeze || (active && check.phase === "passed" && !batch.merging)) await checkResults(env, check.id);
     }
   }
   await releaseYielded(env, [number]);

@@ -172,9 +172,9 @@ async function onClosed(env: IngressEnv, e: Extract<ForgeEvent, { kind: "pull_re
   await deleteQueueRequest(env.client, env.repository, e.number);
   const state = env.state();
   for (const t of state.trains) {
-    for (const car of t.cars) {
-      if (car.check && car.check.mode === "draft" && car.check.number === e.number && (car.check.phase === "running" || car.check.phase === "creating")) {
-        env.emit({ type: "speculative_check_closed", checkId: car.check.id });
+    for (const batch of t.batches) {
+      if (batch.check && batch.check.mode === "draft" && batch.check.number === e.number && (batch.check.phase === "running" || batch.check.phase === "creating")) {
+        env.emit({ type: "speculative_check_closed", checkId: batch.check.id });
       }
     }
   }
@@ -185,7 +185,7 @@ async function onClosed(env: IngressEnv, e: Extract<ForgeEvent, { kind: "pull_re
     return;
   }
   // A merge by the queue itself is reported by the merge effect's result.
-  const mergingByQueue = state.trains.some((t) => t.cars.some((c) => c.merging && c.members.includes(e.number)));
+  const mergingByQueue = state.trains.some((t) => t.batches.some((c) => c.merging && c.members.includes(e.number)));
   if (!mergingByQueue) env.emit({ type: "pull_request_merged_externally", number: e.number });
 }
 
@@ -220,7 +220,7 @@ async function onBranchPushed(env: IngressEnv, e: Extract<ForgeEvent, { kind: "b
 
 /** Ids of the draft checks running (or passed) on `branch` at head `sha`. */
 function draftChecksAt(state: EngineState, branch: string, sha: string): string[] {
-  return state.trains.flatMap((t) => t.cars).map((c) => c.check)
+  return state.trains.flatMap((t) => t.batches).map((c) => c.check)
     .filter((c) => c !== null && c.mode === "draft" && c.branch === branch && c.headSha === sha && (c.phase === "running" || c.phase === "passed"))
     .map((c) => c!.id);
 }

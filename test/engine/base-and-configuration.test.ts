@@ -7,7 +7,7 @@ import { batchOf, configuration, QueueHarness, queueRule, sha, STORY } from "./f
 
 const externalPush = { type: "base_branch_moved" as const, branch: "main", sha: sha("hotfix") };
 const checkFailed = (h: QueueHarness, batch: string, reason: "conflict_with_pull_ahead" | "conflict_with_base" | "error", pullRequest: number | null) =>
-  h.send({ type: "speculative_check_failed", checkId: h.batch(batch).car.check!.id, reason, pullRequest, message: reason === "error" ? "API rate limited" : "" });
+  h.send({ type: "speculative_check_failed", checkId: h.batch(batch).batch.check!.id, reason, pullRequest, message: reason === "error" ? "API rate limited" : "" });
 
 describe("base branch moves", () => {
   it("an external push resets every batch with reset_on_external_merge always (MERGE_QUEUE_RESET)", () => {
@@ -47,7 +47,7 @@ describe("base branch moves", () => {
     h.ci("Batch 1", true);
     h.send({ type: "base_branch_moved", branch: "main", sha: sha("own merge") });
     expect(h.effects).toEqual([]);
-    h.send({ type: "merge_completed", batchId: h.batch("Batch 1").car.id, newBaseSha: sha("own merge") });
+    h.send({ type: "merge_completed", batchId: h.batch("Batch 1").batch.id, newBaseSha: sha("own merge") });
     expect(h.lines(STORY)).toEqual(["close #101", "log action.queue.merged #1", "log action.queue.leave #1 PR_MERGED"]);
     expect(h.picture()).toEqual([`train main/__default__ base ${sha("own merge").slice(0, 7)}`, "  Batch 2 [2] draft running"]);
   });

@@ -78,7 +78,7 @@ describe("batching and speculation", () => {
     h.created("Batch 1", 101);
     const create = h.effects.find((e) => e.kind === "create_speculative_check");
     expect(create?.kind === "create_speculative_check" && { base: create.baseSha, pulls: create.pulls.map((p) => p.number) })
-      .toEqual({ base: h.batch("Batch 1").car.check!.headSha, pulls: [2] });
+      .toEqual({ base: h.batch("Batch 1").batch.check!.headSha, pulls: [2] });
   });
 
   it("checks in place when there is no speculation, no batching and single-step CI", () => {

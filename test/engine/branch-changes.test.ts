@@ -19,7 +19,7 @@ function twoRunning(): QueueHarness {
   return h;
 }
 const edit = (h: QueueHarness, batch: string, label: string) =>
-  h.send({ type: "speculative_check_edited", checkId: h.batch(batch).car.check!.id, headSha: sha(label) });
+  h.send({ type: "speculative_check_edited", checkId: h.batch(batch).batch.check!.id, headSha: sha(label) });
 
 describe("a deleted base branch", () => {
   it("dequeues every pull request of the branch with BASE_BRANCH_MISSING and stops their checks", () => {
@@ -58,7 +58,7 @@ describe("a deleted base branch", () => {
     expect(h.lines(["merge_batch"])).toEqual(["merge Batch 1 [1] merge exact"]);
     h.send({ type: "base_branch_deleted", branch: "main" });
     expect(h.logs().filter((l) => l.includes("leave"))).toEqual(["log action.queue.leave #2 BASE_BRANCH_MISSING"]);
-    h.send({ type: "merge_failed", batchId: h.batch("Batch 1").car.id, reason: "error", pullRequest: 1, currentBaseSha: null, message: "branch not found" });
+    h.send({ type: "merge_failed", batchId: h.batch("Batch 1").batch.id, reason: "error", pullRequest: 1, currentBaseSha: null, message: "branch not found" });
     expect(h.logs().filter((l) => l.includes("leave"))).toEqual(["log action.queue.leave #1 BASE_BRANCH_MISSING"]);
     expect(h.state.pulls).toEqual({});
   });
@@ -70,7 +70,7 @@ describe("a deleted base branch", () => {
     h.ci("Batch 1", true);
     h.send({ type: "base_branch_deleted", branch: "main" });
     h.queue(2, { baseSha: sha("recreated") });
-    h.send({ type: "merge_failed", batchId: h.batch("Batch 1").car.id, reason: "base_moved", pullRequest: null, currentBaseSha: null, message: "the base moved" });
+    h.send({ type: "merge_failed", batchId: h.batch("Batch 1").batch.id, reason: "base_moved", pullRequest: null, currentBaseSha: null, message: "the base moved" });
     expect(Object.keys(h.state.pulls)).toEqual(["1", "2"]);
     expect(h.lines(["create_speculative_check"])).toEqual(["create Batch 3 [1] ahead []", "create Batch 4 [2] ahead [1]"]);
     const create = h.effects.find((e) => e.kind === "create_speculative_check");
@@ -116,7 +116,7 @@ describe("commits pushed to a draft pull request by someone else", () => {
     const h = new QueueHarness(twoChecks);
     h.queue(1);
     h.created("Batch 1", 101);
-    const { check } = h.batch("Batch 1").car;
+    const { check } = h.batch("Batch 1").batch;
     h.send({ type: "speculative_check_edited", checkId: check!.id, headSha: check!.headSha! });
     expect(h.effects).toEqual([]);
   });
@@ -145,8 +145,8 @@ describe("commits pushed to a draft pull request by someone else", () => {
     expect(h.lines(STORY)).toEqual([
       "log action.queue.checks_end #3 Batch 3 aborted BATCH_AHEAD_BRANCH_EDITED", "cancel Batch 3 (BATCH_AHEAD_BRANCH_EDITED)",
     ]);
-    const { car } = h.batch("Batch 2");
-    expect({ head: car.check!.headSha, phase: car.check!.phase, startedAt: car.check!.startedAt }).toEqual({ head: sha("fixup pushed by a maintainer"), phase: "running", startedAt: h.now });
+    const { batch } = h.batch("Batch 2");
+    expect({ head: batch.check!.headSha, phase: batch.check!.phase, startedAt: batch.check!.startedAt }).toEqual({ head: sha("fixup pushed by a maintainer"), phase: "running", startedAt: h.now });
     expect(h.picture()).toContain("  Batch 4 [3] no check on Batch 2");
     h.at(40).ci("Batch 2", true);
     const merge = h.effects.find((e) => e.kind === "merge_batch");

@@ -86,7 +86,7 @@ describe("leaving the queue", () => {
     h.queue(2);
     h.created("Batch 1");
     h.at(30).ci("Batch 1", true);
-    h.send({ type: "merge_failed", batchId: h.batch("Batch 1").car.id, reason: "conflict", pullRequest: 2, currentBaseSha: null, message: "merge conflict in app.ts" });
+    h.send({ type: "merge_failed", batchId: h.batch("Batch 1").batch.id, reason: "conflict", pullRequest: 2, currentBaseSha: null, message: "merge conflict in app.ts" });
     expect(h.lines(STORY)).toEqual(["cancel Batch 1 (PR_AHEAD_DEQUEUED)", "log action.queue.leave #2 PR_UNEXPECTEDLY_FAILED_TO_MERGE", "create Batch 2 [1] ahead []"]);
   });
 });

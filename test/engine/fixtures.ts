@@ -87,7 +87,7 @@ export class QueueHarness {
 
   private remember(state: EngineState): void {
     for (const t of state.trains) {
-      for (const c of t.cars) this.names.set(c.id, c.name);
+      for (const c of t.batches) this.names.set(c.id, c.name);
       for (const b of t.bisections) this.names.set(b.id, b.name);
     }
   }
@@ -100,35 +100,35 @@ export class QueueHarness {
   /** The live batch called `name`, with its train. */
   batch(name: string) {
     for (const train of this.state.trains) {
-      const car = train.cars.find((c) => c.name === name);
-      if (car) return { train, car };
+      const batch = train.batches.find((c) => c.name === name);
+      if (batch) return { train, batch };
     }
-    throw new Error(`no batch named ${name}; batches: ${this.state.trains.flatMap((t) => t.cars.map((c) => c.name)).join(", ")}`);
+    throw new Error(`no batch named ${name}; batches: ${this.state.trains.flatMap((t) => t.batches.map((c) => c.name)).join(", ")}`);
   }
 
   /** The runner created the check of `name` (draft #`draft`, or the pull request in place). */
   created(name: string, draft?: number): EngineEffect[] {
-    const { car } = this.batch(name);
-    const number = draft ?? (car.check!.mode === "in_place" ? car.members[0]! : 900 + this.state.counters.check);
-    return this.send({ type: "speculative_check_created", checkId: car.check!.id, pullRequestNumber: number, headSha: sha(`check-${car.check!.id}`) });
+    const { batch } = this.batch(name);
+    const number = draft ?? (batch.check!.mode === "in_place" ? batch.members[0]! : 900 + this.state.counters.check);
+    return this.send({ type: "speculative_check_created", checkId: batch.check!.id, pullRequestNumber: number, headSha: sha(`check-${batch.check!.id}`) });
   }
 
   /** CI of `name` concluded. */
   ci(name: string, conditions: boolean | "pending"): EngineEffect[] {
-    const { car } = this.batch(name);
+    const { batch } = this.batch(name);
     const state = conditions === true ? "success" : conditions === false ? "failure" : "pending";
-    return this.send({ type: "check_results", checkId: car.check!.id, conditions, checks: [{ name: "ci", description: "tests", url: null, state, avatar_url: null }] });
+    return this.send({ type: "check_results", checkId: batch.check!.id, conditions, checks: [{ name: "ci", description: "tests", url: null, state, avatar_url: null }] });
   }
 
   /** Creates the checks of several batches then reports their results in order. */
   checkAll(results: Record<string, boolean>): void {
-    for (const name of Object.keys(results)) if (this.batch(name).car.check?.phase === "creating") this.created(name);
+    for (const name of Object.keys(results)) if (this.batch(name).batch.check?.phase === "creating") this.created(name);
     for (const [name, ok] of Object.entries(results)) this.ci(name, ok);
   }
 
   /** The runner merged the batch `name`. */
   merged(name: string): EngineEffect[] {
-    return this.send({ type: "merge_completed", batchId: this.batch(name).car.id, newBaseSha: sha(`merged-${name}`) });
+    return this.send({ type: "merge_completed", batchId: this.batch(name).batch.id, newBaseSha: sha(`merged-${name}`) });
   }
 
   /**
@@ -175,10 +175,10 @@ export class QueueHarness {
 export function describeState(state: EngineState, now: number): string[] {
   const out: string[] = [];
   if (state.pause) out.push(`paused: ${state.pause.reason}`);
-  const nameOf = new Map(state.trains.flatMap((t) => t.cars.map((c) => [c.id, c.name] as const)));
+  const nameOf = new Map(state.trains.flatMap((t) => t.batches.map((c) => [c.id, c.name] as const)));
   for (const t of state.trains) {
     out.push(`train ${t.branch}/${t.partition} base ${short(state.bases[t.branch]?.sha ?? "?")}`);
-    for (const c of t.cars) {
+    for (const c of t.batches) {
       const check = c.check ? `${c.check.mode === "in_place" ? "in place" : "draft"} ${c.check.phase}${c.check.attempt ? ` retry ${c.check.attempt}` : ""}` : "no check";
       const live = c.ancestors.filter((a) => nameOf.has(a));
       const on = live.length ? ` on ${live.map((a) => nameOf.get(a)).join("+")}` : "";

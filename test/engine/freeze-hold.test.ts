@@ -16,11 +16,11 @@ const FROZEN = "SCHEDULED_FREEZE_STATUS_CHANGED";
 const codes = (h: QueueHarness) => statusView(h.state, "main", h.now).batches.map((b) => b.status.code);
 const freeze = (h: QueueHarness, name: string, until: number, blocked?: number[], openEnded = false) =>
   h.send({
-    type: "check_results", checkId: h.batch(name).car.check!.id, conditions: false, checks: ci, scheduleOpensAt: minutes(until), holdKind: "freeze",
+    type: "check_results", checkId: h.batch(name).batch.check!.id, conditions: false, checks: ci, scheduleOpensAt: minutes(until), holdKind: "freeze",
     scheduleBlocked: blocked ? Object.fromEntries(blocked.map((n) => [String(n), minutes(until)])) : null, holdOpenEnded: openEnded,
   });
 const estimates = (h: QueueHarness) => statusView(h.state, "main", h.now).batches.map((b) => b.estimatedMergeAt);
-const release = (h: QueueHarness, name: string) => h.send({ type: "check_results", checkId: h.batch(name).car.check!.id, conditions: true, checks: ci });
+const release = (h: QueueHarness, name: string) => h.send({ type: "check_results", checkId: h.batch(name).batch.check!.id, conditions: true, checks: ci });
 const leaveOf = (h: QueueHarness, n: number) => {
   const e = h.history.find((x) => x.kind === "log" && x.type === "action.queue.leave" && x.pullRequest === n);
   return e?.kind === "log" ? e.metadata : undefined;
@@ -47,7 +47,7 @@ describe("a scheduled freeze over a batch whose checks pass", () => {
     expect(codes(h)).toEqual(["frozen"]);
     expect(estimates(h)).toEqual([minutes(120)]);
     expect(h.lines(["merge_batch"])).toEqual([]);
-    expect(Object.keys(h.state.timers)).toEqual([`schedule/${h.batch("Batch 1").car.check!.id}`]);
+    expect(Object.keys(h.state.timers)).toEqual([`schedule/${h.batch("Batch 1").batch.check!.id}`]);
     h.at(120);
     release(h, "Batch 1");
     expect(h.lines(["merge_batch"])).toEqual(["merge Batch 1 [1] merge exact"]);
@@ -87,7 +87,7 @@ describe("a scheduled freeze over a batch whose checks pass", () => {
 
   it("ignores other verdicts on a passed batch: it is not failed by a later evaluation", () => {
     const h = passedBehindRunning();
-    h.send({ type: "check_results", checkId: h.batch("Batch 2").car.check!.id, conditions: false, checks: ci });
+    h.send({ type: "check_results", checkId: h.batch("Batch 2").batch.check!.id, conditions: false, checks: ci });
     expect(codes(h)).toEqual(["running", "waiting_for_merge"]);
   });
 });

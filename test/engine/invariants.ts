@@ -35,7 +35,7 @@ export function stateProblems(state: EngineState): string[] {
     const places = new Map<number, number>();
     const count = (n: number) => places.set(n, (places.get(n) ?? 0) + 1);
     train.waiting.forEach(count);
-    train.cars.forEach((c) => c.members.forEach(count));
+    train.batches.forEach((c) => c.members.forEach(count));
     train.bisections.forEach((b) => b.candidates.forEach(count));
     for (const [n, k] of places) {
       if (k !== 1) out.push(`#${n} is in ${k} places of ${train.branch}/${train.partition}`);
@@ -45,13 +45,13 @@ export function stateProblems(state: EngineState): string[] {
       const p = state.pulls[String(n)]!;
       if (p.baseRef === train.branch && p.partitions.includes(train.partition) && !places.has(n)) out.push(`#${n} is missing from ${train.branch}/${train.partition}`);
     }
-    const inProgress = train.cars.filter((c) => c.bisectionId === null && (c.check?.phase === "creating" || c.check?.phase === "running"));
+    const inProgress = train.batches.filter((c) => c.bisectionId === null && (c.check?.phase === "creating" || c.check?.phase === "running"));
     if (inProgress.length > cfg.maxParallelChecks) out.push(`${train.branch}: more checks running than max_parallel_checks`);
-    for (const c of train.cars) {
-      if (c.ancestors.some((a) => train.cars.find((x) => x.id === a)?.bisectionId && train.cars.find((x) => x.id === a)!.bisectionId !== c.bisectionId)) out.push(`${c.name} is checked on top of another bisection's sub-batch`);
+    for (const c of train.batches) {
+      if (c.ancestors.some((a) => train.batches.find((x) => x.id === a)?.bisectionId && train.batches.find((x) => x.id === a)!.bisectionId !== c.bisectionId)) out.push(`${c.name} is checked on top of another bisection's sub-batch`);
     }
-    if (train.cars.some((c) => c.members.length === 0)) out.push(`${train.branch}: an empty batch`);
-    const merging = train.cars.filter((c) => c.merging);
+    if (train.batches.some((c) => c.members.length === 0)) out.push(`${train.branch}: an empty batch`);
+    const merging = train.batches.filter((c) => c.merging);
     if (merging.length > 1) out.push(`${train.branch}: two merges at once`);
     if (merging[0] && state.bases[train.branch]?.mergingBatchId !== merging[0].id) out.push(`${train.branch}: merging batch not recorded on the base`);
     for (const b of train.bisections) if (b.parentId && !train.bisections.some((x) => x.id === b.parentId)) out.push(`bisection ${b.name} lost its parent`);
@@ -64,7 +64,7 @@ export function impactProblems(step: SimulationStep): string[] {
   if (step.event.type !== "dequeue_requested" || !step.before.pulls[String(step.event.number)]) return [];
   const number = step.event.number;
   const predicted = dequeueImpact(step.before, number, step.now);
-  const held = new Map(step.before.trains.flatMap((t) => t.cars.filter((c) => c.check && c.check.phase !== "failed").map((c) => [c.check!.id, c.members] as const)));
+  const held = new Map(step.before.trains.flatMap((t) => t.batches.filter((c) => c.check && c.check.phase !== "failed").map((c) => [c.check!.id, c.members] as const)));
   const cancelled = step.effects.filter((e): e is Extract<EngineEffect, { kind: "cancel_speculative_check" }> => e.kind === "cancel_speculative_check" && held.has(e.checkId));
   const rechecked = new Set(cancelled.flatMap((e) => held.get(e.checkId)!).filter((n) => n !== number && step.after.pulls[String(n)]));
   const cascaded = step.effects.filter((e) => e.kind === "log" && e.type === "action.queue.leave" && e.metadata["dequeue_code"] === "STACK_PREDECESSOR_DEQUEUED").length;
@@ -91,7 +91,7 @@ export function pairingProblems(logs: LogEffect[], finalState: EngineState): str
       sessions.set(String(l.metadata["session_id"]), s);
     }
   }
-  const running = new Set(finalState.trains.flatMap((t) => t.cars.filter((c) => c.check?.phase === "running").flatMap((c) => c.members.map((m) => `${m}/${c.id}/${c.check!.number}`))));
+  const running = new Set(finalState.trains.flatMap((t) => t.batches.filter((c) => c.check?.phase === "running").flatMap((c) => c.members.map((m) => `${m}/${c.id}/${c.check!.number}`))));
   for (const [k, a] of attempts) {
     if (a.start > 1 || a.end > 1) out.push(`attempt ${k} started ${a.start} and ended ${a.end} times`);
     if (a.start === 1 && a.end === 0 && !running.has(k)) out.push(`attempt ${k} never ended`);

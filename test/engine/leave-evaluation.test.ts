@@ -27,7 +27,7 @@ describe("conditions_evaluation of action.queue.leave", () => {
     h.created("Batch 1", 101);
     const evaluation = evaluated(["check-success=ci"], 1);
     const effects = h.at(30).send({
-      type: "check_results", checkId: h.batch("Batch 1").car.check!.id, conditions: false,
+      type: "check_results", checkId: h.batch("Batch 1").batch.check!.id, conditions: false,
       checks: [{ name: "ci", description: "tests", url: null, state: "failure", avatar_url: null }], evaluations: { "1": evaluation },
     });
     const leave = leaveOf(effects, 1);

@@ -135,7 +135,7 @@ export function runScenario(s: Scenario, options: { checkImpact?: boolean } = {}
       case "external": sim.externalMerge(); break;
       case "retarget": { const n = pick(a.pick); if (n !== undefined) sim.send({ type: "pull_request_base_changed", number: n, baseRef: "release" }); break; }
       case "editDraft": {
-        const drafts = sim.state.trains.flatMap((t) => t.cars).map((c) => c.check).filter((c) => c?.mode === "draft" && c.phase === "running");
+        const drafts = sim.state.trains.flatMap((t) => t.batches).map((c) => c.check).filter((c) => c?.mode === "draft" && c.phase === "running");
         const check = drafts[a.pick % Math.max(1, drafts.length)];
         if (check) sim.send({ type: "speculative_check_edited", checkId: check.id, headSha: "f0".repeat(20) });
         break;

@@ -16,7 +16,7 @@ function heldBatch(): QueueHarness {
   const h = new QueueHarness(withTimeout);
   h.queue(1);
   h.created("Batch 1", 101);
-  h.at(30).send({ type: "check_results", checkId: h.batch("Batch 1").car.check!.id, conditions: false, checks: ci, scheduleOpensAt: minutes(600) });
+  h.at(30).send({ type: "check_results", checkId: h.batch("Batch 1").batch.check!.id, conditions: false, checks: ci, scheduleOpensAt: minutes(600) });
   return h;
 }
 
@@ -24,17 +24,17 @@ describe("a merge window closed when the checks pass", () => {
   it("waits for the window: no failure, no checks_end, a timer at its opening instead of the timeout", () => {
     const h = heldBatch();
     expect(h.lines(STORY)).toEqual(["cancel timer checks-timeout", "timer schedule at +600m"]);
-    expect(Object.keys(h.state.timers)).toEqual([`schedule/${h.batch("Batch 1").car.check!.id}`]);
+    expect(Object.keys(h.state.timers)).toEqual([`schedule/${h.batch("Batch 1").batch.check!.id}`]);
     expect(statusView(h.state, "main", h.now).batches.map((b) => b.status.code)).toEqual(["waiting_schedule"]);
     // Long past checks_timeout (60 min): still waiting, not timed out.
-    h.at(300).send({ type: "timer_fired", key: `checks-timeout/${h.batch("Batch 1").car.check!.id}` });
+    h.at(300).send({ type: "timer_fired", key: `checks-timeout/${h.batch("Batch 1").batch.check!.id}` });
     expect(h.lines(STORY)).toEqual([]);
-    expect(h.batch("Batch 1").car.check!.phase).toBe("running");
+    expect(h.batch("Batch 1").batch.check!.phase).toBe("running");
   });
 
   it("merges once the conditions hold, and the leave counts the wait in seconds_waiting_for_schedule", () => {
     const h = heldBatch();
-    h.at(600).send({ type: "check_results", checkId: h.batch("Batch 1").car.check!.id, conditions: true, checks: ci });
+    h.at(600).send({ type: "check_results", checkId: h.batch("Batch 1").batch.check!.id, conditions: true, checks: ci });
     expect(h.lines(["merge_batch", "action.queue.checks_end"])).toEqual(["log action.queue.checks_end #1 Batch 1 success", "merge Batch 1 [1] merge exact"]);
     h.merged("Batch 1");
     const leave = h.effects.find((e) => e.kind === "log" && e.type === "action.queue.leave");
@@ -45,10 +45,10 @@ describe("a merge window closed when the checks pass", () => {
 
   it("does not count the wait against checks_timeout when a check runs again after it", () => {
     const h = heldBatch();
-    h.at(600).send({ type: "check_results", checkId: h.batch("Batch 1").car.check!.id, conditions: "pending", checks: ci });
+    h.at(600).send({ type: "check_results", checkId: h.batch("Batch 1").batch.check!.id, conditions: "pending", checks: ci });
     // Started at 0, 60 min timeout, 570 min waited: it times out at 630, not at once.
     expect(h.lines(["schedule_timer", "cancel_timer", "action.queue.leave"])).toEqual(["cancel timer schedule", "timer checks-timeout at +630m"]);
-    h.at(631).send({ type: "timer_fired", key: `checks-timeout/${h.batch("Batch 1").car.check!.id}` });
+    h.at(631).send({ type: "timer_fired", key: `checks-timeout/${h.batch("Batch 1").batch.check!.id}` });
     expect(h.logs()).toContain("log action.queue.leave #1 CHECKS_TIMEOUT");
   });
 

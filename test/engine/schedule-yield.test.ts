@@ -16,7 +16,7 @@ function heldWithPassedBehind(opensAt: number, mergeQueue: Record<string, unknow
   const h = new QueueHarness(configuration({ mergeQueue: { max_parallel_checks: 2, ...mergeQueue }, rules: [queueRule()] }));
   h.queue(1);
   h.created("Batch 1", 101);
-  h.at(30).send({ type: "check_results", checkId: h.batch("Batch 1").car.check!.id, conditions: false, checks: ci, scheduleOpensAt: minutes(opensAt) });
+  h.at(30).send({ type: "check_results", checkId: h.batch("Batch 1").batch.check!.id, conditions: false, checks: ci, scheduleOpensAt: minutes(opensAt) });
   h.queue(2);
   h.created("Batch 2", 102);
   h.at(60).ci("Batch 2", true);
@@ -73,7 +73,7 @@ describe("a batch waiting for its merge schedule gives way", () => {
     h.queue(2);
     h.created("Batch 1", 101);
     h.created("Batch 2", 102);
-    h.at(30).send({ type: "check_results", checkId: h.batch("Batch 1").car.check!.id, conditions: false, checks: ci, scheduleOpensAt: minutes(600) });
+    h.at(30).send({ type: "check_results", checkId: h.batch("Batch 1").batch.check!.id, conditions: false, checks: ci, scheduleOpensAt: minutes(600) });
     expect(abortCodes(h)).toEqual([]);
     expect(statusView(h.state, "main", h.now).batches.map((b) => b.status.code)).toEqual(["waiting_schedule", "running"]);
   });
@@ -83,7 +83,7 @@ describe("a batch waiting for its merge schedule gives way", () => {
     h.queue(1);
     h.queue(2);
     h.created("Batch 1", 101);
-    const check = h.batch("Batch 1").car.check!.id;
+    const check = h.batch("Batch 1").batch.check!.id;
     // #2's merge conditions hold; #1's wait for a schedule opening at +600.
     h.at(30).send({ type: "check_results", checkId: check, conditions: false, checks: ci, scheduleOpensAt: minutes(600), scheduleBlocked: { "1": minutes(600) } });
     expect(abortCodes(h)).toEqual([

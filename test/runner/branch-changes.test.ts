@@ -55,7 +55,7 @@ async function leaveOf(w: QueueWorld, number: number) {
 async function runningDraft(w: QueueWorld): Promise<{ branch: string; headSha: string; number: number }> {
   return w.until(async () => {
     const state = (await w.state()) as EngineState;
-    const check = state.trains[0]?.cars[0]?.check;
+    const check = state.trains[0]?.batches[0]?.check;
     expect(check?.phase).toBe("running");
     return { branch: check!.branch!, headSha: check!.headSha!, number: check!.number! };
   });

@@ -35,7 +35,7 @@ async function verdict(firstLabels: string[], ci: "success" | "failure", freezes
   h.queue(1);
   h.queue(2);
   h.created("Batch 1", 101);
-  const check = h.batch("Batch 1").car.check!;
+  const check = h.batch("Batch 1").batch.check!;
   const snapshots = new Map<number, PullRequestSnapshot>([
     [1, pullRequest({ number: 1, labels: labels(...firstLabels) })],
     [2, pullRequest({ number: 2 })],

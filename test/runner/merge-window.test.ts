@@ -29,7 +29,7 @@ describe("a merge window in the merge conditions", () => {
     const n = await w.pull("feature", { "feature.txt": "feature\n" });
     await w.comment(n, "@yardmaster queue");
     const held = await w.until(async () => {
-      const check = ((await w.state()) as EngineState).trains[0]?.cars[0]?.check;
+      const check = ((await w.state()) as EngineState).trains[0]?.batches[0]?.check;
       expect(check?.scheduleHeldUntil).toBe(opens);
       return check!;
     });

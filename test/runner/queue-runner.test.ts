@@ -116,7 +116,7 @@ describe("the queue runner's durability and exclusion", () => {
     await w.restartRunner();
     // Before the wait ends the batch is not formed: no check, the pull request still waiting.
     await w.until(async () => true);
-    expect((await w.state())?.trains.flatMap((t) => t.cars)).toEqual([]);
+    expect((await w.state())?.trains.flatMap((t) => t.batches)).toEqual([]);
     clock.advanceTo(new Date(wait.due_at).getTime());
     await w.until(async () => expect((await w.forge.getPullRequest(REPO, n)).state).toBe("merged"));
   });

@@ -137,7 +137,7 @@ describe("a scheduled freeze", () => {
     const during = await w.pull("during", { "during.txt": "during\n" });
     await w.comment(during, "@yardmaster queue");
     const held = await w.until(async () => {
-      const check = ((await w.state()) as EngineState).trains[0]?.cars[0]?.check;
+      const check = ((await w.state()) as EngineState).trains[0]?.batches[0]?.check;
       expect(check?.scheduleHeldBy).toBe("freeze");
       return check!;
     });

@@ -8,12 +8,12 @@
  * its merge, before or after its checks passed: docs/scheduled-freeze.md), failed (being
  * resolved). Merged batches leave the state, so `merged` is never shown live.
  */
-import { DEFAULT_SCOPE, laneScopes } from "../cars.js";
+import { DEFAULT_SCOPE, laneScopes } from "../batches.js";
 import type { Ctx } from "../context.js";
 import { deterministicUuid } from "../ids.js";
 import { priorityAlias } from "../order.js";
 import { checksTimeoutAt } from "../outcomes.js";
-import type { Bisection, Car, QueueCheck, Train } from "../state.js";
+import type { Bisection, Batch, QueueCheck, Train } from "../state.js";
 import { ciFinishAt } from "./estimates.js";
 
 /** Batch status codes (docs/merge-queue.md "Batch states and transitions"). */
@@ -69,15 +69,15 @@ export interface BatchView {
 const PASSING = new Set<QueueCheck["state"]>(["success", "neutral", "skipped"]);
 
 /** Status code of a live batch. */
-export function carStatus(train: Train, car: Car): BatchStatusCode {
-  const check = car.check;
+export function batchStatus(train: Train, batch: Batch): BatchStatusCode {
+  const check = batch.check;
   if (!check) return "waiting_for_checks_slot";
   if (check.phase === "creating") return "preparing";
   const held = (check.scheduleHeldUntil ?? null) !== null;
   if (held && check.scheduleHeldBy === "freeze") return "frozen";
   if (check.phase === "running") return held ? "waiting_schedule" : "running";
   if (check.phase === "passed") return "waiting_for_merge";
-  const ahead = train.cars.filter((c) => car.ancestors.includes(c.id));
+  const ahead = train.batches.filter((c) => batch.ancestors.includes(c.id));
   return ahead.every((a) => a.check?.phase === "passed") ? "failed" : "waiting_for_previous_batches";
 }
 
@@ -91,16 +91,16 @@ export function pullRequestView(ctx: Ctx, number: number): BatchPullRequestView 
 const views = (ctx: Ctx, numbers: number[]) => numbers.map((n) => pullRequestView(ctx, n)).filter((v): v is BatchPullRequestView => v !== null);
 
 /** View of a live batch. */
-export function carView(ctx: Ctx, train: Train, car: Car, mergeAt: number | null): BatchView {
-  const check = car.check;
+export function batchView(ctx: Ctx, train: Train, batch: Batch, mergeAt: number | null): BatchView {
+  const check = batch.check;
   return {
-    id: car.id, parentIds: [...car.ancestors], name: car.name, status: { code: carStatus(train, car) }, branch: train.branch, partition: train.partition,
-    startedAt: check?.startedAt ?? null, estimatedMergeAt: mergeAt, estimatedCiFinishAt: ciFinishAt(ctx, car), ciFinishedAt: check?.endedAt ?? null,
-    scopes: [...car.scopes], queueRuleName: car.queueRule,
+    id: batch.id, parentIds: [...batch.ancestors], name: batch.name, status: { code: batchStatus(train, batch) }, branch: train.branch, partition: train.partition,
+    startedAt: check?.startedAt ?? null, estimatedMergeAt: mergeAt, estimatedCiFinishAt: ciFinishAt(ctx, batch), ciFinishedAt: check?.endedAt ?? null,
+    scopes: [...batch.scopes], queueRuleName: batch.queueRule,
     checksSummary: { passed: check?.checks.filter((c) => PASSING.has(c.state)).length ?? 0, total: check?.checks.length ?? 0 },
-    pullRequests: views(ctx, car.members), subBatches: [], checkPullRequestNumber: check?.number ?? null,
+    pullRequests: views(ctx, batch.members), subBatches: [], checkPullRequestNumber: check?.number ?? null,
     checkType: check ? (check.mode === "in_place" ? "in_place" : "draft_pr") : null,
-    checksTimeoutAt: checksTimeoutAt(ctx, car),
+    checksTimeoutAt: checksTimeoutAt(ctx, batch),
     batchFilledSlots: null, maxBatchSlots: null, batchMaxStartAt: null,
   };
 }
@@ -109,8 +109,8 @@ export function carView(ctx: Ctx, train: Train, car: Car, mergeAt: number | null
 export function bisectionView(ctx: Ctx, train: Train, b: Bisection, mergeAt: Map<string, number | null>): BatchView {
   const subs: BatchView[] = [];
   for (const id of b.subBatchIds) {
-    const car = train.cars.find((c) => c.id === id);
-    if (car) { subs.push(carView(ctx, train, car, mergeAt.get(car.id) ?? null)); continue; }
+    const batch = train.batches.find((c) => c.id === id);
+    if (batch) { subs.push(batchView(ctx, train, batch, mergeAt.get(batch.id) ?? null)); continue; }
     const child = train.bisections.find((x) => x.id === id);
     if (child) subs.push(bisectionView(ctx, train, child, mergeAt));
   }

@@ -9,11 +9,11 @@
 import type { Ctx } from "../context.js";
 import { orderedWaiting } from "../order.js";
 import { typicalCiMs } from "../outcomes.js";
-import type { Car, Train } from "../state.js";
+import type { Batch, Train } from "../state.js";
 
 /** Estimated end of a batch's CI (its actual end when concluded). */
-export function ciFinishAt(ctx: Ctx, car: Car): number | null {
-  const check = car.check;
+export function ciFinishAt(ctx: Ctx, batch: Batch): number | null {
+  const check = batch.check;
   if (check?.endedAt !== null && check?.endedAt !== undefined) return check.endedAt;
   if ((check?.scheduleHeldSince ?? null) !== null) return check!.scheduleHeldSince!; // CI done, a schedule is closed
   const typical = typicalCiMs(ctx);
@@ -24,14 +24,14 @@ export function ciFinishAt(ctx: Ctx, car: Car): number | null {
 /** Estimated merge times: per batch id, and per waiting pull request number. */
 export function mergeEstimates(ctx: Ctx, train: Train): { batches: Map<string, number | null>; waiting: Map<number, number | null> } {
   const batches = new Map<string, number | null>();
-  for (const car of train.cars) {
-    const ci = ciFinishAt(ctx, car);
+  for (const batch of train.batches) {
+    const ci = ciFinishAt(ctx, batch);
     // A check waiting for a schedule merges when it opens at the earliest; under an open-ended
     // freeze nobody knows when.
-    const own = ci === null || car.check?.scheduleHeldOpenEnded ? null : Math.max(ci, car.check?.scheduleHeldUntil ?? ci);
+    const own = ci === null || batch.check?.scheduleHeldOpenEnded ? null : Math.max(ci, batch.check?.scheduleHeldUntil ?? ci);
     // Ancestors no longer in the train (merged, or left) hold nothing back.
-    const ahead = car.ancestors.filter((id) => batches.has(id)).map((id) => batches.get(id));
-    batches.set(car.id, own === null || ahead.some((a) => a === null) ? null : Math.max(own, ...(ahead as number[])));
+    const ahead = batch.ancestors.filter((id) => batches.has(id)).map((id) => batches.get(id));
+    batches.set(batch.id, own === null || ahead.some((a) => a === null) ? null : Math.max(own, ...(ahead as number[])));
   }
   const waiting = new Map<number, number | null>();
   const typical = typicalCiMs(ctx);

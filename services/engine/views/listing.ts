@@ -5,7 +5,7 @@
 import { Ctx } from "../context.js";
 import { effectivePriority, orderedTrainPulls, priorityAlias } from "../order.js";
 import type { EngineState } from "../state.js";
-import { carStatus, type BatchStatusCode } from "./batch-view.js";
+import { batchStatus, type BatchStatusCode } from "./batch-view.js";
 import { mergeEstimates } from "./estimates.js";
 
 /** One pull request of the listing (docs/api.md "Queue listing", QueuedPullRequest). Times: epoch ms. */
@@ -37,13 +37,13 @@ export function queueListing(state: EngineState, now: number): QueueListingView 
     const list = byBranch.get(train.branch) ?? [];
     orderedTrainPulls(ctx, train).forEach((number, position) => {
       const pull = ctx.mustPull(number);
-      const car = train.cars.find((c) => c.members.includes(number));
-      const check = car?.check ?? null;
+      const batch = train.batches.find((c) => c.members.includes(number));
+      const check = batch?.check ?? null;
       list.push({
         number, position, priority: pull.priority, effectivePriority: effectivePriority(ctx, pull), priorityAlias: priorityAlias(pull.priority),
         partitionName: train.partition, queueRuleName: pull.queueRule, queuedAt: pull.queuedAt,
-        estimatedTimeOfMerge: car ? est.batches.get(car.id) ?? null : est.waiting.get(number) ?? null,
-        mergeabilityCheck: car && check ? { checkType: check.mode === "in_place" ? "in_place" : "draft_pr", pullRequestNumber: check.number, startedAt: check.startedAt, endedAt: check.endedAt, state: carStatus(train, car) } : null,
+        estimatedTimeOfMerge: batch ? est.batches.get(batch.id) ?? null : est.waiting.get(number) ?? null,
+        mergeabilityCheck: batch && check ? { checkType: check.mode === "in_place" ? "in_place" : "draft_pr", pullRequestNumber: check.number, startedAt: check.startedAt, endedAt: check.endedAt, state: batchStatus(train, batch) } : null,
       });
     });
     byBranch.set(train.branch, list);

@@ -9,7 +9,7 @@ import { Ctx } from "../context.js";
 import { orderedTrainPulls } from "../order.js";
 import { checksTimeoutAt } from "../outcomes.js";
 import type { EngineState, QueueCheck } from "../state.js";
-import { carStatus, type BatchStatusCode } from "./batch-view.js";
+import { batchStatus, type BatchStatusCode } from "./batch-view.js";
 import { mergeEstimates } from "./estimates.js";
 
 /**
@@ -56,19 +56,19 @@ export function pullView(state: EngineState, number: number, now: number): PullV
   const train = ctx.trainsOf(number).sort((a, b) => pull.partitions.indexOf(a.partition) - pull.partitions.indexOf(b.partition))[0];
   if (!train) return null;
   const rule = ctx.rule(pull.queueRule) ?? null;
-  const car = train.cars.find((c) => c.members.includes(number));
+  const batch = train.batches.find((c) => c.members.includes(number));
   const est = mergeEstimates(ctx, train);
-  const check = car?.check ?? null;
+  const check = batch?.check ?? null;
   return {
     number, branch: train.branch, partition: train.partition, queuedAt: pull.queuedAt,
-    estimatedTimeOfMerge: car ? est.batches.get(car.id) ?? null : est.waiting.get(number) ?? null,
+    estimatedTimeOfMerge: batch ? est.batches.get(batch.id) ?? null : est.waiting.get(number) ?? null,
     position: orderedTrainPulls(ctx, train).indexOf(number), priority: pull.priority, priorityRuleName: pull.priorityRuleName,
     queueRuleName: pull.queueRule, queueRule: rule,
-    checksTimeoutAt: car ? checksTimeoutAt(ctx, car) : null,
-    mergeabilityCheck: car && check ? {
+    checksTimeoutAt: batch ? checksTimeoutAt(ctx, batch) : null,
+    mergeabilityCheck: batch && check ? {
       checkType: check.mode === "in_place" ? "in_place" : "draft_pr", queuePullRequestNumber: check.number, startedAt: check.startedAt,
       ciEndedAt: check.endedAt, ciState: check.phase === "passed" ? "success" : check.phase === "failed" ? "failed" : "pending",
-      state: carStatus(train, car), checks: check.checks, batchId: car.id, batchName: car.name,
+      state: batchStatus(train, batch), checks: check.checks, batchId: batch.id, batchName: batch.name,
     } : null,
     inPlace: rule !== null && usesInPlaceChecks(state.config, rule),
   };

@@ -2,10 +2,10 @@
  * The merge queue status (docs/api.md "Merge queue status", endpoint #2), the branch list (#1) and
  * the pause state (#8), read from the engine state. Pure. Times are epoch ms UTC.
  */
-import { DEFAULT_SCOPE } from "../cars.js";
+import { DEFAULT_SCOPE } from "../batches.js";
 import { Ctx } from "../context.js";
 import type { EngineState } from "../state.js";
-import { bisectionView, carView, formingView, lanesOf, pullRequestView, type BatchPullRequestView, type BatchView } from "./batch-view.js";
+import { bisectionView, batchView, formingView, lanesOf, pullRequestView, type BatchPullRequestView, type BatchView } from "./batch-view.js";
 import { mergeEstimates } from "./estimates.js";
 import { orderedWaiting } from "../order.js";
 
@@ -35,12 +35,12 @@ export function statusView(state: EngineState, branch: string | undefined, now: 
   for (const train of state.trains.filter((t) => branch === undefined || t.branch === branch)) {
     const est = mergeEstimates(ctx, train);
     const shown = new Set<string>();
-    for (const b of train.bisections.filter((x) => x.parentId === null && !train.cars.some((c) => c.bisectionId !== null && rootId(train, c.bisectionId) === x.id))) {
+    for (const b of train.bisections.filter((x) => x.parentId === null && !train.batches.some((c) => c.bisectionId !== null && rootId(train, c.bisectionId) === x.id))) {
       batches.push(bisectionView(ctx, train, b, est.batches)); shown.add(b.id);
     }
-    for (const car of train.cars) {
-      if (car.bisectionId === null) { batches.push(carView(ctx, train, car, est.batches.get(car.id) ?? null)); continue; }
-      const root = rootId(train, car.bisectionId);
+    for (const batch of train.batches) {
+      if (batch.bisectionId === null) { batches.push(batchView(ctx, train, batch, est.batches.get(batch.id) ?? null)); continue; }
+      const root = rootId(train, batch.bisectionId);
       if (shown.has(root)) continue;
       shown.add(root);
       batches.push(bisectionView(ctx, train, train.bisections.find((x) => x.id === root)!, est.batches));

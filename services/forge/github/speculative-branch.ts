@@ -1,5 +1,5 @@
 /**
- * The speculative branch of a queue car on GitHub (docs/domain.md §3.4, ForgePort
+ * The speculative branch of a queue batch on GitHub (docs/domain.md §3.4, ForgePort
  * createSpeculativeBranch; docs/github.md "Speculative branches"). GitHub merges only into a
  * branch, so the chain is built on a temporary branch next to the final one (`.../tmp-<name>`):
  * 1. the temporary branch is created (or force-moved) at the base SHA;

@@ -1,5 +1,5 @@
 /**
- * The speculative branch of a queue car (docs/domain.md §3.4): a chain of merge commits that
+ * The speculative branch of a queue batch (docs/domain.md §3.4): a chain of merge commits that
  * starts at the base SHA and merges each pull request's head in order, one merge commit each
  * (first parent = the chain so far, second = the head; message `Merge of #n`). The branch is then
  * created or force-moved to the chain's tip. A pull request that does not merge stops the build
