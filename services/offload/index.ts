@@ -25,7 +25,7 @@ export function loadConfigurationBounded(text: string, options?: LoadOptions): P
 }
 
 /**
- * Parses a REST JSON body as gateway/json-body.ts does, off the event loop when it is large.
+ * Parses a REST JSON body as json-body.ts does, off the event loop when it is large.
  * @throws SyntaxError for a body that is not JSON; WorkLimitError; DomainError resource_exhausted
  */
 export function parseJsonBodyBounded(text: string): Promise<unknown> {

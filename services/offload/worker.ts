@@ -9,7 +9,7 @@ import { taskFunction } from "./task.js";
 
 /** Loads a configuration text (load-task.ts). */
 export const loadConfiguration = taskFunction(runLoadTask);
-/** Parses a REST JSON body (gateway/json-body.ts). */
+/** Parses a REST JSON body (json-body.ts). */
 export const parseJsonBody = taskFunction(parseJson);
 /** Simulates a pull request (simulation-task.ts). */
 export const simulatePullRequest = taskFunction(simulate);

@@ -1,6 +1,6 @@
 /**
  * REST bodies are parsed as lossless-json parses them (values, big integers kept exact, refusals
- * and their messages), with long strings decoded natively (services/gateway/json-body.ts): the
+ * and their messages), with long strings decoded natively (services/offload/json-body.ts): the
  * same results for any JSON, and a body holding 1 MiB of text parsed without the library's
  * character-by-character loop.
  */

@@ -1,5 +1,5 @@
 /**
- * GitHub tokens as REST/RPC credentials (services/gateway/auth.ts `PlatformTokenVerifier`;
+ * GitHub tokens as REST/RPC credentials (services/auth/authorizer.ts `PlatformTokenVerifier`;
  * docs/auth.md; docs/github.md "GitHub tokens"). A bearer that looks like a GitHub token is
  * accepted for a repository when GitHub says its holder can read it:
  * - recognised prefixes: `ghp_` (classic personal), `github_pat_` (fine-grained), `gho_` (OAuth),
