@@ -35,7 +35,7 @@ export function hostileConfigurations(): HostileConfiguration[] {
     { name: "distinct keys in one mapping (1 MiB)", text: fill("shared:\n", (i) => `  k${i}: 1\n`) },
     { name: "unknown top-level keys at the node limit", text: Array.from({ length: 24_000 }, (_, i) => `k${i}: 1\n`).join("") },
     { name: "a huge list (1 MiB)", text: fill("shared:\n", (i) => `  - ${i}\n`) },
-    { name: "a flow list (1 MiB)", text: fill("shared: [", (i) => `${i}, `) + "0]\n" },
+    { name: "a flow list (1 MiB)", text: `${fill("shared: [", (i) => `${i}, `)}0]\n` },
     { name: "deep flow nesting (200,000 brackets)", text: `shared: ${"[".repeat(200_000)}\n` },
     { name: "deep block nesting", text: fill("shared:\n", (i) => `${" ".repeat(i + 1)}- \n`, 600_000) },
     { name: "an alias bomb", text: `shared:\n${levels.map((l) => `  ${l}`).join("\n")}\n` },

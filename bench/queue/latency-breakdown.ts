@@ -27,7 +27,7 @@ export class LatencyTagger {
   readonly observe = (step: SimulationStep): void => {
     for (const e of step.effects) {
       if (e.kind !== "log" || e.pullRequest === null) continue;
-      const code = e.type === "action.queue.checks_end" ? e.metadata["abort_code"] : null;
+      const code = e.type === "action.queue.checks_end" ? e.metadata.abort_code : null;
       const tag = e.type === "action.queue.batch_bisection_start" ? "in a failed batch" : typeof code === "string" ? code : null;
       if (tag === null) continue;
       const n = Number(e.pullRequest);

@@ -37,6 +37,7 @@ const BISECTION_TYPES = new Set(["action.queue.batch_bisection_start", "action.q
  * The batch pull request number of an event (docs/activity-log.md "Batch pull request numbers"), or
  * null: checks_start/checks_end use speculative_check_pull_request.number; bisection events their `batch_pull_request`.
  */
+// biome-ignore lint/suspicious/noExplicitAny: event metadata is a JSON object whose shape depends on the event type
 export function batchPullOf(type: string, metadata: Record<string, any>): string | null {
   const n = CHECK_TYPES.has(type) ? metadata.speculative_check_pull_request?.number : BISECTION_TYPES.has(type) ? metadata.batch_pull_request : undefined;
   return n === undefined || n === null ? null : String(n);

@@ -5,6 +5,7 @@
  */
 export type Outcome = "success" | "failure" | "pending" | "neutral";
 
+// biome-ignore lint/suspicious/noExplicitAny: event metadata is a JSON object whose shape depends on the event type
 type Rule = Outcome | ((metadata: Record<string, any>) => Outcome);
 
 /** Codes that record a person's decision rather than a failure of the queue: their leave / abort is neutral. */

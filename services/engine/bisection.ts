@@ -25,7 +25,7 @@ import { addBatch, ancestorsFor, cancelBatches, descendantsOf, releaseCheckingLa
 import type { AbortCode } from "./codes.js";
 import type { Ctx } from "./context.js";
 import { leaveQueue } from "./leave.js";
-import { logBisectionEnd, logBisectionStart, type LeaveBatch } from "./log-events.js";
+import { logBisectionStart, type LeaveBatch } from "./log-events.js";
 import type { Bisection, Batch, Train } from "./state.js";
 
 /** Closes a concluded batch's draft and removes the batch; its members are the caller's business. */

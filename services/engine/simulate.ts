@@ -110,7 +110,7 @@ export class Simulation {
     this.logs.push(log);
     if (log.type === "action.queue.leave" && log.pullRequest !== null) {
       const fate = this.fates.get(log.pullRequest);
-      if (fate) { fate.leftAt = this.now; fate.code = String(log.metadata["dequeue_code"]); }
+      if (fate) { fate.leftAt = this.now; fate.code = String(log.metadata.dequeue_code); }
     }
   }
 

@@ -7,7 +7,7 @@
 
 // The pull request's facts are the configuration language's input; the port speaks them too.
 export type { CheckRun, CheckState, CommitInfo, Permission, PullRequestSnapshot, RepoName, Review, ReviewState, Sha } from "../config/index.js";
-import type { CheckRun, CheckState, Permission, PullRequestSnapshot, RepoName, Sha } from "../config/index.js";
+import type { CheckState, Permission, PullRequestSnapshot, RepoName, Sha } from "../config/index.js";
 import type { DomainErrorKind } from "../contracts/index.js";
 
 /**

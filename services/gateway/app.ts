@@ -35,6 +35,7 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /** The gateway's Fastify instance (HTTP/1.1 and h2c on one port: dual-protocol-server.ts). */
+// biome-ignore lint/suspicious/noExplicitAny: any server, request and reply types: the app runs over a server factory serving HTTP/1.1 and h2c
 export type App = FastifyInstance<any, any, any, any>;
 
 /**

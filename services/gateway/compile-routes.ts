@@ -9,7 +9,7 @@ import { getOption, hasOption, type DescMethod, type DescService } from "@bufbui
 import { http, } from "../../gen/google/api/annotations_pb.js";
 import type { HttpRule } from "../../gen/google/api/http_pb.js";
 import { chainName, resolveFieldPath, type FieldChain } from "./field-path.js";
-import { parsePathTemplate, PathTemplateError, type PathTemplate } from "./path-template.js";
+import { parsePathTemplate, type PathTemplateError, type PathTemplate } from "./path-template.js";
 import { DuplicateRouteError, RouteTrie } from "./route-trie.js";
 
 /** A service and its implementation (any subset of its methods; the rest answer UNIMPLEMENTED). */

@@ -10,6 +10,7 @@ import http2 from "node:http2";
 import net from "node:net";
 import { answerClientErrors } from "./client-error.js";
 
+// biome-ignore lint/suspicious/noExplicitAny: Node passes HTTP/1.1 or HTTP/2 request and response objects here
 type Handler = (req: any, res: any) => void;
 
 /** A Fastify `serverFactory` serving HTTP/1.1 and h2c on one listening socket. */

@@ -40,8 +40,8 @@ export interface ReflectionServices {
 export function createReflectionServices(services: DescService[]): ReflectionServices {
   const files = new Map<string, DescFile>();
   const addFile = (f: DescFile): void => {
-    if (files.has(f.name + ".proto")) return;
-    files.set(f.name + ".proto", f);
+    if (files.has(`${f.name}.proto`)) return;
+    files.set(`${f.name}.proto`, f);
     f.dependencies.forEach(addFile);
   };
   const reflection = [ServerReflection, ServerReflectionV1Alpha];

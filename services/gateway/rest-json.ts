@@ -12,6 +12,7 @@
 import { ScalarType, toJson, type DescEnum, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import { ListValueSchema, TimestampSchema, ValueSchema, DurationSchema } from "@bufbuild/protobuf/wkt";
 
+// biome-ignore lint/suspicious/noExplicitAny: a writer takes any protobuf-es field value; each writer knows its field type
 type Write = (value: any) => string;
 
 const writers = new WeakMap<DescMessage, Write>();
@@ -22,7 +23,7 @@ export function writeRestJson(desc: DescMessage, message: unknown): string {
 }
 
 function messageWriter(desc: DescMessage): Write {
-  let w = writers.get(desc);
+  const w = writers.get(desc);
   if (w) return w;
   const wkt = wellKnownWriter(desc);
   if (wkt) {
@@ -48,7 +49,7 @@ function generatedWriter(desc: DescMessage): Write {
   const helper = (fn: Write) => `h[${helpers.push(fn) - 1}]`;
   const body: string[] = ['var s="{",v;'];
   desc.fields.forEach((field, i) => {
-    const key = JSON.stringify((i ? "," : "") + JSON.stringify(field.name) + ":");
+    const key = JSON.stringify(`${(i ? "," : "") + JSON.stringify(field.name)}:`);
     body.push(`v=m[${JSON.stringify(field.localName)}];s+=${key};`);
     if (field.fieldKind === "list") {
       const item = valueExpression(field, "x", helper);
@@ -90,7 +91,7 @@ function valueExpression(field: DescField, name: string, helper: (fn: Write) => 
 
 /** The generic writer, for messages with oneofs (none in the REST responses today). */
 function interpretedWriter(desc: DescMessage): Write {
-  const parts = desc.fields.map((field) => ({ field, key: JSON.stringify(field.name) + ":", write: fieldWriter(field) }));
+  const parts = desc.fields.map((field) => ({ field, key: `${JSON.stringify(field.name)}:`, write: fieldWriter(field) }));
   return (msg: Record<string, unknown>) => {
     let out = "{";
     for (let i = 0; i < parts.length; i++) {
@@ -106,7 +107,7 @@ function interpretedWriter(desc: DescMessage): Write {
       if (out.length > 1) out += ",";
       out += key + (value === undefined ? "null" : write(value));
     }
-    return out + "}";
+    return `${out}}`;
   };
 }
 
@@ -123,7 +124,7 @@ function fieldWriter(field: DescField): Write {
       return (list: unknown[]) => {
         let out = "[";
         for (let i = 0; i < list.length; i++) out += (i ? "," : "") + item(list[i]);
-        return out + "]";
+        return `${out}]`;
       };
     }
     case "map": {
@@ -131,8 +132,8 @@ function fieldWriter(field: DescField): Write {
         field.mapKind === "scalar" ? scalarWriter(field.scalar) : field.mapKind === "enum" ? enumWriter(field.enum) : messageWriter(field.message);
       return (map: Record<string, unknown>) => {
         let out = "{";
-        for (const k in map) out += (out.length > 1 ? "," : "") + JSON.stringify(k) + ":" + value(map[k]);
-        return out + "}";
+        for (const k in map) out += `${(out.length > 1 ? "," : "") + JSON.stringify(k)}:${value(map[k])}`;
+        return `${out}}`;
       };
     }
   }
@@ -160,7 +161,7 @@ function scalarWriter(scalar: ScalarType): Write {
   }
 }
 
-const pad2 = (n: number) => (n < 10 ? "0" + n : "" + n);
+const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);
 
 /**
  * "YYYY-MM-DDTHH:MM:SS" of whole seconds since the epoch, UTC, by the civil-from-days algorithm
@@ -182,7 +183,7 @@ function isoSeconds(seconds: number): string {
   const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
   const m = mp < 10 ? mp + 3 : mp - 9;
   const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
-  return String(y).padStart(4, "0") + "-" + pad2(m) + "-" + pad2(d) + "T" + pad2(hh) + ":" + pad2(mi) + ":" + pad2(ss);
+  return `${String(y).padStart(4, "0")}-${pad2(m)}-${pad2(d)}T${pad2(hh)}:${pad2(mi)}:${pad2(ss)}`;
 }
 
 /**

@@ -45,6 +45,7 @@ export interface TranscoderOptions {
 const ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"];
 
 /** Registers the catch-all REST route under `prefix` on a Fastify instance. */
+// biome-ignore lint/suspicious/noExplicitAny: any server, request and reply types: the app runs over a server factory serving HTTP/1.1 and h2c
 export function registerTranscoder(app: FastifyInstance<any, any, any, any>, opts: TranscoderOptions): void {
   const impls = new Map(opts.bindings.map((b) => [b.service.typeName, b.impl]));
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {

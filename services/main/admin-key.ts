@@ -20,7 +20,7 @@ export async function loadOrCreateAdminKey(dataDir: string, fromEnv?: string): P
   }
   await mkdir(dataDir, { recursive: true });
   const key = `yma_${randomBytes(32).toString("base64url")}`;
-  await writeFile(file, key + "\n", { mode: 0o600, flag: "wx" });
+  await writeFile(file, `${key}\n`, { mode: 0o600, flag: "wx" });
   return { key, generated: true, source: file };
 }
 

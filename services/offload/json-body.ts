@@ -78,7 +78,7 @@ export function parseJsonBody(text: string): unknown {
         strings.set(placeholder, decoded);
         byLiteral.set(literal, placeholder);
       }
-      short += text.slice(from, start) + `"${placeholder}"`;
+      short += `${text.slice(from, start)}"${placeholder}"`;
       cuts.push({ at: short.length, original: end + 1 - start, placeholder: placeholder.length + 2 });
       from = end + 1;
     }

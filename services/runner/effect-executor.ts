@@ -13,7 +13,7 @@
  * result (comments, labels, the summary check), is logged and dropped.
  */
 import type { Logger } from "pino";
-import { ForgeError, isForgeError, type ForgePort } from "../forge/index.js";
+import { type ForgeError, isForgeError, type ForgePort } from "../forge/index.js";
 import type { EngineEffect } from "../engine/index.js";
 import type { EngineEventInput } from "../engine/index.js";
 import { conflictingPull, performMerge } from "./merge-effect.js";

@@ -15,21 +15,17 @@
  * | branch pushed | base_branch_moved; configuration_changed when the default branch's file changed; speculative_check_edited when a draft's branch moved from the head the queue built |
  * | branch deleted | base_branch_deleted for a branch with a queue |
  */
-import type { Logger } from "pino";
-import type pg from "pg";
-import type { ForgeEvent, ForgePort, PullRequestSnapshot } from "../forge/index.js";
+import type { ForgeEvent, PullRequestSnapshot } from "../forge/index.js";
 import { conditionEvaluationEventJson, parseDependsOn, type EvaluatedCondition } from "../config/index.js";
 import { deleteQueueRequest, listQueueRequests, putQueueRequest } from "../store/index.js";
-import type { EngineEffect, LogEffect } from "../engine/index.js";
-import type { EngineEventInput } from "../engine/index.js";
+import type { LogEffect } from "../engine/index.js";
 import type { EngineState } from "../engine/index.js";
 import { checkResults, checksOnSha } from "./check-evaluation.js";
 import { onPullChangedUnderFreeze } from "./freeze-input.js";
 import { parseCommand } from "./commands.js";
-import { chooseRule, choosePriority, evaluateFor, partitionsOf, ruleConditions, scopesOf, type CompiledFreeze } from "../config/index.js";
-import type { ProtectionCache } from "./protection-cache.js";
+import { chooseRule, choosePriority, evaluateFor, partitionsOf, ruleConditions, scopesOf } from "../config/index.js";
 import { replies } from "./replies.js";
-import { engineConfigurationInput, type RepositoryConfig } from "./repository-config.js";
+import { engineConfigurationInput } from "./repository-config.js";
 import type { IngressEnv } from "./ingress-env.js";
 
 export type { IngressEnv } from "./ingress-env.js";

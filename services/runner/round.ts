@@ -93,7 +93,7 @@ export async function applyRound(
         env.config = c;
       },
     };
-    let result: EnqueueResult | void = undefined;
+    let result: EnqueueResult | undefined;
     if (correction) {
       const engine = state.pause ? "paused" : "not paused";
       ctx.log.warn(

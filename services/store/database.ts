@@ -81,7 +81,7 @@ export async function openDatabase(opts: {
   let embedded: SupervisedPostgres | undefined;
   let url = opts.url;
   if (!url) {
-    const log: SupervisorLog = opts.log ?? { warn: (f, m) => opts.onLog?.(m), info: (f, m) => opts.onLog?.(m) };
+    const log: SupervisorLog = opts.log ?? { warn: (_f, m) => opts.onLog?.(m), info: (_f, m) => opts.onLog?.(m) };
     embedded = await superviseEmbeddedPostgres(path.join(opts.dataDir, "postgres"), log, opts.onLog);
     url = embedded.url;
   }

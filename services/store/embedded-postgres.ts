@@ -74,7 +74,7 @@ export async function startEmbeddedPostgres(
   if (existsSync(passwordFile)) password = (await readFile(passwordFile, "utf8")).trim();
   else {
     password = randomBytes(18).toString("base64url");
-    await writeFile(passwordFile, password + "\n", { mode: 0o600 });
+    await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
   }
   const port = opts.port ?? (await freePort());
   const EmbeddedPostgres = await loadEmbeddedPostgres();

@@ -19,6 +19,7 @@ export interface PauseRow {
   pausedBy: unknown;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: a database row as node-postgres returns it; toRow reads its columns by name and types them
 const toRow = (r: any): PauseRow => ({ repository: r.repository, reason: r.reason, pausedAt: r.paused_at, pausedBy: r.paused_by });
 
 /** The pause of a repository, or null when its queue is not paused. */

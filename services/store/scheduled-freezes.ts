@@ -31,6 +31,7 @@ export interface FreezeRow extends FreezeAttributes {
 
 const COLUMNS = "id, repository, reason, start_at, end_at, timezone, matching_conditions, exclude_conditions, created_by, created_at";
 
+// biome-ignore lint/suspicious/noExplicitAny: a database row as node-postgres returns it; toRow reads its columns by name and types them
 const toRow = (r: any): FreezeRow => ({
   id: r.id, repository: r.repository, reason: r.reason, start: r.start_at, end: r.end_at, timezone: r.timezone,
   matchingConditions: r.matching_conditions, excludeConditions: r.exclude_conditions, createdBy: r.created_by, createdAt: r.created_at,

@@ -17,6 +17,7 @@ export interface TokenRow {
 
 const COLUMNS = "id::text, secret_hash, repositories, description, created_at, revoked_at";
 
+// biome-ignore lint/suspicious/noExplicitAny: a database row as node-postgres returns it; toRow reads its columns by name and types them
 const toRow = (r: any): TokenRow => ({
   id: r.id, secretHash: r.secret_hash, repositories: r.repositories, description: r.description, createdAt: r.created_at, revokedAt: r.revoked_at,
 });

@@ -7,7 +7,7 @@
  */
 import { create, type JsonObject } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code, type ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppendEventsRequestSchema } from "../../gen/yardmaster/v1/activity_log_pb.js";
 import { Outcome } from "../../gen/yardmaster/v1/events_pb.js";

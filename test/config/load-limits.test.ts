@@ -29,7 +29,7 @@ describe("configuration limits", () => {
   });
 
   it.each([
-    ["nodes", "shared:\n" + "  - x\n".repeat(50_001), "the file has more than 50000 YAML nodes (keys, values, list items, mappings and lists): a configuration this large is not read", 49_999],
+    ["nodes", `shared:\n${"  - x\n".repeat(50_001)}`, "the file has more than 50000 YAML nodes (keys, values, list items, mappings and lists): a configuration this large is not read", 49_999],
     ["nesting", `shared: ${"[".repeat(100)}${"]".repeat(100)}\n`, "the mappings and lists nest more than 64 levels deep: flatten the structure", 1],
     ["aliases", `shared:\n  - &a x\n${"  - *a\n".repeat(1_001)}`, "the file has more than 1000 aliases (*name): write the values out, or use fewer aliases", 1_003],
   ])("refuses a text over the limit of %s, naming it and where it was crossed", async (_, text, message, line) => {

@@ -50,7 +50,7 @@ function importLines(): string {
     JSON.stringify(eventLine("action.label", { repository: "acme/beta", pull_request: 7, received_at: at(15) })),
     JSON.stringify(eventLine("action.merge", { repository: "acme/beta", pull_request: 9, received_at: at(10) })),
   ];
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 beforeAll(async () => {

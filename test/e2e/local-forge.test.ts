@@ -110,7 +110,7 @@ describe("a pull request through the CLI", () => {
     }, 60_000);
     expect(shown).toContain(`head:     feature at ${head} -> main`);
     expect(shown).toMatch(/^ {2}deploy-preview +success .*\[previews\]$/m);
-    expect((await cli("pr", "list", "acme/widgets", "--state", "open")).stdout).toMatch(/^#1  open  feature -> main  Add the feature  \(ada, checks 2\/3 passed\)  \[backend, ready\]$/);
+    expect((await cli("pr", "list", "acme/widgets", "--state", "open")).stdout).toMatch(/^#1 {2}open {2}feature -> main {2}Add the feature {2}\(ada, checks 2\/3 passed\) {2}\[backend, ready\]$/);
     expect((await cli("pr", "close", "acme/widgets", "1")).stdout).toBe("#1 closed");
     expect((await cli("pr", "list", "acme/widgets", "--state", "open")).stdout).toBe("(no pull requests)");
   }, 180_000);

@@ -163,7 +163,7 @@ describe("the merge queue through the API", () => {
 
   it("checks but does not merge what a scheduled freeze matches (frozen), and merges it once the freeze is deleted", async () => {
     const created = await cli("freeze", "create", "acme/shop", "--reason", "release 2.0", "--timezone", "Europe/Paris", "--exclude", "label=hotfix");
-    const id = /^([0-9a-f-]{36})  active  release 2\.0$/m.exec(created)![1]!;
+    const id = /^([0-9a-f-]{36}) {2}active {2}release 2\.0$/m.exec(created)![1]!;
     expect(await cli("freeze", "list", "acme/shop")).toContain(`${id}  active  release 2.0`);
     const five = await pullRequest("five", "five.txt", "5\n");
     await cli("pr", "comment", "acme/shop", String(five), "@yardmaster queue");

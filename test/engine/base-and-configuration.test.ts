@@ -62,7 +62,7 @@ describe("conflicts and draft creation failures", () => {
     checkFailed(h, "Batch 2", "conflict_with_pull_ahead", 2);
     expect(h.lines(STORY)).toEqual(["log action.queue.conflict_deferred #2", "cancel Batch 2 (BATCH_AHEAD_FAILED)"]);
     const deferred = h.effects.find((e) => e.kind === "log");
-    expect(deferred?.kind === "log" && deferred.metadata["blocking_pull_request_numbers"]).toEqual([1]);
+    expect(deferred?.kind === "log" && deferred.metadata.blocking_pull_request_numbers).toEqual([1]);
     expect(h.picture()).toEqual(["train main/__default__ base 074a83b", "  Batch 1 [1] draft running", "  waiting [2]"]);
     h.ci("Batch 1", true);
     h.merged("Batch 1");
@@ -88,7 +88,7 @@ describe("conflicts and draft creation failures", () => {
     h.at(2).send({ type: "timer_fired", key: Object.keys(h.state.timers)[0]! });
     checkFailed(h, "Batch 1", "error", null);
     expect(h.lines(STORY)).toEqual(["log action.queue.checks_postponed #1 Batch 1", "cancel Batch 1 (DRAFT_PULL_REQUEST_CREATION_FAILED)", "log action.queue.leave #1 DRAFT_PULL_REQUEST_CREATION_FAILED"]);
-    expect(h.history.filter((e) => e.kind === "log" && e.type === "action.queue.checks_postponed").map((e) => e.kind === "log" && e.metadata["attempt"])).toEqual([1, 2, 3]);
+    expect(h.history.filter((e) => e.kind === "log" && e.type === "action.queue.checks_postponed").map((e) => e.kind === "log" && e.metadata.attempt)).toEqual([1, 2, 3]);
   });
 });
 

@@ -15,8 +15,8 @@ const logsOf = (effects: EngineEffect[], type: string) => effects.filter((e): e 
 function leaves(h: QueueHarness, effects: EngineEffect[] = h.history): string[] {
   return logsOf(effects, "action.queue.leave").map((l) => {
     const m = l.metadata;
-    const batch = m["batch_id"] === null ? "-" : h.nameOf(String(m["batch_id"]));
-    return `#${l.pullRequest} ${m["dequeue_code"]} ${batch} ${JSON.stringify(m["scopes"])} ${m["all_scopes"]}`;
+    const batch = m.batch_id === null ? "-" : h.nameOf(String(m.batch_id));
+    return `#${l.pullRequest} ${m.dequeue_code} ${batch} ${JSON.stringify(m.scopes)} ${m.all_scopes}`;
   });
 }
 
@@ -24,10 +24,10 @@ function leaves(h: QueueHarness, effects: EngineEffect[] = h.history): string[] 
 function starts(h: QueueHarness, effects: EngineEffect[] = h.effects): string[] {
   return logsOf(effects, "action.queue.checks_start").map((l) => {
     const m = l.metadata;
-    const previous = m["previous_batch_id"] === null ? "-" : h.nameOf(String(m["previous_batch_id"]));
-    if (m["previous_batch_id"] !== null && m["previous_batch_name"] !== previous) throw new Error(`previous_batch_name ${String(m["previous_batch_name"])} for ${previous}`);
-    if (m["previous_batch_id"] === null && m["previous_batch_name"] !== null) throw new Error("previous_batch_name without previous_batch_id");
-    return `#${l.pullRequest} ${m["batch_name"]} after ${previous}: ${m["start_reason"]}`;
+    const previous = m.previous_batch_id === null ? "-" : h.nameOf(String(m.previous_batch_id));
+    if (m.previous_batch_id !== null && m.previous_batch_name !== previous) throw new Error(`previous_batch_name ${String(m.previous_batch_name)} for ${previous}`);
+    if (m.previous_batch_id === null && m.previous_batch_name !== null) throw new Error("previous_batch_name without previous_batch_id");
+    return `#${l.pullRequest} ${m.batch_name} after ${previous}: ${m.start_reason}`;
   });
 }
 

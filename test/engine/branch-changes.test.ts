@@ -36,7 +36,7 @@ describe("a deleted base branch", () => {
       "log action.queue.leave #1 BASE_BRANCH_MISSING", "log action.queue.leave #2 BASE_BRANCH_MISSING", "log action.queue.leave #3 BASE_BRANCH_MISSING",
     ]);
     const leave = h.effects.find((e) => e.kind === "log" && e.type === "action.queue.leave");
-    expect(leave?.kind === "log" && leave.metadata["reason"]).toBe("The base branch main was deleted");
+    expect(leave?.kind === "log" && leave.metadata.reason).toBe("The base branch main was deleted");
     expect(h.state.pulls).toEqual({});
     expect(h.state.bases).toEqual({});
   });
@@ -88,7 +88,7 @@ describe("a pull request moved to another base branch", () => {
       "log action.queue.leave #1 BASE_BRANCH_CHANGED", "create Batch 3 [2] ahead []",
     ]);
     const leave = h.effects.find((e) => e.kind === "log" && e.type === "action.queue.leave");
-    expect(leave?.kind === "log" && leave.metadata["reason"]).toBe("The base branch of the pull request changed from main to release");
+    expect(leave?.kind === "log" && leave.metadata.reason).toBe("The base branch of the pull request changed from main to release");
   });
 
   it("changes nothing when the base is the one it is queued for", () => {

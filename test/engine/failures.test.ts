@@ -76,7 +76,7 @@ describe("failures", () => {
       "merge Sub-batch 1.1 [1] merge exact",
     ]);
     h.mergeRequested();
-    expect(h.history.filter((e) => e.kind === "log" && e.type === "action.queue.leave").map((e) => e.kind === "log" && `${e.pullRequest} ${e.metadata["dequeue_code"]}`))
+    expect(h.history.filter((e) => e.kind === "log" && e.type === "action.queue.leave").map((e) => e.kind === "log" && `${e.pullRequest} ${e.metadata.dequeue_code}`))
       .toEqual(["3 DROPPED_BY_BISECTION_ELIMINATION", "1 PR_MERGED", "2 PR_MERGED"]);
     expect(h.picture()).toEqual([]);
   });
@@ -91,7 +91,7 @@ describe("failures", () => {
     h.at(60).ci("Sub-batch 1.1", false);
     expect(h.logs().filter((l) => l.includes("leave"))).toEqual([1, 2, 3, 4].map((n) => `log action.queue.leave #${n} BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS`));
     const end = h.effects.find((e) => e.kind === "log" && e.type === "action.queue.batch_bisection_end");
-    expect(end?.kind === "log" && end.metadata["max_failure_resolution_reached"]).toBe(true);
+    expect(end?.kind === "log" && end.metadata.max_failure_resolution_reached).toBe(true);
   });
 
   it("dequeues a whole failed batch at once with batch_max_failure_resolution_attempts 0", () => {
@@ -130,7 +130,7 @@ describe("failures", () => {
     h.at(61).send({ type: "timer_fired", key: Object.keys(h.state.timers)[0]! });
     expect(h.lines(STORY)).toEqual(["log action.queue.checks_end #1 Batch 1 timed_out", "cancel Batch 1 (culprit found)", "log action.queue.leave #1 CHECKS_TIMEOUT"]);
     const end = h.effects.find((e) => e.kind === "log" && e.type === "action.queue.checks_end");
-    expect(end?.kind === "log" && end.metadata["speculative_check_pull_request"]).toMatchObject({ checks_timed_out: true, checks_conclusion: "timed_out" });
+    expect(end?.kind === "log" && end.metadata.speculative_check_pull_request).toMatchObject({ checks_timed_out: true, checks_conclusion: "timed_out" });
   });
 
   it("judges a failed batch only once the batches ahead passed, rechecking the ones behind it meanwhile", () => {

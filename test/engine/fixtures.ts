@@ -211,11 +211,11 @@ export function describeEffects(effects: EngineEffect[], nameOf: (id: string) =>
       case "log": {
         const m = e.metadata;
         const who = e.pullRequest === null ? "" : ` #${e.pullRequest}`;
-        const batch = typeof m["batch_name"] === "string" ? ` ${m["batch_name"]}` : "";
-        const detail = e.type === "action.queue.leave" ? ` ${m["dequeue_code"]}`
-          : e.type === "action.queue.checks_end" ? (m["aborted"] ? ` aborted ${m["abort_code"]}` : ` ${(m["speculative_check_pull_request"] as { checks_conclusion: string }).checks_conclusion}`)
-          : e.type === "action.queue.batch_bisection_end" ? ` culprits [${(m["culprit_pr_numbers"] as number[]).join(",")}]`
-          : e.type === "action.queue.checks.change" ? ` ${m["running_checks"]}` : e.type === "action.queue.change" ? ` size ${m["size"]}` : "";
+        const batch = typeof m.batch_name === "string" ? ` ${m.batch_name}` : "";
+        const detail = e.type === "action.queue.leave" ? ` ${m.dequeue_code}`
+          : e.type === "action.queue.checks_end" ? (m.aborted ? ` aborted ${m.abort_code}` : ` ${(m.speculative_check_pull_request as { checks_conclusion: string }).checks_conclusion}`)
+          : e.type === "action.queue.batch_bisection_end" ? ` culprits [${(m.culprit_pr_numbers as number[]).join(",")}]`
+          : e.type === "action.queue.checks.change" ? ` ${m.running_checks}` : e.type === "action.queue.change" ? ` size ${m.size}` : "";
         return `log ${e.type}${who}${batch}${detail}`;
       }
     }

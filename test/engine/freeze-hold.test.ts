@@ -108,11 +108,11 @@ describe("a frozen batch that holds up others gives way", () => {
 
   it("with SCHEDULED_FREEZE_STATUS_CHANGED: the one behind is rechecked without it and merges; it stays queued", () => {
     const h = frozenWithPassedBehind();
-    const aborted = h.effects.flatMap((e) => (e.kind === "log" && e.type === "action.queue.checks_end" && e.metadata["aborted"] ? [[e.pullRequest, e.metadata["abort_code"]]] : []));
+    const aborted = h.effects.flatMap((e) => (e.kind === "log" && e.type === "action.queue.checks_end" && e.metadata.aborted ? [[e.pullRequest, e.metadata.abort_code]] : []));
     expect(aborted).toEqual([[1, FROZEN]]);
     h.created("Batch 2", 103);
     const restart = h.effects.find((e) => e.kind === "log" && e.type === "action.queue.checks_start");
-    expect(restart?.kind === "log" && restart.metadata["start_reason"]).toMatch(/^Rechecked without Batch 1, which a scheduled freeze holds until /);
+    expect(restart?.kind === "log" && restart.metadata.start_reason).toMatch(/^Rechecked without Batch 1, which a scheduled freeze holds until /);
     h.at(90).ci("Batch 2", true);
     expect(h.lines(["merge_batch"])).toEqual(["merge Batch 2 [2] merge exact"]);
     h.merged("Batch 2");

@@ -20,7 +20,7 @@ export function logProblems(log: LogEffect): string[] {
   const schema = SCHEMAS.get(log.type);
   if (!schema) return [`unknown event type ${log.type}`];
   const out = checkJson(schema, log.metadata, "strict", "metadata").map((v) => `${log.type}: ${v.field} ${v.description}`);
-  if ("train_car_id" in log.metadata && log.metadata["train_car_id"] !== log.metadata["batch_id"]) out.push(`${log.type}: train_car_id differs from batch_id`);
+  if ("train_car_id" in log.metadata && log.metadata.train_car_id !== log.metadata.batch_id) out.push(`${log.type}: train_car_id differs from batch_id`);
   if (!log.trigger) out.push(`${log.type}: empty trigger`);
   if (log.pullRequest !== null && !Number.isInteger(log.pullRequest)) out.push(`${log.type}: bad pull_request`);
   return out;
@@ -67,7 +67,7 @@ export function impactProblems(step: SimulationStep): string[] {
   const held = new Map(step.before.trains.flatMap((t) => t.batches.filter((c) => c.check && c.check.phase !== "failed").map((c) => [c.check!.id, c.members] as const)));
   const cancelled = step.effects.filter((e): e is Extract<EngineEffect, { kind: "cancel_speculative_check" }> => e.kind === "cancel_speculative_check" && held.has(e.checkId));
   const rechecked = new Set(cancelled.flatMap((e) => held.get(e.checkId)!).filter((n) => n !== number && step.after.pulls[String(n)]));
-  const cascaded = step.effects.filter((e) => e.kind === "log" && e.type === "action.queue.leave" && e.metadata["dequeue_code"] === "STACK_PREDECESSOR_DEQUEUED").length;
+  const cascaded = step.effects.filter((e) => e.kind === "log" && e.type === "action.queue.leave" && e.metadata.dequeue_code === "STACK_PREDECESSOR_DEQUEUED").length;
   const observed = { interruptedBatches: new Set(cancelled.map((e) => e.checkId)).size, recheckedPullRequests: rechecked.size, cascadedPullRequests: cascaded };
   const p = { interruptedBatches: predicted.interruptedBatches, recheckedPullRequests: predicted.recheckedPullRequests, cascadedPullRequests: predicted.cascadedPullRequests };
   return JSON.stringify(p) === JSON.stringify(observed) ? [] : [`dequeue #${number}: predicted ${JSON.stringify(p)}, observed ${JSON.stringify(observed)}`];
@@ -78,7 +78,7 @@ export function pairingProblems(logs: LogEffect[], finalState: EngineState): str
   const out: string[] = [];
   const attempts = new Map<string, { start: number; end: number }>();
   const sessions = new Map<string, { enter: number; leave: number }>();
-  const key = (l: LogEffect) => `${l.pullRequest}/${l.metadata["batch_id"]}/${(l.metadata["speculative_check_pull_request"] as { number: number }).number}`;
+  const key = (l: LogEffect) => `${l.pullRequest}/${l.metadata.batch_id}/${(l.metadata.speculative_check_pull_request as { number: number }).number}`;
   for (const l of logs) {
     if (l.type === "action.queue.checks_start" || l.type === "action.queue.checks_end") {
       const a = attempts.get(key(l)) ?? { start: 0, end: 0 };
@@ -86,9 +86,9 @@ export function pairingProblems(logs: LogEffect[], finalState: EngineState): str
       attempts.set(key(l), a);
     }
     if (l.type === "action.queue.enter" || l.type === "action.queue.leave") {
-      const s = sessions.get(String(l.metadata["session_id"])) ?? { enter: 0, leave: 0 };
+      const s = sessions.get(String(l.metadata.session_id)) ?? { enter: 0, leave: 0 };
       if (l.type === "action.queue.enter") s.enter++; else s.leave++;
-      sessions.set(String(l.metadata["session_id"]), s);
+      sessions.set(String(l.metadata.session_id), s);
     }
   }
   const running = new Set(finalState.trains.flatMap((t) => t.batches.filter((c) => c.check?.phase === "running").flatMap((c) => c.members.map((m) => `${m}/${c.id}/${c.check!.number}`))));
@@ -116,25 +116,25 @@ export function batchLinkProblems(logs: LogEffect[]): string[] {
   const lastFailed = new Map<string, unknown>();
   const lastEnded = new Map<string, { id: unknown; name: unknown }>();
   for (const l of logs) {
-    const session = String(l.metadata["session_id"]);
+    const session = String(l.metadata.session_id);
     const m = l.metadata;
     if (l.type === "action.queue.checks_end") {
-      lastEnded.set(session, { id: m["batch_id"], name: m["batch_name"] });
-      const conclusion = (m["speculative_check_pull_request"] as { checks_conclusion: string }).checks_conclusion;
-      if (m["aborted"] === false && conclusion !== "success") lastFailed.set(session, m["batch_id"]);
+      lastEnded.set(session, { id: m.batch_id, name: m.batch_name });
+      const conclusion = (m.speculative_check_pull_request as { checks_conclusion: string }).checks_conclusion;
+      if (m.aborted === false && conclusion !== "success") lastFailed.set(session, m.batch_id);
     }
     if (l.type === "action.queue.checks_start") {
       const last = lastEnded.get(session) ?? { id: null, name: null };
-      const where = `checks_start #${l.pullRequest} ${String(m["batch_name"])}`;
-      if (m["previous_batch_id"] !== last.id || m["previous_batch_name"] !== last.name) out.push(`${where}: previous batch ${String(m["previous_batch_name"])}, last checked in ${String(last.name)}`);
-      if (last.id !== null && m["start_reason"] === "First time checking") out.push(`${where}: a restart says "First time checking"`);
+      const where = `checks_start #${l.pullRequest} ${String(m.batch_name)}`;
+      if (m.previous_batch_id !== last.id || m.previous_batch_name !== last.name) out.push(`${where}: previous batch ${String(m.previous_batch_name)}, last checked in ${String(last.name)}`);
+      if (last.id !== null && m.start_reason === "First time checking") out.push(`${where}: a restart says "First time checking"`);
     }
     if (l.type !== "action.queue.leave") continue;
-    const code = String(m["dequeue_code"]);
+    const code = String(m.dequeue_code);
     const where = `leave #${l.pullRequest} ${code}`;
-    if ((m["batch_id"] === null) !== (m["scopes"] === null) || (m["batch_id"] === null) !== (m["all_scopes"] === null)) out.push(`${where}: batch_id, scopes and all_scopes not null together`);
-    if (FAILED_CHECK_CODES.has(code) && m["batch_id"] !== (lastFailed.get(session) ?? "none")) out.push(`${where}: batch_id ${String(m["batch_id"])}, its last failed check was in ${String(lastFailed.get(session) ?? "none")}`);
-    if (code === "BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS" && m["batch_id"] === null) out.push(`${where}: batch_id null`);
+    if ((m.batch_id === null) !== (m.scopes === null) || (m.batch_id === null) !== (m.all_scopes === null)) out.push(`${where}: batch_id, scopes and all_scopes not null together`);
+    if (FAILED_CHECK_CODES.has(code) && m.batch_id !== (lastFailed.get(session) ?? "none")) out.push(`${where}: batch_id ${String(m.batch_id)}, its last failed check was in ${String(lastFailed.get(session) ?? "none")}`);
+    if (code === "BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS" && m.batch_id === null) out.push(`${where}: batch_id null`);
   }
   return out;
 }

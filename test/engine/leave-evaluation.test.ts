@@ -31,9 +31,9 @@ describe("conditions_evaluation of action.queue.leave", () => {
       checks: [{ name: "ci", description: "tests", url: null, state: "failure", avatar_url: null }], evaluations: { "1": evaluation },
     });
     const leave = leaveOf(effects, 1);
-    expect(leave.metadata["dequeue_code"]).toBe("CHECKS_FAILED");
-    expect(leave.metadata["conditions_evaluation"]).toEqual(evaluation);
-    expect(leave.metadata["conditions_evaluation"]).toMatchObject({ match: false, subconditions: [{ label: "check-success = ci", match: false, attribute_name: "check-success" }] });
+    expect(leave.metadata.dequeue_code).toBe("CHECKS_FAILED");
+    expect(leave.metadata.conditions_evaluation).toEqual(evaluation);
+    expect(leave.metadata.conditions_evaluation).toMatchObject({ match: false, subconditions: [{ label: "check-success = ci", match: false, attribute_name: "check-success" }] });
     expect(logProblems(leave)).toEqual([]);
   });
 
@@ -43,10 +43,10 @@ describe("conditions_evaluation of action.queue.leave", () => {
     h.queue(2);
     const evaluation = evaluated(["label=ready"], 2);
     const dequeued = leaveOf(h.send({ type: "queue_conditions_evaluated", number: 2, result: false, evaluation }), 2);
-    expect(dequeued.metadata["dequeue_code"]).toBe("PR_DEQUEUED");
-    expect(dequeued.metadata["conditions_evaluation"]).toEqual(evaluation);
+    expect(dequeued.metadata.dequeue_code).toBe("PR_DEQUEUED");
+    expect(dequeued.metadata.conditions_evaluation).toEqual(evaluation);
     expect(logProblems(dequeued)).toEqual([]);
     const manual = leaveOf(h.send({ type: "dequeue_requested", number: 1, trigger: "API", source: "api" }), 1);
-    expect(manual.metadata["conditions_evaluation"]).toBeNull();
+    expect(manual.metadata.conditions_evaluation).toBeNull();
   });
 });

@@ -160,7 +160,7 @@ export function runScenario(s: Scenario, options: { checkImpact?: boolean } = {}
   const strict = s.mode === "serial" && s.reset === "always";
   if (strict && stats.untestedMerges) problems.push(`${stats.untestedMerges} merges put an untested tree on the base`);
   const mergedByForge = new Set(sim.forge.mergedPulls);
-  const mergedByLog = new Set(sim.logs.filter((l) => l.type === "action.queue.leave" && l.metadata["merged"] === true).map((l) => l.pullRequest!));
+  const mergedByLog = new Set(sim.logs.filter((l) => l.type === "action.queue.leave" && l.metadata.merged === true).map((l) => l.pullRequest!));
   for (const n of mergedByForge) if (!mergedByLog.has(n)) problems.push(`#${n} is in the base but no leave says merged`);
   for (const n of mergedByLog) if (!mergedByForge.has(n)) problems.push(`#${n} left as merged but is not in the base`);
   for (const [n, fate] of sim.fates) if (fate.code === null && !sim.state.pulls[String(n)]) problems.push(`#${n} was lost: no leave and not queued`);
@@ -171,8 +171,8 @@ export function runScenario(s: Scenario, options: { checkImpact?: boolean } = {}
   for (const l of sim.logs) {
     seen.add(l.type);
     for (const key of ["dequeue_code", "abort_code"]) if (typeof l.metadata[key] === "string") seen.add(l.metadata[key] as string);
-    if (Number(l.metadata["seconds_waiting_for_schedule"] ?? 0) > 0) seen.add("seconds_waiting_for_schedule");
-    if (Number(l.metadata["seconds_waiting_for_freeze"] ?? 0) > 0) seen.add("seconds_waiting_for_freeze");
+    if (Number(l.metadata.seconds_waiting_for_schedule ?? 0) > 0) seen.add("seconds_waiting_for_schedule");
+    if (Number(l.metadata.seconds_waiting_for_freeze ?? 0) > 0) seen.add("seconds_waiting_for_freeze");
   }
   return { problems, merged: mergedByForge.size, left: [...sim.fates.values()].filter((f) => f.code !== null).length, untestedMerges: stats.untestedMerges, badMerged, seen };
 }
@@ -182,7 +182,7 @@ export function runs(numRuns: number): fc.Parameters<[Scenario]> {
   // A fixed seed by default, so that the suite (and CI) gives the same verdict on the same code;
   // `ENGINE_PROPERTY_SEED=random` explores new scenarios (`npm run test:explore`), a number
   // replays a reported failure, and ENGINE_PROPERTY_SCALE multiplies the number of scenarios.
-  const seed = process.env["ENGINE_PROPERTY_SEED"] ?? "20261122";
-  const scale = Number(process.env["ENGINE_PROPERTY_SCALE"] ?? "1");
+  const seed = process.env.ENGINE_PROPERTY_SEED ?? "20261122";
+  const scale = Number(process.env.ENGINE_PROPERTY_SCALE ?? "1");
   return { numRuns: Math.round(numRuns * (scale > 0 ? scale : 1)), ...(seed === "random" ? {} : { seed: Number(seed) }) };
 }

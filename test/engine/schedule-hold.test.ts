@@ -38,7 +38,7 @@ describe("a merge window closed when the checks pass", () => {
     expect(h.lines(["merge_batch", "action.queue.checks_end"])).toEqual(["log action.queue.checks_end #1 Batch 1 success", "merge Batch 1 [1] merge exact"]);
     h.merged("Batch 1");
     const leave = h.effects.find((e) => e.kind === "log" && e.type === "action.queue.leave");
-    expect(leave?.kind === "log" && leave.metadata["seconds_waiting_for_schedule"]).toBe(570 * 60);
+    expect(leave?.kind === "log" && leave.metadata.seconds_waiting_for_schedule).toBe(570 * 60);
     // The CI's own duration (30 min), not the wait, feeds the estimates.
     expect(h.state.ciDurations).toEqual([30 * 60_000]);
   });

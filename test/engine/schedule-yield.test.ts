@@ -23,7 +23,7 @@ function heldWithPassedBehind(opensAt: number, mergeQueue: Record<string, unknow
   return h;
 }
 
-const abortCodes = (h: QueueHarness) => h.effects.flatMap((e) => (e.kind === "log" && e.type === "action.queue.checks_end" && e.metadata["aborted"] ? [`#${e.pullRequest} ${e.metadata["abort_code"]}: ${e.metadata["abort_reason"]}`] : []));
+const abortCodes = (h: QueueHarness) => h.effects.flatMap((e) => (e.kind === "log" && e.type === "action.queue.checks_end" && e.metadata.aborted ? [`#${e.pullRequest} ${e.metadata.abort_code}: ${e.metadata.abort_reason}`] : []));
 
 describe("a batch waiting for its merge schedule gives way", () => {
   it("to a batch behind it whose checks passed: that batch is rechecked without it and merges; it waits outside the train", () => {
@@ -38,7 +38,7 @@ describe("a batch waiting for its merge schedule gives way", () => {
     expect(h.lines(["action.queue.leave"])).toEqual([]);
     h.created("Batch 2", 103);
     const restart = h.effects.find((e) => e.kind === "log" && e.type === "action.queue.checks_start");
-    expect(restart?.kind === "log" && restart.metadata["start_reason"]).toBe("Rechecked without Batch 1, which waits for its merge schedule until 2026-01-05T19:00:00.000Z and gave way");
+    expect(restart?.kind === "log" && restart.metadata.start_reason).toBe("Rechecked without Batch 1, which waits for its merge schedule until 2026-01-05T19:00:00.000Z and gave way");
     h.at(90).ci("Batch 2", true);
     expect(h.lines(["merge_batch"])).toEqual(["merge Batch 2 [2] merge exact"]);
     h.merged("Batch 2");
@@ -54,7 +54,7 @@ describe("a batch waiting for its merge schedule gives way", () => {
     h.merged("Batch 3");
     // Held from +30, gave way at +60, waited outside the train until the schedule opened at +600.
     const leave = h.effects.find((e) => e.kind === "log" && e.type === "action.queue.leave" && e.pullRequest === 1);
-    expect(leave?.kind === "log" && leave.metadata["seconds_waiting_for_schedule"]).toBe(570 * 60);
+    expect(leave?.kind === "log" && leave.metadata.seconds_waiting_for_schedule).toBe(570 * 60);
   });
 
   it("not when its schedule opens before a recheck would end: the batch behind waits for it", () => {

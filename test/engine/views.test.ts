@@ -49,7 +49,7 @@ describe("status view", () => {
     expect(status.mode).toBe("serial");
     expect(status.automaticConflictResolutionUnsupported).toBe(true);
     expect(Object.keys(status.scopeQueues)).toEqual(["__default__"]);
-    expect(status.scopeQueues["__default__"]).toEqual(status.batches.map((b) => b.id));
+    expect(status.scopeQueues.__default__).toEqual(status.batches.map((b) => b.id));
     expect(status.batches[0]!.pullRequests[0]).toEqual({
       number: 1, title: "Change 1", url: "https://forge.example/acme/app/pull/1", author: { id: 7, login: "ada" },
       queuedAt: minutes(0), priorityAlias: "medium", priorityRuleName: null, labels: [], hostLabels: [], scopes: [],

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import {
-  armFailpoint, armFailpointsFromEnvironment, disarmAll, disarmFailpoint, failpoint, FailpointError, FailpointSpecError,
+  armFailpoint, armFailpointsFromEnvironment, disarmAll, disarmFailpoint, failpoint, type FailpointError, FailpointSpecError,
   parseFailpointSpec,
 } from "../../services/failpoints/index.js";
 

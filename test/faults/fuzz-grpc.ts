@@ -4,7 +4,7 @@
  * a call can carry a valid message, a corrupt one or random bytes, to a unary or a streaming RPC.
  */
 import * as grpc from "@grpc/grpc-js";
-import type { DescMethod, DescService } from "@bufbuild/protobuf";
+import type { DescMethod } from "@bufbuild/protobuf";
 
 /** The answer of one call: its status code and details, and how long it took (milliseconds). */
 export interface GrpcAnswer {
@@ -15,8 +15,8 @@ export interface GrpcAnswer {
 
 const identity = (b: Buffer) => b;
 
-/** A client that sends raw request bytes to every method of `services` at `address` (h2c). */
-export function rawGrpcClient(services: DescService[], address: string): { call(method: DescMethod, bytes: Uint8Array, token: string): Promise<GrpcAnswer>; close(): void } {
+/** A client that sends raw request bytes to any method at `address` (h2c). */
+export function rawGrpcClient(address: string): { call(method: DescMethod, bytes: Uint8Array, token: string): Promise<GrpcAnswer>; close(): void } {
   const client = new grpc.Client(address, grpc.credentials.createInsecure());
   return {
     call(method, bytes, token) {

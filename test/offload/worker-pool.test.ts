@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code, } from "@connectrpc/connect";
 import { domainErrorToConnect } from "../../services/contracts/index.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { hostileConfigurations } from "../../bench/config/hostile-texts.js";

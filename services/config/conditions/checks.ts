@@ -11,14 +11,13 @@
  *   names checks (`=`, `!=`, `~=`, `*=`) and no check of any state matches it yet;
  * - a `#check-...` length leaf is pending while any check runs.
  */
-import type { ConditionLeaf, Truth } from "../model.js";
+import type { Truth } from "../model.js";
 import type { AttributeSpec } from "./attributes.js";
 import { type Comparison, elementMatches } from "./compare.js";
 import type { EvaluationContext } from "./context.js";
 
 /** The three-valued result of a check leaf, and the checks it read. */
 export function checkTruth(
-  leaf: ConditionLeaf,
   spec: AttributeSpec,
   match: boolean,
   comparison: Comparison | null,

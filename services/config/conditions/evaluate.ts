@@ -102,7 +102,7 @@ function leafResult(leaf: ConditionLeaf, spec: AttributeSpec, ctx: EvaluationCon
   if (leaf.length) {
     const n = lengthOf(value, ctx.attributes.lengths[canonicalName(spec, leaf.attribute)]);
     const match = compareLength(n, leaf);
-    return isCheckAttribute(spec) ? checkTruth(leaf, spec, match, null, ctx) : { truth: match, next: null, related: [] };
+    return isCheckAttribute(spec) ? checkTruth(spec, match, null, ctx) : { truth: match, next: null, related: [] };
   }
   if (spec.value === "bool") {
     const match = Array.isArray(value) ? value.some((v) => v === true) : value === true;
@@ -111,7 +111,7 @@ function leafResult(leaf: ConditionLeaf, spec: AttributeSpec, ctx: EvaluationCon
   const comparison = comparisonFor(leaf, spec, ctx);
   if (isQualifiedCheckLeaf(spec, leaf)) {
     const qualified = qualifiedCheckLeaf(spec, ctx);
-    return checkTruth(leaf, spec, valueMatches(qualified.value, comparison), comparison, qualified.ctx);
+    return checkTruth(spec, valueMatches(qualified.value, comparison), comparison, qualified.ctx);
   }
   const match = valueMatches(value, comparison);
   let next: Date | null = null;
@@ -119,7 +119,7 @@ function leafResult(leaf: ConditionLeaf, spec: AttributeSpec, ctx: EvaluationCon
     const dates = (Array.isArray(value) ? value : [value]).filter((d): d is Date => d instanceof Date);
     next = earliest(dates.map((d) => relativeCrossing(d, (leaf.value as { seconds: number }).seconds, leaf.operator!, ctx.now)));
   }
-  if (isCheckAttribute(spec)) return checkTruth(leaf, spec, match, comparison, ctx);
+  if (isCheckAttribute(spec)) return checkTruth(spec, match, comparison, ctx);
   return { truth: match, next, related: [] };
 }
 

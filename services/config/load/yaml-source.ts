@@ -118,8 +118,8 @@ function locate(doc: Document, index: YamlIndex, counter: LineCounter, path: rea
   for (let i = 0; i < path.length; i++) {
     node = resolve(node);
     const segment = path[i];
-    let next: unknown = undefined;
-    let pairKey: unknown = undefined;
+    let next: unknown ;
+    let pairKey: unknown ;
     if (isMap(node)) {
       const found = index.findInMap(node, segment);
       if (found !== null) {

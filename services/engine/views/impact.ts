@@ -37,7 +37,7 @@ export function dequeueImpact(state: EngineState, number: number, now: number): 
   const still = new Set(after.trains.flatMap((t) => t.batches.filter((c) => c.check).map((c) => `${c.id}/${c.check!.id}`)));
   const interrupted = [...heldChecks(state)].filter(([key]) => !still.has(key));
   const rechecked = [...new Set(interrupted.flatMap(([, members]) => members))].filter((n) => n !== number && after.pulls[String(n)]);
-  const cascaded = effects.filter((e) => e.kind === "log" && e.type === "action.queue.leave" && e.metadata["dequeue_code"] === "STACK_PREDECESSOR_DEQUEUED").map((e) => (e as { pullRequest: number }).pullRequest);
+  const cascaded = effects.filter((e) => e.kind === "log" && e.type === "action.queue.leave" && e.metadata.dequeue_code === "STACK_PREDECESSOR_DEQUEUED").map((e) => (e as { pullRequest: number }).pullRequest);
   return {
     interruptedBatches: interrupted.length, recheckedPullRequests: rechecked.length, cascadedPullRequests: cascaded.length,
     rechecked: rechecked.sort((a, b) => a - b), cascaded: cascaded.sort((a, b) => a - b),

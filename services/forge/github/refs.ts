@@ -15,6 +15,7 @@ import type { RepoParams } from "./repo-name.js";
 
 /** Refuses names GitHub would misread (the port's `branch` is a short name, not `refs/...`). */
 export function checkBranchName(branch: string): void {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: git refuses control characters in ref names (git check-ref-format)
   if (branch === "" || branch.startsWith("refs/") || branch.startsWith("/") || branch.endsWith("/") || /\.\.|[\x00-\x20~^:?*[\\]|@\{|\.lock$|\/\./.test(branch)) {
     throw new ForgeError("invalid", `branch: "${branch}" is not a valid branch name`);
   }

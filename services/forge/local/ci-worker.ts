@@ -12,7 +12,7 @@
 import { randomUUID } from "node:crypto";
 import { localForgeStore as store, withTransaction } from "../../store/index.js";
 import { retryWhileUnavailable } from "../../outage/index.js";
-import { CiSlots, runCommitChecks, type CheckResult, type CiRunnerDeps } from "./ci/index.js";
+import { type CiSlots, runCommitChecks, type CheckResult, type CiRunnerDeps } from "./ci/index.js";
 import { LOCAL_CI_APP, type ForgeCore } from "./core.js";
 import type { CiSignals } from "./ci-requests.js";
 

@@ -16,7 +16,7 @@ import { runChecksAt } from "./check-actions.js";
 import { writeCheckRun } from "./check-runs.js";
 import { LocalForgeError, withField } from "./errors.js";
 import { createLocalForgePort } from "./port.js";
-import { commentPull, labelPull, openPull, reviewPull, REVIEW_EVENTS } from "./pull-actions.js";
+import { commentPull, labelPull, openPull, reviewPull, type REVIEW_EVENTS } from "./pull-actions.js";
 import { describePullRequest, listPullRequestViews, type PullRequestView } from "./pull-views.js";
 import { addRepository, deleteBranchAs, pushBranch, type AddRepositoryInput, type PushInput } from "./repository-actions.js";
 import { recoverAtStartUp } from "./start-up.js";

@@ -10,7 +10,7 @@
  */
 import { FAILPOINT_NAMES, failpoint } from "../../failpoints/index.js";
 import { ForgeError, type MergeMethod, type Sha } from "../types.js";
-import { localForgeStore as store } from "../../store/index.js";
+import type { localForgeStore as store } from "../../store/index.js";
 import { branchRef, compareAndSwapRef, createMergeCommit, findBranchSha, getBranchSha, isAncestor, mergePullRequests, resolveCommit } from "./git/index.js";
 import { readPull } from "./core.js";
 import { recordBranchMove } from "./branch-moves.js";

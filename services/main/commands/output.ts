@@ -1,2 +1,2 @@
 /** Human output of CLI commands: one line on stdout. */
-export const out = (line: string): void => void process.stdout.write(line + "\n");
+export const out = (line: string): void => void process.stdout.write(`${line}\n`);

@@ -129,7 +129,7 @@ export async function readHistory(query: HistoryQuery): Promise<History> {
   const headShas = [...new Set(commits.flatMap((c) => c.parents.slice(1)))];
   const heads = new Map<string, HistoryCommit>();
   if (headShas.length > 0) {
-    const text = await git(root, ["log", "-z", "--no-walk=unsorted", "--stdin", `--format=${FORMAT}`], headShas.join("\n") + "\n");
+    const text = await git(root, ["log", "-z", "--no-walk=unsorted", "--stdin", `--format=${FORMAT}`], `${headShas.join("\n")}\n`);
     for (const c of parseCommitRecords(text)) heads.set(c.sha, c);
   }
   return { path: root, base: query.base, start, commits, heads };

@@ -29,6 +29,7 @@ export interface CheckRunRow {
 }
 
 const COLUMNS = "id, sha, name, state, description, details_url, app, output, ci_job_id, started_at, completed_at, created_at, updated_at";
+// biome-ignore lint/suspicious/noExplicitAny: a database row as node-postgres returns it; toRow reads its columns by name and types them
 const toRow = (r: any): CheckRunRow => ({
   id: num(r.id), sha: r.sha, name: r.name, state: r.state, description: r.description, detailsUrl: r.details_url, app: r.app, output: r.output,
   ciJobId: numOrNull(r.ci_job_id), startedAt: r.started_at, completedAt: r.completed_at, createdAt: r.created_at, updatedAt: r.updated_at,

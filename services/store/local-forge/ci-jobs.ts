@@ -31,6 +31,7 @@ export interface CiJobRow {
 
 const COLUMNS = `j.id, j.repository_id, r.full_name, r.path, j.sha, j.branch, j.reason, j.state, j.attempts, j.lease_owner, j.lease_expires_at,
   j.created_at, j.started_at, j.finished_at`;
+// biome-ignore lint/suspicious/noExplicitAny: a database row as node-postgres returns it; toRow reads its columns by name and types them
 const toRow = (r: any): CiJobRow => ({
   id: num(r.id), repositoryId: num(r.repository_id), repository: r.full_name, path: r.path, sha: r.sha, branch: r.branch, reason: r.reason,
   state: r.state, attempts: r.attempts, leaseOwner: r.lease_owner, leaseExpiresAt: r.lease_expires_at, createdAt: r.created_at,

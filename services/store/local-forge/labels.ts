@@ -12,6 +12,7 @@ export interface LabelRow {
   isDefault: boolean;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: a database row as node-postgres returns it; toRow reads its columns by name and types them
 const toRow = (r: any): LabelRow => ({ id: num(r.id), name: r.name, color: r.color, isDefault: r.is_default });
 
 /** The repository's label `name`, created with `color` when new. */

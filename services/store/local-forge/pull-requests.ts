@@ -40,6 +40,7 @@ const SELECT = `SELECT p.id, p.repository_id, p.number, p.title, p.body, p.autho
   JOIN local_forge_users a ON a.id = p.author_id
   LEFT JOIN local_forge_users m ON m.id = p.merged_by_id`;
 
+// biome-ignore lint/suspicious/noExplicitAny: a database row as node-postgres returns it; toRow reads its columns by name and types them
 const toRow = (r: any): PullRequestRow => ({
   id: num(r.id),
   repositoryId: num(r.repository_id),

@@ -17,6 +17,7 @@ export interface LocalRepositoryRow {
 }
 
 const COLUMNS = "id, full_name, default_branch, path, created_at";
+// biome-ignore lint/suspicious/noExplicitAny: a database row as node-postgres returns it; toRow reads its columns by name and types them
 const toRow = (r: any): LocalRepositoryRow => ({ id: num(r.id), fullName: r.full_name, defaultBranch: r.default_branch, path: r.path, createdAt: r.created_at });
 
 /**

@@ -16,6 +16,7 @@ export interface LocalUserRow {
 }
 
 const COLUMNS = "id, login, kind, permission";
+// biome-ignore lint/suspicious/noExplicitAny: a database row as node-postgres returns it; toRow reads its columns by name and types them
 const toRow = (r: any): LocalUserRow => ({ id: num(r.id), login: r.login, kind: r.kind, permission: r.permission });
 
 /**

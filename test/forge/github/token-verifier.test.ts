@@ -13,9 +13,9 @@ let double: GithubDouble;
 let repo: string;
 let hidden: string;
 let now: number;
-const ALICE = "ghp_" + "a".repeat(36);
-const ACTIONS = "ghs_" + "b".repeat(36);
-const STRANGER = "github_pat_" + "c".repeat(60);
+const ALICE = `ghp_${"a".repeat(36)}`;
+const ACTIONS = `ghs_${"b".repeat(36)}`;
+const STRANGER = `github_pat_${"c".repeat(60)}`;
 
 beforeAll(async () => {
   double = await GithubDouble.start();
@@ -42,11 +42,11 @@ describe("recognizes", () => {
     [ALICE, true],
     [ACTIONS, true],
     [STRANGER, true],
-    ["gho_" + "d".repeat(36), true],
-    ["ghu_" + "e".repeat(36), true],
+    [`gho_${"d".repeat(36)}`, true],
+    [`ghu_${"e".repeat(36)}`, true],
     ["ghp_short", false],
-    ["ym_" + "f".repeat(40), false],
-    ["Bearer ghp_" + "a".repeat(36), false],
+    [`ym_${"f".repeat(40)}`, false],
+    [`Bearer ghp_${"a".repeat(36)}`, false],
   ])("%s → %s", (token, expected) => {
     expect(verifier().recognizes(token)).toBe(expected);
   });

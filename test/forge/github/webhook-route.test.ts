@@ -93,7 +93,7 @@ async function deliveryRows(): Promise<number> {
 
 describe("signature", () => {
   it.each([
-    ["a wrong signature", "sha256=" + "0".repeat(64)],
+    ["a wrong signature", `sha256=${"0".repeat(64)}`],
     ["a signature made with another secret", "other"],
     ["no signature", null],
   ])("rejects %s as unauthenticated (403, the one error body) and does nothing", async (_label, signature) => {

@@ -3,7 +3,7 @@
  * creating and importing repositories, pushing, opening, reviewing and labelling, with GitHub's
  * refusals; and how each failure becomes an RPC status naming the field (docs/local-forge.md "CLI").
  */
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code, type ConnectError } from "@connectrpc/connect";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ciLeaseFromEnvironment, ciSlotsFromEnvironment } from "../../../services/forge/local/index.js";
 import { domainErrorToConnect } from "../../../services/contracts/index.js";

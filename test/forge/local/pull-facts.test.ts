@@ -6,7 +6,7 @@ import {
 import { at, type TestRepo } from "./git-fixture.js";
 import { testRepoSnapshot } from "./git-repo-snapshot.js";
 
-const lines = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word} ${i + 1}`).join("\n") + "\n";
+const lines = (n: number, word: string) => `${Array.from({ length: n }, (_, i) => `${word} ${i + 1}`).join("\n")}\n`;
 
 /**
  * root: keep.txt, old-name.txt (20 lines), gone.txt (2 lines), mod.txt (3 lines).

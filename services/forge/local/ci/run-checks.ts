@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { isForgeError, type Sha } from "../../types.js";
 import { readFile, rememberForCommits, resolveCommit, type BareRepo } from "../git/index.js";
 import { CI_CONFIG_PATH, CiConfigError, parseCiConfig, type CiCheck, type CiConfig } from "./ci-config.js";
-import { CiSlots } from "./ci-slots.js";
+import type { CiSlots } from "./ci-slots.js";
 import { DEFAULT_OUTPUT_LIMIT_BYTES } from "./output-tail.js";
 import { runCommand, type CommandOutcome } from "./run-command.js";
 import { createWorktree } from "./worktree.js";

@@ -87,11 +87,11 @@ export class GithubOpenApi {
 
   /** The description, loaded on first use. */
   static load(): GithubOpenApi {
-    if (!this.instance) {
+    if (!GithubOpenApi.instance) {
       const file = require.resolve("@octokit/openapi/generated/api.github.com.json");
-      this.instance = new GithubOpenApi(JSON.parse(readFileSync(file, "utf8")));
+      GithubOpenApi.instance = new GithubOpenApi(JSON.parse(readFileSync(file, "utf8")));
     }
-    return this.instance;
+    return GithubOpenApi.instance;
   }
 
   /** Follows a local `$ref` ("#/components/..."). */
