@@ -10,7 +10,8 @@ import { aggregateLogsHandler } from "./aggregate-logs.js";
 import { appendEventsHandler, type AppendDeps } from "./append-events.js";
 import { listLogsHandler } from "./list-logs.js";
 import { createCursorCodec } from "./log-cursor.js";
-import { settledWindowEnd } from "./settled-time.js";
+import type { LogPageCache } from "./page-cache.js";
+import { settledWindowEnds } from "./settled-time.js";
 
 /** The service's dependencies: the PostgreSQL pool and relay kick of AppendEvents, and the log reads' own. */
 export interface ActivityLogDeps extends AppendDeps {
@@ -22,13 +23,17 @@ export interface ActivityLogDeps extends AppendDeps {
   cursorSecret: string | Uint8Array;
   /** The current time (UTC); defaults to the system clock. */
   now?: () => Date;
+  /** The `/logs` answer cache (embedded engine only: page-cache.ts); none by default. */
+  pages?: LogPageCache;
 }
 
 /** Builds the ActivityLogService implementation. */
 export function createActivityLogService(deps: ActivityLogDeps): ServiceImpl<typeof ActivityLogService> {
+  const settled = settledWindowEnds(deps.db);
   const read = {
     clickhouse: deps.clickhouse, cursors: createCursorCodec(deps.cursorSecret), now: deps.now ?? (() => new Date()),
-    windowEnd: (now: Date) => settledWindowEnd(deps.db, now.getTime()),
+    windowEnd: (now: Date) => settled(now.getTime()),
+    pages: deps.pages,
   };
   return {
     appendEvents: appendEventsHandler(deps),

@@ -21,7 +21,8 @@ import { invalidField } from "../contracts/index.js";
 import { ceilMs, readLogFilters, readLogWindow, type LogFilters, type LogWindow } from "./log-filters.js";
 import type { CursorCodec, CursorState } from "./log-cursor.js";
 import { linkHeader, type PageCursors } from "./log-links.js";
-import { readLogPage, type Direction } from "./log-page.js";
+import { pageOfRows, readLogRows, type Direction } from "./log-page.js";
+import type { LogPageCache } from "./page-cache.js";
 import type { LogPosition } from "./log-cursor.js";
 
 /** per_page when the request gives none (DESIGN.md §4). */
@@ -40,6 +41,8 @@ export interface LogReadDeps {
    * (settled-time.ts); the identity when absent.
    */
   windowEnd?: (now: Date) => Promise<number>;
+  /** The answer cache of the embedded engine (page-cache.ts); pages are read from ClickHouse when absent. */
+  pages?: LogPageCache;
 }
 
 /**
@@ -90,7 +93,8 @@ export function listLogsHandler(deps: LogReadDeps) {
     } else {
       window = readLogWindow(req, await windowClock(deps, req));
     }
-    const page = await readLogPage(deps.clickhouse, filters, window, after, perPage);
+    const rows = deps.pages ? await deps.pages.rows(filters, window, after, perPage) : await readLogRows(deps.clickhouse, filters, window, after, perPage);
+    const page = pageOfRows(rows, after, perPage);
     const cursors = cursorsOf(deps.cursors, filters, window, after?.direction ?? null, page.positions, page.more);
     ctx?.responseHeader.set("link", linkHeader(req.owner, req.repository, filters, window, perPage, cursors));
     return { size: page.events.length, perPage, events: page.events };

@@ -25,7 +25,8 @@ export interface PageRows {
   more: boolean;
 }
 
-interface Row {
+/** A row as the page query returns it (text columns; metadata as the stored JSON text). */
+export interface LogRow {
   id_text: string;
   ms: string;
   trigger: string;
@@ -40,19 +41,25 @@ interface Row {
 /** Reading direction from a position: `older` = the next page, `newer` = the previous one. */
 export type Direction = "older" | "newer";
 
+/** Where a page starts: after a position in a direction, or at the newest row (null). */
+export type PageStart = { direction: Direction; position: LogPosition } | null;
+
 /**
  * Reads up to `limit` rows of `filters` in `window`, strictly older (or newer) than `after`
  * (or from the newest row when `after` is null).
  * @returns rows newest first, whatever the direction
  * @throws the ClickHouse client's error when the query fails
  */
-export async function readLogPage(
-  client: ClickHouseClient,
-  filters: LogFilters,
-  window: LogWindow,
-  after: { direction: Direction; position: LogPosition } | null,
-  limit: number,
-): Promise<PageRows> {
+export async function readLogPage(client: ClickHouseClient, filters: LogFilters, window: LogWindow, after: PageStart, limit: number): Promise<PageRows> {
+  return pageOfRows(await readLogRows(client, filters, window, after, limit), after, limit);
+}
+
+/**
+ * The rows a page is made of: up to `limit + 1` rows in reading order (newest first, or oldest
+ * first when reading `newer` than a position); the extra row tells whether more follow.
+ * @throws the ClickHouse client's error when the query fails
+ */
+export async function readLogRows(client: ClickHouseClient, filters: LogFilters, window: LogWindow, after: PageStart, limit: number): Promise<LogRow[]> {
   const p = logPredicates(filters, window);
   const conditions = allConditions(p);
   const params: Record<string, unknown> = { ...p.params, lim: limit + 1 };
@@ -75,10 +82,14 @@ export async function readLogPage(
     query_params: params,
     format: "JSONEachRow",
   });
-  const rows = await rs.json<Row>();
+  return rs.json<LogRow>();
+}
+
+/** The page of `limit` events made of `rows` (in reading order, up to `limit + 1`, as {@link readLogRows} gives them). */
+export function pageOfRows(rows: LogRow[], after: PageStart, limit: number): PageRows {
   const more = rows.length > limit;
   const page = rows.slice(0, limit);
-  if (order === "ASC") page.reverse();
+  if (after?.direction === "newer") page.reverse();
   return {
     events: page.map(toEvent),
     positions: page.map((r) => ({ receivedAtMs: Number(r.ms), id: BigInt(r.id_text) })),
@@ -86,8 +97,7 @@ export async function readLogPage(
   };
 }
 
-function toEvent(r: Row): LogEvent {
-  return {
+function toEvent(r: LogRow): LogEvent {  return {
     id: BigInt(r.id_text),
     receivedAt: timestampFromMs(Number(r.ms)),
     trigger: r.trigger,

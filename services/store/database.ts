@@ -20,6 +20,11 @@ export type PoolClient = pg.PoolClient;
  */
 export interface Database {
   pool: pg.Pool;
+  /**
+   * The API handlers' own pool (docs/reliability.md "Load"): readers under load wait for these
+   * connections, never for `pool`'s, which the queue runner, the relay and the forge use.
+   */
+  api: pg.Pool;
   /** The connection string in use (password included: never log it). */
   url: string;
   /** Closes the pool and stops the embedded server if one was started. */
@@ -27,10 +32,10 @@ export interface Database {
 }
 
 /**
- * Opens the database.
+ * Opens the database: the pool of the service's own work (10 connections) and the API's (5).
  * @param opts.url DATABASE_URL, or undefined for the embedded server under `<dataDir>/postgres`
  */
-export async function openDatabase(opts: { url?: string; dataDir: string; onLog?: (line: string) => void; maxConnections?: number }): Promise<Database> {
+export async function openDatabase(opts: { url?: string; dataDir: string; onLog?: (line: string) => void; maxConnections?: number; apiConnections?: number }): Promise<Database> {
   let embedded: EmbeddedServer | undefined;
   let url = opts.url;
   if (!url) {
@@ -39,10 +44,14 @@ export async function openDatabase(opts: { url?: string; dataDir: string; onLog?
   }
   const pool = new pg.Pool({ connectionString: url, max: opts.maxConnections ?? 10 });
   pool.on("error", (e) => opts.onLog?.(`idle client error: ${e.message}`));
+  const api = new pg.Pool({ connectionString: url, max: opts.apiConnections ?? 5 });
+  api.on("error", (e) => opts.onLog?.(`idle API client error: ${e.message}`));
   return {
     pool,
+    api,
     url,
     async close() {
+      await api.end();
       await pool.end();
       await embedded?.stop();
     },

@@ -1,6 +1,7 @@
 /** Public surface of services/store (PostgreSQL). */
 export { openDatabase, withTransaction, type Database, type Pool, type PoolClient } from "./database.js";
 export { freePort, startEmbeddedPostgres } from "./embedded-postgres.js";
+export { FreshRead } from "./fresh-read.js";
 export { migrate } from "./migrate.js";
 export { appendToOutbox, oldestAssignedInOutbox, outboxSize, type EventRow, type StoredEventRow } from "./outbox.js";
 export { startOutboxRelay, type EventSink, type OutboxRelay } from "./outbox-relay.js";
