@@ -48,7 +48,9 @@ export async function startBenchServer(nodeArgs: string[] = []): Promise<BenchSe
   await chmod(dataDir, 0o755);
   const { DATABASE_URL: _d, CLICKHOUSE_URL: _c, ...inherited } = process.env;
   const probeModule = path.join(path.dirname(fileURLToPath(import.meta.url)), `loop-probe${path.extname(fileURLToPath(import.meta.url))}`);
-  const child = spawn(process.execPath, [...nodeArgs, "--import", pathToFileURL(probeModule).href, path.join(PROJECT, "bin", "yardmaster.js"), "serve"], {
+  // Run with tsx (the probe is TypeScript), tsx's loader is needed to preload it.
+  const loader = probeModule.endsWith(".ts") ? ["--import", "tsx"] : [];
+  const child = spawn(process.execPath, [...nodeArgs, ...loader, "--import", pathToFileURL(probeModule).href, path.join(PROJECT, "bin", "yardmaster.js"), "serve"], {
     cwd: PROJECT,
     env: { ...inherited, PORT: "0", HOST: "127.0.0.1", YARDMASTER_DATA_DIR: dataDir, LOG_LEVEL: "warn" },
     stdio: ["ignore", "pipe", "pipe"],

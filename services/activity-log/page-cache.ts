@@ -32,8 +32,16 @@ interface Entry {
   full: boolean;
 }
 
-/** Pages kept (least recently used dropped first). */
+/** Pages kept, and the characters of their rows at most (least recently used dropped first). */
 const MAX_PAGES = 2_000;
+const MAX_CHARACTERS = 32 * 1024 * 1024;
+
+/** The characters a page's rows hold (their metadata, most of it, and the other columns). */
+function pageSize(e: Entry): number {
+  let n = 1;
+  for (const r of e.rows) n += r.metadata.length + r.trigger.length + r.repository.length + r.base_ref.length + 64;
+  return n;
+}
 
 /** Reads the rows of a page, from the cache when they are provably current. */
 export interface LogPageCache {
@@ -48,7 +56,7 @@ export interface LogPageCache {
 
 /** Builds the cache over `client` (an embedded engine: see the file header). */
 export function createLogPageCache(client: ClickHouseClient, times = new StoredTimes()): LogPageCache {
-  const pages = new LRUCache<string, Entry>({ max: MAX_PAGES });
+  const pages = new LRUCache<string, Entry>({ max: MAX_PAGES, maxSize: MAX_CHARACTERS, sizeCalculation: pageSize });
   const inflight = new Map<string, Promise<Entry>>();
   /** Per repository: the latest received_at stored before its first cached read (null: none). */
   const olderUpTo = new LRUCache<string, { value: Promise<number | null> }>({ max: 10_000 });

@@ -14,6 +14,9 @@
  */
 import { FreshRead, oldestAssignedInOutbox, type Pool } from "../store/index.js";
 
+/** The spacing of the outbox reads under load, ms (store/fresh-read.ts). */
+const READ_SPACING_MS = 5;
+
 /** How long an event written to the outbox may stay uncommitted, ms. */
 export const UNCOMMITTED_GRACE_MS = 2000;
 
@@ -34,10 +37,10 @@ export async function settledWindowEnd(db: Pool, nowMs: number, systemNowMs: num
  * @returns a function of `nowMs` (the request's clock, UTC ms) to the settled end
  */
 export function settledWindowEnds(db: Pool): (nowMs: number) => Promise<number> {
-  const oldest = new FreshRead<null, number | null>(() => oldestAssignedInOutbox(db));
+  const oldest = new FreshRead<string, number | null>(() => oldestAssignedInOutbox(db), READ_SPACING_MS);
   return async (nowMs) => {
     const systemNowMs = Date.now();
-    const o = await oldest.get(null);
+    const o = await oldest.get("outbox");
     return Math.min(nowMs, systemNowMs - UNCOMMITTED_GRACE_MS, o ?? Infinity);
   };
 }

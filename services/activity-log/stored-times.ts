@@ -11,9 +11,9 @@
  */
 
 /** Distinct times kept per repository. */
-const MAX_POINTS = 20_000;
+const MAX_POINTS = 8_192;
 /** Batches kept per repository. */
-const MAX_BATCHES = 2_000;
+const MAX_BATCHES = 512;
 
 interface RepositoryTimes {
   /** Distinct times (UTC ms), ascending. */

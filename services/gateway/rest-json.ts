@@ -15,10 +15,19 @@ import { ListValueSchema, TimestampSchema, ValueSchema, DurationSchema } from "@
 type Write = (value: any) => string;
 
 const writers = new WeakMap<DescMessage, Write>();
+/** The JSON text of frozen messages, written once (docs/reliability.md "Load"). */
+const frozenTexts = new WeakMap<object, string>();
 
-/** The JSON text of a message of type `desc` (see the module comment for the rules). */
+/**
+ * The JSON text of a message of type `desc` (see the module comment for the rules). A message
+ * frozen with Object.freeze is taken as deeply frozen (nested messages included, as a deep freeze
+ * leaves them: queue/status-answers.ts): its text is written once and kept while it lives.
+ */
 export function writeRestJson(desc: DescMessage, message: unknown): string {
-  return messageWriter(desc)(message);
+  if (typeof message !== "object" || message === null || !Object.isFrozen(message)) return messageWriter(desc)(message);
+  let text = frozenTexts.get(message);
+  if (text === undefined) frozenTexts.set(message, (text = messageWriter(desc)(message)));
+  return text;
 }
 
 function messageWriter(desc: DescMessage): Write {

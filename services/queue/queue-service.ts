@@ -22,6 +22,7 @@ import { freezeHandlers, type FreezeDeps } from "./freeze-handlers.js";
 import { pauseHandlers, type PauseDeps } from "./pause-handlers.js";
 import { mergeabilityDetail } from "./pull-detail.js";
 import { queueStateSnapshots, type QueueStateReads } from "./state-snapshots.js";
+import { statusAnswers } from "./status-answers.js";
 import { queuedPullRequest, status, ts } from "./view-mapping.js";
 
 /**
@@ -56,6 +57,7 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
   const now = deps.now ?? Date.now;
   const states = deps.states ?? queueStateSnapshots(deps.db);
   const state = (r: { owner: string; repository: string }): Promise<EngineState | null> => states.current(fullName(r));
+  const answers = statusAnswers(now);
   const number = (n: bigint) => {
     if (n > BigInt(Number.MAX_SAFE_INTEGER)) throw notQueued(n);
     return Number(n);
@@ -84,9 +86,10 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
       return { branches: s ? branchesWithQueue(s) : [] };
     },
     async getMergeQueueStatus(req) {
+      const arrivedAt = now();
       const s = await state(req);
       if (!s) return { scopeQueues: { __default__: { values: [] } }, batches: [], waitingPullRequests: [], automaticConflictResolutionUnsupported: true, mode: "serial" };
-      return status(statusView(s, req.branch, now()));
+      return answers(JSON.stringify([fullName(req), req.branch ?? null]), s, arrivedAt, (at) => status(statusView(s, req.branch, at)));
     },
     async getQueuedPullRequest(req) {
       const s = await state(req);

@@ -30,6 +30,8 @@ interface Snapshot {
 
 /** Repositories whose snapshot is kept (least recently read dropped first). */
 const MAX_REPOSITORIES = 1000;
+/** The spacing of a repository's token reads under load, ms (store/fresh-read.ts). */
+const READ_SPACING_MS = 5;
 
 /**
  * Builds the reads over `pool`.
@@ -48,7 +50,7 @@ export function queueStateSnapshots(pool: Pool): QueueStateReads {
     const state = deepFreeze(row.state as EngineState);
     snapshots.set(repository, { token: row.token, state });
     return state;
-  });
+  }, READ_SPACING_MS);
   return { current: (repository) => fresh.get(repository) };
 }
 

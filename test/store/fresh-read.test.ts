@@ -65,4 +65,12 @@ describe("FreshRead", () => {
     fail = false;
     expect(await Promise.all([fresh.get("a"), fresh.get("b")])).toEqual(["a", "b"]);
   });
+
+  it("spaces the reads of a key that follow each other by the interval given", async () => {
+    const starts: number[] = [];
+    const fresh = new FreshRead<string, number>(async () => starts.push(performance.now()), 40);
+    for (let i = 0; i < 4; i++) await Promise.all([fresh.get("a"), fresh.get("a")]);
+    expect(starts.length).toBeGreaterThanOrEqual(4);
+    for (let i = 1; i < starts.length; i++) expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(39);
+  });
 });
