@@ -10,20 +10,30 @@
  * p99 <= 250 ms, merge rate >= 80% of unloaded).
  *
  * Options: --seconds N (per window, default 30), --pulls N (default 100), --ci-seconds N (the
- * check's sleep, default 3), --connections N (default 50), --phases a,b (the windows to run, in
- * order, default unloaded,status,logs,both; the first is the baseline), --cpu-prof DIR (the
- * server writes a V8 CPU profile there on exit). The load generator (autocannon) runs in this process on the same
- * machine as the server: on 2 cores they compete, and the figures are what the server does with
- * what the generator leaves it.
+ * check's sleep, default 3), --connections N (per reader, default 50), --warmup N (seconds after
+ * the first merge before the first window, default 10), --phases a,b (the windows, in order;
+ * default unloaded,status,unloaded,logs,unloaded,both,unloaded: a loaded window is compared with
+ * the mean of the unloaded windows next to it), --generator-nice N (below), --cpu-prof DIR (the
+ * server writes a V8 CPU profile there when it exits). Also printed per window: the machine's, the
+ * server's and the generator's CPU (cores) and the server's event loop delay
+ * (bench/load/loop-probe.ts, preloaded into it).
+ *
+ * The load generator (autocannon) runs in this process on the same 2-core machine as the server:
+ * they compete for the cores, and the figures are what the server does with what the generator
+ * leaves it. The generator runs at nice 10 (--generator-nice N; 0 for equal priority), so that it
+ * takes the cycles the server, its databases and the queue's git and CI processes leave, as clients
+ * on other machines would; the table shows the CPU each used.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { forgeClient, mergeTimes, openPullRequests, queueAll, writeSourceRepository } from "./load/fixture.js";
-import { logPaths, readLoad, statusPath, type ReaderFigures } from "./load/readers.js";
-import { startBenchServer, type LoopProbe } from "./load/server.js";
-import { LOGS_RPS, mergeVerdict, readerVerdicts, STATUS_RPS } from "./load/targets.js";
+import { forgeClient, mergeTimes, openAndQueue, writeSourceRepository } from "./load/fixture.js";
+import { startFeeder } from "./load/feeder.js";
+import { logPaths, readLoad, statusPath } from "./load/readers.js";
+import { machineCpu } from "./load/machine-cpu.js";
+import { startBenchServer } from "./load/server.js";
+import { printReport, type Window } from "./load/report.js";
 
 const { values: opts } = parseArgs({
   options: {
@@ -32,7 +42,9 @@ const { values: opts } = parseArgs({
     "ci-seconds": { type: "string", default: "3" },
     connections: { type: "string", default: "50" },
     "cpu-prof": { type: "string" },
-    phases: { type: "string", default: "unloaded,status,logs,both" },
+    phases: { type: "string", default: "unloaded,status,unloaded,logs,unloaded,both,unloaded" },
+    warmup: { type: "string", default: "10" },
+    "generator-nice": { type: "string", default: "10" },
   },
 });
 const SECONDS = Number(opts.seconds);
@@ -45,59 +57,53 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const work = await mkdtemp(path.join(os.tmpdir(), "ym-bench-load-src-"));
 const profile = opts["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(opts["cpu-prof"])}`] : [];
 const server = await startBenchServer(profile);
+// Started after the server (which keeps priority 0): clients on other machines would take none of
+// the server's cores; niced, the generator takes the cycles the server and the runner leave.
+os.setPriority(0, Number(opts["generator-nice"]));
 try {
-  console.log(`server ${server.url} (embedded PostgreSQL and ClickHouse, local forge); ${os.cpus().length} cores, shared by the server and the load generator`);
-  await writeSourceRepository(path.join(work, "src"), PULLS, Number(opts["ci-seconds"]));
+  console.log(`server ${server.url} (embedded PostgreSQL and ClickHouse, local forge); ${os.cpus().length} cores, shared by the server and the load generator (nice ${opts["generator-nice"]})`);
+  const phases = opts.phases.split(",");
+  // Branches for the queue and for what merges meanwhile (at most 1.5 merges a second).
+  const branches = PULLS + Math.ceil(1.5 * (Number(opts.warmup) + 60 + phases.length * SECONDS));
+  await writeSourceRepository(path.join(work, "src"), branches, Number(opts["ci-seconds"]));
   const forge = forgeClient(server.url, server.adminKey);
-  const numbers = await openPullRequests(forge, repo, path.join(work, "src"), PULLS);
-  await queueAll(forge, repo, numbers);
+  await forge.createRepository({ ...repo, fromPath: path.join(work, "src"), defaultBranch: "main" });
+  const numbers = await openAndQueue(forge, repo, 1, PULLS);
   const queuedAt = Date.now();
+  const feeder = startFeeder({ forge, repo, gitDir: path.join(server.dataDir, "repos", repo.owner, `${repo.repository}.git`), numbers, branches, depth: PULLS });
   while ((await mergeTimes(forge, repo, numbers)).length === 0) {
     if (Date.now() - queuedAt > 180_000) throw new Error(`no pull request merged within 180 s:\n${server.output()}`);
     await sleep(1000);
   }
-  console.log(`${PULLS} pull requests queued; first merge ${((Date.now() - queuedAt) / 1000).toFixed(0)} s later; windows of ${SECONDS} s, ${CONNECTIONS} connections per reader`);
+  console.log(`${PULLS} pull requests queued; first merge ${((Date.now() - queuedAt) / 1000).toFixed(0)} s later; then ${opts.warmup} s of warm-up`);
+  await sleep(Number(opts.warmup) * 1000);
+  const body = await (await fetch(server.url + statusPath(full), { headers: { authorization: `Bearer ${server.adminKey}` } })).text();
+  console.log(`windows of ${SECONDS} s, ${CONNECTIONS} connections per reader; the status answer is ${(body.length / 1024).toFixed(1)} KiB now`);
 
   const logs = logPaths(full, numbers);
-  const windows: { name: string; from: number; to: number; readers: Record<string, ReaderFigures>; loop: LoopProbe }[] = [];
+  const windows: Window[] = [];
   const phase = async (name: string, readers: Record<string, string[]>) => {
     await server.probe();
+    const machine = await machineCpu();
+    const cpu = process.cpuUsage();
     const from = Date.now();
     const entries = Object.entries(readers);
     const figures = entries.length === 0 ? [] : await Promise.all(entries.map(([, paths]) => readLoad(server.url, server.adminKey, paths, CONNECTIONS, SECONDS)));
     if (entries.length === 0) await sleep(SECONDS * 1000);
     const to = Date.now();
-    windows.push({ name, from, to, readers: Object.fromEntries(entries.map(([k], i) => [k, figures[i]])), loop: await server.probe() });
+    const used = process.cpuUsage(cpu);
+    const generatorCpu = (used.user + used.system) / 1000 / (to - from);
+    const machineBusy = (await machineCpu()).busySince(machine);
+    windows.push({ name, from, to, readers: Object.fromEntries(entries.map(([k], i) => [k, figures[i]])), loop: await server.probe(), generatorCpu, machineBusy });
   };
   const PHASES: Record<string, Record<string, string[]>> = { unloaded: {}, status: { status: [statusPath(full)] }, logs: { logs }, both: { status: [statusPath(full)], logs } };
-  for (const name of opts.phases.split(",")) {
+  for (const name of phases) {
     if (!PHASES[name]) throw new Error(`--phases: unknown window "${name}"; windows: ${Object.keys(PHASES).join(", ")}`);
     await phase(name, PHASES[name]);
   }
 
-  const merged = await mergeTimes(forge, repo, numbers);
-  const lastMerge = Math.max(...merged);
-  const rate = (w: { from: number; to: number }) =>
-    merged.length === PULLS && lastMerge < w.to ? null : (merged.filter((t) => t >= w.from && t < w.to).length * 60_000) / (w.to - w.from);
-  console.log("window     merges/min  server CPU  loop delay p99/max ms  reader  requests/s  p50 ms  p99 ms  failed");
-  for (const w of windows) {
-    const r = rate(w);
-    const loop = `${w.loop.cpu.toFixed(2).padStart(10)}  ${`${w.loop.p99}/${w.loop.max}`.padStart(21)}`;
-    const head = `${w.name.padEnd(10)} ${(r === null ? "dry" : r.toFixed(1)).padStart(10)}  ${loop}`;
-    const rows = Object.entries(w.readers);
-    if (rows.length === 0) console.log(head);
-    for (const [name, f] of rows) {
-      console.log(`${head}  ${name.padEnd(6)} ${f.requestsPerSecond.toFixed(0).padStart(10)} ${f.p50.toFixed(0).padStart(7)} ${f.p99.toFixed(0).padStart(7)} ${String(f.non2xx + f.errors).padStart(7)}`);
-    }
-  }
-  console.log(`${merged.length} of ${PULLS} merged by the end`);
-  console.log("targets (load generator on the same 2 cores as the server):");
-  const unloaded = windows[0].name === "unloaded" ? rate(windows[0]) : null;
-  for (const w of windows.slice(1)) {
-    if (w.readers.status) for (const l of readerVerdicts(`status (${w.name})`, w.readers.status, STATUS_RPS)) console.log(l);
-    if (w.readers.logs) for (const l of readerVerdicts(`filtered /logs (${w.name})`, w.readers.logs, LOGS_RPS)) console.log(l);
-    console.log(mergeVerdict(`under ${w.name}`, rate(w), unloaded));
-  }
+  await feeder.stop();
+  printReport(windows, await mergeTimes(forge, repo, feeder.numbers), feeder.numbers.length, (line) => console.log(line));
 } finally {
   await server.stop();
   await rm(work, { recursive: true, force: true });

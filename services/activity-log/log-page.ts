@@ -7,10 +7,11 @@
  * granules in key order: one thread does it as fast as several, and more steadily on a busy host.
  */
 import type { ClickHouseClient } from "@clickhouse/client";
-import type { MessageInitShape } from "@bufbuild/protobuf";
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import type { JsonObject } from "@bufbuild/protobuf";
-import { Outcome as OutcomeEnum, type EventSchema } from "../../gen/yardmaster/v1/events_pb.js";
+import { EventSchema, Outcome as OutcomeEnum } from "../../gen/yardmaster/v1/events_pb.js";
+import { shareMessage } from "../contracts/index.js";
 import type { LogPosition } from "./log-cursor.js";
 import type { LogFilters, LogWindow } from "./log-filters.js";
 import { allConditions, logPredicates } from "./log-sql.js";
@@ -91,10 +92,20 @@ export function pageOfRows(rows: LogRow[], after: PageStart, limit: number): Pag
   const page = rows.slice(0, limit);
   if (after?.direction === "newer") page.reverse();
   return {
-    events: page.map(toEvent),
+    events: page.map(eventOf),
     positions: page.map((r) => ({ receivedAtMs: Number(r.ms), id: BigInt(r.id_text) })),
     more,
   };
+}
+
+/** The event of each row object read, made once: a cached page's rows answer many requests (page-cache.ts). */
+const events = new WeakMap<LogRow, LogEvent>();
+
+/** The row's event as a shared message (contracts/frozen-message.ts: frozen, its REST JSON kept). */
+function eventOf(r: LogRow): LogEvent {
+  let e = events.get(r);
+  if (!e) events.set(r, (e = shareMessage(create(EventSchema, toEvent(r))) as LogEvent));
+  return e;
 }
 
 function toEvent(r: LogRow): LogEvent {  return {

@@ -19,6 +19,7 @@ import { compileRoutes, type ServiceBinding } from "./compile-routes.js";
 import { publicError } from "./error-body.js";
 import { dualProtocolServerFactory } from "./dual-protocol-server.js";
 import { createGuardInterceptor } from "./interceptors.js";
+import { createRequestTurns } from "./request-turns.js";
 import { createReflectionServices } from "./reflection.js";
 import { ServerReflection } from "../../gen/grpc/reflection/v1/reflection_pb.js";
 import { ServerReflection as ServerReflectionV1Alpha } from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
@@ -63,6 +64,8 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
     reply.header("x-request-id", String(req.id));
   });
 
+  // Every protocol's requests take turns with the service's own work (request-turns.ts).
+  const turns = createRequestTurns();
   await app.register(fastifyConnectPlugin, {
     routes: (router: ConnectRouter) => {
       for (const b of deps.bindings) router.service(b.service, b.impl as never);
@@ -72,7 +75,7 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
       // The plugin serves router.handlers once this returns: each answers an unparsable binary request as invalid_argument.
       router.handlers.splice(0, router.handlers.length, ...router.handlers.map(withUnparsableRequestAsInvalidArgument));
     },
-    interceptors: [createGuardInterceptor(deps.authorizer, deps.logger)],
+    interceptors: [createGuardInterceptor(deps.authorizer, deps.logger, turns)],
     // Connect JSON with proto field names, like the REST surface (research/stack.md §5).
     jsonOptions: { useProtoFieldName: true },
   });
@@ -109,7 +112,7 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
       if (e.code === Code.Internal) deps.logger.error({ err, requestId: req.id }, "request failed");
       return sendError(reply, publicError(e, String(req.id)), String(req.id), e.code === Code.Internal ? undefined : (err as { statusCode?: number }).statusCode);
     });
-    registerTranscoder(rest, { trie, bindings: deps.bindings, authorizer: deps.authorizer, logger: deps.logger, prefix: "/v1" });
+    registerTranscoder(rest, { trie, bindings: deps.bindings, authorizer: deps.authorizer, logger: deps.logger, prefix: "/v1", turns });
     rest.get("/healthz", async () => ({ status: "ok" }));
     rest.get("/readyz", async (_req, reply) => {
       const checks = await deps.readiness();

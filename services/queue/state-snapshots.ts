@@ -15,6 +15,7 @@
  */
 import { LRUCache } from "lru-cache";
 import type { EngineState } from "../engine/index.js";
+import { deepFreeze } from "../contracts/index.js";
 import { FreshRead, loadQueueStateIfChanged, type Pool } from "../store/index.js";
 
 /** Reads of the committed queue state of a repository. */
@@ -52,11 +53,4 @@ export function queueStateSnapshots(pool: Pool): QueueStateReads {
     return state;
   }, READ_SPACING_MS);
   return { current: (repository) => fresh.get(repository) };
-}
-
-/** Freezes plain JSON data in place, recursively; returns it. */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
-  for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-  return Object.freeze(value);
 }

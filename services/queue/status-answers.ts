@@ -7,14 +7,14 @@
  * for itself at some instant of its own request. A read that arrived after the answer was computed
  * computes a new one (the estimates move with the clock).
  *
- * The answer is a deeply frozen message: the REST writer keeps its JSON text (rest-json.ts), and
- * nothing can change it while other reads send it.
+ * The answer is a shared message (contracts/frozen-message.ts): deeply frozen, so nothing can
+ * change it while other reads send it, and the REST writer keeps its bytes (gateway/rest-json.ts).
  */
 import { create } from "@bufbuild/protobuf";
 import { LRUCache } from "lru-cache";
 import { GetMergeQueueStatusResponseSchema, type GetMergeQueueStatusResponse } from "../../gen/yardmaster/v1/queue_pb.js";
 import type { EngineState } from "../engine/index.js";
-import { deepFreeze } from "./state-snapshots.js";
+import { shareMessage } from "../contracts/index.js";
 
 type StatusInit = Parameters<typeof create<typeof GetMergeQueueStatusResponseSchema>>[1];
 
@@ -39,7 +39,7 @@ export function statusAnswers(now: () => number) {
     const kept = answers.get(key);
     if (kept && kept.state === state && kept.at >= arrivedAt) return kept.message;
     const at = now();
-    const message = deepFreeze(create(GetMergeQueueStatusResponseSchema, compute(at)));
+    const message = shareMessage(create(GetMergeQueueStatusResponseSchema, compute(at)));
     answers.set(key, { state, at, message });
     return message;
   };
