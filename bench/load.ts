@@ -61,7 +61,9 @@ const server = await startBenchServer(profile);
 // the server's cores; niced, the generator takes the cycles the server and the runner leave.
 os.setPriority(0, Number(opts["generator-nice"]));
 try {
-  console.log(`server ${server.url} (embedded PostgreSQL and ClickHouse, local forge); ${os.cpus().length} cores, shared by the server and the load generator (nice ${opts["generator-nice"]})`);
+  console.log(
+    `server ${server.url} (embedded PostgreSQL and ClickHouse, local forge); ${os.cpus().length} cores, shared by the server and the load generator (nice ${opts["generator-nice"]})`,
+  );
   const phases = opts.phases.split(",");
   // Branches for the queue and for what merges meanwhile (at most 1.5 merges a second).
   const branches = PULLS + Math.ceil(1.5 * (Number(opts.warmup) + 60 + phases.length * SECONDS));
@@ -70,15 +72,28 @@ try {
   await forge.createRepository({ ...repo, fromPath: path.join(work, "src"), defaultBranch: "main" });
   const numbers = await openAndQueue(forge, repo, 1, PULLS);
   const queuedAt = Date.now();
-  const feeder = startFeeder({ forge, repo, gitDir: path.join(server.dataDir, "repos", repo.owner, `${repo.repository}.git`), numbers, branches, depth: PULLS });
+  const feeder = startFeeder({
+    forge,
+    repo,
+    gitDir: path.join(server.dataDir, "repos", repo.owner, `${repo.repository}.git`),
+    numbers,
+    branches,
+    depth: PULLS,
+  });
   while ((await mergeTimes(forge, repo, numbers)).length === 0) {
     if (Date.now() - queuedAt > 180_000) throw new Error(`no pull request merged within 180 s:\n${server.output()}`);
     await sleep(1000);
   }
-  console.log(`${PULLS} pull requests queued; first merge ${((Date.now() - queuedAt) / 1000).toFixed(0)} s later; then ${opts.warmup} s of warm-up`);
+  console.log(
+    `${PULLS} pull requests queued; first merge ${((Date.now() - queuedAt) / 1000).toFixed(0)} s later; then ${opts.warmup} s of warm-up`,
+  );
   await sleep(Number(opts.warmup) * 1000);
-  const body = await (await fetch(server.url + statusPath(full), { headers: { authorization: `Bearer ${server.adminKey}` } })).text();
-  console.log(`windows of ${SECONDS} s, ${CONNECTIONS} connections per reader; the status answer is ${(body.length / 1024).toFixed(1)} KiB now`);
+  const body = await (
+    await fetch(server.url + statusPath(full), { headers: { authorization: `Bearer ${server.adminKey}` } })
+  ).text();
+  console.log(
+    `windows of ${SECONDS} s, ${CONNECTIONS} connections per reader; the status answer is ${(body.length / 1024).toFixed(1)} KiB now`,
+  );
 
   const logs = logPaths(full, numbers);
   const windows: Window[] = [];
@@ -88,22 +103,43 @@ try {
     const cpu = process.cpuUsage();
     const from = Date.now();
     const entries = Object.entries(readers);
-    const figures = entries.length === 0 ? [] : await Promise.all(entries.map(([, paths]) => readLoad(server.url, server.adminKey, paths, CONNECTIONS, SECONDS)));
+    const figures =
+      entries.length === 0
+        ? []
+        : await Promise.all(
+            entries.map(([, paths]) => readLoad(server.url, server.adminKey, paths, CONNECTIONS, SECONDS)),
+          );
     if (entries.length === 0) await sleep(SECONDS * 1000);
     const to = Date.now();
     const used = process.cpuUsage(cpu);
     const generatorCpu = (used.user + used.system) / 1000 / (to - from);
     const machineBusy = (await machineCpu()).busySince(machine);
-    windows.push({ name, from, to, readers: Object.fromEntries(entries.map(([k], i) => [k, figures[i]])), loop: await server.probe(), generatorCpu, machineBusy });
+    windows.push({
+      name,
+      from,
+      to,
+      readers: Object.fromEntries(entries.map(([k], i) => [k, figures[i]])),
+      loop: await server.probe(),
+      generatorCpu,
+      machineBusy,
+    });
   };
-  const PHASES: Record<string, Record<string, string[]>> = { unloaded: {}, status: { status: [statusPath(full)] }, logs: { logs }, both: { status: [statusPath(full)], logs } };
+  const PHASES: Record<string, Record<string, string[]>> = {
+    unloaded: {},
+    status: { status: [statusPath(full)] },
+    logs: { logs },
+    both: { status: [statusPath(full)], logs },
+  };
   for (const name of phases) {
-    if (!PHASES[name]) throw new Error(`--phases: unknown window "${name}"; windows: ${Object.keys(PHASES).join(", ")}`);
+    if (!PHASES[name])
+      throw new Error(`--phases: unknown window "${name}"; windows: ${Object.keys(PHASES).join(", ")}`);
     await phase(name, PHASES[name]);
   }
 
   await feeder.stop();
-  printReport(windows, await mergeTimes(forge, repo, feeder.numbers), feeder.numbers.length, (line) => console.log(line));
+  printReport(windows, await mergeTimes(forge, repo, feeder.numbers), feeder.numbers.length, (line) =>
+    console.log(line),
+  );
 } finally {
   await server.stop();
   await rm(work, { recursive: true, force: true });

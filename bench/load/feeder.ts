@@ -19,7 +19,12 @@ export interface Feeder {
  * `branches` exist, and the queue is kept `depth` deep (at most 10 opened per second).
  */
 export function startFeeder(opts: {
-  forge: Client<typeof ForgeService>; repo: { owner: string; repository: string }; gitDir: string; numbers: number[]; branches: number; depth: number;
+  forge: Client<typeof ForgeService>;
+  repo: { owner: string; repository: string };
+  gitDir: string;
+  numbers: number[];
+  branches: number;
+  depth: number;
 }): Feeder {
   const numbers = [...opts.numbers];
   let stopped = false;
@@ -28,7 +33,8 @@ export function startFeeder(opts: {
       await new Promise((r) => setTimeout(r, 1000));
       const waiting = numbers.length - (await mergedCount(opts.gitDir));
       const more = Math.min(opts.depth - waiting, 10, opts.branches - numbers.length);
-      if (more > 0 && !stopped) numbers.push(...(await openAndQueue(opts.forge, opts.repo, numbers.length + 1, numbers.length + more)));
+      if (more > 0 && !stopped)
+        numbers.push(...(await openAndQueue(opts.forge, opts.repo, numbers.length + 1, numbers.length + more)));
     }
   })();
   return {

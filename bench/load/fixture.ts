@@ -15,7 +15,7 @@ import { createClient, type Client, type Interceptor } from "@connectrpc/connect
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { ForgeService } from "../../gen/yardmaster/v1/forge_pb.js";
 
-/** What the queue runs with: batches of 2, 2 checks at once, the CI check sleeping `ciSeconds`. */
+/** What the queue runs with: batches of 2 (filled for at most 1 s), 2 checks at once, the CI check a merge condition. */
 export function queueConfig(): string {
   return [
     "queue_rules:",
@@ -47,9 +47,17 @@ export function forgeClient(url: string, adminKey: string): Client<typeof ForgeS
 const execFileAsync = promisify(execFile);
 
 function git(dir: string, args: string[], input?: string): string {
-  return execFileSync("git", ["-c", "user.name=Bench", "-c", "user.email=bench@example.com", "-c", "commit.gpgSign=false", ...args], {
-    cwd: dir, env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" }, encoding: "utf8", input, maxBuffer: 64 * 1024 * 1024,
-  }).trim();
+  return execFileSync(
+    "git",
+    ["-c", "user.name=Bench", "-c", "user.email=bench@example.com", "-c", "commit.gpgSign=false", ...args],
+    {
+      cwd: dir,
+      env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
+      encoding: "utf8",
+      input,
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  ).trim();
 }
 
 /**
@@ -69,8 +77,15 @@ export async function writeSourceRepository(dir: string, branches: number, ciSec
     const content = `change ${i}\n`;
     const message = `Add change ${i}`;
     stream.push(
-      `commit refs/heads/change-${i}`, `committer Bench <bench@example.com> ${1_700_000_000 + i} +0000`, `data ${Buffer.byteLength(message)}`, message,
-      `from ${root}`, `M 100644 inline changes/${i}.txt`, `data ${Buffer.byteLength(content)}`, content.slice(0, -1), "",
+      `commit refs/heads/change-${i}`,
+      `committer Bench <bench@example.com> ${1_700_000_000 + i} +0000`,
+      `data ${Buffer.byteLength(message)}`,
+      message,
+      `from ${root}`,
+      `M 100644 inline changes/${i}.txt`,
+      `data ${Buffer.byteLength(content)}`,
+      content.slice(0, -1),
+      "",
     );
   }
   git(dir, ["fast-import", "--quiet"], stream.join("\n") + "\n");
@@ -87,13 +102,25 @@ type Repo = { owner: string; repository: string };
  * `@yardmaster queue` comment, as a person would; returns their numbers.
  * @throws ConnectError from the service
  */
-export async function openAndQueue(forge: Client<typeof ForgeService>, repo: Repo, from: number, to: number): Promise<number[]> {
+export async function openAndQueue(
+  forge: Client<typeof ForgeService>,
+  repo: Repo,
+  from: number,
+  to: number,
+): Promise<number[]> {
   const numbers: number[] = [];
   for (let i = from; i <= to; i++) {
-    const res = await forge.openPullRequest({ ...repo, head: `change-${i}`, base: "main", title: `Add change ${i}`, author: "ada" });
+    const res = await forge.openPullRequest({
+      ...repo,
+      head: `change-${i}`,
+      base: "main",
+      title: `Add change ${i}`,
+      author: "ada",
+    });
     numbers.push(Number(res.pullRequest!.number));
   }
-  for (const n of numbers) await forge.commentPullRequest({ ...repo, number: BigInt(n), body: "@yardmaster queue", author: "ada" });
+  for (const n of numbers)
+    await forge.commentPullRequest({ ...repo, number: BigInt(n), body: "@yardmaster queue", author: "ada" });
   return numbers;
 }
 
@@ -102,7 +129,10 @@ export async function openAndQueue(forge: Client<typeof ForgeService>, repo: Rep
  * requests merged (read without asking the server).
  */
 export async function mergedCount(gitDir: string): Promise<number> {
-  const { stdout } = await execFileAsync("git", ["--git-dir", gitDir, "ls-tree", "--name-only", "main", "changes/"], { encoding: "utf8", maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await execFileAsync("git", ["--git-dir", gitDir, "ls-tree", "--name-only", "main", "changes/"], {
+    encoding: "utf8",
+    maxBuffer: 16 * 1024 * 1024,
+  });
   const out = stdout.trim();
   return out === "" ? 0 : out.split("\n").length;
 }

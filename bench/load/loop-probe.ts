@@ -14,7 +14,12 @@ process.on("SIGUSR2", () => {
   const used = process.cpuUsage(cpu);
   const wall = performance.now() - since;
   const ms = (ns: number) => Math.round(ns / 1e5) / 10;
-  const line = { p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max), cpu: (used.user + used.system) / 1000 / wall };
+  const line = {
+    p50: ms(histogram.percentile(50)),
+    p99: ms(histogram.percentile(99)),
+    max: ms(histogram.max),
+    cpu: (used.user + used.system) / 1000 / wall,
+  };
   process.stdout.write(`loop-probe ${JSON.stringify(line)}\n`);
   histogram.reset();
   cpu = process.cpuUsage();

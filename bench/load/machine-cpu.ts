@@ -17,7 +17,12 @@ export interface CpuReading {
 export async function machineCpu(): Promise<CpuReading> {
   const text = await readFile("/proc/stat", "utf8").catch(() => "cpu 0 0 0 0");
   const cores = text.split("\n").filter((l) => /^cpu\d/.test(l)).length || 1;
-  const [user, nice, system, idle, iowait, irq, softirq, steal] = text.split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = text
+    .split("\n")[0]
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
   const idleAll = idle + (iowait || 0);
   const total = user + nice + system + idleAll + (irq || 0) + (softirq || 0) + (steal || 0);
   const busy = total - idleAll;

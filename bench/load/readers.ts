@@ -41,7 +41,13 @@ export function logPaths(repo: string, pulls: number[]): string[] {
  * Runs `connections` clients for `seconds` on `paths` (each connection cycles through them).
  * @throws Error when autocannon itself fails to run
  */
-export async function readLoad(url: string, adminKey: string, paths: string[], connections: number, seconds: number): Promise<ReaderFigures> {
+export async function readLoad(
+  url: string,
+  adminKey: string,
+  paths: string[],
+  connections: number,
+  seconds: number,
+): Promise<ReaderFigures> {
   const result = await autocannon({
     url,
     connections,

@@ -47,14 +47,28 @@ export async function startBenchServer(nodeArgs: string[] = []): Promise<BenchSe
   // As root the embedded PostgreSQL runs as its own user, which must reach its directory inside.
   await chmod(dataDir, 0o755);
   const { DATABASE_URL: _d, CLICKHOUSE_URL: _c, ...inherited } = process.env;
-  const probeModule = path.join(path.dirname(fileURLToPath(import.meta.url)), `loop-probe${path.extname(fileURLToPath(import.meta.url))}`);
+  const probeModule = path.join(
+    path.dirname(fileURLToPath(import.meta.url)),
+    `loop-probe${path.extname(fileURLToPath(import.meta.url))}`,
+  );
   // Run with tsx (the probe is TypeScript), tsx's loader is needed to preload it.
   const loader = probeModule.endsWith(".ts") ? ["--import", "tsx"] : [];
-  const child = spawn(process.execPath, [...nodeArgs, ...loader, "--import", pathToFileURL(probeModule).href, path.join(PROJECT, "bin", "yardmaster.js"), "serve"], {
-    cwd: PROJECT,
-    env: { ...inherited, PORT: "0", HOST: "127.0.0.1", YARDMASTER_DATA_DIR: dataDir, LOG_LEVEL: "warn" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...nodeArgs,
+      ...loader,
+      "--import",
+      pathToFileURL(probeModule).href,
+      path.join(PROJECT, "bin", "yardmaster.js"),
+      "serve",
+    ],
+    {
+      cwd: PROJECT,
+      env: { ...inherited, PORT: "0", HOST: "127.0.0.1", YARDMASTER_DATA_DIR: dataDir, LOG_LEVEL: "warn" },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));
@@ -72,7 +86,11 @@ export async function startBenchServer(nodeArgs: string[] = []): Promise<BenchSe
   });
   const port = Number(banner[0]);
   return {
-    url: `http://127.0.0.1:${port}`, port, adminKey: banner[1], dataDir, child,
+    url: `http://127.0.0.1:${port}`,
+    port,
+    adminKey: banner[1],
+    dataDir,
+    child,
     output: () => out,
     async probe() {
       const seen = out.length;

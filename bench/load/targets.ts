@@ -27,7 +27,8 @@ export function readerVerdicts(name: string, f: ReaderFigures, rps: number): str
 
 /** The verdict line of a merge rate under load against the unloaded one (null: not measurable). */
 export function mergeVerdict(name: string, loaded: number | null, unloaded: number | null): string {
-  if (loaded === null || unloaded === null || unloaded === 0) return `  merge rate ${name}: not measured (the queue ran dry, or no unloaded window): FAIL`;
+  if (loaded === null || unloaded === null || unloaded === 0)
+    return `  merge rate ${name}: not measured (the queue ran dry, or no unloaded window): FAIL`;
   const ratio = loaded / unloaded;
   return `  merge rate ${name}: ${loaded.toFixed(1)}/min = ${(100 * ratio).toFixed(0)}% of unloaded >= ${100 * MERGE_RATIO}%: ${verdict(ratio >= MERGE_RATIO)}`;
 }

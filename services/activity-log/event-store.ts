@@ -18,48 +18,56 @@ export function clickHouseTime(d: Date): string {
  * once the store answered, or failed (a failed insert may have landed): the `/logs` answer cache
  * learns there what was stored (stored-times.ts).
  */
-export function createEventSink(client: ClickHouseClient, table = "events", onSent?: (rows: StoredEventRow[]) => void): EventSink {
+export function createEventSink(
+  client: ClickHouseClient,
+  table = "events",
+  onSent?: (rows: StoredEventRow[]) => void,
+): EventSink {
+  if (onSent) {
+    const sink = createEventSink(client, table);
+    return {
+      async insertEvents(rows, opts) {
+        try {
+          await sink.insertEvents(rows, opts);
+        } finally {
+          onSent(rows);
+        }
+      },
+    };
+  }
   return {
-    async insertEvents(rows: StoredEventRow[], opts: { mayExist: boolean }) {
-      try {
-        await insert(rows, opts);
-      } finally {
-        onSent?.(rows);
+    async insertEvents(rows: StoredEventRow[], { mayExist }: { mayExist: boolean }) {
+      let todo = rows;
+      if (mayExist && rows.length > 0) {
+        const times = rows.map((r) => r.receivedAt.getTime());
+        const rs = await client.query({
+          query: `SELECT toString(id) AS id FROM ${table}
+                  WHERE repository IN {repos:Array(String)}
+                    AND received_at >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND received_at <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')
+                    AND toString(id) IN {ids:Array(String)}`,
+          query_params: { repos: [...new Set(rows.map((r) => r.repository))], from: Math.min(...times), to: Math.max(...times), ids: rows.map((r) => r.id) },
+          format: "JSONEachRow",
+        });
+        const present = new Set((await rs.json<{ id: string }>()).map((r) => r.id));
+        todo = rows.filter((r) => !present.has(r.id));
       }
+      if (todo.length === 0) return;
+      await client.insert({
+        table,
+        format: "JSONEachRow",
+        values: todo.map((r) => ({
+          id: r.id,
+          received_at: clickHouseTime(r.receivedAt),
+          repository: r.repository,
+          trigger: r.trigger,
+          pull_request: r.pullRequest ?? "-1",
+          base_ref: r.baseRef ?? "",
+          outcome: r.outcome,
+          type: r.type,
+          batch_pull: r.batchPull ?? "-1",
+          metadata: r.metadata,
+        })),
+      });
     },
   };
-
-  async function insert(rows: StoredEventRow[], { mayExist }: { mayExist: boolean }): Promise<void> {
-    let todo = rows;
-    if (mayExist && rows.length > 0) {
-      const times = rows.map((r) => r.receivedAt.getTime());
-      const rs = await client.query({
-        query: `SELECT toString(id) AS id FROM ${table}
-                WHERE repository IN {repos:Array(String)}
-                  AND received_at >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND received_at <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')
-                  AND toString(id) IN {ids:Array(String)}`,
-        query_params: { repos: [...new Set(rows.map((r) => r.repository))], from: Math.min(...times), to: Math.max(...times), ids: rows.map((r) => r.id) },
-        format: "JSONEachRow",
-      });
-      const present = new Set((await rs.json<{ id: string }>()).map((r) => r.id));
-      todo = rows.filter((r) => !present.has(r.id));
-    }
-    if (todo.length === 0) return;
-    await client.insert({
-      table,
-      format: "JSONEachRow",
-      values: todo.map((r) => ({
-        id: r.id,
-        received_at: clickHouseTime(r.receivedAt),
-        repository: r.repository,
-        trigger: r.trigger,
-        pull_request: r.pullRequest ?? "-1",
-        base_ref: r.baseRef ?? "",
-        outcome: r.outcome,
-        type: r.type,
-        batch_pull: r.batchPull ?? "-1",
-        metadata: r.metadata,
-      })),
-    });
-  }
 }

@@ -93,7 +93,9 @@ export function listLogsHandler(deps: LogReadDeps) {
     } else {
       window = readLogWindow(req, await windowClock(deps, req));
     }
-    const rows = deps.pages ? await deps.pages.rows(filters, window, after, perPage) : await readLogRows(deps.clickhouse, filters, window, after, perPage);
+    const rows = deps.pages
+      ? await deps.pages.rows(filters, window, after, perPage)
+      : await readLogRows(deps.clickhouse, filters, window, after, perPage);
     const page = pageOfRows(rows, after, perPage);
     const cursors = cursorsOf(deps.cursors, filters, window, after?.direction ?? null, page.positions, page.more);
     ctx?.responseHeader.set("link", linkHeader(req.owner, req.repository, filters, window, perPage, cursors));

@@ -51,7 +51,13 @@ export type PageStart = { direction: Direction; position: LogPosition } | null;
  * @returns rows newest first, whatever the direction
  * @throws the ClickHouse client's error when the query fails
  */
-export async function readLogPage(client: ClickHouseClient, filters: LogFilters, window: LogWindow, after: PageStart, limit: number): Promise<PageRows> {
+export async function readLogPage(
+  client: ClickHouseClient,
+  filters: LogFilters,
+  window: LogWindow,
+  after: PageStart,
+  limit: number,
+): Promise<PageRows> {
   return pageOfRows(await readLogRows(client, filters, window, after, limit), after, limit);
 }
 
@@ -60,7 +66,13 @@ export async function readLogPage(client: ClickHouseClient, filters: LogFilters,
  * first when reading `newer` than a position); the extra row tells whether more follow.
  * @throws the ClickHouse client's error when the query fails
  */
-export async function readLogRows(client: ClickHouseClient, filters: LogFilters, window: LogWindow, after: PageStart, limit: number): Promise<LogRow[]> {
+export async function readLogRows(
+  client: ClickHouseClient,
+  filters: LogFilters,
+  window: LogWindow,
+  after: PageStart,
+  limit: number,
+): Promise<LogRow[]> {
   const p = logPredicates(filters, window);
   const conditions = allConditions(p);
   const params: Record<string, unknown> = { ...p.params, lim: limit + 1 };
@@ -86,7 +98,7 @@ export async function readLogRows(client: ClickHouseClient, filters: LogFilters,
   return rs.json<LogRow>();
 }
 
-/** The page of `limit` events made of `rows` (in reading order, up to `limit + 1`, as {@link readLogRows} gives them). */
+/** The page of `limit` events made of `rows` (reading order, up to `limit + 1`, as {@link readLogRows} gives them). */
 export function pageOfRows(rows: LogRow[], after: PageStart, limit: number): PageRows {
   const more = rows.length > limit;
   const page = rows.slice(0, limit);

@@ -45,8 +45,13 @@ function pageSize(e: Entry): number {
 
 /** Reads the rows of a page, from the cache when they are provably current. */
 export interface LogPageCache {
-  /** The sink's record of stored times, which the relay's sink must feed. */
+  /** The record of stored times (stored-times.ts), fed by {@link LogPageCache.sent}. */
   readonly times: StoredTimes;
+  /**
+   * What the relay's sink calls with every batch it sent, once the store answered or failed
+   * (event-store.ts `onSent`): the events' repositories and `received_at`.
+   */
+  readonly sent: (rows: readonly { repository: string; receivedAt: Date }[]) => void;
   /**
    * The rows of a page as {@link readLogRows} returns them.
    * @throws the ClickHouse client's error when a query is needed and fails
@@ -65,7 +70,12 @@ export function createLogPageCache(client: ClickHouseClient, times = new StoredT
     let e = olderUpTo.get(repository);
     if (!e) {
       const value = client
-        .query({ query: "SELECT toString(max(toUnixTimestamp64Milli(received_at))) AS t, count() AS n FROM events WHERE repository = {repo:String}", query_params: { repo: repository }, format: "JSONEachRow" })
+        .query({
+          query:
+            "SELECT toString(max(toUnixTimestamp64Milli(received_at))) AS t, count() AS n FROM events WHERE repository = {repo:String}",
+          query_params: { repo: repository },
+          format: "JSONEachRow",
+        })
         .then((rs) => rs.json<{ t: string; n: string }>())
         .then((r) => (Number(r[0].n) === 0 ? null : Number(r[0].t)));
       value.catch(() => olderUpTo.delete(repository));
@@ -74,7 +84,13 @@ export function createLogPageCache(client: ClickHouseClient, times = new StoredT
     return e.value;
   }
 
-  function answers(e: Entry, filters: LogFilters, w: LogWindow, after: PageStart, older: number | null): LogRow[] | null {
+  function answers(
+    e: Entry,
+    filters: LogFilters,
+    w: LogWindow,
+    after: PageStart,
+    older: number | null,
+  ): LogRow[] | null {
     const f1 = e.window.fromMs;
     const t1 = e.window.toMs;
     if (times.storedSince(filters.repository, e.seq, f1, t1)) return null;
@@ -84,7 +100,13 @@ export function createLogPageCache(client: ClickHouseClient, times = new StoredT
     return e.rows.filter((r) => Number(r.ms) >= w.fromMs && Number(r.ms) < w.toMs);
   }
 
-  async function query(key: string, filters: LogFilters, window: LogWindow, after: PageStart, limit: number): Promise<Entry> {
+  async function query(
+    key: string,
+    filters: LogFilters,
+    window: LogWindow,
+    after: PageStart,
+    limit: number,
+  ): Promise<Entry> {
     const seq = times.sequence;
     const rows = await readLogRows(client, filters, window, after, limit);
     const entry: Entry = { window, seq, rows, full: rows.length > limit };
@@ -94,8 +116,15 @@ export function createLogPageCache(client: ClickHouseClient, times = new StoredT
 
   return {
     times,
+    sent: (rows) => times.record(rows.map((r) => ({ repository: r.repository, receivedAtMs: r.receivedAt.getTime() }))),
     async rows(filters, window, after, limit) {
-      const key = JSON.stringify([filterScope(filters), limit, after?.direction ?? null, after?.position.receivedAtMs ?? null, String(after?.position.id ?? "")]);
+      const key = JSON.stringify([
+        filterScope(filters),
+        limit,
+        after?.direction ?? null,
+        after?.position.receivedAtMs ?? null,
+        String(after?.position.id ?? ""),
+      ]);
       const old = after === null ? await older(filters.repository) : null;
       const cached = pages.get(key);
       const hit = cached && answers(cached, filters, window, after, old);

@@ -52,8 +52,10 @@ export class StoredTimes {
       const times = [...set].sort((a, b) => a - b);
       for (const time of times) insertSorted(t.points, time);
       t.batches.push({ seq, times });
-      if (t.points.length > MAX_POINTS) t.forgottenUpTo = Math.max(t.forgottenUpTo, ...t.points.splice(0, t.points.length - MAX_POINTS));
-      if (t.batches.length > MAX_BATCHES) t.forgottenSeq = t.batches.splice(0, t.batches.length - MAX_BATCHES).at(-1)!.seq;
+      if (t.points.length > MAX_POINTS)
+        t.forgottenUpTo = Math.max(t.forgottenUpTo, ...t.points.splice(0, t.points.length - MAX_POINTS));
+      if (t.batches.length > MAX_BATCHES)
+        t.forgottenSeq = t.batches.splice(0, t.batches.length - MAX_BATCHES).at(-1)!.seq;
     }
   }
 

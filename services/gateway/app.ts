@@ -112,7 +112,9 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
       if (e.code === Code.Internal) deps.logger.error({ err, requestId: req.id }, "request failed");
       return sendError(reply, publicError(e, String(req.id)), String(req.id), e.code === Code.Internal ? undefined : (err as { statusCode?: number }).statusCode);
     });
-    registerTranscoder(rest, { trie, bindings: deps.bindings, authorizer: deps.authorizer, logger: deps.logger, prefix: "/v1", turns });
+    registerTranscoder(rest, {
+      trie, bindings: deps.bindings, authorizer: deps.authorizer, logger: deps.logger, prefix: "/v1", turns,
+    });
     rest.get("/healthz", async () => ({ status: "ok" }));
     rest.get("/readyz", async (_req, reply) => {
       const checks = await deps.readiness();

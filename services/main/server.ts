@@ -13,7 +13,8 @@ import { ProductService, TokenService } from "../../gen/yardmaster/v1/admin_pb.j
 import { QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
 import { SimulatorService } from "../../gen/yardmaster/v1/simulator_pb.js";
 import {
-  clusterLayout, createActivityLogService, createClickHouseClient, createEventSink, createLogPageCache, migrateClickHouse, type ClickHouseClient,
+  clusterLayout, createActivityLogService, createClickHouseClient, createEventSink, createLogPageCache,
+  migrateClickHouse, type ClickHouseClient,
 } from "../activity-log/index.js";
 import { buildApp, createAuthorizer, createTokenService, type App, type PlatformTokenVerifier, type ServiceBinding } from "../gateway/index.js";
 import { createProductService, createSimulatorService } from "../simulator/index.js";
@@ -97,14 +98,17 @@ export async function startServer(settings: Settings, onBanner: (line: string) =
       // The embedded engine is written only through this process's relay: its /logs answers can be
       // cached, the sink telling the cache what it stored (docs/reliability.md "Load").
       const pages = "embeddedPath" in settings.clickhouse ? createLogPageCache(clickhouse) : undefined;
-      const sink = createEventSink(clickhouse, "events", pages && ((rows) => pages.times.record(rows.map((r) => ({ repository: r.repository, receivedAtMs: r.receivedAt.getTime() })))));
+      const sink = createEventSink(clickhouse, "events", pages?.sent);
       const relay = startOutboxRelay({ pool: db.pool, sink, logger });
       cleanups.push(async () => {
         await relay.drain();
         await relay.stop();
       });
       eventsWritten = () => relay.kick();
-      bindings.push({ service: ActivityLogService, impl: createActivityLogService({ db: db.api, eventsWritten, clickhouse, cursorSecret: admin.key, pages }) } as ServiceBinding);
+      const activityLog = createActivityLogService({
+        db: db.api, eventsWritten, clickhouse, cursorSecret: admin.key, pages,
+      });
+      bindings.push({ service: ActivityLogService, impl: activityLog } as ServiceBinding);
       readiness["clickhouse"] = () => clickhouse.ping().then((r) => (r.success ? null : String((r as { error?: Error }).error?.message ?? "no answer")), (e: Error) => e.message);
     }
 

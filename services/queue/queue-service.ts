@@ -89,7 +89,8 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
       const arrivedAt = now();
       const s = await state(req);
       if (!s) return { scopeQueues: { __default__: { values: [] } }, batches: [], waitingPullRequests: [], automaticConflictResolutionUnsupported: true, mode: "serial" };
-      return answers(JSON.stringify([fullName(req), req.branch ?? null]), s, arrivedAt, (at) => status(statusView(s, req.branch, at)));
+      const key = JSON.stringify([fullName(req), req.branch ?? null]);
+      return answers(key, s, arrivedAt, (at) => status(statusView(s, req.branch, at)));
     },
     async getQueuedPullRequest(req) {
       const s = await state(req);

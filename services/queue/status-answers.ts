@@ -12,7 +12,10 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { LRUCache } from "lru-cache";
-import { GetMergeQueueStatusResponseSchema, type GetMergeQueueStatusResponse } from "../../gen/yardmaster/v1/queue_pb.js";
+import {
+  GetMergeQueueStatusResponseSchema,
+  type GetMergeQueueStatusResponse,
+} from "../../gen/yardmaster/v1/queue_pb.js";
 import type { EngineState } from "../engine/index.js";
 import { shareMessage } from "../contracts/index.js";
 
@@ -35,7 +38,12 @@ const MAX_ANSWERS = 2000;
  */
 export function statusAnswers(now: () => number) {
   const answers = new LRUCache<string, Answer>({ max: MAX_ANSWERS });
-  return (key: string, state: EngineState, arrivedAt: number, compute: (now: number) => StatusInit): GetMergeQueueStatusResponse => {
+  return (
+    key: string,
+    state: EngineState,
+    arrivedAt: number,
+    compute: (now: number) => StatusInit,
+  ): GetMergeQueueStatusResponse => {
     const kept = answers.get(key);
     if (kept && kept.state === state && kept.at >= arrivedAt) return kept.message;
     const at = now();

@@ -35,7 +35,13 @@ export interface Database {
  * Opens the database: the pool of the service's own work (10 connections) and the API's (5).
  * @param opts.url DATABASE_URL, or undefined for the embedded server under `<dataDir>/postgres`
  */
-export async function openDatabase(opts: { url?: string; dataDir: string; onLog?: (line: string) => void; maxConnections?: number; apiConnections?: number }): Promise<Database> {
+export async function openDatabase(opts: {
+  url?: string;
+  dataDir: string;
+  onLog?: (line: string) => void;
+  maxConnections?: number;
+  apiConnections?: number;
+}): Promise<Database> {
   let embedded: EmbeddedServer | undefined;
   let url = opts.url;
   if (!url) {

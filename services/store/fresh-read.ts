@@ -34,7 +34,10 @@ const MAX_KEYS = 10_000;
 export class FreshRead<K extends {}, V> {
   private readonly slots = new LRUCache<K, Slot<V>>({ max: MAX_KEYS });
 
-  constructor(private readonly read: (key: K) => Promise<V>, private readonly minIntervalMs = 0) {}
+  constructor(
+    private readonly read: (key: K) => Promise<V>,
+    private readonly minIntervalMs = 0,
+  ) {}
 
   /** A value of `key` read by a read that started after this call. */
   get(key: K): Promise<V> {

@@ -11,8 +11,17 @@ import { create, toJson, type JsonObject } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AppendEventsRequestSchema, ListLogsRequestSchema, ListLogsResponseSchema } from "../../gen/yardmaster/v1/activity_log_pb.js";
-import { createActivityLogService, createEventSink, createLogPageCache, type ClickHouseClient } from "../../services/activity-log/index.js";
+import {
+  AppendEventsRequestSchema,
+  ListLogsRequestSchema,
+  ListLogsResponseSchema,
+} from "../../gen/yardmaster/v1/activity_log_pb.js";
+import {
+  createActivityLogService,
+  createEventSink,
+  createLogPageCache,
+  type ClickHouseClient,
+} from "../../services/activity-log/index.js";
 import { startOutboxRelay, type OutboxRelay } from "../../services/store/index.js";
 import { embeddedClickHouse } from "../support/clickhouse.js";
 import { freshDatabase, type TestDatabase } from "../support/database.js";
@@ -20,8 +29,19 @@ import { testLogger } from "../support/logger.js";
 import { commentMetadata, enterMetadata, labelMetadata, mergeMetadata } from "./event-samples.js";
 import { linkCursor } from "./log-harness.js";
 
-const TYPES = { "action.label": labelMetadata, "action.comment": commentMetadata, "action.queue.enter": enterMetadata, "action.merge": mergeMetadata };
-const FILTERS: Record<string, unknown>[] = [{}, { eventType: ["action.label"] }, { pullRequest: [2n] }, { baseRef: "main" }, { notEventType: ["action.comment"], outcome: [] }];
+const TYPES = {
+  "action.label": labelMetadata,
+  "action.comment": commentMetadata,
+  "action.queue.enter": enterMetadata,
+  "action.merge": mergeMetadata,
+};
+const FILTERS: Record<string, unknown>[] = [
+  {},
+  { eventType: ["action.label"] },
+  { pullRequest: [2n] },
+  { baseRef: "main" },
+  { notEventType: ["action.comment"], outcome: [] },
+];
 
 let db: TestDatabase;
 let clickhouse: ClickHouseClient;
@@ -36,12 +56,20 @@ beforeAll(async () => {
   clickhouse = await embeddedClickHouse();
   // The cached service's page queries are counted, to know the cache answered some pages itself.
   const counting = new Proxy(clickhouse, {
-    get: (target, key) => (key === "query" ? (q: { query: string }) => (/FROM events WHERE/.test(q.query) && pageQueries++, target.query(q as never)) : Reflect.get(target, key)),
+    get: (target, key) =>
+      key === "query"
+        ? (q: { query: string }) => (/FROM events WHERE/.test(q.query) && pageQueries++, target.query(q as never))
+        : Reflect.get(target, key),
   });
   const pages = createLogPageCache(counting);
-  const sink = createEventSink(clickhouse, "events", (rows) => pages.times.record(rows.map((r) => ({ repository: r.repository, receivedAtMs: r.receivedAt.getTime() }))));
+  const sink = createEventSink(clickhouse, "events", pages.sent);
   relay = startOutboxRelay({ pool: db.pool, sink, logger: testLogger().logger, intervalMs: 3_600_000 });
-  const common = { db: db.pool, eventsWritten: () => {}, cursorSecret: "page cache test secret, 32 bytes!", now: () => new Date(clock) };
+  const common = {
+    db: db.pool,
+    eventsWritten: () => {},
+    cursorSecret: "page cache test secret, 32 bytes!",
+    now: () => new Date(clock),
+  };
   cached = createActivityLogService({ ...common, clickhouse: counting, pages });
   plain = createActivityLogService({ ...common, clickhouse });
 });
@@ -52,20 +80,55 @@ afterAll(async () => {
 });
 
 type Step =
-  | { kind: "append"; events: { type: keyof typeof TYPES; pr: number; main: boolean; offsetMs: number }[]; relayNow: boolean }
+  | {
+      kind: "append";
+      events: { type: keyof typeof TYPES; pr: number; main: boolean; offsetMs: number }[];
+      relayNow: boolean;
+    }
   | { kind: "relay" }
   | { kind: "tick"; ms: number }
   | { kind: "list"; filter: number; perPage: number; useCursor: boolean; burst: boolean };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant("append" as const), relayNow: fc.boolean(), events: fc.array(fc.record({
-    type: fc.constantFrom(...(Object.keys(TYPES) as (keyof typeof TYPES)[])), pr: fc.integer({ min: 1, max: 3 }), main: fc.boolean(),
-    // Around the window's end, and around its start a day before (where the start moving back adds rows).
-    offsetMs: fc.oneof(fc.integer({ min: -5000, max: 3000 }), fc.integer({ min: -86_403_000, max: -86_397_000 }), fc.constantFrom(0, 1, -1, -90_000_000)),
-  }), { minLength: 1, maxLength: 3 }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant("append" as const),
+      relayNow: fc.boolean(),
+      events: fc.array(
+        fc.record({
+          type: fc.constantFrom(...(Object.keys(TYPES) as (keyof typeof TYPES)[])),
+          pr: fc.integer({ min: 1, max: 3 }),
+          main: fc.boolean(),
+          // Around the window's end, and around its start a day before (where the start moving back adds rows).
+          offsetMs: fc.oneof(
+            fc.integer({ min: -5000, max: 3000 }),
+            fc.integer({ min: -86_403_000, max: -86_397_000 }),
+            fc.constantFrom(0, 1, -1, -90_000_000),
+          ),
+        }),
+        { minLength: 1, maxLength: 3 },
+      ),
+    }),
+  },
   { weight: 1, arbitrary: fc.constant({ kind: "relay" as const }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("tick" as const), ms: fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: -3000, max: 3000 })) }) },
-  { weight: 8, arbitrary: fc.record({ kind: fc.constant("list" as const), filter: fc.nat({ max: FILTERS.length - 1 }), perPage: fc.constantFrom(2, 3, 10), useCursor: fc.boolean(), burst: fc.boolean() }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("tick" as const),
+      ms: fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: -3000, max: 3000 })),
+    }),
+  },
+  {
+    weight: 8,
+    arbitrary: fc.record({
+      kind: fc.constant("list" as const),
+      filter: fc.nat({ max: FILTERS.length - 1 }),
+      perPage: fc.constantFrom(2, 3, 10),
+      useCursor: fc.boolean(),
+      burst: fc.boolean(),
+    }),
+  },
 );
 
 let runs = 0;
@@ -78,7 +141,10 @@ async function run(steps: Step[]): Promise<void> {
   const cursors: { init: Record<string, unknown>; cursor: string }[] = [];
   const list = async (service: typeof cached, init: Record<string, unknown>) => {
     const ctx = { responseHeader: new Headers() };
-    const res = create(ListLogsResponseSchema, await service.listLogs(create(ListLogsRequestSchema, init as never), ctx as never));
+    const res = create(
+      ListLogsResponseSchema,
+      await service.listLogs(create(ListLogsRequestSchema, init as never), ctx as never),
+    );
     return { body: toJson(ListLogsResponseSchema, res), link: ctx.responseHeader.get("link") ?? "" };
   };
   for (const s of steps) {
@@ -86,10 +152,18 @@ async function run(steps: Step[]): Promise<void> {
     else if (s.kind === "relay") expect(await relay.drain()).toBe(true);
     else if (s.kind === "append") {
       const events = s.events.map((e) => ({
-        type: e.type, repository: `${repo.owner}/${repo.repository}`, pullRequest: BigInt(e.pr), baseRef: e.main ? "main" : "release",
-        trigger: "test", receivedAt: timestampFromMs(clock + e.offsetMs), metadata: TYPES[e.type]() as JsonObject,
+        type: e.type,
+        repository: `${repo.owner}/${repo.repository}`,
+        pullRequest: BigInt(e.pr),
+        baseRef: e.main ? "main" : "release",
+        trigger: "test",
+        receivedAt: timestampFromMs(clock + e.offsetMs),
+        metadata: TYPES[e.type]() as JsonObject,
       }));
-      await cached.appendEvents(create(AppendEventsRequestSchema, { idempotencyKey: `cache-${++keys}`, events }), undefined as never);
+      await cached.appendEvents(
+        create(AppendEventsRequestSchema, { idempotencyKey: `cache-${++keys}`, events }),
+        undefined as never,
+      );
       if (s.relayNow) expect(await relay.drain()).toBe(true);
     } else {
       // A cursor is bound to its listing's filters: it is used with them.
@@ -124,12 +198,28 @@ describe("the /logs answer cache", () => {
   it("shows an event relayed after a page was cached in the next listing that holds it", async () => {
     const repo = { owner: "late", repository: "cache" };
     clock = Date.now() - 3_600_000;
-    const append = (offsetMs: number) => cached.appendEvents(create(AppendEventsRequestSchema, { idempotencyKey: `late-${++keys}`, events: [{
-      type: "action.label", repository: "late/cache", trigger: "test", receivedAt: timestampFromMs(clock + offsetMs), metadata: labelMetadata() as JsonObject,
-    }] }), undefined as never);
+    const append = (offsetMs: number) =>
+      cached.appendEvents(
+        create(AppendEventsRequestSchema, {
+          idempotencyKey: `late-${++keys}`,
+          events: [
+            {
+              type: "action.label",
+              repository: "late/cache",
+              trigger: "test",
+              receivedAt: timestampFromMs(clock + offsetMs),
+              metadata: labelMetadata() as JsonObject,
+            },
+          ],
+        }),
+        undefined as never,
+      );
     await append(-1000);
     await relay.drain();
-    const ids = async () => (await cached.listLogs(create(ListLogsRequestSchema, { ...repo, perPage: 10 }), undefined as never)).events!.map((e) => e.id);
+    const ids = async () =>
+      (await cached.listLogs(create(ListLogsRequestSchema, { ...repo, perPage: 10 }), undefined as never)).events!.map(
+        (e) => e.id,
+      );
     const first = await ids();
     expect(first).toHaveLength(1);
     // Relayed later: one inside the cached window, one just after its end that the clock then passes.
@@ -145,11 +235,28 @@ describe("the /logs answer cache", () => {
     const repo = { owner: "back", repository: "cache" };
     const start = Date.now() - 3_600_000;
     clock = start;
-    const [old] = (await cached.appendEvents(create(AppendEventsRequestSchema, { idempotencyKey: `back-${++keys}`, events: [{
-      type: "action.label", repository: "back/cache", trigger: "test", receivedAt: timestampFromMs(start - 86_400_000 + 500), metadata: labelMetadata() as JsonObject,
-    }] }), undefined as never)).ids!;
+    const [old] = (
+      await cached.appendEvents(
+        create(AppendEventsRequestSchema, {
+          idempotencyKey: `back-${++keys}`,
+          events: [
+            {
+              type: "action.label",
+              repository: "back/cache",
+              trigger: "test",
+              receivedAt: timestampFromMs(start - 86_400_000 + 500),
+              metadata: labelMetadata() as JsonObject,
+            },
+          ],
+        }),
+        undefined as never,
+      )
+    ).ids!;
     await relay.drain();
-    const ids = async () => (await cached.listLogs(create(ListLogsRequestSchema, { ...repo, perPage: 10 }), undefined as never)).events!.map((e) => e.id);
+    const ids = async () =>
+      (await cached.listLogs(create(ListLogsRequestSchema, { ...repo, perPage: 10 }), undefined as never)).events!.map(
+        (e) => e.id,
+      );
     clock = start + 1000;
     expect(await ids()).toEqual([]);
     // The window's end moves back a second (as when an older event waits in the outbox): its start

@@ -22,11 +22,13 @@ const mark = (s: EngineState | null) => (s as unknown as { mark: string } | null
 
 /** The pool, with every answer delivered `delayMs` after PostgreSQL gave it. */
 function slowAnswers(delayMs: number): Pool {
-  return { query: async (...args: unknown[]) => {
-    const res = await (db.pool.query as (...a: unknown[]) => Promise<unknown>)(...args);
-    await new Promise((r) => setTimeout(r, delayMs));
-    return res;
-  } } as unknown as Pool;
+  return {
+    query: async (...args: unknown[]) => {
+      const res = await (db.pool.query as (...a: unknown[]) => Promise<unknown>)(...args);
+      await new Promise((r) => setTimeout(r, delayMs));
+      return res;
+    },
+  } as unknown as Pool;
 }
 
 describe("queue state snapshots", () => {
@@ -45,7 +47,9 @@ describe("queue state snapshots", () => {
     const reads = queueStateSnapshots(db.pool);
     await save("third");
     expect(mark(await reads.current("acme/snap"))).toBe("third");
-    await db.pool.query(`UPDATE queue_states SET state = jsonb_set(state, '{mark}', '"by hand"') WHERE repository = 'acme/snap'`);
+    await db.pool.query(
+      `UPDATE queue_states SET state = jsonb_set(state, '{mark}', '"by hand"') WHERE repository = 'acme/snap'`,
+    );
     expect(mark(await reads.current("acme/snap"))).toBe("by hand");
     expect(await reads.current("acme/never")).toBeNull();
   });

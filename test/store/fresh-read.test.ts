@@ -18,7 +18,9 @@ function source() {
     return seen;
   };
   return {
-    read, set: (v: number) => (value = v), reads: () => reads,
+    read,
+    set: (v: number) => (value = v),
+    reads: () => reads,
     /** Lets the reads started so far finish. */
     finish: async () => {
       while (pending.length) pending.shift()!();

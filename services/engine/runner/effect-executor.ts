@@ -62,7 +62,8 @@ export async function performEffect(deps: ExecutorDeps, effect: EngineEffect, re
       }
       try {
         const existing = await forge.findOpenPullRequest(repo, effect.draftBranch, effect.baseRef);
-        const number = existing ?? (await forge.openDraftPullRequest(repo, { head: effect.draftBranch, base: effect.baseRef, title: effect.title, body: effect.body }));
+        const draft = { head: effect.draftBranch, base: effect.baseRef, title: effect.title, body: effect.body };
+        const number = existing ?? (await forge.openDraftPullRequest(repo, draft));
         if (existing !== null) await forge.updatePullRequest(repo, number, { title: effect.title, body: effect.body });
         return [{ type: "speculative_check_created", checkId: effect.checkId, pullRequestNumber: number, headSha: sha }];
       } catch (e) {

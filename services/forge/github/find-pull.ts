@@ -7,7 +7,18 @@ import type { GithubOctokit } from "./client.js";
 import type { RepoParams } from "./repo-name.js";
 
 /** The number of the open pull request from `head` into `base`, or null. @throws the Octokit error */
-export async function findOpenPull(gh: GithubOctokit, params: RepoParams, head: string, base: string): Promise<number | null> {
-  const { data } = await gh.rest.pulls.list({ ...params, state: "open", head: `${params.owner}:${head}`, base, per_page: 1 });
+export async function findOpenPull(
+  gh: GithubOctokit,
+  params: RepoParams,
+  head: string,
+  base: string,
+): Promise<number | null> {
+  const { data } = await gh.rest.pulls.list({
+    ...params,
+    state: "open",
+    head: `${params.owner}:${head}`,
+    base,
+    per_page: 1,
+  });
   return data[0]?.number ?? null;
 }

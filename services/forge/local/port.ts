@@ -51,7 +51,8 @@ export function createLocalForgePort(core: ForgeCore, signals: CiSignals): Local
 
     async findOpenPullRequest(repo, head, base) {
       const row = await readRepository(core, repo);
-      const pulls = await asForgeError(`finding the pull request from ${head} into ${base} of ${repo}`, () => store.openPullsWithHead(core.db, row.id, head));
+      const what = `finding the pull request from ${head} into ${base} of ${repo}`;
+      const pulls = await asForgeError(what, () => store.openPullsWithHead(core.db, row.id, head));
       return pulls.find((p) => p.baseBranch === base)?.number ?? null;
     },
 

@@ -2,7 +2,10 @@
 export { baseRefsInWindow, recordBaseRefActivity } from "./base-ref-activity.js";
 export { addEffects, deleteEffect, dueEffects, postponeEffect, type EffectRow } from "./effects.js";
 export { addToInbox, deleteInbox, repositoriesWithWork, setAsideInput, takeInbox, type InboxRow } from "./inbox.js";
-export { loadQueueState, loadQueueStateIfChanged, lockRepository, saveQueueState, tryLockRepositorySession, unlockRepositorySession } from "./queue-state.js";
+export {
+  loadQueueState, loadQueueStateIfChanged, lockRepository, saveQueueState, tryLockRepositorySession,
+  unlockRepositorySession,
+} from "./queue-state.js";
 export { getStoredConfig, putStoredConfig, type StoredConfigFile } from "./repository-config.js";
 export { cancelTimer, claimDueTimers, nextTimerDue, setTimer } from "./timers.js";
 export { deleteQueueRequest, listQueueRequests, putQueueRequest, type QueueRequest } from "./queue-requests.js";

@@ -38,10 +38,15 @@ export async function loadQueueState<S>(db: pg.Pool | pg.ClientBase, repository:
  * when the token differs from `known`, else `state` is undefined (the caller's copy is current).
  * Null for a repository the queue has never seen.
  */
-export async function loadQueueStateIfChanged<S>(db: pg.Pool | pg.ClientBase, repository: string, known: string | null): Promise<{ token: string; state: S | undefined } | null> {
+export async function loadQueueStateIfChanged<S>(
+  db: pg.Pool | pg.ClientBase,
+  repository: string,
+  known: string | null,
+): Promise<{ token: string; state: S | undefined } | null> {
   const res = await db.query<{ token: string; state: S | null }>(
     `SELECT t.token, CASE WHEN t.token = $2::text THEN NULL ELSE t.state END AS state
-       FROM (SELECT version::text || '/' || xmin::text AS token, state FROM queue_states WHERE repository = $1::text) t`,
+       FROM (SELECT version::text || '/' || xmin::text AS token, state
+               FROM queue_states WHERE repository = $1::text) t`,
     [repository, known],
   );
   const row = res.rows[0];

@@ -101,7 +101,7 @@ describe("listOpenPullRequests", () => {
 });
 
 describe("findOpenPullRequest", () => {
-  it("finds the open pull request from a branch into a base, and nothing once it is closed or for another base", async () => {
+  it("finds the open pull request from a branch into a base; none once closed, none into another base", async () => {
     await repo.push("draft", repo.src.root, { "d.txt": "d\n" });
     await repo.push("release", repo.src.root, { "r.txt": "r\n" });
     const n = await repo.open("draft", { draft: true });
