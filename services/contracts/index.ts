@@ -4,3 +4,4 @@ export { checkJson, INT_RANGES, isRfc3339, TIMESTAMP_RANGE_MS, type PresenceMode
 export { checkMessageRules } from "./message-check.js";
 export { isUuid } from "./scalar-rules.js";
 export { childPath, invalidField, InvalidArgumentError, isInvalidArgumentError, throwIfViolations, violationsOf, type FieldViolation } from "./violation.js";
+export { deepFreeze, isSharedMessage, shareMessage } from "./frozen-message.js";
