@@ -19,7 +19,8 @@ const instants: number[] = [];
 
 beforeAll(async () => {
   const random = seededRandom(SEED);
-  world = await faultWorld(12);
+  // Checks of a second: the queue still has work in progress when each kill lands.
+  world = await faultWorld(12, {}, "sleep 1");
   for (let k = 0; k < KILLS; k++) {
     const ms = Math.round(random() * 1500);
     const refs = () => world.git("for-each-ref", "--format=%(objectname) %(refname)");
