@@ -10,7 +10,8 @@ import { aggregateLogsHandler } from "./aggregate-logs.js";
 import { appendEventsHandler, type AppendDeps } from "./append-events.js";
 import { listLogsHandler } from "./list-logs.js";
 import { createCursorCodec } from "./log-cursor.js";
-import { settledWindowEnd } from "./settled-time.js";
+import type { LogPageCache } from "./page-cache.js";
+import { settledWindowEnds } from "./settled-time.js";
 import { oldestOutboxAgeSeconds } from "../store/index.js";
 
 /** The service's dependencies: the PostgreSQL pool and relay kick of AppendEvents, and the log reads' own. */
@@ -25,15 +26,19 @@ export interface ActivityLogDeps extends AppendDeps {
   now?: () => Date;
   /** Deadline of a log read's ClickHouse query, ms (default log-lag.ts LOG_READ_TIMEOUT_MS). */
   readTimeoutMs?: number;
+  /** The `/logs` answer cache (embedded engine only: page-cache.ts); none by default. */
+  pages?: LogPageCache;
 }
 
 /** Builds the ActivityLogService implementation. */
 export function createActivityLogService(deps: ActivityLogDeps): ServiceImpl<typeof ActivityLogService> {
+  const settled = settledWindowEnds(deps.db);
   const read = {
     clickhouse: deps.clickhouse, cursors: createCursorCodec(deps.cursorSecret), now: deps.now ?? (() => new Date()),
-    windowEnd: (now: Date) => settledWindowEnd(deps.db, now.getTime()),
+    windowEnd: (now: Date) => settled(now.getTime()),
     readTimeoutMs: deps.readTimeoutMs,
     lagSeconds: () => oldestOutboxAgeSeconds(deps.db),
+    pages: deps.pages,
   };
   return {
     appendEvents: appendEventsHandler(deps),

@@ -14,9 +14,27 @@ export function clickHouseTime(d: Date): string {
 
 /**
  * The relay sink writing to the `events` table (or `table`: the benchmark measures inserts into a
- * copy, and a cluster may name its Distributed table otherwise).
+ * copy, and a cluster may name its Distributed table otherwise). `onSent` is told of every batch
+ * once the store answered, or failed (a failed insert may have landed): the `/logs` answer cache
+ * learns there what was stored (stored-times.ts).
  */
-export function createEventSink(client: ClickHouseClient, table = "events"): EventSink {
+export function createEventSink(
+  client: ClickHouseClient,
+  table = "events",
+  onSent?: (rows: StoredEventRow[]) => void,
+): EventSink {
+  if (onSent) {
+    const sink = createEventSink(client, table);
+    return {
+      async insertEvents(rows, opts) {
+        try {
+          await sink.insertEvents(rows, opts);
+        } finally {
+          onSent(rows);
+        }
+      },
+    };
+  }
   return {
     async insertEvents(rows: StoredEventRow[], { mayExist }: { mayExist: boolean }) {
       let todo = rows;

@@ -11,6 +11,7 @@ export { readLogFilters, readLogWindow, DEFAULT_WINDOW_MS, type LogFilters, type
 export { linkHeader, type PageCursors } from "./log-links.js";
 export { createCursorCodec, type CursorCodec, type CursorState, type LogPosition } from "./log-cursor.js";
 export { readLogPage, type LogEvent } from "./log-page.js";
+export { createLogPageCache, type LogPageCache } from "./page-cache.js";
 export { aggregateLogs, FACET_LIMIT, type FacetCount, type LogAggregate } from "./log-aggregate.js";
 export { histogramLayout, INTERVAL_LADDER_SECONDS, MAX_BUCKETS, BUCKET_ORIGIN_MS, type HistogramLayout } from "./histogram.js";
 export { DEFAULT_PER_PAGE, MAX_PER_PAGE, listLogsHandler, type LogReadDeps } from "./list-logs.js";

@@ -21,7 +21,8 @@ import { invalidField } from "../contracts/index.js";
 import { ceilMs, readLogFilters, readLogWindow, type LogFilters, type LogWindow } from "./log-filters.js";
 import type { CursorCodec, CursorState } from "./log-cursor.js";
 import { linkHeader, type PageCursors } from "./log-links.js";
-import { readLogPage, type Direction } from "./log-page.js";
+import { pageOfRows, readLogRows, type Direction } from "./log-page.js";
+import type { LogPageCache } from "./page-cache.js";
 import type { LogPosition } from "./log-cursor.js";
 import { readWithDeadline, setLagHeader, type LogLagDeps } from "./log-lag.js";
 
@@ -44,6 +45,8 @@ export interface LogReadDeps extends LogLagDeps {
    * (settled-time.ts); the identity when absent.
    */
   windowEnd?: (now: Date) => Promise<number>;
+  /** The answer cache of the embedded engine (page-cache.ts); pages are read from ClickHouse when absent. */
+  pages?: LogPageCache;
 }
 
 /**
@@ -96,8 +99,10 @@ export function listLogsHandler(deps: LogReadDeps) {
     } else {
       window = readLogWindow(req, await windowClock(deps, req));
     }
-    const read = (signal: AbortSignal) => readLogPage(deps.clickhouse, filters, window, after, perPage, signal);
-    const page = await readWithDeadline(deps, read);
+    // A shared cached read is not aborted by one caller's deadline; the caller stops waiting.
+    const read = (signal: AbortSignal) =>
+      deps.pages ? deps.pages.rows(filters, window, after, perPage) : readLogRows(deps.clickhouse, filters, window, after, perPage, signal);
+    const page = pageOfRows(await readWithDeadline(deps, read), after, perPage);
     const cursors = cursorsOf(deps.cursors, filters, window, after?.direction ?? null, page.positions, page.more);
     ctx?.responseHeader.set("link", linkHeader(req.owner, req.repository, filters, window, perPage, cursors));
     await setLagHeader(deps, ctx);

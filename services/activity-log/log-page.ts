@@ -7,10 +7,11 @@
  * granules in key order: one thread does it as fast as several, and more steadily on a busy host.
  */
 import type { ClickHouseClient } from "@clickhouse/client";
-import type { MessageInitShape } from "@bufbuild/protobuf";
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import type { JsonObject } from "@bufbuild/protobuf";
-import { Outcome as OutcomeEnum, type EventSchema } from "../../gen/yardmaster/v1/events_pb.js";
+import { EventSchema, Outcome as OutcomeEnum } from "../../gen/yardmaster/v1/events_pb.js";
+import { shareMessage } from "../contracts/index.js";
 import type { LogPosition } from "./log-cursor.js";
 import type { LogFilters, LogWindow } from "./log-filters.js";
 import { allConditions, logPredicates } from "./log-sql.js";
@@ -25,7 +26,8 @@ export interface PageRows {
   more: boolean;
 }
 
-interface Row {
+/** A row as the page query returns it (text columns; metadata as the stored JSON text). */
+export interface LogRow {
   id_text: string;
   ms: string;
   trigger: string;
@@ -40,6 +42,9 @@ interface Row {
 /** Reading direction from a position: `older` = the next page, `newer` = the previous one. */
 export type Direction = "older" | "newer";
 
+/** Where a page starts: after a position in a direction, or at the newest row (null). */
+export type PageStart = { direction: Direction; position: LogPosition } | null;
+
 /**
  * Reads up to `limit` rows of `filters` in `window`, strictly older (or newer) than `after`
  * (or from the newest row when `after` is null).
@@ -51,10 +56,27 @@ export async function readLogPage(
   client: ClickHouseClient,
   filters: LogFilters,
   window: LogWindow,
-  after: { direction: Direction; position: LogPosition } | null,
+  after: PageStart,
   limit: number,
   signal?: AbortSignal,
 ): Promise<PageRows> {
+  return pageOfRows(await readLogRows(client, filters, window, after, limit, signal), after, limit);
+}
+
+/**
+ * The rows a page is made of: up to `limit + 1` rows in reading order (newest first, or oldest
+ * first when reading `newer` than a position); the extra row tells whether more follow.
+ * @param signal aborts the query (a read past its deadline, list-logs.ts)
+ * @throws the ClickHouse client's error when the query fails
+ */
+export async function readLogRows(
+  client: ClickHouseClient,
+  filters: LogFilters,
+  window: LogWindow,
+  after: PageStart,
+  limit: number,
+  signal?: AbortSignal,
+): Promise<LogRow[]> {
   const p = logPredicates(filters, window);
   const conditions = allConditions(p);
   const params: Record<string, unknown> = { ...p.params, lim: limit + 1 };
@@ -78,19 +100,32 @@ export async function readLogPage(
     format: "JSONEachRow",
     abort_signal: signal,
   });
-  const rows = await rs.json<Row>();
+  return rs.json<LogRow>();
+}
+
+/** The page of `limit` events made of `rows` (reading order, up to `limit + 1`, as {@link readLogRows} gives them). */
+export function pageOfRows(rows: LogRow[], after: PageStart, limit: number): PageRows {
   const more = rows.length > limit;
   const page = rows.slice(0, limit);
-  if (order === "ASC") page.reverse();
+  if (after?.direction === "newer") page.reverse();
   return {
-    events: page.map(toEvent),
+    events: page.map(eventOf),
     positions: page.map((r) => ({ receivedAtMs: Number(r.ms), id: BigInt(r.id_text) })),
     more,
   };
 }
 
-function toEvent(r: Row): LogEvent {
-  return {
+/** The event of each row object read, made once: a cached page's rows answer many requests (page-cache.ts). */
+const events = new WeakMap<LogRow, LogEvent>();
+
+/** The row's event as a shared message (contracts/frozen-message.ts: frozen, its REST JSON kept). */
+function eventOf(r: LogRow): LogEvent {
+  let e = events.get(r);
+  if (!e) events.set(r, (e = shareMessage(create(EventSchema, toEvent(r))) as LogEvent));
+  return e;
+}
+
+function toEvent(r: LogRow): LogEvent {  return {
     id: BigInt(r.id_text),
     receivedAt: timestampFromMs(Number(r.ms)),
     trigger: r.trigger,

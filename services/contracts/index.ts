@@ -7,3 +7,4 @@ export { childPath, invalidField, InvalidArgumentError, isInvalidArgumentError, 
 export {
   DOMAIN_ERROR_KINDS, DomainError, domainErrorOf, domainErrorToConnect, type DomainErrorKind, type DomainRefusal,
 } from "./domain-error.js";
+export { deepFreeze, isSharedMessage, shareMessage } from "./frozen-message.js";

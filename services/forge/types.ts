@@ -82,6 +82,12 @@ export interface ForgePort {
   getPullRequest(repo: RepoName, number: number): Promise<PullRequestSnapshot>;
   /** Open pull requests, oldest first. */
   listOpenPullRequests(repo: RepoName): Promise<PullRequestSnapshot[]>;
+  /**
+   * The number of the open pull request from branch `head` of the repository into `base`, or null
+   * (the platform allows one). It reads no snapshot: listOpenPullRequests builds one per open pull
+   * request (git commands or API calls each), which the queue paid for every draft it created.
+   */
+  findOpenPullRequest(repo: RepoName, head: string, base: string): Promise<number | null>;
   /** The repository's default branch name. */
   getDefaultBranch(repo: RepoName): Promise<string>;
   /**

@@ -21,6 +21,7 @@ import { answerFastifyError, type FastifyErrorLike, type MediaScope } from "./fa
 import { withRefusalBodies } from "./protocol-refusals.js";
 import { parseJsonBodyBounded, WorkLimitError } from "../offload/index.js";
 import { createGuardInterceptor } from "./interceptors.js";
+import { createRequestTurns } from "./request-turns.js";
 import { createReflectionServices } from "./reflection.js";
 import { ServerReflection } from "../../gen/grpc/reflection/v1/reflection_pb.js";
 import { ServerReflection as ServerReflectionV1Alpha } from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
@@ -84,6 +85,8 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
     reply.header("x-request-id", String(req.id));
   });
 
+  // Every protocol's requests take turns with the service's own work (request-turns.ts).
+  const turns = createRequestTurns();
   await app.register(fastifyConnectPlugin, {
     routes: (router: ConnectRouter) => {
       for (const b of deps.bindings) router.service(b.service, b.impl as never);
@@ -94,7 +97,7 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
       // Connect's own bodyless refusals (415, 405, 505) get the one error body (protocol-refusals.ts).
       router.handlers.splice(0, router.handlers.length, ...router.handlers.map((h) => withRefusalBodies(withUnparsableRequestAsInvalidArgument(h))));
     },
-    interceptors: [createGuardInterceptor(deps.authorizer, deps.logger)],
+    interceptors: [createGuardInterceptor(deps.authorizer, deps.logger, turns)],
     // The REST limit for Connect, gRPC and gRPC-Web too (their bodies are read by Connect, not Fastify).
     readMaxBytes: MAX_BODY_BYTES,
     // Connect JSON with proto field names, like the REST surface (docs/architecture.md "JSON field names").
@@ -132,7 +135,9 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
       if (err instanceof ConnectError || domainErrorOf(err) !== null) return answerError(reply, req, err, deps.logger);
       return answerWith(reply, req, err as FastifyErrorLike, "rest", deps.logger);
     });
-    registerTranscoder(rest, { trie, bindings: deps.bindings, authorizer: deps.authorizer, logger: deps.logger, prefix: "/v1" });
+    registerTranscoder(rest, {
+      trie, bindings: deps.bindings, authorizer: deps.authorizer, logger: deps.logger, prefix: "/v1", turns,
+    });
     rest.get("/healthz", async () => ({ status: "ok" }));
     rest.get("/readyz", async (_req, reply) => {
       const [checks, details] = await Promise.all([deps.readiness(), deps.readinessDetails?.() ?? {}]);

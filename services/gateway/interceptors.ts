@@ -13,14 +13,17 @@ import { ServerReflection } from "../../gen/grpc/reflection/v1/reflection_pb.js"
 import { ServerReflection as ServerReflectionV1Alpha } from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
 import { principalKey, type Authorizer } from "../auth/index.js";
 import { logFailure, publicError } from "./error-body.js";
+import type { RequestTurns } from "./request-turns.js";
 
 const OPEN_SERVICES = new Set([ServerReflection.typeName, ServerReflectionV1Alpha.typeName]);
 
 /**
  * Authenticates, validates and authorizes unary calls; hides unexpected errors behind a request
- * id and answers a database outage as UNAVAILABLE (error-body.ts publicError).
+ * id and answers a database outage as UNAVAILABLE (error-body.ts publicError). With `turns`, a
+ * call waits for a turn before the implementation and before its answer goes back
+ * (request-turns.ts).
  */
-export function createGuardInterceptor(authorizer: Authorizer, logger: Logger): Interceptor {
+export function createGuardInterceptor(authorizer: Authorizer, logger: Logger, turns?: RequestTurns): Interceptor {
   return (next) => async (req) => {
     if (OPEN_SERVICES.has(req.service.typeName)) return next(req);
     const requestId = randomUUID();
@@ -33,7 +36,10 @@ export function createGuardInterceptor(authorizer: Authorizer, logger: Logger): 
       } else {
         throw new ConnectError("streaming calls are not served", Code.Unimplemented);
       }
-      return await next(req);
+      await turns?.turn();
+      const res = await next(req);
+      await turns?.turn();
+      return res;
     } catch (e) {
       // A ConnectError is the caller's answer, except an INTERNAL one: its text may be a library's
       // (docs/errors.md: none reaches a client), so it is logged and hidden like any failure; a

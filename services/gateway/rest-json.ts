@@ -11,15 +11,35 @@
  */
 import { ScalarType, toJson, type DescEnum, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import { ListValueSchema, TimestampSchema, ValueSchema, DurationSchema } from "@bufbuild/protobuf/wkt";
+import { isSharedMessage } from "../contracts/index.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: a writer takes any protobuf-es field value; each writer knows its field type
 type Write = (value: any) => string;
 
 const writers = new WeakMap<DescMessage, Write>();
+/** The JSON text of shared messages, at any depth of an answer, written once (contracts/frozen-message.ts). */
+const sharedTexts = new WeakMap<object, string>();
+/** The bytes of shared messages sent as a whole answer. */
+const sharedBodies = new WeakMap<object, Buffer>();
 
-/** The JSON text of a message of type `desc` (see the module comment for the rules). */
+/**
+ * The JSON text of a message of type `desc` (see the module comment for the rules). The text of a
+ * shared message (contracts/frozen-message.ts: deeply frozen), whole or nested, is written once and
+ * kept while the message lives.
+ */
 export function writeRestJson(desc: DescMessage, message: unknown): string {
   return messageWriter(desc)(message);
+}
+
+/**
+ * The body of an answer: {@link writeRestJson}'s text, or for a shared message its UTF-8 bytes,
+ * encoded once (a large answer sent to many requests is then not encoded again for each).
+ */
+export function restJsonBody(desc: DescMessage, message: unknown): string | Buffer {
+  if (!isSharedMessage(message)) return writeRestJson(desc, message);
+  let body = sharedBodies.get(message);
+  if (body === undefined) sharedBodies.set(message, (body = Buffer.from(writeRestJson(desc, message))));
+  return body;
 }
 
 function messageWriter(desc: DescMessage): Write {
@@ -30,12 +50,17 @@ function messageWriter(desc: DescMessage): Write {
     writers.set(desc, wkt);
     return wkt;
   }
-  // Placeholder first: recursive types (Batch.sub_batches) reach this message again while compiling.
+  // Set first: recursive types (Batch.sub_batches) reach this message again while compiling.
   let compiled: Write | undefined;
-  writers.set(desc, (v) => compiled!(v));
+  const write: Write = (v) => {
+    if (!isSharedMessage(v)) return compiled!(v);
+    let text = sharedTexts.get(v);
+    if (text === undefined) sharedTexts.set(v, (text = compiled!(v)));
+    return text;
+  };
+  writers.set(desc, write);
   compiled = desc.oneofs.length > 0 ? interpretedWriter(desc) : generatedWriter(desc);
-  writers.set(desc, compiled);
-  return compiled;
+  return write;
 }
 
 /**

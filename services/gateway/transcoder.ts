@@ -24,7 +24,8 @@ import { logFailure, publicError, restError } from "./error-body.js";
 import { resolveFieldPath, setAtPath } from "./field-path.js";
 import { RestHandlerContext } from "./handler-context.js";
 import { paramToJson } from "./param-value.js";
-import { writeRestJson } from "./rest-json.js";
+import { restJsonBody } from "./rest-json.js";
+import type { RequestTurns } from "./request-turns.js";
 import type { RouteTrie } from "./route-trie.js";
 
 type Impl = (request: unknown, ctx: unknown) => Promise<unknown> | unknown;
@@ -40,6 +41,8 @@ export interface TranscoderOptions {
   logger: Logger;
   /** URL prefix routed to the transcoder, e.g. "/v1". */
   prefix: string;
+  /** Turns the requests wait for before the implementation and before the answer (request-turns.ts). */
+  turns?: RequestTurns;
 }
 
 const ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"];
@@ -67,11 +70,13 @@ export function registerTranscoder(app: FastifyInstance<any, any, any, any>, opt
       if (!fn) throw new ConnectError(`${route.method.parent.typeName}.${route.method.name} is not implemented`, Code.Unimplemented);
       const values = createContextValues().set(principalKey, principal);
       const ctx = new RestHandlerContext(route.service, route.method, req.method, req.url, req.headers, values);
+      await opts.turns?.turn();
       const res = await fn(input, ctx);
+      await opts.turns?.turn();
       ctx.setResponseHeaders((k, v) => void reply.header(k, v));
       if (route.method.output.typeName === "google.protobuf.Empty") return reply.code(204).send();
       const message = res && typeof res === "object" && "$typeName" in res ? res : create(route.method.output, (res ?? {}) as never);
-      return reply.code(200).type("application/json; charset=utf-8").send(writeRestJson(route.method.output, message));
+      return reply.code(200).type("application/json; charset=utf-8").send(restJsonBody(route.method.output, message));
     } catch (e) {
       const err = publicError(e, requestId);
       logFailure(opts.logger, err, e, { requestId, rpc: route.method.name });

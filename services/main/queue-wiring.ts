@@ -23,12 +23,20 @@ export interface QueueWiring {
 
 /**
  * Builds the runner and the QueueService (see the file header); `now` is the clock in epoch
- * milliseconds (UTC), `eventsWritten` kicks the outbox relay.
+ * milliseconds (UTC), `eventsWritten` kicks the outbox relay. The runner works on `db`; the
+ * QueueService's handlers on `api` when given (the API's own pool: docs/reliability.md "Load").
  */
-export function wireQueue(deps: { db: Pool; forge: ForgePort; logger: Logger; eventsWritten: () => void; now?: () => number }): QueueWiring {
+export function wireQueue(deps: {
+  db: Pool;
+  api?: Pool;
+  forge: ForgePort;
+  logger: Logger;
+  eventsWritten: () => void;
+  now?: () => number;
+}): QueueWiring {
   const runner = createQueueRunner({ db: deps.db, forge: deps.forge, logger: deps.logger, eventsWritten: deps.eventsWritten, now: deps.now });
   const queueService = createQueueService({
-    db: deps.db,
+    db: deps.api ?? deps.db,
     runner,
     forge: deps.forge,
     now: deps.now,

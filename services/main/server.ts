@@ -12,7 +12,10 @@ import { ActivityLogService } from "../../gen/yardmaster/v1/activity_log_pb.js";
 import { ProductService, TokenService } from "../../gen/yardmaster/v1/admin_pb.js";
 import { QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
 import { SimulatorService } from "../../gen/yardmaster/v1/simulator_pb.js";
-import { clusterLayout, createActivityLogService, createClickHouseClient, createEventSink, migrateClickHouse, type ClickHouseClient } from "../activity-log/index.js";
+import {
+  clusterLayout, createActivityLogService, createClickHouseClient, createEventSink, createLogPageCache,
+  migrateClickHouse, type ClickHouseClient,
+} from "../activity-log/index.js";
 import { createProductService, createTokenService } from "../admin/index.js";
 import { createAuthorizer, type PlatformTokenVerifier } from "../auth/index.js";
 import { buildApp, type App, type ServiceBinding } from "../gateway/index.js";
@@ -100,13 +103,20 @@ export async function startServer(settings: Settings, onBanner: (line: string) =
       cleanups.push(() => clickhouse.close());
       const chApplied = await migrateClickHouse(clickhouse, settings.clickhouseCluster ? clusterLayout(settings.clickhouseCluster) : undefined);
       if (chApplied.length) logger.info({ migrations: chApplied }, "ClickHouse migrations applied");
-      const relay = startOutboxRelay({ pool: db.pool, sink: createEventSink(clickhouse), logger });
+      // The embedded engine is written only through this process's relay: its /logs answers can be
+      // cached, the sink telling the cache what it stored (docs/reliability.md "Load").
+      const pages = "embeddedPath" in settings.clickhouse ? createLogPageCache(clickhouse) : undefined;
+      const sink = createEventSink(clickhouse, "events", pages?.sent);
+      const relay = startOutboxRelay({ pool: db.pool, sink, logger });
       cleanups.push(async () => {
         await relay.drain();
         await relay.stop();
       });
       eventsWritten = () => relay.kick();
-      bindings.push({ service: ActivityLogService, impl: createActivityLogService({ db: db.pool, eventsWritten, clickhouse, cursorSecret: admin.key }) } as ServiceBinding);
+      const activityLog = createActivityLogService({
+        db: db.api, eventsWritten, clickhouse, cursorSecret: admin.key, pages,
+      });
+      bindings.push({ service: ActivityLogService, impl: activityLog } as ServiceBinding);
     }
 
     let platform: PlatformTokenVerifier | undefined;
@@ -117,7 +127,7 @@ export async function startServer(settings: Settings, onBanner: (line: string) =
       platform = forge.platform;
       bindings.push(...forge.bindings);
       if (services.has("queue")) {
-        const queue = wireQueue({ db: db.pool, forge: forge.forge, logger, eventsWritten });
+        const queue = wireQueue({ db: db.pool, api: db.api, forge: forge.forge, logger, eventsWritten });
         forge.setSink(queue.sink);
         queue.runner.start();
         cleanups.push(() => queue.runner.stop());
@@ -125,7 +135,7 @@ export async function startServer(settings: Settings, onBanner: (line: string) =
         routes = forge.routes;
         bindings.push({ service: QueueService, impl: queue.queueService } as ServiceBinding);
       }
-      if (services.has("simulator")) bindings.push({ service: SimulatorService, impl: createSimulatorService({ db: db.pool, forge: forge.forge }) } as ServiceBinding);
+      if (services.has("simulator")) bindings.push({ service: SimulatorService, impl: createSimulatorService({ db: db.api, forge: forge.forge }) } as ServiceBinding);
     } else if (settings.forge === "github") {
       platform = githubTokenVerifier(logger);
     }
@@ -134,19 +144,19 @@ export async function startServer(settings: Settings, onBanner: (line: string) =
       if (!services.has(name) && url !== undefined) bindings.push({ service: SERVICES[name], impl: remoteServiceImpl(SERVICES[name], url) } as ServiceBinding);
     }
     bindings.push(
-      { service: ProductService, impl: createProductService({ db: db.pool, eventsWritten }) } as ServiceBinding,
+      { service: ProductService, impl: createProductService({ db: db.api, eventsWritten }) } as ServiceBinding,
       {
         service: TokenService,
         impl: createTokenService({
-          insert: (t) => insertToken(db.pool, t),
-          list: () => listTokens(db.pool),
-          revoke: (id) => revokeToken(db.pool, id),
+          insert: (t) => insertToken(db.api, t),
+          list: () => listTokens(db.api),
+          revoke: (id) => revokeToken(db.api, id),
         }),
       } as ServiceBinding,
     );
 
     const readiness = createReadiness(db.pool, clickhouseHere);
-    const authorizer = createAuthorizer({ adminKey: admin.key, tokens: { findToken: (id) => findToken(db.pool, id) }, platform });
+    const authorizer = createAuthorizer({ adminKey: admin.key, tokens: { findToken: (id) => findToken(db.api, id) }, platform });
     const app = await buildApp({
       bindings,
       authorizer,

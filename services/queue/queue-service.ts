@@ -15,21 +15,25 @@ import {
 import { storedRepositoryConfig, type QueueRunner } from "../runner/index.js";
 import type { ForgePort } from "../forge/index.js";
 import { formatConfigError, queueRuleApiConfig, queueRulesApiConfiguration, type Configuration } from "../config/index.js";
-import { baseRefsInWindow, loadQueueState } from "../store/index.js";
+import { baseRefsInWindow } from "../store/index.js";
 import { fullName } from "./caller.js";
 import { freezeHandlers, type FreezeDeps } from "./freeze-handlers.js";
 import { pauseHandlers, type PauseDeps } from "./pause-handlers.js";
 import { mergeabilityDetail } from "./pull-detail.js";
+import { queueStateSnapshots, type QueueStateReads } from "./state-snapshots.js";
+import { statusAnswers } from "./status-answers.js";
 import { queuedPullRequest, status, ts } from "./view-mapping.js";
 
 /**
  * What {@link createQueueService} needs besides the pause deps: the queue runner (writes), the
- * forge port (condition reads) and the clock (epoch milliseconds UTC; default `Date.now`).
+ * forge port (condition reads), the clock (epoch milliseconds UTC; default `Date.now`) and the
+ * reads of the committed queue state (default: snapshots over `db`, state-snapshots.ts).
  */
 export interface QueueServiceDeps extends PauseDeps, Omit<FreezeDeps, "now"> {
   runner: QueueRunner;
   forge: ForgePort;
   now?: () => number;
+  states?: QueueStateReads;
 }
 
 const DAY_MS = 86_400_000;
@@ -50,7 +54,9 @@ const notQueued = (n: bigint | number) => new DomainError("not_found", `pull req
 /** Builds the QueueService implementation. */
 export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<typeof QueueService>> {
   const now = deps.now ?? Date.now;
-  const state = async (r: { owner: string; repository: string }) => loadQueueState<EngineState>(deps.db, fullName(r));
+  const states = deps.states ?? queueStateSnapshots(deps.db);
+  const state = (r: { owner: string; repository: string }): Promise<EngineState | null> => states.current(fullName(r));
+  const answers = statusAnswers(now);
   const number = (n: bigint) => {
     if (n > BigInt(Number.MAX_SAFE_INTEGER)) throw notQueued(n);
     return Number(n);
@@ -80,9 +86,11 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
       return { branches: s ? branchesWithQueue(s) : [] };
     },
     async getMergeQueueStatus(req) {
+      const arrivedAt = now();
       const s = await state(req);
       if (!s) return { scopeQueues: { __default__: { values: [] } }, batches: [], waitingPullRequests: [], automaticConflictResolutionUnsupported: true, mode: "serial" };
-      return status(statusView(s, req.branch, now()));
+      const key = JSON.stringify([fullName(req), req.branch ?? null]);
+      return answers(key, s, arrivedAt, (at) => status(statusView(s, req.branch, at)));
     },
     async getQueuedPullRequest(req) {
       const s = await state(req);

@@ -70,9 +70,10 @@ export async function performEffect(deps: ExecutorDeps, effect: EngineEffect, re
         return [{ type: "speculative_check_failed", checkId: effect.checkId, reason, pullRequest: pull, message: (e as Error).message }];
       }
       try {
-        const existing = (await forge.listOpenPullRequests(repo)).find((p) => p.head === effect.draftBranch && p.base === effect.baseRef);
-        const number = existing ? existing.number : await forge.openDraftPullRequest(repo, { head: effect.draftBranch, base: effect.baseRef, title: effect.title, body: effect.body });
-        if (existing) await forge.updatePullRequest(repo, number, { title: effect.title, body: effect.body });
+        const existing = await forge.findOpenPullRequest(repo, effect.draftBranch, effect.baseRef);
+        const draft = { head: effect.draftBranch, base: effect.baseRef, title: effect.title, body: effect.body };
+        const number = existing ?? (await forge.openDraftPullRequest(repo, draft));
+        if (existing !== null) await forge.updatePullRequest(repo, number, { title: effect.title, body: effect.body });
         return [{ type: "speculative_check_created", checkId: effect.checkId, pullRequestNumber: number, headSha: sha }];
       } catch (e) {
         if (isRetryable(e)) throw e;

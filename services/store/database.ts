@@ -35,6 +35,11 @@ export type PoolClient = pg.PoolClient;
  */
 export interface Database {
   pool: pg.Pool;
+  /**
+   * The API handlers' own pool (docs/reliability.md "Load"): readers under load wait for these
+   * connections, never for `pool`'s, which the queue runner, the relay and the forge use.
+   */
+  api: pg.Pool;
   /** The connection string in use (password included: never log it). */
   url: string;
   /** Closes the pool and stops the embedded server if one was started. */
@@ -70,13 +75,14 @@ export function guardConnectionErrors(pool: pg.Pool, onError: (e: Error) => void
 }
 
 /**
- * Opens the database.
+ * Opens the database: the pool of the service's own work (10 connections) and the API's (5).
  * @param opts.url DATABASE_URL, or undefined for the embedded server under `<dataDir>/postgres`
  * @param opts.onLog receives the embedded server's log lines and connection errors (debug detail)
  * @param opts.log receives the embedded server's deaths and restarts (postgres-supervisor.ts)
  */
 export async function openDatabase(opts: {
   url?: string; dataDir: string; onLog?: (line: string) => void; log?: SupervisorLog; maxConnections?: number;
+  apiConnections?: number;
 }): Promise<Database> {
   let embedded: SupervisedPostgres | undefined;
   let url = opts.url;
@@ -85,15 +91,17 @@ export async function openDatabase(opts: {
     embedded = await superviseEmbeddedPostgres(path.join(opts.dataDir, "postgres"), log, opts.onLog);
     url = embedded.url;
   }
-  const pool = new pg.Pool({
-    connectionString: url, max: opts.maxConnections ?? 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    Client: PostgresClient,
-  });
+  const poolOptions = { connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, Client: PostgresClient };
+  const pool = new pg.Pool({ ...poolOptions, max: opts.maxConnections ?? 10 });
   guardConnectionErrors(pool, (e) => opts.onLog?.(`connection error: ${e.message}`));
+  const api = new pg.Pool({ ...poolOptions, max: opts.apiConnections ?? 5 });
+  guardConnectionErrors(api, (e) => opts.onLog?.(`API connection error: ${e.message}`));
   return {
     pool,
+    api,
     url,
     async close() {
+      await api.end();
       await pool.end();
       await embedded?.stop();
     },

@@ -3,6 +3,7 @@ export {
   CONNECT_TIMEOUT_MS, guardConnectionErrors, openDatabase, withTransaction, type Database, type Pool, type PoolClient,
 } from "./database.js";
 export { freePort, startEmbeddedPostgres } from "./embedded-postgres.js";
+export { FreshRead } from "./fresh-read.js";
 export { migrate } from "./migrate.js";
 export {
   appendToOutbox, oldestAssignedInOutbox, oldestOutboxAgeSeconds, outboxLag, outboxSize, type EventRow,

@@ -1,6 +1,6 @@
 /**
  * `kill -9` at random instants (docs/reliability.md "Crashes: every effect exactly once"): a queue
- * of 12 pull requests, the server killed 5 times and started again on the same data directory and
+ * of 20 pull requests, the server killed 5 times and started again on the same data directory and
  * database each time. Each kill lands at an instant drawn from a seeded PRNG (so a failure replays
  * alike) within 0-1.5 s after the queue's next move in git (a draft built, a base merged), so every
  * kill interrupts work in progress rather than an idle start. Every pull request merges exactly
@@ -19,7 +19,8 @@ const instants: number[] = [];
 
 beforeAll(async () => {
   const random = seededRandom(SEED);
-  world = await faultWorld(12);
+  // Checks of two seconds and seven batches: the queue still has work in progress at every kill.
+  world = await faultWorld(20, {}, "sleep 2");
   for (let k = 0; k < KILLS; k++) {
     const ms = Math.round(random() * 1500);
     const refs = () => world.git("for-each-ref", "--format=%(objectname) %(refname)");
@@ -36,7 +37,7 @@ beforeAll(async () => {
 
 afterAll(async () => world?.cleanup());
 
-describe(`a queue of 12 pull requests, the server killed ${KILLS} times at seeded random instants`, () => {
+describe(`a queue of 20 pull requests, the server killed ${KILLS} times at seeded random instants`, () => {
   it("merges every pull request exactly once", async () => {
     expect(instants, "each kill interrupted work in progress").toHaveLength(KILLS);
     await expectMergedExactlyOnce(world, 180_000);

@@ -17,6 +17,7 @@ import { closePull, editPull, openDraft } from "./pull-writes.js";
 import { readOpenPullRequests, readPullRequest } from "./read-pull.js";
 import { branchSha, fastForward, removeBranch } from "./refs.js";
 import { repoParams, type RepoParams } from "./repo-name.js";
+import { findOpenPull } from "./find-pull.js";
 import { buildSpeculativeBranch } from "./speculative-branch.js";
 import { updateWithBase } from "./update-with-base.js";
 
@@ -53,6 +54,8 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
   return {
     getPullRequest: (repo, number) => inRepo(repo, `reading pull request #${number}`, (gh, p) => readPullRequest(gh, ctx(repo, p), number)),
     listOpenPullRequests: (repo) => inRepo(repo, "listing open pull requests", (gh, p) => readOpenPullRequests(gh, ctx(repo, p))),
+    findOpenPullRequest: (repo, head, base) =>
+      inRepo(repo, `finding the pull request from ${head} into ${base}`, (gh, p) => findOpenPull(gh, p, head, base)),
     getDefaultBranch: (repo) => inRepo(repo, "reading the default branch", readDefaultBranch),
     readConfigFile: (repo) => inRepo(repo, "reading the configuration file", readConfig),
     readFile: (repo, ref, path) => inRepo(repo, `reading ${path} at ${ref}`, (gh, p) => readTextFile(gh, p, ref, path)),

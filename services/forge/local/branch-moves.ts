@@ -9,7 +9,7 @@
  * - the branch's CI jobs for older commits are cancelled (superseded).
  */
 import { localForgeStore as store } from "../../store/index.js";
-import { findBranchSha, isAncestor } from "./git/index.js";
+import { commitsContainedIn, findBranchSha, isAncestor } from "./git/index.js";
 import { cancelSupersededJobs, requestChecks, type CiSignals } from "./ci-requests.js";
 import type { WriteContext } from "./write-context.js";
 
@@ -63,8 +63,10 @@ export async function recordBranchMove(ctx: WriteContext, signals: CiSignals, mo
 
 /** Open pull requests into `branch` whose head `after` now contains are merged by `by` (as GitHub marks a pushed merge). */
 async function mergeContainedPulls(ctx: WriteContext, branch: string, before: string | null, after: string, by: store.LocalUserRow): Promise<void> {
-  for (const pull of await store.openPullsWithBase(ctx.client, ctx.repo.id, branch)) {
-    if (pull.headBranch === branch || !(await isAncestor(ctx.git, pull.headSha, after))) continue;
+  const pulls = (await store.openPullsWithBase(ctx.client, ctx.repo.id, branch)).filter((p) => p.headBranch !== branch);
+  const contained = await commitsContainedIn(ctx.git, pulls.map((p) => p.headSha), after);
+  for (const pull of pulls) {
+    if (!contained.has(pull.headSha)) continue;
     await store.markPullRequestMerged(ctx.client, pull.id, { baseSha: before ?? after, mergeCommitSha: after, mergedById: by.id, now: ctx.now });
     ctx.emit({ kind: "pull_request_closed", repo: ctx.repo.fullName, number: pull.number, merged: true, mergeCommitSha: after });
   }

@@ -51,6 +51,13 @@ export function createLocalForgePort(core: ForgeCore, signals: CiSignals): Local
       return snapshots;
     },
 
+    async findOpenPullRequest(repo, head, base) {
+      const row = await readRepository(core, repo);
+      const what = `finding the pull request from ${head} into ${base} of ${repo}`;
+      const pulls = await asForgeError(what, () => store.openPullsWithHead(core.db, row.id, head));
+      return pulls.find((p) => p.baseBranch === base)?.number ?? null;
+    },
+
     async getDefaultBranch(repo) {
       return (await readRepository(core, repo)).defaultBranch;
     },

@@ -58,6 +58,27 @@ export async function loadQueueState<S>(db: pg.Pool | pg.ClientBase, repository:
 }
 
 /**
+ * The stored state's change token (`<version>/<xmin>`: the version the runner bumps, and the row
+ * version PostgreSQL gives every write, so an edit by hand changes it too) and the state — only
+ * when the token differs from `known`, else `state` is undefined (the caller's copy is current).
+ * Null for a repository the queue has never seen.
+ */
+export async function loadQueueStateIfChanged<S>(
+  db: pg.Pool | pg.ClientBase,
+  repository: string,
+  known: string | null,
+): Promise<{ token: string; state: S | undefined } | null> {
+  const res = await db.query<{ token: string; state: S | null }>(
+    `SELECT t.token, CASE WHEN t.token = $2::text THEN NULL ELSE t.state END AS state
+       FROM (SELECT version::text || '/' || xmin::text AS token, state
+               FROM queue_states WHERE repository = $1::text) t`,
+    [repository, known],
+  );
+  const row = res.rows[0];
+  return row ? { token: row.token, state: row.state ?? undefined } : null;
+}
+
+/**
  * Stores the state (insert or replace) and whether it is paused (the `paused` column the sweep
  * compares with queue_pauses: docs/pause.md "The engine's pause").
  */

@@ -54,12 +54,12 @@ export interface FaultWorld {
 
 /**
  * Starts a server with `env` (failpoints), creates the repository with `count` pull requests and
- * queues them all by comment.
+ * queues them all by comment. `check` is the local CI's command (default `true`: checks pass at once).
  */
-export async function faultWorld(count: number, env: NodeJS.ProcessEnv = {}): Promise<FaultWorld> {
+export async function faultWorld(count: number, env: NodeJS.ProcessEnv = {}, check = "true"): Promise<FaultWorld> {
   const work = await mkdtemp(path.join(os.tmpdir(), "ym-faults-"));
   const src = await gitWorkdir(path.join(work, "source"));
-  const ci = 'checks:\n  - name: test\n    run: "true"\n';
+  const ci = `checks:\n  - name: test\n    run: "${check}"\n`;
   await src.commit("Initial commit", { ".yardmaster.yml": CONFIG, ".yardmaster/ci.yml": ci });
   const pulls = Array.from({ length: count }, (_, i) => i + 1);
   for (const n of pulls) {

@@ -151,6 +151,19 @@ describe("listOpenPullRequests", () => {
     ]);
   });
 
+  it("finds one by its branches without reading any in full", async () => {
+    const repo = await double.addRepo(freshRepoName());
+    await repo.commit("a", { "a.txt": "a" }, "Add a");
+    await repo.commit("b", { "b.txt": "b" }, "Add b");
+    await repo.openPull({ head: "a", title: "Add a" });
+    await repo.openPull({ head: "b", title: "Add b" });
+    const forge = forgeFor(double);
+    expect(await forge.findOpenPullRequest(repo.fullName, "b", "main")).toBe(2);
+    expect(await forge.findOpenPullRequest(repo.fullName, "b", "release")).toBeNull();
+    repo.pulls.get(2)!.state = "closed";
+    expect(await forge.findOpenPullRequest(repo.fullName, "b", "main")).toBeNull();
+  });
+
   it("is not_found when the App is not installed on the repository", async () => {
     const err = await forgeFor(double).listOpenPullRequests(freshRepoName("nowhere")).catch((e) => e);
     expect(isForgeError(err, "not_found")).toBe(true);

@@ -100,6 +100,19 @@ describe("listOpenPullRequests", () => {
   });
 });
 
+describe("findOpenPullRequest", () => {
+  it("finds the open pull request from a branch into a base; none once closed, none into another base", async () => {
+    await repo.push("draft", repo.src.root, { "d.txt": "d\n" });
+    await repo.push("release", repo.src.root, { "r.txt": "r\n" });
+    const n = await repo.open("draft", { draft: true });
+    expect(await w.forge.findOpenPullRequest(REPO, "draft", "main")).toBe(n);
+    expect(await w.forge.findOpenPullRequest(REPO, "draft", "release")).toBeNull();
+    expect(await w.forge.findOpenPullRequest(REPO, "nowhere", "main")).toBeNull();
+    await w.forge.closePullRequest(REPO, n);
+    expect(await w.forge.findOpenPullRequest(REPO, "draft", "main")).toBeNull();
+  });
+});
+
 describe("repository reads", () => {
   it("reads the default branch, branches, files at any ref, and the configuration file in lookup order", async () => {
     expect(await w.forge.getDefaultBranch(REPO)).toBe("main");

@@ -31,6 +31,7 @@ export {
 export { updateHeadWithBase, type UpdateHeadInput } from "./update-head.js";
 export { fastForwardBranch } from "./fast-forward.js";
 export { mergeBase, isAncestor, commitsBehind, commitsAhead, commitsBetween } from "./ancestry.js";
+export { commitsContainedIn } from "./contained-tips.js";
 export { diffFacts, diffBetween, type DiffFacts } from "./diff-facts.js";
 export { pullRequestFacts, type PullRequestGitFacts } from "./pull-facts.js";
 export { fetchCommit } from "./fetch-commit.js";

@@ -145,7 +145,14 @@ export const pullHandlers: Record<string, Handler> = {
 
   "pulls/list": async (ctx) => {
     const state = ctx.query.get("state") ?? "open";
-    const pulls = [...ctx.repo.pulls.values()].filter((p) => state === "all" || p.state === state).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.number - b.number);
+    // GitHub's `head` filter is "owner:branch"; `base` a branch name.
+    const head = ctx.query.get("head");
+    const base = ctx.query.get("base");
+    const pulls = [...ctx.repo.pulls.values()]
+      .filter((p) => state === "all" || p.state === state)
+      .filter((p) => head === null || (p.fork === null && head === `${ctx.repo.owner}:${p.headRef}`))
+      .filter((p) => base === null || p.base === base)
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.number - b.number);
     const shown = page(pulls, ctx.query);
     const bodies = [];
     for (const p of shown) {
