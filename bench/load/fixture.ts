@@ -88,7 +88,7 @@ export async function writeSourceRepository(dir: string, branches: number, ciSec
       "",
     );
   }
-  git(dir, ["fast-import", "--quiet"], stream.join("\n") + "\n");
+  git(dir, ["fast-import", "--quiet"], `${stream.join("\n")}\n`);
   await writeFile(path.join(dir, ".yardmaster.yml"), queueConfig());
   await writeFile(path.join(dir, ".yardmaster", "ci.yml"), ciFile(ciSeconds));
   git(dir, ["add", "-A"]);
