@@ -34,7 +34,9 @@ const texts = hostileConfigurations();
 const pooled = [];
 for (const { text } of texts) pooled.push(await heldWhile(() => loadConfigurationIn(pool, text)));
 await pool.close();
-console.log(`hostile configuration texts: before (old parse, on the loop) | after: loader time, pooled wall time, loop held | ratio`);
+console.log(
+  `hostile configuration texts: before (old parse, on the loop) | after: loader time, pooled wall time, loop held | ratio`,
+);
 for (const [i, { name, text }] of texts.entries()) {
   const before = await baselineParseMs(text, CAP_MS);
   const t0 = performance.now();
@@ -44,10 +46,14 @@ for (const [i, { name, text }] of texts.entries()) {
   const beforeText = before === null ? `> ${ms(CAP_MS)}` : ms(before);
   const ratio = `${before === null ? ">" : ""}${((before ?? CAP_MS) / Math.max(held, 1)).toFixed(0)}x`;
   const errors = inline.ok ? "loads" : `${inline.errors.length} error${inline.errors.length === 1 ? "" : "s"}`;
-  console.log(`  ${name.padEnd(48)} ${beforeText.padStart(10)} | ${ms(loaderMs).padStart(8)} ${ms(wall).padStart(8)} ${ms(held).padStart(6)} | ${ratio.padStart(7)}  (${errors})`);
+  console.log(
+    `  ${name.padEnd(48)} ${beforeText.padStart(10)} | ${ms(loaderMs).padStart(8)} ${ms(wall).padStart(8)} ${ms(held).padStart(6)} | ${ratio.padStart(7)}  (${errors})`,
+  );
 }
 const worst = Math.max(...pooled.map((p) => p.held));
-console.log(`the event loop held by the machine alone (1 s idle): ${ms(idle.held)}; load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores`);
+console.log(
+  `the event loop held by the machine alone (1 s idle): ${ms(idle.held)}; load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores`,
+);
 
 const text = hostileConfigurations()[0].text;
 const body = JSON.stringify({ service_yml: text });
@@ -61,6 +67,10 @@ const timeOf = (fn: () => unknown) => {
 };
 const lossless = timeOf(() => parseLossless(body, null, (s) => (isSafeNumber(s) ? Number(s) : s)));
 const ours = timeOf(() => parseJsonBody(body));
-console.log(`REST body with 1 MiB of configuration text: lossless-json ${lossless.toFixed(1)} ms, the gateway's parser ${ours.toFixed(1)} ms (${(lossless / ours).toFixed(0)}x)`);
+console.log(
+  `REST body with 1 MiB of configuration text: lossless-json ${lossless.toFixed(1)} ms, the gateway's parser ${ours.toFixed(1)} ms (${(lossless / ours).toFixed(0)}x)`,
+);
 // On a machine busier than its cores, the loop also waits for a core: compare with the idle line.
-console.log(`longest the event loop was held while a hostile text loaded: ${ms(worst)} (target <= 50 ms): ${worst <= 50 ? "PASS" : "FAIL"}`);
+console.log(
+  `longest the event loop was held while a hostile text loaded: ${ms(worst)} (target <= 50 ms): ${worst <= 50 ? "PASS" : "FAIL"}`,
+);

@@ -38,7 +38,8 @@ try {
   console.log(`ClickHouse (embedded): ${await loadEvents(client, N, END_MS)}`);
   console.log(`hot repository org0/repo0; ${RUNS} timed runs per scenario after 3 warm-ups, parameters varied per run`);
   const results = await queryScenarios(client, END_MS, RUNS);
-  for (const [name, l] of Object.entries(results)) console.log(`  ${name.padEnd(46)} p50 ${fmt(l.p50).padStart(9)}  p95 ${fmt(l.p95).padStart(9)}`);
+  for (const [name, l] of Object.entries(results))
+    console.log(`  ${name.padEnd(46)} p50 ${fmt(l.p50).padStart(9)}  p95 ${fmt(l.p95).padStart(9)}`);
   const rate = await insertThroughput(client, END_MS);
   console.log(`  insert through the relay's sink (batches of 1,000)   ${Math.round(rate).toLocaleString("en")} rows/s`);
 
@@ -52,7 +53,9 @@ try {
   else {
     const pg = await postgresBaseline(client, dir, END_MS, N, RUNS, (line) => console.log(line));
     const ratio = pg.best.p95 / month.p95;
-    console.log(`  30-day aggregate vs PostgreSQL (${pg.bestName}, p95 ${fmt(pg.best.p95)}): ${ratio.toFixed(1)}x faster >= 8x: ${verdict(ratio >= 8)}`);
+    console.log(
+      `  30-day aggregate vs PostgreSQL (${pg.bestName}, p95 ${fmt(pg.best.p95)}): ${ratio.toFixed(1)}x faster >= 8x: ${verdict(ratio >= 8)}`,
+    );
   }
 } finally {
   await client.close();

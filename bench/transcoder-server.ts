@@ -14,17 +14,43 @@ import { writeRestJson } from "../services/gateway/rest-json.js";
 
 const at = timestampFromDate(new Date("2026-11-22T10:00:00Z"));
 const pull = (n: number) => ({
-  number: BigInt(n), title: `Change ${n}`, url: `https://example.test/acme/widgets/pull/${n}`, author: { id: 1000n + BigInt(n), login: `dev${n}` },
-  queuedAt: at, priorityAlias: "medium", priorityRuleName: "default", labels: ["ready"], hostLabels: [{ id: 7n, name: "ready", color: "00ff00", default: false }], scopes: [],
+  number: BigInt(n),
+  title: `Change ${n}`,
+  url: `https://example.test/acme/widgets/pull/${n}`,
+  author: { id: 1000n + BigInt(n), login: `dev${n}` },
+  queuedAt: at,
+  priorityAlias: "medium",
+  priorityRuleName: "default",
+  labels: ["ready"],
+  hostLabels: [{ id: 7n, name: "ready", color: "00ff00", default: false }],
+  scopes: [],
 });
 const batch = (i: number) => ({
-  id: `00000000-0000-4000-8000-00000000000${i}`, parentIds: i > 1 ? [`00000000-0000-4000-8000-00000000000${i - 1}`] : [], name: `Batch ${i}`,
-  status: { code: "running" }, startedAt: at, estimatedMergeAt: at, estimatedCiFinishAt: at, scopes: [], queueRuleName: "default",
-  checksSummary: { passed: 1, total: 3 }, pullRequests: [pull(i * 10 + 1), pull(i * 10 + 2), pull(i * 10 + 3)], subBatches: [],
+  id: `00000000-0000-4000-8000-00000000000${i}`,
+  parentIds: i > 1 ? [`00000000-0000-4000-8000-00000000000${i - 1}`] : [],
+  name: `Batch ${i}`,
+  status: { code: "running" },
+  startedAt: at,
+  estimatedMergeAt: at,
+  estimatedCiFinishAt: at,
+  scopes: [],
+  queueRuleName: "default",
+  checksSummary: { passed: 1, total: 3 },
+  pullRequests: [pull(i * 10 + 1), pull(i * 10 + 2), pull(i * 10 + 3)],
+  subBatches: [],
 });
 const status = create(GetMergeQueueStatusResponseSchema, {
-  scopeQueues: { __default__: { values: [1, 2].map((i) => ({ kind: { case: "stringValue" as const, value: `00000000-0000-4000-8000-00000000000${i}` } })) } },
-  batches: [batch(1), batch(2)], waitingPullRequests: [pull(90), pull(91)], automaticConflictResolutionUnsupported: true, mode: "serial",
+  scopeQueues: {
+    __default__: {
+      values: [1, 2].map((i) => ({
+        kind: { case: "stringValue" as const, value: `00000000-0000-4000-8000-00000000000${i}` },
+      })),
+    },
+  },
+  batches: [batch(1), batch(2)],
+  waitingPullRequests: [pull(90), pull(91)],
+  automaticConflictResolutionUnsupported: true,
+  mode: "serial",
 });
 const plainBody = JSON.parse(writeRestJson(GetMergeQueueStatusResponseSchema, status));
 

@@ -14,7 +14,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-const server = spawn(process.execPath, [path.join(here, "transcoder-server.js")], { stdio: ["ignore", "pipe", "inherit"] });
+const server = spawn(process.execPath, [path.join(here, "transcoder-server.js")], {
+  stdio: ["ignore", "pipe", "inherit"],
+});
 const port = await new Promise<number>((resolve, reject) => {
   let out = "";
   server.stdout!.on("data", (d) => {
@@ -26,8 +28,14 @@ const port = await new Promise<number>((resolve, reject) => {
 });
 
 async function rps(urlPath: string, headers: Record<string, string> = {}): Promise<number> {
-  const result = await autocannon({ url: `http://127.0.0.1:${port}${urlPath}`, connections: 50, duration: SECONDS, headers });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${urlPath}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}${urlPath}`,
+    connections: 50,
+    duration: SECONDS,
+    headers,
+  });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${urlPath}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return result.requests.average;
 }
 
@@ -41,7 +49,9 @@ for (let i = 0; i < ROUNDS; i++) {
   const plain = await rps("/plain/status");
   const rest = await rps("/v1/repos/acme/widgets/merge-queue/status", auth);
   ratios.push(rest / plain);
-  console.log(`round ${i + 1}: plain ${plain.toFixed(0)} req/s, transcoded ${rest.toFixed(0)} req/s, ratio ${(rest / plain).toFixed(2)}`);
+  console.log(
+    `round ${i + 1}: plain ${plain.toFixed(0)} req/s, transcoded ${rest.toFixed(0)} req/s, ratio ${(rest / plain).toFixed(2)}`,
+  );
 }
 const r = median(ratios);
 console.log(`median ratio ${r.toFixed(2)} (target >= 0.70): ${r >= 0.7 ? "PASS" : "FAIL"}`);

@@ -18,15 +18,23 @@ const lock = JSON.parse(readFileSync("package-lock.json", "utf8"));
 let added = 0;
 for (const [path, entry] of Object.entries(lock.packages)) {
   for (const [name, version] of Object.entries(entry.optionalDependencies ?? {})) {
-    const key = `${path ? `${path}/` : ""}node_modules/${name}`.replace(/^node_modules\/(.*\/)?node_modules\//, "node_modules/$1node_modules/");
+    const key = `${path ? `${path}/` : ""}node_modules/${name}`.replace(
+      /^node_modules\/(.*\/)?node_modules\//,
+      "node_modules/$1node_modules/",
+    );
     const hoisted = `node_modules/${name}`;
     if (lock.packages[key] || lock.packages[hoisted]) continue;
     const suffix = Object.keys(PLATFORM).find((p) => name.endsWith(p));
-    if (!suffix) { console.error(`no platform known for ${name}; left as is`); continue; }
+    if (!suffix) {
+      console.error(`no platform known for ${name}; left as is`);
+      continue;
+    }
     lock.packages[hoisted] = { version, license: entry.license, optional: true, ...PLATFORM[suffix] };
     added++;
   }
 }
-lock.packages = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))));
+lock.packages = Object.fromEntries(
+  Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))),
+);
 writeFileSync("package-lock.json", `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`lockfile: ${added} optional platform entr${added === 1 ? "y" : "ies"} added`);

@@ -7,7 +7,12 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { AggregateLogsRequestSchema, ListLogsRequestSchema } from "../../gen/yardmaster/v1/activity_log_pb.js";
 import {
-  aggregateLogsHandler, createCursorCodec, createEventSink, listLogsHandler, readLogFilters, type ClickHouseClient,
+  aggregateLogsHandler,
+  createCursorCodec,
+  createEventSink,
+  listLogsHandler,
+  readLogFilters,
+  type ClickHouseClient,
 } from "../../services/activity-log/index.js";
 import type { StoredEventRow } from "../../services/store/index.js";
 import { measure, seededRandom, type Latency } from "./percentiles.js";
@@ -33,7 +38,8 @@ export async function loadEvents(client: ClickHouseClient, n: number, endMs: num
 
 async function hotPullRequests(client: ClickHouseClient): Promise<bigint[]> {
   const rs = await client.query({
-    query: "SELECT DISTINCT toString(pull_request) AS pr FROM events WHERE repository = {r:String} AND pull_request >= 0 ORDER BY pr LIMIT 5000",
+    query:
+      "SELECT DISTINCT toString(pull_request) AS pr FROM events WHERE repository = {r:String} AND pull_request >= 0 ORDER BY pr LIMIT 5000",
     query_params: { r: `${HOT.owner}/${HOT.repository}` },
     format: "JSONEachRow",
   });
@@ -41,7 +47,11 @@ async function hotPullRequests(client: ClickHouseClient): Promise<bigint[]> {
 }
 
 /** p50/p95 of each query scenario, through the service's handlers. */
-export async function queryScenarios(client: ClickHouseClient, endMs: number, runs: number): Promise<Record<string, Latency>> {
+export async function queryScenarios(
+  client: ClickHouseClient,
+  endMs: number,
+  runs: number,
+): Promise<Record<string, Latency>> {
   const cursors = createCursorCodec("benchmark secret, 32 bytes at least");
   const deps = { clickhouse: client, cursors, now: () => new Date(endMs) };
   const list = listLogsHandler(deps);
@@ -55,15 +65,32 @@ export async function queryScenarios(client: ClickHouseClient, endMs: number, ru
     if (deep) {
       // A cursor 50-90% of the way into the month (older than most rows), as a client paging far would hold.
       const at = month.toMs - Math.floor((0.5 + 0.4 * rnd()) * (month.toMs - month.fromMs));
-      req.cursor = cursors.issue(readLogFilters(req), { direction: "older", position: { receivedAtMs: at, id: 2n ** 62n }, window: month });
+      req.cursor = cursors.issue(readLogFilters(req), {
+        direction: "older",
+        position: { receivedAtMs: at, id: 2n ** 62n },
+        window: month,
+      });
     }
     return list(req);
   };
   const out: Record<string, Latency> = {};
   out["/logs page of 100, no filter, deep cursor"] = await measure(() => page({}, true), runs);
-  out["/logs page of 100, event_type filter"] = await measure(() => page({ eventType: [TYPES_BY_FREQUENCY[Math.floor(rnd() * 47)]] }, rnd() < 0.5), runs);
-  out["/logs page of 100, pull_request filter"] = await measure(() => page({ pullRequest: [prs[Math.floor(rnd() * prs.length)]] }, false), runs);
-  const agg = (fromMs: number, toMs: number) => aggregate(create(AggregateLogsRequestSchema, { ...HOT, receivedFrom: timestampFromMs(fromMs), receivedTo: timestampFromMs(toMs) }));
+  out["/logs page of 100, event_type filter"] = await measure(
+    () => page({ eventType: [TYPES_BY_FREQUENCY[Math.floor(rnd() * 47)]] }, rnd() < 0.5),
+    runs,
+  );
+  out["/logs page of 100, pull_request filter"] = await measure(
+    () => page({ pullRequest: [prs[Math.floor(rnd() * prs.length)]] }, false),
+    runs,
+  );
+  const agg = (fromMs: number, toMs: number) =>
+    aggregate(
+      create(AggregateLogsRequestSchema, {
+        ...HOT,
+        receivedFrom: timestampFromMs(fromMs),
+        receivedTo: timestampFromMs(toMs),
+      }),
+    );
   out["/logs/aggregate, 1 day"] = await measure(() => {
     const to = endMs - Math.floor(rnd() * 29 * DAY);
     return agg(to - DAY, to);
@@ -84,14 +111,28 @@ export async function insertThroughput(client: ClickHouseClient, endMs: number, 
   await client.command({ query: "CREATE TABLE events_insert_bench AS events" });
   const sink = createEventSink(client, "events_insert_bench");
   const batch = 1000;
-  const metadata = JSON.stringify({ queue_name: "default", priority_rule_name: null, session_id: "0b1d1c2e-3f40-4a5b-8c6d-7e8f90a1b2c3", reason: "benchmark insert", checks: [] });
+  const metadata = JSON.stringify({
+    queue_name: "default",
+    priority_rule_name: null,
+    session_id: "0b1d1c2e-3f40-4a5b-8c6d-7e8f90a1b2c3",
+    reason: "benchmark insert",
+    checks: [],
+  });
   const t = performance.now();
   for (let b = 0; b < rows / batch; b++) {
     const values: StoredEventRow[] = Array.from({ length: batch }, (_, i) => {
       const k = b * batch + i;
       return {
-        id: String(1_000_000_000_000 + k), receivedAt: new Date(endMs - DAY + k * 10), repository: "bench/insert", trigger: "merge queue internal",
-        pullRequest: String(1 + (k % 500)), baseRef: "main", outcome: "neutral", type: TYPES_BY_FREQUENCY[k % 47], batchPull: null, metadata,
+        id: String(1_000_000_000_000 + k),
+        receivedAt: new Date(endMs - DAY + k * 10),
+        repository: "bench/insert",
+        trigger: "merge queue internal",
+        pullRequest: String(1 + (k % 500)),
+        baseRef: "main",
+        outcome: "neutral",
+        type: TYPES_BY_FREQUENCY[k % 47],
+        batchPull: null,
+        metadata,
       };
     });
     await sink.insertEvents(values, { mayExist: false });

@@ -31,7 +31,12 @@ async function openServer(dir: string, print: (l: string) => void): Promise<{ ur
   await admin.connect();
   const current = (await admin.query("SHOW shared_buffers")).rows[0].shared_buffers;
   if (current !== "4GB") {
-    for (const [k, v] of [["shared_buffers", "4GB"], ["work_mem", "256MB"], ["effective_cache_size", "12GB"], ["max_parallel_workers_per_gather", "2"]]) {
+    for (const [k, v] of [
+      ["shared_buffers", "4GB"],
+      ["work_mem", "256MB"],
+      ["effective_cache_size", "12GB"],
+      ["max_parallel_workers_per_gather", "2"],
+    ]) {
       await admin.query(`ALTER SYSTEM SET ${k} = '${v}'`);
     }
     await admin.end();
@@ -42,8 +47,17 @@ async function openServer(dir: string, print: (l: string) => void): Promise<{ ur
   return server;
 }
 
-async function load(pool: pg.Pool, client: ClickHouseClient, dir: string, n: number, print: (l: string) => void): Promise<void> {
-  const have = await pool.query("SELECT count(*)::bigint AS c FROM events").then((r) => Number(r.rows[0].c), () => -1);
+async function load(
+  pool: pg.Pool,
+  client: ClickHouseClient,
+  dir: string,
+  n: number,
+  print: (l: string) => void,
+): Promise<void> {
+  const have = await pool.query("SELECT count(*)::bigint AS c FROM events").then(
+    (r) => Number(r.rows[0].c),
+    () => -1,
+  );
   if (have === n) return print(`  reused ${n.toLocaleString("en")} events already loaded`);
   const csv = path.join(dir, "events.csv");
   let t = performance.now();
@@ -62,26 +76,36 @@ async function load(pool: pg.Pool, client: ClickHouseClient, dir: string, n: num
   const copied = performance.now() - t;
   t = performance.now();
   await pool.query("ALTER TABLE events ADD PRIMARY KEY (id)");
-  await pool.query("CREATE INDEX events_page ON events (repository, received_at DESC, id DESC) INCLUDE (type, outcome, trigger, pull_request, batch_pull)");
-  await pool.query("CREATE INDEX events_pull ON events (repository, pull_request, received_at DESC, id DESC) WHERE pull_request IS NOT NULL");
-  await pool.query("CREATE INDEX events_batch_pull ON events (repository, batch_pull, received_at DESC, id DESC) WHERE batch_pull IS NOT NULL");
+  await pool.query(
+    "CREATE INDEX events_page ON events (repository, received_at DESC, id DESC) INCLUDE (type, outcome, trigger, pull_request, batch_pull)",
+  );
+  await pool.query(
+    "CREATE INDEX events_pull ON events (repository, pull_request, received_at DESC, id DESC) WHERE pull_request IS NOT NULL",
+  );
+  await pool.query(
+    "CREATE INDEX events_batch_pull ON events (repository, batch_pull, received_at DESC, id DESC) WHERE batch_pull IS NOT NULL",
+  );
   await pool.query("CREATE INDEX events_type ON events (repository, type, received_at DESC, id DESC)");
   await pool.query("VACUUM ANALYZE events");
   const size = (await pool.query("SELECT pg_size_pretty(pg_total_relation_size('events')) AS s")).rows[0].s;
   await rm(csv, { force: true });
-  print(`  loaded ${n.toLocaleString("en")} events: CSV export ${(exported / 1000).toFixed(1)} s, COPY ${(copied / 1000).toFixed(1)} s, indexes + VACUUM ANALYZE ${((performance.now() - t) / 1000).toFixed(1)} s; ${size}`);
+  print(
+    `  loaded ${n.toLocaleString("en")} events: CSV export ${(exported / 1000).toFixed(1)} s, COPY ${(copied / 1000).toFixed(1)} s, indexes + VACUUM ANALYZE ${((performance.now() - t) / 1000).toFixed(1)} s; ${size}`,
+  );
 }
 
 /** The facets and histogram of a window, as rows (kind, value, count), top 200 per facet. */
 type Counts = Map<string, [string, number][]>;
 
-const WINDOW = "repository = $1 AND received_at >= to_timestamp($2::double precision / 1000) AND received_at < to_timestamp($3::double precision / 1000)";
+const WINDOW =
+  "repository = $1 AND received_at >= to_timestamp($2::double precision / 1000) AND received_at < to_timestamp($3::double precision / 1000)";
 const BUCKET = "floor((extract(epoch FROM received_at) * 1000 - $4) / $5)::bigint";
 
 async function groupingSets(pool: pg.Pool, fromMs: number, toMs: number): Promise<Counts> {
   const { firstStartMs, stepMs } = histogramLayout({ fromMs, toMs });
-  const rows = (await pool.query(
-    `WITH g AS (
+  const rows = (
+    await pool.query(
+      `WITH g AS (
        SELECT GROUPING(bucket, type, outcome, trigger, pull_request, batch_pull) AS gm, bucket, type, outcome, trigger, pull_request, batch_pull, count(*) AS c
        FROM (SELECT ${BUCKET} AS bucket, type, outcome, trigger, pull_request, batch_pull FROM events WHERE ${WINDOW}) w
        GROUP BY GROUPING SETS ((bucket), (type), (outcome), (trigger), (pull_request), (batch_pull)))
@@ -89,9 +113,17 @@ async function groupingSets(pool: pg.Pool, fromMs: number, toMs: number): Promis
        SELECT g.*, row_number() OVER (PARTITION BY gm ORDER BY c DESC, pull_request, batch_pull, type COLLATE "C", outcome COLLATE "C", trigger COLLATE "C", bucket) AS rn
        FROM g WHERE NOT (gm = 61 AND pull_request IS NULL) AND NOT (gm = 62 AND batch_pull IS NULL)) x
      WHERE rn <= 200 OR gm = 31`,
-    [REPO, fromMs, toMs, firstStartMs, stepMs],
-  )).rows as { gm: number; k: string; c: string }[];
-  const names: Record<number, string> = { 31: "histogram", 47: "type", 55: "outcome", 59: "trigger", 61: "pull_request", 62: "batch_pull" };
+      [REPO, fromMs, toMs, firstStartMs, stepMs],
+    )
+  ).rows as { gm: number; k: string; c: string }[];
+  const names: Record<number, string> = {
+    31: "histogram",
+    47: "type",
+    55: "outcome",
+    59: "trigger",
+    61: "pull_request",
+    62: "batch_pull",
+  };
   const out: Counts = new Map();
   for (const r of rows) {
     const list = out.get(names[r.gm]) ?? [];
@@ -104,33 +136,77 @@ async function groupingSets(pool: pg.Pool, fromMs: number, toMs: number): Promis
 async function sixQueries(pool: pg.Pool, fromMs: number, toMs: number): Promise<Counts> {
   const { firstStartMs, stepMs } = histogramLayout({ fromMs, toMs });
   const q = (key: string, extra = "", limit = "LIMIT 200") =>
-    pool.query(`SELECT ${key} AS k, count(*) AS c FROM events WHERE ${WINDOW} ${extra} GROUP BY 1 ORDER BY 2 DESC, 1 ${limit}`, [REPO, fromMs, toMs, ...(key === BUCKET ? [firstStartMs, stepMs] : [])]);
+    pool.query(
+      `SELECT ${key} AS k, count(*) AS c FROM events WHERE ${WINDOW} ${extra} GROUP BY 1 ORDER BY 2 DESC, 1 ${limit}`,
+      [REPO, fromMs, toMs, ...(key === BUCKET ? [firstStartMs, stepMs] : [])],
+    );
   const [h, t, o, tr, p, b] = await Promise.all([
-    q(BUCKET, "", ""), q(`type COLLATE "C"`), q(`outcome COLLATE "C"`), q(`trigger COLLATE "C"`),
-    q("pull_request", "AND pull_request IS NOT NULL"), q("batch_pull", "AND batch_pull IS NOT NULL"),
+    q(BUCKET, "", ""),
+    q(`type COLLATE "C"`),
+    q(`outcome COLLATE "C"`),
+    q(`trigger COLLATE "C"`),
+    q("pull_request", "AND pull_request IS NOT NULL"),
+    q("batch_pull", "AND batch_pull IS NOT NULL"),
   ]);
   const rows = (r: pg.QueryResult) => r.rows.map((x) => [String(x.k), Number(x.c)] as [string, number]);
-  return new Map([["histogram", rows(h)], ["type", rows(t)], ["outcome", rows(o)], ["trigger", rows(tr)], ["pull_request", rows(p)], ["batch_pull", rows(b)]]);
+  return new Map([
+    ["histogram", rows(h)],
+    ["type", rows(t)],
+    ["outcome", rows(o)],
+    ["trigger", rows(tr)],
+    ["pull_request", rows(p)],
+    ["batch_pull", rows(b)],
+  ]);
 }
 
 /** Whether PostgreSQL's counts equal the service's aggregate (histogram compared as a multiset of bucket counts). */
 async function agrees(client: ClickHouseClient, pool: pg.Pool, fromMs: number, toMs: number): Promise<boolean> {
-  const agg = create(AggregateLogsResponseSchema, await aggregateLogsHandler({ clickhouse: client, now: () => new Date(toMs) })(
-    create(AggregateLogsRequestSchema, { ...HOT, receivedFrom: timestampFromMs(fromMs), receivedTo: timestampFromMs(toMs) }),
-  ));
+  const agg = create(
+    AggregateLogsResponseSchema,
+    await aggregateLogsHandler({ clickhouse: client, now: () => new Date(toMs) })(
+      create(AggregateLogsRequestSchema, {
+        ...HOT,
+        receivedFrom: timestampFromMs(fromMs),
+        receivedTo: timestampFromMs(toMs),
+      }),
+    ),
+  );
   const pgCounts = await groupingSets(pool, fromMs, toMs);
-  const facets = (xs: { value: string; count: bigint }[] | undefined) => JSON.stringify((xs ?? []).map((x) => [x.value, Number(x.count)]));
-  const same = (name: string, xs: { value: string; count: bigint }[] | undefined) => facets(xs) === JSON.stringify(pgCounts.get(name) ?? []);
-  const hist = agg.histogram.map((b) => Number(b.count)).filter((c) => c > 0).sort().join();
-  const pgHist = (pgCounts.get("histogram") ?? []).map(([, c]) => c).sort().join();
-  return hist === pgHist && same("type", agg.byEventType) && same("outcome", agg.byOutcome) && same("trigger", agg.byTrigger) && same("pull_request", agg.byPullRequest) && same("batch_pull", agg.byBatchPullRequest);
+  const facets = (xs: { value: string; count: bigint }[] | undefined) =>
+    JSON.stringify((xs ?? []).map((x) => [x.value, Number(x.count)]));
+  const same = (name: string, xs: { value: string; count: bigint }[] | undefined) =>
+    facets(xs) === JSON.stringify(pgCounts.get(name) ?? []);
+  const hist = agg.histogram
+    .map((b) => Number(b.count))
+    .filter((c) => c > 0)
+    .sort()
+    .join();
+  const pgHist = (pgCounts.get("histogram") ?? [])
+    .map(([, c]) => c)
+    .sort()
+    .join();
+  return (
+    hist === pgHist &&
+    same("type", agg.byEventType) &&
+    same("outcome", agg.byOutcome) &&
+    same("trigger", agg.byTrigger) &&
+    same("pull_request", agg.byPullRequest) &&
+    same("batch_pull", agg.byBatchPullRequest)
+  );
 }
 
 /**
  * Loads PostgreSQL and times its 30-day aggregate of the hot repository.
  * @returns the faster formulation's latency and name
  */
-export async function postgresBaseline(client: ClickHouseClient, dir: string, endMs: number, n: number, runs: number, print: (l: string) => void): Promise<{ best: Latency; bestName: string }> {
+export async function postgresBaseline(
+  client: ClickHouseClient,
+  dir: string,
+  endMs: number,
+  n: number,
+  runs: number,
+  print: (l: string) => void,
+): Promise<{ best: Latency; bestName: string }> {
   const server = await openServer(dir, print);
   const admin = new pg.Client({ connectionString: server.url });
   await admin.connect();
@@ -149,10 +225,18 @@ export async function postgresBaseline(client: ClickHouseClient, dir: string, en
     };
     const gs = await measure(() => groupingSets(pool, ...month()), runs);
     const six = await measure(() => sixQueries(pool, ...month()), runs);
-    print(`  30-day aggregate, one GROUPING SETS statement        p50 ${gs.p50.toFixed(1)} ms  p95 ${gs.p95.toFixed(1)} ms`);
-    print(`  30-day aggregate, six GROUP BYs on six connections   p50 ${six.p50.toFixed(1)} ms  p95 ${six.p95.toFixed(1)} ms`);
-    print(`  PostgreSQL and ClickHouse give the same 30-day counts: ${(await agrees(client, pool, endMs - 30 * DAY, endMs)) ? "yes" : "NO"}`);
-    return six.p95 < gs.p95 ? { best: six, bestName: "six concurrent GROUP BYs" } : { best: gs, bestName: "GROUPING SETS" };
+    print(
+      `  30-day aggregate, one GROUPING SETS statement        p50 ${gs.p50.toFixed(1)} ms  p95 ${gs.p95.toFixed(1)} ms`,
+    );
+    print(
+      `  30-day aggregate, six GROUP BYs on six connections   p50 ${six.p50.toFixed(1)} ms  p95 ${six.p95.toFixed(1)} ms`,
+    );
+    print(
+      `  PostgreSQL and ClickHouse give the same 30-day counts: ${(await agrees(client, pool, endMs - 30 * DAY, endMs)) ? "yes" : "NO"}`,
+    );
+    return six.p95 < gs.p95
+      ? { best: six, bestName: "six concurrent GROUP BYs" }
+      : { best: gs, bestName: "GROUPING SETS" };
   } finally {
     await pool.end();
     await server.stop();

@@ -22,27 +22,83 @@ import { OUTCOME_RULES } from "../../services/activity-log/index.js";
 
 /** Event types, most frequent first. */
 export const TYPES_BY_FREQUENCY: string[] = [
-  "action.queue.checks_start", "action.queue.checks_end", "action.queue.enter", "action.queue.leave", "action.queue.merged",
-  "action.post_check", "action.label", "action.comment", "action.queue.change", "action.queue.checks.change", "command.queue",
-  "action.review", "action.request_reviews", "action.assign", "action.update", "action.rebase", "action.merge",
-  "action.queue.batch_bisection_start", "action.queue.batch_bisection_end", "action.queue.checks_postponed",
-  "action.queue.conflict_deferred", "command.dequeue", "action.dequeue", "action.refresh", "action.squash", "action.edit",
-  "action.close", "action.copy", "action.backport", "action.delete_head_branch", "action.dismiss_reviews", "action.host_actions",
-  "action.label.loop_stopped", "ci_insights.job_retried", "test.quarantined", "test.dequarantined", "queue.pause.create",
-  "queue.pause.update", "queue.pause.delete", "scheduled_freeze.create", "scheduled_freeze.update", "scheduled_freeze.delete",
-  "product.enabled", "product.disabled", "ci_insights.auto_quarantine.enabled", "ci_insights.auto_quarantine.modified",
+  "action.queue.checks_start",
+  "action.queue.checks_end",
+  "action.queue.enter",
+  "action.queue.leave",
+  "action.queue.merged",
+  "action.post_check",
+  "action.label",
+  "action.comment",
+  "action.queue.change",
+  "action.queue.checks.change",
+  "command.queue",
+  "action.review",
+  "action.request_reviews",
+  "action.assign",
+  "action.update",
+  "action.rebase",
+  "action.merge",
+  "action.queue.batch_bisection_start",
+  "action.queue.batch_bisection_end",
+  "action.queue.checks_postponed",
+  "action.queue.conflict_deferred",
+  "command.dequeue",
+  "action.dequeue",
+  "action.refresh",
+  "action.squash",
+  "action.edit",
+  "action.close",
+  "action.copy",
+  "action.backport",
+  "action.delete_head_branch",
+  "action.dismiss_reviews",
+  "action.host_actions",
+  "action.label.loop_stopped",
+  "ci_insights.job_retried",
+  "test.quarantined",
+  "test.dequarantined",
+  "queue.pause.create",
+  "queue.pause.update",
+  "queue.pause.delete",
+  "scheduled_freeze.create",
+  "scheduled_freeze.update",
+  "scheduled_freeze.delete",
+  "product.enabled",
+  "product.disabled",
+  "ci_insights.auto_quarantine.enabled",
+  "ci_insights.auto_quarantine.modified",
   "ci_insights.auto_quarantine.disabled",
 ];
 
 /** Types without a pull request (repository-level, or batch-level bisection events). */
-const REPOSITORY_LEVEL = TYPES_BY_FREQUENCY.filter((t) => /^(ci_insights|test|queue\.pause|scheduled_freeze|product)\.|batch_bisection/.test(t));
+const REPOSITORY_LEVEL = TYPES_BY_FREQUENCY.filter((t) =>
+  /^(ci_insights|test|queue\.pause|scheduled_freeze|product)\.|batch_bisection/.test(t),
+);
 /** Types with a batch pull request number. */
-const BATCH_TYPES = ["action.queue.checks_start", "action.queue.checks_end", "action.queue.batch_bisection_start", "action.queue.batch_bisection_end"];
+const BATCH_TYPES = [
+  "action.queue.checks_start",
+  "action.queue.checks_end",
+  "action.queue.batch_bisection_start",
+  "action.queue.batch_bisection_end",
+];
 
 /** The `trigger` values synthetic events draw from. */
 export const TRIGGERS = [
-  "merge queue internal", "Rule: automatic merge", "Rule: label", "Command: queue", "Command: dequeue", "API",
-  "@ada", "@grace", "@linus", "@margaret", "Rule: backport", "Rule: assign", "@ken", "@barbara",
+  "merge queue internal",
+  "Rule: automatic merge",
+  "Rule: label",
+  "Command: queue",
+  "Command: dequeue",
+  "API",
+  "@ada",
+  "@grace",
+  "@linus",
+  "@margaret",
+  "Rule: backport",
+  "Rule: assign",
+  "@ken",
+  "@barbara",
 ];
 
 const sqlList = (xs: string[]) => `[${xs.map((x) => `'${x.replace(/'/g, "\\'")}'`).join(",")}]`;
@@ -57,7 +113,9 @@ export function generateEventsSql(table: string, n: number, endMs: number, days 
   }
   const spanMs = days * 86_400_000;
   const startMs = endMs - spanMs;
-  const fixed = TYPES_BY_FREQUENCY.map((t) => (typeof OUTCOME_RULES[t] === "string" ? (OUTCOME_RULES[t] as string) : OUTCOME_RULES[t] ? "refined" : "neutral"));
+  const fixed = TYPES_BY_FREQUENCY.map((t) =>
+    typeof OUTCOME_RULES[t] === "string" ? (OUTCOME_RULES[t] as string) : OUTCOME_RULES[t] ? "refined" : "neutral",
+  );
   return `
 INSERT INTO ${table} (id, received_at, repository, trigger, pull_request, base_ref, outcome, type, batch_pull, metadata)
 SELECT

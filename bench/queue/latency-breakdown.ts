@@ -28,7 +28,8 @@ export class LatencyTagger {
     for (const e of step.effects) {
       if (e.kind !== "log" || e.pullRequest === null) continue;
       const code = e.type === "action.queue.checks_end" ? e.metadata.abort_code : null;
-      const tag = e.type === "action.queue.batch_bisection_start" ? "in a failed batch" : typeof code === "string" ? code : null;
+      const tag =
+        e.type === "action.queue.batch_bisection_start" ? "in a failed batch" : typeof code === "string" ? code : null;
       if (tag === null) continue;
       const n = Number(e.pullRequest);
       const set = this.tags.get(n) ?? new Set<string>();
@@ -57,11 +58,15 @@ export class LatencyTagger {
       if (slowest.has(n)) c.slow++;
       classes.set(name, c);
     }
-    return [...classes].map(([name, c]) => ({
-      name, merged: c.minutes.length, share: c.minutes.length / all.length,
-      meanMinutes: c.minutes.reduce((a, b) => a + b, 0) / c.minutes.length,
-      p95Minutes: c.minutes[Math.min(c.minutes.length - 1, Math.ceil(0.95 * c.minutes.length) - 1)]!,
-      shareOfSlowest: slowest.size === 0 ? 0 : c.slow / slowest.size,
-    })).sort((a, b) => b.merged - a.merged);
+    return [...classes]
+      .map(([name, c]) => ({
+        name,
+        merged: c.minutes.length,
+        share: c.minutes.length / all.length,
+        meanMinutes: c.minutes.reduce((a, b) => a + b, 0) / c.minutes.length,
+        p95Minutes: c.minutes[Math.min(c.minutes.length - 1, Math.ceil(0.95 * c.minutes.length) - 1)]!,
+        shareOfSlowest: slowest.size === 0 ? 0 : c.slow / slowest.size,
+      }))
+      .sort((a, b) => b.merged - a.merged);
   }
 }

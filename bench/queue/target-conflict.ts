@@ -110,7 +110,11 @@ function slowInBatch(b: number, model: TargetModel): { direct: number; held: num
 }
 
 /** S and F of a mix: batches started per D, and how many of them fail. */
-function startedPerD(sizes: [number, number], larger: number, model: TargetModel): { started: number; failing: number } {
+function startedPerD(
+  sizes: [number, number],
+  larger: number,
+  model: TargetModel,
+): { started: number; failing: number } {
   const { p, arrivalsPerCiRun: m } = model;
   const [b1, b2] = sizes;
   return {
@@ -126,7 +130,8 @@ function mixRuns(sizes: [number, number], larger: number, model: TargetModel): n
   const { started } = startedPerD(sizes, larger, model);
   const cancelled = model.cancelledRunWeight ?? 1;
   const versions = (b: number) => (model.innocentsPaidBy === "speculation" ? b : 1);
-  const runs = (b: number) => (1 + (b > 1 ? 1 - q ** b - p ** b : 0) + cancelled * (1 - q ** b) * started * versions(b)) / b;
+  const runs = (b: number) =>
+    (1 + (b > 1 ? 1 - q ** b - p ** b : 0) + cancelled * (1 - q ** b) * started * versions(b)) / b;
   return ((1 - larger) * runs(sizes[0]) + larger * runs(sizes[1])) / q;
 }
 
@@ -144,7 +149,12 @@ function slowShares(model: TargetModel): (b: number) => { direct: number; held: 
  * Share of merges slower than the target for a mix. Holding: a batch finds a culprit search in
  * progress with probability 1 − e^−F.
  */
-function mixSlow(sizes: [number, number], larger: number, model: TargetModel, slow: (b: number) => { direct: number; held: number }): number {
+function mixSlow(
+  sizes: [number, number],
+  larger: number,
+  model: TargetModel,
+  slow: (b: number) => { direct: number; held: number },
+): number {
   const inRound = model.innocentsPaidBy === "holding" ? 1 - Math.exp(-startedPerD(sizes, larger, model).failing) : 0;
   const of = (b: number) => (1 - inRound) * slow(b).direct + inRound * slow(b).held;
   return ((1 - larger) * of(sizes[0]) + larger * of(sizes[1])) / (1 - model.p);
@@ -152,7 +162,12 @@ function mixSlow(sizes: [number, number], larger: number, model: TargetModel, sl
 
 /** The estimate for `sizes` [b1, b2] with a share `larger` (0..1) of pull requests in batches of b2. */
 export function batchMixEstimate(sizes: [number, number], larger: number, model: TargetModel): MixEstimate {
-  return { sizes, larger, runsPerMerge: mixRuns(sizes, larger, model), slowerThanTarget: mixSlow(sizes, larger, model, slowShares(model)) };
+  return {
+    sizes,
+    larger,
+    runsPerMerge: mixRuns(sizes, larger, model),
+    slowerThanTarget: mixSlow(sizes, larger, model, slowShares(model)),
+  };
 }
 
 /**

@@ -34,7 +34,9 @@ export interface ActivityLogDeps extends AppendDeps {
 export function createActivityLogService(deps: ActivityLogDeps): ServiceImpl<typeof ActivityLogService> {
   const settled = settledWindowEnds(deps.db);
   const read = {
-    clickhouse: deps.clickhouse, cursors: createCursorCodec(deps.cursorSecret), now: deps.now ?? (() => new Date()),
+    clickhouse: deps.clickhouse,
+    cursors: createCursorCodec(deps.cursorSecret),
+    now: deps.now ?? (() => new Date()),
     windowEnd: (now: Date) => settled(now.getTime()),
     readTimeoutMs: deps.readTimeoutMs,
     lagSeconds: () => oldestOutboxAgeSeconds(deps.db),

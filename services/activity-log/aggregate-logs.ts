@@ -30,7 +30,11 @@ export function aggregateLogsHandler(deps: Omit<LogReadDeps, "cursors">) {
     return {
       total: a.total,
       intervalSizeSeconds: BigInt(a.intervalSeconds),
-      histogram: a.histogram.map((b) => ({ start: timestampFromMs(b.startMs), end: timestampFromMs(b.endMs), count: b.count })),
+      histogram: a.histogram.map((b) => ({
+        start: timestampFromMs(b.startMs),
+        end: timestampFromMs(b.endMs),
+        count: b.count,
+      })),
       byEventType: a.byEventType,
       byOutcome: a.byOutcome,
       byTrigger: a.byTrigger,

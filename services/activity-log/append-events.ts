@@ -31,7 +31,9 @@ export interface AppendDeps {
 export function appendEventsHandler(deps: AppendDeps) {
   return async (req: AppendEventsRequest): Promise<MessageInitShape<typeof AppendEventsResponseSchema>> => {
     if (req.events.length === 0 || req.events.length > MAX_EVENTS_PER_REQUEST) {
-      throw new InvalidArgumentError([{ field: "events", description: `must hold 1 to ${MAX_EVENTS_PER_REQUEST} events` }]);
+      throw new InvalidArgumentError([
+        { field: "events", description: `must hold 1 to ${MAX_EVENTS_PER_REQUEST} events` },
+      ]);
     }
     const inputs: EventInput[] = req.events.map((e) => ({
       type: e.type,
@@ -44,10 +46,15 @@ export function appendEventsHandler(deps: AppendDeps) {
     }));
     const violations: FieldViolation[] = inputs.flatMap((e, i) => checkEvent(e, `events[${i}]`));
     if (violations.length) throw new InvalidArgumentError(violations);
-    const hash = createHash("sha256").update(JSON.stringify(inputs, (_k, v) => (typeof v === "bigint" ? v.toString() : v))).digest();
+    const hash = createHash("sha256")
+      .update(JSON.stringify(inputs, (_k, v) => (typeof v === "bigint" ? v.toString() : v)))
+      .digest();
     const result = await deliverEvents(deps.db, req.idempotencyKey, hash, inputs.map(toEventRow));
     if (result.kind === "key_reused") {
-      throw new DomainError("already_exists", `idempotency_key "${req.idempotencyKey}" was already used for other events`);
+      throw new DomainError(
+        "already_exists",
+        `idempotency_key "${req.idempotencyKey}" was already used for other events`,
+      );
     }
     if (result.kind === "written") deps.eventsWritten();
     return { ids: result.ids.map(BigInt), replayed: result.kind === "replayed" };

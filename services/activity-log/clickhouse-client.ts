@@ -24,7 +24,9 @@ const SETTINGS = {
 } as const;
 
 /** Where ClickHouse is: a server URL (with optional credentials) or an embedded data directory. */
-export type ClickHouseTarget = { url: string; username?: string; password?: string; database?: string } | { embeddedPath: string };
+export type ClickHouseTarget =
+  | { url: string; username?: string; password?: string; database?: string }
+  | { embeddedPath: string };
 
 /**
  * Creates a client. An embedded target opens the chdb engine on the directory; only one directory

@@ -17,8 +17,18 @@ import { Session } from "chdb";
 
 /** URL parameters the client sends that are not ClickHouse settings. */
 const NOT_SETTINGS = new Set([
-  "query", "query_id", "database", "session_id", "role", "default_format", "wait_end_of_query", "enable_http_compression",
-  "send_progress_in_http_headers", "http_headers_progress_interval_ms", "user", "password",
+  "query",
+  "query_id",
+  "database",
+  "session_id",
+  "role",
+  "default_format",
+  "wait_end_of_query",
+  "enable_http_compression",
+  "send_progress_in_http_headers",
+  "http_headers_progress_interval_ms",
+  "user",
+  "password",
 ]);
 
 const quote = (v: string) => `'${v.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
@@ -61,8 +71,14 @@ export async function serveClickHouseHttp(dataDir: string, port: number, host = 
           "x-clickhouse-query-id": queryId,
           "x-clickhouse-timezone": "UTC",
           "x-clickhouse-summary": JSON.stringify({
-            read_rows: String(r.rowsRead || 0), read_bytes: String(r.bytesRead || 0), written_rows: "0", written_bytes: "0",
-            total_rows_to_read: "0", result_rows: "0", result_bytes: "0", elapsed_ns: "0",
+            read_rows: String(r.rowsRead || 0),
+            read_bytes: String(r.bytesRead || 0),
+            written_rows: "0",
+            written_bytes: "0",
+            total_rows_to_read: "0",
+            result_rows: "0",
+            result_bytes: "0",
+            elapsed_ns: "0",
           }),
         });
         res.end(Buffer.from(r.bytes()));
@@ -70,7 +86,10 @@ export async function serveClickHouseHttp(dataDir: string, port: number, host = 
         const err = e as Error & { cause?: Error };
         const msg = String(err.cause?.message ?? err.message).replace(/^Query failed: /, "");
         const code = /Code: (\d+)/.exec(msg)?.[1] ?? "1000";
-        res.writeHead(code === "62" ? 400 : 500, { "x-clickhouse-query-id": queryId, "x-clickhouse-exception-code": code });
+        res.writeHead(code === "62" ? 400 : 500, {
+          "x-clickhouse-query-id": queryId,
+          "x-clickhouse-exception-code": code,
+        });
         res.end(`${msg}\n`);
       } finally {
         if (resets.length) await session.queryAsync(resets.join("; ")).catch(() => {});

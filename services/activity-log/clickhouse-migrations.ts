@@ -22,9 +22,13 @@ const FILE = /^(\d{4})_[a-z0-9_]+\.sql$/;
  * @returns file names applied now
  * @throws Error naming the file when a statement fails
  */
-export async function migrateClickHouse(client: ClickHouseClient, rewrite: (sql: string) => string | string[] = (s) => s): Promise<string[]> {
+export async function migrateClickHouse(
+  client: ClickHouseClient,
+  rewrite: (sql: string) => string | string[] = (s) => s,
+): Promise<string[]> {
   await client.command({
-    query: "CREATE TABLE IF NOT EXISTS schema_migrations (version UInt32, name String, applied_at DateTime64(3, 'UTC') DEFAULT now64(3)) ENGINE = MergeTree ORDER BY version",
+    query:
+      "CREATE TABLE IF NOT EXISTS schema_migrations (version UInt32, name String, applied_at DateTime64(3, 'UTC') DEFAULT now64(3)) ENGINE = MergeTree ORDER BY version",
   });
   const rs = await client.query({ query: "SELECT version FROM schema_migrations", format: "JSONEachRow" });
   const done = new Set((await rs.json<{ version: number | string }>()).map((r) => Number(r.version)));
@@ -34,7 +38,10 @@ export async function migrateClickHouse(client: ClickHouseClient, rewrite: (sql:
     const version = Number(FILE.exec(file)![1]);
     if (done.has(version)) continue;
     const sql = (await readFile(path.join(DIR, file), "utf8")).replace(/^\s*--.*$/gm, "");
-    const statements = sql.split(/;[ \t]*$/m).map((x) => x.trim()).filter((x) => x !== "");
+    const statements = sql
+      .split(/;[ \t]*$/m)
+      .map((x) => x.trim())
+      .filter((x) => x !== "");
     for (const statement of statements.flatMap((x) => rewrite(x))) {
       try {
         await client.command({ query: statement });

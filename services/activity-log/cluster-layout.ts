@@ -42,7 +42,10 @@ export function clusterLayout(cluster: string): (sql: string) => string[] {
   return (sql) => {
     const create = /^CREATE TABLE IF NOT EXISTS (\w+) (\([\s\S]*\))\s*ENGINE = (\w*MergeTree)\s*([\s\S]*)$/.exec(sql);
     if (create && TABLES.has(create[1])) return createTable(create[1], create[2], create[3], create[4].trim(), cluster);
-    if (/^CREATE TABLE/.test(sql) && [...TABLES].some((t) => new RegExp(`^CREATE TABLE IF NOT EXISTS ${t}\\b`).test(sql))) {
+    if (
+      /^CREATE TABLE/.test(sql) &&
+      [...TABLES].some((t) => new RegExp(`^CREATE TABLE IF NOT EXISTS ${t}\\b`).test(sql))
+    ) {
       throw new Error(`cluster layout: cannot rewrite ${sql.slice(0, 60)}…`);
     }
     const view = /^CREATE MATERIALIZED VIEW IF NOT EXISTS (\w+) TO (\w+) AS\s*([\s\S]*)$/.exec(sql);
@@ -52,7 +55,10 @@ export function clusterLayout(cluster: string): (sql: string) => string[] {
     }
     const alter = /^ALTER TABLE (\w+)\s+([\s\S]*)$/.exec(sql);
     if (alter && TABLES.has(alter[1])) {
-      return [`ALTER TABLE ${alter[1]}_local ON CLUSTER ${c} ${alter[2]}`, `ALTER TABLE ${alter[1]} ON CLUSTER ${c} ${alter[2]}`];
+      return [
+        `ALTER TABLE ${alter[1]}_local ON CLUSTER ${c} ${alter[2]}`,
+        `ALTER TABLE ${alter[1]} ON CLUSTER ${c} ${alter[2]}`,
+      ];
     }
     // INSERT … SELECT backfills go through the Distributed tables, sharded like the events.
     return [sql];

@@ -21,20 +21,32 @@ function plain(v: unknown): unknown {
   return v;
 }
 
-const kind = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "an array" : isLosslessNumber(v) ? "a number" : typeof v === "object" ? "an object" : `a ${typeof v}`);
+const kind = (v: unknown) =>
+  v === null
+    ? "null"
+    : Array.isArray(v)
+      ? "an array"
+      : isLosslessNumber(v)
+        ? "a number"
+        : typeof v === "object"
+          ? "an object"
+          : `a ${typeof v}`;
 
 /**
  * Parses and checks one line.
  * @returns the event, or the violations (fields named as in the line: "metadata.queue_name")
  */
-export function parseEventLine(text: string): { event: EventInput; violations: [] } | { event: null; violations: FieldViolation[] } {
+export function parseEventLine(
+  text: string,
+): { event: EventInput; violations: [] } | { event: null; violations: FieldViolation[] } {
   let value: unknown;
   try {
     value = parse(text);
   } catch (e) {
     return { event: null, violations: [{ field: "line", description: `is not valid JSON (${(e as Error).message})` }] };
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return { event: null, violations: [{ field: "line", description: `must be a JSON object, not ${kind(value)}` }] };
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    return { event: null, violations: [{ field: "line", description: `must be a JSON object, not ${kind(value)}` }] };
   const o = value as Record<string, unknown>;
   const out: FieldViolation[] = [];
   for (const k of Object.keys(o)) if (!KEYS.has(k)) out.push({ field: k, description: "unknown field" });
@@ -42,7 +54,10 @@ export function parseEventLine(text: string): { event: EventInput; violations: [
     const v = o[k];
     if ((v === undefined || v === null) && nullable) return null;
     if (typeof v === "string") return v;
-    out.push({ field: k, description: v === undefined ? "is required" : `must be a string${nullable ? " or null" : ""}, not ${kind(v)}` });
+    out.push({
+      field: k,
+      description: v === undefined ? "is required" : `must be a string${nullable ? " or null" : ""}, not ${kind(v)}`,
+    });
     return null;
   };
   const type = text_("type", false);
@@ -52,19 +67,36 @@ export function parseEventLine(text: string): { event: EventInput; violations: [
   let pullRequest: bigint | null = null;
   const pr = o.pull_request;
   if (pr !== undefined && pr !== null) {
-    if (isLosslessNumber(pr) && INTEGER.test((pr as LosslessNumber).value)) pullRequest = BigInt((pr as LosslessNumber).value);
+    if (isLosslessNumber(pr) && INTEGER.test((pr as LosslessNumber).value))
+      pullRequest = BigInt((pr as LosslessNumber).value);
     else out.push({ field: "pull_request", description: "must be a non-negative integer or null" });
   }
   let receivedAt: Date | null = null;
   const at = text_("received_at", true);
   if (at !== null) {
     if (isRfc3339(at)) receivedAt = new Date(at);
-    else out.push({ field: "received_at", description: "must be an RFC 3339 date-time with a UTC offset, e.g. 2026-11-22T10:00:00Z" });
+    else
+      out.push({
+        field: "received_at",
+        description: "must be an RFC 3339 date-time with a UTC offset, e.g. 2026-11-22T10:00:00Z",
+      });
   }
   const metadata = o.metadata;
-  if (metadata === null || typeof metadata !== "object" || Array.isArray(metadata)) out.push({ field: "metadata", description: metadata === undefined ? "is required" : `must be an object, not ${kind(metadata)}` });
+  if (metadata === null || typeof metadata !== "object" || Array.isArray(metadata))
+    out.push({
+      field: "metadata",
+      description: metadata === undefined ? "is required" : `must be an object, not ${kind(metadata)}`,
+    });
   if (out.length) return { event: null, violations: out };
-  const event: EventInput = { type: type!, repository: repository!, pullRequest, baseRef, trigger: trigger!, receivedAt, metadata: plain(metadata) as Record<string, unknown> };
+  const event: EventInput = {
+    type: type!,
+    repository: repository!,
+    pullRequest,
+    baseRef,
+    trigger: trigger!,
+    receivedAt,
+    metadata: plain(metadata) as Record<string, unknown>,
+  };
   const violations = checkEvent(event, "");
   return violations.length ? { event: null, violations } : { event, violations: [] };
 }

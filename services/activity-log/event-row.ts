@@ -39,7 +39,11 @@ const BISECTION_TYPES = new Set(["action.queue.batch_bisection_start", "action.q
  */
 // biome-ignore lint/suspicious/noExplicitAny: event metadata is a JSON object whose shape depends on the event type
 export function batchPullOf(type: string, metadata: Record<string, any>): string | null {
-  const n = CHECK_TYPES.has(type) ? metadata.speculative_check_pull_request?.number : BISECTION_TYPES.has(type) ? metadata.batch_pull_request : undefined;
+  const n = CHECK_TYPES.has(type)
+    ? metadata.speculative_check_pull_request?.number
+    : BISECTION_TYPES.has(type)
+      ? metadata.batch_pull_request
+      : undefined;
   return n === undefined || n === null ? null : String(n);
 }
 
@@ -48,21 +52,36 @@ export function checkEvent(e: EventInput, path: string): FieldViolation[] {
   const out: FieldViolation[] = [];
   const schema = EVENT_TYPES.get(e.type);
   if (!schema) out.push({ field: childPath(path, "type"), description: `unknown event type "${e.type}"` });
-  if (!REPOSITORY.test(e.repository)) out.push({ field: childPath(path, "repository"), description: 'must be "owner/repository" (owner: 1-40 letters, digits or hyphens; repository: 1-100 letters, digits, "_", "." or "-")' });
+  if (!REPOSITORY.test(e.repository))
+    out.push({
+      field: childPath(path, "repository"),
+      description:
+        'must be "owner/repository" (owner: 1-40 letters, digits or hyphens; repository: 1-100 letters, digits, "_", "." or "-")',
+    });
   if (e.pullRequest !== null && (BigInt(e.pullRequest) < 0n || BigInt(e.pullRequest) > 2n ** 63n - 1n)) {
     out.push({ field: childPath(path, "pull_request"), description: "must be between 0 and 9223372036854775807" });
   }
-  if (e.baseRef !== null && (e.baseRef.length < 1 || e.baseRef.length > 255)) out.push({ field: childPath(path, "base_ref"), description: "must be 1 to 255 characters long" });
+  if (e.baseRef !== null && (e.baseRef.length < 1 || e.baseRef.length > 255))
+    out.push({ field: childPath(path, "base_ref"), description: "must be 1 to 255 characters long" });
   if (e.trigger.length === 0) out.push({ field: childPath(path, "trigger"), description: "is required" });
-  if (e.receivedAt !== null && !(e.receivedAt.getTime() >= RECEIVED_AT_RANGE.fromMs && e.receivedAt.getTime() < RECEIVED_AT_RANGE.toMs)) {
-    out.push({ field: childPath(path, "received_at"), description: "must be between 1900-01-01T00:00:00Z and 2299-01-01T00:00:00Z" });
+  if (
+    e.receivedAt !== null &&
+    !(e.receivedAt.getTime() >= RECEIVED_AT_RANGE.fromMs && e.receivedAt.getTime() < RECEIVED_AT_RANGE.toMs)
+  ) {
+    out.push({
+      field: childPath(path, "received_at"),
+      description: "must be between 1900-01-01T00:00:00Z and 2299-01-01T00:00:00Z",
+    });
   }
   if (schema) {
     const metadata = checkJson(schema, e.metadata, "strict", childPath(path, "metadata"));
     out.push(...metadata);
     // The deprecated train_car_id is the same value as batch_id (docs/api.md "Versioning").
     if (metadata.length === 0 && "train_car_id" in e.metadata && e.metadata.train_car_id !== e.metadata.batch_id) {
-      out.push({ field: childPath(path, "metadata.train_car_id"), description: "must equal batch_id (deprecated alias of it)" });
+      out.push({
+        field: childPath(path, "metadata.train_car_id"),
+        description: "must equal batch_id (deprecated alias of it)",
+      });
     }
   }
   return out;
@@ -91,6 +110,7 @@ export function toEventRow(e: EventInput): EventRow {
  */
 export function internalEventRow(e: EventInput): EventRow {
   const violations = checkEvent(e, "event");
-  if (violations.length) throw new Error(`invalid ${e.type} event: ${violations.map((v) => `${v.field}: ${v.description}`).join("; ")}`);
+  if (violations.length)
+    throw new Error(`invalid ${e.type} event: ${violations.map((v) => `${v.field}: ${v.description}`).join("; ")}`);
   return toEventRow(e);
 }

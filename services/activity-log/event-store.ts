@@ -45,7 +45,12 @@ export function createEventSink(
                   WHERE repository IN {repos:Array(String)}
                     AND received_at >= fromUnixTimestamp64Milli({from:Int64}, 'UTC') AND received_at <= fromUnixTimestamp64Milli({to:Int64}, 'UTC')
                     AND toString(id) IN {ids:Array(String)}`,
-          query_params: { repos: [...new Set(rows.map((r) => r.repository))], from: Math.min(...times), to: Math.max(...times), ids: rows.map((r) => r.id) },
+          query_params: {
+            repos: [...new Set(rows.map((r) => r.repository))],
+            from: Math.min(...times),
+            to: Math.max(...times),
+            ids: rows.map((r) => r.id),
+          },
           format: "JSONEachRow",
         });
         const present = new Set((await rs.json<{ id: string }>()).map((r) => r.id));

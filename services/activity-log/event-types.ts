@@ -14,7 +14,9 @@ export const EVENT_TYPES: ReadonlyMap<string, DescMessage> = new Map(
 );
 
 /** Deprecated type names accepted in filters, with the name they stand for. */
-export const EVENT_TYPE_ALIASES: ReadonlyMap<string, string> = new Map([["action.queue.checks_not_started", "action.queue.checks_postponed"]]);
+export const EVENT_TYPE_ALIASES: ReadonlyMap<string, string> = new Map([
+  ["action.queue.checks_not_started", "action.queue.checks_postponed"],
+]);
 
 /** The canonical type for a name given in a filter (alias resolved); undefined when unknown. */
 export function canonicalEventType(name: string): string | undefined {

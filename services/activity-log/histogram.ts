@@ -66,7 +66,11 @@ export function fillHistogram(layout: HistogramLayout, counts: ReadonlyMap<numbe
   const out: Bucket[] = [];
   for (let i = 0; i < layout.count; i++) {
     const startMs = layout.firstStartMs + i * layout.stepMs;
-    out.push({ startMs: Math.max(startMs, minMs), endMs: Math.min(startMs + layout.stepMs, maxMs), count: counts.get(i) ?? 0n });
+    out.push({
+      startMs: Math.max(startMs, minMs),
+      endMs: Math.min(startMs + layout.stepMs, maxMs),
+      count: counts.get(i) ?? 0n,
+    });
   }
   return out;
 }

@@ -53,7 +53,10 @@ export interface LogReadDeps extends LogLagDeps {
  * The clock a request's default window is resolved with: `now`, or the settled end of a window
  * ending now when the request gives no `received_to` (settled-time.ts).
  */
-export async function windowClock(deps: Pick<LogReadDeps, "now" | "windowEnd">, req: { receivedTo?: unknown }): Promise<Date> {
+export async function windowClock(
+  deps: Pick<LogReadDeps, "now" | "windowEnd">,
+  req: { receivedTo?: unknown },
+): Promise<Date> {
   const now = deps.now();
   if (req.receivedTo !== undefined || !deps.windowEnd) return now;
   return new Date(await deps.windowEnd(now));
@@ -64,12 +67,21 @@ export async function windowClock(deps: Pick<LogReadDeps, "now" | "windowEnd">, 
  * must equal the cursor's (links repeat them), else the cursor belongs to another listing.
  */
 function cursorWindow(req: ListLogsRequest, state: CursorState): LogWindow {
-  const differs = (req.receivedFrom && ceilMs(req.receivedFrom) !== state.window.fromMs) || (req.receivedTo && ceilMs(req.receivedTo) !== state.window.toMs);
+  const differs =
+    (req.receivedFrom && ceilMs(req.receivedFrom) !== state.window.fromMs) ||
+    (req.receivedTo && ceilMs(req.receivedTo) !== state.window.toMs);
   if (differs) throw invalidField("cursor", "belongs to a listing with another received_from / received_to window");
   return state.window;
 }
 
-function cursorsOf(codec: CursorCodec, filters: LogFilters, window: LogWindow, from: Direction | null, positions: LogPosition[], more: boolean): PageCursors {
+function cursorsOf(
+  codec: CursorCodec,
+  filters: LogFilters,
+  window: LogWindow,
+  from: Direction | null,
+  positions: LogPosition[],
+  more: boolean,
+): PageCursors {
   if (positions.length === 0) return {};
   const at = (direction: Direction, position: LogPosition) => codec.issue(filters, { direction, position, window });
   const first = positions[0];
@@ -87,7 +99,10 @@ function cursorsOf(codec: CursorCodec, filters: LogFilters, window: LogWindow, f
  *   not answer within the read deadline
  */
 export function listLogsHandler(deps: LogReadDeps) {
-  return async (req: ListLogsRequest, ctx?: Pick<HandlerContext, "responseHeader">): Promise<MessageInitShape<typeof ListLogsResponseSchema>> => {
+  return async (
+    req: ListLogsRequest,
+    ctx?: Pick<HandlerContext, "responseHeader">,
+  ): Promise<MessageInitShape<typeof ListLogsResponseSchema>> => {
     const filters = readLogFilters(req);
     const perPage = req.perPage ?? DEFAULT_PER_PAGE;
     if (perPage < 1 || perPage > MAX_PER_PAGE) throw invalidField("per_page", `must be between 1 and ${MAX_PER_PAGE}`);
@@ -101,7 +116,9 @@ export function listLogsHandler(deps: LogReadDeps) {
     }
     // A shared cached read is not aborted by one caller's deadline; the caller stops waiting.
     const read = (signal: AbortSignal) =>
-      deps.pages ? deps.pages.rows(filters, window, after, perPage) : readLogRows(deps.clickhouse, filters, window, after, perPage, signal);
+      deps.pages
+        ? deps.pages.rows(filters, window, after, perPage)
+        : readLogRows(deps.clickhouse, filters, window, after, perPage, signal);
     const page = pageOfRows(await readWithDeadline(deps, read), after, perPage);
     const cursors = cursorsOf(deps.cursors, filters, window, after?.direction ?? null, page.positions, page.more);
     ctx?.responseHeader.set("link", linkHeader(req.owner, req.repository, filters, window, perPage, cursors));

@@ -50,13 +50,19 @@ const and = (xs: (string | false | undefined)[]) => {
 };
 const countOf = (cond: string | undefined) => (cond ? `countIf(${cond})` : "count()");
 const sumOf = (cond: string | undefined) => (cond ? `sumIf(events, ${cond})` : "sum(events)");
-const MIDDLE = "period >= toDateTime(intDiv({mid_from:Int64}, 1000), 'UTC') AND period < toDateTime(intDiv({mid_to:Int64}, 1000), 'UTC')";
+const MIDDLE =
+  "period >= toDateTime(intDiv({mid_from:Int64}, 1000), 'UTC') AND period < toDateTime(intDiv({mid_to:Int64}, 1000), 'UTC')";
 
 /**
  * The SQL and parameters of the aggregate of `filters` over `window` (buckets of `layout`), with
  * the counts `plan` assigns to the rollups read from them (rollup-plan.ts).
  */
-export function aggregateSql(filters: LogFilters, window: LogWindow, layout: HistogramLayout, plan: RollupPlan | null): { query: string; params: Record<string, unknown> } {
+export function aggregateSql(
+  filters: LogFilters,
+  window: LogWindow,
+  layout: HistogramLayout,
+  plan: RollupPlan | null,
+): { query: string; params: Record<string, unknown> } {
   const p = logPredicates(filters, window);
   const facet = { t: p.trigger, p: p.pullRequest, b: p.batchPull };
   const active = Object.entries(facet).filter(([, c]) => c !== undefined);
@@ -66,12 +72,14 @@ export function aggregateSql(filters: LogFilters, window: LogWindow, layout: His
   const where = [...p.common];
   // A row failing two facet filters is in no facet and in no total.
   if (active.length >= 2) where.push(`(${active.map(([k]) => `f_${k}`).join(" + ")}) >= ${active.length - 1}`);
-  const edgeCondition = "(received_at < fromUnixTimestamp64Milli({mid_from:Int64}, 'UTC') OR received_at >= fromUnixTimestamp64Milli({mid_to:Int64}, 'UTC'))";
+  const edgeCondition =
+    "(received_at < fromUnixTimestamp64Milli({mid_from:Int64}, 'UTC') OR received_at >= fromUnixTimestamp64Milli({mid_to:Int64}, 'UTC'))";
   // Written out (not through the alias) so the primary key skips the middle periods.
   // Everything from the rollups: the events are read at the window's ends only.
   if (plan && plan.dims && plan.pullRequests && plan.batchPulls) where.push(edgeCondition);
   const edgeColumn = plan ? `, toUInt8${edgeCondition} AS e` : "";
-  const branches = [`
+  const branches = [
+    `
   SELECT grouping(bucket, type, outcome, trigger, pull_request, batch_pull) AS gm,
     multiIf(gm = ${SET.type}, toString(type), gm = ${SET.outcome}, toString(outcome), gm = ${SET.trigger}, toString(trigger), '') AS k,
     multiIf(gm = ${SET.bucket}, bucket, gm = ${SET.pullRequest}, pull_request, gm = ${SET.batchPull}, batch_pull, toInt64(0)) AS n,
@@ -85,7 +93,8 @@ export function aggregateSql(filters: LogFilters, window: LogWindow, layout: His
     FROM events
     WHERE ${where.join(" AND ")}
   )
-  GROUP BY GROUPING SETS ((bucket), (type), (outcome), (trigger), (pull_request), (batch_pull))`];
+  GROUP BY GROUPING SETS ((bucket), (type), (outcome), (trigger), (pull_request), (batch_pull))`,
+  ];
   if (plan?.dims) {
     // grouping(bucket, type, outcome, trigger): 7 = (bucket), 11 = (type), 13 = (outcome), 14 = (trigger).
     branches.push(`
@@ -102,10 +111,12 @@ export function aggregateSql(filters: LogFilters, window: LogWindow, layout: His
     GROUP BY GROUPING SETS ((bucket), (type), (outcome), (trigger))
   )`);
   }
-  if (plan?.pullRequests) branches.push(`
+  if (plan?.pullRequests)
+    branches.push(`
   SELECT toUInt64(${SET.pullRequest}) AS gm, '' AS k, pull_request AS n, sum(events) AS c0
   FROM events_rollup_pull_requests WHERE repository = {repo:String} AND ${MIDDLE} GROUP BY pull_request`);
-  if (plan?.batchPulls) branches.push(`
+  if (plan?.batchPulls)
+    branches.push(`
   SELECT toUInt64(${SET.batchPull}) AS gm, '' AS k, batch_pull AS n, sum(events) AS c0
   FROM events_rollup_batch_pulls WHERE repository = {repo:String} AND ${MIDDLE} GROUP BY batch_pull`);
   const query = `
@@ -141,8 +152,14 @@ export async function aggregateLogs(
 ): Promise<LogAggregate> {
   const layout = histogramLayout(window);
   const out: LogAggregate = {
-    total: 0n, intervalSeconds: layout.stepMs / 1000, histogram: [],
-    byEventType: [], byOutcome: [], byTrigger: [], byPullRequest: [], byBatchPullRequest: [],
+    total: 0n,
+    intervalSeconds: layout.stepMs / 1000,
+    histogram: [],
+    byEventType: [],
+    byOutcome: [],
+    byTrigger: [],
+    byPullRequest: [],
+    byBatchPullRequest: [],
   };
   const buckets = new Map<number, bigint>();
   if (layout.count > 0) {

@@ -45,8 +45,17 @@ const TOKEN = /^([A-Za-z0-9_-]{1,200})\.([A-Za-z0-9_-]{24})$/;
 
 /** The canonical text of the filters a cursor is bound to (stable field order, bigints as text). */
 export function filterScope(f: LogFilters): string {
-  return JSON.stringify([f.repository, f.pullRequest ?? null, f.baseRef ?? null, f.batchPull ?? null, f.eventType ?? null, f.outcome ?? null, f.trigger ?? null], (_k, v) =>
-    typeof v === "bigint" ? v.toString() : v,
+  return JSON.stringify(
+    [
+      f.repository,
+      f.pullRequest ?? null,
+      f.baseRef ?? null,
+      f.batchPull ?? null,
+      f.eventType ?? null,
+      f.outcome ?? null,
+      f.trigger ?? null,
+    ],
+    (_k, v) => (typeof v === "bigint" ? v.toString() : v),
   );
 }
 
@@ -56,8 +65,13 @@ export function filterScope(f: LogFilters): string {
  */
 export function createCursorCodec(secret: string | Uint8Array): CursorCodec {
   const key = Buffer.from(hkdfSync("sha256", secret, "yardmaster", "activity-log cursor v1", 32));
-  const mac = (scope: string, payload: string) => createHmac("sha256", key).update(scope).update("\0").update(payload).digest().subarray(0, MAC_BYTES);
-  const refused = () => invalidField("cursor", "is not a cursor issued for this repository and these filters (it was altered, or comes from another listing)");
+  const mac = (scope: string, payload: string) =>
+    createHmac("sha256", key).update(scope).update("\0").update(payload).digest().subarray(0, MAC_BYTES);
+  const refused = () =>
+    invalidField(
+      "cursor",
+      "is not a cursor issued for this repository and these filters (it was altered, or comes from another listing)",
+    );
 
   return {
     issue(filters, s) {

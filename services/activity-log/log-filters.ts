@@ -67,16 +67,19 @@ const OUTCOME_NAMES: Record<number, Outcome> = {
 };
 
 function pair<T>(include: T[], exclude: T[], includeName: string, excludeName: string): SetFilter<T> | undefined {
-  if (include.length > 0 && exclude.length > 0) throw invalidField(excludeName, `cannot be combined with ${includeName} (the two are mutually exclusive)`);
+  if (include.length > 0 && exclude.length > 0)
+    throw invalidField(excludeName, `cannot be combined with ${includeName} (the two are mutually exclusive)`);
   if (include.length > 0) return { mode: "include", values: include };
   if (exclude.length > 0) return { mode: "exclude", values: exclude };
   return undefined;
 }
 
-const sortedUnique = <T extends bigint | string>(xs: T[]): T[] => [...new Set(xs)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+const sortedUnique = <T extends bigint | string>(xs: T[]): T[] =>
+  [...new Set(xs)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
 function numbers(xs: bigint[], name: string): bigint[] {
-  for (const x of xs) if (x < 0n || x > MAX_INT64) throw invalidField(name, `must be an integer between 0 and ${MAX_INT64}`);
+  for (const x of xs)
+    if (x < 0n || x > MAX_INT64) throw invalidField(name, `must be an integer between 0 and ${MAX_INT64}`);
   return sortedUnique(xs);
 }
 
@@ -107,10 +110,30 @@ function outcomes(xs: OutcomeEnum[], name: string): Outcome[] {
  */
 export function readLogFilters(req: LogFilterRequest): LogFilters {
   const f: LogFilters = { repository: `${req.owner}/${req.repository}` };
-  const pr = pair(numbers(req.pullRequest, "pull_request"), numbers(req.notPullRequest, "not_pull_request"), "pull_request", "not_pull_request");
-  const bp = pair(numbers(req.batchPull, "batch_pull"), numbers(req.notBatchPull, "not_batch_pull"), "batch_pull", "not_batch_pull");
-  const type = pair(eventTypes(req.eventType, "event_type"), eventTypes(req.notEventType, "not_event_type"), "event_type", "not_event_type");
-  const outcome = pair(outcomes(req.outcome, "outcome"), outcomes(req.notOutcome, "not_outcome"), "outcome", "not_outcome");
+  const pr = pair(
+    numbers(req.pullRequest, "pull_request"),
+    numbers(req.notPullRequest, "not_pull_request"),
+    "pull_request",
+    "not_pull_request",
+  );
+  const bp = pair(
+    numbers(req.batchPull, "batch_pull"),
+    numbers(req.notBatchPull, "not_batch_pull"),
+    "batch_pull",
+    "not_batch_pull",
+  );
+  const type = pair(
+    eventTypes(req.eventType, "event_type"),
+    eventTypes(req.notEventType, "not_event_type"),
+    "event_type",
+    "not_event_type",
+  );
+  const outcome = pair(
+    outcomes(req.outcome, "outcome"),
+    outcomes(req.notOutcome, "not_outcome"),
+    "outcome",
+    "not_outcome",
+  );
   const trigger = pair(sortedUnique(req.trigger), sortedUnique(req.notTrigger), "trigger", "not_trigger");
   if (pr) f.pullRequest = pr;
   if (req.baseRef !== undefined) f.baseRef = req.baseRef;
@@ -139,7 +162,9 @@ export function ceilMs(ts: Timestamp): number {
 export function readLogWindow(req: Pick<LogFilterRequest, "receivedFrom" | "receivedTo">, now: Date): LogWindow {
   const toMs = req.receivedTo ? ceilMs(req.receivedTo) : now.getTime();
   // The default start never falls before the first instant a Timestamp holds (0001-01-01).
-  const fromMs = req.receivedFrom ? ceilMs(req.receivedFrom) : Math.max(toMs - DEFAULT_WINDOW_MS, TIMESTAMP_RANGE_MS[0]);
+  const fromMs = req.receivedFrom
+    ? ceilMs(req.receivedFrom)
+    : Math.max(toMs - DEFAULT_WINDOW_MS, TIMESTAMP_RANGE_MS[0]);
   if (fromMs > toMs) throw invalidField("received_from", "must not be after received_to");
   return { fromMs, toMs };
 }

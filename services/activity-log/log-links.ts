@@ -38,7 +38,14 @@ export function listingQuery(filters: LogFilters, window: LogWindow, perPage: nu
  * The header value: `<…>; rel="next", <…>; rel="prev", <…>; rel="first"` (those present).
  * @param owner, repository the path parameters, as requested
  */
-export function linkHeader(owner: string, repository: string, filters: LogFilters, window: LogWindow, perPage: number, cursors: PageCursors): string {
+export function linkHeader(
+  owner: string,
+  repository: string,
+  filters: LogFilters,
+  window: LogWindow,
+  perPage: number,
+  cursors: PageCursors,
+): string {
   const path = `/v1/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repository)}/logs`;
   const base = listingQuery(filters, window, perPage);
   const link = (rel: string, cursor?: string) => {

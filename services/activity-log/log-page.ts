@@ -17,7 +17,10 @@ import type { LogFilters, LogWindow } from "./log-filters.js";
 import { allConditions, logPredicates } from "./log-sql.js";
 
 /** An event as the log endpoints return it (events.proto Event). */
-export type LogEvent = MessageInitShape<typeof EventSchema> & { id: bigint; receivedAt: NonNullable<MessageInitShape<typeof EventSchema>["receivedAt"]> };
+export type LogEvent = MessageInitShape<typeof EventSchema> & {
+  id: bigint;
+  receivedAt: NonNullable<MessageInitShape<typeof EventSchema>["receivedAt"]>;
+};
 
 /** A page: events newest first, their first and last positions, and whether more rows follow in the reading direction. */
 export interface PageRows {
@@ -85,7 +88,8 @@ export async function readLogRows(
     params.c_ms = after.position.receivedAtMs;
     params.c_id = after.position.id;
     const t = "fromUnixTimestamp64Milli({c_ms:Int64}, 'UTC')";
-    if (after.direction === "older") conditions.push(`received_at <= ${t}`, `(received_at < ${t} OR id < {c_id:UInt64})`);
+    if (after.direction === "older")
+      conditions.push(`received_at <= ${t}`, `(received_at < ${t} OR id < {c_id:UInt64})`);
     else conditions.push(`received_at >= ${t}`, `(received_at > ${t} OR id > {c_id:UInt64})`);
     if (after.direction === "newer") order = "ASC";
   }
@@ -125,7 +129,8 @@ function eventOf(r: LogRow): LogEvent {
   return e;
 }
 
-function toEvent(r: LogRow): LogEvent {  return {
+function toEvent(r: LogRow): LogEvent {
+  return {
     id: BigInt(r.id_text),
     receivedAt: timestampFromMs(Number(r.ms)),
     trigger: r.trigger,

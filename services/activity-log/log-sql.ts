@@ -35,7 +35,11 @@ function setCondition(column: string, f: SetFilter<unknown>, param: string, type
  * can hold are clamped to it (no stored event lies outside; see RECEIVED_AT_RANGE in event-row.ts).
  */
 export function logPredicates(filters: LogFilters, window: LogWindow): LogPredicates {
-  const params: Record<string, unknown> = { repo: filters.repository, from_ms: clamp(window.fromMs), to_ms: clamp(window.toMs) };
+  const params: Record<string, unknown> = {
+    repo: filters.repository,
+    from_ms: clamp(window.fromMs),
+    to_ms: clamp(window.toMs),
+  };
   const common = [
     "repository = {repo:String}",
     "received_at >= fromUnixTimestamp64Milli({from_ms:Int64}, 'UTC')",

@@ -24,16 +24,22 @@ const RULES: Record<string, Rule> = {
   "action.queue.checks_postponed": "failure",
   // Merged (PR_MERGED, PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED): success; dequeued or merged by a
   // person: neutral; any other reason: failure.
-  "action.queue.leave": (m) => (m.merged === true ? "success" : DECISION_CODES.has(m.dequeue_code) ? "neutral" : "failure"),
+  "action.queue.leave": (m) =>
+    m.merged === true ? "success" : DECISION_CODES.has(m.dequeue_code) ? "neutral" : "failure",
   // Concluded success and not aborted: success; aborted but re-embarked (the pull requests stay
   // queued) or aborted by a person's decision: neutral; anything else (failed, timed out,
   // aborted for good): failure.
   "action.queue.checks_end": (m) =>
     m.aborted === false
-      ? m.speculative_check_pull_request?.checks_conclusion === "success" ? "success" : "failure"
-      : m.abort_status === "REEMBARKED" || DECISION_CODES.has(m.abort_code) ? "neutral" : "failure",
+      ? m.speculative_check_pull_request?.checks_conclusion === "success"
+        ? "success"
+        : "failure"
+      : m.abort_status === "REEMBARKED" || DECISION_CODES.has(m.abort_code)
+        ? "neutral"
+        : "failure",
   "action.queue.batch_bisection_end": (m) => (m.culprit_found === true ? "success" : "failure"),
-  "action.post_check": (m) => (m.conclusion === "success" ? "success" : FAILED_CONCLUSIONS.has(m.conclusion) ? "failure" : "neutral"),
+  "action.post_check": (m) =>
+    m.conclusion === "success" ? "success" : FAILED_CONCLUSIONS.has(m.conclusion) ? "failure" : "neutral",
   // A backport or copy that met conflicts needs a person: failure.
   "action.backport": (m) => (m.conflicts === true ? "failure" : "success"),
   "action.copy": (m) => (m.conflicts === true ? "failure" : "success"),

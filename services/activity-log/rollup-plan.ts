@@ -29,7 +29,10 @@ export interface RollupPlan {
 /** The rollup plan of a request, or null when the events alone answer it. */
 export function rollupPlan(f: LogFilters, window: LogWindow, layout: HistogramLayout): RollupPlan | null {
   if (layout.stepMs % ROLLUP_PERIOD_MS !== 0 || layout.firstStartMs % ROLLUP_PERIOD_MS !== 0) return null;
-  const middle = { fromMs: Math.ceil(window.fromMs / ROLLUP_PERIOD_MS) * ROLLUP_PERIOD_MS, toMs: Math.floor(window.toMs / ROLLUP_PERIOD_MS) * ROLLUP_PERIOD_MS };
+  const middle = {
+    fromMs: Math.ceil(window.fromMs / ROLLUP_PERIOD_MS) * ROLLUP_PERIOD_MS,
+    toMs: Math.floor(window.toMs / ROLLUP_PERIOD_MS) * ROLLUP_PERIOD_MS,
+  };
   if (middle.fromMs >= middle.toMs) return null;
   const dimsOnly = f.baseRef === undefined && !f.eventType && !f.outcome && !f.trigger;
   const plan = {

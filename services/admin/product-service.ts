@@ -14,7 +14,10 @@ import { productStates, setProductEnabled, type Pool, type ProductName } from ".
  * that state, nothing written) and calls `eventsWritten` after a logged change; `listProducts` answers
  * all four products with their defaults filled (docs/configuration.md "Products and unused sections").
  */
-export function createProductService(deps: { db: Pool; eventsWritten: () => void }): ServiceImpl<typeof ProductService> {
+export function createProductService(deps: {
+  db: Pool;
+  eventsWritten: () => void;
+}): ServiceImpl<typeof ProductService> {
   return {
     async setProductEnabled(req, ctx: HandlerContext) {
       const principal = ctx.values.get(principalKey);
@@ -25,7 +28,11 @@ export function createProductService(deps: { db: Pool; eventsWritten: () => void
       const changed = await setProductEnabled(deps.db, repository, req.product as ProductName, req.enabled, () =>
         internalEventRow({
           type: req.enabled ? "product.enabled" : "product.disabled",
-          repository, pullRequest: null, baseRef: null, trigger: "API", receivedAt: null,
+          repository,
+          pullRequest: null,
+          baseRef: null,
+          trigger: "API",
+          receivedAt: null,
           metadata: req.enabled
             ? { product: req.product, enabled_by: actor, enabled_at: at, enabled_by_staff: false }
             : { product: req.product, disabled_by: actor, disabled_at: at, disabled_by_staff: false },

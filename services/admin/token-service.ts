@@ -42,13 +42,23 @@ export function createTokenService(repo: TokenRepository): ServiceImpl<typeof To
   return {
     async createToken(req) {
       const violations: FieldViolation[] = [];
-      if (req.repositories.length === 0) violations.push({ field: "repositories", description: "must name at least one repository" });
+      if (req.repositories.length === 0)
+        violations.push({ field: "repositories", description: "must name at least one repository" });
       req.repositories.forEach((r, i) => {
-        if (!REPOSITORY.test(r)) violations.push({ field: `repositories[${i}]`, description: 'must be "owner/repository" (owner 1-40 of [a-zA-Z0-9-], repository 1-100 of [\\w.-])' });
+        if (!REPOSITORY.test(r))
+          violations.push({
+            field: `repositories[${i}]`,
+            description: 'must be "owner/repository" (owner 1-40 of [a-zA-Z0-9-], repository 1-100 of [\\w.-])',
+          });
       });
       if (violations.length) throw new InvalidArgumentError(violations);
       const issued = issueToken();
-      const stored = await repo.insert({ id: issued.id, secretHash: issued.secretHash, repositories: [...new Set(req.repositories)], description: req.description });
+      const stored = await repo.insert({
+        id: issued.id,
+        secretHash: issued.secretHash,
+        repositories: [...new Set(req.repositories)],
+        description: req.description,
+      });
       return { token: info(stored), secret: issued.secret };
     },
     async listTokens() {

@@ -88,7 +88,11 @@ export interface Authorizer {
 }
 
 /** Builds the authorizer from the admin key, the token lookup and the optional platform verifier. */
-export function createAuthorizer(deps: { adminKey: string; tokens: TokenLookup; platform?: PlatformTokenVerifier }): Authorizer {
+export function createAuthorizer(deps: {
+  adminKey: string;
+  tokens: TokenLookup;
+  platform?: PlatformTokenVerifier;
+}): Authorizer {
   const adminHash = sha256(deps.adminKey);
   const adminActor: ActorInfo = { type: "application", id: uuidOfSecret(deps.adminKey), name: "admin application key" };
   const unauthenticated = () => new ConnectError(DENIED, Code.Unauthenticated);
@@ -122,10 +126,14 @@ export function createAuthorizer(deps: { adminKey: string; tokens: TokenLookup; 
 
     async authorize(principal, method, request) {
       if (principal.kind === "admin") return;
-      const owner = request.owner, repository = request.repository;
-      const scoped = method.input.fields.some((f) => f.name === "owner") && method.input.fields.some((f) => f.name === "repository");
-      if (!scoped || typeof owner !== "string" || typeof repository !== "string") throw new ConnectError(DENIED, Code.PermissionDenied);
-      if (!(await canReadRepository(principal, `${owner}/${repository}`))) throw new ConnectError(DENIED, Code.PermissionDenied);
+      const owner = request.owner,
+        repository = request.repository;
+      const scoped =
+        method.input.fields.some((f) => f.name === "owner") && method.input.fields.some((f) => f.name === "repository");
+      if (!scoped || typeof owner !== "string" || typeof repository !== "string")
+        throw new ConnectError(DENIED, Code.PermissionDenied);
+      if (!(await canReadRepository(principal, `${owner}/${repository}`)))
+        throw new ConnectError(DENIED, Code.PermissionDenied);
     },
   };
 }

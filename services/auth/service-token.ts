@@ -26,7 +26,10 @@ export function parseToken(bearer: string): { id: string; secret: string } | nul
   const m = TOKEN.exec(bearer);
   if (!m) return null;
   const h = m[1];
-  return { id: `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`, secret: m[2] };
+  return {
+    id: `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`,
+    secret: m[2],
+  };
 }
 
 /**

@@ -27,34 +27,115 @@ export interface DeprecatedAttribute {
   deadline: string;
 }
 
-const QUEUE_RULE: readonly Pattern[] = [["queue_rules", "*"], ["defaults", "queue_rule"]];
-const QUEUE_ACTION: readonly Pattern[] = [["pull_request_rules", "*", "actions", "queue"], ["defaults", "actions", "queue"]];
-const ACTIONS: readonly Pattern[] = [["pull_request_rules", "*", "actions"], ["defaults", "actions"]];
+const QUEUE_RULE: readonly Pattern[] = [
+  ["queue_rules", "*"],
+  ["defaults", "queue_rule"],
+];
+const QUEUE_ACTION: readonly Pattern[] = [
+  ["pull_request_rules", "*", "actions", "queue"],
+  ["defaults", "actions", "queue"],
+];
+const ACTIONS: readonly Pattern[] = [
+  ["pull_request_rules", "*", "actions"],
+  ["defaults", "actions"],
+];
 const TO_QUEUE_RULES = "the same key in the queue rule (queue_rules)";
 
 /** Every deprecated key. */
 export const DEPRECATED_KEYS: readonly DeprecatedKey[] = [
-  { where: [...QUEUE_RULE, ["pull_request_rules", "*", "actions", "merge"], ["defaults", "actions", "merge"]], key: "commit_message_template", replacement: "commit_message_format", deadline: "2026-09-30" },
+  {
+    where: [...QUEUE_RULE, ["pull_request_rules", "*", "actions", "merge"], ["defaults", "actions", "merge"]],
+    key: "commit_message_template",
+    replacement: "commit_message_format",
+    deadline: "2026-09-30",
+  },
   { where: QUEUE_RULE, key: "conditions", replacement: "merge_conditions", deadline: "2026-07-31" },
   { where: QUEUE_RULE, key: "routing_conditions", replacement: "queue_conditions", deadline: "2026-07-31" },
-  { where: QUEUE_RULE, key: "autoqueue", replacement: "merge_protections_settings.auto_merge_conditions", deadline: "2026-07-16" },
-  { where: ACTIONS, key: "github_actions", replacement: "workflows triggered by the platform's own events", deadline: "2027-03-31" },
+  {
+    where: QUEUE_RULE,
+    key: "autoqueue",
+    replacement: "merge_protections_settings.auto_merge_conditions",
+    deadline: "2026-07-16",
+  },
+  {
+    where: ACTIONS,
+    key: "github_actions",
+    replacement: "workflows triggered by the platform's own events",
+    deadline: "2027-03-31",
+  },
   { where: [[]], key: "partition_rules", replacement: "scopes", deadline: "2025-10-31" },
-  ...["merge_method", "merge_bot_account", "update_method", "update_bot_account", "commit_message_template", "require_branch_protection", "allow_merging_configuration_change", "autosquash"].map(
-    (key): DeprecatedKey => ({ where: QUEUE_ACTION, key, replacement: TO_QUEUE_RULES, deadline: "2025-01-31" }),
-  ),
-  { where: QUEUE_ACTION, key: "method", replacement: "merge_method in the queue rule (queue_rules)", deadline: "2025-01-31" },
+  ...[
+    "merge_method",
+    "merge_bot_account",
+    "update_method",
+    "update_bot_account",
+    "commit_message_template",
+    "require_branch_protection",
+    "allow_merging_configuration_change",
+    "autosquash",
+  ].map((key): DeprecatedKey => ({ where: QUEUE_ACTION, key, replacement: TO_QUEUE_RULES, deadline: "2025-01-31" })),
+  {
+    where: QUEUE_ACTION,
+    key: "method",
+    replacement: "merge_method in the queue rule (queue_rules)",
+    deadline: "2025-01-31",
+  },
   { where: QUEUE_ACTION, key: "priority", replacement: "priority_rules", deadline: "2025-01-31" },
-  { where: [["queue_rules", "*"]], key: "priority_rules", replacement: "the top-level priority_rules", deadline: "2024-11-26" },
-  { where: QUEUE_RULE, key: "allow_checks_interruption", replacement: "priority_rules[].allow_checks_interruption", deadline: "2024-12-11" },
-  { where: QUEUE_RULE, key: "disallow_checks_interruption_from_queues", replacement: "priority_rules[].allow_checks_interruption", deadline: "2024-12-11" },
-  { where: QUEUE_RULE, key: "speculative_checks", replacement: "merge_queue.max_parallel_checks", deadline: UNDATED_DEADLINE },
-  { where: QUEUE_RULE, key: "allow_inplace_checks", replacement: "nothing (in-place checks are decided automatically)", deadline: UNDATED_DEADLINE },
-  { where: QUEUE_RULE, key: "queue_branch_merge_method", replacement: "merge_method: fast-forward", deadline: UNDATED_DEADLINE },
-  { where: [...QUEUE_RULE, ["pull_request_rules", "*", "actions", "rebase"], ["defaults", "actions", "rebase"]], key: "autosquash", replacement: "nothing (squash fixup commits before queueing)", deadline: UNDATED_DEADLINE },
+  {
+    where: [["queue_rules", "*"]],
+    key: "priority_rules",
+    replacement: "the top-level priority_rules",
+    deadline: "2024-11-26",
+  },
+  {
+    where: QUEUE_RULE,
+    key: "allow_checks_interruption",
+    replacement: "priority_rules[].allow_checks_interruption",
+    deadline: "2024-12-11",
+  },
+  {
+    where: QUEUE_RULE,
+    key: "disallow_checks_interruption_from_queues",
+    replacement: "priority_rules[].allow_checks_interruption",
+    deadline: "2024-12-11",
+  },
+  {
+    where: QUEUE_RULE,
+    key: "speculative_checks",
+    replacement: "merge_queue.max_parallel_checks",
+    deadline: UNDATED_DEADLINE,
+  },
+  {
+    where: QUEUE_RULE,
+    key: "allow_inplace_checks",
+    replacement: "nothing (in-place checks are decided automatically)",
+    deadline: UNDATED_DEADLINE,
+  },
+  {
+    where: QUEUE_RULE,
+    key: "queue_branch_merge_method",
+    replacement: "merge_method: fast-forward",
+    deadline: UNDATED_DEADLINE,
+  },
+  {
+    where: [...QUEUE_RULE, ["pull_request_rules", "*", "actions", "rebase"], ["defaults", "actions", "rebase"]],
+    key: "autosquash",
+    replacement: "nothing (squash fixup commits before queueing)",
+    deadline: UNDATED_DEADLINE,
+  },
   { where: ACTIONS, key: "post_check", replacement: "merge_protections", deadline: UNDATED_DEADLINE },
-  { where: ACTIONS, key: "delete_head_branch", replacement: "the platform's automatic deletion of merged branches", deadline: UNDATED_DEADLINE },
-  { where: [["merge_protections_settings"]], key: "auto_merge", replacement: "auto_merge_conditions", deadline: UNDATED_DEADLINE },
+  {
+    where: ACTIONS,
+    key: "delete_head_branch",
+    replacement: "the platform's automatic deletion of merged branches",
+    deadline: UNDATED_DEADLINE,
+  },
+  {
+    where: [["merge_protections_settings"]],
+    key: "auto_merge",
+    replacement: "auto_merge_conditions",
+    deadline: UNDATED_DEADLINE,
+  },
 ];
 
 const CLOCK_REPLACEMENT = "schedule or current-datetime";
@@ -67,18 +148,32 @@ export const DEPRECATED_ATTRIBUTES: readonly DeprecatedAttribute[] = [
   { attribute: "status-success", replacement: "check-success", deadline: UNDATED_DEADLINE },
   { attribute: "status-failure", replacement: "check-failure", deadline: UNDATED_DEADLINE },
   { attribute: "status-neutral", replacement: "check-neutral", deadline: UNDATED_DEADLINE },
-  { attribute: "check-success-or-neutral", replacement: "an or: group of check-success and check-neutral", deadline: UNDATED_DEADLINE },
-  { attribute: "mergify-configuration-changed", replacement: "yardmaster-configuration-changed", deadline: UNDATED_DEADLINE },
+  {
+    attribute: "check-success-or-neutral",
+    replacement: "an or: group of check-success and check-neutral",
+    deadline: UNDATED_DEADLINE,
+  },
+  {
+    attribute: "mergify-configuration-changed",
+    replacement: "yardmaster-configuration-changed",
+    deadline: UNDATED_DEADLINE,
+  },
 ];
 
 /** Where condition lists sit in a configuration (attribute deprecations are looked for there). */
 const CONDITION_LISTS: readonly Pattern[] = [
-  ...["queue_conditions", "merge_conditions", "conditions", "routing_conditions"].flatMap((k) => [["queue_rules", "*", k], ["defaults", "queue_rule", k]]),
+  ...["queue_conditions", "merge_conditions", "conditions", "routing_conditions"].flatMap((k) => [
+    ["queue_rules", "*", k],
+    ["defaults", "queue_rule", k],
+  ]),
   ["queue_rules", "*", "priority_rules", "*", "conditions"],
   ["priority_rules", "*", "conditions"],
   ["partition_rules", "*", "conditions"],
   ["pull_request_rules", "*", "conditions"],
-  ...["success_conditions", "neutral_conditions"].flatMap((k) => [["pull_request_rules", "*", "actions", "post_check", k], ["defaults", "actions", "post_check", k]]),
+  ...["success_conditions", "neutral_conditions"].flatMap((k) => [
+    ["pull_request_rules", "*", "actions", "post_check", k],
+    ["defaults", "actions", "post_check", k],
+  ]),
   ["commands_restrictions", "*", "conditions"],
   ["merge_protections", "*", "if"],
   ["merge_protections", "*", "success_conditions"],
@@ -119,7 +214,8 @@ function scanConditions(value: unknown, path: Path, out: DeprecationFinding[]): 
   }
   if (Array.isArray(value)) value.forEach((v, i) => scanConditions(v, [...path, i], out));
   else if (value !== null && typeof value === "object") {
-    for (const [k, v] of Object.entries(value)) if (k === "and" || k === "or" || k === "not") scanConditions(v, [...path, k], out);
+    for (const [k, v] of Object.entries(value))
+      if (k === "and" || k === "or" || k === "not") scanConditions(v, [...path, k], out);
   }
 }
 

@@ -10,7 +10,8 @@
 import parse from "parse-duration";
 
 /** docs/domain.md §1.8: at least one group, each unit at most once, days to seconds. */
-const GRAMMAR = /^(?=\d)(?:\d+\s*(?:d|days?)\s*)?(?:\d+\s*(?:h|hours?)\s*)?(?:\d+\s*(?:m|mins?|minutes?)\s*)?(?:\d+\s*(?:s|seconds?))?$/i;
+const GRAMMAR =
+  /^(?=\d)(?:\d+\s*(?:d|days?)\s*)?(?:\d+\s*(?:h|hours?)\s*)?(?:\d+\s*(?:m|mins?|minutes?)\s*)?(?:\d+\s*(?:s|seconds?))?$/i;
 
 /**
  * The longest duration a configuration file may give (365 days, in seconds): a wait or a timeout
@@ -30,13 +31,18 @@ export class DurationError extends Error {
 export function parseDuration(text: string): number {
   if (text.trim() === "") throw new DurationError("a duration cannot be empty");
   if (!GRAMMAR.test(text.trim())) {
-    throw new DurationError(`invalid duration "${text}": expected whole numbers with units in the order days, hours, minutes, seconds, e.g. "30 s", "5 min", "1 hour 30 min", "1 d 15 h 6 m 42 s"`);
+    throw new DurationError(
+      `invalid duration "${text}": expected whole numbers with units in the order days, hours, minutes, seconds, e.g. "30 s", "5 min", "1 hour 30 min", "1 d 15 h 6 m 42 s"`,
+    );
   }
   const seconds = parse(text, "s");
   if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) {
-    throw new DurationError(`invalid duration "${text}": expected a number with a unit, e.g. "30 s", "5 min", "1 hour 30 min"`);
+    throw new DurationError(
+      `invalid duration "${text}": expected a number with a unit, e.g. "30 s", "5 min", "1 hour 30 min"`,
+    );
   }
   if (seconds < 0) throw new DurationError(`invalid duration "${text}": a duration cannot be negative`);
-  if (!Number.isInteger(seconds)) throw new DurationError(`invalid duration "${text}": must be a whole number of seconds`);
+  if (!Number.isInteger(seconds))
+    throw new DurationError(`invalid duration "${text}": must be a whole number of seconds`);
   return seconds;
 }

@@ -35,7 +35,14 @@ export type {
 export { loadConfiguration, type LoadOptions, type LoadResult } from "./load/load.js";
 export { formatConfigError, formatPath } from "./load/issues.js";
 export {
-  byteLength, MAX_ALIAS_EXPANSION, MAX_ALIASES, MAX_CONFIGURATION_BYTES, MAX_DEPTH, MAX_NODES, MAX_REPORTED_DEPRECATIONS, MAX_REPORTED_ERRORS,
+  byteLength,
+  MAX_ALIAS_EXPANSION,
+  MAX_ALIASES,
+  MAX_CONFIGURATION_BYTES,
+  MAX_DEPTH,
+  MAX_NODES,
+  MAX_REPORTED_DEPRECATIONS,
+  MAX_REPORTED_ERRORS,
 } from "./load/limits.js";
 export { DEFAULT_PRIORITY } from "./load/defaults.js";
 export { DEPRECATED_ATTRIBUTES, DEPRECATED_KEYS, findDeprecations, UNDATED_DEADLINE } from "./deprecations.js";
@@ -44,7 +51,12 @@ export { ConditionError, parseCondition } from "./conditions/leaf-parser.js";
 export { parseConditionList, type ConditionIssue } from "./conditions/tree.js";
 export { evaluateCondition, evaluateConditions } from "./conditions/evaluate.js";
 /** What evaluations read: see conditions/context.ts. */
-export type { AttributeValue, CommitAttributes, EvaluationContext, PullRequestAttributes } from "./conditions/context.js";
+export type {
+  AttributeValue,
+  CommitAttributes,
+  EvaluationContext,
+  PullRequestAttributes,
+} from "./conditions/context.js";
 export { attributesOf, CONFIGURATION_FILES, type QueueContext } from "./conditions/attributes-of.js";
 export { conditionLabel, leafToString } from "./conditions/format.js";
 export { renderBatchChecklist, renderChecklist } from "./conditions/render.js";
@@ -55,7 +67,11 @@ export {
   type ConditionsEvaluationJson,
 } from "./conditions/json.js";
 export { dependsOnConditions, parseDependsOn, type Dependency } from "./conditions/depends-on.js";
-export { BRANCH_PROTECTION_DESCRIPTION, branchProtectionConditions, type BranchProtectionRules } from "./conditions/branch-protection.js";
+export {
+  BRANCH_PROTECTION_DESCRIPTION,
+  branchProtectionConditions,
+  type BranchProtectionRules,
+} from "./conditions/branch-protection.js";
 export { DEQUEUE_CODES } from "./conditions/dequeue-codes.js";
 
 export { simulatePullRequestSummary, simulateRepositorySummary, type SimulationSummary } from "./simulator/summary.js";
@@ -64,13 +80,35 @@ export { PRODUCTS, type Product, unusedSections, type UnusedSection } from "./si
 export { queueRuleApiConfig, queueRulesApiConfiguration, type QueueRuleApiConfig } from "./simulator/queue-rule-api.js";
 export { DOCS_BASE_URL } from "./docs-url.js";
 export { parseDuration, DurationError } from "./duration.js";
-export type { CheckRun, CheckState, CommitInfo, Permission, PullRequestSnapshot, RepoName, Review, ReviewState, Sha } from "./conditions/pull-request-facts.js";
+export type {
+  CheckRun,
+  CheckState,
+  CommitInfo,
+  Permission,
+  PullRequestSnapshot,
+  RepoName,
+  Review,
+  ReviewState,
+  Sha,
+} from "./conditions/pull-request-facts.js";
 export {
-  chooseRule, choosePriority, evaluateFor, partitionsOf, ruleConditions, scopesOf, type Protection,
+  chooseRule,
+  choosePriority,
+  evaluateFor,
+  partitionsOf,
+  ruleConditions,
+  scopesOf,
+  type Protection,
 } from "./rules/rule-evaluation.js";
 export {
-  anyActive, compileFreeze, freezeHold, freezeMatches, isActive,
-  type CompiledFreeze, type FreezeHold, type FreezeSource,
+  anyActive,
+  compileFreeze,
+  freezeHold,
+  freezeMatches,
+  isActive,
+  type CompiledFreeze,
+  type FreezeHold,
+  type FreezeSource,
 } from "./rules/freeze-hold.js";
 export { HORIZON_MS, scheduleVerdict, type ScheduleVerdict } from "./rules/schedule-verdict.js";
 export type { MergeMethodSetting, PartitionRuleConfig, ScopesConfig } from "./model.js";

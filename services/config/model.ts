@@ -147,7 +147,11 @@ export interface QueueRuleConfig {
   /** null resolves to "rebase" when merge_method is fast-forward, else "merge". */
   update_method: "merge" | "rebase" | null;
   commit_message_template: string | null;
-  commit_message_format: { title: "inherit" | "pr-title"; body: "inherit" | "pr-body" | "empty"; trailers: ("co-authored-by" | "approved-by" | "merged-by")[] } | null;
+  commit_message_format: {
+    title: "inherit" | "pr-title";
+    body: "inherit" | "pr-body" | "empty";
+    trailers: ("co-authored-by" | "approved-by" | "merged-by")[];
+  } | null;
   /** Deprecated; accepted and reported. Default true. */
   allow_inplace_checks: boolean;
   /** Deprecated; accepted and reported. Default false. */

@@ -13,8 +13,15 @@ import { invalidField } from "./violation.js";
 
 /** The kinds of refusal, named as the Connect codes they are answered with (docs/errors.md table). */
 export const DOMAIN_ERROR_KINDS = [
-  "invalid_argument", "not_found", "already_exists", "permission_denied", "unauthenticated",
-  "failed_precondition", "aborted", "resource_exhausted", "unavailable",
+  "invalid_argument",
+  "not_found",
+  "already_exists",
+  "permission_denied",
+  "unauthenticated",
+  "failed_precondition",
+  "aborted",
+  "resource_exhausted",
+  "unavailable",
 ] as const;
 
 /** One of {@link DOMAIN_ERROR_KINDS}. */
@@ -30,7 +37,11 @@ export class DomainError extends Error {
    * @param message one sentence the caller reads (never a library's text)
    * @param options.field the request field at fault (snake_case, as in the protos)
    */
-  constructor(readonly errorKind: DomainErrorKind, message: string, options?: { cause?: unknown; field?: string }) {
+  constructor(
+    readonly errorKind: DomainErrorKind,
+    message: string,
+    options?: { cause?: unknown; field?: string },
+  ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.errorField = options?.field;
   }
@@ -52,7 +63,11 @@ export function domainErrorOf(e: unknown): DomainRefusal | null {
   if (!(e instanceof Error)) return null;
   const { errorKind, errorField } = e as { errorKind?: unknown; errorField?: unknown };
   if (typeof errorKind !== "string" || !KINDS.has(errorKind)) return null;
-  return { kind: errorKind as DomainErrorKind, message: e.message, field: typeof errorField === "string" ? errorField : undefined };
+  return {
+    kind: errorKind as DomainErrorKind,
+    message: e.message,
+    field: typeof errorField === "string" ? errorField : undefined,
+  };
 }
 
 /** The Connect code of each kind (REST statuses: docs/errors.md). */
@@ -75,6 +90,7 @@ const CODES: Readonly<Record<DomainErrorKind, Code>> = {
 export function domainErrorToConnect(e: unknown): ConnectError | null {
   const refusal = domainErrorOf(e);
   if (refusal === null) return null;
-  if (refusal.kind === "invalid_argument" && refusal.field !== undefined) return invalidField(refusal.field, refusal.message);
+  if (refusal.kind === "invalid_argument" && refusal.field !== undefined)
+    return invalidField(refusal.field, refusal.message);
   return new ConnectError(refusal.message, CODES[refusal.kind], undefined, undefined, e);
 }

@@ -7,8 +7,20 @@ import { field as fieldOption, type FieldRule } from "../../gen/yardmaster/v1/co
 
 const EMPTY: Readonly<FieldRule> = Object.freeze({
   $typeName: "yardmaster.v1.FieldRule",
-  nullable: false, omittable: false, oneOf: [], format: "", minLen: 0, maxLen: 0, pattern: "",
-  min: 0n, hasMin: false, required: false, integerOrUuid: false, max: 0n, hasMax: false, maxItems: 0,
+  nullable: false,
+  omittable: false,
+  oneOf: [],
+  format: "",
+  minLen: 0,
+  maxLen: 0,
+  pattern: "",
+  min: 0n,
+  hasMin: false,
+  required: false,
+  integerOrUuid: false,
+  max: 0n,
+  hasMax: false,
+  maxItems: 0,
 }) as FieldRule;
 
 /** A FieldRule with its pattern compiled. */
@@ -29,7 +41,9 @@ export function ruleOf(field: DescField): CompiledRule {
     const rule = hasOption(field, fieldOption) ? getOption(field, fieldOption) : EMPTY;
     compiled = {
       rule,
-      pattern: rule.pattern ? new RegExp(rule.pattern.startsWith("^") ? rule.pattern : `^(?:${rule.pattern})$`, "u") : undefined,
+      pattern: rule.pattern
+        ? new RegExp(rule.pattern.startsWith("^") ? rule.pattern : `^(?:${rule.pattern})$`, "u")
+        : undefined,
       oneOf: rule.oneOf.length ? new Set(rule.oneOf) : undefined,
     };
     cache.set(field, compiled);

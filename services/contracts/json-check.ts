@@ -19,7 +19,8 @@ import { childPath, type FieldViolation } from "./violation.js";
  */
 export type PresenceMode = "proto3" | "strict";
 
-const RFC3339 = /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,9}))?(?:Z|[+-][0-9]{2}:[0-9]{2})$/;
+const RFC3339 =
+  /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,9}))?(?:Z|[+-][0-9]{2}:[0-9]{2})$/;
 const INT_TEXT = /^-?(0|[1-9][0-9]*)$/;
 
 /** Inclusive [min, max] of each integer scalar type. */
@@ -75,7 +76,13 @@ function describe(v: unknown): string {
   return typeof v === "object" ? "an object" : typeof v === "string" ? "a string" : typeof v;
 }
 
-function checkMessage(desc: DescMessage, value: unknown, mode: PresenceMode, path: string, out: FieldViolation[]): void {
+function checkMessage(
+  desc: DescMessage,
+  value: unknown,
+  mode: PresenceMode,
+  path: string,
+  out: FieldViolation[],
+): void {
   if (wellKnown(desc, value, path, out)) return;
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     out.push({ field: path || "body", description: `must be an object, not ${describe(value)}` });
@@ -84,7 +91,8 @@ function checkMessage(desc: DescMessage, value: unknown, mode: PresenceMode, pat
   const obj = value as Record<string, unknown>;
   const seen = new Set<string>();
   for (const field of desc.fields) {
-    const key = field.name in obj ? field.name : mode === "proto3" && field.jsonName in obj ? field.jsonName : undefined;
+    const key =
+      field.name in obj ? field.name : mode === "proto3" && field.jsonName in obj ? field.jsonName : undefined;
     const fieldPath = childPath(path, field.name);
     const { rule } = ruleOf(field);
     if (key === undefined) {
@@ -100,7 +108,8 @@ function checkMessage(desc: DescMessage, value: unknown, mode: PresenceMode, pat
     checkField(field, v, mode, fieldPath, out);
   }
   for (const key of Object.keys(obj)) {
-    if (!seen.has(key)) out.push({ field: childPath(path, key), description: `unknown field (not in ${desc.typeName})` });
+    if (!seen.has(key))
+      out.push({ field: childPath(path, key), description: `unknown field (not in ${desc.typeName})` });
   }
 }
 
@@ -114,17 +123,30 @@ function checkField(field: DescField, v: unknown, mode: PresenceMode, path: stri
         const itemPath = childPath(path, i);
         if (item === null) return void out.push({ field: itemPath, description: "must not be null" });
         if (field.listKind === "message") checkMessage(field.message, item, mode, itemPath, out);
-        else if (field.listKind === "enum") checkEnum(field.enum.values.map((x) => x.name), item, itemPath, out);
+        else if (field.listKind === "enum")
+          checkEnum(
+            field.enum.values.map((x) => x.name),
+            item,
+            itemPath,
+            out,
+          );
         else checkScalar(field, field.scalar, item, itemPath, out);
       });
       return;
     }
     case "map": {
-      if (v === null || typeof v !== "object" || Array.isArray(v)) return void out.push({ field: path, description: `must be an object, not ${describe(v)}` });
+      if (v === null || typeof v !== "object" || Array.isArray(v))
+        return void out.push({ field: path, description: `must be an object, not ${describe(v)}` });
       for (const [k, item] of Object.entries(v as object)) {
         const itemPath = childPath(path, k);
         if (field.mapKind === "message") checkMessage(field.message, item, mode, itemPath, out);
-        else if (field.mapKind === "enum") checkEnum(field.enum.values.map((x) => x.name), item, itemPath, out);
+        else if (field.mapKind === "enum")
+          checkEnum(
+            field.enum.values.map((x) => x.name),
+            item,
+            itemPath,
+            out,
+          );
         else checkScalar(field, field.scalar, item, itemPath, out);
       }
       return;
@@ -135,7 +157,12 @@ function checkField(field: DescField, v: unknown, mode: PresenceMode, path: stri
       }
       return checkMessage(field.message, v, mode, path, out);
     case "enum":
-      return checkEnum(field.enum.values.map((x) => x.name), v, path, out);
+      return checkEnum(
+        field.enum.values.map((x) => x.name),
+        v,
+        path,
+        out,
+      );
     case "scalar":
       return checkScalar(field, field.scalar, v, path, out);
   }
@@ -143,14 +170,18 @@ function checkField(field: DescField, v: unknown, mode: PresenceMode, path: stri
 
 function checkEnum(names: string[], v: unknown, path: string, out: FieldViolation[]): void {
   if (typeof v === "string" && names.includes(v) && !v.endsWith("UNSPECIFIED")) return;
-  out.push({ field: path, description: `must be one of ${names.filter((n) => !n.endsWith("UNSPECIFIED")).join(", ")}` });
+  out.push({
+    field: path,
+    description: `must be one of ${names.filter((n) => !n.endsWith("UNSPECIFIED")).join(", ")}`,
+  });
 }
 
 function checkScalar(field: DescField, scalar: ScalarType, v: unknown, path: string, out: FieldViolation[]): void {
   const compiled = ruleOf(field);
   switch (scalar) {
     case ScalarType.STRING: {
-      if (typeof v !== "string") return void out.push({ field: path, description: `must be a string, not ${describe(v)}` });
+      if (typeof v !== "string")
+        return void out.push({ field: path, description: `must be a string, not ${describe(v)}` });
       const problem = checkString(v, compiled);
       if (problem) out.push({ field: path, description: problem });
       return;
@@ -160,14 +191,20 @@ function checkScalar(field: DescField, scalar: ScalarType, v: unknown, path: str
       return;
     case ScalarType.DOUBLE:
     case ScalarType.FLOAT:
-      if (typeof v !== "number" || !Number.isFinite(v)) out.push({ field: path, description: `must be a number, not ${describe(v)}` });
+      if (typeof v !== "number" || !Number.isFinite(v))
+        out.push({ field: path, description: `must be a number, not ${describe(v)}` });
       return;
     case ScalarType.BYTES:
       if (typeof v !== "string") out.push({ field: path, description: "must be a base64 string" });
       return;
     default: {
       const range = INT_RANGES[scalar]!;
-      const text = typeof v === "number" && Number.isInteger(v) ? String(v) : typeof v === "string" && INT_TEXT.test(v) ? v : undefined;
+      const text =
+        typeof v === "number" && Number.isInteger(v)
+          ? String(v)
+          : typeof v === "string" && INT_TEXT.test(v)
+            ? v
+            : undefined;
       const n = text === undefined ? undefined : BigInt(text);
       if (n === undefined || n < range[0] || n > range[1]) {
         return void out.push({ field: path, description: `must be an integer between ${range[0]} and ${range[1]}` });
@@ -183,11 +220,15 @@ function wellKnown(desc: DescMessage, v: unknown, path: string, out: FieldViolat
   switch (desc.typeName) {
     case "google.protobuf.Timestamp":
       if (typeof v !== "string" || !isRfc3339(v)) {
-        out.push({ field: path, description: "must be an RFC 3339 date-time with a UTC offset, e.g. 2026-11-22T10:00:00Z" });
+        out.push({
+          field: path,
+          description: "must be an RFC 3339 date-time with a UTC offset, e.g. 2026-11-22T10:00:00Z",
+        });
       }
       return true;
     case "google.protobuf.Struct":
-      if (v === null || typeof v !== "object" || Array.isArray(v)) out.push({ field: path, description: `must be an object, not ${describe(v)}` });
+      if (v === null || typeof v !== "object" || Array.isArray(v))
+        out.push({ field: path, description: `must be an object, not ${describe(v)}` });
       return true;
     case "google.protobuf.ListValue":
       if (!Array.isArray(v)) out.push({ field: path, description: `must be an array, not ${describe(v)}` });
@@ -195,7 +236,8 @@ function wellKnown(desc: DescMessage, v: unknown, path: string, out: FieldViolat
     case "google.protobuf.Value":
       return true;
     case "google.protobuf.Duration":
-      if (typeof v !== "string" || !/^-?\d+(\.\d+)?s$/.test(v)) out.push({ field: path, description: 'must be a duration such as "1.5s"' });
+      if (typeof v !== "string" || !/^-?\d+(\.\d+)?s$/.test(v))
+        out.push({ field: path, description: 'must be a duration such as "1.5s"' });
       return true;
     default:
       return false;

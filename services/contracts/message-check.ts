@@ -23,8 +23,20 @@ function planOf(desc: DescMessage): DescField[] {
     plan = desc.fields.filter((f) => {
       const r = ruleOf(f).rule;
       const text = f.scalar === ScalarType.STRING;
-      const ruled = text || r.required || r.minLen || r.maxLen || r.pattern || r.oneOf.length || r.format || r.hasMin || r.hasMax || r.maxItems;
-      const nested = (f.fieldKind === "message" || (f.fieldKind === "list" && f.listKind === "message")) && !f.message!.typeName.startsWith("google.");
+      const ruled =
+        text ||
+        r.required ||
+        r.minLen ||
+        r.maxLen ||
+        r.pattern ||
+        r.oneOf.length ||
+        r.format ||
+        r.hasMin ||
+        r.hasMax ||
+        r.maxItems;
+      const nested =
+        (f.fieldKind === "message" || (f.fieldKind === "list" && f.listKind === "message")) &&
+        !f.message!.typeName.startsWith("google.");
       return ruled || nested || f.message?.typeName === "google.protobuf.Timestamp";
     });
     plans.set(desc, plan);
@@ -76,7 +88,8 @@ function checkValue(field: DescField, value: unknown, path: string, out: FieldVi
   let problem: string | undefined;
   if (typeof value === "string" && field.scalar === ScalarType.STRING) problem = checkString(value, compiled);
   else if (typeof value === "bigint") problem = checkInteger(value, compiled);
-  else if (typeof value === "number" && Number.isInteger(value) && field.scalar !== undefined) problem = checkInteger(BigInt(value), compiled);
+  else if (typeof value === "number" && Number.isInteger(value) && field.scalar !== undefined)
+    problem = checkInteger(BigInt(value), compiled);
   if (problem) out.push({ field: path, description: problem });
 }
 
@@ -87,6 +100,10 @@ function checkValue(field: DescField, value: unknown, path: string, out: FieldVi
  */
 function checkTimestamp(ts: Timestamp): string | undefined {
   const [minMs, maxMs] = TIMESTAMP_RANGE_MS;
-  const ok = ts.seconds >= BigInt(minMs / 1000) && ts.seconds <= BigInt(Math.floor(maxMs / 1000)) && ts.nanos >= 0 && ts.nanos <= 999_999_999;
+  const ok =
+    ts.seconds >= BigInt(minMs / 1000) &&
+    ts.seconds <= BigInt(Math.floor(maxMs / 1000)) &&
+    ts.nanos >= 0 &&
+    ts.nanos <= 999_999_999;
   return ok ? undefined : "must be a date-time from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z";
 }

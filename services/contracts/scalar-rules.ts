@@ -19,7 +19,8 @@ export function isUuid(text: string): boolean {
 export function checkString(value: string, { rule, pattern, oneOf }: CompiledRule): string | undefined {
   if (value.includes("\u0000")) return "must not contain the NUL character (U+0000)";
   if (rule.required && value === "") return "is required";
-  if (rule.minLen > 0 && value.length < rule.minLen) return `must be at least ${rule.minLen} character${rule.minLen === 1 ? "" : "s"} long`;
+  if (rule.minLen > 0 && value.length < rule.minLen)
+    return `must be at least ${rule.minLen} character${rule.minLen === 1 ? "" : "s"} long`;
   if (rule.maxLen > 0 && value.length > rule.maxLen) return `must be at most ${rule.maxLen} characters long`;
   if (pattern && !pattern.test(value)) return `must match the pattern ${rule.pattern}`;
   if (oneOf && !oneOf.has(value)) return `must be one of ${[...oneOf].join(", ")}`;
@@ -39,7 +40,8 @@ export function checkString(value: string, { rule, pattern, oneOf }: CompiledRul
 
 /** Describes what is wrong with an integer value against the rule's bounds, or returns undefined. */
 export function checkInteger(value: bigint, { rule }: CompiledRule): string | undefined {
-  if (rule.hasMin && rule.hasMax && (value < rule.min || value > rule.max)) return `must be between ${rule.min} and ${rule.max}`;
+  if (rule.hasMin && rule.hasMax && (value < rule.min || value > rule.max))
+    return `must be between ${rule.min} and ${rule.max}`;
   if (rule.hasMin && value < rule.min) return `must be at least ${rule.min}`;
   if (rule.hasMax && value > rule.max) return `must be at most ${rule.max}`;
   return undefined;

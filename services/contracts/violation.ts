@@ -24,7 +24,10 @@ export class InvalidArgumentError extends ConnectError {
     const first = violations[0];
     const more = violations.length > 1 ? ` (and ${violations.length - 1} more)` : "";
     super(`${first.field}: ${first.description}${more}`, Code.InvalidArgument, undefined, [
-      { desc: BadRequestSchema, value: { fieldViolations: violations.map((v) => ({ field: v.field, description: v.description })) } },
+      {
+        desc: BadRequestSchema,
+        value: { fieldViolations: violations.map((v) => ({ field: v.field, description: v.description })) },
+      },
     ]);
   }
 }
@@ -42,7 +45,9 @@ export function isInvalidArgumentError(e: unknown): e is InvalidArgumentError {
 export function violationsOf(e: ConnectError): FieldViolation[] {
   if (isInvalidArgumentError(e)) return e.violations;
   if (e.code !== Code.InvalidArgument) return [];
-  return e.findDetails(BadRequestSchema).flatMap((d) => d.fieldViolations.map((v) => ({ field: v.field, description: v.description })));
+  return e
+    .findDetails(BadRequestSchema)
+    .flatMap((d) => d.fieldViolations.map((v) => ({ field: v.field, description: v.description })));
 }
 
 /** Throws {@link InvalidArgumentError} when the list is not empty. */

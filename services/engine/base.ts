@@ -35,7 +35,16 @@ export function externalMove(ctx: Ctx, branch: string, sha: string): void {
   base.history = [{ sha, mergedPulls: [] }];
   if (ctx.state.config.resetOnExternalMerge !== "always") return;
   for (const train of ctx.state.trains.filter((t) => t.branch === branch)) {
-    abandonBisections(ctx, train, cancelBatches(ctx, train, [...train.batches].filter((c) => !c.merging), "MERGE_QUEUE_RESET"));
+    abandonBisections(
+      ctx,
+      train,
+      cancelBatches(
+        ctx,
+        train,
+        [...train.batches].filter((c) => !c.merging),
+        "MERGE_QUEUE_RESET",
+      ),
+    );
   }
 }
 
@@ -46,12 +55,18 @@ export function onBaseMoved(ctx: Ctx, branch: string, sha: string): void {
   if (base.deleted) {
     // Deleted during a merge, then pushed again: a new branch, nothing of the old chain holds.
     delete base.deleted;
-    if (base.mergingBatchId !== null) { base.pendingMoveSha = sha; return; }
+    if (base.mergingBatchId !== null) {
+      base.pendingMoveSha = sha;
+      return;
+    }
     externalMove(ctx, branch, sha);
     return;
   }
   if (sha === base.sha || base.history.some((h) => h.sha === sha)) return;
-  if (base.mergingBatchId !== null) { base.pendingMoveSha = sha; return; }
+  if (base.mergingBatchId !== null) {
+    base.pendingMoveSha = sha;
+    return;
+  }
   externalMove(ctx, branch, sha);
 }
 
@@ -67,12 +82,18 @@ export function onBaseDeleted(ctx: Ctx, branch: string): void {
  * failed merge. Returns true when some left.
  */
 export function leaveDeletedBases(ctx: Ctx): boolean {
-  const deleted = Object.entries(ctx.state.bases).filter(([, b]) => b.deleted).map(([branch]) => branch);
+  const deleted = Object.entries(ctx.state.bases)
+    .filter(([, b]) => b.deleted)
+    .map(([branch]) => branch);
   if (deleted.length === 0) return false;
   let left = false;
   for (const branch of deleted) {
-    const orphans = Object.values(ctx.state.pulls).filter((p) => p.baseRef === branch).map((p) => p.number);
-    left = leaveQueue(ctx, orphans, "BASE_BRANCH_MISSING", { reason: `The base branch ${branch} was deleted` }).length > 0 || left;
+    const orphans = Object.values(ctx.state.pulls)
+      .filter((p) => p.baseRef === branch)
+      .map((p) => p.number);
+    left =
+      leaveQueue(ctx, orphans, "BASE_BRANCH_MISSING", { reason: `The base branch ${branch} was deleted` }).length > 0 ||
+      left;
   }
   return left;
 }

@@ -11,7 +11,10 @@ import { logChecksEnd, type CheckEnd } from "./log-events.js";
 import type { Batch, CheckAttempt, PullEntry, Train } from "./state.js";
 
 /** Whether two scope sets share a scope (a batch touching every scope shares with all). */
-export function scopesOverlap(a: { scopes: string[]; allScopes: boolean }, b: { scopes: string[]; allScopes: boolean }): boolean {
+export function scopesOverlap(
+  a: { scopes: string[]; allScopes: boolean },
+  b: { scopes: string[]; allScopes: boolean },
+): boolean {
   if (a.allScopes || b.allScopes) return true;
   const sa = laneScopes(a.scopes);
   const sb = laneScopes(b.scopes);
@@ -38,7 +41,10 @@ export function ancestorsFor(ctx: Ctx, train: Train, scopes: { scopes: string[];
   if (mode === "serial") return usable.map((c) => c.id);
   const picked = new Set<string>();
   for (const batch of usable) {
-    if (scopesOverlap(batch, scopes)) { picked.add(batch.id); batch.ancestors.forEach((a) => picked.add(a)); }
+    if (scopesOverlap(batch, scopes)) {
+      picked.add(batch.id);
+      batch.ancestors.forEach((a) => picked.add(a));
+    }
   }
   return usable.filter((c) => picked.has(c.id)).map((c) => c.id);
 }
@@ -55,10 +61,27 @@ export function checkedPulls(train: Train, batch: Batch): number[] {
 }
 
 /** Appends a new batch to a train. */
-export function addBatch(ctx: Ctx, train: Train, init: Omit<Batch, "id" | "name" | "createdAt" | "check" | "retries" | "merging" | "restartReason"> & { name?: string }, index?: number): Batch {
+export function addBatch(
+  ctx: Ctx,
+  train: Train,
+  init: Omit<Batch, "id" | "name" | "createdAt" | "check" | "retries" | "merging" | "restartReason"> & {
+    name?: string;
+  },
+  index?: number,
+): Batch {
   const { id, seq } = ctx.nextBatch();
-  const batch: Batch = { ...init, id, name: init.name ?? `Batch ${seq}`, createdAt: ctx.now, check: null, retries: 0, merging: false, restartReason: null };
-  if (index === undefined) train.batches.push(batch); else train.batches.splice(index, 0, batch);
+  const batch: Batch = {
+    ...init,
+    id,
+    name: init.name ?? `Batch ${seq}`,
+    createdAt: ctx.now,
+    check: null,
+    retries: 0,
+    merging: false,
+    restartReason: null,
+  };
+  if (index === undefined) train.batches.push(batch);
+  else train.batches.splice(index, 0, batch);
   return batch;
 }
 
@@ -66,9 +89,22 @@ export function addBatch(ctx: Ctx, train: Train, init: Omit<Batch, "id" | "name"
  * checks_end of one member for a check attempt that started, which makes the batch the one the
  * member was checked in just before its next check (checks_start `previous_batch_*`).
  */
-export function endCheckFor(ctx: Ctx, pull: PullEntry, batch: Batch, check: CheckAttempt, end: CheckEnd, maxRetries: number): void {
+export function endCheckFor(
+  ctx: Ctx,
+  pull: PullEntry,
+  batch: Batch,
+  check: CheckAttempt,
+  end: CheckEnd,
+  maxRetries: number,
+): void {
   logChecksEnd(ctx, pull, batch, check, end, maxRetries);
-  const ended = end.aborted ? "stopped" : end.conclusion === "success" ? "passed" : end.conclusion === "timed_out" ? "timed_out" : "failed";
+  const ended = end.aborted
+    ? "stopped"
+    : end.conclusion === "success"
+      ? "passed"
+      : end.conclusion === "timed_out"
+        ? "timed_out"
+        : "failed";
   pull.previousBatch = { id: batch.id, name: batch.name, ended };
 }
 
@@ -85,8 +121,13 @@ export function stopCheck(ctx: Ctx, batch: Batch, endFor: (pr: number) => { code
     }
   }
   ctx.emit({
-    kind: "cancel_speculative_check", checkId: check.id, batchId: batch.id, inPlace: check.mode === "in_place",
-    draftBranch: check.branch, draftNumber: check.mode === "draft" ? check.number : null, reason: endFor(batch.members[0]!).code,
+    kind: "cancel_speculative_check",
+    checkId: check.id,
+    batchId: batch.id,
+    inPlace: check.mode === "in_place",
+    draftBranch: check.branch,
+    draftNumber: check.mode === "draft" ? check.number : null,
+    reason: endFor(batch.members[0]!).code,
   });
   releaseCheckingLabel(ctx, batch);
   batch.check = null;
@@ -105,7 +146,13 @@ export function releaseCheckingLabel(ctx: Ctx, batch: Batch): void {
  * the ids of bisections that lost a sub-batch are returned (to abandon). A batch being merged is
  * never cancelled: its merge is in flight.
  */
-export function cancelBatches(ctx: Ctx, train: Train, batches: Batch[], code: AbortCode, leaving: Map<number, AbortCode> = new Map()): string[] {
+export function cancelBatches(
+  ctx: Ctx,
+  train: Train,
+  batches: Batch[],
+  code: AbortCode,
+  leaving: Map<number, AbortCode> = new Map(),
+): string[] {
   const abandoned = new Set<string>();
   const inMerge = new Set(batchesInMerge(train).map((c) => c.id));
   const ids = new Set(batches.filter((c) => !inMerge.has(c.id)).map((c) => c.id));

@@ -12,7 +12,8 @@ import { logBisectionEnd } from "./log-events.js";
 import type { Bisection, Batch, Train } from "./state.js";
 
 export const rootOf = (train: Train, b: Bisection): Bisection => train.bisections.find((x) => x.id === b.rootId) ?? b;
-export const inTree = (train: Train, batch: Batch, rootId: string) => batch.bisectionId !== null && train.bisections.find((x) => x.id === batch.bisectionId)?.rootId === rootId;
+export const inTree = (train: Train, batch: Batch, rootId: string) =>
+  batch.bisectionId !== null && train.bisections.find((x) => x.id === batch.bisectionId)?.rootId === rootId;
 
 /** Moves held candidates back to waiting. */
 export function reembarkCandidates(train: Train, b: Bisection): void {
@@ -33,8 +34,14 @@ export function settleSubs(ctx: Ctx, train: Train, rootId: string, keepPassed: b
   for (const sub of subs) {
     const aheadOk = sub.ancestors.every((a) => kept.has(a) || !train.batches.some((c) => c.id === a));
     const chain = [...subs.filter((s) => kept.has(s.id)), sub].flatMap((s) => s.members);
-    const exact = sub.check?.phase === "passed" && isExactTree(ctx, train.branch, sub.check.baseSha, sub.check.includedPulls, chain);
-    if (!broken && aheadOk && exact) { kept.add(sub.id); sub.bisectionId = null; continue; }
+    const exact =
+      sub.check?.phase === "passed" &&
+      isExactTree(ctx, train.branch, sub.check.baseSha, sub.check.includedPulls, chain);
+    if (!broken && aheadOk && exact) {
+      kept.add(sub.id);
+      sub.bisectionId = null;
+      continue;
+    }
     broken = true;
     cancelBatches(ctx, train, [sub], "BATCH_AHEAD_FAILED");
   }
@@ -51,7 +58,12 @@ export function endChain(ctx: Ctx, train: Train, b: Bisection, maxReached: boole
     const remaining = level.members.filter((n) => ctx.pull(n) && !culprits.has(n));
     for (const ref of level.memberRefs) logBisectionEnd(ctx, ref, level, remaining, maxReached);
     reembarkCandidates(train, level);
-    cancelBatches(ctx, train, train.batches.filter((c) => c.bisectionId === level!.id), "BATCH_AHEAD_FAILED");
+    cancelBatches(
+      ctx,
+      train,
+      train.batches.filter((c) => c.bisectionId === level!.id),
+      "BATCH_AHEAD_FAILED",
+    );
     train.bisections = train.bisections.filter((x) => x.id !== level!.id);
   }
 }
@@ -63,7 +75,8 @@ export function abandonBisections(ctx: Ctx, train: Train, ids: string[]): void {
     if (!b) continue;
     const root = rootOf(train, b);
     settleSubs(ctx, train, root.id, false);
-    for (let deepest = deepestOf(train, root.id); deepest; deepest = deepestOf(train, root.id)) endChain(ctx, train, deepest, false);
+    for (let deepest = deepestOf(train, root.id); deepest; deepest = deepestOf(train, root.id))
+      endChain(ctx, train, deepest, false);
   }
 }
 

@@ -33,7 +33,15 @@ export function discardBatch(ctx: Ctx, train: Train, batch: Batch, reason: strin
   const check = batch.check;
   if (check) {
     releaseCheckingLabel(ctx, batch);
-    ctx.emit({ kind: "cancel_speculative_check", checkId: check.id, batchId: batch.id, inPlace: check.mode === "in_place", draftBranch: check.branch, draftNumber: check.mode === "draft" ? check.number : null, reason });
+    ctx.emit({
+      kind: "cancel_speculative_check",
+      checkId: check.id,
+      batchId: batch.id,
+      inPlace: check.mode === "in_place",
+      draftBranch: check.branch,
+      draftNumber: check.mode === "draft" ? check.number : null,
+      reason,
+    });
   }
   train.batches = train.batches.filter((c) => c.id !== batch.id);
 }
@@ -46,7 +54,12 @@ export function discardBatch(ctx: Ctx, train: Train, batch: Batch, reason: strin
  * `why` replaces the failure's code and reasons when the batch leaves the train for another
  * cause (a batch giving way to a schedule: SCHEDULE_BLOCKED_AHEAD_YIELDED).
  */
-export function rebuildDescendants(ctx: Ctx, train: Train, batch: Batch, why?: { code: AbortCode; reason: string; restartReason: string }): void {
+export function rebuildDescendants(
+  ctx: Ctx,
+  train: Train,
+  batch: Batch,
+  why?: { code: AbortCode; reason: string; restartReason: string },
+): void {
   const own = ctx.bisection(train, batch.bisectionId);
   const ownRoot = own ? rootOf(train, own).id : null;
   const descendants = descendantsOf(train, batch);
@@ -72,13 +85,33 @@ function split(ctx: Ctx, train: Train, batch: Batch, parent: Bisection | null): 
   const parts = Math.min(Math.max(2, ctx.state.config.maxParallelChecks), head.length);
   const size = Math.ceil(head.length / parts);
   const record: Bisection = {
-    id: batch.id, name: batch.name, queueRule: batch.queueRule, rootId: parent?.rootId ?? batch.id, parentId: parent?.id ?? null,
-    depth: batch.depth, members: [...batch.members], ancestors: [], scopes: batch.scopes, allScopes: batch.allScopes,
-    subBatchIds: [], candidates: [batch.members.at(-1)!], checkPullRequest: batch.check?.number ?? null,
-    timedOut: batch.check?.timedOut ?? false, attempts: 0, startedAt: ctx.now, confirmedCulprits: [], droppedUnverified: [],
+    id: batch.id,
+    name: batch.name,
+    queueRule: batch.queueRule,
+    rootId: parent?.rootId ?? batch.id,
+    parentId: parent?.id ?? null,
+    depth: batch.depth,
+    members: [...batch.members],
+    ancestors: [],
+    scopes: batch.scopes,
+    allScopes: batch.allScopes,
+    subBatchIds: [],
+    candidates: [batch.members.at(-1)!],
+    checkPullRequest: batch.check?.number ?? null,
+    timedOut: batch.check?.timedOut ?? false,
+    attempts: 0,
+    startedAt: ctx.now,
+    confirmedCulprits: [],
+    droppedUnverified: [],
     memberRefs: batch.members.map((n) => {
       const p = ctx.mustPull(n);
-      return { number: n, baseRef: p.baseRef, queueRule: p.queueRule, priorityRuleName: p.priorityRuleName, sessionId: p.sessionId };
+      return {
+        number: n,
+        baseRef: p.baseRef,
+        queueRule: p.queueRule,
+        priorityRuleName: p.priorityRuleName,
+        sessionId: p.sessionId,
+      };
     }),
   };
   const root = parent ? rootOf(train, parent) : record;
@@ -88,8 +121,14 @@ function split(ctx: Ctx, train: Train, batch: Batch, parent: Bisection | null): 
   const prefix = batch.name.replace(/^Batch /, "Sub-batch ");
   for (let i = 0, k = 0; i < head.length; i += size, k++) {
     const sub = addBatch(ctx, train, {
-      queueRule: batch.queueRule, members: head.slice(i, i + size), ancestors: [...record.ancestors, ...record.subBatchIds],
-      scopes: batch.scopes, allScopes: batch.allScopes, bisectionId: record.id, depth: batch.depth + 1, name: `${prefix}.${k + 1}`,
+      queueRule: batch.queueRule,
+      members: head.slice(i, i + size),
+      ancestors: [...record.ancestors, ...record.subBatchIds],
+      scopes: batch.scopes,
+      allScopes: batch.allScopes,
+      bisectionId: record.id,
+      depth: batch.depth + 1,
+      name: `${prefix}.${k + 1}`,
     });
     record.subBatchIds.push(sub.id);
   }
@@ -103,7 +142,9 @@ function split(ctx: Ctx, train: Train, batch: Batch, parent: Bisection | null): 
  * unless it is in another batch of the train by now.
  */
 function giveUp(ctx: Ctx, train: Train, root: Bisection, leaf: Bisection, failed: Batch): void {
-  const passed = new Set(train.batches.filter((c) => c.check?.phase === "passed" && !inTree(train, c, root.id)).flatMap((c) => c.members));
+  const passed = new Set(
+    train.batches.filter((c) => c.check?.phase === "passed" && !inTree(train, c, root.id)).flatMap((c) => c.members),
+  );
   const unresolved = root.members.filter((n) => ctx.pull(n) && !passed.has(n));
   const from = new Map<number, LeaveBatch>(unresolved.map((n) => [n, failed.members.includes(n) ? failed : root]));
   endChain(ctx, train, leaf, true);
@@ -129,13 +170,20 @@ export function resolveFailedBatch(ctx: Ctx, train: Train, batch: Batch): void {
   if (batch.members.length === 1) {
     const culprit = batch.members[0]!;
     discardBatch(ctx, train, batch, "culprit found");
-    if (parent) { parent.confirmedCulprits.push(culprit); endChain(ctx, train, parent, false); }
+    if (parent) {
+      parent.confirmedCulprits.push(culprit);
+      endChain(ctx, train, parent, false);
+    }
     // The batch is gone by now: the leave names it explicitly.
     leaveQueue(ctx, culprit, culpritCode, { from: new Map([[culprit, batch]]) });
     return;
   }
   if (!canSplit(ctx, batch, root)) {
-    if (parent) { discardBatch(ctx, train, batch, "max failure resolution attempts"); giveUp(ctx, train, root!, parent, batch); return; }
+    if (parent) {
+      discardBatch(ctx, train, batch, "max failure resolution attempts");
+      giveUp(ctx, train, root!, parent, batch);
+      return;
+    }
     const members = [...batch.members];
     discardBatch(ctx, train, batch, "max failure resolution attempts");
     const from = new Map(members.map((n) => [n, batch]));
@@ -157,7 +205,8 @@ export function progressBisections(ctx: Ctx, train: Train): boolean {
     const candidates = b.candidates.filter((n) => ctx.pull(n));
     b.candidates = [];
     if (candidates.length > 0) {
-      if (b.depth === 0) b.droppedUnverified.push(...candidates); else b.confirmedCulprits.push(...candidates);
+      if (b.depth === 0) b.droppedUnverified.push(...candidates);
+      else b.confirmedCulprits.push(...candidates);
     }
     settleSubs(ctx, train, b.rootId, true);
     endChain(ctx, train, b, false);

@@ -48,7 +48,12 @@ function buildPoint(ctx: Ctx, train: Train, batch: Batch): BuildPoint | null {
   if (rule.mergeMethod === "fast-forward" && ahead.length > 0) {
     const parent = ahead.at(-1)!.check;
     if (!parent?.headSha) return null;
-    return { baseSha: parent.headSha, pulls: own, treeBase: parent.baseSha, included: [...parent.includedPulls, ...own] };
+    return {
+      baseSha: parent.headSha,
+      pulls: own,
+      treeBase: parent.baseSha,
+      included: [...parent.includedPulls, ...own],
+    };
   }
   const base = ctx.base(train.branch).sha;
   const pulls = [...ahead.flatMap((c) => c.members), ...own];
@@ -74,14 +79,32 @@ function requestCreation(ctx: Ctx, train: Train, batch: Batch, check: CheckAttem
   const rule = ctx.mustRule(batch.queueRule);
   const head = (n: number) => ({ number: n, headSha: ctx.mustPull(n).headSha });
   if (check.mode === "in_place") {
-    ctx.emit({ kind: "start_in_place_check", checkId: check.id, batchId: batch.id, baseRef: train.branch, baseSha: build.baseSha, pull: head(batch.members[0]!), updateMethod: rule.updateMethod, botAccount: rule.updateBotAccount });
+    ctx.emit({
+      kind: "start_in_place_check",
+      checkId: check.id,
+      batchId: batch.id,
+      baseRef: train.branch,
+      baseSha: build.baseSha,
+      pull: head(batch.members[0]!),
+      updateMethod: rule.updateMethod,
+      botAccount: rule.updateBotAccount,
+    });
     return;
   }
   const ahead = build.pulls.filter((n) => !batch.members.includes(n));
-  const lines = build.pulls.map((n) => `- #${n} ${ctx.pull(n)?.title ?? ""}${batch.members.includes(n) ? "" : " (batch ahead)"}`.trimEnd());
+  const lines = build.pulls.map((n) =>
+    `- #${n} ${ctx.pull(n)?.title ?? ""}${batch.members.includes(n) ? "" : " (batch ahead)"}`.trimEnd(),
+  );
   ctx.emit({
-    kind: "create_speculative_check", checkId: check.id, batchId: batch.id, baseRef: train.branch, baseSha: build.baseSha,
-    draftBranch: check.branch!, pulls: build.pulls.map(head), ownPullNumbers: [...batch.members], aheadPullNumbers: ahead,
+    kind: "create_speculative_check",
+    checkId: check.id,
+    batchId: batch.id,
+    baseRef: train.branch,
+    baseSha: build.baseSha,
+    draftBranch: check.branch!,
+    pulls: build.pulls.map(head),
+    ownPullNumbers: [...batch.members],
+    aheadPullNumbers: ahead,
     title: title(batch.members),
     body: `This draft pull request checks ${batch.name} of the merge queue (queue rule \`${batch.queueRule}\`) on top of \`${train.branch}\` at ${build.baseSha}.\n\nPull requests, in merge order:\n${lines.join("\n")}\n`,
     botAccount: rule.draftBotAccount,
@@ -90,13 +113,26 @@ function requestCreation(ctx: Ctx, train: Train, batch: Batch, check: CheckAttem
 
 function startCheck(ctx: Ctx, train: Train, batch: Batch, build: BuildPoint): void {
   const rule = ctx.mustRule(batch.queueRule);
-  const inPlace = usesInPlaceChecks(ctx.state.config, rule) && batch.members.length === 1 && batch.ancestors.length === 0;
+  const inPlace =
+    usesInPlaceChecks(ctx.state.config, rule) && batch.members.length === 1 && batch.ancestors.length === 0;
   const attempt = batch.retries;
   batch.check = {
-    id: ctx.nextCheckId(), attempt, mode: inPlace ? "in_place" : "draft", phase: "creating",
-    branch: inPlace ? null : draftBranchName(rule.queueBranchPrefix, train, batch, attempt), number: null, headSha: null,
-    baseSha: build.treeBase, includedPulls: build.included,
-    requestedAt: ctx.now, startedAt: null, endedAt: null, timedOut: false, checks: [], creationFailures: 0, nextCreationAt: null,
+    id: ctx.nextCheckId(),
+    attempt,
+    mode: inPlace ? "in_place" : "draft",
+    phase: "creating",
+    branch: inPlace ? null : draftBranchName(rule.queueBranchPrefix, train, batch, attempt),
+    number: null,
+    headSha: null,
+    baseSha: build.treeBase,
+    includedPulls: build.included,
+    requestedAt: ctx.now,
+    startedAt: null,
+    endedAt: null,
+    timedOut: false,
+    checks: [],
+    creationFailures: 0,
+    nextCreationAt: null,
   };
   requestCreation(ctx, train, batch, batch.check, build);
 }
@@ -108,7 +144,12 @@ function startCheck(ctx: Ctx, train: Train, batch: Batch, build: BuildPoint): vo
  */
 function waitsForMerge(ctx: Ctx, train: Train, batch: Batch): boolean {
   const merging = train.batches.find((c) => c.merging);
-  return merging !== undefined && merging !== batch && !batch.ancestors.includes(merging.id) && mustBuildOn(ctx, batch, merging);
+  return (
+    merging !== undefined &&
+    merging !== batch &&
+    !batch.ancestors.includes(merging.id) &&
+    mustBuildOn(ctx, batch, merging)
+  );
 }
 
 /** Starts checks of batches waiting for a slot, and re-requests creations whose retry is due. Returns true on change. */
@@ -118,10 +159,20 @@ export function startChecks(ctx: Ctx, train: Train): boolean {
   const cfg = ctx.state.config;
   for (const batch of train.batches) {
     const check = batch.check;
-    if (check?.phase === "creating" && check.nextCreationAt !== null && check.nextCreationAt <= ctx.now && !waitsForMerge(ctx, train, batch)) {
+    if (
+      check?.phase === "creating" &&
+      check.nextCreationAt !== null &&
+      check.nextCreationAt <= ctx.now &&
+      !waitsForMerge(ctx, train, batch)
+    ) {
       const build = buildPoint(ctx, train, batch);
       if (!build) continue;
-      Object.assign(check, { id: ctx.nextCheckId(), nextCreationAt: null, baseSha: build.treeBase, includedPulls: build.included });
+      Object.assign(check, {
+        id: ctx.nextCheckId(),
+        nextCreationAt: null,
+        baseSha: build.treeBase,
+        includedPulls: build.included,
+      });
       requestCreation(ctx, train, batch, check, build);
       changed = true;
     }
@@ -133,7 +184,8 @@ export function startChecks(ctx: Ctx, train: Train): boolean {
     if (!sub && used >= cfg.maxParallelChecks) continue;
     const ahead = train.batches.filter((c) => batch.ancestors.includes(c.id));
     // An edited draft (allow_queue_branch_edit) holds commits no other check can include: wait for its merge.
-    if (ahead.some((a) => !a.check || a.check.edited || (a.check.phase === "failed" && !cfg.skipIntermediateResults))) continue;
+    if (ahead.some((a) => !a.check || a.check.edited || (a.check.phase === "failed" && !cfg.skipIntermediateResults)))
+      continue;
     if (!capacityAllows(ctx, train, batch) || waitsForMerge(ctx, train, batch)) continue;
     const build = buildPoint(ctx, train, batch);
     if (!build) continue;
@@ -144,7 +196,12 @@ export function startChecks(ctx: Ctx, train: Train): boolean {
   return changed;
 }
 
-const ENDED: Record<CheckEnding, string> = { passed: "passed", failed: "failed", timed_out: "timed out", stopped: "stopped" };
+const ENDED: Record<CheckEnding, string> = {
+  passed: "passed",
+  failed: "failed",
+  timed_out: "timed out",
+  stopped: "stopped",
+};
 
 /**
  * checks_start `start_reason`: why the batch is rechecked, a bisection prefix, a retry, a pull
@@ -155,7 +212,8 @@ function startReason(ctx: Ctx, train: Train, batch: Batch, number: number): stri
   if (batch.restartReason) return batch.restartReason;
   const b = ctx.bisection(train, batch.bisectionId);
   if (b) return `Bisection of ${b.name}: checking a prefix of the failed batch`;
-  if (batch.check!.attempt > 0) return `Retry ${batch.check!.attempt} of ${ctx.rule(batch.queueRule)?.maxChecksRetries ?? 0} after a failure`;
+  if (batch.check!.attempt > 0)
+    return `Retry ${batch.check!.attempt} of ${ctx.rule(batch.queueRule)?.maxChecksRetries ?? 0} after a failure`;
   const previous = ctx.pull(number)?.previousBatch;
   return previous ? `Re-embarked after ${previous.name} ${ENDED[previous.ended ?? "stopped"]}` : "First time checking";
 }
@@ -174,7 +232,12 @@ export function onCheckCreated(ctx: Ctx, event: EventOf<"speculative_check_creat
     pull.headSha = event.headSha;
     pull.pendingHeadSha = null;
   }
-  Object.assign(check, { number: event.pullRequestNumber, headSha: event.headSha, phase: "running", startedAt: ctx.now });
+  Object.assign(check, {
+    number: event.pullRequestNumber,
+    headSha: event.headSha,
+    phase: "running",
+    startedAt: ctx.now,
+  });
   const label = ctx.state.config.checkingLabel;
   for (const m of batch.members) {
     const pull = ctx.mustPull(m);
@@ -189,14 +252,22 @@ export function onCheckCreationFailed(ctx: Ctx, event: EventOf<"speculative_chec
   const found = ctx.findCheck(event.checkId);
   if (!found || found.check.phase !== "creating") return;
   const { train, batch, check } = found;
-  const named = event.pullRequest !== null && check.includedPulls.includes(event.pullRequest) ? event.pullRequest : batch.members[0]!;
+  const named =
+    event.pullRequest !== null && check.includedPulls.includes(event.pullRequest)
+      ? event.pullRequest
+      : batch.members[0]!;
   const reason = event.message || undefined;
   if (event.reason === "conflict_with_pull_ahead") {
     const blockers = check.includedPulls.slice(0, check.includedPulls.indexOf(named)).filter((n) => ctx.pull(n));
     if (blockers.length > 0) {
       const pull = ctx.mustPull(named);
       pull.conflictBlockers = blockers;
-      logConflictDeferred(ctx, pull, reason ?? "The pull request conflicts with pull requests ahead; it waits for them to merge", blockers);
+      logConflictDeferred(
+        ctx,
+        pull,
+        reason ?? "The pull request conflicts with pull requests ahead; it waits for them to merge",
+        blockers,
+      );
       const holder = train.batches.find((c) => c.members.includes(named)) ?? batch;
       abandonBisections(ctx, train, cancelBatches(ctx, train, withDescendants(train, holder), "BATCH_AHEAD_FAILED"));
       return;
@@ -214,7 +285,13 @@ export function onCheckCreationFailed(ctx: Ctx, event: EventOf<"speculative_chec
   for (const m of batch.members) {
     const pull = ctx.mustPull(m);
     pull.creationFailures += 1;
-    logChecksPostponed(ctx, pull, batch, event.message || "The draft pull request could not be created", pull.creationFailures);
+    logChecksPostponed(
+      ctx,
+      pull,
+      batch,
+      event.message || "The draft pull request could not be created",
+      pull.creationFailures,
+    );
   }
   if (check.creationFailures >= MAX_CREATION_ATTEMPTS) {
     leaveQueue(ctx, [...batch.members], "DRAFT_PULL_REQUEST_CREATION_FAILED", { reason });
@@ -254,5 +331,13 @@ export function onCheckEdited(ctx: Ctx, event: EventOf<"speculative_check_edited
     return;
   }
   abandonBisections(ctx, train, cancelBatches(ctx, train, descendantsOf(train, batch), "BATCH_AHEAD_BRANCH_EDITED"));
-  Object.assign(check, { headSha: event.headSha, phase: "running", startedAt: ctx.now, endedAt: null, timedOut: false, checks: [], edited: true });
+  Object.assign(check, {
+    headSha: event.headSha,
+    phase: "running",
+    startedAt: ctx.now,
+    endedAt: null,
+    timedOut: false,
+    checks: [],
+    edited: true,
+  });
 }

@@ -7,7 +7,12 @@
  * obsolete when they change (CONFIGURATION_CHANGED, docs/domain.md §3.6).
  */
 import type {
-  MergeMethodSetting, MergeQueueConfig, PartitionRuleConfig, PriorityRuleConfig, QueueRuleConfig, ScopesConfig,
+  MergeMethodSetting,
+  MergeQueueConfig,
+  PartitionRuleConfig,
+  PriorityRuleConfig,
+  QueueRuleConfig,
+  ScopesConfig,
 } from "../config/index.js";
 
 /** One queue rule as the engine uses it. Durations in seconds, as in the configuration. */
@@ -75,21 +80,36 @@ export const DEFAULT_PARTITION = "__default__";
 
 /** Defaults of `merge_queue` (docs/domain.md §1.3). */
 export const DEFAULT_MERGE_QUEUE: MergeQueueConfig = {
-  max_parallel_checks: 5, mode: "serial", reset_on_external_merge: "always", skip_intermediate_results: false,
-  queued_label: "queued", checking_label: null, dequeued_label: "dequeued", status_comments: "all", queue_controls_comment: true,
+  max_parallel_checks: 5,
+  mode: "serial",
+  reset_on_external_merge: "always",
+  skip_intermediate_results: false,
+  queued_label: "queued",
+  checking_label: null,
+  dequeued_label: "dequeued",
+  status_comments: "all",
+  queue_controls_comment: true,
 };
 
 function checkFingerprint(rule: QueueRuleConfig): string {
   return JSON.stringify([
-    rule.merge_conditions, rule.queue_conditions, rule.branch_protection_injection_mode, rule.merge_method,
-    rule.update_method, rule.queue_branch_prefix, rule.allow_inplace_checks, rule.allow_queue_branch_edit,
+    rule.merge_conditions,
+    rule.queue_conditions,
+    rule.branch_protection_injection_mode,
+    rule.merge_method,
+    rule.update_method,
+    rule.queue_branch_prefix,
+    rule.allow_inplace_checks,
+    rule.allow_queue_branch_edit,
   ]);
 }
 
 /** Projects one queue rule (defaults already filled by the configuration module). */
 export function projectQueueRule(rule: QueueRuleConfig): EngineQueueRule {
   const mergeMethod = rule.merge_method ?? "merge";
-  const single = rule.merge_conditions.length === 0 || JSON.stringify(rule.merge_conditions) === JSON.stringify(rule.queue_conditions);
+  const single =
+    rule.merge_conditions.length === 0 ||
+    JSON.stringify(rule.merge_conditions) === JSON.stringify(rule.queue_conditions);
   return {
     name: rule.name,
     rank: rule.priority,
@@ -133,7 +153,13 @@ export function projectConfiguration(input: ConfigurationInput): EngineConfig {
 
 /** The configuration of a repository without a configuration file: no queue rules. */
 export function emptyEngineConfig(): EngineConfig {
-  return projectConfiguration({ queue_rules: [], merge_queue: DEFAULT_MERGE_QUEUE, priority_rules: [], scopes: null, partition_rules: [] });
+  return projectConfiguration({
+    queue_rules: [],
+    merge_queue: DEFAULT_MERGE_QUEUE,
+    priority_rules: [],
+    scopes: null,
+    partition_rules: [],
+  });
 }
 
 /**
@@ -142,7 +168,11 @@ export function emptyEngineConfig(): EngineConfig {
  * CI is single-step, no retries, and in-place checks are allowed.
  */
 export function usesInPlaceChecks(config: EngineConfig, rule: EngineQueueRule): boolean {
-  return config.maxParallelChecks === 1
-    && config.queueRules.every((r) => r.batchSize.max === 1)
-    && rule.singleStepCi && rule.maxChecksRetries === 0 && rule.allowInplaceChecks;
+  return (
+    config.maxParallelChecks === 1 &&
+    config.queueRules.every((r) => r.batchSize.max === 1) &&
+    rule.singleStepCi &&
+    rule.maxChecksRetries === 0 &&
+    rule.allowInplaceChecks
+  );
 }

@@ -12,7 +12,10 @@ import type { Bisection, Batch, CheckAttempt, EngineState, EpochMs, PullEntry, T
 export class Ctx {
   readonly effects: EngineEffect[] = [];
 
-  constructor(readonly state: EngineState, readonly now: EpochMs) {}
+  constructor(
+    readonly state: EngineState,
+    readonly now: EpochMs,
+  ) {}
 
   /** Appends an effect. */
   emit(effect: EngineEffect): void {
@@ -20,7 +23,13 @@ export class Ctx {
   }
 
   /** Appends an activity log effect. */
-  log(type: string, pullRequest: number | null, baseRef: string | null, trigger: string, metadata: Record<string, unknown>): void {
+  log(
+    type: string,
+    pullRequest: number | null,
+    baseRef: string | null,
+    trigger: string,
+    metadata: Record<string, unknown>,
+  ): void {
     const effect: LogEffect = { kind: "log", type, pullRequest, baseRef, trigger, metadata };
     this.effects.push(effect);
   }
@@ -66,8 +75,12 @@ export class Ctx {
 
   /** Trains holding a pull request (waiting, in a batch or held by a bisection). */
   trainsOf(number: number): Train[] {
-    return this.state.trains.filter((t) => t.waiting.includes(number) || t.batches.some((c) => c.members.includes(number))
-      || t.bisections.some((b) => b.candidates.includes(number)));
+    return this.state.trains.filter(
+      (t) =>
+        t.waiting.includes(number) ||
+        t.batches.some((c) => c.members.includes(number)) ||
+        t.bisections.some((b) => b.candidates.includes(number)),
+    );
   }
 
   /** The batch with this id and its train. */

@@ -30,11 +30,18 @@ export function onPause(ctx: Ctx, event: EventOf<"pause">): void {
   ctx.state.pause = { reason: event.reason, pausedAt: was?.pausedAt ?? ctx.now };
   if (was) return;
   for (const train of ctx.state.trains) {
-    const first = train.batches.find((c) => c.check?.mode === "draft" && (c.check.phase === "creating" || c.check.phase === "running"));
+    const first = train.batches.find(
+      (c) => c.check?.mode === "draft" && (c.check.phase === "creating" || c.check.phase === "running"),
+    );
     if (!first) continue;
-    const stopped = train.batches.filter((c) => c.check?.mode === "draft" && (c.check.phase === "creating" || c.check.phase === "running"))
+    const stopped = train.batches
+      .filter((c) => c.check?.mode === "draft" && (c.check.phase === "creating" || c.check.phase === "running"))
       .flatMap((c) => withDescendants(train, c));
-    abandonBisections(ctx, train, cancelBatches(ctx, train, [...new Set(stopped)], "PR_CHECKS_STOPPED_BECAUSE_MERGE_QUEUE_PAUSE"));
+    abandonBisections(
+      ctx,
+      train,
+      cancelBatches(ctx, train, [...new Set(stopped)], "PR_CHECKS_STOPPED_BECAUSE_MERGE_QUEUE_PAUSE"),
+    );
   }
 }
 
@@ -64,18 +71,39 @@ function validate(config: EngineConfig): void {
     names.add(r.name);
     const { min, max } = r.batchSize;
     if (!(Number.isInteger(min) && Number.isInteger(max) && min >= 1 && max <= 128 && min <= max)) {
-      throw new EngineInputError(`${at}.batch_size`, "must be an integer 1-128, or {min, max} with 1 <= min <= max <= 128");
+      throw new EngineInputError(
+        `${at}.batch_size`,
+        "must be an integer 1-128, or {min, max} with 1 <= min <= max <= 128",
+      );
     }
-    if (!(r.batchMaxWaitTime >= 0)) throw new EngineInputError(`${at}.batch_max_wait_time`, "must be a non-negative number of seconds");
-    if (!(Number.isInteger(r.maxChecksRetries) && r.maxChecksRetries >= 0)) throw new EngineInputError(`${at}.max_checks_retries`, "must be an integer >= 0");
+    if (!(r.batchMaxWaitTime >= 0))
+      throw new EngineInputError(`${at}.batch_max_wait_time`, "must be a non-negative number of seconds");
+    if (!(Number.isInteger(r.maxChecksRetries) && r.maxChecksRetries >= 0))
+      throw new EngineInputError(`${at}.max_checks_retries`, "must be an integer >= 0");
   });
-  if (!(Number.isInteger(config.maxParallelChecks) && config.maxParallelChecks >= 1 && config.maxParallelChecks <= 128)) {
+  if (
+    !(Number.isInteger(config.maxParallelChecks) && config.maxParallelChecks >= 1 && config.maxParallelChecks <= 128)
+  ) {
     throw new EngineInputError("config.merge_queue.max_parallel_checks", "must be an integer 1-128");
   }
 }
 
-function dissolveTrain(ctx: Ctx, train: Train, batches: Batch[], code: "BATCH_SCOPES_CHANGED" | "SPECULATIVE_CHECK_NUMBER_REDUCED"): void {
-  abandonBisections(ctx, train, cancelBatches(ctx, train, batches.filter((c) => !c.merging), code));
+function dissolveTrain(
+  ctx: Ctx,
+  train: Train,
+  batches: Batch[],
+  code: "BATCH_SCOPES_CHANGED" | "SPECULATIVE_CHECK_NUMBER_REDUCED",
+): void {
+  abandonBisections(
+    ctx,
+    train,
+    cancelBatches(
+      ctx,
+      train,
+      batches.filter((c) => !c.merging),
+      code,
+    ),
+  );
 }
 
 /** configuration_changed: applies the new configuration and settles what it invalidates. */
@@ -84,7 +112,9 @@ export function onConfigurationChanged(ctx: Ctx, input: ConfigurationInput): voi
   validate(next);
   const old = ctx.state.config;
   ctx.state.config = next;
-  const missing = Object.values(ctx.state.pulls).filter((p) => !ctx.rule(p.queueRule)).map((p) => p.number);
+  const missing = Object.values(ctx.state.pulls)
+    .filter((p) => !ctx.rule(p.queueRule))
+    .map((p) => p.number);
   leaveQueue(ctx, missing, "QUEUE_RULE_MISSING");
 
   const allowed = next.partitions.length ? next.partitions : [DEFAULT_PARTITION];
@@ -96,25 +126,40 @@ export function onConfigurationChanged(ctx: Ctx, input: ConfigurationInput): voi
     for (const n of [...train.waiting]) {
       const pull = ctx.mustPull(n);
       pull.partitions = pull.partitions.filter((p) => p !== train.partition);
-      if (pull.partitions.length === 0) orphans.push(n); else train.waiting = train.waiting.filter((x) => x !== n);
+      if (pull.partitions.length === 0) orphans.push(n);
+      else train.waiting = train.waiting.filter((x) => x !== n);
     }
     leaveQueue(ctx, orphans, "PR_DEQUEUED_FROM_PARTITION", { from });
     if (train.batches.length === 0) ctx.state.trains = ctx.state.trains.filter((t) => t !== train);
   }
 
-  if (old.mode !== next.mode) for (const train of ctx.state.trains) dissolveTrain(ctx, train, [...train.batches], "BATCH_SCOPES_CHANGED");
+  if (old.mode !== next.mode)
+    for (const train of ctx.state.trains) dissolveTrain(ctx, train, [...train.batches], "BATCH_SCOPES_CHANGED");
 
-  const changedRules = new Set(next.queueRules.filter((r) => {
-    const before = old.queueRules.find((o) => o.name === r.name);
-    return before !== undefined && before.checkFingerprint !== r.checkFingerprint;
-  }).map((r) => r.name));
-  const invalidated = ctx.state.trains.flatMap((t) => t.batches).filter((c) => c.check && changedRules.has(c.queueRule)).flatMap((c) => c.members);
+  const changedRules = new Set(
+    next.queueRules
+      .filter((r) => {
+        const before = old.queueRules.find((o) => o.name === r.name);
+        return before !== undefined && before.checkFingerprint !== r.checkFingerprint;
+      })
+      .map((r) => r.name),
+  );
+  const invalidated = ctx.state.trains
+    .flatMap((t) => t.batches)
+    .filter((c) => c.check && changedRules.has(c.queueRule))
+    .flatMap((c) => c.members);
   leaveQueue(ctx, invalidated, "CONFIGURATION_CHANGED");
 
   if (next.maxParallelChecks < old.maxParallelChecks) {
     for (const train of ctx.state.trains) {
       const extra = train.batches.filter((c) => c.check && c.bisectionId === null).slice(next.maxParallelChecks);
-      if (extra.length) dissolveTrain(ctx, train, [...new Set(extra.flatMap((c) => withDescendants(train, c)))], "SPECULATIVE_CHECK_NUMBER_REDUCED");
+      if (extra.length)
+        dissolveTrain(
+          ctx,
+          train,
+          [...new Set(extra.flatMap((c) => withDescendants(train, c)))],
+          "SPECULATIVE_CHECK_NUMBER_REDUCED",
+        );
     }
   }
 }

@@ -145,9 +145,17 @@ export interface LogEffect {
 
 /** Every effect. */
 export type EngineEffect =
-  | CreateSpeculativeCheckEffect | StartInPlaceCheckEffect | CancelSpeculativeCheckEffect | MergeBatchEffect
-  | ClosePullRequestEffect | CommentEffect | PostSummaryCheckEffect | LabelsEffect
-  | ScheduleTimerEffect | CancelTimerEffect | LogEffect;
+  | CreateSpeculativeCheckEffect
+  | StartInPlaceCheckEffect
+  | CancelSpeculativeCheckEffect
+  | MergeBatchEffect
+  | ClosePullRequestEffect
+  | CommentEffect
+  | PostSummaryCheckEffect
+  | LabelsEffect
+  | ScheduleTimerEffect
+  | CancelTimerEffect
+  | LogEffect;
 
 /** Trigger of events the engine starts by itself. */
 export const INTERNAL_TRIGGER = "merge queue internal";

@@ -77,27 +77,60 @@ export interface ApplyResult {
 
 function dispatch(ctx: Ctx, event: EngineEvent): void {
   switch (event.type) {
-    case "configuration_changed": return onConfigurationChanged(ctx, event.config);
-    case "pull_request_queued": return onQueued(ctx, event);
-    case "pull_request_updated": return onUpdated(ctx, event.number, event.headSha);
-    case "pull_request_closed": return onClosed(ctx, event.number);
-    case "pull_request_base_changed": return onBaseChanged(ctx, event.number, event.baseRef);
-    case "pull_request_merged_externally": return onMergedExternally(ctx, event.number);
-    case "queue_conditions_evaluated": return onQueueConditions(ctx, event);
-    case "speculative_check_created": return onCheckCreated(ctx, event);
-    case "speculative_check_failed": return onCheckCreationFailed(ctx, event);
-    case "speculative_check_closed": return onCheckClosed(ctx, event.checkId);
-    case "speculative_check_edited": return onCheckEdited(ctx, event);
-    case "check_results": return onCheckResults(ctx, event.checkId, event.conditions, event.checks, event.evaluations, event.scheduleOpensAt ?? null, event.scheduleBlocked ?? null, event.holdKind ?? "schedule", event.holdOpenEnded ?? false);
-    case "merge_completed": return onMergeCompleted(ctx, event);
-    case "merge_failed": return onMergeFailed(ctx, event);
-    case "base_branch_moved": return onBaseMoved(ctx, event.branch, event.sha);
-    case "base_branch_deleted": return onBaseDeleted(ctx, event.branch);
-    case "timer_fired": { delete ctx.state.timers[event.key]; return; }
-    case "pause": return onPause(ctx, event);
-    case "unpause": return onUnpause(ctx);
-    case "freeze_released": return onFreezeReleased(ctx, event.numbers);
-    case "dequeue_requested": return onDequeue(ctx, event);
+    case "configuration_changed":
+      return onConfigurationChanged(ctx, event.config);
+    case "pull_request_queued":
+      return onQueued(ctx, event);
+    case "pull_request_updated":
+      return onUpdated(ctx, event.number, event.headSha);
+    case "pull_request_closed":
+      return onClosed(ctx, event.number);
+    case "pull_request_base_changed":
+      return onBaseChanged(ctx, event.number, event.baseRef);
+    case "pull_request_merged_externally":
+      return onMergedExternally(ctx, event.number);
+    case "queue_conditions_evaluated":
+      return onQueueConditions(ctx, event);
+    case "speculative_check_created":
+      return onCheckCreated(ctx, event);
+    case "speculative_check_failed":
+      return onCheckCreationFailed(ctx, event);
+    case "speculative_check_closed":
+      return onCheckClosed(ctx, event.checkId);
+    case "speculative_check_edited":
+      return onCheckEdited(ctx, event);
+    case "check_results":
+      return onCheckResults(
+        ctx,
+        event.checkId,
+        event.conditions,
+        event.checks,
+        event.evaluations,
+        event.scheduleOpensAt ?? null,
+        event.scheduleBlocked ?? null,
+        event.holdKind ?? "schedule",
+        event.holdOpenEnded ?? false,
+      );
+    case "merge_completed":
+      return onMergeCompleted(ctx, event);
+    case "merge_failed":
+      return onMergeFailed(ctx, event);
+    case "base_branch_moved":
+      return onBaseMoved(ctx, event.branch, event.sha);
+    case "base_branch_deleted":
+      return onBaseDeleted(ctx, event.branch);
+    case "timer_fired": {
+      delete ctx.state.timers[event.key];
+      return;
+    }
+    case "pause":
+      return onPause(ctx, event);
+    case "unpause":
+      return onUnpause(ctx);
+    case "freeze_released":
+      return onFreezeReleased(ctx, event.numbers);
+    case "dequeue_requested":
+      return onDequeue(ctx, event);
   }
 }
 

@@ -13,7 +13,10 @@ export class EngineInputError extends Error {
   override readonly name = "EngineInputError";
   /** Answered as a refusal of the request in the queue's present state (docs/errors.md). */
   readonly errorKind: "failed_precondition" | "not_found" = "failed_precondition";
-  constructor(readonly path: string, message: string) {
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
     super(path ? `${path}: ${message}` : message);
   }
 }
@@ -25,7 +28,18 @@ const queueCheck = z.object({
   name: z.string(),
   description: z.string(),
   url: z.string().nullable(),
-  state: z.enum(["failure", "error", "cancelled", "action_required", "timed_out", "pending", "neutral", "skipped", "stale", "success"]),
+  state: z.enum([
+    "failure",
+    "error",
+    "cancelled",
+    "action_required",
+    "timed_out",
+    "pending",
+    "neutral",
+    "skipped",
+    "stale",
+    "success",
+  ]),
   avatar_url: z.string().nullable(),
 });
 const hostLabel = z.object({ id: z.number().int(), name: z.string(), color: z.string(), default: z.boolean() });
@@ -33,7 +47,9 @@ const truth = z.union([z.literal(true), z.literal(false), z.literal("pending")])
 /** An evaluated conditions tree as events.proto `ConditionEvaluation` JSON (kept for the leave event). */
 const evaluation = z.record(z.string(), z.unknown());
 /** Who paused or unpaused (optional; the pause endpoints log it, the engine does not need it). */
-const actor = z.object({ type: z.enum(["application", "user"]), id: z.union([z.number().int(), z.string()]), name: z.string() }).optional();
+const actor = z
+  .object({ type: z.enum(["application", "user"]), id: z.union([z.number().int(), z.string()]), name: z.string() })
+  .optional();
 
 /** What the runner resolved for a pull request entering the queue. */
 const queuedPull = z.object({
@@ -67,30 +83,64 @@ const queuedPull = z.object({
 });
 
 const schemas = {
-  configuration_changed: z.object({ type: z.literal("configuration_changed"), config: z.custom<ConfigurationInput>((v) => typeof v === "object" && v !== null && Array.isArray((v as ConfigurationInput).queue_rules) && typeof (v as ConfigurationInput).merge_queue === "object", "must hold queue_rules (array) and merge_queue (object)") }),
-  pull_request_queued: z.object({ type: z.literal("pull_request_queued"), pull: queuedPull, trigger: z.string().min(1) }),
+  configuration_changed: z.object({
+    type: z.literal("configuration_changed"),
+    config: z.custom<ConfigurationInput>(
+      (v) =>
+        typeof v === "object" &&
+        v !== null &&
+        Array.isArray((v as ConfigurationInput).queue_rules) &&
+        typeof (v as ConfigurationInput).merge_queue === "object",
+      "must hold queue_rules (array) and merge_queue (object)",
+    ),
+  }),
+  pull_request_queued: z.object({
+    type: z.literal("pull_request_queued"),
+    pull: queuedPull,
+    trigger: z.string().min(1),
+  }),
   pull_request_updated: z.object({ type: z.literal("pull_request_updated"), number, headSha: sha }),
   pull_request_closed: z.object({ type: z.literal("pull_request_closed"), number }),
-  pull_request_base_changed: z.object({ type: z.literal("pull_request_base_changed"), number, baseRef: z.string().min(1).max(255) }),
+  pull_request_base_changed: z.object({
+    type: z.literal("pull_request_base_changed"),
+    number,
+    baseRef: z.string().min(1).max(255),
+  }),
   pull_request_merged_externally: z.object({ type: z.literal("pull_request_merged_externally"), number }),
   queue_conditions_evaluated: z.object({
-    type: z.literal("queue_conditions_evaluated"), number, result: truth,
+    type: z.literal("queue_conditions_evaluated"),
+    number,
+    result: truth,
     /** The pull request's labels as read with the conditions, to keep the status view current. */
     labels: z.array(z.string()).optional(),
     hostLabels: z.array(hostLabel).optional(),
     /** The queue conditions as evaluated, shown by the leave event (`conditions_evaluation`). */
     evaluation: evaluation.optional(),
   }),
-  speculative_check_created: z.object({ type: z.literal("speculative_check_created"), checkId: z.string().min(1), pullRequestNumber: number, headSha: sha }),
+  speculative_check_created: z.object({
+    type: z.literal("speculative_check_created"),
+    checkId: z.string().min(1),
+    pullRequestNumber: number,
+    headSha: sha,
+  }),
   speculative_check_failed: z.object({
-    type: z.literal("speculative_check_failed"), checkId: z.string().min(1),
+    type: z.literal("speculative_check_failed"),
+    checkId: z.string().min(1),
     reason: z.enum(["conflict_with_base", "conflict_with_pull_ahead", "branch_update_failed", "error"]),
-    pullRequest: number.nullable(), message: z.string(),
+    pullRequest: number.nullable(),
+    message: z.string(),
   }),
   speculative_check_closed: z.object({ type: z.literal("speculative_check_closed"), checkId: z.string().min(1) }),
-  speculative_check_edited: z.object({ type: z.literal("speculative_check_edited"), checkId: z.string().min(1), headSha: sha }),
+  speculative_check_edited: z.object({
+    type: z.literal("speculative_check_edited"),
+    checkId: z.string().min(1),
+    headSha: sha,
+  }),
   check_results: z.object({
-    type: z.literal("check_results"), checkId: z.string().min(1), conditions: truth, checks: z.array(queueCheck),
+    type: z.literal("check_results"),
+    checkId: z.string().min(1),
+    conditions: truth,
+    checks: z.array(queueCheck),
     /** Per member (pull request number as a string): the merge conditions as evaluated, for the leave event. */
     evaluations: z.record(z.string(), evaluation).optional(),
     /**
@@ -105,7 +155,10 @@ const schemas = {
      * Members not named here could merge now (they give way: docs/merge-queue.md rule 5). Absent:
      * every member waits until scheduleOpensAt.
      */
-    scheduleBlocked: z.record(z.string().regex(/^[1-9][0-9]*$/), z.number().int().nonnegative()).nullable().optional(),
+    scheduleBlocked: z
+      .record(z.string().regex(/^[1-9][0-9]*$/), z.number().int().nonnegative())
+      .nullable()
+      .optional(),
     /**
      * What holds the check with scheduleOpensAt: "schedule" (default: the merge conditions' time
      * leaves, `waiting_schedule`) or "freeze" (a scheduled freeze holds some members, `frozen`;
@@ -118,7 +171,9 @@ const schemas = {
   }),
   merge_completed: z.object({ type: z.literal("merge_completed"), batchId: z.string().min(1), newBaseSha: sha }),
   merge_failed: z.object({
-    type: z.literal("merge_failed"), batchId: z.string().min(1), reason: z.enum(["conflict", "base_moved", "error"]),
+    type: z.literal("merge_failed"),
+    batchId: z.string().min(1),
+    reason: z.enum(["conflict", "base_moved", "error"]),
     /** The pull request that failed to merge, when known. */
     pullRequest: number.nullable(),
     /** The base tip the runner found (required to act on "base_moved"). */
@@ -132,7 +187,12 @@ const schemas = {
   unpause: z.object({ type: z.literal("unpause"), actor }),
   /** Pull requests that gave way to a scheduled freeze which no longer holds them (it ended early, was deleted or changed). */
   freeze_released: z.object({ type: z.literal("freeze_released"), numbers: z.array(number).max(10_000) }),
-  dequeue_requested: z.object({ type: z.literal("dequeue_requested"), number, trigger: z.string().min(1), source: z.enum(["api", "command"]) }),
+  dequeue_requested: z.object({
+    type: z.literal("dequeue_requested"),
+    number,
+    trigger: z.string().min(1),
+    source: z.enum(["api", "command"]),
+  }),
 } as const;
 
 type Schemas = typeof schemas;
@@ -184,7 +244,10 @@ export function parseEvent(input: unknown): EngineEvent {
   if (typeof input !== "object" || input === null) throw new EngineInputError("", "an event must be an object");
   const type = (input as { type?: unknown }).type;
   if (typeof type !== "string" || !(type in schemas)) {
-    throw new EngineInputError("type", `unknown event type ${JSON.stringify(type)}; expected one of ${Object.keys(schemas).join(", ")}`);
+    throw new EngineInputError(
+      "type",
+      `unknown event type ${JSON.stringify(type)}; expected one of ${Object.keys(schemas).join(", ")}`,
+    );
   }
   const result = schemas[type as EngineEventType].safeParse(input);
   if (!result.success) {

@@ -24,7 +24,9 @@ const laneKey = (p: PullEntry) => (p.allScopes ? "*" : [...laneScopes(p.scopes)]
 function eligible(ctx: Ctx, train: Train): PullEntry[] {
   const mode = ctx.state.config.mode;
   // A failed batch waiting for a later one to vindicate it (skip_intermediate_results) blocks its lanes.
-  const failed = ctx.state.config.skipIntermediateResults ? train.batches.filter((c) => c.check?.phase === "failed") : [];
+  const failed = ctx.state.config.skipIntermediateResults
+    ? train.batches.filter((c) => c.check?.phase === "failed")
+    : [];
   return orderedWaiting(ctx, train).filter((p) => {
     if (!ctx.rule(p.queueRule)) return false;
     if (p.conflictBlockers?.some((n) => ctx.pull(n))) return false;
@@ -39,7 +41,13 @@ function eligible(ctx: Ctx, train: Train): PullEntry[] {
  * The seed's stack: its predecessors still waiting in this train (transitively, oldest first) then
  * itself, or null when one of them cannot join it (other queue rule, or not eligible now).
  */
-function stackOf(ctx: Ctx, train: Train, seed: PullEntry, eligibleNow: Set<number>, embarked: Set<number>): PullEntry[] | null {
+function stackOf(
+  ctx: Ctx,
+  train: Train,
+  seed: PullEntry,
+  eligibleNow: Set<number>,
+  embarked: Set<number>,
+): PullEntry[] | null {
   const inOtherBatch = (n: number) => train.batches.some((c) => c.members.includes(n)) && !embarked.has(n);
   const chain: PullEntry[] = [];
   const visit = (p: PullEntry, depth: number): boolean => {
@@ -47,7 +55,8 @@ function stackOf(ctx: Ctx, train: Train, seed: PullEntry, eligibleNow: Set<numbe
     for (const n of p.dependsOn) {
       const pred = ctx.pull(n);
       if (!pred || embarked.has(n) || chain.some((c) => c.number === n) || !ctx.trainsOf(n).includes(train)) continue;
-      if (inOtherBatch(n) || !eligibleNow.has(n) || pred.queueRule !== seed.queueRule || !visit(pred, depth + 1)) return false;
+      if (inOtherBatch(n) || !eligibleNow.has(n) || pred.queueRule !== seed.queueRule || !visit(pred, depth + 1))
+        return false;
     }
     if (!chain.some((c) => c.number === p.number)) chain.push(p);
     return true;
@@ -56,12 +65,23 @@ function stackOf(ctx: Ctx, train: Train, seed: PullEntry, eligibleNow: Set<numbe
 }
 
 /** Fills a batch after `first`: group members whose stack is already embarked or taken, at most `size` in all. */
-function fill(ctx: Ctx, train: Train, first: PullEntry[], group: PullEntry[], size: number, embarked: Set<number>): PullEntry[] {
+function fill(
+  ctx: Ctx,
+  train: Train,
+  first: PullEntry[],
+  group: PullEntry[],
+  size: number,
+  embarked: Set<number>,
+): PullEntry[] {
   const taken = first.slice(0, size);
   for (const p of group) {
     if (taken.length >= size) break;
     if (taken.some((t) => t.number === p.number)) continue;
-    const blocked = (n: number) => ctx.pull(n) !== undefined && !embarked.has(n) && !taken.some((t) => t.number === n) && ctx.trainsOf(n).includes(train);
+    const blocked = (n: number) =>
+      ctx.pull(n) !== undefined &&
+      !embarked.has(n) &&
+      !taken.some((t) => t.number === n) &&
+      ctx.trainsOf(n).includes(train);
     if (!p.dependsOn.some(blocked)) taken.push(p);
   }
   return taken;
@@ -82,33 +102,53 @@ export function formBatches(ctx: Ctx, train: Train): boolean {
     const candidates = eligible(ctx, train).filter((p) => !stalled.some((c) => scopesOverlap(c, p)));
     const eligibleNow = new Set(candidates.map((p) => p.number));
     // Predecessors count as embarked only in batches the new one is checked on top of.
-    const embarkedFor = (p: PullEntry) => new Set(train.batches.filter((c) => ancestorsFor(ctx, train, p).includes(c.id)).flatMap((c) => c.members));
+    const embarkedFor = (p: PullEntry) =>
+      new Set(train.batches.filter((c) => ancestorsFor(ctx, train, p).includes(c.id)).flatMap((c) => c.members));
     let seed: PullEntry | undefined;
     let stack: PullEntry[] = [];
     let embarked = new Set<number>();
     for (const c of candidates) {
       embarked = embarkedFor(c);
       const chain = stackOf(ctx, train, c, eligibleNow, embarked);
-      if (chain) { seed = c; stack = chain; break; }
+      if (chain) {
+        seed = c;
+        stack = chain;
+        break;
+      }
     }
     if (!seed) break;
     const rule = ctx.mustRule(seed.queueRule);
     const mode = cfg.mode;
     const priority = effectivePriority(ctx, seed);
-    const group = seed.allScopes ? [seed] : candidates.filter((p) => p.queueRule === seed.queueRule && effectivePriority(ctx, p) === priority
-      && !p.allScopes && (mode === "serial" || laneKey(p) === laneKey(seed)));
+    const group = seed.allScopes
+      ? [seed]
+      : candidates.filter(
+          (p) =>
+            p.queueRule === seed.queueRule &&
+            effectivePriority(ctx, p) === priority &&
+            !p.allScopes &&
+            (mode === "serial" || laneKey(p) === laneKey(seed)),
+        );
     const { min, max } = rule.batchSize;
     const size = seed.allScopes ? 1 : min === max ? max : Math.min(max, Math.max(min, Math.ceil(group.length / free)));
     const members = fill(ctx, train, stack, group, size, embarked);
     if (members.length < size) {
       const deadline = Math.min(...members.map((p) => p.readySince)) + rule.batchMaxWaitTime * 1000;
-      if (ctx.now < deadline) { train.forming = { members: members.map((p) => p.number), size, startsAt: deadline }; break; }
+      if (ctx.now < deadline) {
+        train.forming = { members: members.map((p) => p.number), size, startsAt: deadline };
+        break;
+      }
     }
     const scopes = [...new Set(members.flatMap((p) => p.scopes))].sort();
     const allScopes = members.some((p) => p.allScopes);
     addBatch(ctx, train, {
-      queueRule: seed.queueRule, members: members.map((p) => p.number), ancestors: ancestorsFor(ctx, train, { scopes, allScopes }),
-      scopes, allScopes, bisectionId: null, depth: 0,
+      queueRule: seed.queueRule,
+      members: members.map((p) => p.number),
+      ancestors: ancestorsFor(ctx, train, { scopes, allScopes }),
+      scopes,
+      allScopes,
+      bisectionId: null,
+      depth: 0,
     });
     for (const p of members) endYield(p, ctx.now);
     const ids = new Set(members.map((p) => p.number));

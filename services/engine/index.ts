@@ -4,15 +4,59 @@
  * Rules: engine.ts header and docs/merge-queue.md.
  */
 export { apply, createState, type ApplyResult } from "./engine.js";
-export { emptyState, type EngineState, type PullEntry, type Batch, type CheckAttempt, type Bisection, type Train, type BaseState, type QueueCheck, type EpochMs } from "./state.js";
-export { parseEvent, EngineInputError, type EngineEvent, type EngineEventInput, type EngineEventType, type EventOf, type QueuedPullInput } from "./events.js";
+export {
+  emptyState,
+  type EngineState,
+  type PullEntry,
+  type Batch,
+  type CheckAttempt,
+  type Bisection,
+  type Train,
+  type BaseState,
+  type QueueCheck,
+  type EpochMs,
+} from "./state.js";
+export {
+  parseEvent,
+  EngineInputError,
+  type EngineEvent,
+  type EngineEventInput,
+  type EngineEventType,
+  type EventOf,
+  type QueuedPullInput,
+} from "./events.js";
 export { NotQueuedError } from "./control-events.js";
 export type * from "./effects.js";
 export { INTERNAL_TRIGGER } from "./effects.js";
-export { projectConfiguration, emptyEngineConfig, usesInPlaceChecks, DEFAULT_MERGE_QUEUE, DEFAULT_PARTITION, type ConfigurationInput, type EngineConfig, type EngineQueueRule } from "./config.js";
-export { abortStatus, reasonOf, DEFINITIVE_CODES, REEMBARKED_CODES, type AbortCode, type DefinitiveCode, type DequeueCode, type ReembarkedCode } from "./codes.js";
+export {
+  projectConfiguration,
+  emptyEngineConfig,
+  usesInPlaceChecks,
+  DEFAULT_MERGE_QUEUE,
+  DEFAULT_PARTITION,
+  type ConfigurationInput,
+  type EngineConfig,
+  type EngineQueueRule,
+} from "./config.js";
+export {
+  abortStatus,
+  reasonOf,
+  DEFINITIVE_CODES,
+  REEMBARKED_CODES,
+  type AbortCode,
+  type DefinitiveCode,
+  type DequeueCode,
+  type ReembarkedCode,
+} from "./codes.js";
 export { deterministicUuid, UUID_PATTERN } from "./ids.js";
-export { Simulation, constantMinutes, type SimulationSetup, type SimulationStep, type PullFate, type RunHooks } from "./simulate.js";
+export {
+  Simulation,
+  constantMinutes,
+  type SimulationSetup,
+  type SimulationStep,
+  type PullFate,
+  type RunHooks,
+} from "./simulate.js";
 export { simulateQueue, type WhatIfOptions, type WhatIfReport } from "./what-if.js";
 export { statusView, branchesWithQueue, pauseView, type StatusView } from "./views/status.js";
 export { pullView, type PullView, type MergeabilityCheckView } from "./views/pull.js";

@@ -38,11 +38,18 @@ export interface LeaveOptions {
  * batch holding it as a candidate, else `options.from`; null when it was waiting. Returns the
  * numbers that left, cascaded successors included.
  */
-export function leaveQueue(ctx: Ctx, numbers: number | number[], code: DefinitiveCode, options: LeaveOptions = {}): number[] {
+export function leaveQueue(
+  ctx: Ctx,
+  numbers: number | number[],
+  code: DefinitiveCode,
+  options: LeaveOptions = {},
+): number[] {
   // A pull request whose batch is being merged (or merged with a later batch) cannot leave any
   // more: the merge decides.
   const merging = new Set(ctx.state.trains.flatMap((t) => batchesInMerge(t).flatMap((c) => c.members)));
-  const list = (Array.isArray(numbers) ? numbers : [numbers]).filter((n, i, a) => ctx.pull(n) && !merging.has(n) && a.indexOf(n) === i);
+  const list = (Array.isArray(numbers) ? numbers : [numbers]).filter(
+    (n, i, a) => ctx.pull(n) && !merging.has(n) && a.indexOf(n) === i,
+  );
   if (list.length === 0) return [];
   const leaving = new Map(list.map((n) => [n, code] as const));
   const batchOf = new Map<number, LeaveBatch>();
@@ -57,7 +64,8 @@ export function leaveQueue(ctx: Ctx, numbers: number | number[], code: Definitiv
       const batch = train.batches.find((c) => c.members.includes(number));
       if (!batch) continue;
       const cancelled = withDescendants(train, batch);
-      for (const c of cancelled) for (const m of c.members) if (leaving.has(m) && !batchOf.has(m)) batchOf.set(m, { ...c });
+      for (const c of cancelled)
+        for (const m of c.members) if (leaving.has(m) && !batchOf.has(m)) batchOf.set(m, { ...c });
       const abandoned = cancelBatches(ctx, train, cancelled, options.othersCode ?? "PR_AHEAD_DEQUEUED", leaving);
       abandonBisections(ctx, train, abandoned);
       for (const m of list) train.waiting = train.waiting.filter((n) => n !== m);
@@ -65,7 +73,14 @@ export function leaveQueue(ctx: Ctx, numbers: number | number[], code: Definitiv
   }
   const left = [...list];
   for (const number of list) {
-    announceLeave(ctx, ctx.mustPull(number), code, batchOf.get(number) ?? options.from?.get(number) ?? null, options.trigger ?? INTERNAL_TRIGGER, options.reason);
+    announceLeave(
+      ctx,
+      ctx.mustPull(number),
+      code,
+      batchOf.get(number) ?? options.from?.get(number) ?? null,
+      options.trigger ?? INTERNAL_TRIGGER,
+      options.reason,
+    );
   }
   for (const number of options.cascade === false ? [] : list) {
     for (const successor of Object.values(ctx.state.pulls)) {
@@ -82,7 +97,14 @@ export function leaveQueue(ctx: Ctx, numbers: number | number[], code: Definitiv
  * then forgets the pull request. Held pull requests whose
  * conflict was deferred behind it are released when nothing else blocks them.
  */
-export function announceLeave(ctx: Ctx, pull: PullEntry, code: DequeueCode, batch: LeaveBatch | null, trigger: string, reason?: string): void {
+export function announceLeave(
+  ctx: Ctx,
+  pull: PullEntry,
+  code: DequeueCode,
+  batch: LeaveBatch | null,
+  trigger: string,
+  reason?: string,
+): void {
   const merged = code === "PR_MERGED" || code === "PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED";
   const cfg = ctx.state.config;
   endYield(pull, ctx.now);
@@ -91,12 +113,23 @@ export function announceLeave(ctx: Ctx, pull: PullEntry, code: DequeueCode, batc
   if (!merged && cfg.dequeuedLabel) ctx.emit({ kind: "add_labels", number: pull.number, labels: [cfg.dequeuedLabel] });
   const sentence = reason ?? reasonOf(code);
   ctx.emit({
-    kind: "post_summary_check", number: pull.number, headSha: pull.headSha, conclusion: merged ? "success" : "failure",
-    title: merged ? "The pull request has been merged by the merge queue" : `The pull request left the merge queue: ${code}`,
+    kind: "post_summary_check",
+    number: pull.number,
+    headSha: pull.headSha,
+    conclusion: merged ? "success" : "failure",
+    title: merged
+      ? "The pull request has been merged by the merge queue"
+      : `The pull request left the merge queue: ${code}`,
     summary: sentence,
   });
   if (cfg.statusComments !== "none") {
-    ctx.emit({ kind: "comment", number: pull.number, body: merged ? `Merged by the merge queue (${pull.queueRule}).` : `Dequeued from the merge queue (${code}): ${sentence}.` });
+    ctx.emit({
+      kind: "comment",
+      number: pull.number,
+      body: merged
+        ? `Merged by the merge queue (${pull.queueRule}).`
+        : `Dequeued from the merge queue (${code}): ${sentence}.`,
+    });
   }
   delete ctx.state.pulls[String(pull.number)];
   logQueueChange(ctx, pull, trigger);

@@ -18,15 +18,22 @@ export function unsuccessful(checks: QueueCheck[]): QueueCheck[] {
 
 function queueFields(ctx: Ctx, pull: PullEntry) {
   return {
-    branch: pull.baseRef, queue_name: pull.queueRule, queued_at: ctx.iso(pull.queuedAt),
-    priority_rule_name: pull.priorityRuleName, session_id: pull.sessionId,
+    branch: pull.baseRef,
+    queue_name: pull.queueRule,
+    queued_at: ctx.iso(pull.queuedAt),
+    priority_rule_name: pull.priorityRuleName,
+    session_id: pull.sessionId,
   };
 }
 
 function batchFields(batch: Batch) {
   return {
-    batch_id: batch.id, train_car_id: batch.id, batch_name: batch.name, scopes: batch.scopes,
-    parent_batch_ids: batch.ancestors, all_scopes: batch.allScopes,
+    batch_id: batch.id,
+    train_car_id: batch.id,
+    batch_name: batch.name,
+    scopes: batch.scopes,
+    parent_batch_ids: batch.ancestors,
+    all_scopes: batch.allScopes,
   };
 }
 
@@ -34,7 +41,9 @@ function batchFields(batch: Batch) {
 function speculativeCheck(ctx: Ctx, check: CheckAttempt, conclusion: string) {
   if (check.number === null) throw new Error("engine invariant: a logged check has a pull request number");
   return {
-    number: check.number, in_place: check.mode === "in_place", checks_timed_out: check.timedOut,
+    number: check.number,
+    in_place: check.mode === "in_place",
+    checks_timed_out: check.timedOut,
     checks_conclusion: conclusion,
     checks_started_at: check.startedAt === null ? null : ctx.iso(check.startedAt),
     checks_ended_at: check.endedAt === null ? null : ctx.iso(check.endedAt),
@@ -44,7 +53,13 @@ function speculativeCheck(ctx: Ctx, check: CheckAttempt, conclusion: string) {
 /** action.queue.enter for a pull request entering the queue. */
 export function logEnter(ctx: Ctx, pull: PullEntry): void {
   const { branch, queue_name, queued_at, priority_rule_name, session_id } = queueFields(ctx, pull);
-  ctx.log("action.queue.enter", pull.number, pull.baseRef, pull.trigger, { queue_name, branch, queued_at, priority_rule_name, session_id });
+  ctx.log("action.queue.enter", pull.number, pull.baseRef, pull.trigger, {
+    queue_name,
+    branch,
+    queued_at,
+    priority_rule_name,
+    session_id,
+  });
 }
 
 /**
@@ -54,22 +69,50 @@ export function logEnter(ctx: Ctx, pull: PullEntry): void {
 export type LeaveBatch = Pick<Batch, "id" | "scopes" | "allScopes">;
 
 /** action.queue.leave; `batch` is the batch it was in when it left (null when waiting). */
-export function logLeave(ctx: Ctx, pull: PullEntry, code: DequeueCode, batch: LeaveBatch | null, trigger: string, reason?: string): void {
+export function logLeave(
+  ctx: Ctx,
+  pull: PullEntry,
+  code: DequeueCode,
+  batch: LeaveBatch | null,
+  trigger: string,
+  reason?: string,
+): void {
   const merged = code === "PR_MERGED" || code === "PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED";
   ctx.log("action.queue.leave", pull.number, pull.baseRef, trigger, {
-    reason: reason ?? reasonOf(code), merged, ...queueFields(ctx, pull),
-    seconds_waiting_for_schedule: Math.round((pull.scheduleWaitMs ?? 0) / 1000), seconds_waiting_for_freeze: Math.round((pull.freezeWaitMs ?? 0) / 1000), conditions_evaluation: pull.lastEvaluation ?? null,
-    checks: pull.lastChecks, unsuccessful_checks: unsuccessful(pull.lastChecks), pull_request_head_sha: pull.headSha,
-    dequeue_code: code, batch_id: batch?.id ?? null, scopes: batch ? batch.scopes : null, all_scopes: batch ? batch.allScopes : null,
+    reason: reason ?? reasonOf(code),
+    merged,
+    ...queueFields(ctx, pull),
+    seconds_waiting_for_schedule: Math.round((pull.scheduleWaitMs ?? 0) / 1000),
+    seconds_waiting_for_freeze: Math.round((pull.freezeWaitMs ?? 0) / 1000),
+    conditions_evaluation: pull.lastEvaluation ?? null,
+    checks: pull.lastChecks,
+    unsuccessful_checks: unsuccessful(pull.lastChecks),
+    pull_request_head_sha: pull.headSha,
+    dequeue_code: code,
+    batch_id: batch?.id ?? null,
+    scopes: batch ? batch.scopes : null,
+    all_scopes: batch ? batch.allScopes : null,
   });
 }
 
 /** action.queue.checks_start for one member of a batch whose check exists now. */
-export function logChecksStart(ctx: Ctx, pull: PullEntry, batch: Batch, check: CheckAttempt, startReason: string): void {
+export function logChecksStart(
+  ctx: Ctx,
+  pull: PullEntry,
+  batch: Batch,
+  check: CheckAttempt,
+  startReason: string,
+): void {
   ctx.log("action.queue.checks_start", pull.number, pull.baseRef, INTERNAL_TRIGGER, {
-    ...queueFields(ctx, pull), start_reason: startReason, speculative_check_pull_request: speculativeCheck(ctx, check, "pending"),
-    unsuccessful_checks: [], pull_request_numbers: batch.members, direct_merge_impacted_base_scopes: null,
-    ...batchFields(batch), previous_batch_id: pull.previousBatch?.id ?? null, previous_batch_name: pull.previousBatch?.name ?? null,
+    ...queueFields(ctx, pull),
+    start_reason: startReason,
+    speculative_check_pull_request: speculativeCheck(ctx, check, "pending"),
+    unsuccessful_checks: [],
+    pull_request_numbers: batch.members,
+    direct_merge_impacted_base_scopes: null,
+    ...batchFields(batch),
+    previous_batch_id: pull.previousBatch?.id ?? null,
+    previous_batch_name: pull.previousBatch?.name ?? null,
   });
 }
 
@@ -79,17 +122,30 @@ export type CheckEnd =
   | { aborted: true; code: AbortCode; reason?: string };
 
 /** action.queue.checks_end for one member: the check concluded (aborted false) or stopped with a code. */
-export function logChecksEnd(ctx: Ctx, pull: PullEntry, batch: Batch, check: CheckAttempt, end: CheckEnd, maxRetries: number): void {
+export function logChecksEnd(
+  ctx: Ctx,
+  pull: PullEntry,
+  batch: Batch,
+  check: CheckAttempt,
+  end: CheckEnd,
+  maxRetries: number,
+): void {
   const conclusion = end.aborted ? "cancelled" : end.conclusion;
   const retried = end.aborted && end.code === "CHECKS_RETRIED";
   ctx.log("action.queue.checks_end", pull.number, pull.baseRef, INTERNAL_TRIGGER, {
-    aborted: end.aborted, abort_code: end.aborted ? end.code : null,
+    aborted: end.aborted,
+    abort_code: end.aborted ? end.code : null,
     abort_reason: end.aborted ? (end.reason ?? reasonOf(end.code)) : null,
     abort_status: end.aborted ? abortStatus(end.code) : "DEFINITIVE",
-    ...queueFields(ctx, pull), retry_attempt: retried ? check.attempt + 1 : null, max_retries: maxRetries,
-    retries_before_run: check.attempt, bisection_depth: batch.depth,
+    ...queueFields(ctx, pull),
+    retry_attempt: retried ? check.attempt + 1 : null,
+    max_retries: maxRetries,
+    retries_before_run: check.attempt,
+    bisection_depth: batch.depth,
     speculative_check_pull_request: speculativeCheck(ctx, check, conclusion),
-    unsuccessful_checks: unsuccessful(check.checks), pull_request_numbers: batch.members, direct_merge_impacted_base_scopes: null,
+    unsuccessful_checks: unsuccessful(check.checks),
+    pull_request_numbers: batch.members,
+    direct_merge_impacted_base_scopes: null,
     ...batchFields(batch),
   });
 }
@@ -97,34 +153,53 @@ export function logChecksEnd(ctx: Ctx, pull: PullEntry, batch: Batch, check: Che
 /** action.queue.checks_postponed: the draft of the batch could not be created; `attempt` is 1-based within the stay. */
 export function logChecksPostponed(ctx: Ctx, pull: PullEntry, batch: Batch, reason: string, attempt: number): void {
   ctx.log("action.queue.checks_postponed", pull.number, pull.baseRef, INTERNAL_TRIGGER, {
-    ...queueFields(ctx, pull), reason, batch_id: batch.id, batch_name: batch.name, sub_batch_pr_numbers: batch.members, attempt,
+    ...queueFields(ctx, pull),
+    reason,
+    batch_id: batch.id,
+    batch_name: batch.name,
+    sub_batch_pr_numbers: batch.members,
+    attempt,
   });
 }
 
 /** action.queue.conflict_deferred: held until `blockers` (pull requests ahead in the check) have left the queue. */
 export function logConflictDeferred(ctx: Ctx, pull: PullEntry, reason: string, blockers: number[]): void {
   ctx.log("action.queue.conflict_deferred", pull.number, pull.baseRef, INTERNAL_TRIGGER, {
-    ...queueFields(ctx, pull), reason, blocking_pull_request_numbers: blockers,
+    ...queueFields(ctx, pull),
+    reason,
+    blocking_pull_request_numbers: blockers,
   });
 }
 
 /** action.queue.merged: the queue merged the pull request; `mergeCommitSha` is the new base tip. */
 export function logMerged(ctx: Ctx, pull: PullEntry, mergeCommitSha: string | null): void {
-  ctx.log("action.queue.merged", pull.number, pull.baseRef, INTERNAL_TRIGGER, { ...queueFields(ctx, pull), merge_commit_sha: mergeCommitSha });
+  ctx.log("action.queue.merged", pull.number, pull.baseRef, INTERNAL_TRIGGER, {
+    ...queueFields(ctx, pull),
+    merge_commit_sha: mergeCommitSha,
+  });
 }
 
 function bisectionFields(pull: PullRef, b: Bisection) {
   return {
-    queue_name: pull.queueRule, priority_rule_name: pull.priorityRuleName, session_id: pull.sessionId, original_batch_pr_numbers: b.members,
-    batch_id: b.id, train_car_id: b.id, batch_name: b.name, batch_pull_request: b.checkPullRequest,
+    queue_name: pull.queueRule,
+    priority_rule_name: pull.priorityRuleName,
+    session_id: pull.sessionId,
+    original_batch_pr_numbers: b.members,
+    batch_id: b.id,
+    train_car_id: b.id,
+    batch_name: b.name,
+    batch_pull_request: b.checkPullRequest,
   };
 }
 
 /** action.queue.batch_bisection_start for one member of the bisected batch. */
 export function logBisectionStart(ctx: Ctx, pull: PullRef, b: Bisection): void {
   ctx.log("action.queue.batch_bisection_start", pull.number, pull.baseRef, INTERNAL_TRIGGER, {
-    ...bisectionFields(pull, b), batch_size_before_split: b.members.length, number_of_sub_batches: b.subBatchIds.length,
-    bisection_depth: b.depth, is_top_level: b.depth === 0,
+    ...bisectionFields(pull, b),
+    batch_size_before_split: b.members.length,
+    number_of_sub_batches: b.subBatchIds.length,
+    bisection_depth: b.depth,
+    is_top_level: b.depth === 0,
   });
 }
 
@@ -132,21 +207,34 @@ export function logBisectionStart(ctx: Ctx, pull: PullRef, b: Bisection): void {
 export function logBisectionEnd(ctx: Ctx, pull: PullRef, b: Bisection, remaining: number[], maxReached: boolean): void {
   const culprits = [...b.confirmedCulprits, ...b.droppedUnverified];
   ctx.log("action.queue.batch_bisection_end", pull.number, pull.baseRef, INTERNAL_TRIGGER, {
-    ...bisectionFields(pull, b), culprit_found: culprits.length > 0, culprit_pr_numbers: culprits,
-    confirmed_culprit_pr_numbers: b.confirmedCulprits, dropped_unverified_pr_numbers: b.droppedUnverified,
-    remaining_pr_numbers: remaining, max_failure_resolution_reached: maxReached,
+    ...bisectionFields(pull, b),
+    culprit_found: culprits.length > 0,
+    culprit_pr_numbers: culprits,
+    confirmed_culprit_pr_numbers: b.confirmedCulprits,
+    dropped_unverified_pr_numbers: b.droppedUnverified,
+    remaining_pr_numbers: remaining,
+    max_failure_resolution_reached: maxReached,
   });
 }
 
 /** action.queue.change: the size of a queue (rule) on a branch after a change. */
 export function logQueueChange(ctx: Ctx, pull: PullEntry, trigger: string): void {
-  const size = Object.values(ctx.state.pulls).filter((p) => p.baseRef === pull.baseRef && p.queueRule === pull.queueRule).length;
-  ctx.log("action.queue.change", pull.number, pull.baseRef, trigger, { queue_name: pull.queueRule, priority_rule_name: pull.priorityRuleName, size });
+  const size = Object.values(ctx.state.pulls).filter(
+    (p) => p.baseRef === pull.baseRef && p.queueRule === pull.queueRule,
+  ).length;
+  ctx.log("action.queue.change", pull.number, pull.baseRef, trigger, {
+    queue_name: pull.queueRule,
+    priority_rule_name: pull.priorityRuleName,
+    size,
+  });
 }
 
 /** action.queue.checks.change: the number of checks running for a queue rule on a branch. */
 export function logChecksChange(ctx: Ctx, branch: string, queueName: string, running: number): void {
-  ctx.log("action.queue.checks.change", null, branch, INTERNAL_TRIGGER, { queue_name: queueName, running_checks: running });
+  ctx.log("action.queue.checks.change", null, branch, INTERNAL_TRIGGER, {
+    queue_name: queueName,
+    running_checks: running,
+  });
 }
 
 /** action.dequeue: a user asked to dequeue (no metadata fields). */

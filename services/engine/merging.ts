@@ -41,8 +41,11 @@ export function carriedPulls(state: EngineState, checkId: string): number[] {
 
 /** Every other partition's batch holding a member of `batch` has passed. */
 function passedInEveryPartition(ctx: Ctx, train: Train, batch: Batch): boolean {
-  return batch.members.every((m) => ctx.trainsOf(m).every((t) => t === train
-    || t.batches.some((c) => c.members.includes(m) && c.check?.phase === "passed")));
+  return batch.members.every((m) =>
+    ctx
+      .trainsOf(m)
+      .every((t) => t === train || t.batches.some((c) => c.members.includes(m) && c.check?.phase === "passed")),
+  );
 }
 
 function mergeable(ctx: Ctx, train: Train, batch: Batch): boolean {
@@ -70,11 +73,18 @@ export function startMerges(ctx: Ctx, train: Train): boolean {
   batch.merging = true;
   base.mergingBatchId = batch.id;
   ctx.emit({
-    kind: "merge_batch", batchId: batch.id, baseRef: train.branch,
+    kind: "merge_batch",
+    batchId: batch.id,
+    baseRef: train.branch,
     pulls: pulls.map((n) => ({ number: n, headSha: ctx.mustPull(n).headSha })),
-    method: rule?.mergeMethod ?? "merge", expectedBaseSha: base.sha, checkBaseSha: check.baseSha, checkSha: check.headSha!,
+    method: rule?.mergeMethod ?? "merge",
+    expectedBaseSha: base.sha,
+    checkBaseSha: check.baseSha,
+    checkSha: check.headSha!,
     exactTree: isExactTree(ctx, train.branch, check.baseSha, check.includedPulls, pulls),
-    checkPullRequest: check.number!, inPlace: check.mode === "in_place", botAccount: rule?.mergeBotAccount ?? null,
+    checkPullRequest: check.number!,
+    inPlace: check.mode === "in_place",
+    botAccount: rule?.mergeBotAccount ?? null,
   });
   return true;
 }
@@ -102,9 +112,14 @@ function restartStaleChecks(ctx: Ctx, train: Train, merged: { n: number; batch: 
   for (const batch of train.batches) {
     const check = batch.check;
     if (!check || batch.merging || check.phase === "failed") continue;
-    const missing = merged.filter((m) => mustBuildOn(ctx, batch, m.batch) && !check.includedPulls.includes(m.n)).map((m) => `#${m.n}`);
+    const missing = merged
+      .filter((m) => mustBuildOn(ctx, batch, m.batch) && !check.includedPulls.includes(m.n))
+      .map((m) => `#${m.n}`);
     if (missing.length === 0) continue;
-    stopCheck(ctx, batch, () => ({ code: "MERGE_QUEUE_RESET", reason: `Rechecked on top of ${missing.join(", ")}, merged meanwhile` }));
+    stopCheck(ctx, batch, () => ({
+      code: "MERGE_QUEUE_RESET",
+      reason: `Rechecked on top of ${missing.join(", ")}, merged meanwhile`,
+    }));
     batch.restartReason = `Rechecked on top of ${missing.join(", ")}, merged while this batch was checked`;
   }
 }
@@ -115,23 +130,35 @@ export function onMergeCompleted(ctx: Ctx, event: EventOf<"merge_completed">): v
   if (!found || !found.batch.merging) {
     // A merge the engine no longer tracks (its batch was cancelled meanwhile): an unexplained move.
     for (const [branch, base] of Object.entries(ctx.state.bases)) {
-      if (base.mergingBatchId === event.batchId) { base.mergingBatchId = null; externalMove(ctx, branch, event.newBaseSha); }
+      if (base.mergingBatchId === event.batchId) {
+        base.mergingBatchId = null;
+        externalMove(ctx, branch, event.newBaseSha);
+      }
     }
     return;
   }
   const { train, batch } = found;
   const base = ctx.base(train.branch);
   const absorbed = pendingAncestors(train, batch);
-  const merged = [...absorbed, batch].flatMap((c) => c.members.filter((n) => ctx.pull(n)).map((n) => ({ n, batch: c, skipped: c !== batch })));
+  const merged = [...absorbed, batch].flatMap((c) =>
+    c.members.filter((n) => ctx.pull(n)).map((n) => ({ n, batch: c, skipped: c !== batch })),
+  );
   base.mergingBatchId = null;
-  recordQueueMerge(ctx, train.branch, event.newBaseSha, merged.map((m) => m.n));
+  recordQueueMerge(
+    ctx,
+    train.branch,
+    event.newBaseSha,
+    merged.map((m) => m.n),
+  );
   for (const a of absorbed) {
-    if (a.check?.phase === "running" || a.check?.phase === "creating") stopCheck(ctx, a, () => ({ code: "INTERMEDIATE_RESULTS_SKIPPED" }));
+    if (a.check?.phase === "running" || a.check?.phase === "creating")
+      stopCheck(ctx, a, () => ({ code: "INTERMEDIATE_RESULTS_SKIPPED" }));
     else discardBatch(ctx, train, a, "merged with a later batch");
   }
   releaseCheckingLabel(ctx, batch);
   const check = batch.check!;
-  if (check.mode === "draft") ctx.emit({ kind: "close_pull_request", number: check.number!, deleteBranch: check.branch, reason: "batch merged" });
+  if (check.mode === "draft")
+    ctx.emit({ kind: "close_pull_request", number: check.number!, deleteBranch: check.branch, reason: "batch merged" });
   const ids = new Set([...absorbed, batch].map((c) => c.id));
   train.batches = train.batches.filter((c) => !ids.has(c.id));
   restartStaleChecks(ctx, train, merged);
@@ -139,7 +166,13 @@ export function onMergeCompleted(ctx: Ctx, event: EventOf<"merge_completed">): v
     const pull = ctx.mustPull(n);
     logMerged(ctx, pull, event.newBaseSha);
     forgetElsewhere(ctx, train, n);
-    announceLeave(ctx, pull, skipped ? "PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED" : "PR_MERGED", from, "merge queue internal");
+    announceLeave(
+      ctx,
+      pull,
+      skipped ? "PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED" : "PR_MERGED",
+      from,
+      "merge queue internal",
+    );
   }
   const pending = base.pendingMoveSha;
   base.pendingMoveSha = null;
@@ -161,7 +194,8 @@ export function onMergeFailed(ctx: Ctx, event: EventOf<"merge_failed">): void {
     externalMove(ctx, train.branch, (event.currentBaseSha ?? pending)!);
     return;
   }
-  const culprit = event.pullRequest !== null && batch.members.includes(event.pullRequest) ? event.pullRequest : batch.members[0]!;
+  const culprit =
+    event.pullRequest !== null && batch.members.includes(event.pullRequest) ? event.pullRequest : batch.members[0]!;
   leaveQueue(ctx, culprit, "PR_UNEXPECTEDLY_FAILED_TO_MERGE", { reason: event.message || undefined });
   if (pending !== null) externalMove(ctx, train.branch, pending);
 }

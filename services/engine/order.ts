@@ -35,12 +35,20 @@ export function orderedTrainPulls(ctx: Ctx, train: Train): number[] {
   const batchIds = new Set(train.batches.map((c) => c.id));
   // Candidates of bisections whose sub-batches are all gone come first (they resolve at once).
   for (const b of train.bisections) {
-    if (!b.subBatchIds.some((id) => batchIds.has(id))) { out.push(...b.candidates); placed.add(b.id); }
+    if (!b.subBatchIds.some((id) => batchIds.has(id))) {
+      out.push(...b.candidates);
+      placed.add(b.id);
+    }
   }
   for (const batch of train.batches) {
     out.push(...batch.members);
-    const b = train.bisections.find((x) => !placed.has(x.id) && x.subBatchIds.filter((id) => batchIds.has(id)).at(-1) === batch.id);
-    if (b) { out.push(...b.candidates); placed.add(b.id); }
+    const b = train.bisections.find(
+      (x) => !placed.has(x.id) && x.subBatchIds.filter((id) => batchIds.has(id)).at(-1) === batch.id,
+    );
+    if (b) {
+      out.push(...b.candidates);
+      placed.add(b.id);
+    }
   }
   for (const p of orderedWaiting(ctx, train)) out.push(p.number);
   return out;

@@ -20,7 +20,8 @@ const MAX_DURATIONS = 50;
 function recordDuration(ctx: Ctx, check: CheckAttempt): void {
   if (check.startedAt === null) return;
   ctx.state.ciDurations.push((check.ciEndedAt ?? ctx.now) - check.startedAt);
-  if (ctx.state.ciDurations.length > MAX_DURATIONS) ctx.state.ciDurations.splice(0, ctx.state.ciDurations.length - MAX_DURATIONS);
+  if (ctx.state.ciDurations.length > MAX_DURATIONS)
+    ctx.state.ciDurations.splice(0, ctx.state.ciDurations.length - MAX_DURATIONS);
 }
 
 /** Median of the recent CI durations in ms (estimates, giving way to a schedule), or null when none is known. */
@@ -58,7 +59,15 @@ export function checkFailed(ctx: Ctx, batch: Batch, timedOut: boolean): void {
   check.phase = "failed";
   for (const m of batch.members) {
     const pull = ctx.pull(m);
-    if (pull) endCheckFor(ctx, pull, batch, check, { aborted: false, conclusion: timedOut ? "timed_out" : "failure" }, maxRetries);
+    if (pull)
+      endCheckFor(
+        ctx,
+        pull,
+        batch,
+        check,
+        { aborted: false, conclusion: timedOut ? "timed_out" : "failure" },
+        maxRetries,
+      );
   }
 }
 
@@ -71,12 +80,20 @@ export function checkFailed(ctx: Ctx, batch: Batch, timedOut: boolean): void {
  * release, conditions true) is taken: docs/scheduled-freeze.md.
  */
 export function onCheckResults(
-  ctx: Ctx, checkId: string, conditions: true | false | "pending", checks: QueueCheck[], evaluations: Record<string, Record<string, unknown>> = {},
-  scheduleOpensAt: EpochMs | null = null, scheduleBlocked: Record<string, EpochMs> | null = null, holdKind: HoldKind = "schedule", openEnded = false,
+  ctx: Ctx,
+  checkId: string,
+  conditions: true | false | "pending",
+  checks: QueueCheck[],
+  evaluations: Record<string, Record<string, unknown>> = {},
+  scheduleOpensAt: EpochMs | null = null,
+  scheduleBlocked: Record<string, EpochMs> | null = null,
+  holdKind: HoldKind = "schedule",
+  openEnded = false,
 ): void {
   const found = ctx.findCheck(checkId);
   if (found?.check.phase === "passed" && !found.batch.merging) {
-    if (conditions === false && scheduleOpensAt !== null && holdKind === "freeze") hold(ctx, found.batch, found.check, scheduleOpensAt, scheduleBlocked, holdKind, openEnded);
+    if (conditions === false && scheduleOpensAt !== null && holdKind === "freeze")
+      hold(ctx, found.batch, found.check, scheduleOpensAt, scheduleBlocked, holdKind, openEnded);
     else if (conditions === true) releaseSchedule(ctx, found.batch, found.check);
     return;
   }
@@ -96,7 +113,10 @@ export function onCheckResults(
   }
   releaseSchedule(ctx, batch, check);
   if (conditions === "pending") return;
-  if (conditions === false) { checkFailed(ctx, batch, false); return; }
+  if (conditions === false) {
+    checkFailed(ctx, batch, false);
+    return;
+  }
   check.phase = "passed";
   check.endedAt = ctx.now;
   recordDuration(ctx, check);
@@ -108,13 +128,24 @@ export function onCheckResults(
 }
 
 /** Holds a check's merge until `opensAt` (at least a second from now), for the blocked members or all. */
-function hold(ctx: Ctx, batch: Batch, check: CheckAttempt, opensAt: EpochMs, blocked: Record<string, EpochMs> | null, kind: HoldKind, openEnded: boolean): void {
+function hold(
+  ctx: Ctx,
+  batch: Batch,
+  check: CheckAttempt,
+  opensAt: EpochMs,
+  blocked: Record<string, EpochMs> | null,
+  kind: HoldKind,
+  openEnded: boolean,
+): void {
   check.scheduleHeldSince ??= ctx.now;
   check.scheduleHeldUntil = Math.max(opensAt, ctx.now + 1000);
   check.scheduleHeldBy = kind;
   check.scheduleHeldOpenEnded = openEnded;
   const own = blocked === null ? null : Object.entries(blocked).filter(([n]) => batch.members.includes(Number(n)));
-  check.scheduleBlocked = own === null || own.length === 0 ? null : Object.fromEntries(own.map(([n, at]) => [n, Math.min(check.scheduleHeldUntil!, Math.max(at, ctx.now + 1000))]));
+  check.scheduleBlocked =
+    own === null || own.length === 0
+      ? null
+      : Object.fromEntries(own.map(([n, at]) => [n, Math.min(check.scheduleHeldUntil!, Math.max(at, ctx.now + 1000))]));
 }
 
 /**
@@ -160,7 +191,10 @@ export function expireTimeouts(ctx: Ctx, train: Train): boolean {
     const check = batch.check;
     if (check?.phase !== "running") continue;
     const at = checksTimeoutAt(ctx, batch);
-    if (at !== null && ctx.now >= at) { checkFailed(ctx, batch, true); changed = true; }
+    if (at !== null && ctx.now >= at) {
+      checkFailed(ctx, batch, true);
+      changed = true;
+    }
   }
   return changed;
 }
@@ -179,7 +213,12 @@ export function resolveFailures(ctx: Ctx, train: Train): boolean {
       // With skip_intermediate_results a later batch being checked may still vindicate it (or
       // already did: it passed and will merge with it). Batches not started yet cannot.
       // Bisection sub-batches are never vindicated: their verdict is the bisection's.
-      if (skip && batch.bisectionId === null && descendants.some((d) => d.bisectionId === null && d.check !== null && d.check.phase !== "failed")) continue;
+      if (
+        skip &&
+        batch.bisectionId === null &&
+        descendants.some((d) => d.bisectionId === null && d.check !== null && d.check.phase !== "failed")
+      )
+        continue;
       resolveFailedBatch(ctx, train, batch);
       return true;
     }

@@ -14,13 +14,18 @@ import { logEnter, logQueueChange } from "./log-events.js";
 import { effectivePriority, orderedTrainPulls } from "./order.js";
 import type { PullEntry } from "./state.js";
 
-const sameSet = (a: readonly (string | number)[], b: readonly (string | number)[]) => a.length === b.length && a.every((x) => b.includes(x));
+const sameSet = (a: readonly (string | number)[], b: readonly (string | number)[]) =>
+  a.length === b.length && a.every((x) => b.includes(x));
 
 function partitionsOf(ctx: Ctx, requested: string[]): string[] {
   const configured = ctx.state.config.partitions;
   if (configured.length === 0) return [DEFAULT_PARTITION];
   requested.forEach((name, i) => {
-    if (!configured.includes(name)) throw new EngineInputError(`pull.partitions.${i}`, `unknown partition "${name}"; configured: ${configured.join(", ")}`);
+    if (!configured.includes(name))
+      throw new EngineInputError(
+        `pull.partitions.${i}`,
+        `unknown partition "${name}"; configured: ${configured.join(", ")}`,
+      );
   });
   return requested.length ? [...new Set(requested)] : [...configured];
 }
@@ -34,9 +39,19 @@ function interrupt(ctx: Ctx, pull: PullEntry): void {
   if (!pull.allowChecksInterruption) return;
   const mine = effectivePriority(ctx, pull);
   for (const train of ctx.trainsOf(pull.number)) {
-    const victim = train.batches.find((c) => !c.merging && c.bisectionId === null && c.check?.phase !== "passed"
-      && c.members.some((m) => effectivePriority(ctx, ctx.mustPull(m)) < mine));
-    if (victim) abandonBisections(ctx, train, cancelBatches(ctx, train, withDescendants(train, victim), "PR_WITH_HIGHER_PRIORITY_QUEUED"));
+    const victim = train.batches.find(
+      (c) =>
+        !c.merging &&
+        c.bisectionId === null &&
+        c.check?.phase !== "passed" &&
+        c.members.some((m) => effectivePriority(ctx, ctx.mustPull(m)) < mine),
+    );
+    if (victim)
+      abandonBisections(
+        ctx,
+        train,
+        cancelBatches(ctx, train, withDescendants(train, victim), "PR_WITH_HIGHER_PRIORITY_QUEUED"),
+      );
   }
 }
 
@@ -44,28 +59,68 @@ function interrupt(ctx: Ctx, pull: PullEntry): void {
 export function onQueued(ctx: Ctx, event: EventOf<"pull_request_queued">): void {
   const input = event.pull;
   if (!ctx.rule(input.queueRule)) {
-    throw new EngineInputError("pull.queueRule", `unknown queue rule "${input.queueRule}"; configured: ${ctx.state.config.queueRules.map((r) => r.name).join(", ") || "none"}`);
+    throw new EngineInputError(
+      "pull.queueRule",
+      `unknown queue rule "${input.queueRule}"; configured: ${ctx.state.config.queueRules.map((r) => r.name).join(", ") || "none"}`,
+    );
   }
   const partitions = partitionsOf(ctx, input.partitions);
   const existing = ctx.pull(input.number);
   if (existing) {
-    const same = existing.queueRule === input.queueRule && existing.priority === input.priority && existing.baseRef === input.baseRef
-      && sameSet(existing.partitions, partitions) && sameSet(existing.scopes, input.scopes) && existing.allScopes === input.allScopes
-      && sameSet(existing.dependsOn, input.dependsOn);
+    const same =
+      existing.queueRule === input.queueRule &&
+      existing.priority === input.priority &&
+      existing.baseRef === input.baseRef &&
+      sameSet(existing.partitions, partitions) &&
+      sameSet(existing.scopes, input.scopes) &&
+      existing.allScopes === input.allScopes &&
+      sameSet(existing.dependsOn, input.dependsOn);
     if (same) {
-      Object.assign(existing, { title: input.title, url: input.url, labels: input.labels, hostLabels: input.hostLabels, author: input.author, priorityRuleName: input.priorityRuleName });
+      Object.assign(existing, {
+        title: input.title,
+        url: input.url,
+        labels: input.labels,
+        hostLabels: input.hostLabels,
+        author: input.author,
+        priorityRuleName: input.priorityRuleName,
+      });
       return;
     }
-    leaveQueue(ctx, input.number, "PR_DEQUEUED", { trigger: event.trigger, cascade: false, reason: "The pull request was queued again with a different queue rule, priority, base, scopes or partitions" });
+    leaveQueue(ctx, input.number, "PR_DEQUEUED", {
+      trigger: event.trigger,
+      cascade: false,
+      reason: "The pull request was queued again with a different queue rule, priority, base, scopes or partitions",
+    });
   }
   ensureBase(ctx, input.baseRef, input.baseSha);
   const pull: PullEntry = {
-    number: input.number, title: input.title, url: input.url, author: input.author, labels: input.labels, hostLabels: input.hostLabels, headSha: input.headSha,
-    baseRef: input.baseRef, queueRule: input.queueRule, priority: input.priority, priorityRuleName: input.priorityRuleName,
-    allowChecksInterruption: input.allowChecksInterruption, scopes: [...new Set(input.scopes)].sort(), allScopes: input.allScopes,
-    partitions, dependsOn: input.dependsOn.filter((n) => n !== input.number), queuedAt: ctx.now, readySince: ctx.now,
-    seq: ++ctx.state.counters.pull, sessionId: ctx.nextSession(), trigger: event.trigger, conflictBlockers: null,
-    creationFailures: 0, previousBatch: null, lastChecks: [], lastEvaluation: null, pendingHeadSha: null,
+    number: input.number,
+    title: input.title,
+    url: input.url,
+    author: input.author,
+    labels: input.labels,
+    hostLabels: input.hostLabels,
+    headSha: input.headSha,
+    baseRef: input.baseRef,
+    queueRule: input.queueRule,
+    priority: input.priority,
+    priorityRuleName: input.priorityRuleName,
+    allowChecksInterruption: input.allowChecksInterruption,
+    scopes: [...new Set(input.scopes)].sort(),
+    allScopes: input.allScopes,
+    partitions,
+    dependsOn: input.dependsOn.filter((n) => n !== input.number),
+    queuedAt: ctx.now,
+    readySince: ctx.now,
+    seq: ++ctx.state.counters.pull,
+    sessionId: ctx.nextSession(),
+    trigger: event.trigger,
+    conflictBlockers: null,
+    creationFailures: 0,
+    previousBatch: null,
+    lastChecks: [],
+    lastEvaluation: null,
+    pendingHeadSha: null,
   };
   ctx.state.pulls[String(pull.number)] = pull;
   for (const p of partitions) ctx.train(pull.baseRef, p).waiting.push(pull.number);
@@ -74,8 +129,20 @@ export function onQueued(ctx: Ctx, event: EventOf<"pull_request_queued">): void 
   if (cfg.queuedLabel) ctx.emit({ kind: "add_labels", number: pull.number, labels: [cfg.queuedLabel] });
   if (cfg.dequeuedLabel) ctx.emit({ kind: "remove_labels", number: pull.number, labels: [cfg.dequeuedLabel] });
   const position = orderedTrainPulls(ctx, ctx.train(pull.baseRef, partitions[0]!)).indexOf(pull.number);
-  ctx.emit({ kind: "post_summary_check", number: pull.number, headSha: pull.headSha, conclusion: null, title: `Queued in ${pull.queueRule} at position ${position}`, summary: `The pull request is queued for ${pull.baseRef} (queue rule \`${pull.queueRule}\`).` });
-  if (cfg.statusComments === "all") ctx.emit({ kind: "comment", number: pull.number, body: `Queued in \`${pull.queueRule}\` for \`${pull.baseRef}\` at position ${position}.` });
+  ctx.emit({
+    kind: "post_summary_check",
+    number: pull.number,
+    headSha: pull.headSha,
+    conclusion: null,
+    title: `Queued in ${pull.queueRule} at position ${position}`,
+    summary: `The pull request is queued for ${pull.baseRef} (queue rule \`${pull.queueRule}\`).`,
+  });
+  if (cfg.statusComments === "all")
+    ctx.emit({
+      kind: "comment",
+      number: pull.number,
+      body: `Queued in \`${pull.queueRule}\` for \`${pull.baseRef}\` at position ${position}.`,
+    });
   logQueueChange(ctx, pull, event.trigger);
   interrupt(ctx, pull);
 }
@@ -84,8 +151,15 @@ export function onQueued(ctx: Ctx, event: EventOf<"pull_request_queued">): void 
 export function onUpdated(ctx: Ctx, number: number, headSha: string): void {
   const pull = ctx.pull(number);
   if (!pull || pull.headSha === headSha) return;
-  const updating = ctx.trainsOf(number).some((t) => t.batches.some((c) => c.members.includes(number) && c.check?.mode === "in_place" && c.check.phase === "creating"));
-  if (updating) { pull.pendingHeadSha = headSha; return; }
+  const updating = ctx
+    .trainsOf(number)
+    .some((t) =>
+      t.batches.some((c) => c.members.includes(number) && c.check?.mode === "in_place" && c.check.phase === "creating"),
+    );
+  if (updating) {
+    pull.pendingHeadSha = headSha;
+    return;
+  }
   leaveQueue(ctx, number, "PULL_REQUEST_UPDATED");
 }
 
@@ -98,7 +172,9 @@ export function onClosed(ctx: Ctx, number: number): void {
 export function onBaseChanged(ctx: Ctx, number: number, baseRef: string): void {
   const pull = ctx.pull(number);
   if (!pull || pull.baseRef === baseRef) return;
-  leaveQueue(ctx, number, "BASE_BRANCH_CHANGED", { reason: `The base branch of the pull request changed from ${pull.baseRef} to ${baseRef}` });
+  leaveQueue(ctx, number, "BASE_BRANCH_CHANGED", {
+    reason: `The base branch of the pull request changed from ${pull.baseRef} to ${baseRef}`,
+  });
 }
 
 /** pull_request_merged_externally: leaves (PR_MANUALLY_MERGED); the base move arrives separately. */

@@ -30,9 +30,11 @@ export function desiredTimers(ctx: Ctx): Record<string, number> {
     for (const batch of train.batches) {
       const check = batch.check;
       if (!check) continue;
-      if (check.phase === "creating" && check.nextCreationAt !== null) out[`create-retry/${batch.id}`] = check.nextCreationAt;
+      if (check.phase === "creating" && check.nextCreationAt !== null)
+        out[`create-retry/${batch.id}`] = check.nextCreationAt;
       const heldUntil = check.scheduleHeldUntil ?? null;
-      if ((check.phase === "running" || check.phase === "passed") && heldUntil !== null) out[`${SCHEDULE_TIMER_PREFIX}${check.id}`] = heldUntil;
+      if ((check.phase === "running" || check.phase === "passed") && heldUntil !== null)
+        out[`${SCHEDULE_TIMER_PREFIX}${check.id}`] = heldUntil;
       else if (check.phase === "running") {
         const at = checksTimeoutAt(ctx, batch);
         if (at !== null) out[`checks-timeout/${check.id}`] = at;
@@ -45,8 +47,16 @@ export function desiredTimers(ctx: Ctx): Record<string, number> {
 function syncTimers(ctx: Ctx): void {
   const want = desiredTimers(ctx);
   const have = ctx.state.timers;
-  for (const key of Object.keys(have)) if (!(key in want)) { ctx.emit({ kind: "cancel_timer", key }); delete have[key]; }
-  for (const [key, dueAt] of Object.entries(want)) if (have[key] !== dueAt) { ctx.emit({ kind: "schedule_timer", key, dueAt }); have[key] = dueAt; }
+  for (const key of Object.keys(have))
+    if (!(key in want)) {
+      ctx.emit({ kind: "cancel_timer", key });
+      delete have[key];
+    }
+  for (const [key, dueAt] of Object.entries(want))
+    if (have[key] !== dueAt) {
+      ctx.emit({ kind: "schedule_timer", key, dueAt });
+      have[key] = dueAt;
+    }
 }
 
 function syncRunningChecks(ctx: Ctx): void {

@@ -42,11 +42,20 @@ export function yieldToSchedules(ctx: Ctx, train: Train): boolean {
   for (const batch of train.batches) {
     const check = batch.check;
     const heldUntil = check?.scheduleHeldUntil ?? null;
-    if (!check || (check.phase !== "running" && check.phase !== "passed") || heldUntil === null || batch.merging || batch.bisectionId !== null) continue;
+    if (
+      !check ||
+      (check.phase !== "running" && check.phase !== "passed") ||
+      heldUntil === null ||
+      batch.merging ||
+      batch.bisectionId !== null
+    )
+      continue;
     if (heldUntil - ctx.now <= (typicalCiMs(ctx) ?? 0)) continue; // it opens before a recheck would end
     const blocked = blockedMembers(batch, heldUntil);
     const open = batch.members.filter((n) => !blocked.has(n));
-    const readyBehind = descendantsOf(train, batch).some((d) => d.check?.phase === "passed" && !d.merging && (d.check.scheduleHeldUntil ?? null) === null);
+    const readyBehind = descendantsOf(train, batch).some(
+      (d) => d.check?.phase === "passed" && !d.merging && (d.check.scheduleHeldUntil ?? null) === null,
+    );
     if (open.length === 0 && !readyBehind) continue;
     giveWay(ctx, train, batch, blocked, heldUntil);
     return true;
@@ -59,9 +68,10 @@ function giveWay(ctx: Ctx, train: Train, batch: Batch, blocked: Map<number, Epoc
   const code = CODE[kind];
   const opens = ctx.iso(heldUntil);
   const what = kind === "freeze" ? "a scheduled freeze holds" : "whose merge schedule is closed";
-  const behind = kind === "freeze"
-    ? `Rechecked without ${batch.name}, which a scheduled freeze holds until ${opens}, and which gave way`
-    : `Rechecked without ${batch.name}, which waits for its merge schedule until ${opens} and gave way`;
+  const behind =
+    kind === "freeze"
+      ? `Rechecked without ${batch.name}, which a scheduled freeze holds until ${opens}, and which gave way`
+      : `Rechecked without ${batch.name}, which waits for its merge schedule until ${opens} and gave way`;
   rebuildDescendants(ctx, train, batch, { code, reason: behind, restartReason: behind });
   releaseSchedule(ctx, batch, batch.check!);
   stopCheck(ctx, batch, (n) => ({
@@ -84,7 +94,9 @@ function giveWay(ctx: Ctx, train: Train, batch: Batch, blocked: Map<number, Epoc
 
 /** When pull requests that gave way to a schedule in this train may be embarked again (epoch ms), or null. */
 export function nextScheduleReturn(ctx: Ctx, train: Train): EpochMs | null {
-  const times = train.waiting.map((n) => ctx.pull(n)?.scheduleYieldUntil ?? null).filter((t): t is EpochMs => t !== null && t > ctx.now);
+  const times = train.waiting
+    .map((n) => ctx.pull(n)?.scheduleYieldUntil ?? null)
+    .filter((t): t is EpochMs => t !== null && t > ctx.now);
   return times.length === 0 ? null : Math.min(...times);
 }
 

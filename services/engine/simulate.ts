@@ -77,7 +77,11 @@ export class Simulation {
     this.branch = setup.branch ?? "main";
     this.state = createState("acme/simulated", setup.config);
     this.config = setup.config;
-    this.forge = new VirtualForge(this.rng, { ciSlots: setup.ciSlots, flakeRate: setup.flakeRate, duration: setup.ciDuration }, (at, item) => this.agenda.push(at, item));
+    this.forge = new VirtualForge(
+      this.rng,
+      { ciSlots: setup.ciSlots, flakeRate: setup.flakeRate, duration: setup.ciDuration },
+      (at, item) => this.agenda.push(at, item),
+    );
   }
 
   /** Number of queued pull requests. */
@@ -110,23 +114,48 @@ export class Simulation {
     this.logs.push(log);
     if (log.type === "action.queue.leave" && log.pullRequest !== null) {
       const fate = this.fates.get(log.pullRequest);
-      if (fate) { fate.leftAt = this.now; fate.code = String(log.metadata.dequeue_code); }
+      if (fate) {
+        fate.leftAt = this.now;
+        fate.code = String(log.metadata.dequeue_code);
+      }
     }
   }
 
   /** Opens a pull request and queues it; returns its number. */
-  arrive(options: { bad?: boolean; priority?: number; allowChecksInterruption?: boolean; queueRule?: string; scopes?: string[]; dependsOn?: number[] } = {}): number {
+  arrive(
+    options: {
+      bad?: boolean;
+      priority?: number;
+      allowChecksInterruption?: boolean;
+      queueRule?: string;
+      scopes?: string[];
+      dependsOn?: number[];
+    } = {},
+  ): number {
     const number = this.nextNumber++;
     if (options.bad) this.forge.bad.add(number);
     this.fates.set(number, { queuedAt: this.now, leftAt: null, code: null });
     this.send({
-      type: "pull_request_queued", trigger: "Rule: simulated",
+      type: "pull_request_queued",
+      trigger: "Rule: simulated",
       pull: {
-        number, title: `Change ${number}`, url: `https://forge.example/acme/simulated/pull/${number}`, author: { id: 1, login: "dev" },
-        labels: [], hostLabels: [], headSha: this.forge.headSha(number), baseRef: this.branch, baseSha: this.forge.baseSha,
-        queueRule: options.queueRule ?? this.config.queue_rules[0]!.name, priority: options.priority ?? 2000,
-        priorityRuleName: null, allowChecksInterruption: options.allowChecksInterruption ?? false, scopes: options.scopes ?? [],
-        allScopes: false, partitions: [], dependsOn: options.dependsOn ?? [],
+        number,
+        title: `Change ${number}`,
+        url: `https://forge.example/acme/simulated/pull/${number}`,
+        author: { id: 1, login: "dev" },
+        labels: [],
+        hostLabels: [],
+        headSha: this.forge.headSha(number),
+        baseRef: this.branch,
+        baseSha: this.forge.baseSha,
+        queueRule: options.queueRule ?? this.config.queue_rules[0]!.name,
+        priority: options.priority ?? 2000,
+        priorityRuleName: null,
+        allowChecksInterruption: options.allowChecksInterruption ?? false,
+        scopes: options.scopes ?? [],
+        allScopes: false,
+        partitions: [],
+        dependsOn: options.dependsOn ?? [],
       },
     });
     return number;
@@ -140,7 +169,8 @@ export class Simulation {
 
   /** Dequeues a queued pull request (API). */
   dequeue(number: number): void {
-    if (this.state.pulls[String(number)]) this.send({ type: "dequeue_requested", number, trigger: "@ada", source: "api" });
+    if (this.state.pulls[String(number)])
+      this.send({ type: "dequeue_requested", number, trigger: "@ada", source: "api" });
   }
 
   pause(reason = "maintenance"): void {
@@ -174,7 +204,8 @@ export class Simulation {
   freeze(ms: number, modulus = 1): void {
     this.forge.freezeUntil = this.now + ms;
     this.forge.freezeModulus = modulus;
-    const ids = this.state.trains.flatMap((t) => t.batches)
+    const ids = this.state.trains
+      .flatMap((t) => t.batches)
       .filter((c) => c.check !== null && (c.check.phase === "running" || (c.check.phase === "passed" && !c.merging)))
       .map((c) => c.check!.id);
     for (const id of ids) {
@@ -218,7 +249,8 @@ export class Simulation {
 
   private handle(item: SimItem, onArrival?: () => void): void {
     switch (item.kind) {
-      case "engine": return this.send(item.event);
+      case "engine":
+        return this.send(item.event);
       case "ci_done": {
         const event = this.forge.finish(item.checkId, item.token, this.now, carriedPulls(this.state, item.checkId));
         if (event) this.send(event);
@@ -229,11 +261,15 @@ export class Simulation {
         this.send({ type: "timer_fired", key: item.key });
         // As the runner does: a check waiting for a merge window is evaluated again when it opens.
         const id = item.key.slice(SCHEDULE_TIMER_PREFIX.length);
-        const verdict = item.key.startsWith(SCHEDULE_TIMER_PREFIX) ? this.forge.windowVerdict(id, this.now, carriedPulls(this.state, id)) : null;
+        const verdict = item.key.startsWith(SCHEDULE_TIMER_PREFIX)
+          ? this.forge.windowVerdict(id, this.now, carriedPulls(this.state, id))
+          : null;
         if (verdict) this.send(verdict);
         return;
       }
-      case "arrival": onArrival?.(); return;
+      case "arrival":
+        onArrival?.();
+        return;
     }
   }
 }

@@ -14,7 +14,17 @@ export interface QueueCheck {
   name: string;
   description: string;
   url: string | null;
-  state: "failure" | "error" | "cancelled" | "action_required" | "timed_out" | "pending" | "neutral" | "skipped" | "stale" | "success";
+  state:
+    | "failure"
+    | "error"
+    | "cancelled"
+    | "action_required"
+    | "timed_out"
+    | "pending"
+    | "neutral"
+    | "skipped"
+    | "stale"
+    | "success";
   avatar_url: string | null;
 }
 
@@ -286,8 +296,16 @@ export interface EngineState {
 /** A new, empty state for `repository` ("owner/name"). */
 export function emptyState(repository: string, config: EngineConfig = emptyEngineConfig()): EngineState {
   return {
-    schema: 1, repository, config, pause: null,
+    schema: 1,
+    repository,
+    config,
+    pause: null,
     counters: { batch: 0, session: 0, check: 0, pull: 0 },
-    pulls: {}, trains: [], bases: {}, timers: {}, ciDurations: [], runningChecks: {},
+    pulls: {},
+    trains: [],
+    bases: {},
+    timers: {},
+    ciDurations: [],
+    runningChecks: {},
   };
 }

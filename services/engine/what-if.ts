@@ -66,19 +66,37 @@ function percentile(sorted: number[], q: number): number {
 
 /** Runs the engine on a simulated stream of pull requests and reports latency, throughput and CI cost. */
 export function simulateQueue(options: WhatIfOptions): WhatIfReport {
-  const sim = new Simulation({ seed: options.seed, config: options.config, ciDuration: options.ciDuration, ciSlots: options.ciSlots, flakeRate: options.flakeRate, observe: options.observe });
+  const sim = new Simulation({
+    seed: options.seed,
+    config: options.config,
+    ciDuration: options.ciDuration,
+    ciSlots: options.ciSlots,
+    flakeRate: options.flakeRate,
+    observe: options.observe,
+  });
   const start = sim.now;
   const maxQueued = options.maxQueued ?? 1000;
   let arrived = 0;
   let unstable = false;
   const resolved = () => [...sim.fates.values()].filter((f) => f.leftAt !== null).length;
-  const arrive = () => { arrived++; sim.arrive({ bad: sim.rng.chance(options.breakProbability) }); };
+  const arrive = () => {
+    arrived++;
+    sim.arrive({ bad: sim.rng.chance(options.breakProbability) });
+  };
   if (options.saturation !== undefined) {
     const target = options.saturation;
-    const topUp = () => { while (sim.queued < target && arrived < options.pullRequests) arrive(); };
+    const topUp = () => {
+      while (sim.queued < target && arrived < options.pullRequests) arrive();
+    };
     topUp();
     let done = 0;
-    sim.drain(Number.MAX_SAFE_INTEGER / 4, { after: () => { topUp(); done++; }, stop: () => done % 64 === 0 && resolved() >= options.pullRequests - target });
+    sim.drain(Number.MAX_SAFE_INTEGER / 4, {
+      after: () => {
+        topUp();
+        done++;
+      },
+      stop: () => done % 64 === 0 && resolved() >= options.pullRequests - target,
+    });
   } else {
     const gap = () => sim.rng.exponential(3_600_000 / options.arrivalsPerHour);
     sim.scheduleArrival(sim.now + gap());
@@ -88,13 +106,18 @@ export function simulateQueue(options: WhatIfOptions): WhatIfReport {
     };
     sim.drain(Number.MAX_SAFE_INTEGER / 4, {
       arrival: onArrival,
-      stop: () => { if (sim.queued > maxQueued) unstable = true; return unstable || (arrived >= options.pullRequests && sim.queued === 0); },
+      stop: () => {
+        if (sim.queued > maxQueued) unstable = true;
+        return unstable || (arrived >= options.pullRequests && sim.queued === 0);
+      },
     });
   }
   const fates = [...sim.fates.values()];
   const isMerged = (f: PullFate) => f.code === "PR_MERGED" || f.code === "PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED";
   const merged = fates.filter(isMerged);
-  const mergedMinutes = new Map([...sim.fates].filter(([, f]) => isMerged(f)).map(([n, f]) => [n, (f.leftAt! - f.queuedAt) / 60_000] as const));
+  const mergedMinutes = new Map(
+    [...sim.fates].filter(([, f]) => isMerged(f)).map(([n, f]) => [n, (f.leftAt! - f.queuedAt) / 60_000] as const),
+  );
   const left = fates.filter((f) => f.leftAt !== null);
   const latencies = merged.map((f) => (f.leftAt! - f.queuedAt) / 60_000).sort((a, b) => a - b);
   const codes: Record<string, number> = {};
@@ -102,11 +125,23 @@ export function simulateQueue(options: WhatIfOptions): WhatIfReport {
   const hours = (sim.now - start) / 3_600_000;
   const stats = sim.stats();
   return {
-    arrived, merged: merged.length, dequeued: left.length - merged.length, stillQueued: sim.queued, dequeueCodes: codes,
-    meanMinutes: latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length), p95Minutes: percentile(latencies, 0.95),
-    ciRuns: stats.ciRuns, runsPerMerge: stats.ciRuns / Math.max(1, merged.length), cancelledRuns: stats.cancelledRuns,
+    arrived,
+    merged: merged.length,
+    dequeued: left.length - merged.length,
+    stillQueued: sim.queued,
+    dequeueCodes: codes,
+    meanMinutes: latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length),
+    p95Minutes: percentile(latencies, 0.95),
+    ciRuns: stats.ciRuns,
+    runsPerMerge: stats.ciRuns / Math.max(1, merged.length),
+    cancelledRuns: stats.cancelledRuns,
     ciMinutesPerMerge: stats.ciMs / 60_000 / Math.max(1, merged.length),
-    resolvedPerHour: left.length / hours, mergesPerHour: merged.length / hours, virtualHours: hours, unstable,
-    untestedMerges: stats.untestedMerges, exactnessViolations: stats.exactnessViolations, mergedMinutes,
+    resolvedPerHour: left.length / hours,
+    mergesPerHour: merged.length / hours,
+    virtualHours: hours,
+    unstable,
+    untestedMerges: stats.untestedMerges,
+    exactnessViolations: stats.exactnessViolations,
+    mergedMinutes,
   };
 }

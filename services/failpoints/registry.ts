@@ -12,7 +12,10 @@ import { FailpointSpecError, parseActions, parseFailpointSpec, type FailpointTer
 /** What an armed failpoint throws for a `throw` action. */
 export class FailpointError extends Error {
   override readonly name = "FailpointError";
-  constructor(readonly failpoint: string, message: string) {
+  constructor(
+    readonly failpoint: string,
+    message: string,
+  ) {
     super(`failpoint ${failpoint}: ${message}`);
   }
 }

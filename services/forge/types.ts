@@ -6,7 +6,17 @@
  */
 
 // The pull request's facts are the configuration language's input; the port speaks them too.
-export type { CheckRun, CheckState, CommitInfo, Permission, PullRequestSnapshot, RepoName, Review, ReviewState, Sha } from "../config/index.js";
+export type {
+  CheckRun,
+  CheckState,
+  CommitInfo,
+  Permission,
+  PullRequestSnapshot,
+  RepoName,
+  Review,
+  ReviewState,
+  Sha,
+} from "../config/index.js";
 import type { CheckState, Permission, PullRequestSnapshot, RepoName, Sha } from "../config/index.js";
 import type { DomainErrorKind } from "../contracts/index.js";
 
@@ -104,11 +114,19 @@ export interface ForgePort {
    * `pulls` merged in, in order (one merge commit each, message "Merge of #n").
    * conflict names the first pull request that does not merge.
    */
-  createSpeculativeBranch(repo: RepoName, branch: string, baseSha: Sha, pulls: { number: number; headSha: Sha }[]): Promise<Sha>;
+  createSpeculativeBranch(
+    repo: RepoName,
+    branch: string,
+    baseSha: Sha,
+    pulls: { number: number; headSha: Sha }[],
+  ): Promise<Sha>;
   /** Deletes a branch; no error when already absent. */
   deleteBranch(repo: RepoName, branch: string): Promise<void>;
   /** Opens a draft pull request from `head` into `base`; returns its number. */
-  openDraftPullRequest(repo: RepoName, input: { head: string; base: string; title: string; body: string }): Promise<number>;
+  openDraftPullRequest(
+    repo: RepoName,
+    input: { head: string; base: string; title: string; body: string },
+  ): Promise<number>;
   /** Edits title/body of a pull request. */
   updatePullRequest(repo: RepoName, number: number, input: { title?: string; body?: string }): Promise<void>;
   /** Closes a pull request without merging. */
@@ -119,7 +137,11 @@ export interface ForgePort {
    * Merges a pull request with a method; returns the new base tip SHA. `expectedHeadSha` guards
    * against a push after the checks ran (conflict when it moved). fast-forward moves base to head.
    */
-  mergePullRequest(repo: RepoName, number: number, input: { method: MergeMethod; expectedHeadSha: Sha; commitTitle?: string; commitMessage?: string }): Promise<Sha>;
+  mergePullRequest(
+    repo: RepoName,
+    number: number,
+    input: { method: MergeMethod; expectedHeadSha: Sha; commitTitle?: string; commitMessage?: string },
+  ): Promise<Sha>;
   /**
    * Merges a tested batch into `base`: the pull requests in order, one method, starting from
    * `expectedBaseSha` (conflict when the base is elsewhere, or a pull request does not apply, or a
@@ -160,7 +182,10 @@ export interface ForgePort {
    * checks `.yardmaster/ci.yml` declares on that branch (the local CI is the required CI); no
    * required reviews.
    */
-  getBranchProtection(repo: RepoName, branch: string): Promise<{ requiredChecks: string[]; requiredApprovals: number; requireConversationResolution: boolean }>;
+  getBranchProtection(
+    repo: RepoName,
+    branch: string,
+  ): Promise<{ requiredChecks: string[]; requiredApprovals: number; requireConversationResolution: boolean }>;
   /** The permission of a user on the repository (for commands_restrictions). */
   getPermission(repo: RepoName, login: string): Promise<Permission>;
 }
@@ -191,7 +216,12 @@ export type ForgeEvent =
       number: number;
       commentId: number;
       body: string;
-      author: { login: string; id: number; type: "User" | "Organization" | "Bot" | "Mannequin" | "Enterprise" | null; avatarUrl: string | null };
+      author: {
+        login: string;
+        id: number;
+        type: "User" | "Organization" | "Bot" | "Mannequin" | "Enterprise" | null;
+        avatarUrl: string | null;
+      };
       url: string | null;
     }
   /** A check run or commit status changed on a commit. */

@@ -70,7 +70,8 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
     genReqId: genRequestId,
     bodyLimit: MAX_BODY_BYTES,
     // A URL the router cannot decode gets the one error body too (fastify-errors.ts).
-    frameworkErrors: (err: FastifyErrorLike, req: FastifyRequest, reply: FastifyReply) => answerWith(reply, req, err, "any-protocol"),
+    frameworkErrors: (err: FastifyErrorLike, req: FastifyRequest, reply: FastifyReply) =>
+      answerWith(reply, req, err, "any-protocol"),
   } as never);
 
   // Fastify's refusals outside the REST routes (Connect, gRPC and gRPC-Web paths, unknown paths):
@@ -95,7 +96,11 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
       router.service(ServerReflectionV1Alpha, reflection.v1alpha);
       // The plugin serves router.handlers once this returns: each answers an unparsable binary request as invalid_argument.
       // Connect's own bodyless refusals (415, 405, 505) get the one error body (protocol-refusals.ts).
-      router.handlers.splice(0, router.handlers.length, ...router.handlers.map((h) => withRefusalBodies(withUnparsableRequestAsInvalidArgument(h))));
+      router.handlers.splice(
+        0,
+        router.handlers.length,
+        ...router.handlers.map((h) => withRefusalBodies(withUnparsableRequestAsInvalidArgument(h))),
+      );
     },
     interceptors: [createGuardInterceptor(deps.authorizer, deps.logger, turns)],
     // The REST limit for Connect, gRPC and gRPC-Web too (their bodies are read by Connect, not Fastify).
@@ -109,7 +114,12 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
     rest.addHook("onRequest", async (req, reply) => {
       const coding = req.headers["content-encoding"];
       if (coding === undefined || coding.trim().toLowerCase() === "identity") return;
-      await sendError(reply, invalidField("content-encoding", `"${coding}" is not supported: send the request body uncompressed`), String(req.id), 415);
+      await sendError(
+        reply,
+        invalidField("content-encoding", `"${coding}" is not supported: send the request body uncompressed`),
+        String(req.id),
+        415,
+      );
       return reply;
     });
     // Request bodies parsed losslessly: integers beyond 2^53 arrive as exact decimal strings.
@@ -122,7 +132,10 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
         // RFC 8259 §8.1: JSON text is UTF-8. Invalid bytes are refused, not replaced by U+FFFD.
         text = UTF8.decode(body as Buffer);
       } catch {
-        return done(invalidField("body", "is not valid UTF-8 (RFC 8259 §8.1): send the JSON text encoded as UTF-8"), undefined);
+        return done(
+          invalidField("body", "is not valid UTF-8 (RFC 8259 §8.1): send the JSON text encoded as UTF-8"),
+          undefined,
+        );
       }
       if (text.trim() === "") return done(null, undefined);
       // A large body is parsed off the event loop (services/offload).
@@ -136,7 +149,12 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
       return answerWith(reply, req, err as FastifyErrorLike, "rest", deps.logger);
     });
     registerTranscoder(rest, {
-      trie, bindings: deps.bindings, authorizer: deps.authorizer, logger: deps.logger, prefix: "/v1", turns,
+      trie,
+      bindings: deps.bindings,
+      authorizer: deps.authorizer,
+      logger: deps.logger,
+      prefix: "/v1",
+      turns,
     });
     rest.get("/healthz", async () => ({ status: "ok" }));
     rest.get("/readyz", async (_req, reply) => {
@@ -148,7 +166,13 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
     if (deps.extraRoutes) await deps.extraRoutes(rest);
   });
 
-  app.setNotFoundHandler((req, reply) => sendError(reply, new ConnectError(`no route for ${req.method} ${req.url.split("?")[0]}`, Code.NotFound), String(req.id)));
+  app.setNotFoundHandler((req, reply) =>
+    sendError(
+      reply,
+      new ConnectError(`no route for ${req.method} ${req.url.split("?")[0]}`, Code.NotFound),
+      String(req.id),
+    ),
+  );
   return app;
 }
 
@@ -159,8 +183,10 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
  */
 function bodyParseError(e: Error): Error {
   if (e instanceof ConnectError) return e;
-  if (e instanceof WorkLimitError) return new ConnectError(`the request body ${e.message} to parse`, Code.ResourceExhausted);
-  if (e.name === "SyntaxError" || e.name === "RangeError") return invalidField("body", `is not valid JSON: ${e.message}`);
+  if (e instanceof WorkLimitError)
+    return new ConnectError(`the request body ${e.message} to parse`, Code.ResourceExhausted);
+  if (e.name === "SyntaxError" || e.name === "RangeError")
+    return invalidField("body", `is not valid JSON: ${e.message}`);
   return e;
 }
 
@@ -172,7 +198,13 @@ function answerError(reply: FastifyReply, req: FastifyRequest, err: unknown, log
   return sendError(reply, answered, String(req.id));
 }
 
-function answerWith(reply: FastifyReply, req: FastifyRequest, err: FastifyErrorLike, scope: MediaScope, logger?: Logger) {
+function answerWith(
+  reply: FastifyReply,
+  req: FastifyRequest,
+  err: FastifyErrorLike,
+  scope: MediaScope,
+  logger?: Logger,
+) {
   const { error, status } = answerFastifyError(err, req.headers["content-type"], scope);
   // An internal answer whose cause is a database outage becomes unavailable (503, Retry-After).
   const answered = publicError(error, String(req.id));

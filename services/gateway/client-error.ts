@@ -16,9 +16,15 @@ import { restError } from "./error-body.js";
 /** [status, reason phrase, code, message] for a parser error code of Node's http module. */
 function describe(errorCode: string | undefined): [number, string, Code, string] {
   if (errorCode === "HPE_HEADER_OVERFLOW") {
-    return [431, "Request Header Fields Too Large", Code.ResourceExhausted, "the request line and headers exceed 16 KiB: send fewer or shorter query parameters"];
+    return [
+      431,
+      "Request Header Fields Too Large",
+      Code.ResourceExhausted,
+      "the request line and headers exceed 16 KiB: send fewer or shorter query parameters",
+    ];
   }
-  if (errorCode === "ERR_HTTP_REQUEST_TIMEOUT") return [408, "Request Timeout", Code.DeadlineExceeded, "the request did not arrive in time"];
+  if (errorCode === "ERR_HTTP_REQUEST_TIMEOUT")
+    return [408, "Request Timeout", Code.DeadlineExceeded, "the request did not arrive in time"];
   return [400, "Bad Request", Code.InvalidArgument, "the request is not valid HTTP/1.1"];
 }
 

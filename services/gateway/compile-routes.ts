@@ -6,7 +6,7 @@
  * the rule: a bad annotation never surfaces at request time.
  */
 import { getOption, hasOption, type DescMethod, type DescService } from "@bufbuild/protobuf";
-import { http, } from "../../gen/google/api/annotations_pb.js";
+import { http } from "../../gen/google/api/annotations_pb.js";
 import type { HttpRule } from "../../gen/google/api/http_pb.js";
 import { chainName, resolveFieldPath, type FieldChain } from "./field-path.js";
 import { parsePathTemplate, type PathTemplateError, type PathTemplate } from "./path-template.js";
@@ -77,7 +77,8 @@ export function compileRoutes(bindings: ServiceBinding[]): { trie: RouteTrie<Com
           const chain = resolveFieldPath(method.input, v.fieldPath, false);
           if (typeof chain === "string") return fail(`variable {${v.fieldPath.join(".")}}: ${chain}`);
           const last = chain.at(-1)!;
-          if (last.fieldKind !== "scalar" && last.fieldKind !== "enum") fail(`variable {${chainName(chain)}} must be a singular scalar or enum field`);
+          if (last.fieldKind !== "scalar" && last.fieldKind !== "enum")
+            fail(`variable {${chainName(chain)}} must be a singular scalar or enum field`);
           return { chain, start: v.start, end: v.end };
         });
         let body: CompiledRoute["body"] = null;
@@ -90,7 +91,12 @@ export function compileRoutes(bindings: ServiceBinding[]): { trie: RouteTrie<Com
         if (rule.responseBody) fail("response_body is not supported");
         if (body && (httpMethod === "GET" || httpMethod === "DELETE")) fail(`a ${httpMethod} rule cannot have a body`);
         const route: CompiledRoute = {
-          service, method, httpMethod, template, variables, body,
+          service,
+          method,
+          httpMethod,
+          template,
+          variables,
+          body,
           pathFields: new Set(variables.map((v) => v.chain[0].name)),
         };
         try {

@@ -68,7 +68,8 @@ export function restError(
   requestId: string,
 ): { status: number; headers: Record<string, string>; body: ErrorBody } {
   const details: Record<string, unknown>[] = [];
-  for (const v of violationsOf(e)) details.push({ type: "field_violation", field: v.field, description: v.description });
+  for (const v of violationsOf(e))
+    details.push({ type: "field_violation", field: v.field, description: v.description });
   details.push({ type: "request_info", request_id: requestId });
   const headers: Record<string, string> = {};
   if (e.code === Code.Unavailable) headers[RETRY_AFTER] = e.metadata.get(RETRY_AFTER) ?? String(RETRY_AFTER_SECONDS);

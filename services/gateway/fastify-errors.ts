@@ -27,9 +27,15 @@ export type MediaScope = "rest" | "any-protocol";
 
 function mediaTypeError(contentType: string | undefined, scope: MediaScope): ConnectError {
   if (contentType === undefined || contentType.trim() === "") {
-    return invalidField("content-type", scope === "rest" ? "is required with a request body: send application/json" : "is required with a request body");
+    return invalidField(
+      "content-type",
+      scope === "rest" ? "is required with a request body: send application/json" : "is required with a request body",
+    );
   }
-  const expected = scope === "rest" ? "send the body as application/json" : "send application/json, or a Connect, gRPC or gRPC-Web content type";
+  const expected =
+    scope === "rest"
+      ? "send the body as application/json"
+      : "send application/json, or a Connect, gRPC or gRPC-Web content type";
   return invalidField("content-type", `"${contentType}" is not supported: ${expected}`);
 }
 
@@ -37,29 +43,50 @@ function mediaTypeError(contentType: string | undefined, scope: MediaScope): Con
  * The answer to one of Fastify's errors (see the module comment). An error that is not one a
  * request can cause (a status of 500 or none) is internal: its text is logged, never answered.
  */
-export function answerFastifyError(err: FastifyErrorLike, contentType: string | undefined, scope: MediaScope): FastifyErrorAnswer {
+export function answerFastifyError(
+  err: FastifyErrorLike,
+  contentType: string | undefined,
+  scope: MediaScope,
+): FastifyErrorAnswer {
   const status = err.statusCode ?? 500;
   switch (err.code) {
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
       return { error: mediaTypeError(contentType, scope), status: 415 };
     case "FST_ERR_CTP_BODY_TOO_LARGE":
-      return { error: new ConnectError("request body too large: a request body is at most 4 MiB", Code.ResourceExhausted), status: 413 };
+      return {
+        error: new ConnectError("request body too large: a request body is at most 4 MiB", Code.ResourceExhausted),
+        status: 413,
+      };
     case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
       return { error: invalidField("content-length", "does not match the size of the body sent"), status: 400 };
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
-      return { error: invalidField("body", "is empty, but content-type says application/json: send a JSON value, or no content-type"), status: 422 };
+      return {
+        error: invalidField(
+          "body",
+          "is empty, but content-type says application/json: send a JSON value, or no content-type",
+        ),
+        status: 422,
+      };
     case "FST_ERR_CTP_INVALID_JSON_BODY":
       return { error: invalidField("body", "is not valid JSON"), status: 422 };
     case "FST_ERR_BAD_URL":
     case "FST_ERR_INVALID_URL":
-      return { error: invalidField("path", "is not a valid URL: a percent-escape (%XX) does not decode to UTF-8"), status: 400 };
+      return {
+        error: invalidField("path", "is not a valid URL: a percent-escape (%XX) does not decode to UTF-8"),
+        status: 400,
+      };
     case "FST_ERR_MAX_PARAM_LENGTH":
       return { error: new ConnectError("a path segment is too long", Code.ResourceExhausted), status: 414 };
     case "FST_ERR_NOT_FOUND":
       return { error: new ConnectError("no route for this path", Code.NotFound), status: 404 };
   }
-  if (status === 413) return { error: new ConnectError("request body too large: a request body is at most 4 MiB", Code.ResourceExhausted), status };
+  if (status === 413)
+    return {
+      error: new ConnectError("request body too large: a request body is at most 4 MiB", Code.ResourceExhausted),
+      status,
+    };
   if (status === 415) return { error: mediaTypeError(contentType, scope), status };
-  if (status >= 400 && status < 500) return { error: new ConnectError("the request cannot be read", Code.InvalidArgument), status };
+  if (status >= 400 && status < 500)
+    return { error: new ConnectError("the request cannot be read", Code.InvalidArgument), status };
   return { error: new ConnectError("internal error", Code.Internal, undefined, undefined, err), status: 500 };
 }

@@ -18,7 +18,9 @@ export function resolveFieldPath(desc: DescMessage, path: string[], allowJsonNam
   let current: DescMessage | undefined = desc;
   for (const [i, name] of path.entries()) {
     if (!current) return `"${path.slice(0, i).join(".")}" is not a message field, so it has no field "${name}"`;
-    const field: DescField | undefined = current.fields.find((f) => f.name === name || (allowJsonNames && f.jsonName === name));
+    const field: DescField | undefined = current.fields.find(
+      (f) => f.name === name || (allowJsonNames && f.jsonName === name),
+    );
     if (!field) return `${current.typeName} has no field "${name}"`;
     chain.push(field);
     const last = i === path.length - 1;

@@ -10,7 +10,6 @@ import { INT_RANGES, invalidField, isRfc3339, ruleOf } from "../contracts/index.
 
 const INTEGER = /^-?(0|[1-9][0-9]*)$/;
 
-
 /**
  * Converts the raw values of one parameter for `field`.
  * @param name the parameter as the client wrote it, for messages
@@ -19,7 +18,9 @@ const INTEGER = /^-?(0|[1-9][0-9]*)$/;
 export function paramToJson(field: DescField, name: string, raw: string[]): unknown {
   if (field.fieldKind === "list") {
     if (field.listKind === "message") return raw.map((v) => messageParam(field.message.typeName, name, v));
-    return raw.map((v) => (field.listKind === "enum" ? enumParam(field.enum, name, v) : scalarParam(field, field.scalar, name, v)));
+    return raw.map((v) =>
+      field.listKind === "enum" ? enumParam(field.enum, name, v) : scalarParam(field, field.scalar, name, v),
+    );
   }
   if (raw.length > 1) throw invalidField(name, "must be given at most once");
   const v = raw[0];
@@ -73,7 +74,10 @@ function enumParam(desc: DescEnum, name: string, v: string): string {
 function messageParam(typeName: string, name: string, v: string): unknown {
   if (typeName === "google.protobuf.Timestamp") {
     if (!isRfc3339(v)) {
-      throw invalidField(name, "must be an ISO 8601 date-time with a UTC offset, e.g. 2026-11-22T10:00:00Z (a Unix timestamp or a date-time without offset is refused)");
+      throw invalidField(
+        name,
+        "must be an ISO 8601 date-time with a UTC offset, e.g. 2026-11-22T10:00:00Z (a Unix timestamp or a date-time without offset is refused)",
+      );
     }
     return v;
   }

@@ -37,7 +37,11 @@ export interface PathTemplate {
 /** A template that does not follow the grammar. */
 export class PathTemplateError extends Error {
   override readonly name = "PathTemplateError";
-  constructor(readonly template: string, readonly column: number, reason: string) {
+  constructor(
+    readonly template: string,
+    readonly column: number,
+    reason: string,
+  ) {
     super(`invalid path template "${template}" at column ${column}: ${reason}`);
   }
 }
@@ -119,7 +123,7 @@ export function parsePathTemplate(source: string): PathTemplate {
   if (source[pos] === ":") {
     pos++;
     const m = LITERAL.exec(source.slice(pos));
-    if (!m) fail("expected a verb after \":\"");
+    if (!m) fail('expected a verb after ":"');
     verb = m![0];
     pos += m![0].length;
   }

@@ -14,8 +14,13 @@ import { once } from "./unparsable-request.js";
 
 /** The error of each bodyless status. */
 const REFUSALS: Record<number, () => ConnectError> = {
-  415: () => invalidField("content-type", "is not one of this method's protocols (Connect: application/json or application/proto; gRPC: application/grpc; gRPC-Web: application/grpc-web)"),
-  405: () => new ConnectError("this RPC is called with POST (GET only for RPCs marked side-effect free)", Code.Unimplemented),
+  415: () =>
+    invalidField(
+      "content-type",
+      "is not one of this method's protocols (Connect: application/json or application/proto; gRPC: application/grpc; gRPC-Web: application/grpc-web)",
+    ),
+  405: () =>
+    new ConnectError("this RPC is called with POST (GET only for RPCs marked side-effect free)", Code.Unimplemented),
   505: () => new ConnectError("this streaming RPC needs HTTP/2", Code.Unimplemented),
 };
 
@@ -23,8 +28,12 @@ const REFUSALS: Record<number, () => ConnectError> = {
 export function withRefusalBodies(handler: UniversalHandler): UniversalHandler {
   const wrapped = async (req: Parameters<UniversalHandler>[0]) => withBody(await handler(req));
   return Object.assign(wrapped, {
-    protocolNames: handler.protocolNames, service: handler.service, method: handler.method, requestPath: handler.requestPath,
-    allowedMethods: handler.allowedMethods, supportedContentType: handler.supportedContentType,
+    protocolNames: handler.protocolNames,
+    service: handler.service,
+    method: handler.method,
+    requestPath: handler.requestPath,
+    allowedMethods: handler.allowedMethods,
+    supportedContentType: handler.supportedContentType,
   });
 }
 

@@ -8,7 +8,15 @@
  * and every file it imports, transitively (FileDescriptorProto bytes). Reflection needs no token:
  * it reveals only the published schema (docs/auth.md).
  */
-import { create, fromBinary, toBinary, type DescExtension, type DescFile, type DescMessage, type DescService } from "@bufbuild/protobuf";
+import {
+  create,
+  fromBinary,
+  toBinary,
+  type DescExtension,
+  type DescFile,
+  type DescMessage,
+  type DescService,
+} from "@bufbuild/protobuf";
 import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
 import {
@@ -88,13 +96,19 @@ export function createReflectionServices(services: DescService[]): ReflectionSer
   const answer = (req: ServerReflectionRequest): ServerReflectionResponse => {
     const res = (messageResponse: ServerReflectionResponse["messageResponse"]) =>
       create(ServerReflectionResponseSchema, { validHost: req.host, originalRequest: req, messageResponse });
-    const notFound = (what: string) => res({ case: "errorResponse", value: { errorCode: NOT_FOUND, errorMessage: `${what} not found` } as never });
+    const notFound = (what: string) =>
+      res({ case: "errorResponse", value: { errorCode: NOT_FOUND, errorMessage: `${what} not found` } as never });
     const fileAnswer = (f: DescFile | undefined, what: string) =>
-      f ? res({ case: "fileDescriptorResponse", value: { fileDescriptorProto: withDependencies(f) } as never }) : notFound(what);
+      f
+        ? res({ case: "fileDescriptorResponse", value: { fileDescriptorProto: withDependencies(f) } as never })
+        : notFound(what);
     const r = req.messageRequest;
     switch (r.case) {
       case "listServices":
-        return res({ case: "listServicesResponse", value: { service: serviceNames.map((name) => ({ name })) } as never });
+        return res({
+          case: "listServicesResponse",
+          value: { service: serviceNames.map((name) => ({ name })) } as never,
+        });
       case "fileByFilename":
         return fileAnswer(files.get(r.value), `file ${r.value}`);
       case "fileContainingSymbol":
@@ -106,10 +120,16 @@ export function createReflectionServices(services: DescService[]): ReflectionSer
       case "allExtensionNumbersOfType": {
         if (!symbols.has(r.value)) return notFound(`type ${r.value}`);
         const numbers = (extensions.get(r.value) ?? []).map((x) => x.number);
-        return res({ case: "allExtensionNumbersResponse", value: { baseTypeName: r.value, extensionNumber: numbers } as never });
+        return res({
+          case: "allExtensionNumbersResponse",
+          value: { baseTypeName: r.value, extensionNumber: numbers } as never,
+        });
       }
       default:
-        return res({ case: "errorResponse", value: { errorCode: 3, errorMessage: "empty reflection request" } as never });
+        return res({
+          case: "errorResponse",
+          value: { errorCode: 3, errorMessage: "empty reflection request" } as never,
+        });
     }
   };
 

@@ -78,7 +78,9 @@ function generatedWriter(desc: DescMessage): Write {
     body.push(`v=m[${JSON.stringify(field.localName)}];s+=${key};`);
     if (field.fieldKind === "list") {
       const item = valueExpression(field, "x", helper);
-      body.push(`if(v===undefined||v.length===0)s+="[]";else{var x=v[0];s+="["+${item};for(var j=1;j<v.length;j++){x=v[j];s+=","+${item};}s+="]";}`);
+      body.push(
+        `if(v===undefined||v.length===0)s+="[]";else{var x=v[0];s+="["+${item};for(var j=1;j<v.length;j++){x=v[j];s+=","+${item};}s+="]";}`,
+      );
     } else {
       body.push(`s+=v===undefined?"null":${valueExpression(field, "v", helper)};`);
     }
@@ -116,7 +118,11 @@ function valueExpression(field: DescField, name: string, helper: (fn: Write) => 
 
 /** The generic writer, for messages with oneofs (none in the REST responses today). */
 function interpretedWriter(desc: DescMessage): Write {
-  const parts = desc.fields.map((field) => ({ field, key: `${JSON.stringify(field.name)}:`, write: fieldWriter(field) }));
+  const parts = desc.fields.map((field) => ({
+    field,
+    key: `${JSON.stringify(field.name)}:`,
+    write: fieldWriter(field),
+  }));
   return (msg: Record<string, unknown>) => {
     let out = "{";
     for (let i = 0; i < parts.length; i++) {
@@ -145,7 +151,12 @@ function fieldWriter(field: DescField): Write {
     case "message":
       return messageWriter(field.message);
     case "list": {
-      const item = field.listKind === "scalar" ? scalarWriter(field.scalar) : field.listKind === "enum" ? enumWriter(field.enum) : messageWriter(field.message);
+      const item =
+        field.listKind === "scalar"
+          ? scalarWriter(field.scalar)
+          : field.listKind === "enum"
+            ? enumWriter(field.enum)
+            : messageWriter(field.message);
       return (list: unknown[]) => {
         let out = "[";
         for (let i = 0; i < list.length; i++) out += (i ? "," : "") + item(list[i]);
@@ -154,7 +165,11 @@ function fieldWriter(field: DescField): Write {
     }
     case "map": {
       const value =
-        field.mapKind === "scalar" ? scalarWriter(field.scalar) : field.mapKind === "enum" ? enumWriter(field.enum) : messageWriter(field.message);
+        field.mapKind === "scalar"
+          ? scalarWriter(field.scalar)
+          : field.mapKind === "enum"
+            ? enumWriter(field.enum)
+            : messageWriter(field.message);
       return (map: Record<string, unknown>) => {
         let out = "{";
         for (const k in map) out += `${(out.length > 1 ? "," : "") + JSON.stringify(k)}:${value(map[k])}`;
@@ -217,7 +232,8 @@ function isoSeconds(seconds: number): string {
  */
 export function timestampJson(v: { seconds: bigint; nanos: number }): string {
   const seconds = Number(v.seconds);
-  if (!Number.isSafeInteger(seconds) || seconds < -62135596800 || seconds > 253402300799) return JSON.stringify(toJson(TimestampSchema, v as never));
+  if (!Number.isSafeInteger(seconds) || seconds < -62135596800 || seconds > 253402300799)
+    return JSON.stringify(toJson(TimestampSchema, v as never));
   const base = isoSeconds(seconds);
   const nanos = v.nanos;
   if (nanos === 0) return `"${base}Z"`;

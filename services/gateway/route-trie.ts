@@ -26,7 +26,10 @@ export interface RouteMatch<R> {
  * The result of {@link RouteTrie.match}: the route found; a path bound only to other methods, with
  * those methods (405 with `Allow`); or no route (404).
  */
-export type MatchResult<R> = { kind: "found"; match: RouteMatch<R> } | { kind: "method_not_allowed"; allow: string[] } | { kind: "not_found" };
+export type MatchResult<R> =
+  | { kind: "found"; match: RouteMatch<R> }
+  | { kind: "method_not_allowed"; allow: string[] }
+  | { kind: "not_found" };
 
 /** Thrown when two rules bind the same method to the same template. */
 export class DuplicateRouteError extends Error {
@@ -61,7 +64,9 @@ export class RouteTrie<R> {
     if (!byMethod) node.endpoints.set(template.verb, (byMethod = new Map()));
     const existing = byMethod.get(method);
     if (existing) {
-      throw new DuplicateRouteError(`${method} ${template.source} is bound twice: by ${describe(existing)} and by ${describe(route)}`);
+      throw new DuplicateRouteError(
+        `${method} ${template.source} is bound twice: by ${describe(existing)} and by ${describe(route)}`,
+      );
     }
     byMethod.set(method, route);
   }
@@ -89,7 +94,14 @@ export class RouteTrie<R> {
     return allow.size ? { kind: "method_not_allowed", allow: [...allow].sort() } : { kind: "not_found" };
   }
 
-  private search(node: Node<R>, segs: string[], i: number, verb: string, method: string, allow: Set<string>): R | undefined {
+  private search(
+    node: Node<R>,
+    segs: string[],
+    i: number,
+    verb: string,
+    method: string,
+    allow: Set<string>,
+  ): R | undefined {
     if (i === segs.length) return this.leaf(node, verb, method, allow);
     const lit = node.literal.get(segs[i]);
     const viaLiteral = lit && this.search(lit, segs, i + 1, verb, method, allow);

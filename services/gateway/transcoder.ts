@@ -17,7 +17,14 @@ import { create, fromJson, type DescMessage } from "@bufbuild/protobuf";
 import { Code, ConnectError, createContextValues } from "@connectrpc/connect";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
-import { checkJson, checkMessageRules, invalidField, isInvalidArgumentError, throwIfViolations, type FieldViolation } from "../contracts/index.js";
+import {
+  checkJson,
+  checkMessageRules,
+  invalidField,
+  isInvalidArgumentError,
+  throwIfViolations,
+  type FieldViolation,
+} from "../contracts/index.js";
 import { principalKey, type Authorizer } from "../auth/index.js";
 import type { CompiledRoute, ServiceBinding } from "./compile-routes.js";
 import { logFailure, publicError, restError } from "./error-body.js";
@@ -56,10 +63,19 @@ export function registerTranscoder(app: FastifyInstance<any, any, any, any>, opt
     const q = req.url.indexOf("?");
     const path = q < 0 ? req.url : req.url.slice(0, q);
     const found = opts.trie.match(req.method, path);
-    if (found.kind === "not_found") return sendError(reply, new ConnectError(`no route for ${req.method} ${path}`, Code.NotFound), requestId);
+    if (found.kind === "not_found")
+      return sendError(reply, new ConnectError(`no route for ${req.method} ${path}`, Code.NotFound), requestId);
     if (found.kind === "method_not_allowed") {
       reply.header("allow", found.allow.join(", "));
-      return sendError(reply, new ConnectError(`method ${req.method} is not allowed on ${path}; allowed: ${found.allow.join(", ")}`, Code.Unimplemented), requestId, 405);
+      return sendError(
+        reply,
+        new ConnectError(
+          `method ${req.method} is not allowed on ${path}; allowed: ${found.allow.join(", ")}`,
+          Code.Unimplemented,
+        ),
+        requestId,
+        405,
+      );
     }
     const { route, segments } = found.match;
     try {
@@ -67,7 +83,11 @@ export function registerTranscoder(app: FastifyInstance<any, any, any, any>, opt
       const input = buildRequest(route, segments, req.body, q < 0 ? "" : req.url.slice(q + 1));
       await opts.authorizer.authorize(principal, route.method, input as Record<string, unknown>);
       const fn = impls.get(route.service.typeName)?.[route.method.localName] as Impl | undefined;
-      if (!fn) throw new ConnectError(`${route.method.parent.typeName}.${route.method.name} is not implemented`, Code.Unimplemented);
+      if (!fn)
+        throw new ConnectError(
+          `${route.method.parent.typeName}.${route.method.name} is not implemented`,
+          Code.Unimplemented,
+        );
       const values = createContextValues().set(principalKey, principal);
       const ctx = new RestHandlerContext(route.service, route.method, req.method, req.url, req.headers, values);
       await opts.turns?.turn();
@@ -75,7 +95,8 @@ export function registerTranscoder(app: FastifyInstance<any, any, any, any>, opt
       await opts.turns?.turn();
       ctx.setResponseHeaders((k, v) => void reply.header(k, v));
       if (route.method.output.typeName === "google.protobuf.Empty") return reply.code(204).send();
-      const message = res && typeof res === "object" && "$typeName" in res ? res : create(route.method.output, (res ?? {}) as never);
+      const message =
+        res && typeof res === "object" && "$typeName" in res ? res : create(route.method.output, (res ?? {}) as never);
       return reply.code(200).type("application/json; charset=utf-8").send(restJsonBody(route.method.output, message));
     } catch (e) {
       const err = publicError(e, requestId);
@@ -92,7 +113,10 @@ export function sendError(reply: FastifyReply, e: ConnectError, requestId: strin
   for (const [name, value] of Object.entries(headers)) reply.header(name, value);
   // Set here too: a URL the router cannot decode is answered before the onSend hook is in place.
   reply.header("x-request-id", requestId);
-  return reply.code(status ?? s).type("application/json; charset=utf-8").send(JSON.stringify(body));
+  return reply
+    .code(status ?? s)
+    .type("application/json; charset=utf-8")
+    .send(JSON.stringify(body));
 }
 
 /**
@@ -129,7 +153,11 @@ function buildRequest(route: CompiledRoute, segments: string[], body: unknown, q
     }
   }
   if (query) {
-    if (route.body === "*") throw invalidField(query.split("=")[0], "query parameters are not accepted when the body holds the whole request");
+    if (route.body === "*")
+      throw invalidField(
+        query.split("=")[0],
+        "query parameters are not accepted when the body holds the whole request",
+      );
     const grouped = new Map<string, string[]>();
     for (const [k, val] of new URLSearchParams(query)) {
       const list = grouped.get(k);
@@ -140,8 +168,10 @@ function buildRequest(route: CompiledRoute, segments: string[], body: unknown, q
       try {
         const chain = resolveFieldPath(input, name.split("."), true);
         if (typeof chain === "string") throw invalidField(name, "unknown query parameter");
-        if (route.pathFields.has(chain[0].name)) throw invalidField(name, "is set by the path and cannot be given in the query");
-        if (Array.isArray(route.body) && route.body[0].name === chain[0].name) throw invalidField(name, "is set by the body");
+        if (route.pathFields.has(chain[0].name))
+          throw invalidField(name, "is set by the path and cannot be given in the query");
+        if (Array.isArray(route.body) && route.body[0].name === chain[0].name)
+          throw invalidField(name, "is set by the body");
         setAtPath(obj, chain, paramToJson(chain.at(-1)!, name, values));
       } catch (e) {
         collectInvalid(e, violations);

@@ -18,7 +18,11 @@ import type { UniversalHandler, UniversalServerResponse } from "@connectrpc/conn
  * (connect-node compression.js, for errors other than zlib's data error), a gRPC message flagged
  * compressed without a `grpc-encoding` (protocol/envelope.js).
  */
-const UNREADABLE = ["parse binary: ", "decompression failed", "received compressed envelope, but do not know how to decompress"];
+const UNREADABLE = [
+  "parse binary: ",
+  "decompression failed",
+  "received compressed envelope, but do not know how to decompress",
+];
 const isUnreadable = (message: string) => UNREADABLE.some((prefix) => message.startsWith(prefix));
 const GRPC_INTERNAL = "13";
 const GRPC_INVALID_ARGUMENT = "3";
@@ -29,8 +33,12 @@ const TRAILER_FRAME = 0x80;
 export function withUnparsableRequestAsInvalidArgument(handler: UniversalHandler): UniversalHandler {
   const wrapped = async (req: Parameters<UniversalHandler>[0]) => rewrite(await handler(req));
   return Object.assign(wrapped, {
-    protocolNames: handler.protocolNames, service: handler.service, method: handler.method, requestPath: handler.requestPath,
-    allowedMethods: handler.allowedMethods, supportedContentType: handler.supportedContentType,
+    protocolNames: handler.protocolNames,
+    service: handler.service,
+    method: handler.method,
+    requestPath: handler.requestPath,
+    allowedMethods: handler.allowedMethods,
+    supportedContentType: handler.supportedContentType,
   });
 }
 
@@ -42,18 +50,27 @@ async function rewrite(res: UniversalServerResponse): Promise<UniversalServerRes
     fixGrpcStatus(res.trailer);
     return { ...res, body: res.body && afterBody(res.body, () => fixGrpcStatus(res.trailer)) };
   }
-  if (res.status === 500 && type.startsWith("application/json") && !res.header?.has("content-encoding") && res.body) return rewriteConnectError(res, res.body);
+  if (res.status === 500 && type.startsWith("application/json") && !res.header?.has("content-encoding") && res.body)
+    return rewriteConnectError(res, res.body);
   return res;
 }
 
 /** Connect unary: the JSON error body of a parse failure becomes a 400 invalid_argument. */
-async function rewriteConnectError(res: UniversalServerResponse, body: AsyncIterable<Uint8Array>): Promise<UniversalServerResponse> {
+async function rewriteConnectError(
+  res: UniversalServerResponse,
+  body: AsyncIterable<Uint8Array>,
+): Promise<UniversalServerResponse> {
   const chunks: Uint8Array[] = [];
   for await (const chunk of body) chunks.push(chunk);
   const bytes = Buffer.concat(chunks);
   let error: { code?: unknown; message?: unknown } | null = null;
-  try { error = JSON.parse(bytes.toString("utf8")); } catch { /* not an error body we know: unchanged */ }
-  if (error?.code !== "internal" || typeof error.message !== "string" || !isUnreadable(error.message)) return { ...res, body: once(bytes) };
+  try {
+    error = JSON.parse(bytes.toString("utf8"));
+  } catch {
+    /* not an error body we know: unchanged */
+  }
+  if (error?.code !== "internal" || typeof error.message !== "string" || !isUnreadable(error.message))
+    return { ...res, body: once(bytes) };
   const rewritten = Buffer.from(JSON.stringify({ ...error, code: "invalid_argument" }));
   const header = new Headers(res.header);
   header.set("content-length", String(rewritten.byteLength));
@@ -62,28 +79,46 @@ async function rewriteConnectError(res: UniversalServerResponse, body: AsyncIter
 
 /** gRPC: status 13 with a parse failure message becomes 3 (in place: the adapter writes these headers later). */
 function fixGrpcStatus(headers: Headers | undefined): void {
-  if (headers?.get("grpc-status") === GRPC_INTERNAL && isParseFailure(headers.get("grpc-message"))) headers.set("grpc-status", GRPC_INVALID_ARGUMENT);
+  if (headers?.get("grpc-status") === GRPC_INTERNAL && isParseFailure(headers.get("grpc-message")))
+    headers.set("grpc-status", GRPC_INVALID_ARGUMENT);
 }
 
 function isParseFailure(grpcMessage: string | null): boolean {
   if (grpcMessage === null) return false;
-  try { return isUnreadable(decodeURIComponent(grpcMessage)); } catch { return false; }
+  try {
+    return isUnreadable(decodeURIComponent(grpcMessage));
+  } catch {
+    return false;
+  }
 }
 
 /** gRPC-Web: a chunk that is one whole trailer frame is rewritten; any other chunk passes through. */
 async function* rewriteTrailerFrames(body: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
   for await (const chunk of body) {
-    if (chunk.byteLength < 5 || chunk[0] !== TRAILER_FRAME || Buffer.from(chunk.buffer, chunk.byteOffset + 1, 4).readUInt32BE(0) !== chunk.byteLength - 5) {
+    if (
+      chunk.byteLength < 5 ||
+      chunk[0] !== TRAILER_FRAME ||
+      Buffer.from(chunk.buffer, chunk.byteOffset + 1, 4).readUInt32BE(0) !== chunk.byteLength - 5
+    ) {
       yield chunk;
       continue;
     }
-    const lines = Buffer.from(chunk.buffer, chunk.byteOffset + 5, chunk.byteLength - 5).toString("latin1").split("\r\n");
-    const trailer = new Headers(lines.filter((l) => l.includes(":")).map((l) => [l.slice(0, l.indexOf(":")).trim(), l.slice(l.indexOf(":") + 1).trim()] as [string, string]));
+    const lines = Buffer.from(chunk.buffer, chunk.byteOffset + 5, chunk.byteLength - 5)
+      .toString("latin1")
+      .split("\r\n");
+    const trailer = new Headers(
+      lines
+        .filter((l) => l.includes(":"))
+        .map((l) => [l.slice(0, l.indexOf(":")).trim(), l.slice(l.indexOf(":") + 1).trim()] as [string, string]),
+    );
     if (trailer.get("grpc-status") !== GRPC_INTERNAL || !isParseFailure(trailer.get("grpc-message"))) {
       yield chunk;
       continue;
     }
-    const text = Buffer.from(lines.map((l) => (/^grpc-status\s*:/i.test(l) ? `grpc-status: ${GRPC_INVALID_ARGUMENT}` : l)).join("\r\n"), "latin1");
+    const text = Buffer.from(
+      lines.map((l) => (/^grpc-status\s*:/i.test(l) ? `grpc-status: ${GRPC_INVALID_ARGUMENT}` : l)).join("\r\n"),
+      "latin1",
+    );
     const frame = Buffer.alloc(5 + text.byteLength);
     frame[0] = TRAILER_FRAME;
     frame.writeUInt32BE(text.byteLength, 1);

@@ -10,7 +10,10 @@ import path from "node:path";
 export const adminKeyFile = (dataDir: string) => path.join(dataDir, "admin-key");
 
 /** The admin key and whether it was generated now (so the caller can print it). */
-export async function loadOrCreateAdminKey(dataDir: string, fromEnv?: string): Promise<{ key: string; generated: boolean; source: string }> {
+export async function loadOrCreateAdminKey(
+  dataDir: string,
+  fromEnv?: string,
+): Promise<{ key: string; generated: boolean; source: string }> {
   if (fromEnv) return { key: fromEnv, generated: false, source: "YARDMASTER_ADMIN_KEY" };
   const file = adminKeyFile(dataDir);
   try {
@@ -30,6 +33,8 @@ export async function readAdminKey(dataDir: string, fromEnv?: string): Promise<s
   try {
     return (await readFile(adminKeyFile(dataDir), "utf8")).trim();
   } catch {
-    throw new Error(`no admin key: set YARDMASTER_ADMIN_KEY or start the service once so it writes ${adminKeyFile(dataDir)}`);
+    throw new Error(
+      `no admin key: set YARDMASTER_ADMIN_KEY or start the service once so it writes ${adminKeyFile(dataDir)}`,
+    );
   }
 }

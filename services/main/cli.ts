@@ -11,7 +11,10 @@ import { COMMANDS } from "./commands/index.js";
 /** Builds the program (exported for tests). */
 export function buildProgram(): Command {
   // exitOverride before the subcommands exist, so they inherit it (usage errors exit with 2).
-  const program = new Command("yardmaster").description("An open merge queue: batches, speculative checks, bisection, and an activity log.").showHelpAfterError().exitOverride();
+  const program = new Command("yardmaster")
+    .description("An open merge queue: batches, speculative checks, bisection, and an activity log.")
+    .showHelpAfterError()
+    .exitOverride();
   for (const register of COMMANDS) register(program);
   return program;
 }
@@ -28,7 +31,12 @@ export async function runCli(argv: string[]): Promise<void> {
     await program.parseAsync(argv);
   } catch (e) {
     if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? 0 : 2);
-    const msg = e instanceof ConnectError ? `${e.rawMessage} (${Code[e.code]})` : e instanceof Error ? e.message : `failed: ${String(e)}`;
+    const msg =
+      e instanceof ConnectError
+        ? `${e.rawMessage} (${Code[e.code]})`
+        : e instanceof Error
+          ? e.message
+          : `failed: ${String(e)}`;
     process.stderr.write(`yardmaster: ${msg}\n`);
     process.exit(1);
   }

@@ -7,7 +7,12 @@
 import type { Logger } from "pino";
 import { ForgeService } from "../../gen/yardmaster/v1/forge_pb.js";
 import { createGithubForge, createGithubTokenVerifier, registerGithubWebhook } from "../forge/index.js";
-import { ciLeaseFromEnvironment, ciSlotsFromEnvironment, createForgeService, createLocalForge } from "../forge/index.js";
+import {
+  ciLeaseFromEnvironment,
+  ciSlotsFromEnvironment,
+  createForgeService,
+  createLocalForge,
+} from "../forge/index.js";
 import type { ForgeEventSink, ForgePort } from "../forge/index.js";
 import type { PlatformTokenVerifier } from "../auth/index.js";
 import type { App, ServiceBinding } from "../gateway/index.js";
@@ -46,7 +51,9 @@ export function githubTokenVerifier(logger: Logger): PlatformTokenVerifier {
 export async function wireForge(settings: Settings, db: Pool, logger: Logger): Promise<ForgeWiring> {
   if (settings.forge === "local") {
     const local = createLocalForge({
-      db, dataDir: settings.dataDir, logger: logger.child({ component: "local-forge" }),
+      db,
+      dataDir: settings.dataDir,
+      logger: logger.child({ component: "local-forge" }),
       ci: { slots: ciSlotsFromEnvironment(process.env), ...ciLeaseFromEnvironment(process.env) },
     });
     try {
@@ -68,10 +75,19 @@ export async function wireForge(settings: Settings, db: Pool, logger: Logger): P
   };
   const deliver: ForgeEventSink = (event, key) => sink(event, key);
   const { appId, privateKey, webhookSecret } = settings.github;
-  const missing = Object.entries({ GITHUB_APP_ID: appId, GITHUB_PRIVATE_KEY: privateKey, GITHUB_WEBHOOK_SECRET: webhookSecret }).filter(([, v]) => !v).map(([k]) => k);
+  const missing = Object.entries({
+    GITHUB_APP_ID: appId,
+    GITHUB_PRIVATE_KEY: privateKey,
+    GITHUB_WEBHOOK_SECRET: webhookSecret,
+  })
+    .filter(([, v]) => !v)
+    .map(([k]) => k);
   if (missing.length) throw new SettingsError(`FORGE=github needs ${missing.join(", ")}`);
   const log = logger.child({ component: "github" });
-  const prune = setInterval(() => void pruneGithubDeliveries(db, new Date(Date.now() - 7 * 86_400_000)).catch(() => {}), 3_600_000);
+  const prune = setInterval(
+    () => void pruneGithubDeliveries(db, new Date(Date.now() - 7 * 86_400_000)).catch(() => {}),
+    3_600_000,
+  );
   prune.unref();
   return {
     forge: createGithubForge({ appId: appId!, privateKey: privateKey!, log }),

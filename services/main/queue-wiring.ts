@@ -34,7 +34,13 @@ export function wireQueue(deps: {
   eventsWritten: () => void;
   now?: () => number;
 }): QueueWiring {
-  const runner = createQueueRunner({ db: deps.db, forge: deps.forge, logger: deps.logger, eventsWritten: deps.eventsWritten, now: deps.now });
+  const runner = createQueueRunner({
+    db: deps.db,
+    forge: deps.forge,
+    logger: deps.logger,
+    eventsWritten: deps.eventsWritten,
+    now: deps.now,
+  });
   const queueService = createQueueService({
     db: deps.api ?? deps.db,
     runner,
@@ -43,10 +49,16 @@ export function wireQueue(deps: {
     eventsWritten: deps.eventsWritten,
     pauseChanged: (client, repository, change) =>
       addToInbox(client, repository, [
-        { kind: "engine", event: change.paused ? { type: "pause", reason: change.reason, actor: change.actor } : { type: "unpause", actor: change.actor } },
+        {
+          kind: "engine",
+          event: change.paused
+            ? { type: "pause", reason: change.reason, actor: change.actor }
+            : { type: "unpause", actor: change.actor },
+        },
       ]),
     pauseCommitted: (repository) => runner.wake(repository),
-    freezeChanged: (client, repository, freeze) => freezeChangedInputs(client, repository, freeze, deps.now?.() ?? Date.now()),
+    freezeChanged: (client, repository, freeze) =>
+      freezeChangedInputs(client, repository, freeze, deps.now?.() ?? Date.now()),
     freezeCommitted: (repository) => runner.wake(repository),
   });
   return {
@@ -60,7 +72,12 @@ export function wireQueue(deps: {
  * A freeze changed: the runner looks again at its checks now (inbox) and when the freeze begins
  * (a timer, when the start is still ahead at `now`, epoch ms); a deleted freeze's timer is removed.
  */
-export async function freezeChangedInputs(client: PoolClient, repository: string, freeze: { id: string; start: Date; deleted: boolean }, now: number): Promise<void> {
+export async function freezeChangedInputs(
+  client: PoolClient,
+  repository: string,
+  freeze: { id: string; start: Date; deleted: boolean },
+  now: number,
+): Promise<void> {
   await addToInbox(client, repository, [{ kind: "freezes_changed" } satisfies RunnerInput]);
   const key = `${FREEZE_START_TIMER_PREFIX}${freeze.id}`;
   if (freeze.deleted || freeze.start.getTime() <= now) await cancelTimer(client, repository, key);

@@ -45,10 +45,13 @@ export function createReadiness(db: Pool, clickhouse?: ClickHouseClient): Readin
     postgresql: ["PostgreSQL", async () => void (await db.query("SELECT 1"))],
   };
   if (clickhouse) {
-    probes.clickhouse = ["ClickHouse", async (signal) => {
-      const r = await clickhouse.ping({ select: false, abort_signal: signal });
-      if (!r.success) throw (r as { error?: Error }).error ?? new Error("no answer");
-    }];
+    probes.clickhouse = [
+      "ClickHouse",
+      async (signal) => {
+        const r = await clickhouse.ping({ select: false, abort_signal: signal });
+        if (!r.success) throw (r as { error?: Error }).error ?? new Error("no answer");
+      },
+    ];
   }
   return {
     checks: async () => {

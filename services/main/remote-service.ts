@@ -24,12 +24,19 @@ const FORWARDED_REQUEST_HEADERS = ["authorization", "x-request-id"];
  * A remote that cannot be reached answers UNAVAILABLE naming the service and the URL.
  * @throws Error at construction when the service has a streaming RPC (none of Yardmaster's do)
  */
-export function remoteServiceImpl(service: DescService, baseUrl: string): Record<string, (req: never, ctx: HandlerContext) => Promise<unknown>> {
+export function remoteServiceImpl(
+  service: DescService,
+  baseUrl: string,
+): Record<string, (req: never, ctx: HandlerContext) => Promise<unknown>> {
   const transport = createConnectTransport({ baseUrl, httpVersion: "2", useBinaryFormat: true });
-  const client = createClient(service, transport) as unknown as Record<string, (req: unknown, options: object) => Promise<unknown>>;
+  const client = createClient(service, transport) as unknown as Record<
+    string,
+    (req: unknown, options: object) => Promise<unknown>
+  >;
   const impl: Record<string, (req: never, ctx: HandlerContext) => Promise<unknown>> = {};
   for (const method of service.methods) {
-    if (method.methodKind !== "unary") throw new Error(`${service.typeName}.${method.name} streams: a remote service forwards unary RPCs only`);
+    if (method.methodKind !== "unary")
+      throw new Error(`${service.typeName}.${method.name} streams: a remote service forwards unary RPCs only`);
     impl[method.localName] = (req, ctx) => forward(client, method, baseUrl, req, ctx);
   }
   return impl;
@@ -45,7 +52,11 @@ function copyHeaders(from: Headers, to: Headers, names: readonly string[]): Head
 }
 
 async function forward(
-  client: Record<string, (req: unknown, options: object) => Promise<unknown>>, method: DescMethod, baseUrl: string, req: unknown, ctx: HandlerContext,
+  client: Record<string, (req: unknown, options: object) => Promise<unknown>>,
+  method: DescMethod,
+  baseUrl: string,
+  req: unknown,
+  ctx: HandlerContext,
 ): Promise<unknown> {
   try {
     return await client[method.localName]!(req, {
@@ -57,7 +68,10 @@ async function forward(
     const err = ConnectError.from(e);
     // A transport failure (refused connection, reset) is the remote's absence, not the caller's fault.
     if (err.code === Code.Unavailable || (err.code === Code.Unknown && !err.rawMessage)) {
-      throw new ConnectError(`${method.parent.typeName} at ${baseUrl} is unavailable: ${err.rawMessage || "no answer"}`, Code.Unavailable);
+      throw new ConnectError(
+        `${method.parent.typeName} at ${baseUrl} is unavailable: ${err.rawMessage || "no answer"}`,
+        Code.Unavailable,
+      );
     }
     throw err;
   }

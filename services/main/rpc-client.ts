@@ -16,6 +16,11 @@ export async function serviceClient<S extends DescService>(service: S, settings:
     req.header.set("authorization", `Bearer ${key}`);
     return next(req);
   };
-  const transport = createConnectTransport({ baseUrl: settings.serviceUrl, httpVersion: "1.1", interceptors: [auth], useBinaryFormat: true });
+  const transport = createConnectTransport({
+    baseUrl: settings.serviceUrl,
+    httpVersion: "1.1",
+    interceptors: [auth],
+    useBinaryFormat: true,
+  });
   return createClient(service, transport);
 }

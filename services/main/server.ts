@@ -13,15 +13,29 @@ import { ProductService, TokenService } from "../../gen/yardmaster/v1/admin_pb.j
 import { QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
 import { SimulatorService } from "../../gen/yardmaster/v1/simulator_pb.js";
 import {
-  clusterLayout, createActivityLogService, createClickHouseClient, createEventSink, createLogPageCache,
-  migrateClickHouse, type ClickHouseClient,
+  clusterLayout,
+  createActivityLogService,
+  createClickHouseClient,
+  createEventSink,
+  createLogPageCache,
+  migrateClickHouse,
+  type ClickHouseClient,
 } from "../activity-log/index.js";
 import { createProductService, createTokenService } from "../admin/index.js";
 import { createAuthorizer, type PlatformTokenVerifier } from "../auth/index.js";
 import { buildApp, type App, type ServiceBinding } from "../gateway/index.js";
 import { closeSharedPool } from "../offload/index.js";
 import { createSimulatorService } from "../simulator/index.js";
-import { findToken, insertToken, listTokens, migrate, openDatabase, revokeToken, startOutboxRelay, type Database } from "../store/index.js";
+import {
+  findToken,
+  insertToken,
+  listTokens,
+  migrate,
+  openDatabase,
+  revokeToken,
+  startOutboxRelay,
+  type Database,
+} from "../store/index.js";
 import { loadOrCreateAdminKey } from "./admin-key.js";
 import { githubTokenVerifier, wireForge } from "./forge-wiring.js";
 import { wireQueue } from "./queue-wiring.js";
@@ -30,7 +44,11 @@ import { remoteServiceImpl } from "./remote-service.js";
 import { SERVICE_NAMES, SettingsError, type ServiceName, type Settings } from "./settings.js";
 
 /** The service each name of `--only` stands for. */
-const SERVICES: Record<ServiceName, DescService> = { queue: QueueService, simulator: SimulatorService, "activity-log": ActivityLogService };
+const SERVICES: Record<ServiceName, DescService> = {
+  queue: QueueService,
+  simulator: SimulatorService,
+  "activity-log": ActivityLogService,
+};
 
 /**
  * A started server ({@link startServer}): the listening app, its admin key, database and logger;
@@ -56,10 +74,15 @@ export interface RunningServer {
 export function servicesToRun(settings: Settings, only?: readonly string[]): ReadonlySet<ServiceName> {
   const names = only === undefined || only.length === 0 ? [...SERVICE_NAMES] : only;
   const unknown = names.filter((n) => !(SERVICE_NAMES as readonly string[]).includes(n));
-  if (unknown.length) throw new SettingsError(`--only: unknown service ${unknown.map((n) => `"${n}"`).join(", ")}; services: ${SERVICE_NAMES.join(", ")}`);
+  if (unknown.length)
+    throw new SettingsError(
+      `--only: unknown service ${unknown.map((n) => `"${n}"`).join(", ")}; services: ${SERVICE_NAMES.join(", ")}`,
+    );
   const set = new Set(names as ServiceName[]);
   if (settings.forge === "local" && set.has("queue") !== set.has("simulator")) {
-    throw new SettingsError("--only: with FORGE=local the queue and the simulator run in the same process (the local forge keeps its repositories in that process's data directory)");
+    throw new SettingsError(
+      "--only: with FORGE=local the queue and the simulator run in the same process (the local forge keeps its repositories in that process's data directory)",
+    );
   }
   return set;
 }
@@ -73,7 +96,11 @@ export function servicesToRun(settings: Settings, only?: readonly string[]): Rea
  * @param onBanner receives the human-readable start lines (URL, admin key)
  * @throws when a database cannot start, a migration fails or a setting is missing (nothing is left running)
  */
-export async function startServer(settings: Settings, onBanner: (line: string) => void = () => {}, only?: readonly string[]): Promise<RunningServer> {
+export async function startServer(
+  settings: Settings,
+  onBanner: (line: string) => void = () => {},
+  only?: readonly string[],
+): Promise<RunningServer> {
   const services = servicesToRun(settings, only);
   const logger = pino({ level: settings.logLevel });
   await mkdir(settings.dataDir, { recursive: true });
@@ -86,7 +113,9 @@ export async function startServer(settings: Settings, onBanner: (line: string) =
   cleanups.push(() => closeSharedPool());
   try {
     const db = await openDatabase({
-      url: settings.databaseUrl, dataDir: settings.dataDir, onLog: (l) => logger.debug({ postgres: l }),
+      url: settings.databaseUrl,
+      dataDir: settings.dataDir,
+      onLog: (l) => logger.debug({ postgres: l }),
       log: logger.child({ component: "embedded-postgres" }),
     });
     cleanups.push(() => db.close());
@@ -101,7 +130,10 @@ export async function startServer(settings: Settings, onBanner: (line: string) =
       const clickhouse = createClickHouseClient(settings.clickhouse);
       clickhouseHere = clickhouse;
       cleanups.push(() => clickhouse.close());
-      const chApplied = await migrateClickHouse(clickhouse, settings.clickhouseCluster ? clusterLayout(settings.clickhouseCluster) : undefined);
+      const chApplied = await migrateClickHouse(
+        clickhouse,
+        settings.clickhouseCluster ? clusterLayout(settings.clickhouseCluster) : undefined,
+      );
       if (chApplied.length) logger.info({ migrations: chApplied }, "ClickHouse migrations applied");
       // The embedded engine is written only through this process's relay: its /logs answers can be
       // cached, the sink telling the cache what it stored (docs/reliability.md "Load").
@@ -114,7 +146,11 @@ export async function startServer(settings: Settings, onBanner: (line: string) =
       });
       eventsWritten = () => relay.kick();
       const activityLog = createActivityLogService({
-        db: db.api, eventsWritten, clickhouse, cursorSecret: admin.key, pages,
+        db: db.api,
+        eventsWritten,
+        clickhouse,
+        cursorSecret: admin.key,
+        pages,
       });
       bindings.push({ service: ActivityLogService, impl: activityLog } as ServiceBinding);
     }
@@ -135,13 +171,18 @@ export async function startServer(settings: Settings, onBanner: (line: string) =
         routes = forge.routes;
         bindings.push({ service: QueueService, impl: queue.queueService } as ServiceBinding);
       }
-      if (services.has("simulator")) bindings.push({ service: SimulatorService, impl: createSimulatorService({ db: db.api, forge: forge.forge }) } as ServiceBinding);
+      if (services.has("simulator"))
+        bindings.push({
+          service: SimulatorService,
+          impl: createSimulatorService({ db: db.api, forge: forge.forge }),
+        } as ServiceBinding);
     } else if (settings.forge === "github") {
       platform = githubTokenVerifier(logger);
     }
     for (const name of SERVICE_NAMES) {
       const url = settings.remotes[name];
-      if (!services.has(name) && url !== undefined) bindings.push({ service: SERVICES[name], impl: remoteServiceImpl(SERVICES[name], url) } as ServiceBinding);
+      if (!services.has(name) && url !== undefined)
+        bindings.push({ service: SERVICES[name], impl: remoteServiceImpl(SERVICES[name], url) } as ServiceBinding);
     }
     bindings.push(
       { service: ProductService, impl: createProductService({ db: db.api, eventsWritten }) } as ServiceBinding,
@@ -156,7 +197,11 @@ export async function startServer(settings: Settings, onBanner: (line: string) =
     );
 
     const readiness = createReadiness(db.pool, clickhouseHere);
-    const authorizer = createAuthorizer({ adminKey: admin.key, tokens: { findToken: (id) => findToken(db.api, id) }, platform });
+    const authorizer = createAuthorizer({
+      adminKey: admin.key,
+      tokens: { findToken: (id) => findToken(db.api, id) },
+      platform,
+    });
     const app = await buildApp({
       bindings,
       authorizer,
@@ -168,12 +213,20 @@ export async function startServer(settings: Settings, onBanner: (line: string) =
     cleanups.push(() => app.close());
     await app.listen({ port: settings.port, host: settings.host });
     const port = (app.server.address() as { port: number }).port;
-    onBanner(`Yardmaster is listening on http://${settings.host === "0.0.0.0" ? "127.0.0.1" : settings.host}:${port} (REST under /v1, Connect, gRPC and gRPC-Web on the same port)`);
+    onBanner(
+      `Yardmaster is listening on http://${settings.host === "0.0.0.0" ? "127.0.0.1" : settings.host}:${port} (REST under /v1, Connect, gRPC and gRPC-Web on the same port)`,
+    );
     if (services.size < SERVICE_NAMES.length) {
-      const elsewhere = SERVICE_NAMES.filter((n) => !services.has(n)).map((n) => `${n} ${settings.remotes[n] ? `at ${settings.remotes[n]}` : "not served"}`);
+      const elsewhere = SERVICE_NAMES.filter((n) => !services.has(n)).map(
+        (n) => `${n} ${settings.remotes[n] ? `at ${settings.remotes[n]}` : "not served"}`,
+      );
       onBanner(`Services here: ${[...services].join(", ")}; ${elsewhere.join("; ")}`);
     }
-    onBanner(admin.generated ? `Admin key (generated, stored in ${admin.source}): ${admin.key}` : `Admin key: ${admin.key} (from ${admin.source})`);
+    onBanner(
+      admin.generated
+        ? `Admin key (generated, stored in ${admin.source}): ${admin.key}`
+        : `Admin key: ${admin.key} (from ${admin.source})`,
+    );
     return { app, port, adminKey: admin.key, db, services, logger, close: cleanup };
   } catch (e) {
     await cleanup();

@@ -14,8 +14,15 @@ const Env = z.object({
   CLICKHOUSE_USER: z.string().optional(),
   CLICKHOUSE_PASSWORD: z.string().optional(),
   CLICKHOUSE_DATABASE: z.string().optional(),
-  CLICKHOUSE_CLUSTER: z.string().regex(/^[A-Za-z0-9_]+$/, "must be a cluster name (letters, digits, _)").optional(),
-  YARDMASTER_ADMIN_KEY: z.string().min(16, "must be at least 16 characters").regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces").optional(),
+  CLICKHOUSE_CLUSTER: z
+    .string()
+    .regex(/^[A-Za-z0-9_]+$/, "must be a cluster name (letters, digits, _)")
+    .optional(),
+  YARDMASTER_ADMIN_KEY: z
+    .string()
+    .min(16, "must be at least 16 characters")
+    .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces")
+    .optional(),
   FORGE: z.enum(["local", "github"]).default("local"),
   GITHUB_APP_ID: z.string().optional(),
   GITHUB_PRIVATE_KEY: z.string().optional(),
@@ -79,7 +86,12 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     dataDir,
     databaseUrl: e.DATABASE_URL,
     clickhouse: e.CLICKHOUSE_URL
-      ? { url: e.CLICKHOUSE_URL, username: e.CLICKHOUSE_USER, password: e.CLICKHOUSE_PASSWORD, database: e.CLICKHOUSE_DATABASE }
+      ? {
+          url: e.CLICKHOUSE_URL,
+          username: e.CLICKHOUSE_USER,
+          password: e.CLICKHOUSE_PASSWORD,
+          database: e.CLICKHOUSE_DATABASE,
+        }
       : { embeddedPath: path.join(dataDir, "clickhouse") },
     clickhouseCluster: e.CLICKHOUSE_CLUSTER,
     adminKey: e.YARDMASTER_ADMIN_KEY,
@@ -87,8 +99,12 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     github: { appId: e.GITHUB_APP_ID, privateKey: e.GITHUB_PRIVATE_KEY, webhookSecret: e.GITHUB_WEBHOOK_SECRET },
     logLevel: e.LOG_LEVEL,
     serviceUrl: e.YARDMASTER_URL,
-    remotes: Object.fromEntries(Object.entries({
-      queue: e.YARDMASTER_QUEUE_URL, simulator: e.YARDMASTER_SIMULATOR_URL, "activity-log": e.YARDMASTER_ACTIVITY_LOG_URL,
-    }).filter(([, url]) => url !== undefined)),
+    remotes: Object.fromEntries(
+      Object.entries({
+        queue: e.YARDMASTER_QUEUE_URL,
+        simulator: e.YARDMASTER_SIMULATOR_URL,
+        "activity-log": e.YARDMASTER_ACTIVITY_LOG_URL,
+      }).filter(([, url]) => url !== undefined),
+    ),
   };
 }

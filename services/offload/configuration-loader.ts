@@ -21,24 +21,42 @@ export type PooledLoadResult = LoadResult & { transient?: true };
  * Loads a text as `loadConfiguration` does (same options, same results), in `pool` when large.
  * @throws DomainError resource_exhausted when the pool's queue is full
  */
-export async function loadConfigurationIn(pool: WorkerPool, text: string, options: LoadOptions = {}, inlineMaxBytes = INLINE_CONFIGURATION_BYTES): Promise<PooledLoadResult> {
+export async function loadConfigurationIn(
+  pool: WorkerPool,
+  text: string,
+  options: LoadOptions = {},
+  inlineMaxBytes = INLINE_CONFIGURATION_BYTES,
+): Promise<PooledLoadResult> {
   const own = byteLength(text);
   let extended: ExtendedText | undefined;
   let extendedBytes = 0;
   for (;;) {
-    const task: LoadTask = { text, repositoryName: options.repositoryName, canExtend: options.loadExtended !== undefined, extended };
+    const task: LoadTask = {
+      text,
+      repositoryName: options.repositoryName,
+      canExtend: options.loadExtended !== undefined,
+      extended,
+    };
     // A text over the size limit is refused before it is parsed: it costs nothing to load.
-    const cost = (own <= MAX_CONFIGURATION_BYTES ? own : 0) + (extendedBytes <= MAX_CONFIGURATION_BYTES ? extendedBytes : 0);
+    const cost =
+      (own <= MAX_CONFIGURATION_BYTES ? own : 0) + (extendedBytes <= MAX_CONFIGURATION_BYTES ? extendedBytes : 0);
     let outcome: LoadOutcome;
     try {
-      outcome = cost <= inlineMaxBytes ? await runLoadTask(task) : await pool.run<LoadOutcome>("loadConfiguration", task);
+      outcome =
+        cost <= inlineMaxBytes ? await runLoadTask(task) : await pool.run<LoadOutcome>("loadConfiguration", task);
     } catch (e) {
       if (!(e instanceof WorkLimitError)) throw e;
-      return { ok: false, errors: [{ path: [], line: null, column: null, message: `parsing and validating the file ${e.message}` }], deprecations: [], transient: true };
+      return {
+        ok: false,
+        errors: [{ path: [], line: null, column: null, message: `parsing and validating the file ${e.message}` }],
+        deprecations: [],
+        transient: true,
+      };
     }
     if (outcome.kind === "loaded") return outcome.result;
     // One level of extends: the second run has the text it asked for.
-    if (extended !== undefined) throw new Error(`the load asked for repository "${outcome.name}" after "${extended.name}" was read`);
+    if (extended !== undefined)
+      throw new Error(`the load asked for repository "${outcome.name}" after "${extended.name}" was read`);
     try {
       const read = await options.loadExtended!(outcome.name);
       extended = { name: outcome.name, text: read };

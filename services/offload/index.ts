@@ -10,7 +10,13 @@ import { createWorkerPool, type WorkerPool } from "./worker-pool.js";
 
 export { INLINE_CONFIGURATION_BYTES, loadConfigurationIn, type PooledLoadResult } from "./configuration-loader.js";
 export { INLINE_JSON_CHARACTERS, parseJsonBodyIn } from "./json-body-offload.js";
-export { createWorkerPool, POOL_DEFAULTS, WorkLimitError, type WorkerPool, type WorkerPoolOptions } from "./worker-pool.js";
+export {
+  createWorkerPool,
+  POOL_DEFAULTS,
+  WorkLimitError,
+  type WorkerPool,
+  type WorkerPoolOptions,
+} from "./worker-pool.js";
 
 let shared: WorkerPool | null = null;
 const pool = () => (shared ??= createWorkerPool());
@@ -37,7 +43,10 @@ export function parseJsonBodyBounded(text: string): Promise<unknown> {
  * can hold a regular expression that backtracks for minutes.
  * @throws WorkLimitError past the pool's time or memory limit; DomainError resource_exhausted
  */
-export function simulatePullRequestBounded(config: Configuration, context: EvaluationContext): Promise<SimulationSummary> {
+export function simulatePullRequestBounded(
+  config: Configuration,
+  context: EvaluationContext,
+): Promise<SimulationSummary> {
   return pool().run("simulatePullRequest", { config, context });
 }
 

@@ -14,7 +14,11 @@ export const INLINE_JSON_CHARACTERS = 128 * 1024;
  * The parsed body, as `parseJsonBody` gives it.
  * @throws SyntaxError as `parseJsonBody`; WorkLimitError or DomainError resource_exhausted from the pool
  */
-export async function parseJsonBodyIn(pool: WorkerPool, text: string, inlineMaxCharacters = INLINE_JSON_CHARACTERS): Promise<unknown> {
+export async function parseJsonBodyIn(
+  pool: WorkerPool,
+  text: string,
+  inlineMaxCharacters = INLINE_JSON_CHARACTERS,
+): Promise<unknown> {
   if (text.length <= inlineMaxCharacters) return parseJsonBody(text);
   try {
     return await pool.run("parseJsonBody", text);

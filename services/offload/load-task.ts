@@ -34,6 +34,9 @@ export async function runLoadTask(task: LoadTask): Promise<LoadOutcome> {
     if ("error" in read) throw new Error(read.error);
     return read.text;
   };
-  const result = await loadConfiguration(task.text, { repositoryName: task.repositoryName, loadExtended: task.canExtend ? loadExtended : undefined });
+  const result = await loadConfiguration(task.text, {
+    repositoryName: task.repositoryName,
+    loadExtended: task.canExtend ? loadExtended : undefined,
+  });
   return wanted === null ? { kind: "loaded", result } : { kind: "needs-extended", name: wanted };
 }

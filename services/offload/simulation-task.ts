@@ -4,7 +4,12 @@
  * exponential time on (`^(a+)+$` against 30 a's and a "!"): run in a thread, such a simulation
  * stops at the pool's time limit instead of holding the server's event loop.
  */
-import { simulatePullRequestSummary, type Configuration, type EvaluationContext, type SimulationSummary } from "../config/index.js";
+import {
+  simulatePullRequestSummary,
+  type Configuration,
+  type EvaluationContext,
+  type SimulationSummary,
+} from "../config/index.js";
 
 /** What crosses to the thread (structured clone: plain data and dates). */
 export interface SimulationTask {

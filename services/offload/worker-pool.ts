@@ -38,7 +38,10 @@ export const POOL_DEFAULTS = {
 /** A task stopped by the time or the memory limit; `message` names the limit. */
 export class WorkLimitError extends Error {
   override readonly name = "WorkLimitError";
-  constructor(readonly limit: "time" | "memory", message: string) {
+  constructor(
+    readonly limit: "time" | "memory",
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -97,7 +100,10 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
     options: o,
     async run<T>(name: string, input: unknown): Promise<T> {
       if (inFlight >= o.maxThreads + o.maxQueue) {
-        throw new DomainError("resource_exhausted", "the server is busy with other large requests: retry in a few seconds");
+        throw new DomainError(
+          "resource_exhausted",
+          "the server is busy with other large requests: retry in a few seconds",
+        );
       }
       inFlight++;
       const { port1: started, port2 } = new MessageChannel();
@@ -109,8 +115,10 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
         return await threads().run(task, { name, signal: controller.signal, transferList: [port2] });
       } catch (e) {
         const err = e as Error & { code?: string };
-        if (err.name === "AbortError") throw new WorkLimitError("time", `took more than ${o.timeoutMs / 1000} s (the time limit)`);
-        if (err.code === "ERR_WORKER_OUT_OF_MEMORY") throw new WorkLimitError("memory", `needed more than ${o.maxHeapMb} MiB of memory (the memory limit)`);
+        if (err.name === "AbortError")
+          throw new WorkLimitError("time", `took more than ${o.timeoutMs / 1000} s (the time limit)`);
+        if (err.code === "ERR_WORKER_OUT_OF_MEMORY")
+          throw new WorkLimitError("memory", `needed more than ${o.maxHeapMb} MiB of memory (the memory limit)`);
         throw e;
       } finally {
         inFlight--;

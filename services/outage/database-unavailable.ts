@@ -30,7 +30,11 @@ export const RETRY_AFTER_SECONDS = 5;
  */
 export class DatabaseUnavailableError extends Error {
   override readonly name = "DatabaseUnavailableError";
-  constructor(readonly database: DatabaseName | null, message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly database: DatabaseName | null,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 }
@@ -43,7 +47,9 @@ const PG_MESSAGES = new RegExp(
     "Connection terminated",
     "Client has encountered a connection error and is not queryable",
     "Client was closed and is not queryable",
-    "timeout exceeded when trying to connect", "Query read timeout", "Cannot use a pool after calling end on the pool",
+    "timeout exceeded when trying to connect",
+    "Query read timeout",
+    "Cannot use a pool after calling end on the pool",
   ].join("|"),
 );
 /**
@@ -52,20 +58,40 @@ const PG_MESSAGES = new RegExp(
  * 241 MEMORY_LIMIT_EXCEEDED, 242 TABLE_IS_READ_ONLY, 425 SYSTEM_ERROR, 999 KEEPER_EXCEPTION
  * (https://github.com/ClickHouse/ClickHouse/blob/master/src/Common/ErrorCodes.cpp).
  */
-export const CLICKHOUSE_UNAVAILABLE_CODES: ReadonlySet<string> = new Set(
-  ["159", "202", "203", "209", "210", "241", "242", "425", "999"],
-);
+export const CLICKHOUSE_UNAVAILABLE_CODES: ReadonlySet<string> = new Set([
+  "159",
+  "202",
+  "203",
+  "209",
+  "210",
+  "241",
+  "242",
+  "425",
+  "999",
+]);
 /** @clickhouse/client's and chdb's messages for a request that got no answer. */
 const CLICKHOUSE_MESSAGES = /^(Timeout error\.|The user aborted a request\.|ChdbConnection is closed)/;
 /** Node socket and DNS errors of a peer that went away or cannot be reached. */
 const SOCKET_CODES = new Set([
-  "ECONNREFUSED", "ECONNRESET", "ECONNABORTED", "EPIPE", "ETIMEDOUT",
-  "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "ENOTFOUND",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ECONNABORTED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EAI_AGAIN",
+  "ENOTFOUND",
 ]);
 
 /** The fields of an error the classification reads (pg, @clickhouse/client, Node and AggregateError errors). */
 type Fields = {
-  code?: unknown; severity?: unknown; type?: unknown; message?: unknown; cause?: unknown; errors?: unknown;
+  code?: unknown;
+  severity?: unknown;
+  type?: unknown;
+  message?: unknown;
+  cause?: unknown;
+  errors?: unknown;
 };
 
 /** The verdict on one error object, without its causes. */

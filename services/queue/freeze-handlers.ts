@@ -14,7 +14,16 @@ import { FreezeAttrsSchema } from "../../gen/yardmaster/v1/events_pb.js";
 import { ScheduledFreezeSchema, type ScheduledFreeze } from "../../gen/yardmaster/v1/queue_pb.js";
 import { childPath, DomainError, invalidField } from "../contracts/index.js";
 import { parseConditionList } from "../config/index.js";
-import { createFreeze, deleteFreeze, listFreezes, updateFreeze, type FreezeAttributes, type FreezeRow, type Pool, type PoolClient } from "../store/index.js";
+import {
+  createFreeze,
+  deleteFreeze,
+  listFreezes,
+  updateFreeze,
+  type FreezeAttributes,
+  type FreezeRow,
+  type Pool,
+  type PoolClient,
+} from "../store/index.js";
 import { actorOf, fullName, type RepoRequest } from "./caller.js";
 import { freezeCreateEvent, freezeDeleteEvent, freezeUpdateEvent } from "./freeze-events.js";
 
@@ -27,7 +36,11 @@ export interface FreezeDeps {
    * Records the change for the queue engine in the freeze's own transaction (the runner's inbox
    * and the timer at the freeze's start; `deleted` for a deletion).
    */
-  freezeChanged?: (client: PoolClient, repository: string, freeze: { id: string; start: Date; deleted: boolean }) => Promise<void>;
+  freezeChanged?: (
+    client: PoolClient,
+    repository: string,
+    freeze: { id: string; start: Date; deleted: boolean },
+  ) => Promise<void>;
   /** Called after the commit (wakes the runner). */
   freezeCommitted?: (repository: string) => void;
   /** Clock, epoch ms UTC (default Date.now): `active` in answers. */
@@ -65,8 +78,12 @@ export function freezeMessage(f: FreezeRow, now: number): ScheduledFreeze {
   return create(ScheduledFreezeSchema, {
     id: f.id,
     attributes: create(FreezeAttrsSchema, {
-      reason: f.reason, start: timestampFromDate(f.start), end: f.end ? timestampFromDate(f.end) : undefined, timezone: f.timezone,
-      matchingConditions: json(f.matchingConditions), excludeConditions: json(f.excludeConditions),
+      reason: f.reason,
+      start: timestampFromDate(f.start),
+      end: f.end ? timestampFromDate(f.end) : undefined,
+      timezone: f.timezone,
+      matchingConditions: json(f.matchingConditions),
+      excludeConditions: json(f.excludeConditions),
     }),
     createdAt: timestampFromDate(f.createdAt),
     active: f.start.getTime() <= now && (f.end === null || now < f.end.getTime()),
@@ -74,11 +91,22 @@ export function freezeMessage(f: FreezeRow, now: number): ScheduledFreeze {
 }
 
 interface CreateRequest extends RepoRequest {
-  reason: string; start?: Timestamp; end?: Timestamp; timezone: string; matchingConditions: Value[]; excludeConditions: Value[];
+  reason: string;
+  start?: Timestamp;
+  end?: Timestamp;
+  timezone: string;
+  matchingConditions: Value[];
+  excludeConditions: Value[];
 }
 interface UpdateRequest extends RepoRequest {
-  id: string; reason?: string; start?: Timestamp; end?: Timestamp; removeEnd: boolean; timezone?: string;
-  matchingConditions?: { items: Value[] }; excludeConditions?: { items: Value[] };
+  id: string;
+  reason?: string;
+  start?: Timestamp;
+  end?: Timestamp;
+  removeEnd: boolean;
+  timezone?: string;
+  matchingConditions?: { items: Value[] };
+  excludeConditions?: { items: Value[] };
 }
 interface DeleteRequest extends RepoRequest {
   id: string;
@@ -103,10 +131,19 @@ export function freezeHandlers(deps: FreezeDeps) {
       const actor = actorOf(ctx);
       if (!req.start) throw invalidField("start", "is required");
       const attributes = checked({
-        reason: req.reason, start: timestampDate(req.start), end: req.end ? timestampDate(req.end) : null, timezone: req.timezone,
-        matchingConditions: conditionsOf("matching_conditions", req.matchingConditions), excludeConditions: conditionsOf("exclude_conditions", req.excludeConditions),
+        reason: req.reason,
+        start: timestampDate(req.start),
+        end: req.end ? timestampDate(req.end) : null,
+        timezone: req.timezone,
+        matchingConditions: conditionsOf("matching_conditions", req.matchingConditions),
+        excludeConditions: conditionsOf("exclude_conditions", req.excludeConditions),
       });
-      const row = await createFreeze(deps.db, { ...attributes, repository: repo, createdBy: actor }, (r) => freezeCreateEvent(repo, r, actor, r.createdAt), changed(repo, false));
+      const row = await createFreeze(
+        deps.db,
+        { ...attributes, repository: repo, createdBy: actor },
+        (r) => freezeCreateEvent(repo, r, actor, r.createdAt),
+        changed(repo, false),
+      );
       committed(repo);
       return freezeMessage(row, now());
     },
@@ -114,17 +151,29 @@ export function freezeHandlers(deps: FreezeDeps) {
       const repo = fullName(req);
       const actor = actorOf(ctx);
       if (req.removeEnd && req.end) throw invalidField("remove_end", "cannot be given together with end");
-      const matching = req.matchingConditions ? conditionsOf("matching_conditions.items", req.matchingConditions.items) : null;
-      const exclude = req.excludeConditions ? conditionsOf("exclude_conditions.items", req.excludeConditions.items) : null;
+      const matching = req.matchingConditions
+        ? conditionsOf("matching_conditions.items", req.matchingConditions.items)
+        : null;
+      const exclude = req.excludeConditions
+        ? conditionsOf("exclude_conditions.items", req.excludeConditions.items)
+        : null;
       const at = new Date(now());
-      const result = await updateFreeze(deps.db, repo, req.id, (b) => checked({
-        reason: req.reason ?? b.reason,
-        start: req.start ? timestampDate(req.start) : b.start,
-        end: req.removeEnd ? null : req.end ? timestampDate(req.end) : b.end,
-        timezone: req.timezone ?? b.timezone,
-        matchingConditions: matching ?? b.matchingConditions,
-        excludeConditions: exclude ?? b.excludeConditions,
-      }), (b, a) => freezeUpdateEvent(repo, b, a, actor, at), changed(repo, false));
+      const result = await updateFreeze(
+        deps.db,
+        repo,
+        req.id,
+        (b) =>
+          checked({
+            reason: req.reason ?? b.reason,
+            start: req.start ? timestampDate(req.start) : b.start,
+            end: req.removeEnd ? null : req.end ? timestampDate(req.end) : b.end,
+            timezone: req.timezone ?? b.timezone,
+            matchingConditions: matching ?? b.matchingConditions,
+            excludeConditions: exclude ?? b.excludeConditions,
+          }),
+        (b, a) => freezeUpdateEvent(repo, b, a, actor, at),
+        changed(repo, false),
+      );
       if (!result) throw notFound(repo, req.id);
       committed(repo);
       return freezeMessage(result.after, now());
@@ -133,7 +182,13 @@ export function freezeHandlers(deps: FreezeDeps) {
       const repo = fullName(req);
       const actor = actorOf(ctx);
       const at = new Date(now());
-      const removed = await deleteFreeze(deps.db, repo, req.id, (r) => freezeDeleteEvent(repo, r, req.reason, actor, at), changed(repo, true));
+      const removed = await deleteFreeze(
+        deps.db,
+        repo,
+        req.id,
+        (r) => freezeDeleteEvent(repo, r, req.reason, actor, at),
+        changed(repo, true),
+      );
       if (!removed) throw notFound(repo, req.id);
       committed(repo);
       return {};

@@ -9,7 +9,15 @@ import type { EventRow } from "../store/index.js";
 const TRIGGER = "API";
 
 function row(repository: string, type: string, metadata: Record<string, unknown>): EventRow {
-  return internalEventRow({ type, repository, pullRequest: null, baseRef: null, trigger: TRIGGER, receivedAt: null, metadata });
+  return internalEventRow({
+    type,
+    repository,
+    pullRequest: null,
+    baseRef: null,
+    trigger: TRIGGER,
+    receivedAt: null,
+    metadata,
+  });
 }
 
 const actorJson = (a: ActorInfo) => ({ type: a.type, id: a.id, name: a.name });

@@ -29,7 +29,11 @@ export interface PauseDeps {
    * applies it when the runner reaches it in the inbox: within a second normally, later behind a
    * backlog (docs/pause.md).
    */
-  pauseChanged?: (client: PoolClient, repository: string, change: { paused: true; reason: string; actor: ActorInfo } | { paused: false; actor: ActorInfo }) => Promise<void>;
+  pauseChanged?: (
+    client: PoolClient,
+    repository: string,
+    change: { paused: true; reason: string; actor: ActorInfo } | { paused: false; actor: ActorInfo },
+  ) => Promise<void>;
   /** Called after the commit (wakes the runner). */
   pauseCommitted?: (repository: string) => void;
 }
@@ -46,7 +50,9 @@ export function pauseOperations(deps: PauseDeps) {
         deps.db,
         { repository: repo, reason: req.reason, pausedBy: actor },
         (kind) => pauseEvent(repo, kind, req.reason, actor),
-        (client) => deps.pauseChanged?.(client as PoolClient, repo, { paused: true, reason: req.reason, actor }) ?? Promise.resolve(),
+        (client) =>
+          deps.pauseChanged?.(client as PoolClient, repo, { paused: true, reason: req.reason, actor }) ??
+          Promise.resolve(),
       );
       deps.eventsWritten();
       deps.pauseCommitted?.(repo);
@@ -72,10 +78,17 @@ export function pauseOperations(deps: PauseDeps) {
 /** The QueueService methods of both pause families. */
 export function pauseHandlers(deps: PauseDeps) {
   const ops = pauseOperations(deps);
-  const state = (p: PauseRow | null) => ({ paused: p !== null, reason: p?.reason, pausedAt: p ? timestampFromDate(p.pausedAt) : undefined });
-  const legacy = (p: PauseRow | null) => ({ queuePause: p ? [{ reason: p.reason, pauseDate: timestampFromDate(p.pausedAt) }] : [] });
+  const state = (p: PauseRow | null) => ({
+    paused: p !== null,
+    reason: p?.reason,
+    pausedAt: p ? timestampFromDate(p.pausedAt) : undefined,
+  });
+  const legacy = (p: PauseRow | null) => ({
+    queuePause: p ? [{ reason: p.reason, pauseDate: timestampFromDate(p.pausedAt) }] : [],
+  });
   return {
-    pauseMergeQueue: async (req: RepoRequest & { reason: string }, ctx: HandlerContext) => state(await ops.pause(req, ctx)),
+    pauseMergeQueue: async (req: RepoRequest & { reason: string }, ctx: HandlerContext) =>
+      state(await ops.pause(req, ctx)),
     unpauseMergeQueue: async (req: RepoRequest, ctx: HandlerContext) => (await ops.unpause(req, ctx), {}),
     getMergeQueuePause: async (req: RepoRequest) => state(await ops.get(req)),
     pauseQueue: async (req: RepoRequest & { reason: string }, ctx: HandlerContext) => legacy(await ops.pause(req, ctx)),

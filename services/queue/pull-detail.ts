@@ -29,16 +29,25 @@ export async function mergeabilityDetail(
     const [pr, protection, checkPr] = await Promise.all([
       deps.forge.getPullRequest(deps.repository, view.number),
       deps.forge.getBranchProtection(deps.repository, view.branch),
-      m.queuePullRequestNumber !== null ? deps.forge.getPullRequest(deps.repository, m.queuePullRequestNumber) : Promise.resolve(null),
+      m.queuePullRequestNumber !== null
+        ? deps.forge.getPullRequest(deps.repository, m.queuePullRequestNumber)
+        : Promise.resolve(null),
     ]);
     const entry = state.pulls[String(view.number)];
     const evaluated = evaluateFor(
       ruleConditions(rule, "merge", protection),
       { ...pr, checks: checkPr ? checkPr.checks : pr.checks },
-      { queueName: view.queueRuleName, queuedAt: entry ? new Date(entry.queuedAt) : null, queuePosition: view.position },
+      {
+        queueName: view.queueRuleName,
+        queuedAt: entry ? new Date(entry.queuedAt) : null,
+        queuePosition: view.position,
+      },
       deps.now,
     );
-    conditionsEvaluation = fromJson(ConditionsEvaluationSchema, conditionsEvaluationJson(evaluated, view.number) as never);
+    conditionsEvaluation = fromJson(
+      ConditionsEvaluationSchema,
+      conditionsEvaluationJson(evaluated, view.number) as never,
+    );
   }
   return {
     checkType: m.checkType,

@@ -10,11 +10,22 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import type { QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
 import { DomainError, invalidField } from "../contracts/index.js";
 import {
-  branchesWithQueue, dequeueImpact, NotQueuedError, pullView, queueListing, statusView, type EngineState,
+  branchesWithQueue,
+  dequeueImpact,
+  NotQueuedError,
+  pullView,
+  queueListing,
+  statusView,
+  type EngineState,
 } from "../engine/index.js";
 import { storedRepositoryConfig, type QueueRunner } from "../runner/index.js";
 import type { ForgePort } from "../forge/index.js";
-import { formatConfigError, queueRuleApiConfig, queueRulesApiConfiguration, type Configuration } from "../config/index.js";
+import {
+  formatConfigError,
+  queueRuleApiConfig,
+  queueRulesApiConfiguration,
+  type Configuration,
+} from "../config/index.js";
 import { baseRefsInWindow } from "../store/index.js";
 import { fullName } from "./caller.js";
 import { freezeHandlers, type FreezeDeps } from "./freeze-handlers.js";
@@ -42,7 +53,11 @@ const DAY_MS = 86_400_000;
  * The time window of `/queues/branches` (docs/api.md #18): end default now, start default end - 1 day.
  * @throws InvalidArgumentError ("start_at") when start is after end
  */
-export function queueWindow(start: Timestamp | undefined, end: Timestamp | undefined, now: Date): { start: Date; end: Date } {
+export function queueWindow(
+  start: Timestamp | undefined,
+  end: Timestamp | undefined,
+  now: Date,
+): { start: Date; end: Date } {
   const e = end ? timestampDate(end) : now;
   const s = start ? timestampDate(start) : new Date(e.getTime() - DAY_MS);
   if (s.getTime() > e.getTime()) throw invalidField("start_at", "must not be after end_at");
@@ -71,7 +86,10 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
   async function configuration(repo: string): Promise<Configuration> {
     const loaded = await storedRepositoryConfig({ forge: deps.forge, db: deps.db }, repo);
     if (loaded.errors) {
-      throw new DomainError("failed_precondition", `the configuration file is invalid: ${loaded.errors.map(formatConfigError).join("; ")}`);
+      throw new DomainError(
+        "failed_precondition",
+        `the configuration file is invalid: ${loaded.errors.map(formatConfigError).join("; ")}`,
+      );
     }
     return loaded.config;
   }
@@ -88,7 +106,14 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
     async getMergeQueueStatus(req) {
       const arrivedAt = now();
       const s = await state(req);
-      if (!s) return { scopeQueues: { __default__: { values: [] } }, batches: [], waitingPullRequests: [], automaticConflictResolutionUnsupported: true, mode: "serial" };
+      if (!s)
+        return {
+          scopeQueues: { __default__: { values: [] } },
+          batches: [],
+          waitingPullRequests: [],
+          automaticConflictResolutionUnsupported: true,
+          mode: "serial",
+        };
       const key = JSON.stringify([fullName(req), req.branch ?? null]);
       return answers(key, s, arrivedAt, (at) => status(statusView(s, req.branch, at)));
     },
@@ -100,10 +125,17 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
       const config = await configuration(repo).catch(() => null);
       const rule = config?.queue_rules.find((r) => r.name === view.queueRuleName);
       return {
-        number: req.prNumber, queuedAt: ts(view.queuedAt), estimatedTimeOfMerge: ts(view.estimatedTimeOfMerge), position: BigInt(view.position),
-        priorityRuleName: view.priorityRuleName ?? "", queueRuleName: view.queueRuleName, checksTimeoutAt: ts(view.checksTimeoutAt),
+        number: req.prNumber,
+        queuedAt: ts(view.queuedAt),
+        estimatedTimeOfMerge: ts(view.estimatedTimeOfMerge),
+        position: BigInt(view.position),
+        priorityRuleName: view.priorityRuleName ?? "",
+        queueRuleName: view.queueRuleName,
+        checksTimeoutAt: ts(view.checksTimeoutAt),
         queueRule: { name: view.queueRuleName, config: rule ? (queueRuleApiConfig(rule) as never) : {} },
-        mergeabilityCheck: view.mergeabilityCheck ? await mergeabilityDetail({ forge: deps.forge, repository: repo, config, now: new Date(now()) }, s!, view) : undefined,
+        mergeabilityCheck: view.mergeabilityCheck
+          ? await mergeabilityDetail({ forge: deps.forge, repository: repo, config, now: new Date(now()) }, s!, view)
+          : undefined,
       };
     },
     async getDequeueImpact(req) {
@@ -111,7 +143,11 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
       if (!s) throw notQueued(req.prNumber);
       try {
         const impact = dequeueImpact(s, number(req.prNumber), now());
-        return { interruptedBatches: impact.interruptedBatches, recheckedPullRequests: impact.recheckedPullRequests, cascadedPullRequests: impact.cascadedPullRequests };
+        return {
+          interruptedBatches: impact.interruptedBatches,
+          recheckedPullRequests: impact.recheckedPullRequests,
+          cascadedPullRequests: impact.cascadedPullRequests,
+        };
       } catch (e) {
         if (e instanceof NotQueuedError) throw notQueued(req.prNumber);
         throw e;
@@ -121,7 +157,10 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
       const s = await state(req);
       if (!s || !s.pulls[String(req.prNumber)]) throw notQueued(req.prNumber);
       try {
-        await deps.runner.request(fullName(req), { kind: "engine", event: { type: "dequeue_requested", number: number(req.prNumber), trigger: "API", source: "api" } });
+        await deps.runner.request(fullName(req), {
+          kind: "engine",
+          event: { type: "dequeue_requested", number: number(req.prNumber), trigger: "API", source: "api" },
+        });
       } catch (e) {
         if (e instanceof NotQueuedError) throw notQueued(req.prNumber);
         throw e;
@@ -143,7 +182,11 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
           branch: q.branch,
           pullRequests: q.pullRequests.map((p) => {
             const rule = config?.queue_rules.find((r) => r.name === p.queueRuleName);
-            return queuedPullRequest(p, { name: p.queueRuleName, config: rule ? (queueRuleApiConfig(rule) as never) : {} }, "");
+            return queuedPullRequest(
+              p,
+              { name: p.queueRuleName, config: rule ? (queueRuleApiConfig(rule) as never) : {} },
+              "",
+            );
           }),
         })),
       };
@@ -155,9 +198,17 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
     async enqueuePullRequest(req) {
       const repo = fullName(req);
       // The engine's refusal (EngineInputError) is answered failed_precondition (docs/errors.md).
-      const result = await deps.runner.request(repo, { kind: "enqueue", number: number(req.prNumber), queueRule: req.queueRule || null, trigger: "API" });
+      const result = await deps.runner.request(repo, {
+        kind: "enqueue",
+        number: number(req.prNumber),
+        queueRule: req.queueRule || null,
+        trigger: "API",
+      });
       if (!result || result.kind === "refused") {
-        throw new DomainError("failed_precondition", `pull request ${req.prNumber} cannot be queued: ${result?.reason ?? "unknown"}`);
+        throw new DomainError(
+          "failed_precondition",
+          `pull request ${req.prNumber} cannot be queued: ${result?.reason ?? "unknown"}`,
+        );
       }
       const s = await state(req);
       const view = s && pullView(s, number(req.prNumber), now());

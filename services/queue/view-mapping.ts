@@ -5,13 +5,18 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import type {
-  BatchPullRequestSchema, BatchSchema, GetMergeQueueStatusResponseSchema, MergeabilityCheckItemSchema, QueuedPullRequestSchema,
+  BatchPullRequestSchema,
+  BatchSchema,
+  GetMergeQueueStatusResponseSchema,
+  MergeabilityCheckItemSchema,
+  QueuedPullRequestSchema,
 } from "../../gen/yardmaster/v1/queue_pb.js";
 import type { BatchPullRequestView, BatchView, QueuedPullRequestView, StatusView } from "../engine/index.js";
 import type { QueueCheck } from "../engine/index.js";
 
 /** Epoch ms (or null) to an optional Timestamp. */
-export const ts = (ms: number | null | undefined) => (ms === null || ms === undefined ? undefined : timestampFromMs(ms));
+export const ts = (ms: number | null | undefined) =>
+  ms === null || ms === undefined ? undefined : timestampFromMs(ms);
 
 /**
  * A pull request of a batch (docs/api.md "Merge queue status"); epoch-millisecond times become
@@ -19,8 +24,14 @@ export const ts = (ms: number | null | undefined) => (ms === null || ms === unde
  */
 export function batchPullRequest(p: BatchPullRequestView): MessageInitShape<typeof BatchPullRequestSchema> {
   return {
-    number: BigInt(p.number), title: p.title, url: p.url, author: { id: BigInt(p.author.id), login: p.author.login },
-    queuedAt: ts(p.queuedAt), priorityAlias: p.priorityAlias, priorityRuleName: p.priorityRuleName ?? "", labels: p.labels,
+    number: BigInt(p.number),
+    title: p.title,
+    url: p.url,
+    author: { id: BigInt(p.author.id), login: p.author.login },
+    queuedAt: ts(p.queuedAt),
+    priorityAlias: p.priorityAlias,
+    priorityRuleName: p.priorityRuleName ?? "",
+    labels: p.labels,
     hostLabels: p.hostLabels.map((l) => ({ id: BigInt(l.id), name: l.name, color: l.color, default: l.default })),
     scopes: p.scopes,
   };
@@ -29,9 +40,18 @@ export function batchPullRequest(p: BatchPullRequestView): MessageInitShape<type
 /** A batch (docs/api.md "Merge queue status"), its sub-batches mapped recursively. */
 export function batch(b: BatchView): MessageInitShape<typeof BatchSchema> {
   return {
-    id: b.id, parentIds: b.parentIds, name: b.name, status: { code: b.status.code }, startedAt: ts(b.startedAt), estimatedMergeAt: ts(b.estimatedMergeAt),
-    estimatedCiFinishAt: ts(b.estimatedCiFinishAt), ciFinishedAt: ts(b.ciFinishedAt), scopes: b.scopes, queueRuleName: b.queueRuleName,
-    checksSummary: b.checksSummary, pullRequests: b.pullRequests.map(batchPullRequest),
+    id: b.id,
+    parentIds: b.parentIds,
+    name: b.name,
+    status: { code: b.status.code },
+    startedAt: ts(b.startedAt),
+    estimatedMergeAt: ts(b.estimatedMergeAt),
+    estimatedCiFinishAt: ts(b.estimatedCiFinishAt),
+    ciFinishedAt: ts(b.ciFinishedAt),
+    scopes: b.scopes,
+    queueRuleName: b.queueRuleName,
+    checksSummary: b.checksSummary,
+    pullRequests: b.pullRequests.map(batchPullRequest),
     subBatches: b.subBatches.map(batch),
   };
 }
@@ -42,7 +62,12 @@ export function batch(b: BatchView): MessageInitShape<typeof BatchSchema> {
  */
 export function status(v: StatusView): MessageInitShape<typeof GetMergeQueueStatusResponseSchema> {
   return {
-    scopeQueues: Object.fromEntries(Object.entries(v.scopeQueues).map(([scope, ids]) => [scope, { values: ids.map((id) => ({ kind: { case: "stringValue" as const, value: id } })) }])),
+    scopeQueues: Object.fromEntries(
+      Object.entries(v.scopeQueues).map(([scope, ids]) => [
+        scope,
+        { values: ids.map((id) => ({ kind: { case: "stringValue" as const, value: id } })) },
+      ]),
+    ),
     batches: v.batches.map(batch),
     waitingPullRequests: v.waitingPullRequests.map(batchPullRequest),
     automaticConflictResolutionUnsupported: v.automaticConflictResolutionUnsupported,
@@ -60,15 +85,41 @@ export function checkItem(c: QueueCheck): MessageInitShape<typeof MergeabilityCh
  * `evaluated_conditions` text given by the caller. A check without a pull request number reports 0;
  * `speculative_check_pull_request.checks` is left empty.
  */
-export function queuedPullRequest(p: QueuedPullRequestView, queueRule: { name: string; config: Record<string, unknown> }, evaluatedConditions: string): MessageInitShape<typeof QueuedPullRequestSchema> {
+export function queuedPullRequest(
+  p: QueuedPullRequestView,
+  queueRule: { name: string; config: Record<string, unknown> },
+  evaluatedConditions: string,
+): MessageInitShape<typeof QueuedPullRequestSchema> {
   const m = p.mergeabilityCheck;
   return {
-    number: BigInt(p.number), position: BigInt(p.position), priority: BigInt(p.priority), effectivePriority: BigInt(p.effectivePriority),
-    priorityAlias: p.priorityAlias, partitionName: p.partitionName, queueRule: queueRule as never,
+    number: BigInt(p.number),
+    position: BigInt(p.position),
+    priority: BigInt(p.priority),
+    effectivePriority: BigInt(p.effectivePriority),
+    priorityAlias: p.priorityAlias,
+    partitionName: p.partitionName,
+    queueRule: queueRule as never,
     speculativeCheckPullRequest: m
-      ? { inPlace: m.checkType === "in_place", number: BigInt(m.pullRequestNumber ?? 0), startedAt: ts(m.startedAt), endedAt: ts(m.endedAt), checks: [], evaluatedConditions, state: m.state }
+      ? {
+          inPlace: m.checkType === "in_place",
+          number: BigInt(m.pullRequestNumber ?? 0),
+          startedAt: ts(m.startedAt),
+          endedAt: ts(m.endedAt),
+          checks: [],
+          evaluatedConditions,
+          state: m.state,
+        }
       : undefined,
-    mergeabilityCheck: m ? { checkType: m.checkType, pullRequestNumber: BigInt(m.pullRequestNumber ?? 0), startedAt: ts(m.startedAt), endedAt: ts(m.endedAt), state: m.state } : undefined,
-    queuedAt: ts(p.queuedAt), estimatedTimeOfMerge: ts(p.estimatedTimeOfMerge),
+    mergeabilityCheck: m
+      ? {
+          checkType: m.checkType,
+          pullRequestNumber: BigInt(m.pullRequestNumber ?? 0),
+          startedAt: ts(m.startedAt),
+          endedAt: ts(m.endedAt),
+          state: m.state,
+        }
+      : undefined,
+    queuedAt: ts(p.queuedAt),
+    estimatedTimeOfMerge: ts(p.estimatedTimeOfMerge),
   };
 }

@@ -15,21 +15,32 @@ import type { ForgePort, PullRequestSnapshot } from "../forge/index.js";
 import { conditionEvaluationEventJson, type Configuration, type Truth } from "../config/index.js";
 import type { EngineEventInput } from "../engine/index.js";
 import type { Batch, EngineState, QueueCheck } from "../engine/index.js";
-import { anyActive, evaluateFor, freezeHold, ruleConditions, scheduleVerdict, type CompiledFreeze, type FreezeHold } from "../config/index.js";
+import {
+  anyActive,
+  evaluateFor,
+  freezeHold,
+  ruleConditions,
+  scheduleVerdict,
+  type CompiledFreeze,
+  type FreezeHold,
+} from "../config/index.js";
 import type { ProtectionCache } from "./protection-cache.js";
 import { carriedPulls } from "../engine/index.js";
 import type { IngressEnv } from "./ingress-env.js";
 
 /** The batch whose current check has this id, or undefined. */
 export function batchOfCheck(state: EngineState, checkId: string): { batch: Batch; branch: string } | undefined {
-  for (const t of state.trains) for (const batch of t.batches) if (batch.check?.id === checkId) return { batch, branch: t.branch };
+  for (const t of state.trains)
+    for (const batch of t.batches) if (batch.check?.id === checkId) return { batch, branch: t.branch };
   return undefined;
 }
 
 /** Checks currently running on a commit (several batches may share a head in theory). */
 export function checksOnSha(state: EngineState, sha: string): string[] {
   const ids: string[] = [];
-  for (const t of state.trains) for (const batch of t.batches) if (batch.check && batch.check.headSha === sha && batch.check.phase === "running") ids.push(batch.check.id);
+  for (const t of state.trains)
+    for (const batch of t.batches)
+      if (batch.check && batch.check.headSha === sha && batch.check.phase === "running") ids.push(batch.check.id);
   return ids;
 }
 
@@ -39,7 +50,8 @@ function queueCheck(c: PullRequestSnapshot["checks"][number]): QueueCheck {
   return { name: c.name, description: c.description, url: c.detailsUrl, state: c.state, avatar_url: null };
 }
 
-const and = (values: Truth[]): Truth => (values.includes(false) ? false : values.includes("pending") ? "pending" : true);
+const and = (values: Truth[]): Truth =>
+  values.includes(false) ? false : values.includes("pending") ? "pending" : true;
 
 /**
  * The check_results event for a running check, or for a check that passed and is not merging (a
@@ -50,7 +62,14 @@ const and = (values: Truth[]): Truth => (values.includes(false) ? false : values
  * @throws ForgeError when the forge cannot be read (the caller retries later)
  */
 export async function evaluateCheck(
-  deps: { forge: ForgePort; repository: string; config: Configuration; protections: ProtectionCache; now: Date; freezes: readonly CompiledFreeze[] },
+  deps: {
+    forge: ForgePort;
+    repository: string;
+    config: Configuration;
+    protections: ProtectionCache;
+    now: Date;
+    freezes: readonly CompiledFreeze[];
+  },
   state: EngineState,
   checkId: string,
 ): Promise<EngineEventInput | null> {
@@ -81,9 +100,14 @@ export async function evaluateCheck(
     const withChecks: PullRequestSnapshot = { ...member, checks };
     const queue = { queueName: batch.queueRule, queuedAt: entry ? new Date(entry.queuedAt) : null };
     const evaluated = evaluateFor(conditions, withChecks, queue, deps.now);
-    const verdict = scheduleVerdict((at) => (at === deps.now ? evaluated : evaluateFor(conditions, withChecks, queue, at)), deps.now);
-    const hold = verdict.truth === "pending" || (verdict.truth === false && verdict.opensAt === null)
-      ? null : freezeHold(deps.freezes, member, queue, deps.now);
+    const verdict = scheduleVerdict(
+      (at) => (at === deps.now ? evaluated : evaluateFor(conditions, withChecks, queue, at)),
+      deps.now,
+    );
+    const hold =
+      verdict.truth === "pending" || (verdict.truth === false && verdict.opensAt === null)
+        ? null
+        : freezeHold(deps.freezes, member, queue, deps.now);
     evaluations[String(n)] = conditionEvaluationEventJson(evaluated, n) as unknown as Record<string, unknown>;
     if (hold !== null) {
       frozen = true;
@@ -108,8 +132,14 @@ export async function evaluateCheck(
   // False only because of a closed schedule or a freeze for every member that is false: wait until all are open.
   const scheduleOpensAt = truth === false && timeOnly ? Math.max(...Object.values(blocked)) : null;
   return {
-    type: "check_results", checkId, conditions: truth, checks: checks.map(queueCheck), evaluations, scheduleOpensAt,
-    scheduleBlocked: scheduleOpensAt === null ? null : blocked, holdKind: frozen && scheduleOpensAt !== null ? "freeze" : "schedule",
+    type: "check_results",
+    checkId,
+    conditions: truth,
+    checks: checks.map(queueCheck),
+    evaluations,
+    scheduleOpensAt,
+    scheduleBlocked: scheduleOpensAt === null ? null : blocked,
+    holdKind: frozen && scheduleOpensAt !== null ? "freeze" : "schedule",
     ...(frozen && openEnded && scheduleOpensAt !== null ? { holdOpenEnded: true } : {}),
   };
 }
@@ -121,14 +151,23 @@ export type FreezeDeps = { forge: ForgePort; repository: string; now: Date; free
 export async function pullFreezeHold(deps: FreezeDeps, state: EngineState, n: number): Promise<FreezeHold | null> {
   const entry = state.pulls[String(n)];
   const snapshot = await deps.forge.getPullRequest(deps.repository, n);
-  return freezeHold(deps.freezes, snapshot, { queueName: entry?.queueRule, queuedAt: entry ? new Date(entry.queuedAt) : null }, deps.now);
+  return freezeHold(
+    deps.freezes,
+    snapshot,
+    { queueName: entry?.queueRule, queuedAt: entry ? new Date(entry.queuedAt) : null },
+    deps.now,
+  );
 }
 
 /**
  * The pull requests a pass of this check would merge besides its own (carriedPulls:
  * skip_intermediate_results) that a freeze holds, each with until when; empty without an active freeze.
  */
-async function carriedFreezes(deps: FreezeDeps, state: EngineState, checkId: string): Promise<Record<string, FreezeHold>> {
+async function carriedFreezes(
+  deps: FreezeDeps,
+  state: EngineState,
+  checkId: string,
+): Promise<Record<string, FreezeHold>> {
   const out: Record<string, FreezeHold> = {};
   if (!anyActive(deps.freezes, deps.now)) return out;
   for (const n of carriedPulls(state, checkId)) {
@@ -158,7 +197,11 @@ async function passedCheckFreeze(deps: FreezeDeps, state: EngineState, batch: Ba
   if (all.length > 0) {
     const blocked = Object.fromEntries(Object.entries(holds).map(([n, h]) => [n, h.until]));
     return {
-      ...base, conditions: false, scheduleOpensAt: Math.max(...all.map((h) => h.until)), scheduleBlocked: blocked, holdKind: "freeze",
+      ...base,
+      conditions: false,
+      scheduleOpensAt: Math.max(...all.map((h) => h.until)),
+      scheduleBlocked: blocked,
+      holdKind: "freeze",
       ...(all.some((h) => h.openEnded) ? { holdOpenEnded: true } : {}),
     };
   }
@@ -172,8 +215,16 @@ async function passedCheckFreeze(deps: FreezeDeps, state: EngineState, batch: Ba
  */
 export async function checkResults(env: IngressEnv, checkId: string): Promise<void> {
   const event = await evaluateCheck(
-    { forge: env.forge, repository: env.repository, config: env.config.config, protections: env.protections, now: env.now, freezes: env.freezes },
-    env.state(), checkId,
+    {
+      forge: env.forge,
+      repository: env.repository,
+      config: env.config.config,
+      protections: env.protections,
+      now: env.now,
+      freezes: env.freezes,
+    },
+    env.state(),
+    checkId,
   );
   if (event) env.emit(event);
 }

@@ -46,13 +46,16 @@ export function isRetryable(e: unknown): e is ForgeError {
   return isForgeError(e, "transient") || isForgeError(e, "rate_limited");
 }
 
-
 /**
  * Performs one effect; returns the engine events reporting its result (possibly none).
  * @param replay true when an earlier attempt may have been performed already
  * @throws ForgeError transient / rate_limited (to retry)
  */
-export async function performEffect(deps: ExecutorDeps, effect: EngineEffect, replay: boolean): Promise<EngineEventInput[]> {
+export async function performEffect(
+  deps: ExecutorDeps,
+  effect: EngineEffect,
+  replay: boolean,
+): Promise<EngineEventInput[]> {
   const { forge, repository: repo } = deps;
   switch (effect.kind) {
     case "create_speculative_check": {
@@ -67,29 +70,65 @@ export async function performEffect(deps: ExecutorDeps, effect: EngineEffect, re
           const alone = await forge.getPullRequest(repo, pull).catch(() => null);
           reason = alone?.conflict ? "conflict_with_base" : "conflict_with_pull_ahead";
         }
-        return [{ type: "speculative_check_failed", checkId: effect.checkId, reason, pullRequest: pull, message: (e as Error).message }];
+        return [
+          {
+            type: "speculative_check_failed",
+            checkId: effect.checkId,
+            reason,
+            pullRequest: pull,
+            message: (e as Error).message,
+          },
+        ];
       }
       try {
         const existing = await forge.findOpenPullRequest(repo, effect.draftBranch, effect.baseRef);
         const draft = { head: effect.draftBranch, base: effect.baseRef, title: effect.title, body: effect.body };
         const number = existing ?? (await forge.openDraftPullRequest(repo, draft));
         if (existing !== null) await forge.updatePullRequest(repo, number, { title: effect.title, body: effect.body });
-        return [{ type: "speculative_check_created", checkId: effect.checkId, pullRequestNumber: number, headSha: sha }];
+        return [
+          { type: "speculative_check_created", checkId: effect.checkId, pullRequestNumber: number, headSha: sha },
+        ];
       } catch (e) {
         if (isRetryable(e)) throw e;
-        return [{ type: "speculative_check_failed", checkId: effect.checkId, reason: "error", pullRequest: null, message: (e as Error).message }];
+        return [
+          {
+            type: "speculative_check_failed",
+            checkId: effect.checkId,
+            reason: "error",
+            pullRequest: null,
+            message: (e as Error).message,
+          },
+        ];
       }
     }
     case "start_in_place_check": {
       try {
         const pr = await forge.getPullRequest(repo, effect.pull.number);
         // Behind its base: bring it up to date (update_method), so its own CI checks base + it.
-        const head = pr.commitsBehind > 0 ? await forge.updatePullRequestWithBase(repo, effect.pull.number, effect.updateMethod) : pr.headSha;
-        return [{ type: "speculative_check_created", checkId: effect.checkId, pullRequestNumber: effect.pull.number, headSha: head }];
+        const head =
+          pr.commitsBehind > 0
+            ? await forge.updatePullRequestWithBase(repo, effect.pull.number, effect.updateMethod)
+            : pr.headSha;
+        return [
+          {
+            type: "speculative_check_created",
+            checkId: effect.checkId,
+            pullRequestNumber: effect.pull.number,
+            headSha: head,
+          },
+        ];
       } catch (e) {
         if (isRetryable(e)) throw e;
         const reason = isForgeError(e, "conflict") ? "conflict_with_base" : "branch_update_failed";
-        return [{ type: "speculative_check_failed", checkId: effect.checkId, reason, pullRequest: effect.pull.number, message: (e as Error).message }];
+        return [
+          {
+            type: "speculative_check_failed",
+            checkId: effect.checkId,
+            reason,
+            pullRequest: effect.pull.number,
+            message: (e as Error).message,
+          },
+        ];
       }
     }
     case "cancel_speculative_check": {
@@ -120,8 +159,12 @@ export async function performEffect(deps: ExecutorDeps, effect: EngineEffect, re
     case "post_summary_check":
       await dropUnlessRetryable(deps, effect, () =>
         forge.upsertCheckRun(repo, {
-          name: SUMMARY_CHECK_NAME, headSha: effect.headSha, status: effect.conclusion === null ? "in_progress" : "completed",
-          conclusion: effect.conclusion, title: effect.title, summary: effect.summary,
+          name: SUMMARY_CHECK_NAME,
+          headSha: effect.headSha,
+          status: effect.conclusion === null ? "in_progress" : "completed",
+          conclusion: effect.conclusion,
+          title: effect.title,
+          summary: effect.summary,
         }),
       );
       return [];
@@ -148,11 +191,18 @@ async function ignoreGone(fn: () => Promise<unknown>): Promise<void> {
   }
 }
 
-async function dropUnlessRetryable(deps: ExecutorDeps, effect: EngineEffect, fn: () => Promise<unknown>): Promise<void> {
+async function dropUnlessRetryable(
+  deps: ExecutorDeps,
+  effect: EngineEffect,
+  fn: () => Promise<unknown>,
+): Promise<void> {
   try {
     await fn();
   } catch (e) {
     if (isRetryable(e)) throw e;
-    deps.logger.warn({ err: e, effect: effect.kind, repository: deps.repository }, "forge effect failed and was dropped");
+    deps.logger.warn(
+      { err: e, effect: effect.kind, repository: deps.repository },
+      "forge effect failed and was dropped",
+    );
   }
 }

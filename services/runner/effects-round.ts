@@ -23,7 +23,11 @@ const MAX_EFFECT_ATTEMPTS = 12;
  * held (lock-session.ts).
  * @throws LockLostError before any forge call once the lock is lost; the database's error
  */
-export async function performEffects(ctx: RunnerContext, lock: RepositoryLockSession, repository: string): Promise<boolean> {
+export async function performEffects(
+  ctx: RunnerContext,
+  lock: RepositoryLockSession,
+  repository: string,
+): Promise<boolean> {
   const client = lock.client;
   const due = await dueEffects<EngineEffect>(client, repository);
   let any = false;
@@ -32,16 +36,24 @@ export async function performEffects(ctx: RunnerContext, lock: RepositoryLockSes
     try {
       const results = await performStoredEffect({ forge: ctx.forge, repository, logger: ctx.log }, client, row);
       await inTransaction(client, async () => {
-        await addToInbox(client, repository, results.map((event) => ({ kind: "engine", event }) satisfies RunnerInput));
+        await addToInbox(
+          client,
+          repository,
+          results.map((event) => ({ kind: "engine", event }) satisfies RunnerInput),
+        );
         await deleteEffect(client, row.id);
       });
       any = true;
     } catch (e) {
       const attempts = row.attempts + 1;
       if (isRetryable(e) && attempts < MAX_EFFECT_ATTEMPTS) {
-        const delay = e.kind === "rate_limited" && e.retryAfterMs ? e.retryAfterMs : Math.min(60_000, 500 * 2 ** attempts);
+        const delay =
+          e.kind === "rate_limited" && e.retryAfterMs ? e.retryAfterMs : Math.min(60_000, 500 * 2 ** attempts);
         await postponeEffect(client, row.id, delay, (e as Error).message);
-        ctx.log.warn({ repository, effect: row.effect.kind, attempts, delayMs: delay, err: (e as Error).message }, "forge effect postponed");
+        ctx.log.warn(
+          { repository, effect: row.effect.kind, attempts, delayMs: delay, err: (e as Error).message },
+          "forge effect postponed",
+        );
         return any;
       }
       ctx.log.error({ repository, effect: row.effect.kind, err: e }, "forge effect failed for good");

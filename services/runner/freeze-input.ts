@@ -35,7 +35,10 @@ function checksToLookAt(env: IngressEnv): string[] {
  */
 export async function onFreezesChanged(env: IngressEnv): Promise<void> {
   for (const id of checksToLookAt(env)) await checkResults(env, id);
-  await releaseYielded(env, Object.values(env.state().pulls).map((p) => p.number));
+  await releaseYielded(
+    env,
+    Object.values(env.state().pulls).map((p) => p.number),
+  );
 }
 
 /** freeze_released for those of `numbers` that gave way to a freeze that no longer holds them. */

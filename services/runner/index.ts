@@ -1,7 +1,13 @@
 /** Public surface of the queue runner (the I/O half of the merge queue). */
 export { createQueueRunner, type QueueRunner, type RunnerDeps, type RunnerRequest } from "./runner.js";
 export { ProtectionCache } from "./protection-cache.js";
-export { DEFAULT_CONFIGURATION_TEXT, repositoryConfig, storedRepositoryConfig, engineConfigurationInput, type RepositoryConfig } from "./repository-config.js";
+export {
+  DEFAULT_CONFIGURATION_TEXT,
+  repositoryConfig,
+  storedRepositoryConfig,
+  engineConfigurationInput,
+  type RepositoryConfig,
+} from "./repository-config.js";
 export { parseCommand, COMMAND_PREFIX } from "./commands.js";
 export { SUMMARY_CHECK_NAME } from "./effect-executor.js";
 export type { EnqueueResult } from "./ingress.js";

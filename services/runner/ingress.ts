@@ -34,7 +34,10 @@ export type { IngressEnv } from "./ingress-env.js";
  * The outcome of {@link enqueue}: queued under `rule`; pending (waiting in queue_requests for the
  * queue conditions of `rule`); or refused, with the reason (also the reply's text).
  */
-export type EnqueueResult = { kind: "queued"; rule: string } | { kind: "pending"; rule: string } | { kind: "refused"; reason: string };
+export type EnqueueResult =
+  | { kind: "queued"; rule: string }
+  | { kind: "pending"; rule: string }
+  | { kind: "refused"; reason: string };
 
 const queued = (env: IngressEnv, n: number) => env.state().pulls[String(n)];
 
@@ -48,7 +51,13 @@ function reply(env: IngressEnv, number: number, body: string, always = false): v
  * queue conditions hold; while they are pending the request waits (queue_requests) and is
  * retried when the pull request's checks or labels change.
  */
-export async function enqueue(env: IngressEnv, number: number, ruleName: string | null, trigger: string, replyTo: boolean): Promise<EnqueueResult> {
+export async function enqueue(
+  env: IngressEnv,
+  number: number,
+  ruleName: string | null,
+  trigger: string,
+  replyTo: boolean,
+): Promise<EnqueueResult> {
   const pr = await env.forge.getPullRequest(env.repository, number);
   if (pr.state !== "open") {
     await deleteQueueRequest(env.client, env.repository, number);
@@ -77,9 +86,23 @@ export async function enqueue(env: IngressEnv, number: number, ruleName: string 
     type: "pull_request_queued",
     trigger,
     pull: {
-      number, title: pr.title, url: pr.url, author: pr.author, labels: pr.labels.map((l) => l.name), hostLabels: pr.labels, headSha: pr.headSha,
-      baseRef: pr.base, baseSha: pr.baseSha, queueRule: choice.rule.name, priority: priority.priority, priorityRuleName: priority.ruleName,
-      allowChecksInterruption: priority.allowChecksInterruption, scopes, allScopes, partitions: partitionsOf(env.config.config, pr, env.now), dependsOn,
+      number,
+      title: pr.title,
+      url: pr.url,
+      author: pr.author,
+      labels: pr.labels.map((l) => l.name),
+      hostLabels: pr.labels,
+      headSha: pr.headSha,
+      baseRef: pr.base,
+      baseSha: pr.baseSha,
+      queueRule: choice.rule.name,
+      priority: priority.priority,
+      priorityRuleName: priority.ruleName,
+      allowChecksInterruption: priority.allowChecksInterruption,
+      scopes,
+      allScopes,
+      partitions: partitionsOf(env.config.config, pr, env.now),
+      dependsOn,
     },
   });
   if (!ok) return { kind: "refused", reason: "the queue refused the pull request" };
@@ -93,9 +116,18 @@ async function reevaluate(env: IngressEnv, pr: PullRequestSnapshot): Promise<voi
   if (!entry) return;
   const rule = env.config.config.queue_rules.find((r) => r.name === entry.queueRule);
   if (!rule) return;
-  const evaluation = evaluateFor(ruleConditions(rule, "queue", await env.protections.get(pr.base)), pr, { queueName: entry.queueRule, queuedAt: new Date(entry.queuedAt) }, env.now);
+  const evaluation = evaluateFor(
+    ruleConditions(rule, "queue", await env.protections.get(pr.base)),
+    pr,
+    { queueName: entry.queueRule, queuedAt: new Date(entry.queuedAt) },
+    env.now,
+  );
   env.emit({
-    type: "queue_conditions_evaluated", number: pr.number, result: evaluation.match, labels: pr.labels.map((l) => l.name), hostLabels: pr.labels,
+    type: "queue_conditions_evaluated",
+    number: pr.number,
+    result: evaluation.match,
+    labels: pr.labels.map((l) => l.name),
+    hostLabels: pr.labels,
     evaluation: conditionEvaluationEventJson(evaluation, pr.number) as unknown as Record<string, unknown>,
   });
   await onPullChangedUnderFreeze(env, pr.number);
@@ -129,15 +161,27 @@ async function onCommand(env: IngressEnv, e: Extract<ForgeEvent, { kind: "commen
   const restriction = env.config.config.commands_restrictions[command.name];
   if (restriction) {
     const permission = await env.forge.getPermission(env.repository, e.author.login);
-    const evaluation: EvaluatedCondition = evaluateFor(restriction.conditions, pr, { sender: e.author.login, senderPermission: permission }, env.now);
+    const evaluation: EvaluatedCondition = evaluateFor(
+      restriction.conditions,
+      pr,
+      { sender: e.author.login, senderPermission: permission },
+      env.now,
+    );
     if (evaluation.match !== true) return reply(env, e.number, replies.notAllowed(command.name, evaluation), true);
   }
   const entry = queued(env, e.number);
   const commandLog = (type: "command.queue" | "command.dequeue"): LogEffect => ({
-    kind: "log", type, pullRequest: e.number, baseRef: pr.base, trigger: `Command: ${command.name}`,
+    kind: "log",
+    type,
+    pullRequest: e.number,
+    baseRef: pr.base,
+    trigger: `Command: ${command.name}`,
     metadata: {
       author: { login: e.author.login, id: e.author.id, type: e.author.type, avatar_url: e.author.avatarUrl },
-      comment_id: e.commentId, session_id: entry?.sessionId ?? null, command_trigger: "comment", trigger_comment_url: e.url,
+      comment_id: e.commentId,
+      session_id: entry?.sessionId ?? null,
+      command_trigger: "comment",
+      trigger_comment_url: e.url,
     },
   });
   switch (command.name) {
@@ -157,7 +201,14 @@ async function onCommand(env: IngressEnv, e: Extract<ForgeEvent, { kind: "commen
       return reply(env, e.number, pending ? replies.dequeued() : replies.notInQueue(), true);
     }
     case "refresh":
-      env.log({ kind: "log", type: "action.refresh", pullRequest: e.number, baseRef: pr.base, trigger: "Command: refresh", metadata: {} });
+      env.log({
+        kind: "log",
+        type: "action.refresh",
+        pullRequest: e.number,
+        baseRef: pr.base,
+        trigger: "Command: refresh",
+        metadata: {},
+      });
       await reevaluate(env, pr);
       await admit(env, e.number);
       return reply(env, e.number, replies.refreshed(), true);
@@ -169,7 +220,12 @@ async function onClosed(env: IngressEnv, e: Extract<ForgeEvent, { kind: "pull_re
   const state = env.state();
   for (const t of state.trains) {
     for (const batch of t.batches) {
-      if (batch.check && batch.check.mode === "draft" && batch.check.number === e.number && (batch.check.phase === "running" || batch.check.phase === "creating")) {
+      if (
+        batch.check &&
+        batch.check.mode === "draft" &&
+        batch.check.number === e.number &&
+        (batch.check.phase === "running" || batch.check.phase === "creating")
+      ) {
         env.emit({ type: "speculative_check_closed", checkId: batch.check.id });
       }
     }
@@ -204,20 +260,31 @@ async function onBranchPushed(env: IngressEnv, e: Extract<ForgeEvent, { kind: "b
     const before = env.config.textSha;
     const next = await env.refreshConfig();
     env.setConfig(next);
-    if (next.textSha !== before) env.emit({ type: "configuration_changed", config: engineConfigurationInput(next.config) });
+    if (next.textSha !== before)
+      env.emit({ type: "configuration_changed", config: engineConfigurationInput(next.config) });
   }
   if (e.after && env.state().bases[e.branch]) env.emit({ type: "base_branch_moved", branch: e.branch, sha: e.after });
   if (e.after === null && env.state().bases[e.branch]) env.emit({ type: "base_branch_deleted", branch: e.branch });
   // A move of a draft's branch from the head the queue built: commits the queue did not make.
   if (e.after !== null && e.before !== null) {
-    for (const checkId of draftChecksAt(env.state(), e.branch, e.before)) env.emit({ type: "speculative_check_edited", checkId, headSha: e.after });
+    for (const checkId of draftChecksAt(env.state(), e.branch, e.before))
+      env.emit({ type: "speculative_check_edited", checkId, headSha: e.after });
   }
 }
 
 /** Ids of the draft checks running (or passed) on `branch` at head `sha`. */
 function draftChecksAt(state: EngineState, branch: string, sha: string): string[] {
-  return state.trains.flatMap((t) => t.batches).map((c) => c.check)
-    .filter((c) => c !== null && c.mode === "draft" && c.branch === branch && c.headSha === sha && (c.phase === "running" || c.phase === "passed"))
+  return state.trains
+    .flatMap((t) => t.batches)
+    .map((c) => c.check)
+    .filter(
+      (c) =>
+        c !== null &&
+        c.mode === "draft" &&
+        c.branch === branch &&
+        c.headSha === sha &&
+        (c.phase === "running" || c.phase === "passed"),
+    )
     .map((c) => c!.id);
 }
 
@@ -230,14 +297,16 @@ export async function translateForgeEvent(env: IngressEnv, e: ForgeEvent): Promi
       return admit(env, e.number);
     case "pull_request_synchronized": {
       const entry = queued(env, e.number);
-      if (entry && entry.headSha !== e.headSha) env.emit({ type: "pull_request_updated", number: e.number, headSha: e.headSha });
+      if (entry && entry.headSha !== e.headSha)
+        env.emit({ type: "pull_request_updated", number: e.number, headSha: e.headSha });
       await admit(env, e.number);
       return;
     }
     case "pull_request_edited": {
       const pr = await env.forge.getPullRequest(env.repository, e.number);
       const entry = queued(env, e.number);
-      if (entry && entry.baseRef !== pr.base) env.emit({ type: "pull_request_base_changed", number: e.number, baseRef: pr.base });
+      if (entry && entry.baseRef !== pr.base)
+        env.emit({ type: "pull_request_base_changed", number: e.number, baseRef: pr.base });
       if (queued(env, e.number)) await reevaluate(env, pr);
       else await admit(env, e.number);
       return;
@@ -257,4 +326,3 @@ export async function translateForgeEvent(env: IngressEnv, e: ForgeEvent): Promi
       return onBranchPushed(env, e);
   }
 }
-

@@ -68,7 +68,10 @@ export class InputFailureCount {
       return { count: 0, sinceFirstMs: 0 };
     }
     const previous = this.last.get(repository);
-    const next = previous?.inputId === inputId ? { inputId, count: previous.count + 1, firstAt: previous.firstAt } : { inputId, count: 1, firstAt: at };
+    const next =
+      previous?.inputId === inputId
+        ? { inputId, count: previous.count + 1, firstAt: previous.firstAt }
+        : { inputId, count: 1, firstAt: at };
     this.last.set(repository, next);
     return { count: next.count, sinceFirstMs: at - next.firstAt };
   }

@@ -15,13 +15,21 @@
  */
 import type pg from "pg";
 import {
-  holdsRepositorySessionLock, lockRepositorySession, tryLockRepositorySession, unlockRepositorySession, type Pool,
+  holdsRepositorySessionLock,
+  lockRepositorySession,
+  tryLockRepositorySession,
+  unlockRepositorySession,
+  type Pool,
 } from "../store/index.js";
 
 /** This process no longer holds a repository's lock: its session died or let go of it. */
 export class LockLostError extends Error {
   override readonly name = "LockLostError";
-  constructor(readonly repository: string, reason: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly repository: string,
+    reason: string,
+    options?: { cause?: unknown },
+  ) {
     const consequence = "its work stops until the lock is taken again";
     super(`the lock of ${repository} is no longer held by this runner (${reason}): ${consequence}`, options);
   }
@@ -34,7 +42,10 @@ export class RepositoryLockSession {
     this.lost ??= e;
   };
 
-  private constructor(readonly client: pg.PoolClient, readonly repository: string) {
+  private constructor(
+    readonly client: pg.PoolClient,
+    readonly repository: string,
+  ) {
     client.on("error", this.onError);
   }
 

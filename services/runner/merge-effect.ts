@@ -70,8 +70,11 @@ export async function performMerge(
   }
   try {
     const result = await forge.mergePullRequests(repo, {
-      base: effect.baseRef, expectedBaseSha: effect.expectedBaseSha, method: effect.method,
-      pulls: effect.pulls, checkSha: effect.checkSha,
+      base: effect.baseRef,
+      expectedBaseSha: effect.expectedBaseSha,
+      method: effect.method,
+      pulls: effect.pulls,
+      checkSha: effect.checkSha,
     });
     return completed(result.newBaseSha);
   } catch (e) {
@@ -82,9 +85,12 @@ export async function performMerge(
       const landed = await landedCommit(forge, repo, effect, isRetryable);
       if (landed !== null) return completed(landed);
     }
-    const reason = current !== null && current !== effect.expectedBaseSha ? "base_moved"
-      : isForgeError(e, "conflict") ? "conflict"
-      : "error";
+    const reason =
+      current !== null && current !== effect.expectedBaseSha
+        ? "base_moved"
+        : isForgeError(e, "conflict")
+          ? "conflict"
+          : "error";
     const message = (e as Error).message;
     const pullRequest = conflictingPull(e);
     return [{ type: "merge_failed", batchId: effect.batchId, reason, pullRequest, currentBaseSha: current, message }];

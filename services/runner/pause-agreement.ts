@@ -15,7 +15,11 @@ import type { EngineState } from "../engine/index.js";
  * The engine event that brings `state`'s pause to the API's, or null when they agree or a pause
  * input still waits in the inbox (for a round that took no input).
  */
-export async function pauseCorrection(client: pg.ClientBase, repository: string, state: EngineState): Promise<EngineEventInput | null> {
+export async function pauseCorrection(
+  client: pg.ClientBase,
+  repository: string,
+  state: EngineState,
+): Promise<EngineEventInput | null> {
   const { pause, pending } = await pauseWithPendingInput(client, repository, []);
   if (pending) return null;
   if (pause === null) return state.pause === null ? null : { type: "unpause" };

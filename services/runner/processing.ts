@@ -85,7 +85,12 @@ export class RepositoryProcessing {
     this.failedInput.delete(repository);
     const blame = this.inputFailures.record(repository, blamed, this.ctx.now());
     const { failures: limit, ms } = this.ctx.setAsideAfter;
-    if (blamed !== null && blame.count >= limit && blame.sinceFirstMs >= ms && (await this.setAside(repository, blamed, blame.count, e))) {
+    if (
+      blamed !== null &&
+      blame.count >= limit &&
+      blame.sinceFirstMs >= ms &&
+      (await this.setAside(repository, blamed, blame.count, e))
+    ) {
       return true;
     }
     const count = (this.failures.get(repository) ?? 0) + 1;
@@ -93,7 +98,8 @@ export class RepositoryProcessing {
     const wait = retryDelayMs(e, count, this.ctx.failureBackoffMs);
     this.backoffUntil.set(repository, this.ctx.now() + wait);
     // The first failure is logged with its stack; repeats only at 2, 4, 8, ... failures.
-    if (count === 1) log.warn({ repository, err: e, retryInMs: wait }, "processing failed; the inputs stay in the inbox");
+    if (count === 1)
+      log.warn({ repository, err: e, retryInMs: wait }, "processing failed; the inputs stay in the inbox");
     else if ((count & (count - 1)) === 0) {
       const fields = { repository, failures: count, err: (e as Error).message, retryInMs: wait };
       log.warn(fields, "processing still fails; the inputs stay in the inbox");

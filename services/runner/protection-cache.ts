@@ -8,7 +8,10 @@ import type { Protection } from "../config/index.js";
 /** See the file header. */
 export class ProtectionCache {
   private readonly byBranch = new Map<string, Promise<Protection>>();
-  constructor(private readonly forge: ForgePort, private readonly repository: string) {}
+  constructor(
+    private readonly forge: ForgePort,
+    private readonly repository: string,
+  ) {}
   /** The protection of `branch`, read from the forge on first use. @throws ForgeError as the forge does */
   get(branch: string): Promise<Protection> {
     let p = this.byBranch.get(branch);

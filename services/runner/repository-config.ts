@@ -36,7 +36,12 @@ const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 
 const cache = new Map<string, RepositoryConfig>();
 
-async function load(forge: ForgePort, repository: string, path: string | null, text: string | null): Promise<RepositoryConfig> {
+async function load(
+  forge: ForgePort,
+  repository: string,
+  path: string | null,
+  text: string | null,
+): Promise<RepositoryConfig> {
   const used = text ?? DEFAULT_CONFIGURATION_TEXT;
   const textSha = sha256(used);
   const key = `${repository}\u0000${textSha}`;
@@ -64,13 +69,21 @@ async function load(forge: ForgePort, repository: string, path: string | null, t
  * The repository's configuration. `refresh` reads the file from the forge again (after a push to
  * the default branch); otherwise the text stored in PostgreSQL is used when there is one.
  */
-export async function repositoryConfig(deps: { forge: ForgePort; db: Pool }, repository: string, refresh = false): Promise<RepositoryConfig> {
+export async function repositoryConfig(
+  deps: { forge: ForgePort; db: Pool },
+  repository: string,
+  refresh = false,
+): Promise<RepositoryConfig> {
   if (!refresh) {
     const stored = await getStoredConfig(deps.db, repository);
     if (stored) return load(deps.forge, repository, stored.path, stored.text);
   }
   const file = await deps.forge.readConfigFile(repository);
-  await putStoredConfig(deps.db, repository, { path: file?.path ?? null, text: file?.text ?? null, textSha: file ? sha256(file.text) : null });
+  await putStoredConfig(deps.db, repository, {
+    path: file?.path ?? null,
+    text: file?.text ?? null,
+    textSha: file ? sha256(file.text) : null,
+  });
   return load(deps.forge, repository, file?.path ?? null, file?.text ?? null);
 }
 
@@ -79,7 +92,10 @@ export async function repositoryConfig(deps: { forge: ForgePort; db: Pool }, rep
  * repository has no file or was not read yet), without reading the forge: for the QueueService's
  * reads. Loaded once per text (the same cache as the runner's).
  */
-export async function storedRepositoryConfig(deps: { forge: ForgePort; db: Pool }, repository: string): Promise<RepositoryConfig> {
+export async function storedRepositoryConfig(
+  deps: { forge: ForgePort; db: Pool },
+  repository: string,
+): Promise<RepositoryConfig> {
   const stored = await getStoredConfig(deps.db, repository);
   return load(deps.forge, repository, stored?.path ?? null, stored?.text ?? null);
 }

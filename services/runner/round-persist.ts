@@ -6,7 +6,15 @@
 import type pg from "pg";
 import { internalEventRow } from "../activity-log/index.js";
 import type { EngineEffect, EngineState, LogEffect } from "../engine/index.js";
-import { addEffects, appendToOutbox, cancelTimer, recordBaseRefActivity, saveQueueState, setTimer, type EventRow } from "../store/index.js";
+import {
+  addEffects,
+  appendToOutbox,
+  cancelTimer,
+  recordBaseRefActivity,
+  saveQueueState,
+  setTimer,
+  type EventRow,
+} from "../store/index.js";
 import type { RunnerContext } from "./runner-context.js";
 
 /** What a round decided: the state after it, the effects and log events, and its time (epoch ms UTC). */
@@ -22,15 +30,28 @@ export interface RoundWrites {
  * event row is a bug: it is logged as an error and dropped, so it cannot wedge the queue.
  * @throws the database's error (the caller rolls back)
  */
-export async function persistRound(ctx: RunnerContext, client: pg.ClientBase, repository: string, w: RoundWrites): Promise<void> {
+export async function persistRound(
+  ctx: RunnerContext,
+  client: pg.ClientBase,
+  repository: string,
+  w: RoundWrites,
+): Promise<void> {
   await saveQueueState(client, repository, w.state, w.state.pause !== null);
   const rows: EventRow[] = [];
   const receivedAt = new Date(w.at);
   for (const l of w.logs) {
     try {
-      rows.push(internalEventRow({
-        type: l.type, repository, pullRequest: l.pullRequest, baseRef: l.baseRef, trigger: l.trigger, receivedAt, metadata: l.metadata,
-      }));
+      rows.push(
+        internalEventRow({
+          type: l.type,
+          repository,
+          pullRequest: l.pullRequest,
+          baseRef: l.baseRef,
+          trigger: l.trigger,
+          receivedAt,
+          metadata: l.metadata,
+        }),
+      );
     } catch (e) {
       ctx.log.error({ repository, type: l.type, err: (e as Error).message }, "dropped an invalid log event");
     }

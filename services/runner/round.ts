@@ -8,7 +8,14 @@
  */
 import type pg from "pg";
 import { compileFreeze } from "../config/index.js";
-import { apply, createState, EngineInputError, type EngineEffect, type EngineState, type LogEffect } from "../engine/index.js";
+import {
+  apply,
+  createState,
+  EngineInputError,
+  type EngineEffect,
+  type EngineState,
+  type LogEffect,
+} from "../engine/index.js";
 import { deleteInbox, listFreezes, loadQueueState, takeInbox } from "../store/index.js";
 import { checkResults } from "./check-evaluation.js";
 import { onFreezesChanged } from "./freeze-input.js";
@@ -49,7 +56,11 @@ export async function applyRound(
   await client.query("BEGIN");
   try {
     const loaded = await loadQueueState<EngineState>(client, repository);
-    let config: RepositoryConfig = await repositoryConfig({ forge: ctx.forge, db: client as never }, repository, loaded === null);
+    let config: RepositoryConfig = await repositoryConfig(
+      { forge: ctx.forge, db: client as never },
+      repository,
+      loaded === null,
+    );
     const state = loaded ?? createState(repository, engineConfigurationInput(config.config));
     // A request is applied in a round of its own: an input that cannot be applied fails the
     // sweep's rounds, not the API call of someone steering the queue.
@@ -68,8 +79,14 @@ export async function applyRound(
     const evaluateAfter: string[] = [];
     const freezes = (await listFreezes(client, repository)).map(compileFreeze);
     const env: IngressEnv = {
-      repository, forge: ctx.forge, client, config, protections: new ProtectionCache(ctx.forge, repository),
-      now: new Date(at), freezes, logger: ctx.log,
+      repository,
+      forge: ctx.forge,
+      client,
+      config,
+      protections: new ProtectionCache(ctx.forge, repository),
+      now: new Date(at),
+      freezes,
+      logger: ctx.log,
       state: () => current,
       emit: (event) => {
         try {
@@ -122,7 +139,10 @@ export async function applyRound(
     applying = null;
     await evaluatePending();
     await persistRound(ctx, client, repository, { state: current, effects, logs, at });
-    await deleteInbox(client, inbox.map((r) => r.id));
+    await deleteInbox(
+      client,
+      inbox.map((r) => r.id),
+    );
     await client.query("COMMIT");
     if (logs.length) ctx.eventsWritten();
     return { applied: true, result };

@@ -90,7 +90,10 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
           }
         } catch (e) {
           processing.forgetBlame(repository);
-          ctx.log.warn({ repository, err: (e as Error).message }, "processing after a request failed; the queue runner retries it");
+          ctx.log.warn(
+            { repository, err: (e as Error).message },
+            "processing after a request failed; the queue runner retries it",
+          );
         }
         return result;
       } finally {

@@ -8,7 +8,13 @@
  */
 import { SCHEDULE_TIMER_PREFIX } from "../engine/index.js";
 import { FailureStreak } from "../outage/index.js";
-import { addToInbox, claimDueTimers, repositoriesPausedDifferently, repositoriesWithWork, withTransaction } from "../store/index.js";
+import {
+  addToInbox,
+  claimDueTimers,
+  repositoriesPausedDifferently,
+  repositoriesWithWork,
+  withTransaction,
+} from "../store/index.js";
 import { FREEZE_START_TIMER_PREFIX } from "./freeze-input.js";
 import { InboxKeyPruner } from "./inbox-keys.js";
 import type { RunnerInput } from "./inputs.js";
@@ -26,7 +32,10 @@ export class RunnerScheduling {
   private readonly sweepFailures = new FailureStreak();
   private readonly inboxKeys: InboxKeyPruner;
 
-  constructor(private readonly ctx: RunnerContext, private readonly processing: RepositoryProcessing) {
+  constructor(
+    private readonly ctx: RunnerContext,
+    private readonly processing: RepositoryProcessing,
+  ) {
     this.inboxKeys = new InboxKeyPruner(ctx.db, ctx.log);
   }
 
@@ -101,7 +110,10 @@ export class RunnerScheduling {
     try {
       await this.fireTimers();
       await this.inboxKeys.maybePrune();
-      const work = [...(await repositoriesWithWork(this.ctx.db)), ...(await repositoriesPausedDifferently(this.ctx.db))];
+      const work = [
+        ...(await repositoriesWithWork(this.ctx.db)),
+        ...(await repositoriesPausedDifferently(this.ctx.db)),
+      ];
       for (const r of new Set(work)) void this.kick(r);
       const ended = this.sweepFailures.succeed();
       if (ended > 0) this.ctx.log.info({ failures: ended }, "queue runner sweep works again");

@@ -22,9 +22,11 @@ export function freezeNotes(freezes: readonly FreezeRow[], snapshot: PullRequest
     if (f.end !== null && f.end <= now.getTime()) continue;
     if (!freezeMatches(f, snapshot, {}, now)) continue;
     const window = `from ${iso(row.start)} ${row.end === null ? "until it is deleted" : `to ${iso(row.end)}`} (${row.timezone})`;
-    lines.push(isActive(f, now.getTime())
-      ? `- ❄️ **${row.reason}**, ${window}: it holds this pull request's merge now; its checks still run.`
-      : `- ❄️ **${row.reason}**, ${window}: it will hold this pull request's merge while it lasts.`);
+    lines.push(
+      isActive(f, now.getTime())
+        ? `- ❄️ **${row.reason}**, ${window}: it holds this pull request's merge now; its checks still run.`
+        : `- ❄️ **${row.reason}**, ${window}: it will hold this pull request's merge while it lasts.`,
+    );
   }
   return lines.length === 0 ? "" : ["", "### Scheduled freezes", "", ...lines].join("\n");
 }

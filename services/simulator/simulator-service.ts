@@ -26,8 +26,15 @@ import { loadConfigurationBounded, simulatePullRequestBounded, WorkLimitError } 
 import { listFreezes, productStates, type Pool } from "../store/index.js";
 import { freezeNotes } from "./freeze-notes.js";
 import {
-  attributesOf, formatConfigError, simulateRepositorySummary, unusedSections,
-  type Configuration, type DeprecationFinding, type EvaluationContext, type Product, type SimulationSummary,
+  attributesOf,
+  formatConfigError,
+  simulateRepositorySummary,
+  unusedSections,
+  type Configuration,
+  type DeprecationFinding,
+  type EvaluationContext,
+  type Product,
+  type SimulationSummary,
 } from "../config/index.js";
 
 /**
@@ -44,7 +51,13 @@ function deprecation(d: DeprecationFinding): MessageInitShape<typeof Deprecation
   return {
     message: d.message,
     deadline: d.deadline,
-    pathToField: { values: d.path.map((p) => (typeof p === "number" ? { kind: { case: "numberValue" as const, value: p } } : { kind: { case: "stringValue" as const, value: p } })) },
+    pathToField: {
+      values: d.path.map((p) =>
+        typeof p === "number"
+          ? { kind: { case: "numberValue" as const, value: p } }
+          : { kind: { case: "stringValue" as const, value: p } },
+      ),
+    },
   };
 }
 
@@ -63,7 +76,13 @@ function extendsDenied(owner: string, name: string): DomainError {
  *   `extends` names a repository the caller's credential does not reach; resource_exhausted when
  *   too many large texts are being loaded at once
  */
-async function validate(deps: SimulatorDeps, ctx: HandlerContext, owner: string, repository: string, text: string): Promise<{ config: Configuration; deprecations: DeprecationFinding[] }> {
+async function validate(
+  deps: SimulatorDeps,
+  ctx: HandlerContext,
+  owner: string,
+  repository: string,
+  text: string,
+): Promise<{ config: Configuration; deprecations: DeprecationFinding[] }> {
   // No principal (a call made in-process, not through the gateway) reads no other repository.
   const principal = ctx?.values.get(principalKey);
   let denied: string | null = null;
@@ -83,7 +102,10 @@ async function validate(deps: SimulatorDeps, ctx: HandlerContext, owner: string,
     },
   });
   if (denied !== null) throw extendsDenied(owner, denied);
-  if (!loaded.ok) throw new InvalidArgumentError(loaded.errors.map((e) => ({ field: "service_yml", description: formatConfigError(e) })));
+  if (!loaded.ok)
+    throw new InvalidArgumentError(
+      loaded.errors.map((e) => ({ field: "service_yml", description: formatConfigError(e) })),
+    );
   return { config: loaded.config, deprecations: loaded.deprecations };
 }
 
@@ -96,7 +118,12 @@ async function simulateBounded(config: Configuration, context: EvaluationContext
     return await simulatePullRequestBounded(config, context);
   } catch (e) {
     if (!(e instanceof WorkLimitError)) throw e;
-    throw new InvalidArgumentError([{ field: "service_yml", description: `evaluating the rules ${e.message}: a regular expression of a condition may backtrack without end, e.g. (a+)+` }]);
+    throw new InvalidArgumentError([
+      {
+        field: "service_yml",
+        description: `evaluating the rules ${e.message}: a regular expression of a condition may backtrack without end, e.g. (a+)+`,
+      },
+    ]);
   }
 }
 
@@ -113,7 +140,12 @@ export function createSimulatorService(deps: SimulatorDeps): ServiceImpl<typeof 
       return {
         message: "The configuration is valid",
         deprecations: deprecations.map(deprecation),
-        unusedSections: unusedSections(config.present_sections, enabled).map((u) => ({ section: u.section, product: u.product, productName: u.product_name, productUrl: u.product_url })),
+        unusedSections: unusedSections(config.present_sections, enabled).map((u) => ({
+          section: u.section,
+          product: u.product,
+          productName: u.product_name,
+          productUrl: u.product_url,
+        })),
       };
     },
     async simulateRepository(req, ctx) {

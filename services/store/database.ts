@@ -81,7 +81,11 @@ export function guardConnectionErrors(pool: pg.Pool, onError: (e: Error) => void
  * @param opts.log receives the embedded server's deaths and restarts (postgres-supervisor.ts)
  */
 export async function openDatabase(opts: {
-  url?: string; dataDir: string; onLog?: (line: string) => void; log?: SupervisorLog; maxConnections?: number;
+  url?: string;
+  dataDir: string;
+  onLog?: (line: string) => void;
+  log?: SupervisorLog;
+  maxConnections?: number;
   apiConnections?: number;
 }): Promise<Database> {
   let embedded: SupervisedPostgres | undefined;

@@ -23,7 +23,12 @@ export type DeliveryResult =
  * Records a delivery.
  * @param requestHash a digest of the request's events, to tell a replay from a reused key
  */
-export async function deliverEvents(db: pg.Pool, key: string, requestHash: Buffer, rows: EventRow[]): Promise<DeliveryResult> {
+export async function deliverEvents(
+  db: pg.Pool,
+  key: string,
+  requestHash: Buffer,
+  rows: EventRow[],
+): Promise<DeliveryResult> {
   return withTransaction(db, async (client) => {
     const claimed = await client.query(
       "INSERT INTO event_deliveries (idempotency_key, request_hash, ids) VALUES ($1::text, $2::bytea, '{}') ON CONFLICT (idempotency_key) DO NOTHING RETURNING 1",

@@ -26,7 +26,10 @@ export async function claimGithubDelivery(db: pg.Pool, deliveryId: string, event
 
 /** Marks a delivery processed: later copies of it are acknowledged and skipped. */
 export async function completeGithubDelivery(db: pg.Pool, deliveryId: string, now: Date): Promise<void> {
-  await db.query("UPDATE github_deliveries SET processed_at = $2::timestamptz WHERE delivery_id = $1::text", [deliveryId, now]);
+  await db.query("UPDATE github_deliveries SET processed_at = $2::timestamptz WHERE delivery_id = $1::text", [
+    deliveryId,
+    now,
+  ]);
 }
 
 /** The idempotency key of the `index`-th forge event (from 0) of a delivery. */

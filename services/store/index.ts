@@ -1,22 +1,43 @@
 /** Public surface of services/store (PostgreSQL). */
 export {
-  CONNECT_TIMEOUT_MS, guardConnectionErrors, openDatabase, withTransaction, type Database, type Pool, type PoolClient,
+  CONNECT_TIMEOUT_MS,
+  guardConnectionErrors,
+  openDatabase,
+  withTransaction,
+  type Database,
+  type Pool,
+  type PoolClient,
 } from "./database.js";
 export { freePort, startEmbeddedPostgres } from "./embedded-postgres.js";
 export { FreshRead } from "./fresh-read.js";
 export { migrate } from "./migrate.js";
 export {
-  appendToOutbox, oldestAssignedInOutbox, oldestOutboxAgeSeconds, outboxLag, outboxSize, type EventRow,
+  appendToOutbox,
+  oldestAssignedInOutbox,
+  oldestOutboxAgeSeconds,
+  outboxLag,
+  outboxSize,
+  type EventRow,
   type StoredEventRow,
 } from "./outbox.js";
 export { RELAY_LOCK, startOutboxRelay, type EventSink, type OutboxRelay } from "./outbox-relay.js";
 export { deletePause, getPause, setPause, type PauseRow } from "./pause.js";
-export { createFreeze, deleteFreeze, listFreezes, updateFreeze, type FreezeAttributes, type FreezeRow } from "./scheduled-freezes.js";
+export {
+  createFreeze,
+  deleteFreeze,
+  listFreezes,
+  updateFreeze,
+  type FreezeAttributes,
+  type FreezeRow,
+} from "./scheduled-freezes.js";
 export { findToken, insertToken, listTokens, revokeToken, type TokenRow } from "./tokens.js";
 export { deliverEvents, type DeliveryResult } from "./deliveries.js";
 export * from "./queue/index.js";
 export * as localForgeStore from "./local-forge/index.js";
 export { PRODUCT_DEFAULTS, productStates, setProductEnabled, type ProductName } from "./products.js";
 export {
-  claimGithubDelivery, completeGithubDelivery, githubEventKey, pruneGithubDeliveries,
+  claimGithubDelivery,
+  completeGithubDelivery,
+  githubEventKey,
+  pruneGithubDeliveries,
 } from "./github-deliveries.js";

@@ -30,7 +30,12 @@ export async function migrate(url: string, log: (line: string) => void = () => {
       singleTransaction: true,
       advisoryLockMode: "wait",
       log: () => {},
-      logger: { debug: () => {}, info: (m: string) => log(m), warn: (m: string) => log(m), error: (m: string) => log(m) },
+      logger: {
+        debug: () => {},
+        info: (m: string) => log(m),
+        warn: (m: string) => log(m),
+        error: (m: string) => log(m),
+      },
     } as never);
     return applied.map((m) => m.name);
   } finally {

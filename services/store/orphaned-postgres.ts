@@ -42,13 +42,17 @@ export async function stopOrphanedPostgres(dataDir: string): Promise<void> {
   const parent = Number(stat[1]);
   // An orphan is adopted by init (PID 1) or by a subreaper; the process that started it is gone.
   const parentStat = parent > 1 ? await processStat(parent) : null;
-  const parentCmd = parent > 1 ? (await readFile(`/proc/${parent}/cmdline`, "utf8").catch(() => "")).split("\0")[0] ?? "" : "";
+  const parentCmd =
+    parent > 1 ? ((await readFile(`/proc/${parent}/cmdline`, "utf8").catch(() => "")).split("\0")[0] ?? "") : "";
   const orphan = parent <= 1 || parentStat === null || !/node|yardmaster/.test(path.basename(parentCmd));
   if (!orphan) {
-    throw new Error(`the PostgreSQL data directory ${dataDir} is in use by a running server (postmaster ${pid}, started by process ${parent}): stop it first`);
+    throw new Error(
+      `the PostgreSQL data directory ${dataDir} is in use by a running server (postmaster ${pid}, started by process ${parent}): stop it first`,
+    );
   }
   process.kill(pid, "SIGINT");
   const deadline = Date.now() + ORPHAN_SHUTDOWN_TIMEOUT_MS;
   while ((await isRunning(pid)) && Date.now() < deadline) await sleep(100);
-  if (await isRunning(pid)) throw new Error(`the PostgreSQL left running on ${dataDir} by a stopped server (pid ${pid}) did not shut down`);
+  if (await isRunning(pid))
+    throw new Error(`the PostgreSQL left running on ${dataDir} by a stopped server (pid ${pid}) did not shut down`);
 }

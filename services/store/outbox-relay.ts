@@ -15,7 +15,13 @@
 import type pg from "pg";
 import type { Logger } from "pino";
 import { FailureStreak } from "../outage/index.js";
-import { claimRelayBatch, deleteRelayBatch, pendingRelayBatches, relayBatchRows, type StoredEventRow } from "./outbox.js";
+import {
+  claimRelayBatch,
+  deleteRelayBatch,
+  pendingRelayBatches,
+  relayBatchRows,
+  type StoredEventRow,
+} from "./outbox.js";
 
 /** Where relayed events go (activity-log/event-store.ts for ClickHouse). */
 export interface EventSink {
@@ -49,7 +55,12 @@ const BATCH_SIZE = 1000;
 export const RELAY_MAX_DELAY_MS = 2000;
 
 /** Starts the relay loop; it polls every `intervalMs` (default 1 s) and on kick(). */
-export function startOutboxRelay(deps: { pool: pg.Pool; sink: EventSink; logger: Logger; intervalMs?: number }): OutboxRelay {
+export function startOutboxRelay(deps: {
+  pool: pg.Pool;
+  sink: EventSink;
+  logger: Logger;
+  intervalMs?: number;
+}): OutboxRelay {
   const interval = deps.intervalMs ?? 1000;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -63,7 +74,9 @@ export function startOutboxRelay(deps: { pool: pg.Pool; sink: EventSink; logger:
     const onError = (e: Error) => void (lost ??= e);
     client.on("error", onError);
     try {
-      const locked = (await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1::bigint) AS ok", [RELAY_LOCK.toString()])).rows[0].ok;
+      const locked = (
+        await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1::bigint) AS ok", [RELAY_LOCK.toString()])
+      ).rows[0].ok;
       if (!locked) return true;
       try {
         for (;;) {

@@ -34,7 +34,11 @@ export interface StoredEventRow extends Omit<EventRow, "receivedAt"> {
  */
 export async function appendToOutbox(client: pg.ClientBase, rows: EventRow[]): Promise<string[]> {
   if (rows.length === 0) return [];
-  const ids = (await client.query<{ id: string }>("SELECT nextval('event_ids')::text AS id FROM generate_series(1, $1::int)", [rows.length])).rows.map((r) => r.id);
+  const ids = (
+    await client.query<{ id: string }>("SELECT nextval('event_ids')::text AS id FROM generate_series(1, $1::int)", [
+      rows.length,
+    ])
+  ).rows.map((r) => r.id);
   await client.query(
     `INSERT INTO event_outbox (id, received_at, received_at_assigned, repository, trigger, pull_request, base_ref, outcome, type, batch_pull, metadata)
      SELECT id, coalesce(received_at, date_trunc('milliseconds', clock_timestamp())), received_at IS NULL, repository, trigger, pull_request, base_ref, outcome, type, batch_pull, metadata
@@ -84,8 +88,16 @@ export async function relayBatchRows(client: pg.ClientBase, batch: string): Prom
     [batch],
   );
   return res.rows.map((r) => ({
-    id: r.id, receivedAt: r.received_at, repository: r.repository, trigger: r.trigger, pullRequest: r.pull_request,
-    baseRef: r.base_ref, outcome: r.outcome, type: r.type, batchPull: r.batch_pull, metadata: r.metadata,
+    id: r.id,
+    receivedAt: r.received_at,
+    repository: r.repository,
+    trigger: r.trigger,
+    pullRequest: r.pull_request,
+    baseRef: r.base_ref,
+    outcome: r.outcome,
+    type: r.type,
+    batchPull: r.batch_pull,
+    metadata: r.metadata,
   }));
 }
 
@@ -105,7 +117,9 @@ export async function outboxSize(client: pg.Pool | pg.ClientBase): Promise<numbe
  * that instant has reached ClickHouse, unless its transaction has not committed yet.
  */
 export async function oldestAssignedInOutbox(db: pg.Pool | pg.ClientBase): Promise<number | null> {
-  const res = await db.query<{ t: Date | null }>("SELECT min(received_at) AS t FROM event_outbox WHERE received_at_assigned");
+  const res = await db.query<{ t: Date | null }>(
+    "SELECT min(received_at) AS t FROM event_outbox WHERE received_at_assigned",
+  );
   return res.rows[0].t === null ? null : res.rows[0].t.getTime();
 }
 

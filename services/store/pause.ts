@@ -20,11 +20,19 @@ export interface PauseRow {
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a database row as node-postgres returns it; toRow reads its columns by name and types them
-const toRow = (r: any): PauseRow => ({ repository: r.repository, reason: r.reason, pausedAt: r.paused_at, pausedBy: r.paused_by });
+const toRow = (r: any): PauseRow => ({
+  repository: r.repository,
+  reason: r.reason,
+  pausedAt: r.paused_at,
+  pausedBy: r.paused_by,
+});
 
 /** The pause of a repository, or null when its queue is not paused. */
 export async function getPause(db: pg.Pool | pg.ClientBase, repository: string): Promise<PauseRow | null> {
-  const res = await db.query("SELECT repository, reason, paused_at, paused_by FROM queue_pauses WHERE repository = $1::text", [repository]);
+  const res = await db.query(
+    "SELECT repository, reason, paused_at, paused_by FROM queue_pauses WHERE repository = $1::text",
+    [repository],
+  );
   return res.rows[0] ? toRow(res.rows[0]) : null;
 }
 
@@ -60,9 +68,17 @@ export async function setPause(
  * @param also more writes of the same transaction (the queue runner's inbox row)
  * @returns the pause that was removed, or null when the queue was not paused (nothing written)
  */
-export async function deletePause(db: pg.Pool, repository: string, event: () => EventRow, also: (client: pg.ClientBase) => Promise<void> = async () => {}): Promise<PauseRow | null> {
+export async function deletePause(
+  db: pg.Pool,
+  repository: string,
+  event: () => EventRow,
+  also: (client: pg.ClientBase) => Promise<void> = async () => {},
+): Promise<PauseRow | null> {
   return withTransaction(db, async (client) => {
-    const res = await client.query("DELETE FROM queue_pauses WHERE repository = $1::text RETURNING repository, reason, paused_at, paused_by", [repository]);
+    const res = await client.query(
+      "DELETE FROM queue_pauses WHERE repository = $1::text RETURNING repository, reason, paused_at, paused_by",
+      [repository],
+    );
     if (!res.rows[0]) return null;
     await appendToOutbox(client, [event()]);
     await also(client);

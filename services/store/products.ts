@@ -23,8 +23,14 @@ export const PRODUCT_DEFAULTS: Readonly<Record<ProductName, boolean>> = {
 };
 
 /** Each product and whether it is enabled on the repository. */
-export async function productStates(db: pg.Pool | pg.ClientBase, repository: string): Promise<Record<ProductName, boolean>> {
-  const res = await db.query<{ product: ProductName; enabled: boolean }>("SELECT product, enabled FROM repository_products WHERE repository = $1::text", [repository]);
+export async function productStates(
+  db: pg.Pool | pg.ClientBase,
+  repository: string,
+): Promise<Record<ProductName, boolean>> {
+  const res = await db.query<{ product: ProductName; enabled: boolean }>(
+    "SELECT product, enabled FROM repository_products WHERE repository = $1::text",
+    [repository],
+  );
   const out = { ...PRODUCT_DEFAULTS };
   for (const r of res.rows) out[r.product] = r.enabled;
   return out;
@@ -34,7 +40,13 @@ export async function productStates(db: pg.Pool | pg.ClientBase, repository: str
  * Sets a product's state; writes `event` when it changed.
  * @returns whether it changed
  */
-export async function setProductEnabled(db: pg.Pool, repository: string, product: ProductName, enabled: boolean, event: () => EventRow): Promise<boolean> {
+export async function setProductEnabled(
+  db: pg.Pool,
+  repository: string,
+  product: ProductName,
+  enabled: boolean,
+  event: () => EventRow,
+): Promise<boolean> {
   return withTransaction(db, async (client) => {
     await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1::text, 9173))", [repository]);
     const current = (await productStates(client, repository))[product];

@@ -29,17 +29,29 @@ export interface FreezeRow extends FreezeAttributes {
   createdAt: Date;
 }
 
-const COLUMNS = "id, repository, reason, start_at, end_at, timezone, matching_conditions, exclude_conditions, created_by, created_at";
+const COLUMNS =
+  "id, repository, reason, start_at, end_at, timezone, matching_conditions, exclude_conditions, created_by, created_at";
 
 // biome-ignore lint/suspicious/noExplicitAny: a database row as node-postgres returns it; toRow reads its columns by name and types them
 const toRow = (r: any): FreezeRow => ({
-  id: r.id, repository: r.repository, reason: r.reason, start: r.start_at, end: r.end_at, timezone: r.timezone,
-  matchingConditions: r.matching_conditions, excludeConditions: r.exclude_conditions, createdBy: r.created_by, createdAt: r.created_at,
+  id: r.id,
+  repository: r.repository,
+  reason: r.reason,
+  start: r.start_at,
+  end: r.end_at,
+  timezone: r.timezone,
+  matchingConditions: r.matching_conditions,
+  excludeConditions: r.exclude_conditions,
+  createdBy: r.created_by,
+  createdAt: r.created_at,
 });
 
 /** The freezes of a repository, by start then id (past ones included until deleted). */
 export async function listFreezes(db: pg.Pool | pg.ClientBase, repository: string): Promise<FreezeRow[]> {
-  const res = await db.query(`SELECT ${COLUMNS} FROM scheduled_freezes WHERE repository = $1::text ORDER BY start_at, id`, [repository]);
+  const res = await db.query(
+    `SELECT ${COLUMNS} FROM scheduled_freezes WHERE repository = $1::text ORDER BY start_at, id`,
+    [repository],
+  );
   return res.rows.map(toRow);
 }
 
@@ -60,8 +72,16 @@ export async function createFreeze(
        VALUES (gen_random_uuid(), $1::text, $2::text, $3::timestamptz, $4::timestamptz, $5::text, $6::jsonb, $7::jsonb, $8::jsonb,
                date_trunc('milliseconds', clock_timestamp()))
        RETURNING ${COLUMNS}`,
-      [input.repository, input.reason, input.start, input.end, input.timezone, JSON.stringify(input.matchingConditions),
-        JSON.stringify(input.excludeConditions), JSON.stringify(input.createdBy)],
+      [
+        input.repository,
+        input.reason,
+        input.start,
+        input.end,
+        input.timezone,
+        JSON.stringify(input.matchingConditions),
+        JSON.stringify(input.excludeConditions),
+        JSON.stringify(input.createdBy),
+      ],
     );
     const row = toRow(res.rows[0]);
     await appendToOutbox(client, [event(row)]);
@@ -84,7 +104,10 @@ export async function updateFreeze(
   also: (client: pg.ClientBase, after: FreezeRow) => Promise<void> = async () => {},
 ): Promise<{ before: FreezeRow; after: FreezeRow } | null> {
   return withTransaction(db, async (client) => {
-    const found = await client.query(`SELECT ${COLUMNS} FROM scheduled_freezes WHERE repository = $1::text AND id = $2::uuid FOR UPDATE`, [repository, id]);
+    const found = await client.query(
+      `SELECT ${COLUMNS} FROM scheduled_freezes WHERE repository = $1::text AND id = $2::uuid FOR UPDATE`,
+      [repository, id],
+    );
     if (!found.rows[0]) return null;
     const before = toRow(found.rows[0]);
     const a = change(before);
@@ -92,7 +115,16 @@ export async function updateFreeze(
       `UPDATE scheduled_freezes SET reason = $3::text, start_at = $4::timestamptz, end_at = $5::timestamptz, timezone = $6::text,
          matching_conditions = $7::jsonb, exclude_conditions = $8::jsonb
        WHERE repository = $1::text AND id = $2::uuid RETURNING ${COLUMNS}`,
-      [repository, id, a.reason, a.start, a.end, a.timezone, JSON.stringify(a.matchingConditions), JSON.stringify(a.excludeConditions)],
+      [
+        repository,
+        id,
+        a.reason,
+        a.start,
+        a.end,
+        a.timezone,
+        JSON.stringify(a.matchingConditions),
+        JSON.stringify(a.excludeConditions),
+      ],
     );
     const after = toRow(res.rows[0]);
     await appendToOutbox(client, [event(before, after)]);
@@ -113,7 +145,10 @@ export async function deleteFreeze(
   also: (client: pg.ClientBase, row: FreezeRow) => Promise<void> = async () => {},
 ): Promise<FreezeRow | null> {
   return withTransaction(db, async (client) => {
-    const res = await client.query(`DELETE FROM scheduled_freezes WHERE repository = $1::text AND id = $2::uuid RETURNING ${COLUMNS}`, [repository, id]);
+    const res = await client.query(
+      `DELETE FROM scheduled_freezes WHERE repository = $1::text AND id = $2::uuid RETURNING ${COLUMNS}`,
+      [repository, id],
+    );
     if (!res.rows[0]) return null;
     const row = toRow(res.rows[0]);
     await appendToOutbox(client, [event(row)]);

@@ -19,11 +19,19 @@ const COLUMNS = "id::text, secret_hash, repositories, description, created_at, r
 
 // biome-ignore lint/suspicious/noExplicitAny: a database row as node-postgres returns it; toRow reads its columns by name and types them
 const toRow = (r: any): TokenRow => ({
-  id: r.id, secretHash: r.secret_hash, repositories: r.repositories, description: r.description, createdAt: r.created_at, revokedAt: r.revoked_at,
+  id: r.id,
+  secretHash: r.secret_hash,
+  repositories: r.repositories,
+  description: r.description,
+  createdAt: r.created_at,
+  revokedAt: r.revoked_at,
 });
 
 /** Stores a new token. */
-export async function insertToken(db: pg.Pool, t: { id: string; secretHash: Buffer; repositories: string[]; description: string }): Promise<TokenRow> {
+export async function insertToken(
+  db: pg.Pool,
+  t: { id: string; secretHash: Buffer; repositories: string[]; description: string },
+): Promise<TokenRow> {
   const res = await db.query(
     `INSERT INTO api_tokens (id, secret_hash, repositories, description) VALUES ($1::uuid, $2::bytea, $3::text[], $4::text) RETURNING ${COLUMNS}`,
     [t.id, t.secretHash, t.repositories, t.description],
@@ -45,6 +53,9 @@ export async function listTokens(db: pg.Pool): Promise<TokenRow[]> {
 
 /** Marks a token revoked (idempotent: the first revocation time is kept); null when no such token. */
 export async function revokeToken(db: pg.Pool, id: string): Promise<TokenRow | null> {
-  const res = await db.query(`UPDATE api_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1::uuid RETURNING ${COLUMNS}`, [id]);
+  const res = await db.query(
+    `UPDATE api_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1::uuid RETURNING ${COLUMNS}`,
+    [id],
+  );
   return res.rows[0] ? toRow(res.rows[0]) : null;
 }

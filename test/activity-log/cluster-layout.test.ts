@@ -15,7 +15,11 @@ async function rewritten(): Promise<string[]> {
   const out: string[] = [];
   for (const file of (await readdir(DIR)).sort()) {
     const sql = (await readFile(path.join(DIR, file), "utf8")).replace(/^\s*--.*$/gm, "");
-    for (const s of sql.split(/;[ \t]*$/m).map((x) => x.trim()).filter(Boolean)) out.push(...rewrite(s));
+    for (const s of sql
+      .split(/;[ \t]*$/m)
+      .map((x) => x.trim())
+      .filter(Boolean))
+      out.push(...rewrite(s));
   }
   return out.map((s) => s.replace(/\s+/g, " "));
 }
@@ -23,10 +27,19 @@ async function rewritten(): Promise<string[]> {
 describe("cluster layout", () => {
   it("makes each table a replicated local table and a Distributed table sharded by repository", async () => {
     const sql = await rewritten();
-    for (const [table, engine] of [["events", "ReplicatedMergeTree"], ["events_rollup_dims", "ReplicatedSummingMergeTree"], ["events_rollup_pull_requests", "ReplicatedSummingMergeTree"], ["events_rollup_batch_pulls", "ReplicatedSummingMergeTree"]]) {
+    for (const [table, engine] of [
+      ["events", "ReplicatedMergeTree"],
+      ["events_rollup_dims", "ReplicatedSummingMergeTree"],
+      ["events_rollup_pull_requests", "ReplicatedSummingMergeTree"],
+      ["events_rollup_batch_pulls", "ReplicatedSummingMergeTree"],
+    ]) {
       const local = sql.find((s) => s.startsWith(`CREATE TABLE IF NOT EXISTS ${table}_local ON CLUSTER 'logs' (`));
-      expect(local, table).toContain(`ENGINE = ${engine}('/clickhouse/tables/{shard}/{database}/${table}_local', '{replica}') ORDER BY (repository,`);
-      expect(sql).toContain(`CREATE TABLE IF NOT EXISTS ${table} ON CLUSTER 'logs' AS ${table}_local ENGINE = Distributed('logs', currentDatabase(), ${table}_local, cityHash64(repository))`);
+      expect(local, table).toContain(
+        `ENGINE = ${engine}('/clickhouse/tables/{shard}/{database}/${table}_local', '{replica}') ORDER BY (repository,`,
+      );
+      expect(sql).toContain(
+        `CREATE TABLE IF NOT EXISTS ${table} ON CLUSTER 'logs' AS ${table}_local ENGINE = Distributed('logs', currentDatabase(), ${table}_local, cityHash64(repository))`,
+      );
     }
     expect(sql.filter((s) => / ENGINE = (MergeTree|SummingMergeTree)\b/.test(s))).toEqual([]);
   });
@@ -43,6 +56,9 @@ describe("cluster layout", () => {
 
   it("alters the local and the Distributed tables alike", async () => {
     const alters = (await rewritten()).filter((s) => s.startsWith("ALTER TABLE"));
-    expect(alters.map((s) => s.split(" MODIFY")[0])).toEqual(["ALTER TABLE events_local ON CLUSTER 'logs'", "ALTER TABLE events ON CLUSTER 'logs'"]);
+    expect(alters.map((s) => s.split(" MODIFY")[0])).toEqual([
+      "ALTER TABLE events_local ON CLUSTER 'logs'",
+      "ALTER TABLE events ON CLUSTER 'logs'",
+    ]);
   });
 });

@@ -44,6 +44,8 @@ describe("bucket alignment", () => {
     ["daily buckets start at midnight UTC", W, W + 60 * DAY, Date.UTC(2026, 10, 18)],
     ["weekly buckets start on Monday", W, W + 365 * DAY, Date.UTC(2026, 10, 16)],
   ])("%s", (_name, fromMs, toMs, firstStart) => {
-    expect(new Date(histogramLayout({ fromMs, toMs }).firstStartMs).toISOString()).toBe(new Date(firstStart).toISOString());
+    expect(new Date(histogramLayout({ fromMs, toMs }).firstStartMs).toISOString()).toBe(
+      new Date(firstStart).toISOString(),
+    );
   });
 });

@@ -17,7 +17,14 @@ export const ALIAS = "action.queue.checks_not_started";
 export const MAX_PR = 9223372036854775807n;
 const DAY = 86_400_000;
 /** Half the events are of these types (outcome and batch pull request rules vary), so type filters match many rows. */
-const HOT_TYPES = ["action.queue.checks_start", "action.queue.checks_end", "action.queue.leave", "action.post_check", "action.queue.batch_bisection_end", "action.label"];
+const HOT_TYPES = [
+  "action.queue.checks_start",
+  "action.queue.checks_end",
+  "action.queue.leave",
+  "action.post_check",
+  "action.queue.batch_bisection_end",
+  "action.label",
+];
 const typeArbitrary = fc.oneof(fc.constantFrom(...HOT_TYPES), fc.constantFrom(...TYPES));
 const PULLS = [1n, 2n, 3n, MAX_PR];
 const BATCH_PULLS = [1000n, 1001n, 1002n];
@@ -34,15 +41,28 @@ export function variedMetadata(type: string, k: { a: number; b: boolean; c: numb
   const conclusions = ["success", "failure", "cancelled", "timed_out"];
   switch (type) {
     case "action.queue.checks_start":
-      return build({ speculative_check_pull_request: speculativeCheck({ number: Number(BATCH_PULLS[k.a % 3]), checks_conclusion: "pending" }) });
+      return build({
+        speculative_check_pull_request: speculativeCheck({
+          number: Number(BATCH_PULLS[k.a % 3]),
+          checks_conclusion: "pending",
+        }),
+      });
     case "action.queue.checks_end":
       return build({
-        aborted: k.b, abort_code: k.b ? "CHECKS_RETRIED" : null, abort_status: k.c % 2 ? "REEMBARKED" : "DEFINITIVE",
-        speculative_check_pull_request: speculativeCheck({ number: Number(BATCH_PULLS[k.a % 3]), checks_conclusion: conclusions[k.c % 4] }),
+        aborted: k.b,
+        abort_code: k.b ? "CHECKS_RETRIED" : null,
+        abort_status: k.c % 2 ? "REEMBARKED" : "DEFINITIVE",
+        speculative_check_pull_request: speculativeCheck({
+          number: Number(BATCH_PULLS[k.a % 3]),
+          checks_conclusion: conclusions[k.c % 4],
+        }),
       });
     case "action.queue.batch_bisection_start":
     case "action.queue.batch_bisection_end": {
-      const m = build({ ...(type.endsWith("end") ? { culprit_found: k.b } : {}), batch_pull_request: k.c === 3 ? null : Number(BATCH_PULLS[k.a % 3]) });
+      const m = build({
+        ...(type.endsWith("end") ? { culprit_found: k.b } : {}),
+        batch_pull_request: k.c === 3 ? null : Number(BATCH_PULLS[k.a % 3]),
+      });
       if (k.c === 2) delete m.batch_pull_request; // omittable: events of older producers lack it
       return m;
     }
@@ -80,19 +100,29 @@ export function eventsArbitrary(step: number): fc.Arbitrary<AppendInput[]> {
   const repositories = REPOSITORY_SLOTS.slice(0, 3);
   return fc.integer({ min: 20, max: 150 }).chain((n) =>
     fc.array(
-      fc.record({
-        type: typeArbitrary,
-        repository: fc.oneof({ weight: 3, arbitrary: fc.constant(repositories[0]) }, { weight: 2, arbitrary: fc.constantFrom(...repositories.slice(1)) }),
-        pullRequest: fc.option(fc.constantFrom(...PULLS), { freq: 3 }),
-        baseRef: fc.option(fc.constantFrom(...BASE_REFS), { freq: 3 }),
-        trigger: fc.constantFrom(...TRIGGERS),
-        tick: fc.integer({ min: 0, max: 40 }),
-        k: fc.record({ a: fc.nat(2), b: fc.boolean(), c: fc.nat(3) }),
-        offset: dayOffset,
-      }).map((e) => ({
-        type: e.type, repository: e.repository, pullRequest: e.pullRequest, baseRef: e.baseRef, trigger: e.trigger,
-        receivedAtMs: T0 + e.tick * step + (step === DAY ? e.offset : 0), metadata: variedMetadata(e.type, e.k),
-      })),
+      fc
+        .record({
+          type: typeArbitrary,
+          repository: fc.oneof(
+            { weight: 3, arbitrary: fc.constant(repositories[0]) },
+            { weight: 2, arbitrary: fc.constantFrom(...repositories.slice(1)) },
+          ),
+          pullRequest: fc.option(fc.constantFrom(...PULLS), { freq: 3 }),
+          baseRef: fc.option(fc.constantFrom(...BASE_REFS), { freq: 3 }),
+          trigger: fc.constantFrom(...TRIGGERS),
+          tick: fc.integer({ min: 0, max: 40 }),
+          k: fc.record({ a: fc.nat(2), b: fc.boolean(), c: fc.nat(3) }),
+          offset: dayOffset,
+        })
+        .map((e) => ({
+          type: e.type,
+          repository: e.repository,
+          pullRequest: e.pullRequest,
+          baseRef: e.baseRef,
+          trigger: e.trigger,
+          receivedAtMs: T0 + e.tick * step + (step === DAY ? e.offset : 0),
+          metadata: variedMetadata(e.type, e.k),
+        })),
       // Sizes drawn uniformly (fast-check's default favours short arrays): multi-page walks are the point.
       { minLength: n, maxLength: n },
     ),
@@ -104,7 +134,13 @@ type SetPick<T> = { mode: "include" | "exclude"; values: T[] } | undefined;
 const setOf = <T>(values: T[], maxLength = 3): fc.Arbitrary<SetPick<T>> =>
   fc.oneof(
     { weight: 2, arbitrary: fc.constant(undefined) },
-    { weight: 1, arbitrary: fc.record({ mode: fc.constantFrom("include" as const, "exclude" as const), values: fc.subarray(values, { minLength: 1, maxLength }) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        mode: fc.constantFrom("include" as const, "exclude" as const),
+        values: fc.subarray(values, { minLength: 1, maxLength }),
+      }),
+    },
   );
 
 /** A filter combination with its ListLogs request and its model. */
@@ -113,27 +149,59 @@ export interface FilterCase {
   model: ModelFilters;
 }
 
-const OUTCOMES: [string, Outcome][] = [["success", Outcome.success], ["failure", Outcome.failure], ["pending", Outcome.pending], ["neutral", Outcome.neutral]];
+const OUTCOMES: [string, Outcome][] = [
+  ["success", Outcome.success],
+  ["failure", Outcome.failure],
+  ["pending", Outcome.pending],
+  ["neutral", Outcome.neutral],
+];
 const canonical = (t: string) => (t === ALIAS ? "action.queue.checks_postponed" : t);
 
 /** Filters for a repository slot (the last one has no events), a window on the run's ticks, and per_page. */
 export function filterArbitrary(step: number): fc.Arbitrary<FilterCase & { perPage: number }> {
   return fc
     .record({
-      repository: fc.oneof({ weight: 5, arbitrary: fc.constant(REPOSITORY_SLOTS[0]) }, { weight: 4, arbitrary: fc.constantFrom(...REPOSITORY_SLOTS.slice(1, 3)) }, { weight: 1, arbitrary: fc.constant(REPOSITORY_SLOTS[3]) }),
+      repository: fc.oneof(
+        { weight: 5, arbitrary: fc.constant(REPOSITORY_SLOTS[0]) },
+        { weight: 4, arbitrary: fc.constantFrom(...REPOSITORY_SLOTS.slice(1, 3)) },
+        { weight: 1, arbitrary: fc.constant(REPOSITORY_SLOTS[3]) },
+      ),
       pr: setOf([...PULLS, 77n]),
-      baseRef: fc.oneof({ weight: 6, arbitrary: fc.constant(null) }, { weight: 4, arbitrary: fc.constantFrom(...BASE_REFS) }, { weight: 1, arbitrary: fc.constant("nope") }),
+      baseRef: fc.oneof(
+        { weight: 6, arbitrary: fc.constant(null) },
+        { weight: 4, arbitrary: fc.constantFrom(...BASE_REFS) },
+        { weight: 1, arbitrary: fc.constant("nope") },
+      ),
       bp: setOf([...BATCH_PULLS, 5n]),
       type: fc.oneof(setOf(HOT_TYPES, 3), setOf([...TYPES, ALIAS], 6)),
-      outcome: setOf(OUTCOMES.map(([n]) => n), 2),
+      outcome: setOf(
+        OUTCOMES.map(([n]) => n),
+        2,
+      ),
       trigger: setOf([...TRIGGERS, "nobody"]),
       // Mostly the default window; with daily ticks, mostly windows of more than 25 days (12-hour buckets, rollups).
-      from: step === DAY
-        ? fc.oneof({ weight: 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.integer({ min: -2, max: 42 }) }, { weight: 6, arbitrary: fc.integer({ min: -2, max: 8 }) })
-        : fc.oneof({ weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.integer({ min: -2, max: 42 }) }),
-      to: step === DAY
-        ? fc.oneof({ weight: 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 44 }) }, { weight: 6, arbitrary: fc.integer({ min: 32, max: 44 }) })
-        : fc.oneof({ weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 44 }) }),
+      from:
+        step === DAY
+          ? fc.oneof(
+              { weight: 1, arbitrary: fc.constant(null) },
+              { weight: 1, arbitrary: fc.integer({ min: -2, max: 42 }) },
+              { weight: 6, arbitrary: fc.integer({ min: -2, max: 8 }) },
+            )
+          : fc.oneof(
+              { weight: 2, arbitrary: fc.constant(null) },
+              { weight: 1, arbitrary: fc.integer({ min: -2, max: 42 }) },
+            ),
+      to:
+        step === DAY
+          ? fc.oneof(
+              { weight: 1, arbitrary: fc.constant(null) },
+              { weight: 1, arbitrary: fc.integer({ min: 0, max: 44 }) },
+              { weight: 6, arbitrary: fc.integer({ min: 32, max: 44 }) },
+            )
+          : fc.oneof(
+              { weight: 2, arbitrary: fc.constant(null) },
+              { weight: 1, arbitrary: fc.integer({ min: 0, max: 44 }) },
+            ),
       perPage: fc.integer({ min: 1, max: 8 }),
       fromOffset: dayOffset,
       toOffset: dayOffset,
@@ -142,21 +210,60 @@ export function filterArbitrary(step: number): fc.Arbitrary<FilterCase & { perPa
     .filter((r) => r.from === null || r.to === null || r.from * step + r.fromShift <= r.to * step + r.toShift)
     .map((r) => {
       const explicitFrom = r.from === null ? null : T0 + r.from * step + r.fromShift;
-      const toMs = r.to === null ? (explicitFrom === null ? NOW : Math.max(NOW, explicitFrom)) : T0 + r.to * step + r.toShift;
+      const toMs =
+        r.to === null ? (explicitFrom === null ? NOW : Math.max(NOW, explicitFrom)) : T0 + r.to * step + r.toShift;
       const fromMs = explicitFrom ?? toMs - DAY;
       const [owner, repository] = r.repository.split("/");
       const request: Record<string, unknown> = { owner, repository };
       const model: ModelFilters = { repository: r.repository, fromMs, toMs };
-      const put = <T, U>(pick: SetPick<T>, include: string, exclude: string, toRequest: (v: T) => U, key: keyof ModelFilters, toModel: (v: T) => unknown) => {
+      const put = <T, U>(
+        pick: SetPick<T>,
+        include: string,
+        exclude: string,
+        toRequest: (v: T) => U,
+        key: keyof ModelFilters,
+        toModel: (v: T) => unknown,
+      ) => {
         if (!pick) return;
         request[pick.mode === "include" ? include : exclude] = pick.values.map(toRequest);
-        (model as unknown as Record<string, unknown>)[key] = { mode: pick.mode, values: [...new Set(pick.values.map(toModel))] };
+        (model as unknown as Record<string, unknown>)[key] = {
+          mode: pick.mode,
+          values: [...new Set(pick.values.map(toModel))],
+        };
       };
-      put(r.pr, "pullRequest", "notPullRequest", (v) => v, "pullRequest", (v) => v);
-      put(r.bp, "batchPull", "notBatchPull", (v) => v, "batchPull", (v) => v);
+      put(
+        r.pr,
+        "pullRequest",
+        "notPullRequest",
+        (v) => v,
+        "pullRequest",
+        (v) => v,
+      );
+      put(
+        r.bp,
+        "batchPull",
+        "notBatchPull",
+        (v) => v,
+        "batchPull",
+        (v) => v,
+      );
       put(r.type, "eventType", "notEventType", (v) => v, "eventType", canonical);
-      put(r.outcome, "outcome", "notOutcome", (v) => OUTCOMES.find(([n]) => n === v)![1], "outcome", (v) => v);
-      put(r.trigger, "trigger", "notTrigger", (v) => v, "trigger", (v) => v);
+      put(
+        r.outcome,
+        "outcome",
+        "notOutcome",
+        (v) => OUTCOMES.find(([n]) => n === v)![1],
+        "outcome",
+        (v) => v,
+      );
+      put(
+        r.trigger,
+        "trigger",
+        "notTrigger",
+        (v) => v,
+        "trigger",
+        (v) => v,
+      );
       if (r.baseRef !== null) {
         request.baseRef = r.baseRef;
         model.baseRef = r.baseRef;
@@ -174,6 +281,9 @@ export const LONG_WINDOWS = [DAY];
 /** One property execution: events and 1-3 filter cases on the same time step (one of `steps`). */
 export function runArbitrary(steps: number[] = STEPS) {
   return fc.constantFrom(...steps).chain((step) =>
-    fc.record({ events: eventsArbitrary(step), filters: fc.array(filterArbitrary(step), { minLength: 1, maxLength: 3 }) }),
+    fc.record({
+      events: eventsArbitrary(step),
+      filters: fc.array(filterArbitrary(step), { minLength: 1, maxLength: 3 }),
+    }),
   );
 }

@@ -7,8 +7,16 @@ import { createCursorCodec, type CursorState, type LogFilters } from "../../serv
 import { isInvalidArgumentError } from "../../services/contracts/index.js";
 
 const codec = createCursorCodec("a secret of at least 32 characters!");
-const filters: LogFilters = { repository: "acme/widgets", pullRequest: { mode: "exclude", values: [1n, 9223372036854775807n] }, trigger: { mode: "include", values: ["API"] } };
-const state: CursorState = { direction: "older", position: { receivedAtMs: Date.UTC(2026, 10, 22, 10, 0, 0, 123), id: 9007199254740993n }, window: { fromMs: 1, toMs: Date.UTC(2026, 10, 23) } };
+const filters: LogFilters = {
+  repository: "acme/widgets",
+  pullRequest: { mode: "exclude", values: [1n, 9223372036854775807n] },
+  trigger: { mode: "include", values: ["API"] },
+};
+const state: CursorState = {
+  direction: "older",
+  position: { receivedAtMs: Date.UTC(2026, 10, 22, 10, 0, 0, 123), id: 9007199254740993n },
+  window: { fromMs: 1, toMs: Date.UTC(2026, 10, 23) },
+};
 const fieldOf = (fn: () => unknown) => {
   try {
     fn();
@@ -35,7 +43,10 @@ describe("cursor codec", () => {
     for (let i = 0; i < token.length; i++) {
       if (token[i] === ".") continue;
       const other = alphabet[(alphabet.indexOf(token[i]) + 1) % alphabet.length];
-      expect(fieldOf(() => codec.open(filters, token.slice(0, i) + other + token.slice(i + 1))), `position ${i}`).toEqual(["cursor"]);
+      expect(
+        fieldOf(() => codec.open(filters, token.slice(0, i) + other + token.slice(i + 1))),
+        `position ${i}`,
+      ).toEqual(["cursor"]);
     }
   });
 

@@ -7,10 +7,23 @@
 import { create, type JsonObject } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import {
-  AggregateLogsRequestSchema, AggregateLogsResponseSchema, AppendEventsRequestSchema, ListLogsRequestSchema, ListLogsResponseSchema,
-  type AggregateLogsRequest, type AggregateLogsResponse, type ListLogsRequest, type ListLogsResponse,
+  AggregateLogsRequestSchema,
+  AggregateLogsResponseSchema,
+  AppendEventsRequestSchema,
+  ListLogsRequestSchema,
+  ListLogsResponseSchema,
+  type AggregateLogsRequest,
+  type AggregateLogsResponse,
+  type ListLogsRequest,
+  type ListLogsResponse,
 } from "../../gen/yardmaster/v1/activity_log_pb.js";
-import { createActivityLogService, createClickHouseClient, createEventSink, migrateClickHouse, type ClickHouseClient } from "../../services/activity-log/index.js";
+import {
+  createActivityLogService,
+  createClickHouseClient,
+  createEventSink,
+  migrateClickHouse,
+  type ClickHouseClient,
+} from "../../services/activity-log/index.js";
 import { startOutboxRelay, type OutboxRelay } from "../../services/store/index.js";
 import { startClickHouseHttp, type ClickHouseHttpProcess } from "../support/clickhouse-http-process.js";
 import { embeddedClickHouse } from "../support/clickhouse.js";
@@ -52,7 +65,10 @@ let keys = 0;
  * @param path "embedded" (chdb in this process) or "url" (the HTTP interface in a child process)
  * @param now the service's clock
  */
-export async function startLogHarness(path: "embedded" | "url", now: () => Date = () => new Date()): Promise<LogHarness> {
+export async function startLogHarness(
+  path: "embedded" | "url",
+  now: () => Date = () => new Date(),
+): Promise<LogHarness> {
   const db = await freshDatabase();
   let httpProcess: ClickHouseHttpProcess | undefined;
   let clickhouse: ClickHouseClient;
@@ -62,16 +78,35 @@ export async function startLogHarness(path: "embedded" | "url", now: () => Date 
     clickhouse = createClickHouseClient({ url: httpProcess.url });
     await migrateClickHouse(clickhouse);
   }
-  const relay = startOutboxRelay({ pool: db.pool, sink: createEventSink(clickhouse), logger: testLogger().logger, intervalMs: 3_600_000 });
-  const service = createActivityLogService({ db: db.pool, eventsWritten: () => {}, clickhouse, cursorSecret: "test cursor secret, 32 bytes long!", now });
+  const relay = startOutboxRelay({
+    pool: db.pool,
+    sink: createEventSink(clickhouse),
+    logger: testLogger().logger,
+    intervalMs: 3_600_000,
+  });
+  const service = createActivityLogService({
+    db: db.pool,
+    eventsWritten: () => {},
+    clickhouse,
+    cursorSecret: "test cursor secret, 32 bytes long!",
+    now,
+  });
   return {
-    clickhouse, service, relay, db,
+    clickhouse,
+    service,
+    relay,
+    db,
     async append(events, idempotencyKey = `harness-${process.pid}-${++keys}`) {
       const req = create(AppendEventsRequestSchema, {
         idempotencyKey,
         events: events.map((e) => ({
-          type: e.type, repository: e.repository, pullRequest: e.pullRequest ?? undefined, baseRef: e.baseRef ?? undefined,
-          trigger: e.trigger, receivedAt: timestampFromMs(e.receivedAtMs), metadata: e.metadata as JsonObject,
+          type: e.type,
+          repository: e.repository,
+          pullRequest: e.pullRequest ?? undefined,
+          baseRef: e.baseRef ?? undefined,
+          trigger: e.trigger,
+          receivedAt: timestampFromMs(e.receivedAtMs),
+          metadata: e.metadata as JsonObject,
         })),
       });
       const res = await service.appendEvents(req, undefined as never);
@@ -84,7 +119,10 @@ export async function startLogHarness(path: "embedded" | "url", now: () => Date 
       return { response: create(ListLogsResponseSchema, response), link: ctx.responseHeader.get("link") ?? "" };
     },
     async aggregate(init) {
-      return create(AggregateLogsResponseSchema, await service.aggregateLogs(create(AggregateLogsRequestSchema, init), undefined as never));
+      return create(
+        AggregateLogsResponseSchema,
+        await service.aggregateLogs(create(AggregateLogsRequestSchema, init), undefined as never),
+      );
     },
     async close() {
       await relay.stop();

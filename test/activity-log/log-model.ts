@@ -47,7 +47,8 @@ type Facet = "trigger" | "pullRequest" | "batchPull";
 function matches(e: ModelEvent, f: ModelFilters, skip: Facet | null = null): boolean {
   return (
     e.repository === f.repository &&
-    e.receivedAtMs >= f.fromMs && e.receivedAtMs < f.toMs &&
+    e.receivedAtMs >= f.fromMs &&
+    e.receivedAtMs < f.toMs &&
     (f.baseRef === undefined || e.baseRef === f.baseRef) &&
     passes(f.eventType, e.type) &&
     passes(f.outcome, e.outcome) &&
@@ -71,7 +72,10 @@ const MONDAY = Date.UTC(1970, 0, 5);
  * The histogram docs/activity-log.md "Aggregates" gives: the smallest interval of the ladder with
  * at most 100 aligned buckets.
  */
-export function expectedHistogram(events: ModelEvent[], f: ModelFilters): { interval: number; buckets: { start: number; end: number; count: number }[] } {
+export function expectedHistogram(
+  events: ModelEvent[],
+  f: ModelFilters,
+): { interval: number; buckets: { start: number; end: number; count: number }[] } {
   const rows = events.filter((e) => matches(e, f));
   for (const s of LADDER) {
     const step = s * 1000;
@@ -79,7 +83,11 @@ export function expectedHistogram(events: ModelEvent[], f: ModelFilters): { inte
     const end = MONDAY + Math.ceil((f.toMs - MONDAY) / step) * step;
     const n = f.toMs > f.fromMs ? (end - first) / step : 0;
     if (n > 100) continue;
-    const buckets = Array.from({ length: n }, (_, i) => ({ start: first + i * step, end: first + (i + 1) * step, count: 0 }));
+    const buckets = Array.from({ length: n }, (_, i) => ({
+      start: first + i * step,
+      end: first + (i + 1) * step,
+      count: 0,
+    }));
     for (const e of rows) buckets[Math.floor((e.receivedAtMs - first) / step)].count++;
     return { interval: s, buckets };
   }
@@ -108,10 +116,25 @@ export function expectedFacets(events: ModelEvent[], f: ModelFilters) {
   const all = events.filter((e) => matches(e, f));
   const without = (skip: Facet) => events.filter((e) => matches(e, f, skip));
   return {
-    byEventType: facet(all.map((e) => e.type), null),
-    byOutcome: facet(all.map((e) => e.outcome), null),
-    byTrigger: facet(without("trigger").map((e) => e.trigger), 200),
-    byPullRequest: facet(without("pullRequest").map((e) => e.pullRequest), 200),
-    byBatchPullRequest: facet(without("batchPull").map((e) => e.batchPull), 200),
+    byEventType: facet(
+      all.map((e) => e.type),
+      null,
+    ),
+    byOutcome: facet(
+      all.map((e) => e.outcome),
+      null,
+    ),
+    byTrigger: facet(
+      without("trigger").map((e) => e.trigger),
+      200,
+    ),
+    byPullRequest: facet(
+      without("pullRequest").map((e) => e.pullRequest),
+      200,
+    ),
+    byBatchPullRequest: facet(
+      without("batchPull").map((e) => e.batchPull),
+      200,
+    ),
   };
 }

@@ -24,13 +24,27 @@ type Event = ListLogsResponse["events"][number];
 
 function asModelView(e: Event) {
   return {
-    id: e.id, receivedAtMs: timestampMs(e.receivedAt!), repository: e.repository, type: e.type, trigger: e.trigger,
-    pullRequest: e.pullRequest ?? null, baseRef: e.baseRef ?? null, outcome: Outcome[e.outcome], metadata: e.metadata,
+    id: e.id,
+    receivedAtMs: timestampMs(e.receivedAt!),
+    repository: e.repository,
+    type: e.type,
+    trigger: e.trigger,
+    pullRequest: e.pullRequest ?? null,
+    baseRef: e.baseRef ?? null,
+    outcome: Outcome[e.outcome],
+    metadata: e.metadata,
   };
 }
 const modelView = (e: ModelEvent) => ({
-  id: e.id, receivedAtMs: e.receivedAtMs, repository: e.repository, type: e.type, trigger: e.trigger,
-  pullRequest: e.pullRequest, baseRef: e.baseRef, outcome: e.outcome, metadata: e.metadata,
+  id: e.id,
+  receivedAtMs: e.receivedAtMs,
+  repository: e.repository,
+  type: e.type,
+  trigger: e.trigger,
+  pullRequest: e.pullRequest,
+  baseRef: e.baseRef,
+  outcome: e.outcome,
+  metadata: e.metadata,
 });
 
 /** A generated filter case with its repository slot replaced by this execution's name. */
@@ -48,7 +62,11 @@ async function walk(h: LogHarness, c: FilterCase, perPage: number, start: string
   const seen = new Set<bigint>();
   for (;;) {
     // The aggregate's parameters are the listing's, without cursor and per_page.
-    const { response, link: l } = await h.list({ ...(c.request as ListInit & object), perPage, ...(cursor === undefined ? {} : { cursor }) });
+    const { response, link: l } = await h.list({
+      ...(c.request as ListInit & object),
+      perPage,
+      ...(cursor === undefined ? {} : { cursor }),
+    });
     for (const e of response.events) {
       expect(seen.has(e.id), `event ${e.id} listed twice`).toBe(false);
       seen.add(e.id);
@@ -82,39 +100,47 @@ export function defineLogProperties(path: "embedded" | "url", numRuns: number): 
   });
 
   const property = (steps: number[] | undefined) =>
-      fc.asyncProperty(
-        runArbitrary(steps),
-        async ({ events: slotEvents, filters: slotFilters }) => {
-          const owner = `${path}-run${++run}`;
-          const events = slotEvents.map((e) => ({ ...e, repository: withOwner(e.repository, owner) }));
-          const filters = slotFilters.map((c) => bindOwner(c, owner));
-          const ids = events.length ? await h.append(events) : [];
-          const model = events.map((e, i) => modelEvent(e, ids[i]));
-          for (const c of filters) {
-            const want = expectedList(model, c.model);
-            // Enough rows per page that a walk takes at most ~20 pages.
-            const perPage = Math.max(c.perPage, Math.ceil(want.length / 20));
-            const forward = await walk(h, c, perPage, undefined, "next");
-            expect(forward.events.map(asModelView)).toEqual(want.map(modelView));
-            const back = await walk(h, c, perPage, linkCursor(forward.lastLink, "prev"), "prev");
-            const lastPage = forward.events.length % perPage || (forward.events.length ? perPage : 0);
-            const fromBack = [...back.events, ...forward.events.slice(forward.events.length - lastPage)];
-            if (linkCursor(forward.lastLink, "prev") !== undefined) expect(fromBack.map((e) => e.id)).toEqual(want.map((e) => e.id));
+    fc.asyncProperty(runArbitrary(steps), async ({ events: slotEvents, filters: slotFilters }) => {
+      const owner = `${path}-run${++run}`;
+      const events = slotEvents.map((e) => ({ ...e, repository: withOwner(e.repository, owner) }));
+      const filters = slotFilters.map((c) => bindOwner(c, owner));
+      const ids = events.length ? await h.append(events) : [];
+      const model = events.map((e, i) => modelEvent(e, ids[i]));
+      for (const c of filters) {
+        const want = expectedList(model, c.model);
+        // Enough rows per page that a walk takes at most ~20 pages.
+        const perPage = Math.max(c.perPage, Math.ceil(want.length / 20));
+        const forward = await walk(h, c, perPage, undefined, "next");
+        expect(forward.events.map(asModelView)).toEqual(want.map(modelView));
+        const back = await walk(h, c, perPage, linkCursor(forward.lastLink, "prev"), "prev");
+        const lastPage = forward.events.length % perPage || (forward.events.length ? perPage : 0);
+        const fromBack = [...back.events, ...forward.events.slice(forward.events.length - lastPage)];
+        if (linkCursor(forward.lastLink, "prev") !== undefined)
+          expect(fromBack.map((e) => e.id)).toEqual(want.map((e) => e.id));
 
-            const agg = await h.aggregate(c.request);
-            const hist = expectedHistogram(model, c.model);
-            expect(agg.total).toBe(BigInt(want.length));
-            expect(Number(agg.intervalSizeSeconds)).toBe(hist.interval);
-            expect(agg.histogram.map((b) => ({ start: timestampMs(b.start!), end: timestampMs(b.end!), count: Number(b.count) }))).toEqual(hist.buckets);
-            const facets = expectedFacets(model, c.model);
-            const got = (xs: { value: string; count: bigint }[]) => xs.map((x) => ({ value: x.value, count: Number(x.count) }));
-            expect({
-              byEventType: got(agg.byEventType), byOutcome: got(agg.byOutcome), byTrigger: got(agg.byTrigger),
-              byPullRequest: got(agg.byPullRequest), byBatchPullRequest: got(agg.byBatchPullRequest),
-            }).toEqual(facets);
-          }
-        },
-      );
+        const agg = await h.aggregate(c.request);
+        const hist = expectedHistogram(model, c.model);
+        expect(agg.total).toBe(BigInt(want.length));
+        expect(Number(agg.intervalSizeSeconds)).toBe(hist.interval);
+        expect(
+          agg.histogram.map((b) => ({
+            start: timestampMs(b.start!),
+            end: timestampMs(b.end!),
+            count: Number(b.count),
+          })),
+        ).toEqual(hist.buckets);
+        const facets = expectedFacets(model, c.model);
+        const got = (xs: { value: string; count: bigint }[]) =>
+          xs.map((x) => ({ value: x.value, count: Number(x.count) }));
+        expect({
+          byEventType: got(agg.byEventType),
+          byOutcome: got(agg.byOutcome),
+          byTrigger: got(agg.byTrigger),
+          byPullRequest: got(agg.byPullRequest),
+          byBatchPullRequest: got(agg.byBatchPullRequest),
+        }).toEqual(facets);
+      }
+    });
 
   it(`pages and aggregates equal the brute-force model (${path})`, async () => {
     await fc.assert(property(undefined), { numRuns });

@@ -32,28 +32,111 @@ describe("outcome of each event type", () => {
 
 describe("outcomes refined from metadata", () => {
   const checksEnd = (o: Record<string, unknown>, conclusion = "success") =>
-    METADATA_BUILDERS["action.queue.checks_end"]({ speculative_check_pull_request: speculativeCheck({ checks_conclusion: conclusion }), ...o });
+    METADATA_BUILDERS["action.queue.checks_end"]({
+      speculative_check_pull_request: speculativeCheck({ checks_conclusion: conclusion }),
+      ...o,
+    });
   it.each([
     ["checks_end concluded success", "action.queue.checks_end", checksEnd({ aborted: false }), "success"],
     ["checks_end concluded failure", "action.queue.checks_end", checksEnd({ aborted: false }, "failure"), "failure"],
     ["checks_end timed out", "action.queue.checks_end", checksEnd({ aborted: false }, "timed_out"), "failure"],
-    ["checks_end aborted, re-embarked", "action.queue.checks_end", checksEnd({ aborted: true, abort_code: "PR_AHEAD_DEQUEUED", abort_status: "REEMBARKED" }, "cancelled"), "neutral"],
-    ["checks_end aborted for good", "action.queue.checks_end", checksEnd({ aborted: true, abort_code: "CHECKS_TIMEOUT", abort_status: "DEFINITIVE" }, "cancelled"), "failure"],
-    ["checks_end aborted by a manual dequeue", "action.queue.checks_end", checksEnd({ aborted: true, abort_code: "PR_MANUALLY_DEQUEUED", abort_status: "DEFINITIVE" }, "cancelled"), "neutral"],
-    ["leave merged", "action.queue.leave", METADATA_BUILDERS["action.queue.leave"]({ merged: true, dequeue_code: "PR_MERGED" }), "success"],
-    ["leave after failed checks", "action.queue.leave", METADATA_BUILDERS["action.queue.leave"]({ merged: false, dequeue_code: "CHECKS_FAILED" }), "failure"],
-    ["leave dequeued by a user", "action.queue.leave", METADATA_BUILDERS["action.queue.leave"]({ merged: false, dequeue_code: "PR_MANUALLY_DEQUEUED" }), "neutral"],
-    ["leave merged outside the queue", "action.queue.leave", METADATA_BUILDERS["action.queue.leave"]({ merged: false, dequeue_code: "PR_MANUALLY_MERGED" }), "neutral"],
-    ["leave with no code", "action.queue.leave", METADATA_BUILDERS["action.queue.leave"]({ merged: false, dequeue_code: null }), "failure"],
-    ["bisection found no culprit", "action.queue.batch_bisection_end", METADATA_BUILDERS["action.queue.batch_bisection_end"]({ culprit_found: false }), "failure"],
-    ["post_check failure", "action.post_check", METADATA_BUILDERS["action.post_check"]({ conclusion: "failure" }), "failure"],
-    ["post_check timed_out", "action.post_check", METADATA_BUILDERS["action.post_check"]({ conclusion: "timed_out" }), "failure"],
-    ["post_check startup_failure", "action.post_check", METADATA_BUILDERS["action.post_check"]({ conclusion: "startup_failure" }), "failure"],
-    ["post_check cancelled", "action.post_check", METADATA_BUILDERS["action.post_check"]({ conclusion: "cancelled" }), "neutral"],
-    ["post_check without conclusion", "action.post_check", METADATA_BUILDERS["action.post_check"]({ conclusion: null }), "neutral"],
-    ["backport with conflicts", "action.backport", METADATA_BUILDERS["action.backport"]({ conflicts: true }), "failure"],
+    [
+      "checks_end aborted, re-embarked",
+      "action.queue.checks_end",
+      checksEnd({ aborted: true, abort_code: "PR_AHEAD_DEQUEUED", abort_status: "REEMBARKED" }, "cancelled"),
+      "neutral",
+    ],
+    [
+      "checks_end aborted for good",
+      "action.queue.checks_end",
+      checksEnd({ aborted: true, abort_code: "CHECKS_TIMEOUT", abort_status: "DEFINITIVE" }, "cancelled"),
+      "failure",
+    ],
+    [
+      "checks_end aborted by a manual dequeue",
+      "action.queue.checks_end",
+      checksEnd({ aborted: true, abort_code: "PR_MANUALLY_DEQUEUED", abort_status: "DEFINITIVE" }, "cancelled"),
+      "neutral",
+    ],
+    [
+      "leave merged",
+      "action.queue.leave",
+      METADATA_BUILDERS["action.queue.leave"]({ merged: true, dequeue_code: "PR_MERGED" }),
+      "success",
+    ],
+    [
+      "leave after failed checks",
+      "action.queue.leave",
+      METADATA_BUILDERS["action.queue.leave"]({ merged: false, dequeue_code: "CHECKS_FAILED" }),
+      "failure",
+    ],
+    [
+      "leave dequeued by a user",
+      "action.queue.leave",
+      METADATA_BUILDERS["action.queue.leave"]({ merged: false, dequeue_code: "PR_MANUALLY_DEQUEUED" }),
+      "neutral",
+    ],
+    [
+      "leave merged outside the queue",
+      "action.queue.leave",
+      METADATA_BUILDERS["action.queue.leave"]({ merged: false, dequeue_code: "PR_MANUALLY_MERGED" }),
+      "neutral",
+    ],
+    [
+      "leave with no code",
+      "action.queue.leave",
+      METADATA_BUILDERS["action.queue.leave"]({ merged: false, dequeue_code: null }),
+      "failure",
+    ],
+    [
+      "bisection found no culprit",
+      "action.queue.batch_bisection_end",
+      METADATA_BUILDERS["action.queue.batch_bisection_end"]({ culprit_found: false }),
+      "failure",
+    ],
+    [
+      "post_check failure",
+      "action.post_check",
+      METADATA_BUILDERS["action.post_check"]({ conclusion: "failure" }),
+      "failure",
+    ],
+    [
+      "post_check timed_out",
+      "action.post_check",
+      METADATA_BUILDERS["action.post_check"]({ conclusion: "timed_out" }),
+      "failure",
+    ],
+    [
+      "post_check startup_failure",
+      "action.post_check",
+      METADATA_BUILDERS["action.post_check"]({ conclusion: "startup_failure" }),
+      "failure",
+    ],
+    [
+      "post_check cancelled",
+      "action.post_check",
+      METADATA_BUILDERS["action.post_check"]({ conclusion: "cancelled" }),
+      "neutral",
+    ],
+    [
+      "post_check without conclusion",
+      "action.post_check",
+      METADATA_BUILDERS["action.post_check"]({ conclusion: null }),
+      "neutral",
+    ],
+    [
+      "backport with conflicts",
+      "action.backport",
+      METADATA_BUILDERS["action.backport"]({ conflicts: true }),
+      "failure",
+    ],
     ["copy without conflicts", "action.copy", METADATA_BUILDERS["action.copy"]({ conflicts: false }), "success"],
-    ["job retry skipped (quota)", "ci_insights.job_retried", METADATA_BUILDERS["ci_insights.job_retried"]({ outcome: "skipped_quota_exceeded" }), "failure"],
+    [
+      "job retry skipped (quota)",
+      "ci_insights.job_retried",
+      METADATA_BUILDERS["ci_insights.job_retried"]({ outcome: "skipped_quota_exceeded" }),
+      "failure",
+    ],
   ])("%s", (_name, type, metadata, outcome) => {
     expect(outcomeOf(type, metadata)).toBe(outcome);
   });

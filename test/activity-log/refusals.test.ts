@@ -25,9 +25,20 @@ const window = { receivedFrom: timestampFromMs(T - 60_000), receivedTo: timestam
 beforeAll(async () => {
   h = await startLogHarness("embedded", () => new Date(T + 1000));
   const event = (type: string, i: number, repository = "acme/refusals") => ({
-    type, repository, pullRequest: 7n, baseRef: "main", trigger: "API", receivedAtMs: T + i, metadata: METADATA_BUILDERS[type](),
+    type,
+    repository,
+    pullRequest: 7n,
+    baseRef: "main",
+    trigger: "API",
+    receivedAtMs: T + i,
+    metadata: METADATA_BUILDERS[type](),
   });
-  await h.append([event("action.queue.checks_postponed", 0), event("action.label", 1), event("action.label", 2), event("action.label", 3, "acme/other")]);
+  await h.append([
+    event("action.queue.checks_postponed", 0),
+    event("action.label", 1),
+    event("action.label", 2),
+    event("action.label", 3, "acme/other"),
+  ]);
   cursor = linkCursor((await h.list({ ...base, perPage: 1 })).link, "next")!;
 });
 afterAll(async () => {
@@ -40,25 +51,87 @@ const aggregateRefusal = (init: AggregateInit & object) => h.aggregate(init).the
 
 describe("filters refused by /logs and /logs/aggregate", () => {
   it.each([
-    ["pull_request with not_pull_request", { pullRequest: [1n], notPullRequest: [2n] }, "not_pull_request", "cannot be combined with pull_request (the two are mutually exclusive)"],
-    ["batch_pull with not_batch_pull", { batchPull: [1n], notBatchPull: [2n] }, "not_batch_pull", "cannot be combined with batch_pull (the two are mutually exclusive)"],
-    ["event_type with not_event_type", { eventType: ["action.label"], notEventType: ["action.merge"] }, "not_event_type", "cannot be combined with event_type (the two are mutually exclusive)"],
-    ["outcome with not_outcome", { outcome: [Outcome.success], notOutcome: [Outcome.failure] }, "not_outcome", "cannot be combined with outcome (the two are mutually exclusive)"],
-    ["trigger with not_trigger", { trigger: ["API"], notTrigger: ["@ada"] }, "not_trigger", "cannot be combined with trigger (the two are mutually exclusive)"],
-    ["an unknown event_type", { eventType: ["action.label", "action.teleport"] }, "event_type", 'unknown event type "action.teleport"'],
-    ["an unknown not_event_type", { notEventType: ["queue.paused"] }, "not_event_type", 'unknown event type "queue.paused"'],
-    ["an unspecified outcome (gRPC 0)", { outcome: [Outcome.OUTCOME_UNSPECIFIED] }, "outcome", "must be one of success, failure, pending, neutral"],
-    ["a negative pull_request", { pullRequest: [-1n] }, "pull_request", "must be an integer between 0 and 9223372036854775807"],
-    ["a negative not_batch_pull", { notBatchPull: [-5n] }, "not_batch_pull", "must be an integer between 0 and 9223372036854775807"],
-    ["a window whose start is after its end", { receivedFrom: timestampFromMs(T), receivedTo: timestampFromMs(T - 1) }, "received_from", "must not be after received_to"],
-    ["a start after the default end (now)", { receivedFrom: timestampFromMs(T + 3_600_000) }, "received_from", "must not be after received_to"],
+    [
+      "pull_request with not_pull_request",
+      { pullRequest: [1n], notPullRequest: [2n] },
+      "not_pull_request",
+      "cannot be combined with pull_request (the two are mutually exclusive)",
+    ],
+    [
+      "batch_pull with not_batch_pull",
+      { batchPull: [1n], notBatchPull: [2n] },
+      "not_batch_pull",
+      "cannot be combined with batch_pull (the two are mutually exclusive)",
+    ],
+    [
+      "event_type with not_event_type",
+      { eventType: ["action.label"], notEventType: ["action.merge"] },
+      "not_event_type",
+      "cannot be combined with event_type (the two are mutually exclusive)",
+    ],
+    [
+      "outcome with not_outcome",
+      { outcome: [Outcome.success], notOutcome: [Outcome.failure] },
+      "not_outcome",
+      "cannot be combined with outcome (the two are mutually exclusive)",
+    ],
+    [
+      "trigger with not_trigger",
+      { trigger: ["API"], notTrigger: ["@ada"] },
+      "not_trigger",
+      "cannot be combined with trigger (the two are mutually exclusive)",
+    ],
+    [
+      "an unknown event_type",
+      { eventType: ["action.label", "action.teleport"] },
+      "event_type",
+      'unknown event type "action.teleport"',
+    ],
+    [
+      "an unknown not_event_type",
+      { notEventType: ["queue.paused"] },
+      "not_event_type",
+      'unknown event type "queue.paused"',
+    ],
+    [
+      "an unspecified outcome (gRPC 0)",
+      { outcome: [Outcome.OUTCOME_UNSPECIFIED] },
+      "outcome",
+      "must be one of success, failure, pending, neutral",
+    ],
+    [
+      "a negative pull_request",
+      { pullRequest: [-1n] },
+      "pull_request",
+      "must be an integer between 0 and 9223372036854775807",
+    ],
+    [
+      "a negative not_batch_pull",
+      { notBatchPull: [-5n] },
+      "not_batch_pull",
+      "must be an integer between 0 and 9223372036854775807",
+    ],
+    [
+      "a window whose start is after its end",
+      { receivedFrom: timestampFromMs(T), receivedTo: timestampFromMs(T - 1) },
+      "received_from",
+      "must not be after received_to",
+    ],
+    [
+      "a start after the default end (now)",
+      { receivedFrom: timestampFromMs(T + 3_600_000) },
+      "received_from",
+      "must not be after received_to",
+    ],
   ])("%s", async (_name, filters, field, description) => {
     expect(await listRefusal({ ...base, ...filters })).toEqual([{ field, description }]);
     expect(await aggregateRefusal({ ...base, ...filters })).toEqual([{ field, description }]);
   });
 
   it.each([[0], [101], [-3]])("refuses per_page %i", async (perPage) => {
-    expect(await listRefusal({ ...base, perPage })).toEqual([{ field: "per_page", description: "must be between 1 and 100" }]);
+    expect(await listRefusal({ ...base, perPage })).toEqual([
+      { field: "per_page", description: "must be between 1 and 100" },
+    ]);
   });
 
   it.each([[1], [100]])("accepts per_page %i", async (perPage) => {
@@ -70,9 +143,13 @@ describe("filters refused by /logs and /logs/aggregate", () => {
   });
 
   it("accepts action.queue.checks_not_started as action.queue.checks_postponed, including and excluding", async () => {
-    const types = async (init: object) => (await h.list({ ...base, ...window, ...init })).response.events.map((e) => e.type);
+    const types = async (init: object) =>
+      (await h.list({ ...base, ...window, ...init })).response.events.map((e) => e.type);
     expect(await types({ eventType: ["action.queue.checks_not_started"] })).toEqual(["action.queue.checks_postponed"]);
-    expect(await types({ notEventType: ["action.queue.checks_not_started"] })).toEqual(["action.label", "action.label"]);
+    expect(await types({ notEventType: ["action.queue.checks_not_started"] })).toEqual([
+      "action.label",
+      "action.label",
+    ]);
     const agg = await h.aggregate({ ...base, ...window, eventType: ["action.queue.checks_not_started"] });
     expect(agg.byEventType.map((f) => f.value)).toEqual(["action.queue.checks_postponed"]);
   });
@@ -80,7 +157,13 @@ describe("filters refused by /logs and /logs/aggregate", () => {
 
 describe("cursors", () => {
   const tamper = (c: string, at: number) => c.slice(0, at) + (c[at] === "A" ? "B" : "A") + c.slice(at + 1);
-  const refused = [{ field: "cursor", description: "is not a cursor issued for this repository and these filters (it was altered, or comes from another listing)" }];
+  const refused = [
+    {
+      field: "cursor",
+      description:
+        "is not a cursor issued for this repository and these filters (it was altered, or comes from another listing)",
+    },
+  ];
 
   it("follows an untouched cursor", async () => {
     expect((await h.list({ ...base, perPage: 1, cursor })).response.size).toBe(1);
@@ -99,9 +182,20 @@ describe("cursors", () => {
   });
 
   it("binds the normalised filters: a cursor issued for the alias follows with the canonical name", async () => {
-    const first = await h.list({ ...base, ...window, perPage: 1, notEventType: ["action.queue.checks_not_started", "action.merge"] });
+    const first = await h.list({
+      ...base,
+      ...window,
+      perPage: 1,
+      notEventType: ["action.queue.checks_not_started", "action.merge"],
+    });
     const next = linkCursor(first.link, "next")!;
-    const second = await h.list({ ...base, ...window, perPage: 1, notEventType: ["action.merge", "action.queue.checks_postponed"], cursor: next });
+    const second = await h.list({
+      ...base,
+      ...window,
+      perPage: 1,
+      notEventType: ["action.merge", "action.queue.checks_postponed"],
+      cursor: next,
+    });
     expect(second.response.events.map((e) => e.type)).toEqual(["action.label"]);
   });
 
@@ -112,9 +206,18 @@ describe("cursors", () => {
   });
 
   it("refuses a cursor issued by a service with another secret", async () => {
-    const other = createActivityLogService({ db: h.db.pool, eventsWritten: () => {}, clickhouse: h.clickhouse, cursorSecret: "another secret, also 32 bytes long" });
+    const other = createActivityLogService({
+      db: h.db.pool,
+      eventsWritten: () => {},
+      clickhouse: h.clickhouse,
+      cursorSecret: "another secret, also 32 bytes long",
+    });
     const err = await Promise.resolve()
-      .then(() => other.listLogs(create(ListLogsRequestSchema, { ...base, perPage: 1, cursor }), { responseHeader: new Headers() } as never))
+      .then(() =>
+        other.listLogs(create(ListLogsRequestSchema, { ...base, perPage: 1, cursor }), {
+          responseHeader: new Headers(),
+        } as never),
+      )
       .then(() => "accepted", violationsOf);
     expect(err).toEqual(refused);
   });

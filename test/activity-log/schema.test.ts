@@ -16,7 +16,12 @@ afterAll(async () => {
 });
 
 async function columnType(name: string): Promise<string> {
-  const rs = await ch.query({ query: "SELECT type FROM system.columns WHERE database = currentDatabase() AND table = 'events' AND name = {n:String}", query_params: { n: name }, format: "JSONEachRow" });
+  const rs = await ch.query({
+    query:
+      "SELECT type FROM system.columns WHERE database = currentDatabase() AND table = 'events' AND name = {n:String}",
+    query_params: { n: name },
+    format: "JSONEachRow",
+  });
   return (await rs.json<{ type: string }>())[0].type;
 }
 const enumNames = (type: string) => [...type.matchAll(/'([^']+)' = \d+/g)].map((m) => m[1]);

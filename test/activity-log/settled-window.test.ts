@@ -22,10 +22,18 @@ afterAll(() => h?.close());
 async function appendUnrelayed(receivedAtMs?: number): Promise<bigint> {
   const req = create(AppendEventsRequestSchema, {
     idempotencyKey: `settled-${Math.random()}`,
-    events: [{
-      type: "queue.pause.create", repository: "acme/settled", trigger: "Yardmaster", metadata: pauseCreateMetadata() as JsonObject,
-      receivedAt: receivedAtMs === undefined ? undefined : { seconds: BigInt(Math.floor(receivedAtMs / 1000)), nanos: (receivedAtMs % 1000) * 1e6 },
-    }],
+    events: [
+      {
+        type: "queue.pause.create",
+        repository: "acme/settled",
+        trigger: "Yardmaster",
+        metadata: pauseCreateMetadata() as JsonObject,
+        receivedAt:
+          receivedAtMs === undefined
+            ? undefined
+            : { seconds: BigInt(Math.floor(receivedAtMs / 1000)), nanos: (receivedAtMs % 1000) * 1e6 },
+      },
+    ],
   });
   return (await h.service.appendEvents(req, undefined as never)).ids![0] as bigint;
 }
@@ -33,15 +41,26 @@ async function appendUnrelayed(receivedAtMs?: number): Promise<bigint> {
 describe("the default window of a listing", () => {
   it("ends before an event still in the outbox, which the next listing shows", async () => {
     const id = await appendUnrelayed();
-    const [{ received_at: at }] = (await h.db.pool.query("SELECT received_at FROM event_outbox WHERE id = $1", [String(id)])).rows;
+    const [{ received_at: at }] = (
+      await h.db.pool.query("SELECT received_at FROM event_outbox WHERE id = $1", [String(id)])
+    ).rows;
     const first = await h.list({ ...REPO, perPage: 100 });
     expect(first.response.events.map((e) => e.id)).not.toContain(id);
-    const pinnedTo = new URL(/<([^>]+)>; rel="first"/.exec(first.link)![1], "http://x").searchParams.get("received_to")!;
+    const pinnedTo = new URL(/<([^>]+)>; rel="first"/.exec(first.link)![1], "http://x").searchParams.get(
+      "received_to",
+    )!;
     expect(Date.parse(pinnedTo)).toBeLessThanOrEqual(at.getTime());
 
     expect(await h.relay.drain()).toBe(true);
     // The pinned listing stays as it was: the event is after its window, not in a page before its first.
-    const again = await h.list({ ...REPO, perPage: 100, receivedTo: { seconds: BigInt(Math.floor(Date.parse(pinnedTo) / 1000)), nanos: (Date.parse(pinnedTo) % 1000) * 1e6 } });
+    const again = await h.list({
+      ...REPO,
+      perPage: 100,
+      receivedTo: {
+        seconds: BigInt(Math.floor(Date.parse(pinnedTo) / 1000)),
+        nanos: (Date.parse(pinnedTo) % 1000) * 1e6,
+      },
+    });
     expect(again.response.events.map((e) => e.id)).not.toContain(id);
     // A new listing, once the event is relayed and the grace for uncommitted writes has passed, shows it.
     await new Promise((r) => setTimeout(r, UNCOMMITTED_GRACE_MS + 50));

@@ -9,7 +9,13 @@ import { openLoop } from "../../bench/queue/runs.js";
 
 describe("latency breakdown of a simulated queue", () => {
   const tagger = new LatencyTagger();
-  const report = openLoop({ batchSize: { min: 2, max: 4 }, batchMaxWaitSeconds: 600, maxParallelChecks: 6 }, 8, 600, 3, tagger.observe);
+  const report = openLoop(
+    { batchSize: { min: 2, max: 4 }, batchMaxWaitSeconds: 600, maxParallelChecks: 6 },
+    8,
+    600,
+    3,
+    tagger.observe,
+  );
   const classes = tagger.breakdown(report);
 
   it("puts every merged pull request in one class, and the slowest 5% in full", () => {

@@ -44,7 +44,10 @@ describe("the idealised batch-mix estimate", () => {
     expect(byTime.slowerThanTarget).toBeLessThanOrEqual(0.05);
     expect(byTime.runsPerMerge).toBeLessThan(0.6);
     // batches of 2 only: (1 + .095 + .5 · .0975 · 2) / 2 / .95
-    expect(batchMixEstimate([2, 3], 0, { ...at8, cancelledRunWeight: 0.5 }).runsPerMerge).toBeCloseTo((1 + 0.095 + 0.0975) / 2 / 0.95, 9);
+    expect(batchMixEstimate([2, 3], 0, { ...at8, cancelledRunWeight: 0.5 }).runsPerMerge).toBeCloseTo(
+      (1 + 0.095 + 0.0975) / 2 / 0.95,
+      9,
+    );
   });
 
   it("meets p95 ≤ 2.5D with well under 0.6 runs per merge at λ = 16/h: there the gap is the engine's", () => {
@@ -54,7 +57,12 @@ describe("the idealised batch-mix estimate", () => {
   });
 
   it("with failures ahead, never makes a merge faster, keeps pull requests checked alone within 2D, and matches a hand-computed point", () => {
-    for (const [sizes, share] of [[[1, 2], 0], [[2, 3], 0], [[2, 3], 0.5], [[4, 5], 0.3]] as [[number, number], number][]) {
+    for (const [sizes, share] of [
+      [[1, 2], 0],
+      [[2, 3], 0],
+      [[2, 3], 0.5],
+      [[4, 5], 0.3],
+    ] as [[number, number], number][]) {
       const without = batchMixEstimate(sizes, share, at16);
       const ahead = batchMixEstimate(sizes, share, { ...at16, failuresAhead: true });
       expect(ahead.slowerThanTarget).toBeGreaterThanOrEqual(without.slowerThanTarget);
@@ -84,7 +92,11 @@ describe("the idealised batch-mix estimate", () => {
 
   it("pays for the culprit search by holding (same runs, slower merges) or by speculation (same slow share, (b − 1)·(1 − q^b)·S more cancelled runs per batch)", () => {
     const model = { ...at8, failuresAhead: true };
-    for (const [sizes, share] of [[[2, 3], 0], [[2, 3], 0.5], [[4, 5], 0.3]] as [[number, number], number][]) {
+    for (const [sizes, share] of [
+      [[2, 3], 0],
+      [[2, 3], 0.5],
+      [[4, 5], 0.3],
+    ] as [[number, number], number][]) {
       const free = batchMixEstimate(sizes, share, model);
       const holding = batchMixEstimate(sizes, share, { ...model, innocentsPaidBy: "holding" });
       const speculation = batchMixEstimate(sizes, share, { ...model, innocentsPaidBy: "speculation" });
@@ -95,7 +107,8 @@ describe("the idealised batch-mix estimate", () => {
     }
     // Batches of 2 at λD = 4: S = 2 batches started per D, 1 − q² = .0975 of them fail, one wrong
     // version each: .0975 · 2 · 1 / 2 / .95 more runs per merge.
-    const pairs = (innocentsPaidBy: "free" | "speculation") => batchMixEstimate([2, 3], 0, { ...model, innocentsPaidBy }).runsPerMerge;
+    const pairs = (innocentsPaidBy: "free" | "speculation") =>
+      batchMixEstimate([2, 3], 0, { ...model, innocentsPaidBy }).runsPerMerge;
     expect(pairs("speculation") - pairs("free")).toBeCloseTo((0.0975 * 2) / 2 / 0.95, 9);
     // Pull requests checked alone at λD = 4, target 2D, holding: F = λDp = 0.2 failing batches
     // started per D, so a check waits U ~ Uniform(0, 1) with probability a = 1 − e^−F; a failure
@@ -109,11 +122,13 @@ describe("the idealised batch-mix estimate", () => {
 
   it("with the culprit search paid for, needs more than 0.7 runs per merge at λ = 8/h and puts λ = 16/h on the 0.6 frontier", () => {
     const cheapest = (model: TargetModel) =>
-      Math.min(...(["holding", "speculation"] as const).map((innocentsPaidBy) => {
-        const best = cheapestMixWithin(0.05, { ...model, failuresAhead: true, innocentsPaidBy });
-        expect(best.slowerThanTarget).toBeLessThanOrEqual(0.05);
-        return best.runsPerMerge;
-      }));
+      Math.min(
+        ...(["holding", "speculation"] as const).map((innocentsPaidBy) => {
+          const best = cheapestMixWithin(0.05, { ...model, failuresAhead: true, innocentsPaidBy });
+          expect(best.slowerThanTarget).toBeLessThanOrEqual(0.05);
+          return best.runsPerMerge;
+        }),
+      );
     expect(cheapest(at8)).toBeGreaterThan(0.8);
     expect(cheapest({ ...at8, cancelledRunWeight: 0.5 })).toBeGreaterThan(0.7);
     // Counted whole, the cheapest way (holding, batches of 2 and 3) needs 0.596 runs: the target

@@ -83,8 +83,11 @@ describe("the yardmaster command's entry", () => {
 
   it("works from source", async () => {
     const stdout = await new Promise<string>((resolve, reject) => {
-      execFile(process.execPath, [path.join(ROOT, "bin/yardmaster.js"), "freeze", "--help"], { cwd: ROOT, env: { ...process.env, YARDMASTER_FROM_SOURCE: "1" }, timeout: 60_000 }, (error, out) =>
-        error ? reject(error) : resolve(out),
+      execFile(
+        process.execPath,
+        [path.join(ROOT, "bin/yardmaster.js"), "freeze", "--help"],
+        { cwd: ROOT, env: { ...process.env, YARDMASTER_FROM_SOURCE: "1" }, timeout: 60_000 },
+        (error, out) => (error ? reject(error) : resolve(out)),
       );
     });
     expect(stdout).toMatch(/^Usage: yardmaster freeze/);

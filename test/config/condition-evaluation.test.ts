@@ -22,7 +22,7 @@ function table(ctx: EvaluationContext, rows: [string, boolean][]): void {
   for (const [text, expected] of rows) expect([text, truth(text, ctx)]).toEqual([text, expected]);
 }
 
-describe("operators on a text scalar (title = \"Add the widget\")", () => {
+describe('operators on a text scalar (title = "Add the widget")', () => {
   const ctx = contextFor(pullRequest({ title: "Add the widget" }));
   it("compares, searches and globs", () => {
     table(ctx, [
@@ -152,7 +152,13 @@ describe("attribute values built from the snapshot", () => {
   it("keeps the latest decisive review per user and comments apart", () => {
     const ctx = contextFor(
       pullRequest({
-        reviews: [review("bob", "APPROVED", 1), review("bob", "COMMENTED", 2), review("carol", "APPROVED", 1), review("carol", "CHANGES_REQUESTED", 3), review("dave", "DISMISSED", 4)],
+        reviews: [
+          review("bob", "APPROVED", 1),
+          review("bob", "COMMENTED", 2),
+          review("carol", "APPROVED", 1),
+          review("carol", "CHANGES_REQUESTED", 3),
+          review("dave", "DISMISSED", 4),
+        ],
       }),
     );
     table(ctx, [
@@ -177,7 +183,14 @@ describe("attribute values built from the snapshot", () => {
 
   it("files by kind, lines by count, commits behind", () => {
     const ctx = contextFor(
-      pullRequest({ files: ["a.py", "docs/b.md"], addedFiles: ["docs/b.md"], modifiedFiles: ["a.py"], addedLines: 120, deletedLines: 30, commitsBehind: 3 }),
+      pullRequest({
+        files: ["a.py", "docs/b.md"],
+        addedFiles: ["docs/b.md"],
+        modifiedFiles: ["a.py"],
+        addedLines: 120,
+        deletedLines: 30,
+        commitsBehind: 3,
+      }),
     );
     table(ctx, [
       ["files~=\\.py$", true],
@@ -195,7 +208,14 @@ describe("attribute values built from the snapshot", () => {
   it("sorts checks by state; failure includes cancelled, timed out and action required; own checks are ignored", () => {
     const ctx = contextFor(
       pullRequest({
-        checks: [checkRun("build", "success"), checkRun("lint", "neutral"), checkRun("e2e", "cancelled"), checkRun("deploy", "action_required"), checkRun("docs", "skipped"), checkRun("Summary", "failure", "yardmaster")],
+        checks: [
+          checkRun("build", "success"),
+          checkRun("lint", "neutral"),
+          checkRun("e2e", "cancelled"),
+          checkRun("deploy", "action_required"),
+          checkRun("docs", "skipped"),
+          checkRun("Summary", "failure", "yardmaster"),
+        ],
       }),
     );
     table(ctx, [
@@ -219,8 +239,17 @@ describe("attribute values built from the snapshot", () => {
         fromFork: true,
         files: [".yardmaster.yml"],
         commits: [
-          commit({ message: "Bump lodash\n\n---\nupdated-dependencies:\n- dependency-name: lodash\n  dependency-type: direct:production\n  update-type: version-update:semver-patch\n..." }),
-          commit({ sha: "e".repeat(40), parents: ["1".repeat(40), "2".repeat(40)], author: "bob", verified: false, message: "Merge main" }),
+          commit({
+            message:
+              "Bump lodash\n\n---\nupdated-dependencies:\n- dependency-name: lodash\n  dependency-type: direct:production\n  update-type: version-update:semver-patch\n...",
+          }),
+          commit({
+            sha: "e".repeat(40),
+            parents: ["1".repeat(40), "2".repeat(40)],
+            author: "bob",
+            verified: false,
+            message: "Merge main",
+          }),
         ],
       }),
     );
@@ -246,7 +275,13 @@ describe("attribute values built from the snapshot", () => {
 
   it("reads the queue context: position, queue name, dequeue reason, scopes, dependencies", () => {
     const queued = contextFor(pullRequest(), {
-      queue: { queueName: "default", queuePosition: 0, dequeueReason: "CHECKS_FAILED", scopes: ["frontend"], mergedDependencies: ["acme/widgets#12", "acme/other#3"] },
+      queue: {
+        queueName: "default",
+        queuePosition: 0,
+        dequeueReason: "CHECKS_FAILED",
+        scopes: ["frontend"],
+        mergedDependencies: ["acme/widgets#12", "acme/other#3"],
+      },
     });
     table(queued, [
       ["queue-position=0", true],
@@ -275,7 +310,9 @@ describe("templates and teams", () => {
   });
 
   it("matches logins against team members, case-insensitively", () => {
-    const ctx = contextFor(pullRequest({ reviews: [review("Bob", "APPROVED")] }), { teams: { "@acme/core": ["bob", "ALICE"] } });
+    const ctx = contextFor(pullRequest({ reviews: [review("Bob", "APPROVED")] }), {
+      teams: { "@acme/core": ["bob", "ALICE"] },
+    });
     table(ctx, [
       ["author=@acme/core", true],
       ["author!=@acme/core", false],

@@ -18,6 +18,7 @@ function comparable(leaf: ConditionLeaf): Record<string, unknown> {
   return { attribute: leaf.attribute, negate: leaf.negate, length: leaf.length, operator: leaf.operator, value };
 }
 
+// biome-ignore format: a table, one row per line
 const VALID: [string, Expected, string][] = [
   ["base=main", { attribute: "base", operator: "=", value: {"type": "string", "value": "main"} }, "base = main"],
   ["base = main", { attribute: "base", operator: "=", value: {"type": "string", "value": "main"} }, "base = main"],
@@ -221,6 +222,7 @@ const VALID: [string, Expected, string][] = [
   ["  label = spaced  ", { attribute: "label", operator: "=", value: {"type": "string", "value": "spaced"} }, "label = spaced"],
 ];
 
+// biome-ignore format: a table, one row per line
 const INVALID: [string, string][] = [
   ["", "Invalid condition: the condition is empty"],
   ["   ", "Invalid condition: the condition is empty"],

@@ -6,7 +6,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { CheckState } from "../../services/forge/types.js";
-import { evaluateCondition, evaluateConditions, leafToString, parseCondition, parseConditionList, type Condition } from "../../services/config/index.js";
+import {
+  evaluateCondition,
+  evaluateConditions,
+  leafToString,
+  parseCondition,
+  parseConditionList,
+  type Condition,
+} from "../../services/config/index.js";
 import { globMatches } from "../../services/config/conditions/glob.js";
 import { translatePythonRegex } from "../../services/config/conditions/python-regex.js";
 import { checkRun, contextFor, labels, pullRequest } from "./builders.js";
@@ -48,7 +55,12 @@ describe("rendering", () => {
       fc.property(fc.boolean(), attribute, operator, labelName, (negate, attr, op, value) => {
         const leaf = parseCondition(`${negate ? "-" : ""}${attr}${op}${value}`);
         const again = parseCondition(leafToString(leaf));
-        expect([again.attribute, again.negate, again.operator, again.value]).toEqual([leaf.attribute, leaf.negate, leaf.operator, leaf.value]);
+        expect([again.attribute, again.negate, again.operator, again.value]).toEqual([
+          leaf.attribute,
+          leaf.negate,
+          leaf.operator,
+          leaf.value,
+        ]);
       }),
     );
   });
@@ -60,8 +72,10 @@ describe("Kleene groups", () => {
     fc.assert(
       fc.property(state, state, (a, b) => {
         const ctx = contextFor(pullRequest({ checks: [checkRun("a", a), checkRun("b", b)] }));
-        const left = parseConditionList([{ not: { or: ["check-success=a", "check-success=b"] } }]).conditions as Condition[];
-        const right = parseConditionList([{ and: [{ not: "check-success=a" }, { not: "check-success=b" }] }]).conditions as Condition[];
+        const left = parseConditionList([{ not: { or: ["check-success=a", "check-success=b"] } }])
+          .conditions as Condition[];
+        const right = parseConditionList([{ and: [{ not: "check-success=a" }, { not: "check-success=b" }] }])
+          .conditions as Condition[];
         expect(evaluateConditions(left, ctx).match).toBe(evaluateConditions(right, ctx).match);
       }),
     );
@@ -81,10 +95,14 @@ describe("literal patterns", () => {
 
   it("a glob without special characters matches exactly itself", () => {
     fc.assert(
-      fc.property(text.filter((t) => t !== ""), text, (pattern, value) => {
-        expect(globMatches(pattern, value)).toBe(pattern === value);
-        expect(globMatches(pattern, pattern)).toBe(true);
-      }),
+      fc.property(
+        text.filter((t) => t !== ""),
+        text,
+        (pattern, value) => {
+          expect(globMatches(pattern, value)).toBe(pattern === value);
+          expect(globMatches(pattern, pattern)).toBe(true);
+        },
+      ),
     );
   });
 });

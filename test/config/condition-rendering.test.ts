@@ -29,7 +29,12 @@ const ctx = contextFor(pullRequest({ labels: labels("ui"), checks: [checkRun("ci
 
 describe("Markdown checklist", () => {
   it("prints one line per node, two spaces per level, ticks only true results", () => {
-    const tree = evaluateConditions(list("base=main", { or: ["label=bug", { and: ["label=ui", "-draft"] }] }, "check-success=ci", { not: "conflict" }), ctx);
+    const tree = evaluateConditions(
+      list("base=main", { or: ["label=bug", { and: ["label=ui", "-draft"] }] }, "check-success=ci", {
+        not: "conflict",
+      }),
+      ctx,
+    );
     expect(renderChecklist(tree)).toBe(
       [
         "- [X] `base = main`",
@@ -46,9 +51,15 @@ describe("Markdown checklist", () => {
   });
 
   it("adds descriptions in brackets and evaluation errors after a warning sign", () => {
-    const conditions: Condition[] = [...list("author=@acme/ghosts"), ...dependsOnConditions("Depends-On: #12", "acme/widgets")];
+    const conditions: Condition[] = [
+      ...list("author=@acme/ghosts"),
+      ...dependsOnConditions("Depends-On: #12", "acme/widgets"),
+    ];
     expect(renderChecklist(evaluateConditions(conditions, ctx))).toBe(
-      ["- [ ] `author = @acme/ghosts` ⚠️ unknown team @acme/ghosts: its members are not known", "- [ ] `depends-on = #12` [⛓️ depends on]"].join("\n"),
+      [
+        "- [ ] `author = @acme/ghosts` ⚠️ unknown team @acme/ghosts: its members are not known",
+        "- [ ] `depends-on = #12` [⛓️ depends on]",
+      ].join("\n"),
     );
   });
 
@@ -58,9 +69,20 @@ describe("Markdown checklist", () => {
 
   it("lists pull request attributes per pull request in a batch, shared ones once", () => {
     const conditions = list("label=ui", "check-success=ci", "base=main");
-    const first = evaluateConditions(conditions, contextFor(pullRequest({ number: 1, labels: labels("ui"), checks: [checkRun("ci", "success")] })));
-    const second = evaluateConditions(conditions, contextFor(pullRequest({ number: 2, labels: [], checks: [checkRun("ci", "success")] })));
-    expect(renderBatchChecklist([{ pullRequest: 1, tree: first }, { pullRequest: 2, tree: second }])).toBe(
+    const first = evaluateConditions(
+      conditions,
+      contextFor(pullRequest({ number: 1, labels: labels("ui"), checks: [checkRun("ci", "success")] })),
+    );
+    const second = evaluateConditions(
+      conditions,
+      contextFor(pullRequest({ number: 2, labels: [], checks: [checkRun("ci", "success")] })),
+    );
+    expect(
+      renderBatchChecklist([
+        { pullRequest: 1, tree: first },
+        { pullRequest: 2, tree: second },
+      ]),
+    ).toBe(
       ["- `label = ui`", "  - [X] #1", "  - [ ] #2", "- [X] `check-success = ci`", "- [X] `base = main`"].join("\n"),
     );
   });
@@ -76,7 +98,15 @@ describe("API JSON", () => {
       description: "",
       documentation_url: `${DOCS_BASE_URL}/conditions#groups`,
       schedule: null,
-      evaluations: [{ pull_request: 42, match: false, evaluation_error: null, related_checks: ["ci"], next_evaluation_at: "2026-03-18T17:01:00.000Z" }],
+      evaluations: [
+        {
+          pull_request: 42,
+          match: false,
+          evaluation_error: null,
+          related_checks: ["ci"],
+          next_evaluation_at: "2026-03-18T17:01:00.000Z",
+        },
+      ],
       subconditions: [
         {
           match: false,
@@ -85,7 +115,15 @@ describe("API JSON", () => {
           documentation_url: `${DOCS_BASE_URL}/conditions#check-success`,
           schedule: null,
           subconditions: [],
-          evaluations: [{ pull_request: 42, match: false, evaluation_error: null, related_checks: ["ci"], next_evaluation_at: null }],
+          evaluations: [
+            {
+              pull_request: 42,
+              match: false,
+              evaluation_error: null,
+              related_checks: ["ci"],
+              next_evaluation_at: null,
+            },
+          ],
         },
         {
           match: true,
@@ -105,7 +143,15 @@ describe("API JSON", () => {
             },
           },
           subconditions: [],
-          evaluations: [{ pull_request: 42, match: true, evaluation_error: null, related_checks: [], next_evaluation_at: "2026-03-18T17:01:00.000Z" }],
+          evaluations: [
+            {
+              pull_request: 42,
+              match: true,
+              evaluation_error: null,
+              related_checks: [],
+              next_evaluation_at: "2026-03-18T17:01:00.000Z",
+            },
+          ],
         },
       ],
     });
@@ -118,12 +164,22 @@ describe("API JSON", () => {
       { pullRequest: 2, tree: evaluateConditions(conditions, contextFor(pullRequest({ labels: [] }))) },
     ]);
     expect(json.match).toBe(false);
-    expect(json.subconditions[0].evaluations.map((e) => [e.pull_request, e.match])).toEqual([[1, true], [2, false]]);
+    expect(json.subconditions[0].evaluations.map((e) => [e.pull_request, e.match])).toEqual([
+      [1, true],
+      [2, false],
+    ]);
   });
 
   it("gives events.proto ConditionEvaluation with attribute and operator", () => {
     const json = conditionEvaluationEventJson(evaluateConditions(list("-label=wip"), ctx), 7);
-    expect(json.subconditions[0]).toMatchObject({ match: true, label: "-label = wip", is_label_user_input: true, attribute_name: "label", operator: "=", description: null });
+    expect(json.subconditions[0]).toMatchObject({
+      match: true,
+      label: "-label = wip",
+      is_label_user_input: true,
+      attribute_name: "label",
+      operator: "=",
+      description: null,
+    });
     expect(json).toMatchObject({ label: "all of", is_label_user_input: false, attribute_name: null, operator: null });
   });
 
@@ -153,17 +209,30 @@ describe("Depends-On", () => {
   });
 
   it("injects depends-on leaves that are true once the dependency is merged", () => {
-    const leaves = dependsOnConditions("Depends-On: #12\nDepends-On: acme/widgets#13\nDepends-On: acme/other#3", "acme/widgets");
+    const leaves = dependsOnConditions(
+      "Depends-On: #12\nDepends-On: acme/widgets#13\nDepends-On: acme/other#3",
+      "acme/widgets",
+    );
     expect(leaves.map((l) => l.text)).toEqual(["depends-on=#12", "depends-on=#13", "depends-on=acme/other#3"]);
-    const merged = contextFor(pullRequest(), { queue: { mergedDependencies: ["acme/widgets#12", "acme/other#3"] }, now: NOON });
+    const merged = contextFor(pullRequest(), {
+      queue: { mergedDependencies: ["acme/widgets#12", "acme/other#3"] },
+      now: NOON,
+    });
     expect(evaluateConditions(leaves, merged).subconditions.map((s) => s.match)).toEqual([true, false, true]);
   });
 });
 
 describe("branch protection", () => {
   it("injects required checks, reviews and conversation resolution, described as branch protection", () => {
-    const conditions = branchProtectionConditions({ requiredChecks: ["ci", "lint = strict"], requiredApprovals: 2, requireConversationResolution: true });
-    const tree = evaluateConditions(conditions, contextFor(pullRequest({ checks: [checkRun("ci", "skipped"), checkRun("lint = strict", "success")] })));
+    const conditions = branchProtectionConditions({
+      requiredChecks: ["ci", "lint = strict"],
+      requiredApprovals: 2,
+      requireConversationResolution: true,
+    });
+    const tree = evaluateConditions(
+      conditions,
+      contextFor(pullRequest({ checks: [checkRun("ci", "skipped"), checkRun("lint = strict", "success")] })),
+    );
     expect(renderChecklist(tree)).toBe(
       [
         "- [X] any of: [🛡 GitHub branch protection]",
@@ -182,6 +251,8 @@ describe("branch protection", () => {
   });
 
   it("injects nothing for an unprotected branch", () => {
-    expect(branchProtectionConditions({ requiredChecks: [], requiredApprovals: 0, requireConversationResolution: false })).toEqual([]);
+    expect(
+      branchProtectionConditions({ requiredChecks: [], requiredApprovals: 0, requireConversationResolution: false }),
+    ).toEqual([]);
   });
 });

@@ -4,7 +4,13 @@
  * 2026-03-18 12:00 UTC; Europe/Paris is UTC+1 until 2026-03-29 01:00 UTC, then UTC+2.
  */
 import { describe, expect, it } from "vitest";
-import { evaluateCondition, evaluateConditions, parseCondition, parseConditionList, type Condition } from "../../services/config/index.js";
+import {
+  evaluateCondition,
+  evaluateConditions,
+  parseCondition,
+  parseConditionList,
+  type Condition,
+} from "../../services/config/index.js";
 import { commit, contextFor, NOON, pullRequest } from "./builders.js";
 
 const snapshot = pullRequest({
@@ -46,7 +52,12 @@ describe("current-datetime", () => {
     ["current-datetime<=2026-03-01T00:00", noon, false, null],
     ["current-datetime>=2026-04-01T00:00[Europe/Paris]", noon, false, "2026-03-31T22:00:00.000Z"],
     ["current-datetime=XXXX-12-25T00:00/XXXX-12-25T23:59[Europe/Paris]", noon, false, "2026-12-24T23:00:00.000Z"],
-    ["current-datetime=XXXX-12-25T00:00/XXXX-12-25T23:59[Europe/Paris]", "2026-12-25T10:00:00Z", true, "2026-12-25T23:00:00.000Z"],
+    [
+      "current-datetime=XXXX-12-25T00:00/XXXX-12-25T23:59[Europe/Paris]",
+      "2026-12-25T10:00:00Z",
+      true,
+      "2026-12-25T23:00:00.000Z",
+    ],
     ["current-datetime!=XXXX-12-25T00:00/XXXX-12-25T23:59[Europe/Paris]", noon, true, "2026-12-24T23:00:00.000Z"],
     ["current-datetime=XXXX-XX-01T00:00/XXXX-XX-01T23:59", noon, false, "2026-04-01T00:00:00.000Z"],
     ["current-datetime=XXXX-XX-01T00:00/XXXX-XX-01T23:59", "2026-04-01T05:00:00Z", true, "2026-04-02T00:00:00.000Z"],
@@ -88,7 +99,8 @@ describe("legacy clock attributes", () => {
 
 describe("groups", () => {
   it("take the earliest next change of their children; non-time leaves have none", () => {
-    const conditions = parseConditionList(["schedule=Mon-Fri", "updated-at<7 days ago", "label=x"]).conditions as Condition[];
+    const conditions = parseConditionList(["schedule=Mon-Fri", "updated-at<7 days ago", "label=x"])
+      .conditions as Condition[];
     const tree = evaluateConditions(conditions, contextFor(snapshot));
     expect(tree.nextChangeAt?.toISOString()).toBe("2026-03-21T00:00:00.000Z");
     expect(tree.subconditions[2].nextChangeAt).toBeNull();

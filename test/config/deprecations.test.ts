@@ -3,7 +3,12 @@
  * each use is reported once, with its path and deadline, and the file still loads.
  */
 import { describe, expect, it } from "vitest";
-import { DEPRECATED_ATTRIBUTES, DEPRECATED_KEYS, loadConfiguration, UNDATED_DEADLINE } from "../../services/config/index.js";
+import {
+  DEPRECATED_ATTRIBUTES,
+  DEPRECATED_KEYS,
+  loadConfiguration,
+  UNDATED_DEADLINE,
+} from "../../services/config/index.js";
 
 function yaml(...lines: string[]): string {
   return `${lines.join("\n")}\n`;
@@ -122,9 +127,21 @@ describe("deprecations", () => {
   });
 
   it("says what to use instead and until when", async () => {
-    const r = await loadConfiguration(yaml("queue_rules:", "  - name: default", "    conditions: [check-success=ci]", "pull_request_rules:", "  - {name: x, conditions: [status-success=ci], actions: {refresh: {}}}"));
+    const r = await loadConfiguration(
+      yaml(
+        "queue_rules:",
+        "  - name: default",
+        "    conditions: [check-success=ci]",
+        "pull_request_rules:",
+        "  - {name: x, conditions: [status-success=ci], actions: {refresh: {}}}",
+      ),
+    );
     expect(r.deprecations).toEqual([
-      { message: '"conditions" is deprecated and accepted until 2026-07-31: use merge_conditions instead', deadline: "2026-07-31", path: ["queue_rules", 0, "conditions"] },
+      {
+        message: '"conditions" is deprecated and accepted until 2026-07-31: use merge_conditions instead',
+        deadline: "2026-07-31",
+        path: ["queue_rules", 0, "conditions"],
+      },
       {
         message: `the condition attribute "status-success" is deprecated and accepted until ${UNDATED_DEADLINE}: use check-success instead`,
         deadline: UNDATED_DEADLINE,
@@ -135,9 +152,18 @@ describe("deprecations", () => {
 
   it("reports a deprecated condition stored in shared where it is used, once per use", async () => {
     const r = await loadConfiguration(
-      yaml("shared:", "  ci: &ci [status-success=ci]", "queue_rules:", "  - {name: a, merge_conditions: *ci}", "  - {name: b, merge_conditions: *ci}"),
+      yaml(
+        "shared:",
+        "  ci: &ci [status-success=ci]",
+        "queue_rules:",
+        "  - {name: a, merge_conditions: *ci}",
+        "  - {name: b, merge_conditions: *ci}",
+      ),
     );
-    expect(r.deprecations.map((d) => d.path.join("."))).toEqual(["queue_rules.0.merge_conditions.0", "queue_rules.1.merge_conditions.0"]);
+    expect(r.deprecations.map((d) => d.path.join("."))).toEqual([
+      "queue_rules.0.merge_conditions.0",
+      "queue_rules.1.merge_conditions.0",
+    ]);
   });
 
   it("reports nothing for a file written in the current format", async () => {

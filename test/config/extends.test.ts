@@ -65,7 +65,14 @@ describe("extends", () => {
     expect(options.asked).toEqual([".github"]);
     expect(c.extends).toBe(".github");
     expect(c.merge_queue).toMatchObject({ max_parallel_checks: 3, mode: "serial" });
-    expect(c.queue_rules.map((q) => [q.name, q.merge_method, q.batch_size.max, q.queue_conditions.map((x) => x.kind === "leaf" && x.text)])).toEqual([
+    expect(
+      c.queue_rules.map((q) => [
+        q.name,
+        q.merge_method,
+        q.batch_size.max,
+        q.queue_conditions.map((x) => x.kind === "leaf" && x.text),
+      ]),
+    ).toEqual([
       ["default", "squash", 2, []],
       ["hotfix", "squash", 2, ["label=urgent-fix"]],
       ["local", "squash", 2, []],
@@ -82,16 +89,46 @@ describe("extends", () => {
   });
 
   it("does not share anchors across files", async () => {
-    const r = await loadConfiguration(yaml("extends: .github", "queue_rules: [{name: a, merge_conditions: *org}]"), repositories({ ".github": ORGANIZATION }));
-    expect(r.ok ? [] : r.errors).toEqual([{ path: [], line: 2, column: 43, message: "unknown anchor *org: an alias must refer to an anchor (&org) set earlier in the same file" }]);
+    const r = await loadConfiguration(
+      yaml("extends: .github", "queue_rules: [{name: a, merge_conditions: *org}]"),
+      repositories({ ".github": ORGANIZATION }),
+    );
+    expect(r.ok ? [] : r.errors).toEqual([
+      {
+        path: [],
+        line: 2,
+        column: 43,
+        message: "unknown anchor *org: an alias must refer to an anchor (&org) set earlier in the same file",
+      },
+    ]);
   });
 
   const refusals: [string, string, Record<string, string | null>, string][] = [
     ["its own repository", "extends: widgets", {}, "a configuration cannot extend its own repository"],
-    ["an owner/name", "extends: acme/.github", {}, 'expected the name of a repository of the same owner, without "owner/", got "acme/.github"'],
-    ["a repository without configuration", "extends: .github", { ".github": null }, 'repository ".github" has no configuration file to extend'],
-    ["a repository that cannot be read", "extends: missing", {}, 'could not read the configuration of repository "missing": no repository missing'],
-    ["two levels", "extends: .github", { ".github": "extends: base\n" }, 'extends is limited to one level: repository ".github" itself extends "base"'],
+    [
+      "an owner/name",
+      "extends: acme/.github",
+      {},
+      'expected the name of a repository of the same owner, without "owner/", got "acme/.github"',
+    ],
+    [
+      "a repository without configuration",
+      "extends: .github",
+      { ".github": null },
+      'repository ".github" has no configuration file to extend',
+    ],
+    [
+      "a repository that cannot be read",
+      "extends: missing",
+      {},
+      'could not read the configuration of repository "missing": no repository missing',
+    ],
+    [
+      "two levels",
+      "extends: .github",
+      { ".github": "extends: base\n" },
+      'extends is limited to one level: repository ".github" itself extends "base"',
+    ],
     [
       "an invalid extended configuration",
       "extends: .github",
@@ -106,6 +143,8 @@ describe("extends", () => {
 
   it("refuses extends when no loader is given", async () => {
     const r = await loadConfiguration("extends: .github\n");
-    expect(r.ok ? [] : r.errors.map((e) => e.message)).toEqual(['the configuration extends repository ".github", but other repositories cannot be read here']);
+    expect(r.ok ? [] : r.errors.map((e) => e.message)).toEqual([
+      'the configuration extends repository ".github", but other repositories cannot be read here',
+    ]);
   });
 });

@@ -15,12 +15,19 @@ type Found = [string, number | null, number | null, string];
 async function errorsOf(text: string): Promise<Found[]> {
   const r = await loadConfiguration(text);
   if (r.ok) throw new Error("expected errors, the configuration loaded");
-  return r.errors.map((e) => [e.path.map((p) => (typeof p === "number" ? `item ${p}` : p)).join(" → "), e.line, e.column, e.message]);
+  return r.errors.map((e) => [
+    e.path.map((p) => (typeof p === "number" ? `item ${p}` : p)).join(" → "),
+    e.line,
+    e.column,
+    e.message,
+  ]);
 }
 
-const DURATION_GRAMMAR = 'expected whole numbers with units in the order days, hours, minutes, seconds, e.g. "30 s", "5 min", "1 hour 30 min", "1 d 15 h 6 m 42 s"';
+const DURATION_GRAMMAR =
+  'expected whole numbers with units in the order days, hours, minutes, seconds, e.g. "30 s", "5 min", "1 hour 30 min", "1 d 15 h 6 m 42 s"';
 const RANGE_1_128 = "expected an integer from 1 to 128, or {min, max} with integers from 1 to 128";
 
+// biome-ignore format: a table, one row per line
 const CASES: [string, string, Found[]][] = [
   ["an unclosed quote", yaml("pull_request_rules:", '  - name: "broken', "    conditions: []"), [["", 4, 1, "YAML syntax error: Missing closing \"quote (a quoted value continued on the next lines must indent those lines more than its key, or close the quote on the same line)"]]],
   ["a duplicated key", yaml("merge_queue: {}", "merge_queue: {}"), [["", 2, 1, "YAML syntax error: Map keys must be unique (the same key appears twice in one mapping)"]]],
@@ -175,48 +182,97 @@ describe("invalid configurations", () => {
 });
 
 it("reports git conflict markers before the syntax errors they cause", async () => {
-  const found = await errorsOf(yaml("queue_rules:", "<<<<<<< HEAD", "  - name: a", "=======", "  - name: b", ">>>>>>> branch"));
-  expect(found[0]).toEqual(["", 2, 1, "the file contains unresolved git merge conflict markers (<<<<<<<, =======, >>>>>>>)"]);
+  const found = await errorsOf(
+    yaml("queue_rules:", "<<<<<<< HEAD", "  - name: a", "=======", "  - name: b", ">>>>>>> branch"),
+  );
+  expect(found[0]).toEqual([
+    "",
+    2,
+    1,
+    "the file contains unresolved git merge conflict markers (<<<<<<<, =======, >>>>>>>)",
+  ]);
   expect(found.length).toBeGreaterThan(1);
   expect(found.every(([, line]) => line !== null)).toBe(true);
 });
 
 it("formats an error as one line with its path and position", async () => {
   const r = await loadConfiguration(yaml("queue_rules:", "  - name: default", "    batch_size: 0"));
-  expect(r.ok ? [] : r.errors.map(formatConfigError)).toEqual([`${RANGE_1_128}, got the number 0 @ queue_rules → item 0 → batch_size (line 3, column 17)`]);
+  expect(r.ok ? [] : r.errors.map(formatConfigError)).toEqual([
+    `${RANGE_1_128}, got the number 0 @ queue_rules → item 0 → batch_size (line 3, column 17)`,
+  ]);
 });
 
 it("reports deprecations even when the file has errors", async () => {
-  const r = await loadConfiguration(yaml("queue_rules:", "  - name: default", "    speculative_checks: 2", "    batch_size: 0"));
+  const r = await loadConfiguration(
+    yaml("queue_rules:", "  - name: default", "    speculative_checks: 2", "    batch_size: 0"),
+  );
   expect(r.ok).toBe(false);
   expect(r.deprecations.map((d) => d.path.join("."))).toEqual(["queue_rules.0.speculative_checks"]);
 });
 
 it("refuses a file over 1 MiB of UTF-8 without parsing it, and one named by extends too", async () => {
   // A valid file, long only by texts under `shared`: refused for its size, not its content.
-  const big = yaml("queue_rules:", "  - name: default", "shared:", "  items:", ...Array.from({ length: 2_000 }, () => `    - ${"x".repeat(1_000)}`));
+  const big = yaml(
+    "queue_rules:",
+    "  - name: default",
+    "shared:",
+    "  items:",
+    ...Array.from({ length: 2_000 }, () => `    - ${"x".repeat(1_000)}`),
+  );
   expect(big.length).toBeGreaterThan(1_048_576);
   const message = `the file is ${big.length} bytes long; a configuration is at most 1048576 bytes (1 MiB)`;
   expect(await errorsOf(big)).toEqual([["", null, null, message]]);
   const r = await loadConfiguration(yaml("extends: big"), { loadExtended: async () => big });
-  expect(r.ok ? [] : r.errors.map((e) => e.message)).toEqual([`the configuration of repository "big" is invalid: ${message}`]);
+  expect(r.ok ? [] : r.errors.map((e) => e.message)).toEqual([
+    `the configuration of repository "big" is invalid: ${message}`,
+  ]);
   const fits = await loadConfiguration(big.slice(0, big.lastIndexOf("\n", 1_048_000) + 1));
   expect(fits.ok).toBe(true);
   // 1.2 MB of two-byte characters is 600,000 characters: over the limit all the same.
   const wide = yaml("queue_rules:", "  - name: default", `# ${"é".repeat(600_000)}`);
   expect(wide.length).toBeLessThan(1_048_576);
-  expect(await errorsOf(wide)).toEqual([["", null, null, `the file is ${Buffer.byteLength(wide)} bytes long; a configuration is at most 1048576 bytes (1 MiB)`]]);
+  expect(await errorsOf(wide)).toEqual([
+    [
+      "",
+      null,
+      null,
+      `the file is ${Buffer.byteLength(wide)} bytes long; a configuration is at most 1048576 bytes (1 MiB)`,
+    ],
+  ]);
 });
 
 it("says in the author's words what the YAML library tells its caller: several documents, deep nesting, alias bombs", async () => {
   expect(await errorsOf(yaml("queue_rules: []", "---", "queue_rules: []"))).toEqual([
-    ["", 2, 1, "YAML syntax error: the file holds more than one YAML document (a --- line starts another); a configuration is one document"],
+    [
+      "",
+      2,
+      1,
+      "YAML syntax error: the file holds more than one YAML document (a --- line starts another); a configuration is one document",
+    ],
   ]);
-  const deep = await errorsOf(yaml("queue_rules:", "  - name: a", "    merge_conditions:", `      - ${"{or: [".repeat(3000)}label=x${"]}".repeat(3000)}`));
+  const deep = await errorsOf(
+    yaml(
+      "queue_rules:",
+      "  - name: a",
+      "    merge_conditions:",
+      `      - ${"{or: [".repeat(3000)}label=x${"]}".repeat(3000)}`,
+    ),
+  );
   // Four levels before the brackets (mapping, list, item, list); each "{or: [" opens two: the 65th is the 31st "{".
-  expect(deep).toEqual([["", 4, 9 + 30 * 6, "YAML error: the mappings and lists nest more than 64 levels deep: flatten the structure"]]);
-  const levels = ["a: &a [x, x, x, x, x, x, x, x, x]", ...["b", "c", "d", "e"].map((k, i) => `${k}: &${k} [${Array(9).fill(`*${"abcd"[i]}`).join(", ")}]`), `f: [${Array(9).fill("*e").join(", ")}]`];
+  expect(deep).toEqual([
+    ["", 4, 9 + 30 * 6, "YAML error: the mappings and lists nest more than 64 levels deep: flatten the structure"],
+  ]);
+  const levels = [
+    "a: &a [x, x, x, x, x, x, x, x, x]",
+    ...["b", "c", "d", "e"].map((k, i) => `${k}: &${k} [${Array(9).fill(`*${"abcd"[i]}`).join(", ")}]`),
+    `f: [${Array(9).fill("*e").join(", ")}]`,
+  ];
   expect(await errorsOf(yaml(...levels))).toEqual([
-    ["", null, null, "YAML error: the aliases expand to more than 10000 nodes (aliases of aliases multiply): write the values out, or use fewer aliases"],
+    [
+      "",
+      null,
+      null,
+      "YAML error: the aliases expand to more than 10000 nodes (aliases of aliases multiply): write the values out, or use fewer aliases",
+    ],
   ]);
 });

@@ -7,11 +7,39 @@ import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { loadConfiguration } from "../../services/config/index.js";
 
-const SECTIONS = ["queue_rules", "merge_queue", "priority_rules", "scopes", "partition_rules", "pull_request_rules", "commands_restrictions", "merge_protections", "merge_protections_settings", "defaults", "extends", "nonsense"];
+const SECTIONS = [
+  "queue_rules",
+  "merge_queue",
+  "priority_rules",
+  "scopes",
+  "partition_rules",
+  "pull_request_rules",
+  "commands_restrictions",
+  "merge_protections",
+  "merge_protections_settings",
+  "defaults",
+  "extends",
+  "nonsense",
+];
 
-const leafish = fc.oneof(fc.constantFrom("base=main", "label=x", "-draft", "#files>1", "schedule=Mon-Fri", "nope=1", ""), fc.string({ maxLength: 12 }), fc.integer(), fc.boolean(), fc.constant(null));
+const leafish = fc.oneof(
+  fc.constantFrom("base=main", "label=x", "-draft", "#files>1", "schedule=Mon-Fri", "nope=1", ""),
+  fc.string({ maxLength: 12 }),
+  fc.integer(),
+  fc.boolean(),
+  fc.constant(null),
+);
 const value: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
-  any: fc.oneof({ depthSize: "small" }, leafish, fc.array(tie("any"), { maxLength: 3 }), fc.dictionary(fc.constantFrom("name", "conditions", "actions", "batch_size", "merge", "and", "or", "not", "queue", "x"), tie("any"), { maxKeys: 3 })),
+  any: fc.oneof(
+    { depthSize: "small" },
+    leafish,
+    fc.array(tie("any"), { maxLength: 3 }),
+    fc.dictionary(
+      fc.constantFrom("name", "conditions", "actions", "batch_size", "merge", "and", "or", "not", "queue", "x"),
+      tie("any"),
+      { maxKeys: 3 },
+    ),
+  ),
 })).any;
 
 describe("loader robustness", () => {

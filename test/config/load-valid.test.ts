@@ -36,10 +36,27 @@ describe("defaults", () => {
       status_comments: "all",
       queue_controls_comment: true,
     });
-    expect(config.merge_protections_settings).toEqual({ reporting_method: "check-runs", post_comment: true, auto_merge: false, auto_merge_conditions: null });
-    expect(Object.keys(config.commands_restrictions)).toEqual(["queue", "dequeue", "requeue", "backport", "copy", "rebase", "refresh", "squash", "update"]);
+    expect(config.merge_protections_settings).toEqual({
+      reporting_method: "check-runs",
+      post_comment: true,
+      auto_merge: false,
+      auto_merge_conditions: null,
+    });
+    expect(Object.keys(config.commands_restrictions)).toEqual([
+      "queue",
+      "dequeue",
+      "requeue",
+      "backport",
+      "copy",
+      "rebase",
+      "refresh",
+      "squash",
+      "update",
+    ]);
     expect(texts(config.commands_restrictions.queue.conditions)).toEqual(["sender-permission >= write"]);
-    expect(texts(config.commands_restrictions.rebase.conditions)).toEqual(["or(sender-permission >= write, sender = {{author}})"]);
+    expect(texts(config.commands_restrictions.rebase.conditions)).toEqual([
+      "or(sender-permission >= write, sender = {{author}})",
+    ]);
     expect(config.scopes).toBeNull();
     expect(config.present_sections).toEqual([]);
   });
@@ -94,8 +111,18 @@ describe("defaults", () => {
       ),
     );
     const [hotfix, normal] = config.queue_rules;
-    expect([hotfix.batch_max_wait_time, hotfix.checks_timeout, hotfix.batch_size, hotfix.priority]).toEqual([120, 5400, { min: 5, max: 5 }, 1]);
-    expect([normal.batch_size, normal.checks_timeout, normal.batch_max_failure_resolution_attempts, normal.priority]).toEqual([{ min: 2, max: 8 }, null, 0, 0]);
+    expect([hotfix.batch_max_wait_time, hotfix.checks_timeout, hotfix.batch_size, hotfix.priority]).toEqual([
+      120,
+      5400,
+      { min: 5, max: 5 },
+      1,
+    ]);
+    expect([
+      normal.batch_size,
+      normal.checks_timeout,
+      normal.batch_max_failure_resolution_attempts,
+      normal.priority,
+    ]).toEqual([{ min: 2, max: 8 }, null, 0, 0]);
     expect(normal.commit_message_format).toEqual({ title: "pr-title", body: "inherit", trailers: [] });
   });
 
@@ -131,7 +158,9 @@ describe("defaults", () => {
         "    merge_method: rebase",
       ),
     );
-    expect(config.queue_rules.map((q) => [q.name, q.merge_method, q.batch_size.max, texts(q.merge_conditions)])).toEqual([
+    expect(
+      config.queue_rules.map((q) => [q.name, q.merge_method, q.batch_size.max, texts(q.merge_conditions)]),
+    ).toEqual([
       ["default", "squash", 3, ["check-success = ci"]],
       ["rebased", "rebase", 3, ["check-success = ci"]],
     ]);
@@ -212,19 +241,39 @@ describe("sections", () => {
         "$schema: https://example.invalid/schema.json",
       ),
     );
-    expect(config.merge_queue).toMatchObject({ max_parallel_checks: 3, mode: "parallel", skip_intermediate_results: true, queued_label: null, dequeued_label: "dequeued" });
+    expect(config.merge_queue).toMatchObject({
+      max_parallel_checks: 3,
+      mode: "parallel",
+      skip_intermediate_results: true,
+      queued_label: null,
+      dequeued_label: "dequeued",
+    });
     expect(config.scopes).toEqual({
-      source: { type: "files", scopes: { frontend: { include: ["web/**"], exclude: [] }, backend: { include: ["api/**"], exclude: ["api/docs/**"] } } },
+      source: {
+        type: "files",
+        scopes: {
+          frontend: { include: ["web/**"], exclude: [] },
+          backend: { include: ["api/**"], exclude: ["api/docs/**"] },
+        },
+      },
       barrier_files: { include: [".github/workflows/**"], exclude: [] },
       merge_queue_scope: "merge-queue",
       capacities: { frontend: 2 },
       default_capacity: null,
     });
-    expect(config.merge_protections.map((m) => [m.name, m.description, texts(m.if), texts(m.success_conditions)])).toEqual([["reviewed", null, ["base = main"], ["#approved-reviews-by >= 1"]]]);
+    expect(
+      config.merge_protections.map((m) => [m.name, m.description, texts(m.if), texts(m.success_conditions)]),
+    ).toEqual([["reviewed", null, ["base = main"], ["#approved-reviews-by >= 1"]]]);
     expect(config.merge_protections_settings.auto_merge_conditions).toBe(true);
     expect(texts(config.commands_restrictions.queue.conditions)).toEqual(["sender-permission >= maintain"]);
     expect(texts(config.commands_restrictions.dequeue.conditions)).toEqual(["sender-permission >= write"]);
-    expect(config.present_sections).toEqual(["merge_queue", "scopes", "merge_protections", "merge_protections_settings", "commands_restrictions"]);
+    expect(config.present_sections).toEqual([
+      "merge_queue",
+      "scopes",
+      "merge_protections",
+      "merge_protections_settings",
+      "commands_restrictions",
+    ]);
   });
 
   it("follows YAML anchors, aliases and merge keys, with shared as anchor storage", async () => {
@@ -250,7 +299,9 @@ describe("sections", () => {
     );
     expect([config.queue_rules[0].merge_method, config.queue_rules[0].batch_size.max]).toEqual(["squash", 2]);
     expect(texts(config.queue_rules[0].merge_conditions)).toEqual(["check-success = build", "check-success = test"]);
-    expect(texts(config.pull_request_rules[0].conditions)).toEqual(["and(check-success = build, check-success = test)"]);
+    expect(texts(config.pull_request_rules[0].conditions)).toEqual([
+      "and(check-success = build, check-success = test)",
+    ]);
     expect(config.present_sections).toEqual(["shared", "queue_rules", "pull_request_rules"]);
   });
 });
@@ -276,22 +327,40 @@ describe("legacy keys", () => {
       ),
     );
     const urgent = config.queue_rules[0];
-    expect([texts(urgent.queue_conditions), texts(urgent.merge_conditions), urgent.allow_checks_interruption]).toEqual([["label = urgent"], ["check-success = ci"], false]);
+    expect([texts(urgent.queue_conditions), texts(urgent.merge_conditions), urgent.allow_checks_interruption]).toEqual([
+      ["label = urgent"],
+      ["check-success = ci"],
+      false,
+    ]);
     expect(config.merge_queue.max_parallel_checks).toBe(3);
-    expect(config.priority_rules.map((p) => [p.name, texts(p.conditions), p.priority, p.allow_checks_interruption])).toEqual([
+    expect(
+      config.priority_rules.map((p) => [p.name, texts(p.conditions), p.priority, p.allow_checks_interruption]),
+    ).toEqual([
       ["docs", ["files ~= ^docs/"], 1000, false],
       ["security", ["queue-name = urgent", "label = security"], 3000, false],
     ]);
   });
 
   it("an explicit max_parallel_checks wins over speculative_checks", async () => {
-    const config = await load(yaml("merge_queue: {max_parallel_checks: 1}", "queue_rules: [{name: q, speculative_checks: 4}]"));
+    const config = await load(
+      yaml("merge_queue: {max_parallel_checks: 1}", "queue_rules: [{name: q, speculative_checks: 4}]"),
+    );
     expect(config.merge_queue.max_parallel_checks).toBe(1);
   });
 
   it("accepts fast-forward in serial mode with speculative checks and batches (fast-forward is serial-only: merge_queue.mode)", async () => {
-    const config = await load(yaml("merge_queue: {max_parallel_checks: 5, mode: serial}", "queue_rules:", "  - {name: ff, merge_method: fast-forward, batch_size: 7}", "  - {name: legacy, queue_branch_merge_method: fast-forward, batch_size: {min: 2, max: 4}}"));
-    expect(config.queue_rules.map((q) => [q.name, q.merge_method, q.batch_size.max])).toEqual([["ff", "fast-forward", 7], ["legacy", "fast-forward", 4]]);
+    const config = await load(
+      yaml(
+        "merge_queue: {max_parallel_checks: 5, mode: serial}",
+        "queue_rules:",
+        "  - {name: ff, merge_method: fast-forward, batch_size: 7}",
+        "  - {name: legacy, queue_branch_merge_method: fast-forward, batch_size: {min: 2, max: 4}}",
+      ),
+    );
+    expect(config.queue_rules.map((q) => [q.name, q.merge_method, q.batch_size.max])).toEqual([
+      ["ff", "fast-forward", 7],
+      ["legacy", "fast-forward", 4],
+    ]);
     expect(config.merge_queue).toMatchObject({ max_parallel_checks: 5, mode: "serial" });
   });
 
@@ -312,7 +381,10 @@ describe("legacy keys", () => {
         "        priority: high",
       ),
     );
-    expect([config.queue_rules[0].merge_method, config.queue_rules[0].queue_branch_merge_method]).toEqual(["fast-forward", "fast-forward"]);
+    expect([config.queue_rules[0].merge_method, config.queue_rules[0].queue_branch_merge_method]).toEqual([
+      "fast-forward",
+      "fast-forward",
+    ]);
     expect(config.pull_request_rules[0].actions.queue).toEqual({ name: "ff", merge_method: "rebase", priority: 3000 });
     expect(config.merge_protections_settings.auto_merge_conditions).toBe(true);
   });

@@ -18,7 +18,10 @@ const EXPECTED: Record<string, { ok: true; deprecations: number } | { ok: false;
   fs.readFileSync(path.resolve(import.meta.dirname, "../fixtures/config/real-configs-expected.json"), "utf8"),
 );
 
-const files = fs.readdirSync(DIRECTORY).filter((f) => f.endsWith(".yml")).sort();
+const files = fs
+  .readdirSync(DIRECTORY)
+  .filter((f) => f.endsWith(".yml"))
+  .sort();
 
 describe("real configuration files", () => {
   it("has an expected outcome for each of the 202 files, and no other", () => {
@@ -27,17 +30,34 @@ describe("real configuration files", () => {
   });
 
   it.each(files)("%s", async (file) => {
-    const r = await loadConfiguration(fs.readFileSync(path.join(DIRECTORY, file), "utf8"), { loadExtended: async () => "" });
-    const outcome = r.ok ? { ok: true, deprecations: r.deprecations.length } : { ok: false, errors: r.errors.map(formatConfigError) };
+    const r = await loadConfiguration(fs.readFileSync(path.join(DIRECTORY, file), "utf8"), {
+      loadExtended: async () => "",
+    });
+    const outcome = r.ok
+      ? { ok: true, deprecations: r.deprecations.length }
+      : { ok: false, errors: r.errors.map(formatConfigError) };
     expect(outcome).toEqual(EXPECTED[file]);
   });
 
   it("keeps the files that are not valid YAML as broken examples, each error with a line and column", async () => {
-    const broken = ["NixOS__nix__mergify.yml", "APICe-at-DISI__exercises__mergify.yml", "Abuchtela__base__mergify.yml", "mdkinney__ATest__mergify-config.yml", "ceph__ceph-csi__mergify.yml", "bird-grid2__Calmania__mergify-config.yml"];
+    const broken = [
+      "NixOS__nix__mergify.yml",
+      "APICe-at-DISI__exercises__mergify.yml",
+      "Abuchtela__base__mergify.yml",
+      "mdkinney__ATest__mergify-config.yml",
+      "ceph__ceph-csi__mergify.yml",
+      "bird-grid2__Calmania__mergify-config.yml",
+    ];
     for (const file of broken) {
       const r = await loadConfiguration(fs.readFileSync(path.join(DIRECTORY, file), "utf8"));
       expect(r.ok).toBe(false);
-      if (!r.ok) for (const e of r.errors) expect([file, e.line !== null, e.message.startsWith("YAML syntax error") || e.message.includes("conflict markers")]).toEqual([file, true, true]);
+      if (!r.ok)
+        for (const e of r.errors)
+          expect([
+            file,
+            e.line !== null,
+            e.message.startsWith("YAML syntax error") || e.message.includes("conflict markers"),
+          ]).toEqual([file, true, true]);
     }
   });
 });

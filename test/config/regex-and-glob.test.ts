@@ -70,7 +70,7 @@ describe("Python regular expressions", () => {
     ["(a", "missing ), unterminated subpattern at position 0"],
     ["a)", "unbalanced parenthesis at position 1"],
     ["\\2(a)(b)", "invalid group reference 2 at position 0"],
-    ["(?P=x)", "unknown group name \"x\" at position 0"],
+    ["(?P=x)", 'unknown group name "x" at position 0'],
     ["\\x4", "incomplete escape \\x4 at position 0"],
     ["\\N{DASH}", "named Unicode escapes \\N{...} are not supported at position 0"],
     ["(?L)a", "the L flag is only allowed with bytes patterns at position 0"],

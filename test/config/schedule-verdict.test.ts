@@ -24,7 +24,10 @@ describe("a merge window in the merge conditions", () => {
   });
 
   it("is false until the window opens when only the window is closed (Friday evening → Monday 09:00)", () => {
-    expect(verdict([officeHours, "check-success=ci"], "success", friday18)).toEqual({ truth: false, opensAt: Date.parse("2026-03-23T09:00:00Z") });
+    expect(verdict([officeHours, "check-success=ci"], "success", friday18)).toEqual({
+      truth: false,
+      opensAt: Date.parse("2026-03-23T09:00:00Z"),
+    });
   });
 
   it("is a plain failure when a check failed, whatever the window", () => {
@@ -32,15 +35,23 @@ describe("a merge window in the merge conditions", () => {
   });
 
   it("stays pending while the CI runs, even outside the window", () => {
-    expect(verdict([officeHours, "check-success=ci"], "pending", friday18)).toEqual({ truth: "pending", opensAt: null });
+    expect(verdict([officeHours, "check-success=ci"], "pending", friday18)).toEqual({
+      truth: "pending",
+      opensAt: null,
+    });
   });
 
   it("follows several flips: two windows a day, the first closed, opens at the second", () => {
     const twoWindows = { or: ["schedule=Mon-Fri 09:00-10:00[UTC]", "schedule=Mon-Fri 14:00-15:00[UTC]"] };
-    expect(verdict([twoWindows, "check-success=ci"], "success", NOON)).toEqual({ truth: false, opensAt: Date.parse("2026-03-18T14:00:00Z") });
+    expect(verdict([twoWindows, "check-success=ci"], "success", NOON)).toEqual({
+      truth: false,
+      opensAt: Date.parse("2026-03-18T14:00:00Z"),
+    });
   });
 
   it("never opens for a condition that no time can make true", () => {
-    expect(verdict(["schedule=Mon-Fri 09:00-17:00[UTC]", "schedule!=Mon-Fri 09:00-17:00[UTC]"], "success", NOON)).toEqual({ truth: false, opensAt: null });
+    expect(
+      verdict(["schedule=Mon-Fri 09:00-17:00[UTC]", "schedule!=Mon-Fri 09:00-17:00[UTC]"], "success", NOON),
+    ).toEqual({ truth: false, opensAt: null });
   });
 });

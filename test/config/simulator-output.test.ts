@@ -108,16 +108,37 @@ describe("pull request simulation", () => {
     const config = await load(CONFIG);
     const unapproved = simulatePullRequestSummary(config, contextFor(pullRequest({ labels: labels("ready") })));
     expect(unapproved.title).toBe("1 faulty rule and 1 rule matches and 2 potential rules");
-    expect(unapproved.summary).toContain("No queue rule's queue conditions match yet: the pull request would not enter a queue.");
+    expect(unapproved.summary).toContain(
+      "No queue rule's queue conditions match yet: the pull request would not enter a queue.",
+    );
     const hotfix = simulatePullRequestSummary(config, contextFor(pullRequest({ labels: labels("ready", "hotfix") })));
-    expect(hotfix.summary).toContain("The pull request would enter the queue `hotfix` with priority `medium` (2000, no priority rule matches).");
+    expect(hotfix.summary).toContain(
+      "The pull request would enter the queue `hotfix` with priority `medium` (2000, no priority rule matches).",
+    );
   });
 
   it("titles a configuration without rules, one where nothing matches, and a configuration change", async () => {
-    expect(simulatePullRequestSummary(await load("queue_rules: [{name: q}]\n"), contextFor()).title).toBe("no rules configured, just listening for commands");
-    const none = simulatePullRequestSummary(await load(yaml("pull_request_rules:", "  - {name: r, conditions: [base=dev], actions: {refresh: {}}}")), contextFor());
+    expect(simulatePullRequestSummary(await load("queue_rules: [{name: q}]\n"), contextFor()).title).toBe(
+      "no rules configured, just listening for commands",
+    );
+    const none = simulatePullRequestSummary(
+      await load(yaml("pull_request_rules:", "  - {name: r, conditions: [base=dev], actions: {refresh: {}}}")),
+      contextFor(),
+    );
     expect(none.title).toBe("no rules match, no planned actions");
-    expect(none.summary).toBe(["<hr />", "<details>", "<summary>1 not applicable rule</summary>", "", "### Rule: r (refresh)", "- [ ] `base = dev`", "", "</details>", ""].join("\n"));
+    expect(none.summary).toBe(
+      [
+        "<hr />",
+        "<details>",
+        "<summary>1 not applicable rule</summary>",
+        "",
+        "### Rule: r (refresh)",
+        "- [ ] `base = dev`",
+        "",
+        "</details>",
+        "",
+      ].join("\n"),
+    );
     const changed = simulatePullRequestSummary(
       await load(yaml("pull_request_rules:", "  - {name: r, conditions: [base=main], actions: {refresh: {}}}")),
       contextFor(pullRequest({ files: [".yardmaster.yml"] })),
@@ -133,7 +154,9 @@ describe("pull request simulation", () => {
 describe("queue choice", () => {
   it("takes the first queue rule whose queue conditions match, or the named one, and the first matching priority rule", async () => {
     const config = await load(CONFIG);
-    const both = contextFor(pullRequest({ labels: labels("hotfix", "security"), reviews: [review("bob", "APPROVED")] }));
+    const both = contextFor(
+      pullRequest({ labels: labels("hotfix", "security"), reviews: [review("bob", "APPROVED")] }),
+    );
     expect(chooseQueueRule(config, both)?.name).toBe("hotfix");
     expect(chooseQueueRule(config, both, "default")?.name).toBe("default");
     expect(chooseQueueRule(config, contextFor(pullRequest()))).toBeNull();
@@ -142,7 +165,13 @@ describe("queue choice", () => {
   });
 
   it("reads queue-name as the queue being entered when matching priority rules", async () => {
-    const config = await load(yaml("queue_rules: [{name: fast}, {name: slow}]", "priority_rules:", "  - {name: fast lane, conditions: [queue-name=fast], priority: 4000}"));
+    const config = await load(
+      yaml(
+        "queue_rules: [{name: fast}, {name: slow}]",
+        "priority_rules:",
+        "  - {name: fast lane, conditions: [queue-name=fast], priority: 4000}",
+      ),
+    );
     expect(priorityOf(config, contextFor(), "fast")).toEqual({ priority: 4000, rule: "fast lane" });
     expect(priorityOf(config, contextFor(), "slow")).toEqual({ priority: 2000, rule: null });
   });
@@ -150,15 +179,42 @@ describe("queue choice", () => {
 
 describe("unused sections", () => {
   it("lists present sections whose product is disabled, from one documentation base", () => {
-    const present = ["extends", "queue_rules", "merge_queue", "pull_request_rules", "merge_protections_settings", "commands_restrictions"];
+    const present = [
+      "extends",
+      "queue_rules",
+      "merge_queue",
+      "pull_request_rules",
+      "merge_protections_settings",
+      "commands_restrictions",
+    ];
     expect(unusedSections(present, ["workflow_automation", "ci_insights"])).toEqual([
-      { section: "queue_rules", product: "merge_queue", product_name: "Merge Queue", product_url: `${DOCS_BASE_URL}/merge-queue/` },
-      { section: "merge_queue", product: "merge_queue", product_name: "Merge Queue", product_url: `${DOCS_BASE_URL}/merge-queue/` },
-      { section: "merge_protections_settings", product: "merge_protections", product_name: "Merge Protections", product_url: `${DOCS_BASE_URL}/merge-protections/` },
+      {
+        section: "queue_rules",
+        product: "merge_queue",
+        product_name: "Merge Queue",
+        product_url: `${DOCS_BASE_URL}/merge-queue/`,
+      },
+      {
+        section: "merge_queue",
+        product: "merge_queue",
+        product_name: "Merge Queue",
+        product_url: `${DOCS_BASE_URL}/merge-queue/`,
+      },
+      {
+        section: "merge_protections_settings",
+        product: "merge_protections",
+        product_name: "Merge Protections",
+        product_url: `${DOCS_BASE_URL}/merge-protections/`,
+      },
     ]);
     expect(unusedSections(present, ["merge_queue", "workflow_automation", "merge_protections"])).toEqual([]);
     expect(unusedSections(["pull_request_rules"], [])).toEqual([
-      { section: "pull_request_rules", product: "workflow_automation", product_name: "Workflow Automation", product_url: `${DOCS_BASE_URL}/workflow-automation/` },
+      {
+        section: "pull_request_rules",
+        product: "workflow_automation",
+        product_name: "Workflow Automation",
+        product_url: `${DOCS_BASE_URL}/workflow-automation/`,
+      },
     ]);
   });
 });
@@ -200,7 +256,13 @@ describe("queue rule API config", () => {
       update_bot_account: "",
       update_method: "",
     });
-    expect(api[1].config).toMatchObject({ priority: 0, checks_timeout: 0, batch_max_failure_resolution_attempts: 0, commit_message_template: "{{ title }}", merge_method: "" });
+    expect(api[1].config).toMatchObject({
+      priority: 0,
+      checks_timeout: 0,
+      batch_max_failure_resolution_attempts: 0,
+      commit_message_template: "{{ title }}",
+      merge_method: "",
+    });
   });
 
   it("shows checks_timeout auto as the computed value when the engine has one, else 0", async () => {

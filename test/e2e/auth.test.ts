@@ -55,7 +55,9 @@ describe("who may read acme/alpha", () => {
 
   it.each(cases)("REST with %s", async (_name, header, status) => {
     const h = header();
-    const res = await fetch(`${server.url}/v1/repos/acme/alpha/merge-queue/pause`, { headers: h ? { authorization: h } : {} });
+    const res = await fetch(`${server.url}/v1/repos/acme/alpha/merge-queue/pause`, {
+      headers: h ? { authorization: h } : {},
+    });
     expect(res.status).toBe(status);
     if (status === 403) {
       const body = (await res.json()) as { message: string };
@@ -68,14 +70,20 @@ describe("who may read acme/alpha", () => {
     const meta = new grpc.Metadata();
     if (h) meta.set("authorization", h);
     const result = await new Promise<grpc.status>((resolve) =>
-      queue.getMergeQueuePause({ owner: "acme", repository: "alpha" }, meta, (err) => resolve(err ? err.code : grpc.status.OK)),
+      queue.getMergeQueuePause({ owner: "acme", repository: "alpha" }, meta, (err) =>
+        resolve(err ? err.code : grpc.status.OK),
+      ),
     );
     expect(result).toBe(code);
   });
 
   it("gives the same answer for a repository that does not exist", async () => {
-    const known = await fetch(`${server.url}/v1/repos/acme/beta/merge-queue/pause`, { headers: { authorization: `Bearer ${tokenA}` } });
-    const unknown = await fetch(`${server.url}/v1/repos/nobody/nothing/merge-queue/pause`, { headers: { authorization: `Bearer ${tokenA}` } });
+    const known = await fetch(`${server.url}/v1/repos/acme/beta/merge-queue/pause`, {
+      headers: { authorization: `Bearer ${tokenA}` },
+    });
+    const unknown = await fetch(`${server.url}/v1/repos/nobody/nothing/merge-queue/pause`, {
+      headers: { authorization: `Bearer ${tokenA}` },
+    });
     expect(known.status).toBe(403);
     expect(unknown.status).toBe(403);
     const strip = (b: any) => ({ ...b, details: [] });
@@ -83,7 +91,9 @@ describe("who may read acme/alpha", () => {
   });
 
   it("compares repository names case-insensitively", async () => {
-    const res = await fetch(`${server.url}/v1/repos/ACME/Alpha/merge-queue/pause`, { headers: { authorization: `Bearer ${tokenA}` } });
+    const res = await fetch(`${server.url}/v1/repos/ACME/Alpha/merge-queue/pause`, {
+      headers: { authorization: `Bearer ${tokenA}` },
+    });
     expect(res.status).toBe(200);
   });
 
@@ -92,7 +102,11 @@ describe("who may read acme/alpha", () => {
     const err = await grpcUnary(tokens, "listTokens", {}, tokenA).catch((e) => e);
     expect(err.code).toBe(grpc.status.PERMISSION_DENIED);
     const ok = await grpcUnary(tokens, "listTokens", {}, server.adminKey);
-    expect(ok.tokens.map((t: { description: string }) => t.description).sort()).toEqual(["for acme/alpha", "for acme/alpha", "for acme/beta"]);
+    expect(ok.tokens.map((t: { description: string }) => t.description).sort()).toEqual([
+      "for acme/alpha",
+      "for acme/alpha",
+      "for acme/beta",
+    ]);
     tokens.close();
   });
 

@@ -70,17 +70,28 @@ describe("the configuration simulator", () => {
     const res = await api("POST", "/v1/repos/acme/app/configuration-simulator", { service_yml: VALID });
     expect(res.status).toBe(200);
     expect(res.json.message).toBe("The configuration is valid");
-    expect(res.json.deprecations).toContainEqual(expect.objectContaining({ deadline: "2026-07-31", path_to_field: ["queue_rules", 1, "conditions"] }));
+    expect(res.json.deprecations).toContainEqual(
+      expect.objectContaining({ deadline: "2026-07-31", path_to_field: ["queue_rules", 1, "conditions"] }),
+    );
     expect(res.json.unused_sections).toEqual([
-      { section: "merge_protections", product: "merge_protections", product_name: "Merge Protections", product_url: expect.stringContaining("merge-protections") },
+      {
+        section: "merge_protections",
+        product: "merge_protections",
+        product_name: "Merge Protections",
+        product_url: expect.stringContaining("merge-protections"),
+      },
     ]);
   });
 
   it("follows the products enabled on the repository, and logs the change", async () => {
-    expect(await cli("product", "enable", "acme/app", "merge_protections")).toBe("merge_protections enabled on acme/app");
+    expect(await cli("product", "enable", "acme/app", "merge_protections")).toBe(
+      "merge_protections enabled on acme/app",
+    );
     const res = await api("POST", "/v1/repos/acme/app/configuration-simulator", { service_yml: VALID });
     expect(res.json.unused_sections).toEqual([]);
-    expect(await cli("product", "disable", "acme/app", "workflow_automation")).toBe("workflow_automation disabled on acme/app");
+    expect(await cli("product", "disable", "acme/app", "workflow_automation")).toBe(
+      "workflow_automation disabled on acme/app",
+    );
     const again = await api("POST", "/v1/repos/acme/app/configuration-simulator", { service_yml: VALID });
     expect(again.json.unused_sections.map((u: { section: string }) => u.section)).toEqual(["pull_request_rules"]);
     const logged = await eventually(async () => {
@@ -88,14 +99,19 @@ describe("the configuration simulator", () => {
       expect(l.json.events).toHaveLength(2);
       return l.json.events;
     }, 30_000);
-    expect(logged.map((e: any) => [e.type, e.metadata.product])).toEqual([["product.disabled", "workflow_automation"], ["product.enabled", "merge_protections"]]);
+    expect(logged.map((e: any) => [e.type, e.metadata.product])).toEqual([
+      ["product.disabled", "workflow_automation"],
+      ["product.enabled", "merge_protections"],
+    ]);
   });
 
   it("gives every mistake of a text with its path, line and column", async () => {
     const text = "queue_rules:\n  - name: default\n    batch_size: 200\n    merge_conditions:\n      - lable=ready\n";
     const res = await api("POST", "/v1/repos/acme/app/configuration-simulator", { service_yml: text });
     expect(res.status).toBe(422);
-    const errors = res.json.details.filter((d: { type: string }) => d.type === "field_violation").map((d: { description: string }) => d.description);
+    const errors = res.json.details
+      .filter((d: { type: string }) => d.type === "field_violation")
+      .map((d: { description: string }) => d.description);
     expect(errors).toHaveLength(2);
     expect(errors[0]).toMatch(/@ queue_rules → item 0 → batch_size \(line 3, column 17\)$/);
     expect(errors[1]).toMatch(/lable.*\(line 5, column 9\)$/);
@@ -104,20 +120,32 @@ describe("the configuration simulator", () => {
 
 describe("the stored configuration", () => {
   it("drives /queues/configuration: rules in processing order, defaults filled, durations in seconds", async () => {
-    await eventually(async () => expect((await api("GET", "/v1/repos/acme/app/queues/configuration")).json.configuration).toHaveLength(2), 30_000);
+    await eventually(
+      async () =>
+        expect((await api("GET", "/v1/repos/acme/app/queues/configuration")).json.configuration).toHaveLength(2),
+      30_000,
+    );
     const res = await api("GET", "/v1/repos/acme/app/queues/configuration");
     expect(res.json.configuration.map((r: { name: string }) => r.name)).toEqual(["urgent", "default"]);
-    expect(res.json.configuration[1].config).toMatchObject({ batch_max_wait_time: 90, batch_size: 1, queue_branch_prefix: "yardmaster/merge-queue/" });
+    expect(res.json.configuration[1].config).toMatchObject({
+      batch_max_wait_time: 90,
+      batch_size: 1,
+      queue_branch_prefix: "yardmaster/merge-queue/",
+    });
   });
 
   it("answers 422 once an invalid file lands on the default branch", async () => {
-    await src.commit("Break the configuration", { ".yardmaster.yml": "queue_rules:\n  - name: default\n    batch_size: nope\n" });
+    await src.commit("Break the configuration", {
+      ".yardmaster.yml": "queue_rules:\n  - name: default\n    batch_size: nope\n",
+    });
     await cli("repo", "push", "acme/app", "--from", src.path, "--ref", "main", "--branch", "main");
     await eventually(async () => {
       const res = await api("GET", "/v1/repos/acme/app/queues/configuration");
       expect(res.status).toBe(422);
       expect(res.json.code).toBe("failed_precondition");
-      expect(res.json.message).toMatch(/^the configuration file is invalid: expected an integer .* @ queue_rules → item 0 → batch_size \(line 3, column 17\)$/);
+      expect(res.json.message).toMatch(
+        /^the configuration file is invalid: expected an integer .* @ queue_rules → item 0 → batch_size \(line 3, column 17\)$/,
+      );
     }, 30_000);
   });
 

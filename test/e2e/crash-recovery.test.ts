@@ -35,18 +35,26 @@ async function rpc(method: string, body: unknown): Promise<any> {
 
 /** Every event of the repository of one type (a page of 100 is enough here). */
 async function events(type: string): Promise<any[]> {
-  const res = await restCall(server, "GET", `/v1/repos/acme/crash/logs?per_page=100&received_from=2000-01-01T00:00:00Z&event_type=${type}`);
+  const res = await restCall(
+    server,
+    "GET",
+    `/v1/repos/acme/crash/logs?per_page=100&received_from=2000-01-01T00:00:00Z&event_type=${type}`,
+  );
   expect(res.status).toBe(200);
   return res.json.events;
 }
 
-const count = (list: readonly number[]) => Object.fromEntries(PULLS.map((n) => [n, list.filter((x) => x === n).length]));
+const count = (list: readonly number[]) =>
+  Object.fromEntries(PULLS.map((n) => [n, list.filter((x) => x === n).length]));
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), "ym-e2e-crash-"));
   src = await gitWorkdir(path.join(work, "source"));
   // Each check runs 5 s: long enough for the kill to land while one runs (the test polls every 100 ms).
-  await src.commit("Initial commit", { ".yardmaster.yml": BATCHES_OF_TWO_CONFIG, ".yardmaster/ci.yml": 'checks:\n  - name: test\n    run: "sleep 5"\n' });
+  await src.commit("Initial commit", {
+    ".yardmaster.yml": BATCHES_OF_TWO_CONFIG,
+    ".yardmaster/ci.yml": 'checks:\n  - name: test\n    run: "sleep 5"\n',
+  });
   for (const n of PULLS) {
     src.git("switch", "--quiet", "-c", `pr-${n}`, "main");
     await src.commit(`Add ${n}`, { [`changes/${n}.txt`]: `${n}\n` });
@@ -57,21 +65,38 @@ beforeAll(async () => {
   await rpc("ForgeService/CreateRepository", { ...REPO, from_path: src.path, at_ref: "main" });
   for (const n of PULLS) {
     await rpc("ForgeService/PushBranch", { ...REPO, from_path: src.path, source_ref: `pr-${n}`, branch: `pr-${n}` });
-    const opened = await rpc("ForgeService/OpenPullRequest", { ...REPO, head: `pr-${n}`, base: "main", title: `Add ${n}` });
+    const opened = await rpc("ForgeService/OpenPullRequest", {
+      ...REPO,
+      head: `pr-${n}`,
+      base: "main",
+      title: `Add ${n}`,
+    });
     expect(Number(opened.pull_request.number)).toBe(n);
   }
   // Queued once all are open: the queue's draft pull requests take numbers too.
-  for (const n of PULLS) await rpc("ForgeService/CommentPullRequest", { ...REPO, number: n, body: "@yardmaster queue" });
+  for (const n of PULLS)
+    await rpc("ForgeService/CommentPullRequest", { ...REPO, number: n, body: "@yardmaster queue" });
   // Kill while a CI job runs: a check run of an open (draft) pull request has started and not concluded.
-  await eventually(async () => {
-    const open = await rpc("ForgeService/ListPullRequests", { ...REPO, state: "open" });
-    const running = open.pull_requests.flatMap((p: any) => p.checks).filter((c: any) => c.name === "test" && c.started_at && !c.completed_at);
-    expect(running.length).toBeGreaterThan(0);
-  }, 120_000, 100);
+  await eventually(
+    async () => {
+      const open = await rpc("ForgeService/ListPullRequests", { ...REPO, state: "open" });
+      const running = open.pull_requests
+        .flatMap((p: any) => p.checks)
+        .filter((c: any) => c.name === "test" && c.started_at && !c.completed_at);
+      expect(running.length).toBeGreaterThan(0);
+    },
+    120_000,
+    100,
+  );
   const killed = new Promise((resolve) => first.child.once("exit", resolve));
   first.child.kill("SIGKILL");
   await killed;
-  second = server = await startServerProcess({ YARDMASTER_CI_SLOTS: "2", YARDMASTER_CI_LEASE_SECONDS: "10", YARDMASTER_DATA_DIR: first.dataDir, DATABASE_URL: first.db.url });
+  second = server = await startServerProcess({
+    YARDMASTER_CI_SLOTS: "2",
+    YARDMASTER_CI_LEASE_SECONDS: "10",
+    YARDMASTER_DATA_DIR: first.dataDir,
+    DATABASE_URL: first.db.url,
+  });
 }, 300_000);
 
 afterAll(async () => {
@@ -88,16 +113,26 @@ afterAll(async () => {
 describe("a server killed while a check runs, then started again", () => {
   it("merges every pull request exactly once", async () => {
     // The interrupted CI job is claimed again when its lease (10 s here) has run out.
-    await eventually(async () => {
-      for (const n of PULLS) expect((await rpc("ForgeService/GetPullRequest", { ...REPO, number: n })).pull_request.state, `#${n}`).toBe("merged");
-    }, 240_000, 1000);
+    await eventually(
+      async () => {
+        for (const n of PULLS)
+          expect((await rpc("ForgeService/GetPullRequest", { ...REPO, number: n })).pull_request.state, `#${n}`).toBe(
+            "merged",
+          );
+      },
+      240_000,
+      1000,
+    );
     const merged = await eventually(async () => {
       const list = await events("action.queue.merged");
       expect(list).toHaveLength(PULLS.length);
       return list;
     }, 60_000);
     expect(count(merged.map((e) => e.pull_request))).toEqual(Object.fromEntries(PULLS.map((n) => [n, 1])));
-    expect((await restCall(server, "GET", "/v1/repos/acme/crash/merge-queue/status")).json).toMatchObject({ batches: [], waiting_pull_requests: [] });
+    expect((await restCall(server, "GET", "/v1/repos/acme/crash/merge-queue/status")).json).toMatchObject({
+      batches: [],
+      waiting_pull_requests: [],
+    });
   });
 
   it("keeps every event written before the crash, without duplicates", async () => {

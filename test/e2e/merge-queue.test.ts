@@ -60,7 +60,14 @@ const MERGED = /^state:\s+merged/m;
 async function forgeState(n: number): Promise<string> {
   const forge = grpcClient(ForgeService, `127.0.0.1:${server.port}`);
   try {
-    return (await grpcUnary(forge, "getPullRequest", { owner: "acme", repository: "shop", number: BigInt(n) }, server.adminKey)).pullRequest.state;
+    return (
+      await grpcUnary(
+        forge,
+        "getPullRequest",
+        { owner: "acme", repository: "shop", number: BigInt(n) },
+        server.adminKey,
+      )
+    ).pullRequest.state;
   } finally {
     forge.close();
   }
@@ -91,7 +98,15 @@ describe("the merge queue through the API", () => {
       const res = await api("GET", `${base}/queues/configuration`);
       expect(res.status).toBe(200);
       expect(res.json.configuration).toHaveLength(1);
-      expect(res.json.configuration[0]).toMatchObject({ name: "default", config: { batch_size: 2, batch_max_wait_time: 2, merge_method: "", queue_branch_prefix: "yardmaster/merge-queue/" } });
+      expect(res.json.configuration[0]).toMatchObject({
+        name: "default",
+        config: {
+          batch_size: 2,
+          batch_max_wait_time: 2,
+          merge_method: "",
+          queue_branch_prefix: "yardmaster/merge-queue/",
+        },
+      });
     }, 30_000);
   });
 
@@ -103,17 +118,27 @@ describe("the merge queue through the API", () => {
     expect(queued.status).toBe(200);
     // The internal EnqueuePullRequest RPC (queued "by API"), over gRPC.
     const queue = grpcClient(QueueService, `127.0.0.1:${server.port}`);
-    const entered = await grpcUnary(queue, "enqueuePullRequest", { owner: "acme", repository: "shop", prNumber: BigInt(two), queueRule: "default" }, server.adminKey);
+    const entered = await grpcUnary(
+      queue,
+      "enqueuePullRequest",
+      { owner: "acme", repository: "shop", prNumber: BigInt(two), queueRule: "default" },
+      server.adminKey,
+    );
     queue.close();
     expect(entered.queueRule).toBe("default");
     // While queued (or already merged by a fast CI), the detail answers 200 or 404 after leaving.
     await eventually(async () => {
       const s = await api("GET", `${base}/merge-queue/status`);
-      const shown = [...s.json.batches.flatMap((b: any) => b.pull_requests), ...s.json.waiting_pull_requests].map((p: any) => p.number);
+      const shown = [...s.json.batches.flatMap((b: any) => b.pull_requests), ...s.json.waiting_pull_requests].map(
+        (p: any) => p.number,
+      );
       const merged = (await forgeState(one)) === "merged";
       expect(shown.includes(one) || merged).toBe(true);
     }, 60_000);
-    await eventually(async () => expect([await forgeState(one), await forgeState(two)]).toEqual(["merged", "merged"]), 120_000);
+    await eventually(
+      async () => expect([await forgeState(one), await forgeState(two)]).toEqual(["merged", "merged"]),
+      120_000,
+    );
     expect(await cli("pr", "show", "acme/shop", String(one))).toMatch(MERGED);
     expect(await prState(one)).toBe(404);
     const branches = await api("GET", `${base}/queues/branches`);
@@ -133,7 +158,12 @@ describe("the merge queue through the API", () => {
     await eventually(async () => {
       const detail = await api("GET", `${base}/merge-queue/pull/${three}`);
       expect(detail.status).toBe(200);
-      expect(detail.json).toMatchObject({ number: three, position: 0, queue_rule_name: "default", queue_rule: { name: "default" } });
+      expect(detail.json).toMatchObject({
+        number: three,
+        position: 0,
+        queue_rule_name: "default",
+        queue_rule: { name: "default" },
+      });
     }, 60_000);
     const impact = await api("GET", `${base}/merge-queue/pull/${three}/dequeue-impact`);
     expect(impact.json).toEqual({ interrupted_batches: 0, rechecked_pull_requests: 0, cascaded_pull_requests: 0 });
@@ -162,17 +192,31 @@ describe("the merge queue through the API", () => {
   });
 
   it("checks but does not merge what a scheduled freeze matches (frozen), and merges it once the freeze is deleted", async () => {
-    const created = await cli("freeze", "create", "acme/shop", "--reason", "release 2.0", "--timezone", "Europe/Paris", "--exclude", "label=hotfix");
+    const created = await cli(
+      "freeze",
+      "create",
+      "acme/shop",
+      "--reason",
+      "release 2.0",
+      "--timezone",
+      "Europe/Paris",
+      "--exclude",
+      "label=hotfix",
+    );
     const id = /^([0-9a-f-]{36}) {2}active {2}release 2\.0$/m.exec(created)![1]!;
     expect(await cli("freeze", "list", "acme/shop")).toContain(`${id}  active  release 2.0`);
     const five = await pullRequest("five", "five.txt", "5\n");
     await cli("pr", "comment", "acme/shop", String(five), "@yardmaster queue");
     await eventually(async () => {
       const s = await api("GET", `${base}/merge-queue/status`);
-      expect(s.json.batches.map((b: any) => [b.status.code, b.pull_requests.map((p: any) => p.number)])).toEqual([["frozen", [five]]]);
+      expect(s.json.batches.map((b: any) => [b.status.code, b.pull_requests.map((p: any) => p.number)])).toEqual([
+        ["frozen", [five]],
+      ]);
     }, 120_000);
     expect(await forgeState(five)).toBe("open");
-    expect(await cli("freeze", "delete", "acme/shop", id, "--reason", "shipped")).toBe(`scheduled freeze ${id} deleted`);
+    expect(await cli("freeze", "delete", "acme/shop", id, "--reason", "shipped")).toBe(
+      `scheduled freeze ${id} deleted`,
+    );
     await eventually(async () => expect(await forgeState(five)).toBe("merged"), 120_000);
     const logged = await eventually(async () => {
       const l = await api("GET", `${base}/logs?event_type=scheduled_freeze.create&event_type=scheduled_freeze.delete`);
@@ -180,7 +224,12 @@ describe("the merge queue through the API", () => {
       return l.json.events;
     }, 30_000);
     expect(logged.map((e: any) => e.type)).toEqual(["scheduled_freeze.delete", "scheduled_freeze.create"]);
-    expect(logged[1].metadata.scheduled_freeze_attributes).toMatchObject({ reason: "release 2.0", timezone: "Europe/Paris", end: null, exclude_conditions: ["label=hotfix"] });
+    expect(logged[1].metadata.scheduled_freeze_attributes).toMatchObject({
+      reason: "release 2.0",
+      timezone: "Europe/Paris",
+      end: null,
+      exclude_conditions: ["label=hotfix"],
+    });
     const leave = await eventually(async () => {
       const l = await api("GET", `${base}/logs?event_type=action.queue.leave&pull_request=${five}`);
       expect(l.json.events).toHaveLength(1);
@@ -191,13 +240,21 @@ describe("the merge queue through the API", () => {
   });
 
   it("refuses a bad freeze with a message naming the field, and an unknown one as not found", async () => {
-    const zone = await runCli(["freeze", "create", "acme/shop", "--reason", "x", "--timezone", "Mars/Olympus"], server.cliEnv);
+    const zone = await runCli(
+      ["freeze", "create", "acme/shop", "--reason", "x", "--timezone", "Mars/Olympus"],
+      server.cliEnv,
+    );
     expect(zone.code).toBe(1);
     expect(zone.stderr).toMatch(/timezone.*unknown time zone "Mars\/Olympus".*InvalidArgument/);
     const id = await runCli(["freeze", "delete", "acme/shop", "not-a-uuid"], server.cliEnv);
     expect(id.code).toBe(1);
     expect(id.stderr).toMatch(/^yardmaster: .*\bid\b.*\(InvalidArgument\)$/m);
-    const unknown = await runCli(["freeze", "delete", "acme/shop", "00000000-0000-4000-8000-000000000000"], server.cliEnv);
-    expect(unknown.stderr).toBe("yardmaster: acme/shop has no scheduled freeze 00000000-0000-4000-8000-000000000000 (NotFound)\n");
+    const unknown = await runCli(
+      ["freeze", "delete", "acme/shop", "00000000-0000-4000-8000-000000000000"],
+      server.cliEnv,
+    );
+    expect(unknown.stderr).toBe(
+      "yardmaster: acme/shop has no scheduled freeze 00000000-0000-4000-8000-000000000000 (NotFound)\n",
+    );
   });
 });

@@ -36,9 +36,12 @@ async function call(method: string, path: string, body?: unknown) {
   return { status: res.status, json: text ? JSON.parse(text) : undefined };
 }
 
-async function loggedEvents(): Promise<{ type: string; trigger: string; pull_request: string; base_ref: string; outcome: string; metadata: any }[]> {
+async function loggedEvents(): Promise<
+  { type: string; trigger: string; pull_request: string; base_ref: string; outcome: string; metadata: any }[]
+> {
   const rs = await reader.query({
-    query: "SELECT type, trigger, toString(pull_request) AS pull_request, base_ref, outcome, metadata FROM events WHERE repository = 'acme/paused' ORDER BY id",
+    query:
+      "SELECT type, trigger, toString(pull_request) AS pull_request, base_ref, outcome, metadata FROM events WHERE repository = 'acme/paused' ORDER BY id",
     format: "JSONEachRow",
   });
   return (await rs.json<any>()).map((r) => ({ ...r, metadata: JSON.parse(r.metadata) }));
@@ -47,11 +50,17 @@ async function loggedEvents(): Promise<{ type: string; trigger: string; pull_req
 describe("pausing the merge queue", () => {
   it("shares one pause state between the two endpoint families", async () => {
     expect((await call("PUT", "/merge-queue/pause", { reason: "release 1.0" })).status).toBe(200);
-    expect((await call("GET", "/queue/pause")).json.queue_pause).toEqual([{ reason: "release 1.0", pause_date: expect.any(String) }]);
+    expect((await call("GET", "/queue/pause")).json.queue_pause).toEqual([
+      { reason: "release 1.0", pause_date: expect.any(String) },
+    ]);
     const updated = await call("PUT", "/queue/pause", { reason: "release 1.0, still" });
     expect(updated.json.queue_pause[0].reason).toBe("release 1.0, still");
     const state = await call("GET", "/merge-queue/pause");
-    expect(state.json).toEqual({ paused: true, reason: "release 1.0, still", paused_at: updated.json.queue_pause[0].pause_date });
+    expect(state.json).toEqual({
+      paused: true,
+      reason: "release 1.0, still",
+      paused_at: updated.json.queue_pause[0].pause_date,
+    });
     expect((await call("POST", "/queue/pause/delete")).status).toBe(204);
     expect((await call("GET", "/merge-queue/pause")).json).toEqual({ paused: false, reason: null, paused_at: null });
     expect((await call("DELETE", "/merge-queue/pause")).status).toBe(404);
@@ -65,9 +74,30 @@ describe("pausing the merge queue", () => {
     });
     const actor = { type: "application", id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: "admin application key" };
     expect(events).toEqual([
-      { type: "queue.pause.create", trigger: "API", pull_request: "-1", base_ref: "", outcome: "neutral", metadata: { reason: "release 1.0", created_by: actor, created_by_staff: false } },
-      { type: "queue.pause.update", trigger: "API", pull_request: "-1", base_ref: "", outcome: "neutral", metadata: { reason: "release 1.0, still", updated_by: actor, updated_by_staff: false } },
-      { type: "queue.pause.delete", trigger: "API", pull_request: "-1", base_ref: "", outcome: "neutral", metadata: { deleted_by: actor, deleted_by_staff: false } },
+      {
+        type: "queue.pause.create",
+        trigger: "API",
+        pull_request: "-1",
+        base_ref: "",
+        outcome: "neutral",
+        metadata: { reason: "release 1.0", created_by: actor, created_by_staff: false },
+      },
+      {
+        type: "queue.pause.update",
+        trigger: "API",
+        pull_request: "-1",
+        base_ref: "",
+        outcome: "neutral",
+        metadata: { reason: "release 1.0, still", updated_by: actor, updated_by_staff: false },
+      },
+      {
+        type: "queue.pause.delete",
+        trigger: "API",
+        pull_request: "-1",
+        base_ref: "",
+        outcome: "neutral",
+        metadata: { deleted_by: actor, deleted_by_staff: false },
+      },
     ]);
   });
 

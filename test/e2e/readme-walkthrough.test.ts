@@ -35,7 +35,8 @@ function sectionCommands(readme: string, title: string): string[] {
   const commands: string[] = [];
   for (const block of section.matchAll(/```sh\n([\s\S]*?)```/g)) {
     const text = block[1]!.replace(/\\\n\s*/g, "");
-    for (const line of text.split("\n")) if (line.trim() !== "" && !line.trim().startsWith("#")) commands.push(line.trim());
+    for (const line of text.split("\n"))
+      if (line.trim() !== "" && !line.trim().startsWith("#")) commands.push(line.trim());
   }
   return commands;
 }
@@ -67,10 +68,18 @@ beforeAll(async () => {
   commands = sectionCommands(await readFile(path.join(ROOT, "README.md"), "utf8"), "Walkthrough");
   bin = await mkdtemp(path.join(os.tmpdir(), "ym-readme-bin-"));
   const grpcurl = path.join(bin, "grpcurl");
-  await writeFile(grpcurl, `#!/bin/sh\nexec "${process.execPath}" --import tsx "${path.join(ROOT, "test/replay/grpcurl-standin.ts")}" "$@"\n`);
+  await writeFile(
+    grpcurl,
+    `#!/bin/sh\nexec "${process.execPath}" --import tsx "${path.join(ROOT, "test/replay/grpcurl-standin.ts")}" "$@"\n`,
+  );
   await chmod(grpcurl, 0o755);
   server = await startServerProcess();
-  env = { ...server.cliEnv, YARDMASTER_URL: server.url, YARDMASTER_ADMIN_KEY: server.adminKey, PATH: `${bin}:${process.env.PATH}` };
+  env = {
+    ...server.cliEnv,
+    YARDMASTER_URL: server.url,
+    YARDMASTER_ADMIN_KEY: server.adminKey,
+    PATH: `${bin}:${process.env.PATH}`,
+  };
 });
 afterAll(async () => {
   await server?.stop();
@@ -96,13 +105,19 @@ describe("the README walkthrough", () => {
     let finished: Run | null = null;
     void replay.then((r) => (finished = r));
     // The status, as `watch` would refresh it, until it shows replayed pull requests in the queue.
-    const status = await eventually(async () => {
-      expect(finished, finished ? `the replay ended first: ${finished.stderr}` : "").toBeNull();
-      const s = await ok(commands[4]!);
-      const numbers = [...s.batches.flatMap((b: any) => b.pull_requests), ...s.waiting_pull_requests].map((p: any) => p.number);
-      expect(numbers.length).toBeGreaterThan(0);
-      return s;
-    }, 240_000, 1_000);
+    const status = await eventually(
+      async () => {
+        expect(finished, finished ? `the replay ended first: ${finished.stderr}` : "").toBeNull();
+        const s = await ok(commands[4]!);
+        const numbers = [...s.batches.flatMap((b: any) => b.pull_requests), ...s.waiting_pull_requests].map(
+          (p: any) => p.number,
+        );
+        expect(numbers.length).toBeGreaterThan(0);
+        return s;
+      },
+      240_000,
+      1_000,
+    );
     expect(status.mode).toBe("serial");
 
     const run = await replay;
@@ -115,7 +130,9 @@ describe("the README walkthrough", () => {
     expect(merged.events.every((e: any) => e.type === "action.queue.merged")).toBe(true);
     expect(checks.events.length).toBeGreaterThan(0);
     expect(checks.events.every((e: any) => e.type === "action.queue.checks_end")).toBe(true);
-    expect(checks.events.some((e: any) => e.metadata.speculative_check_pull_request.checks_conclusion === "success")).toBe(true);
+    expect(
+      checks.events.some((e: any) => e.metadata.speculative_check_pull_request.checks_conclusion === "success"),
+    ).toBe(true);
     const byType = Object.fromEntries(aggregate.by_event_type.map((f: any) => [f.value, Number(f.count)]));
     expect(byType["action.queue.leave"]).toBe(20);
     expect(Number(aggregate.total)).toBe(byType["action.queue.leave"] + byType["action.queue.checks_start"]);

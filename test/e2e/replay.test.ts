@@ -57,7 +57,11 @@ async function buildShop(dir: string): Promise<HistoryRepo> {
     await repo.commit(`Add change ${i}`, { [`changes/pr-${i}.txt`]: `${i}\n` }, 10 * i - 5, i % 2 ? "Ada" : "Bob");
     repo.switchTo("main");
     if (i === 7) continue;
-    repo.merge(i === 8 ? "Merge branches 'pr-7' and 'pr-8'" : `Merge pull request #${i} from acme/pr-${i}`, i === 8 ? ["pr-7", "pr-8"] : [`pr-${i}`], 10 * i);
+    repo.merge(
+      i === 8 ? "Merge branches 'pr-7' and 'pr-8'" : `Merge pull request #${i} from acme/pr-${i}`,
+      i === 8 ? ["pr-7", "pr-8"] : [`pr-${i}`],
+      10 * i,
+    );
     if (i === 4) await repo.commit("Fix the README directly on main", { "README.md": "the shop\n" }, 43, "Cy");
   }
   return repo;
@@ -66,7 +70,8 @@ async function buildShop(dir: string): Promise<HistoryRepo> {
 /** `path mode sha` lines of a tree, without the replay's own files. */
 function treeListing(gitDir: string, rev: string): string[] {
   return execFileSync("git", ["--git-dir", gitDir, "ls-tree", "-r", rev], { encoding: "utf8" })
-    .split("\n").filter((l) => l !== "" && !/\t\.yardmaster(\.yml|\/)/.test(l));
+    .split("\n")
+    .filter((l) => l !== "" && !/\t\.yardmaster(\.yml|\/)/.test(l));
 }
 
 async function api(url: string): Promise<{ json: any; link: string | null }> {
@@ -78,7 +83,8 @@ async function api(url: string): Promise<{ json: any; link: string | null }> {
 /** Every event of a repository of these types, following the Link header's next pages. */
 async function allEvents(repo: string, types: string[]): Promise<any[]> {
   const events: any[] = [];
-  let url: string | null = `/v1/repos/${repo}/logs?per_page=100&received_from=2000-01-01T00:00:00Z&${types.map((t) => `event_type=${t}`).join("&")}`;
+  let url: string | null =
+    `/v1/repos/${repo}/logs?per_page=100&received_from=2000-01-01T00:00:00Z&${types.map((t) => `event_type=${t}`).join("&")}`;
   while (url) {
     const page = await api(url);
     events.push(...page.json.events);
@@ -96,7 +102,18 @@ beforeAll(async () => {
   server = await startServerProcess({ YARDMASTER_CI_SLOTS: "2" });
   const replay = (args: string[]) => runCli(["replay", "--json", "--timeout", "900", ...args], server.cliEnv, 920_000);
   [shopRun, selfRun] = await Promise.all([
-    replay(["--from", shop.path, "--repo", "acme/shop", "--config", path.join(work, "queue.yml"), "--speed", "1e9", "--break", BROKEN.join(",")]),
+    replay([
+      "--from",
+      shop.path,
+      "--repo",
+      "acme/shop",
+      "--config",
+      path.join(work, "queue.yml"),
+      "--speed",
+      "1e9",
+      "--break",
+      BROKEN.join(","),
+    ]),
     // The default configuration (batches of 2-4, 3 s wait): nothing here depends on batch positions.
     replay(["--from", ROOT, "--repo", "demo/self", "--limit", "6", "--ci", "true", "--speed", "1e9"]),
   ]);
@@ -110,7 +127,14 @@ describe("replaying a repository with merge commits and two broken pull requests
   it("merges every good pull request and dequeues the two broken ones as culprits found by bisection", () => {
     expect(shopRun.code, shopRun.stderr + server.output().slice(-3000)).toBe(0);
     const r = report(shopRun);
-    expect(r).toMatchObject({ mode: "merges", changes: 8, pullRequests: 8, broken: BROKEN, notQueued: [], outsideChanges: { pushed: 1, refused: [] } });
+    expect(r).toMatchObject({
+      mode: "merges",
+      changes: 8,
+      pullRequests: 8,
+      broken: BROKEN,
+      notQueued: [],
+      outsideChanges: { pushed: 1, refused: [] },
+    });
     expect(r.merged).toHaveLength(6);
     expect(r.dequeued.map((d) => d.order)).toEqual(BROKEN);
     for (const d of r.dequeued) expect(["CHECKS_FAILED", "DROPPED_BY_BISECTION_ELIMINATION"]).toContain(d.code);
@@ -120,14 +144,22 @@ describe("replaying a repository with merge commits and two broken pull requests
 
   it("ends with the history's tree without the broken pull requests' files", () => {
     const forgeGit = path.join(server.dataDir, "repos", "acme", "shop.git");
-    const expected = treeListing(path.join(shop.path, ".git"), "main").filter((l) => !BROKEN.some((b) => l.endsWith(`\tchanges/pr-${b}.txt`)));
+    const expected = treeListing(path.join(shop.path, ".git"), "main").filter(
+      (l) => !BROKEN.some((b) => l.endsWith(`\tchanges/pr-${b}.txt`)),
+    );
     expect(treeListing(forgeGit, "main")).toEqual(expected);
     expect(expected).toHaveLength(7);
   });
 
   it("logs a checks_start / checks_end pair per check and member, and bisections that found the broken ones", async () => {
-    const events = await allEvents("acme/shop", ["action.queue.checks_start", "action.queue.checks_end", "action.queue.batch_bisection_start", "action.queue.batch_bisection_end"]);
-    const key = (e: any) => `${e.pull_request}/${e.metadata.batch_id}/${e.metadata.speculative_check_pull_request.number}`;
+    const events = await allEvents("acme/shop", [
+      "action.queue.checks_start",
+      "action.queue.checks_end",
+      "action.queue.batch_bisection_start",
+      "action.queue.batch_bisection_end",
+    ]);
+    const key = (e: any) =>
+      `${e.pull_request}/${e.metadata.batch_id}/${e.metadata.speculative_check_pull_request.number}`;
     const count = (type: string) => {
       const m = new Map<string, number>();
       for (const e of events.filter((x) => x.type === type)) m.set(key(e), (m.get(key(e)) ?? 0) + 1);
@@ -139,7 +171,9 @@ describe("replaying a repository with merge commits and two broken pull requests
     expect([...starts.values()].every((n) => n === 1)).toBe(true);
 
     const numbers = report(shopRun).dequeued.map((d) => d.number);
-    const bisected = new Set(events.filter((e) => e.type === "action.queue.batch_bisection_start").map((e) => e.metadata.batch_id));
+    const bisected = new Set(
+      events.filter((e) => e.type === "action.queue.batch_bisection_start").map((e) => e.metadata.batch_id),
+    );
     const ends = events.filter((e) => e.type === "action.queue.batch_bisection_end");
     expect(new Set(ends.map((e) => e.metadata.batch_id))).toEqual(bisected);
     // Every culprit a bisection named is a broken pull request.
@@ -163,7 +197,15 @@ describe("replaying this project's own first 6 changes, beside the other history
   it("merges all of them with CI `true`, and ends with the history's tree", () => {
     expect(selfRun.code, selfRun.stderr + server.output().slice(-3000)).toBe(0);
     const r = report(selfRun);
-    expect(r).toMatchObject({ mode: "linear", changes: 6, pullRequests: 6, dequeued: [], notQueued: [], broken: [], tree: { equal: true } });
+    expect(r).toMatchObject({
+      mode: "linear",
+      changes: 6,
+      pullRequests: 6,
+      dequeued: [],
+      notQueued: [],
+      broken: [],
+      tree: { equal: true },
+    });
     expect(r.merged).toHaveLength(6);
     expect(r.ciRuns).toBeGreaterThanOrEqual(6 / 4);
   });

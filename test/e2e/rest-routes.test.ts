@@ -29,41 +29,134 @@ async function call(method: string, path: string, body?: unknown, headers: Recor
 describe("the 20 REST routes, for a repository with no queue", () => {
   it.each([
     ["GET", "/merge-queue/branches", undefined, 200, { branches: [] }],
-    ["GET", "/merge-queue/status", undefined, 200, { scope_queues: { __default__: [] }, batches: [], waiting_pull_requests: [], automatic_conflict_resolution_unsupported: true, mode: "serial" }],
-    ["GET", "/merge-queue/status?branch=main", undefined, 200, { scope_queues: { __default__: [] }, batches: [], waiting_pull_requests: [], automatic_conflict_resolution_unsupported: true, mode: "serial" }],
-    ["GET", "/merge-queue/pull/1", undefined, 404, { code: "not_found", message: "pull request 1 is not in any merge queue" }],
-    ["GET", "/merge-queue/pull/1/dequeue-impact", undefined, 404, { code: "not_found", message: "pull request 1 is not in any merge queue" }],
-    ["POST", "/merge-queue/pull/1/dequeue", undefined, 404, { code: "not_found", message: "pull request 1 is not in any merge queue" }],
+    [
+      "GET",
+      "/merge-queue/status",
+      undefined,
+      200,
+      {
+        scope_queues: { __default__: [] },
+        batches: [],
+        waiting_pull_requests: [],
+        automatic_conflict_resolution_unsupported: true,
+        mode: "serial",
+      },
+    ],
+    [
+      "GET",
+      "/merge-queue/status?branch=main",
+      undefined,
+      200,
+      {
+        scope_queues: { __default__: [] },
+        batches: [],
+        waiting_pull_requests: [],
+        automatic_conflict_resolution_unsupported: true,
+        mode: "serial",
+      },
+    ],
+    [
+      "GET",
+      "/merge-queue/pull/1",
+      undefined,
+      404,
+      { code: "not_found", message: "pull request 1 is not in any merge queue" },
+    ],
+    [
+      "GET",
+      "/merge-queue/pull/1/dequeue-impact",
+      undefined,
+      404,
+      { code: "not_found", message: "pull request 1 is not in any merge queue" },
+    ],
+    [
+      "POST",
+      "/merge-queue/pull/1/dequeue",
+      undefined,
+      404,
+      { code: "not_found", message: "pull request 1 is not in any merge queue" },
+    ],
     ["GET", "/merge-queue/pause", undefined, 200, { paused: false, reason: null, paused_at: null }],
-    ["DELETE", "/merge-queue/pause", undefined, 404, { code: "not_found", message: "the merge queue of acme/widgets is not paused" }],
+    [
+      "DELETE",
+      "/merge-queue/pause",
+      undefined,
+      404,
+      { code: "not_found", message: "the merge queue of acme/widgets is not paused" },
+    ],
     ["GET", "/queue/pause", undefined, 200, { queue_pause: [] }],
-    ["DELETE", "/queue/pause", undefined, 404, { code: "not_found", message: "the merge queue of acme/widgets is not paused" }],
-    ["POST", "/queue/pause/delete", undefined, 404, { code: "not_found", message: "the merge queue of acme/widgets is not paused" }],
+    [
+      "DELETE",
+      "/queue/pause",
+      undefined,
+      404,
+      { code: "not_found", message: "the merge queue of acme/widgets is not paused" },
+    ],
+    [
+      "POST",
+      "/queue/pause/delete",
+      undefined,
+      404,
+      { code: "not_found", message: "the merge queue of acme/widgets is not paused" },
+    ],
     // No configuration file: the default configuration the queue runs with (docs/merge-queue.md).
-    ["GET", "/queues/configuration", undefined, 200, { configuration: [{ name: "default", config: { batch_size: 1, batch_max_wait_time: 30, allow_inplace_checks: true } }] }],
+    [
+      "GET",
+      "/queues/configuration",
+      undefined,
+      200,
+      {
+        configuration: [
+          { name: "default", config: { batch_size: 1, batch_max_wait_time: 30, allow_inplace_checks: true } },
+        ],
+      },
+    ],
     ["GET", "/queues", undefined, 200, { queues: [] }],
     ["GET", "/queues/branches", undefined, 200, { base_refs: [] }],
-    ["GET", "/queues/branches?start_at=2026-01-01T00:00:00Z&end_at=2026-01-02T00:00:00%2B02:00", undefined, 200, { base_refs: [] }],
+    [
+      "GET",
+      "/queues/branches?start_at=2026-01-01T00:00:00Z&end_at=2026-01-02T00:00:00%2B02:00",
+      undefined,
+      200,
+      { base_refs: [] },
+    ],
   ])("%s %s answers %s", async (method, path, body, status, expected) => {
     const res = await call(method, repo + path, body);
     expect(res.status).toBe(status);
     expect(res.json).toMatchObject(expected as object);
-    if (status >= 400) expect(res.json.details).toContainEqual({ type: "request_info", request_id: res.headers.get("x-request-id") });
+    if (status >= 400)
+      expect(res.json.details).toContainEqual({ type: "request_info", request_id: res.headers.get("x-request-id") });
   });
 
   it("GET /queues/configuration without a configuration file shows every key of the default queue rule", async () => {
     const res = await call("GET", `${repo}/queues/configuration`);
     expect(Object.keys(res.json.configuration[0].config).sort()).toEqual([
-      "allow_inplace_checks", "allow_queue_branch_edit", "batch_max_failure_resolution_attempts", "batch_max_wait_time", "batch_size",
-      "checks_timeout", "commit_message_template", "draft_bot_account", "merge_bot_account", "merge_method", "priority",
-      "queue_branch_merge_method", "queue_branch_prefix", "update_bot_account", "update_method",
+      "allow_inplace_checks",
+      "allow_queue_branch_edit",
+      "batch_max_failure_resolution_attempts",
+      "batch_max_wait_time",
+      "batch_size",
+      "checks_timeout",
+      "commit_message_template",
+      "draft_bot_account",
+      "merge_bot_account",
+      "merge_method",
+      "priority",
+      "queue_branch_merge_method",
+      "queue_branch_prefix",
+      "update_bot_account",
+      "update_method",
     ]);
   });
 
   it("PUT /merge-queue/pause and PUT /queue/pause answer the pause, DELETE answers 204 with an empty body", async () => {
     const put = await call("PUT", `${repo}/merge-queue/pause`, { reason: "release freeze" });
     expect(put.status).toBe(200);
-    expect(put.json).toEqual({ paused: true, reason: "release freeze", paused_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/) });
+    expect(put.json).toEqual({
+      paused: true,
+      reason: "release freeze",
+      paused_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/),
+    });
     const legacy = await call("PUT", `${repo}/queue/pause`, { reason: "still frozen" });
     expect(legacy.status).toBe(200);
     expect(legacy.json).toEqual({ queue_pause: [{ reason: "still frozen", pause_date: put.json.paused_at }] });
@@ -75,33 +168,59 @@ describe("the 20 REST routes, for a repository with no queue", () => {
   it.each([
     ["POST", "/pulls/1/simulator", 404, { code: "not_found", message: "pull request 1 was not found in acme/widgets" }],
     ["POST", "/simulator", 200, { title: "The configuration is valid", summary: "", deprecations: [] }],
-    ["POST", "/configuration-simulator", 200, { message: "The configuration is valid", deprecations: [], unused_sections: [] }],
+    [
+      "POST",
+      "/configuration-simulator",
+      200,
+      { message: "The configuration is valid", deprecations: [], unused_sections: [] },
+    ],
   ])("%s %s answers %s for a valid configuration", async (method, path, status, expected) => {
     const res = await call(method, repo + path, { service_yml: "queue_rules:\n  - name: default\n" });
     expect(res.status).toBe(status);
     expect(res.json).toMatchObject(expected as object);
   });
 
-  it.each([["/pulls/1/simulator"], ["/simulator"], ["/configuration-simulator"]])("POST %s refuses an invalid configuration with every error", async (path) => {
-    const res = await call("POST", repo + path, { service_yml: "queue_rules:\n  - name: default\n    batch_size: 0\n    colour: red\n" });
-    expect(res.status).toBe(422);
-    expect(res.json.details.filter((d: { type: string }) => d.type === "field_violation").map((d: { field: string }) => d.field)).toEqual(["service_yml", "service_yml"]);
-    expect(res.json.message).toMatch(/^service_yml: .*queue_rules → item 0 → batch_size \(line 3, column 17\) \(and 1 more\)$/);
-  });
+  it.each([["/pulls/1/simulator"], ["/simulator"], ["/configuration-simulator"]])(
+    "POST %s refuses an invalid configuration with every error",
+    async (path) => {
+      const res = await call("POST", repo + path, {
+        service_yml: "queue_rules:\n  - name: default\n    batch_size: 0\n    colour: red\n",
+      });
+      expect(res.status).toBe(422);
+      expect(
+        res.json.details
+          .filter((d: { type: string }) => d.type === "field_violation")
+          .map((d: { field: string }) => d.field),
+      ).toEqual(["service_yml", "service_yml"]);
+      expect(res.json.message).toMatch(
+        /^service_yml: .*queue_rules → item 0 → batch_size \(line 3, column 17\) \(and 1 more\)$/,
+      );
+    },
+  );
 
   // A repository of its own: the pause routes above log events for acme/widgets.
   it("GET /logs answers an empty page with its Link", async () => {
     const res = await call("GET", "/v1/repos/acme/quiet/logs");
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ size: 0, per_page: 10, events: [] });
-    expect(res.headers.get("link")).toMatch(/^<\/v1\/repos\/acme\/quiet\/logs\?received_from=[^>]+&per_page=10>; rel="first"$/);
+    expect(res.headers.get("link")).toMatch(
+      /^<\/v1\/repos\/acme\/quiet\/logs\?received_from=[^>]+&per_page=10>; rel="first"$/,
+    );
   });
 
   it("GET /logs/aggregate answers zero counts over a zero-filled day", async () => {
     const res = await call("GET", "/v1/repos/acme/quiet/logs/aggregate");
     expect(res.status).toBe(200);
     const { histogram, ...rest } = res.json;
-    expect(rest).toEqual({ total: 0, interval_size_seconds: 900, by_event_type: [], by_outcome: [], by_trigger: [], by_pull_request: [], by_batch_pull_request: [] });
+    expect(rest).toEqual({
+      total: 0,
+      interval_size_seconds: 900,
+      by_event_type: [],
+      by_outcome: [],
+      by_trigger: [],
+      by_pull_request: [],
+      by_batch_pull_request: [],
+    });
     expect(histogram.length).toBeGreaterThanOrEqual(96);
     expect(histogram.every((b: { count: number }) => b.count === 0)).toBe(true);
     expect(Object.keys(histogram[0])).toEqual(["start", "end", "count"]);
@@ -117,10 +236,18 @@ describe("bad input", () => {
     ["/v1/repos/acme/wid$gets/merge-queue/branches", "repository", "must match the pattern ^[\\w\\-\\.]+$"],
     [`${repo}/merge-queue/pull/abc`, "pr_number", "must be an integer between 0 and 9223372036854775807"],
     [`${repo}/merge-queue/pull/-1`, "pr_number", "must be an integer between 0 and 9223372036854775807"],
-    [`${repo}/merge-queue/pull/9223372036854775808`, "pr_number", "must be an integer between 0 and 9223372036854775807"],
+    [
+      `${repo}/merge-queue/pull/9223372036854775808`,
+      "pr_number",
+      "must be an integer between 0 and 9223372036854775807",
+    ],
     [`${repo}/queues/branches?start_at=1700000000`, "start_at", expect.stringContaining("UTC offset")],
     [`${repo}/queues/branches?end_at=2026-01-01T00:00:00`, "end_at", expect.stringContaining("UTC offset")],
-    [`${repo}/queues/branches?start_at=2026-01-02T00:00:00Z&end_at=2026-01-01T00:00:00Z`, "start_at", "must not be after end_at"],
+    [
+      `${repo}/queues/branches?start_at=2026-01-02T00:00:00Z&end_at=2026-01-01T00:00:00Z`,
+      "start_at",
+      "must not be after end_at",
+    ],
     [`${repo}/queues/branches?colour=red`, "colour", "unknown query parameter"],
     [`${repo}/merge-queue/status?branch=a&branch=b`, "branch", "must be given at most once"],
     [`${repo}/queues/branches?start_at=2026-02-30T00:00:00Z`, "start_at", expect.stringContaining("UTC offset")],
@@ -130,7 +257,11 @@ describe("bad input", () => {
     [`${repo}/logs?per_page=abc`, "per_page", "must be an integer between 1 and 100"],
     [`${repo}/logs?per_page=101`, "per_page", "must be an integer between 1 and 100"],
     [`${repo}/logs?pull_request=-3`, "pull_request", "must be an integer between 0 and 9223372036854775807"],
-    [`${repo}/logs?${Array.from({ length: 101 }, (_, i) => `pull_request=${i}`).join("&")}`, "pull_request", "must hold at most 100 values, not 101"],
+    [
+      `${repo}/logs?${Array.from({ length: 101 }, (_, i) => `pull_request=${i}`).join("&")}`,
+      "pull_request",
+      "must hold at most 100 values, not 101",
+    ],
     [`${repo}/logs?trigger=${long(256)}`, "trigger[0]", "must be at most 255 characters long"],
     [`${repo}/logs?trigger=a%00b`, "trigger[0]", "must not contain the NUL character (U+0000)"],
   ])("GET %s is 422 naming %s", async (path, field, description) => {
@@ -144,9 +275,19 @@ describe("bad input", () => {
   it("lists every violation of a request, whatever the kind", async () => {
     const logs = await call("GET", `${repo}/logs?per_page=0&outcome=bad&event_type=${"x".repeat(3)}&pull_request=a`);
     expect(logs.status).toBe(422);
-    expect(logs.json.details.filter((d: { type: string }) => d.type === "field_violation").map((d: { field: string }) => d.field).sort()).toEqual(["outcome", "per_page", "pull_request"]);
+    expect(
+      logs.json.details
+        .filter((d: { type: string }) => d.type === "field_violation")
+        .map((d: { field: string }) => d.field)
+        .sort(),
+    ).toEqual(["outcome", "per_page", "pull_request"]);
     const pull = await call("GET", "/v1/repos/ac_me/widgets/merge-queue/pull/-1");
-    expect(pull.json.details.filter((d: { type: string }) => d.type === "field_violation").map((d: { field: string }) => d.field).sort()).toEqual(["owner", "pr_number"]);
+    expect(
+      pull.json.details
+        .filter((d: { type: string }) => d.type === "field_violation")
+        .map((d: { field: string }) => d.field)
+        .sort(),
+    ).toEqual(["owner", "pr_number"]);
     expect(pull.json.message).toMatch(/\(and 1 more\)$/);
   });
 
@@ -188,15 +329,25 @@ describe("bad input", () => {
     const gzipped = await call("PUT", `${repo}/merge-queue/pause`, '{"reason":"x"}', { "content-encoding": "gzip" });
     expect(gzipped.status).toBe(415);
     expect(gzipped.json.code).toBe("invalid_argument");
-    expect(gzipped.json.details).toContainEqual({ type: "field_violation", field: "content-encoding", description: '"gzip" is not supported: send the request body uncompressed' });
-    const identity = await call("PUT", "/v1/repos/acme/identity/merge-queue/pause", '{"reason":"x"}', { "content-encoding": "identity" });
+    expect(gzipped.json.details).toContainEqual({
+      type: "field_violation",
+      field: "content-encoding",
+      description: '"gzip" is not supported: send the request body uncompressed',
+    });
+    const identity = await call("PUT", "/v1/repos/acme/identity/merge-queue/pause", '{"reason":"x"}', {
+      "content-encoding": "identity",
+    });
     expect(identity.status).toBe(200);
   });
 
   it("refuses a body sent as text/plain with 415 naming content-type", async () => {
     const res = await call("PUT", `${repo}/merge-queue/pause`, '{"reason":"x"}', { "content-type": "text/plain" });
     expect(res.status).toBe(415);
-    expect(res.json.details).toContainEqual({ type: "field_violation", field: "content-type", description: '"text/plain" is not supported: send the body as application/json' });
+    expect(res.json.details).toContainEqual({
+      type: "field_violation",
+      field: "content-type",
+      description: '"text/plain" is not supported: send the body as application/json',
+    });
   });
 
   it("answers a request whose headers exceed 16 KiB with 431 and the error body", async () => {

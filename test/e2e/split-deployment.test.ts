@@ -48,16 +48,27 @@ describe("a front process and a log process", () => {
     expect((await rest(front, "PUT", "/merge-queue/pause", { reason: "split" })).status).toBe(200);
     expect((await rest(front, "DELETE", "/merge-queue/pause")).status).toBe(204);
     const page = await eventually(async () => {
-      const res = await rest(front, "GET", "/logs?per_page=1&event_type=queue.pause.create&event_type=queue.pause.delete");
+      const res = await rest(
+        front,
+        "GET",
+        "/logs?per_page=1&event_type=queue.pause.create&event_type=queue.pause.delete",
+      );
       expect(res.status).toBe(200);
       expect(res.json.size).toBe(1);
       expect(res.link).toMatch(/rel="next"/);
       return res;
     }, 60_000);
     expect(page.json.events[0].type).toBe("queue.pause.delete");
-    const direct = await rest(log, "GET", "/logs?per_page=1&event_type=queue.pause.create&event_type=queue.pause.delete");
+    const direct = await rest(
+      log,
+      "GET",
+      "/logs?per_page=1&event_type=queue.pause.create&event_type=queue.pause.delete",
+    );
     expect(direct.json.events).toEqual(page.json.events);
-    expect((await rest(front, "GET", "/logs/aggregate?event_type=queue.pause.create&event_type=queue.pause.delete")).json.total).toBe(2);
+    expect(
+      (await rest(front, "GET", "/logs/aggregate?event_type=queue.pause.create&event_type=queue.pause.delete")).json
+        .total,
+    ).toBe(2);
   }, 90_000);
 
   it("carry the log process's validation errors back as they are", async () => {
@@ -69,9 +80,16 @@ describe("a front process and a log process", () => {
   it("answer gRPC on the front for the log", async () => {
     const client = grpcClient(ActivityLogService, `127.0.0.1:${front.port}`);
     try {
-      const list = await grpcUnary(client, "listLogs", { owner: "acme", repository: "split", eventType: ["queue.pause.create"] }, ADMIN_KEY);
+      const list = await grpcUnary(
+        client,
+        "listLogs",
+        { owner: "acme", repository: "split", eventType: ["queue.pause.create"] },
+        ADMIN_KEY,
+      );
       expect(list.events.map((e: { type: string }) => e.type)).toEqual(["queue.pause.create"]);
-      await expect(grpcUnary(client, "listLogs", { owner: "acme", repository: "split" }, "not-the-key-at-all")).rejects.toMatchObject({ code: grpc.status.UNAUTHENTICATED });
+      await expect(
+        grpcUnary(client, "listLogs", { owner: "acme", repository: "split" }, "not-the-key-at-all"),
+      ).rejects.toMatchObject({ code: grpc.status.UNAUTHENTICATED });
     } finally {
       client.close();
     }
@@ -83,7 +101,12 @@ describe("a front process and a log process", () => {
   });
 
   it("refuse to split the local forge's queue from its simulator", async () => {
-    const res = await runCli(["serve", "--only", "queue"], { ...process.env, YARDMASTER_ADMIN_KEY: ADMIN_KEY, DATABASE_URL: log.db.url, PORT: "0" });
+    const res = await runCli(["serve", "--only", "queue"], {
+      ...process.env,
+      YARDMASTER_ADMIN_KEY: ADMIN_KEY,
+      DATABASE_URL: log.db.url,
+      PORT: "0",
+    });
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/--only: with FORGE=local the queue and the simulator run in the same process/);
   });

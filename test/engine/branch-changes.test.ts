@@ -8,7 +8,10 @@ import { describe, expect, it } from "vitest";
 import { configuration, QueueHarness, queueRule, sha, STORY } from "./fixtures.js";
 
 const twoChecks = configuration({ mergeQueue: { max_parallel_checks: 2 } });
-const editable = configuration({ mergeQueue: { max_parallel_checks: 2 }, rules: [queueRule({ allow_queue_branch_edit: true, merge_method: "merge-batch" })] });
+const editable = configuration({
+  mergeQueue: { max_parallel_checks: 2 },
+  rules: [queueRule({ allow_queue_branch_edit: true, merge_method: "merge-batch" })],
+});
 /** #1 and #2 queued, each checked in its own batch (Batch 2 on top of Batch 1), both running. */
 function twoRunning(): QueueHarness {
   const h = new QueueHarness(twoChecks);
@@ -31,9 +34,13 @@ describe("a deleted base branch", () => {
     h.created("Batch 2", 102);
     h.at(5).send({ type: "base_branch_deleted", branch: "main" });
     expect(h.lines(STORY)).toEqual([
-      "log action.queue.checks_end #1 Batch 1 aborted BASE_BRANCH_MISSING", "cancel Batch 1 (BASE_BRANCH_MISSING)",
-      "log action.queue.checks_end #2 Batch 2 aborted BASE_BRANCH_MISSING", "cancel Batch 2 (BASE_BRANCH_MISSING)",
-      "log action.queue.leave #1 BASE_BRANCH_MISSING", "log action.queue.leave #2 BASE_BRANCH_MISSING", "log action.queue.leave #3 BASE_BRANCH_MISSING",
+      "log action.queue.checks_end #1 Batch 1 aborted BASE_BRANCH_MISSING",
+      "cancel Batch 1 (BASE_BRANCH_MISSING)",
+      "log action.queue.checks_end #2 Batch 2 aborted BASE_BRANCH_MISSING",
+      "cancel Batch 2 (BASE_BRANCH_MISSING)",
+      "log action.queue.leave #1 BASE_BRANCH_MISSING",
+      "log action.queue.leave #2 BASE_BRANCH_MISSING",
+      "log action.queue.leave #3 BASE_BRANCH_MISSING",
     ]);
     const leave = h.effects.find((e) => e.kind === "log" && e.type === "action.queue.leave");
     expect(leave?.kind === "log" && leave.metadata.reason).toBe("The base branch main was deleted");
@@ -58,7 +65,14 @@ describe("a deleted base branch", () => {
     expect(h.lines(["merge_batch"])).toEqual(["merge Batch 1 [1] merge exact"]);
     h.send({ type: "base_branch_deleted", branch: "main" });
     expect(h.logs().filter((l) => l.includes("leave"))).toEqual(["log action.queue.leave #2 BASE_BRANCH_MISSING"]);
-    h.send({ type: "merge_failed", batchId: h.batch("Batch 1").batch.id, reason: "error", pullRequest: 1, currentBaseSha: null, message: "branch not found" });
+    h.send({
+      type: "merge_failed",
+      batchId: h.batch("Batch 1").batch.id,
+      reason: "error",
+      pullRequest: 1,
+      currentBaseSha: null,
+      message: "branch not found",
+    });
     expect(h.logs().filter((l) => l.includes("leave"))).toEqual(["log action.queue.leave #1 BASE_BRANCH_MISSING"]);
     expect(h.state.pulls).toEqual({});
   });
@@ -70,9 +84,19 @@ describe("a deleted base branch", () => {
     h.ci("Batch 1", true);
     h.send({ type: "base_branch_deleted", branch: "main" });
     h.queue(2, { baseSha: sha("recreated") });
-    h.send({ type: "merge_failed", batchId: h.batch("Batch 1").batch.id, reason: "base_moved", pullRequest: null, currentBaseSha: null, message: "the base moved" });
+    h.send({
+      type: "merge_failed",
+      batchId: h.batch("Batch 1").batch.id,
+      reason: "base_moved",
+      pullRequest: null,
+      currentBaseSha: null,
+      message: "the base moved",
+    });
     expect(Object.keys(h.state.pulls)).toEqual(["1", "2"]);
-    expect(h.lines(["create_speculative_check"])).toEqual(["create Batch 3 [1] ahead []", "create Batch 4 [2] ahead [1]"]);
+    expect(h.lines(["create_speculative_check"])).toEqual([
+      "create Batch 3 [1] ahead []",
+      "create Batch 4 [2] ahead [1]",
+    ]);
     const create = h.effects.find((e) => e.kind === "create_speculative_check");
     expect(create?.kind === "create_speculative_check" && create.baseSha).toBe(sha("recreated"));
   });
@@ -83,12 +107,17 @@ describe("a pull request moved to another base branch", () => {
     const h = twoRunning();
     h.send({ type: "pull_request_base_changed", number: 1, baseRef: "release" });
     expect(h.lines(STORY)).toEqual([
-      "log action.queue.checks_end #1 Batch 1 aborted BASE_BRANCH_CHANGED", "cancel Batch 1 (BASE_BRANCH_CHANGED)",
-      "log action.queue.checks_end #2 Batch 2 aborted PR_AHEAD_DEQUEUED", "cancel Batch 2 (PR_AHEAD_DEQUEUED)",
-      "log action.queue.leave #1 BASE_BRANCH_CHANGED", "create Batch 3 [2] ahead []",
+      "log action.queue.checks_end #1 Batch 1 aborted BASE_BRANCH_CHANGED",
+      "cancel Batch 1 (BASE_BRANCH_CHANGED)",
+      "log action.queue.checks_end #2 Batch 2 aborted PR_AHEAD_DEQUEUED",
+      "cancel Batch 2 (PR_AHEAD_DEQUEUED)",
+      "log action.queue.leave #1 BASE_BRANCH_CHANGED",
+      "create Batch 3 [2] ahead []",
     ]);
     const leave = h.effects.find((e) => e.kind === "log" && e.type === "action.queue.leave");
-    expect(leave?.kind === "log" && leave.metadata.reason).toBe("The base branch of the pull request changed from main to release");
+    expect(leave?.kind === "log" && leave.metadata.reason).toBe(
+      "The base branch of the pull request changed from main to release",
+    );
   });
 
   it("changes nothing when the base is the one it is queued for", () => {
@@ -106,9 +135,12 @@ describe("commits pushed to a draft pull request by someone else", () => {
     const h = twoRunning();
     edit(h, "Batch 1", "foreign commit");
     expect(h.lines(STORY)).toEqual([
-      "log action.queue.checks_end #1 Batch 1 aborted DRAFT_PULL_REQUEST_CHANGED", "cancel Batch 1 (DRAFT_PULL_REQUEST_CHANGED)",
-      "log action.queue.checks_end #2 Batch 2 aborted BATCH_AHEAD_BRANCH_EDITED", "cancel Batch 2 (BATCH_AHEAD_BRANCH_EDITED)",
-      "log action.queue.leave #1 DRAFT_PULL_REQUEST_CHANGED", "create Batch 3 [2] ahead []",
+      "log action.queue.checks_end #1 Batch 1 aborted DRAFT_PULL_REQUEST_CHANGED",
+      "cancel Batch 1 (DRAFT_PULL_REQUEST_CHANGED)",
+      "log action.queue.checks_end #2 Batch 2 aborted BATCH_AHEAD_BRANCH_EDITED",
+      "cancel Batch 2 (BATCH_AHEAD_BRANCH_EDITED)",
+      "log action.queue.leave #1 DRAFT_PULL_REQUEST_CHANGED",
+      "create Batch 3 [2] ahead []",
     ]);
   });
 
@@ -122,7 +154,12 @@ describe("commits pushed to a draft pull request by someone else", () => {
   });
 
   it("with allow_queue_branch_edit but a merge method that merges the heads, not the draft, the batch still leaves", () => {
-    const h = new QueueHarness(configuration({ mergeQueue: { max_parallel_checks: 2 }, rules: [queueRule({ allow_queue_branch_edit: true, merge_method: "fast-forward" })] }));
+    const h = new QueueHarness(
+      configuration({
+        mergeQueue: { max_parallel_checks: 2 },
+        rules: [queueRule({ allow_queue_branch_edit: true, merge_method: "fast-forward" })],
+      }),
+    );
     h.queue(1);
     h.created("Batch 1", 101);
     edit(h, "Batch 1", "foreign commit");
@@ -143,16 +180,24 @@ describe("commits pushed to a draft pull request by someone else", () => {
     h.at(12);
     edit(h, "Batch 2", "fixup pushed by a maintainer");
     expect(h.lines(STORY)).toEqual([
-      "log action.queue.checks_end #3 Batch 3 aborted BATCH_AHEAD_BRANCH_EDITED", "cancel Batch 3 (BATCH_AHEAD_BRANCH_EDITED)",
+      "log action.queue.checks_end #3 Batch 3 aborted BATCH_AHEAD_BRANCH_EDITED",
+      "cancel Batch 3 (BATCH_AHEAD_BRANCH_EDITED)",
     ]);
     const { batch } = h.batch("Batch 2");
-    expect({ head: batch.check!.headSha, phase: batch.check!.phase, startedAt: batch.check!.startedAt }).toEqual({ head: sha("fixup pushed by a maintainer"), phase: "running", startedAt: h.now });
+    expect({ head: batch.check!.headSha, phase: batch.check!.phase, startedAt: batch.check!.startedAt }).toEqual({
+      head: sha("fixup pushed by a maintainer"),
+      phase: "running",
+      startedAt: h.now,
+    });
     expect(h.picture()).toContain("  Batch 4 [3] no check on Batch 2");
     h.at(40).ci("Batch 2", true);
     const merge = h.effects.find((e) => e.kind === "merge_batch");
     expect(merge?.kind === "merge_batch" && merge.checkSha).toBe(sha("fixup pushed by a maintainer"));
     expect(h.lines(["create_speculative_check"])).toEqual([]);
     h.merged("Batch 2");
-    expect(h.lines(["create_speculative_check", "action.queue.leave"])).toEqual(["log action.queue.leave #2 PR_MERGED", "create Batch 4 [3] ahead []"]);
+    expect(h.lines(["create_speculative_check", "action.queue.leave"])).toEqual([
+      "log action.queue.leave #2 PR_MERGED",
+      "create Batch 4 [3] ahead []",
+    ]);
   });
 });

@@ -7,7 +7,12 @@ import { apply, dequeueImpact, NotQueuedError, pullView } from "../../services/e
 import { configuration, pauseEvent, QueueHarness, sha, STORY, unpauseEvent } from "./fixtures.js";
 
 const TRAIN = "train main/__default__ base 074a83b";
-const dequeue = (number: number) => ({ type: "dequeue_requested" as const, number, trigger: "@ada", source: "api" as const });
+const dequeue = (number: number) => ({
+  type: "dequeue_requested" as const,
+  number,
+  trigger: "@ada",
+  source: "api" as const,
+});
 
 describe("leaving the queue", () => {
   it("a manual dequeue logs action.dequeue, leaves with PR_MANUALLY_DEQUEUED, re-embarks from its position and dequeues stacked successors", () => {
@@ -23,23 +28,42 @@ describe("leaving the queue", () => {
     h.at(10).send(dequeue(2));
     expect(h.lines(STORY)).toEqual([
       "log action.dequeue #2",
-      "log action.queue.checks_end #2 Batch 2 aborted PR_MANUALLY_DEQUEUED", "cancel Batch 2 (PR_MANUALLY_DEQUEUED)",
-      "log action.queue.checks_end #3 Batch 3 aborted PR_AHEAD_DEQUEUED", "cancel Batch 3 (PR_AHEAD_DEQUEUED)",
-      "log action.queue.leave #2 PR_MANUALLY_DEQUEUED", "log action.queue.leave #3 STACK_PREDECESSOR_DEQUEUED",
+      "log action.queue.checks_end #2 Batch 2 aborted PR_MANUALLY_DEQUEUED",
+      "cancel Batch 2 (PR_MANUALLY_DEQUEUED)",
+      "log action.queue.checks_end #3 Batch 3 aborted PR_AHEAD_DEQUEUED",
+      "cancel Batch 3 (PR_AHEAD_DEQUEUED)",
+      "log action.queue.leave #2 PR_MANUALLY_DEQUEUED",
+      "log action.queue.leave #3 STACK_PREDECESSOR_DEQUEUED",
       "create Batch 4 [4] ahead [1]",
     ]);
     expect(h.picture()).toEqual([TRAIN, "  Batch 1 [1] draft running", "  Batch 4 [4] draft creating on Batch 1"]);
-    expect(predicted).toEqual({ interruptedBatches: 2, recheckedPullRequests: 0, cascadedPullRequests: 1, rechecked: [], cascaded: [3] });
+    expect(predicted).toEqual({
+      interruptedBatches: 2,
+      recheckedPullRequests: 0,
+      cascadedPullRequests: 1,
+      rechecked: [],
+      cascaded: [3],
+    });
     const leave = h.effects.find((e) => e.kind === "log" && e.type === "action.queue.leave");
     expect(leave?.kind === "log" && leave.trigger).toBe("@ada");
   });
 
   it("counts the other pull requests of an interrupted batch as rechecked", () => {
-    const h = new QueueHarness(configuration({ rules: [{ ...configuration().queue_rules[0]!, batch_size: { min: 2, max: 2 }, batch_max_wait_time: 600 }] }));
+    const h = new QueueHarness(
+      configuration({
+        rules: [{ ...configuration().queue_rules[0]!, batch_size: { min: 2, max: 2 }, batch_max_wait_time: 600 }],
+      }),
+    );
     h.queue(1);
     h.queue(2);
     h.created("Batch 1");
-    expect(dequeueImpact(h.state, 1, h.now)).toEqual({ interruptedBatches: 1, recheckedPullRequests: 1, cascadedPullRequests: 0, rechecked: [2], cascaded: [] });
+    expect(dequeueImpact(h.state, 1, h.now)).toEqual({
+      interruptedBatches: 1,
+      recheckedPullRequests: 1,
+      cascadedPullRequests: 0,
+      rechecked: [2],
+      cascaded: [],
+    });
   });
 
   it("refuses to dequeue a pull request in no queue, and changes nothing", () => {
@@ -57,7 +81,10 @@ describe("leaving the queue", () => {
     h.send({ type: "pull_request_updated", number: 1, headSha: sha("head-1") });
     expect(h.effects).toEqual([]);
     h.send({ type: "pull_request_updated", number: 1, headSha: sha("new head") });
-    expect(h.lines(STORY)).toEqual(["cancel Batch 1 (PULL_REQUEST_UPDATED)", "log action.queue.leave #1 PULL_REQUEST_UPDATED"]);
+    expect(h.lines(STORY)).toEqual([
+      "cancel Batch 1 (PULL_REQUEST_UPDATED)",
+      "log action.queue.leave #1 PULL_REQUEST_UPDATED",
+    ]);
   });
 
   it("queue conditions turning false dequeue with PR_DEQUEUED; pending keeps the pull request", () => {
@@ -81,13 +108,28 @@ describe("leaving the queue", () => {
   });
 
   it("a merge that fails on a pull request dequeues it (PR_UNEXPECTEDLY_FAILED_TO_MERGE) and re-embarks its batch-mates at once", () => {
-    const h = new QueueHarness(configuration({ rules: [{ ...configuration().queue_rules[0]!, batch_size: { min: 2, max: 2 }, batch_max_wait_time: 600 }] }));
+    const h = new QueueHarness(
+      configuration({
+        rules: [{ ...configuration().queue_rules[0]!, batch_size: { min: 2, max: 2 }, batch_max_wait_time: 600 }],
+      }),
+    );
     h.queue(1);
     h.queue(2);
     h.created("Batch 1");
     h.at(30).ci("Batch 1", true);
-    h.send({ type: "merge_failed", batchId: h.batch("Batch 1").batch.id, reason: "conflict", pullRequest: 2, currentBaseSha: null, message: "merge conflict in app.ts" });
-    expect(h.lines(STORY)).toEqual(["cancel Batch 1 (PR_AHEAD_DEQUEUED)", "log action.queue.leave #2 PR_UNEXPECTEDLY_FAILED_TO_MERGE", "create Batch 2 [1] ahead []"]);
+    h.send({
+      type: "merge_failed",
+      batchId: h.batch("Batch 1").batch.id,
+      reason: "conflict",
+      pullRequest: 2,
+      currentBaseSha: null,
+      message: "merge conflict in app.ts",
+    });
+    expect(h.lines(STORY)).toEqual([
+      "cancel Batch 1 (PR_AHEAD_DEQUEUED)",
+      "log action.queue.leave #2 PR_UNEXPECTEDLY_FAILED_TO_MERGE",
+      "create Batch 2 [1] ahead []",
+    ]);
   });
 });
 
@@ -99,9 +141,12 @@ describe("priorities", () => {
     h.created("Batch 2");
     h.at(5).queue(4, { priority: 3000, priorityRuleName: "hotfix", allowChecksInterruption: true });
     expect(h.lines(STORY)).toEqual([
-      "log action.queue.checks_end #1 Batch 1 aborted PR_WITH_HIGHER_PRIORITY_QUEUED", "cancel Batch 1 (PR_WITH_HIGHER_PRIORITY_QUEUED)",
-      "log action.queue.checks_end #2 Batch 2 aborted PR_WITH_HIGHER_PRIORITY_QUEUED", "cancel Batch 2 (PR_WITH_HIGHER_PRIORITY_QUEUED)",
-      "create Batch 3 [4] ahead []", "create Batch 4 [1] ahead [4]",
+      "log action.queue.checks_end #1 Batch 1 aborted PR_WITH_HIGHER_PRIORITY_QUEUED",
+      "cancel Batch 1 (PR_WITH_HIGHER_PRIORITY_QUEUED)",
+      "log action.queue.checks_end #2 Batch 2 aborted PR_WITH_HIGHER_PRIORITY_QUEUED",
+      "cancel Batch 2 (PR_WITH_HIGHER_PRIORITY_QUEUED)",
+      "create Batch 3 [4] ahead []",
+      "create Batch 4 [1] ahead [4]",
     ]);
   });
 
@@ -120,7 +165,8 @@ describe("pause", () => {
     h.at(21).queue(3);
     h.at(22).send(pauseEvent());
     expect(h.lines(STORY)).toEqual([
-      "log action.queue.checks_end #2 Batch 2 aborted PR_CHECKS_STOPPED_BECAUSE_MERGE_QUEUE_PAUSE", "cancel Batch 2 (PR_CHECKS_STOPPED_BECAUSE_MERGE_QUEUE_PAUSE)",
+      "log action.queue.checks_end #2 Batch 2 aborted PR_CHECKS_STOPPED_BECAUSE_MERGE_QUEUE_PAUSE",
+      "cancel Batch 2 (PR_CHECKS_STOPPED_BECAUSE_MERGE_QUEUE_PAUSE)",
       "cancel Batch 3 (PR_CHECKS_STOPPED_BECAUSE_MERGE_QUEUE_PAUSE)",
     ]);
     h.at(23).queue(4);

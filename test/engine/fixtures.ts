@@ -3,7 +3,17 @@
  * the engine event by event and renders the whole state and the effects as readable lines (so
  * scenario tests assert everything without copying 40-line objects).
  */
-import { apply, createState, defaultQueueRule, DEFAULT_MERGE_QUEUE, type ConfigurationInput, type EngineEffect, type EngineEventInput, type EngineState, type QueuedPullInput } from "../../services/engine/index.js";
+import {
+  apply,
+  createState,
+  defaultQueueRule,
+  DEFAULT_MERGE_QUEUE,
+  type ConfigurationInput,
+  type EngineEffect,
+  type EngineEventInput,
+  type EngineState,
+  type QueuedPullInput,
+} from "../../services/engine/index.js";
 import type { MergeQueueConfig, QueueRuleConfig } from "../../services/config/model.js";
 
 /** Monday 2026-01-05 09:00 UTC: minute 0 of every scenario. */
@@ -20,12 +30,27 @@ export function queueRule(over: Partial<QueueRuleConfig> = {}): QueueRuleConfig 
 export const batchOf = (n: number) => ({ min: n, max: n });
 
 /** The configuration sections the engine reads. */
-export function configuration(options: { rules?: QueueRuleConfig[]; mergeQueue?: Partial<MergeQueueConfig>; partitions?: string[]; capacities?: Record<string, number> } = {}): ConfigurationInput {
+export function configuration(
+  options: {
+    rules?: QueueRuleConfig[];
+    mergeQueue?: Partial<MergeQueueConfig>;
+    partitions?: string[];
+    capacities?: Record<string, number>;
+  } = {},
+): ConfigurationInput {
   return {
     queue_rules: options.rules ?? [queueRule()],
     merge_queue: { ...DEFAULT_MERGE_QUEUE, ...options.mergeQueue },
     priority_rules: [],
-    scopes: options.capacities ? { source: { type: "manual" }, barrier_files: null, merge_queue_scope: "merge-queue", capacities: options.capacities, default_capacity: null } : null,
+    scopes: options.capacities
+      ? {
+          source: { type: "manual" },
+          barrier_files: null,
+          merge_queue_scope: "merge-queue",
+          capacities: options.capacities,
+          default_capacity: null,
+        }
+      : null,
     partition_rules: (options.partitions ?? []).map((name) => ({ name, conditions: [], fallback_partition: false })),
   };
 }
@@ -44,9 +69,20 @@ export function sha(label: string): string {
 /** What the runner resolved for pull request `number` (defaults: rule "default", medium priority, main). */
 export function queuedPull(number: number, over: Partial<QueuedPullInput> = {}): QueuedPullInput {
   return {
-    number, title: `Change ${number}`, url: `https://forge.example/acme/app/pull/${number}`, author: { id: 7, login: "ada" },
-    labels: [], headSha: sha(`head-${number}`), baseRef: "main", baseSha: sha("base"), queueRule: "default", priority: 2000,
-    priorityRuleName: null, allowChecksInterruption: false, scopes: [], ...over,
+    number,
+    title: `Change ${number}`,
+    url: `https://forge.example/acme/app/pull/${number}`,
+    author: { id: 7, login: "ada" },
+    labels: [],
+    headSha: sha(`head-${number}`),
+    baseRef: "main",
+    baseSha: sha("base"),
+    queueRule: "default",
+    priority: 2000,
+    priorityRuleName: null,
+    allowChecksInterruption: false,
+    scopes: [],
+    ...over,
   };
 }
 
@@ -103,21 +139,33 @@ export class QueueHarness {
       const batch = train.batches.find((c) => c.name === name);
       if (batch) return { train, batch };
     }
-    throw new Error(`no batch named ${name}; batches: ${this.state.trains.flatMap((t) => t.batches.map((c) => c.name)).join(", ")}`);
+    throw new Error(
+      `no batch named ${name}; batches: ${this.state.trains.flatMap((t) => t.batches.map((c) => c.name)).join(", ")}`,
+    );
   }
 
   /** The runner created the check of `name` (draft #`draft`, or the pull request in place). */
   created(name: string, draft?: number): EngineEffect[] {
     const { batch } = this.batch(name);
     const number = draft ?? (batch.check!.mode === "in_place" ? batch.members[0]! : 900 + this.state.counters.check);
-    return this.send({ type: "speculative_check_created", checkId: batch.check!.id, pullRequestNumber: number, headSha: sha(`check-${batch.check!.id}`) });
+    return this.send({
+      type: "speculative_check_created",
+      checkId: batch.check!.id,
+      pullRequestNumber: number,
+      headSha: sha(`check-${batch.check!.id}`),
+    });
   }
 
   /** CI of `name` concluded. */
   ci(name: string, conditions: boolean | "pending"): EngineEffect[] {
     const { batch } = this.batch(name);
     const state = conditions === true ? "success" : conditions === false ? "failure" : "pending";
-    return this.send({ type: "check_results", checkId: batch.check!.id, conditions, checks: [{ name: "ci", description: "tests", url: null, state, avatar_url: null }] });
+    return this.send({
+      type: "check_results",
+      checkId: batch.check!.id,
+      conditions,
+      checks: [{ name: "ci", description: "tests", url: null, state, avatar_url: null }],
+    });
   }
 
   /** Creates the checks of several batches then reports their results in order. */
@@ -128,7 +176,11 @@ export class QueueHarness {
 
   /** The runner merged the batch `name`. */
   merged(name: string): EngineEffect[] {
-    return this.send({ type: "merge_completed", batchId: this.batch(name).batch.id, newBaseSha: sha(`merged-${name}`) });
+    return this.send({
+      type: "merge_completed",
+      batchId: this.batch(name).batch.id,
+      newBaseSha: sha(`merged-${name}`),
+    });
   }
 
   /**
@@ -147,7 +199,11 @@ export class QueueHarness {
 
   /** Merges every merge the last effects asked for, repeatedly (runner loop). */
   mergeRequested(): void {
-    for (let e = this.effects.find((x) => x.kind === "merge_batch"); e && e.kind === "merge_batch"; e = this.effects.find((x) => x.kind === "merge_batch")) {
+    for (
+      let e = this.effects.find((x) => x.kind === "merge_batch");
+      e && e.kind === "merge_batch";
+      e = this.effects.find((x) => x.kind === "merge_batch")
+    ) {
       this.send({ type: "merge_completed", batchId: e.batchId, newBaseSha: sha(`merged-${e.batchId}`) });
     }
   }
@@ -159,7 +215,10 @@ export class QueueHarness {
 
   /** The effects of the last event as lines, optionally only some kinds. */
   lines(kinds?: string[]): string[] {
-    return describeEffects(this.effects.filter((e) => !kinds || kinds.includes(e.kind) || (e.kind === "log" && kinds.includes(e.type))), (id) => this.nameOf(id));
+    return describeEffects(
+      this.effects.filter((e) => !kinds || kinds.includes(e.kind) || (e.kind === "log" && kinds.includes(e.type))),
+      (id) => this.nameOf(id),
+    );
   }
 
   /** Log effects of the last event as "type #n [detail]". */
@@ -179,13 +238,19 @@ export function describeState(state: EngineState, now: number): string[] {
   for (const t of state.trains) {
     out.push(`train ${t.branch}/${t.partition} base ${short(state.bases[t.branch]?.sha ?? "?")}`);
     for (const c of t.batches) {
-      const check = c.check ? `${c.check.mode === "in_place" ? "in place" : "draft"} ${c.check.phase}${c.check.attempt ? ` retry ${c.check.attempt}` : ""}` : "no check";
+      const check = c.check
+        ? `${c.check.mode === "in_place" ? "in place" : "draft"} ${c.check.phase}${c.check.attempt ? ` retry ${c.check.attempt}` : ""}`
+        : "no check";
       const live = c.ancestors.filter((a) => nameOf.has(a));
       const on = live.length ? ` on ${live.map((a) => nameOf.get(a)).join("+")}` : "";
       out.push(`  ${c.name} [${c.members.join(",")}] ${check}${on}${c.merging ? " merging" : ""}`);
     }
-    for (const b of t.bisections) out.push(`  bisecting ${b.name} [${b.members.join(",")}] depth ${b.depth} held [${b.candidates.join(",")}]`);
-    if (t.forming) out.push(`  filling [${t.forming.members.join(",")}] of ${t.forming.size} until +${(t.forming.startsAt - T0) / 60_000}m`);
+    for (const b of t.bisections)
+      out.push(`  bisecting ${b.name} [${b.members.join(",")}] depth ${b.depth} held [${b.candidates.join(",")}]`);
+    if (t.forming)
+      out.push(
+        `  filling [${t.forming.members.join(",")}] of ${t.forming.size} until +${(t.forming.startsAt - T0) / 60_000}m`,
+      );
     const waiting = t.waiting.filter((n) => !t.forming?.members.includes(n)).sort((a, b) => a - b);
     if (waiting.length) out.push(`  waiting [${waiting.join(",")}]`);
   }
@@ -197,25 +262,46 @@ export function describeState(state: EngineState, now: number): string[] {
 export function describeEffects(effects: EngineEffect[], nameOf: (id: string) => string = (id) => id): string[] {
   return effects.map((e) => {
     switch (e.kind) {
-      case "create_speculative_check": return `create ${nameOf(e.batchId)} [${e.ownPullNumbers.join(",")}] ahead [${e.aheadPullNumbers.join(",")}]`;
-      case "start_in_place_check": return `in place ${nameOf(e.batchId)} #${e.pull.number} (${e.updateMethod})`;
-      case "cancel_speculative_check": return `cancel ${nameOf(e.batchId)} (${e.reason})`;
-      case "merge_batch": return `merge ${nameOf(e.batchId)} [${e.pulls.map((p) => p.number).join(",")}] ${e.method}${e.exactTree ? " exact" : ""}`;
-      case "close_pull_request": return `close #${e.number}`;
-      case "comment": return `comment #${e.number}`;
-      case "post_summary_check": return `summary #${e.number} ${e.conclusion ?? "in progress"}`;
-      case "add_labels": return `label #${e.number} +${e.labels.join(",")}`;
-      case "remove_labels": return `label #${e.number} -${e.labels.join(",")}`;
-      case "schedule_timer": return `timer ${e.key.split("/")[0]} at +${(e.dueAt - T0) / 60_000}m`;
-      case "cancel_timer": return `cancel timer ${e.key.split("/")[0]}`;
+      case "create_speculative_check":
+        return `create ${nameOf(e.batchId)} [${e.ownPullNumbers.join(",")}] ahead [${e.aheadPullNumbers.join(",")}]`;
+      case "start_in_place_check":
+        return `in place ${nameOf(e.batchId)} #${e.pull.number} (${e.updateMethod})`;
+      case "cancel_speculative_check":
+        return `cancel ${nameOf(e.batchId)} (${e.reason})`;
+      case "merge_batch":
+        return `merge ${nameOf(e.batchId)} [${e.pulls.map((p) => p.number).join(",")}] ${e.method}${e.exactTree ? " exact" : ""}`;
+      case "close_pull_request":
+        return `close #${e.number}`;
+      case "comment":
+        return `comment #${e.number}`;
+      case "post_summary_check":
+        return `summary #${e.number} ${e.conclusion ?? "in progress"}`;
+      case "add_labels":
+        return `label #${e.number} +${e.labels.join(",")}`;
+      case "remove_labels":
+        return `label #${e.number} -${e.labels.join(",")}`;
+      case "schedule_timer":
+        return `timer ${e.key.split("/")[0]} at +${(e.dueAt - T0) / 60_000}m`;
+      case "cancel_timer":
+        return `cancel timer ${e.key.split("/")[0]}`;
       case "log": {
         const m = e.metadata;
         const who = e.pullRequest === null ? "" : ` #${e.pullRequest}`;
         const batch = typeof m.batch_name === "string" ? ` ${m.batch_name}` : "";
-        const detail = e.type === "action.queue.leave" ? ` ${m.dequeue_code}`
-          : e.type === "action.queue.checks_end" ? (m.aborted ? ` aborted ${m.abort_code}` : ` ${(m.speculative_check_pull_request as { checks_conclusion: string }).checks_conclusion}`)
-          : e.type === "action.queue.batch_bisection_end" ? ` culprits [${(m.culprit_pr_numbers as number[]).join(",")}]`
-          : e.type === "action.queue.checks.change" ? ` ${m.running_checks}` : e.type === "action.queue.change" ? ` size ${m.size}` : "";
+        const detail =
+          e.type === "action.queue.leave"
+            ? ` ${m.dequeue_code}`
+            : e.type === "action.queue.checks_end"
+              ? m.aborted
+                ? ` aborted ${m.abort_code}`
+                : ` ${(m.speculative_check_pull_request as { checks_conclusion: string }).checks_conclusion}`
+              : e.type === "action.queue.batch_bisection_end"
+                ? ` culprits [${(m.culprit_pr_numbers as number[]).join(",")}]`
+                : e.type === "action.queue.checks.change"
+                  ? ` ${m.running_checks}`
+                  : e.type === "action.queue.change"
+                    ? ` size ${m.size}`
+                    : "";
         return `log ${e.type}${who}${batch}${detail}`;
       }
     }
@@ -224,10 +310,22 @@ export function describeEffects(effects: EngineEffect[], nameOf: (id: string) =>
 
 /** Effect kinds and log types that tell the queue's story (labels, comments and summaries left out). */
 export const STORY = [
-  "create_speculative_check", "start_in_place_check", "cancel_speculative_check", "merge_batch", "close_pull_request",
-  "schedule_timer", "cancel_timer", "action.queue.checks_start", "action.queue.checks_end", "action.queue.leave",
-  "action.queue.merged", "action.queue.batch_bisection_start", "action.queue.batch_bisection_end", "action.dequeue",
-  "action.queue.conflict_deferred", "action.queue.checks_postponed",
+  "create_speculative_check",
+  "start_in_place_check",
+  "cancel_speculative_check",
+  "merge_batch",
+  "close_pull_request",
+  "schedule_timer",
+  "cancel_timer",
+  "action.queue.checks_start",
+  "action.queue.checks_end",
+  "action.queue.leave",
+  "action.queue.merged",
+  "action.queue.batch_bisection_start",
+  "action.queue.batch_bisection_end",
+  "action.dequeue",
+  "action.queue.conflict_deferred",
+  "action.queue.checks_postponed",
 ];
 
 /** A pause (with its reason) or an unpause. */

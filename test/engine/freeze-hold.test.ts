@@ -16,11 +16,18 @@ const FROZEN = "SCHEDULED_FREEZE_STATUS_CHANGED";
 const codes = (h: QueueHarness) => statusView(h.state, "main", h.now).batches.map((b) => b.status.code);
 const freeze = (h: QueueHarness, name: string, until: number, blocked?: number[], openEnded = false) =>
   h.send({
-    type: "check_results", checkId: h.batch(name).batch.check!.id, conditions: false, checks: ci, scheduleOpensAt: minutes(until), holdKind: "freeze",
-    scheduleBlocked: blocked ? Object.fromEntries(blocked.map((n) => [String(n), minutes(until)])) : null, holdOpenEnded: openEnded,
+    type: "check_results",
+    checkId: h.batch(name).batch.check!.id,
+    conditions: false,
+    checks: ci,
+    scheduleOpensAt: minutes(until),
+    holdKind: "freeze",
+    scheduleBlocked: blocked ? Object.fromEntries(blocked.map((n) => [String(n), minutes(until)])) : null,
+    holdOpenEnded: openEnded,
   });
 const estimates = (h: QueueHarness) => statusView(h.state, "main", h.now).batches.map((b) => b.estimatedMergeAt);
-const release = (h: QueueHarness, name: string) => h.send({ type: "check_results", checkId: h.batch(name).batch.check!.id, conditions: true, checks: ci });
+const release = (h: QueueHarness, name: string) =>
+  h.send({ type: "check_results", checkId: h.batch(name).batch.check!.id, conditions: true, checks: ci });
 const leaveOf = (h: QueueHarness, n: number) => {
   const e = h.history.find((x) => x.kind === "log" && x.type === "action.queue.leave" && x.pullRequest === n);
   return e?.kind === "log" ? e.metadata : undefined;
@@ -52,7 +59,11 @@ describe("a scheduled freeze over a batch whose checks pass", () => {
     release(h, "Batch 1");
     expect(h.lines(["merge_batch"])).toEqual(["merge Batch 1 [1] merge exact"]);
     h.merged("Batch 1");
-    expect(leaveOf(h, 1)).toMatchObject({ dequeue_code: "PR_MERGED", seconds_waiting_for_freeze: 90 * 60, seconds_waiting_for_schedule: 0 });
+    expect(leaveOf(h, 1)).toMatchObject({
+      dequeue_code: "PR_MERGED",
+      seconds_waiting_for_freeze: 90 * 60,
+      seconds_waiting_for_schedule: 0,
+    });
   });
 
   it("holds a batch that passed while it waits for the batch ahead, so the batch ahead merges alone", () => {
@@ -70,7 +81,9 @@ describe("a scheduled freeze over a batch whose checks pass", () => {
     h.at(90);
     release(h, "Batch 2");
     expect(h.lines(["merge_batch"])).toEqual(["merge Batch 2 [2] merge exact"]);
-    const ends = h.history.filter((e) => e.kind === "log" && e.type === "action.queue.checks_end" && e.pullRequest === 2);
+    const ends = h.history.filter(
+      (e) => e.kind === "log" && e.type === "action.queue.checks_end" && e.pullRequest === 2,
+    );
     expect(ends).toHaveLength(1);
   });
 
@@ -82,7 +95,10 @@ describe("a scheduled freeze over a batch whose checks pass", () => {
     freeze(h, "Batch 1", 30 + 8 * 24 * 60, undefined, true);
     h.queue(2);
     const view = statusView(h.state, "main", h.now);
-    expect(view.batches.map((b) => [b.status.code, b.estimatedMergeAt])).toEqual([["frozen", null], ["preparing", null]]);
+    expect(view.batches.map((b) => [b.status.code, b.estimatedMergeAt])).toEqual([
+      ["frozen", null],
+      ["preparing", null],
+    ]);
   });
 
   it("ignores other verdicts on a passed batch: it is not failed by a later evaluation", () => {
@@ -108,11 +124,17 @@ describe("a frozen batch that holds up others gives way", () => {
 
   it("with SCHEDULED_FREEZE_STATUS_CHANGED: the one behind is rechecked without it and merges; it stays queued", () => {
     const h = frozenWithPassedBehind();
-    const aborted = h.effects.flatMap((e) => (e.kind === "log" && e.type === "action.queue.checks_end" && e.metadata.aborted ? [[e.pullRequest, e.metadata.abort_code]] : []));
+    const aborted = h.effects.flatMap((e) =>
+      e.kind === "log" && e.type === "action.queue.checks_end" && e.metadata.aborted
+        ? [[e.pullRequest, e.metadata.abort_code]]
+        : [],
+    );
     expect(aborted).toEqual([[1, FROZEN]]);
     h.created("Batch 2", 103);
     const restart = h.effects.find((e) => e.kind === "log" && e.type === "action.queue.checks_start");
-    expect(restart?.kind === "log" && restart.metadata.start_reason).toMatch(/^Rechecked without Batch 1, which a scheduled freeze holds until /);
+    expect(restart?.kind === "log" && restart.metadata.start_reason).toMatch(
+      /^Rechecked without Batch 1, which a scheduled freeze holds until /,
+    );
     h.at(90).ci("Batch 2", true);
     expect(h.lines(["merge_batch"])).toEqual(["merge Batch 2 [2] merge exact"]);
     h.merged("Batch 2");

@@ -12,13 +12,17 @@ describe("engine invariants in parallel and isolated modes", () => {
   it("hold over 4,000 random scenarios", () => {
     let merged = 0;
     const seen = new Set<string>();
-    fc.assert(fc.property(scenarios(["parallel", "isolated"]), (s) => {
-      const outcome = runScenario(s);
-      merged += outcome.merged;
-      outcome.seen.forEach((x) => seen.add(x));
-      expect(outcome.problems).toEqual([]);
-    }), runs(4000));
+    fc.assert(
+      fc.property(scenarios(["parallel", "isolated"]), (s) => {
+        const outcome = runScenario(s);
+        merged += outcome.merged;
+        outcome.seen.forEach((x) => seen.add(x));
+        expect(outcome.problems).toEqual([]);
+      }),
+      runs(4000),
+    );
     expect(merged).toBeGreaterThan(500);
-    for (const expected of ["CHECKS_FAILED", "BATCH_AHEAD_FAILED", "MERGE_QUEUE_RESET", "BATCH_SCOPES_CHANGED"]) expect(seen, expected).toContain(expected);
+    for (const expected of ["CHECKS_FAILED", "BATCH_AHEAD_FAILED", "MERGE_QUEUE_RESET", "BATCH_SCOPES_CHANGED"])
+      expect(seen, expected).toContain(expected);
   });
 });

@@ -19,19 +19,41 @@ describe("engine invariants in serial mode", () => {
   it("hold over 6,000 random scenarios", () => {
     const seen = new Set<string>();
     let merged = 0;
-    fc.assert(fc.property(scenarios(["serial"]), (s) => {
-      const outcome = runScenario(s);
-      outcome.seen.forEach((x) => seen.add(x));
-      merged += outcome.merged;
-      expect(outcome.problems).toEqual([]);
-    }), runs(6000));
+    fc.assert(
+      fc.property(scenarios(["serial"]), (s) => {
+        const outcome = runScenario(s);
+        outcome.seen.forEach((x) => seen.add(x));
+        merged += outcome.merged;
+        expect(outcome.problems).toEqual([]);
+      }),
+      runs(6000),
+    );
     // The generator really exercises the queue: merges, failures, bisections, resets, dequeues.
     expect(merged).toBeGreaterThan(1000);
-    for (const expected of ["CHECKS_FAILED", "PR_MANUALLY_DEQUEUED", "PULL_REQUEST_UPDATED", "BATCH_AHEAD_FAILED", "MERGE_QUEUE_RESET",
-      "PR_CHECKS_STOPPED_BECAUSE_MERGE_QUEUE_PAUSE", "CHECKS_RETRIED", "CHECKS_TIMEOUT", "QUEUE_RULE_MISSING", "STACK_PREDECESSOR_DEQUEUED",
-      "DROPPED_BY_BISECTION_ELIMINATION", "PR_WITH_HIGHER_PRIORITY_QUEUED", "action.queue.batch_bisection_start", "PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED",
-      "BASE_BRANCH_MISSING", "BASE_BRANCH_CHANGED", "DRAFT_PULL_REQUEST_CHANGED", "BATCH_AHEAD_BRANCH_EDITED",
-      "seconds_waiting_for_schedule", "SCHEDULE_BLOCKED_AHEAD_YIELDED", "seconds_waiting_for_freeze", "SCHEDULED_FREEZE_STATUS_CHANGED"]) {
+    for (const expected of [
+      "CHECKS_FAILED",
+      "PR_MANUALLY_DEQUEUED",
+      "PULL_REQUEST_UPDATED",
+      "BATCH_AHEAD_FAILED",
+      "MERGE_QUEUE_RESET",
+      "PR_CHECKS_STOPPED_BECAUSE_MERGE_QUEUE_PAUSE",
+      "CHECKS_RETRIED",
+      "CHECKS_TIMEOUT",
+      "QUEUE_RULE_MISSING",
+      "STACK_PREDECESSOR_DEQUEUED",
+      "DROPPED_BY_BISECTION_ELIMINATION",
+      "PR_WITH_HIGHER_PRIORITY_QUEUED",
+      "action.queue.batch_bisection_start",
+      "PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED",
+      "BASE_BRANCH_MISSING",
+      "BASE_BRANCH_CHANGED",
+      "DRAFT_PULL_REQUEST_CHANGED",
+      "BATCH_AHEAD_BRANCH_EDITED",
+      "seconds_waiting_for_schedule",
+      "SCHEDULE_BLOCKED_AHEAD_YIELDED",
+      "seconds_waiting_for_freeze",
+      "SCHEDULED_FREEZE_STATUS_CHANGED",
+    ]) {
       expect(seen, expected).toContain(expected);
     }
   });

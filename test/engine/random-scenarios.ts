@@ -5,7 +5,12 @@
  * virtual forge, then is unpaused and drained; `runScenario` returns every problem found.
  */
 import fc from "fast-check";
-import { Simulation, constantMinutes, type ConfigurationInput, type SimulationStep } from "../../services/engine/index.js";
+import {
+  Simulation,
+  constantMinutes,
+  type ConfigurationInput,
+  type SimulationStep,
+} from "../../services/engine/index.js";
 import { configuration, queueRule } from "./fixtures.js";
 import { batchLinkProblems, impactProblems, logProblems, pairingProblems, stateProblems } from "./invariants.js";
 
@@ -46,7 +51,17 @@ export interface Scenario {
 }
 
 const action: fc.Arbitrary<Action> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant("arrive" as const), bad: fc.boolean(), high: fc.boolean(), interrupt: fc.boolean(), stacked: fc.boolean(), scope: fc.integer({ min: 0, max: 2 }) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant("arrive" as const),
+      bad: fc.boolean(),
+      high: fc.boolean(),
+      interrupt: fc.boolean(),
+      stacked: fc.boolean(),
+      scope: fc.integer({ min: 0, max: 2 }),
+    }),
+  },
   { weight: 5, arbitrary: fc.record({ kind: fc.constant("wait" as const), minutes: fc.integer({ min: 1, max: 45 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("dequeue" as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("push" as const), pick: fc.nat() }) },
@@ -56,9 +71,31 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("retarget" as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("editDraft" as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.constant({ kind: "deleteBase" as const }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("closeWindow" as const), minutes: fc.integer({ min: 5, max: 240 }), modulus: fc.integer({ min: 1, max: 3 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("freeze" as const), minutes: fc.integer({ min: 5, max: 240 }), modulus: fc.integer({ min: 1, max: 3 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("reconfigure" as const), parallel: fc.integer({ min: 1, max: 4 }), dropRule: fc.boolean(), switchMode: fc.boolean() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("closeWindow" as const),
+      minutes: fc.integer({ min: 5, max: 240 }),
+      modulus: fc.integer({ min: 1, max: 3 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("freeze" as const),
+      minutes: fc.integer({ min: 5, max: 240 }),
+      modulus: fc.integer({ min: 1, max: 3 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("reconfigure" as const),
+      parallel: fc.integer({ min: 1, max: 4 }),
+      dropRule: fc.boolean(),
+      switchMode: fc.boolean(),
+    }),
+  },
 );
 
 /** Scenarios of the given modes (an arrival breaks the build with probability 1/4: `bad` and a coin). */
@@ -83,14 +120,30 @@ export function scenarios(modes: Scenario["mode"][] = ["serial"]): fc.Arbitrary<
   });
 }
 
-function configOf(s: Scenario, parallel: number, ruleName: string, mode: Scenario["mode"] = s.mode): ConfigurationInput {
+function configOf(
+  s: Scenario,
+  parallel: number,
+  ruleName: string,
+  mode: Scenario["mode"] = s.mode,
+): ConfigurationInput {
   return configuration({
-    rules: [queueRule({
-      name: ruleName, batch_size: { min: s.batchMin, max: s.batchMin + s.batchExtra }, batch_max_wait_time: s.waitSeconds,
-      max_checks_retries: s.retries, batch_max_failure_resolution_attempts: s.attempts,
-      checks_timeout: s.timeoutMinutes === null ? null : s.timeoutMinutes * 60, merge_method: s.fastForward && mode === "serial" ? "fast-forward" : "merge",
-    })],
-    mergeQueue: { max_parallel_checks: parallel, mode, skip_intermediate_results: s.skip, reset_on_external_merge: s.reset },
+    rules: [
+      queueRule({
+        name: ruleName,
+        batch_size: { min: s.batchMin, max: s.batchMin + s.batchExtra },
+        batch_max_wait_time: s.waitSeconds,
+        max_checks_retries: s.retries,
+        batch_max_failure_resolution_attempts: s.attempts,
+        checks_timeout: s.timeoutMinutes === null ? null : s.timeoutMinutes * 60,
+        merge_method: s.fastForward && mode === "serial" ? "fast-forward" : "merge",
+      }),
+    ],
+    mergeQueue: {
+      max_parallel_checks: parallel,
+      mode,
+      skip_intermediate_results: s.skip,
+      reset_on_external_merge: s.reset,
+    },
   });
 }
 
@@ -115,7 +168,14 @@ export function runScenario(s: Scenario, options: { checkImpact?: boolean } = {}
     problems.push(...stateProblems(step.after).map((p) => `after ${step.event.type}: ${p}`));
     if (options.checkImpact !== false) problems.push(...impactProblems(step));
   };
-  const sim = new Simulation({ seed: s.seed, config: configOf(s, s.parallel, ruleName), ciDuration: constantMinutes(s.ciMinutes), ciSlots: s.ciSlots, flakeRate: s.flake, observe });
+  const sim = new Simulation({
+    seed: s.seed,
+    config: configOf(s, s.parallel, ruleName),
+    ciDuration: constantMinutes(s.ciMinutes),
+    ciSlots: s.ciSlots,
+    flakeRate: s.flake,
+    observe,
+  });
   const numbers: number[] = [];
   for (const a of s.actions) {
     if (problems.length) break;
@@ -124,25 +184,62 @@ export function runScenario(s: Scenario, options: { checkImpact?: boolean } = {}
       case "arrive": {
         const previous = numbers.at(-1);
         const scopes = mode === "serial" ? [] : [["api"], ["web"], ["api", "web"]][a.scope]!;
-        numbers.push(sim.arrive({ bad: a.bad && sim.rng.chance(0.5), priority: a.high ? 3000 : 2000, allowChecksInterruption: a.interrupt, scopes, dependsOn: a.stacked && previous ? [previous] : [] }));
+        numbers.push(
+          sim.arrive({
+            bad: a.bad && sim.rng.chance(0.5),
+            priority: a.high ? 3000 : 2000,
+            allowChecksInterruption: a.interrupt,
+            scopes,
+            dependsOn: a.stacked && previous ? [previous] : [],
+          }),
+        );
         break;
       }
-      case "wait": sim.drain(a.minutes * 60_000); break;
-      case "dequeue": { const n = pick(a.pick); if (n !== undefined) sim.dequeue(n); break; }
-      case "push": { const n = pick(a.pick); if (n !== undefined && sim.state.pulls[String(n)]) sim.push(n); break; }
-      case "pause": sim.pause(); break;
-      case "unpause": sim.unpause(); break;
-      case "external": sim.externalMerge(); break;
-      case "retarget": { const n = pick(a.pick); if (n !== undefined) sim.send({ type: "pull_request_base_changed", number: n, baseRef: "release" }); break; }
+      case "wait":
+        sim.drain(a.minutes * 60_000);
+        break;
+      case "dequeue": {
+        const n = pick(a.pick);
+        if (n !== undefined) sim.dequeue(n);
+        break;
+      }
+      case "push": {
+        const n = pick(a.pick);
+        if (n !== undefined && sim.state.pulls[String(n)]) sim.push(n);
+        break;
+      }
+      case "pause":
+        sim.pause();
+        break;
+      case "unpause":
+        sim.unpause();
+        break;
+      case "external":
+        sim.externalMerge();
+        break;
+      case "retarget": {
+        const n = pick(a.pick);
+        if (n !== undefined) sim.send({ type: "pull_request_base_changed", number: n, baseRef: "release" });
+        break;
+      }
       case "editDraft": {
-        const drafts = sim.state.trains.flatMap((t) => t.batches).map((c) => c.check).filter((c) => c?.mode === "draft" && c.phase === "running");
+        const drafts = sim.state.trains
+          .flatMap((t) => t.batches)
+          .map((c) => c.check)
+          .filter((c) => c?.mode === "draft" && c.phase === "running");
         const check = drafts[a.pick % Math.max(1, drafts.length)];
         if (check) sim.send({ type: "speculative_check_edited", checkId: check.id, headSha: "f0".repeat(20) });
         break;
       }
-      case "deleteBase": sim.send({ type: "base_branch_deleted", branch: sim.branch }); break;
-      case "closeWindow": sim.closeMergeWindow(a.minutes * 60_000, a.modulus); break;
-      case "freeze": sim.freeze(a.minutes * 60_000, a.modulus); break;
+      case "deleteBase":
+        sim.send({ type: "base_branch_deleted", branch: sim.branch });
+        break;
+      case "closeWindow":
+        sim.closeMergeWindow(a.minutes * 60_000, a.modulus);
+        break;
+      case "freeze":
+        sim.freeze(a.minutes * 60_000, a.modulus);
+        break;
       case "reconfigure":
         if (a.dropRule) ruleName = ruleName === "default" ? "renamed" : "default";
         if (a.switchMode && mode !== "serial") mode = mode === "parallel" ? "isolated" : "parallel";
@@ -153,28 +250,41 @@ export function runScenario(s: Scenario, options: { checkImpact?: boolean } = {}
   if (sim.state.pause) sim.unpause();
   sim.drain(14 * 24 * 3_600_000);
   const stats = sim.stats();
-  if (Object.keys(sim.state.pulls).length) problems.push(`not drained: still queued ${Object.keys(sim.state.pulls).join(",")}`);
+  if (Object.keys(sim.state.pulls).length)
+    problems.push(`not drained: still queued ${Object.keys(sim.state.pulls).join(",")}`);
   if (stats.doubleMerges) problems.push(`${stats.doubleMerges} pull requests merged twice`);
   if (stats.exactnessViolations) problems.push(`${stats.exactnessViolations} merges called exact were not`);
   if (stats.frozenMerges) problems.push(`${stats.frozenMerges} merges took a pull request an active freeze holds`);
   const strict = s.mode === "serial" && s.reset === "always";
   if (strict && stats.untestedMerges) problems.push(`${stats.untestedMerges} merges put an untested tree on the base`);
   const mergedByForge = new Set(sim.forge.mergedPulls);
-  const mergedByLog = new Set(sim.logs.filter((l) => l.type === "action.queue.leave" && l.metadata.merged === true).map((l) => l.pullRequest!));
-  for (const n of mergedByForge) if (!mergedByLog.has(n)) problems.push(`#${n} is in the base but no leave says merged`);
+  const mergedByLog = new Set(
+    sim.logs.filter((l) => l.type === "action.queue.leave" && l.metadata.merged === true).map((l) => l.pullRequest!),
+  );
+  for (const n of mergedByForge)
+    if (!mergedByLog.has(n)) problems.push(`#${n} is in the base but no leave says merged`);
   for (const n of mergedByLog) if (!mergedByForge.has(n)) problems.push(`#${n} left as merged but is not in the base`);
-  for (const [n, fate] of sim.fates) if (fate.code === null && !sim.state.pulls[String(n)]) problems.push(`#${n} was lost: no leave and not queued`);
+  for (const [n, fate] of sim.fates)
+    if (fate.code === null && !sim.state.pulls[String(n)]) problems.push(`#${n} was lost: no leave and not queued`);
   problems.push(...pairingProblems(sim.logs, sim.state), ...batchLinkProblems(sim.logs));
   const badMerged = [...mergedByForge].filter((n) => sim.forge.bad.has(n)).length;
   if (strict && badMerged) problems.push(`${badMerged} breaking pull requests reached the base`);
   const seen = new Set<string>();
   for (const l of sim.logs) {
     seen.add(l.type);
-    for (const key of ["dequeue_code", "abort_code"]) if (typeof l.metadata[key] === "string") seen.add(l.metadata[key] as string);
+    for (const key of ["dequeue_code", "abort_code"])
+      if (typeof l.metadata[key] === "string") seen.add(l.metadata[key] as string);
     if (Number(l.metadata.seconds_waiting_for_schedule ?? 0) > 0) seen.add("seconds_waiting_for_schedule");
     if (Number(l.metadata.seconds_waiting_for_freeze ?? 0) > 0) seen.add("seconds_waiting_for_freeze");
   }
-  return { problems, merged: mergedByForge.size, left: [...sim.fates.values()].filter((f) => f.code !== null).length, untestedMerges: stats.untestedMerges, badMerged, seen };
+  return {
+    problems,
+    merged: mergedByForge.size,
+    left: [...sim.fates.values()].filter((f) => f.code !== null).length,
+    untestedMerges: stats.untestedMerges,
+    badMerged,
+    seen,
+  };
 }
 
 /** Settings of fc.assert: run count from the caller, a seed from the environment to replay. */
@@ -184,5 +294,8 @@ export function runs(numRuns: number): fc.Parameters<[Scenario]> {
   // replays a reported failure, and ENGINE_PROPERTY_SCALE multiplies the number of scenarios.
   const seed = process.env.ENGINE_PROPERTY_SEED ?? "20261122";
   const scale = Number(process.env.ENGINE_PROPERTY_SCALE ?? "1");
-  return { numRuns: Math.round(numRuns * (scale > 0 ? scale : 1)), ...(seed === "random" ? {} : { seed: Number(seed) }) };
+  return {
+    numRuns: Math.round(numRuns * (scale > 0 ? scale : 1)),
+    ...(seed === "random" ? {} : { seed: Number(seed) }),
+  };
 }

@@ -13,17 +13,30 @@ const YIELDED = "SCHEDULE_BLOCKED_AHEAD_YIELDED";
 
 /** #1 held by its schedule from +30 until `opensAt` minutes; #2 queued behind it, its batch passes at +60 (CI 30 min). */
 function heldWithPassedBehind(opensAt: number, mergeQueue: Record<string, unknown> = {}): QueueHarness {
-  const h = new QueueHarness(configuration({ mergeQueue: { max_parallel_checks: 2, ...mergeQueue }, rules: [queueRule()] }));
+  const h = new QueueHarness(
+    configuration({ mergeQueue: { max_parallel_checks: 2, ...mergeQueue }, rules: [queueRule()] }),
+  );
   h.queue(1);
   h.created("Batch 1", 101);
-  h.at(30).send({ type: "check_results", checkId: h.batch("Batch 1").batch.check!.id, conditions: false, checks: ci, scheduleOpensAt: minutes(opensAt) });
+  h.at(30).send({
+    type: "check_results",
+    checkId: h.batch("Batch 1").batch.check!.id,
+    conditions: false,
+    checks: ci,
+    scheduleOpensAt: minutes(opensAt),
+  });
   h.queue(2);
   h.created("Batch 2", 102);
   h.at(60).ci("Batch 2", true);
   return h;
 }
 
-const abortCodes = (h: QueueHarness) => h.effects.flatMap((e) => (e.kind === "log" && e.type === "action.queue.checks_end" && e.metadata.aborted ? [`#${e.pullRequest} ${e.metadata.abort_code}: ${e.metadata.abort_reason}`] : []));
+const abortCodes = (h: QueueHarness) =>
+  h.effects.flatMap((e) =>
+    e.kind === "log" && e.type === "action.queue.checks_end" && e.metadata.aborted
+      ? [`#${e.pullRequest} ${e.metadata.abort_code}: ${e.metadata.abort_reason}`]
+      : [],
+  );
 
 describe("a batch waiting for its merge schedule gives way", () => {
   it("to a batch behind it whose checks passed: that batch is rechecked without it and merges; it waits outside the train", () => {
@@ -38,7 +51,9 @@ describe("a batch waiting for its merge schedule gives way", () => {
     expect(h.lines(["action.queue.leave"])).toEqual([]);
     h.created("Batch 2", 103);
     const restart = h.effects.find((e) => e.kind === "log" && e.type === "action.queue.checks_start");
-    expect(restart?.kind === "log" && restart.metadata.start_reason).toBe("Rechecked without Batch 1, which waits for its merge schedule until 2026-01-05T19:00:00.000Z and gave way");
+    expect(restart?.kind === "log" && restart.metadata.start_reason).toBe(
+      "Rechecked without Batch 1, which waits for its merge schedule until 2026-01-05T19:00:00.000Z and gave way",
+    );
     h.at(90).ci("Batch 2", true);
     expect(h.lines(["merge_batch"])).toEqual(["merge Batch 2 [2] merge exact"]);
     h.merged("Batch 2");
@@ -73,19 +88,40 @@ describe("a batch waiting for its merge schedule gives way", () => {
     h.queue(2);
     h.created("Batch 1", 101);
     h.created("Batch 2", 102);
-    h.at(30).send({ type: "check_results", checkId: h.batch("Batch 1").batch.check!.id, conditions: false, checks: ci, scheduleOpensAt: minutes(600) });
+    h.at(30).send({
+      type: "check_results",
+      checkId: h.batch("Batch 1").batch.check!.id,
+      conditions: false,
+      checks: ci,
+      scheduleOpensAt: minutes(600),
+    });
     expect(abortCodes(h)).toEqual([]);
-    expect(statusView(h.state, "main", h.now).batches.map((b) => b.status.code)).toEqual(["waiting_schedule", "running"]);
+    expect(statusView(h.state, "main", h.now).batches.map((b) => b.status.code)).toEqual([
+      "waiting_schedule",
+      "running",
+    ]);
   });
 
   it("within its own batch: the members whose schedule is open are rechecked without the blocked ones", () => {
-    const h = new QueueHarness(configuration({ mergeQueue: { max_parallel_checks: 2 }, rules: [queueRule({ batch_size: batchOf(2), batch_max_wait_time: 600 })] }));
+    const h = new QueueHarness(
+      configuration({
+        mergeQueue: { max_parallel_checks: 2 },
+        rules: [queueRule({ batch_size: batchOf(2), batch_max_wait_time: 600 })],
+      }),
+    );
     h.queue(1);
     h.queue(2);
     h.created("Batch 1", 101);
     const check = h.batch("Batch 1").batch.check!.id;
     // #2's merge conditions hold; #1's wait for a schedule opening at +600.
-    h.at(30).send({ type: "check_results", checkId: check, conditions: false, checks: ci, scheduleOpensAt: minutes(600), scheduleBlocked: { "1": minutes(600) } });
+    h.at(30).send({
+      type: "check_results",
+      checkId: check,
+      conditions: false,
+      checks: ci,
+      scheduleOpensAt: minutes(600),
+      scheduleBlocked: { "1": minutes(600) },
+    });
     expect(abortCodes(h)).toEqual([
       `#1 ${YIELDED}: Its merge schedule is closed until 2026-01-05T19:00:00.000Z: it gave way to pull requests that can merge now`,
       `#2 ${YIELDED}: Rechecked without the pull requests of Batch 1 whose merge schedule is closed until 2026-01-05T19:00:00.000Z`,

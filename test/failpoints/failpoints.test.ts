@@ -6,7 +6,13 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import {
-  armFailpoint, armFailpointsFromEnvironment, disarmAll, disarmFailpoint, failpoint, type FailpointError, FailpointSpecError,
+  armFailpoint,
+  armFailpointsFromEnvironment,
+  disarmAll,
+  disarmFailpoint,
+  failpoint,
+  type FailpointError,
+  FailpointSpecError,
   parseFailpointSpec,
 } from "../../services/failpoints/index.js";
 
@@ -35,10 +41,13 @@ describe("the grammar", () => {
     expect(parseFailpointSpec(" a.b=kill ; c-d=2*off->throw(disk full) ;x_y=sleep(200);")).toEqual(
       new Map([
         ["a.b", [{ count: null, action: { kind: "kill" } }]],
-        ["c-d", [
-          { count: 2, action: { kind: "off" } },
-          { count: null, action: { kind: "throw", message: "disk full" } },
-        ]],
+        [
+          "c-d",
+          [
+            { count: 2, action: { kind: "off" } },
+            { count: null, action: { kind: "throw", message: "disk full" } },
+          ],
+        ],
         ["x_y", [{ count: null, action: { kind: "sleep", ms: 200 } }]],
       ]),
     );
@@ -60,8 +69,9 @@ describe("the grammar", () => {
   });
 
   it("names the variable when the environment's spec does not parse", () => {
-    expect(() => armFailpointsFromEnvironment({ YARDMASTER_FAILPOINTS: "x=boom" }))
-      .toThrow(/^YARDMASTER_FAILPOINTS: "boom": unknown action/);
+    expect(() => armFailpointsFromEnvironment({ YARDMASTER_FAILPOINTS: "x=boom" })).toThrow(
+      /^YARDMASTER_FAILPOINTS: "boom": unknown action/,
+    );
   });
 });
 

@@ -22,7 +22,9 @@ let batch = 0;
 /** Writes `reasons` as queue.pause.create events of acme/`repo` (one AppendEvents call). */
 async function append(repo: string, reasons: string[]): Promise<void> {
   const events = reasons.map((reason) => ({
-    type: "queue.pause.create", repository: `acme/${repo}`, trigger: "API",
+    type: "queue.pause.create",
+    repository: `acme/${repo}`,
+    trigger: "API",
     metadata: { reason, created_by: { type: "user", id: 7, name: "octocat" }, created_by_staff: false },
   }));
   const body = { idempotency_key: `faults-${batch++}`, events };
@@ -30,7 +32,7 @@ async function append(repo: string, reasons: string[]): Promise<void> {
   expect(res.status, JSON.stringify(res.json)).toBe(200);
 }
 
-const logs = (repo: string) => 
+const logs = (repo: string) =>
   restCall(server, "GET", `/v1/repos/acme/${repo}/logs?per_page=100&received_from=2000-01-01T00:00:00Z`);
 
 /** The reasons of every event of acme/`repo` in the log, oldest first. */
@@ -109,7 +111,8 @@ describe("events on their way", () => {
       const aggregate = await restCall(server, "GET", "/v1/repos/acme/lag/logs/aggregate");
       expect(Number(aggregate.headers.get(LOG_LAG_HEADER))).toBeGreaterThanOrEqual(1);
       const connect = await restCall(server, "POST", "/yardmaster.v1.ActivityLogService/ListLogs", {
-        owner: "acme", repository: "lag",
+        owner: "acme",
+        repository: "lag",
       });
       expect(Number(connect.headers.get(LOG_LAG_HEADER))).toBeGreaterThanOrEqual(1);
     } finally {

@@ -43,13 +43,17 @@ describe("the embedded PostgreSQL's postmaster killed", () => {
     await eventually(async () => expect(await isRunning(killed)).toBe(false), 10_000, 20);
     // Until the restart, requests answer 503 (never 500); then they are served again.
     const statuses = new Set<number>();
-    await eventually(async () => {
-      const res = await restCall(server, "GET", pause);
-      statuses.add(res.status);
-      if (res.status === 503) expect(res.headers.get("retry-after")).not.toBeNull();
-      expect(res.status).toBe(200);
-      expect(res.json.reason).toBe("before the kill");
-    }, 60_000, 100);
+    await eventually(
+      async () => {
+        const res = await restCall(server, "GET", pause);
+        statuses.add(res.status);
+        if (res.status === 503) expect(res.headers.get("retry-after")).not.toBeNull();
+        expect(res.status).toBe(200);
+        expect(res.json.reason).toBe("before the kill");
+      },
+      60_000,
+      100,
+    );
     expect([...statuses].filter((s) => s !== 200 && s !== 503)).toEqual([]);
     await eventually(async () => expect((await fetch(`${server.url}/readyz`)).status).toBe(200), 30_000);
     const restarted = await postmasterPid();

@@ -16,7 +16,10 @@ export interface GrpcAnswer {
 const identity = (b: Buffer) => b;
 
 /** A client that sends raw request bytes to any method at `address` (h2c). */
-export function rawGrpcClient(address: string): { call(method: DescMethod, bytes: Uint8Array, token: string): Promise<GrpcAnswer>; close(): void } {
+export function rawGrpcClient(address: string): {
+  call(method: DescMethod, bytes: Uint8Array, token: string): Promise<GrpcAnswer>;
+  close(): void;
+} {
   const client = new grpc.Client(address, grpc.credentials.createInsecure());
   return {
     call(method, bytes, token) {
@@ -26,9 +29,12 @@ export function rawGrpcClient(address: string): { call(method: DescMethod, bytes
       const started = performance.now();
       const deadline = { deadline: Date.now() + 60_000 };
       return new Promise((resolve) => {
-        const done = (code: grpc.status, details: string) => resolve({ code, details, ms: performance.now() - started });
+        const done = (code: grpc.status, details: string) =>
+          resolve({ code, details, ms: performance.now() - started });
         if (method.methodKind === "unary") {
-          client.makeUnaryRequest(path, identity, identity, Buffer.from(bytes), meta, deadline, (err) => done(err ? err.code : grpc.status.OK, err?.details ?? ""));
+          client.makeUnaryRequest(path, identity, identity, Buffer.from(bytes), meta, deadline, (err) =>
+            done(err ? err.code : grpc.status.OK, err?.details ?? ""),
+          );
           return;
         }
         const stream = client.makeBidiStreamRequest(path, identity, identity, meta, deadline);
@@ -44,4 +50,9 @@ export function rawGrpcClient(address: string): { call(method: DescMethod, bytes
 }
 
 /** The gRPC statuses that say the server failed, not the caller: none may answer bad input. */
-export const SERVER_FAILURES = new Set([grpc.status.UNKNOWN, grpc.status.INTERNAL, grpc.status.DATA_LOSS, grpc.status.UNAVAILABLE]);
+export const SERVER_FAILURES = new Set([
+  grpc.status.UNKNOWN,
+  grpc.status.INTERNAL,
+  grpc.status.DATA_LOSS,
+  grpc.status.UNAVAILABLE,
+]);

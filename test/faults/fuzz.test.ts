@@ -27,7 +27,16 @@ import { hostileConfigurations } from "../../bench/config/hostile-texts.js";
 import { gitWorkdir } from "../support/git-workdir.js";
 import { restCall } from "../support/rest-client.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
-import { CONNECT_CODES, connectRequest, errorBodyProblem, METHODS, messageValue, restRequest, SERVICES, useFuzzPaths } from "./fuzz-arbitraries.js";
+import {
+  CONNECT_CODES,
+  connectRequest,
+  errorBodyProblem,
+  METHODS,
+  messageValue,
+  restRequest,
+  SERVICES,
+  useFuzzPaths,
+} from "./fuzz-arbitraries.js";
 import { rawGrpcClient, SERVER_FAILURES } from "./fuzz-grpc.js";
 
 /** The longest any one answer may take, milliseconds: generous for a loaded CI machine, short of a hang. */
@@ -48,9 +57,13 @@ beforeAll(async () => {
   await source.commit("A change", { "a.txt": "a\n" });
   for (const [rpc, body] of [
     ["CreateRepository", { owner: "acme", repository: "widgets", fromPath: source.path, atRef: "main" }],
-    ["PushBranch", { owner: "acme", repository: "widgets", fromPath: source.path, sourceRef: "feature", branch: "feature" }],
+    [
+      "PushBranch",
+      { owner: "acme", repository: "widgets", fromPath: source.path, sourceRef: "feature", branch: "feature" },
+    ],
     ["OpenPullRequest", { owner: "acme", repository: "widgets", head: "feature", base: "main", title: "A change" }],
-  ] as const) expect((await restCall(server, "POST", `/yardmaster.v1.ForgeService/${rpc}`, body)).status).toBe(200);
+  ] as const)
+    expect((await restCall(server, "POST", `/yardmaster.v1.ForgeService/${rpc}`, body)).status).toBe(200);
 });
 afterAll(async () => {
   await server?.stop();
@@ -60,18 +73,21 @@ afterAll(async () => {
 describe("random REST requests", () => {
   it("answer below 500, every error in the JSON error body naming its field", async () => {
     const seen = new Set<number>();
-    await fc.assert(fc.asyncProperty(restRequest, async (r) => {
-      const url = `${server.url}/v1/repos/${r.owner}/${r.repository}${r.route[1].replace("{n}", r.n)}${r.query ? `?${r.query}` : ""}`;
-      const headers: Record<string, string> = { authorization: `Bearer ${server.adminKey}` };
-      const body = r.route[0] === "GET" ? undefined : r.body; // fetch sends no body with GET
-      if (body !== undefined && r.contentType) headers["content-type"] = r.contentType;
-      const res = await fetch(url, { method: r.route[0], headers, body });
-      const text = await res.text();
-      seen.add(res.status);
-      const context = `${r.route[0]} ${url} ${body ?? ""}`;
-      expect(res.status, `${context} → ${text.slice(0, 300)}`).toBeLessThan(500);
-      if (res.status >= 400) expect(errorBodyProblem(res.status, text), context).toBeNull();
-    }), { numRuns: 400, seed: 20261124 });
+    await fc.assert(
+      fc.asyncProperty(restRequest, async (r) => {
+        const url = `${server.url}/v1/repos/${r.owner}/${r.repository}${r.route[1].replace("{n}", r.n)}${r.query ? `?${r.query}` : ""}`;
+        const headers: Record<string, string> = { authorization: `Bearer ${server.adminKey}` };
+        const body = r.route[0] === "GET" ? undefined : r.body; // fetch sends no body with GET
+        if (body !== undefined && r.contentType) headers["content-type"] = r.contentType;
+        const res = await fetch(url, { method: r.route[0], headers, body });
+        const text = await res.text();
+        seen.add(res.status);
+        const context = `${r.route[0]} ${url} ${body ?? ""}`;
+        expect(res.status, `${context} → ${text.slice(0, 300)}`).toBeLessThan(500);
+        if (res.status >= 400) expect(errorBodyProblem(res.status, text), context).toBeNull();
+      }),
+      { numRuns: 400, seed: 20261124 },
+    );
     // The generators reach past validation: successes and refusals both occur.
     expect([...seen].some((s) => s < 300)).toBe(true);
     expect(seen.has(422)).toBe(true);
@@ -81,20 +97,25 @@ describe("random REST requests", () => {
 describe("random Connect requests to every RPC", () => {
   it("answer a success or a Connect error other than internal and unknown", async () => {
     const succeeded = new Set<string>();
-    await fc.assert(fc.asyncProperty(connectRequest, async (r) => {
-      const res = await fetch(server.url + r.path, {
-        method: "POST", headers: { authorization: `Bearer ${server.adminKey}`, "content-type": "application/json" }, body: r.body,
-      });
-      const text = await res.text();
-      const context = `${r.path} ${r.body} → ${res.status} ${text.slice(0, 300)}`;
-      expect(res.status, context).toBeLessThan(500);
-      if (res.status === 200) succeeded.add(r.path);
-      else {
-        const body = JSON.parse(text);
-        expect(CONNECT_CODES, context).toContain(body.code);
-        expect(["internal", "unknown"], context).not.toContain(body.code);
-      }
-    }), { numRuns: 600, seed: 20261124 });
+    await fc.assert(
+      fc.asyncProperty(connectRequest, async (r) => {
+        const res = await fetch(server.url + r.path, {
+          method: "POST",
+          headers: { authorization: `Bearer ${server.adminKey}`, "content-type": "application/json" },
+          body: r.body,
+        });
+        const text = await res.text();
+        const context = `${r.path} ${r.body} → ${res.status} ${text.slice(0, 300)}`;
+        expect(res.status, context).toBeLessThan(500);
+        if (res.status === 200) succeeded.add(r.path);
+        else {
+          const body = JSON.parse(text);
+          expect(CONNECT_CODES, context).toContain(body.code);
+          expect(["internal", "unknown"], context).not.toContain(body.code);
+        }
+      }),
+      { numRuns: 600, seed: 20261124 },
+    );
     // The bodies reach the handlers' own work: many RPCs succeed at least once (30 of 41 in 4,000 runs).
     expect(succeeded.size).toBeGreaterThanOrEqual(10);
   });
@@ -103,18 +124,23 @@ describe("random Connect requests to every RPC", () => {
 describe("random binary bodies to every RPC (Connect with application/proto)", () => {
   it("answer a success or a Connect error other than internal and unknown", async () => {
     let unparsable = 0;
-    await fc.assert(fc.asyncProperty(fc.constantFrom(...METHODS), fc.uint8Array({ maxLength: 200 }), async (m, bytes) => {
-      const res = await fetch(server.url + m.path, {
-        method: "POST", headers: { authorization: `Bearer ${server.adminKey}`, "content-type": "application/proto" }, body: bytes,
-      });
-      const text = await res.text();
-      const context = `${m.path} ${Buffer.from(bytes).toString("hex")} → ${res.status} ${text.slice(0, 300)}`;
-      expect(res.status, context).toBeLessThan(500);
-      if (res.status === 200) return;
-      const error = JSON.parse(text);
-      expect(["internal", "unknown"], context).not.toContain(error.code);
-      if (error.code === "invalid_argument" && error.message.startsWith("parse binary: ")) unparsable++;
-    }), { numRuns: 300, seed: 20261124 });
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...METHODS), fc.uint8Array({ maxLength: 200 }), async (m, bytes) => {
+        const res = await fetch(server.url + m.path, {
+          method: "POST",
+          headers: { authorization: `Bearer ${server.adminKey}`, "content-type": "application/proto" },
+          body: bytes,
+        });
+        const text = await res.text();
+        const context = `${m.path} ${Buffer.from(bytes).toString("hex")} → ${res.status} ${text.slice(0, 300)}`;
+        expect(res.status, context).toBeLessThan(500);
+        if (res.status === 200) return;
+        const error = JSON.parse(text);
+        expect(["internal", "unknown"], context).not.toContain(error.code);
+        if (error.code === "invalid_argument" && error.message.startsWith("parse binary: ")) unparsable++;
+      }),
+      { numRuns: 300, seed: 20261124 },
+    );
     // Most random bytes are no message at all: those are the caller's error (docs/errors.md "Unparsable request messages").
     expect(unparsable).toBeGreaterThan(0);
   });
@@ -123,32 +149,40 @@ describe("random binary bodies to every RPC (Connect with application/proto)", (
 const GRPC_METHODS: DescMethod[] = [...SERVICES, ServerReflection].flatMap((s) => s.methods);
 
 /** A request message for gRPC: a valid encoding of a random message of the input type, a corrupt one, or random bytes. */
-const grpcRequest = fc.constantFrom(...GRPC_METHODS).chain((method) => fc.record({
-  method: fc.constant(method),
-  bytes: fc.oneof(
-    { weight: 4, arbitrary: messageValue(method.input, 1).map((json) => {
-      try {
-        return toBinary(method.input, fromJson(method.input, json as never, { ignoreUnknownFields: true }));
-      } catch {
-        return toBinary(method.input, create(method.input));
-      }
-    }) },
-    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 120 }) },
-  ),
-}));
+const grpcRequest = fc.constantFrom(...GRPC_METHODS).chain((method) =>
+  fc.record({
+    method: fc.constant(method),
+    bytes: fc.oneof(
+      {
+        weight: 4,
+        arbitrary: messageValue(method.input, 1).map((json) => {
+          try {
+            return toBinary(method.input, fromJson(method.input, json as never, { ignoreUnknownFields: true }));
+          } catch {
+            return toBinary(method.input, create(method.input));
+          }
+        }),
+      },
+      { weight: 1, arbitrary: fc.uint8Array({ maxLength: 120 }) },
+    ),
+  }),
+);
 
 describe("random gRPC calls to every RPC (HTTP/2, @grpc/grpc-js)", () => {
   it("answer no status that blames the server", async () => {
     const client = rawGrpcClient(`127.0.0.1:${server.port}`);
     const answered = new Set<string>();
     try {
-      await fc.assert(fc.asyncProperty(grpcRequest, async ({ method, bytes }) => {
-        const answer = await client.call(method, bytes, server.adminKey);
-        const context = `${method.parent.typeName}/${method.name} ${Buffer.from(bytes).toString("hex").slice(0, 200)} → ${answer.code} ${answer.details}`;
-        expect(SERVER_FAILURES.has(answer.code), context).toBe(false);
-        expect(answer.ms, context).toBeLessThan(ANSWER_BOUND_MS);
-        answered.add(method.name);
-      }), { numRuns: 300, seed: 20261126 });
+      await fc.assert(
+        fc.asyncProperty(grpcRequest, async ({ method, bytes }) => {
+          const answer = await client.call(method, bytes, server.adminKey);
+          const context = `${method.parent.typeName}/${method.name} ${Buffer.from(bytes).toString("hex").slice(0, 200)} → ${answer.code} ${answer.details}`;
+          expect(SERVER_FAILURES.has(answer.code), context).toBe(false);
+          expect(answer.ms, context).toBeLessThan(ANSWER_BOUND_MS);
+          answered.add(method.name);
+        }),
+        { numRuns: 300, seed: 20261126 },
+      );
     } finally {
       client.close();
     }
@@ -162,13 +196,17 @@ describe("hostile configuration texts", () => {
     const method = SimulatorService.method.simulateRepository;
     try {
       // Every limit once; the texts of 1 MiB that only repeat one (lists, keys) are left to the benchmark.
-      const texts = hostileConfigurations().filter((h) => !h.name.endsWith("(1 MiB)") || h.name.startsWith("duplicate keys"));
+      const texts = hostileConfigurations().filter(
+        (h) => !h.name.endsWith("(1 MiB)") || h.name.startsWith("duplicate keys"),
+      );
       for (const [i, { name, text }] of texts.entries()) {
         const started = performance.now();
         let outcome: string;
         if (i % 3 === 0) {
           const res = await fetch(`${server.url}/v1/repos/acme/widgets/configuration-simulator`, {
-            method: "POST", headers: { authorization: `Bearer ${server.adminKey}`, "content-type": "application/json" }, body: JSON.stringify({ service_yml: text }),
+            method: "POST",
+            headers: { authorization: `Bearer ${server.adminKey}`, "content-type": "application/json" },
+            body: JSON.stringify({ service_yml: text }),
           });
           const body = await res.text();
           outcome = `REST ${res.status} ${body.length} bytes`;
@@ -176,13 +214,18 @@ describe("hostile configuration texts", () => {
           expect(body.length, name).toBeLessThan(64 * 1024);
         } else if (i % 3 === 1) {
           const res = await fetch(`${server.url}/${SimulatorService.typeName}/SimulateConfiguration`, {
-            method: "POST", headers: { authorization: `Bearer ${server.adminKey}`, "content-type": "application/json" }, body: JSON.stringify({ owner: "acme", repository: "widgets", service_yml: text }),
+            method: "POST",
+            headers: { authorization: `Bearer ${server.adminKey}`, "content-type": "application/json" },
+            body: JSON.stringify({ owner: "acme", repository: "widgets", service_yml: text }),
           });
           const body = await res.text();
           outcome = `Connect ${res.status} ${body.length} bytes`;
           expect(res.status === 200 || JSON.parse(body).code === "invalid_argument", `${name}: ${outcome}`).toBe(true);
         } else {
-          const bytes = toBinary(method.input, create(method.input, { owner: "acme", repository: "widgets", serviceYml: text }));
+          const bytes = toBinary(
+            method.input,
+            create(method.input, { owner: "acme", repository: "widgets", serviceYml: text }),
+          );
           const answer = await client.call(method, bytes, server.adminKey);
           outcome = `gRPC ${answer.code} ${answer.details.slice(0, 100)}`;
           expect(SERVER_FAILURES.has(answer.code), `${name}: ${outcome}`).toBe(false);
@@ -196,6 +239,7 @@ describe("hostile configuration texts", () => {
 });
 
 /** Bodies no client should send: each answers a 4xx. */
+// biome-ignore format: a table, one row per line
 const HOSTILE_BODIES: [string, string, Record<string, string>, () => Uint8Array | string][] = [
   ["REST, JSON nested 100,000 deep", "/v1/repos/acme/widgets/simulator", { "content-type": "application/json" }, () => "[".repeat(100_000) + "]".repeat(100_000)],
   ["REST, 4 MiB of small values", "/v1/repos/acme/widgets/simulator", { "content-type": "application/json" }, () => `{"service_yml": "a", "x": [${'"abcdefgh",'.repeat(380_000)}"a"]}`],
@@ -211,7 +255,11 @@ const HOSTILE_BODIES: [string, string, Record<string, string>, () => Uint8Array 
 describe("hostile bodies", () => {
   it.each(HOSTILE_BODIES)("%s: a 4xx in the error body, in bounded time", async (_, url, headers, body) => {
     const started = performance.now();
-    const res = await fetch(server.url + url, { method: "POST", headers: { authorization: `Bearer ${server.adminKey}`, ...headers }, body: body() });
+    const res = await fetch(server.url + url, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.adminKey}`, ...headers },
+      body: body(),
+    });
     const text = await res.text();
     expect(res.status, text.slice(0, 300)).toBeGreaterThanOrEqual(400);
     expect(res.status, text.slice(0, 300)).toBeLessThan(500);

@@ -33,11 +33,16 @@ const BACKTRACKING_TITLE = `${"a".repeat(26)}!`;
 async function repository(name: string, config: string, pull?: string): Promise<void> {
   const source = await gitWorkdir(path.join(work, name));
   await source.commit("Initial commit", { ".yardmaster.yml": config });
-  const calls: [string, object][] = [["CreateRepository", { owner: "acme", repository: name, fromPath: source.path, atRef: "main" }]];
+  const calls: [string, object][] = [
+    ["CreateRepository", { owner: "acme", repository: name, fromPath: source.path, atRef: "main" }],
+  ];
   if (pull !== undefined) {
     source.git("switch", "--quiet", "-c", "feature");
     await source.commit("A change", { "a.txt": "a\n" });
-    calls.push(["PushBranch", { owner: "acme", repository: name, fromPath: source.path, sourceRef: "feature", branch: "feature" }]);
+    calls.push([
+      "PushBranch",
+      { owner: "acme", repository: name, fromPath: source.path, sourceRef: "feature", branch: "feature" },
+    ]);
     calls.push(["OpenPullRequest", { owner: "acme", repository: name, head: "feature", base: "main", title: pull }]);
   }
   for (const [rpc, body] of calls) {
@@ -50,7 +55,9 @@ async function repository(name: string, config: string, pull?: string): Promise<
  * /healthz probed from other connections, one after another, while `pending` runs: how many
  * answered before it settled, the longest a probe waited, and how long `pending` took (ms).
  */
-async function healthWhile(pending: Promise<unknown>): Promise<{ answered: number; longestWait: number; took: number }> {
+async function healthWhile(
+  pending: Promise<unknown>,
+): Promise<{ answered: number; longestWait: number; took: number }> {
   const started = performance.now();
   let took = 0;
   void pending.finally(() => (took = performance.now() - started)).catch(() => {});
@@ -68,7 +75,10 @@ async function healthWhile(pending: Promise<unknown>): Promise<{ answered: numbe
 }
 
 async function token(repositories: string[]): Promise<string> {
-  const res = await restCall(server, "POST", "/yardmaster.v1.TokenService/CreateToken", { repositories, description: "hostile input test" });
+  const res = await restCall(server, "POST", "/yardmaster.v1.TokenService/CreateToken", {
+    repositories,
+    description: "hostile input test",
+  });
   expect(res.status).toBe(200);
   return res.json.secret;
 }
@@ -113,7 +123,9 @@ describe("1 MiB of duplicate keys", () => {
   it("lists 100 errors and counts the rest for duplicate keys within the node limit", async () => {
     const res = await simulate("a: 1\n".repeat(24_000));
     const json = (await res.json()) as { details: { type: string; description: string }[] };
-    const descriptions = json.details.filter((d: { type: string }) => d.type === "field_violation").map((d: { description: string }) => d.description);
+    const descriptions = json.details
+      .filter((d: { type: string }) => d.type === "field_violation")
+      .map((d: { description: string }) => d.description);
     expect(descriptions).toHaveLength(101);
     expect(descriptions[100]).toBe("and 23899 more errors (the first 100 are listed)");
   });
@@ -123,7 +135,9 @@ it("refuses 1.2 MB of two-byte characters, over 1 MiB in bytes, without parsing 
   const text = hostileConfigurations().find((h) => h.name === "1.2 MB of two-byte characters")!.text;
   const res = await simulate(text);
   expect(res.status).toBe(422);
-  expect(((await res.json()) as { message: string }).message).toBe(`service_yml: the file is ${Buffer.byteLength(text)} bytes long; a configuration is at most 1048576 bytes (1 MiB)`);
+  expect(((await res.json()) as { message: string }).message).toBe(
+    `service_yml: the file is ${Buffer.byteLength(text)} bytes long; a configuration is at most 1048576 bytes (1 MiB)`,
+  );
 });
 
 describe("extends in a simulation with a token of one repository", () => {
@@ -136,7 +150,11 @@ describe("extends in a simulation with a token of one repository", () => {
       const json = JSON.parse(text);
       answers.push([res.status, json.code, json.message.replace(other, "OTHER")]);
     }
-    expect(answers[0]).toEqual([403, "permission_denied", "extends: this credential cannot read the configuration of acme/OTHER: a repository token reaches only the repositories it names"]);
+    expect(answers[0]).toEqual([
+      403,
+      "permission_denied",
+      "extends: this credential cannot read the configuration of acme/OTHER: a repository token reaches only the repositories it names",
+    ]);
     expect(answers[1]).toEqual(answers[0]);
   });
 
@@ -152,9 +170,12 @@ describe("extends in a simulation with a token of one repository", () => {
 });
 
 it("answers the health route while a condition's regular expression backtracks", async () => {
-  const text = "pull_request_rules:\n  - name: slow\n    conditions:\n      - title~=^(a+)+$\n    actions:\n      label:\n        add: [x]\n";
+  const text =
+    "pull_request_rules:\n  - name: slow\n    conditions:\n      - title~=^(a+)+$\n    actions:\n      label:\n        add: [x]\n";
   const pending = fetch(`${server.url}/v1/repos/acme/widgets/pulls/1/simulator`, {
-    method: "POST", headers: { authorization: `Bearer ${server.adminKey}`, "content-type": "application/json" }, body: JSON.stringify({ service_yml: text }),
+    method: "POST",
+    headers: { authorization: `Bearer ${server.adminKey}`, "content-type": "application/json" },
+    body: JSON.stringify({ service_yml: text }),
   });
   const health = await healthWhile(pending);
   // 200 (the rule does not match) or 422 when the pool's time limit stopped the matching first.

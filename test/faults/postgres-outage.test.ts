@@ -60,7 +60,9 @@ beforeAll(async () => {
   src.git("switch", "--quiet", "main");
   pg = await startOwnPostgres();
   server = await startServerProcess({
-    DATABASE_URL: pg.url, YARDMASTER_CI_SLOTS: "2", YARDMASTER_CI_LEASE_SECONDS: "10",
+    DATABASE_URL: pg.url,
+    YARDMASTER_CI_SLOTS: "2",
+    YARDMASTER_CI_LEASE_SECONDS: "10",
   });
   pid = server.child.pid;
   await rpc("ForgeService/CreateRepository", { ...REPO, from_path: src.path, at_ref: "main" });
@@ -72,12 +74,16 @@ beforeAll(async () => {
     await rpc("ForgeService/CommentPullRequest", { ...REPO, number: n, body: "@yardmaster queue" });
   }
   // The outage starts while a CI job runs: a check run of a draft has started and not concluded.
-  await eventually(async () => {
-    const open = await rpc("ForgeService/ListPullRequests", { ...REPO, state: "open" });
-    const checks = open.pull_requests.flatMap((p: any) => p.checks);
-    const running = checks.filter((c: any) => c.name === "test" && c.started_at && !c.completed_at);
-    expect(running.length).toBeGreaterThan(0);
-  }, 120_000, 100);
+  await eventually(
+    async () => {
+      const open = await rpc("ForgeService/ListPullRequests", { ...REPO, state: "open" });
+      const checks = open.pull_requests.flatMap((p: any) => p.checks);
+      const running = checks.filter((c: any) => c.name === "test" && c.started_at && !c.completed_at);
+      expect(running.length).toBeGreaterThan(0);
+    },
+    120_000,
+    100,
+  );
   await pg.stop();
   outageStarted = Date.now();
 }, 300_000);
@@ -124,12 +130,16 @@ describe("PostgreSQL shut down and started again while the queue works", () => {
   it("recovers when PostgreSQL is back, without a restart, and merges every pull request exactly once", async () => {
     await new Promise((r) => setTimeout(r, Math.max(0, OUTAGE_MS - (Date.now() - outageStarted))));
     await pg.start();
-    await eventually(async () => {
-      for (const n of PULLS) {
-        const { pull_request: pull } = await rpc("ForgeService/GetPullRequest", { ...REPO, number: n });
-        expect(pull.state, `#${n}`).toBe("merged");
-      }
-    }, 120_000, 500);
+    await eventually(
+      async () => {
+        for (const n of PULLS) {
+          const { pull_request: pull } = await rpc("ForgeService/GetPullRequest", { ...REPO, number: n });
+          expect(pull.state, `#${n}`).toBe("merged");
+        }
+      },
+      120_000,
+      500,
+    );
     await eventually(async () => expect(count(await events("action.queue.merged"))).toEqual(once), 30_000);
     expect(count(await events("action.queue.leave"))).toEqual(once);
     const status = await restCall(server, "GET", "/v1/repos/acme/outage/merge-queue/status");

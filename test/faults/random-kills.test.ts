@@ -25,8 +25,10 @@ beforeAll(async () => {
     const ms = Math.round(random() * 1500);
     const refs = () => world.git("for-each-ref", "--format=%(objectname) %(refname)");
     const before = refs();
-    const moved = await eventually(async () => expect(refs()).not.toBe(before), 30_000, 50)
-      .then(() => true, () => false);
+    const moved = await eventually(async () => expect(refs()).not.toBe(before), 30_000, 50).then(
+      () => true,
+      () => false,
+    );
     if (!moved) break; // nothing left to do: the queue is done
     instants.push(ms);
     await new Promise((r) => setTimeout(r, ms));
@@ -47,7 +49,10 @@ describe(`a queue of 20 pull requests, the server killed ${KILLS} times at seede
     const once = Object.fromEntries(world.pulls.map((n) => [n, 1]));
     for (const type of ["action.queue.enter", "action.queue.merged", "action.queue.leave"]) {
       const list = await world.events(type);
-      const per = countPer(world.pulls, list.map((e) => e.pull_request));
+      const per = countPer(
+        world.pulls,
+        list.map((e) => e.pull_request),
+      );
       expect(per, `${type} (kills at ${instants.join(", ")} ms)`).toEqual(once);
     }
     expect((await world.events("action.queue.leave")).every((e) => e.metadata.merged === true)).toBe(true);

@@ -15,8 +15,12 @@ import { createSimulatorService } from "../../services/simulator/index.js";
 
 describe("the one mapping of refusals", () => {
   it.each([
-    ["rate_limited", Code.ResourceExhausted], ["transient", Code.Unavailable], ["not_found", Code.NotFound],
-    ["permission", Code.PermissionDenied], ["conflict", Code.Aborted], ["invalid", Code.InvalidArgument],
+    ["rate_limited", Code.ResourceExhausted],
+    ["transient", Code.Unavailable],
+    ["not_found", Code.NotFound],
+    ["permission", Code.PermissionDenied],
+    ["conflict", Code.Aborted],
+    ["invalid", Code.InvalidArgument],
   ] as const)("turns a %s forge error into Connect code %s, keeping its message", (kind, code) => {
     const error = publicError(new ForgeError(kind, `the forge said ${kind}`), "req-1");
     expect(error).toBeInstanceOf(ConnectError);
@@ -25,7 +29,10 @@ describe("the one mapping of refusals", () => {
   });
 
   it("answers a DomainError with its kind and an engine refusal with its own", () => {
-    expect(publicError(new DomainError("not_found", "no token has id x"), "req-2")).toMatchObject({ code: Code.NotFound, rawMessage: "no token has id x" });
+    expect(publicError(new DomainError("not_found", "no token has id x"), "req-2")).toMatchObject({
+      code: Code.NotFound,
+      rawMessage: "no token has id x",
+    });
     expect(publicError(new NotQueuedError(7), "req-3").code).toBe(Code.NotFound);
   });
 
@@ -44,10 +51,21 @@ describe("the one mapping of refusals", () => {
 
 describe("SimulatorService with a rate-limited forge", () => {
   it("answers resource_exhausted for a pull request it cannot read", async () => {
-    const forge = { getPullRequest: async () => { throw new ForgeError("rate_limited", "API rate limit exceeded", 30_000); } } as unknown as ForgePort;
+    const forge = {
+      getPullRequest: async () => {
+        throw new ForgeError("rate_limited", "API rate limit exceeded", 30_000);
+      },
+    } as unknown as ForgePort;
     const service = createSimulatorService({ db: undefined as never, forge });
-    const request = { owner: "acme", repository: "widgets", number: 1n, serviceYml: "queue_rules:\n  - name: default\n" };
-    const error = await Promise.resolve(service.simulatePullRequest(request as never, undefined as never)).catch((e: unknown) => e);
+    const request = {
+      owner: "acme",
+      repository: "widgets",
+      number: 1n,
+      serviceYml: "queue_rules:\n  - name: default\n",
+    };
+    const error = await Promise.resolve(service.simulatePullRequest(request as never, undefined as never)).catch(
+      (e: unknown) => e,
+    );
     expect(publicError(error, "req-5").code).toBe(Code.ResourceExhausted);
   });
 });

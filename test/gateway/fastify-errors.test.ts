@@ -25,9 +25,19 @@ const requestErrors = Object.values(errors)
 describe("Fastify's request errors", () => {
   it("are the ones the mapping was written for", () => {
     expect(requestErrors.map((e) => e.code).sort()).toEqual([
-      "FST_ERR_BAD_URL", "FST_ERR_CTP_BODY_TOO_LARGE", "FST_ERR_CTP_EMPTY_JSON_BODY", "FST_ERR_CTP_INSTANCE_ALREADY_STARTED",
-      "FST_ERR_CTP_INVALID_CONTENT_LENGTH", "FST_ERR_CTP_INVALID_JSON_BODY", "FST_ERR_CTP_INVALID_MEDIA_TYPE", "FST_ERR_INVALID_URL",
-      "FST_ERR_MAX_PARAM_LENGTH", "FST_ERR_NOT_FOUND", "FST_ERR_ROUTE_MISSING_CONTENT", "FST_ERR_ROUTE_MISSING_CONTENT_TYPE", "FST_ERR_VALIDATION",
+      "FST_ERR_BAD_URL",
+      "FST_ERR_CTP_BODY_TOO_LARGE",
+      "FST_ERR_CTP_EMPTY_JSON_BODY",
+      "FST_ERR_CTP_INSTANCE_ALREADY_STARTED",
+      "FST_ERR_CTP_INVALID_CONTENT_LENGTH",
+      "FST_ERR_CTP_INVALID_JSON_BODY",
+      "FST_ERR_CTP_INVALID_MEDIA_TYPE",
+      "FST_ERR_INVALID_URL",
+      "FST_ERR_MAX_PARAM_LENGTH",
+      "FST_ERR_NOT_FOUND",
+      "FST_ERR_ROUTE_MISSING_CONTENT",
+      "FST_ERR_ROUTE_MISSING_CONTENT_TYPE",
+      "FST_ERR_VALIDATION",
     ]);
   });
 
@@ -40,7 +50,11 @@ describe("Fastify's request errors", () => {
   });
 
   it("names content-length for a body that does not match it", () => {
-    const { error, status } = answerFastifyError(requestErrors.find((e) => e.code === "FST_ERR_CTP_INVALID_CONTENT_LENGTH")!, undefined, "any-protocol");
+    const { error, status } = answerFastifyError(
+      requestErrors.find((e) => e.code === "FST_ERR_CTP_INVALID_CONTENT_LENGTH")!,
+      undefined,
+      "any-protocol",
+    );
     expect([status, error.rawMessage]).toEqual([400, "content-length: does not match the size of the body sent"]);
   });
 });

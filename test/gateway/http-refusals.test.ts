@@ -32,12 +32,16 @@ afterAll(async () => app.close());
 /** A raw HTTP/1.1 request (fetch would add or fix headers): status, headers and body text. */
 function send(method: string, path: string, headers: Record<string, string>, body?: string | Buffer) {
   return new Promise<{ status: number; headers: Record<string, unknown>; text: string }>((resolve, reject) => {
-    const req = httpRequest(`${base}${path}`, { method, headers: { authorization: `Bearer ${ADMIN_KEY}`, ...headers } }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (d) => (text += d));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, text }));
-    });
+    const req = httpRequest(
+      `${base}${path}`,
+      { method, headers: { authorization: `Bearer ${ADMIN_KEY}`, ...headers } },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (d) => (text += d));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -48,16 +52,70 @@ const RPC = `/${QueueService.typeName}/GetMergeQueueStatus`;
 const json = { "content-type": "application/json" };
 
 const CASES: [string, () => ReturnType<typeof send>, number, string, string | null][] = [
-  ["REST, text/plain", () => send("PUT", REST, { "content-type": "text/plain" }, "x"), 415, "invalid_argument", "content-type"],
-  ["REST, a form", () => send("PUT", REST, { "content-type": "application/x-www-form-urlencoded" }, "a=1"), 415, "invalid_argument", "content-type"],
-  ["REST, a body over 4 MiB", () => send("PUT", REST, json, Buffer.alloc(4 * 1024 * 1024 + 1, 32)), 413, "resource_exhausted", null],
-  ["REST, a URL that does not decode", () => send("GET", "/v1/repos/%E0%A4%A/widgets/merge-queue/status", {}), 400, "invalid_argument", "path"],
-  ["Connect, text/plain (Connect's empty 415)", () => send("POST", RPC, { "content-type": "text/plain" }, "x"), 415, "invalid_argument", "content-type"],
-  ["Connect, application/xml (Fastify's FST_ERR_CTP_INVALID_MEDIA_TYPE)", () => send("POST", RPC, { "content-type": "application/xml" }, "<x/>"), 415, "invalid_argument", "content-type"],
+  [
+    "REST, text/plain",
+    () => send("PUT", REST, { "content-type": "text/plain" }, "x"),
+    415,
+    "invalid_argument",
+    "content-type",
+  ],
+  [
+    "REST, a form",
+    () => send("PUT", REST, { "content-type": "application/x-www-form-urlencoded" }, "a=1"),
+    415,
+    "invalid_argument",
+    "content-type",
+  ],
+  [
+    "REST, a body over 4 MiB",
+    () => send("PUT", REST, json, Buffer.alloc(4 * 1024 * 1024 + 1, 32)),
+    413,
+    "resource_exhausted",
+    null,
+  ],
+  [
+    "REST, a URL that does not decode",
+    () => send("GET", "/v1/repos/%E0%A4%A/widgets/merge-queue/status", {}),
+    400,
+    "invalid_argument",
+    "path",
+  ],
+  [
+    "Connect, text/plain (Connect's empty 415)",
+    () => send("POST", RPC, { "content-type": "text/plain" }, "x"),
+    415,
+    "invalid_argument",
+    "content-type",
+  ],
+  [
+    "Connect, application/xml (Fastify's FST_ERR_CTP_INVALID_MEDIA_TYPE)",
+    () => send("POST", RPC, { "content-type": "application/xml" }, "<x/>"),
+    415,
+    "invalid_argument",
+    "content-type",
+  ],
   ["Connect, GET (Connect's empty 405)", () => send("GET", RPC, {}), 405, "unimplemented", null],
-  ["Connect, a streaming RPC over HTTP/1.1 (Connect's empty 505)", () => send("POST", `/${ServerReflection.typeName}/ServerReflectionInfo`, json, "{}"), 505, "unimplemented", null],
-  ["an unknown path, invalid JSON (FST_ERR_CTP_INVALID_JSON_BODY)", () => send("POST", "/nowhere", json, "{bad"), 422, "invalid_argument", "body"],
-  ["an unknown path, empty JSON (FST_ERR_CTP_EMPTY_JSON_BODY)", () => send("POST", "/nowhere", { ...json, "content-length": "0" }), 422, "invalid_argument", "body"],
+  [
+    "Connect, a streaming RPC over HTTP/1.1 (Connect's empty 505)",
+    () => send("POST", `/${ServerReflection.typeName}/ServerReflectionInfo`, json, "{}"),
+    505,
+    "unimplemented",
+    null,
+  ],
+  [
+    "an unknown path, invalid JSON (FST_ERR_CTP_INVALID_JSON_BODY)",
+    () => send("POST", "/nowhere", json, "{bad"),
+    422,
+    "invalid_argument",
+    "body",
+  ],
+  [
+    "an unknown path, empty JSON (FST_ERR_CTP_EMPTY_JSON_BODY)",
+    () => send("POST", "/nowhere", { ...json, "content-length": "0" }),
+    422,
+    "invalid_argument",
+    "body",
+  ],
 ];
 
 describe("refusals of the HTTP layer", () => {

@@ -17,7 +17,16 @@ let app: App;
 
 beforeAll(async () => {
   app = await buildApp({
-    bindings: [{ service: QueueService, impl: { getMergeQueueStatus: async () => { throw new ConnectError(SECRET, Code.Internal); } } }],
+    bindings: [
+      {
+        service: QueueService,
+        impl: {
+          getMergeQueueStatus: async () => {
+            throw new ConnectError(SECRET, Code.Internal);
+          },
+        },
+      },
+    ],
     authorizer: createAuthorizer({ adminKey: ADMIN_KEY, tokens: { findToken: async () => null } }),
     logger: pino({ level: "error" }, { write: (line: string) => void logged.push(JSON.parse(line)) }),
     readiness: async () => ({}),
@@ -27,7 +36,11 @@ afterAll(async () => app.close());
 
 describe("an INTERNAL error raised by a handler", () => {
   it("is answered on REST without its text, with the request id, and logged with it", async () => {
-    const res = await app.inject({ method: "GET", url: "/v1/repos/acme/widgets/merge-queue/status", headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+    const res = await app.inject({
+      method: "GET",
+      url: "/v1/repos/acme/widgets/merge-queue/status",
+      headers: { authorization: `Bearer ${ADMIN_KEY}` },
+    });
     expect(res.statusCode).toBe(500);
     const body = res.json();
     expect(res.body).not.toContain("password");
@@ -38,12 +51,16 @@ describe("an INTERNAL error raised by a handler", () => {
 
   it("is answered on Connect without its text", async () => {
     const res = await app.inject({
-      method: "POST", url: "/yardmaster.v1.QueueService/GetMergeQueueStatus",
+      method: "POST",
+      url: "/yardmaster.v1.QueueService/GetMergeQueueStatus",
       headers: { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/json" },
       payload: JSON.stringify({ owner: "acme", repository: "widgets" }),
     });
     expect(res.statusCode).toBe(500);
     expect(res.body).not.toContain("password");
-    expect(res.json()).toMatchObject({ code: "internal", message: expect.stringMatching(/^internal error \(request id [0-9a-f-]{36}\)$/) });
+    expect(res.json()).toMatchObject({
+      code: "internal",
+      message: expect.stringMatching(/^internal error \(request id [0-9a-f-]{36}\)$/),
+    });
   });
 });

@@ -3,7 +3,15 @@ import { parsePathTemplate, PathTemplateError } from "../../services/gateway/pat
 
 describe("path templates (google.api.http grammar)", () => {
   it.each([
-    ["/v1/repos/{owner}/{repository}/logs", ["v1", "repos", "*", "*", "logs"], [["owner", 2, 3], ["repository", 3, 4]], ""],
+    [
+      "/v1/repos/{owner}/{repository}/logs",
+      ["v1", "repos", "*", "*", "logs"],
+      [
+        ["owner", 2, 3],
+        ["repository", 3, 4],
+      ],
+      "",
+    ],
     ["/v1/{name=shelves/*/books/*}", ["v1", "shelves", "*", "books", "*"], [["name", 1, 5]], ""],
     ["/v1/{path=**}", ["v1", "**"], [["path", 1, -1]], ""],
     ["/v1/{a.b.c}:search", ["v1", "*"], [["a.b.c", 1, 2]], "search"],

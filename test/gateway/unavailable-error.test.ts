@@ -25,7 +25,10 @@ let thrown: unknown;
 async function refusedByPostgres(): Promise<unknown> {
   const db = await openDatabase({ url: `postgres://u:p@127.0.0.1:${await freePort()}/db`, dataDir: "/nonexistent" });
   try {
-    return await db.pool.query("SELECT 1").then(() => null, (e: unknown) => e);
+    return await db.pool.query("SELECT 1").then(
+      () => null,
+      (e: unknown) => e,
+    );
   } finally {
     await db.close();
   }
@@ -33,7 +36,16 @@ async function refusedByPostgres(): Promise<unknown> {
 
 beforeAll(async () => {
   app = await buildApp({
-    bindings: [{ service: QueueService, impl: { getMergeQueueStatus: async () => { throw thrown; } } }],
+    bindings: [
+      {
+        service: QueueService,
+        impl: {
+          getMergeQueueStatus: async () => {
+            throw thrown;
+          },
+        },
+      },
+    ],
     authorizer: createAuthorizer({ adminKey: ADMIN_KEY, tokens: { findToken: async () => null } }),
     logger: pino({ level: "silent" }),
     readiness: async () => ({}),
@@ -45,11 +57,13 @@ afterAll(async () => app.close());
 
 const AUTH = { authorization: `Bearer ${ADMIN_KEY}` };
 const rest = () => app.inject({ method: "GET", url: "/v1/repos/acme/widgets/merge-queue/status", headers: AUTH });
-const connect = () => app.inject({
-  method: "POST", url: "/yardmaster.v1.QueueService/GetMergeQueueStatus",
-  headers: { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/json" },
-  payload: JSON.stringify({ owner: "acme", repository: "widgets" }),
-});
+const connect = () =>
+  app.inject({
+    method: "POST",
+    url: "/yardmaster.v1.QueueService/GetMergeQueueStatus",
+    headers: { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/json" },
+    payload: JSON.stringify({ owner: "acme", repository: "widgets" }),
+  });
 async function grpcCode(): Promise<number> {
   const client = grpcClient(QueueService, `127.0.0.1:${port}`);
   try {
@@ -84,7 +98,8 @@ describe("a request that fails because a database does not answer", () => {
     expect(res.statusCode).toBe(503);
     expect(res.headers["retry-after"]).toBe(String(RETRY_AFTER_SECONDS));
     expect(res.json()).toMatchObject({
-      code: "unavailable", message: expect.stringMatching(/^PostgreSQL does not answer/),
+      code: "unavailable",
+      message: expect.stringMatching(/^PostgreSQL does not answer/),
     });
     expect(await grpcCode()).toBe(14);
   });

@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { Code, } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { domainErrorToConnect } from "../../services/contracts/index.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { hostileConfigurations } from "../../bench/config/hostile-texts.js";
@@ -38,7 +38,9 @@ describe("a configuration loaded in a worker thread", () => {
     const text = "extends: shared-config\nqueue_rules:\n  - name: local\n";
     const reads: string[] = [];
     const loadExtended = async (name: string) => (reads.push(name), base);
-    expect(await inThread(text, { loadExtended })).toEqual(await loadConfiguration(text, { loadExtended: async () => base }));
+    expect(await inThread(text, { loadExtended })).toEqual(
+      await loadConfiguration(text, { loadExtended: async () => base }),
+    );
     expect(reads).toEqual(["shared-config"]);
     const failing = { loadExtended: async () => Promise.reject(new Error("forge unavailable")) };
     expect(await inThread(text, failing)).toEqual(await loadConfiguration(text, failing));
@@ -58,8 +60,17 @@ describe("the pool's limits", () => {
     const hurried = createWorkerPool({ maxThreads: 1, timeoutMs: 20 });
     try {
       expect(await loadConfigurationIn(hurried, dupKeys, {}, 0)).toEqual({
-        ok: false, transient: true, deprecations: [],
-        errors: [{ path: [], line: null, column: null, message: "parsing and validating the file took more than 0.02 s (the time limit)" }],
+        ok: false,
+        transient: true,
+        deprecations: [],
+        errors: [
+          {
+            path: [],
+            line: null,
+            column: null,
+            message: "parsing and validating the file took more than 0.02 s (the time limit)",
+          },
+        ],
       });
     } finally {
       await hurried.close();
@@ -69,7 +80,9 @@ describe("the pool's limits", () => {
   it("answer resource_exhausted when the queue is full", async () => {
     const small = createWorkerPool({ maxThreads: 1, maxQueue: 1 });
     try {
-      const results = await Promise.allSettled([1, 2, 3, 4].map(() => loadConfigurationIn(small, "a: 1\n".repeat(24_000), {}, 0)));
+      const results = await Promise.allSettled(
+        [1, 2, 3, 4].map(() => loadConfigurationIn(small, "a: 1\n".repeat(24_000), {}, 0)),
+      );
       const refused = results.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason);
       // One runs, one waits, the others are refused.
       expect(refused).toHaveLength(2);
@@ -86,7 +99,13 @@ describe("a JSON body parsed in a worker thread", () => {
     const body = JSON.stringify({ service_yml: dupKeys, n: 1 }).replace('"n":1', '"n":9223372036854775807');
     expect(await parseJsonBodyIn(pool, body, 0)).toEqual(parseJsonBody(body));
     const broken = `{"a": [1, 2}`;
-    const inline = (() => { try { parseJsonBody(broken); } catch (e) { return e as Error; } })();
+    const inline = (() => {
+      try {
+        parseJsonBody(broken);
+      } catch (e) {
+        return e as Error;
+      }
+    })();
     await expect(parseJsonBodyIn(pool, broken, 0)).rejects.toThrow(new SyntaxError(inline!.message));
   });
 });

@@ -11,7 +11,11 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClickHouseClient } from "../../services/activity-log/index.js";
 import {
-  DatabaseUnavailableError, isDatabaseUnavailable, retryWhileUnavailable, unavailableDatabase, withDeadline,
+  DatabaseUnavailableError,
+  isDatabaseUnavailable,
+  retryWhileUnavailable,
+  unavailableDatabase,
+  withDeadline,
 } from "../../services/outage/index.js";
 import { freePort, openDatabase, type Database } from "../../services/store/index.js";
 import { embeddedClickHouse } from "../support/clickhouse.js";
@@ -106,7 +110,9 @@ describe("ClickHouse errors", () => {
     const { port } = silent.address() as net.AddressInfo;
     // The service's client waits 30 s for an answer; this one gives up after 200 ms.
     const quick = createClient({
-      url: `http://127.0.0.1:${port}`, request_timeout: 200, log: { level: ClickHouseLogLevel.OFF },
+      url: `http://127.0.0.1:${port}`,
+      request_timeout: 200,
+      log: { level: ClickHouseLogLevel.OFF },
     });
     try {
       expect(unavailableDatabase(await failure(quick.query({ query: "SELECT 1" })))).toBe("ClickHouse");
@@ -117,7 +123,11 @@ describe("ClickHouse errors", () => {
   });
 
   it("names ClickHouse for server errors that say it cannot answer, not for a bad query", async () => {
-    const kinds = [["210", "NETWORK_ERROR"], ["241", "MEMORY_LIMIT_EXCEEDED"], ["159", "TIMEOUT_EXCEEDED"]];
+    const kinds = [
+      ["210", "NETWORK_ERROR"],
+      ["241", "MEMORY_LIMIT_EXCEEDED"],
+      ["159", "TIMEOUT_EXCEEDED"],
+    ];
     for (const [code, type] of kinds) {
       expect(unavailableDatabase(new ClickHouseError({ message: type, code, type })), type).toBe("ClickHouse");
     }

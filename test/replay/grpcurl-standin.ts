@@ -43,7 +43,11 @@ const request = fromJson(method.input, JSON.parse(data) as JsonValue);
 const client = grpcClient(service, address);
 const meta = new grpc.Metadata();
 for (const [name, value] of headers) meta.set(name, value);
-const call = client[method.localName] as unknown as (req: unknown, meta: grpc.Metadata, cb: (err: grpc.ServiceError | null, res: unknown) => void) => void;
+const call = client[method.localName] as unknown as (
+  req: unknown,
+  meta: grpc.Metadata,
+  cb: (err: grpc.ServiceError | null, res: unknown) => void,
+) => void;
 call.call(client, request, meta, (err, res) => {
   client.close();
   if (err) fail(`Code: ${grpc.status[err.code]}\n  Message: ${err.details}`);

@@ -34,9 +34,15 @@ export async function historyRepo(dir: string): Promise<HistoryRepo> {
       cwd: dir,
       encoding: "utf8",
       env: {
-        ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1",
-        GIT_AUTHOR_NAME: who, GIT_AUTHOR_EMAIL: `${who.toLowerCase()}@example.com`, GIT_COMMITTER_NAME: who, GIT_COMMITTER_EMAIL: `${who.toLowerCase()}@example.com`,
-        GIT_AUTHOR_DATE: `${when / 1000} +0000`, GIT_COMMITTER_DATE: `${when / 1000} +0000`,
+        ...process.env,
+        GIT_CONFIG_GLOBAL: "/dev/null",
+        GIT_CONFIG_NOSYSTEM: "1",
+        GIT_AUTHOR_NAME: who,
+        GIT_AUTHOR_EMAIL: `${who.toLowerCase()}@example.com`,
+        GIT_COMMITTER_NAME: who,
+        GIT_COMMITTER_EMAIL: `${who.toLowerCase()}@example.com`,
+        GIT_AUTHOR_DATE: `${when / 1000} +0000`,
+        GIT_COMMITTER_DATE: `${when / 1000} +0000`,
       },
     }).trim();
   git("init", "--quiet", "--initial-branch=main");

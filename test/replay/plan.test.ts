@@ -9,7 +9,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { planReplay, readHistory, ReplayError, type PullStep, type PushStep } from "../../services/main/replay/index.js";
+import {
+  planReplay,
+  readHistory,
+  ReplayError,
+  type PullStep,
+  type PushStep,
+} from "../../services/main/replay/index.js";
 import { historyRepo, minuteMs, type HistoryRepo } from "./history-fixture.js";
 
 let dir: string;
@@ -54,9 +60,32 @@ describe("a history with merge commits", () => {
     const plan = planReplay(await readHistory({ path: merges.path, base: "main" }));
     expect(plan).toMatchObject({ mode: "merges", start: sha.root, end: sha.mergeF, changes: 5 });
     expect(plan.steps).toEqual([
-      pull({ order: 1, head: sha.a2, title: "Merge pull request #1 from ada/a", arrivalAt: minuteMs(3), landedIn: sha.mergeA, landing: 0, authorName: "Ada" }),
-      pull({ order: 2, head: sha.e1, title: "Merge pull request #2 from bob/e", arrivalAt: minuteMs(4), landedIn: sha.mergeE, landing: 3, authorName: "Bob" }),
-      push({ sha: sha.d1, title: "Fix a typo directly on main", arrivalAt: minuteMs(6), landing: 1, after: [1], authorName: "Cy" }),
+      pull({
+        order: 1,
+        head: sha.a2,
+        title: "Merge pull request #1 from ada/a",
+        arrivalAt: minuteMs(3),
+        landedIn: sha.mergeA,
+        landing: 0,
+        authorName: "Ada",
+      }),
+      pull({
+        order: 2,
+        head: sha.e1,
+        title: "Merge pull request #2 from bob/e",
+        arrivalAt: minuteMs(4),
+        landedIn: sha.mergeE,
+        landing: 3,
+        authorName: "Bob",
+      }),
+      push({
+        sha: sha.d1,
+        title: "Fix a typo directly on main",
+        arrivalAt: minuteMs(6),
+        landing: 1,
+        after: [1],
+        authorName: "Cy",
+      }),
       // The octopus merge holds two pull requests, titled by their own heads.
       pull({ order: 3, head: sha.b1, title: "Add b", arrivalAt: minuteMs(7), landedIn: sha.octopus, landing: 2 }),
       pull({ order: 4, head: sha.c1, title: "Add c", arrivalAt: minuteMs(8), landedIn: sha.octopus, landing: 2 }),
@@ -68,9 +97,15 @@ describe("a history with merge commits", () => {
   });
 
   it("replays only the range A..B, starting from A", async () => {
-    const plan = planReplay(await readHistory({ path: merges.path, base: "main", range: `${sha.mergeA}..${sha.octopus}` }));
+    const plan = planReplay(
+      await readHistory({ path: merges.path, base: "main", range: `${sha.mergeA}..${sha.octopus}` }),
+    );
     expect(plan).toMatchObject({ mode: "merges", start: sha.mergeA, end: sha.octopus, changes: 2 });
-    expect(plan.steps).toEqual([push({ sha: sha.d1, after: [] }), pull({ order: 1, head: sha.b1 }), pull({ order: 2, head: sha.c1 })]);
+    expect(plan.steps).toEqual([
+      push({ sha: sha.d1, after: [] }),
+      pull({ order: 1, head: sha.b1 }),
+      pull({ order: 2, head: sha.c1 }),
+    ]);
   });
 
   it("keeps the first N changes with a limit, and a range's B defaults to the base", async () => {
@@ -93,7 +128,18 @@ describe("a linear history", () => {
   it("makes every first-parent commit its own pull request", async () => {
     const plan = planReplay(await readHistory({ path: linear.path, base: "main" }));
     expect(plan).toMatchObject({ mode: "linear", start: sha.l0, end: sha.l4, changes: 4, pushes: [] });
-    expect(plan.steps).toEqual([1, 2, 3, 4].map((i) => pull({ order: i, head: sha[`l${i}`], title: `Change ${i}`, arrivalAt: minuteMs(10 * i), landedIn: sha[`l${i}`], landing: i - 1 })));
+    expect(plan.steps).toEqual(
+      [1, 2, 3, 4].map((i) =>
+        pull({
+          order: i,
+          head: sha[`l${i}`],
+          title: `Change ${i}`,
+          arrivalAt: minuteMs(10 * i),
+          landedIn: sha[`l${i}`],
+          landing: i - 1,
+        }),
+      ),
+    );
   });
 
   it("stays linear when a limit cuts the history before any merge", async () => {
@@ -105,13 +151,37 @@ describe("a linear history", () => {
 
 describe("refusals, naming the option", () => {
   const cases: [string, () => Promise<unknown>, RegExp][] = [
-    ["a directory that is not a repository", () => readHistory({ path: dir, base: "main" }), /^--from: .* is not a git repository/],
+    [
+      "a directory that is not a repository",
+      () => readHistory({ path: dir, base: "main" }),
+      /^--from: .* is not a git repository/,
+    ],
     ["an unknown base", () => readHistory({ path: linear.path, base: "trunk" }), /^--base: "trunk" is not a commit/],
-    ["a range without ..", () => readHistory({ path: linear.path, base: "main", range: "main" }), /^--range: "main" must be written A\.\.B/],
-    ["a symmetric range", () => readHistory({ path: linear.path, base: "main", range: "a...b" }), /^--range: "a\.\.\.b" must be written A\.\.B/],
-    ["an unknown A", () => readHistory({ path: linear.path, base: "main", range: "nope..main" }), /^--range: "nope" is not a commit/],
-    ["an A off the first-parent history", () => readHistory({ path: merges.path, base: "main", range: `${sha.a1}..main` }), /^--range: .* is not on the first-parent history of main/],
-    ["an empty range", () => readHistory({ path: linear.path, base: "main", range: "main..main" }), /^--range: nothing landed on main after/],
+    [
+      "a range without ..",
+      () => readHistory({ path: linear.path, base: "main", range: "main" }),
+      /^--range: "main" must be written A\.\.B/,
+    ],
+    [
+      "a symmetric range",
+      () => readHistory({ path: linear.path, base: "main", range: "a...b" }),
+      /^--range: "a\.\.\.b" must be written A\.\.B/,
+    ],
+    [
+      "an unknown A",
+      () => readHistory({ path: linear.path, base: "main", range: "nope..main" }),
+      /^--range: "nope" is not a commit/,
+    ],
+    [
+      "an A off the first-parent history",
+      () => readHistory({ path: merges.path, base: "main", range: `${sha.a1}..main` }),
+      /^--range: .* is not on the first-parent history of main/,
+    ],
+    [
+      "an empty range",
+      () => readHistory({ path: linear.path, base: "main", range: "main..main" }),
+      /^--range: nothing landed on main after/,
+    ],
   ];
   it.each(cases)("refuses %s", async (_name, attempt, message) => {
     const error = await attempt().catch((e: unknown) => e);

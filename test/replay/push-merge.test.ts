@@ -25,7 +25,16 @@ afterEach(async () => w.cleanup());
 
 /** Pushes `sourceRef` of the source repository into `branch` with merge. */
 const mergePush = (sourceRef: string, branch = "main", over: object = {}) =>
-  w.forge.pushBranch({ repo: REPO, fromPath: repo.src.path, sourceRef, branch, force: false, pusher: "ada", merge: true, ...over });
+  w.forge.pushBranch({
+    repo: REPO,
+    fromPath: repo.src.path,
+    sourceRef,
+    branch,
+    force: false,
+    pusher: "ada",
+    merge: true,
+    ...over,
+  });
 
 describe("pushing with merge", () => {
   it("merges the commit into the moved tip with a merge commit, and merges the pull request whose head it brings", async () => {
@@ -33,7 +42,14 @@ describe("pushing with merge", () => {
     const moved = await repo.push("main", repo.src.root, { "c.txt": "c\n" }, "Moved meanwhile");
     await repo.push("feature", repo.src.root, { "b.txt": "b\n" });
     // A pull request whose head is exactly the outside commit: the push brings it into main.
-    await w.forge.pushBranch({ repo: REPO, fromPath: repo.src.path, sourceRef: outside, branch: "feature", force: true, pusher: "ada" });
+    await w.forge.pushBranch({
+      repo: REPO,
+      fromPath: repo.src.path,
+      sourceRef: outside,
+      branch: "feature",
+      force: true,
+      pusher: "ada",
+    });
     const number = await repo.open("feature");
     w.events.take();
 
@@ -43,7 +59,12 @@ describe("pushing with merge", () => {
     const commit = await readCommit(repo.git, pushed.after);
     expect(commit.parents).toEqual([moved, outside]);
     expect(commit.message.trim()).toBe(`Merge ${outside} into main`);
-    expect(await filesAt(repo.git, "main")).toEqual({ "a.txt": "1\n", "shared.txt": "base\n", "b.txt": "b\n", "c.txt": "c\n" });
+    expect(await filesAt(repo.git, "main")).toEqual({
+      "a.txt": "1\n",
+      "shared.txt": "base\n",
+      "b.txt": "b\n",
+      "c.txt": "c\n",
+    });
     expect(w.events.take()).toEqual([
       { kind: "branch_pushed", repo: REPO, branch: "main", before: moved, after: pushed.after, forced: false },
       { kind: "pull_request_closed", repo: REPO, number, merged: true, mergeCommitSha: pushed.after },
@@ -81,7 +102,11 @@ describe("pushing with merge", () => {
 
     const refused = await mergePush(theirs).catch((e: unknown) => e);
 
-    expect(refused).toMatchObject({ kind: "conflict", detail: { field: "source_ref", rpc: "failed_precondition" }, message: /conflict in shared\.txt/ });
+    expect(refused).toMatchObject({
+      kind: "conflict",
+      detail: { field: "source_ref", rpc: "failed_precondition" },
+      message: /conflict in shared\.txt/,
+    });
     const status = toConnectError(refused);
     expect(status).toBeInstanceOf(ConnectError);
     expect((status as ConnectError).code).toBe(Code.FailedPrecondition);
@@ -90,9 +115,21 @@ describe("pushing with merge", () => {
   });
 
   const refusals: [string, () => Promise<unknown>, object][] = [
-    ["a branch that does not exist", () => mergePush("main", "nowhere"), { kind: "not_found", detail: { field: "branch" } }],
-    ["merge together with force", () => mergePush("main", "main", { force: true }), { kind: "invalid", detail: { field: "merge" } }],
-    ["a revision the source lacks", () => mergePush("no-such-ref"), { kind: "not_found", detail: { field: "source_ref" } }],
+    [
+      "a branch that does not exist",
+      () => mergePush("main", "nowhere"),
+      { kind: "not_found", detail: { field: "branch" } },
+    ],
+    [
+      "merge together with force",
+      () => mergePush("main", "main", { force: true }),
+      { kind: "invalid", detail: { field: "merge" } },
+    ],
+    [
+      "a revision the source lacks",
+      () => mergePush("no-such-ref"),
+      { kind: "not_found", detail: { field: "source_ref" } },
+    ],
   ];
   it.each(refusals)("refuses %s, naming the field", async (_name, attempt, error) => {
     const tip = await w.forge.getBranchSha(REPO, "main");

@@ -6,13 +6,24 @@
  */
 import { describe, expect, it } from "vitest";
 import {
-  formatReport, mean, percentile, ReplayTracker, summarizeReplay, type LogEvent, type ReplayPlan, type ReportInput,
+  formatReport,
+  mean,
+  percentile,
+  ReplayTracker,
+  summarizeReplay,
+  type LogEvent,
+  type ReplayPlan,
+  type ReportInput,
 } from "../../services/main/replay/index.js";
 
 const T0 = Date.UTC(2026, 0, 1);
 let id = 0;
 const event = (type: string, pullRequest: number, atSeconds: number, metadata: LogEvent["metadata"]): LogEvent => ({
-  id: ++id, type: `action.queue.${type}`, pullRequest, receivedAt: T0 + atSeconds * 1000, metadata,
+  id: ++id,
+  type: `action.queue.${type}`,
+  pullRequest,
+  receivedAt: T0 + atSeconds * 1000,
+  metadata,
 });
 const queuedAt = (s: number) => new Date(T0 + s * 1000).toISOString();
 const start = (pr: number, at: number, batch: string, name: string, members: number[]) =>
@@ -21,17 +32,30 @@ const start = (pr: number, at: number, batch: string, name: string, members: num
 /** Batch 1 (#1, #2) passes; Batch 2 (#3, #4) fails, is bisected, #3 is the culprit, #4 merges. */
 const EVENTS: LogEvent[] = [
   ...[1, 2, 3, 4].map((n) => event("enter", n, 0, { queued_at: queuedAt(0) })),
-  start(1, 1, "b1", "Batch 1", [1, 2]), start(2, 1, "b1", "Batch 1", [1, 2]),
-  start(3, 1, "b2", "Batch 2", [3, 4]), start(4, 1, "b2", "Batch 2", [3, 4]),
+  start(1, 1, "b1", "Batch 1", [1, 2]),
+  start(2, 1, "b1", "Batch 1", [1, 2]),
+  start(3, 1, "b2", "Batch 2", [3, 4]),
+  start(4, 1, "b2", "Batch 2", [3, 4]),
   event("leave", 1, 10, { merged: true, queued_at: queuedAt(0), dequeue_code: "PR_MERGED" }),
   event("leave", 2, 20, { merged: true, queued_at: queuedAt(0), dequeue_code: "PR_MERGED" }),
-  event("batch_bisection_start", 3, 30, { batch_id: "b2" }), event("batch_bisection_start", 4, 30, { batch_id: "b2" }),
+  event("batch_bisection_start", 3, 30, { batch_id: "b2" }),
+  event("batch_bisection_start", 4, 30, { batch_id: "b2" }),
   start(3, 31, "s21", "Sub-batch 2.1", [3]),
-  event("leave", 3, 60, { merged: false, queued_at: queuedAt(0), dequeue_code: "CHECKS_FAILED", reason: "checks failed" }),
+  event("leave", 3, 60, {
+    merged: false,
+    queued_at: queuedAt(0),
+    dequeue_code: "CHECKS_FAILED",
+    reason: "checks failed",
+  }),
   event("leave", 4, 100, { merged: true, queued_at: queuedAt(0), dequeue_code: "PR_MERGED" }),
 ];
 
-const PLAN = { mode: "merges", changes: 4, pulls: [1, 2, 3, 4].map((order) => ({ order })), pushes: [] } as unknown as ReplayPlan;
+const PLAN = {
+  mode: "merges",
+  changes: 4,
+  pulls: [1, 2, 3, 4].map((order) => ({ order })),
+  pushes: [],
+} as unknown as ReplayPlan;
 
 function input(over: Partial<ReportInput> = {}): ReportInput {
   const tracker = new ReplayTracker([1, 2, 3, 4], 0);
@@ -40,8 +64,16 @@ function input(over: Partial<ReportInput> = {}): ReportInput {
   const listed: Record<string, number> = {};
   for (const e of EVENTS) listed[e.type] = (listed[e.type] ?? 0) + 1;
   return {
-    repository: "demo/shop", plan: PLAN, tracker, breaks: new Set([3]), events: EVENTS, aggregated: listed,
-    tree: { expected: "t1", actual: "t2" }, wallSeconds: 100, speed: 60, ...over,
+    repository: "demo/shop",
+    plan: PLAN,
+    tracker,
+    breaks: new Set([3]),
+    events: EVENTS,
+    aggregated: listed,
+    tree: { expected: "t1", actual: "t2" },
+    wallSeconds: 100,
+    speed: 60,
+    ...over,
   };
 }
 
@@ -49,10 +81,18 @@ describe("the replay report", () => {
   it("counts one CI run per check, the batches, sub-batches and bisections, and the time in queue", () => {
     const r = summarizeReplay(input());
     expect(r).toMatchObject({
-      merged: [1, 2, 4], dequeued: [{ order: 3, number: 3, code: "CHECKS_FAILED" }], notQueued: [], broken: [3],
-      ciRuns: 3, ciRunsPerMerge: 1, batches: 2, subBatches: 1, bisections: 1,
+      merged: [1, 2, 4],
+      dequeued: [{ order: 3, number: 3, code: "CHECKS_FAILED" }],
+      notQueued: [],
+      broken: [3],
+      ciRuns: 3,
+      ciRunsPerMerge: 1,
+      batches: 2,
+      subBatches: 1,
+      bisections: 1,
       timeInQueue: { meanSeconds: (10 + 20 + 100) / 3, p95Seconds: 100 },
-      log: { consistent: true }, tree: { equal: false },
+      log: { consistent: true },
+      tree: { equal: false },
     });
   });
 

@@ -11,7 +11,16 @@ import path from "node:path";
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  AUTO_GAP_MS, brokenMarker, ciFile, DEFAULT_REPLAY_CONFIG, loginOf, nextCursor, parseReplayOptions, parseSpeed, replayDelays, ReplayError,
+  AUTO_GAP_MS,
+  brokenMarker,
+  ciFile,
+  DEFAULT_REPLAY_CONFIG,
+  loginOf,
+  nextCursor,
+  parseReplayOptions,
+  parseSpeed,
+  replayDelays,
+  ReplayError,
 } from "../../services/main/replay/index.js";
 import { loadConfiguration } from "../../services/config/index.js";
 
@@ -25,7 +34,13 @@ describe("arrival delays", () => {
   const minute = 60_000;
   it.each([
     ["a factor", [0, 10 * minute, 30 * minute], 60, [0, 10_000, 30_000], 60],
-    ["auto: 2 s apart on average", [0, 10 * minute, 40 * minute], "auto" as const, [0, 1_000, 4_000], (40 * minute) / (2 * AUTO_GAP_MS)],
+    [
+      "auto: 2 s apart on average",
+      [0, 10 * minute, 40 * minute],
+      "auto" as const,
+      [0, 1_000, 4_000],
+      (40 * minute) / (2 * AUTO_GAP_MS),
+    ],
     ["auto never slower than real time", [0, 1_000, 2_000], "auto" as const, [0, 1_000, 2_000], 1],
     ["one arrival", [5 * minute], "auto" as const, [0], 1],
   ])("%s", (_name, arrivals, speed, delays, factor) => {
@@ -43,7 +58,15 @@ describe("options", () => {
   const base = { from: ".", repo: "demo/self" };
   it("completes the defaults: base main, the whole history, CI `true`, the replay configuration, auto speed", async () => {
     const o = await parseReplayOptions(base);
-    expect(o).toMatchObject({ repo: { owner: "demo", repository: "self" }, base: "main", limit: null, speed: "auto", breaks: new Set(), timeoutMs: 1_800_000, json: false });
+    expect(o).toMatchObject({
+      repo: { owner: "demo", repository: "self" },
+      base: "main",
+      limit: null,
+      speed: "auto",
+      breaks: new Set(),
+      timeoutMs: 1_800_000,
+      json: false,
+    });
     expect(path.isAbsolute(o.from)).toBe(true);
     expect(o.configYml).toBe(DEFAULT_REPLAY_CONFIG);
     expect(parse(o.ciYml).checks[0].run).toContain("\ntrue\n");
@@ -77,7 +100,9 @@ describe("options", () => {
   it("refuses a --config with errors, with their line and column, and one without a queue rule", async () => {
     const bad = path.join(dir, "bad.yml");
     await writeFile(bad, "queue_rules:\n  - name: x\n    batch_size: 500\n");
-    await expect(parseReplayOptions({ ...base, config: bad })).rejects.toThrow(/^--config: .*bad\.yml: .*batch_size.*line 3/);
+    await expect(parseReplayOptions({ ...base, config: bad })).rejects.toThrow(
+      /^--config: .*bad\.yml: .*batch_size.*line 3/,
+    );
     const empty = path.join(dir, "empty.yml");
     await writeFile(empty, "merge_queue:\n  max_parallel_checks: 2\n");
     await expect(parseReplayOptions({ ...base, config: empty })).rejects.toThrow(/has no queue rule/);
@@ -96,7 +121,8 @@ describe("the replay's files", () => {
   });
 
   /** Runs the CI file's script in a directory, as the local CI would. */
-  const run = (ciYml: string, cwd: string) => spawnSync("bash", ["-c", parse(ciYml).checks[0].run], { cwd, encoding: "utf8" });
+  const run = (ciYml: string, cwd: string) =>
+    spawnSync("bash", ["-c", parse(ciYml).checks[0].run], { cwd, encoding: "utf8" });
 
   it("runs the command, and fails a commit broken on purpose whatever the command", async () => {
     const work = path.join(dir, "work");
@@ -125,7 +151,8 @@ describe("small conversions", () => {
   });
 
   it("finds the next cursor of a Link header", () => {
-    const link = '</v1/repos/a/b/logs?per_page=100&cursor=first1>; rel="first", </v1/repos/a/b/logs?per_page=100&cursor=abc_D-1>; rel="next"';
+    const link =
+      '</v1/repos/a/b/logs?per_page=100&cursor=first1>; rel="first", </v1/repos/a/b/logs?per_page=100&cursor=abc_D-1>; rel="next"';
     expect(nextCursor(link)).toBe("abc_D-1");
     expect(nextCursor('</v1/repos/a/b/logs?cursor=x>; rel="first"')).toBeNull();
     expect(nextCursor(null)).toBeNull();

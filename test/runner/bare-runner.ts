@@ -46,27 +46,49 @@ export interface BareRunner {
  * Builds the runner, not started; `options` override its deps (fast backoff by default: 20 ms to
  * 100 ms). Call `cleanup` after the test.
  */
-export async function bareRunner(options: Partial<Omit<RunnerDeps, "db" | "forge" | "logger">> = {}): Promise<BareRunner> {
+export async function bareRunner(
+  options: Partial<Omit<RunnerDeps, "db" | "forge" | "logger">> = {},
+): Promise<BareRunner> {
   const db = await freshDatabase();
   const dir = await mkdtemp(join(tmpdir(), "ym-runner-"));
   const lines: LogLine[] = [];
   const logger = pino({ level: "warn" }, { write: (line: string) => void lines.push(JSON.parse(line)) });
   let runner: QueueRunner | undefined;
   const forge = createLocalForge({
-    db: db.pool, dataDir: join(dir, "data"), logger, sink: (e) => runner?.submit(e),
+    db: db.pool,
+    dataDir: join(dir, "data"),
+    logger,
+    sink: (e) => runner?.submit(e),
     ci: { runner: { tempRoot: dir, killGraceMs: 500 }, slots: 1 },
   });
   const src = await createSourceRepo(dir, { "README.md": "widgets\n" });
   await forge.addRepository({ repo: REPO, fromPath: src.path, defaultBranch: null, atRef: null });
-  runner = createQueueRunner({ db: db.pool, forge, logger, eventsWritten: () => {}, intervalMs: 20, failureBackoffMs: { first: 20, max: 100 }, ...options });
+  runner = createQueueRunner({
+    db: db.pool,
+    forge,
+    logger,
+    eventsWritten: () => {},
+    intervalMs: 20,
+    failureBackoffMs: { first: 20, max: 100 },
+    ...options,
+  });
   const r = runner;
   return {
-    db, forge, runner: r, lines,
-    count: async (table) => (await db.pool.query(`SELECT count(*)::int AS n FROM ${table} WHERE repository = $1`, [REPO])).rows[0].n as number,
+    db,
+    forge,
+    runner: r,
+    lines,
+    count: async (table) =>
+      (await db.pool.query(`SELECT count(*)::int AS n FROM ${table} WHERE repository = $1`, [REPO])).rows[0]
+        .n as number,
     state: () => loadQueueState<EngineState>(db.pool as never, REPO),
     pause: async (reason) => {
-      await setPause(db.pool, { repository: REPO, reason, pausedBy: ADA }, (kind) => pauseEvent(REPO, kind, reason, ADA), (client) =>
-        addToInbox(client, REPO, [{ kind: "engine", event: { type: "pause", reason, actor: ADA } }]));
+      await setPause(
+        db.pool,
+        { repository: REPO, reason, pausedBy: ADA },
+        (kind) => pauseEvent(REPO, kind, reason, ADA),
+        (client) => addToInbox(client, REPO, [{ kind: "engine", event: { type: "pause", reason, actor: ADA } }]),
+      );
       r.wake(REPO);
     },
     cleanup: async () => {

@@ -29,7 +29,10 @@ afterEach(async () => {
  * SHA through.
  */
 const gatedCi = () =>
-  CI_FILE.replace('run: "test ! -e BROKEN"', `run: "test ! -e BROKEN && until [ -e ${join(gateDir, "open")} ] || [ -e ${join(gateDir, "$YARDMASTER_SHA")} ]; do sleep 0.05; done"`);
+  CI_FILE.replace(
+    'run: "test ! -e BROKEN"',
+    `run: "test ! -e BROKEN && until [ -e ${join(gateDir, "open")} ] || [ -e ${join(gateDir, "$YARDMASTER_SHA")} ]; do sleep 0.05; done"`,
+  );
 const openGate = () => writeFile(join(gateDir, "open"), "");
 
 /** Opens a pull request with `w.pull` and lets its own check through the gate. */
@@ -39,13 +42,14 @@ async function gatedPull(w: QueueWorld, ...args: Parameters<QueueWorld["pull"]>)
   return n;
 }
 
-const config = (rule: string[] = ["    batch_size: 1"]) => [
-  "queue_rules:", "  - name: default", ...rule, "merge_queue:", "  max_parallel_checks: 2", "",
-].join("\n");
+const config = (rule: string[] = ["    batch_size: 1"]) =>
+  ["queue_rules:", "  - name: default", ...rule, "merge_queue:", "  max_parallel_checks: 2", ""].join("\n");
 
 async function leaveOf(w: QueueWorld, number: number) {
   return w.until(async () => {
-    const leave = (await w.loggedTypes()).find((e) => e.type === "action.queue.leave" && Number(e.pull_request) === number);
+    const leave = (await w.loggedTypes()).find(
+      (e) => e.type === "action.queue.leave" && Number(e.pull_request) === number,
+    );
     expect(leave).toBeDefined();
     return leave!;
   });
@@ -71,7 +75,11 @@ describe("branches changed under the queue", () => {
     await runningDraft(w);
     await w.forge.deleteBranchAs(REPO, "release", "ada");
     const leave = await leaveOf(w, n);
-    expect(leave.metadata).toMatchObject({ dequeue_code: "BASE_BRANCH_MISSING", merged: false, reason: "The base branch release was deleted" });
+    expect(leave.metadata).toMatchObject({
+      dequeue_code: "BASE_BRANCH_MISSING",
+      merged: false,
+      reason: "The base branch release was deleted",
+    });
     expect((await w.state())?.pulls).toEqual({});
   });
 
@@ -84,7 +92,11 @@ describe("branches changed under the queue", () => {
     await runningDraft(w);
     await w.forge.editPullRequest(REPO, n, { base: "release" });
     const leave = await leaveOf(w, n);
-    expect(leave.metadata).toMatchObject({ dequeue_code: "BASE_BRANCH_CHANGED", merged: false, reason: "The base branch of the pull request changed from main to release" });
+    expect(leave.metadata).toMatchObject({
+      dequeue_code: "BASE_BRANCH_CHANGED",
+      merged: false,
+      reason: "The base branch of the pull request changed from main to release",
+    });
     expect(await w.forge.readFile(REPO, "main", "fix.txt")).toBeNull();
     expect((await w.forge.getPullRequest(REPO, n)).state).toBe("open");
   });
@@ -103,7 +115,15 @@ describe("branches changed under the queue", () => {
   });
 
   it("with allow_queue_branch_edit, checks the edited draft again and merges exactly that tree", async () => {
-    world = await queueWorld(config(["    batch_size: 2", '    batch_max_wait_time: "1 s"', "    merge_method: merge-batch", "    allow_queue_branch_edit: true"]), { ".yardmaster/ci.yml": gatedCi() });
+    world = await queueWorld(
+      config([
+        "    batch_size: 2",
+        '    batch_max_wait_time: "1 s"',
+        "    merge_method: merge-batch",
+        "    allow_queue_branch_edit: true",
+      ]),
+      { ".yardmaster/ci.yml": gatedCi() },
+    );
     const w = world;
     const n = await gatedPull(w, "feature", { "feature.txt": "feature\n" });
     await w.comment(n, "@yardmaster queue");
@@ -117,7 +137,9 @@ describe("branches changed under the queue", () => {
     expect(treeSha).toBe(await w.treeOf(edited));
     expect(await w.forge.readFile(REPO, "main", "fixup.txt")).toBe("maintainer fix\n");
     expect(await w.forge.readFile(REPO, "main", "feature.txt")).toBe("feature\n");
-    const ends = (await w.loggedTypes()).filter((e) => e.type === "action.queue.checks_end" && Number(e.pull_request) === n);
+    const ends = (await w.loggedTypes()).filter(
+      (e) => e.type === "action.queue.checks_end" && Number(e.pull_request) === n,
+    );
     expect(ends.map((e) => e.metadata.aborted)).toEqual([false]);
   });
 });

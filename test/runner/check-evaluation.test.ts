@@ -17,8 +17,14 @@ import { batchOf, configuration, QueueHarness, queueRule } from "../engine/fixtu
 
 /** Dependency updates (label `deps`) merge on weekday mornings (UTC); everything else at any time. */
 const RULES = [
-  "queue_rules:", "  - name: default", "    merge_conditions:", "      - check-success=test", "      - or:",
-  "          - label!=deps", "          - schedule=Mon-Fri 09:00-11:00", "",
+  "queue_rules:",
+  "  - name: default",
+  "    merge_conditions:",
+  "      - check-success=test",
+  "      - or:",
+  "          - label!=deps",
+  "          - schedule=Mon-Fri 09:00-11:00",
+  "",
 ].join("\n");
 const SATURDAY = new Date("2026-03-21T12:00:00Z");
 const MONDAY_NINE = Date.parse("2026-03-23T09:00:00Z");
@@ -30,8 +36,15 @@ async function config(): Promise<Configuration> {
 }
 
 /** A running check of the batch [#1, #2] (draft #101); `#1` labelled as given, CI of the draft as given. */
-async function verdict(firstLabels: string[], ci: "success" | "failure", freezes: CompiledFreeze[] = [], passed: "no" | "passed" | "passed and held" = "no") {
-  const h = new QueueHarness(configuration({ rules: [queueRule({ batch_size: batchOf(2), batch_max_wait_time: 600 })] }));
+async function verdict(
+  firstLabels: string[],
+  ci: "success" | "failure",
+  freezes: CompiledFreeze[] = [],
+  passed: "no" | "passed" | "passed and held" = "no",
+) {
+  const h = new QueueHarness(
+    configuration({ rules: [queueRule({ batch_size: batchOf(2), batch_max_wait_time: 600 })] }),
+  );
   h.queue(1);
   h.queue(2);
   h.created("Batch 1", 101);
@@ -43,9 +56,20 @@ async function verdict(firstLabels: string[], ci: "success" | "failure", freezes
   ]);
   const forge = {
     getPullRequest: async (_repo: string, n: number) => snapshots.get(n)!,
-    getBranchProtection: async () => ({ requiredChecks: [], requiredApprovals: 0, requireConversationResolution: false }),
+    getBranchProtection: async () => ({
+      requiredChecks: [],
+      requiredApprovals: 0,
+      requireConversationResolution: false,
+    }),
   } as unknown as ForgePort;
-  const deps = { forge, repository: "acme/app", config: await config(), protections: new ProtectionCache(forge, "acme/app"), now: SATURDAY, freezes };
+  const deps = {
+    forge,
+    repository: "acme/app",
+    config: await config(),
+    protections: new ProtectionCache(forge, "acme/app"),
+    now: SATURDAY,
+    freezes,
+  };
   if (passed !== "no") check.phase = "passed";
   if (passed === "passed and held") check.scheduleHeldUntil = MONDAY_NINE;
   return evaluateCheck(deps, h.state, check.id);
@@ -54,7 +78,12 @@ async function verdict(firstLabels: string[], ci: "success" | "failure", freezes
 describe("a check's verdict with a schedule in the merge conditions", () => {
   it("names the members the closed schedule blocks and when it opens for them; the others could merge", async () => {
     const result = await verdict(["deps"], "success");
-    expect(result).toMatchObject({ type: "check_results", conditions: false, scheduleOpensAt: MONDAY_NINE, scheduleBlocked: { "1": MONDAY_NINE } });
+    expect(result).toMatchObject({
+      type: "check_results",
+      conditions: false,
+      scheduleOpensAt: MONDAY_NINE,
+      scheduleBlocked: { "1": MONDAY_NINE },
+    });
   });
 
   it("is true when the schedule binds no member", async () => {
@@ -70,43 +99,88 @@ describe("a check's verdict with a schedule in the merge conditions", () => {
 
 const HOUR = 3_600_000;
 /** A freeze around SATURDAY (from an hour before to `endsIn` after; null = open-ended). */
-function freezeOf(matching: unknown[], exclude: unknown[] = [], endsIn: number | null = 2 * HOUR, startsIn = -HOUR): CompiledFreeze {
+function freezeOf(
+  matching: unknown[],
+  exclude: unknown[] = [],
+  endsIn: number | null = 2 * HOUR,
+  startsIn = -HOUR,
+): CompiledFreeze {
   const start = new Date(SATURDAY.getTime() + startsIn);
-  return compileFreeze({ id: "f1", start, end: endsIn === null ? null : new Date(SATURDAY.getTime() + endsIn), matchingConditions: matching, excludeConditions: exclude });
+  return compileFreeze({
+    id: "f1",
+    start,
+    end: endsIn === null ? null : new Date(SATURDAY.getTime() + endsIn),
+    matchingConditions: matching,
+    excludeConditions: exclude,
+  });
 }
 
 describe("a check's verdict under a scheduled freeze", () => {
   it("holds every member it matches until it ends, as a freeze", async () => {
     const result = await verdict([], "success", [freezeOf([])]);
     const end = SATURDAY.getTime() + 2 * HOUR;
-    expect(result).toMatchObject({ conditions: false, scheduleOpensAt: end, scheduleBlocked: { "1": end, "2": end }, holdKind: "freeze" });
+    expect(result).toMatchObject({
+      conditions: false,
+      scheduleOpensAt: end,
+      scheduleBlocked: { "1": end, "2": end },
+      holdKind: "freeze",
+    });
     expect(result).not.toHaveProperty("holdOpenEnded");
   });
 
   it("lets through the members its exclude conditions all match: the others could merge now", async () => {
     const result = await verdict(["hotfix"], "success", [freezeOf([], ["label=hotfix"])]);
-    expect(result).toMatchObject({ conditions: false, scheduleBlocked: { "2": SATURDAY.getTime() + 2 * HOUR }, holdKind: "freeze" });
+    expect(result).toMatchObject({
+      conditions: false,
+      scheduleBlocked: { "2": SATURDAY.getTime() + 2 * HOUR },
+      holdKind: "freeze",
+    });
   });
 
   it("holds only the members its matching conditions match; an open-ended freeze is looked at again in 8 days", async () => {
     const result = await verdict(["frozen"], "success", [freezeOf(["label=frozen"], [], null)]);
     const again = SATURDAY.getTime() + 8 * 24 * HOUR;
-    expect(result).toMatchObject({ conditions: false, scheduleOpensAt: again, scheduleBlocked: { "1": again }, holdKind: "freeze", holdOpenEnded: true });
+    expect(result).toMatchObject({
+      conditions: false,
+      scheduleOpensAt: again,
+      scheduleBlocked: { "1": again },
+      holdKind: "freeze",
+      holdOpenEnded: true,
+    });
   });
 
   it("takes the later of the freeze's end and the member's closed schedule", async () => {
     const result = await verdict(["deps"], "success", [freezeOf([])]);
-    expect(result).toMatchObject({ conditions: false, scheduleOpensAt: MONDAY_NINE, scheduleBlocked: { "1": MONDAY_NINE, "2": SATURDAY.getTime() + 2 * HOUR }, holdKind: "freeze" });
+    expect(result).toMatchObject({
+      conditions: false,
+      scheduleOpensAt: MONDAY_NINE,
+      scheduleBlocked: { "1": MONDAY_NINE, "2": SATURDAY.getTime() + 2 * HOUR },
+      holdKind: "freeze",
+    });
   });
 
   it("does nothing before the freeze begins, and a failure stays a failure during it", async () => {
-    expect(await verdict([], "success", [freezeOf([], [], 3 * HOUR, HOUR)])).toMatchObject({ conditions: true, scheduleOpensAt: null, holdKind: "schedule" });
-    expect(await verdict([], "failure", [freezeOf([])])).toMatchObject({ conditions: false, scheduleOpensAt: null, scheduleBlocked: null });
+    expect(await verdict([], "success", [freezeOf([], [], 3 * HOUR, HOUR)])).toMatchObject({
+      conditions: true,
+      scheduleOpensAt: null,
+      holdKind: "schedule",
+    });
+    expect(await verdict([], "failure", [freezeOf([])])).toMatchObject({
+      conditions: false,
+      scheduleOpensAt: null,
+      scheduleBlocked: null,
+    });
   });
 
   it("holds a check that passed, releases it once no freeze holds it, and says nothing otherwise", async () => {
-    expect(await verdict([], "success", [freezeOf([])], "passed")).toMatchObject({ conditions: false, holdKind: "freeze", scheduleOpensAt: SATURDAY.getTime() + 2 * HOUR });
-    expect(await verdict([], "success", [freezeOf(["label=frozen"])], "passed and held")).toMatchObject({ conditions: true });
+    expect(await verdict([], "success", [freezeOf([])], "passed")).toMatchObject({
+      conditions: false,
+      holdKind: "freeze",
+      scheduleOpensAt: SATURDAY.getTime() + 2 * HOUR,
+    });
+    expect(await verdict([], "success", [freezeOf(["label=frozen"])], "passed and held")).toMatchObject({
+      conditions: true,
+    });
     expect(await verdict([], "success", [], "passed")).toBeNull();
   });
 });

@@ -25,7 +25,10 @@ beforeEach(async () => {
   repo = await widgets(w, { "README.md": "hello\n" });
   mainTip = await w.forge.getBranchSha(REPO, "main");
   heads = {};
-  for (const [n, name] of [[1, "one"], [2, "two"]] as const) {
+  for (const [n, name] of [
+    [1, "one"],
+    [2, "two"],
+  ] as const) {
     heads[n] = await repo.push(name, repo.src.root, { [`${name}.txt`]: `${n}\n` });
     await repo.open(name);
   }
@@ -77,10 +80,18 @@ describe("a comment effect", () => {
 
 describe("a merge effect replayed after its merge committed", () => {
   const merge = (): EngineEffect => ({
-    kind: "merge_batch", batchId: "b1", baseRef: "main", method: "merge",
+    kind: "merge_batch",
+    batchId: "b1",
+    baseRef: "main",
+    method: "merge",
     pulls: [1, 2].map((number) => ({ number, headSha: heads[number]! })),
-    expectedBaseSha: mainTip, checkBaseSha: mainTip, checkSha: mainTip, exactTree: false,
-    checkPullRequest: 3, inPlace: false, botAccount: null,
+    expectedBaseSha: mainTip,
+    checkBaseSha: mainTip,
+    checkSha: mainTip,
+    exactTree: false,
+    checkPullRequest: 3,
+    inPlace: false,
+    botAccount: null,
   });
 
   it("reports merge_completed where the batch landed, without merging again, after the base moved on", async () => {
@@ -91,7 +102,13 @@ describe("a merge effect replayed after its merge committed", () => {
     // Someone pushes to main before the restarted runner replays the effect.
     const later = await repo.src.commit("later", repo.src.root, { "later.txt": "later\n" });
     const { after: pushed } = await w.forge.pushBranch({
-      repo: REPO, fromPath: repo.src.path, sourceRef: later, branch: "main", force: false, pusher: "ada", merge: true,
+      repo: REPO,
+      fromPath: repo.src.path,
+      sourceRef: later,
+      branch: "main",
+      force: false,
+      pusher: "ada",
+      merge: true,
     });
     const results = await performStoredEffect(deps(), client, await afterCrash(row.id));
     expect(results).toEqual([{ type: "merge_completed", batchId: "b1", newBaseSha: landed }]);

@@ -10,7 +10,8 @@ const pgError = (code: string) => Object.assign(new Error(`pg ${code}`), { code 
 
 describe("isTransientFailure", () => {
   it("says a database that went away, a lock conflict or a forge asking to retry blames no input", () => {
-    for (const code of ["08006", "57P01", "40001", "40P01", "53300", "55P03"]) expect(isTransientFailure(pgError(code)), code).toBe(true);
+    for (const code of ["08006", "57P01", "40001", "40P01", "53300", "55P03"])
+      expect(isTransientFailure(pgError(code)), code).toBe(true);
     expect(isTransientFailure(Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }))).toBe(true);
     expect(isTransientFailure(new Error("Connection terminated unexpectedly"))).toBe(true);
     expect(isTransientFailure(new ForgeError("transient", "502 from the forge"))).toBe(true);
@@ -29,7 +30,9 @@ describe("InputFailureCount", () => {
   it("counts failures in a row on one input and the time since the first, and starts again on another input or none", () => {
     const c = new InputFailureCount();
     expect([c.record("a/b", "7", 1000), c.record("a/b", "7", 6000), c.record("a/b", "7", 16_000)]).toEqual([
-      { count: 1, sinceFirstMs: 0 }, { count: 2, sinceFirstMs: 5000 }, { count: 3, sinceFirstMs: 15_000 },
+      { count: 1, sinceFirstMs: 0 },
+      { count: 2, sinceFirstMs: 5000 },
+      { count: 3, sinceFirstMs: 15_000 },
     ]);
     expect(c.record("c/d", "7", 20_000)).toEqual({ count: 1, sinceFirstMs: 0 });
     expect(c.record("a/b", "8", 20_000)).toEqual({ count: 1, sinceFirstMs: 0 });

@@ -30,7 +30,15 @@ async function world(): Promise<BareRunner> {
 /** A comment event as no forge sends it: no body. Applying it throws a TypeError, every time. */
 const broken = {
   kind: "forge",
-  event: { kind: "comment_created", repo: REPO, number: 1, commentId: 7, body: null, author: { login: "ada", id: 1, type: "User", avatarUrl: null }, url: null },
+  event: {
+    kind: "comment_created",
+    repo: REPO,
+    number: 1,
+    commentId: 7,
+    body: null,
+    author: { login: "ada", id: 1, type: "User", avatarUrl: null },
+    url: null,
+  },
 };
 
 describe("an inbox input the queue runner cannot apply", () => {
@@ -42,7 +50,10 @@ describe("an inbox input the queue runner cannot apply", () => {
 
     await eventually(async () => expect((await w.state())?.pause?.reason).toBe("behind the broken input"), 20_000, 50);
     expect(await w.count("queue_inbox")).toBe(0);
-    const aside = await w.db.pool.query("SELECT input, failures, last_error FROM queue_inbox_set_aside WHERE repository = $1", [REPO]);
+    const aside = await w.db.pool.query(
+      "SELECT input, failures, last_error FROM queue_inbox_set_aside WHERE repository = $1",
+      [REPO],
+    );
     expect(aside.rows).toHaveLength(1);
     expect(aside.rows[0].input).toEqual(broken);
     expect(aside.rows[0].failures).toBeGreaterThanOrEqual(SET_ASIDE_AFTER.failures);
@@ -57,7 +68,12 @@ describe("an inbox input the queue runner cannot apply", () => {
     w = await bareRunner({ setAsideAfter: { failures: 2, ms: 60_000 }, now: clock.now });
     await addToInbox(w.db.pool, REPO, [broken]);
     w.runner.start();
-    await eventually(async () => expect(w!.lines.filter((l) => /processing (failed|still fails)/.test(l.msg)).length).toBeGreaterThanOrEqual(3), 20_000, 50);
+    await eventually(
+      async () =>
+        expect(w!.lines.filter((l) => /processing (failed|still fails)/.test(l.msg)).length).toBeGreaterThanOrEqual(3),
+      20_000,
+      50,
+    );
     expect(await w.count("queue_inbox")).toBe(1);
     expect(await w.count("queue_inbox_set_aside")).toBe(0);
     // A minute later by the runner's clock, the next failure sets it aside.
@@ -71,8 +87,14 @@ describe("an inbox input the queue runner cannot apply", () => {
     await addToInbox(w.db.pool, REPO, [broken]);
     // Not started: no sweep has counted a failure yet. The request is applied on its own (the
     // endpoint's queue_pauses row is written first, as PUT /queue/pause would).
-    await w.db.pool.query("INSERT INTO queue_pauses (repository, reason, paused_at, paused_by) VALUES ($1, 'steered by the API', now(), '{}')", [REPO]);
-    await w.runner.request(REPO, { kind: "engine", event: { type: "pause", reason: "steered by the API", actor: ADA } });
+    await w.db.pool.query(
+      "INSERT INTO queue_pauses (repository, reason, paused_at, paused_by) VALUES ($1, 'steered by the API', now(), '{}')",
+      [REPO],
+    );
+    await w.runner.request(REPO, {
+      kind: "engine",
+      event: { type: "pause", reason: "steered by the API", actor: ADA },
+    });
     expect((await w.state())?.pause?.reason).toBe("steered by the API");
     expect(await w.count("queue_inbox")).toBe(1);
     expect(await w.count("queue_inbox_set_aside")).toBe(0);

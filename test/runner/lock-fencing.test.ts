@@ -10,7 +10,11 @@
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import {
-  addEffects, holdsRepositorySessionLock, lockRepositorySession, tryLockRepositorySession, unlockRepositorySession,
+  addEffects,
+  holdsRepositorySessionLock,
+  lockRepositorySession,
+  tryLockRepositorySession,
+  unlockRepositorySession,
   withTransaction,
 } from "../../services/store/index.js";
 import { RepositoryLockSession, LockLostError } from "../../services/runner/lock-session.js";

@@ -12,7 +12,8 @@ import { ADA, bareRunner, REPO, type BareRunner } from "./bare-runner.js";
 /** Rounds take 50 inputs; a backlog of 1,000 inputs that change nothing is 20 rounds. */
 const BACKLOG = 1000;
 const ROUND = 50;
-const backlog = () => Array.from({ length: BACKLOG }, (_, i) => ({ kind: "engine", event: { type: "timer_fired", key: `nothing-${i}` } }));
+const backlog = () =>
+  Array.from({ length: BACKLOG }, (_, i) => ({ kind: "engine", event: { type: "timer_fired", key: `nothing-${i}` } }));
 
 let w: BareRunner | undefined;
 afterEach(async () => {
@@ -27,8 +28,14 @@ describe("the queue runner with a backlog", () => {
     w.runner.wake(REPO);
     await eventually(async () => expect(await w!.count("queue_inbox")).toBeLessThan(BACKLOG), 20_000, 5);
     // The pause endpoint's row first (docs/pause.md: the engine follows it), then the request.
-    await w.db.pool.query("INSERT INTO queue_pauses (repository, reason, paused_at, paused_by) VALUES ($1, 'steering during a backlog', now(), '{}')", [REPO]);
-    await w.runner.request(REPO, { kind: "engine", event: { type: "pause", reason: "steering during a backlog", actor: ADA } });
+    await w.db.pool.query(
+      "INSERT INTO queue_pauses (repository, reason, paused_at, paused_by) VALUES ($1, 'steering during a backlog', now(), '{}')",
+      [REPO],
+    );
+    await w.runner.request(REPO, {
+      kind: "engine",
+      event: { type: "pause", reason: "steering during a backlog", actor: ADA },
+    });
     expect((await w.state())?.pause?.reason).toBe("steering during a backlog");
     expect(await w.count("queue_inbox")).toBeGreaterThan(0);
     // The sweep goes on and works the backlog off.

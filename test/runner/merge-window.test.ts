@@ -21,10 +21,18 @@ describe("a merge window in the merge conditions", () => {
     // the passed check is held: however slow the machine, the check passes before the opening.
     const clock = shiftedClock();
     const opens = Math.ceil((clock.now() + 3_600_000) / 1000) * 1000;
-    world = await queueWorld([
-      "queue_rules:", "  - name: default", "    merge_conditions:", "      - check-success=test",
-      `      - current-datetime>=${new Date(opens).toISOString().replace(".000Z", "Z")}`, "",
-    ].join("\n"), {}, { now: clock.now });
+    world = await queueWorld(
+      [
+        "queue_rules:",
+        "  - name: default",
+        "    merge_conditions:",
+        "      - check-success=test",
+        `      - current-datetime>=${new Date(opens).toISOString().replace(".000Z", "Z")}`,
+        "",
+      ].join("\n"),
+      {},
+      { now: clock.now },
+    );
     const w = world;
     const n = await w.pull("feature", { "feature.txt": "feature\n" });
     await w.comment(n, "@yardmaster queue");
@@ -34,7 +42,10 @@ describe("a merge window in the merge conditions", () => {
       return check!;
     });
     const timers = await w.db.pool.query("SELECT key, due_at FROM queue_timers");
-    expect(timers.rows.map((r) => [r.key, new Date(r.due_at).getTime()])).toContainEqual([`schedule/${held.id}`, opens]);
+    expect(timers.rows.map((r) => [r.key, new Date(r.due_at).getTime()])).toContainEqual([
+      `schedule/${held.id}`,
+      opens,
+    ]);
     // Held, not merged, while the window stays closed.
     await w.until(async () => true);
     expect((await w.forge.getPullRequest(REPO, n)).state).toBe("open");
@@ -42,7 +53,9 @@ describe("a merge window in the merge conditions", () => {
     const heldAt = clock.now();
     clock.advanceTo(opens);
     const leave = await w.until(async () => {
-      const found = (await w.loggedTypes()).find((e) => e.type === "action.queue.leave" && Number(e.pull_request) === n);
+      const found = (await w.loggedTypes()).find(
+        (e) => e.type === "action.queue.leave" && Number(e.pull_request) === n,
+      );
       expect(found?.metadata.dequeue_code).toBe("PR_MERGED");
       return found!;
     });

@@ -18,7 +18,12 @@ afterEach(async () => {
 
 /** DELETE /queue/pause as the endpoint does it. */
 async function unpause(b: BareRunner) {
-  await deletePause(b.db.pool, REPO, () => unpauseEvent(REPO, ADA), (client) => addToInbox(client, REPO, [{ kind: "engine", event: { type: "unpause", actor: ADA } }]));
+  await deletePause(
+    b.db.pool,
+    REPO,
+    () => unpauseEvent(REPO, ADA),
+    (client) => addToInbox(client, REPO, [{ kind: "engine", event: { type: "unpause", actor: ADA } }]),
+  );
   b.runner.wake(REPO);
 }
 
@@ -62,7 +67,10 @@ describe("the engine's pause and the API's", () => {
 
   it("an engine not paused while the API's pause stands is paused with the API's reason", async () => {
     w = await bareRunner();
-    await w.db.pool.query("INSERT INTO queue_pauses (repository, reason, paused_at, paused_by) VALUES ($1, 'incident 42', now(), $2)", [REPO, JSON.stringify(ADA)]);
+    await w.db.pool.query(
+      "INSERT INTO queue_pauses (repository, reason, paused_at, paused_by) VALUES ($1, 'incident 42', now(), $2)",
+      [REPO, JSON.stringify(ADA)],
+    );
     w.runner.start();
     await eventually(async () => expect((await w!.state())?.pause?.reason).toBe("incident 42"), 20_000, 20);
     expect(corrections(w).map((l) => l.correction)).toEqual(["pause"]);
@@ -75,7 +83,9 @@ describe("the engine's pause and the API's", () => {
       await w.pause("release freeze");
       const waiting = await pauseWithPendingInput(client, REPO, []);
       expect(waiting).toMatchObject({ pause: { reason: "release freeze" }, pending: true });
-      const ids = (await client.query("SELECT id::text FROM queue_inbox WHERE repository = $1", [REPO])).rows.map((r) => r.id as string);
+      const ids = (await client.query("SELECT id::text FROM queue_inbox WHERE repository = $1", [REPO])).rows.map(
+        (r) => r.id as string,
+      );
       expect(await pauseWithPendingInput(client, REPO, ids)).toMatchObject({ pending: false });
     } finally {
       client.release();

@@ -34,7 +34,11 @@ describe("the queue runner over the local forge", () => {
   it("merges three pull requests queued by comment, checked together by the local CI", async () => {
     world = await queueWorld(CONFIG);
     const w = world;
-    const numbers = [await w.pull("one", { "one.txt": "1\n" }), await w.pull("two", { "two.txt": "2\n" }), await w.pull("three", { "three.txt": "3\n" })];
+    const numbers = [
+      await w.pull("one", { "one.txt": "1\n" }),
+      await w.pull("two", { "two.txt": "2\n" }),
+      await w.pull("three", { "three.txt": "3\n" }),
+    ];
     for (const n of numbers) await w.comment(n, "@yardmaster queue");
     const states = await w.until(async () => {
       const s = await mergedSet(w, numbers);
@@ -50,7 +54,12 @@ describe("the queue runner over the local forge", () => {
     const ends = logged.filter((e) => e.type === "action.queue.checks_end");
     expect(starts.length).toBeGreaterThan(0);
     expect(ends.map((e) => e.metadata.batch_id).sort()).toEqual(starts.map((e) => e.metadata.batch_id).sort());
-    expect(logged.filter((e) => e.type === "action.queue.merged").map((e) => Number(e.pull_request)).sort()).toEqual(numbers.sort());
+    expect(
+      logged
+        .filter((e) => e.type === "action.queue.merged")
+        .map((e) => Number(e.pull_request))
+        .sort(),
+    ).toEqual(numbers.sort());
     expect(logged.filter((e) => e.type === "command.queue")).toHaveLength(3);
     const state = await w.state();
     expect(Object.keys(state!.pulls)).toEqual([]);
@@ -58,7 +67,9 @@ describe("the queue runner over the local forge", () => {
 
   it("finds the pull request that breaks the build, dequeues it with CHECKS_FAILED and merges the others", async () => {
     // Required checks in the merge conditions only, so the broken pull request enters the queue.
-    world = await queueWorld(CONFIG.replace('    batch_size: 3\n', "    batch_size: 3\n    branch_protection_injection_mode: merge\n"));
+    world = await queueWorld(
+      CONFIG.replace("    batch_size: 3\n", "    batch_size: 3\n    branch_protection_injection_mode: merge\n"),
+    );
     const w = world;
     const good1 = await w.pull("good1", { "a.txt": "a\n" });
     const bad = await w.pull("bad", { BROKEN: "x\n" });
@@ -87,24 +98,39 @@ describe("the queue runner's durability and exclusion", () => {
     world = await queueWorld(CONFIG.replace("batch_size: 3", "batch_size: 1"));
     const w = world;
     const second = w.anotherRunner();
-    const numbers = [await w.pull("p1", { "p1.txt": "1\n" }), await w.pull("p2", { "p2.txt": "2\n" }), await w.pull("p3", { "p3.txt": "3\n" })];
+    const numbers = [
+      await w.pull("p1", { "p1.txt": "1\n" }),
+      await w.pull("p2", { "p2.txt": "2\n" }),
+      await w.pull("p3", { "p3.txt": "3\n" }),
+    ];
     for (const n of numbers) await w.comment(n, "@yardmaster queue");
     await w.until(async () => {
       await second.drain();
       expect(Object.values(await mergedSet(w, numbers))).toEqual(["merged", "merged", "merged"]);
     });
     const logged = await w.loggedTypes();
-    const merged = logged.filter((e) => e.type === "action.queue.merged").map((e) => Number(e.pull_request)).sort();
+    const merged = logged
+      .filter((e) => e.type === "action.queue.merged")
+      .map((e) => Number(e.pull_request))
+      .sort();
     expect(merged).toEqual([...numbers].sort());
     // One merge effect per batch: every merge_completed result was applied once, no merge failed.
-    expect(logged.filter((e) => e.type === "action.queue.leave").map((e) => e.metadata.dequeue_code)).toEqual(["PR_MERGED", "PR_MERGED", "PR_MERGED"]);
+    expect(logged.filter((e) => e.type === "action.queue.leave").map((e) => e.metadata.dequeue_code)).toEqual([
+      "PR_MERGED",
+      "PR_MERGED",
+      "PR_MERGED",
+    ]);
     expect(await w.db.pool.query("SELECT count(*)::int AS n FROM queue_effects").then((r) => r.rows[0].n)).toBe(0);
   });
 
   it("loses no timer across a restart: a batch waiting for more pull requests starts after the wait", async () => {
     // An hour's wait on the runners' clock, which the test moves past it after the restart.
     const clock = shiftedClock();
-    world = await queueWorld(CONFIG.replace('batch_max_wait_time: "5 s"', 'batch_max_wait_time: "1 h"'), {}, { now: clock.now });
+    world = await queueWorld(
+      CONFIG.replace('batch_max_wait_time: "5 s"', 'batch_max_wait_time: "1 h"'),
+      {},
+      { now: clock.now },
+    );
     const w = world;
     const n = await w.pull("alone", { "alone.txt": "alone\n" });
     await w.comment(n, "@yardmaster queue");

@@ -66,7 +66,11 @@ export interface QueueWorldOptions {
 }
 
 /** Builds a world whose acme/widgets main holds the CI file, `config` as .yardmaster.yml and `files`. */
-export async function queueWorld(config: string, files: Record<string, FileChange> = {}, options: QueueWorldOptions = {}): Promise<QueueWorld> {
+export async function queueWorld(
+  config: string,
+  files: Record<string, FileChange> = {},
+  options: QueueWorldOptions = {},
+): Promise<QueueWorld> {
   const db = await freshDatabase();
   db.pool.on("error", () => {});
   const dir = await mkdtemp(join(tmpdir(), "ym-runner-"));
@@ -75,7 +79,9 @@ export async function queueWorld(config: string, files: Record<string, FileChang
   let runner: QueueRunner | undefined;
   const runners: QueueRunner[] = [];
   const forge: LocalForge = createLocalForge({
-    db: db.pool, dataDir: join(dir, "data"), logger,
+    db: db.pool,
+    dataDir: join(dir, "data"),
+    logger,
     sink: (e) => {
       events.push(e);
       return runner?.submit(e);
@@ -83,7 +89,14 @@ export async function queueWorld(config: string, files: Record<string, FileChang
     ci: { runner: { tempRoot: dir, killGraceMs: 500 }, slots: 4 },
   });
   const newRunner = () => {
-    const r = createQueueRunner({ db: db.pool, forge, logger, eventsWritten: () => {}, intervalMs: 100, now: options.now });
+    const r = createQueueRunner({
+      db: db.pool,
+      forge,
+      logger,
+      eventsWritten: () => {},
+      intervalMs: 100,
+      now: options.now,
+    });
     runners.push(r);
     r.start();
     return r;
@@ -93,18 +106,49 @@ export async function queueWorld(config: string, files: Record<string, FileChang
   await forge.addRepository({ repo: REPO, fromPath: src.path, defaultBranch: null, atRef: null });
   const forgePath = repositoryPath(join(dir, "data"), REPO);
   return {
-    db, forge, runner, events,
+    db,
+    forge,
+    runner,
+    events,
     async pull(name, changes, options = {}) {
       const sha = await src.commit(name, src.root, changes, `Add ${name}`);
-      await forge.pushBranch({ repo: REPO, fromPath: src.path, sourceRef: sha, branch: name, force: false, pusher: "ada" });
-      return forge.openPullRequest(REPO, { head: name, base: options.base ?? "main", title: `Add ${name}`, body: options.body ?? "", author: "ada", draft: false });
+      await forge.pushBranch({
+        repo: REPO,
+        fromPath: src.path,
+        sourceRef: sha,
+        branch: name,
+        force: false,
+        pusher: "ada",
+      });
+      return forge.openPullRequest(REPO, {
+        head: name,
+        base: options.base ?? "main",
+        title: `Add ${name}`,
+        body: options.body ?? "",
+        author: "ada",
+        draft: false,
+      });
     },
     async branch(branch) {
-      await forge.pushBranch({ repo: REPO, fromPath: src.path, sourceRef: src.root, branch, force: false, pusher: "ada" });
+      await forge.pushBranch({
+        repo: REPO,
+        fromPath: src.path,
+        sourceRef: src.root,
+        branch,
+        force: false,
+        pusher: "ada",
+      });
     },
     async commitOnTop(branch, changes, pusher) {
       const tip = await forge.getBranchSha(REPO, branch);
-      await execFileAsync("git", ["--git-dir", src.path, "fetch", "--quiet", forgePath, `refs/heads/${branch}:refs/heads/copy-${tip}`]);
+      await execFileAsync("git", [
+        "--git-dir",
+        src.path,
+        "fetch",
+        "--quiet",
+        forgePath,
+        `refs/heads/${branch}:refs/heads/copy-${tip}`,
+      ]);
       const sha = await src.commit(`copy-${tip}`, tip, changes, `Edit ${branch}`);
       await forge.pushBranch({ repo: REPO, fromPath: src.path, sourceRef: sha, branch, force: false, pusher });
       return sha;
@@ -116,10 +160,14 @@ export async function queueWorld(config: string, files: Record<string, FileChang
       await forge.commentAs(REPO, number, body, "ada");
     },
     async until(done, timeoutMs = 150_000) {
-      return eventually(async () => {
-        await runner!.drain();
-        return done();
-      }, timeoutMs, 100);
+      return eventually(
+        async () => {
+          await runner!.drain();
+          return done();
+        },
+        timeoutMs,
+        100,
+      );
     },
     state: () => loadQueueState<EngineState>(db.pool, REPO),
     anotherRunner: newRunner,
@@ -129,7 +177,9 @@ export async function queueWorld(config: string, files: Record<string, FileChang
       return runner;
     },
     async loggedTypes() {
-      const res = await (db.pool as pg.Pool).query("SELECT type, pull_request::text, metadata FROM event_outbox ORDER BY id");
+      const res = await (db.pool as pg.Pool).query(
+        "SELECT type, pull_request::text, metadata FROM event_outbox ORDER BY id",
+      );
       return res.rows.map((r) => ({ type: r.type, pull_request: r.pull_request, metadata: JSON.parse(r.metadata) }));
     },
     async cleanup() {

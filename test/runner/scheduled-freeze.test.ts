@@ -19,8 +19,14 @@ import { queueWorld, REPO, type QueueWorld } from "./queue-world.js";
 import { shiftedClock, type ShiftedClock } from "./shifted-clock.js";
 
 const CONFIG = [
-  "queue_rules:", "  - name: default", "    merge_conditions:", "      - check-success=test", "",
-  "merge_queue:", "  max_parallel_checks: 2", "",
+  "queue_rules:",
+  "  - name: default",
+  "    merge_conditions:",
+  "      - check-success=test",
+  "",
+  "merge_queue:",
+  "  max_parallel_checks: 2",
+  "",
 ].join("\n");
 
 let world: QueueWorld | undefined;
@@ -38,7 +44,9 @@ function ctx(): HandlerContext {
 /** The freeze operations over the world's database, telling its runner as queue-wiring.ts does. */
 function freezes(w: QueueWorld, clock: ShiftedClock) {
   return freezeHandlers({
-    db: w.db.pool, eventsWritten: () => {}, now: clock.now,
+    db: w.db.pool,
+    eventsWritten: () => {},
+    now: clock.now,
     freezeChanged: (client, repository, f) => freezeChangedInputs(client, repository, f, clock.now()),
     freezeCommitted: (repository) => w.runner.wake(repository),
   });
@@ -46,8 +54,10 @@ function freezes(w: QueueWorld, clock: ShiftedClock) {
 
 const repo = { owner: "acme", repository: "widgets" };
 const ts = (ms: number) => timestampFromDate(new Date(ms));
-const statusCodes = async (w: QueueWorld, now: number) => statusView((await w.state()) as EngineState, "main", now).batches.map((b) => b.status.code);
-const leaveOf = async (w: QueueWorld, n: number) => (await w.loggedTypes()).find((e) => e.type === "action.queue.leave" && Number(e.pull_request) === n);
+const statusCodes = async (w: QueueWorld, now: number) =>
+  statusView((await w.state()) as EngineState, "main", now).batches.map((b) => b.status.code);
+const leaveOf = async (w: QueueWorld, n: number) =>
+  (await w.loggedTypes()).find((e) => e.type === "action.queue.leave" && Number(e.pull_request) === n);
 
 describe("a scheduled freeze", () => {
   it("holds a batch whose checks passed (frozen) until it is deleted; the leave counts the wait", async () => {
@@ -55,7 +65,17 @@ describe("a scheduled freeze", () => {
     world = await queueWorld(CONFIG, {}, { now: clock.now });
     const w = world;
     const ops = freezes(w, clock);
-    const made = await ops.createScheduledFreeze({ ...repo, reason: "release", start: ts(clock.now() - 60_000), timezone: "", matchingConditions: [], excludeConditions: [] }, ctx());
+    const made = await ops.createScheduledFreeze(
+      {
+        ...repo,
+        reason: "release",
+        start: ts(clock.now() - 60_000),
+        timezone: "",
+        matchingConditions: [],
+        excludeConditions: [],
+      },
+      ctx(),
+    );
     const n = await w.pull("feature", { "feature.txt": "feature\n" });
     await w.comment(n, "@yardmaster queue");
     await w.until(async () => expect(await statusCodes(w, clock.now())).toEqual(["frozen"]));
@@ -73,7 +93,10 @@ describe("a scheduled freeze", () => {
     expect(leave.metadata.seconds_waiting_for_freeze).toBeGreaterThanOrEqual(120);
     expect(leave.metadata.seconds_waiting_for_schedule).toBe(0);
     expect(await w.forge.readFile(REPO, "main", "feature.txt")).toBe("feature\n");
-    expect((await w.loggedTypes()).filter((e) => e.type.startsWith("scheduled_freeze.")).map((e) => e.type)).toEqual(["scheduled_freeze.create", "scheduled_freeze.delete"]);
+    expect((await w.loggedTypes()).filter((e) => e.type.startsWith("scheduled_freeze.")).map((e) => e.type)).toEqual([
+      "scheduled_freeze.create",
+      "scheduled_freeze.delete",
+    ]);
   });
 
   it("lets through what it excludes: the frozen batch gives way, the hotfix merges, the frozen one merges once the freeze is gone", async () => {
@@ -81,10 +104,21 @@ describe("a scheduled freeze", () => {
     world = await queueWorld(CONFIG, {}, { now: clock.now });
     const w = world;
     const ops = freezes(w, clock);
-    const made = await ops.createScheduledFreeze({
-      ...repo, reason: "release", start: ts(clock.now() - 60_000), timezone: "", matchingConditions: [], excludeConditions: [],
-    }, ctx());
-    await ops.updateScheduledFreeze({ ...repo, id: made.id, removeEnd: false, excludeConditions: { items: [fromJson(ValueSchema, "label=hotfix")] } }, ctx());
+    const made = await ops.createScheduledFreeze(
+      {
+        ...repo,
+        reason: "release",
+        start: ts(clock.now() - 60_000),
+        timezone: "",
+        matchingConditions: [],
+        excludeConditions: [],
+      },
+      ctx(),
+    );
+    await ops.updateScheduledFreeze(
+      { ...repo, id: made.id, removeEnd: false, excludeConditions: { items: [fromJson(ValueSchema, "label=hotfix")] } },
+      ctx(),
+    );
     const frozen = await w.pull("feature", { "feature.txt": "feature\n" });
     await w.comment(frozen, "@yardmaster queue");
     await w.until(async () => expect(await statusCodes(w, clock.now())).toEqual(["frozen"]));
@@ -93,7 +127,9 @@ describe("a scheduled freeze", () => {
     await w.comment(hotfix, "@yardmaster queue");
     await w.until(async () => expect((await leaveOf(w, hotfix))?.metadata.dequeue_code).toBe("PR_MERGED"));
     expect((await w.forge.getPullRequest(REPO, frozen)).state).toBe("open");
-    const gaveWay = (await w.loggedTypes()).filter((e) => e.type === "action.queue.checks_end" && Number(e.pull_request) === frozen && e.metadata.aborted);
+    const gaveWay = (await w.loggedTypes()).filter(
+      (e) => e.type === "action.queue.checks_end" && Number(e.pull_request) === frozen && e.metadata.aborted,
+    );
     expect(gaveWay.map((e) => e.metadata.abort_code)).toContain("SCHEDULED_FREEZE_STATUS_CHANGED");
     const waiting = ((await w.state()) as EngineState).pulls[String(frozen)];
     expect(waiting?.scheduleYieldBy).toBe("freeze");
@@ -108,9 +144,17 @@ describe("a scheduled freeze", () => {
     world = await queueWorld(CONFIG, {}, { now: clock.now });
     const w = world;
     const ops = freezes(w, clock);
-    await ops.createScheduledFreeze({
-      ...repo, reason: "release", start: ts(clock.now() - 60_000), timezone: "", matchingConditions: [], excludeConditions: [fromJson(ValueSchema, "label=hotfix")],
-    }, ctx());
+    await ops.createScheduledFreeze(
+      {
+        ...repo,
+        reason: "release",
+        start: ts(clock.now() - 60_000),
+        timezone: "",
+        matchingConditions: [],
+        excludeConditions: [fromJson(ValueSchema, "label=hotfix")],
+      },
+      ctx(),
+    );
     const n = await w.pull("feature", { "feature.txt": "feature\n" });
     await w.comment(n, "@yardmaster queue");
     await w.until(async () => expect(await statusCodes(w, clock.now())).toEqual(["frozen"]));
@@ -126,14 +170,30 @@ describe("a scheduled freeze", () => {
     const ops = freezes(w, clock);
     const start = Math.ceil((clock.now() + 3_600_000) / 1000) * 1000;
     const end = start + 3_600_000;
-    const made = await ops.createScheduledFreeze({ ...repo, reason: "tonight", start: ts(start), end: ts(end), timezone: "Europe/Paris", matchingConditions: [], excludeConditions: [] }, ctx());
+    const made = await ops.createScheduledFreeze(
+      {
+        ...repo,
+        reason: "tonight",
+        start: ts(start),
+        end: ts(end),
+        timezone: "Europe/Paris",
+        matchingConditions: [],
+        excludeConditions: [],
+      },
+      ctx(),
+    );
     const timers = await w.db.pool.query("SELECT key, due_at FROM queue_timers");
     expect(timers.rows.map((r) => [r.key, new Date(r.due_at).getTime()])).toEqual([[`freeze-start/${made.id}`, start]]);
     const before = await w.pull("before", { "before.txt": "before\n" });
     await w.comment(before, "@yardmaster queue");
     await w.until(async () => expect((await leaveOf(w, before))?.metadata.dequeue_code).toBe("PR_MERGED"));
     clock.advanceTo(start);
-    await w.until(async () => expect((await w.db.pool.query("SELECT count(*)::int AS n FROM queue_timers WHERE key LIKE 'freeze-start/%'")).rows[0].n).toBe(0));
+    await w.until(async () =>
+      expect(
+        (await w.db.pool.query("SELECT count(*)::int AS n FROM queue_timers WHERE key LIKE 'freeze-start/%'")).rows[0]
+          .n,
+      ).toBe(0),
+    );
     const during = await w.pull("during", { "during.txt": "during\n" });
     await w.comment(during, "@yardmaster queue");
     const held = await w.until(async () => {

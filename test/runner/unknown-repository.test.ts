@@ -31,14 +31,23 @@ describe("the queue runner on a repository the forge does not know", () => {
     const logger = pino({ level: "warn" }, { write: (line: string) => void lines.push(JSON.parse(line)) });
     let runner: QueueRunner | undefined;
     const forge: LocalForge = createLocalForge({
-      db: db.pool, dataDir: join(dir, "data"), logger, sink: (e) => runner?.submit(e),
+      db: db.pool,
+      dataDir: join(dir, "data"),
+      logger,
+      sink: (e) => runner?.submit(e),
       ci: { runner: { tempRoot: dir, killGraceMs: 500 }, slots: 1 },
     });
     // The runner's clock stands still unless the test moves it: the backoff is driven, not waited for.
     let clock = Date.now();
     const advance = (ms: number) => void (clock += ms);
     runner = createQueueRunner({
-      db: db.pool, forge, logger, eventsWritten: () => {}, intervalMs: 20, failureBackoffMs: { first: 1000, max: 8000 }, now: () => clock,
+      db: db.pool,
+      forge,
+      logger,
+      eventsWritten: () => {},
+      intervalMs: 20,
+      failureBackoffMs: { first: 1000, max: 8000 },
+      now: () => clock,
     });
     cleanup = async () => {
       await runner!.stop();
@@ -71,11 +80,31 @@ describe("the queue runner on a repository the forge does not know", () => {
     const src = await createSourceRepo(dir, { "README.md": "ghost\n" });
     await forge.addRepository({ repo: GHOST, fromPath: src.path, defaultBranch: null, atRef: null });
     const sha = await src.commit("one", src.root, { "one.txt": "1\n" }, "Add one");
-    await forge.pushBranch({ repo: GHOST, fromPath: src.path, sourceRef: sha, branch: "one", force: false, pusher: "ada" });
-    expect(await forge.openPullRequest(GHOST, { head: "one", base: "main", title: "Add one", body: "", author: "ada", draft: false })).toBe(1);
-    await eventually(async () => {
-      const left = await db.pool.query("SELECT count(*)::int AS n FROM queue_inbox WHERE repository = $1", [GHOST]);
-      expect(left.rows[0].n).toBe(0);
-    }, 20_000, 50);
+    await forge.pushBranch({
+      repo: GHOST,
+      fromPath: src.path,
+      sourceRef: sha,
+      branch: "one",
+      force: false,
+      pusher: "ada",
+    });
+    expect(
+      await forge.openPullRequest(GHOST, {
+        head: "one",
+        base: "main",
+        title: "Add one",
+        body: "",
+        author: "ada",
+        draft: false,
+      }),
+    ).toBe(1);
+    await eventually(
+      async () => {
+        const left = await db.pool.query("SELECT count(*)::int AS n FROM queue_inbox WHERE repository = $1", [GHOST]);
+        expect(left.rows[0].n).toBe(0);
+      },
+      20_000,
+      50,
+    );
   });
 });

@@ -33,7 +33,11 @@ describe("rows read in id order across a power of ten", () => {
       await client.query("BEGIN");
       const rows = await takeInbox<{ n: number }>(client, REPO, 3);
       await client.query("COMMIT");
-      expect(rows.map((r) => [r.id, r.input.n])).toEqual([["9998", 1], ["9999", 2], ["10000", 3]]);
+      expect(rows.map((r) => [r.id, r.input.n])).toEqual([
+        ["9998", 1],
+        ["9999", 2],
+        ["10000", 3],
+      ]);
     } finally {
       client.release();
     }
@@ -57,10 +61,25 @@ describe("rows read in id order across a power of ten", () => {
     const client = await db.pool.connect();
     try {
       const at = new Date("2026-11-26T04:00:00Z");
-      const rows = [1, 2, 3, 4].map((n) => internalEventRow({ type: "queue.pause.delete", repository: REPO, pullRequest: null, baseRef: null, trigger: `t${n}`, receivedAt: at, metadata: { deleted_by: { id: 1, type: "user", name: "ada" }, deleted_by_staff: false } }));
+      const rows = [1, 2, 3, 4].map((n) =>
+        internalEventRow({
+          type: "queue.pause.delete",
+          repository: REPO,
+          pullRequest: null,
+          baseRef: null,
+          trigger: `t${n}`,
+          receivedAt: at,
+          metadata: { deleted_by: { id: 1, type: "user", name: "ada" }, deleted_by_staff: false },
+        }),
+      );
       for (const r of rows) await appendToOutbox(client, [r]);
       const batch = await claimRelayBatch(client, 10);
-      expect((await relayBatchRows(client, batch!)).map((r) => [r.id, r.trigger])).toEqual([["9998", "t1"], ["9999", "t2"], ["10000", "t3"], ["10001", "t4"]]);
+      expect((await relayBatchRows(client, batch!)).map((r) => [r.id, r.trigger])).toEqual([
+        ["9998", "t1"],
+        ["9999", "t2"],
+        ["10000", "t3"],
+        ["10001", "t4"],
+      ]);
     } finally {
       client.release();
     }

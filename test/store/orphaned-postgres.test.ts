@@ -21,7 +21,11 @@ afterAll(async () => {
 
 /** Starts the child server process on `dataDir` and resolves once its PostgreSQL is ready. */
 async function serverWithPostgres(dataDir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "../support/embedded-postgres-child.ts"), dataDir], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(import.meta.dirname, "../support/embedded-postgres-child.ts"), dataDir],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on("data", (d: Buffer) => d.toString().includes("ready") && resolve());
     child.once("exit", (code) => reject(new Error(`the child exited with ${code} before its PostgreSQL was ready`)));
@@ -30,7 +34,9 @@ async function serverWithPostgres(dataDir: string): Promise<ChildProcess> {
 }
 
 describe("the embedded PostgreSQL after a crash", () => {
-  it("refuses a data directory a running server uses, and takes over one a killed server left", { timeout: 240_000 }, async () => {
+  it("refuses a data directory a running server uses, and takes over one a killed server left", {
+    timeout: 240_000,
+  }, async () => {
     dir = await mkdtemp(path.join(tmpdir(), "ym-orphan-"));
     // As root the server runs as its own OS user, which must reach the data directory.
     await chmod(dir, 0o755);
@@ -38,7 +44,9 @@ describe("the embedded PostgreSQL after a crash", () => {
     const child = await serverWithPostgres(dataDir);
     const orphan = Number((await readFile(path.join(dataDir, "postmaster.pid"), "utf8")).split("\n")[0]);
 
-    await expect(startEmbeddedPostgres(dataDir)).rejects.toThrow(/is in use by a running server \(postmaster \d+, started by process \d+\)/);
+    await expect(startEmbeddedPostgres(dataDir)).rejects.toThrow(
+      /is in use by a running server \(postmaster \d+, started by process \d+\)/,
+    );
     expect(await isRunning(orphan)).toBe(true);
 
     child.kill("SIGKILL");

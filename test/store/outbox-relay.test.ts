@@ -6,7 +6,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ClickHouseClient } from "../../services/activity-log/index.js";
 import { createEventSink, internalEventRow } from "../../services/activity-log/index.js";
-import { appendToOutbox, outboxSize, startOutboxRelay, withTransaction, type EventSink, type StoredEventRow } from "../../services/store/index.js";
+import {
+  appendToOutbox,
+  outboxSize,
+  startOutboxRelay,
+  withTransaction,
+  type EventSink,
+  type StoredEventRow,
+} from "../../services/store/index.js";
 import { embeddedClickHouse } from "../support/clickhouse.js";
 import { freshDatabase, type TestDatabase } from "../support/database.js";
 import { testLogger } from "../support/logger.js";
@@ -24,22 +31,41 @@ afterAll(async () => {
 
 const pauseEvent = (repository: string, reason: string) =>
   internalEventRow({
-    type: "queue.pause.create", repository, pullRequest: null, baseRef: null, trigger: "API", receivedAt: null,
+    type: "queue.pause.create",
+    repository,
+    pullRequest: null,
+    baseRef: null,
+    trigger: "API",
+    receivedAt: null,
     metadata: { reason, created_by: { type: "user", id: 7, name: "octocat" }, created_by_staff: false },
   });
 
 async function stored(repository: string): Promise<{ id: string; metadata: string }[]> {
-  const rs = await ch.query({ query: "SELECT toString(id) AS id, metadata FROM events WHERE repository = {r:String} ORDER BY id", query_params: { r: repository }, format: "JSONEachRow" });
+  const rs = await ch.query({
+    query: "SELECT toString(id) AS id, metadata FROM events WHERE repository = {r:String} ORDER BY id",
+    query_params: { r: repository },
+    format: "JSONEachRow",
+  });
   return rs.json();
 }
 
 describe("the outbox relay", () => {
   it("moves events to ClickHouse in id order and empties the outbox", async () => {
-    const ids = await withTransaction(db.pool, (c) => appendToOutbox(c, [pauseEvent("o/moves", "one"), pauseEvent("o/moves", "two")]));
-    const relay = startOutboxRelay({ pool: db.pool, sink: createEventSink(ch), logger: testLogger().logger, intervalMs: 60_000 });
+    const ids = await withTransaction(db.pool, (c) =>
+      appendToOutbox(c, [pauseEvent("o/moves", "one"), pauseEvent("o/moves", "two")]),
+    );
+    const relay = startOutboxRelay({
+      pool: db.pool,
+      sink: createEventSink(ch),
+      logger: testLogger().logger,
+      intervalMs: 60_000,
+    });
     expect(await relay.drain()).toBe(true);
     await relay.stop();
-    expect((await stored("o/moves")).map((r) => [r.id, JSON.parse(r.metadata).reason])).toEqual([[ids[0], "one"], [ids[1], "two"]]);
+    expect((await stored("o/moves")).map((r) => [r.id, JSON.parse(r.metadata).reason])).toEqual([
+      [ids[0], "one"],
+      [ids[1], "two"],
+    ]);
     expect(await outboxSize(db.pool)).toBe(0);
   });
 
@@ -47,7 +73,10 @@ describe("the outbox relay", () => {
     await withTransaction(db.pool, (c) => appendToOutbox(c, [pauseEvent("o/down", "while down")]));
     const real = createEventSink(ch);
     let up = false;
-    const sink: EventSink = { insertEvents: (rows, opts) => (up ? real.insertEvents(rows, opts) : Promise.reject(new Error("connection refused"))) };
+    const sink: EventSink = {
+      insertEvents: (rows, opts) =>
+        up ? real.insertEvents(rows, opts) : Promise.reject(new Error("connection refused")),
+    };
     const { logger, warnings } = testLogger();
     const relay = startOutboxRelay({ pool: db.pool, sink, logger, intervalMs: 60_000 });
     expect(await relay.drain()).toBe(false);
@@ -60,7 +89,9 @@ describe("the outbox relay", () => {
   });
 
   it("does not duplicate a batch that reached ClickHouse before its acknowledgement was lost", async () => {
-    await withTransaction(db.pool, (c) => appendToOutbox(c, [pauseEvent("o/lost-ack", "a"), pauseEvent("o/lost-ack", "b")]));
+    await withTransaction(db.pool, (c) =>
+      appendToOutbox(c, [pauseEvent("o/lost-ack", "a"), pauseEvent("o/lost-ack", "b")]),
+    );
     const real = createEventSink(ch);
     let attempts = 0;
     const sends: boolean[] = [];
@@ -81,7 +112,17 @@ describe("the outbox relay", () => {
 
   it("refuses an internal event whose metadata does not validate, so nothing is written", async () => {
     expect(() =>
-      internalEventRow({ type: "queue.pause.create", repository: "o/bad", pullRequest: null, baseRef: null, trigger: "API", receivedAt: null, metadata: { reason: "x" } }),
-    ).toThrow("invalid queue.pause.create event: event.metadata.created_by: is required; event.metadata.created_by_staff: is required");
+      internalEventRow({
+        type: "queue.pause.create",
+        repository: "o/bad",
+        pullRequest: null,
+        baseRef: null,
+        trigger: "API",
+        receivedAt: null,
+        metadata: { reason: "x" },
+      }),
+    ).toThrow(
+      "invalid queue.pause.create event: event.metadata.created_by: is required; event.metadata.created_by_staff: is required",
+    );
   });
 });

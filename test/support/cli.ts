@@ -14,9 +14,14 @@ export interface CliResult {
 /** Runs `yardmaster <args>` with `env` from the repository's root; never rejects. */
 export function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const signal = err && "signal" in err && typeof err.signal === "string" ? err.signal : null;
-      resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, signal, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd: ROOT, env, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        const signal = err && "signal" in err && typeof err.signal === "string" ? err.signal : null;
+        resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, signal, stdout, stderr });
+      },
+    );
   });
 }

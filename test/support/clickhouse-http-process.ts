@@ -28,7 +28,10 @@ export async function startClickHouseHttp(): Promise<ClickHouseHttpProcess> {
   let child: ChildProcess | undefined;
   let port = 0;
   const start = async () => {
-    child = spawn(process.execPath, [BIN, "clickhouse-http", "--data-dir", dataDir, "--port", String(port)], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    child = spawn(process.execPath, [BIN, "clickhouse-http", "--data-dir", dataDir, "--port", String(port)], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     child.stdout!.on("data", (d) => (out += d));
     child.stderr!.on("data", (d) => (out += d));

@@ -16,11 +16,15 @@ export interface GitWorkdir {
 export async function gitWorkdir(dir: string): Promise<GitWorkdir> {
   await mkdir(dir, { recursive: true });
   const git = (...args: string[]) =>
-    execFileSync("git", ["-c", "user.name=Ada", "-c", "user.email=ada@example.com", "-c", "commit.gpgSign=false", ...args], {
-      cwd: dir,
-      env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
-      encoding: "utf8",
-    }).trim();
+    execFileSync(
+      "git",
+      ["-c", "user.name=Ada", "-c", "user.email=ada@example.com", "-c", "commit.gpgSign=false", ...args],
+      {
+        cwd: dir,
+        env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
+        encoding: "utf8",
+      },
+    ).trim();
   git("init", "--quiet", "--initial-branch=main");
   return {
     path: dir,

@@ -6,7 +6,11 @@
 import * as grpc from "@grpc/grpc-js";
 import { create, fromBinary, toBinary, type DescService } from "@bufbuild/protobuf";
 
-export type GrpcClient = grpc.Client & Record<string, (req: unknown, meta: grpc.Metadata, cb: (err: grpc.ServiceError | null, res: any) => void) => grpc.ClientUnaryCall>;
+export type GrpcClient = grpc.Client &
+  Record<
+    string,
+    (req: unknown, meta: grpc.Metadata, cb: (err: grpc.ServiceError | null, res: any) => void) => grpc.ClientUnaryCall
+  >;
 
 /** A grpc-js client for `service` at `host:port` (insecure). */
 export function grpcClient(service: DescService, address: string): GrpcClient {

@@ -13,10 +13,13 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * vitest's own timing cache once it exists.
  */
 const SLOWEST = [
-  "test/e2e/local-forge.test.ts", "test/e2e/replay.test.ts", "test/e2e/readme-walkthrough.test.ts",
+  "test/e2e/local-forge.test.ts",
+  "test/e2e/replay.test.ts",
+  "test/e2e/readme-walkthrough.test.ts",
   "test/e2e/crash-recovery.test.ts",
   // Fault tests (docs/reliability.md): servers killed and started again, ~45 s and ~30 s.
-  "test/faults/random-kills.test.ts", "test/faults/merge-crash.test.ts",
+  "test/faults/random-kills.test.ts",
+  "test/faults/merge-crash.test.ts",
 ];
 
 function rank(file: TestSpecification): number {
@@ -28,6 +31,9 @@ function rank(file: TestSpecification): number {
 export class LongestFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const ordered = await super.sort(files);
-    return ordered.map((file, index) => ({ file, index })).sort((a, b) => rank(a.file) - rank(b.file) || a.index - b.index).map((x) => x.file);
+    return ordered
+      .map((file, index) => ({ file, index }))
+      .sort((a, b) => rank(a.file) - rank(b.file) || a.index - b.index)
+      .map((x) => x.file);
   }
 }

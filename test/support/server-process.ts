@@ -31,7 +31,12 @@ export interface ServerProcess {
  * Waits until the child's accumulated output (`output()`, fed by the caller's own listener)
  * matches `re`, or fails with that output.
  */
-export function waitForLine(child: ChildProcess, re: RegExp, output: () => string, timeoutMs = 60_000): Promise<RegExpMatchArray> {
+export function waitForLine(
+  child: ChildProcess,
+  re: RegExp,
+  output: () => string,
+  timeoutMs = 60_000,
+): Promise<RegExpMatchArray> {
   return new Promise((resolve, reject) => {
     const check = () => {
       const m = output().match(re);
@@ -58,11 +63,26 @@ export function waitForLine(child: ChildProcess, re: RegExp, output: () => strin
  * Starts a server; `env` adds or overrides variables (e.g. CLICKHOUSE_URL, or DATABASE_URL to
  * share another server's database), `serveArgs` are added to `serve` (e.g. `--only queue`).
  */
-export async function startServerProcess(env: NodeJS.ProcessEnv = {}, serveArgs: string[] = []): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: NodeJS.ProcessEnv = {},
+  serveArgs: string[] = [],
+): Promise<ServerProcess> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "ym-e2e-"));
   const db = await freshDatabase({ migrated: false });
-  const fullEnv = { ...process.env, PORT: "0", HOST: "127.0.0.1", YARDMASTER_DATA_DIR: dataDir, DATABASE_URL: db.url, LOG_LEVEL: "warn", ...env };
-  const child = spawn(process.execPath, [BIN, "serve", ...serveArgs], { cwd: ROOT, env: fullEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const fullEnv = {
+    ...process.env,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    YARDMASTER_DATA_DIR: dataDir,
+    DATABASE_URL: db.url,
+    LOG_LEVEL: "warn",
+    ...env,
+  };
+  const child = spawn(process.execPath, [BIN, "serve", ...serveArgs], {
+    cwd: ROOT,
+    env: fullEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));
@@ -72,7 +92,12 @@ export async function startServerProcess(env: NodeJS.ProcessEnv = {}, serveArgs:
   const url = `http://127.0.0.1:${port}`;
   const adminKey = key[1];
   return {
-    url, port, adminKey, dataDir, db, child,
+    url,
+    port,
+    adminKey,
+    dataDir,
+    db,
+    child,
     output: () => out,
     cliEnv: { ...fullEnv, YARDMASTER_URL: url },
     async stop() {

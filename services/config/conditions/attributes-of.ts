@@ -31,7 +31,15 @@ export interface QueueContext {
   deploymentsSucceeded?: readonly string[];
   deploymentsFailed?: readonly string[];
   /** Values of the injected github-* booleans (branch protection); default false. */
-  branchProtection?: Partial<Record<"github-require-review-from-specific-teams" | "github-code-owner-review-satisfied" | "github-review-approved" | "github-require-last-push-approval", boolean>>;
+  branchProtection?: Partial<
+    Record<
+      | "github-require-review-from-specific-teams"
+      | "github-code-owner-review-satisfied"
+      | "github-review-approved"
+      | "github-require-last-push-approval",
+      boolean
+    >
+  >;
 }
 
 /** The configuration file names (docs/configuration.md). */
@@ -109,7 +117,8 @@ export function attributesOf(snapshot: PullRequestSnapshot, queue: QueueContext 
     conflict: snapshot.conflict,
     "linear-history": snapshot.commits.every((c) => c.parents.length <= 1),
     "from-fork": snapshot.fromFork,
-    "yardmaster-configuration-changed": queue.configurationChanged ?? snapshot.files.some((f) => CONFIGURATION_FILES.includes(f)),
+    "yardmaster-configuration-changed":
+      queue.configurationChanged ?? snapshot.files.some((f) => CONFIGURATION_FILES.includes(f)),
     "github-require-review-from-specific-teams": protection["github-require-review-from-specific-teams"] ?? false,
     "github-code-owner-review-satisfied": protection["github-code-owner-review-satisfied"] ?? false,
     "github-review-approved": protection["github-review-approved"] ?? false,
@@ -135,7 +144,10 @@ export function attributesOf(snapshot: PullRequestSnapshot, queue: QueueContext 
     "github-review-decision": queue.reviewDecision ?? null,
     label: snapshot.labels.map((l) => l.name),
     assignee: [...snapshot.assignees],
-    "review-requested": [...snapshot.requestedReviewers, ...snapshot.requestedTeams.map((t) => (t.startsWith("@") ? t : `@${t}`))],
+    "review-requested": [
+      ...snapshot.requestedReviewers,
+      ...snapshot.requestedTeams.map((t) => (t.startsWith("@") ? t : `@${t}`)),
+    ],
     "approved-reviews-by": reviewers(decisive, "APPROVED"),
     "dismissed-reviews-by": reviewers(decisive, "DISMISSED"),
     "changes-requested-reviews-by": reviewers(decisive, "CHANGES_REQUESTED"),

@@ -63,16 +63,48 @@ export const NUMBER_OPERATORS: readonly Operator[] = ["=", "!=", ">=", "<=", "<"
 export const TIME_OPERATORS: readonly Operator[] = [">=", "<=", "<", ">"];
 
 function text(name: string, description: string, extra: Partial<AttributeSpec> = {}): AttributeSpec {
-  return { name, value: "text", list: false, operators: TEXT_OPERATORS, length: "allowed", negate: true, nullable: false, timeBased: false, description, ...extra };
+  return {
+    name,
+    value: "text",
+    list: false,
+    operators: TEXT_OPERATORS,
+    length: "allowed",
+    negate: true,
+    nullable: false,
+    timeBased: false,
+    description,
+    ...extra,
+  };
 }
 function textList(name: string, description: string, extra: Partial<AttributeSpec> = {}): AttributeSpec {
   return text(name, description, { list: true, ...extra });
 }
 function bool(name: string, description: string, extra: Partial<AttributeSpec> = {}): AttributeSpec {
-  return { name, value: "bool", list: false, operators: [], length: "no", negate: true, nullable: false, timeBased: false, description, ...extra };
+  return {
+    name,
+    value: "bool",
+    list: false,
+    operators: [],
+    length: "no",
+    negate: true,
+    nullable: false,
+    timeBased: false,
+    description,
+    ...extra,
+  };
 }
 function timestamp(name: string, description: string, nullable: boolean): AttributeSpec {
-  return { name, value: "timestamp", list: false, operators: TIME_OPERATORS, length: "no", negate: false, nullable, timeBased: true, description };
+  return {
+    name,
+    value: "timestamp",
+    list: false,
+    operators: TIME_OPERATORS,
+    length: "no",
+    negate: false,
+    nullable,
+    timeBased: true,
+    description,
+  };
 }
 function check(name: string, states: string[], description: string, extra: Partial<AttributeSpec> = {}): AttributeSpec {
   return textList(name, description, { checkStates: states, ...extra });
@@ -80,6 +112,7 @@ function check(name: string, states: string[], description: string, extra: Parti
 
 const FAILURE_STATES = ["failure", "error", "cancelled", "timed_out", "action_required"];
 
+// biome-ignore format: a table, one row per line
 const SPECS: AttributeSpec[] = [
   bool("draft", "The pull request is a draft."),
   bool("merged", "The pull request is merged."),
@@ -174,7 +207,9 @@ const SPECS: AttributeSpec[] = [
 export const ATTRIBUTES: ReadonlyMap<string, AttributeSpec> = new Map(SPECS.map((s) => [s.name, s]));
 
 /** Attribute names longest first, so `merged-at` is tried before `merged` (docs/domain.md §2.1 step 2). */
-export const ATTRIBUTE_NAMES_LONGEST_FIRST: readonly string[] = [...ATTRIBUTES.keys()].sort((a, b) => b.length - a.length);
+export const ATTRIBUTE_NAMES_LONGEST_FIRST: readonly string[] = [...ATTRIBUTES.keys()].sort(
+  (a, b) => b.length - a.length,
+);
 
 /** Fields of `commits[<index>|*].<field>` and the type of each. */
 export const COMMIT_FIELDS: ReadonlyMap<string, "text" | "bool" | "timestamp"> = new Map([

@@ -40,10 +40,17 @@ export function branchProtectionConditions(rules: BranchProtectionRules): Condit
   const out: Condition[] = rules.requiredChecks.map((name) => ({
     kind: "or",
     description: BRANCH_PROTECTION_DESCRIPTION,
-    conditions: [leaf("check-success", "=", name, false), leaf("check-neutral", "=", name, false), leaf("check-skipped", "=", name, false)],
+    conditions: [
+      leaf("check-success", "=", name, false),
+      leaf("check-neutral", "=", name, false),
+      leaf("check-skipped", "=", name, false),
+    ],
   }));
   if (rules.requiredApprovals > 0) {
-    out.push(leaf("approved-reviews-by", ">=", rules.requiredApprovals, true), leaf("changes-requested-reviews-by", "=", 0, true));
+    out.push(
+      leaf("approved-reviews-by", ">=", rules.requiredApprovals, true),
+      leaf("changes-requested-reviews-by", "=", 0, true),
+    );
   }
   if (rules.requireConversationResolution) out.push(leaf("review-threads-unresolved", "=", 0, true));
   return out;

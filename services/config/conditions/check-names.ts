@@ -14,9 +14,9 @@ function problem(value: string): string | null {
   const slash = value.indexOf("/");
   if (slash === -1) return `the "/<check-name>" part is missing`;
   const app = value.slice(1, slash);
-  if (app === "") return "the app slug between \"@\" and \"/\" is missing";
+  if (app === "") return 'the app slug between "@" and "/" is missing';
   if (!APP_SLUG.test(app)) return `"${app}" is not an app slug (letters, digits, "-", "_" and ".")`;
-  if (value.slice(slash + 1).trim() === "") return "the check name after \"/\" is missing";
+  if (value.slice(slash + 1).trim() === "") return 'the check name after "/" is missing';
   return null;
 }
 
@@ -30,5 +30,8 @@ function problem(value: string): string | null {
 export function refuseMalformedCheckName(spec: AttributeSpec, value: string): void {
   if (spec.checkStates === undefined || !value.startsWith("@")) return;
   const reason = problem(value);
-  if (reason !== null) throw new ValueError(`invalid check name "${value}": a check name starting with "@" names the app that posts it, @<app-slug>/<check-name>; ${reason}`);
+  if (reason !== null)
+    throw new ValueError(
+      `invalid check name "${value}": a check name starting with "@" names the app that posts it, @<app-slug>/<check-name>; ${reason}`,
+    );
 }

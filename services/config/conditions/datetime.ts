@@ -10,9 +10,11 @@ import { splitZone } from "./schedule.js";
 import { ValueError } from "./value-error.js";
 import { wallClock, zonedToUtc } from "./zones.js";
 
-const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const ISO =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
-const TIMESTAMP_EXPECTED = "expected an ISO-8601 timestamp such as 2026-01-31T18:00, 2026-01-31T18:00:00Z or 2026-01-31T18:00[Europe/Paris]";
+const TIMESTAMP_EXPECTED =
+  "expected an ISO-8601 timestamp such as 2026-01-31T18:00, 2026-01-31T18:00:00Z or 2026-01-31T18:00[Europe/Paris]";
 
 function checkRanges(text: string, month: number, day: number, hour: number, minute: number, second: number): void {
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) {
@@ -30,7 +32,8 @@ export function parseTimestamp(text: string): Date {
   checkRanges(text, month, day, hour, minute, second);
   const millis = m[7] === undefined ? 0 : Math.floor(Number(`0.${m[7]}`) * 1000);
   const offset = m[8];
-  if (offset !== undefined && zone !== null) throw new ValueError(`invalid timestamp "${text}": give either a UTC offset or a [Time/Zone], not both`);
+  if (offset !== undefined && zone !== null)
+    throw new ValueError(`invalid timestamp "${text}": give either a UTC offset or a [Time/Zone], not both`);
   if (offset !== undefined && offset.toUpperCase() !== "Z") {
     const sign = offset.startsWith("-") ? -1 : 1;
     const digits = offset.slice(1).replace(":", "");
@@ -62,7 +65,9 @@ export function parseRelative(text: string): number | null {
   try {
     return parseDuration(amount);
   } catch {
-    throw new ValueError(`invalid relative time "${text}": expected an amount of time followed by "ago", e.g. "7 days ago" or "3 hours 30 minutes ago"`);
+    throw new ValueError(
+      `invalid relative time "${text}": expected an amount of time followed by "ago", e.g. "7 days ago" or "3 hours 30 minutes ago"`,
+    );
   }
 }
 
@@ -70,8 +75,12 @@ const PARTIAL = /^(\d{4}|XXXX)-(\d{2}|XX)-(\d{2}|XX)(?:T(\d{2}|XX):(\d{2}|XX))?$
 
 function parsePartial(text: string, isEnd: boolean, whole: string): PartialDatetime {
   const m = PARTIAL.exec(text.trim());
-  if (m === null) throw new ValueError(`invalid interval "${whole}": expected start/end such as XXXX-12-25T00:00/XXXX-12-25T23:59[Europe/Paris]`);
-  const field = (s: string | undefined, fallback: number): number | null => (s === undefined ? fallback : /^x+$/i.test(s) ? null : Number(s));
+  if (m === null)
+    throw new ValueError(
+      `invalid interval "${whole}": expected start/end such as XXXX-12-25T00:00/XXXX-12-25T23:59[Europe/Paris]`,
+    );
+  const field = (s: string | undefined, fallback: number): number | null =>
+    s === undefined ? fallback : /^x+$/i.test(s) ? null : Number(s);
   const p: PartialDatetime = {
     year: field(m[1], 0),
     month: field(m[2], 0),
@@ -79,7 +88,12 @@ function parsePartial(text: string, isEnd: boolean, whole: string): PartialDatet
     hour: field(m[4], isEnd ? 23 : 0),
     minute: field(m[5], isEnd ? 59 : 0),
   };
-  if ((p.month !== null && (p.month < 1 || p.month > 12)) || (p.day !== null && (p.day < 1 || p.day > 31)) || (p.hour !== null && p.hour > 23) || (p.minute !== null && p.minute > 59)) {
+  if (
+    (p.month !== null && (p.month < 1 || p.month > 12)) ||
+    (p.day !== null && (p.day < 1 || p.day > 31)) ||
+    (p.hour !== null && p.hour > 23) ||
+    (p.minute !== null && p.minute > 59)
+  ) {
     throw new ValueError(`invalid interval "${whole}": a field is out of range`);
   }
   return p;
@@ -89,8 +103,15 @@ function parsePartial(text: string, isEnd: boolean, whole: string): PartialDatet
 export function parseInterval(text: string): DatetimeInterval {
   const { body, zone } = splitZone(text.trim());
   const halves = body.split("/");
-  if (halves.length !== 2) throw new ValueError(`invalid interval "${text}": expected start/end such as XXXX-12-25T00:00/XXXX-12-25T23:59[Europe/Paris]`);
-  return { start: parsePartial(halves[0], false, text), end: parsePartial(halves[1], true, text), timezone: zone ?? "UTC" };
+  if (halves.length !== 2)
+    throw new ValueError(
+      `invalid interval "${text}": expected start/end such as XXXX-12-25T00:00/XXXX-12-25T23:59[Europe/Paris]`,
+    );
+  return {
+    start: parsePartial(halves[0], false, text),
+    end: parsePartial(halves[1], true, text),
+    timezone: zone ?? "UTC",
+  };
 }
 
 type Tuple = [number, number, number, number, number];
@@ -129,7 +150,15 @@ function finestWildcard(interval: DatetimeInterval): number {
 }
 
 function shift(t: Tuple, unit: number, amount: number): Tuple {
-  const d = new Date(Date.UTC(t[0] + (unit === 0 ? amount : 0), t[1] - 1 + (unit === 1 ? amount : 0), t[2] + (unit === 2 ? amount : 0), t[3] + (unit === 3 ? amount : 0), t[4] + (unit === 4 ? amount : 0)));
+  const d = new Date(
+    Date.UTC(
+      t[0] + (unit === 0 ? amount : 0),
+      t[1] - 1 + (unit === 1 ? amount : 0),
+      t[2] + (unit === 2 ? amount : 0),
+      t[3] + (unit === 3 ? amount : 0),
+      t[4] + (unit === 4 ? amount : 0),
+    ),
+  );
   return [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes()];
 }
 

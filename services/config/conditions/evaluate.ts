@@ -12,7 +12,13 @@ import type { AttributeValue, EvaluationContext } from "./context.js";
 import { specFor } from "./leaf-parser.js";
 import { isQualifiedCheckLeaf, qualifiedCheckLeaf } from "./qualified-checks.js";
 import { isTeamValue } from "./team-values.js";
-import { earliest, evaluateCurrentDatetime, evaluateLegacyClock, evaluateSchedule, relativeCrossing } from "./time-leaves.js";
+import {
+  earliest,
+  evaluateCurrentDatetime,
+  evaluateLegacyClock,
+  evaluateSchedule,
+  relativeCrossing,
+} from "./time-leaves.js";
 
 const COMMIT_ATTRIBUTE = /^commits\[(-?\d+|\*)\]\.([A-Za-z_]+)$/;
 const LEGACY_CLOCKS = new Set(["time-of-day", "day", "month", "year", "day-of-week"]);
@@ -34,7 +40,10 @@ function readValue(spec: AttributeSpec, attribute: string, ctx: EvaluationContex
   const name = canonicalName(spec, attribute);
   const values = ctx.attributes.values;
   if (name === "check-success-or-neutral") {
-    return [...((values["check-success"] as string[] | undefined) ?? []), ...((values["check-neutral"] as string[] | undefined) ?? [])];
+    return [
+      ...((values["check-success"] as string[] | undefined) ?? []),
+      ...((values["check-neutral"] as string[] | undefined) ?? []),
+    ];
   }
   const v = values[name];
   return v === undefined ? (spec.list ? [] : null) : v;
@@ -85,7 +94,11 @@ function compareLength(n: number, leaf: ConditionLeaf): boolean {
   }
 }
 
-function leafResult(leaf: ConditionLeaf, spec: AttributeSpec, ctx: EvaluationContext): { truth: Truth; next: Date | null; related: string[] } {
+function leafResult(
+  leaf: ConditionLeaf,
+  spec: AttributeSpec,
+  ctx: EvaluationContext,
+): { truth: Truth; next: Date | null; related: string[] } {
   if (spec.value === "schedule") {
     const r = evaluateSchedule(leaf, ctx.now);
     return { truth: r.match, next: r.nextChangeAt, related: [] };
@@ -117,7 +130,9 @@ function leafResult(leaf: ConditionLeaf, spec: AttributeSpec, ctx: EvaluationCon
   let next: Date | null = null;
   if (leaf.value?.type === "relative") {
     const dates = (Array.isArray(value) ? value : [value]).filter((d): d is Date => d instanceof Date);
-    next = earliest(dates.map((d) => relativeCrossing(d, (leaf.value as { seconds: number }).seconds, leaf.operator!, ctx.now)));
+    next = earliest(
+      dates.map((d) => relativeCrossing(d, (leaf.value as { seconds: number }).seconds, leaf.operator!, ctx.now)),
+    );
   }
   if (isCheckAttribute(spec)) return checkTruth(spec, match, comparison, ctx);
   return { truth: match, next, related: [] };

@@ -99,7 +99,7 @@ class GlobCompiler {
 
 /** Compiles a glob into an anchored RegExp source. @throws ValueError when unbalanced. */
 export function compileGlob(pattern: string): string {
-  if (pattern === "") throw new ValueError("invalid glob \"\": a glob cannot be empty");
+  if (pattern === "") throw new ValueError('invalid glob "": a glob cannot be empty');
   return `^(?:${new GlobCompiler(pattern).compile(false)})$`;
 }
 

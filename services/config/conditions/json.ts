@@ -21,7 +21,10 @@ export interface ConditionEvaluationItemJson {
 /** `{timezone, days: {monday: {times: [{start_at: {hour, minute}, end_at: {hour, minute}}]}, ...}}`. */
 export interface ScheduleJson {
   timezone: string;
-  days: Record<string, { times: { start_at: { hour: number; minute: number }; end_at: { hour: number; minute: number } }[] }>;
+  days: Record<
+    string,
+    { times: { start_at: { hour: number; minute: number }; end_at: { hour: number; minute: number } }[] }
+  >;
 }
 
 /** queue.proto `ConditionsEvaluation`. */
@@ -90,10 +93,23 @@ function normalise(input: EvaluatedCondition | PerPull[], pullRequest?: number):
   return [{ pullRequest: pullRequest ?? 0, tree: input }];
 }
 
-function build<T>(nodes: PerPull[], make: (c: Condition, match: boolean, evaluations: ConditionEvaluationItemJson[], children: T[]) => T): T {
+function build<T>(
+  nodes: PerPull[],
+  make: (c: Condition, match: boolean, evaluations: ConditionEvaluationItemJson[], children: T[]) => T,
+): T {
   const c = nodes[0].tree.condition;
-  const children = nodes[0].tree.subconditions.map((_, i) => build(nodes.map((n) => ({ pullRequest: n.pullRequest, tree: n.tree.subconditions[i] })), make));
-  return make(c, nodes.every((n) => n.tree.match === true), nodes.map((n) => item(n.pullRequest, n.tree)), children);
+  const children = nodes[0].tree.subconditions.map((_, i) =>
+    build(
+      nodes.map((n) => ({ pullRequest: n.pullRequest, tree: n.tree.subconditions[i] })),
+      make,
+    ),
+  );
+  return make(
+    c,
+    nodes.every((n) => n.tree.match === true),
+    nodes.map((n) => item(n.pullRequest, n.tree)),
+    children,
+  );
 }
 
 /**
@@ -102,7 +118,10 @@ function build<T>(nodes: PerPull[], make: (c: Condition, match: boolean, evaluat
  *   of a batch, all evaluated from the same conditions
  * @throws RangeError when given an empty list
  */
-export function conditionsEvaluationJson(input: EvaluatedCondition | PerPull[], pullRequest?: number): ConditionsEvaluationJson {
+export function conditionsEvaluationJson(
+  input: EvaluatedCondition | PerPull[],
+  pullRequest?: number,
+): ConditionsEvaluationJson {
   const nodes = normalise(input, pullRequest);
   if (nodes.length === 0) throw new RangeError("conditionsEvaluationJson needs at least one evaluated tree");
   return build<ConditionsEvaluationJson>(nodes, (c, match, evaluations, subconditions) => ({
@@ -117,7 +136,10 @@ export function conditionsEvaluationJson(input: EvaluatedCondition | PerPull[], 
 }
 
 /** events.proto `ConditionEvaluation` of an evaluated tree (same inputs as conditionsEvaluationJson). */
-export function conditionEvaluationEventJson(input: EvaluatedCondition | PerPull[], pullRequest?: number): ConditionEvaluationEventJson {
+export function conditionEvaluationEventJson(
+  input: EvaluatedCondition | PerPull[],
+  pullRequest?: number,
+): ConditionEvaluationEventJson {
   const nodes = normalise(input, pullRequest);
   if (nodes.length === 0) throw new RangeError("conditionEvaluationEventJson needs at least one evaluated tree");
   return build<ConditionEvaluationEventJson>(nodes, (c, match, evaluations, subconditions) => ({

@@ -25,7 +25,9 @@ export class ConditionError extends Error {
     readonly condition: string,
     readonly reason: string,
   ) {
-    super(condition.trim() === "" ? `Invalid condition: ${reason}` : `Invalid condition "${condition.trim()}": ${reason}`);
+    super(
+      condition.trim() === "" ? `Invalid condition: ${reason}` : `Invalid condition "${condition.trim()}": ${reason}`,
+    );
   }
 }
 
@@ -62,18 +64,25 @@ function readAttribute(rest: string, text: string): { name: string; spec: Attrib
   if (commit !== null) {
     const spec = commitFieldSpec(commit[0], commit[2], commit[1] === "*");
     if (spec === null) {
-      throw new ConditionError(text, `unknown commit field "${commit[2]}": expected one of ${[...COMMIT_FIELDS.keys()].join(", ")}`);
+      throw new ConditionError(
+        text,
+        `unknown commit field "${commit[2]}": expected one of ${[...COMMIT_FIELDS.keys()].join(", ")}`,
+      );
     }
     return { name: commit[0], spec, rest: rest.slice(commit[0].length) };
   }
   if (rest.startsWith("commits[")) {
-    throw new ConditionError(text, "expected commits[<index>].<field> or commits[*].<field>, where <index> is an integer (0 is the first commit, -1 the last)");
+    throw new ConditionError(
+      text,
+      "expected commits[<index>].<field> or commits[*].<field>, where <index> is an integer (0 is the first commit, -1 the last)",
+    );
   }
   const m = /^[A-Za-z][A-Za-z0-9_-]*/.exec(rest);
   if (m === null) throw new ConditionError(text, `an attribute name is expected, got "${rest}"`);
   const name = m[0];
   const spec = ATTRIBUTES.get(name);
-  if (spec === undefined) throw new ConditionError(text, `unknown attribute "${m[0]}"${didYouMean(m[0], ATTRIBUTES.keys())}`);
+  if (spec === undefined)
+    throw new ConditionError(text, `unknown attribute "${m[0]}"${didYouMean(m[0], ATTRIBUTES.keys())}`);
   return { name, spec, rest: rest.slice(name.length) };
 }
 
@@ -107,32 +116,63 @@ export function parseCondition(text: string): ConditionLeaf {
   const attr = readAttribute(rest, text);
   const { spec } = attr;
   rest = attr.rest.trimStart();
-  if (spec.injectedOnly) throw new ConditionError(text, `attribute "${attr.name}" is set by Yardmaster (branch protection) and cannot be written in a configuration`);
-  if (negate && !spec.negate) throw new ConditionError(text, `"-" cannot be used with attribute "${attr.name}"; write the opposite operator instead`);
-  if (length && spec.length === "no") throw new ConditionError(text, `"#" cannot be used with attribute "${attr.name}"`);
-  if (!length && spec.length === "required") throw new ConditionError(text, `attribute "${attr.name}" can only be used with "#", e.g. "#${attr.name}>0"`);
-  if (!length && spec.objectList) throw new ConditionError(text, `attribute "${attr.name}" can only be used as "#${attr.name}"${attr.name === "commits" ? ' or "commits[<index>|*].<field>"' : ""}`);
+  if (spec.injectedOnly)
+    throw new ConditionError(
+      text,
+      `attribute "${attr.name}" is set by Yardmaster (branch protection) and cannot be written in a configuration`,
+    );
+  if (negate && !spec.negate)
+    throw new ConditionError(
+      text,
+      `"-" cannot be used with attribute "${attr.name}"; write the opposite operator instead`,
+    );
+  if (length && spec.length === "no")
+    throw new ConditionError(text, `"#" cannot be used with attribute "${attr.name}"`);
+  if (!length && spec.length === "required")
+    throw new ConditionError(text, `attribute "${attr.name}" can only be used with "#", e.g. "#${attr.name}>0"`);
+  if (!length && spec.objectList)
+    throw new ConditionError(
+      text,
+      `attribute "${attr.name}" can only be used as "#${attr.name}"${attr.name === "commits" ? ' or "commits[<index>|*].<field>"' : ""}`,
+    );
 
   if (spec.value === "bool") {
     if (rest !== "") {
       const op = readOperator(rest);
-      throw new ConditionError(text, op !== null
-        ? `operators are invalid for boolean attribute "${attr.name}": write "${attr.name}" or "-${attr.name}"`
-        : `unexpected text "${rest}" after boolean attribute "${attr.name}"`);
+      throw new ConditionError(
+        text,
+        op !== null
+          ? `operators are invalid for boolean attribute "${attr.name}": write "${attr.name}" or "-${attr.name}"`
+          : `unexpected text "${rest}" after boolean attribute "${attr.name}"`,
+      );
     }
     return { kind: "leaf", text: trimmed, attribute: attr.name, negate, length, operator: null, value: null };
   }
-  if (rest === "") throw new ConditionError(text, `incomplete condition: an operator and a value are expected after "${attr.name}"`);
+  if (rest === "")
+    throw new ConditionError(text, `incomplete condition: an operator and a value are expected after "${attr.name}"`);
   const op = readOperator(rest);
-  if (op === null) throw new ConditionError(text, `unknown operator at "${rest}": expected one of =, !=, ~=, *=, >=, <=, <, >`);
+  if (op === null)
+    throw new ConditionError(text, `unknown operator at "${rest}": expected one of =, !=, ~=, *=, >=, <=, <, >`);
   const allowed = length ? NUMBER_OPERATORS : spec.operators;
   if (!allowed.includes(op.operator)) {
-    throw new ConditionError(text, `operator "${op.written}" is not allowed with ${length ? "#" : ""}${attr.name}; allowed: ${allowed.join(", ")}`);
+    throw new ConditionError(
+      text,
+      `operator "${op.written}" is not allowed with ${length ? "#" : ""}${attr.name}; allowed: ${allowed.join(", ")}`,
+    );
   }
   try {
     const valueText = op.rest.trim();
     const value = parseValue(spec, op.operator, length, valueText);
-    return { kind: "leaf", text: trimmed, attribute: attr.name, negate, length, operator: op.operator, value, valueText };
+    return {
+      kind: "leaf",
+      text: trimmed,
+      attribute: attr.name,
+      negate,
+      length,
+      operator: op.operator,
+      value,
+      valueText,
+    };
   } catch (e) {
     if (e instanceof ValueError) throw new ConditionError(text, e.message);
     throw e;

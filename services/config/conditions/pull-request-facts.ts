@@ -12,8 +12,16 @@ export type Sha = string;
 
 /** Conclusion or state of one check run or commit status, as the conditions language sees it. */
 export type CheckState =
-  | "success" | "failure" | "error" | "cancelled" | "action_required" | "timed_out"
-  | "pending" | "neutral" | "skipped" | "stale";
+  | "success"
+  | "failure"
+  | "error"
+  | "cancelled"
+  | "action_required"
+  | "timed_out"
+  | "pending"
+  | "neutral"
+  | "skipped"
+  | "stale";
 
 /** One check run (or commit status) on a commit. */
 export interface CheckRun {

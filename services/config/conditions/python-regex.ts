@@ -42,7 +42,10 @@ class Translator {
     this.leadingFlags();
     while (this.i < this.src.length) this.atom();
     if (this.open.length > 0) this.fail("missing ), unterminated subpattern", this.open[this.open.length - 1]);
-    const flags = [...this.flags].filter((f) => "ims".includes(f)).sort().join("");
+    const flags = [...this.flags]
+      .filter((f) => "ims".includes(f))
+      .sort()
+      .join("");
     return { source: this.out, flags };
   }
 
@@ -196,7 +199,8 @@ class Translator {
 
   private hex(count: number, at: number): string {
     const digits = this.src.slice(this.i, this.i + count);
-    if (digits.length < count || !/^[0-9a-fA-F]+$/.test(digits)) this.fail(`incomplete escape \\${this.src[at + 1]}${digits}`, at);
+    if (digits.length < count || !/^[0-9a-fA-F]+$/.test(digits))
+      this.fail(`incomplete escape \\${this.src[at + 1]}${digits}`, at);
     this.i += count;
     return digits;
   }
@@ -231,7 +235,9 @@ class Translator {
       const code = Number.parseInt(this.hex(8, at), 16);
       if (code > 0x10ffff) this.fail("bad escape \\U (code point out of range)", at);
       const ch = String.fromCodePoint(code);
-      return [...ch].length === 1 && ch.length === 2 ? `(?:\\u${ch.charCodeAt(0).toString(16)}\\u${ch.charCodeAt(1).toString(16)})` : `\\u${code.toString(16).padStart(4, "0")}`;
+      return [...ch].length === 1 && ch.length === 2
+        ? `(?:\\u${ch.charCodeAt(0).toString(16)}\\u${ch.charCodeAt(1).toString(16)})`
+        : `\\u${code.toString(16).padStart(4, "0")}`;
     }
     if (c === "N") this.fail("named Unicode escapes \\N{...} are not supported", at);
     if (KNOWN_ESCAPES.has(c)) return `\\${c}`;

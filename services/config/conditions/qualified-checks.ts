@@ -21,8 +21,14 @@ export function isQualifiedCheckLeaf(spec: AttributeSpec, leaf: ConditionLeaf): 
  * and the attribute's value, the qualified names of the checks in the attribute's states.
  * @param spec the leaf's attribute (a check attribute, with its `checkStates`)
  */
-export function qualifiedCheckLeaf(spec: AttributeSpec, ctx: EvaluationContext): { ctx: EvaluationContext; value: string[] } {
+export function qualifiedCheckLeaf(
+  spec: AttributeSpec,
+  ctx: EvaluationContext,
+): { ctx: EvaluationContext; value: string[] } {
   const checks = ctx.attributes.checks.map((c) => ({ ...c, name: c.app ? `@${c.app}/${c.name}` : c.name }));
   const states = new Set(spec.checkStates);
-  return { ctx: { ...ctx, attributes: { ...ctx.attributes, checks } }, value: checks.filter((c) => states.has(c.state)).map((c) => c.name) };
+  return {
+    ctx: { ...ctx, attributes: { ...ctx.attributes, checks } },
+    value: checks.filter((c) => states.has(c.state)).map((c) => c.name),
+  };
 }

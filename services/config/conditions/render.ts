@@ -60,11 +60,18 @@ function batchLine(nodes: { pullRequest: number; node: EvaluatedCondition }[], d
       return;
     }
     out.push(`${indent}- \`${conditionLabel(c)}\`${suffix(c, undefined)}`);
-    for (const n of nodes) out.push(`${indent}  - ${box(n.node.match)} #${n.pullRequest}${n.node.error ? ` ⚠️ ${n.node.error}` : ""}`);
+    for (const n of nodes)
+      out.push(`${indent}  - ${box(n.node.match)} #${n.pullRequest}${n.node.error ? ` ⚠️ ${n.node.error}` : ""}`);
     return;
   }
   out.push(`${indent}- ${all ? "[X]" : "[ ]"} ${conditionLabel(c)}:${suffix(c, undefined)}`);
-  first.subconditions.forEach((_, i) => batchLine(nodes.map((n) => ({ pullRequest: n.pullRequest, node: n.node.subconditions[i] })), depth + 1, out));
+  first.subconditions.forEach((_, i) =>
+    batchLine(
+      nodes.map((n) => ({ pullRequest: n.pullRequest, node: n.node.subconditions[i] })),
+      depth + 1,
+      out,
+    ),
+  );
 }
 
 /**
@@ -76,7 +83,13 @@ export function renderBatchChecklist(evaluations: { pullRequest: number; tree: E
   const out: string[] = [];
   const roots = evaluations.map((e) => ({ pullRequest: e.pullRequest, node: e.tree }));
   if (isImplicitList(roots[0].node)) {
-    roots[0].node.subconditions.forEach((_, i) => batchLine(roots.map((r) => ({ pullRequest: r.pullRequest, node: r.node.subconditions[i] })), 0, out));
+    roots[0].node.subconditions.forEach((_, i) =>
+      batchLine(
+        roots.map((r) => ({ pullRequest: r.pullRequest, node: r.node.subconditions[i] })),
+        0,
+        out,
+      ),
+    );
   } else batchLine(roots, 0, out);
   return out.join("\n");
 }

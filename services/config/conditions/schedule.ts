@@ -10,9 +10,27 @@ import { addDays, isKnownTimeZone, wallClock, zonedToUtc } from "./zones.js";
 import { ValueError } from "./value-error.js";
 
 const DAY_NAMES: Record<string, number> = {
-  mon: 1, monday: 1, tue: 2, tuesday: 2, wed: 3, wednesday: 3, thu: 4, thursday: 4,
-  fri: 5, friday: 5, sat: 6, saturday: 6, sun: 7, sunday: 7,
-  "1": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7,
+  mon: 1,
+  monday: 1,
+  tue: 2,
+  tuesday: 2,
+  wed: 3,
+  wednesday: 3,
+  thu: 4,
+  thursday: 4,
+  fri: 5,
+  friday: 5,
+  sat: 6,
+  saturday: 6,
+  sun: 7,
+  sunday: 7,
+  "1": 1,
+  "2": 2,
+  "3": 3,
+  "4": 4,
+  "5": 5,
+  "6": 6,
+  "7": 7,
 };
 
 /** Reads a day of the week (mon..sun, monday..sunday, 1..7). @throws ValueError */
@@ -25,7 +43,8 @@ export function parseDayOfWeek(text: string): number {
 /** Reads `HH:MM` (00:00 to 23:59). @throws ValueError */
 export function parseTimeOfDay(text: string): { hour: number; minute: number } {
   const m = /^(\d{1,2}):(\d{2})$/.exec(text.trim());
-  if (m === null || Number(m[1]) > 23 || Number(m[2]) > 59) throw new ValueError(`invalid time "${text}": expected HH:MM from 00:00 to 23:59`);
+  if (m === null || Number(m[1]) > 23 || Number(m[2]) > 59)
+    throw new ValueError(`invalid time "${text}": expected HH:MM from 00:00 to 23:59`);
   return { hour: Number(m[1]), minute: Number(m[2]) };
 }
 
@@ -34,7 +53,8 @@ export function splitZone(text: string): { body: string; zone: string | null } {
   const m = /^(.*?)\[([^\]]*)\]\s*$/.exec(text);
   if (m === null) return { body: text, zone: null };
   const zone = m[2].trim();
-  if (!isKnownTimeZone(zone)) throw new ValueError(`unknown time zone "${zone}": expected an IANA name such as Europe/Paris`);
+  if (!isKnownTimeZone(zone))
+    throw new ValueError(`unknown time zone "${zone}": expected an IANA name such as Europe/Paris`);
   return { body: m[1], zone };
 }
 

@@ -29,5 +29,7 @@ export function isTeamValue(value: string): boolean {
  */
 export function refuseTeamPattern(spec: AttributeSpec, operator: Operator, value: string): void {
   if (spec.value !== "login" || (operator !== "~=" && operator !== "*=") || !isTeamValue(value)) return;
-  throw new ValueError(`"${value}" is a team: a team (@team or @org/team) can only be compared with =, != or an ordering operator, not ${operator}`);
+  throw new ValueError(
+    `"${value}" is a team: a team (@team or @org/team) can only be compared with =, != or an ordering operator, not ${operator}`,
+  );
 }

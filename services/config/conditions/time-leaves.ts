@@ -51,7 +51,10 @@ export function evaluateCurrentDatetime(leaf: ConditionLeaf, now: Date): TimeRes
     return { match: leaf.operator === "!=" ? !inside : inside, nextChangeAt: intervalNextChange(v.interval, now) };
   }
   if (v?.type === "timestamp" && leaf.operator !== null) {
-    return { match: order(now.getTime(), v.value.getTime(), leaf.operator), nextChangeAt: crossing(v.value.getTime(), leaf.operator, now) };
+    return {
+      match: order(now.getTime(), v.value.getTime(), leaf.operator),
+      nextChangeAt: crossing(v.value.getTime(), leaf.operator, now),
+    };
   }
   return { match: false, nextChangeAt: null };
 }
@@ -60,7 +63,10 @@ export function evaluateCurrentDatetime(leaf: ConditionLeaf, now: Date): TimeRes
 export function evaluateSchedule(leaf: ConditionLeaf, now: Date): TimeResult {
   if (leaf.value?.type !== "schedule") return { match: false, nextChangeAt: null };
   const inside = scheduleMatches(leaf.value.schedule, now);
-  return { match: leaf.operator === "!=" ? !inside : inside, nextChangeAt: scheduleNextChange(leaf.value.schedule, now) };
+  return {
+    match: leaf.operator === "!=" ? !inside : inside,
+    nextChangeAt: scheduleNextChange(leaf.value.schedule, now),
+  };
 }
 
 function legacyCandidates(now: Date, zone: string, minuteMarks: number[]): number[] {
@@ -68,7 +74,8 @@ function legacyCandidates(now: Date, zone: string, minuteMarks: number[]): numbe
   const out: number[] = [];
   for (let d = 0; d <= 32; d++) {
     const date = addDays(today, d);
-    for (const m of [0, ...minuteMarks]) if (m < 1440) out.push(zonedToUtc({ ...date, hour: Math.floor(m / 60), minute: m % 60 }, zone).getTime());
+    for (const m of [0, ...minuteMarks])
+      if (m < 1440) out.push(zonedToUtc({ ...date, hour: Math.floor(m / 60), minute: m % 60 }, zone).getTime());
   }
   for (let k = 1; k <= 13; k++) {
     const month = ((today.month - 1 + k) % 12) + 1;
@@ -110,6 +117,11 @@ export function evaluateLegacyClock(leaf: ConditionLeaf, now: Date): TimeResult 
   }
   const evaluate = (t: Date): boolean => order(read(t), reference, op);
   const candidates = legacyCandidates(now, zone, marks);
-  if (leaf.attribute === "current-year") candidates.push(Date.UTC(reference, 0, 1), Date.UTC(reference + 1, 0, 1), Date.UTC(wallClock(now, "UTC").year + 1, 0, 1));
+  if (leaf.attribute === "current-year")
+    candidates.push(
+      Date.UTC(reference, 0, 1),
+      Date.UTC(reference + 1, 0, 1),
+      Date.UTC(wallClock(now, "UTC").year + 1, 0, 1),
+    );
   return { match: evaluate(now), nextChangeAt: firstChange(now, candidates, evaluate) };
 }

@@ -36,7 +36,11 @@ function item(value: unknown, path: (string | number)[], issues: ConditionIssue[
     }
   }
   if (value === null || value === undefined) {
-    issues.push({ path, message: 'Invalid condition: the condition is empty (in YAML, a condition starting with "#" must be quoted, e.g. "#approved-reviews-by>=1")' });
+    issues.push({
+      path,
+      message:
+        'Invalid condition: the condition is empty (in YAML, a condition starting with "#" must be quoted, e.g. "#approved-reviews-by>=1")',
+    });
     return null;
   }
   if (typeof value === "object" && !Array.isArray(value)) {
@@ -49,7 +53,11 @@ function item(value: unknown, path: (string | number)[], issues: ConditionIssue[
     if (keys.length === 1 && key === "not") {
       const inner = (value as Record<string, unknown>).not;
       if (Array.isArray(inner)) {
-        issues.push({ path: [...path, "not"], message: "expected one condition or one and/or group under not, got a list (wrap several conditions in and: or or:)" });
+        issues.push({
+          path: [...path, "not"],
+          message:
+            "expected one condition or one and/or group under not, got a list (wrap several conditions in and: or or:)",
+        });
         return null;
       }
       const sub = item(inner, [...path, "not"], issues);
@@ -57,20 +65,34 @@ function item(value: unknown, path: (string | number)[], issues: ConditionIssue[
     }
     if (keys.length === 1 && typeof (value as Record<string, unknown>)[key] !== "object") {
       const written = `${key}: ${String((value as Record<string, unknown>)[key])}`;
-      issues.push({ path, message: `expected a condition or an and/or/not group, got an object with key "${key}"; if you meant the condition "${written}", quote it in YAML or write it without ": "` });
+      issues.push({
+        path,
+        message: `expected a condition or an and/or/not group, got an object with key "${key}"; if you meant the condition "${written}", quote it in YAML or write it without ": "`,
+      });
       return null;
     }
-    issues.push({ path, message: `expected a condition or a group with exactly one key among and, or, not; got keys ${keys.map((k) => `"${k}"`).join(", ") || "none"}` });
+    issues.push({
+      path,
+      message: `expected a condition or a group with exactly one key among and, or, not; got keys ${keys.map((k) => `"${k}"`).join(", ") || "none"}`,
+    });
     return null;
   }
   issues.push({ path, message: `expected a condition string or an and/or/not group, got ${describe(value)}` });
   return null;
 }
 
-function list(value: unknown, path: (string | number)[], issues: ConditionIssue[], allowTrue: boolean): Condition[] | true | null {
+function list(
+  value: unknown,
+  path: (string | number)[],
+  issues: ConditionIssue[],
+  allowTrue: boolean,
+): Condition[] | true | null {
   if (value === true && allowTrue) return true;
   if (!Array.isArray(value)) {
-    issues.push({ path, message: `expected a list of conditions${allowTrue ? " or true" : ""}, got ${describe(value)}` });
+    issues.push({
+      path,
+      message: `expected a list of conditions${allowTrue ? " or true" : ""}, got ${describe(value)}`,
+    });
     return null;
   }
   if (value.length > MAX_CONDITIONS) {
@@ -90,7 +112,10 @@ function list(value: unknown, path: (string | number)[], issues: ConditionIssue[
  * Parses a condition list as found in the YAML (`true` is kept as `true`).
  * Returns every problem found, each with its path relative to the list.
  */
-export function parseConditionList(value: unknown): { conditions: Condition[] | true | null; issues: ConditionIssue[] } {
+export function parseConditionList(value: unknown): {
+  conditions: Condition[] | true | null;
+  issues: ConditionIssue[];
+} {
   const issues: ConditionIssue[] = [];
   const conditions = list(value, [], issues, true);
   return { conditions, issues };

@@ -35,7 +35,8 @@ const TEMPLATE = /^\{\{\s*([A-Za-z_][\w.]*)\s*\}\}$/;
 function template(text: string): ConditionValue | null {
   if (!text.includes("{{")) return null;
   const m = TEMPLATE.exec(text);
-  if (m === null || m[1] !== "author") throw new ValueError(`only the template {{ author }} can be used in a condition value, got ${text}`);
+  if (m === null || m[1] !== "author")
+    throw new ValueError(`only the template {{ author }} can be used in a condition value, got ${text}`);
   return { type: "template", template: "author" };
 }
 
@@ -90,14 +91,18 @@ export function parseValue(spec: AttributeSpec, operator: Operator, length: bool
     case "login": {
       const v = textValue(raw, false);
       if (v.type === "string" && !LOGIN.test(v.value)) {
-        throw new ValueError(`invalid login "${v.value}": expected a login (letters, digits, "-", "[bot]"), @team or @org/team`);
+        throw new ValueError(
+          `invalid login "${v.value}": expected a login (letters, digits, "-", "[bot]"), @team or @org/team`,
+        );
       }
       return v;
     }
     case "branch": {
       const v = textValue(raw, false);
       if (v.type === "string" && BRANCH_FORBIDDEN.test(v.value)) {
-        throw new ValueError(`invalid branch name "${v.value}": a branch name cannot contain ~, ^, :, a space, [, ] or \\ (use ~= for a pattern)`);
+        throw new ValueError(
+          `invalid branch name "${v.value}": a branch name cannot contain ~, ^, :, a space, [, ] or \\ (use ~= for a pattern)`,
+        );
       }
       return v;
     }
@@ -114,22 +119,28 @@ export function parseValue(spec: AttributeSpec, operator: Operator, length: bool
       return { type: "schedule", schedule: parseSchedule(raw) };
     case "permission": {
       const p = raw.toLowerCase();
-      if (!(PERMISSIONS as readonly string[]).includes(p)) throw new ValueError(`invalid permission "${raw}": expected one of ${PERMISSIONS.join(", ")}`);
+      if (!(PERMISSIONS as readonly string[]).includes(p))
+        throw new ValueError(`invalid permission "${raw}": expected one of ${PERMISSIONS.join(", ")}`);
       return { type: "permission", value: p as (typeof PERMISSIONS)[number] };
     }
     case "dequeue-reason": {
       const code = normalizeDequeueCode(unquote(raw).value);
-      if (code === null) throw new ValueError(`invalid dequeue reason "${raw}": expected a dequeue code such as pr-merged, checks-failed or none`);
+      if (code === null)
+        throw new ValueError(
+          `invalid dequeue reason "${raw}": expected a dequeue code such as pr-merged, checks-failed or none`,
+        );
       return { type: "string", value: code };
     }
     case "review-decision": {
       const d = unquote(raw).value.toUpperCase();
-      if (!REVIEW_DECISIONS.includes(d)) throw new ValueError(`invalid review decision "${raw}": expected one of ${REVIEW_DECISIONS.join(", ")}`);
+      if (!REVIEW_DECISIONS.includes(d))
+        throw new ValueError(`invalid review decision "${raw}": expected one of ${REVIEW_DECISIONS.join(", ")}`);
       return { type: "string", value: d };
     }
     case "depends-on": {
       const d = unquote(raw).value;
-      if (!/^([\w.-]+\/[\w.-]+)?#\d+$/.test(d)) throw new ValueError(`invalid pull request reference "${raw}": expected #123 or owner/repo#123`);
+      if (!/^([\w.-]+\/[\w.-]+)?#\d+$/.test(d))
+        throw new ValueError(`invalid pull request reference "${raw}": expected #123 or owner/repo#123`);
       return { type: "string", value: d };
     }
     case "time-of-day": {

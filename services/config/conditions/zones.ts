@@ -76,7 +76,10 @@ function offsetAt(instant: number, zone: string): number {
  * is normalised (day 32 = next month). A time skipped by a daylight-saving jump resolves to the
  * instant just after the jump; a repeated time resolves to its first occurrence.
  */
-export function zonedToUtc(t: { year: number; month: number; day: number; hour: number; minute: number }, zone: string): Date {
+export function zonedToUtc(
+  t: { year: number; month: number; day: number; hour: number; minute: number },
+  zone: string,
+): Date {
   const naive = Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, 0);
   const first = naive - offsetAt(naive, zone);
   const second = naive - offsetAt(first, zone);
@@ -92,7 +95,10 @@ export function zonedToUtc(t: { year: number; month: number; day: number; hour: 
 }
 
 /** Adds whole days to a calendar date (no zone involved). */
-export function addDays(date: { year: number; month: number; day: number }, days: number): { year: number; month: number; day: number } {
+export function addDays(
+  date: { year: number; month: number; day: number },
+  days: number,
+): { year: number; month: number; day: number } {
   const d = new Date(Date.UTC(date.year, date.month - 1, date.day + days));
   return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
 }

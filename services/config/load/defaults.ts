@@ -7,25 +7,26 @@ import { parseConditionList } from "../conditions/tree.js";
 import type { Condition, MergeQueueConfig, QueueRuleConfig } from "../model.js";
 
 /** Default queue rule keys (everything but name, conditions and the computed priority). */
-export const QUEUE_RULE_DEFAULTS: Omit<QueueRuleConfig, "name" | "queue_conditions" | "merge_conditions" | "priority"> = {
-  branch_protection_injection_mode: "queue",
-  batch_size: { min: 1, max: 1 },
-  batch_max_wait_time: 30,
-  checks_timeout: "auto",
-  max_checks_retries: 0,
-  draft_bot_account: null,
-  merge_bot_account: null,
-  update_bot_account: null,
-  queue_branch_prefix: "yardmaster/merge-queue/",
-  allow_queue_branch_edit: false,
-  batch_max_failure_resolution_attempts: null,
-  merge_method: null,
-  update_method: null,
-  commit_message_template: null,
-  commit_message_format: null,
-  allow_inplace_checks: true,
-  autosquash: false,
-};
+export const QUEUE_RULE_DEFAULTS: Omit<QueueRuleConfig, "name" | "queue_conditions" | "merge_conditions" | "priority"> =
+  {
+    branch_protection_injection_mode: "queue",
+    batch_size: { min: 1, max: 1 },
+    batch_max_wait_time: 30,
+    checks_timeout: "auto",
+    max_checks_retries: 0,
+    draft_bot_account: null,
+    merge_bot_account: null,
+    update_bot_account: null,
+    queue_branch_prefix: "yardmaster/merge-queue/",
+    allow_queue_branch_edit: false,
+    batch_max_failure_resolution_attempts: null,
+    merge_method: null,
+    update_method: null,
+    commit_message_template: null,
+    commit_message_format: null,
+    allow_inplace_checks: true,
+    autosquash: false,
+  };
 
 /** Defaults of `merge_queue` (docs/domain.md §1.3). */
 export const MERGE_QUEUE_DEFAULTS: MergeQueueConfig = {
@@ -58,7 +59,8 @@ export const MERGE_PROTECTIONS_SETTINGS_DEFAULTS = {
 
 function conditions(items: unknown[]): Condition[] {
   const parsed = parseConditionList(items);
-  if (parsed.conditions === null || parsed.conditions === true) throw new Error("built-in default conditions do not parse");
+  if (parsed.conditions === null || parsed.conditions === true)
+    throw new Error("built-in default conditions do not parse");
   return parsed.conditions;
 }
 
@@ -109,7 +111,8 @@ export const ACTION_DEFAULTS: Readonly<Record<string, Record<string, unknown>>> 
   label: { add: [], remove: [], remove_all: false, toggle: [] },
   merge: { method: null, merge_bot_account: null, commit_message_template: null, commit_message_format: null },
   post_check: {
-    title: "'{{ check_rule_name }}'{% if check_status == 'success' %} succeeded{% elif check_status == 'failure' %} failed{% endif %}",
+    title:
+      "'{{ check_rule_name }}'{% if check_status == 'success' %} succeeded{% elif check_status == 'failure' %} failed{% endif %}",
     summary: "{{ check_conditions }}",
     success_conditions: null,
     neutral_conditions: null,

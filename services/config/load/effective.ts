@@ -4,7 +4,16 @@
  * (docs/domain.md §1.2), and the rules that span several keys checked. docs/configuration.md
  * "Keys and defaults" and "Rules across keys".
  */
-import type { Condition, ConditionLeaf, Configuration, MergeQueueConfig, PriorityRuleConfig, PullRequestRuleConfig, QueueRuleConfig, ScopesConfig } from "../model.js";
+import type {
+  Condition,
+  ConditionLeaf,
+  Configuration,
+  MergeQueueConfig,
+  PriorityRuleConfig,
+  PullRequestRuleConfig,
+  QueueRuleConfig,
+  ScopesConfig,
+} from "../model.js";
 import type { RawConfiguration } from "../schema/root.js";
 import type { RawQueueRule, RawQueueRuleDefaults } from "../schema/queue-rules.js";
 import {
@@ -34,13 +43,23 @@ function written<T extends object>(o: T | null | undefined): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-function queueRule(raw: RawQueueRule, defaults: Partial<RawQueueRuleDefaults>, index: number, count: number, mode: MergeQueueConfig["mode"], issues: SemanticIssue[]): QueueRuleConfig {
+function queueRule(
+  raw: RawQueueRule,
+  defaults: Partial<RawQueueRuleDefaults>,
+  index: number,
+  count: number,
+  mode: MergeQueueConfig["mode"],
+  issues: SemanticIssue[],
+): QueueRuleConfig {
   const r = { ...defaults, ...written(raw) } as RawQueueRule;
   const path = ["queue_rules", index];
   let mergeMethod = r.merge_method ?? null;
   if (r.queue_branch_merge_method === "fast-forward") {
     if (mergeMethod !== null && mergeMethod !== "merge" && mergeMethod !== "fast-forward") {
-      issues.push({ path: [...path, "queue_branch_merge_method"], message: `queue_branch_merge_method: fast-forward cannot be combined with merge_method: ${mergeMethod}` });
+      issues.push({
+        path: [...path, "queue_branch_merge_method"],
+        message: `queue_branch_merge_method: fast-forward cannot be combined with merge_method: ${mergeMethod}`,
+      });
     }
     mergeMethod = "fast-forward";
   }
@@ -48,17 +67,24 @@ function queueRule(raw: RawQueueRule, defaults: Partial<RawQueueRuleDefaults>, i
   if (fastForward !== null) issues.push(fastForward);
   const batchSize = r.batch_size ?? QUEUE_RULE_DEFAULTS.batch_size;
   if (mergeMethod === "merge-batch" && batchSize.max <= 1) {
-    issues.push({ path: [...path, "merge_method"], message: "merge_method merge-batch needs batch_size greater than 1" });
+    issues.push({
+      path: [...path, "merge_method"],
+      message: "merge_method merge-batch needs batch_size greater than 1",
+    });
   }
   if (r.allow_queue_branch_edit === true && mergeMethod !== "merge-batch" && mergeMethod !== "fast-forward") {
-    issues.push({ path: [...path, "allow_queue_branch_edit"], message: "allow_queue_branch_edit needs merge_method merge-batch or fast-forward" });
+    issues.push({
+      path: [...path, "allow_queue_branch_edit"],
+      message: "allow_queue_branch_edit needs merge_method merge-batch or fast-forward",
+    });
   }
   return {
     ...QUEUE_RULE_DEFAULTS,
     name: raw.name,
     queue_conditions: list(r.queue_conditions ?? r.routing_conditions),
     merge_conditions: list(r.merge_conditions ?? r.conditions),
-    branch_protection_injection_mode: r.branch_protection_injection_mode ?? QUEUE_RULE_DEFAULTS.branch_protection_injection_mode,
+    branch_protection_injection_mode:
+      r.branch_protection_injection_mode ?? QUEUE_RULE_DEFAULTS.branch_protection_injection_mode,
     batch_size: batchSize,
     batch_max_wait_time: r.batch_max_wait_time ?? QUEUE_RULE_DEFAULTS.batch_max_wait_time,
     checks_timeout: r.checks_timeout === undefined ? QUEUE_RULE_DEFAULTS.checks_timeout : r.checks_timeout,
@@ -73,7 +99,11 @@ function queueRule(raw: RawQueueRule, defaults: Partial<RawQueueRuleDefaults>, i
     update_method: r.update_method ?? null,
     commit_message_template: r.commit_message_template ?? null,
     commit_message_format: r.commit_message_format
-      ? { title: r.commit_message_format.title ?? "inherit", body: r.commit_message_format.body ?? "inherit", trailers: r.commit_message_format.trailers ?? [] }
+      ? {
+          title: r.commit_message_format.title ?? "inherit",
+          body: r.commit_message_format.body ?? "inherit",
+          trailers: r.commit_message_format.trailers ?? [],
+        }
       : null,
     allow_inplace_checks: r.allow_inplace_checks ?? true,
     autosquash: r.autosquash ?? false,
@@ -87,7 +117,16 @@ function queueRule(raw: RawQueueRule, defaults: Partial<RawQueueRuleDefaults>, i
 
 /** `queue-name = <name>`, built directly so that any queue name is taken verbatim. */
 function queueNameLeaf(name: string): ConditionLeaf {
-  return { kind: "leaf", text: `queue-name=${name}`, attribute: "queue-name", negate: false, length: false, operator: "=", value: { type: "string", value: name }, valueText: name };
+  return {
+    kind: "leaf",
+    text: `queue-name=${name}`,
+    attribute: "queue-name",
+    negate: false,
+    length: false,
+    operator: "=",
+    value: { type: "string", value: name },
+    valueText: name,
+  };
 }
 
 /** Legacy `queue_rules[].priority_rules` become top-level rules limited to their queue. */
@@ -97,7 +136,10 @@ function migratedPriorityRules(raw: RawQueueRule[]): PriorityRuleConfig[] {
       name: p.name,
       conditions: [queueNameLeaf(rule.name), ...list(p.conditions)],
       priority: p.priority ?? PRIORITY_RULE_DEFAULTS.priority,
-      allow_checks_interruption: p.allow_checks_interruption ?? rule.allow_checks_interruption ?? PRIORITY_RULE_DEFAULTS.allow_checks_interruption,
+      allow_checks_interruption:
+        p.allow_checks_interruption ??
+        rule.allow_checks_interruption ??
+        PRIORITY_RULE_DEFAULTS.allow_checks_interruption,
     })),
   );
 }
@@ -115,8 +157,16 @@ function uniqueNames(names: string[]): string[] {
 }
 
 /** Action options: built-in defaults < defaults.actions < the rule's own options. */
-function actionOptions(name: string, local: Record<string, unknown>, defaults: Record<string, Record<string, unknown>>): Record<string, unknown> {
-  const merged: Record<string, unknown> = { ...(ACTION_DEFAULTS[name] ?? {}), ...written(defaults[name]), ...written(local) };
+function actionOptions(
+  name: string,
+  local: Record<string, unknown>,
+  defaults: Record<string, Record<string, unknown>>,
+): Record<string, unknown> {
+  const merged: Record<string, unknown> = {
+    ...(ACTION_DEFAULTS[name] ?? {}),
+    ...written(defaults[name]),
+    ...written(local),
+  };
   if (name === "queue" && merged.method !== undefined) {
     if (merged.merge_method === undefined) merged.merge_method = merged.method;
     delete merged.method;
@@ -134,19 +184,27 @@ function scopesConfig(raw: RawConfiguration["scopes"], issues: SemanticIssue[]):
   if (raw.source && "files" in raw.source) {
     const declared = Object.keys(raw.source.files);
     for (const name of Object.keys(raw.capacities ?? {})) {
-      if (!declared.includes(name)) issues.push({ path: ["scopes", "capacities", name], message: `unknown scope "${name}" (scopes of source.files: ${declared.join(", ")})` });
+      if (!declared.includes(name))
+        issues.push({
+          path: ["scopes", "capacities", name],
+          message: `unknown scope "${name}" (scopes of source.files: ${declared.join(", ")})`,
+        });
     }
   }
   let source: ScopesConfig["source"] = null;
   if (raw.source && "files" in raw.source) {
     source = {
       type: "files",
-      scopes: Object.fromEntries(Object.entries(raw.source.files).map(([k, v]) => [k, { include: v.include ?? [], exclude: v.exclude ?? [] }])),
+      scopes: Object.fromEntries(
+        Object.entries(raw.source.files).map(([k, v]) => [k, { include: v.include ?? [], exclude: v.exclude ?? [] }]),
+      ),
     };
   } else if (raw.source && "manual" in raw.source) source = { type: "manual" };
   return {
     source,
-    barrier_files: raw.barrier_files ? { include: raw.barrier_files.include, exclude: raw.barrier_files.exclude ?? [] } : null,
+    barrier_files: raw.barrier_files
+      ? { include: raw.barrier_files.include, exclude: raw.barrier_files.exclude ?? [] }
+      : null,
     merge_queue_scope: raw.merge_queue_scope ?? SCOPES_DEFAULTS.merge_queue_scope,
     capacities: { ...(raw.capacities ?? {}) },
     default_capacity: raw.default_capacity ?? SCOPES_DEFAULTS.default_capacity,
@@ -159,31 +217,49 @@ function scopesConfig(raw: RawConfiguration["scopes"], issues: SemanticIssue[]):
  * @param presentSections top-level keys written in the file
  * @returns the configuration and the cross-key problems found (an empty list means valid)
  */
-export function buildConfiguration(raw: RawConfiguration, presentSections: string[]): { config: Configuration; issues: SemanticIssue[] } {
+export function buildConfiguration(
+  raw: RawConfiguration,
+  presentSections: string[],
+): { config: Configuration; issues: SemanticIssue[] } {
   const issues: SemanticIssue[] = [];
   const rawQueueRules = raw.queue_rules ?? [];
   const queueDefaults = written(raw.defaults?.queue_rule ?? undefined);
   const seen = new Map<string, number>();
   rawQueueRules.forEach((r, i) => {
-    if (seen.has(r.name)) issues.push({ path: ["queue_rules", i, "name"], message: `duplicate queue rule name "${r.name}" (also item ${seen.get(r.name)})` });
+    if (seen.has(r.name))
+      issues.push({
+        path: ["queue_rules", i, "name"],
+        message: `duplicate queue rule name "${r.name}" (also item ${seen.get(r.name)})`,
+      });
     else seen.set(r.name, i);
   });
   const mode = raw.merge_queue?.mode ?? MERGE_QUEUE_DEFAULTS.mode;
   const queueRules = rawQueueRules.map((r, i) => queueRule(r, queueDefaults, i, rawQueueRules.length, mode, issues));
   queueRules.forEach((q, i) => {
     for (const other of q.disallow_checks_interruption_from_queues ?? []) {
-      if (!seen.has(other)) issues.push({ path: ["queue_rules", i, "disallow_checks_interruption_from_queues"], message: `unknown queue rule "${other}"` });
+      if (!seen.has(other))
+        issues.push({
+          path: ["queue_rules", i, "disallow_checks_interruption_from_queues"],
+          message: `unknown queue rule "${other}"`,
+        });
     }
   });
 
-  const speculative = rawQueueRules.map((r) => r.speculative_checks ?? queueDefaults.speculative_checks).filter((n): n is number => n !== undefined);
+  const speculative = rawQueueRules
+    .map((r) => r.speculative_checks ?? queueDefaults.speculative_checks)
+    .filter((n): n is number => n !== undefined);
   const mergeQueue = { ...MERGE_QUEUE_DEFAULTS, ...written(raw.merge_queue) };
-  if (raw.merge_queue?.max_parallel_checks === undefined && speculative.length > 0) mergeQueue.max_parallel_checks = Math.max(...speculative);
+  if (raw.merge_queue?.max_parallel_checks === undefined && speculative.length > 0)
+    mergeQueue.max_parallel_checks = Math.max(...speculative);
 
   // Priority rules are merged with an extended file's by name: two with one name are ambiguous.
   const priorityNames = new Map<string, number>();
   (raw.priority_rules ?? []).forEach((p, i) => {
-    if (priorityNames.has(p.name)) issues.push({ path: ["priority_rules", i, "name"], message: `duplicate priority rule name "${p.name}" (also item ${priorityNames.get(p.name)})` });
+    if (priorityNames.has(p.name))
+      issues.push({
+        path: ["priority_rules", i, "name"],
+        message: `duplicate priority rule name "${p.name}" (also item ${priorityNames.get(p.name)})`,
+      });
     else priorityNames.set(p.name, i);
   });
   const priorityRules: PriorityRuleConfig[] = [
@@ -211,20 +287,29 @@ export function buildConfiguration(raw: RawConfiguration, presentSections: strin
     const queue = r.actions.queue;
     if (queue === undefined) return;
     const path = ["pull_request_rules", i, "actions", "queue"];
-    if (rawQueueRules.length === 0) issues.push({ path, message: "the queue action needs at least one queue rule in queue_rules" });
+    if (rawQueueRules.length === 0)
+      issues.push({ path, message: "the queue action needs at least one queue rule in queue_rules" });
     else if (typeof queue.name === "string" && !seen.has(queue.name)) {
-      issues.push({ path: [...path, "name"], message: `unknown queue rule "${queue.name}"; queue_rules has ${[...seen.keys()].map((n) => `"${n}"`).join(", ")}` });
+      issues.push({
+        path: [...path, "name"],
+        message: `unknown queue rule "${queue.name}"; queue_rules has ${[...seen.keys()].map((n) => `"${n}"`).join(", ")}`,
+      });
     }
   });
 
   const commandsRestrictions = commandsRestrictionsDefaults();
   for (const [command, restriction] of Object.entries(raw.commands_restrictions ?? {})) {
-    if (restriction?.conditions !== undefined) commandsRestrictions[command] = { conditions: list(restriction.conditions) };
+    if (restriction?.conditions !== undefined)
+      commandsRestrictions[command] = { conditions: list(restriction.conditions) };
   }
 
   const settings = written(raw.merge_protections_settings);
   let autoMerge: true | Condition[] | null = settings.auto_merge_conditions ?? null;
-  if (settings.auto_merge_conditions === undefined && (settings.auto_merge === true || queueRules.some((q) => q.autoqueue))) autoMerge = true;
+  if (
+    settings.auto_merge_conditions === undefined &&
+    (settings.auto_merge === true || queueRules.some((q) => q.autoqueue))
+  )
+    autoMerge = true;
 
   const config: Configuration = {
     extends: raw.extends ?? null,
@@ -232,10 +317,19 @@ export function buildConfiguration(raw: RawConfiguration, presentSections: strin
     merge_queue: mergeQueue,
     priority_rules: priorityRules,
     scopes: scopesConfig(raw.scopes, issues),
-    partition_rules: (raw.partition_rules ?? []).map((p) => ({ name: p.name, conditions: list(p.conditions), fallback_partition: p.fallback_partition ?? false })),
+    partition_rules: (raw.partition_rules ?? []).map((p) => ({
+      name: p.name,
+      conditions: list(p.conditions),
+      fallback_partition: p.fallback_partition ?? false,
+    })),
     pull_request_rules: pullRequestRules,
     commands_restrictions: commandsRestrictions,
-    merge_protections: (raw.merge_protections ?? []).map((m) => ({ name: m.name, description: m.description ?? null, if: list(m.if), success_conditions: list(m.success_conditions) })),
+    merge_protections: (raw.merge_protections ?? []).map((m) => ({
+      name: m.name,
+      description: m.description ?? null,
+      if: list(m.if),
+      success_conditions: list(m.success_conditions),
+    })),
     merge_protections_settings: {
       reporting_method: settings.reporting_method ?? MERGE_PROTECTIONS_SETTINGS_DEFAULTS.reporting_method,
       post_comment: settings.post_comment ?? MERGE_PROTECTIONS_SETTINGS_DEFAULTS.post_comment,

@@ -14,7 +14,10 @@ import type { RawConfiguration } from "../schema/root.js";
 
 type Named = { name: string };
 
-function byName<T extends Named>(base: readonly T[] | null | undefined, local: readonly T[] | null | undefined): T[] | undefined {
+function byName<T extends Named>(
+  base: readonly T[] | null | undefined,
+  local: readonly T[] | null | undefined,
+): T[] | undefined {
   if (!base && !local) return undefined;
   const localRules = local ?? [];
   const localNames = new Set(localRules.map((r) => r.name));
@@ -30,10 +33,14 @@ function keyWise<T extends object>(base: T | null | undefined, local: T | null |
   return out as T;
 }
 
-function mergeDefaults(base: RawConfiguration["defaults"], local: RawConfiguration["defaults"]): RawConfiguration["defaults"] {
+function mergeDefaults(
+  base: RawConfiguration["defaults"],
+  local: RawConfiguration["defaults"],
+): RawConfiguration["defaults"] {
   if (!base && !local) return undefined;
   const actions: Record<string, Record<string, unknown>> = { ...(base?.actions ?? {}) };
-  for (const [name, options] of Object.entries(local?.actions ?? {})) actions[name] = keyWise(actions[name], options) ?? {};
+  for (const [name, options] of Object.entries(local?.actions ?? {}))
+    actions[name] = keyWise(actions[name], options) ?? {};
   return {
     actions: base?.actions || local?.actions ? actions : undefined,
     queue_rule: keyWise(base?.queue_rule, local?.queue_rule) ?? undefined,

@@ -28,7 +28,12 @@ export function fastForwardModeIssue(
   mode: MergeQueueConfig["mode"],
 ): { path: (string | number)[]; message: string } | null {
   if (mode === "serial") return null;
-  const key = rule.merge_method === "fast-forward" ? "merge_method" : rule.queue_branch_merge_method === "fast-forward" ? "queue_branch_merge_method" : null;
+  const key =
+    rule.merge_method === "fast-forward"
+      ? "merge_method"
+      : rule.queue_branch_merge_method === "fast-forward"
+        ? "queue_branch_merge_method"
+        : null;
   if (key === null) return null;
   return {
     path: [...path, key],

@@ -67,21 +67,36 @@ const NOUNS: Record<string, string> = {
   null: "nothing (null)",
 };
 
-function rangeMessage(issue: z.core.$ZodIssue & { origin?: string; minimum?: unknown; maximum?: unknown; input?: unknown }, small: boolean): string {
+function rangeMessage(
+  issue: z.core.$ZodIssue & { origin?: string; minimum?: unknown; maximum?: unknown; input?: unknown },
+  small: boolean,
+): string {
   const bound = small ? issue.minimum : issue.maximum;
-  if (issue.origin === "array") return `expected ${small ? "at least" : "at most"} ${String(bound)} items, got ${Array.isArray(issue.input) ? issue.input.length : "more"}`;
-  if (issue.origin === "string") return small && bound === 1 ? "expected a non-empty text" : `expected a text of ${small ? "at least" : "at most"} ${String(bound)} characters`;
+  if (issue.origin === "array")
+    return `expected ${small ? "at least" : "at most"} ${String(bound)} items, got ${Array.isArray(issue.input) ? issue.input.length : "more"}`;
+  if (issue.origin === "string")
+    return small && bound === 1
+      ? "expected a non-empty text"
+      : `expected a text of ${small ? "at least" : "at most"} ${String(bound)} characters`;
   return `expected ${small ? "at least" : "at most"} ${String(bound)}, got ${describeValue(issue.input)}`;
 }
 
-function flatten(issues: readonly z.core.$ZodIssue[], base: Path, out: { path: Path; message: string; key?: boolean }[]): void {
+function flatten(
+  issues: readonly z.core.$ZodIssue[],
+  base: Path,
+  out: { path: Path; message: string; key?: boolean }[],
+): void {
   for (const issue of issues) {
     const path = [...base, ...(issue.path as Path)];
     const input = (issue as { input?: unknown }).input;
     switch (issue.code) {
       case "invalid_type":
         if (input === undefined) out.push({ path, message: `missing required key "${String(path[path.length - 1])}"` });
-        else out.push({ path, message: `expected ${NOUNS[issue.expected] ?? issue.expected}, got ${describeValue(input)}` });
+        else
+          out.push({
+            path,
+            message: `expected ${NOUNS[issue.expected] ?? issue.expected}, got ${describeValue(input)}`,
+          });
         break;
       case "too_small":
         out.push({ path, message: rangeMessage(issue as never, true) });
@@ -90,27 +105,50 @@ function flatten(issues: readonly z.core.$ZodIssue[], base: Path, out: { path: P
         out.push({ path, message: rangeMessage(issue as never, false) });
         break;
       case "invalid_value":
-        out.push({ path, message: `expected ${issue.values.length === 1 ? JSON.stringify(issue.values[0]) : `one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`}, got ${describeValue(input)}` });
+        out.push({
+          path,
+          message: `expected ${issue.values.length === 1 ? JSON.stringify(issue.values[0]) : `one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`}, got ${describeValue(input)}`,
+        });
         break;
       case "unrecognized_keys":
         for (const key of issue.keys) {
           const removed = removedKeyHint(path, key, (input as Record<string, unknown> | undefined)?.[key]);
           const known = knownKeys(path);
-          const hint = didYouMean(key, known) || (known.length > 0 && known.length <= 12 ? `; expected one of ${known.join(", ")}` : "");
+          const hint =
+            didYouMean(key, known) ||
+            (known.length > 0 && known.length <= 12 ? `; expected one of ${known.join(", ")}` : "");
           out.push({ path: [...path, key], key: true, message: removed ?? `unknown key "${key}"${hint}` });
         }
         break;
       case "invalid_union": {
         // Report the branch that got furthest (an object with a wrong field) rather than "invalid input".
-        const deep = issue.errors.filter((branch) => branch.some((i) => i.path.length > 0 || i.code === "unrecognized_keys"));
+        const deep = issue.errors.filter((branch) =>
+          branch.some((i) => i.path.length > 0 || i.code === "unrecognized_keys"),
+        );
         // Among object shapes (`source: {files: ...} | {manual: null}`), the one whose keys the
         // author wrote: a branch that refused the keys at its root is another shape.
-        const recognised = deep.filter((branch) => !branch.some((i) => i.code === "unrecognized_keys" && i.path.length === 0));
+        const recognised = deep.filter(
+          (branch) => !branch.some((i) => i.code === "unrecognized_keys" && i.path.length === 0),
+        );
         if (recognised.length === 1) flatten(recognised[0], path, out);
         else if (deep.length === 1) flatten(deep[0], path, out);
         else {
-          const expected = [...new Set(issue.errors.flatMap((b) => b.filter((i) => i.code === "invalid_type").map((i) => NOUNS[(i as { expected: string }).expected] ?? (i as { expected: string }).expected)))];
-          out.push({ path, message: expected.length > 0 ? `expected ${expected.join(" or ")}, got ${describeValue(input)}` : `invalid value ${describeValue(input)}` });
+          const expected = [
+            ...new Set(
+              issue.errors.flatMap((b) =>
+                b
+                  .filter((i) => i.code === "invalid_type")
+                  .map((i) => NOUNS[(i as { expected: string }).expected] ?? (i as { expected: string }).expected),
+              ),
+            ),
+          ];
+          out.push({
+            path,
+            message:
+              expected.length > 0
+                ? `expected ${expected.join(" or ")}, got ${describeValue(input)}`
+                : `invalid value ${describeValue(input)}`,
+          });
         }
         break;
       }
@@ -130,7 +168,11 @@ function flatten(issues: readonly z.core.$ZodIssue[], base: Path, out: { path: P
 }
 
 /** Configuration errors of a failed validation, each located in the YAML text. */
-export function toConfigErrors(issues: readonly z.core.$ZodIssue[], source: YamlSource, base: Path = []): ConfigError[] {
+export function toConfigErrors(
+  issues: readonly z.core.$ZodIssue[],
+  source: YamlSource,
+  base: Path = [],
+): ConfigError[] {
   const flat: { path: Path; message: string; key?: boolean }[] = [];
   flatten(issues, base, flat);
   return flat.map((f) => {

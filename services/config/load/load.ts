@@ -36,7 +36,12 @@ function inDocumentOrder(errors: ConfigError[]): ConfigError[] {
   return [...errors].sort((a, b) => key(a) - key(b));
 }
 
-type Parsed = { source: YamlSource; value: Record<string, unknown>; raw: RawConfiguration | null; errors: ConfigError[] };
+type Parsed = {
+  source: YamlSource;
+  value: Record<string, unknown>;
+  raw: RawConfiguration | null;
+  errors: ConfigError[];
+};
 
 function parseFile(text: string): Parsed {
   const source = readYaml(text);
@@ -48,11 +53,24 @@ function parseFile(text: string): Parsed {
       source,
       value: {},
       raw: null,
-      errors: [{ path: [], line: at?.line ?? 1, column: at?.column ?? 1, message: `expected a mapping of sections (queue_rules, pull_request_rules, ...) at the top level, got ${describeValue(value)}` }],
+      errors: [
+        {
+          path: [],
+          line: at?.line ?? 1,
+          column: at?.column ?? 1,
+          message: `expected a mapping of sections (queue_rules, pull_request_rules, ...) at the top level, got ${describeValue(value)}`,
+        },
+      ],
     };
   }
   const parsed = configurationFile.safeParse(value, { reportInput: true });
-  if (!parsed.success) return { source, value: value as Record<string, unknown>, raw: null, errors: toConfigErrors(parsed.error.issues, source) };
+  if (!parsed.success)
+    return {
+      source,
+      value: value as Record<string, unknown>,
+      raw: null,
+      errors: toConfigErrors(parsed.error.issues, source),
+    };
   return { source, value: value as Record<string, unknown>, raw: parsed.data, errors: [] };
 }
 
@@ -61,11 +79,18 @@ function at(source: YamlSource, path: (string | number)[], message: string): Con
   return { path, line: p?.line ?? null, column: p?.column ?? null, message };
 }
 
-async function resolveExtends(local: Parsed, name: string, options: LoadOptions): Promise<{ raw: RawConfiguration | null; errors: ConfigError[] }> {
+async function resolveExtends(
+  local: Parsed,
+  name: string,
+  options: LoadOptions,
+): Promise<{ raw: RawConfiguration | null; errors: ConfigError[] }> {
   const fail = (message: string) => ({ raw: null, errors: [at(local.source, ["extends"], message)] });
-  if (name.includes("/")) return fail(`expected the name of a repository of the same owner, without "owner/", got "${name}"`);
-  if (options.repositoryName !== undefined && name.toLowerCase() === options.repositoryName.toLowerCase()) return fail("a configuration cannot extend its own repository");
-  if (options.loadExtended === undefined) return fail(`the configuration extends repository "${name}", but other repositories cannot be read here`);
+  if (name.includes("/"))
+    return fail(`expected the name of a repository of the same owner, without "owner/", got "${name}"`);
+  if (options.repositoryName !== undefined && name.toLowerCase() === options.repositoryName.toLowerCase())
+    return fail("a configuration cannot extend its own repository");
+  if (options.loadExtended === undefined)
+    return fail(`the configuration extends repository "${name}", but other repositories cannot be read here`);
   let text: string | null;
   try {
     text = await options.loadExtended(name);
@@ -74,14 +99,19 @@ async function resolveExtends(local: Parsed, name: string, options: LoadOptions)
   }
   if (text === null) return fail(`repository "${name}" has no configuration file to extend`);
   const bytes = byteLength(text);
-  if (bytes > MAX_CONFIGURATION_BYTES) return fail(`the configuration of repository "${name}" is invalid: ${tooLarge(bytes).message}`);
+  if (bytes > MAX_CONFIGURATION_BYTES)
+    return fail(`the configuration of repository "${name}" is invalid: ${tooLarge(bytes).message}`);
   const other = parseFile(text);
   if (other.errors.length > 0) {
     const where = at(local.source, ["extends"], "");
-    const errors = inDocumentOrder(other.errors).map((e) => ({ ...where, message: `the configuration of repository "${name}" is invalid: ${formatConfigError(e)}` }));
+    const errors = inDocumentOrder(other.errors).map((e) => ({
+      ...where,
+      message: `the configuration of repository "${name}" is invalid: ${formatConfigError(e)}`,
+    }));
     return { raw: null, errors };
   }
-  if (other.raw?.extends) return fail(`extends is limited to one level: repository "${name}" itself extends "${other.raw.extends}"`);
+  if (other.raw?.extends)
+    return fail(`extends is limited to one level: repository "${name}" itself extends "${other.raw.extends}"`);
   return { raw: other.raw, errors: [] };
 }
 
@@ -98,7 +128,10 @@ export async function loadConfiguration(text: string, options: LoadOptions = {})
   const bytes = byteLength(text);
   if (bytes > MAX_CONFIGURATION_BYTES) return { ok: false, errors: [tooLarge(bytes)], deprecations: [] };
   const local = parseFile(text);
-  const found = local.errors.length > 0 && local.raw === null && Object.keys(local.value).length === 0 ? [] : findDeprecations(local.value);
+  const found =
+    local.errors.length > 0 && local.raw === null && Object.keys(local.value).length === 0
+      ? []
+      : findDeprecations(local.value);
   const deprecations = found.slice(0, MAX_REPORTED_DEPRECATIONS);
   if (local.raw === null) return { ok: false, errors: capErrors(inDocumentOrder(local.errors)), deprecations };
   let raw = local.raw;
@@ -109,6 +142,11 @@ export async function loadConfiguration(text: string, options: LoadOptions = {})
   }
   const present = Object.keys(local.value).filter((k) => (SECTIONS as readonly string[]).includes(k));
   const { config, issues } = buildConfiguration(raw, present);
-  if (issues.length > 0) return { ok: false, errors: capErrors(inDocumentOrder(issues.map((i) => at(local.source, i.path, i.message)))), deprecations };
+  if (issues.length > 0)
+    return {
+      ok: false,
+      errors: capErrors(inDocumentOrder(issues.map((i) => at(local.source, i.path, i.message)))),
+      deprecations,
+    };
   return { ok: true, config, deprecations };
 }

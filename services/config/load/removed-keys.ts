@@ -15,23 +15,49 @@ interface RemovedKey {
   harmless?: { value: unknown; hint: string };
 }
 
-const MERGE_ACTION: readonly Pattern[] = [["pull_request_rules", "*", "actions", "merge"], ["defaults", "actions", "merge"]];
-const QUEUE_ACTION: readonly Pattern[] = [["pull_request_rules", "*", "actions", "queue"], ["defaults", "actions", "queue"]];
+const MERGE_ACTION: readonly Pattern[] = [
+  ["pull_request_rules", "*", "actions", "merge"],
+  ["defaults", "actions", "merge"],
+];
+const QUEUE_ACTION: readonly Pattern[] = [
+  ["pull_request_rules", "*", "actions", "queue"],
+  ["defaults", "actions", "queue"],
+];
 const BOTH = [...MERGE_ACTION, ...QUEUE_ACTION];
 
-const STRICT_HINT = "was removed: to merge pull requests up to date with their base branch, put them in a merge queue (the queue action and a queue_rules entry)";
+const STRICT_HINT =
+  "was removed: to merge pull requests up to date with their base branch, put them in a merge queue (the queue action and a queue_rules entry)";
 
 const REMOVED: readonly RemovedKey[] = [
-  { where: BOTH, key: "strict", hint: STRICT_HINT, harmless: { value: false, hint: "was removed; false is what merges do now, so delete this key" } },
-  { where: BOTH, key: "strict_method", hint: "was removed with strict: the merge queue updates pull requests with update_method of its queue rule" },
-  { where: BOTH, key: "rebase_fallback", hint: "was removed: a merge that cannot use its method now fails instead of falling back" },
-  { where: BOTH, key: "commit_message", hint: "was removed: use commit_message_format (or the deprecated commit_message_template)" },
+  {
+    where: BOTH,
+    key: "strict",
+    hint: STRICT_HINT,
+    harmless: { value: false, hint: "was removed; false is what merges do now, so delete this key" },
+  },
+  {
+    where: BOTH,
+    key: "strict_method",
+    hint: "was removed with strict: the merge queue updates pull requests with update_method of its queue rule",
+  },
+  {
+    where: BOTH,
+    key: "rebase_fallback",
+    hint: "was removed: a merge that cannot use its method now fails instead of falling back",
+  },
+  {
+    where: BOTH,
+    key: "commit_message",
+    hint: "was removed: use commit_message_format (or the deprecated commit_message_template)",
+  },
   { where: MERGE_ACTION, key: "bot_account", hint: "was renamed merge_bot_account" },
   { where: MERGE_ACTION, key: "priority", hint: "was removed: priorities are set by the top-level priority_rules" },
 ];
 
 function matches(pattern: Pattern, path: readonly (string | number)[]): boolean {
-  return pattern.length === path.length && pattern.every((p, i) => p === "*" ? typeof path[i] === "number" : p === path[i]);
+  return (
+    pattern.length === path.length && pattern.every((p, i) => (p === "*" ? typeof path[i] === "number" : p === path[i]))
+  );
 }
 
 /**

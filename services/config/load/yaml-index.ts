@@ -7,7 +7,20 @@
  *   key with every earlier one: a mapping of 100,000 keys took minutes);
  * - a key index per mapping, built on first use, for locating an error's path.
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, Scalar, visit, type Alias, type Document, type Node, type Pair, type YAMLMap } from "yaml";
+import {
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  Scalar,
+  visit,
+  type Alias,
+  type Document,
+  type Node,
+  type Pair,
+  type YAMLMap,
+} from "yaml";
 
 /** A problem found by {@link indexDocument}: the node it is about, and what. */
 export interface IndexProblem {
@@ -60,9 +73,17 @@ export function indexDocument(doc: Document): { index: YamlIndex; problems: Inde
         const target = anchors.get(node.source);
         targets.set(node, target);
         if (target === undefined) {
-          problems.push({ kind: "alias", node, message: `unknown anchor *${node.source}: an alias must refer to an anchor (&${node.source}) set earlier in the same file` });
+          problems.push({
+            kind: "alias",
+            node,
+            message: `unknown anchor *${node.source}: an alias must refer to an anchor (&${node.source}) set earlier in the same file`,
+          });
         } else if (ancestors.includes(target as never)) {
-          problems.push({ kind: "alias", node, message: `recursive alias *${node.source}: it is inside the node its anchor names` });
+          problems.push({
+            kind: "alias",
+            node,
+            message: `recursive alias *${node.source}: it is inside the node its anchor names`,
+          });
         }
         return;
       }
@@ -85,7 +106,11 @@ export function indexDocument(doc: Document): { index: YamlIndex; problems: Inde
     return k;
   };
   const resolve = (node: unknown) => (isAlias(node) ? targets.get(node) : node);
-  const findInMap = (map: YAMLMap, segment: string | number, seen = new Set<YAMLMap>()): { pair: Pair; value: unknown } | null => {
+  const findInMap = (
+    map: YAMLMap,
+    segment: string | number,
+    seen = new Set<YAMLMap>(),
+  ): { pair: Pair; value: unknown } | null => {
     if (seen.has(map)) return null;
     seen.add(map);
     const { byKey, merges } = keysOf(map);
@@ -101,5 +126,8 @@ export function indexDocument(doc: Document): { index: YamlIndex; problems: Inde
     }
     return null;
   };
-  return { index: { target: (alias) => targets.get(alias), findInMap: (map, segment) => findInMap(map, segment) }, problems };
+  return {
+    index: { target: (alias) => targets.get(alias), findInMap: (map, segment) => findInMap(map, segment) },
+    problems,
+  };
 }

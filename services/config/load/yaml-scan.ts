@@ -45,13 +45,19 @@ export function firstLimitViolation(tokens: readonly CST.Token[]): LimitViolatio
       case "block-seq":
       case "flow-collection":
         if (depth + 1 > MAX_DEPTH) {
-          return { offset: token.offset, message: `the mappings and lists nest more than ${MAX_DEPTH} levels deep: flatten the structure` };
+          return {
+            offset: token.offset,
+            message: `the mappings and lists nest more than ${MAX_DEPTH} levels deep: flatten the structure`,
+          };
         }
         pushItems(token.items as readonly Item[], depth + 1);
         break;
       case "alias":
         if (++aliases > MAX_ALIASES) {
-          return { offset: token.offset, message: `the file has more than ${MAX_ALIASES} aliases (*name): write the values out, or use fewer aliases` };
+          return {
+            offset: token.offset,
+            message: `the file has more than ${MAX_ALIASES} aliases (*name): write the values out, or use fewer aliases`,
+          };
         }
         break;
       default:

@@ -9,7 +9,19 @@
  * checked for duplicates with one set per mapping instead of the library's pairwise comparison;
  * aliases expand to at most {@link MAX_ALIAS_EXPANSION} nodes.
  */
-import { Composer, isAlias, isMap, isScalar, isSeq, LineCounter, Parser, YAMLParseError, type CST, type Document, type Node } from "yaml";
+import {
+  Composer,
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  Parser,
+  YAMLParseError,
+  type CST,
+  type Document,
+  type Node,
+} from "yaml";
 import type { ConfigError } from "../model.js";
 import { MAX_ALIAS_EXPANSION } from "./limits.js";
 import { indexDocument, type YamlIndex } from "./yaml-index.js";
@@ -34,7 +46,8 @@ const CONFLICT_MARKER = /^(<{7}|={7}|>{7})(\s|$)/m;
 
 /** The library's messages that speak to its caller, not to the file's author, said for the author. */
 function ownWords(code: string): string | undefined {
-  if (code === "MULTIPLE_DOCS") return "the file holds more than one YAML document (a --- line starts another); a configuration is one document";
+  if (code === "MULTIPLE_DOCS")
+    return "the file holds more than one YAML document (a --- line starts another); a configuration is one document";
   return undefined;
 }
 
@@ -61,7 +74,9 @@ function compose(tokens: CST.Token[], length: number): Document.Parsed {
   for (const next of composer.compose(tokens, true, length)) {
     if (doc === null) doc = next;
     else {
-      doc.errors.push(new YAMLParseError([next.range[0], next.range[1]], "MULTIPLE_DOCS", "Source contains multiple documents"));
+      doc.errors.push(
+        new YAMLParseError([next.range[0], next.range[1]], "MULTIPLE_DOCS", "Source contains multiple documents"),
+      );
       break;
     }
   }
@@ -76,17 +91,31 @@ export function readYaml(text: string): YamlSource {
   const over = firstLimitViolation(tokens);
   if (over !== null) {
     const p = at(over.offset);
-    return { value: null, errors: [{ path: [], line: p.line, column: p.col, message: `YAML error: ${over.message}` }], locate: () => null };
+    return {
+      value: null,
+      errors: [{ path: [], line: p.line, column: p.col, message: `YAML error: ${over.message}` }],
+      locate: () => null,
+    };
   }
   const doc = compose(tokens, text.length);
   const errors: ConfigError[] = doc.errors.map((e) => {
     const p = at(e.pos[0]);
-    return { path: [], line: p.line, column: p.col, message: `YAML syntax error: ${ownWords(e.code) ?? e.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "")}${hint(e.code, e.message)}` };
+    return {
+      path: [],
+      line: p.line,
+      column: p.col,
+      message: `YAML syntax error: ${ownWords(e.code) ?? e.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "")}${hint(e.code, e.message)}`,
+    };
   });
   const conflict = CONFLICT_MARKER.exec(text);
   if (errors.length > 0 && conflict !== null) {
     const p = at(conflict.index);
-    errors.unshift({ path: [], line: p.line, column: p.col, message: "the file contains unresolved git merge conflict markers (<<<<<<<, =======, >>>>>>>)" });
+    errors.unshift({
+      path: [],
+      line: p.line,
+      column: p.col,
+      message: "the file contains unresolved git merge conflict markers (<<<<<<<, =======, >>>>>>>)",
+    });
   }
   const { index, problems } = indexDocument(doc);
   // Aliases are checked in a text without syntax errors; duplicate keys are syntax errors.
@@ -94,7 +123,10 @@ export function readYaml(text: string): YamlSource {
   for (const problem of problems) {
     if (syntaxOnly && problem.kind === "alias") continue;
     const p = position(counter, problem.node);
-    const message = problem.kind === "duplicate-key" ? `YAML syntax error: ${problem.message}${hint("DUPLICATE_KEY", "")}` : problem.message;
+    const message =
+      problem.kind === "duplicate-key"
+        ? `YAML syntax error: ${problem.message}${hint("DUPLICATE_KEY", "")}`
+        : problem.message;
     errors.push({ path: [], line: p?.line ?? null, column: p?.column ?? null, message });
   }
   let value: unknown = null;
@@ -111,15 +143,21 @@ export function readYaml(text: string): YamlSource {
   return { value, errors, locate: (path, key = false) => locate(doc, index, counter, path, key) };
 }
 
-function locate(doc: Document, index: YamlIndex, counter: LineCounter, path: readonly (string | number)[], key: boolean): { line: number; column: number } | null {
+function locate(
+  doc: Document,
+  index: YamlIndex,
+  counter: LineCounter,
+  path: readonly (string | number)[],
+  key: boolean,
+): { line: number; column: number } | null {
   const resolve = (node: unknown) => (isAlias(node) ? index.target(node) : node);
   let node: unknown = doc.contents;
   let best = position(counter, node);
   for (let i = 0; i < path.length; i++) {
     node = resolve(node);
     const segment = path[i];
-    let next: unknown ;
-    let pairKey: unknown ;
+    let next: unknown;
+    let pairKey: unknown;
     if (isMap(node)) {
       const found = index.findInMap(node, segment);
       if (found !== null) {
@@ -135,8 +173,18 @@ function locate(doc: Document, index: YamlIndex, counter: LineCounter, path: rea
     const written = resolve(next);
     // An empty value (`queue:` with nothing after) has no text of its own: point at its key
     // (an anchored empty value, `name: &a`, is pointed at after its anchor).
-    const empty = !isAlias(next) && isScalar(written) && written.value === null && written.range !== undefined && written.range !== null && written.range[0] === written.range[1];
-    best = ((last && key) || empty ? position(counter, pairKey) : null) ?? position(counter, written) ?? position(counter, pairKey) ?? best;
+    const empty =
+      !isAlias(next) &&
+      isScalar(written) &&
+      written.value === null &&
+      written.range !== undefined &&
+      written.range !== null &&
+      written.range[0] === written.range[1];
+    best =
+      ((last && key) || empty ? position(counter, pairKey) : null) ??
+      position(counter, written) ??
+      position(counter, pairKey) ??
+      best;
     node = next;
   }
   return best;

@@ -41,7 +41,13 @@ function conditions(value: unknown[]): Condition[] {
 
 /** Parses a stored freeze's conditions once per processing round. */
 export function compileFreeze(f: FreezeSource): CompiledFreeze {
-  return { id: f.id, start: f.start.getTime(), end: f.end?.getTime() ?? null, matching: conditions(f.matchingConditions), exclude: conditions(f.excludeConditions) };
+  return {
+    id: f.id,
+    start: f.start.getTime(),
+    end: f.end?.getTime() ?? null,
+    matching: conditions(f.matchingConditions),
+    exclude: conditions(f.excludeConditions),
+  };
 }
 
 /** Whether a freeze is active at `now` (epoch ms). */
@@ -58,9 +64,16 @@ export function anyActive(freezes: readonly CompiledFreeze[], now: Date): boolea
  * Whether a freeze's conditions take in this pull request at `at` (active or not): its matching
  * conditions are not false and its exclude conditions are not all true.
  */
-export function freezeMatches(f: CompiledFreeze, snapshot: PullRequestSnapshot, queue: QueueContext, at: Date): boolean {
-  return evaluateFor(f.matching, snapshot, queue, at).match !== false
-    && !(f.exclude.length > 0 && evaluateFor(f.exclude, snapshot, queue, at).match === true);
+export function freezeMatches(
+  f: CompiledFreeze,
+  snapshot: PullRequestSnapshot,
+  queue: QueueContext,
+  at: Date,
+): boolean {
+  return (
+    evaluateFor(f.matching, snapshot, queue, at).match !== false &&
+    !(f.exclude.length > 0 && evaluateFor(f.exclude, snapshot, queue, at).match === true)
+  );
 }
 
 /**
@@ -76,8 +89,16 @@ export interface FreezeHold {
  * How the active freezes hold this pull request's merge, or null when none does: until the latest
  * end among them; an open-ended one holds until `now` + {@link HORIZON_MS}, when the runner looks again.
  */
-export function freezeHold(freezes: readonly CompiledFreeze[], snapshot: PullRequestSnapshot, queue: QueueContext, now: Date): FreezeHold | null {
+export function freezeHold(
+  freezes: readonly CompiledFreeze[],
+  snapshot: PullRequestSnapshot,
+  queue: QueueContext,
+  now: Date,
+): FreezeHold | null {
   const holding = freezes.filter((f) => isActive(f, now.getTime()) && freezeMatches(f, snapshot, queue, now));
   if (holding.length === 0) return null;
-  return { until: Math.max(...holding.map((f) => f.end ?? now.getTime() + HORIZON_MS)), openEnded: holding.some((f) => f.end === null) };
+  return {
+    until: Math.max(...holding.map((f) => f.end ?? now.getTime() + HORIZON_MS)),
+    openEnded: holding.some((f) => f.end === null),
+  };
 }

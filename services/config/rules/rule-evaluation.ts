@@ -22,12 +22,19 @@ export type Protection = BranchProtectionRules;
 /** A rule's conditions of one kind, with the injected branch protection conditions. */
 export function ruleConditions(rule: QueueRuleConfig, kind: "queue" | "merge", protection: Protection): Condition[] {
   const own = kind === "queue" ? rule.queue_conditions : rule.merge_conditions;
-  const inject = rule.branch_protection_injection_mode === "queue" || (rule.branch_protection_injection_mode === "merge" && kind === "merge");
+  const inject =
+    rule.branch_protection_injection_mode === "queue" ||
+    (rule.branch_protection_injection_mode === "merge" && kind === "merge");
   return inject ? [...own, ...branchProtectionConditions(protection)] : [...own];
 }
 
 /** Evaluates conditions against one pull request at `now`. */
-export function evaluateFor(conditions: readonly Condition[], snapshot: PullRequestSnapshot, queue: QueueContext, now: Date): EvaluatedCondition {
+export function evaluateFor(
+  conditions: readonly Condition[],
+  snapshot: PullRequestSnapshot,
+  queue: QueueContext,
+  now: Date,
+): EvaluatedCondition {
   return evaluateConditions(conditions, { attributes: attributesOf(snapshot, queue), now });
 }
 
@@ -38,9 +45,12 @@ export function chooseRule(
   protection: Protection,
   now: Date,
   name: string | null,
-): { rule: QueueRuleConfig; match: Truth; evaluation: EvaluatedCondition } | { rule: null; reason: string; evaluations: { rule: string; evaluation: EvaluatedCondition }[] } {
+):
+  | { rule: QueueRuleConfig; match: Truth; evaluation: EvaluatedCondition }
+  | { rule: null; reason: string; evaluations: { rule: string; evaluation: EvaluatedCondition }[] } {
   const candidates = name ? config.queue_rules.filter((r) => r.name === name) : config.queue_rules;
-  if (name && candidates.length === 0) return { rule: null, reason: `there is no queue rule named "${name}"`, evaluations: [] };
+  if (name && candidates.length === 0)
+    return { rule: null, reason: `there is no queue rule named "${name}"`, evaluations: [] };
   if (candidates.length === 0) return { rule: null, reason: "the configuration has no queue rules", evaluations: [] };
   const evaluations: { rule: string; evaluation: EvaluatedCondition }[] = [];
   let pending: { rule: QueueRuleConfig; evaluation: EvaluatedCondition } | null = null;
@@ -51,11 +61,20 @@ export function chooseRule(
     evaluations.push({ rule: rule.name, evaluation });
   }
   if (pending) return { ...pending, match: "pending" };
-  return { rule: null, reason: name ? `the queue conditions of "${name}" do not match` : "no queue rule's queue conditions match", evaluations };
+  return {
+    rule: null,
+    reason: name ? `the queue conditions of "${name}" do not match` : "no queue rule's queue conditions match",
+    evaluations,
+  };
 }
 
 /** Priority of a pull request in a queue: the first matching priority rule, else medium (2000). */
-export function choosePriority(config: Configuration, snapshot: PullRequestSnapshot, queueName: string, now: Date): { priority: number; ruleName: string | null; allowChecksInterruption: boolean } {
+export function choosePriority(
+  config: Configuration,
+  snapshot: PullRequestSnapshot,
+  queueName: string,
+  now: Date,
+): { priority: number; ruleName: string | null; allowChecksInterruption: boolean } {
   for (const p of config.priority_rules) {
     if (evaluateFor(p.conditions, snapshot, { queueName }, now).match === true) {
       return { priority: p.priority, ruleName: p.name, allowChecksInterruption: p.allow_checks_interruption };
@@ -72,7 +91,8 @@ export function scopesOf(config: Configuration, files: readonly string[]): { sco
   const s = config.scopes;
   if (!s || !s.source || s.source.type !== "files") return { scopes: [], allScopes: false };
   const matches = (globs: { include: string[]; exclude: string[] }, f: string) =>
-    picomatch.isMatch(f, globs.include, { dot: true }) && !(globs.exclude.length && picomatch.isMatch(f, globs.exclude, { dot: true }));
+    picomatch.isMatch(f, globs.include, { dot: true }) &&
+    !(globs.exclude.length && picomatch.isMatch(f, globs.exclude, { dot: true }));
   const scopes = Object.entries(s.source.scopes)
     .filter(([, globs]) => files.some((f) => matches(globs, f)))
     .map(([name]) => name)
@@ -84,7 +104,9 @@ export function scopesOf(config: Configuration, files: readonly string[]): { sco
 /** Partitions a pull request belongs to (docs/domain.md §1.5): matching rules, else the fallback, else all. */
 export function partitionsOf(config: Configuration, snapshot: PullRequestSnapshot, now: Date): string[] {
   if (config.partition_rules.length === 0) return [];
-  const matching = config.partition_rules.filter((p) => !p.fallback_partition && evaluateFor(p.conditions, snapshot, {}, now).match === true).map((p) => p.name);
+  const matching = config.partition_rules
+    .filter((p) => !p.fallback_partition && evaluateFor(p.conditions, snapshot, {}, now).match === true)
+    .map((p) => p.name);
   if (matching.length) return matching;
   const fallback = config.partition_rules.find((p) => p.fallback_partition);
   return fallback ? [fallback.name] : config.partition_rules.map((p) => p.name);

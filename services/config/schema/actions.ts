@@ -8,9 +8,29 @@
  */
 import { z } from "zod";
 import { didYouMean } from "../suggest.js";
-import { botAccount, commitMessageFormat, conditionList, describeValue, int, MERGE_METHODS, priority, simpleTemplate } from "./common.js";
+import {
+  botAccount,
+  commitMessageFormat,
+  conditionList,
+  describeValue,
+  int,
+  MERGE_METHODS,
+  priority,
+  simpleTemplate,
+} from "./common.js";
 
-const MESSAGE_VARIABLES = ["author", "number", "title", "body", "base", "head", "labels", "assignees", "approvers", "queue_dequeue_reason"];
+const MESSAGE_VARIABLES = [
+  "author",
+  "number",
+  "title",
+  "body",
+  "base",
+  "head",
+  "labels",
+  "assignees",
+  "approvers",
+  "queue_dequeue_reason",
+];
 
 /** Message templates: Jinja2-style templates are passed through unvalidated (docs/domain.md §1.8). */
 const message = z.string().nullable();
@@ -28,13 +48,20 @@ const copyOptions = {
   label_conflicts: z.string().optional(),
   title: z.string().optional(),
   body: z.string().optional(),
-  report_mode: z.array(z.enum(["check", "comment"])).min(1).optional(),
+  report_mode: z
+    .array(z.enum(["check", "comment"]))
+    .min(1)
+    .optional(),
   merge_conflict_style: z.enum(["merge", "diff3"]).optional(),
 };
 
 /** Options of each action, by action name. */
 export const ACTION_SCHEMAS = {
-  assign: z.strictObject({ users: logins(10).optional(), add_users: logins(10).optional(), remove_users: logins(40).optional() }),
+  assign: z.strictObject({
+    users: logins(10).optional(),
+    add_users: logins(10).optional(),
+    remove_users: logins(40).optional(),
+  }),
   backport: z.strictObject(copyOptions),
   close: z.strictObject({ message: message.optional() }),
   comment: z.strictObject({ message: message.optional(), bot_account: botAccount().optional() }),
@@ -77,7 +104,11 @@ export const ACTION_SCHEMAS = {
     })
     .superRefine((o, ctx) => {
       if (o.commit_message_template != null && o.commit_message_format != null) {
-        ctx.addIssue({ code: "custom", path: ["commit_message_template"], message: "commit_message_template and commit_message_format cannot both be set" });
+        ctx.addIssue({
+          code: "custom",
+          path: ["commit_message_template"],
+          message: "commit_message_template and commit_message_format cannot both be set",
+        });
       }
     }),
   post_check: z.strictObject({
@@ -89,8 +120,14 @@ export const ACTION_SCHEMAS = {
   queue: z.strictObject({
     name: z.string().min(1).nullable().optional(),
     // Deprecated: these settings now belong to queue_rules (docs/domain.md §1.7).
-    merge_method: z.enum(MERGE_METHODS as [string, ...string[]]).nullable().optional(),
-    method: z.enum(MERGE_METHODS as [string, ...string[]]).nullable().optional(),
+    merge_method: z
+      .enum(MERGE_METHODS as [string, ...string[]])
+      .nullable()
+      .optional(),
+    method: z
+      .enum(MERGE_METHODS as [string, ...string[]])
+      .nullable()
+      .optional(),
     merge_bot_account: botAccount().optional(),
     update_method: z.enum(["rebase", "merge"]).nullable().optional(),
     update_bot_account: botAccount().optional(),
@@ -114,13 +151,16 @@ export const ACTION_SCHEMAS = {
     message: message.optional(),
     bot_account: botAccount().optional(),
   }),
-  squash: z.strictObject({ bot_account: botAccount().optional(), commit_message: z.enum(["all-commits", "first-commit", "title+body"]).optional() }),
+  squash: z.strictObject({
+    bot_account: botAccount().optional(),
+    commit_message: z.enum(["all-commits", "first-commit", "title+body"]).optional(),
+  }),
   update: z.strictObject({ bot_account: botAccount().optional() }),
 } as const;
 
 /** Names written for actions that exist under another name. */
 const MISNAMED_ACTIONS: Record<string, string> = {
-  approve: ' (to approve, use the review action with type: APPROVE)',
+  approve: " (to approve, use the review action with type: APPROVE)",
   requeue: " (requeue is a comment command; the queue action queues again)",
 };
 
@@ -136,7 +176,11 @@ export const MESSAGE_TEMPLATE_VARIABLES: readonly string[] = MESSAGE_VARIABLES;
  */
 export const actions = z.unknown().transform((value, ctx) => {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    ctx.addIssue({ code: "custom", message: `expected an object of actions (action name: options), got ${describeValue(value)}`, input: value });
+    ctx.addIssue({
+      code: "custom",
+      message: `expected an object of actions (action name: options), got ${describeValue(value)}`,
+      input: value,
+    });
     return z.NEVER;
   }
   const out: Record<string, Record<string, unknown>> = {};
@@ -145,13 +189,19 @@ export const actions = z.unknown().transform((value, ctx) => {
     const schema = (ACTION_SCHEMAS as Record<string, z.ZodType>)[name];
     if (schema === undefined) {
       const hint = MISNAMED_ACTIONS[name] ?? didYouMean(name, ACTION_NAMES);
-      ctx.addIssue({ code: "custom", path: [name], message: `unknown action "${name}"${hint}; expected one of ${ACTION_NAMES.join(", ")}`, input: options });
+      ctx.addIssue({
+        code: "custom",
+        path: [name],
+        message: `unknown action "${name}"${hint}; expected one of ${ACTION_NAMES.join(", ")}`,
+        input: options,
+      });
       failed = true;
       continue;
     }
     const parsed = schema.safeParse(options ?? {}, { reportInput: true });
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: [name, ...issue.path] } as Parameters<typeof ctx.addIssue>[0]);
+      for (const issue of parsed.error.issues)
+        ctx.addIssue({ ...issue, path: [name, ...issue.path] } as Parameters<typeof ctx.addIssue>[0]);
       failed = true;
       continue;
     }

@@ -17,7 +17,8 @@ export function conditionList(): z.ZodType<Condition[] | true, unknown> {
       return z.NEVER;
     }
     const { conditions, issues } = parseConditionList(value);
-    for (const issue of issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path, input: value });
+    for (const issue of issues)
+      ctx.addIssue({ code: "custom", message: issue.message, path: issue.path, input: value });
     return conditions ?? z.NEVER;
   });
 }
@@ -31,7 +32,11 @@ export function duration(): z.ZodType<number, unknown> {
     let seconds: number;
     if (typeof value === "number" && Number.isInteger(value) && value >= 0) seconds = value;
     else if (typeof value !== "string") {
-      ctx.addIssue({ code: "custom", message: `expected a duration such as "30 s", "5 min" or "1 hour 30 min", got ${describeValue(value)}`, input: value });
+      ctx.addIssue({
+        code: "custom",
+        message: `expected a duration such as "30 s", "5 min" or "1 hour 30 min", got ${describeValue(value)}`,
+        input: value,
+      });
       return z.NEVER;
     } else {
       try {
@@ -43,7 +48,11 @@ export function duration(): z.ZodType<number, unknown> {
       }
     }
     if (seconds > MAX_DURATION_SECONDS) {
-      ctx.addIssue({ code: "custom", message: `a duration must be at most 365 days (${MAX_DURATION_SECONDS} seconds), got ${describeValue(value)}`, input: value });
+      ctx.addIssue({
+        code: "custom",
+        message: `a duration must be at most 365 days (${MAX_DURATION_SECONDS} seconds), got ${describeValue(value)}`,
+        input: value,
+      });
       return z.NEVER;
     }
     return seconds;
@@ -73,9 +82,15 @@ export function simpleTemplate(allowed: readonly string[]): z.ZodType<string | n
       if (value === null) return;
       for (const m of value.matchAll(SIMPLE_TEMPLATE)) {
         if (!/^[A-Za-z_]\w*$/.test(m[1])) {
-          ctx.addIssue({ code: "custom", message: `only plain {{ variable }} placeholders are allowed here (${allowed.join(", ")}), without filters or expressions; got {{ ${m[1]} }}` });
+          ctx.addIssue({
+            code: "custom",
+            message: `only plain {{ variable }} placeholders are allowed here (${allowed.join(", ")}), without filters or expressions; got {{ ${m[1]} }}`,
+          });
         } else if (!allowed.includes(m[1])) {
-          ctx.addIssue({ code: "custom", message: `unknown template variable {{ ${m[1]} }}: allowed ${allowed.map((a) => `{{ ${a} }}`).join(", ")}` });
+          ctx.addIssue({
+            code: "custom",
+            message: `unknown template variable {{ ${m[1]} }}: allowed ${allowed.map((a) => `{{ ${a} }}`).join(", ")}`,
+          });
         }
       }
     });
@@ -92,15 +107,26 @@ export const PRIORITY_ALIASES: Readonly<Record<string, number>> = { low: 1000, m
 /** `low` | `medium` | `high` | an integer from 1 to 10000 -> a number. */
 export function priority(): z.ZodType<number, unknown> {
   return z.unknown().transform((value, ctx) => {
-    if (typeof value === "string" && value.toLowerCase() in PRIORITY_ALIASES) return PRIORITY_ALIASES[value.toLowerCase()];
+    if (typeof value === "string" && value.toLowerCase() in PRIORITY_ALIASES)
+      return PRIORITY_ALIASES[value.toLowerCase()];
     if (typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 10000) return value;
-    ctx.addIssue({ code: "custom", message: `expected low, medium, high or an integer from 1 to 10000, got ${describeValue(value)}`, input: value });
+    ctx.addIssue({
+      code: "custom",
+      message: `expected low, medium, high or an integer from 1 to 10000, got ${describeValue(value)}`,
+      input: value,
+    });
     return z.NEVER;
   });
 }
 
 /** Merge methods of queue rules. */
-export const MERGE_METHODS: readonly MergeMethodSetting[] = ["merge", "squash", "rebase", "fast-forward", "merge-batch"];
+export const MERGE_METHODS: readonly MergeMethodSetting[] = [
+  "merge",
+  "squash",
+  "rebase",
+  "fast-forward",
+  "merge-batch",
+];
 
 /** An integer in [min, max]. */
 export function int(min: number, max?: number): z.ZodInt {

@@ -17,9 +17,18 @@ export const partitionRules = z.array(partitionRule).superRefine((rules, ctx) =>
   rules.forEach((r, i) => {
     if (!r.fallback_partition) return;
     fallbacks++;
-    if (fallbacks > 1) ctx.addIssue({ code: "custom", path: [i, "fallback_partition"], message: "only one partition rule can be the fallback partition" });
+    if (fallbacks > 1)
+      ctx.addIssue({
+        code: "custom",
+        path: [i, "fallback_partition"],
+        message: "only one partition rule can be the fallback partition",
+      });
     if (r.conditions !== undefined && r.conditions !== true && r.conditions.length > 0) {
-      ctx.addIssue({ code: "custom", path: [i, "conditions"], message: "the fallback partition cannot have conditions" });
+      ctx.addIssue({
+        code: "custom",
+        path: [i, "conditions"],
+        message: "the fallback partition cannot have conditions",
+      });
     }
   });
 });

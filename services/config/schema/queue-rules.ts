@@ -6,7 +6,15 @@
  * deprecation). `defaults.queue_rule` takes the same keys except `name`.
  */
 import { z } from "zod";
-import { botAccount, commitMessageFormat, conditionList, describeValue, duration, int, MERGE_METHODS } from "./common.js";
+import {
+  botAccount,
+  commitMessageFormat,
+  conditionList,
+  describeValue,
+  duration,
+  int,
+  MERGE_METHODS,
+} from "./common.js";
 import { priorityRule } from "./priority-rules.js";
 
 /** `batch_size`: 1-128, or `{min, max}` with 1 <= min <= max <= 128. */
@@ -22,7 +30,11 @@ const batchSize = z.unknown().transform((value, ctx) => {
       return z.NEVER;
     }
   }
-  ctx.addIssue({ code: "custom", message: `expected an integer from 1 to 128, or {min, max} with integers from 1 to 128, got ${describeValue(value)}`, input: value });
+  ctx.addIssue({
+    code: "custom",
+    message: `expected an integer from 1 to 128, or {min, max} with integers from 1 to 128, got ${describeValue(value)}`,
+    input: value,
+  });
   return z.NEVER;
 });
 
@@ -31,11 +43,19 @@ const checksTimeout = z.unknown().transform((value, ctx): number | "auto" | null
   if (value === null || value === "auto") return value;
   const parsed = duration().safeParse(value);
   if (!parsed.success) {
-    ctx.addIssue({ code: "custom", message: `expected a duration of at least 60 seconds, "auto" or null, got ${describeValue(value)}`, input: value });
+    ctx.addIssue({
+      code: "custom",
+      message: `expected a duration of at least 60 seconds, "auto" or null, got ${describeValue(value)}`,
+      input: value,
+    });
     return z.NEVER;
   }
   if (parsed.data < 60) {
-    ctx.addIssue({ code: "custom", message: `expected a duration of at least 60 seconds, got ${parsed.data} seconds`, input: value });
+    ctx.addIssue({
+      code: "custom",
+      message: `expected a duration of at least 60 seconds, got ${parsed.data} seconds`,
+      input: value,
+    });
     return z.NEVER;
   }
   return parsed.data;
@@ -57,7 +77,10 @@ export const queueRuleFields = {
   queue_branch_merge_method: z.literal("fast-forward").nullable().optional(),
   allow_queue_branch_edit: z.boolean().optional(),
   batch_max_failure_resolution_attempts: int(0).nullable().optional(),
-  merge_method: z.enum(MERGE_METHODS as [string, ...string[]]).nullable().optional(),
+  merge_method: z
+    .enum(MERGE_METHODS as [string, ...string[]])
+    .nullable()
+    .optional(),
   update_method: z.enum(["rebase", "merge"]).nullable().optional(),
   commit_message_template: z.string().nullable().optional(),
   commit_message_format: commitMessageFormat.nullable().optional(),
@@ -76,7 +99,11 @@ export const queueRuleFields = {
 function exclusive(a: string, b: string) {
   return (rule: Record<string, unknown>, ctx: z.RefinementCtx): void => {
     if (rule[a] !== undefined && rule[b] !== undefined) {
-      ctx.addIssue({ code: "custom", path: [a], message: `${a} and ${b} cannot both be set${a === "conditions" || a === "routing_conditions" ? ` (${a} is the deprecated name of ${b})` : ""}` });
+      ctx.addIssue({
+        code: "custom",
+        path: [a],
+        message: `${a} and ${b} cannot both be set${a === "conditions" || a === "routing_conditions" ? ` (${a} is the deprecated name of ${b})` : ""}`,
+      });
     }
   };
 }

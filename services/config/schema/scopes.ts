@@ -22,7 +22,8 @@ const scopeName = z.unknown().transform((value, ctx) => {
   return z.NEVER;
 });
 const scopeNameKey = z.string().check((ctx) => {
-  if (!SCOPE_NAME.test(ctx.value)) ctx.issues.push({ code: "custom", message: scopeNameRule(ctx.value), input: ctx.value });
+  if (!SCOPE_NAME.test(ctx.value))
+    ctx.issues.push({ code: "custom", message: scopeNameRule(ctx.value), input: ctx.value });
 });
 
 const fileFilters = z.strictObject({
@@ -31,26 +32,29 @@ const fileFilters = z.strictObject({
 });
 
 /** The `scopes` section as written (no defaults; load/defaults.ts fills them). */
-export const scopes = z.strictObject({
-  source: z
-    .union([
-      z.strictObject({ files: z.record(scopeNameKey, fileFilters) }),
-      z.strictObject({ manual: z.null() }),
-    ])
-    .nullable()
-    .optional(),
-  barrier_files: z
-    .strictObject({ include: z.array(z.string()).min(1), exclude: z.array(z.string()).optional() })
-    .nullable()
-    .optional(),
-  merge_queue_scope: scopeName.optional(),
-  capacities: z.record(scopeNameKey, int(1, 128)).optional(),
-  default_capacity: int(1, 128).nullable().optional(),
-}).superRefine((s, ctx) => {
-  if (s.barrier_files && !(s.source && "files" in s.source)) {
-    ctx.addIssue({ code: "custom", path: ["barrier_files"], message: "barrier_files needs a files source (source: {files: ...})" });
-  }
-});
+export const scopes = z
+  .strictObject({
+    source: z
+      .union([z.strictObject({ files: z.record(scopeNameKey, fileFilters) }), z.strictObject({ manual: z.null() })])
+      .nullable()
+      .optional(),
+    barrier_files: z
+      .strictObject({ include: z.array(z.string()).min(1), exclude: z.array(z.string()).optional() })
+      .nullable()
+      .optional(),
+    merge_queue_scope: scopeName.optional(),
+    capacities: z.record(scopeNameKey, int(1, 128)).optional(),
+    default_capacity: int(1, 128).nullable().optional(),
+  })
+  .superRefine((s, ctx) => {
+    if (s.barrier_files && !(s.source && "files" in s.source)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["barrier_files"],
+        message: "barrier_files needs a files source (source: {files: ...})",
+      });
+    }
+  });
 
 /** Output of {@link scopes}. */
 export type RawScopes = z.output<typeof scopes>;

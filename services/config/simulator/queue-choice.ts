@@ -14,7 +14,11 @@ import type { Configuration, QueueRuleConfig } from "../model.js";
  * or without a name the first rule whose queue conditions match; null when none does (or the
  * conditions are still pending).
  */
-export function chooseQueueRule(config: Configuration, ctx: EvaluationContext, name?: string | null): QueueRuleConfig | null {
+export function chooseQueueRule(
+  config: Configuration,
+  ctx: EvaluationContext,
+  name?: string | null,
+): QueueRuleConfig | null {
   const candidates = typeof name === "string" ? config.queue_rules.filter((q) => q.name === name) : config.queue_rules;
   return candidates.find((q) => evaluateConditions(q.queue_conditions, ctx).match === true) ?? null;
 }
@@ -24,8 +28,15 @@ export function chooseQueueRule(config: Configuration, ctx: EvaluationContext, n
  * (with `queue-name` set to the queue), else {@link DEFAULT_PRIORITY}. `rule` is null for the
  * default.
  */
-export function priorityOf(config: Configuration, ctx: EvaluationContext, queueName: string): { priority: number; rule: string | null } {
-  const inQueue: EvaluationContext = { ...ctx, attributes: { ...ctx.attributes, values: { ...ctx.attributes.values, "queue-name": queueName } } };
+export function priorityOf(
+  config: Configuration,
+  ctx: EvaluationContext,
+  queueName: string,
+): { priority: number; rule: string | null } {
+  const inQueue: EvaluationContext = {
+    ...ctx,
+    attributes: { ...ctx.attributes, values: { ...ctx.attributes.values, "queue-name": queueName } },
+  };
   const rule = config.priority_rules.find((p) => evaluateConditions(p.conditions, inQueue).match === true);
   return rule === undefined ? { priority: DEFAULT_PRIORITY, rule: null } : { priority: rule.priority, rule: rule.name };
 }

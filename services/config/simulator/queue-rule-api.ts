@@ -33,7 +33,7 @@ export interface QueueRuleApiConfig {
  * @param autoChecksTimeout seconds the engine computed for `checks_timeout: auto`, if any
  */
 export function queueRuleApiConfig(rule: QueueRuleConfig, autoChecksTimeout: number | null = null): QueueRuleApiConfig {
-  const timeout = rule.checks_timeout === "auto" ? autoChecksTimeout ?? 0 : rule.checks_timeout ?? 0;
+  const timeout = rule.checks_timeout === "auto" ? (autoChecksTimeout ?? 0) : (rule.checks_timeout ?? 0);
   return {
     priority: rule.priority,
     batch_size: rule.batch_size.max,
@@ -57,7 +57,10 @@ export function queueRuleApiConfig(rule: QueueRuleConfig, autoChecksTimeout: num
  * `/queues/configuration`: every queue rule with its API config, in processing order (file
  * order: the first rule is tried first and ranks highest).
  */
-export function queueRulesApiConfiguration(config: Configuration, autoChecksTimeout: number | null = null): { name: string; config: QueueRuleApiConfig }[] {
+export function queueRulesApiConfiguration(
+  config: Configuration,
+  autoChecksTimeout: number | null = null,
+): { name: string; config: QueueRuleApiConfig }[] {
   return [...config.queue_rules]
     .sort((a, b) => b.priority - a.priority)
     .map((rule) => ({ name: rule.name, config: queueRuleApiConfig(rule, autoChecksTimeout) }));

@@ -52,7 +52,11 @@ function queueGroup(config: Configuration, options: Record<string, unknown> | nu
   return {
     kind: "or",
     description: "🔀 queue conditions",
-    conditions: queueCandidates(config, options).map((q) => ({ kind: "and", description: `📌 queue conditions of queue \`${q.name}\``, conditions: q.queue_conditions })),
+    conditions: queueCandidates(config, options).map((q) => ({
+      kind: "and",
+      description: `📌 queue conditions of queue \`${q.name}\``,
+      conditions: q.queue_conditions,
+    })),
   };
 }
 
@@ -89,7 +93,10 @@ function sections(config: Configuration, rule: PullRequestRuleConfig, ctx: Evalu
   }
   if (groups.size === 0) groups.set("", []);
   return [...groups.values()].map((actions) => {
-    const extra = [...new Set(actions.flatMap((a) => REQUIREMENTS[a] ?? []))].map((text) => ({ ...parseCondition(text), description: `📌 ${actions.join(", ")} requirement` }));
+    const extra = [...new Set(actions.flatMap((a) => REQUIREMENTS[a] ?? []))].map((text) => ({
+      ...parseCondition(text),
+      description: `📌 ${actions.join(", ")} requirement`,
+    }));
     const queueOptions = actions.includes("queue") ? (rule.actions.queue ?? null) : null;
     const conditions: Condition[] = [...rule.conditions, ...extra];
     if (actions.includes("queue")) conditions.push(queueGroup(config, queueOptions));
@@ -123,7 +130,8 @@ function plural(n: number, one: string, many: string): string {
 export function simulatePullRequestSummary(config: Configuration, ctx: EvaluationContext): SimulationSummary {
   const changed = ctx.attributes.values["yardmaster-configuration-changed"] === true;
   const prefix = changed ? "Configuration changed. This pull request must be merged manually — " : "";
-  if (config.pull_request_rules.length === 0) return { title: `${prefix}no rules configured, just listening for commands`, summary: "" };
+  if (config.pull_request_rules.length === 0)
+    return { title: `${prefix}no rules configured, just listening for commands`, summary: "" };
   const all = config.pull_request_rules.flatMap((rule) => sections(config, rule, ctx));
   const active = all.filter((s) => !s.rule.disabled);
   const count = (kind: Kind) => active.filter((s) => s.kind === kind).length;
@@ -133,7 +141,10 @@ export function simulatePullRequestSummary(config: Configuration, ctx: Evaluatio
     count("potential") > 0 ? plural(count("potential"), "potential rule", "potential rules") : "",
   ].filter((p) => p !== "");
   const title = `${prefix}${pieces.length > 0 ? pieces.join(" and ") : "no rules match, no planned actions"}`;
-  const shown = [...all.filter((s) => s.kind === "faulty"), ...all.filter((s) => s.kind === "matching" || s.kind === "potential")];
+  const shown = [
+    ...all.filter((s) => s.kind === "faulty"),
+    ...all.filter((s) => s.kind === "matching" || s.kind === "potential"),
+  ];
   const notApplicable = all.filter((s) => s.kind === "not_applicable");
   let summary = shown.map((s) => `${render(s)}\n`).join("");
   summary += "<hr />\n";

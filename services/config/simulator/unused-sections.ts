@@ -42,7 +42,10 @@ export interface UnusedSection {
  * @param presentSections top-level keys of the file (Configuration.present_sections)
  * @param enabledProducts products enabled on the repository
  */
-export function unusedSections(presentSections: readonly string[], enabledProducts: readonly Product[]): UnusedSection[] {
+export function unusedSections(
+  presentSections: readonly string[],
+  enabledProducts: readonly Product[],
+): UnusedSection[] {
   const enabled = new Set(enabledProducts);
   return presentSections.flatMap((section) => {
     const product = SECTION_PRODUCTS[section];

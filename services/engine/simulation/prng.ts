@@ -20,7 +20,10 @@ export class Prng {
       z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
       return (z ^ (z >>> 16)) >>> 0;
     };
-    this.a = next(); this.b = next(); this.c = next(); this.d = next();
+    this.a = next();
+    this.b = next();
+    this.c = next();
+    this.d = next();
     for (let i = 0; i < 12; i++) this.next();
   }
 

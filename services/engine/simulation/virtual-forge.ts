@@ -39,7 +39,18 @@ const CHECK: QueueCheck = { name: "ci", description: "", url: null, state: "succ
 
 /** The forge and CI of a simulation: performs engine effects and schedules their results. */
 export class VirtualForge {
-  readonly stats: ForgeStats = { ciRuns: 0, cancelledRuns: 0, ciMs: 0, draftsCreated: 0, merges: 0, untestedMerges: 0, exactnessViolations: 0, doubleMerges: 0, refusedMerges: 0, frozenMerges: 0 };
+  readonly stats: ForgeStats = {
+    ciRuns: 0,
+    cancelledRuns: 0,
+    ciMs: 0,
+    draftsCreated: 0,
+    merges: 0,
+    untestedMerges: 0,
+    exactnessViolations: 0,
+    doubleMerges: 0,
+    refusedMerges: 0,
+    frozenMerges: 0,
+  };
   /** Pull requests that break the build. */
   readonly bad = new Set<number>();
   /**
@@ -150,10 +161,18 @@ export class VirtualForge {
     this.running--;
     this.stats.ciMs += now - job.startedAt!;
     this.pump();
-    const failed = this.tips[job.tree.tip]!.broken || job.tree.extra.some((n) => this.bad.has(n)) || this.rng.chance(this.options.flakeRate);
+    const failed =
+      this.tips[job.tree.tip]!.broken ||
+      job.tree.extra.some((n) => this.bad.has(n)) ||
+      this.rng.chance(this.options.flakeRate);
     if (!failed) this.passed.add(job.sha);
-    if (!failed) { this.passedOwn.set(checkId, job.own); this.awaitingWindow.add(checkId); }
-    return failed ? { type: "check_results", checkId, conditions: false, checks: [{ ...CHECK, state: "failure" }] } : this.windowVerdict(checkId, now, carried);
+    if (!failed) {
+      this.passedOwn.set(checkId, job.own);
+      this.awaitingWindow.add(checkId);
+    }
+    return failed
+      ? { type: "check_results", checkId, conditions: false, checks: [{ ...CHECK, state: "failure" }] }
+      : this.windowVerdict(checkId, now, carried);
   }
 
   /**
@@ -174,10 +193,18 @@ export class VirtualForge {
     // What a pass would merge with it (skip_intermediate_results) must not be frozen either.
     const frozen = [...own, ...carried].filter((n) => this.frozenAt(n, now));
     for (const n of frozen) blocked.set(n, Math.max(blocked.get(n) ?? 0, this.freezeUntil!));
-    if (blocked.size === 0) { this.awaitingWindow.delete(checkId); return { type: "check_results", checkId, conditions: true, checks }; }
+    if (blocked.size === 0) {
+      this.awaitingWindow.delete(checkId);
+      return { type: "check_results", checkId, conditions: true, checks };
+    }
     return {
-      type: "check_results", checkId, conditions: false, checks, scheduleOpensAt: Math.max(...blocked.values()),
-      scheduleBlocked: Object.fromEntries([...blocked].map(([n, at]) => [String(n), at])), holdKind: frozen.length > 0 ? "freeze" : "schedule",
+      type: "check_results",
+      checkId,
+      conditions: false,
+      checks,
+      scheduleOpensAt: Math.max(...blocked.values()),
+      scheduleBlocked: Object.fromEntries([...blocked].map(([n, at]) => [String(n), at])),
+      holdKind: frozen.length > 0 ? "freeze" : "schedule",
     };
   }
 
@@ -200,7 +227,14 @@ export class VirtualForge {
   }
 
   private startCi(checkId: string, sha: string, own: number[]): void {
-    this.jobs.set(checkId, { tree: this.trees.get(sha)!, sha, own, token: ++this.counter, running: false, startedAt: null });
+    this.jobs.set(checkId, {
+      tree: this.trees.get(sha)!,
+      sha,
+      own,
+      token: ++this.counter,
+      running: false,
+      startedAt: null,
+    });
     this.ciQueue.push(checkId);
     this.pump();
   }
@@ -211,13 +245,25 @@ export class VirtualForge {
     const job = this.jobs.get(checkId);
     if (!job) return;
     this.jobs.delete(checkId);
-    if (job.running) { this.running--; this.stats.cancelledRuns++; this.stats.ciMs += this.now - job.startedAt!; this.pump(); }
+    if (job.running) {
+      this.running--;
+      this.stats.cancelledRuns++;
+      this.stats.ciMs += this.now - job.startedAt!;
+      this.pump();
+    }
   }
 
   private merge(effect: Extract<EngineEffect, { kind: "merge_batch" }>, emit: (e: EngineEvent) => void): void {
     if (this.baseSha !== effect.expectedBaseSha) {
       this.stats.refusedMerges++;
-      emit({ type: "merge_failed", batchId: effect.batchId, reason: "base_moved", pullRequest: null, currentBaseSha: this.baseSha, message: "the base moved" });
+      emit({
+        type: "merge_failed",
+        batchId: effect.batchId,
+        reason: "base_moved",
+        pullRequest: null,
+        currentBaseSha: this.baseSha,
+        message: "the base moved",
+      });
       return;
     }
     const numbers = effect.pulls.map((p) => p.number);
@@ -241,15 +287,30 @@ export class VirtualForge {
     switch (effect.kind) {
       case "create_speculative_check": {
         const base = this.trees.get(effect.baseSha) ?? { tip: this.tips.length - 1, extra: [] };
-        const sha = this.newSha(this.extend(base, effect.pulls.map((p) => p.number)));
+        const sha = this.newSha(
+          this.extend(
+            base,
+            effect.pulls.map((p) => p.number),
+          ),
+        );
         this.stats.draftsCreated++;
-        emit({ type: "speculative_check_created", checkId: effect.checkId, pullRequestNumber: this.nextDraft++, headSha: sha });
+        emit({
+          type: "speculative_check_created",
+          checkId: effect.checkId,
+          pullRequestNumber: this.nextDraft++,
+          headSha: sha,
+        });
         this.startCi(effect.checkId, sha, effect.ownPullNumbers);
         return;
       }
       case "start_in_place_check": {
         const sha = this.newSha(this.extend({ tip: this.tips.length - 1, extra: [] }, [effect.pull.number]));
-        emit({ type: "speculative_check_created", checkId: effect.checkId, pullRequestNumber: effect.pull.number, headSha: sha });
+        emit({
+          type: "speculative_check_created",
+          checkId: effect.checkId,
+          pullRequestNumber: effect.pull.number,
+          headSha: sha,
+        });
         this.startCi(effect.checkId, sha, [effect.pull.number]);
         return;
       }

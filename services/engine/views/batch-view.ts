@@ -18,8 +18,17 @@ import { ciFinishAt } from "./estimates.js";
 
 /** Batch status codes (docs/merge-queue.md "Batch states and transitions"). */
 export type BatchStatusCode =
-  | "waiting_for_batch" | "waiting_for_checks_slot" | "preparing" | "running" | "bisecting"
-  | "waiting_for_previous_batches" | "waiting_for_merge" | "waiting_schedule" | "frozen" | "merged" | "failed";
+  | "waiting_for_batch"
+  | "waiting_for_checks_slot"
+  | "preparing"
+  | "running"
+  | "bisecting"
+  | "waiting_for_previous_batches"
+  | "waiting_for_merge"
+  | "waiting_schedule"
+  | "frozen"
+  | "merged"
+  | "failed";
 
 /**
  * A pull request in a batch or in the waiting list (docs/api.md "Merge queue status",
@@ -85,23 +94,51 @@ export function batchStatus(train: Train, batch: Batch): BatchStatusCode {
 export function pullRequestView(ctx: Ctx, number: number): BatchPullRequestView | null {
   const p = ctx.pull(number);
   if (!p) return null;
-  return { number, title: p.title, url: p.url, author: { ...p.author }, queuedAt: p.queuedAt, priorityAlias: priorityAlias(p.priority), priorityRuleName: p.priorityRuleName, labels: [...p.labels], hostLabels: (p.hostLabels ?? []).map((l) => ({ ...l })), scopes: [...p.scopes] };
+  return {
+    number,
+    title: p.title,
+    url: p.url,
+    author: { ...p.author },
+    queuedAt: p.queuedAt,
+    priorityAlias: priorityAlias(p.priority),
+    priorityRuleName: p.priorityRuleName,
+    labels: [...p.labels],
+    hostLabels: (p.hostLabels ?? []).map((l) => ({ ...l })),
+    scopes: [...p.scopes],
+  };
 }
 
-const views = (ctx: Ctx, numbers: number[]) => numbers.map((n) => pullRequestView(ctx, n)).filter((v): v is BatchPullRequestView => v !== null);
+const views = (ctx: Ctx, numbers: number[]) =>
+  numbers.map((n) => pullRequestView(ctx, n)).filter((v): v is BatchPullRequestView => v !== null);
 
 /** View of a live batch. */
 export function batchView(ctx: Ctx, train: Train, batch: Batch, mergeAt: number | null): BatchView {
   const check = batch.check;
   return {
-    id: batch.id, parentIds: [...batch.ancestors], name: batch.name, status: { code: batchStatus(train, batch) }, branch: train.branch, partition: train.partition,
-    startedAt: check?.startedAt ?? null, estimatedMergeAt: mergeAt, estimatedCiFinishAt: ciFinishAt(ctx, batch), ciFinishedAt: check?.endedAt ?? null,
-    scopes: [...batch.scopes], queueRuleName: batch.queueRule,
-    checksSummary: { passed: check?.checks.filter((c) => PASSING.has(c.state)).length ?? 0, total: check?.checks.length ?? 0 },
-    pullRequests: views(ctx, batch.members), subBatches: [], checkPullRequestNumber: check?.number ?? null,
+    id: batch.id,
+    parentIds: [...batch.ancestors],
+    name: batch.name,
+    status: { code: batchStatus(train, batch) },
+    branch: train.branch,
+    partition: train.partition,
+    startedAt: check?.startedAt ?? null,
+    estimatedMergeAt: mergeAt,
+    estimatedCiFinishAt: ciFinishAt(ctx, batch),
+    ciFinishedAt: check?.endedAt ?? null,
+    scopes: [...batch.scopes],
+    queueRuleName: batch.queueRule,
+    checksSummary: {
+      passed: check?.checks.filter((c) => PASSING.has(c.state)).length ?? 0,
+      total: check?.checks.length ?? 0,
+    },
+    pullRequests: views(ctx, batch.members),
+    subBatches: [],
+    checkPullRequestNumber: check?.number ?? null,
     checkType: check ? (check.mode === "in_place" ? "in_place" : "draft_pr") : null,
     checksTimeoutAt: checksTimeoutAt(ctx, batch),
-    batchFilledSlots: null, maxBatchSlots: null, batchMaxStartAt: null,
+    batchFilledSlots: null,
+    maxBatchSlots: null,
+    batchMaxStartAt: null,
   };
 }
 
@@ -110,17 +147,36 @@ export function bisectionView(ctx: Ctx, train: Train, b: Bisection, mergeAt: Map
   const subs: BatchView[] = [];
   for (const id of b.subBatchIds) {
     const batch = train.batches.find((c) => c.id === id);
-    if (batch) { subs.push(batchView(ctx, train, batch, mergeAt.get(batch.id) ?? null)); continue; }
+    if (batch) {
+      subs.push(batchView(ctx, train, batch, mergeAt.get(batch.id) ?? null));
+      continue;
+    }
     const child = train.bisections.find((x) => x.id === id);
     if (child) subs.push(bisectionView(ctx, train, child, mergeAt));
   }
   const ends = subs.map((s) => s.estimatedMergeAt);
   return {
-    id: b.id, parentIds: [...b.ancestors], name: b.name, status: { code: "bisecting" }, branch: train.branch, partition: train.partition,
-    startedAt: b.startedAt, estimatedMergeAt: ends.length && ends.every((e) => e !== null) ? Math.max(...(ends as number[])) : null,
-    estimatedCiFinishAt: null, ciFinishedAt: null, scopes: [...b.scopes], queueRuleName: b.queueRule, checksSummary: { passed: 0, total: 0 },
-    pullRequests: views(ctx, b.members), subBatches: subs, checkPullRequestNumber: b.checkPullRequest, checkType: "draft_pr",
-    checksTimeoutAt: null, batchFilledSlots: null, maxBatchSlots: null, batchMaxStartAt: null,
+    id: b.id,
+    parentIds: [...b.ancestors],
+    name: b.name,
+    status: { code: "bisecting" },
+    branch: train.branch,
+    partition: train.partition,
+    startedAt: b.startedAt,
+    estimatedMergeAt: ends.length && ends.every((e) => e !== null) ? Math.max(...(ends as number[])) : null,
+    estimatedCiFinishAt: null,
+    ciFinishedAt: null,
+    scopes: [...b.scopes],
+    queueRuleName: b.queueRule,
+    checksSummary: { passed: 0, total: 0 },
+    pullRequests: views(ctx, b.members),
+    subBatches: subs,
+    checkPullRequestNumber: b.checkPullRequest,
+    checkType: "draft_pr",
+    checksTimeoutAt: null,
+    batchFilledSlots: null,
+    maxBatchSlots: null,
+    batchMaxStartAt: null,
   };
 }
 
@@ -131,11 +187,27 @@ export function formingView(ctx: Ctx, train: Train, offset: number): BatchView |
   const first = ctx.pull(f.members[0]!);
   const seq = ctx.state.counters.batch + 1 + offset;
   return {
-    id: deterministicUuid(ctx.state.repository, "batch", seq), parentIds: [], name: `Batch ${seq}`, status: { code: "waiting_for_batch" },
-    branch: train.branch, partition: train.partition, startedAt: null, estimatedMergeAt: null, estimatedCiFinishAt: null, ciFinishedAt: null,
-    scopes: [...new Set(f.members.flatMap((n) => ctx.pull(n)?.scopes ?? []))].sort(), queueRuleName: first?.queueRule ?? "",
-    checksSummary: { passed: 0, total: 0 }, pullRequests: views(ctx, f.members), subBatches: [], checkPullRequestNumber: null, checkType: null,
-    checksTimeoutAt: null, batchFilledSlots: f.members.length, maxBatchSlots: f.size, batchMaxStartAt: f.startsAt,
+    id: deterministicUuid(ctx.state.repository, "batch", seq),
+    parentIds: [],
+    name: `Batch ${seq}`,
+    status: { code: "waiting_for_batch" },
+    branch: train.branch,
+    partition: train.partition,
+    startedAt: null,
+    estimatedMergeAt: null,
+    estimatedCiFinishAt: null,
+    ciFinishedAt: null,
+    scopes: [...new Set(f.members.flatMap((n) => ctx.pull(n)?.scopes ?? []))].sort(),
+    queueRuleName: first?.queueRule ?? "",
+    checksSummary: { passed: 0, total: 0 },
+    pullRequests: views(ctx, f.members),
+    subBatches: [],
+    checkPullRequestNumber: null,
+    checkType: null,
+    checksTimeoutAt: null,
+    batchFilledSlots: f.members.length,
+    maxBatchSlots: f.size,
+    batchMaxStartAt: f.startsAt,
   };
 }
 

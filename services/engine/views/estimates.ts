@@ -22,13 +22,17 @@ export function ciFinishAt(ctx: Ctx, batch: Batch): number | null {
 }
 
 /** Estimated merge times: per batch id, and per waiting pull request number. */
-export function mergeEstimates(ctx: Ctx, train: Train): { batches: Map<string, number | null>; waiting: Map<number, number | null> } {
+export function mergeEstimates(
+  ctx: Ctx,
+  train: Train,
+): { batches: Map<string, number | null>; waiting: Map<number, number | null> } {
   const batches = new Map<string, number | null>();
   for (const batch of train.batches) {
     const ci = ciFinishAt(ctx, batch);
     // A check waiting for a schedule merges when it opens at the earliest; under an open-ended
     // freeze nobody knows when.
-    const own = ci === null || batch.check?.scheduleHeldOpenEnded ? null : Math.max(ci, batch.check?.scheduleHeldUntil ?? ci);
+    const own =
+      ci === null || batch.check?.scheduleHeldOpenEnded ? null : Math.max(ci, batch.check?.scheduleHeldUntil ?? ci);
     // Ancestors no longer in the train (merged, or left) hold nothing back.
     const ahead = batch.ancestors.filter((id) => batches.has(id)).map((id) => batches.get(id));
     batches.set(batch.id, own === null || ahead.some((a) => a === null) ? null : Math.max(own, ...(ahead as number[])));
@@ -39,7 +43,10 @@ export function mergeEstimates(ctx: Ctx, train: Train): { batches: Map<string, n
   const last = known.some((v) => v === null) ? null : Math.max(ctx.now, ...(known as number[]));
   orderedWaiting(ctx, train).forEach((pull, i) => {
     const rule = ctx.rule(pull.queueRule);
-    if (typical === null || last === null || !rule) { waiting.set(pull.number, null); return; }
+    if (typical === null || last === null || !rule) {
+      waiting.set(pull.number, null);
+      return;
+    }
     const perRound = rule.batchSize.max * ctx.state.config.maxParallelChecks;
     const startsAt = train.forming?.members.includes(pull.number) ? Math.max(ctx.now, train.forming.startsAt) : ctx.now;
     // A pull request that gave way to its closed merge schedule starts when the schedule opens.

@@ -24,7 +24,9 @@ export interface DequeueImpact {
 /** Snapshot of checks in progress: batch id + check id -> members. */
 function heldChecks(state: EngineState): Map<string, number[]> {
   const out = new Map<string, number[]>();
-  for (const train of state.trains) for (const batch of train.batches) if (batch.check && batch.check.phase !== "failed") out.set(`${batch.id}/${batch.check.id}`, batch.members);
+  for (const train of state.trains)
+    for (const batch of train.batches)
+      if (batch.check && batch.check.phase !== "failed") out.set(`${batch.id}/${batch.check.id}`, batch.members);
   return out;
 }
 
@@ -33,13 +35,29 @@ function heldChecks(state: EngineState): Map<string, number[]> {
  * @throws NotQueuedError when the pull request is in no merge queue.
  */
 export function dequeueImpact(state: EngineState, number: number, now: number): DequeueImpact {
-  const { state: after, effects } = apply(state, { type: "dequeue_requested", number, trigger: "dequeue impact", source: "api" }, now);
-  const still = new Set(after.trains.flatMap((t) => t.batches.filter((c) => c.check).map((c) => `${c.id}/${c.check!.id}`)));
+  const { state: after, effects } = apply(
+    state,
+    { type: "dequeue_requested", number, trigger: "dequeue impact", source: "api" },
+    now,
+  );
+  const still = new Set(
+    after.trains.flatMap((t) => t.batches.filter((c) => c.check).map((c) => `${c.id}/${c.check!.id}`)),
+  );
   const interrupted = [...heldChecks(state)].filter(([key]) => !still.has(key));
-  const rechecked = [...new Set(interrupted.flatMap(([, members]) => members))].filter((n) => n !== number && after.pulls[String(n)]);
-  const cascaded = effects.filter((e) => e.kind === "log" && e.type === "action.queue.leave" && e.metadata.dequeue_code === "STACK_PREDECESSOR_DEQUEUED").map((e) => (e as { pullRequest: number }).pullRequest);
+  const rechecked = [...new Set(interrupted.flatMap(([, members]) => members))].filter(
+    (n) => n !== number && after.pulls[String(n)],
+  );
+  const cascaded = effects
+    .filter(
+      (e) =>
+        e.kind === "log" && e.type === "action.queue.leave" && e.metadata.dequeue_code === "STACK_PREDECESSOR_DEQUEUED",
+    )
+    .map((e) => (e as { pullRequest: number }).pullRequest);
   return {
-    interruptedBatches: interrupted.length, recheckedPullRequests: rechecked.length, cascadedPullRequests: cascaded.length,
-    rechecked: rechecked.sort((a, b) => a - b), cascaded: cascaded.sort((a, b) => a - b),
+    interruptedBatches: interrupted.length,
+    recheckedPullRequests: rechecked.length,
+    cascadedPullRequests: cascaded.length,
+    rechecked: rechecked.sort((a, b) => a - b),
+    cascaded: cascaded.sort((a, b) => a - b),
   };
 }

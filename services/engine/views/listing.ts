@@ -20,7 +20,13 @@ export interface QueuedPullRequestView {
   queuedAt: number;
   estimatedTimeOfMerge: number | null;
   /** The check it is in; null while waiting for a batch. */
-  mergeabilityCheck: { checkType: "in_place" | "draft_pr"; pullRequestNumber: number | null; startedAt: number | null; endedAt: number | null; state: BatchStatusCode } | null;
+  mergeabilityCheck: {
+    checkType: "in_place" | "draft_pr";
+    pullRequestNumber: number | null;
+    startedAt: number | null;
+    endedAt: number | null;
+    state: BatchStatusCode;
+  } | null;
 }
 
 /** The listing: one entry per base branch, sorted by name. */
@@ -32,7 +38,9 @@ export interface QueueListingView {
 export function queueListing(state: EngineState, now: number): QueueListingView {
   const ctx = new Ctx(state, now);
   const byBranch = new Map<string, QueuedPullRequestView[]>();
-  for (const train of [...state.trains].sort((a, b) => a.branch.localeCompare(b.branch) || a.partition.localeCompare(b.partition))) {
+  for (const train of [...state.trains].sort(
+    (a, b) => a.branch.localeCompare(b.branch) || a.partition.localeCompare(b.partition),
+  )) {
     const est = mergeEstimates(ctx, train);
     const list = byBranch.get(train.branch) ?? [];
     orderedTrainPulls(ctx, train).forEach((number, position) => {
@@ -40,10 +48,25 @@ export function queueListing(state: EngineState, now: number): QueueListingView 
       const batch = train.batches.find((c) => c.members.includes(number));
       const check = batch?.check ?? null;
       list.push({
-        number, position, priority: pull.priority, effectivePriority: effectivePriority(ctx, pull), priorityAlias: priorityAlias(pull.priority),
-        partitionName: train.partition, queueRuleName: pull.queueRule, queuedAt: pull.queuedAt,
-        estimatedTimeOfMerge: batch ? est.batches.get(batch.id) ?? null : est.waiting.get(number) ?? null,
-        mergeabilityCheck: batch && check ? { checkType: check.mode === "in_place" ? "in_place" : "draft_pr", pullRequestNumber: check.number, startedAt: check.startedAt, endedAt: check.endedAt, state: batchStatus(train, batch) } : null,
+        number,
+        position,
+        priority: pull.priority,
+        effectivePriority: effectivePriority(ctx, pull),
+        priorityAlias: priorityAlias(pull.priority),
+        partitionName: train.partition,
+        queueRuleName: pull.queueRule,
+        queuedAt: pull.queuedAt,
+        estimatedTimeOfMerge: batch ? (est.batches.get(batch.id) ?? null) : (est.waiting.get(number) ?? null),
+        mergeabilityCheck:
+          batch && check
+            ? {
+                checkType: check.mode === "in_place" ? "in_place" : "draft_pr",
+                pullRequestNumber: check.number,
+                startedAt: check.startedAt,
+                endedAt: check.endedAt,
+                state: batchStatus(train, batch),
+              }
+            : null,
       });
     });
     byBranch.set(train.branch, list);

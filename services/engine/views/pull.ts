@@ -53,23 +53,40 @@ export function pullView(state: EngineState, number: number, now: number): PullV
   const ctx = new Ctx(state, now);
   const pull = ctx.pull(number);
   if (!pull) return null;
-  const train = ctx.trainsOf(number).sort((a, b) => pull.partitions.indexOf(a.partition) - pull.partitions.indexOf(b.partition))[0];
+  const train = ctx
+    .trainsOf(number)
+    .sort((a, b) => pull.partitions.indexOf(a.partition) - pull.partitions.indexOf(b.partition))[0];
   if (!train) return null;
   const rule = ctx.rule(pull.queueRule) ?? null;
   const batch = train.batches.find((c) => c.members.includes(number));
   const est = mergeEstimates(ctx, train);
   const check = batch?.check ?? null;
   return {
-    number, branch: train.branch, partition: train.partition, queuedAt: pull.queuedAt,
-    estimatedTimeOfMerge: batch ? est.batches.get(batch.id) ?? null : est.waiting.get(number) ?? null,
-    position: orderedTrainPulls(ctx, train).indexOf(number), priority: pull.priority, priorityRuleName: pull.priorityRuleName,
-    queueRuleName: pull.queueRule, queueRule: rule,
+    number,
+    branch: train.branch,
+    partition: train.partition,
+    queuedAt: pull.queuedAt,
+    estimatedTimeOfMerge: batch ? (est.batches.get(batch.id) ?? null) : (est.waiting.get(number) ?? null),
+    position: orderedTrainPulls(ctx, train).indexOf(number),
+    priority: pull.priority,
+    priorityRuleName: pull.priorityRuleName,
+    queueRuleName: pull.queueRule,
+    queueRule: rule,
     checksTimeoutAt: batch ? checksTimeoutAt(ctx, batch) : null,
-    mergeabilityCheck: batch && check ? {
-      checkType: check.mode === "in_place" ? "in_place" : "draft_pr", queuePullRequestNumber: check.number, startedAt: check.startedAt,
-      ciEndedAt: check.endedAt, ciState: check.phase === "passed" ? "success" : check.phase === "failed" ? "failed" : "pending",
-      state: batchStatus(train, batch), checks: check.checks, batchId: batch.id, batchName: batch.name,
-    } : null,
+    mergeabilityCheck:
+      batch && check
+        ? {
+            checkType: check.mode === "in_place" ? "in_place" : "draft_pr",
+            queuePullRequestNumber: check.number,
+            startedAt: check.startedAt,
+            ciEndedAt: check.endedAt,
+            ciState: check.phase === "passed" ? "success" : check.phase === "failed" ? "failed" : "pending",
+            state: batchStatus(train, batch),
+            checks: check.checks,
+            batchId: batch.id,
+            batchName: batch.name,
+          }
+        : null,
     inPlace: rule !== null && usesInPlaceChecks(state.config, rule),
   };
 }

@@ -5,7 +5,15 @@
 import { DEFAULT_SCOPE } from "../batches.js";
 import { Ctx } from "../context.js";
 import type { EngineState } from "../state.js";
-import { bisectionView, batchView, formingView, lanesOf, pullRequestView, type BatchPullRequestView, type BatchView } from "./batch-view.js";
+import {
+  bisectionView,
+  batchView,
+  formingView,
+  lanesOf,
+  pullRequestView,
+  type BatchPullRequestView,
+  type BatchView,
+} from "./batch-view.js";
 import { mergeEstimates } from "./estimates.js";
 import { orderedWaiting } from "../order.js";
 
@@ -35,18 +43,29 @@ export function statusView(state: EngineState, branch: string | undefined, now: 
   for (const train of state.trains.filter((t) => branch === undefined || t.branch === branch)) {
     const est = mergeEstimates(ctx, train);
     const shown = new Set<string>();
-    for (const b of train.bisections.filter((x) => x.parentId === null && !train.batches.some((c) => c.bisectionId !== null && rootId(train, c.bisectionId) === x.id))) {
-      batches.push(bisectionView(ctx, train, b, est.batches)); shown.add(b.id);
+    for (const b of train.bisections.filter(
+      (x) =>
+        x.parentId === null &&
+        !train.batches.some((c) => c.bisectionId !== null && rootId(train, c.bisectionId) === x.id),
+    )) {
+      batches.push(bisectionView(ctx, train, b, est.batches));
+      shown.add(b.id);
     }
     for (const batch of train.batches) {
-      if (batch.bisectionId === null) { batches.push(batchView(ctx, train, batch, est.batches.get(batch.id) ?? null)); continue; }
+      if (batch.bisectionId === null) {
+        batches.push(batchView(ctx, train, batch, est.batches.get(batch.id) ?? null));
+        continue;
+      }
       const root = rootId(train, batch.bisectionId);
       if (shown.has(root)) continue;
       shown.add(root);
       batches.push(bisectionView(ctx, train, train.bisections.find((x) => x.id === root)!, est.batches));
     }
     const filling = formingView(ctx, train, forming);
-    if (filling) { batches.push(filling); forming++; }
+    if (filling) {
+      batches.push(filling);
+      forming++;
+    }
     for (const p of orderedWaiting(ctx, train)) {
       if (train.forming?.members.includes(p.number) || seen.has(p.number)) continue;
       seen.add(p.number);
@@ -55,7 +74,14 @@ export function statusView(state: EngineState, branch: string | undefined, now: 
   }
   const scopeQueues: Record<string, string[]> = { [DEFAULT_SCOPE]: [] };
   for (const b of batches) for (const lane of lanesOf(b)) (scopeQueues[lane] ??= []).push(b.id);
-  return { mode: state.config.mode, scopeQueues, batches, waitingPullRequests: waiting, automaticConflictResolutionUnsupported: true, pause: state.pause ? { ...state.pause } : null };
+  return {
+    mode: state.config.mode,
+    scopeQueues,
+    batches,
+    waitingPullRequests: waiting,
+    automaticConflictResolutionUnsupported: true,
+    pause: state.pause ? { ...state.pause } : null,
+  };
 }
 
 function rootId(train: EngineState["trains"][number], bisectionId: string): string {
@@ -69,5 +95,7 @@ export function branchesWithQueue(state: EngineState): string[] {
 
 /** Pause state (endpoint #8): `paused` false and the rest null when not paused. */
 export function pauseView(state: EngineState): { paused: boolean; reason: string | null; pausedAt: number | null } {
-  return state.pause ? { paused: true, reason: state.pause.reason, pausedAt: state.pause.pausedAt } : { paused: false, reason: null, pausedAt: null };
+  return state.pause
+    ? { paused: true, reason: state.pause.reason, pausedAt: state.pause.pausedAt }
+    : { paused: false, reason: null, pausedAt: null };
 }

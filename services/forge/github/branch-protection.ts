@@ -33,7 +33,8 @@ async function classicProtection(gh: GithubOctokit, params: RepoParams, branch: 
     };
   } catch (e) {
     const status = githubStatus(e);
-    if (status === 404 || status === 403) return { requiredChecks: [], requiredApprovals: 0, requireConversationResolution: false };
+    if (status === 404 || status === 403)
+      return { requiredChecks: [], requiredApprovals: 0, requireConversationResolution: false };
     throw e;
   }
 }
@@ -52,7 +53,8 @@ async function rulesetProtection(gh: GithubOctokit, params: RepoParams, branch: 
   const rules = (await gh.paginate(gh.rest.repos.getBranchRules, { ...params, branch, per_page: 100 })) as RuleItem[];
   const out: BranchProtection = { requiredChecks: [], requiredApprovals: 0, requireConversationResolution: false };
   for (const rule of rules) {
-    if (rule.type === "required_status_checks") out.requiredChecks.push(...(rule.parameters?.required_status_checks ?? []).map((c) => c.context));
+    if (rule.type === "required_status_checks")
+      out.requiredChecks.push(...(rule.parameters?.required_status_checks ?? []).map((c) => c.context));
     if (rule.type === "pull_request") {
       out.requiredApprovals = Math.max(out.requiredApprovals, rule.parameters?.required_approving_review_count ?? 0);
       out.requireConversationResolution ||= rule.parameters?.required_review_thread_resolution === true;
@@ -62,9 +64,16 @@ async function rulesetProtection(gh: GithubOctokit, params: RepoParams, branch: 
 }
 
 /** The combined protection of `branch`. */
-export async function readBranchProtection(gh: GithubOctokit, params: RepoParams, branch: string): Promise<BranchProtection> {
+export async function readBranchProtection(
+  gh: GithubOctokit,
+  params: RepoParams,
+  branch: string,
+): Promise<BranchProtection> {
   checkBranchName(branch);
-  const [classic, rulesets] = await Promise.all([classicProtection(gh, params, branch), rulesetProtection(gh, params, branch)]);
+  const [classic, rulesets] = await Promise.all([
+    classicProtection(gh, params, branch),
+    rulesetProtection(gh, params, branch),
+  ]);
   return {
     requiredChecks: [...new Set([...classic.requiredChecks, ...rulesets.requiredChecks])],
     requiredApprovals: Math.max(classic.requiredApprovals, rulesets.requiredApprovals),

@@ -17,25 +17,42 @@ const CUT_NOTE = "\n\n… (cut: GitHub limits a summary to 65,535 characters)";
 
 /** The summary as GitHub accepts it. */
 export function fitSummary(summary: string): string {
-  return summary.length <= MAX_SUMMARY_CHARS ? summary : summary.slice(0, MAX_SUMMARY_CHARS - CUT_NOTE.length) + CUT_NOTE;
+  return summary.length <= MAX_SUMMARY_CHARS
+    ? summary
+    : summary.slice(0, MAX_SUMMARY_CHARS - CUT_NOTE.length) + CUT_NOTE;
 }
 
 /**
  * Creates or updates the App's check run `input.name` on `input.headSha`.
  * @throws ForgeError invalid for a completed run without a conclusion, or an empty name
  */
-export async function upsertOwnCheckRun(gh: GithubOctokit, params: RepoParams, appId: number, input: CheckRunInput): Promise<void> {
+export async function upsertOwnCheckRun(
+  gh: GithubOctokit,
+  params: RepoParams,
+  appId: number,
+  input: CheckRunInput,
+): Promise<void> {
   if (input.name.trim() === "") throw new ForgeError("invalid", "name: a check run needs a name");
   const conclusion = input.conclusion === null ? null : githubConclusion(input.conclusion);
   if (input.status === "completed" && conclusion === null) {
-    throw new ForgeError("invalid", `conclusion: a completed check run needs a conclusion (got ${input.conclusion ?? "null"})`);
+    throw new ForgeError(
+      "invalid",
+      `conclusion: a completed check run needs a conclusion (got ${input.conclusion ?? "null"})`,
+    );
   }
   const fields = {
     status: input.status,
     ...(input.status === "completed" ? { conclusion: conclusion as "success" } : {}),
     output: { title: input.title.slice(0, 1000) || input.name, summary: fitSummary(input.summary) },
   };
-  const { data } = await gh.rest.checks.listForRef({ ...params, ref: input.headSha, check_name: input.name, app_id: appId, filter: "latest", per_page: 1 });
+  const { data } = await gh.rest.checks.listForRef({
+    ...params,
+    ref: input.headSha,
+    check_name: input.name,
+    app_id: appId,
+    filter: "latest",
+    per_page: 1,
+  });
   const existing = data.check_runs[0];
   if (existing) {
     await gh.rest.checks.update({ ...params, check_run_id: existing.id, ...fields });

@@ -18,7 +18,16 @@ import type { GhCheckRun, GhStatus } from "./github-types.js";
 /** The `app` of a check run posted by Yardmaster itself. */
 export const OWN_CHECK_APP = "yardmaster";
 
-const CONCLUSIONS: ReadonlySet<string> = new Set(["success", "failure", "neutral", "cancelled", "skipped", "timed_out", "action_required", "stale"]);
+const CONCLUSIONS: ReadonlySet<string> = new Set([
+  "success",
+  "failure",
+  "neutral",
+  "cancelled",
+  "skipped",
+  "timed_out",
+  "action_required",
+  "stale",
+]);
 
 function date(text: string | null | undefined): Date | null {
   return text ? new Date(text) : null;
@@ -48,7 +57,8 @@ export function checkRunOf(run: GhCheckRun, ownAppId: number): CheckRun {
 
 /** One commit status (the latest of its context, as the combined status gives it). */
 export function commitStatusOf(status: GhStatus): CheckRun {
-  const state: CheckState = status.state === "success" || status.state === "failure" || status.state === "error" ? status.state : "pending";
+  const state: CheckState =
+    status.state === "success" || status.state === "failure" || status.state === "error" ? status.state : "pending";
   return {
     name: status.context,
     state,

@@ -65,11 +65,16 @@ export function octokitOptions(http: GithubHttpOptions, throttleId: string): Rec
   // A secondary limit asks for a short pause (retry-after, seconds): retried in the call. A primary
   // limit lasts until the hourly reset: the call ends with rate_limited and the reset time, so the
   // caller schedules the retry (a durable job) instead of holding a request open.
-  const onLimit = (kind: "primary" | "secondary") => (retryAfter: number, options: { method: string; url: string }, _kit: unknown, retryCount: number) => {
-    const again = kind === "secondary" && retryCount < retries && retryAfter <= maxWait;
-    log.warn({ method: options.method, url: options.url, retryAfterSeconds: retryAfter, retryCount, retrying: again }, `GitHub ${kind} rate limit`);
-    return again;
-  };
+  const onLimit =
+    (kind: "primary" | "secondary") =>
+    (retryAfter: number, options: { method: string; url: string }, _kit: unknown, retryCount: number) => {
+      const again = kind === "secondary" && retryCount < retries && retryAfter <= maxWait;
+      log.warn(
+        { method: options.method, url: options.url, retryAfterSeconds: retryAfter, retryCount, retrying: again },
+        `GitHub ${kind} rate limit`,
+      );
+      return again;
+    };
   return {
     baseUrl: http.baseUrl ?? "https://api.github.com",
     userAgent: "yardmaster",
@@ -131,10 +136,14 @@ export function normalizePrivateKey(pem: string): string {
  */
 export function createGithubAppClient(opts: GithubAppOptions): GithubAppClient {
   const appId = Number(opts.appId);
-  if (!Number.isSafeInteger(appId) || appId <= 0) throw new ForgeError("invalid", `GITHUB_APP_ID: "${opts.appId}" is not a positive integer`);
+  if (!Number.isSafeInteger(appId) || appId <= 0)
+    throw new ForgeError("invalid", `GITHUB_APP_ID: "${opts.appId}" is not a positive integer`);
   const privateKey = normalizePrivateKey(opts.privateKey);
   if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(privateKey)) {
-    throw new ForgeError("invalid", "GITHUB_PRIVATE_KEY: not a PEM private key (expected -----BEGIN ... PRIVATE KEY-----)");
+    throw new ForgeError(
+      "invalid",
+      "GITHUB_PRIVATE_KEY: not a PEM private key (expected -----BEGIN ... PRIVATE KEY-----)",
+    );
   }
   const now = opts.now ?? Date.now;
   const common = octokitOptions(opts, `yardmaster-app-${appId}`);
@@ -177,7 +186,8 @@ export function createGithubAppClient(opts: GithubAppOptions): GithubAppClient {
         client = (await app.auth({
           type: "installation",
           installationId,
-          factory: (auth: Record<string, unknown>) => new GithubOctokit({ ...common, authStrategy: createAppAuth, auth }),
+          factory: (auth: Record<string, unknown>) =>
+            new GithubOctokit({ ...common, authStrategy: createAppAuth, auth }),
         })) as GithubOctokit;
         clients.set(installationId, client);
       }

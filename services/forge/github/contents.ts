@@ -24,7 +24,12 @@ export async function readDefaultBranch(gh: GithubOctokit, params: RepoParams): 
  * A text file (UTF-8) at `ref` (branch, tag or SHA); null when the path is not a file there.
  * @throws the Octokit error for anything but a 404 of the path
  */
-export async function readTextFile(gh: GithubOctokit, params: RepoParams, ref: string, path: string): Promise<string | null> {
+export async function readTextFile(
+  gh: GithubOctokit,
+  params: RepoParams,
+  ref: string,
+  path: string,
+): Promise<string | null> {
   let data: unknown;
   try {
     ({ data } = await gh.rest.repos.getContent({ ...params, path, ref }));
@@ -35,7 +40,8 @@ export async function readTextFile(gh: GithubOctokit, params: RepoParams, ref: s
   if (Array.isArray(data) || typeof data !== "object" || data === null) return null;
   const file = data as { type: string; encoding?: string; content?: string; sha: string };
   if (file.type !== "file") return null;
-  if (file.encoding === "base64" && typeof file.content === "string") return Buffer.from(file.content, "base64").toString("utf8");
+  if (file.encoding === "base64" && typeof file.content === "string")
+    return Buffer.from(file.content, "base64").toString("utf8");
   const { data: blob } = await gh.rest.git.getBlob({ ...params, file_sha: file.sha });
   return blob.encoding === "base64" ? Buffer.from(blob.content, "base64").toString("utf8") : blob.content;
 }
@@ -44,7 +50,10 @@ export async function readTextFile(gh: GithubOctokit, params: RepoParams, ref: s
  * The configuration file on the default branch.
  * @returns its path, text and the commit SHA it was read at; null when neither file exists
  */
-export async function readConfig(gh: GithubOctokit, params: RepoParams): Promise<{ path: string; text: string; sha: Sha } | null> {
+export async function readConfig(
+  gh: GithubOctokit,
+  params: RepoParams,
+): Promise<{ path: string; text: string; sha: Sha } | null> {
   const branch = await readDefaultBranch(gh, params);
   const { data: ref } = await gh.rest.git.getRef({ ...params, ref: `heads/${branch}` });
   const sha = ref.object.sha;

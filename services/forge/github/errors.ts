@@ -31,7 +31,9 @@ interface RequestErrorLike {
 export const DEFAULT_RATE_LIMIT_WAIT_MS = 60_000;
 
 function isRequestError(e: unknown): e is RequestErrorLike {
-  return typeof e === "object" && e !== null && typeof (e as { status?: unknown }).status === "number" && "request" in e;
+  return (
+    typeof e === "object" && e !== null && typeof (e as { status?: unknown }).status === "number" && "request" in e
+  );
 }
 
 /** The HTTP status of an Octokit request error; null for anything else. */
@@ -103,15 +105,32 @@ export function toForgeError(e: unknown, operation: string, nowMs: number): Forg
     const detail = githubMessage(e);
     const wait = rateLimitWaitMs(e, nowMs);
     if (wait !== null) {
-      return new ForgeError("rate_limited", `GitHub rate limit while ${operation}: ${detail} (retry in ${Math.ceil(wait / 1000)} s)`, wait, { cause: e });
+      return new ForgeError(
+        "rate_limited",
+        `GitHub rate limit while ${operation}: ${detail} (retry in ${Math.ceil(wait / 1000)} s)`,
+        wait,
+        { cause: e },
+      );
     }
     const answered = e.response ? `GitHub answered ${e.status}` : "GitHub could not be reached";
     return new ForgeError(kindOfStatus(e.status), `${answered} while ${operation}: ${detail}`, undefined, { cause: e });
   }
   const gqlType = graphqlErrorType(e);
   if (gqlType !== null) {
-    const kind = gqlType === "NOT_FOUND" ? "not_found" : gqlType === "RATE_LIMITED" ? "rate_limited" : gqlType === "FORBIDDEN" ? "permission" : "transient";
-    return new ForgeError(kind, `GitHub GraphQL error ${gqlType} while ${operation}: ${githubMessage(e)}`, kind === "rate_limited" ? DEFAULT_RATE_LIMIT_WAIT_MS : undefined, { cause: e });
+    const kind =
+      gqlType === "NOT_FOUND"
+        ? "not_found"
+        : gqlType === "RATE_LIMITED"
+          ? "rate_limited"
+          : gqlType === "FORBIDDEN"
+            ? "permission"
+            : "transient";
+    return new ForgeError(
+      kind,
+      `GitHub GraphQL error ${gqlType} while ${operation}: ${githubMessage(e)}`,
+      kind === "rate_limited" ? DEFAULT_RATE_LIMIT_WAIT_MS : undefined,
+      { cause: e },
+    );
   }
   return new ForgeError("transient", `failed while ${operation}: ${githubMessage(e)}`, undefined, { cause: e });
 }

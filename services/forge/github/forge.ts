@@ -38,7 +38,11 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
   const wait = deps.wait ?? sleep;
 
   /** Runs one operation in `repo`, mapping every failure to a ForgeError. */
-  async function inRepo<T>(repo: RepoName, operation: string, fn: (gh: GithubOctokit, params: RepoParams) => Promise<T>): Promise<T> {
+  async function inRepo<T>(
+    repo: RepoName,
+    operation: string,
+    fn: (gh: GithubOctokit, params: RepoParams) => Promise<T>,
+  ): Promise<T> {
     const params = repoParams(repo);
     try {
       return await fn(await client.forRepo(repo), params);
@@ -52,8 +56,10 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
   const ctx = (repo: RepoName, params: RepoParams) => ({ name: repo, params, appId: client.appId });
 
   return {
-    getPullRequest: (repo, number) => inRepo(repo, `reading pull request #${number}`, (gh, p) => readPullRequest(gh, ctx(repo, p), number)),
-    listOpenPullRequests: (repo) => inRepo(repo, "listing open pull requests", (gh, p) => readOpenPullRequests(gh, ctx(repo, p))),
+    getPullRequest: (repo, number) =>
+      inRepo(repo, `reading pull request #${number}`, (gh, p) => readPullRequest(gh, ctx(repo, p), number)),
+    listOpenPullRequests: (repo) =>
+      inRepo(repo, "listing open pull requests", (gh, p) => readOpenPullRequests(gh, ctx(repo, p))),
     findOpenPullRequest: (repo, head, base) =>
       inRepo(repo, `finding the pull request from ${head} into ${base}`, (gh, p) => findOpenPull(gh, p, head, base)),
     getDefaultBranch: (repo) => inRepo(repo, "reading the default branch", readDefaultBranch),
@@ -61,30 +67,45 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
     readFile: (repo, ref, path) => inRepo(repo, `reading ${path} at ${ref}`, (gh, p) => readTextFile(gh, p, ref, path)),
     getBranchSha: (repo, branch) => inRepo(repo, `reading branch ${branch}`, (gh, p) => branchSha(gh, p, branch)),
     createSpeculativeBranch: (repo, branch, baseSha, pulls) =>
-      inRepo(repo, `building speculative branch ${branch}`, (gh, p) => buildSpeculativeBranch(gh, p, branch, baseSha, pulls)),
+      inRepo(repo, `building speculative branch ${branch}`, (gh, p) =>
+        buildSpeculativeBranch(gh, p, branch, baseSha, pulls),
+      ),
     deleteBranch: (repo, branch) => inRepo(repo, `deleting branch ${branch}`, (gh, p) => removeBranch(gh, p, branch)),
-    openDraftPullRequest: (repo, input) => inRepo(repo, `opening a draft pull request from ${input.head}`, (gh, p) => openDraft(gh, p, input)),
-    updatePullRequest: (repo, number, input) => inRepo(repo, `editing pull request #${number}`, (gh, p) => editPull(gh, p, number, input)),
-    closePullRequest: (repo, number) => inRepo(repo, `closing pull request #${number}`, (gh, p) => closePull(gh, p, number)),
+    openDraftPullRequest: (repo, input) =>
+      inRepo(repo, `opening a draft pull request from ${input.head}`, (gh, p) => openDraft(gh, p, input)),
+    updatePullRequest: (repo, number, input) =>
+      inRepo(repo, `editing pull request #${number}`, (gh, p) => editPull(gh, p, number, input)),
+    closePullRequest: (repo, number) =>
+      inRepo(repo, `closing pull request #${number}`, (gh, p) => closePull(gh, p, number)),
     updatePullRequestWithBase: (repo, number, method) =>
-      inRepo(repo, `updating pull request #${number} with its base (${method})`, (gh, p) => updateWithBase(gh, p, number, method, wait)),
-    mergePullRequest: (repo, number, input) => inRepo(repo, `merging pull request #${number} (${input.method})`, (gh, p) => mergePull(gh, p, number, input)),
+      inRepo(repo, `updating pull request #${number} with its base (${method})`, (gh, p) =>
+        updateWithBase(gh, p, number, method, wait),
+      ),
+    mergePullRequest: (repo, number, input) =>
+      inRepo(repo, `merging pull request #${number} (${input.method})`, (gh, p) => mergePull(gh, p, number, input)),
     mergePullRequests: (repo, input) =>
       inRepo(
         repo,
         `merging ${input.pulls.map((p) => `#${p.number}`).join(", ")} into ${input.base} (${input.method})`,
         async (gh, p) => mergeBatch(gh, p, input, await client.botLogin(repo)),
       ),
-    fastForwardBranch: (repo, branch, sha) => inRepo(repo, `fast-forwarding ${branch}`, (gh, p) => fastForward(gh, p, branch, sha)),
-    upsertCheckRun: (repo, input) => inRepo(repo, `posting check run ${input.name}`, (gh, p) => upsertOwnCheckRun(gh, p, client.appId, input)),
-    comment: (repo, number, body) => inRepo(repo, `commenting on #${number}`, (gh, p) => postComment(gh, p, number, body)),
+    fastForwardBranch: (repo, branch, sha) =>
+      inRepo(repo, `fast-forwarding ${branch}`, (gh, p) => fastForward(gh, p, branch, sha)),
+    upsertCheckRun: (repo, input) =>
+      inRepo(repo, `posting check run ${input.name}`, (gh, p) => upsertOwnCheckRun(gh, p, client.appId, input)),
+    comment: (repo, number, body) =>
+      inRepo(repo, `commenting on #${number}`, (gh, p) => postComment(gh, p, number, body)),
     findOwnComment: (repo, number, text) =>
       inRepo(repo, `reading the comments of #${number}`, async (gh, p) =>
         findOwnComment(gh, p, number, text, await client.botLogin(repo)),
       ),
-    addLabels: (repo, number, labels) => inRepo(repo, `labelling #${number}`, (gh, p) => addIssueLabels(gh, p, number, labels)),
-    removeLabels: (repo, number, labels) => inRepo(repo, `unlabelling #${number}`, (gh, p) => removeIssueLabels(gh, p, number, labels)),
-    getBranchProtection: (repo, branch) => inRepo(repo, `reading the protection of ${branch}`, (gh, p) => readBranchProtection(gh, p, branch)),
-    getPermission: (repo, login) => inRepo(repo, `reading the permission of ${login}`, (gh, p) => userPermission(gh, p, login)),
+    addLabels: (repo, number, labels) =>
+      inRepo(repo, `labelling #${number}`, (gh, p) => addIssueLabels(gh, p, number, labels)),
+    removeLabels: (repo, number, labels) =>
+      inRepo(repo, `unlabelling #${number}`, (gh, p) => removeIssueLabels(gh, p, number, labels)),
+    getBranchProtection: (repo, branch) =>
+      inRepo(repo, `reading the protection of ${branch}`, (gh, p) => readBranchProtection(gh, p, branch)),
+    getPermission: (repo, login) =>
+      inRepo(repo, `reading the permission of ${login}`, (gh, p) => userPermission(gh, p, login)),
   };
 }

@@ -17,7 +17,12 @@ import { githubStatus } from "./errors.js";
 import type { RepoParams } from "./repo-name.js";
 
 /** Posts a comment; returns its id. */
-export async function postComment(gh: GithubOctokit, params: RepoParams, number: number, body: string): Promise<number> {
+export async function postComment(
+  gh: GithubOctokit,
+  params: RepoParams,
+  number: number,
+  body: string,
+): Promise<number> {
   if (body.trim() === "") throw new ForgeError("invalid", "body: a comment cannot be empty");
   const { data } = await gh.rest.issues.createComment({ ...params, issue_number: number, body });
   return data.id;
@@ -43,13 +48,23 @@ export async function findOwnComment(
 }
 
 /** Adds labels (none: no request). */
-export async function addIssueLabels(gh: GithubOctokit, params: RepoParams, number: number, labels: readonly string[]): Promise<void> {
+export async function addIssueLabels(
+  gh: GithubOctokit,
+  params: RepoParams,
+  number: number,
+  labels: readonly string[],
+): Promise<void> {
   if (labels.length === 0) return;
   await gh.rest.issues.addLabels({ ...params, issue_number: number, labels: [...labels] });
 }
 
 /** Removes labels; absent ones are skipped. */
-export async function removeIssueLabels(gh: GithubOctokit, params: RepoParams, number: number, labels: readonly string[]): Promise<void> {
+export async function removeIssueLabels(
+  gh: GithubOctokit,
+  params: RepoParams,
+  number: number,
+  labels: readonly string[],
+): Promise<void> {
   for (const name of labels) {
     try {
       await gh.rest.issues.removeLabel({ ...params, issue_number: number, name });
@@ -72,7 +87,8 @@ export function permissionOf(answer: { role_name?: string | null; permission?: s
 
 /** The permission of `login` on the repository. */
 export async function userPermission(gh: GithubOctokit, params: RepoParams, login: string): Promise<Permission> {
-  if (!/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(\[bot\])?$/.test(login)) throw new ForgeError("invalid", `login: "${login}" is not a GitHub login`);
+  if (!/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(\[bot\])?$/.test(login))
+    throw new ForgeError("invalid", `login: "${login}" is not a GitHub login`);
   try {
     const { data } = await gh.rest.repos.getCollaboratorPermissionLevel({ ...params, username: login });
     return permissionOf(data);

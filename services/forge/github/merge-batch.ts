@@ -41,7 +41,8 @@ export interface BatchMergeResult {
 function partial(e: unknown, merged: number[]): unknown {
   if (merged.length === 0 || !(e instanceof ForgeError)) return e;
   const note = ` (already merged before it: ${merged.map((n) => `#${n}`).join(", ")})`;
-  if (e instanceof MergeConflictError) return new MergeConflictError(e.message + note, e.paths, e.pullRequest, { cause: e.cause });
+  if (e instanceof MergeConflictError)
+    return new MergeConflictError(e.message + note, e.paths, e.pullRequest, { cause: e.cause });
   return new ForgeError(e.kind, e.message + note, e.retryAfterMs, { cause: e.cause });
 }
 
@@ -65,7 +66,8 @@ export async function mergeBatch(
   bot: string,
 ): Promise<BatchMergeResult> {
   if (input.pulls.length === 0) throw new ForgeError("invalid", "pulls: at least one pull request to merge");
-  if (new Set(input.pulls.map((p) => p.number)).size !== input.pulls.length) throw new ForgeError("invalid", "pulls: a pull request appears twice");
+  if (new Set(input.pulls.map((p) => p.number)).size !== input.pulls.length)
+    throw new ForgeError("invalid", "pulls: a pull request appears twice");
   if (input.method === "merge-batch" && !input.checkSha) {
     throw new ForgeError("invalid", "checkSha: required to merge a batch with merge-batch");
   }
@@ -96,7 +98,12 @@ export async function mergeBatch(
   for (const [i, pull] of todo.entries()) {
     if (i > 0 || merged.length > 0) await failpoint(FAILPOINT_NAMES.githubBetweenPulls);
     try {
-      tip = await mergePull(gh, params, pull.number, { method, expectedHeadSha: pull.headSha, commitTitle: pull.commitTitle, commitMessage: pull.commitMessage });
+      tip = await mergePull(gh, params, pull.number, {
+        method,
+        expectedHeadSha: pull.headSha,
+        commitTitle: pull.commitTitle,
+        commitMessage: pull.commitMessage,
+      });
     } catch (e) {
       throw partial(e, merged);
     }
@@ -125,7 +132,10 @@ async function mergeCheckBranch(
   try {
     const message = `Merge of ${numbers}`;
     const res = await gh.rest.repos.merge({
-      ...params, base: input.base, head: input.checkSha!, commit_message: message,
+      ...params,
+      base: input.base,
+      head: input.checkSha!,
+      commit_message: message,
     });
     if (res.status === 201) sha = res.data.sha;
   } catch (e) {

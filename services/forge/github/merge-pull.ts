@@ -21,7 +21,8 @@ import type { RepoParams } from "./repo-name.js";
 
 /** The port error for GitHub's refusal of a merge; null when `e` is not one. */
 export function mergeRefusal(e: unknown, number: number): ForgeError | null {
-  const status = githubStatus(e), message = githubMessage(e);
+  const status = githubStatus(e),
+    message = githubMessage(e);
   const what = `GitHub refused to merge pull request #${number}: ${message}`;
   if (status === 409) return new ForgeError("conflict", what, undefined, { cause: e });
   if (status !== 405) return null;
@@ -47,7 +48,10 @@ export async function mergePull(
     const { data: pull } = await gh.rest.pulls.get({ ...params, pull_number: number });
     if (pull.state !== "open") throw new ForgeError("invalid", `pull request #${number} is not open`);
     if (pull.head.sha !== input.expectedHeadSha) {
-      throw new ForgeError("conflict", `pull request #${number} head is ${pull.head.sha}, not the tested ${input.expectedHeadSha}`);
+      throw new ForgeError(
+        "conflict",
+        `pull request #${number} head is ${pull.head.sha}, not the tested ${input.expectedHeadSha}`,
+      );
     }
     await fastForward(gh, params, pull.base.ref, input.expectedHeadSha);
     return input.expectedHeadSha;

@@ -14,7 +14,11 @@ import type { RepoParams } from "./repo-name.js";
  * Opens a draft pull request from `head` into `base`.
  * @returns its number
  */
-export async function openDraft(gh: GithubOctokit, params: RepoParams, input: { head: string; base: string; title: string; body: string }): Promise<number> {
+export async function openDraft(
+  gh: GithubOctokit,
+  params: RepoParams,
+  input: { head: string; base: string; title: string; body: string },
+): Promise<number> {
   if (input.title.trim() === "") throw new ForgeError("invalid", "title: a pull request needs a title");
   const body = { ...params, head: input.head, base: input.base, title: input.title, body: input.body };
   try {
@@ -28,10 +32,21 @@ export async function openDraft(gh: GithubOctokit, params: RepoParams, input: { 
 }
 
 /** Edits the title and/or body; nothing to change is no request at all. */
-export async function editPull(gh: GithubOctokit, params: RepoParams, number: number, input: { title?: string; body?: string }): Promise<void> {
+export async function editPull(
+  gh: GithubOctokit,
+  params: RepoParams,
+  number: number,
+  input: { title?: string; body?: string },
+): Promise<void> {
   if (input.title === undefined && input.body === undefined) return;
-  if (input.title !== undefined && input.title.trim() === "") throw new ForgeError("invalid", "title: a pull request needs a title");
-  await gh.rest.pulls.update({ ...params, pull_number: number, ...(input.title !== undefined ? { title: input.title } : {}), ...(input.body !== undefined ? { body: input.body } : {}) });
+  if (input.title !== undefined && input.title.trim() === "")
+    throw new ForgeError("invalid", "title: a pull request needs a title");
+  await gh.rest.pulls.update({
+    ...params,
+    pull_number: number,
+    ...(input.title !== undefined ? { title: input.title } : {}),
+    ...(input.body !== undefined ? { body: input.body } : {}),
+  });
 }
 
 /** Closes a pull request without merging it (closing a closed one is harmless). */

@@ -32,9 +32,20 @@ async function combinedStatuses(gh: GithubOctokit, params: RepoParams, ref: stri
 }
 
 /** Tip of the base branch and how many of its commits the head lacks. */
-async function baseComparison(gh: GithubOctokit, params: RepoParams, base: string, head: string, open: boolean, fallbackBase: string) {
+async function baseComparison(
+  gh: GithubOctokit,
+  params: RepoParams,
+  base: string,
+  head: string,
+  open: boolean,
+  fallbackBase: string,
+) {
   try {
-    const { data } = await gh.rest.repos.compareCommitsWithBasehead({ ...params, basehead: `${base}...${head}`, per_page: 1 });
+    const { data } = await gh.rest.repos.compareCommitsWithBasehead({
+      ...params,
+      basehead: `${base}...${head}`,
+      per_page: 1,
+    });
     return { baseTipSha: data.base_commit.sha, commitsBehind: data.behind_by };
   } catch (e) {
     // A closed pull request may have lost its base branch or head commit: keep what GitHub recorded.
@@ -47,7 +58,11 @@ async function baseComparison(gh: GithubOctokit, params: RepoParams, base: strin
  * Reads one pull request.
  * @throws the Octokit error of the first failed request (the caller maps it with errors.ts)
  */
-export async function readPullRequest(gh: GithubOctokit, ctx: RepoContext, number: number): Promise<PullRequestSnapshot> {
+export async function readPullRequest(
+  gh: GithubOctokit,
+  ctx: RepoContext,
+  number: number,
+): Promise<PullRequestSnapshot> {
   const { params } = ctx;
   const pr = { ...params, pull_number: number, per_page: 100 };
   const { data: pull } = await gh.rest.pulls.get({ ...params, pull_number: number });
@@ -61,7 +76,18 @@ export async function readPullRequest(gh: GithubOctokit, ctx: RepoContext, numbe
     baseComparison(gh, params, pull.base.ref, head, pull.state === "open", pull.base.sha),
     readReviewThreads(gh, params, number),
   ]);
-  return buildSnapshot({ repository: ctx.name, pull, files, commits, reviews, checkRuns, statuses, ...comparison, reviewThreads, ownAppId: ctx.appId });
+  return buildSnapshot({
+    repository: ctx.name,
+    pull,
+    files,
+    commits,
+    reviews,
+    checkRuns,
+    statuses,
+    ...comparison,
+    reviewThreads,
+    ownAppId: ctx.appId,
+  });
 }
 
 /** Runs `fn` over `items` with at most `limit` calls in flight; results in input order. */
@@ -83,7 +109,13 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
  * four at a time. A pull request closed between the list and its read is left out.
  */
 export async function readOpenPullRequests(gh: GithubOctokit, ctx: RepoContext): Promise<PullRequestSnapshot[]> {
-  const open = await gh.paginate(gh.rest.pulls.list, { ...ctx.params, state: "open", sort: "created", direction: "asc", per_page: 100 });
+  const open = await gh.paginate(gh.rest.pulls.list, {
+    ...ctx.params,
+    state: "open",
+    sort: "created",
+    direction: "asc",
+    per_page: 100,
+  });
   const read = await mapLimited(open, 4, async (p) => {
     try {
       return await readPullRequest(gh, ctx, p.number);

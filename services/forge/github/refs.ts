@@ -15,8 +15,14 @@ import type { RepoParams } from "./repo-name.js";
 
 /** Refuses names GitHub would misread (the port's `branch` is a short name, not `refs/...`). */
 export function checkBranchName(branch: string): void {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: git refuses control characters in ref names (git check-ref-format)
-  if (branch === "" || branch.startsWith("refs/") || branch.startsWith("/") || branch.endsWith("/") || /\.\.|[\x00-\x20~^:?*[\\]|@\{|\.lock$|\/\./.test(branch)) {
+  if (
+    branch === "" ||
+    branch.startsWith("refs/") ||
+    branch.startsWith("/") ||
+    branch.endsWith("/") ||
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: git refuses control characters in ref names (git check-ref-format)
+    /\.\.|[\x00-\x20~^:?*[\\]|@\{|\.lock$|\/\./.test(branch)
+  ) {
     throw new ForgeError("invalid", `branch: "${branch}" is not a valid branch name`);
   }
 }
@@ -31,7 +37,13 @@ export async function branchSha(gh: GithubOctokit, params: RepoParams, branch: s
     const { data } = await gh.rest.git.getRef({ ...params, ref: `heads/${branch}` });
     return data.object.sha;
   } catch (e) {
-    if (githubStatus(e) === 404) throw new ForgeError("not_found", `branch ${branch} does not exist in ${params.owner}/${params.repo}`, undefined, { cause: e });
+    if (githubStatus(e) === 404)
+      throw new ForgeError(
+        "not_found",
+        `branch ${branch} does not exist in ${params.owner}/${params.repo}`,
+        undefined,
+        { cause: e },
+      );
     throw e;
   }
 }
@@ -69,9 +81,15 @@ export async function fastForward(gh: GithubOctokit, params: RepoParams, branch:
   try {
     await gh.rest.git.updateRef({ ...params, ref: `heads/${branch}`, sha, force: false });
   } catch (e) {
-    const status = githubStatus(e), message = githubMessage(e);
+    const status = githubStatus(e),
+      message = githubMessage(e);
     if (status === 422 && /not a fast.?forward/i.test(message)) {
-      throw new ForgeError("conflict", `cannot fast-forward ${branch} to ${sha}: it does not descend from the branch's tip`, undefined, { cause: e });
+      throw new ForgeError(
+        "conflict",
+        `cannot fast-forward ${branch} to ${sha}: it does not descend from the branch's tip`,
+        undefined,
+        { cause: e },
+      );
     }
     if (status === 422 && /does not exist|object does not exist|unknown/i.test(message)) {
       throw new ForgeError("not_found", `cannot fast-forward ${branch} to ${sha}: ${message}`, undefined, { cause: e });

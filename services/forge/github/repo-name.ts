@@ -23,6 +23,7 @@ export function repoParams(name: RepoName): RepoParams {
   if (parts.length !== 2) throw new ForgeError("invalid", `repository: "${name}" is not of the form owner/name`);
   const [owner, repo] = parts;
   if (!OWNER.test(owner)) throw new ForgeError("invalid", `repository: owner "${owner}" is not a GitHub account name`);
-  if (!NAME.test(repo) || repo === "." || repo === "..") throw new ForgeError("invalid", `repository: name "${repo}" is not a GitHub repository name`);
+  if (!NAME.test(repo) || repo === "." || repo === "..")
+    throw new ForgeError("invalid", `repository: name "${repo}" is not a GitHub repository name`);
   return { owner, repo };
 }

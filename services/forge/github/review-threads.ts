@@ -38,11 +38,21 @@ const MAX_PAGES = 100;
  * @returns the first-comment bodies of resolved and of unresolved threads, in GitHub's order
  * @throws the GraphQL client's error (the caller maps it with errors.ts)
  */
-export async function readReviewThreads(gh: GithubOctokit, repo: RepoParams, number: number): Promise<{ resolved: string[]; unresolved: string[] }> {
-  const resolved: string[] = [], unresolved: string[] = [];
+export async function readReviewThreads(
+  gh: GithubOctokit,
+  repo: RepoParams,
+  number: number,
+): Promise<{ resolved: string[]; unresolved: string[] }> {
+  const resolved: string[] = [],
+    unresolved: string[] = [];
   let cursor: string | null = null;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const data: ThreadsPage = await gh.graphql<ThreadsPage>(REVIEW_THREADS_QUERY, { owner: repo.owner, name: repo.repo, number, cursor });
+    const data: ThreadsPage = await gh.graphql<ThreadsPage>(REVIEW_THREADS_QUERY, {
+      owner: repo.owner,
+      name: repo.repo,
+      number,
+      cursor,
+    });
     const threads = data.repository?.pullRequest?.reviewThreads;
     if (!threads) break;
     for (const t of threads.nodes) (t.isResolved ? resolved : unresolved).push(t.comments.nodes[0]?.body ?? "");

@@ -27,8 +27,13 @@ export interface SnapshotParts {
  * Changed paths by kind (§2.2): a rename contributes both paths to `files`, the old path to
  * removed-files and the new one to added-files; a copy is an added file; a mode change modified.
  */
-export function fileLists(files: readonly GhFile[]): Pick<PullRequestSnapshot, "files" | "addedFiles" | "modifiedFiles" | "removedFiles"> {
-  const all: string[] = [], added: string[] = [], modified: string[] = [], removed: string[] = [];
+export function fileLists(
+  files: readonly GhFile[],
+): Pick<PullRequestSnapshot, "files" | "addedFiles" | "modifiedFiles" | "removedFiles"> {
+  const all: string[] = [],
+    added: string[] = [],
+    modified: string[] = [],
+    removed: string[] = [];
   for (const f of files) {
     if (f.status === "renamed" && f.previous_filename) {
       all.push(f.previous_filename, f.filename);

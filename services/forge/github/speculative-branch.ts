@@ -30,11 +30,18 @@ export function temporaryBranchOf(branch: string): string {
  *   not name them) for the first pull request that does not merge, with `branch` unchanged;
  *   ForgeError invalid for duplicate pull requests or a bad branch name; the Octokit error otherwise
  */
-export async function buildSpeculativeBranch(gh: GithubOctokit, params: RepoParams, branch: string, baseSha: Sha, pulls: readonly { number: number; headSha: Sha }[]): Promise<Sha> {
+export async function buildSpeculativeBranch(
+  gh: GithubOctokit,
+  params: RepoParams,
+  branch: string,
+  baseSha: Sha,
+  pulls: readonly { number: number; headSha: Sha }[],
+): Promise<Sha> {
   checkBranchName(branch);
   const seen = new Set<number>();
   for (const p of pulls) {
-    if (seen.has(p.number)) throw new ForgeError("invalid", `pull request #${p.number} appears twice in the speculative branch`);
+    if (seen.has(p.number))
+      throw new ForgeError("invalid", `pull request #${p.number} appears twice in the speculative branch`);
     seen.add(p.number);
   }
   const temp = temporaryBranchOf(branch);
@@ -43,11 +50,21 @@ export async function buildSpeculativeBranch(gh: GithubOctokit, params: RepoPara
     let tip = baseSha;
     for (const pull of pulls) {
       try {
-        const res = await gh.rest.repos.merge({ ...params, base: temp, head: pull.headSha, commit_message: `Merge of #${pull.number}` });
+        const res = await gh.rest.repos.merge({
+          ...params,
+          base: temp,
+          head: pull.headSha,
+          commit_message: `Merge of #${pull.number}`,
+        });
         if (res.status === 201) tip = res.data.sha;
       } catch (e) {
         if (githubStatus(e) === 409) {
-          throw new MergeConflictError(`pull request #${pull.number} does not merge into the speculative branch ${branch}`, [], pull.number, { cause: e });
+          throw new MergeConflictError(
+            `pull request #${pull.number} does not merge into the speculative branch ${branch}`,
+            [],
+            pull.number,
+            { cause: e },
+          );
         }
         throw e;
       }

@@ -43,7 +43,11 @@ export function createGithubTokenVerifier(http: GithubHttpOptions = {}): Platfor
   const log = http.log;
 
   /** A definite answer of GitHub (cached), or undefined for a failure to ask (not cached). */
-  async function ask<T>(what: string, fn: () => Promise<T>, refused: (status: number) => T | undefined): Promise<T | undefined> {
+  async function ask<T>(
+    what: string,
+    fn: () => Promise<T>,
+    refused: (status: number) => T | undefined,
+  ): Promise<T | undefined> {
     try {
       return await fn();
     } catch (e) {
@@ -63,14 +67,25 @@ export function createGithubTokenVerifier(http: GithubHttpOptions = {}): Platfor
         const { data } = await gh.rest.users.getAuthenticated();
         return { type: "user", id: data.id, name: data.login };
       },
-      (status) => (status === 401 ? null : status === 403 && token.startsWith("ghs_") ? "no-user" : status === 403 || status === 404 ? null : undefined),
+      (status) =>
+        status === 401
+          ? null
+          : status === 403 && token.startsWith("ghs_")
+            ? "no-user"
+            : status === 403 || status === 404
+              ? null
+              : undefined,
     );
     if (user !== "no-user") return user;
     return ask(
       "identify an installation token",
       async () => {
         await gh.rest.apps.listReposAccessibleToInstallation({ per_page: 1 });
-        return { type: "application", id: `github-installation-token:${digest(token).slice(0, 12)}`, name: "GitHub App installation token" } as ActorInfo;
+        return {
+          type: "application",
+          id: `github-installation-token:${digest(token).slice(0, 12)}`,
+          name: "GitHub App installation token",
+        } as ActorInfo;
       },
       (status) => (status === 401 || status === 403 ? null : undefined),
     );

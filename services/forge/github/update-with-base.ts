@@ -32,12 +32,19 @@ export const UPDATE_POLL_INTERVAL_MS = 1000;
 export const MAX_REBASE_COMMITS = 250;
 
 function conflict(number: number, e: unknown): MergeConflictError {
-  return new MergeConflictError(`pull request #${number} does not update cleanly with its base`, [], number, { cause: e });
+  return new MergeConflictError(`pull request #${number} does not update cleanly with its base`, [], number, {
+    cause: e,
+  });
 }
 
 async function mergeBaseIntoHead(gh: GithubOctokit, params: RepoParams, pull: GhPull): Promise<Sha> {
   try {
-    const res = await gh.rest.repos.merge({ ...params, base: pull.head.ref, head: pull.base.ref, commit_message: `Merge branch '${pull.base.ref}' into ${pull.head.ref}` });
+    const res = await gh.rest.repos.merge({
+      ...params,
+      base: pull.head.ref,
+      head: pull.base.ref,
+      commit_message: `Merge branch '${pull.base.ref}' into ${pull.head.ref}`,
+    });
     return res.status === 201 ? res.data.sha : pull.head.sha;
   } catch (e) {
     if (githubStatus(e) === 409) throw conflict(pull.number, e);
@@ -45,7 +52,12 @@ async function mergeBaseIntoHead(gh: GithubOctokit, params: RepoParams, pull: Gh
   }
 }
 
-async function updateForkBranch(gh: GithubOctokit, params: RepoParams, pull: GhPull, wait: (ms: number) => Promise<void>): Promise<Sha> {
+async function updateForkBranch(
+  gh: GithubOctokit,
+  params: RepoParams,
+  pull: GhPull,
+  wait: (ms: number) => Promise<void>,
+): Promise<Sha> {
   try {
     await gh.rest.pulls.updateBranch({ ...params, pull_number: pull.number, expected_head_sha: pull.head.sha });
   } catch (e) {
@@ -53,7 +65,9 @@ async function updateForkBranch(gh: GithubOctokit, params: RepoParams, pull: GhP
     if (githubStatus(e) === 422 && /no new commits/i.test(message)) return pull.head.sha;
     if (githubStatus(e) === 422 && /conflict/i.test(message)) throw conflict(pull.number, e);
     if (githubStatus(e) === 422 && /expected head sha/i.test(message)) {
-      throw new ForgeError("conflict", `pull request #${pull.number} was pushed to while being updated`, undefined, { cause: e });
+      throw new ForgeError("conflict", `pull request #${pull.number} was pushed to while being updated`, undefined, {
+        cause: e,
+      });
     }
     throw e;
   }
@@ -62,14 +76,24 @@ async function updateForkBranch(gh: GithubOctokit, params: RepoParams, pull: GhP
     const { data } = await gh.rest.pulls.get({ ...params, pull_number: pull.number });
     if (data.head.sha !== pull.head.sha) return data.head.sha;
   }
-  throw new ForgeError("transient", `GitHub has not finished updating pull request #${pull.number} with its base; try again`);
+  throw new ForgeError(
+    "transient",
+    `GitHub has not finished updating pull request #${pull.number} with its base; try again`,
+  );
 }
 
 async function rebaseOntoBase(gh: GithubOctokit, params: RepoParams, pull: GhPull): Promise<Sha> {
-  const { data: cmp } = await gh.rest.repos.compareCommitsWithBasehead({ ...params, basehead: `${pull.base.ref}...${pull.head.sha}`, per_page: MAX_REBASE_COMMITS });
+  const { data: cmp } = await gh.rest.repos.compareCommitsWithBasehead({
+    ...params,
+    basehead: `${pull.base.ref}...${pull.head.sha}`,
+    per_page: MAX_REBASE_COMMITS,
+  });
   if (cmp.behind_by === 0) return pull.head.sha;
   if (cmp.ahead_by > cmp.commits.length) {
-    throw new ForgeError("invalid", `pull request #${pull.number} has ${cmp.ahead_by} commits; a rebase through the GitHub API replays at most ${MAX_REBASE_COMMITS}`);
+    throw new ForgeError(
+      "invalid",
+      `pull request #${pull.number} has ${cmp.ahead_by} commits; a rebase through the GitHub API replays at most ${MAX_REBASE_COMMITS}`,
+    );
   }
   let tip = cmp.base_commit.sha;
   let tipTree = cmp.base_commit.commit.tree.sha;
@@ -77,11 +101,21 @@ async function rebaseOntoBase(gh: GithubOctokit, params: RepoParams, pull: GhPul
   try {
     for (const c of cmp.commits) {
       if (c.parents.length !== 1) continue;
-      const helper = await gh.rest.git.createCommit({ ...params, message: `yardmaster: rebase helper for ${c.sha}`, tree: tipTree, parents: [c.parents[0].sha] });
+      const helper = await gh.rest.git.createCommit({
+        ...params,
+        message: `yardmaster: rebase helper for ${c.sha}`,
+        tree: tipTree,
+        parents: [c.parents[0].sha],
+      });
       await forceBranch(gh, params, temp, helper.data.sha);
       let tree: string;
       try {
-        const merged = await gh.rest.repos.merge({ ...params, base: temp, head: c.sha, commit_message: "yardmaster: rebase helper" });
+        const merged = await gh.rest.repos.merge({
+          ...params,
+          base: temp,
+          head: c.sha,
+          commit_message: "yardmaster: rebase helper",
+        });
         tree = merged.status === 201 ? merged.data.commit.tree.sha : tipTree;
       } catch (e) {
         if (githubStatus(e) === 409) throw conflict(pull.number, e);
@@ -94,7 +128,9 @@ async function rebaseOntoBase(gh: GithubOctokit, params: RepoParams, pull: GhPul
         message: c.commit.message,
         tree,
         parents: [tip],
-        ...(author?.name && author.email ? { author: { name: author.name, email: author.email, ...(author.date ? { date: author.date } : {}) } } : {}),
+        ...(author?.name && author.email
+          ? { author: { name: author.name, email: author.email, ...(author.date ? { date: author.date } : {}) } }
+          : {}),
       });
       tip = written.data.sha;
       tipTree = tree;
@@ -103,7 +139,8 @@ async function rebaseOntoBase(gh: GithubOctokit, params: RepoParams, pull: GhPul
     await removeBranch(gh, params, temp).catch(() => {});
   }
   const current = await branchSha(gh, params, pull.head.ref);
-  if (current !== pull.head.sha) throw new ForgeError("conflict", `pull request #${pull.number} was pushed to while being rebased`);
+  if (current !== pull.head.sha)
+    throw new ForgeError("conflict", `pull request #${pull.number} was pushed to while being rebased`);
   await gh.rest.git.updateRef({ ...params, ref: `heads/${pull.head.ref}`, sha: tip, force: true });
   return tip;
 }
@@ -115,12 +152,23 @@ async function rebaseOntoBase(gh: GithubOctokit, params: RepoParams, pull: GhPul
  * @throws MergeConflictError when the base does not apply; ForgeError invalid for a closed pull
  *   request or a rebase of a fork; conflict when the head moved meanwhile; the Octokit error otherwise
  */
-export async function updateWithBase(gh: GithubOctokit, params: RepoParams, number: number, method: "merge" | "rebase", wait: (ms: number) => Promise<void>): Promise<Sha> {
+export async function updateWithBase(
+  gh: GithubOctokit,
+  params: RepoParams,
+  number: number,
+  method: "merge" | "rebase",
+  wait: (ms: number) => Promise<void>,
+): Promise<Sha> {
   const { data: pull } = await gh.rest.pulls.get({ ...params, pull_number: number });
-  if (pull.state !== "open") throw new ForgeError("invalid", `pull request #${number} is closed; only an open pull request can be updated`);
+  if (pull.state !== "open")
+    throw new ForgeError("invalid", `pull request #${number} is closed; only an open pull request can be updated`);
   const sameRepo = pull.head.repo?.full_name.toLowerCase() === `${params.owner}/${params.repo}`.toLowerCase();
   if (method === "rebase") {
-    if (!sameRepo) throw new ForgeError("invalid", `pull request #${number} comes from a fork: GitHub's API cannot rebase it (use update_method: merge)`);
+    if (!sameRepo)
+      throw new ForgeError(
+        "invalid",
+        `pull request #${number} comes from a fork: GitHub's API cannot rebase it (use update_method: merge)`,
+      );
     return rebaseOntoBase(gh, params, pull);
   }
   return sameRepo ? mergeBaseIntoHead(gh, params, pull) : updateForkBranch(gh, params, pull, wait);

@@ -13,7 +13,11 @@ export type WebhookMapping = { kind: "events"; events: ForgeEvent[] } | { kind: 
 /** A payload that lacks a field the mapping reads; `path` names it (e.g. "pull_request.number"). */
 export class WebhookPayloadError extends Error {
   override readonly name = "WebhookPayloadError";
-  constructor(readonly event: string, readonly path: string, message: string) {
+  constructor(
+    readonly event: string,
+    readonly path: string,
+    message: string,
+  ) {
     super(`${event} payload: ${path || "(root)"}: ${message}`);
   }
 }
@@ -30,7 +34,11 @@ const pullRequestPayload = z.object({
   sender: login.nullish(),
   pull_request: z.object({ head: z.object({ sha }), merged: z.boolean().nullish(), merge_commit_sha: sha.nullish() }),
 });
-const pullNumberPayload = z.object({ action: z.string(), repository, pull_request: z.object({ number: z.number().int().positive() }) });
+const pullNumberPayload = z.object({
+  action: z.string(),
+  repository,
+  pull_request: z.object({ number: z.number().int().positive() }),
+});
 const issueCommentPayload = z.object({
   action: z.string(),
   repository,
@@ -39,13 +47,22 @@ const issueCommentPayload = z.object({
     id: z.number().int().positive(),
     body: z.string().nullish(),
     html_url: z.string().nullish(),
-    user: z.object({ login: z.string(), id: z.number().int(), type: z.string().nullish(), avatar_url: z.string().nullish() }).nullish(),
+    user: z
+      .object({ login: z.string(), id: z.number().int(), type: z.string().nullish(), avatar_url: z.string().nullish() })
+      .nullish(),
   }),
 });
 const checkRunPayload = z.object({ action: z.string(), repository, check_run: z.object({ head_sha: sha }) });
 const checkSuitePayload = z.object({ action: z.string(), repository, check_suite: z.object({ head_sha: sha }) });
 const statusPayload = z.object({ repository, sha });
-const pushPayload = z.object({ repository, ref: z.string(), before: sha, after: sha, forced: z.boolean().nullish(), deleted: z.boolean().nullish() });
+const pushPayload = z.object({
+  repository,
+  ref: z.string(),
+  before: sha,
+  after: sha,
+  forced: z.boolean().nullish(),
+  deleted: z.boolean().nullish(),
+});
 
 function parse<S extends z.ZodType>(event: string, schema: S, payload: unknown): z.infer<S> {
   const result = schema.safeParse(payload);
@@ -84,17 +101,30 @@ const ignored = (reason: string): WebhookMapping => ({ kind: "ignored", reason }
 function mapPullRequest(payload: unknown): WebhookMapping {
   const p = parse("pull_request", pullRequestPayload, payload);
   const kind = PULL_ACTIONS[p.action];
-  const repo = p.repository.full_name, number = p.number;
+  const repo = p.repository.full_name,
+    number = p.number;
   switch (kind) {
     case "opened":
       return events({ kind: "pull_request_opened", repo, number });
     case "synchronized":
-      return events({ kind: "pull_request_synchronized", repo, number, headSha: p.pull_request.head.sha, by: p.sender?.login ?? null });
+      return events({
+        kind: "pull_request_synchronized",
+        repo,
+        number,
+        headSha: p.pull_request.head.sha,
+        by: p.sender?.login ?? null,
+      });
     case "edited":
       return events({ kind: "pull_request_edited", repo, number });
     case "closed": {
       const merged = p.pull_request.merged === true;
-      return events({ kind: "pull_request_closed", repo, number, merged, mergeCommitSha: merged ? (p.pull_request.merge_commit_sha ?? null) : null });
+      return events({
+        kind: "pull_request_closed",
+        repo,
+        number,
+        merged,
+        mergeCommitSha: merged ? (p.pull_request.merge_commit_sha ?? null) : null,
+      });
     }
     case "labeled":
       return events({ kind: "pull_request_labeled", repo, number });
@@ -146,12 +176,14 @@ export function mapGithubWebhook(eventName: string, payload: unknown): WebhookMa
       return mapPullRequest(payload);
     case "pull_request_review": {
       const p = parse(eventName, pullNumberPayload, payload);
-      if (!["submitted", "edited", "dismissed"].includes(p.action)) return ignored(`pull_request_review action "${p.action}"`);
+      if (!["submitted", "edited", "dismissed"].includes(p.action))
+        return ignored(`pull_request_review action "${p.action}"`);
       return events({ kind: "pull_request_reviewed", repo: p.repository.full_name, number: p.pull_request.number });
     }
     case "pull_request_review_thread": {
       const p = parse(eventName, pullNumberPayload, payload);
-      if (!["resolved", "unresolved"].includes(p.action)) return ignored(`pull_request_review_thread action "${p.action}"`);
+      if (!["resolved", "unresolved"].includes(p.action))
+        return ignored(`pull_request_review_thread action "${p.action}"`);
       return events({ kind: "pull_request_reviewed", repo: p.repository.full_name, number: p.pull_request.number });
     }
     case "issue_comment":
@@ -163,7 +195,8 @@ export function mapGithubWebhook(eventName: string, payload: unknown): WebhookMa
     }
     case "check_suite": {
       const p = parse(eventName, checkSuitePayload, payload);
-      if (p.action !== "completed") return ignored(`check_suite action "${p.action}": its check runs report their own changes`);
+      if (p.action !== "completed")
+        return ignored(`check_suite action "${p.action}": its check runs report their own changes`);
       return events({ kind: "checks_changed", repo: p.repository.full_name, sha: p.check_suite.head_sha });
     }
     case "status": {

@@ -70,8 +70,10 @@ export async function registerGithubWebhook(app: FastifyInstance, deps: GithubWe
 
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser(["application/json", "application/x-www-form-urlencoded"], { parseAs: "string", bodyLimit: BODY_LIMIT }, (_req, body, done) =>
-      done(null, body),
+    scope.addContentTypeParser(
+      ["application/json", "application/x-www-form-urlencoded"],
+      { parseAs: "string", bodyLimit: BODY_LIMIT },
+      (_req, body, done) => done(null, body),
     );
 
     scope.post(GITHUB_WEBHOOK_PATH, async (req, reply) => {
@@ -80,9 +82,11 @@ export async function registerGithubWebhook(app: FastifyInstance, deps: GithubWe
       const valid = signature !== null && raw !== "" && (await webhooks.verify(raw, signature).catch(() => false));
       if (!valid) throw new DomainError("unauthenticated", "missing or invalid X-Hub-Signature-256");
 
-      const event = headerOf(req, "x-github-event"), delivery = headerOf(req, "x-github-delivery");
+      const event = headerOf(req, "x-github-event"),
+        delivery = headerOf(req, "x-github-delivery");
       if (!event) throw invalidField("X-GitHub-Event", "header required");
-      if (!delivery || delivery.length > 200) throw invalidField("X-GitHub-Delivery", "header required (at most 200 characters)");
+      if (!delivery || delivery.length > 200)
+        throw invalidField("X-GitHub-Delivery", "header required (at most 200 characters)");
       let payload: unknown;
       try {
         payload = JSON.parse(payloadText(req, raw) ?? "");
@@ -97,7 +101,8 @@ export async function registerGithubWebhook(app: FastifyInstance, deps: GithubWe
         deps.log.error({ err: e, event, delivery }, "GitHub webhook payload could not be mapped");
         return reply.code(202).send({ status: "unreadable", delivery });
       }
-      if (mapping.kind === "ignored") return reply.code(202).send({ status: "ignored", delivery, reason: mapping.reason });
+      if (mapping.kind === "ignored")
+        return reply.code(202).send({ status: "ignored", delivery, reason: mapping.reason });
 
       if (!(await claimGithubDelivery(deps.pool, delivery, event, now()))) {
         deps.log.info({ event, delivery }, "GitHub webhook delivery already processed");
@@ -106,7 +111,10 @@ export async function registerGithubWebhook(app: FastifyInstance, deps: GithubWe
       try {
         for (const [i, e] of mapping.events.entries()) await deps.sink(e, githubEventKey(delivery, i));
       } catch (e) {
-        throw new Error(`the events of GitHub delivery ${delivery} (${event}) could not be handed over; a redelivery is processed`, { cause: e });
+        throw new Error(
+          `the events of GitHub delivery ${delivery} (${event}) could not be handed over; a redelivery is processed`,
+          { cause: e },
+        );
       }
       await completeGithubDelivery(deps.pool, delivery, now());
       return reply.code(200).send({ status: "processed", delivery, events: mapping.events.length });

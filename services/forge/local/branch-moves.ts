@@ -39,7 +39,15 @@ export async function recordBranchMove(ctx: WriteContext, signals: CiSignals, mo
   const forced = before !== null && after !== null && !(await isAncestor(ctx.git, before, after));
   ctx.emit({ kind: "branch_pushed", repo, branch, before, after, forced });
   for (const { pull, mergeCommitSha } of move.merged ?? []) {
-    if (!(await store.markPullRequestMerged(ctx.client, pull.id, { baseSha: before ?? pull.headSha, mergeCommitSha, mergedById: move.by.id, now: ctx.now }))) continue;
+    if (
+      !(await store.markPullRequestMerged(ctx.client, pull.id, {
+        baseSha: before ?? pull.headSha,
+        mergeCommitSha,
+        mergedById: move.by.id,
+        now: ctx.now,
+      }))
+    )
+      continue;
     ctx.emit({ kind: "pull_request_closed", repo, number: pull.number, merged: true, mergeCommitSha });
   }
   if (after === null) {
@@ -54,7 +62,11 @@ export async function recordBranchMove(ctx: WriteContext, signals: CiSignals, mo
     ctx.emit({ kind: "pull_request_synchronized", repo, number: pull.number, headSha: after, by: move.by.login });
   }
   if (heads.length > 0 || move.checks !== undefined) {
-    await requestChecks(ctx, signals, { sha: after, branch, reason: heads.length > 0 ? `head of #${heads.map((p) => p.number).join(", #")} moved` : move.checks! });
+    await requestChecks(ctx, signals, {
+      sha: after,
+      branch,
+      reason: heads.length > 0 ? `head of #${heads.map((p) => p.number).join(", #")} moved` : move.checks!,
+    });
   } else {
     await cancelSupersededJobs(ctx, signals, branch, after);
   }
@@ -62,13 +74,34 @@ export async function recordBranchMove(ctx: WriteContext, signals: CiSignals, mo
 }
 
 /** Open pull requests into `branch` whose head `after` now contains are merged by `by` (as GitHub marks a pushed merge). */
-async function mergeContainedPulls(ctx: WriteContext, branch: string, before: string | null, after: string, by: store.LocalUserRow): Promise<void> {
+async function mergeContainedPulls(
+  ctx: WriteContext,
+  branch: string,
+  before: string | null,
+  after: string,
+  by: store.LocalUserRow,
+): Promise<void> {
   const pulls = (await store.openPullsWithBase(ctx.client, ctx.repo.id, branch)).filter((p) => p.headBranch !== branch);
-  const contained = await commitsContainedIn(ctx.git, pulls.map((p) => p.headSha), after);
+  const contained = await commitsContainedIn(
+    ctx.git,
+    pulls.map((p) => p.headSha),
+    after,
+  );
   for (const pull of pulls) {
     if (!contained.has(pull.headSha)) continue;
-    await store.markPullRequestMerged(ctx.client, pull.id, { baseSha: before ?? after, mergeCommitSha: after, mergedById: by.id, now: ctx.now });
-    ctx.emit({ kind: "pull_request_closed", repo: ctx.repo.fullName, number: pull.number, merged: true, mergeCommitSha: after });
+    await store.markPullRequestMerged(ctx.client, pull.id, {
+      baseSha: before ?? after,
+      mergeCommitSha: after,
+      mergedById: by.id,
+      now: ctx.now,
+    });
+    ctx.emit({
+      kind: "pull_request_closed",
+      repo: ctx.repo.fullName,
+      number: pull.number,
+      merged: true,
+      mergeCommitSha: after,
+    });
   }
 }
 
@@ -78,7 +111,14 @@ async function closeAfterDeletion(ctx: WriteContext, branch: string, before: str
   const bases = await store.openPullsWithBase(ctx.client, ctx.repo.id, branch);
   for (const pull of [...heads, ...bases].sort((a, b) => a.number - b.number)) {
     const baseSha = pull.baseBranch === branch ? before : await findBranchSha(ctx.git, pull.baseBranch);
-    if (!(await store.closePullRequestRow(ctx.client, pull.id, { baseSha: baseSha ?? pull.headSha, now: ctx.now }))) continue;
-    ctx.emit({ kind: "pull_request_closed", repo: ctx.repo.fullName, number: pull.number, merged: false, mergeCommitSha: null });
+    if (!(await store.closePullRequestRow(ctx.client, pull.id, { baseSha: baseSha ?? pull.headSha, now: ctx.now })))
+      continue;
+    ctx.emit({
+      kind: "pull_request_closed",
+      repo: ctx.repo.fullName,
+      number: pull.number,
+      merged: false,
+      mergeCommitSha: null,
+    });
   }
 }

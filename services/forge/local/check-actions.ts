@@ -16,7 +16,12 @@ import { inRepository } from "./write-context.js";
  * @throws LocalForgeError not_found / invalid (field ref) when `ref` names nothing; ForgeError
  *   not_found for an unknown repository
  */
-export async function runChecksAt(core: ForgeCore, signals: CiSignals, repo: RepoName, ref: string): Promise<{ sha: Sha; checks: string[] }> {
+export async function runChecksAt(
+  core: ForgeCore,
+  signals: CiSignals,
+  repo: RepoName,
+  ref: string,
+): Promise<{ sha: Sha; checks: string[] }> {
   return inRepository(core, repo, { what: `running the checks of ${ref}` }, async (ctx) => {
     let sha: Sha;
     let branch: string | null = null;
@@ -34,7 +39,8 @@ export async function runChecksAt(core: ForgeCore, signals: CiSignals, repo: Rep
         sha = await withField("ref", () => resolveCommit(ctx.git, ref));
       }
     }
-    if (!/^[0-9a-f]{40}$/.test(sha)) throw new LocalForgeError("invalid", `"${ref}" does not name a commit`, { field: "ref" });
+    if (!/^[0-9a-f]{40}$/.test(sha))
+      throw new LocalForgeError("invalid", `"${ref}" does not name a commit`, { field: "ref" });
     const { checks } = await requestChecks(ctx, signals, { sha, branch, reason: `ci run ${ref}`, rerun: true });
     return { sha, checks };
   });

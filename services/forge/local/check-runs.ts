@@ -34,19 +34,36 @@ export async function writeCheckRun(core: ForgeCore, repo: RepoName, input: Chec
   if (name === "") throw new LocalForgeError("invalid", "a check run needs a name", { field: "name" });
   await inRepository(core, repo, { what: `writing check run ${name}`, lock: false }, async (ctx) => {
     const sha = await withField("sha", () => resolveCommit(ctx.git, input.sha));
-    if (sha !== input.sha.toLowerCase()) throw new LocalForgeError("invalid", `"${input.sha}" is not a full commit SHA`, { field: "sha" });
+    if (sha !== input.sha.toLowerCase())
+      throw new LocalForgeError("invalid", `"${input.sha}" is not a full commit SHA`, { field: "sha" });
     const existing = await store.findNewestCheckRun(ctx.client, ctx.repo.id, sha, name, input.app);
     const done = input.state !== "pending";
     const startedAt = existing?.startedAt ?? ctx.now;
     const completedAt = done ? ctx.now : null;
     if (existing === null) {
       await store.insertCheckRun(ctx.client, {
-        repositoryId: ctx.repo.id, sha, name, state: input.state, description: input.description, detailsUrl: input.detailsUrl, app: input.app,
-        output: input.output, ciJobId: null, startedAt, completedAt, now: ctx.now,
+        repositoryId: ctx.repo.id,
+        sha,
+        name,
+        state: input.state,
+        description: input.description,
+        detailsUrl: input.detailsUrl,
+        app: input.app,
+        output: input.output,
+        ciJobId: null,
+        startedAt,
+        completedAt,
+        now: ctx.now,
       });
     } else {
       await store.updateCheckRun(ctx.client, existing.id, {
-        state: input.state, description: input.description, detailsUrl: input.detailsUrl, output: input.output, startedAt, completedAt, now: ctx.now,
+        state: input.state,
+        description: input.description,
+        detailsUrl: input.detailsUrl,
+        output: input.output,
+        startedAt,
+        completedAt,
+        now: ctx.now,
       });
     }
     ctx.emit({ kind: "checks_changed", repo: ctx.repo.fullName, sha });

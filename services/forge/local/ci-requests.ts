@@ -51,14 +51,20 @@ export async function declaredChecks(git: BareRepo, sha: string): Promise<string
  * Cancels the queued and running jobs of `branch` other than those of `keepSha`, marks their
  * unfinished check runs cancelled (emitting checks_changed), and stops them after the commit.
  */
-export async function cancelSupersededJobs(ctx: WriteContext, signals: CiSignals, branch: string, keepSha: string | null): Promise<void> {
+export async function cancelSupersededJobs(
+  ctx: WriteContext,
+  signals: CiSignals,
+  branch: string,
+  keepSha: string | null,
+): Promise<void> {
   const ids = await store.cancelCiJobsOfBranch(ctx.client, ctx.repo.id, branch, keepSha, ctx.now);
   await afterCancel(ctx, signals, ids);
 }
 
 async function afterCancel(ctx: WriteContext, signals: CiSignals, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
-  for (const sha of await store.cancelCheckRunsOfCiJobs(ctx.client, ids, ctx.now)) ctx.emit({ kind: "checks_changed", repo: ctx.repo.fullName, sha });
+  for (const sha of await store.cancelCheckRunsOfCiJobs(ctx.client, ids, ctx.now))
+    ctx.emit({ kind: "checks_changed", repo: ctx.repo.fullName, sha });
   ctx.afterCommit(() => signals.cancelled(ids));
 }
 
@@ -68,17 +74,40 @@ async function afterCancel(ctx: WriteContext, signals: CiSignals, ids: number[])
  *   or the commit's checks already ran and this is not a re-run)
  * @throws ForgeError not_found when the commit does not exist
  */
-export async function requestChecks(ctx: WriteContext, signals: CiSignals, request: CheckRequest): Promise<{ jobId: number | null; checks: string[] }> {
-  if (request.branch !== null) await cancelSupersededJobs(ctx, signals, request.branch, request.rerun ? null : request.sha);
-  if (request.rerun) await afterCancel(ctx, signals, await store.cancelCiJobsOfCommit(ctx.client, ctx.repo.id, request.sha, ctx.now));
+export async function requestChecks(
+  ctx: WriteContext,
+  signals: CiSignals,
+  request: CheckRequest,
+): Promise<{ jobId: number | null; checks: string[] }> {
+  if (request.branch !== null)
+    await cancelSupersededJobs(ctx, signals, request.branch, request.rerun ? null : request.sha);
+  if (request.rerun)
+    await afterCancel(ctx, signals, await store.cancelCiJobsOfCommit(ctx.client, ctx.repo.id, request.sha, ctx.now));
   const checks = await declaredChecks(ctx.git, request.sha);
   if (checks.length === 0) return { jobId: null, checks };
-  if (!request.rerun && (await store.hasLiveCiJob(ctx.client, ctx.repo.id, request.sha))) return { jobId: null, checks };
-  const jobId = await store.insertCiJob(ctx.client, { repositoryId: ctx.repo.id, sha: request.sha, branch: request.branch, reason: request.reason, now: ctx.now });
+  if (!request.rerun && (await store.hasLiveCiJob(ctx.client, ctx.repo.id, request.sha)))
+    return { jobId: null, checks };
+  const jobId = await store.insertCiJob(ctx.client, {
+    repositoryId: ctx.repo.id,
+    sha: request.sha,
+    branch: request.branch,
+    reason: request.reason,
+    now: ctx.now,
+  });
   for (const name of checks) {
     await store.insertCheckRun(ctx.client, {
-      repositoryId: ctx.repo.id, sha: request.sha, name, state: "pending", description: "queued", detailsUrl: null, app: LOCAL_CI_APP,
-      output: "", ciJobId: jobId, startedAt: null, completedAt: null, now: ctx.now,
+      repositoryId: ctx.repo.id,
+      sha: request.sha,
+      name,
+      state: "pending",
+      description: "queued",
+      detailsUrl: null,
+      app: LOCAL_CI_APP,
+      output: "",
+      ciJobId: jobId,
+      startedAt: null,
+      completedAt: null,
+      now: ctx.now,
     });
   }
   ctx.emit({ kind: "checks_changed", repo: ctx.repo.fullName, sha: request.sha });

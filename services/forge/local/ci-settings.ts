@@ -8,9 +8,17 @@
 import { z } from "zod";
 import { DEFAULT_CI_SLOTS } from "./local-forge.js";
 
-const LeaseSeconds = z.coerce.number().int("must be a whole number of seconds").min(4, "must be at least 4").max(3600, "must be at most 3600");
+const LeaseSeconds = z.coerce
+  .number()
+  .int("must be a whole number of seconds")
+  .min(4, "must be at least 4")
+  .max(3600, "must be at most 3600");
 
-const Slots = z.coerce.number().int("must be a whole number").min(1, "must be at least 1").max(256, "must be at most 256");
+const Slots = z.coerce
+  .number()
+  .int("must be a whole number")
+  .min(1, "must be at least 1")
+  .max(256, "must be at most 256");
 
 /**
  * A variable's value checked by `schema`; undefined when it is unset or blank.

@@ -50,7 +50,10 @@ export class CiWorker implements CiSignals {
   private poller: NodeJS.Timeout | null = null;
   private stopping = false;
 
-  constructor(private readonly core: ForgeCore, private readonly options: CiWorkerOptions) {
+  constructor(
+    private readonly core: ForgeCore,
+    private readonly options: CiWorkerOptions,
+  ) {
     this.id = options.workerId ?? randomUUID();
   }
 
@@ -106,7 +109,9 @@ export class CiWorker implements CiSignals {
   }
 
   private pump(): Promise<void> {
-    this.chain = this.chain.then(() => this.claimWhileFree()).catch((e) => this.core.logger.error({ err: e }, "claiming CI jobs failed"));
+    this.chain = this.chain
+      .then(() => this.claimWhileFree())
+      .catch((e) => this.core.logger.error({ err: e }, "claiming CI jobs failed"));
     return this.chain;
   }
 
@@ -140,7 +145,11 @@ export class CiWorker implements CiSignals {
     if (job.attempts > maxAttempts) {
       log.warn({ attempts: job.attempts }, "CI job given up: its worker stopped while running it too many times");
       for (const name of runs.keys()) {
-        await this.write(job, runs, name, { state: "error", description: `the CI runner stopped ${maxAttempts} times while running this check`, completedAt: this.core.now() });
+        await this.write(job, runs, name, {
+          state: "error",
+          description: `the CI runner stopped ${maxAttempts} times while running this check`,
+          completedAt: this.core.now(),
+        });
       }
       await this.finish(job);
       return;
@@ -196,7 +205,12 @@ export class CiWorker implements CiSignals {
    * not answer) first reads the job's runs again, since the failed try may have committed before
    * its answer was lost.
    */
-  private async write(job: store.CiJobRow, runs: Map<string, number>, name: string, change: Omit<store.CheckRunChange, "now">): Promise<void> {
+  private async write(
+    job: store.CiJobRow,
+    runs: Map<string, number>,
+    name: string,
+    change: Omit<store.CheckRunChange, "now">,
+  ): Promise<void> {
     await this.core.ready;
     const now = this.core.now();
     const stored = await this.retrying(async (attempt) => {
@@ -206,9 +220,18 @@ export class CiWorker implements CiSignals {
         let written: store.CheckRunRow | null;
         if (id === undefined) {
           written = await store.insertCheckRun(client, {
-            repositoryId: job.repositoryId, sha: job.sha, name, state: change.state,
-            description: change.description ?? "", detailsUrl: null, app: LOCAL_CI_APP, output: change.output ?? "",
-            ciJobId: job.id, startedAt: change.startedAt ?? null, completedAt: change.completedAt ?? null, now,
+            repositoryId: job.repositoryId,
+            sha: job.sha,
+            name,
+            state: change.state,
+            description: change.description ?? "",
+            detailsUrl: null,
+            app: LOCAL_CI_APP,
+            output: change.output ?? "",
+            ciJobId: job.id,
+            startedAt: change.startedAt ?? null,
+            completedAt: change.completedAt ?? null,
+            now,
           });
         } else {
           written = await store.updateCheckRun(client, id, { ...change, now }, true);
@@ -226,13 +249,26 @@ export class CiWorker implements CiSignals {
 
 /** The final check run fields of a result: state, a one-line description, the output. */
 export function finalChange(result: CheckResult): Omit<store.CheckRunChange, "now"> {
-  const seconds = result.startedAt === null ? null : Math.round((result.completedAt.getTime() - result.startedAt.getTime()) / 1000);
+  const seconds =
+    result.startedAt === null ? null : Math.round((result.completedAt.getTime() - result.startedAt.getTime()) / 1000);
   const took = seconds === null ? "" : ` after ${seconds} s`;
   const description =
-    result.state === "success" ? `passed${took}`
-    : result.state === "failure" ? (result.exitCode === null ? `failed${took}` : `failed with exit code ${result.exitCode}${took}`)
-    : result.state === "timed_out" ? `timed out${took}`
-    : result.state === "cancelled" ? "cancelled"
-    : "could not run";
-  return { state: result.state, description, output: result.output, startedAt: result.startedAt, completedAt: result.completedAt };
+    result.state === "success"
+      ? `passed${took}`
+      : result.state === "failure"
+        ? result.exitCode === null
+          ? `failed${took}`
+          : `failed with exit code ${result.exitCode}${took}`
+        : result.state === "timed_out"
+          ? `timed out${took}`
+          : result.state === "cancelled"
+            ? "cancelled"
+            : "could not run";
+  return {
+    state: result.state,
+    description,
+    output: result.output,
+    startedAt: result.startedAt,
+    completedAt: result.completedAt,
+  };
 }

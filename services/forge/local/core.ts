@@ -96,7 +96,11 @@ export async function readRepository(core: ForgeCore, repo: RepoName): Promise<s
  * The pull request row `number` of a repository.
  * @throws ForgeError not_found when there is no such pull request
  */
-export async function readPull(q: store.Queryable, repo: store.LocalRepositoryRow, number: number): Promise<store.PullRequestRow> {
+export async function readPull(
+  q: store.Queryable,
+  repo: store.LocalRepositoryRow,
+  number: number,
+): Promise<store.PullRequestRow> {
   const row = await asForgeError(`reading pull request #${number}`, () => store.findPullRequest(q, repo.id, number));
   if (row === null) throw new ForgeError("not_found", `pull request #${number} does not exist in ${repo.fullName}`);
   return row;

@@ -42,7 +42,11 @@ export class LocalEventOutbox {
    */
   private readonly inSink = new AsyncLocalStorage<{ active: boolean }>();
 
-  constructor(private readonly db: pg.Pool, private readonly logger: Logger, sink: ForgeEventSink | null) {
+  constructor(
+    private readonly db: pg.Pool,
+    private readonly logger: Logger,
+    sink: ForgeEventSink | null,
+  ) {
     this.sink = sink;
   }
 
@@ -116,9 +120,11 @@ export class LocalEventOutbox {
       }
     } finally {
       // A failed delete only means these are delivered again after a restart (the queue takes each once).
-      await store.deleteForgeEvents(this.db, delivered).catch((e) =>
-        this.logger.warn({ err: e, events: delivered.length }, "could not delete delivered forge events"),
-      );
+      await store
+        .deleteForgeEvents(this.db, delivered)
+        .catch((e) =>
+          this.logger.warn({ err: e, events: delivered.length }, "could not delete delivered forge events"),
+        );
     }
   }
 

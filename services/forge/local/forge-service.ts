@@ -16,7 +16,6 @@ import { DEFAULT_USER_LOGIN } from "./core.js";
 import type { LocalForge } from "./local-forge.js";
 import type { PullRequestView } from "./pull-views.js";
 
-
 /**
  * Runs a handler after the admin check. Its ForgeErrors (LocalForgeError with an RPC hint or a
  * field) are answered by the gateway with their kind (contracts/domain-error.ts).
@@ -64,12 +63,26 @@ export function localPullRequestOf(view: PullRequestView): MessageInitShape<type
     draft: pull.draft,
     labels: view.labels,
     checks: view.checks.map((c) => ({
-      name: c.name, state: c.state, description: c.description, app: c.app, detailsUrl: c.detailsUrl ?? "", output: outputTail(c.output),
+      name: c.name,
+      state: c.state,
+      description: c.description,
+      app: c.app,
+      detailsUrl: c.detailsUrl ?? "",
+      output: outputTail(c.output),
       startedAt: c.startedAt === null ? undefined : timestampFromDate(c.startedAt),
       completedAt: c.completedAt === null ? undefined : timestampFromDate(c.completedAt),
     })),
-    reviews: view.reviews.map((r) => ({ author: r.author, state: r.state, submittedAt: timestampFromDate(r.submittedAt) })),
-    comments: view.comments.map((c) => ({ id: BigInt(c.id), author: c.author, body: c.body, createdAt: timestampFromDate(c.createdAt) })),
+    reviews: view.reviews.map((r) => ({
+      author: r.author,
+      state: r.state,
+      submittedAt: timestampFromDate(r.submittedAt),
+    })),
+    comments: view.comments.map((c) => ({
+      id: BigInt(c.id),
+      author: c.author,
+      body: c.body,
+      createdAt: timestampFromDate(c.createdAt),
+    })),
     createdAt: timestampFromDate(pull.createdAt),
     mergedAt: pull.mergedAt === null ? undefined : timestampFromDate(pull.mergedAt),
     mergeCommitSha: pull.mergeCommitSha ?? undefined,
@@ -83,14 +96,22 @@ export function createForgeService(forge: LocalForge): ServiceImpl<typeof ForgeS
     createRepository: (req, ctx) =>
       handle(ctx, async () => {
         const created = await forge.addRepository({
-          repo: repoOf(req), fromPath: orNull(req.fromPath), defaultBranch: orNull(req.defaultBranch), atRef: orNull(req.atRef),
+          repo: repoOf(req),
+          fromPath: orNull(req.fromPath),
+          defaultBranch: orNull(req.defaultBranch),
+          atRef: orNull(req.atRef),
         });
         return { defaultBranch: created.defaultBranch, headSha: created.headSha };
       }),
     pushBranch: (req, ctx) =>
       handle(ctx, async () => {
         const pushed = await forge.pushBranch({
-          repo: repoOf(req), fromPath: req.fromPath, sourceRef: req.sourceRef, branch: req.branch, force: req.force, merge: req.merge,
+          repo: repoOf(req),
+          fromPath: req.fromPath,
+          sourceRef: req.sourceRef,
+          branch: req.branch,
+          force: req.force,
+          merge: req.merge,
           pusher: req.pusher || DEFAULT_USER_LOGIN,
         });
         return { beforeSha: pushed.before ?? "", afterSha: pushed.after };
@@ -99,19 +120,33 @@ export function createForgeService(forge: LocalForge): ServiceImpl<typeof ForgeS
       handle(ctx, async () => {
         const repo = repoOf(req);
         const number = await forge.openPullRequest(repo, {
-          head: req.head, base: req.base, title: req.title || req.head, body: req.body, author: req.author || DEFAULT_USER_LOGIN, draft: req.draft,
+          head: req.head,
+          base: req.base,
+          title: req.title || req.head,
+          body: req.body,
+          author: req.author || DEFAULT_USER_LOGIN,
+          draft: req.draft,
         });
         return { pullRequest: localPullRequestOf(await forge.describePullRequest(repo, number)) };
       }),
     commentPullRequest: (req, ctx) =>
-      handle(ctx, async () => ({ commentId: BigInt(await forge.commentAs(repoOf(req), numberOf(req.number), req.body, req.author || DEFAULT_USER_LOGIN)) })),
+      handle(ctx, async () => ({
+        commentId: BigInt(
+          await forge.commentAs(repoOf(req), numberOf(req.number), req.body, req.author || DEFAULT_USER_LOGIN),
+        ),
+      })),
     reviewPullRequest: (req, ctx) =>
       handle(ctx, async () => {
         const event = req.event as "APPROVE" | "REQUEST_CHANGES" | "COMMENT";
-        await forge.review(repoOf(req), numberOf(req.number), { event, body: req.body, author: req.author || DEFAULT_USER_LOGIN });
+        await forge.review(repoOf(req), numberOf(req.number), {
+          event,
+          body: req.body,
+          author: req.author || DEFAULT_USER_LOGIN,
+        });
         return {};
       }),
-    labelPullRequest: (req, ctx) => handle(ctx, async () => ({ labels: await forge.label(repoOf(req), numberOf(req.number), req.add, req.remove) })),
+    labelPullRequest: (req, ctx) =>
+      handle(ctx, async () => ({ labels: await forge.label(repoOf(req), numberOf(req.number), req.add, req.remove) })),
     closePullRequest: (req, ctx) =>
       handle(ctx, async () => {
         await forge.closePullRequest(repoOf(req), numberOf(req.number));
@@ -127,7 +162,10 @@ export function createForgeService(forge: LocalForge): ServiceImpl<typeof ForgeS
         await forge.editPullRequest(repo, number, { title: req.title, body: req.body, base: req.base });
         return { pullRequest: localPullRequestOf(await forge.describePullRequest(repo, number)) };
       }),
-    getPullRequest: (req, ctx) => handle(ctx, async () => ({ pullRequest: localPullRequestOf(await forge.describePullRequest(repoOf(req), numberOf(req.number))) })),
+    getPullRequest: (req, ctx) =>
+      handle(ctx, async () => ({
+        pullRequest: localPullRequestOf(await forge.describePullRequest(repoOf(req), numberOf(req.number))),
+      })),
     listPullRequests: (req, ctx) =>
       handle(ctx, async () => {
         const state = req.state === "" ? null : (req.state as "open" | "closed" | "merged");
@@ -137,12 +175,19 @@ export function createForgeService(forge: LocalForge): ServiceImpl<typeof ForgeS
     postCheckRun: (req, ctx) =>
       handle(ctx, async () => {
         await forge.postCheckRun(repoOf(req), {
-          sha: req.sha, name: req.name, state: req.state as CheckState, description: req.description, detailsUrl: orNull(req.detailsUrl), app: req.app || "external",
+          sha: req.sha,
+          name: req.name,
+          state: req.state as CheckState,
+          description: req.description,
+          detailsUrl: orNull(req.detailsUrl),
+          app: req.app || "external",
         });
         return {};
       }),
     getBranch: (req, ctx) => handle(ctx, async () => forge.getBranch(repoOf(req), req.branch)),
     deleteBranch: (req, ctx) =>
-      handle(ctx, async () => ({ beforeSha: await forge.deleteBranchAs(repoOf(req), req.branch, req.pusher || DEFAULT_USER_LOGIN) })),
+      handle(ctx, async () => ({
+        beforeSha: await forge.deleteBranchAs(repoOf(req), req.branch, req.pusher || DEFAULT_USER_LOGIN),
+      })),
   };
 }

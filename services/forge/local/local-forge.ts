@@ -18,7 +18,13 @@ import { LocalForgeError, withField } from "./errors.js";
 import { createLocalForgePort } from "./port.js";
 import { commentPull, labelPull, openPull, reviewPull, type REVIEW_EVENTS } from "./pull-actions.js";
 import { describePullRequest, listPullRequestViews, type PullRequestView } from "./pull-views.js";
-import { addRepository, deleteBranchAs, pushBranch, type AddRepositoryInput, type PushInput } from "./repository-actions.js";
+import {
+  addRepository,
+  deleteBranchAs,
+  pushBranch,
+  type AddRepositoryInput,
+  type PushInput,
+} from "./repository-actions.js";
 import { recoverAtStartUp } from "./start-up.js";
 import { inRepository } from "./write-context.js";
 
@@ -51,7 +57,10 @@ const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
 
 /** @throws LocalForgeError invalid naming `field` when `login` is not one */
 function checkLogin(login: string, field: string): string {
-  if (!LOGIN.test(login)) throw new LocalForgeError("invalid", `"${login}" is not a login (1-39 letters, digits or single hyphens)`, { field });
+  if (!LOGIN.test(login))
+    throw new LocalForgeError("invalid", `"${login}" is not a login (1-39 letters, digits or single hyphens)`, {
+      field,
+    });
   return login;
 }
 
@@ -62,11 +71,18 @@ export interface LocalForge extends ForgePort {
   /** Pushes a commit of a local git repository to a branch (ForgeService.PushBranch). */
   pushBranch(input: PushInput): Promise<{ before: Sha | null; after: Sha }>;
   /** Opens a pull request as a person (ForgeService.OpenPullRequest). @returns its number */
-  openPullRequest(repo: RepoName, input: { head: string; base: string; title: string; body: string; author: string; draft: boolean }): Promise<number>;
+  openPullRequest(
+    repo: RepoName,
+    input: { head: string; base: string; title: string; body: string; author: string; draft: boolean },
+  ): Promise<number>;
   /** Comments as a person. @returns the comment id */
   commentAs(repo: RepoName, number: number, body: string, author: string): Promise<number>;
   /** Reviews as a person. */
-  review(repo: RepoName, number: number, input: { event: keyof typeof REVIEW_EVENTS; body: string; author: string }): Promise<void>;
+  review(
+    repo: RepoName,
+    number: number,
+    input: { event: keyof typeof REVIEW_EVENTS; body: string; author: string },
+  ): Promise<void>;
   /**
    * Edits a pull request's title, body and/or base branch (retargeting it, as on GitHub); an
    * absent field keeps its value. Emits one `pull_request_edited` when something changed, nothing
@@ -81,7 +97,11 @@ export interface LocalForge extends ForgePort {
    *   - invalid (rpc already_exists, field base) when another open pull request goes from the
    *     same head into that base.
    */
-  editPullRequest(repo: RepoName, number: number, input: { title?: string; body?: string; base?: string }): Promise<void>;
+  editPullRequest(
+    repo: RepoName,
+    number: number,
+    input: { title?: string; body?: string; base?: string },
+  ): Promise<void>;
   /**
    * Deletes a branch as a person (ForgeService.DeleteBranch): `branch_pushed` with after null, and
    * the open pull requests it heads or is the base of are closed. Unlike the port's idempotent
@@ -98,7 +118,10 @@ export interface LocalForge extends ForgePort {
   /** Runs the local CI at a branch, SHA or `#n` (ForgeService.RunChecks). */
   runChecks(repo: RepoName, ref: string): Promise<{ sha: Sha; checks: string[] }>;
   /** Records a check run from an external CI (ForgeService.PostCheckRun). */
-  postCheckRun(repo: RepoName, input: { sha: Sha; name: string; state: CheckState; description: string; detailsUrl: string | null; app: string }): Promise<void>;
+  postCheckRun(
+    repo: RepoName,
+    input: { sha: Sha; name: string; state: CheckState; description: string; detailsUrl: string | null; app: string },
+  ): Promise<void>;
   /** A branch's tip and its tree (ForgeService.GetBranch). */
   getBranch(repo: RepoName, branch: string): Promise<{ sha: Sha; treeSha: Sha }>;
   /** The CI worker (started unless `ci.start` was false). */
@@ -142,14 +165,20 @@ export function createLocalForge(deps: LocalForgeDeps): LocalForge {
     },
     commentAs: async (repo, number, body, author) => {
       checkLogin(author, "author");
-      return write(core, repo, { what: `commenting on #${number}` }, async (ctx) => commentPull(ctx, number, body, await ctx.user(author)));
+      return write(core, repo, { what: `commenting on #${number}` }, async (ctx) =>
+        commentPull(ctx, number, body, await ctx.user(author)),
+      );
     },
     review: async (repo, number, input) => {
       checkLogin(input.author, "author");
-      return write(core, repo, { what: `reviewing #${number}` }, async (ctx) => reviewPull(ctx, number, { ...input, author: await ctx.user(input.author) }));
+      return write(core, repo, { what: `reviewing #${number}` }, async (ctx) =>
+        reviewPull(ctx, number, { ...input, author: await ctx.user(input.author) }),
+      );
     },
-    deleteBranchAs: async (repo, branch, pusher) => deleteBranchAs(core, ci, { repo, branch, pusher: checkLogin(pusher, "pusher") }),
-    label: (repo, number, add, remove) => write(core, repo, { what: `labelling #${number}` }, (ctx) => labelPull(ctx, number, add, remove)),
+    deleteBranchAs: async (repo, branch, pusher) =>
+      deleteBranchAs(core, ci, { repo, branch, pusher: checkLogin(pusher, "pusher") }),
+    label: (repo, number, add, remove) =>
+      write(core, repo, { what: `labelling #${number}` }, (ctx) => labelPull(ctx, number, add, remove)),
     describePullRequest: (repo, number) => describePullRequest(core, repo, number),
     listPullRequests: (repo, state) => listPullRequestViews(core, repo, state),
     runChecks: (repo, ref) => runChecksAt(core, ci, repo, ref),

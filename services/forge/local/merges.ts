@@ -11,7 +11,16 @@
 import { FAILPOINT_NAMES, failpoint } from "../../failpoints/index.js";
 import { ForgeError, type MergeMethod, type Sha } from "../types.js";
 import type { localForgeStore as store } from "../../store/index.js";
-import { branchRef, compareAndSwapRef, createMergeCommit, findBranchSha, getBranchSha, isAncestor, mergePullRequests, resolveCommit } from "./git/index.js";
+import {
+  branchRef,
+  compareAndSwapRef,
+  createMergeCommit,
+  findBranchSha,
+  getBranchSha,
+  isAncestor,
+  mergePullRequests,
+  resolveCommit,
+} from "./git/index.js";
 import { readPull } from "./core.js";
 import { recordBranchMove } from "./branch-moves.js";
 import type { CiSignals } from "./ci-requests.js";
@@ -55,8 +64,13 @@ export async function mergeBatch(ctx: WriteContext, signals: CiSignals, input: M
     const pull = found[i]!;
     if (pull.state !== "open") throw new ForgeError("invalid", `pull request #${p.number} is ${pull.state}`);
     if (pull.draft) throw new ForgeError("invalid", `pull request #${p.number} is a draft`);
-    if (pull.baseBranch !== input.base) throw new ForgeError("invalid", `pull request #${p.number} targets ${pull.baseBranch}, not ${input.base}`);
-    if (pull.headSha !== p.headSha) throw new ForgeError("conflict", `head of pull request #${p.number} moved: it is ${pull.headSha}, the tested head was ${p.headSha}`);
+    if (pull.baseBranch !== input.base)
+      throw new ForgeError("invalid", `pull request #${p.number} targets ${pull.baseBranch}, not ${input.base}`);
+    if (pull.headSha !== p.headSha)
+      throw new ForgeError(
+        "conflict",
+        `head of pull request #${p.number} moved: it is ${pull.headSha}, the tested head was ${p.headSha}`,
+      );
     rows.push(pull);
   }
   let previous: Sha;
@@ -71,7 +85,12 @@ export async function mergeBatch(ctx: WriteContext, signals: CiSignals, input: M
       base: input.base,
       expectedBaseSha: input.expectedBaseSha,
       method,
-      pulls: input.pulls.map((p, i) => ({ number: p.number, headSha: p.headSha, headBranch: rows[i]!.headBranch, message: commitMessage(method, rows[i]!, p) })),
+      pulls: input.pulls.map((p, i) => ({
+        number: p.number,
+        headSha: p.headSha,
+        headBranch: rows[i]!.headBranch,
+        message: commitMessage(method, rows[i]!, p),
+      })),
       date: ctx.now,
     });
     previous = outcome.previousSha;
@@ -99,30 +118,54 @@ function alreadyMerged(pulls: store.PullRequestRow[], base: string, bot: string)
 }
 
 /** merge-batch: one merge commit of the tested check branch into the base. */
-async function mergeCheckBranch(ctx: WriteContext, input: MergeBatchInput, rows: store.PullRequestRow[]): Promise<{ previous: Sha; tip: Sha }> {
-  if (input.checkSha === undefined) throw new ForgeError("invalid", "merge-batch needs checkSha, the tested check branch's tip");
-  const [expected, checkSha] = await Promise.all([resolveCommit(ctx.git, input.expectedBaseSha), resolveCommit(ctx.git, input.checkSha)]);
+async function mergeCheckBranch(
+  ctx: WriteContext,
+  input: MergeBatchInput,
+  rows: store.PullRequestRow[],
+): Promise<{ previous: Sha; tip: Sha }> {
+  if (input.checkSha === undefined)
+    throw new ForgeError("invalid", "merge-batch needs checkSha, the tested check branch's tip");
+  const [expected, checkSha] = await Promise.all([
+    resolveCommit(ctx.git, input.expectedBaseSha),
+    resolveCommit(ctx.git, input.checkSha),
+  ]);
   const current = await getBranchSha(ctx.git, input.base);
-  if (current !== expected) throw new ForgeError("conflict", `branch ${input.base} moved: expected ${expected}, found ${current}`);
-  if (!(await isAncestor(ctx.git, expected, checkSha))) throw new ForgeError("conflict", `the check branch ${checkSha} was not built on ${expected}`);
+  if (current !== expected)
+    throw new ForgeError("conflict", `branch ${input.base} moved: expected ${expected}, found ${current}`);
+  if (!(await isAncestor(ctx.git, expected, checkSha)))
+    throw new ForgeError("conflict", `the check branch ${checkSha} was not built on ${expected}`);
   for (const pull of rows) {
     const head = await findBranchSha(ctx.git, pull.headBranch);
-    if (head !== pull.headSha) throw new ForgeError("conflict", `head of pull request #${pull.number} moved: ${pull.headBranch} is at ${head ?? "nothing"}, expected ${pull.headSha}`);
-    if (!(await isAncestor(ctx.git, pull.headSha, checkSha))) throw new ForgeError("conflict", `the check branch ${checkSha} does not contain pull request #${pull.number}`);
+    if (head !== pull.headSha)
+      throw new ForgeError(
+        "conflict",
+        `head of pull request #${pull.number} moved: ${pull.headBranch} is at ${head ?? "nothing"}, expected ${pull.headSha}`,
+      );
+    if (!(await isAncestor(ctx.git, pull.headSha, checkSha)))
+      throw new ForgeError("conflict", `the check branch ${checkSha} does not contain pull request #${pull.number}`);
   }
   const first = input.pulls[0]!;
-  const message = first.commitTitle !== undefined
-    ? joinMessage(first.commitTitle, first.commitMessage)
-    : `Merge queue batch: ${rows.map((p) => `#${p.number}`).join(", ")}\n\n${rows.map((p) => `* #${p.number} ${p.title}`).join("\n")}`;
+  const message =
+    first.commitTitle !== undefined
+      ? joinMessage(first.commitTitle, first.commitMessage)
+      : `Merge queue batch: ${rows.map((p) => `#${p.number}`).join(", ")}\n\n${rows.map((p) => `* #${p.number} ${p.title}`).join("\n")}`;
   const tip = await createMergeCommit(ctx.git, { into: expected, from: checkSha, message, date: ctx.now });
   await compareAndSwapRef(ctx.git, branchRef(input.base), expected, tip);
   return { previous: expected, tip };
 }
 
 /** The commit message asked for, GitHub-style defaults filling a missing title; undefined = the git layer's default. */
-function commitMessage(method: MergeMethod, pull: store.PullRequestRow, p: { commitTitle?: string; commitMessage?: string }): string | undefined {
+function commitMessage(
+  method: MergeMethod,
+  pull: store.PullRequestRow,
+  p: { commitTitle?: string; commitMessage?: string },
+): string | undefined {
   if (p.commitTitle === undefined && p.commitMessage === undefined) return undefined;
-  const title = p.commitTitle ?? (method === "squash" ? `${pull.title} (#${pull.number})` : `Merge pull request #${pull.number} from ${pull.headBranch}`);
+  const title =
+    p.commitTitle ??
+    (method === "squash"
+      ? `${pull.title} (#${pull.number})`
+      : `Merge pull request #${pull.number} from ${pull.headBranch}`);
   return joinMessage(title, p.commitMessage);
 }
 

@@ -6,8 +6,13 @@
 import { ForgeError, type CheckState, type ForgePort, type PullRequestSnapshot, type RepoName } from "../types.js";
 import { localForgeStore as store } from "../../store/index.js";
 import {
-  createSpeculativeBranch, fastForwardBranch, findBranchSha, getBranchSha, readFile,
-  updateHeadWithBase, validateBranchName,
+  createSpeculativeBranch,
+  fastForwardBranch,
+  findBranchSha,
+  getBranchSha,
+  readFile,
+  updateHeadWithBase,
+  validateBranchName,
 } from "./git/index.js";
 import { asForgeError, gitOf, OWN_CHECK_APP, readPull, readRepository, type ForgeCore } from "./core.js";
 import { recordBranchMove } from "./branch-moves.js";
@@ -28,12 +33,17 @@ const SNAPSHOT_CONCURRENCY = 4;
 /** The port plus the local forge's own edit, which can also retarget a pull request (`base`). */
 export type LocalForgePort = ForgePort & {
   /** Edits a pull request's title, body or base (ForgeService.EditPullRequest). @throws ForgeError */
-  editPullRequest(repo: RepoName, number: number, input: { title?: string; body?: string; base?: string }): Promise<void>;
+  editPullRequest(
+    repo: RepoName,
+    number: number,
+    input: { title?: string; body?: string; base?: string },
+  ): Promise<void>;
 };
 
 /** Builds the port. Every method throws ForgeError only. */
 export function createLocalForgePort(core: ForgeCore, signals: CiSignals): LocalForgePort {
-  const write = <T>(repo: string, what: string, fn: Parameters<typeof inRepository<T>>[3]) => inRepository(core, repo, { what }, fn);
+  const write = <T>(repo: string, what: string, fn: Parameters<typeof inRepository<T>>[3]) =>
+    inRepository(core, repo, { what }, fn);
 
   const port: LocalForgePort = {
     async getPullRequest(repo, number) {
@@ -43,10 +53,14 @@ export function createLocalForgePort(core: ForgeCore, signals: CiSignals): Local
 
     async listOpenPullRequests(repo) {
       const row = await readRepository(core, repo);
-      const pulls = await asForgeError(`listing pull requests of ${repo}`, () => store.listPullRequests(core.db, row.id, { state: "open", order: "asc" }));
+      const pulls = await asForgeError(`listing pull requests of ${repo}`, () =>
+        store.listPullRequests(core.db, row.id, { state: "open", order: "asc" }),
+      );
       const snapshots: PullRequestSnapshot[] = [];
       for (let i = 0; i < pulls.length; i += SNAPSHOT_CONCURRENCY) {
-        snapshots.push(...(await Promise.all(pulls.slice(i, i + SNAPSHOT_CONCURRENCY).map((p) => buildSnapshot(core, row, p)))));
+        snapshots.push(
+          ...(await Promise.all(pulls.slice(i, i + SNAPSHOT_CONCURRENCY).map((p) => buildSnapshot(core, row, p)))),
+        );
       }
       return snapshots;
     },
@@ -83,10 +97,20 @@ export function createLocalForgePort(core: ForgeCore, signals: CiSignals): Local
     createSpeculativeBranch: (repo, branch, baseSha, pulls) =>
       write(repo, `building speculative branch ${branch}`, async (ctx) => {
         await validateBranchName(branch);
-        if (branch === ctx.repo.defaultBranch) throw new ForgeError("invalid", `${branch} is the default branch of ${repo}; a speculative branch cannot replace it`);
+        if (branch === ctx.repo.defaultBranch)
+          throw new ForgeError(
+            "invalid",
+            `${branch} is the default branch of ${repo}; a speculative branch cannot replace it`,
+          );
         const before = await findBranchSha(ctx.git, branch);
         const after = await createSpeculativeBranch(ctx.git, branch, baseSha, pulls, ctx.now);
-        await recordBranchMove(ctx, signals, { branch, before, after, by: await ctx.bot(), checks: `speculative branch ${branch}` });
+        await recordBranchMove(ctx, signals, {
+          branch,
+          before,
+          after,
+          by: await ctx.bot(),
+          checks: `speculative branch ${branch}`,
+        });
         return after;
       }),
 
@@ -99,9 +123,11 @@ export function createLocalForgePort(core: ForgeCore, signals: CiSignals): Local
         openPull(ctx, signals, { ...input, author: await ctx.bot(), draft: true }),
       ),
 
-    editPullRequest: (repo, number, input) => write(repo, `editing pull request #${number}`, (ctx) => editPull(ctx, number, input)),
+    editPullRequest: (repo, number, input) =>
+      write(repo, `editing pull request #${number}`, (ctx) => editPull(ctx, number, input)),
 
-    updatePullRequest: (repo, number, input) => port.editPullRequest(repo, number, { title: input.title, body: input.body }),
+    updatePullRequest: (repo, number, input) =>
+      port.editPullRequest(repo, number, { title: input.title, body: input.body }),
 
     closePullRequest: (repo, number) => write(repo, `closing pull request #${number}`, (ctx) => closePull(ctx, number)),
 
@@ -110,9 +136,19 @@ export function createLocalForgePort(core: ForgeCore, signals: CiSignals): Local
         const pull = await readPull(ctx.client, ctx.repo, number);
         if (pull.state !== "open") throw new ForgeError("invalid", `pull request #${number} is ${pull.state}`);
         const after = await updateHeadWithBase(ctx.git, {
-          head: pull.headBranch, base: pull.baseBranch, method, date: ctx.now, expectedHeadSha: pull.headSha, pullRequest: number,
+          head: pull.headBranch,
+          base: pull.baseBranch,
+          method,
+          date: ctx.now,
+          expectedHeadSha: pull.headSha,
+          pullRequest: number,
         });
-        await recordBranchMove(ctx, signals, { branch: pull.headBranch, before: pull.headSha, after, by: await ctx.bot() });
+        await recordBranchMove(ctx, signals, {
+          branch: pull.headBranch,
+          before: pull.headSha,
+          after,
+          by: await ctx.bot(),
+        });
         return after;
       }),
 
@@ -120,12 +156,23 @@ export function createLocalForgePort(core: ForgeCore, signals: CiSignals): Local
       write(repo, `merging pull request #${number}`, async (ctx) => {
         const pull = await readPull(ctx.client, ctx.repo, number);
         const base = await findBranchSha(ctx.git, pull.baseBranch);
-        if (base === null) throw new ForgeError("not_found", `base branch ${pull.baseBranch} of pull request #${number} does not exist`);
-        const pulls = [{ number, headSha: input.expectedHeadSha, commitTitle: input.commitTitle, commitMessage: input.commitMessage }];
-        return (await mergeBatch(ctx, signals, { base: pull.baseBranch, expectedBaseSha: base, method: input.method, pulls })).newBaseSha;
+        if (base === null)
+          throw new ForgeError("not_found", `base branch ${pull.baseBranch} of pull request #${number} does not exist`);
+        const pulls = [
+          {
+            number,
+            headSha: input.expectedHeadSha,
+            commitTitle: input.commitTitle,
+            commitMessage: input.commitMessage,
+          },
+        ];
+        return (
+          await mergeBatch(ctx, signals, { base: pull.baseBranch, expectedBaseSha: base, method: input.method, pulls })
+        ).newBaseSha;
       }),
 
-    mergePullRequests: (repo, input) => write(repo, `merging into ${input.base}`, (ctx) => mergeBatch(ctx, signals, input)),
+    mergePullRequests: (repo, input) =>
+      write(repo, `merging into ${input.base}`, (ctx) => mergeBatch(ctx, signals, input)),
 
     fastForwardBranch: (repo, branch, sha) =>
       write(repo, `fast-forwarding ${branch}`, async (ctx) => {
@@ -137,15 +184,25 @@ export function createLocalForgePort(core: ForgeCore, signals: CiSignals): Local
     upsertCheckRun: async (repo, input) => {
       if (input.name.trim() === "") throw new ForgeError("invalid", "name: a check run needs a name");
       if (input.status === "completed" && (input.conclusion === null || input.conclusion === "pending")) {
-        throw new ForgeError("invalid", `conclusion: a completed check run needs a conclusion (got ${input.conclusion ?? "null"})`);
+        throw new ForgeError(
+          "invalid",
+          `conclusion: a completed check run needs a conclusion (got ${input.conclusion ?? "null"})`,
+        );
       }
       const state: CheckState = input.status === "completed" ? input.conclusion! : "pending";
       await writeCheckRun(core, repo, {
-        sha: input.headSha, name: input.name, app: OWN_CHECK_APP, state, description: input.title, detailsUrl: null, output: input.summary,
+        sha: input.headSha,
+        name: input.name,
+        app: OWN_CHECK_APP,
+        state,
+        description: input.title,
+        detailsUrl: null,
+        output: input.summary,
       });
     },
 
-    comment: (repo, number, body) => write(repo, `commenting on #${number}`, async (ctx) => commentPull(ctx, number, body, await ctx.bot())),
+    comment: (repo, number, body) =>
+      write(repo, `commenting on #${number}`, async (ctx) => commentPull(ctx, number, body, await ctx.bot())),
 
     async findOwnComment(repo, number, text) {
       const row = await readRepository(core, repo);
@@ -167,7 +224,11 @@ export function createLocalForgePort(core: ForgeCore, signals: CiSignals): Local
 
     async getBranchProtection(repo, branch) {
       const git = gitOf(await readRepository(core, repo));
-      return { requiredChecks: await declaredChecks(git, await getBranchSha(git, branch)), requiredApprovals: 0, requireConversationResolution: false };
+      return {
+        requiredChecks: await declaredChecks(git, await getBranchSha(git, branch)),
+        requiredApprovals: 0,
+        requireConversationResolution: false,
+      };
     },
 
     async getPermission(repo, login) {

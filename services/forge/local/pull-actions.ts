@@ -34,24 +34,44 @@ export interface OpenPullInput {
 export async function openPull(ctx: WriteContext, signals: CiSignals, input: OpenPullInput): Promise<number> {
   await withField("head", () => validateBranchName(input.head));
   await withField("base", () => validateBranchName(input.base));
-  if (input.head === input.base) throw new LocalForgeError("invalid", `head and base are both "${input.head}"`, { field: "head" });
+  if (input.head === input.base)
+    throw new LocalForgeError("invalid", `head and base are both "${input.head}"`, { field: "head" });
   const headSha = await findBranchSha(ctx.git, input.head);
-  if (headSha === null) throw new LocalForgeError("not_found", `no branch "${input.head}" in ${ctx.repo.fullName}`, { field: "head" });
+  if (headSha === null)
+    throw new LocalForgeError("not_found", `no branch "${input.head}" in ${ctx.repo.fullName}`, { field: "head" });
   const baseSha = await findBranchSha(ctx.git, input.base);
-  if (baseSha === null) throw new LocalForgeError("not_found", `no branch "${input.base}" in ${ctx.repo.fullName}`, { field: "base" });
+  if (baseSha === null)
+    throw new LocalForgeError("not_found", `no branch "${input.base}" in ${ctx.repo.fullName}`, { field: "base" });
   const title = input.title.trim();
   if (title === "") throw new LocalForgeError("invalid", "a pull request needs a title", { field: "title" });
-  const duplicate = (await store.openPullsWithHead(ctx.client, ctx.repo.id, input.head)).find((p) => p.baseBranch === input.base);
+  const duplicate = (await store.openPullsWithHead(ctx.client, ctx.repo.id, input.head)).find(
+    (p) => p.baseBranch === input.base,
+  );
   if (duplicate !== undefined) {
-    throw new LocalForgeError("invalid", `pull request #${duplicate.number} from ${input.head} into ${input.base} is already open`, { field: "head", rpc: "already_exists" });
+    throw new LocalForgeError(
+      "invalid",
+      `pull request #${duplicate.number} from ${input.head} into ${input.base} is already open`,
+      { field: "head", rpc: "already_exists" },
+    );
   }
   if ((await commitsAhead(ctx.git, baseSha, headSha)) === 0) {
-    throw new LocalForgeError("invalid", `no commits between ${input.base} and ${input.head}`, { field: "head", rpc: "failed_precondition" });
+    throw new LocalForgeError("invalid", `no commits between ${input.base} and ${input.head}`, {
+      field: "head",
+      rpc: "failed_precondition",
+    });
   }
   const number = await store.takePullRequestNumber(ctx.client, ctx.repo.id);
   await store.insertPullRequest(ctx.client, {
-    repositoryId: ctx.repo.id, number, title, body: input.body, authorId: input.author.id, headBranch: input.head, baseBranch: input.base,
-    headSha, draft: input.draft, now: ctx.now,
+    repositoryId: ctx.repo.id,
+    number,
+    title,
+    body: input.body,
+    authorId: input.author.id,
+    headBranch: input.head,
+    baseBranch: input.base,
+    headSha,
+    draft: input.draft,
+    now: ctx.now,
   });
   ctx.emit({ kind: "pull_request_opened", repo: ctx.repo.fullName, number });
   await requestChecks(ctx, signals, { sha: headSha, branch: input.head, reason: `pull request #${number} opened` });
@@ -68,7 +88,11 @@ export async function openPull(ctx: WriteContext, signals: CiSignals, input: Ope
  *   field base), another open pull request from the head into that base (already_exists, field
  *   base); not_found (field base) for a base branch that does not exist
  */
-export async function editPull(ctx: WriteContext, number: number, input: { title?: string; body?: string; base?: string }): Promise<void> {
+export async function editPull(
+  ctx: WriteContext,
+  number: number,
+  input: { title?: string; body?: string; base?: string },
+): Promise<void> {
   const pull = await readPull(ctx.client, ctx.repo, number);
   const title = input.title?.trim();
   if (title === "") throw new LocalForgeError("invalid", "a pull request needs a title", { field: "title" });
@@ -81,20 +105,36 @@ export async function editPull(ctx: WriteContext, number: number, input: { title
 /** GitHub's refusals of a new base for `pull` (see {@link editPull}). */
 async function checkNewBase(ctx: WriteContext, pull: store.PullRequestRow, base: string): Promise<void> {
   if (pull.state !== "open") {
-    throw new LocalForgeError("invalid", `pull request #${pull.number} is ${pull.state}; only an open one can change its base`, { rpc: "failed_precondition" });
+    throw new LocalForgeError(
+      "invalid",
+      `pull request #${pull.number} is ${pull.state}; only an open one can change its base`,
+      { rpc: "failed_precondition" },
+    );
   }
   await withField("base", () => validateBranchName(base));
-  if (base === pull.headBranch) throw new LocalForgeError("invalid", `head and base are both "${base}"`, { field: "base" });
+  if (base === pull.headBranch)
+    throw new LocalForgeError("invalid", `head and base are both "${base}"`, { field: "base" });
   const baseSha = await findBranchSha(ctx.git, base);
-  if (baseSha === null) throw new LocalForgeError("not_found", `no branch "${base}" in ${ctx.repo.fullName}`, { field: "base" });
-  const duplicate = (await store.openPullsWithHead(ctx.client, ctx.repo.id, pull.headBranch)).find((p) => p.baseBranch === base && p.id !== pull.id);
+  if (baseSha === null)
+    throw new LocalForgeError("not_found", `no branch "${base}" in ${ctx.repo.fullName}`, { field: "base" });
+  const duplicate = (await store.openPullsWithHead(ctx.client, ctx.repo.id, pull.headBranch)).find(
+    (p) => p.baseBranch === base && p.id !== pull.id,
+  );
   if (duplicate !== undefined) {
-    throw new LocalForgeError("invalid", `pull request #${duplicate.number} from ${pull.headBranch} into ${base} is already open`, {
-      field: "base", rpc: "already_exists",
-    });
+    throw new LocalForgeError(
+      "invalid",
+      `pull request #${duplicate.number} from ${pull.headBranch} into ${base} is already open`,
+      {
+        field: "base",
+        rpc: "already_exists",
+      },
+    );
   }
   if ((await commitsAhead(ctx.git, baseSha, pull.headSha)) === 0) {
-    throw new LocalForgeError("invalid", `no commits between ${base} and ${pull.headBranch}`, { field: "base", rpc: "failed_precondition" });
+    throw new LocalForgeError("invalid", `no commits between ${base} and ${pull.headBranch}`, {
+      field: "base",
+      rpc: "failed_precondition",
+    });
   }
 }
 
@@ -105,7 +145,8 @@ async function checkNewBase(ctx: WriteContext, pull: store.PullRequestRow, base:
  */
 export async function closePull(ctx: WriteContext, number: number): Promise<void> {
   const pull = await readPull(ctx.client, ctx.repo, number);
-  if (pull.state === "merged") throw new LocalForgeError("invalid", `pull request #${number} is merged`, { rpc: "failed_precondition" });
+  if (pull.state === "merged")
+    throw new LocalForgeError("invalid", `pull request #${number} is merged`, { rpc: "failed_precondition" });
   if (pull.state === "closed") return;
   const baseSha = (await findBranchSha(ctx.git, pull.baseBranch)) ?? pull.headSha;
   await store.closePullRequestRow(ctx.client, pull.id, { baseSha, now: ctx.now });
@@ -117,7 +158,12 @@ export async function closePull(ctx: WriteContext, number: number): Promise<void
  * @returns the comment id
  * @throws ForgeError not_found; LocalForgeError invalid (field body) for a blank body
  */
-export async function commentPull(ctx: WriteContext, number: number, body: string, author: store.LocalUserRow): Promise<number> {
+export async function commentPull(
+  ctx: WriteContext,
+  number: number,
+  body: string,
+  author: store.LocalUserRow,
+): Promise<number> {
   if (body.trim() === "") throw new LocalForgeError("invalid", "a comment needs a body", { field: "body" });
   const pull = await readPull(ctx.client, ctx.repo, number);
   const id = await store.insertComment(ctx.client, { pullRequestId: pull.id, authorId: author.id, body, now: ctx.now });
@@ -135,7 +181,11 @@ export async function commentPull(ctx: WriteContext, number: number, body: strin
 }
 
 /** Review verdicts as the RPC names them, and the state each records. */
-export const REVIEW_EVENTS = { APPROVE: "APPROVED", REQUEST_CHANGES: "CHANGES_REQUESTED", COMMENT: "COMMENTED" } as const;
+export const REVIEW_EVENTS = {
+  APPROVE: "APPROVED",
+  REQUEST_CHANGES: "CHANGES_REQUESTED",
+  COMMENT: "COMMENTED",
+} as const;
 
 /**
  * Submits a review of the head as it is now; `pull_request_reviewed`.
@@ -149,15 +199,29 @@ export async function reviewPull(
   input: { event: keyof typeof REVIEW_EVENTS; body: string; author: store.LocalUserRow },
 ): Promise<void> {
   const pull = await readPull(ctx.client, ctx.repo, number);
-  if (pull.state !== "open") throw new LocalForgeError("invalid", `pull request #${number} is ${pull.state}`, { rpc: "failed_precondition" });
+  if (pull.state !== "open")
+    throw new LocalForgeError("invalid", `pull request #${number} is ${pull.state}`, { rpc: "failed_precondition" });
   if (input.event !== "COMMENT" && pull.author.id === input.author.id) {
     const verb = input.event === "APPROVE" ? "approve" : "request changes on";
-    throw new LocalForgeError("invalid", `${input.author.login} cannot ${verb} their own pull request`, { field: "author" });
+    throw new LocalForgeError("invalid", `${input.author.login} cannot ${verb} their own pull request`, {
+      field: "author",
+    });
   }
   if (input.event !== "APPROVE" && input.body.trim() === "") {
-    throw new LocalForgeError("invalid", `a ${input.event === "COMMENT" ? "comment" : "request for changes"} needs a body`, { field: "body" });
+    throw new LocalForgeError(
+      "invalid",
+      `a ${input.event === "COMMENT" ? "comment" : "request for changes"} needs a body`,
+      { field: "body" },
+    );
   }
-  await store.insertReview(ctx.client, { pullRequestId: pull.id, authorId: input.author.id, state: REVIEW_EVENTS[input.event], body: input.body, commitSha: pull.headSha, now: ctx.now });
+  await store.insertReview(ctx.client, {
+    pullRequestId: pull.id,
+    authorId: input.author.id,
+    state: REVIEW_EVENTS[input.event],
+    body: input.body,
+    commitSha: pull.headSha,
+    now: ctx.now,
+  });
   await store.dropReviewRequest(ctx.client, pull.id, input.author.id);
   await store.touchPullRequest(ctx.client, pull.id, ctx.now);
   ctx.emit({ kind: "pull_request_reviewed", repo: ctx.repo.fullName, number });
@@ -169,10 +233,16 @@ export async function reviewPull(
  * @returns the labels now on the pull request, by name
  * @throws ForgeError not_found; LocalForgeError invalid (field add/remove) for a blank or too long name
  */
-export async function labelPull(ctx: WriteContext, number: number, add: readonly string[], remove: readonly string[]): Promise<string[]> {
+export async function labelPull(
+  ctx: WriteContext,
+  number: number,
+  add: readonly string[],
+  remove: readonly string[],
+): Promise<string[]> {
   const check = (field: string) => (name: string) => {
     const trimmed = name.trim();
-    if (trimmed === "" || trimmed.length > 50) throw new LocalForgeError("invalid", `label "${name}" must be 1-50 characters`, { field });
+    if (trimmed === "" || trimmed.length > 50)
+      throw new LocalForgeError("invalid", `label "${name}" must be 1-50 characters`, { field });
     return trimmed;
   };
   const adding = add.map(check("add"));
@@ -193,4 +263,3 @@ export async function labelPull(ctx: WriteContext, number: number, add: readonly
   if (changed) await store.touchPullRequest(ctx.client, pull.id, ctx.now);
   return (await store.labelsOfPullRequest(ctx.client, pull.id)).map((l) => l.name);
 }
-

@@ -19,7 +19,11 @@ export interface PullRequestView {
   conflict: boolean;
 }
 
-async function viewOf(core: ForgeCore, repo: store.LocalRepositoryRow, pull: store.PullRequestRow): Promise<PullRequestView> {
+async function viewOf(
+  core: ForgeCore,
+  repo: store.LocalRepositoryRow,
+  pull: store.PullRequestRow,
+): Promise<PullRequestView> {
   const [rows, conflict] = await Promise.all([
     asForgeError(`reading pull request #${pull.number}`, async () => {
       const [labels, checks, reviews, comments] = await Promise.all([
@@ -53,9 +57,15 @@ export async function describePullRequest(core: ForgeCore, repo: RepoName, numbe
  * @param state only this state; null = all
  * @throws ForgeError not_found for an unknown repository
  */
-export async function listPullRequestViews(core: ForgeCore, repo: RepoName, state: store.PullState | null): Promise<PullRequestView[]> {
+export async function listPullRequestViews(
+  core: ForgeCore,
+  repo: RepoName,
+  state: store.PullState | null,
+): Promise<PullRequestView[]> {
   const row = await readRepository(core, repo);
-  const pulls = await asForgeError(`listing pull requests of ${repo}`, () => store.listPullRequests(core.db, row.id, { state: state ?? undefined, order: "desc" }));
+  const pulls = await asForgeError(`listing pull requests of ${repo}`, () =>
+    store.listPullRequests(core.db, row.id, { state: state ?? undefined, order: "desc" }),
+  );
   const views: PullRequestView[] = [];
   for (const pull of pulls) views.push(await viewOf(core, row, pull));
   return views;

@@ -79,7 +79,10 @@ export class WriteJournal {
 
   /** Deletes the write's rows in its own transaction (just before COMMIT). */
   async settle(client: pg.ClientBase): Promise<void> {
-    await store.deleteRefIntents(client, this.moves.map((m) => m.id));
+    await store.deleteRefIntents(
+      client,
+      this.moves.map((m) => m.id),
+    );
   }
 
   /**
@@ -99,9 +102,9 @@ export class WriteJournal {
         );
       }
     }
-    await store.deleteRefIntents(this.journalDb, done).catch((e) =>
-      this.logger.warn({ err: e, repository: this.git.name }, "could not delete ref journal rows"),
-    );
+    await store
+      .deleteRefIntents(this.journalDb, done)
+      .catch((e) => this.logger.warn({ err: e, repository: this.git.name }, "could not delete ref journal rows"));
     this.moves.length = 0;
   }
 
@@ -118,7 +121,9 @@ export class WriteJournal {
     try {
       // A lock timeout (55P03) means the transaction is still alive after 30 s: asking again will not tell.
       const left = await pRetry(() => store.countRefIntentsAfterLock(this.journalDb, ids, 30_000), {
-        retries: 4, minTimeout: 250, maxTimeout: 2000,
+        retries: 4,
+        minTimeout: 250,
+        maxTimeout: 2000,
         shouldRetry: ({ error }) => (error as { code?: string }).code !== "55P03",
       });
       if (left === 0) return "committed";

@@ -11,9 +11,22 @@ import { rm, stat } from "node:fs/promises";
 import { ForgeError, type RepoName, type Sha } from "../types.js";
 import { localForgeStore as store, withTransaction } from "../../store/index.js";
 import {
-  createMergeCommit, createRepository, deleteBranch, fetchCommit, findBranchSha, importRepository, isAncestor,
+  createMergeCommit,
+  createRepository,
+  deleteBranch,
+  fetchCommit,
+  findBranchSha,
+  importRepository,
+  isAncestor,
   isMergeConflict,
-  listBranches, parseRepoName, repositoryPath, resolveCommit, setBranch, setDefaultBranch, validateBranchName, type BareRepo,
+  listBranches,
+  parseRepoName,
+  repositoryPath,
+  resolveCommit,
+  setBranch,
+  setDefaultBranch,
+  validateBranchName,
+  type BareRepo,
 } from "./git/index.js";
 import { asForgeError, type ForgeCore } from "./core.js";
 import { recordBranchMove } from "./branch-moves.js";
@@ -38,13 +51,27 @@ export interface AddRepositoryInput {
  * @throws LocalForgeError conflict (already_exists) when it exists; not_found (field from_path or
  *   at_ref); invalid (field default_branch / repository)
  */
-export async function addRepository(core: ForgeCore, input: AddRepositoryInput): Promise<{ defaultBranch: string; headSha: Sha }> {
+export async function addRepository(
+  core: ForgeCore,
+  input: AddRepositoryInput,
+): Promise<{ defaultBranch: string; headSha: Sha }> {
   await withField("repository", async () => parseRepoName(input.repo));
   const path = repositoryPath(core.dataDir, input.repo);
-  const exists = () => new LocalForgeError("conflict", `repository ${input.repo} already exists`, { rpc: "already_exists" });
-  if ((await asForgeError(`reading repository ${input.repo}`, () => store.findLocalRepository(core.db, input.repo))) !== null) throw exists();
+  const exists = () =>
+    new LocalForgeError("conflict", `repository ${input.repo} already exists`, { rpc: "already_exists" });
+  if (
+    (await asForgeError(`reading repository ${input.repo}`, () => store.findLocalRepository(core.db, input.repo))) !==
+    null
+  )
+    throw exists();
   if (input.defaultBranch !== null) await withField("default_branch", () => validateBranchName(input.defaultBranch!));
-  if (input.fromPath !== null && !(await stat(input.fromPath).then((s) => s.isDirectory(), () => false))) {
+  if (
+    input.fromPath !== null &&
+    !(await stat(input.fromPath).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ))
+  ) {
     throw new LocalForgeError("not_found", `${input.fromPath} is not a directory`, { field: "from_path" });
   }
   let git: BareRepo;
@@ -52,10 +79,20 @@ export async function addRepository(core: ForgeCore, input: AddRepositoryInput):
   try {
     if (input.fromPath === null) {
       defaultBranch = input.defaultBranch ?? "main";
-      git = await createRepository({ gitDir: path, name: input.repo, defaultBranch, initialCommit: { message: "Initial commit", date: core.now() } });
+      git = await createRepository({
+        gitDir: path,
+        name: input.repo,
+        defaultBranch,
+        initialCommit: { message: "Initial commit", date: core.now() },
+      });
     } else {
       const imported = await withField("from_path", () =>
-        importRepository({ gitDir: path, name: input.repo, from: input.fromPath!, defaultBranch: input.defaultBranch ?? undefined }),
+        importRepository({
+          gitDir: path,
+          name: input.repo,
+          from: input.fromPath!,
+          defaultBranch: input.defaultBranch ?? undefined,
+        }),
       );
       git = imported.repo;
       defaultBranch = imported.defaultBranch;
@@ -65,7 +102,8 @@ export async function addRepository(core: ForgeCore, input: AddRepositoryInput):
     throw error;
   }
   try {
-    if (input.atRef !== null) await setBranch(git, defaultBranch, await withField("at_ref", () => resolveCommit(git, input.atRef!)));
+    if (input.atRef !== null)
+      await setBranch(git, defaultBranch, await withField("at_ref", () => resolveCommit(git, input.atRef!)));
     await setDefaultBranch(git, defaultBranch);
     const branches = await listBranches(git);
     await core.ready;
@@ -73,7 +111,10 @@ export async function addRepository(core: ForgeCore, input: AddRepositoryInput):
     const registered = await asForgeError(`registering repository ${input.repo}`, () =>
       withTransaction(core.db, async (client) => {
         const row = await store.insertLocalRepository(client, {
-          fullName: input.repo, defaultBranch, path, createdAt: core.now(),
+          fullName: input.repo,
+          defaultBranch,
+          path,
+          createdAt: core.now(),
         });
         if (row === null) return null;
         const events = branches.map((b) => {
@@ -123,11 +164,23 @@ export interface PushInput {
  *   branch when merging into a branch that does not exist); invalid (field branch; field merge
  *   when both merge and force are set); conflict when the branch moved meanwhile
  */
-export async function pushBranch(core: ForgeCore, signals: CiSignals, input: PushInput): Promise<{ before: Sha | null; after: Sha }> {
-  if (!(await stat(input.fromPath).then((s) => s.isDirectory(), () => false))) {
+export async function pushBranch(
+  core: ForgeCore,
+  signals: CiSignals,
+  input: PushInput,
+): Promise<{ before: Sha | null; after: Sha }> {
+  if (
+    !(await stat(input.fromPath).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ))
+  ) {
     throw new LocalForgeError("not_found", `${input.fromPath} is not a directory`, { field: "from_path" });
   }
-  if (input.merge && input.force) throw new LocalForgeError("invalid", "merge and force exclude each other: a merge never rewrites the branch", { field: "merge" });
+  if (input.merge && input.force)
+    throw new LocalForgeError("invalid", "merge and force exclude each other: a merge never rewrites the branch", {
+      field: "merge",
+    });
   return inRepository(core, input.repo, { what: `pushing to ${input.branch}` }, async (ctx) => {
     await withField("branch", () => validateBranchName(input.branch));
     const pusher = await ctx.user(input.pusher);
@@ -136,9 +189,14 @@ export async function pushBranch(core: ForgeCore, signals: CiSignals, input: Pus
     const after = input.merge ? await mergedTip(ctx.git, input, before, source, ctx.now) : source;
     if (before === after) return { before, after };
     if (before !== null && !input.force && !(await isAncestor(ctx.git, before, after))) {
-      throw new LocalForgeError("conflict", `${input.branch} is at ${before}, which ${after} does not contain: not a fast-forward (push with force to replace it)`, {
-        field: "branch", rpc: "failed_precondition",
-      });
+      throw new LocalForgeError(
+        "conflict",
+        `${input.branch} is at ${before}, which ${after} does not contain: not a fast-forward (push with force to replace it)`,
+        {
+          field: "branch",
+          rpc: "failed_precondition",
+        },
+      );
     }
     await setBranch(ctx.git, input.branch, after, { expectedOldSha: before });
     await recordBranchMove(ctx, signals, { branch: input.branch, before, after, by: pusher });
@@ -155,11 +213,21 @@ export async function pushBranch(core: ForgeCore, signals: CiSignals, input: Pus
  * @throws LocalForgeError invalid (failed_precondition, field branch) for the repository's default
  *   branch, which GitHub refuses to delete too; invalid (field branch) for a bad name
  */
-export async function removeBranch(ctx: WriteContext, signals: CiSignals, branch: string, by: () => Promise<store.LocalUserRow>): Promise<Sha | null> {
+export async function removeBranch(
+  ctx: WriteContext,
+  signals: CiSignals,
+  branch: string,
+  by: () => Promise<store.LocalUserRow>,
+): Promise<Sha | null> {
   if (branch === ctx.repo.defaultBranch) {
-    throw new LocalForgeError("invalid", `${branch} is the default branch of ${ctx.repo.fullName}; it cannot be deleted`, {
-      field: "branch", rpc: "failed_precondition",
-    });
+    throw new LocalForgeError(
+      "invalid",
+      `${branch} is the default branch of ${ctx.repo.fullName}; it cannot be deleted`,
+      {
+        field: "branch",
+        rpc: "failed_precondition",
+      },
+    );
   }
   const before = await withField("branch", () => findBranchSha(ctx.git, branch));
   if (before === null) return null;
@@ -173,10 +241,17 @@ export async function removeBranch(ctx: WriteContext, signals: CiSignals, branch
  * @returns the tip it had
  * @throws LocalForgeError not_found (field branch) when it does not exist; see {@link removeBranch}
  */
-export async function deleteBranchAs(core: ForgeCore, signals: CiSignals, input: { repo: RepoName; branch: string; pusher: string }): Promise<Sha> {
+export async function deleteBranchAs(
+  core: ForgeCore,
+  signals: CiSignals,
+  input: { repo: RepoName; branch: string; pusher: string },
+): Promise<Sha> {
   return inRepository(core, input.repo, { what: `deleting branch ${input.branch}` }, async (ctx) => {
     const before = await removeBranch(ctx, signals, input.branch, () => ctx.user(input.pusher));
-    if (before === null) throw new LocalForgeError("not_found", `no branch "${input.branch}" in ${ctx.repo.fullName}`, { field: "branch" });
+    if (before === null)
+      throw new LocalForgeError("not_found", `no branch "${input.branch}" in ${ctx.repo.fullName}`, {
+        field: "branch",
+      });
     return before;
   });
 }
@@ -188,12 +263,25 @@ export async function deleteBranchAs(core: ForgeCore, signals: CiSignals, input:
  *   (failed_precondition, field source_ref) naming the conflicting files
  */
 async function mergedTip(git: BareRepo, input: PushInput, tip: Sha | null, source: Sha, date: Date): Promise<Sha> {
-  if (tip === null) throw new LocalForgeError("not_found", `${input.branch} does not exist: there is nothing to merge into`, { field: "branch" });
+  if (tip === null)
+    throw new LocalForgeError("not_found", `${input.branch} does not exist: there is nothing to merge into`, {
+      field: "branch",
+    });
   if (await isAncestor(git, source, tip)) return tip;
   try {
-    return await createMergeCommit(git, { into: tip, from: source, message: `Merge ${input.sourceRef} into ${input.branch}`, date });
+    return await createMergeCommit(git, {
+      into: tip,
+      from: source,
+      message: `Merge ${input.sourceRef} into ${input.branch}`,
+      date,
+    });
   } catch (error) {
     if (!isMergeConflict(error)) throw error;
-    throw new LocalForgeError("conflict", error.message, { field: "source_ref", rpc: "failed_precondition" }, { cause: error });
+    throw new LocalForgeError(
+      "conflict",
+      error.message,
+      { field: "source_ref", rpc: "failed_precondition" },
+      { cause: error },
+    );
   }
 }

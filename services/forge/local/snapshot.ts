@@ -28,7 +28,11 @@ export function checkRunOf(row: store.CheckRunRow): CheckRun {
  * @throws ForgeError not_found when the base branch of an open pull request or a commit is gone;
  *   transient when git or the database fails
  */
-export async function buildSnapshot(core: ForgeCore, repo: store.LocalRepositoryRow, pull: store.PullRequestRow): Promise<PullRequestSnapshot> {
+export async function buildSnapshot(
+  core: ForgeCore,
+  repo: store.LocalRepositoryRow,
+  pull: store.PullRequestRow,
+): Promise<PullRequestSnapshot> {
   const git = gitOf(repo);
   const open = pull.state === "open";
   const baseSha = open || pull.closedBaseSha === null ? await getBranchSha(git, pull.baseBranch) : pull.closedBaseSha;
@@ -77,7 +81,14 @@ export async function buildSnapshot(core: ForgeCore, repo: store.LocalRepository
     addedLines: facts.addedLines,
     deletedLines: facts.deletedLines,
     commits: facts.commits.map((c) => ({
-      sha: c.sha, title: c.title, message: c.message, author: c.author, committer: c.committer, parents: c.parents, verified: false, date: c.date,
+      sha: c.sha,
+      title: c.title,
+      message: c.message,
+      author: c.author,
+      committer: c.committer,
+      parents: c.parents,
+      verified: false,
+      date: c.date,
     })),
     milestone: pull.milestone,
     mergedBy: pull.mergedBy,

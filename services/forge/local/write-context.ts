@@ -51,7 +51,12 @@ export interface WriteOptions {
  *   (ForgeError); ForgeError transient when the database fails, also for a COMMIT whose outcome
  *   is not known (its refs are reconciled at the next start)
  */
-export async function inRepository<T>(core: ForgeCore, repo: RepoName, options: WriteOptions, fn: (ctx: WriteContext) => Promise<T>): Promise<T> {
+export async function inRepository<T>(
+  core: ForgeCore,
+  repo: RepoName,
+  options: WriteOptions,
+  fn: (ctx: WriteContext) => Promise<T>,
+): Promise<T> {
   await core.ready;
   const events: ForgeEvent[] = [];
   const after: (() => void)[] = [];
@@ -85,17 +90,24 @@ export async function inRepository<T>(core: ForgeCore, repo: RepoName, options: 
 }
 
 async function transaction<T>(
-  core: ForgeCore, client: pg.PoolClient, repo: RepoName, options: WriteOptions, events: ForgeEvent[],
-  after: (() => void)[], fn: (ctx: WriteContext) => Promise<T>, markBroken: () => void,
+  core: ForgeCore,
+  client: pg.PoolClient,
+  repo: RepoName,
+  options: WriteOptions,
+  events: ForgeEvent[],
+  after: (() => void)[],
+  fn: (ctx: WriteContext) => Promise<T>,
+  markBroken: () => void,
 ): Promise<{ result: T; stored: StoredEvent[] }> {
   await client.query("BEGIN");
   let journal: WriteJournal | null = null;
   let result: T;
   let stored: StoredEvent[];
   try {
-    const row = options.lock === false
-      ? await store.findLocalRepository(client, repo)
-      : await store.lockLocalRepository(client, repo);
+    const row =
+      options.lock === false
+        ? await store.findLocalRepository(client, repo)
+        : await store.lockLocalRepository(client, repo);
     if (row === null) throw new ForgeError("not_found", `repository ${repo} does not exist`);
     journal = new WriteJournal(core.journalDb, core.logger, gitOf(row), row.id, randomUUID());
     result = await fn(context(core, client, row, journal, events, after));
@@ -117,9 +129,10 @@ async function transaction<T>(
     core.logger.error({ err: error, repository: repo, outcome }, "COMMIT of a local forge write got no answer");
     if (outcome === "rolled_back") await journal.revert();
     if (outcome !== "committed") {
-      const what = outcome === "rolled_back"
-        ? "did not commit"
-        : "may not have committed (its refs are reconciled at the next start)";
+      const what =
+        outcome === "rolled_back"
+          ? "did not commit"
+          : "may not have committed (its refs are reconciled at the next start)";
       const message = `${options.what}: the write ${what}: ${(error as Error).message}`;
       throw new ForgeError("transient", message, undefined, { cause: error });
     }
@@ -128,7 +141,11 @@ async function transaction<T>(
 }
 
 function context(
-  core: ForgeCore, client: pg.PoolClient, row: store.LocalRepositoryRow, journal: WriteJournal, events: ForgeEvent[],
+  core: ForgeCore,
+  client: pg.PoolClient,
+  row: store.LocalRepositoryRow,
+  journal: WriteJournal,
+  events: ForgeEvent[],
   after: (() => void)[],
 ): WriteContext {
   const now = core.now();

@@ -11,29 +11,50 @@ type Repo = { owner: string; repository: string };
  */
 export function registerCi(program: Command): void {
   const ci = program.command("ci").description("the local forge's CI (FORGE=local)");
-  ci
-    .command("run")
+  ci.command("run")
     .description("run the checks of .yardmaster/ci.yml at a commit (a branch, a SHA, or #n for a pull request's head)")
     .argument("<owner/name>", "the repository", parseRepoArgument)
     .argument("<ref>", "branch, commit SHA or #n")
     .action(async (repo: Repo, ref: string) => {
       const client = await forgeClient();
       const res = await client.runChecks({ ...repo, ref });
-      out(res.checks.length === 0 ? `${res.sha}: no checks declared (.yardmaster/ci.yml)` : `${res.sha}: running ${res.checks.join(", ")}`);
+      out(
+        res.checks.length === 0
+          ? `${res.sha}: no checks declared (.yardmaster/ci.yml)`
+          : `${res.sha}: running ${res.checks.join(", ")}`,
+      );
     });
-  ci
-    .command("post")
+  ci.command("post")
     .description("record a check run on a commit, for an external CI")
     .argument("<owner/name>", "the repository", parseRepoArgument)
     .argument("<sha>", "the commit (40 hex digits)")
     .argument("<name>", "the check's name (check-success=<name>)")
-    .argument("<state>", "success, failure, error, cancelled, action_required, timed_out, pending, neutral, skipped or stale")
+    .argument(
+      "<state>",
+      "success, failure, error, cancelled, action_required, timed_out, pending, neutral, skipped or stale",
+    )
     .option("--description <text>", "a line shown next to the check", "")
     .option("--url <url>", "where the run's details are", "")
     .option("--app <name>", "the CI posting it", "")
-    .action(async (repo: Repo, sha: string, name: string, state: string, opts: { description: string; url: string; app: string }) => {
-      const client = await forgeClient();
-      await client.postCheckRun({ ...repo, sha, name, state, description: opts.description, detailsUrl: opts.url, app: opts.app });
-      out(`check ${name} on ${sha}: ${state}`);
-    });
+    .action(
+      async (
+        repo: Repo,
+        sha: string,
+        name: string,
+        state: string,
+        opts: { description: string; url: string; app: string },
+      ) => {
+        const client = await forgeClient();
+        await client.postCheckRun({
+          ...repo,
+          sha,
+          name,
+          state,
+          description: opts.description,
+          detailsUrl: opts.url,
+          app: opts.app,
+        });
+        out(`check ${name} on ${sha}: ${state}`);
+      },
+    );
 }

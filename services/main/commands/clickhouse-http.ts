@@ -18,5 +18,4 @@ export function registerClickHouseHttp(program: Command): void {
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
     });
-
 }

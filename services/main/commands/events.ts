@@ -60,8 +60,13 @@ async function checkFile(file: string): Promise<{ digest: string; count: number;
 }
 
 const toRequestEvent = (e: EventInput) => ({
-  type: e.type, repository: e.repository, pullRequest: e.pullRequest === null ? undefined : BigInt(e.pullRequest), baseRef: e.baseRef ?? undefined,
-  trigger: e.trigger, receivedAt: e.receivedAt ? timestampFromDate(e.receivedAt) : undefined, metadata: e.metadata as JsonObject,
+  type: e.type,
+  repository: e.repository,
+  pullRequest: e.pullRequest === null ? undefined : BigInt(e.pullRequest),
+  baseRef: e.baseRef ?? undefined,
+  trigger: e.trigger,
+  receivedAt: e.receivedAt ? timestampFromDate(e.receivedAt) : undefined,
+  metadata: e.metadata as JsonObject,
 });
 
 /** `events import`: see the module comment. */
@@ -76,7 +81,10 @@ async function importEvents(file: string): Promise<void> {
     throw new Error(`${problems.length} problem(s) in ${file}${more}; nothing was imported`);
   }
   const client = await serviceClient(ActivityLogService, readSettings());
-  const bar = new SingleBar({ stream: process.stderr, format: "importing |{bar}| {value}/{total} events", hideCursor: true }, Presets.shades_classic);
+  const bar = new SingleBar(
+    { stream: process.stderr, format: "importing |{bar}| {value}/{total} events", hideCursor: true },
+    Presets.shades_classic,
+  );
   bar.start(count, 0);
   let written = 0;
   let replayed = 0;
@@ -91,7 +99,10 @@ async function importEvents(file: string): Promise<void> {
     } catch (e) {
       bar.stop();
       const m = e instanceof ConnectError ? /^events\[(\d+)\]\.?(.*)$/.exec(e.rawMessage) : null;
-      if (m) throw new Error(`line ${chunk[Number(m[1])].n}: ${m[2]} (refused by the service; ${written + replayed} events before it are recorded)`);
+      if (m)
+        throw new Error(
+          `line ${chunk[Number(m[1])].n}: ${m[2]} (refused by the service; ${written + replayed} events before it are recorded)`,
+        );
       throw e;
     }
     bar.increment(chunk.length);

@@ -19,4 +19,16 @@ import { registerToken } from "./token.js";
  * The `register<Name>(program)` function of every CLI command, in the order they are added to the
  * program.
  */
-export const COMMANDS: ((program: Command) => void)[] = [registerServe, registerMigrate, registerClickHouseHttp, registerToken, registerRepo, registerPr, registerCi, registerEvents, registerFreeze, registerProduct, registerReplay];
+export const COMMANDS: ((program: Command) => void)[] = [
+  registerServe,
+  registerMigrate,
+  registerClickHouseHttp,
+  registerToken,
+  registerRepo,
+  registerPr,
+  registerCi,
+  registerEvents,
+  registerFreeze,
+  registerProduct,
+  registerReplay,
+];

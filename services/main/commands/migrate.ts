@@ -16,7 +16,10 @@ export function registerMigrate(program: Command): void {
         const pg = await migrate(db.url);
         const ch = createClickHouseClient(settings.clickhouse);
         try {
-          const chApplied = await migrateClickHouse(ch, settings.clickhouseCluster ? clusterLayout(settings.clickhouseCluster) : undefined);
+          const chApplied = await migrateClickHouse(
+            ch,
+            settings.clickhouseCluster ? clusterLayout(settings.clickhouseCluster) : undefined,
+          );
           out(`PostgreSQL: ${pg.length ? pg.join(", ") : "up to date"}`);
           out(`ClickHouse: ${chApplied.length ? chApplied.join(", ") : "up to date"}`);
         } finally {
@@ -26,5 +29,4 @@ export function registerMigrate(program: Command): void {
         await db.close();
       }
     });
-
 }

@@ -6,7 +6,12 @@ import { forgeClient, parseNumberArgument, parseRepoArgument } from "./repo.js";
 
 type Repo = { owner: string; repository: string };
 
-const when = (t: Timestamp | undefined) => (t === undefined ? "" : timestampDate(t).toISOString().replace(/\.000Z$/, "Z"));
+const when = (t: Timestamp | undefined) =>
+  t === undefined
+    ? ""
+    : timestampDate(t)
+        .toISOString()
+        .replace(/\.000Z$/, "Z");
 const short = (sha: string) => sha.slice(0, 12);
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -28,8 +33,11 @@ export function renderPullRequest(repo: string, pr: LocalPullRequest, withOutput
   lines.push(`checks:${pr.checks.length === 0 ? "   (none)" : ""}`);
   const width = Math.max(0, ...pr.checks.map((c) => c.name.length));
   for (const c of pr.checks) {
-    lines.push(`  ${c.name.padEnd(width)}  ${c.state.padEnd(9)}  ${c.description}${c.app ? `  [${c.app}]` : ""}${c.detailsUrl ? `  ${c.detailsUrl}` : ""}`);
-    if (withOutput && c.output !== "") for (const line of c.output.replace(/\n$/, "").split("\n")) lines.push(`    | ${line}`);
+    lines.push(
+      `  ${c.name.padEnd(width)}  ${c.state.padEnd(9)}  ${c.description}${c.app ? `  [${c.app}]` : ""}${c.detailsUrl ? `  ${c.detailsUrl}` : ""}`,
+    );
+    if (withOutput && c.output !== "")
+      for (const line of c.output.replace(/\n$/, "").split("\n")) lines.push(`    | ${line}`);
   }
   lines.push(`reviews:${pr.reviews.length === 0 ? "  (none)" : ""}`);
   for (const r of pr.reviews) lines.push(`  ${r.author}: ${r.state} (${when(r.submittedAt)})`);
@@ -56,8 +64,7 @@ export function renderPullRequestLine(pr: LocalPullRequest): string {
  */
 export function registerPr(program: Command): void {
   const pr = program.command("pr").description("pull requests of the local forge (FORGE=local)");
-  pr
-    .command("open")
+  pr.command("open")
     .description("open a pull request from --head into --base")
     .argument("<owner/name>", "the repository", parseRepoArgument)
     .requiredOption("--head <branch>", "the branch with the changes")
@@ -66,15 +73,19 @@ export function registerPr(program: Command): void {
     .option("--body <text>", "description", "")
     .option("--author <login>", "who opens it (a local user, created on first use; default local-user)", "")
     .option("--draft", "open it as a draft", false)
-    .action(async (repo: Repo, opts: { head: string; base: string; title: string; body: string; author: string; draft: boolean }) => {
-      const client = await forgeClient();
-      const res = await client.openPullRequest({ ...repo, ...opts });
-      const p = res.pullRequest!;
-      out(`#${p.number} opened: ${p.title} (${p.head} -> ${p.base}, head ${short(p.headSha)})`);
-    });
-  pr
-    .command("comment")
-    .description("comment on a pull request (commands such as \"@yardmaster queue\" arrive this way)")
+    .action(
+      async (
+        repo: Repo,
+        opts: { head: string; base: string; title: string; body: string; author: string; draft: boolean },
+      ) => {
+        const client = await forgeClient();
+        const res = await client.openPullRequest({ ...repo, ...opts });
+        const p = res.pullRequest!;
+        out(`#${p.number} opened: ${p.title} (${p.head} -> ${p.base}, head ${short(p.headSha)})`);
+      },
+    );
+  pr.command("comment")
+    .description('comment on a pull request (commands such as "@yardmaster queue" arrive this way)')
     .argument("<owner/name>", "the repository", parseRepoArgument)
     .argument("<number>", "the pull request", parseNumberArgument)
     .argument("<text>", "the comment")
@@ -84,8 +95,7 @@ export function registerPr(program: Command): void {
       const res = await client.commentPullRequest({ ...repo, number, body: text, author: opts.author });
       out(`comment ${res.commentId} on #${number}`);
     });
-  pr
-    .command("review")
+  pr.command("review")
     .description("review a pull request: exactly one of --approve, --request-changes, --comment")
     .argument("<owner/name>", "the repository", parseRepoArgument)
     .argument("<number>", "the pull request", parseNumberArgument)
@@ -94,15 +104,24 @@ export function registerPr(program: Command): void {
     .option("--comment", "comment without a verdict (needs --body)")
     .option("--body <text>", "the review's text", "")
     .option("--author <login>", "who reviews (default local-user; one cannot approve one's own pull request)", "")
-    .action(async (repo: Repo, number: bigint, opts: { approve?: boolean; requestChanges?: boolean; comment?: boolean; body: string; author: string }) => {
-      const chosen = [opts.approve && "APPROVE", opts.requestChanges && "REQUEST_CHANGES", opts.comment && "COMMENT"].filter((v): v is string => Boolean(v));
-      if (chosen.length !== 1) throw new Error("give exactly one of --approve, --request-changes, --comment");
-      const client = await forgeClient();
-      await client.reviewPullRequest({ ...repo, number, event: chosen[0]!, body: opts.body, author: opts.author });
-      out(`review ${chosen[0]} on #${number}`);
-    });
-  pr
-    .command("label")
+    .action(
+      async (
+        repo: Repo,
+        number: bigint,
+        opts: { approve?: boolean; requestChanges?: boolean; comment?: boolean; body: string; author: string },
+      ) => {
+        const chosen = [
+          opts.approve && "APPROVE",
+          opts.requestChanges && "REQUEST_CHANGES",
+          opts.comment && "COMMENT",
+        ].filter((v): v is string => Boolean(v));
+        if (chosen.length !== 1) throw new Error("give exactly one of --approve, --request-changes, --comment");
+        const client = await forgeClient();
+        await client.reviewPullRequest({ ...repo, number, event: chosen[0]!, body: opts.body, author: opts.author });
+        out(`review ${chosen[0]} on #${number}`);
+      },
+    );
+  pr.command("label")
     .description("add and remove labels (created on first use)")
     .argument("<owner/name>", "the repository", parseRepoArgument)
     .argument("<number>", "the pull request", parseNumberArgument)
@@ -114,8 +133,7 @@ export function registerPr(program: Command): void {
       const res = await client.labelPullRequest({ ...repo, number, add: opts.add, remove: opts.remove });
       out(`#${number} labels: ${res.labels.length === 0 ? "(none)" : res.labels.join(", ")}`);
     });
-  pr
-    .command("close")
+  pr.command("close")
     .description("close a pull request without merging it")
     .argument("<owner/name>", "the repository", parseRepoArgument)
     .argument("<number>", "the pull request", parseNumberArgument)
@@ -124,8 +142,7 @@ export function registerPr(program: Command): void {
       await client.closePullRequest({ ...repo, number });
       out(`#${number} closed`);
     });
-  pr
-    .command("edit")
+  pr.command("edit")
     .description("change a pull request's title, body or base branch (retarget it)")
     .argument("<owner/name>", "the repository", parseRepoArgument)
     .argument("<number>", "the pull request", parseNumberArgument)
@@ -133,14 +150,20 @@ export function registerPr(program: Command): void {
     .option("--body <text>", "the new description")
     .option("--base <branch>", "the branch to merge into from now on (the pull request must be open)")
     .action(async (repo: Repo, number: bigint, opts: { title?: string; body?: string; base?: string }) => {
-      if (opts.title === undefined && opts.body === undefined && opts.base === undefined) throw new Error("give --title, --body or --base");
+      if (opts.title === undefined && opts.body === undefined && opts.base === undefined)
+        throw new Error("give --title, --body or --base");
       const client = await forgeClient();
-      const res = await client.editPullRequest({ ...repo, number, title: opts.title, body: opts.body, base: opts.base });
+      const res = await client.editPullRequest({
+        ...repo,
+        number,
+        title: opts.title,
+        body: opts.body,
+        base: opts.base,
+      });
       const p = res.pullRequest!;
       out(opts.base === undefined ? `#${p.number} edited: ${p.title}` : `#${p.number} now targets ${p.base}`);
     });
-  pr
-    .command("show")
+  pr.command("show")
     .description("a pull request: state, head, checks, labels, reviews, comments")
     .argument("<owner/name>", "the repository", parseRepoArgument)
     .argument("<number>", "the pull request", parseNumberArgument)
@@ -148,10 +171,10 @@ export function registerPr(program: Command): void {
     .action(async (repo: Repo, number: bigint, opts: { output: boolean }) => {
       const client = await forgeClient();
       const res = await client.getPullRequest({ ...repo, number });
-      for (const line of renderPullRequest(`${repo.owner}/${repo.repository}`, res.pullRequest!, opts.output)) out(line);
+      for (const line of renderPullRequest(`${repo.owner}/${repo.repository}`, res.pullRequest!, opts.output))
+        out(line);
     });
-  pr
-    .command("list")
+  pr.command("list")
     .description("pull requests of a repository, newest first")
     .argument("<owner/name>", "the repository", parseRepoArgument)
     .option("--state <state>", "open, closed or merged (default: all)", "")

@@ -15,7 +15,9 @@ import { parseRepoArgument } from "./repo.js";
  * when there is no admin key or the RPC fails.
  */
 export function registerProduct(program: Command): void {
-  const product = program.command("product").description("products enabled on a repository (merge_queue, workflow_automation, merge_protections, ci_insights)");
+  const product = program
+    .command("product")
+    .description("products enabled on a repository (merge_queue, workflow_automation, merge_protections, ci_insights)");
   product
     .command("list")
     .argument("<repository>", "owner/name", parseRepoArgument)
@@ -25,7 +27,10 @@ export function registerProduct(program: Command): void {
       const res = await client.listProducts(repository);
       for (const p of res.products) out(`${p.product.padEnd(20)} ${p.enabled ? "enabled" : "disabled"}`);
     });
-  for (const [verb, enabled] of [["enable", true], ["disable", false]] as const) {
+  for (const [verb, enabled] of [
+    ["enable", true],
+    ["disable", false],
+  ] as const) {
     product
       .command(verb)
       .argument("<repository>", "owner/name", parseRepoArgument)
@@ -35,7 +40,11 @@ export function registerProduct(program: Command): void {
         const client = await serviceClient(ProductService, readSettings());
         const res = await client.setProductEnabled({ ...repository, product: name, enabled });
         const full = `${repository.owner}/${repository.repository}`;
-        out(res.changed ? `${name} ${enabled ? "enabled" : "disabled"} on ${full}` : `${name} was already ${enabled ? "enabled" : "disabled"} on ${full}`);
+        out(
+          res.changed
+            ? `${name} ${enabled ? "enabled" : "disabled"} on ${full}`
+            : `${name} was already ${enabled ? "enabled" : "disabled"} on ${full}`,
+        );
       });
   }
 }

@@ -17,22 +17,37 @@ async function replay(raw: RawReplayOptions): Promise<void> {
   const options = await parseReplayOptions(raw);
   const report = await runReplay(readSettings(), options);
   out(options.json ? JSON.stringify(report) : formatReport(report));
-  if (!report.ok) throw new Error(`the base's final tree ${report.tree.actual} is not the original history's tree ${report.tree.expected}, and nothing was broken on purpose`);
+  if (!report.ok)
+    throw new Error(
+      `the base's final tree ${report.tree.actual} is not the original history's tree ${report.tree.expected}, and nothing was broken on purpose`,
+    );
 }
 
 /** Registers `yardmaster replay`. */
 export function registerReplay(program: Command): void {
   program
     .command("replay")
-    .description("replay a git repository's history as pull requests through the local forge and the merge queue, then report (docs/replay.md)")
+    .description(
+      "replay a git repository's history as pull requests through the local forge and the merge queue, then report (docs/replay.md)",
+    )
     .requiredOption("--from <path>", "the git repository whose history is replayed")
     .requiredOption("--repo <owner/name>", "the local forge repository to create for the replay (must not exist)")
     .option("--base <branch>", "the branch whose first-parent history is replayed", "main")
-    .option("--range <A..B>", "replay what landed after A up to B (default: everything after the first commit of --base)")
+    .option(
+      "--range <A..B>",
+      "replay what landed after A up to B (default: everything after the first commit of --base)",
+    )
     .option("--limit <n>", "keep the first n changes after A")
     .option("--ci <command>", 'the CI check run on every queue check (bash; default "true", which exits 0)')
-    .option("--config <file>", "the .yardmaster.yml of the replay (default: batches of 2-4, 3 s wait, 2 parallel checks; docs/replay.md)")
-    .option("--speed <x>", 'replay x times faster than the original times, or "auto" (arrivals about 2 s apart on average)', "auto")
+    .option(
+      "--config <file>",
+      "the .yardmaster.yml of the replay (default: batches of 2-4, 3 s wait, 2 parallel checks; docs/replay.md)",
+    )
+    .option(
+      "--speed <x>",
+      'replay x times faster than the original times, or "auto" (arrivals about 2 s apart on average)',
+      "auto",
+    )
     .option("--break <n,m>", "make these pull requests (replay order, from 1) fail CI, to exercise bisection")
     .option("--timeout <seconds>", "give up when the queue is not done after this long", "1800")
     .option("--json", "print the report as one JSON object", false)

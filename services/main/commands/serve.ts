@@ -9,7 +9,10 @@ export function registerServe(program: Command): void {
     .command("serve")
     .description("start the service (REST, Connect, gRPC and gRPC-Web on one port)")
     .option("--port <port>", "port to listen on (default: PORT or 8080)")
-    .option("--only <services>", "run only these services, comma-separated: queue, simulator, activity-log (the others are reached at YARDMASTER_<SERVICE>_URL; docs/deployment.md)")
+    .option(
+      "--only <services>",
+      "run only these services, comma-separated: queue, simulator, activity-log (the others are reached at YARDMASTER_<SERVICE>_URL; docs/deployment.md)",
+    )
     .action(async (opts: { port?: string; only?: string }) => {
       const settings = readSettings(opts.port ? { ...process.env, PORT: opts.port } : process.env);
       // Fault tests only (docs/reliability.md "Failpoints"); a spec that does not parse stops the start.
@@ -17,7 +20,10 @@ export function registerServe(program: Command): void {
       if (armed.length > 0) process.stderr.write(`yardmaster: failpoints armed: ${armed.join(", ")}\n`);
       // Loaded here, not at the top: every other command starts without the whole service.
       const { startServer } = await import("../server.js");
-      const only = opts.only?.split(",").map((s) => s.trim()).filter((s) => s !== "");
+      const only = opts.only
+        ?.split(",")
+        .map((s) => s.trim())
+        .filter((s) => s !== "");
       const server = await startServer(settings, out, only);
       let stopping = false;
       const stop = async (signal: string) => {
@@ -30,5 +36,4 @@ export function registerServe(program: Command): void {
       process.once("SIGINT", () => void stop("SIGINT"));
       process.once("SIGTERM", () => void stop("SIGTERM"));
     });
-
 }

@@ -11,13 +11,20 @@ export function registerToken(program: Command): void {
   token
     .command("create")
     .description("issue a token for one or more repositories; prints the secret once")
-    .requiredOption("--repo <owner/name>", "a repository the token reaches (repeatable)", (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .requiredOption(
+      "--repo <owner/name>",
+      "a repository the token reaches (repeatable)",
+      (v: string, acc: string[]) => [...acc, v],
+      [] as string[],
+    )
     .option("--description <text>", "who or what the token is for", "")
     .action(async (opts: { repo: string[]; description: string }) => {
       const client = await serviceClient(TokenService, readSettings());
       const res = await client.createToken({ repositories: opts.repo, description: opts.description });
       out(res.secret);
-      process.stderr.write(`token ${res.token!.id} for ${res.token!.repositories.join(", ")}; the secret above is shown only once\n`);
+      process.stderr.write(
+        `token ${res.token!.id} for ${res.token!.repositories.join(", ")}; the secret above is shown only once\n`,
+      );
     });
   token
     .command("list")
@@ -38,5 +45,4 @@ export function registerToken(program: Command): void {
       const res = await client.revokeToken({ id });
       out(`revoked ${res.token!.id}`);
     });
-
 }

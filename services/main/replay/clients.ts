@@ -20,9 +20,14 @@ export interface ReplayClients {
 }
 
 /** Connects to the service named by `settings` (YARDMASTER_URL, admin key). */
-export async function connectReplayClients(settings: Settings, repo: { owner: string; repository: string }): Promise<ReplayClients> {
+export async function connectReplayClients(
+  settings: Settings,
+  repo: { owner: string; repository: string },
+): Promise<ReplayClients> {
   const [forge, queue, log] = await Promise.all([
-    serviceClient(ForgeService, settings), serviceClient(QueueService, settings), serviceClient(ActivityLogService, settings),
+    serviceClient(ForgeService, settings),
+    serviceClient(QueueService, settings),
+    serviceClient(ActivityLogService, settings),
   ]);
   return { forge, queue, log, repo };
 }

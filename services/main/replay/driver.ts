@@ -53,7 +53,12 @@ const MAX_POLL_FAILURES = 15;
  * nothing is left.
  */
 export function loginOf(name: string, email: string): string {
-  const raw = (email.split("@")[0] || name).toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 39).replace(/-+$/, "");
+  const raw = (email.split("@")[0] || name)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 39)
+    .replace(/-+$/, "");
   return raw === "" ? "replay-user" : raw;
 }
 
@@ -64,12 +69,28 @@ const messageOf = (e: unknown) => (e instanceof ConnectError ? e.rawMessage : (e
  * answers it (every 100 ms), or the tracker (updated by the poller) resolves it; at most until
  * `deadline` (epoch ms), after which the replay is reported unfinished anyway.
  */
-async function afterPrevious(clients: ReplayClients, tracker: ReplayTracker, order: number, deadline: number): Promise<void> {
+async function afterPrevious(
+  clients: ReplayClients,
+  tracker: ReplayTracker,
+  order: number,
+  deadline: number,
+): Promise<void> {
   while (Date.now() < deadline) {
     const previous = tracker.pulls.get(order - 1);
-    if (previous === undefined || previous.kind === "pending" || tracker.isResolved(order - 1) || previous.kind === "queued") return;
+    if (
+      previous === undefined ||
+      previous.kind === "pending" ||
+      tracker.isResolved(order - 1) ||
+      previous.kind === "queued"
+    )
+      return;
     if ("number" in previous) {
-      const inQueue = await clients.queue.getQueuedPullRequest({ ...clients.repo, prNumber: BigInt(previous.number) }).then(() => true, () => false);
+      const inQueue = await clients.queue
+        .getQueuedPullRequest({ ...clients.repo, prNumber: BigInt(previous.number) })
+        .then(
+          () => true,
+          () => false,
+        );
       if (inQueue) return;
     }
     await delay(100);
@@ -81,15 +102,31 @@ async function openPull(clients: ReplayClients, input: Running, pull: PullStep):
   const branch = `replay/pull-${pull.order}`;
   const author = loginOf(pull.authorName, pull.authorEmail);
   try {
-    await clients.forge.pushBranch({ ...clients.repo, fromPath: input.ws.path, sourceRef: input.prepared.pullRefs.get(pull.order)!, branch, force: false, pusher: author });
+    await clients.forge.pushBranch({
+      ...clients.repo,
+      fromPath: input.ws.path,
+      sourceRef: input.prepared.pullRefs.get(pull.order)!,
+      branch,
+      force: false,
+      pusher: author,
+    });
     const opened = await clients.forge.openPullRequest({
-      ...clients.repo, head: branch, base: input.base, title: pull.title.slice(0, 256) || branch, author,
+      ...clients.repo,
+      head: branch,
+      base: input.base,
+      title: pull.title.slice(0, 256) || branch,
+      author,
       body: `Replayed from ${pull.head} (landed in ${pull.landedIn}).`,
     });
     const number = Number(opened.pullRequest!.number);
     input.tracker.setPull(pull.order, { kind: "opened", number });
     await afterPrevious(clients, input.tracker, pull.order, input.deadline);
-    await clients.forge.commentPullRequest({ ...clients.repo, number: BigInt(number), body: "@yardmaster queue", author });
+    await clients.forge.commentPullRequest({
+      ...clients.repo,
+      number: BigInt(number),
+      body: "@yardmaster queue",
+      author,
+    });
   } catch (error) {
     input.tracker.setPull(pull.order, { kind: "not_opened", reason: messageOf(error) });
   }
@@ -101,12 +138,20 @@ async function pushChange(clients: ReplayClients, input: Running, push: PushStep
   const ready = () => push.after.every((o) => input.tracker.isResolved(o));
   while (!ready() && Date.now() < input.deadline) await Promise.race([input.tracker.changed(), delay(1000)]);
   if (!ready()) {
-    input.tracker.setPush(index, { kind: "refused", reason: `not pushed: pull ${push.after.filter((o) => !input.tracker.isResolved(o)).join(", ")} never left the queue` });
+    input.tracker.setPush(index, {
+      kind: "refused",
+      reason: `not pushed: pull ${push.after.filter((o) => !input.tracker.isResolved(o)).join(", ")} never left the queue`,
+    });
     return;
   }
   try {
     const res = await clients.forge.pushBranch({
-      ...clients.repo, fromPath: input.ws.path, sourceRef: input.prepared.pushRefs[index]!, branch: input.base, force: false, merge: true,
+      ...clients.repo,
+      fromPath: input.ws.path,
+      sourceRef: input.prepared.pushRefs[index]!,
+      branch: input.base,
+      force: false,
+      merge: true,
       pusher: loginOf(push.authorName, push.authorEmail),
     });
     input.tracker.setPush(index, { kind: "pushed", sha: res.afterSha });
@@ -161,7 +206,11 @@ export async function driveReplay(clients: ReplayClients, options: DriveInput): 
   await poller;
   if (pollError !== null) throw pollError;
   if (!(queueEmpty && tracker.allResolved())) {
-    const open = [...tracker.pulls].filter(([o]) => !tracker.isResolved(o)).map(([o, s]) => ("number" in s ? `#${s.number} (pull ${o})` : `pull ${o}`));
-    throw new ReplayError(`the replay did not finish within ${Math.round(input.timeoutMs / 1000)} s; still unresolved: ${open.join(", ") || "the queue is not empty"}`);
+    const open = [...tracker.pulls]
+      .filter(([o]) => !tracker.isResolved(o))
+      .map(([o, s]) => ("number" in s ? `#${s.number} (pull ${o})` : `pull ${o}`));
+    throw new ReplayError(
+      `the replay did not finish within ${Math.round(input.timeoutMs / 1000)} s; still unresolved: ${open.join(", ") || "the queue is not empty"}`,
+    );
   }
 }

@@ -56,10 +56,21 @@ export function parseCommitRecords(text: string): HistoryCommit[] {
   if (parts.at(-1) === "" || parts.at(-1) === "\n") parts.pop();
   const commits: HistoryCommit[] = [];
   for (let i = 0; i + FIELDS <= parts.length; i += FIELDS) {
-    const [sha, parents, ct, an, ae, s] = parts.slice(i, i + FIELDS) as [string, string, string, string, string, string];
+    const [sha, parents, ct, an, ae, s] = parts.slice(i, i + FIELDS) as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
     commits.push({
-      sha: sha.trim(), parents: parents === "" ? [] : parents.split(" "), committedAt: Number(ct) * 1000,
-      authorName: an, authorEmail: ae, subject: s,
+      sha: sha.trim(),
+      parents: parents === "" ? [] : parents.split(" "),
+      committedAt: Number(ct) * 1000,
+      authorName: an,
+      authorEmail: ae,
+      subject: s,
     });
   }
   return commits;
@@ -73,7 +84,9 @@ async function repositoryRoot(dir: string): Promise<string> {
   const abs = path.resolve(dir);
   try {
     const bare = (await git(abs, ["rev-parse", "--is-bare-repository"])).trim() === "true";
-    return bare ? path.resolve(abs, (await git(abs, ["rev-parse", "--git-dir"])).trim()) : (await git(abs, ["rev-parse", "--show-toplevel"])).trim();
+    return bare
+      ? path.resolve(abs, (await git(abs, ["rev-parse", "--git-dir"])).trim())
+      : (await git(abs, ["rev-parse", "--show-toplevel"])).trim();
   } catch (error) {
     if (error instanceof GitCommandError) throw new ReplayError(`--from: ${abs} is not a git repository`);
     throw error;
@@ -82,9 +95,14 @@ async function repositoryRoot(dir: string): Promise<string> {
 
 /** @throws ReplayError naming `option` when `rev` is not a commit of the repository */
 async function resolveCommit(root: string, rev: string, option: string): Promise<string> {
-  const out = await runGit(null, ["-C", root, "rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`], { okExitCodes: [0, 1, 128] });
+  const out = await runGit(
+    null,
+    ["-C", root, "rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`],
+    { okExitCodes: [0, 1, 128] },
+  );
   const sha = out.stdout.toString("utf8").trim();
-  if (out.exitCode !== 0 || !/^[0-9a-f]{40}$/.test(sha)) throw new ReplayError(`${option}: "${rev}" is not a commit of ${root}`);
+  if (out.exitCode !== 0 || !/^[0-9a-f]{40}$/.test(sha))
+    throw new ReplayError(`${option}: "${rev}" is not a commit of ${root}`);
   return sha;
 }
 
@@ -97,7 +115,8 @@ export function parseRange(range: string): { from: string; to: string | null } {
   const at = text.indexOf("..");
   const from = at === -1 ? "" : text.slice(0, at);
   const to = at === -1 ? "" : text.slice(at + 2);
-  if (from === "" || to.includes("..") || to.startsWith(".")) throw new ReplayError(`--range: "${range}" must be written A..B (A excluded, B included)`);
+  if (from === "" || to.includes("..") || to.startsWith("."))
+    throw new ReplayError(`--range: "${range}" must be written A..B (A excluded, B included)`);
   return { from, to: to === "" ? null : to };
 }
 
@@ -114,22 +133,31 @@ export async function readHistory(query: HistoryQuery): Promise<History> {
   let start: HistoryCommit;
   let commits: HistoryCommit[];
   if (range === null) {
-    const all = parseCommitRecords(await git(root, ["log", "-z", "--first-parent", "--reverse", `--format=${FORMAT}`, tip]));
+    const all = parseCommitRecords(
+      await git(root, ["log", "-z", "--first-parent", "--reverse", `--format=${FORMAT}`, tip]),
+    );
     start = all[0]!;
     commits = all.slice(1);
   } else {
     const from = await resolveCommit(root, range.from, "--range");
-    commits = parseCommitRecords(await git(root, ["log", "-z", "--first-parent", "--reverse", `--format=${FORMAT}`, `${from}..${tip}`]));
+    commits = parseCommitRecords(
+      await git(root, ["log", "-z", "--first-parent", "--reverse", `--format=${FORMAT}`, `${from}..${tip}`]),
+    );
     start = parseCommitRecords(await git(root, ["log", "-z", "--no-walk", `--format=${FORMAT}`, from]))[0]!;
     if (commits.length > 0 && commits[0]!.parents[0] !== from) {
       throw new ReplayError(`--range: ${range.from} is not on the first-parent history of ${range.to ?? query.base}`);
     }
   }
-  if (commits.length === 0) throw new ReplayError(`--range: nothing landed on ${query.base} after ${start.sha.slice(0, 12)}`);
+  if (commits.length === 0)
+    throw new ReplayError(`--range: nothing landed on ${query.base} after ${start.sha.slice(0, 12)}`);
   const headShas = [...new Set(commits.flatMap((c) => c.parents.slice(1)))];
   const heads = new Map<string, HistoryCommit>();
   if (headShas.length > 0) {
-    const text = await git(root, ["log", "-z", "--no-walk=unsorted", "--stdin", `--format=${FORMAT}`], `${headShas.join("\n")}\n`);
+    const text = await git(
+      root,
+      ["log", "-z", "--no-walk=unsorted", "--stdin", `--format=${FORMAT}`],
+      `${headShas.join("\n")}\n`,
+    );
     for (const c of parseCommitRecords(text)) heads.set(c.sha, c);
   }
   return { path: root, base: query.base, start, commits, heads };

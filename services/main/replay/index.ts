@@ -4,13 +4,36 @@
  */
 export { runReplay } from "./run-replay.js";
 export { parseReplayOptions, type RawReplayOptions, type ReplayOptions } from "./options.js";
-export { readHistory, parseRange, parseCommitRecords, type History, type HistoryCommit, type HistoryQuery } from "./history.js";
+export {
+  readHistory,
+  parseRange,
+  parseCommitRecords,
+  type History,
+  type HistoryCommit,
+  type HistoryQuery,
+} from "./history.js";
 export { planReplay, type ReplayPlan, type ReplayStep, type PullStep, type PushStep } from "./plan.js";
 export { replayDelays, autoSpeed, parseSpeed, AUTO_GAP_MS, type Speed } from "./schedule.js";
-export { summarizeReplay, mean, percentile, REPORT_EVENT_TYPES, type ReplayReport, type ReportInput } from "./report.js";
+export {
+  summarizeReplay,
+  mean,
+  percentile,
+  REPORT_EVENT_TYPES,
+  type ReplayReport,
+  type ReportInput,
+} from "./report.js";
 export { formatReport } from "./report-text.js";
 export { ReplayTracker, type PullState, type PushState, type Observation } from "./tracker.js";
-export { ciFile, brokenMarker, DEFAULT_REPLAY_CONFIG, DEFAULT_CI_COMMAND, CI_PATH, CONFIG_PATH, BROKEN_DIR, CHECK_NAME } from "./replay-files.js";
+export {
+  ciFile,
+  brokenMarker,
+  DEFAULT_REPLAY_CONFIG,
+  DEFAULT_CI_COMMAND,
+  CI_PATH,
+  CONFIG_PATH,
+  BROKEN_DIR,
+  CHECK_NAME,
+} from "./replay-files.js";
 export { nextCursor, type LogEvent } from "./log-reader.js";
 export { loginOf } from "./driver.js";
 export { createWorkspace, type Workspace } from "./workspace.js";

@@ -32,7 +32,12 @@ export function nextCursor(link: string | null): string | null {
  * first page, the window then pinned by the cursor), oldest first.
  * @throws ConnectError from the service
  */
-export async function readEvents(clients: ReplayClients, types: readonly string[], from: Date, to?: Date): Promise<LogEvent[]> {
+export async function readEvents(
+  clients: ReplayClients,
+  types: readonly string[],
+  from: Date,
+  to?: Date,
+): Promise<LogEvent[]> {
   const events: LogEvent[] = [];
   let cursor: string | undefined;
   const receivedFrom = timestampFromDate(from);
@@ -45,8 +50,11 @@ export async function readEvents(clients: ReplayClients, types: readonly string[
     );
     for (const e of page.events) {
       events.push({
-        id: Number(e.id), type: e.type, pullRequest: e.pullRequest === undefined ? null : Number(e.pullRequest),
-        receivedAt: e.receivedAt ? timestampDate(e.receivedAt).getTime() : 0, metadata: e.metadata ?? {},
+        id: Number(e.id),
+        type: e.type,
+        pullRequest: e.pullRequest === undefined ? null : Number(e.pullRequest),
+        receivedAt: e.receivedAt ? timestampDate(e.receivedAt).getTime() : 0,
+        metadata: e.metadata ?? {},
       });
     }
     const next = nextCursor(link);
@@ -60,7 +68,20 @@ export async function readEvents(clients: ReplayClients, types: readonly string[
  * Counts per event type of the window from `from` to `to` (AggregateLogs `by_event_type`), and the total.
  * @throws ConnectError from the service
  */
-export async function countEvents(clients: ReplayClients, types: readonly string[], from: Date, to: Date): Promise<{ total: number; byType: Record<string, number> }> {
-  const res = await clients.log.aggregateLogs({ ...clients.repo, eventType: [...types], receivedFrom: timestampFromDate(from), receivedTo: timestampFromDate(to) });
-  return { total: Number(res.total), byType: Object.fromEntries(res.byEventType.map((f) => [f.value, Number(f.count)])) };
+export async function countEvents(
+  clients: ReplayClients,
+  types: readonly string[],
+  from: Date,
+  to: Date,
+): Promise<{ total: number; byType: Record<string, number> }> {
+  const res = await clients.log.aggregateLogs({
+    ...clients.repo,
+    eventType: [...types],
+    receivedFrom: timestampFromDate(from),
+    receivedTo: timestampFromDate(to),
+  });
+  return {
+    total: Number(res.total),
+    byType: Object.fromEntries(res.byEventType.map((f) => [f.value, Number(f.count)])),
+  };
 }

@@ -29,13 +29,21 @@ function numbersOf(batch: Batch): number[] {
  * @throws ConnectError from the service
  */
 export async function observeService(
-  clients: ReplayClients, base: string, since: Date, unknown: readonly number[], botLogin = "yardmaster[bot]",
+  clients: ReplayClients,
+  base: string,
+  since: Date,
+  unknown: readonly number[],
+  botLogin = "yardmaster[bot]",
 ): Promise<Observation & { queueEmpty: boolean }> {
   const [status, sessions] = await Promise.all([
     clients.queue.getMergeQueueStatus({ ...clients.repo, branch: base }).catch(() => null),
     readEvents(clients, ["action.queue.enter", "action.queue.leave"], since),
   ]);
-  const inQueue = new Set(status === null ? [] : [...status.batches.flatMap(numbersOf), ...status.waitingPullRequests.map((p) => Number(p.number))]);
+  const inQueue = new Set(
+    status === null
+      ? []
+      : [...status.batches.flatMap(numbersOf), ...status.waitingPullRequests.map((p) => Number(p.number))],
+  );
   const merged = new Set<number>();
   const left = new Map<number, { code: string; reason: string }>();
   const entered = new Set<number>();

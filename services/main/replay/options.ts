@@ -56,13 +56,16 @@ export async function parseReplayOptions(raw: RawReplayOptions): Promise<ReplayO
   if (parts.length !== 2 || !/^[A-Za-z0-9-]+$/.test(parts[0]!) || !/^[\w.-]+$/.test(parts[1]!)) {
     throw new ReplayError(`--repo: "${raw.repo}" must be written owner/name`);
   }
-  if (raw.limit !== undefined && !POSITIVE.test(raw.limit)) throw new ReplayError(`--limit: "${raw.limit}" must be a positive whole number`);
+  if (raw.limit !== undefined && !POSITIVE.test(raw.limit))
+    throw new ReplayError(`--limit: "${raw.limit}" must be a positive whole number`);
   const breaks = new Set<number>();
   for (const item of raw.break === undefined ? [] : raw.break.split(",")) {
-    if (!POSITIVE.test(item.trim())) throw new ReplayError(`--break: "${item}" is not a pull request's replay order (1, 2, ...)`);
+    if (!POSITIVE.test(item.trim()))
+      throw new ReplayError(`--break: "${item}" is not a pull request's replay order (1, 2, ...)`);
     breaks.add(Number(item.trim()));
   }
-  if (raw.timeout !== undefined && !POSITIVE.test(raw.timeout)) throw new ReplayError(`--timeout: "${raw.timeout}" must be a positive whole number of seconds`);
+  if (raw.timeout !== undefined && !POSITIVE.test(raw.timeout))
+    throw new ReplayError(`--timeout: "${raw.timeout}" must be a positive whole number of seconds`);
   let speed: Speed;
   try {
     speed = parseSpeed(raw.speed ?? "auto");
@@ -76,9 +79,17 @@ export async function parseReplayOptions(raw: RawReplayOptions): Promise<ReplayO
     throw new ReplayError((error as Error).message);
   }
   return {
-    from: path.resolve(raw.from), repo: { owner: parts[0]!, repository: parts[1]! }, base: raw.base ?? "main", range: raw.range,
-    limit: raw.limit === undefined ? null : Number(raw.limit), ciYml, configYml: await readConfig(raw.config), speed, breaks,
-    timeoutMs: Number(raw.timeout ?? 1800) * 1000, json: raw.json ?? false,
+    from: path.resolve(raw.from),
+    repo: { owner: parts[0]!, repository: parts[1]! },
+    base: raw.base ?? "main",
+    range: raw.range,
+    limit: raw.limit === undefined ? null : Number(raw.limit),
+    ciYml,
+    configYml: await readConfig(raw.config),
+    speed,
+    breaks,
+    timeoutMs: Number(raw.timeout ?? 1800) * 1000,
+    json: raw.json ?? false,
   };
 }
 
@@ -90,6 +101,7 @@ async function readConfig(file: string | undefined): Promise<string> {
   });
   const loaded = await loadConfiguration(text);
   if (!loaded.ok) throw new ReplayError(`--config: ${file}: ${loaded.errors.map(formatConfigError).join("; ")}`);
-  if (loaded.config.queue_rules.length === 0) throw new ReplayError(`--config: ${file} has no queue rule: nothing could be queued`);
+  if (loaded.config.queue_rules.length === 0)
+    throw new ReplayError(`--config: ${file} has no queue rule: nothing could be queued`);
   return text;
 }

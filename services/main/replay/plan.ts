@@ -66,8 +66,12 @@ export interface ReplayPlan {
  * Builds the plan of a history, keeping the first `limit` changes after A (all when null).
  * @throws RangeError when `limit` is not a positive whole number
  */
-export function planReplay(history: Pick<History, "start" | "commits" | "heads">, limit: number | null = null): ReplayPlan {
-  if (limit !== null && (!Number.isInteger(limit) || limit < 1)) throw new RangeError(`limit must be a positive whole number, got ${limit}`);
+export function planReplay(
+  history: Pick<History, "start" | "commits" | "heads">,
+  limit: number | null = null,
+): ReplayPlan {
+  if (limit !== null && (!Number.isInteger(limit) || limit < 1))
+    throw new RangeError(`limit must be a positive whole number, got ${limit}`);
   const commits = limit === null ? history.commits : history.commits.slice(0, limit);
   const mode = commits.some((c) => c.parents.length > 1) ? "merges" : "linear";
   const floor = history.start.committedAt;
@@ -76,22 +80,47 @@ export function planReplay(history: Pick<History, "start" | "commits" | "heads">
   commits.forEach((commit, landing) => {
     const people = { authorName: commit.authorName, authorEmail: commit.authorEmail };
     if (mode === "linear") {
-      drafts.push({ kind: "pull", head: commit.sha, title: commit.subject, ...people, arrivalAt: Math.max(floor, commit.committedAt), landedIn: commit.sha, landing });
+      drafts.push({
+        kind: "pull",
+        head: commit.sha,
+        title: commit.subject,
+        ...people,
+        arrivalAt: Math.max(floor, commit.committedAt),
+        landedIn: commit.sha,
+        landing,
+      });
       return;
     }
     if (commit.parents.length === 1) {
-      drafts.push({ kind: "push", sha: commit.sha, title: commit.subject, ...people, arrivalAt: Math.max(floor, commit.committedAt), landing });
+      drafts.push({
+        kind: "push",
+        sha: commit.sha,
+        title: commit.subject,
+        ...people,
+        arrivalAt: Math.max(floor, commit.committedAt),
+        landing,
+      });
       return;
     }
     for (const sha of commit.parents.slice(1)) {
       const head: HistoryCommit = history.heads.get(sha) ?? { ...commit, sha, parents: [] };
       const arrivalAt = Math.min(commit.committedAt, Math.max(floor, head.committedAt));
       drafts.push({
-        kind: "pull", head: sha, title: pullTitle(commit, head), authorName: head.authorName, authorEmail: head.authorEmail, arrivalAt, landedIn: commit.sha, landing,
+        kind: "pull",
+        head: sha,
+        title: pullTitle(commit, head),
+        authorName: head.authorName,
+        authorEmail: head.authorEmail,
+        arrivalAt,
+        landedIn: commit.sha,
+        landing,
       });
     }
   });
-  const sorted = drafts.map((d, i) => ({ d, i })).sort((a, b) => a.d.arrivalAt - b.d.arrivalAt || a.d.landing - b.d.landing || a.i - b.i).map((x) => x.d);
+  const sorted = drafts
+    .map((d, i) => ({ d, i }))
+    .sort((a, b) => a.d.arrivalAt - b.d.arrivalAt || a.d.landing - b.d.landing || a.i - b.i)
+    .map((x) => x.d);
   const pulls: PullStep[] = [];
   const steps: ReplayStep[] = sorted.map((d) => {
     if (d.kind === "push") return { ...d, after: [] };
@@ -99,9 +128,15 @@ export function planReplay(history: Pick<History, "start" | "commits" | "heads">
     pulls.push(step);
     return step;
   });
-  for (const step of steps) if (step.kind === "push") step.after = pulls.filter((p) => p.landing < step.landing).map((p) => p.order);
+  for (const step of steps)
+    if (step.kind === "push") step.after = pulls.filter((p) => p.landing < step.landing).map((p) => p.order);
   return {
-    mode, start: history.start.sha, end: commits.at(-1)!.sha, changes: commits.length, steps, pulls,
+    mode,
+    start: history.start.sha,
+    end: commits.at(-1)!.sha,
+    changes: commits.length,
+    steps,
+    pulls,
     pushes: steps.filter((s): s is PushStep => s.kind === "push"),
   };
 }

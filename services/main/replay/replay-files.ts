@@ -67,5 +67,8 @@ export function ciFile(command: string): string {
 
 /** The marker file of the pull request of replay order `order`, and its text. */
 export function brokenMarker(order: number): { path: string; content: string } {
-  return { path: `${BROKEN_DIR}/pull-${order}`, content: `Pull request ${order} of this replay fails CI on purpose (yardmaster replay --break).\n` };
+  return {
+    path: `${BROKEN_DIR}/pull-${order}`,
+    content: `Pull request ${order} of this replay fails CI on purpose (yardmaster replay --break).\n`,
+  };
 }

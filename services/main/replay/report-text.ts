@@ -13,18 +13,26 @@ export function formatReport(r: ReplayReport): string {
     `Replay of ${r.changes} changes into ${r.repository} (${r.mode === "merges" ? "merge commits: pull request heads" : "linear history: one pull request per commit"}), ${seconds(r.wallSeconds)} at speed ${r.speed.toFixed(r.speed < 10 ? 2 : 0)}x`,
     `pull requests: ${r.pullRequests}, merged ${r.merged.length}, dequeued ${r.dequeued.length}, not queued ${r.notQueued.length}`,
   ];
-  for (const d of r.dequeued) lines.push(`  dequeued #${d.number} (pull ${d.order}): ${d.code}${d.reason ? ` — ${d.reason}` : ""}`);
-  for (const n of r.notQueued) lines.push(`  not queued ${n.number === null ? "" : `#${n.number} `}(pull ${n.order}): ${n.reason}`);
+  for (const d of r.dequeued)
+    lines.push(`  dequeued #${d.number} (pull ${d.order}): ${d.code}${d.reason ? ` — ${d.reason}` : ""}`);
+  for (const n of r.notQueued)
+    lines.push(`  not queued ${n.number === null ? "" : `#${n.number} `}(pull ${n.order}): ${n.reason}`);
   if (r.broken.length > 0) lines.push(`broken on purpose (--break): pull ${r.broken.join(", ")}`);
   if (r.outsideChanges.pushed + r.outsideChanges.refused.length > 0) {
-    lines.push(`outside changes pushed to the base: ${r.outsideChanges.pushed}, refused ${r.outsideChanges.refused.length}`);
+    lines.push(
+      `outside changes pushed to the base: ${r.outsideChanges.pushed}, refused ${r.outsideChanges.refused.length}`,
+    );
     for (const reason of r.outsideChanges.refused) lines.push(`  refused: ${reason}`);
   }
   lines.push(
     `CI runs (speculative checks started): ${r.ciRuns}, ${r.ciRunsPerMerge === null ? "no merge" : `${r.ciRunsPerMerge.toFixed(2)} per merged pull request`}`,
     `time in queue of merged pull requests: ${r.timeInQueue === null ? "none merged" : `mean ${seconds(r.timeInQueue.meanSeconds)}, p95 ${seconds(r.timeInQueue.p95Seconds)}`}`,
     `batches checked: ${r.batches}, bisections: ${r.bisections} (sub-batches checked: ${r.subBatches})`,
-    `activity log: ${Object.entries(r.log.listed).map(([t, n]) => `${t.replace("action.queue.", "")} ${n}`).join(", ") || "no events"}; /logs/aggregate ${r.log.consistent ? "agrees" : `DISAGREES (${JSON.stringify(r.log.aggregated)})`}`,
+    `activity log: ${
+      Object.entries(r.log.listed)
+        .map(([t, n]) => `${t.replace("action.queue.", "")} ${n}`)
+        .join(", ") || "no events"
+    }; /logs/aggregate ${r.log.consistent ? "agrees" : `DISAGREES (${JSON.stringify(r.log.aggregated)})`}`,
     `merged pull requests: ${list(r.merged)}`,
     r.tree.equal
       ? `final tree of the base equals the original history's tree at B (${r.tree.actual})`

@@ -19,8 +19,13 @@ import type { ReplayTracker } from "./tracker.js";
 
 /** Event types the report reads. */
 export const REPORT_EVENT_TYPES = [
-  "action.queue.enter", "action.queue.leave", "action.queue.merged", "action.queue.checks_start", "action.queue.checks_end",
-  "action.queue.batch_bisection_start", "action.queue.batch_bisection_end",
+  "action.queue.enter",
+  "action.queue.leave",
+  "action.queue.merged",
+  "action.queue.checks_start",
+  "action.queue.checks_end",
+  "action.queue.batch_bisection_start",
+  "action.queue.batch_bisection_end",
 ] as const;
 
 /** The report. Times in seconds. */
@@ -93,7 +98,9 @@ export function summarizeReplay(input: ReportInput): ReplayReport {
     const members = e.metadata.pull_request_numbers;
     return Array.isArray(members) && members.length > 0 && num(members[0]) === e.pullRequest;
   });
-  const batchIds = (prefix: string) => new Set(checks.filter((e) => str(e.metadata.batch_name).startsWith(prefix)).map((e) => str(e.metadata.batch_id))).size;
+  const batchIds = (prefix: string) =>
+    new Set(checks.filter((e) => str(e.metadata.batch_name).startsWith(prefix)).map((e) => str(e.metadata.batch_id)))
+      .size;
   const waits = of("action.queue.leave")
     .filter((e) => e.metadata.merged === true && typeof e.metadata.queued_at === "string")
     .map((e) => (e.receivedAt - Date.parse(str(e.metadata.queued_at))) / 1000);
@@ -104,16 +111,28 @@ export function summarizeReplay(input: ReportInput): ReplayReport {
   const equal = input.tree.expected === input.tree.actual;
   const meanWait = mean(waits);
   return {
-    repository: input.repository, mode: input.plan.mode, changes: input.plan.changes, pullRequests: input.plan.pulls.length,
-    merged, dequeued, notQueued, broken: [...input.breaks].sort((a, b) => a - b),
-    outsideChanges: { pushed: outside.filter((p) => p.kind === "pushed").length, refused: outside.flatMap((p) => (p.kind === "refused" ? [p.reason] : [])) },
-    ciRuns: checks.length, ciRunsPerMerge: merged.length === 0 ? null : checks.length / merged.length,
+    repository: input.repository,
+    mode: input.plan.mode,
+    changes: input.plan.changes,
+    pullRequests: input.plan.pulls.length,
+    merged,
+    dequeued,
+    notQueued,
+    broken: [...input.breaks].sort((a, b) => a - b),
+    outsideChanges: {
+      pushed: outside.filter((p) => p.kind === "pushed").length,
+      refused: outside.flatMap((p) => (p.kind === "refused" ? [p.reason] : [])),
+    },
+    ciRuns: checks.length,
+    ciRunsPerMerge: merged.length === 0 ? null : checks.length / merged.length,
     timeInQueue: meanWait === null ? null : { meanSeconds: meanWait, p95Seconds: percentile(waits, 95)! },
-    batches: batchIds("Batch "), subBatches: batchIds("Sub-batch "),
+    batches: batchIds("Batch "),
+    subBatches: batchIds("Sub-batch "),
     bisections: new Set(of("action.queue.batch_bisection_start").map((e) => str(e.metadata.batch_id))).size,
     log: { listed, aggregated: { ...input.aggregated }, consistent },
     tree: { ...input.tree, equal },
-    wallSeconds: input.wallSeconds, speed: input.speed,
+    wallSeconds: input.wallSeconds,
+    speed: input.speed,
     ok: equal || input.breaks.size > 0,
   };
 }

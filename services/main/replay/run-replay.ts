@@ -25,11 +25,18 @@ import { createWorkspace } from "./workspace.js";
  * @throws ReplayError for bad input (naming the option) or a replay that did not finish;
  *   ConnectError when the service fails
  */
-export async function runReplay(settings: Settings, options: ReplayOptions, progress: NodeJS.WriteStream = process.stderr): Promise<ReplayReport> {
+export async function runReplay(
+  settings: Settings,
+  options: ReplayOptions,
+  progress: NodeJS.WriteStream = process.stderr,
+): Promise<ReplayReport> {
   const history = await readHistory({ path: options.from, base: options.base, range: options.range });
   const plan = planReplay(history, options.limit);
   const tooLarge = [...options.breaks].filter((o) => o > plan.pulls.length);
-  if (tooLarge.length > 0) throw new ReplayError(`--break: the replay has ${plan.pulls.length} pull requests; there is no pull request ${tooLarge.join(", ")}`);
+  if (tooLarge.length > 0)
+    throw new ReplayError(
+      `--break: the replay has ${plan.pulls.length} pull requests; there is no pull request ${tooLarge.join(", ")}`,
+    );
   const clients = await connectReplayClients(settings, options.repo);
   const ws = await createWorkspace(history.path);
   try {
@@ -38,12 +45,28 @@ export async function runReplay(settings: Settings, options: ReplayOptions, prog
     const since = new Date(Date.now() - 60_000);
     const started = Date.now();
     const prepared = await prepareReplay(clients, ws, {
-      historyPath: history.path, base: options.base, plan, ciYml: options.ciYml, configYml: options.configYml, breaks: options.breaks,
+      historyPath: history.path,
+      base: options.base,
+      plan,
+      ciYml: options.ciYml,
+      configYml: options.configYml,
+      breaks: options.breaks,
     });
-    const { delays, factor } = replayDelays(plan.steps.map((s) => s.arrivalAt), options.speed);
-    const tracker = new ReplayTracker(plan.pulls.map((p) => p.order), plan.pushes.length);
+    const { delays, factor } = replayDelays(
+      plan.steps.map((s) => s.arrivalAt),
+      options.speed,
+    );
+    const tracker = new ReplayTracker(
+      plan.pulls.map((p) => p.order),
+      plan.pushes.length,
+    );
     const bar = new SingleBar(
-      { stream: progress, format: "replaying |{bar}| {value}/{total} changes resolved | {queued} in queue, {merged} merged, {dequeued} dequeued", hideCursor: true },
+      {
+        stream: progress,
+        format:
+          "replaying |{bar}| {value}/{total} changes resolved | {queued} in queue, {merged} merged, {dequeued} dequeued",
+        hideCursor: true,
+      },
       Presets.shades_classic,
     );
     bar.start(plan.pulls.length + plan.pushes.length, 0, { queued: 0, merged: 0, dequeued: 0 });
@@ -52,12 +75,24 @@ export async function runReplay(settings: Settings, options: ReplayOptions, prog
       bar.update(c.resolved, { queued: c.queued, merged: c.merged, dequeued: c.dequeued });
     };
     try {
-      await driveReplay(clients, { plan, prepared, ws, base: options.base, delays, tracker, since, timeoutMs: options.timeoutMs, onUpdate: update });
+      await driveReplay(clients, {
+        plan,
+        prepared,
+        ws,
+        base: options.base,
+        delays,
+        tracker,
+        since,
+        timeoutMs: options.timeoutMs,
+        onUpdate: update,
+      });
     } finally {
       bar.stop();
     }
     const wallSeconds = (Date.now() - started) / 1000;
-    const left = [...tracker.pulls.values()].flatMap((s) => (s.kind === "merged" || s.kind === "dequeued" ? [s.number] : []));
+    const left = [...tracker.pulls.values()].flatMap((s) =>
+      s.kind === "merged" || s.kind === "dequeued" ? [s.number] : [],
+    );
     await waitForLeaveEvents(clients, left, since);
     const until = new Date(Date.now() + 1);
     const [events, aggregated, branch] = await Promise.all([
@@ -66,8 +101,15 @@ export async function runReplay(settings: Settings, options: ReplayOptions, prog
       clients.forge.getBranch({ ...clients.repo, branch: options.base }),
     ]);
     return summarizeReplay({
-      repository: `${options.repo.owner}/${options.repo.repository}`, plan, tracker, breaks: options.breaks, events, aggregated: aggregated.byType,
-      tree: { expected: prepared.expectedTree, actual: branch.treeSha }, wallSeconds, speed: factor,
+      repository: `${options.repo.owner}/${options.repo.repository}`,
+      plan,
+      tracker,
+      breaks: options.breaks,
+      events,
+      aggregated: aggregated.byType,
+      tree: { expected: prepared.expectedTree, actual: branch.treeSha },
+      wallSeconds,
+      speed: factor,
     });
   } finally {
     await ws.dispose();

@@ -18,7 +18,8 @@ export type Speed = number | "auto";
 export function parseSpeed(text: string): Speed {
   if (text.trim() === "auto") return "auto";
   const n = Number(text);
-  if (text.trim() === "" || !Number.isFinite(n) || n <= 0) throw new RangeError(`--speed: "${text}" must be "auto" or a number greater than 0`);
+  if (text.trim() === "" || !Number.isFinite(n) || n <= 0)
+    throw new RangeError(`--speed: "${text}" must be "auto" or a number greater than 0`);
   return n;
 }
 

@@ -45,18 +45,32 @@ export interface PrepareInput {
  * Creates the repository and everything the steps push.
  * @throws ReplayError naming --repo when the repository exists; ConnectError from the service
  */
-export async function prepareReplay(clients: ReplayClients, ws: Workspace, input: PrepareInput): Promise<PreparedReplay> {
+export async function prepareReplay(
+  clients: ReplayClients,
+  ws: Workspace,
+  input: PrepareInput,
+): Promise<PreparedReplay> {
   const { plan } = input;
   const files: FileTexts = { [CI_PATH]: input.ciYml, [CONFIG_PATH]: input.configYml };
   const startDate = new Date(plan.steps.length > 0 ? Math.min(...plan.steps.map((s) => s.arrivalAt)) : Date.now());
-  const setupSha = await ws.commitOnTop(plan.start, files, "Replay setup: the CI file and the queue configuration (yardmaster replay)", startDate);
+  const setupSha = await ws.commitOnTop(
+    plan.start,
+    files,
+    "Replay setup: the CI file and the queue configuration (yardmaster replay)",
+    startDate,
+  );
   const setupRef = await ws.setRef("setup", setupSha);
   const pullRefs = new Map<number, string>();
   for (const pull of plan.pulls) {
     let sha = pull.head;
     if (input.breaks.has(pull.order)) {
       const marker = brokenMarker(pull.order);
-      sha = await ws.commitOnTop(pull.head, { [marker.path]: marker.content }, `Break pull request ${pull.order} on purpose (yardmaster replay --break)`, new Date(pull.arrivalAt));
+      sha = await ws.commitOnTop(
+        pull.head,
+        { [marker.path]: marker.content },
+        `Break pull request ${pull.order} on purpose (yardmaster replay --break)`,
+        new Date(pull.arrivalAt),
+      );
     }
     pullRefs.set(pull.order, await ws.setRef(`pull-${pull.order}`, sha));
   }
@@ -65,14 +79,28 @@ export async function prepareReplay(clients: ReplayClients, ws: Workspace, input
   const expectedTree = await ws.treeWith(plan.end, files);
 
   try {
-    await clients.forge.createRepository({ ...clients.repo, fromPath: input.historyPath, defaultBranch: input.base, atRef: plan.start });
+    await clients.forge.createRepository({
+      ...clients.repo,
+      fromPath: input.historyPath,
+      defaultBranch: input.base,
+      atRef: plan.start,
+    });
   } catch (error) {
     if (error instanceof ConnectError && error.code === Code.AlreadyExists) {
-      throw new ReplayError(`--repo: ${clients.repo.owner}/${clients.repo.repository} already exists in the local forge; replay into a new repository name`);
+      throw new ReplayError(
+        `--repo: ${clients.repo.owner}/${clients.repo.repository} already exists in the local forge; replay into a new repository name`,
+      );
     }
     throw error;
   }
-  await clients.forge.pushBranch({ ...clients.repo, fromPath: ws.path, sourceRef: setupRef, branch: input.base, force: false, pusher: "replay" });
+  await clients.forge.pushBranch({
+    ...clients.repo,
+    fromPath: ws.path,
+    sourceRef: setupRef,
+    branch: input.base,
+    force: false,
+    pusher: "replay",
+  });
   await waitForConfiguration(clients, input.configTimeoutMs ?? 60_000);
   return { setupSha, pullRefs, pushRefs, expectedTree };
 }
@@ -87,7 +115,10 @@ async function waitForConfiguration(clients: ReplayClients, timeoutMs: number): 
   for (;;) {
     const res = await clients.queue.getQueuesConfiguration(clients.repo).catch(() => null);
     if (res && res.configuration.length > 0) return;
-    if (Date.now() > deadline) throw new ReplayError(`the queue did not read the configuration of ${clients.repo.owner}/${clients.repo.repository} within ${timeoutMs / 1000} s`);
+    if (Date.now() > deadline)
+      throw new ReplayError(
+        `the queue did not read the configuration of ${clients.repo.owner}/${clients.repo.repository} within ${timeoutMs / 1000} s`,
+      );
     await delay(200);
   }
 }

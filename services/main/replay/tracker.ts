@@ -17,7 +17,11 @@ export type PullState =
   | { kind: "not_opened"; reason: string };
 
 /** The state of one outside change. */
-export type PushState = { kind: "pending" } | { kind: "waiting" } | { kind: "pushed"; sha: string } | { kind: "refused"; reason: string };
+export type PushState =
+  | { kind: "pending" }
+  | { kind: "waiting" }
+  | { kind: "pushed"; sha: string }
+  | { kind: "refused"; reason: string };
 
 /** What the service showed at one poll. */
 export interface Observation {
@@ -63,7 +67,8 @@ export class ReplayTracker {
       if (seen.merged.has(n)) this.pulls.set(order, { kind: "merged", number: n });
       else if (seen.inQueue.has(n)) this.pulls.set(order, { kind: "queued", number: n });
       else if (seen.left.has(n)) this.pulls.set(order, { kind: "dequeued", number: n, ...seen.left.get(n)! });
-      else if (seen.refused.has(n)) this.pulls.set(order, { kind: "not_queued", number: n, reason: seen.refused.get(n)! });
+      else if (seen.refused.has(n))
+        this.pulls.set(order, { kind: "not_queued", number: n, reason: seen.refused.get(n)! });
     }
     this.notify();
   }
@@ -80,7 +85,10 @@ export class ReplayTracker {
 
   /** True when every pull request and outside change is resolved. */
   allResolved(): boolean {
-    return [...this.pulls.keys()].every((o) => this.isResolved(o)) && this.pushes.every((p) => p.kind === "pushed" || p.kind === "refused");
+    return (
+      [...this.pulls.keys()].every((o) => this.isResolved(o)) &&
+      this.pushes.every((p) => p.kind === "pushed" || p.kind === "refused")
+    );
   }
 
   /** Counts for the progress bar. */
@@ -89,8 +97,11 @@ export class ReplayTracker {
     const count = (...kinds: string[]) => states.filter((s) => kinds.includes(s.kind)).length;
     const pushed = this.pushes.filter((p) => p.kind === "pushed" || p.kind === "refused").length;
     return {
-      resolved: count("merged", "dequeued", "not_queued", "not_opened") + pushed, queued: count("queued", "opened"),
-      merged: count("merged"), dequeued: count("dequeued", "not_queued", "not_opened"), pushed,
+      resolved: count("merged", "dequeued", "not_queued", "not_opened") + pushed,
+      queued: count("queued", "opened"),
+      merged: count("merged"),
+      dequeued: count("dequeued", "not_queued", "not_opened"),
+      pushed,
     };
   }
 

@@ -41,7 +41,11 @@ export async function createWorkspace(historyPath: string): Promise<Workspace> {
     (await runGit(gitDir, args, options)).stdout.toString("utf8").trim();
   try {
     await runGit(null, ["init", "--quiet", "--bare", gitDir]);
-    const common = (await runGit(null, ["-C", historyPath, "rev-parse", "--path-format=absolute", "--git-common-dir"])).stdout.toString("utf8").trim();
+    const common = (
+      await runGit(null, ["-C", historyPath, "rev-parse", "--path-format=absolute", "--git-common-dir"])
+    ).stdout
+      .toString("utf8")
+      .trim();
     await writeFile(path.join(gitDir, "objects", "info", "alternates"), `${path.join(common, "objects")}\n`);
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
@@ -68,8 +72,12 @@ export async function createWorkspace(historyPath: string): Promise<Workspace> {
       return git(["commit-tree", tree, "-p", parent], {
         input: message.endsWith("\n") ? message : `${message}\n`,
         env: {
-          GIT_AUTHOR_NAME: IDENTITY.name, GIT_AUTHOR_EMAIL: IDENTITY.email, GIT_AUTHOR_DATE: when,
-          GIT_COMMITTER_NAME: IDENTITY.name, GIT_COMMITTER_EMAIL: IDENTITY.email, GIT_COMMITTER_DATE: when,
+          GIT_AUTHOR_NAME: IDENTITY.name,
+          GIT_AUTHOR_EMAIL: IDENTITY.email,
+          GIT_AUTHOR_DATE: when,
+          GIT_COMMITTER_NAME: IDENTITY.name,
+          GIT_COMMITTER_EMAIL: IDENTITY.email,
+          GIT_COMMITTER_DATE: when,
         },
       });
     },

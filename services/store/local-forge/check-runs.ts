@@ -7,8 +7,16 @@ import { num, numOrNull, type Queryable } from "./queryable.js";
 
 /** States of a check run (services/forge/types.ts `CheckState`). */
 export type LocalCheckState =
-  | "success" | "failure" | "error" | "cancelled" | "action_required" | "timed_out"
-  | "pending" | "neutral" | "skipped" | "stale";
+  | "success"
+  | "failure"
+  | "error"
+  | "cancelled"
+  | "action_required"
+  | "timed_out"
+  | "pending"
+  | "neutral"
+  | "skipped"
+  | "stale";
 
 /** One check run. Times are UTC. */
 export interface CheckRunRow {
@@ -28,11 +36,23 @@ export interface CheckRunRow {
   updatedAt: Date;
 }
 
-const COLUMNS = "id, sha, name, state, description, details_url, app, output, ci_job_id, started_at, completed_at, created_at, updated_at";
+const COLUMNS =
+  "id, sha, name, state, description, details_url, app, output, ci_job_id, started_at, completed_at, created_at, updated_at";
 // biome-ignore lint/suspicious/noExplicitAny: a database row as node-postgres returns it; toRow reads its columns by name and types them
 const toRow = (r: any): CheckRunRow => ({
-  id: num(r.id), sha: r.sha, name: r.name, state: r.state, description: r.description, detailsUrl: r.details_url, app: r.app, output: r.output,
-  ciJobId: numOrNull(r.ci_job_id), startedAt: r.started_at, completedAt: r.completed_at, createdAt: r.created_at, updatedAt: r.updated_at,
+  id: num(r.id),
+  sha: r.sha,
+  name: r.name,
+  state: r.state,
+  description: r.description,
+  detailsUrl: r.details_url,
+  app: r.app,
+  output: r.output,
+  ciJobId: numOrNull(r.ci_job_id),
+  startedAt: r.started_at,
+  completedAt: r.completed_at,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
 });
 
 /** Input of {@link insertCheckRun}. */
@@ -57,7 +77,20 @@ export async function insertCheckRun(q: Queryable, c: NewCheckRun): Promise<Chec
     `INSERT INTO local_forge_check_runs (repository_id, sha, name, state, description, details_url, app, output, ci_job_id, started_at, completed_at, created_at, updated_at)
      VALUES ($1::bigint, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::bigint, $10::timestamptz, $11::timestamptz, $12::timestamptz, $12::timestamptz)
      RETURNING ${COLUMNS}`,
-    [c.repositoryId, c.sha, c.name, c.state, c.description, c.detailsUrl, c.app, c.output, c.ciJobId, c.startedAt, c.completedAt, c.now],
+    [
+      c.repositoryId,
+      c.sha,
+      c.name,
+      c.state,
+      c.description,
+      c.detailsUrl,
+      c.app,
+      c.output,
+      c.ciJobId,
+      c.startedAt,
+      c.completedAt,
+      c.now,
+    ],
   );
   return toRow(res.rows[0]);
 }
@@ -78,7 +111,12 @@ export interface CheckRunChange {
  * @param onlyIfOpen when true, a run that already completed is left alone (a cancellation wins)
  * @returns the updated run, or null when nothing was updated
  */
-export async function updateCheckRun(q: Queryable, id: number, change: CheckRunChange, onlyIfOpen = false): Promise<CheckRunRow | null> {
+export async function updateCheckRun(
+  q: Queryable,
+  id: number,
+  change: CheckRunChange,
+  onlyIfOpen = false,
+): Promise<CheckRunRow | null> {
   const res = await q.query(
     `UPDATE local_forge_check_runs SET state = $2::text,
        description = coalesce($3::text, description),
@@ -90,19 +128,31 @@ export async function updateCheckRun(q: Queryable, id: number, change: CheckRunC
      WHERE id = $1::bigint AND (NOT $12::boolean OR completed_at IS NULL)
      RETURNING ${COLUMNS}`,
     [
-      id, change.state, change.description ?? null,
-      change.detailsUrl !== undefined, change.detailsUrl ?? null,
+      id,
+      change.state,
+      change.description ?? null,
+      change.detailsUrl !== undefined,
+      change.detailsUrl ?? null,
       change.output ?? null,
-      change.startedAt !== undefined, change.startedAt ?? null,
-      change.completedAt !== undefined, change.completedAt ?? null,
-      change.now, onlyIfOpen,
+      change.startedAt !== undefined,
+      change.startedAt ?? null,
+      change.completedAt !== undefined,
+      change.completedAt ?? null,
+      change.now,
+      onlyIfOpen,
     ],
   );
   return res.rows[0] ? toRow(res.rows[0]) : null;
 }
 
 /** The newest run of `name` posted by `app` on a commit, or null. */
-export async function findNewestCheckRun(q: Queryable, repositoryId: number, sha: string, name: string, app: string): Promise<CheckRunRow | null> {
+export async function findNewestCheckRun(
+  q: Queryable,
+  repositoryId: number,
+  sha: string,
+  name: string,
+  app: string,
+): Promise<CheckRunRow | null> {
   const res = await q.query(
     `SELECT ${COLUMNS} FROM local_forge_check_runs WHERE repository_id = $1::bigint AND sha = $2::text AND name = $3::text AND app = $4::text
      ORDER BY id DESC LIMIT 1`,
@@ -122,7 +172,9 @@ export async function newestCheckRunsOfCommit(q: Queryable, repositoryId: number
 
 /** The check runs of a CI job, oldest first. */
 export async function checkRunsOfCiJob(q: Queryable, ciJobId: number): Promise<CheckRunRow[]> {
-  const res = await q.query(`SELECT ${COLUMNS} FROM local_forge_check_runs WHERE ci_job_id = $1::bigint ORDER BY id`, [ciJobId]);
+  const res = await q.query(`SELECT ${COLUMNS} FROM local_forge_check_runs WHERE ci_job_id = $1::bigint ORDER BY id`, [
+    ciJobId,
+  ]);
   return res.rows.map(toRow);
 }
 

@@ -33,13 +33,27 @@ const COLUMNS = `j.id, j.repository_id, r.full_name, r.path, j.sha, j.branch, j.
   j.created_at, j.started_at, j.finished_at`;
 // biome-ignore lint/suspicious/noExplicitAny: a database row as node-postgres returns it; toRow reads its columns by name and types them
 const toRow = (r: any): CiJobRow => ({
-  id: num(r.id), repositoryId: num(r.repository_id), repository: r.full_name, path: r.path, sha: r.sha, branch: r.branch, reason: r.reason,
-  state: r.state, attempts: r.attempts, leaseOwner: r.lease_owner, leaseExpiresAt: r.lease_expires_at, createdAt: r.created_at,
-  startedAt: r.started_at, finishedAt: r.finished_at,
+  id: num(r.id),
+  repositoryId: num(r.repository_id),
+  repository: r.full_name,
+  path: r.path,
+  sha: r.sha,
+  branch: r.branch,
+  reason: r.reason,
+  state: r.state,
+  attempts: r.attempts,
+  leaseOwner: r.lease_owner,
+  leaseExpiresAt: r.lease_expires_at,
+  createdAt: r.created_at,
+  startedAt: r.started_at,
+  finishedAt: r.finished_at,
 });
 
 /** Queues a job. @returns its id */
-export async function insertCiJob(q: Queryable, input: { repositoryId: number; sha: string; branch: string | null; reason: string; now: Date }): Promise<number> {
+export async function insertCiJob(
+  q: Queryable,
+  input: { repositoryId: number; sha: string; branch: string | null; reason: string; now: Date },
+): Promise<number> {
   const res = await q.query(
     `INSERT INTO local_forge_ci_jobs (repository_id, sha, branch, reason, state, created_at)
      VALUES ($1::bigint, $2::text, $3::text, $4::text, 'queued', $5::timestamptz) RETURNING id`,
@@ -62,7 +76,13 @@ export async function hasLiveCiJob(q: Queryable, repositoryId: number, sha: stri
  * tip; null cancels every one).
  * @returns the ids cancelled
  */
-export async function cancelCiJobsOfBranch(q: Queryable, repositoryId: number, branch: string, keepSha: string | null, now: Date): Promise<number[]> {
+export async function cancelCiJobsOfBranch(
+  q: Queryable,
+  repositoryId: number,
+  branch: string,
+  keepSha: string | null,
+  now: Date,
+): Promise<number[]> {
   const res = await q.query(
     `UPDATE local_forge_ci_jobs SET state = 'cancelled', finished_at = $4::timestamptz, lease_owner = NULL, lease_expires_at = NULL
      WHERE repository_id = $1::bigint AND branch = $2::text AND state IN ('queued', 'running') AND ($3::text IS NULL OR sha <> $3::text)
@@ -73,7 +93,12 @@ export async function cancelCiJobsOfBranch(q: Queryable, repositoryId: number, b
 }
 
 /** Cancels the queued and running jobs of a commit (an explicit re-run replaces them). @returns the ids cancelled */
-export async function cancelCiJobsOfCommit(q: Queryable, repositoryId: number, sha: string, now: Date): Promise<number[]> {
+export async function cancelCiJobsOfCommit(
+  q: Queryable,
+  repositoryId: number,
+  sha: string,
+  now: Date,
+): Promise<number[]> {
   const res = await q.query(
     `UPDATE local_forge_ci_jobs SET state = 'cancelled', finished_at = $3::timestamptz, lease_owner = NULL, lease_expires_at = NULL
      WHERE repository_id = $1::bigint AND sha = $2::text AND state IN ('queued', 'running') RETURNING id`,
@@ -88,7 +113,10 @@ export async function cancelCiJobsOfCommit(q: Queryable, repositoryId: number, s
  * takes back a job `owner` itself is running (a late lease renewal is not a death).
  * @returns the claimed job (state running, attempts counted), or null when there is none
  */
-export async function claimCiJob(q: Queryable, input: { owner: string; now: Date; leaseUntil: Date }): Promise<CiJobRow | null> {
+export async function claimCiJob(
+  q: Queryable,
+  input: { owner: string; now: Date; leaseUntil: Date },
+): Promise<CiJobRow | null> {
   const res = await q.query(
     `WITH claimed AS (
        UPDATE local_forge_ci_jobs SET state = 'running', attempts = attempts + 1, lease_owner = $1::text, lease_expires_at = $3::timestamptz,
@@ -137,7 +165,10 @@ export async function releaseCiJob(q: Queryable, id: number, owner: string): Pro
 
 /** A job by id, or null. */
 export async function findCiJob(q: Queryable, id: number): Promise<CiJobRow | null> {
-  const res = await q.query(`SELECT ${COLUMNS} FROM local_forge_ci_jobs j JOIN local_forge_repositories r ON r.id = j.repository_id WHERE j.id = $1::bigint`, [id]);
+  const res = await q.query(
+    `SELECT ${COLUMNS} FROM local_forge_ci_jobs j JOIN local_forge_repositories r ON r.id = j.repository_id WHERE j.id = $1::bigint`,
+    [id],
+  );
   return res.rows[0] ? toRow(res.rows[0]) : null;
 }
 

@@ -10,7 +10,10 @@ export interface CommentRow {
 }
 
 /** Stores a comment. @returns its id */
-export async function insertComment(q: Queryable, input: { pullRequestId: number; authorId: number; body: string; now: Date }): Promise<number> {
+export async function insertComment(
+  q: Queryable,
+  input: { pullRequestId: number; authorId: number; body: string; now: Date },
+): Promise<number> {
   const res = await q.query(
     "INSERT INTO local_forge_comments (pull_request_id, author_id, body, created_at) VALUES ($1::bigint, $2::bigint, $3::text, $4::timestamptz) RETURNING id",
     [input.pullRequestId, input.authorId, input.body, input.now],

@@ -36,6 +36,9 @@ export async function requestReviewer(q: Queryable, pullRequestId: number, userI
 
 /** Drops the review request of a user (done when that user reviews). @returns true when there was one */
 export async function dropReviewRequest(q: Queryable, pullRequestId: number, userId: number): Promise<boolean> {
-  const res = await q.query("DELETE FROM local_forge_requested_reviewers WHERE pull_request_id = $1::bigint AND user_id = $2::bigint", [pullRequestId, userId]);
+  const res = await q.query(
+    "DELETE FROM local_forge_requested_reviewers WHERE pull_request_id = $1::bigint AND user_id = $2::bigint",
+    [pullRequestId, userId],
+  );
   return res.rowCount === 1;
 }

@@ -91,8 +91,15 @@ export async function insertPullRequest(q: Queryable, p: NewPullRequest): Promis
 }
 
 /** Pull request `number` of a repository, or null. */
-export async function findPullRequest(q: Queryable, repositoryId: number, number: number): Promise<PullRequestRow | null> {
-  const res = await q.query(`${SELECT} WHERE p.repository_id = $1::bigint AND p.number = $2::bigint`, [repositoryId, number]);
+export async function findPullRequest(
+  q: Queryable,
+  repositoryId: number,
+  number: number,
+): Promise<PullRequestRow | null> {
+  const res = await q.query(`${SELECT} WHERE p.repository_id = $1::bigint AND p.number = $2::bigint`, [
+    repositoryId,
+    number,
+  ]);
   return res.rows[0] ? toRow(res.rows[0]) : null;
 }
 
@@ -101,7 +108,11 @@ export async function findPullRequest(q: Queryable, repositoryId: number, number
  * @param filter.state only this state (default: every state)
  * @param filter.order by number: "asc" oldest first, "desc" newest first
  */
-export async function listPullRequests(q: Queryable, repositoryId: number, filter: { state?: PullState; order: "asc" | "desc" }): Promise<PullRequestRow[]> {
+export async function listPullRequests(
+  q: Queryable,
+  repositoryId: number,
+  filter: { state?: PullState; order: "asc" | "desc" },
+): Promise<PullRequestRow[]> {
   const order = filter.order === "asc" ? "ASC" : "DESC";
   const res = await q.query(
     `${SELECT} WHERE p.repository_id = $1::bigint AND ($2::text IS NULL OR p.state = $2::text) ORDER BY p.number ${order}`,
@@ -112,19 +123,28 @@ export async function listPullRequests(q: Queryable, repositoryId: number, filte
 
 /** Open pull requests whose head branch is `branch`, oldest first. */
 export async function openPullsWithHead(q: Queryable, repositoryId: number, branch: string): Promise<PullRequestRow[]> {
-  const res = await q.query(`${SELECT} WHERE p.repository_id = $1::bigint AND p.state = 'open' AND p.head_branch = $2::text ORDER BY p.number`, [repositoryId, branch]);
+  const res = await q.query(
+    `${SELECT} WHERE p.repository_id = $1::bigint AND p.state = 'open' AND p.head_branch = $2::text ORDER BY p.number`,
+    [repositoryId, branch],
+  );
   return res.rows.map(toRow);
 }
 
 /** Open pull requests whose base branch is `branch`, oldest first. */
 export async function openPullsWithBase(q: Queryable, repositoryId: number, branch: string): Promise<PullRequestRow[]> {
-  const res = await q.query(`${SELECT} WHERE p.repository_id = $1::bigint AND p.state = 'open' AND p.base_branch = $2::text ORDER BY p.number`, [repositoryId, branch]);
+  const res = await q.query(
+    `${SELECT} WHERE p.repository_id = $1::bigint AND p.state = 'open' AND p.base_branch = $2::text ORDER BY p.number`,
+    [repositoryId, branch],
+  );
   return res.rows.map(toRow);
 }
 
 /** Records a new head SHA (a push to the head branch). */
 export async function setPullRequestHead(q: Queryable, id: number, headSha: string, now: Date): Promise<void> {
-  await q.query("UPDATE local_forge_pull_requests SET head_sha = $2::text, updated_at = $3::timestamptz WHERE id = $1::bigint", [id, headSha, now]);
+  await q.query(
+    "UPDATE local_forge_pull_requests SET head_sha = $2::text, updated_at = $3::timestamptz WHERE id = $1::bigint",
+    [id, headSha, now],
+  );
 }
 
 /**
@@ -133,7 +153,11 @@ export async function setPullRequestHead(q: Queryable, id: number, headSha: stri
  * reads follow the new base's tip at once.
  * @returns true when something changed
  */
-export async function editPullRequest(q: Queryable, id: number, input: { title?: string; body?: string; base?: string; now: Date }): Promise<boolean> {
+export async function editPullRequest(
+  q: Queryable,
+  id: number,
+  input: { title?: string; body?: string; base?: string; now: Date },
+): Promise<boolean> {
   const res = await q.query(
     `UPDATE local_forge_pull_requests
      SET title = coalesce($2::text, title), body = coalesce($3::text, body), base_branch = coalesce($4::text, base_branch), updated_at = $5::timestamptz
@@ -153,7 +177,11 @@ export async function touchPullRequest(q: Queryable, id: number, now: Date): Pro
  * Closes an open pull request without merging it, freezing its base at `baseSha`.
  * @returns true when it was open
  */
-export async function closePullRequestRow(q: Queryable, id: number, input: { baseSha: string; now: Date }): Promise<boolean> {
+export async function closePullRequestRow(
+  q: Queryable,
+  id: number,
+  input: { baseSha: string; now: Date },
+): Promise<boolean> {
   const res = await q.query(
     `UPDATE local_forge_pull_requests SET state = 'closed', closed_base_sha = $2::text, closed_at = $3::timestamptz, updated_at = $3::timestamptz
      WHERE id = $1::bigint AND state = 'open'`,

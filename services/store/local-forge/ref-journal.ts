@@ -89,7 +89,13 @@ export async function lockRefIntents(q: Queryable, repositoryId: number): Promis
     [repositoryId],
   );
   return res.rows.map((r) => ({
-    id: num(r.id), repositoryId: num(r.repository_id), ref: r.ref, oldSha: r.old_sha, newSha: r.new_sha,
-    writeId: r.write_id, fullName: r.full_name, path: r.path,
+    id: num(r.id),
+    repositoryId: num(r.repository_id),
+    ref: r.ref,
+    oldSha: r.old_sha,
+    newSha: r.new_sha,
+    writeId: r.write_id,
+    fullName: r.full_name,
+    path: r.path,
   }));
 }

@@ -18,7 +18,13 @@ export interface LocalRepositoryRow {
 
 const COLUMNS = "id, full_name, default_branch, path, created_at";
 // biome-ignore lint/suspicious/noExplicitAny: a database row as node-postgres returns it; toRow reads its columns by name and types them
-const toRow = (r: any): LocalRepositoryRow => ({ id: num(r.id), fullName: r.full_name, defaultBranch: r.default_branch, path: r.path, createdAt: r.created_at });
+const toRow = (r: any): LocalRepositoryRow => ({
+  id: num(r.id),
+  fullName: r.full_name,
+  defaultBranch: r.default_branch,
+  path: r.path,
+  createdAt: r.created_at,
+});
 
 /**
  * Inserts a repository.
@@ -40,7 +46,10 @@ export async function insertLocalRepository(
 
 /** The repository named `fullName` (case-insensitive), or null. */
 export async function findLocalRepository(q: Queryable, fullName: string): Promise<LocalRepositoryRow | null> {
-  const res = await q.query(`SELECT ${COLUMNS} FROM local_forge_repositories WHERE lower(full_name) = lower($1::text)`, [fullName]);
+  const res = await q.query(
+    `SELECT ${COLUMNS} FROM local_forge_repositories WHERE lower(full_name) = lower($1::text)`,
+    [fullName],
+  );
   return res.rows[0] ? toRow(res.rows[0]) : null;
 }
 
@@ -51,7 +60,10 @@ export async function findLocalRepository(q: Queryable, fullName: string): Promi
  * @returns the row, or null when there is no such repository
  */
 export async function lockLocalRepository(q: Queryable, fullName: string): Promise<LocalRepositoryRow | null> {
-  const res = await q.query(`SELECT ${COLUMNS} FROM local_forge_repositories WHERE lower(full_name) = lower($1::text) FOR NO KEY UPDATE`, [fullName]);
+  const res = await q.query(
+    `SELECT ${COLUMNS} FROM local_forge_repositories WHERE lower(full_name) = lower($1::text) FOR NO KEY UPDATE`,
+    [fullName],
+  );
   return res.rows[0] ? toRow(res.rows[0]) : null;
 }
 

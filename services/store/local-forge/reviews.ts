@@ -18,7 +18,14 @@ export interface ReviewRow {
 /** Stores a review. @returns its id */
 export async function insertReview(
   q: Queryable,
-  input: { pullRequestId: number; authorId: number; state: LocalReviewState; body: string; commitSha: string; now: Date },
+  input: {
+    pullRequestId: number;
+    authorId: number;
+    state: LocalReviewState;
+    body: string;
+    commitSha: string;
+    now: Date;
+  },
 ): Promise<number> {
   const res = await q.query(
     `INSERT INTO local_forge_reviews (pull_request_id, author_id, state, body, commit_sha, submitted_at)
@@ -35,5 +42,12 @@ export async function reviewsOfPullRequest(q: Queryable, pullRequestId: number):
      WHERE r.pull_request_id = $1::bigint ORDER BY r.id`,
     [pullRequestId],
   );
-  return res.rows.map((r) => ({ id: num(r.id), author: r.login, state: r.state, body: r.body, commitSha: r.commit_sha, submittedAt: r.submitted_at }));
+  return res.rows.map((r) => ({
+    id: num(r.id),
+    author: r.login,
+    state: r.state,
+    body: r.body,
+    commitSha: r.commit_sha,
+    submittedAt: r.submitted_at,
+  }));
 }

@@ -25,7 +25,10 @@ const toRow = (r: any): LocalUserRow => ({ id: num(r.id), login: r.login, kind: 
  * writes to different repositories must not wait on each other.
  * @param input.kind used only when the user is created
  */
-export async function ensureLocalUser(q: Queryable, input: { login: string; kind: "User" | "Bot"; now: Date }): Promise<LocalUserRow> {
+export async function ensureLocalUser(
+  q: Queryable,
+  input: { login: string; kind: "User" | "Bot"; now: Date },
+): Promise<LocalUserRow> {
   const res = await q.query(
     `WITH found AS (SELECT ${COLUMNS} FROM local_forge_users WHERE lower(login) = lower($1::text)),
      created AS (
@@ -53,7 +56,10 @@ export async function findLocalUser(q: Queryable, login: string): Promise<LocalU
  * Sets a user's permission, creating the user when new.
  * @returns the user
  */
-export async function setLocalUserPermission(q: Queryable, input: { login: string; permission: LocalPermission; now: Date }): Promise<LocalUserRow> {
+export async function setLocalUserPermission(
+  q: Queryable,
+  input: { login: string; permission: LocalPermission; now: Date },
+): Promise<LocalUserRow> {
   const res = await q.query(
     `INSERT INTO local_forge_users (login, permission, created_at) VALUES ($1::text, $2::text, $3::timestamptz)
      ON CONFLICT ((lower(login))) DO UPDATE SET permission = EXCLUDED.permission

@@ -5,7 +5,12 @@ import type pg from "pg";
  * Records that queue activity at `at` touched these base branches: one row per (branch, UTC minute
  * of `at`), duplicates ignored; in the caller's transaction.
  */
-export async function recordBaseRefActivity(client: pg.ClientBase, repository: string, baseRefs: string[], at: Date): Promise<void> {
+export async function recordBaseRefActivity(
+  client: pg.ClientBase,
+  repository: string,
+  baseRefs: string[],
+  at: Date,
+): Promise<void> {
   if (baseRefs.length === 0) return;
   await client.query(
     `INSERT INTO base_ref_activity (repository, base_ref, minute)

@@ -19,10 +19,10 @@ export interface EffectRow<T> {
  */
 export async function addEffects(client: pg.ClientBase, repository: string, effects: unknown[]): Promise<void> {
   if (effects.length === 0) return;
-  await client.query("INSERT INTO queue_effects (repository, effect) SELECT $1::text, x FROM unnest($2::jsonb[]) WITH ORDINALITY AS t(x, n) ORDER BY n", [
-    repository,
-    effects.map((e) => JSON.stringify(e)),
-  ]);
+  await client.query(
+    "INSERT INTO queue_effects (repository, effect) SELECT $1::text, x FROM unnest($2::jsonb[]) WITH ORDINALITY AS t(x, n) ORDER BY n",
+    [repository, effects.map((e) => JSON.stringify(e))],
+  );
 }
 
 /** The effects of a repository that are due, oldest first. */
@@ -49,7 +49,12 @@ export async function deleteEffect(client: pg.ClientBase, id: string): Promise<v
 }
 
 /** Records a failed attempt and when to try again. */
-export async function postponeEffect(db: pg.Pool | pg.ClientBase, id: string, delayMs: number, error: string): Promise<void> {
+export async function postponeEffect(
+  db: pg.Pool | pg.ClientBase,
+  id: string,
+  delayMs: number,
+  error: string,
+): Promise<void> {
   await db.query(
     "UPDATE queue_effects SET attempts = attempts + 1, not_before = now() + ($2::bigint * interval '1 millisecond'), last_error = $3::text WHERE id = $1::bigint",
     [id, delayMs, error.slice(0, 2000)],

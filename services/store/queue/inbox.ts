@@ -13,10 +13,10 @@ export interface InboxRow<T> {
 /** Adds inputs for a repository (in the caller's transaction or on the pool). */
 export async function addToInbox(db: pg.Pool | pg.ClientBase, repository: string, inputs: unknown[]): Promise<void> {
   if (inputs.length === 0) return;
-  await db.query("INSERT INTO queue_inbox (repository, input) SELECT $1::text, x FROM unnest($2::jsonb[]) WITH ORDINALITY AS t(x, n) ORDER BY n", [
-    repository,
-    inputs.map((i) => JSON.stringify(i)),
-  ]);
+  await db.query(
+    "INSERT INTO queue_inbox (repository, input) SELECT $1::text, x FROM unnest($2::jsonb[]) WITH ORDINALITY AS t(x, n) ORDER BY n",
+    [repository, inputs.map((i) => JSON.stringify(i))],
+  );
 }
 
 /** The oldest inputs of a repository, locked for this transaction. */

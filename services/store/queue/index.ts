@@ -4,8 +4,14 @@ export { addEffects, deleteEffect, dueEffects, markEffectStarted, postponeEffect
 export { addToInboxOnce, INBOX_KEY_RETENTION_MS, pruneInboxKeys } from "./inbox-keys.js";
 export { addToInbox, deleteInbox, repositoriesWithWork, setAsideInput, takeInbox, type InboxRow } from "./inbox.js";
 export {
-  holdsRepositorySessionLock, loadQueueState, loadQueueStateIfChanged, lockRepository, lockRepositorySession,
-  saveQueueState, tryLockRepositorySession, unlockRepositorySession,
+  holdsRepositorySessionLock,
+  loadQueueState,
+  loadQueueStateIfChanged,
+  lockRepository,
+  lockRepositorySession,
+  saveQueueState,
+  tryLockRepositorySession,
+  unlockRepositorySession,
 } from "./queue-state.js";
 export { getStoredConfig, putStoredConfig, type StoredConfigFile } from "./repository-config.js";
 export { cancelTimer, claimDueTimers, nextTimerDue, setTimer } from "./timers.js";

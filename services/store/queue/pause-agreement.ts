@@ -15,7 +15,11 @@ const PENDING_PAUSE_INPUT = `input->>'kind' = 'engine' AND input->'event'->>'typ
  * snapshot: a pause committed meanwhile is seen with its input or not at all.
  * @param applied inbox ids (decimal strings) the caller's transaction has applied
  */
-export async function pauseWithPendingInput(client: pg.ClientBase, repository: string, applied: string[]): Promise<{ pause: PauseRow | null; pending: boolean }> {
+export async function pauseWithPendingInput(
+  client: pg.ClientBase,
+  repository: string,
+  applied: string[],
+): Promise<{ pause: PauseRow | null; pending: boolean }> {
   const res = await client.query(
     `SELECT p.repository, p.reason, p.paused_at, p.paused_by,
             EXISTS (SELECT 1 FROM queue_inbox WHERE repository = $1::text AND id <> ALL($2::bigint[]) AND ${PENDING_PAUSE_INPUT}) AS pending
@@ -24,7 +28,8 @@ export async function pauseWithPendingInput(client: pg.ClientBase, repository: s
   );
   const row = res.rows[0];
   return {
-    pause: row.reason === null ? null : { repository, reason: row.reason, pausedAt: row.paused_at, pausedBy: row.paused_by },
+    pause:
+      row.reason === null ? null : { repository, reason: row.reason, pausedAt: row.paused_at, pausedBy: row.paused_by },
     pending: row.pending,
   };
 }

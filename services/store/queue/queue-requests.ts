@@ -16,7 +16,11 @@ export interface QueueRequest {
  * Records (or replaces the rule and trigger of) a repository's pending request for a pull request;
  * `requested_at` keeps the first request's time.
  */
-export async function putQueueRequest(client: pg.ClientBase, repository: string, r: { number: number; queueRule: string | null; trigger: string }): Promise<void> {
+export async function putQueueRequest(
+  client: pg.ClientBase,
+  repository: string,
+  r: { number: number; queueRule: string | null; trigger: string },
+): Promise<void> {
   await client.query(
     `INSERT INTO queue_requests (repository, number, queue_rule, trigger) VALUES ($1::text, $2::bigint, $3::text, $4::text)
      ON CONFLICT (repository, number) DO UPDATE SET queue_rule = EXCLUDED.queue_rule, trigger = EXCLUDED.trigger`,
@@ -26,11 +30,22 @@ export async function putQueueRequest(client: pg.ClientBase, repository: string,
 
 /** Drops a repository's pending request for a pull request (no error when there is none). */
 export async function deleteQueueRequest(client: pg.ClientBase, repository: string, number: number): Promise<void> {
-  await client.query("DELETE FROM queue_requests WHERE repository = $1::text AND number = $2::bigint", [repository, number]);
+  await client.query("DELETE FROM queue_requests WHERE repository = $1::text AND number = $2::bigint", [
+    repository,
+    number,
+  ]);
 }
 
 /** A repository's pending requests, oldest first (then by number). */
 export async function listQueueRequests(client: pg.Pool | pg.ClientBase, repository: string): Promise<QueueRequest[]> {
-  const res = await client.query("SELECT number, queue_rule, trigger, requested_at FROM queue_requests WHERE repository = $1::text ORDER BY requested_at, number", [repository]);
-  return res.rows.map((r) => ({ number: Number(r.number), queueRule: r.queue_rule, trigger: r.trigger, requestedAt: r.requested_at }));
+  const res = await client.query(
+    "SELECT number, queue_rule, trigger, requested_at FROM queue_requests WHERE repository = $1::text ORDER BY requested_at, number",
+    [repository],
+  );
+  return res.rows.map((r) => ({
+    number: Number(r.number),
+    queueRule: r.queue_rule,
+    trigger: r.trigger,
+    requestedAt: r.requested_at,
+  }));
 }

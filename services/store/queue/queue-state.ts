@@ -15,7 +15,8 @@ export async function lockRepository(client: pg.ClientBase, repository: string):
 
 /** Tries the repository's session-level advisory lock; false when another session holds it. */
 export async function tryLockRepositorySession(client: pg.ClientBase, repository: string): Promise<boolean> {
-  return (await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(${repositoryLockSql}) AS ok`, [repository])).rows[0].ok;
+  return (await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(${repositoryLockSql}) AS ok`, [repository]))
+    .rows[0].ok;
 }
 
 /** Takes the repository's session-level advisory lock, waiting while another session holds it. */
@@ -82,7 +83,12 @@ export async function loadQueueStateIfChanged<S>(
  * Stores the state (insert or replace) and whether it is paused (the `paused` column the sweep
  * compares with queue_pauses: docs/pause.md "The engine's pause").
  */
-export async function saveQueueState(client: pg.ClientBase, repository: string, state: unknown, paused: boolean): Promise<void> {
+export async function saveQueueState(
+  client: pg.ClientBase,
+  repository: string,
+  state: unknown,
+  paused: boolean,
+): Promise<void> {
   await client.query(
     `INSERT INTO queue_states (repository, state, paused) VALUES ($1::text, $2::jsonb, $3::boolean)
      ON CONFLICT (repository) DO UPDATE SET state = EXCLUDED.state, paused = EXCLUDED.paused, version = queue_states.version + 1, updated_at = now()`,

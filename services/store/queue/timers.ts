@@ -18,7 +18,11 @@ export async function cancelTimer(client: pg.ClientBase, repository: string, key
  * Claims due timers (up to `limit`) and deletes them, returning what fired; rows locked by another
  * claimer are skipped (SKIP LOCKED), so each timer fires once across processes.
  */
-export async function claimDueTimers(client: pg.ClientBase, now: Date, limit = 100): Promise<{ repository: string; key: string; dueAt: Date }[]> {
+export async function claimDueTimers(
+  client: pg.ClientBase,
+  now: Date,
+  limit = 100,
+): Promise<{ repository: string; key: string; dueAt: Date }[]> {
   const res = await client.query<{ repository: string; key: string; due_at: Date }>(
     `DELETE FROM queue_timers WHERE (repository, key) IN (
        SELECT repository, key FROM queue_timers WHERE due_at <= $1::timestamptz ORDER BY due_at LIMIT $2::int FOR UPDATE SKIP LOCKED)

@@ -153,14 +153,20 @@ export function countPer(pulls: readonly number[], list: readonly number[]): Rec
 export async function expectMergedExactlyOnce(world: FaultWorld, timeoutMs = 120_000): Promise<void> {
   const { pulls } = world;
   const once = Object.fromEntries(pulls.map((n) => [n, 1]));
-  await eventually(async () => {
-    for (const n of pulls) {
-      const pull = (await rpc(world, "ForgeService/GetPullRequest", { ...REPO, number: n })).pull_request;
-      expect(pull.state, `#${n}`).toBe("merged");
-    }
-  }, timeoutMs, 500);
+  await eventually(
+    async () => {
+      for (const n of pulls) {
+        const pull = (await rpc(world, "ForgeService/GetPullRequest", { ...REPO, number: n })).pull_request;
+        expect(pull.state, `#${n}`).toBe("merged");
+      }
+    },
+    timeoutMs,
+    500,
+  );
   const subjects = world.firstParents();
-  const merges = subjects.map((s) => /^Merge pull request #(\d+)/.exec(s)).filter((m) => m !== null)
+  const merges = subjects
+    .map((s) => /^Merge pull request #(\d+)/.exec(s))
+    .filter((m) => m !== null)
     .map((m) => Number(m![1]));
   expect(countPer(pulls, merges), subjects.join("\n")).toEqual(once);
   expect(merges.length, subjects.join("\n")).toBe(subjects.length);
@@ -169,13 +175,21 @@ export async function expectMergedExactlyOnce(world: FaultWorld, timeoutMs = 120
     world.git("merge-base", "--is-ancestor", sha, "main");
     expect(world.git("show", `${sha}:changes/${n}.txt`), `#${n} at ${sha}`).toBe(String(n));
   }
-  const files = world.git("ls-tree", "-r", "--name-only", "main").split("\n")
-    .filter((f) => f.startsWith("changes/")).sort();
+  const files = world
+    .git("ls-tree", "-r", "--name-only", "main")
+    .split("\n")
+    .filter((f) => f.startsWith("changes/"))
+    .sort();
   expect(files).toEqual(pulls.map((n) => `changes/${n}.txt`).sort());
   const merged = await eventually(async () => {
     const list = await world.events("action.queue.merged");
     expect(list.length).toBeGreaterThanOrEqual(pulls.length);
     return list;
   }, 60_000);
-  expect(countPer(pulls, merged.map((e) => e.pull_request))).toEqual(once);
+  expect(
+    countPer(
+      pulls,
+      merged.map((e) => e.pull_request),
+    ),
+  ).toEqual(once);
 }

@@ -15,12 +15,24 @@ useGithubDouble((d) => (double = d));
 describe("files", () => {
   it("reads the configuration file from .yardmaster.yml first, then .github/yardmaster.yml", async () => {
     const forge = forgeFor(double);
-    const both = await double.addRepo(freshRepoName(), { defaultBranch: "trunk", files: { ".yardmaster.yml": "queue_rules: []\n", ".github/yardmaster.yml": "other: 1\n" } });
+    const both = await double.addRepo(freshRepoName(), {
+      defaultBranch: "trunk",
+      files: { ".yardmaster.yml": "queue_rules: []\n", ".github/yardmaster.yml": "other: 1\n" },
+    });
     const tip = await forge.getBranchSha(both.fullName, "trunk");
     expect(await forge.getDefaultBranch(both.fullName)).toBe("trunk");
-    expect(await forge.readConfigFile(both.fullName)).toEqual({ path: ".yardmaster.yml", text: "queue_rules: []\n", sha: tip });
-    const nested = await double.addRepo(freshRepoName(), { files: { ".github/yardmaster.yml": "pull_request_rules: []\n" } });
-    expect(await forge.readConfigFile(nested.fullName)).toMatchObject({ path: ".github/yardmaster.yml", text: "pull_request_rules: []\n" });
+    expect(await forge.readConfigFile(both.fullName)).toEqual({
+      path: ".yardmaster.yml",
+      text: "queue_rules: []\n",
+      sha: tip,
+    });
+    const nested = await double.addRepo(freshRepoName(), {
+      files: { ".github/yardmaster.yml": "pull_request_rules: []\n" },
+    });
+    expect(await forge.readConfigFile(nested.fullName)).toMatchObject({
+      path: ".github/yardmaster.yml",
+      text: "pull_request_rules: []\n",
+    });
     const none = await double.addRepo(freshRepoName());
     expect(await forge.readConfigFile(none.fullName)).toBeNull();
   });
@@ -58,7 +70,9 @@ describe("branches", () => {
 
   it("refuses a branch name git would not accept", async () => {
     const repo = await double.addRepo(freshRepoName());
-    const err = await forgeFor(double).getBranchSha(repo.fullName, "bad..name").catch((e) => e);
+    const err = await forgeFor(double)
+      .getBranchSha(repo.fullName, "bad..name")
+      .catch((e) => e);
     expect(isForgeError(err, "invalid")).toBe(true);
     expect(double.requests.filter((r) => r.path.includes("bad"))).toEqual([]);
   });
@@ -82,7 +96,9 @@ describe("createSpeculativeBranch", () => {
     expect(chain).toEqual(pulls.map((p) => ({ message: `Merge of #${p.number}`, merged: p.headSha })));
     // Built on a temporary branch, gone afterwards; the final branch was written once.
     expect(await readRef(repo.git, "refs/heads/yardmaster/merge-queue/tmp-abc123")).toBeNull();
-    expect(double.calls("git/create-ref").map((r) => (r.body as { ref: string }).ref)).toContain(`refs/heads/${branch}`);
+    expect(double.calls("git/create-ref").map((r) => (r.body as { ref: string }).ref)).toContain(
+      `refs/heads/${branch}`,
+    );
 
     // Rebuilding force-moves the existing branch.
     const again = await forge.createSpeculativeBranch(repo.fullName, branch, base, pulls.slice(0, 1));
@@ -99,7 +115,9 @@ describe("createSpeculativeBranch", () => {
     const branch = "yardmaster/merge-queue/clash";
     const before = await forge.createSpeculativeBranch(repo.fullName, branch, base, pulls.slice(0, 1));
 
-    const err = await forge.createSpeculativeBranch(repo.fullName, branch, base, [...pulls, { number: third.number, headSha: clash }]).catch((e) => e);
+    const err = await forge
+      .createSpeculativeBranch(repo.fullName, branch, base, [...pulls, { number: third.number, headSha: clash }])
+      .catch((e) => e);
     expect(isForgeError(err, "conflict")).toBe(true);
     expect(isMergeConflict(err) && err.pullRequest).toBe(third.number);
     expect(await readRef(repo.git, `refs/heads/${branch}`)).toBe(before);
@@ -108,7 +126,9 @@ describe("createSpeculativeBranch", () => {
 
   it("refuses a pull request listed twice", async () => {
     const { repo, pulls } = await repoWithPulls(double, 1);
-    const err = await forgeFor(double).createSpeculativeBranch(repo.fullName, "yardmaster/merge-queue/dup", pulls[0].headSha, [pulls[0], pulls[0]]).catch((e) => e);
+    const err = await forgeFor(double)
+      .createSpeculativeBranch(repo.fullName, "yardmaster/merge-queue/dup", pulls[0].headSha, [pulls[0], pulls[0]])
+      .catch((e) => e);
     expect(isForgeError(err, "invalid")).toBe(true);
   });
 });

@@ -4,7 +4,13 @@
  * labels and permissions, against the OpenAPI-checked double over real git.
  */
 import { describe, expect, it } from "vitest";
-import { commitsBetween, isMergeConflict, readCommit, readFile, readRef } from "../../../services/forge/local/git/index.js";
+import {
+  commitsBetween,
+  isMergeConflict,
+  readCommit,
+  readFile,
+  readRef,
+} from "../../../services/forge/local/git/index.js";
 import { isForgeError, type MergeMethod } from "../../../services/forge/types.js";
 import { useGithubDouble, type GithubDouble } from "./support/github-double.js";
 import { forgeFor, repoWithPull, repoWithPulls } from "./support/scenarios.js";
@@ -17,8 +23,18 @@ describe("pull requests", () => {
     const { repo } = await repoWithPulls(double, 1);
     await repo.commit("yardmaster/merge-queue/x", { "q.txt": "q\n" }, "Queue");
     const forge = forgeFor(double);
-    const n = await forge.openDraftPullRequest(repo.fullName, { head: "yardmaster/merge-queue/x", base: "main", title: "merge queue: embarking #1", body: "checks" });
-    expect(repo.pull(n)).toMatchObject({ draft: true, title: "merge queue: embarking #1", body: "checks", headRef: "yardmaster/merge-queue/x" });
+    const n = await forge.openDraftPullRequest(repo.fullName, {
+      head: "yardmaster/merge-queue/x",
+      base: "main",
+      title: "merge queue: embarking #1",
+      body: "checks",
+    });
+    expect(repo.pull(n)).toMatchObject({
+      draft: true,
+      title: "merge queue: embarking #1",
+      body: "checks",
+      headRef: "yardmaster/merge-queue/x",
+    });
     await forge.updatePullRequest(repo.fullName, n, { body: "new body" });
     expect(repo.pull(n)).toMatchObject({ title: "merge queue: embarking #1", body: "new body" });
     await forge.closePullRequest(repo.fullName, n);
@@ -30,9 +46,19 @@ describe("pull requests", () => {
     repo.allowDrafts = false;
     await repo.commit("yardmaster/merge-queue/y", { "q.txt": "q\n" }, "Queue");
     const before = double.calls("pulls/create").length;
-    const n = await forgeFor(double).openDraftPullRequest(repo.fullName, { head: "yardmaster/merge-queue/y", base: "main", title: "merge queue", body: "" });
+    const n = await forgeFor(double).openDraftPullRequest(repo.fullName, {
+      head: "yardmaster/merge-queue/y",
+      base: "main",
+      title: "merge queue",
+      body: "",
+    });
     expect(repo.pull(n)!.draft).toBe(false);
-    expect(double.calls("pulls/create").slice(before).map((r) => (r.body as { draft?: boolean }).draft)).toEqual([true, undefined]);
+    expect(
+      double
+        .calls("pulls/create")
+        .slice(before)
+        .map((r) => (r.body as { draft?: boolean }).draft),
+    ).toEqual([true, undefined]);
   });
 });
 
@@ -72,7 +98,9 @@ describe("updatePullRequestWithBase", () => {
     const { repo, pull } = await repoWithPull(double);
     await repo.commit("main", { "app.txt": "one\nTWO\nthree\n" }, "Clash");
     for (const method of ["merge", "rebase"] as const) {
-      const err = await forgeFor(double).updatePullRequestWithBase(repo.fullName, pull.number, method).catch((e) => e);
+      const err = await forgeFor(double)
+        .updatePullRequestWithBase(repo.fullName, pull.number, method)
+        .catch((e) => e);
       expect(isMergeConflict(err) && err.pullRequest).toBe(pull.number);
     }
   });
@@ -101,13 +129,22 @@ describe("mergePullRequest", () => {
   ])("merges with %s and returns the new base tip", async (method, parents) => {
     const { repo, pull, head } = await repoWithPull(double);
     const forge = forgeFor(double);
-    const tip = await forge.mergePullRequest(repo.fullName, pull.number, { method, expectedHeadSha: head, commitTitle: method === "fast-forward" ? undefined : "Land it (#1)" });
+    const tip = await forge.mergePullRequest(repo.fullName, pull.number, {
+      method,
+      expectedHeadSha: head,
+      commitTitle: method === "fast-forward" ? undefined : "Land it (#1)",
+    });
     expect(await readRef(repo.git, "refs/heads/main")).toBe(tip);
     expect((await readCommit(repo.git, tip)).parents).toHaveLength(parents);
     expect(await readFile(repo.git, tip, "app.txt")).toBe("one\n2\nthree\n");
     expect(repo.pull(pull.number)!.mergedAt).not.toBeNull();
     if (method === "fast-forward") expect(tip).toBe(head);
-    else expect(double.calls("pulls/merge").at(-1)!.body).toMatchObject({ merge_method: method, sha: head, commit_title: "Land it (#1)" });
+    else
+      expect(double.calls("pulls/merge").at(-1)!.body).toMatchObject({
+        merge_method: method,
+        sha: head,
+        commit_title: "Land it (#1)",
+      });
   });
 
   it("refuses with conflict when the head moved after the checks, or the merge does not apply", async () => {
@@ -115,14 +152,20 @@ describe("mergePullRequest", () => {
     await repo.commit("feature", { "late.txt": "late\n" }, "Late push");
     const forge = forgeFor(double);
     for (const method of ["squash", "fast-forward"] as const) {
-      const moved = await forge.mergePullRequest(repo.fullName, pull.number, { method, expectedHeadSha: head }).catch((e) => e);
+      const moved = await forge
+        .mergePullRequest(repo.fullName, pull.number, { method, expectedHeadSha: head })
+        .catch((e) => e);
       expect(isForgeError(moved, "conflict")).toBe(true);
     }
     const current = (await readRef(repo.git, "refs/heads/feature"))!;
     await repo.commit("main", { "app.txt": "one\nTWO\nthree\n" }, "Clash");
-    const clash = await forge.mergePullRequest(repo.fullName, pull.number, { method: "merge", expectedHeadSha: current }).catch((e) => e);
+    const clash = await forge
+      .mergePullRequest(repo.fullName, pull.number, { method: "merge", expectedHeadSha: current })
+      .catch((e) => e);
     expect(isForgeError(clash, "conflict")).toBe(true);
-    const notFf = await forge.mergePullRequest(repo.fullName, pull.number, { method: "fast-forward", expectedHeadSha: current }).catch((e) => e);
+    const notFf = await forge
+      .mergePullRequest(repo.fullName, pull.number, { method: "fast-forward", expectedHeadSha: current })
+      .catch((e) => e);
     expect(isForgeError(notFf, "conflict")).toBe(true);
     expect(repo.pull(pull.number)!.state).toBe("open");
   });
@@ -133,13 +176,39 @@ describe("check runs, comments, labels, permissions", () => {
     const { repo, head } = await repoWithPull(double);
     const forge = forgeFor(double);
     const name = "Queue: Embarked in merge queue";
-    await forge.upsertCheckRun(repo.fullName, { name, headSha: head, status: "in_progress", conclusion: null, title: "Waiting", summary: "in queue" });
-    await forge.upsertCheckRun(repo.fullName, { name, headSha: head, status: "completed", conclusion: "error", title: "Failed", summary: "x".repeat(70_000) });
+    await forge.upsertCheckRun(repo.fullName, {
+      name,
+      headSha: head,
+      status: "in_progress",
+      conclusion: null,
+      title: "Waiting",
+      summary: "in queue",
+    });
+    await forge.upsertCheckRun(repo.fullName, {
+      name,
+      headSha: head,
+      status: "completed",
+      conclusion: "error",
+      title: "Failed",
+      summary: "x".repeat(70_000),
+    });
     expect(repo.checkRuns).toHaveLength(1);
     expect(repo.checkRuns[0]).toMatchObject({ name, status: "completed", conclusion: "failure", title: "Failed" });
     expect(repo.checkRuns[0].summary!.length).toBe(65_535);
-    expect(double.calls("checks/list-for-ref").at(-1)!.query).toMatchObject({ check_name: name, app_id: String(double.appId) });
-    const err = await forge.upsertCheckRun(repo.fullName, { name, headSha: head, status: "completed", conclusion: null, title: "", summary: "" }).catch((e) => e);
+    expect(double.calls("checks/list-for-ref").at(-1)!.query).toMatchObject({
+      check_name: name,
+      app_id: String(double.appId),
+    });
+    const err = await forge
+      .upsertCheckRun(repo.fullName, {
+        name,
+        headSha: head,
+        status: "completed",
+        conclusion: null,
+        title: "",
+        summary: "",
+      })
+      .catch((e) => e);
     expect(isForgeError(err, "invalid")).toBe(true);
   });
 

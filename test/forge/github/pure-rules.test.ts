@@ -37,8 +37,18 @@ describe("check states", () => {
 
 describe("file lists", () => {
   it("puts both paths of a rename in files, the old one removed and the new one added", () => {
-    const f = (filename: string, status: string, previous_filename?: string) => ({ filename, status, previous_filename }) as GhFile;
-    expect(fileLists([f("a", "added"), f("b", "removed"), f("c", "modified"), f("new", "renamed", "old"), f("copy", "copied"), f("mode", "changed")])).toEqual({
+    const f = (filename: string, status: string, previous_filename?: string) =>
+      ({ filename, status, previous_filename }) as GhFile;
+    expect(
+      fileLists([
+        f("a", "added"),
+        f("b", "removed"),
+        f("c", "modified"),
+        f("new", "renamed", "old"),
+        f("copy", "copied"),
+        f("mode", "changed"),
+      ]),
+    ).toEqual({
       files: ["a", "b", "c", "old", "new", "copy", "mode"],
       addedFiles: ["a", "new", "copy"],
       modifiedFiles: ["c", "mode"],
@@ -60,15 +70,42 @@ describe("permissions", () => {
 });
 
 describe("rate-limit waits", () => {
-  const error = (status: number, message: string, headers: Record<string, string>) => ({ status, message, request: {}, response: { headers, data: { message } } });
+  const error = (status: number, message: string, headers: Record<string, string>) => ({
+    status,
+    message,
+    request: {},
+    response: { headers, data: { message } },
+  });
   const now = 1_800_000_000_000;
   it.each([
     ["retry-after wins", error(403, "You have exceeded a secondary rate limit", { "retry-after": "30" }), 30_000],
-    ["reset time when exhausted", error(403, "API rate limit exceeded", { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(now / 1000 + 90) }), 90_000],
-    ["a reset in the past is now", error(429, "API rate limit exceeded", { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(now / 1000 - 5) }), 0],
-    ["a secondary limit without headers waits a minute", error(403, "You have exceeded a secondary rate limit", {}), 60_000],
+    [
+      "reset time when exhausted",
+      error(403, "API rate limit exceeded", {
+        "x-ratelimit-remaining": "0",
+        "x-ratelimit-reset": String(now / 1000 + 90),
+      }),
+      90_000,
+    ],
+    [
+      "a reset in the past is now",
+      error(429, "API rate limit exceeded", {
+        "x-ratelimit-remaining": "0",
+        "x-ratelimit-reset": String(now / 1000 - 5),
+      }),
+      0,
+    ],
+    [
+      "a secondary limit without headers waits a minute",
+      error(403, "You have exceeded a secondary rate limit", {}),
+      60_000,
+    ],
     ["a bare 429 waits a minute", error(429, "Too Many Requests", {}), 60_000],
-    ["a permission refusal is no rate limit", error(403, "Resource not accessible by integration", { "x-ratelimit-remaining": "4000" }), null],
+    [
+      "a permission refusal is no rate limit",
+      error(403, "Resource not accessible by integration", { "x-ratelimit-remaining": "4000" }),
+      null,
+    ],
     ["a 404 is no rate limit", error(404, "Not Found", {}), null],
   ])("%s", (_label, e, wait) => {
     expect(rateLimitWaitMs(e, now)).toBe(wait);
@@ -77,7 +114,11 @@ describe("rate-limit waits", () => {
   it("keeps GitHub's message and the cause", () => {
     const e = error(422, "Validation Failed", {});
     const mapped = toForgeError(e, "posting a comment", now);
-    expect([mapped.kind, mapped.message, mapped.cause]).toEqual(["invalid", "GitHub answered 422 while posting a comment: Validation Failed", e]);
+    expect([mapped.kind, mapped.message, mapped.cause]).toEqual([
+      "invalid",
+      "GitHub answered 422 while posting a comment: Validation Failed",
+      e,
+    ]);
   });
 });
 

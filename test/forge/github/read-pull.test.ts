@@ -17,7 +17,10 @@ describe("getPullRequest", () => {
       files: { "old-name.txt": "stays\n", "gone.txt": "bye\n" },
       pull: {
         body: "Fixes things <!-- hidden -->",
-        labels: [{ id: 11, name: "queue", color: "0e8a16", default: false }, { id: 12, name: "bug", color: "d73a4a", default: true }],
+        labels: [
+          { id: 11, name: "queue", color: "0e8a16", default: false },
+          { id: 12, name: "bug", color: "d73a4a", default: true },
+        ],
         assignees: ["alice"],
         requestedReviewers: ["bob"],
         requestedTeams: ["backend"],
@@ -26,9 +29,14 @@ describe("getPullRequest", () => {
         author: { login: "carol", id: 42 },
       },
     });
-    const second = await repo.commit("feature", { "new-name.txt": "stays\n", "old-name.txt": null, "gone.txt": null, "added.txt": "new\n" }, "Rename and add [signed]", {
-      author: { name: "Dana Dev", email: "dana@example.com" },
-    });
+    const second = await repo.commit(
+      "feature",
+      { "new-name.txt": "stays\n", "old-name.txt": null, "gone.txt": null, "added.txt": "new\n" },
+      "Rename and add [signed]",
+      {
+        author: { name: "Dana Dev", email: "dana@example.com" },
+      },
+    );
     const behind = await repo.commit("main", { "base.txt": "base moved\n" }, "Base moves");
     repo.reviews.set(pull.number, [
       { id: 1, user: "bob", state: "CHANGES_REQUESTED", submittedAt: new Date("2026-03-01T09:00:00Z") },
@@ -40,14 +48,82 @@ describe("getPullRequest", () => {
       { isResolved: false, body: "why this?" },
     ]);
     repo.checkRuns.push(
-      { id: 501, name: "test", headSha: second, status: "completed", conclusion: "success", title: "All green", summary: "", appId: 15368, appSlug: "github-actions", detailsUrl: "https://ci.example/1", startedAt: new Date("2026-03-01T09:00:00Z"), completedAt: new Date("2026-03-01T09:05:00Z") },
-      { id: 502, name: "lint", headSha: second, status: "in_progress", conclusion: null, title: null, summary: null, appId: 15368, appSlug: "github-actions", detailsUrl: null, startedAt: new Date("2026-03-01T09:00:00Z"), completedAt: null },
-      { id: 503, name: "Queue: Embarked in merge queue", headSha: second, status: "completed", conclusion: "neutral", title: "queued", summary: "", appId: double.appId, appSlug: double.appSlug, detailsUrl: null, startedAt: null, completedAt: null },
-      { id: 504, name: "old", headSha: head, status: "completed", conclusion: "failure", title: null, summary: null, appId: 1, appSlug: "x", detailsUrl: null, startedAt: null, completedAt: null },
+      {
+        id: 501,
+        name: "test",
+        headSha: second,
+        status: "completed",
+        conclusion: "success",
+        title: "All green",
+        summary: "",
+        appId: 15368,
+        appSlug: "github-actions",
+        detailsUrl: "https://ci.example/1",
+        startedAt: new Date("2026-03-01T09:00:00Z"),
+        completedAt: new Date("2026-03-01T09:05:00Z"),
+      },
+      {
+        id: 502,
+        name: "lint",
+        headSha: second,
+        status: "in_progress",
+        conclusion: null,
+        title: null,
+        summary: null,
+        appId: 15368,
+        appSlug: "github-actions",
+        detailsUrl: null,
+        startedAt: new Date("2026-03-01T09:00:00Z"),
+        completedAt: null,
+      },
+      {
+        id: 503,
+        name: "Queue: Embarked in merge queue",
+        headSha: second,
+        status: "completed",
+        conclusion: "neutral",
+        title: "queued",
+        summary: "",
+        appId: double.appId,
+        appSlug: double.appSlug,
+        detailsUrl: null,
+        startedAt: null,
+        completedAt: null,
+      },
+      {
+        id: 504,
+        name: "old",
+        headSha: head,
+        status: "completed",
+        conclusion: "failure",
+        title: null,
+        summary: null,
+        appId: 1,
+        appSlug: "x",
+        detailsUrl: null,
+        startedAt: null,
+        completedAt: null,
+      },
     );
     repo.statuses.push(
-      { id: 601, sha: second, context: "ci/legacy", state: "pending", description: "waiting", targetUrl: null, at: new Date("2026-03-01T08:00:00Z") },
-      { id: 602, sha: second, context: "ci/legacy", state: "error", description: "broke", targetUrl: "https://ci.example/2", at: new Date("2026-03-01T08:30:00Z") },
+      {
+        id: 601,
+        sha: second,
+        context: "ci/legacy",
+        state: "pending",
+        description: "waiting",
+        targetUrl: null,
+        at: new Date("2026-03-01T08:00:00Z"),
+      },
+      {
+        id: 602,
+        sha: second,
+        context: "ci/legacy",
+        state: "error",
+        description: "broke",
+        targetUrl: "https://ci.example/2",
+        at: new Date("2026-03-01T08:30:00Z"),
+      },
     );
 
     const snap = await forgeFor(double).getPullRequest(repo.fullName, pull.number);
@@ -90,10 +166,26 @@ describe("getPullRequest", () => {
       { author: "bob", state: "APPROVED", submittedAt: new Date("2026-03-01T10:00:00Z") },
     ]);
     expect(snap.checks).toEqual([
-      { name: "test", state: "success", description: "All green", detailsUrl: "https://ci.example/1", app: "github-actions", startedAt: new Date("2026-03-01T09:00:00Z"), completedAt: new Date("2026-03-01T09:05:00Z") },
+      {
+        name: "test",
+        state: "success",
+        description: "All green",
+        detailsUrl: "https://ci.example/1",
+        app: "github-actions",
+        startedAt: new Date("2026-03-01T09:00:00Z"),
+        completedAt: new Date("2026-03-01T09:05:00Z"),
+      },
       expect.objectContaining({ name: "lint", state: "pending", app: "github-actions", completedAt: null }),
       expect.objectContaining({ name: "Queue: Embarked in merge queue", state: "neutral", app: "yardmaster" }),
-      { name: "ci/legacy", state: "error", description: "broke", detailsUrl: "https://ci.example/2", app: "", startedAt: new Date("2026-03-01T08:30:00Z"), completedAt: new Date("2026-03-01T08:30:00Z") },
+      {
+        name: "ci/legacy",
+        state: "error",
+        description: "broke",
+        detailsUrl: "https://ci.example/2",
+        app: "",
+        startedAt: new Date("2026-03-01T08:30:00Z"),
+        completedAt: new Date("2026-03-01T08:30:00Z"),
+      },
     ]);
     expect([...snap.files].sort()).toEqual(["added.txt", "app.txt", "gone.txt", "new-name.txt", "old-name.txt"]);
     expect(snap.addedFiles.sort()).toEqual(["added.txt", "new-name.txt"]);
@@ -101,7 +193,15 @@ describe("getPullRequest", () => {
     expect(snap.modifiedFiles).toEqual(["app.txt"]);
     expect(snap.addedLines).toBe(2);
     expect(snap.deletedLines).toBe(2);
-    expect(snap.commits.map((c) => ({ sha: c.sha, title: c.title, author: c.author, verified: c.verified, parents: c.parents.length }))).toEqual([
+    expect(
+      snap.commits.map((c) => ({
+        sha: c.sha,
+        title: c.title,
+        author: c.author,
+        verified: c.verified,
+        parents: c.parents.length,
+      })),
+    ).toEqual([
       { sha: head, title: "Change two", author: "Yardmaster", verified: false, parents: 1 },
       { sha: second, title: "Rename and add [signed]", author: "Dana Dev", verified: true, parents: 1 },
     ]);
@@ -122,15 +222,25 @@ describe("getPullRequest", () => {
     const forge = forgeFor(double);
     const open = await forge.getPullRequest(repo.fullName, pull.number);
     expect(open).toMatchObject({ fromFork: true, headRepoFullName: "someone/fork-of-it" });
-    const tip = await forge.mergePullRequest(repo.fullName, pull.number, { method: "squash", expectedHeadSha: open.headSha });
+    const tip = await forge.mergePullRequest(repo.fullName, pull.number, {
+      method: "squash",
+      expectedHeadSha: open.headSha,
+    });
     const merged = await forge.getPullRequest(repo.fullName, pull.number);
-    expect(merged).toMatchObject({ state: "merged", mergeCommitSha: tip, mergedBy: `${double.appSlug}[bot]`, conflict: false });
+    expect(merged).toMatchObject({
+      state: "merged",
+      mergeCommitSha: tip,
+      mergedBy: `${double.appSlug}[bot]`,
+      conflict: false,
+    });
     expect(merged.mergedAt).toEqual(double.now());
   });
 
   it("is not_found for a pull request that does not exist", async () => {
     const { repo } = await repoWithPull(double);
-    const err = await forgeFor(double).getPullRequest(repo.fullName, 999).catch((e) => e);
+    const err = await forgeFor(double)
+      .getPullRequest(repo.fullName, 999)
+      .catch((e) => e);
     expect(isForgeError(err, "not_found")).toBe(true);
   });
 });
@@ -165,7 +275,9 @@ describe("listOpenPullRequests", () => {
   });
 
   it("is not_found when the App is not installed on the repository", async () => {
-    const err = await forgeFor(double).listOpenPullRequests(freshRepoName("nowhere")).catch((e) => e);
+    const err = await forgeFor(double)
+      .listOpenPullRequests(freshRepoName("nowhere"))
+      .catch((e) => e);
     expect(isForgeError(err, "not_found")).toBe(true);
     expect(err.message).toMatch(/not installed/);
   });

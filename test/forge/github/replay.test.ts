@@ -70,7 +70,9 @@ describe("a batch merge performed again", () => {
     Object.assign(repo.pull(pulls[0].number)!, byHand);
     const merges = counter("pulls/merge");
     const input = { base: "main", expectedBaseSha: base, method: "merge" as const, pulls };
-    const err = await forgeFor(double).mergePullRequests(repo.fullName, input).catch((e) => e);
+    const err = await forgeFor(double)
+      .mergePullRequests(repo.fullName, input)
+      .catch((e) => e);
     expect(isForgeError(err, "conflict")).toBe(true);
     expect(merges()).toBe(0);
   });

@@ -86,9 +86,19 @@ describe("identify and canRead", () => {
 
   it("denies without remembering when GitHub fails or rate-limits", async () => {
     const v = verifier();
-    double.inject({ operationId: "repos/get", status: 503, times: 4, body: { message: "Service Unavailable", documentation_url: "https://docs.github.com/rest" } });
+    double.inject({
+      operationId: "repos/get",
+      status: 503,
+      times: 4,
+      body: { message: "Service Unavailable", documentation_url: "https://docs.github.com/rest" },
+    });
     expect(await v.canRead(ALICE, repo)).toBe(false);
-    double.inject({ operationId: "repos/get", status: 403, body: { message: "API rate limit exceeded", documentation_url: "https://docs.github.com/rest" }, headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "1800000600" } });
+    double.inject({
+      operationId: "repos/get",
+      status: 403,
+      body: { message: "API rate limit exceeded", documentation_url: "https://docs.github.com/rest" },
+      headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "1800000600" },
+    });
     expect(await v.canRead(ALICE, repo)).toBe(false);
     expect(await v.canRead(ALICE, repo)).toBe(true);
   });
@@ -99,7 +109,11 @@ describe("through the gateway's authorizer", () => {
   const split = (full: string) => ({ owner: full.split("/")[0], repository: full.split("/")[1] });
 
   it("accepts a GitHub token for a repository its user can read, and nothing else", async () => {
-    const auth = createAuthorizer({ adminKey: "k".repeat(40), tokens: { findToken: async () => null }, platform: verifier() });
+    const auth = createAuthorizer({
+      adminKey: "k".repeat(40),
+      tokens: { findToken: async () => null },
+      platform: verifier(),
+    });
     const principal = await auth.authenticate(`Bearer ${ALICE}`);
     expect(principal).toMatchObject({ kind: "platform", actor: { type: "user", name: "alice" } });
     await expect(auth.authorize(principal, method, split(repo))).resolves.toBeUndefined();

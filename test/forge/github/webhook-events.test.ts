@@ -11,20 +11,34 @@ import { mapGithubWebhook, WebhookPayloadError } from "../../../services/forge/g
 type Example = { name: string; examples: any[] };
 const examples: Example[] = createRequire(import.meta.url)("@octokit/webhooks-examples/api.github.com/index.json");
 const of = (name: string) => examples.find((e) => e.name === name)!.examples;
-const first = (name: string, action?: string) => structuredClone(of(name).find((p) => action === undefined || p.action === action));
+const first = (name: string, action?: string) =>
+  structuredClone(of(name).find((p) => action === undefined || p.action === action));
 
 /** The expected outcome of an example: a forge event kind, or "ignored". */
 function expectedKind(event: string, p: any): string {
   switch (event) {
     case "pull_request":
       return (
-        {
-          opened: "pull_request_opened", reopened: "pull_request_opened", synchronize: "pull_request_synchronized", edited: "pull_request_edited",
-          ready_for_review: "pull_request_edited", converted_to_draft: "pull_request_edited", locked: "pull_request_edited", unlocked: "pull_request_edited",
-          closed: "pull_request_closed", labeled: "pull_request_labeled", unlabeled: "pull_request_labeled", assigned: "pull_request_labeled",
-          unassigned: "pull_request_labeled", review_requested: "pull_request_labeled", review_request_removed: "pull_request_labeled",
-        } as Record<string, string>
-      )[p.action] ?? "ignored";
+        (
+          {
+            opened: "pull_request_opened",
+            reopened: "pull_request_opened",
+            synchronize: "pull_request_synchronized",
+            edited: "pull_request_edited",
+            ready_for_review: "pull_request_edited",
+            converted_to_draft: "pull_request_edited",
+            locked: "pull_request_edited",
+            unlocked: "pull_request_edited",
+            closed: "pull_request_closed",
+            labeled: "pull_request_labeled",
+            unlabeled: "pull_request_labeled",
+            assigned: "pull_request_labeled",
+            unassigned: "pull_request_labeled",
+            review_requested: "pull_request_labeled",
+            review_request_removed: "pull_request_labeled",
+          } as Record<string, string>
+        )[p.action] ?? "ignored"
+      );
     case "pull_request_review":
     case "pull_request_review_thread":
       return "pull_request_reviewed";
@@ -43,14 +57,32 @@ function expectedKind(event: string, p: any): string {
   }
 }
 
-const FOLLOWED = ["pull_request", "pull_request_review", "pull_request_review_thread", "issue_comment", "check_run", "check_suite", "status", "push"];
+const FOLLOWED = [
+  "pull_request",
+  "pull_request_review",
+  "pull_request_review_thread",
+  "issue_comment",
+  "check_run",
+  "check_suite",
+  "status",
+  "push",
+];
 
 describe("every real example payload", () => {
   const all = examples.flatMap((e) => e.examples.map((p, i) => [e.name, p.action ?? "-", i, p] as const));
 
   it("covers the followed events", () => {
     const counts = Object.fromEntries(FOLLOWED.map((name) => [name, of(name).length]));
-    expect(counts).toEqual({ pull_request: 29, pull_request_review: 4, pull_request_review_thread: 3, issue_comment: 9, check_run: 9, check_suite: 9, status: 4, push: 7 });
+    expect(counts).toEqual({
+      pull_request: 29,
+      pull_request_review: 4,
+      pull_request_review_thread: 3,
+      issue_comment: 9,
+      check_run: 9,
+      check_suite: 9,
+      status: 4,
+      push: 7,
+    });
   });
 
   it.each(all)("%s %s #%i maps to its expected kind or is ignored", (name, _action, _i, payload) => {
@@ -65,16 +97,29 @@ describe("every real example payload", () => {
 describe("exact events", () => {
   it("pull_request opened, synchronize and closed", () => {
     const opened = first("pull_request", "opened");
-    expect(mapGithubWebhook("pull_request", opened)).toEqual({ kind: "events", events: [{ kind: "pull_request_opened", repo: "Codertocat/Hello-World", number: 2 }] });
+    expect(mapGithubWebhook("pull_request", opened)).toEqual({
+      kind: "events",
+      events: [{ kind: "pull_request_opened", repo: "Codertocat/Hello-World", number: 2 }],
+    });
     const sync = first("pull_request", "synchronize");
     expect(mapGithubWebhook("pull_request", sync)).toEqual({
       kind: "events",
-      events: [{ kind: "pull_request_synchronized", repo: sync.repository.full_name, number: sync.number, headSha: sync.pull_request.head.sha, by: sync.sender.login }],
+      events: [
+        {
+          kind: "pull_request_synchronized",
+          repo: sync.repository.full_name,
+          number: sync.number,
+          headSha: sync.pull_request.head.sha,
+          by: sync.sender.login,
+        },
+      ],
     });
     const closed = first("pull_request", "closed");
     expect(mapGithubWebhook("pull_request", closed)).toEqual({
       kind: "events",
-      events: [{ kind: "pull_request_closed", repo: "Codertocat/Hello-World", number: 2, merged: false, mergeCommitSha: null }],
+      events: [
+        { kind: "pull_request_closed", repo: "Codertocat/Hello-World", number: 2, merged: false, mergeCommitSha: null },
+      ],
     });
   });
 
@@ -83,7 +128,15 @@ describe("exact events", () => {
     merged.pull_request.merged = true;
     expect(mapGithubWebhook("pull_request", merged)).toEqual({
       kind: "events",
-      events: [{ kind: "pull_request_closed", repo: "Codertocat/Hello-World", number: 2, merged: true, mergeCommitSha: merged.pull_request.merge_commit_sha }],
+      events: [
+        {
+          kind: "pull_request_closed",
+          repo: "Codertocat/Hello-World",
+          number: 2,
+          merged: true,
+          mergeCommitSha: merged.pull_request.merge_commit_sha,
+        },
+      ],
     });
   });
 
@@ -91,9 +144,18 @@ describe("exact events", () => {
     // The examples' comments are all on issues; GitHub marks a pull request's issue with
     // `issue.pull_request` (its URLs), added here to a real payload.
     const p = first("issue_comment", "created");
-    expect(mapGithubWebhook("issue_comment", p)).toEqual({ kind: "ignored", reason: "comment on an issue, not a pull request" });
+    expect(mapGithubWebhook("issue_comment", p)).toEqual({
+      kind: "ignored",
+      reason: "comment on an issue, not a pull request",
+    });
     const base = `https://api.github.com/repos/${p.repository.full_name}/pulls/${p.issue.number}`;
-    p.issue.pull_request = { url: base, html_url: p.issue.html_url, diff_url: `${p.issue.html_url}.diff`, patch_url: `${p.issue.html_url}.patch`, merged_at: null };
+    p.issue.pull_request = {
+      url: base,
+      html_url: p.issue.html_url,
+      diff_url: `${p.issue.html_url}.diff`,
+      patch_url: `${p.issue.html_url}.patch`,
+      merged_at: null,
+    };
     p.comment.body = "@yardmaster queue default";
     expect(mapGithubWebhook("issue_comment", p)).toEqual({
       kind: "events",
@@ -104,7 +166,12 @@ describe("exact events", () => {
           number: p.issue.number,
           commentId: p.comment.id,
           body: "@yardmaster queue default",
-          author: { login: p.comment.user.login, id: p.comment.user.id, type: "User", avatarUrl: p.comment.user.avatar_url },
+          author: {
+            login: p.comment.user.login,
+            id: p.comment.user.id,
+            type: "User",
+            avatarUrl: p.comment.user.avatar_url,
+          },
           url: p.comment.html_url,
         },
       ],
@@ -113,30 +180,64 @@ describe("exact events", () => {
 
   it("check runs, check suites and statuses name the commit", () => {
     const run = first("check_run", "completed");
-    expect(mapGithubWebhook("check_run", run)).toEqual({ kind: "events", events: [{ kind: "checks_changed", repo: "Codertocat/Hello-World", sha: "ec26c3e57ca3a959ca5aad62de7213c562f8c821" }] });
+    expect(mapGithubWebhook("check_run", run)).toEqual({
+      kind: "events",
+      events: [
+        { kind: "checks_changed", repo: "Codertocat/Hello-World", sha: "ec26c3e57ca3a959ca5aad62de7213c562f8c821" },
+      ],
+    });
     const suite = first("check_suite", "completed");
-    expect(mapGithubWebhook("check_suite", suite)).toEqual({ kind: "events", events: [{ kind: "checks_changed", repo: "Codertocat/Hello-World", sha: suite.check_suite.head_sha }] });
+    expect(mapGithubWebhook("check_suite", suite)).toEqual({
+      kind: "events",
+      events: [{ kind: "checks_changed", repo: "Codertocat/Hello-World", sha: suite.check_suite.head_sha }],
+    });
     const status = first("status");
-    expect(mapGithubWebhook("status", status)).toEqual({ kind: "events", events: [{ kind: "checks_changed", repo: "Codertocat/Hello-World", sha: "6113728f27ae82c7b1a177c8d03f9e96e0adf246" }] });
+    expect(mapGithubWebhook("status", status)).toEqual({
+      kind: "events",
+      events: [
+        { kind: "checks_changed", repo: "Codertocat/Hello-World", sha: "6113728f27ae82c7b1a177c8d03f9e96e0adf246" },
+      ],
+    });
   });
 
   it("a branch push; a branch creation has no before; a tag push is ignored", () => {
     const created = of("push").find((p) => p.ref === "refs/heads/master");
     expect(mapGithubWebhook("push", created)).toEqual({
       kind: "events",
-      events: [{ kind: "branch_pushed", repo: "Codertocat/Hello-World", branch: "master", before: null, after: "6113728f27ae82c7b1a177c8d03f9e96e0adf246", forced: false }],
+      events: [
+        {
+          kind: "branch_pushed",
+          repo: "Codertocat/Hello-World",
+          branch: "master",
+          before: null,
+          after: "6113728f27ae82c7b1a177c8d03f9e96e0adf246",
+          forced: false,
+        },
+      ],
     });
     const deletedTag = of("push").find((p) => p.deleted);
-    expect(mapGithubWebhook("push", deletedTag)).toEqual({ kind: "ignored", reason: "push to refs/tags/simple-tag: not a branch" });
+    expect(mapGithubWebhook("push", deletedTag)).toEqual({
+      kind: "ignored",
+      reason: "push to refs/tags/simple-tag: not a branch",
+    });
     const deletedBranch = { ...structuredClone(deletedTag), ref: "refs/heads/gone", forced: true };
-    expect(mapGithubWebhook("push", deletedBranch)).toMatchObject({ events: [{ branch: "gone", before: deletedTag.before, after: null, forced: true }] });
+    expect(mapGithubWebhook("push", deletedBranch)).toMatchObject({
+      events: [{ branch: "gone", before: deletedTag.before, after: null, forced: true }],
+    });
   });
 
   it("a review and a resolved review thread", () => {
     const review = first("pull_request_review", "dismissed");
-    expect(mapGithubWebhook("pull_request_review", review)).toEqual({ kind: "events", events: [{ kind: "pull_request_reviewed", repo: review.repository.full_name, number: review.pull_request.number }] });
+    expect(mapGithubWebhook("pull_request_review", review)).toEqual({
+      kind: "events",
+      events: [
+        { kind: "pull_request_reviewed", repo: review.repository.full_name, number: review.pull_request.number },
+      ],
+    });
     const thread = first("pull_request_review_thread", "resolved");
-    expect(mapGithubWebhook("pull_request_review_thread", thread)).toMatchObject({ events: [{ kind: "pull_request_reviewed", number: thread.pull_request.number }] });
+    expect(mapGithubWebhook("pull_request_review_thread", thread)).toMatchObject({
+      events: [{ kind: "pull_request_reviewed", number: thread.pull_request.number }],
+    });
   });
 });
 

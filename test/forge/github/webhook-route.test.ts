@@ -15,8 +15,11 @@ import type { ForgeEvent } from "../../../services/forge/types.js";
 import { freshDatabase, type TestDatabase } from "../../support/database.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-const examples: { name: string; examples: any[] }[] = createRequire(import.meta.url)("@octokit/webhooks-examples/api.github.com/index.json");
-const payloadOf = (name: string, action?: string) => examples.find((e) => e.name === name)!.examples.find((p) => action === undefined || p.action === action);
+const examples: { name: string; examples: any[] }[] = createRequire(import.meta.url)(
+  "@octokit/webhooks-examples/api.github.com/index.json",
+);
+const payloadOf = (name: string, action?: string) =>
+  examples.find((e) => e.name === name)!.examples.find((p) => action === undefined || p.action === action);
 
 const SECRET = "It's a Secret to Everybody";
 const signer = new Webhooks({ secret: SECRET });
@@ -69,7 +72,11 @@ beforeEach(() => {
   clock = new Date("2026-03-02T10:00:00Z");
 });
 
-async function deliver(event: string, payload: unknown, opts: { delivery?: string; signature?: string | null; form?: boolean } = {}) {
+async function deliver(
+  event: string,
+  payload: unknown,
+  opts: { delivery?: string; signature?: string | null; form?: boolean } = {},
+) {
   const json = JSON.stringify(payload);
   const body = opts.form ? `payload=${encodeURIComponent(json)}` : json;
   const signature = opts.signature === undefined ? await signer.sign(body) : opts.signature;
@@ -98,7 +105,10 @@ describe("signature", () => {
     ["no signature", null],
   ])("rejects %s as unauthenticated (403, the one error body) and does nothing", async (_label, signature) => {
     const rowsBefore = await deliveryRows();
-    const sig = signature === "other" ? await new Webhooks({ secret: "not it" }).sign(JSON.stringify(payloadOf("pull_request", "opened"))) : signature;
+    const sig =
+      signature === "other"
+        ? await new Webhooks({ secret: "not it" }).sign(JSON.stringify(payloadOf("pull_request", "opened")))
+        : signature;
     const res = await deliver("pull_request", payloadOf("pull_request", "opened"), { signature: sig });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ code: "unauthenticated", message: "missing or invalid X-Hub-Signature-256" });
@@ -115,9 +125,16 @@ describe("signature", () => {
 
 describe("deliveries", () => {
   it("processes a delivery once and acknowledges its redelivery", async () => {
-    const first = await deliver("pull_request", payloadOf("pull_request", "labeled"), { delivery: "72d3162e-cc78-11e3-81ab-4c9367dc0958" });
-    expect([first.statusCode, first.json()]).toEqual([200, { status: "processed", delivery: "72d3162e-cc78-11e3-81ab-4c9367dc0958", events: 1 }]);
-    const again = await deliver("pull_request", payloadOf("pull_request", "labeled"), { delivery: "72d3162e-cc78-11e3-81ab-4c9367dc0958" });
+    const first = await deliver("pull_request", payloadOf("pull_request", "labeled"), {
+      delivery: "72d3162e-cc78-11e3-81ab-4c9367dc0958",
+    });
+    expect([first.statusCode, first.json()]).toEqual([
+      200,
+      { status: "processed", delivery: "72d3162e-cc78-11e3-81ab-4c9367dc0958", events: 1 },
+    ]);
+    const again = await deliver("pull_request", payloadOf("pull_request", "labeled"), {
+      delivery: "72d3162e-cc78-11e3-81ab-4c9367dc0958",
+    });
     expect([again.statusCode, again.json().status]).toEqual([200, "duplicate"]);
     expect(received).toEqual([{ kind: "pull_request_labeled", repo: "Codertocat/Hello-World", number: 2 }]);
   });
@@ -126,7 +143,10 @@ describe("deliveries", () => {
     failSink = true;
     const failed = await deliver("status", payloadOf("status"), { delivery: "sink-fails" });
     expect(failed.statusCode).toBe(500);
-    expect(failed.json()).toMatchObject({ code: "internal", message: expect.stringMatching(/^internal error \(request id /) });
+    expect(failed.json()).toMatchObject({
+      code: "internal",
+      message: expect.stringMatching(/^internal error \(request id /),
+    });
     failSink = false;
     const retried = await deliver("status", payloadOf("status"), { delivery: "sink-fails" });
     expect(retried.json().status).toBe("processed");
@@ -137,7 +157,9 @@ describe("deliveries", () => {
     // A process that died between claiming a delivery and handing its events over (or after handing
     // them and before completing it): a redelivery is not acknowledged as a duplicate, it is processed.
     expect(await claimGithubDelivery(db.pool, "orphan", "check_run", new Date(clock.getTime() - 1000))).toBe(true);
-    expect((await deliver("check_run", payloadOf("check_run", "completed"), { delivery: "orphan" })).json().status).toBe("processed");
+    expect(
+      (await deliver("check_run", payloadOf("check_run", "completed"), { delivery: "orphan" })).json().status,
+    ).toBe("processed");
     expect(keys).toEqual(["github:orphan:0"]);
     const again = await deliver("check_run", payloadOf("check_run", "completed"), { delivery: "orphan" });
     expect(again.json().status).toBe("duplicate");
@@ -156,13 +178,31 @@ describe("deliveries", () => {
 
   it("answers 422 naming the missing header, or the body that is not JSON, in the one error body", async () => {
     const body = "not json";
-    const noDelivery = await app.inject({ method: "POST", url: "/webhooks/github", headers: { "content-type": "application/json", "x-github-event": "push", "x-hub-signature-256": await signer.sign(body) }, payload: body });
+    const noDelivery = await app.inject({
+      method: "POST",
+      url: "/webhooks/github",
+      headers: {
+        "content-type": "application/json",
+        "x-github-event": "push",
+        "x-hub-signature-256": await signer.sign(body),
+      },
+      payload: body,
+    });
     expect([noDelivery.statusCode, noDelivery.json().code]).toEqual([422, "invalid_argument"]);
-    expect(noDelivery.json().details[0]).toEqual({ type: "field_violation", field: "X-GitHub-Delivery", description: "header required (at most 200 characters)" });
+    expect(noDelivery.json().details[0]).toEqual({
+      type: "field_violation",
+      field: "X-GitHub-Delivery",
+      description: "header required (at most 200 characters)",
+    });
     const notJson = await app.inject({
       method: "POST",
       url: "/webhooks/github",
-      headers: { "content-type": "application/json", "x-github-event": "push", "x-github-delivery": "x", "x-hub-signature-256": await signer.sign(body) },
+      headers: {
+        "content-type": "application/json",
+        "x-github-event": "push",
+        "x-github-delivery": "x",
+        "x-hub-signature-256": await signer.sign(body),
+      },
       payload: body,
     });
     expect([notJson.statusCode, notJson.json().message]).toEqual([422, "body: not a JSON webhook payload"]);

@@ -32,12 +32,20 @@ const jobs = async (sha: string) => (await store.ciJobsOfCommit(w.db.pool, 1, sh
 
 describe("check runs from the local CI", () => {
   it("reports success, failure and timeout, pending first, each write a checks_changed", async () => {
-    const sha = await repo.push("feature", repo.src.root, ciFile(
-      "  - {name: pass, run: 'echo all good'}\n  - {name: fail, run: 'echo broken >&2; exit 3'}\n  - {name: slow, run: 'sleep 30', timeout: 1}\n",
-    ));
+    const sha = await repo.push(
+      "feature",
+      repo.src.root,
+      ciFile(
+        "  - {name: pass, run: 'echo all good'}\n  - {name: fail, run: 'echo broken >&2; exit 3'}\n  - {name: slow, run: 'sleep 30', timeout: 1}\n",
+      ),
+    );
     const n = await repo.open("feature");
-    expect((await w.forge.getPullRequest(REPO, n)).checks.map((c) => [c.name, c.state, c.description, c.startedAt])).toEqual([
-      ["fail", "pending", "queued", null], ["pass", "pending", "queued", null], ["slow", "pending", "queued", null],
+    expect(
+      (await w.forge.getPullRequest(REPO, n)).checks.map((c) => [c.name, c.state, c.description, c.startedAt]),
+    ).toEqual([
+      ["fail", "pending", "queued", null],
+      ["pass", "pending", "queued", null],
+      ["slow", "pending", "queued", null],
     ]);
     w.events.take();
     await w.forge.ci.drain();
@@ -47,7 +55,8 @@ describe("check runs from the local CI", () => {
     expect(byName.fail!.output).toBe("broken\n");
     expect(byName.fail!.description).toMatch(/^failed with exit code 3/);
     expect(byName.slow!.description).toMatch(/^timed out/);
-    for (const r of Object.values(byName)) expect([r.app, r.startedAt !== null, r.completedAt !== null]).toEqual(["local-ci", true, true]);
+    for (const r of Object.values(byName))
+      expect([r.app, r.startedAt !== null, r.completedAt !== null]).toEqual(["local-ci", true, true]);
     // Started and finished: two writes per check, each reported.
     expect(w.events.take()).toEqual(Array(6).fill({ kind: "checks_changed", repo: REPO, sha }));
     expect(await jobs(sha)).toEqual(["done"]);
@@ -56,7 +65,9 @@ describe("check runs from the local CI", () => {
   });
 
   it("reports a CI file that does not parse as a failed yardmaster/ci-config check", async () => {
-    const sha = await repo.push("feature", repo.src.root, { ".yardmaster/ci.yml": "checks:\n  - {name: test, timout: 3}\n" });
+    const sha = await repo.push("feature", repo.src.root, {
+      ".yardmaster/ci.yml": "checks:\n  - {name: test, timout: 3}\n",
+    });
     await repo.open("feature");
     await w.forge.ci.drain();
     expect((await runs(sha)).map((r) => [r.name, r.state])).toEqual([["yardmaster/ci-config", "failure"]]);
@@ -73,10 +84,15 @@ describe("check runs from the local CI", () => {
   it("runs a speculative branch's checks, and again on demand with `ci run`", async () => {
     const head = await repo.push("feature", repo.src.root, ciFile("  - {name: test, run: 'test -f README.md'}\n"));
     await repo.open("feature");
-    const spec = await w.forge.createSpeculativeBranch(REPO, "yardmaster/merge-queue/main/1", repo.src.root, [{ number: 1, headSha: head }]);
+    const spec = await w.forge.createSpeculativeBranch(REPO, "yardmaster/merge-queue/main/1", repo.src.root, [
+      { number: 1, headSha: head },
+    ]);
     await w.forge.ci.drain();
     const done = await runs(spec);
-    expect(done.map((r) => r.state), done.map((r) => r.output).join("\n")).toEqual(["success"]);
+    expect(
+      done.map((r) => r.state),
+      done.map((r) => r.output).join("\n"),
+    ).toEqual(["success"]);
     const first = (await runs(spec))[0]!.id;
     expect(await w.forge.runChecks(REPO, spec)).toEqual({ sha: spec, checks: ["test"] });
     expect((await runs(spec)).map((r) => [r.state, r.id > first])).toEqual([["pending", true]]);
@@ -84,7 +100,10 @@ describe("check runs from the local CI", () => {
     expect((await runs(spec)).map((r) => r.state)).toEqual(["success"]);
     expect(await jobs(spec)).toEqual(["done", "done"]);
     expect((await w.forge.runChecks(REPO, "#1")).sha).toBe(head);
-    await expect(w.forge.runChecks(REPO, "no-such-thing")).rejects.toMatchObject({ kind: "not_found", detail: { field: "ref" } });
+    await expect(w.forge.runChecks(REPO, "no-such-thing")).rejects.toMatchObject({
+      kind: "not_found",
+      detail: { field: "ref" },
+    });
   });
 });
 
@@ -118,7 +137,11 @@ describe("superseded jobs", () => {
 describe("durability", () => {
   it("a clean stop puts a running job back in the queue, pending, and the next worker runs it", async () => {
     const marker = join(w.dir, "ran-once");
-    const sha = await repo.push("feature", repo.src.root, ciFile(`  - {name: test, run: 'if [ -f ${marker} ]; then exit 0; fi; touch ${marker}; sleep 600'}\n`));
+    const sha = await repo.push(
+      "feature",
+      repo.src.root,
+      ciFile(`  - {name: test, run: 'if [ -f ${marker} ]; then exit 0; fi; touch ${marker}; sleep 600'}\n`),
+    );
     w.forge.ci.start();
     await repo.open("feature");
     await eventually(() => readFile(marker));
@@ -133,13 +156,19 @@ describe("durability", () => {
   it("a job left running by a crashed worker process runs again once its lease ran out", async () => {
     const marker = join(w.dir, "ran-once");
     const pidFile = join(w.dir, "pid");
-    const sha = await repo.push("feature", repo.src.root, ciFile(
-      `  - {name: test, run: 'if [ -f ${marker} ]; then exit 0; fi; touch ${marker}; echo $$ > ${pidFile}; sleep 600'}\n`,
-    ));
+    const sha = await repo.push(
+      "feature",
+      repo.src.root,
+      ciFile(
+        `  - {name: test, run: 'if [ -f ${marker} ]; then exit 0; fi; touch ${marker}; echo $$ > ${pidFile}; sleep 600'}\n`,
+      ),
+    );
     await repo.open("feature");
     const child = spawnWorker();
     try {
-      await eventually(() => readFile(pidFile, "utf8").then((t) => (t.trim() === "" ? Promise.reject(new Error("empty")) : t)));
+      await eventually(() =>
+        readFile(pidFile, "utf8").then((t) => (t.trim() === "" ? Promise.reject(new Error("empty")) : t)),
+      );
     } finally {
       await kill(child);
     }
@@ -160,11 +189,17 @@ describe("durability", () => {
     await repo.open("feature");
     // Three workers claim it in turn and die: each lease runs out before the next claim.
     for (const second of [1, 2, 3]) {
-      const claimed = await store.claimCiJob(w.db.pool, { owner: `dead-${second}`, now: new Date(second * 1000), leaseUntil: new Date(second * 1000 + 500) });
+      const claimed = await store.claimCiJob(w.db.pool, {
+        owner: `dead-${second}`,
+        now: new Date(second * 1000),
+        leaseUntil: new Date(second * 1000 + 500),
+      });
       expect(claimed?.attempts).toBe(second);
     }
     await w.forge.ci.drain();
-    expect((await runs(sha)).map((r) => [r.state, r.description])).toEqual([["error", "the CI runner stopped 3 times while running this check"]]);
+    expect((await runs(sha)).map((r) => [r.state, r.description])).toEqual([
+      ["error", "the CI runner stopped 3 times while running this check"],
+    ]);
   });
 
   /** The worker process (support/ci-worker-process.ts) on this test's database and data directory. */

@@ -4,7 +4,13 @@ import { mkdir, mkdtemp, readFile, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CI_CONFIG_CHECK, CiSlots, runCommitChecks, type CheckResult, type CiRunnerDeps } from "../../../services/forge/local/ci/index.js";
+import {
+  CI_CONFIG_CHECK,
+  CiSlots,
+  runCommitChecks,
+  type CheckResult,
+  type CiRunnerDeps,
+} from "../../../services/forge/local/ci/index.js";
 import { isRunning } from "../../../services/store/process-state.js";
 import { at, createTestRepo, git, type TestRepo } from "./git-fixture.js";
 
@@ -27,7 +33,13 @@ afterEach(async () => {
 
 /** Runner dependencies with a counting clock (minute n of 2024-01-01) and a short kill grace. */
 function deps(slots: number | CiSlots = 2, extra: Partial<CiRunnerDeps> = {}): CiRunnerDeps {
-  return { slots: typeof slots === "number" ? new CiSlots(slots) : slots, now: () => at(tick++), tempRoot, killGraceMs: 500, ...extra };
+  return {
+    slots: typeof slots === "number" ? new CiSlots(slots) : slots,
+    now: () => at(tick++),
+    tempRoot,
+    killGraceMs: 500,
+    ...extra,
+  };
 }
 
 /** A commit on top of root whose `.yardmaster/ci.yml` is `yaml` (plus `files`). */
@@ -88,7 +100,10 @@ describe("local CI runner", () => {
     );
     const log = recorder();
     const results = await runCommitChecks(deps(), { repo: t.repo, sha, ...log });
-    expect(results.map((r) => [r.name, r.state, r.exitCode])).toEqual([["test", "success", 0], ["lint", "failure", 3]]);
+    expect(results.map((r) => [r.name, r.state, r.exitCode])).toEqual([
+      ["test", "success", 0],
+      ["lint", "failure", 3],
+    ]);
     expect(results[0]!.output).toBe(`out test ${sha} CI=true\nto stderr\nsecond\n`);
     expect(results[1]!.output).toBe("before\n");
     expect(log.events.filter((e) => e.startsWith("end")).sort()).toEqual(["end lint", "end test"]);
@@ -109,7 +124,9 @@ describe("local CI runner", () => {
 
   it("kills a check that exceeds its timeout, with its children", async () => {
     const pidFile = join(scratch, "child.pid");
-    const sha = await commitWithCi(`checks:\n  - name: slow\n    timeout: 1 s\n    run: 'sleep 30 & echo $! > ${pidFile}; echo waiting; wait'\n`);
+    const sha = await commitWithCi(
+      `checks:\n  - name: slow\n    timeout: 1 s\n    run: 'sleep 30 & echo $! > ${pidFile}; echo waiting; wait'\n`,
+    );
     const [result] = await runCommitChecks(deps(), { repo: t.repo, sha });
     expect(result).toMatchObject({ name: "slow", state: "timed_out", exitCode: null });
     expect(result!.output).toMatch(/^waiting\n[\s\S]*timed out after 1 s; process group killed/);
@@ -146,7 +163,10 @@ describe("local CI runner", () => {
     await ready;
     controller.abort();
     const results = await run;
-    expect(results.map((r) => [r.name, r.state, r.exitCode])).toEqual([["long", "cancelled", null], ["queued", "cancelled", null]]);
+    expect(results.map((r) => [r.name, r.state, r.exitCode])).toEqual([
+      ["long", "cancelled", null],
+      ["queued", "cancelled", null],
+    ]);
     expect(results[1]!.startedAt).toBeNull();
     expect(log.events).toEqual(["start long", "end queued", "end long"]);
     expect(await isRunning(Number(await readFile(pidFile, "utf8")))).toBe(false);
@@ -154,7 +174,9 @@ describe("local CI runner", () => {
   });
 
   it("starts scripts from the launcher's helper process, not from the server's", async () => {
-    const sha = await commitWithCi("checks:\n  - {name: parent, run: 'cat /proc/$PPID/cmdline | tr \"\\\\0\" \" \"; echo; echo $PPID'}\n");
+    const sha = await commitWithCi(
+      'checks:\n  - {name: parent, run: \'cat /proc/$PPID/cmdline | tr "\\\\0" " "; echo; echo $PPID\'}\n',
+    );
     const [result] = await runCommitChecks(deps(), { repo: t.repo, sha });
     expect(result!.state).toBe("success");
     const [cmdline, ppid] = result!.output.trim().split("\n");
@@ -165,7 +187,9 @@ describe("local CI runner", () => {
   it("reports an error and kills the script's process group when the launcher's helper dies", async () => {
     const fifo = join(scratch, "ready");
     const pidFile = join(scratch, "child.pid");
-    const sha = await commitWithCi(`checks:\n  - name: long\n    run: 'sleep 30 & echo $! > ${pidFile}; echo $PPID > ${fifo}; wait'\n`);
+    const sha = await commitWithCi(
+      `checks:\n  - name: long\n    run: 'sleep 30 & echo $! > ${pidFile}; echo $PPID > ${fifo}; wait'\n`,
+    );
     const ready = fifoMessage(fifo);
     const run = runCommitChecks(deps(), { repo: t.repo, sha });
     const helper = Number((await ready).trim());
@@ -175,12 +199,17 @@ describe("local CI runner", () => {
     expect(result!.output).toMatch(/the process launcher exited \(SIGKILL\); process group killed/);
     expect(await isRunning(Number(await readFile(pidFile, "utf8")))).toBe(false);
     expect(await readdir(tempRoot)).toEqual([]);
-    const [after] = await runCommitChecks(deps(), { repo: t.repo, sha: await commitWithCi("checks:\n  - {name: again, run: 'true'}\n") });
+    const [after] = await runCommitChecks(deps(), {
+      repo: t.repo,
+      sha: await commitWithCi("checks:\n  - {name: again, run: 'true'}\n"),
+    });
     expect(after!.state).toBe("success");
   });
 
   it("runs one check at a time with one slot", async () => {
-    const sha = await commitWithCi("checks:\n  - {name: a, run: 'true'}\n  - {name: b, run: 'false'}\n  - {name: c, run: 'true'}\n");
+    const sha = await commitWithCi(
+      "checks:\n  - {name: a, run: 'true'}\n  - {name: b, run: 'false'}\n  - {name: c, run: 'true'}\n",
+    );
     const log = recorder();
     await runCommitChecks(deps(1), { repo: t.repo, sha, ...log });
     expect(log.events).toEqual(["start a", "end a", "start b", "end b", "start c", "end c"]);
@@ -194,7 +223,9 @@ describe("local CI runner", () => {
     const second = await t.commit(first, { "other.txt": "x" }, "second commit");
     const slots = new CiSlots(2);
     const log = recorder();
-    const results = (await Promise.all([first, second].map((sha) => runCommitChecks(deps(slots), { repo: t.repo, sha, ...log })))).flat();
+    const results = (
+      await Promise.all([first, second].map((sha) => runCommitChecks(deps(slots), { repo: t.repo, sha, ...log })))
+    ).flat();
     expect(results.map((r) => r.state)).toEqual(Array(6).fill("success"));
     expect(log.events.filter((e) => e.startsWith("start"))).toHaveLength(6);
     expect(maxRunning(log.events)).toBe(2);
@@ -210,7 +241,9 @@ describe("local CI runner", () => {
   });
 
   it("passes every byte of a large output through the launcher, keeping the last ones", async () => {
-    const sha = await commitWithCi("checks:\n  - {name: flood, run: 'head -c 20000000 /dev/zero | tr \"\\\\0\" x; echo; echo the end'}\n");
+    const sha = await commitWithCi(
+      "checks:\n  - {name: flood, run: 'head -c 20000000 /dev/zero | tr \"\\\\0\" x; echo; echo the end'}\n",
+    );
     const [result] = await runCommitChecks(deps(2, { outputLimitBytes: 100 }), { repo: t.repo, sha });
     expect(result!.state).toBe("success");
     // 20,000,000 x + newline + "the end\n" = 20,000,009 bytes, of which the last 100 are kept.
@@ -219,7 +252,10 @@ describe("local CI runner", () => {
 
   it("reports an error when the work tree cannot be made", async () => {
     const sha = await commitWithCi("checks:\n  - {name: test, run: 'true'}\n");
-    const [result] = await runCommitChecks(deps(2, { tempRoot: join(scratch, "missing", "dir") }), { repo: t.repo, sha });
+    const [result] = await runCommitChecks(deps(2, { tempRoot: join(scratch, "missing", "dir") }), {
+      repo: t.repo,
+      sha,
+    });
     expect(result).toMatchObject({ name: "test", state: "error", exitCode: null });
     expect(result!.output).toMatch(/ENOENT/);
   });
@@ -235,6 +271,8 @@ describe("local CI runner", () => {
   });
 
   it("refuses a commit that does not exist", async () => {
-    await expect(runCommitChecks(deps(), { repo: t.repo, sha: "f".repeat(40) })).rejects.toMatchObject({ kind: "not_found" });
+    await expect(runCommitChecks(deps(), { repo: t.repo, sha: "f".repeat(40) })).rejects.toMatchObject({
+      kind: "not_found",
+    });
   });
 });

@@ -31,6 +31,7 @@ const R = REPO;
 const user = async (login: string) => (await store.findLocalUser(w.db.pool, login))!;
 
 /** [action, what it does, the events expected (computed after the action from its result)]. */
+// biome-ignore format: a table, one row per line
 const cases: [string, () => Promise<unknown>, (result: any) => Promise<ForgeEvent[]> | ForgeEvent[]][] = [
   ["opening a pull request", async () => {
     await repo.push("second", repo.src.root, { "s.txt": "s\n" });
@@ -145,7 +146,9 @@ describe("events per action", () => {
   it("importing a repository reports each of its branches as pushed", async () => {
     const other = await repo.src.commit("topic", repo.src.root, { "t.txt": "t\n" });
     await w.forge.addRepository({ repo: "acme/gadgets", fromPath: repo.src.path, defaultBranch: null, atRef: null });
-    const pushed = w.events.take().map((e) => (e.kind === "branch_pushed" ? [e.repo, e.branch, e.before, e.after, e.forced] : e.kind));
+    const pushed = w.events
+      .take()
+      .map((e) => (e.kind === "branch_pushed" ? [e.repo, e.branch, e.before, e.after, e.forced] : e.kind));
     expect(pushed).toEqual([
       ["acme/gadgets", "feature", null, head, false],
       ["acme/gadgets", "main", null, repo.src.root, false],
@@ -154,10 +157,15 @@ describe("events per action", () => {
   });
 
   it("a pull request whose commit declares checks also reports its pending check runs", async () => {
-    const sha = await repo.push("ci", repo.src.root, { ".yardmaster/ci.yml": "checks:\n  - {name: test, run: 'true'}\n" });
+    const sha = await repo.push("ci", repo.src.root, {
+      ".yardmaster/ci.yml": "checks:\n  - {name: test, run: 'true'}\n",
+    });
     w.events.take();
     const n = await repo.open("ci");
-    expect(w.events.take()).toEqual([{ kind: "pull_request_opened", repo: R, number: n }, { kind: "checks_changed", repo: R, sha }]);
+    expect(w.events.take()).toEqual([
+      { kind: "pull_request_opened", repo: R, number: n },
+      { kind: "checks_changed", repo: R, sha },
+    ]);
   });
 });
 

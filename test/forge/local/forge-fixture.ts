@@ -8,7 +8,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLocalForge, type LocalForge, type LocalForgeDeps } from "../../../services/forge/local/index.js";
-import { commitFiles, createRepository, setBranch, type BareRepo, type FileChange } from "../../../services/forge/local/git/index.js";
+import {
+  commitFiles,
+  createRepository,
+  setBranch,
+  type BareRepo,
+  type FileChange,
+} from "../../../services/forge/local/git/index.js";
 import type { ForgeEvent } from "../../../services/forge/types.js";
 import { freshDatabase, type TestDatabase } from "../../support/database.js";
 import { testLogger } from "../../support/logger.js";
@@ -68,11 +74,25 @@ export interface SourceRepo {
 let sourceClock = 0;
 
 /** Creates a source repository whose `main` holds `files`. */
-export async function createSourceRepo(dir: string, files: Record<string, FileChange>): Promise<SourceRepo & { root: string }> {
+export async function createSourceRepo(
+  dir: string,
+  files: Record<string, FileChange>,
+): Promise<SourceRepo & { root: string }> {
   const path = join(dir, `source-${Math.random().toString(36).slice(2)}.git`);
   const repo = await createRepository({ gitDir: path, name: "source", defaultBranch: "main" });
-  const commit = async (branch: string, parent: string | null, changes: Record<string, FileChange>, message = "change") => {
-    const sha = await commitFiles(repo, { parent, changes, message, date: minute(1000 + sourceClock++), author: { name: "Ada", email: "ada@example.com" } });
+  const commit = async (
+    branch: string,
+    parent: string | null,
+    changes: Record<string, FileChange>,
+    message = "change",
+  ) => {
+    const sha = await commitFiles(repo, {
+      parent,
+      changes,
+      message,
+      date: minute(1000 + sourceClock++),
+      author: { name: "Ada", email: "ada@example.com" },
+    });
     await setBranch(repo, branch, sha);
     return sha;
   };
@@ -115,7 +135,11 @@ export async function createWorld(deps: Partial<LocalForgeDeps> = {}, start?: Wo
   const clock = countingClock(start?.clockAt);
   const { logger, warnings } = testLogger();
   const base: LocalForgeDeps = {
-    db: db.pool, dataDir: join(dir, "data"), logger, sink: events.sink, now: clock.now,
+    db: db.pool,
+    dataDir: join(dir, "data"),
+    logger,
+    sink: events.sink,
+    now: clock.now,
     ...deps,
     // The clock moves a minute per reading: leases last a day so none runs out by itself.
     ci: { runner: { tempRoot: dir, killGraceMs: 500 }, start: false, leaseMs: 86_400_000, ...deps.ci },
@@ -132,7 +156,12 @@ export async function createWorld(deps: Partial<LocalForgeDeps> = {}, start?: Wo
     if (!db.pool.ended) await db.pool.end();
   };
   return {
-    db, dir, forge, events, clock, warnings,
+    db,
+    dir,
+    forge,
+    events,
+    clock,
+    warnings,
     another: make,
     close,
     async cleanup() {
@@ -152,7 +181,13 @@ export interface Widgets {
   /** The forge's own bare repository of acme/widgets. */
   git: BareRepo;
   /** Commits on `parent` in the source, on `branch`, and pushes it to the forge. @returns the SHA */
-  push(branch: string, parent: string, changes: Record<string, FileChange>, message?: string, options?: { force?: boolean; pusher?: string }): Promise<string>;
+  push(
+    branch: string,
+    parent: string,
+    changes: Record<string, FileChange>,
+    message?: string,
+    options?: { force?: boolean; pusher?: string },
+  ): Promise<string>;
   /** Opens a pull request from `head` into main as `author` (default "ada"). @returns its number */
   open(head: string, options?: { title?: string; author?: string; draft?: boolean; base?: string }): Promise<number>;
 }
@@ -171,12 +206,24 @@ export function bindWidgets(world: ForgeWorld, src: SourceRepo & { root: string 
     git: { gitDir: join(world.dir, "data", "repos", "acme", "widgets.git"), name: REPO },
     async push(branch, parent, changes, message = `change ${branch}`, options = {}) {
       const sha = await src.commit(branch, parent, changes, message);
-      await world.forge.pushBranch({ repo: REPO, fromPath: src.path, sourceRef: sha, branch, force: options.force ?? false, pusher: options.pusher ?? "ada" });
+      await world.forge.pushBranch({
+        repo: REPO,
+        fromPath: src.path,
+        sourceRef: sha,
+        branch,
+        force: options.force ?? false,
+        pusher: options.pusher ?? "ada",
+      });
       return sha;
     },
     open: (head, options = {}) =>
       world.forge.openPullRequest(REPO, {
-        head, base: options.base ?? "main", title: options.title ?? `Work on ${head}`, body: "", author: options.author ?? "ada", draft: options.draft ?? false,
+        head,
+        base: options.base ?? "main",
+        title: options.title ?? `Work on ${head}`,
+        body: "",
+        author: options.author ?? "ada",
+        draft: options.draft ?? false,
       }),
   };
 }

@@ -11,7 +11,10 @@ import { worldSnapshot } from "./world-snapshot.js";
 let w: ForgeWorld;
 let repo: Widgets;
 
-const snapshot = worldSnapshot({ "README.md": "hello\n", "lib.txt": "one\ntwo\n", "old.txt": "kept content\n" }, async () => undefined);
+const snapshot = worldSnapshot(
+  { "README.md": "hello\n", "lib.txt": "one\ntwo\n", "old.txt": "kept content\n" },
+  async () => undefined,
+);
 beforeAll(snapshot.build);
 afterAll(snapshot.dispose);
 beforeEach(async () => {
@@ -21,36 +24,92 @@ afterEach(async () => w.cleanup());
 
 describe("getPullRequest", () => {
   it("fills every attribute from git and the rows", async () => {
-    const first = await repo.push("feature", repo.src.root, { "lib.txt": "one\nTWO\nthree\n", "added.txt": "a\n" }, "Edit lib\n\nwith a body");
+    const first = await repo.push(
+      "feature",
+      repo.src.root,
+      { "lib.txt": "one\nTWO\nthree\n", "added.txt": "a\n" },
+      "Edit lib\n\nwith a body",
+    );
     const head = await repo.push("feature", first, { "old.txt": null, "new.txt": "kept content\n" }, "Rename old");
     const baseTip = await repo.push("main", repo.src.root, { "other.txt": "o\n" }, "Main moves on");
-    const number = await w.forge.openPullRequest(REPO, { head: "feature", base: "main", title: "Feature", body: "Body <!-- hidden -->", author: "ada", draft: false });
+    const number = await w.forge.openPullRequest(REPO, {
+      head: "feature",
+      base: "main",
+      title: "Feature",
+      body: "Body <!-- hidden -->",
+      author: "ada",
+      draft: false,
+    });
     const bob = await store.ensureLocalUser(w.db.pool, { login: "bob", kind: "User", now: new Date() });
     const pullId = (await store.findPullRequest(w.db.pool, 1, number))!.id;
-    await store.requestReviewer(w.db.pool, pullId, (await store.ensureLocalUser(w.db.pool, { login: "carol", kind: "User", now: new Date() })).id);
+    await store.requestReviewer(
+      w.db.pool,
+      pullId,
+      (await store.ensureLocalUser(w.db.pool, { login: "carol", kind: "User", now: new Date() })).id,
+    );
     await w.forge.review(REPO, number, { event: "APPROVE", body: "", author: bob.login });
     await w.forge.addLabels(REPO, number, ["ready", "backend"]);
-    await w.forge.upsertCheckRun(REPO, { name: "Summary", headSha: head, status: "completed", conclusion: "success", title: "Queued", summary: "..." });
-    await w.forge.postCheckRun(REPO, { sha: head, name: "lint", state: "failure", description: "2 problems", detailsUrl: "https://ci.example/1", app: "external" });
+    await w.forge.upsertCheckRun(REPO, {
+      name: "Summary",
+      headSha: head,
+      status: "completed",
+      conclusion: "success",
+      title: "Queued",
+      summary: "...",
+    });
+    await w.forge.postCheckRun(REPO, {
+      sha: head,
+      name: "lint",
+      state: "failure",
+      description: "2 problems",
+      detailsUrl: "https://ci.example/1",
+      app: "external",
+    });
 
     const s = await w.forge.getPullRequest(REPO, number);
     const ada = await store.findLocalUser(w.db.pool, "ada");
     expect(s).toMatchObject({
-      repository: REPO, number, title: "Feature", body: "Body <!-- hidden -->", url: `local-forge://${REPO}/pull/${number}`,
-      author: { id: ada!.id, login: "ada" }, base: "main", head: "feature", headSha: head, baseSha: baseTip, headRepoFullName: REPO,
-      draft: false, state: "open", locked: false, conflict: false, commitsBehind: 1,
+      repository: REPO,
+      number,
+      title: "Feature",
+      body: "Body <!-- hidden -->",
+      url: `local-forge://${REPO}/pull/${number}`,
+      author: { id: ada!.id, login: "ada" },
+      base: "main",
+      head: "feature",
+      headSha: head,
+      baseSha: baseTip,
+      headRepoFullName: REPO,
+      draft: false,
+      state: "open",
+      locked: false,
+      conflict: false,
+      commitsBehind: 1,
       labels: [
         { name: "backend", color: "ededed", default: false },
         { name: "ready", color: "ededed", default: false },
       ],
-      assignees: [], requestedReviewers: ["carol"], requestedTeams: [],
+      assignees: [],
+      requestedReviewers: ["carol"],
+      requestedTeams: [],
       reviews: [{ author: "bob", state: "APPROVED" }],
-      addedLines: 3, deletedLines: 1,
-      milestone: null, mergedBy: null, mergeCommitSha: null, closedAt: null, mergedAt: null, fromFork: false,
-      reviewThreadsResolved: [], reviewThreadsUnresolved: [],
+      addedLines: 3,
+      deletedLines: 1,
+      milestone: null,
+      mergedBy: null,
+      mergeCommitSha: null,
+      closedAt: null,
+      mergedAt: null,
+      fromFork: false,
+      reviewThreadsResolved: [],
+      reviewThreadsUnresolved: [],
     });
     expect([...s.files].sort()).toEqual(["added.txt", "lib.txt", "new.txt", "old.txt"]);
-    expect([s.addedFiles.sort(), s.modifiedFiles, s.removedFiles]).toEqual([["added.txt", "new.txt"], ["lib.txt"], ["old.txt"]]);
+    expect([s.addedFiles.sort(), s.modifiedFiles, s.removedFiles]).toEqual([
+      ["added.txt", "new.txt"],
+      ["lib.txt"],
+      ["old.txt"],
+    ]);
     expect(s.commits.map((c) => [c.sha, c.title, c.author, c.parents, c.verified])).toEqual([
       [first, "Edit lib", "Ada", [repo.src.root], false],
       [head, "Rename old", "Ada", [first], false],
@@ -67,8 +126,22 @@ describe("getPullRequest", () => {
     await repo.push("main", repo.src.root, { "lib.txt": "one\nfrom main\n" });
     const head = await repo.push("clash", repo.src.root, { "lib.txt": "one\nfrom clash\n" });
     const number = await repo.open("clash");
-    await w.forge.postCheckRun(REPO, { sha: head, name: "test", state: "failure", description: "first", detailsUrl: null, app: "ci-a" });
-    await w.forge.postCheckRun(REPO, { sha: head, name: "test", state: "success", description: "second", detailsUrl: null, app: "ci-b" });
+    await w.forge.postCheckRun(REPO, {
+      sha: head,
+      name: "test",
+      state: "failure",
+      description: "first",
+      detailsUrl: null,
+      app: "ci-a",
+    });
+    await w.forge.postCheckRun(REPO, {
+      sha: head,
+      name: "test",
+      state: "success",
+      description: "second",
+      detailsUrl: null,
+      app: "ci-b",
+    });
     const s = await w.forge.getPullRequest(REPO, number);
     expect(s.conflict).toBe(true);
     expect(s.checks.map((c) => [c.name, c.state, c.app])).toEqual([["test", "success", "ci-b"]]);
@@ -77,26 +150,52 @@ describe("getPullRequest", () => {
   it("keeps a merged pull request's own diff and records who merged it", async () => {
     const head = await repo.push("feature", repo.src.root, { "added.txt": "a\n" });
     const number = await repo.open("feature");
-    const { newBaseSha } = await w.forge.mergePullRequests(REPO, { base: "main", expectedBaseSha: repo.src.root, method: "merge", pulls: [{ number, headSha: head }] });
+    const { newBaseSha } = await w.forge.mergePullRequests(REPO, {
+      base: "main",
+      expectedBaseSha: repo.src.root,
+      method: "merge",
+      pulls: [{ number, headSha: head }],
+    });
     const s = await w.forge.getPullRequest(REPO, number);
-    expect(s).toMatchObject({ state: "merged", mergedBy: "yardmaster[bot]", mergeCommitSha: newBaseSha, conflict: false, files: ["added.txt"], baseSha: repo.src.root });
+    expect(s).toMatchObject({
+      state: "merged",
+      mergedBy: "yardmaster[bot]",
+      mergeCommitSha: newBaseSha,
+      conflict: false,
+      files: ["added.txt"],
+      baseSha: repo.src.root,
+    });
     expect(s.mergedAt).toEqual(s.closedAt);
   });
 
   it("is not_found for an unknown pull request or repository", async () => {
     await expect(w.forge.getPullRequest(REPO, 99)).rejects.toMatchObject({ kind: "not_found", message: /#99/ });
-    await expect(w.forge.getPullRequest("acme/nothing", 1)).rejects.toMatchObject({ kind: "not_found", message: /acme\/nothing/ });
+    await expect(w.forge.getPullRequest("acme/nothing", 1)).rejects.toMatchObject({
+      kind: "not_found",
+      message: /acme\/nothing/,
+    });
   });
 });
 
 describe("listOpenPullRequests", () => {
   it("lists open pull requests oldest first, drafts included, closed and merged left out", async () => {
     for (const b of ["a", "b", "c", "d"]) await repo.push(b, repo.src.root, { [`${b}.txt`]: `${b}\n` });
-    const [a, b, c, d] = [await repo.open("a"), await repo.open("b", { draft: true }), await repo.open("c"), await repo.open("d")];
+    const [a, b, c, d] = [
+      await repo.open("a"),
+      await repo.open("b", { draft: true }),
+      await repo.open("c"),
+      await repo.open("d"),
+    ];
     await w.forge.closePullRequest(REPO, c);
-    await w.forge.mergePullRequest(REPO, d, { method: "squash", expectedHeadSha: (await w.forge.getPullRequest(REPO, d)).headSha });
+    await w.forge.mergePullRequest(REPO, d, {
+      method: "squash",
+      expectedHeadSha: (await w.forge.getPullRequest(REPO, d)).headSha,
+    });
     const open = await w.forge.listOpenPullRequests(REPO);
-    expect(open.map((p) => [p.number, p.draft])).toEqual([[a, false], [b, true]]);
+    expect(open.map((p) => [p.number, p.draft])).toEqual([
+      [a, false],
+      [b, true],
+    ]);
   });
 });
 
@@ -121,11 +220,22 @@ describe("repository reads", () => {
     expect(await w.forge.readFile(REPO, "main", "missing.txt")).toBeNull();
     expect(await w.forge.readConfigFile(REPO)).toBeNull();
     const withGithub = await repo.push("main", repo.src.root, { ".github/yardmaster.yml": "queue_rules: []\n" });
-    expect(await w.forge.readConfigFile(REPO)).toEqual({ path: ".github/yardmaster.yml", text: "queue_rules: []\n", sha: withGithub });
+    expect(await w.forge.readConfigFile(REPO)).toEqual({
+      path: ".github/yardmaster.yml",
+      text: "queue_rules: []\n",
+      sha: withGithub,
+    });
     const withBoth = await repo.push("main", withGithub, { ".yardmaster.yml": "merge_queue: {}\n" });
-    expect(await w.forge.readConfigFile(REPO)).toEqual({ path: ".yardmaster.yml", text: "merge_queue: {}\n", sha: withBoth });
+    expect(await w.forge.readConfigFile(REPO)).toEqual({
+      path: ".yardmaster.yml",
+      text: "merge_queue: {}\n",
+      sha: withBoth,
+    });
     await expect(w.forge.getBranchSha(REPO, "nope")).rejects.toMatchObject({ kind: "not_found" });
-    expect(await w.forge.getBranch(REPO, "main")).toMatchObject({ sha: withBoth, treeSha: expect.stringMatching(/^[0-9a-f]{40}$/) });
+    expect(await w.forge.getBranch(REPO, "main")).toMatchObject({
+      sha: withBoth,
+      treeSha: expect.stringMatching(/^[0-9a-f]{40}$/),
+    });
   });
 
   it("gives each user's permission: write on first use, none for strangers, as set otherwise", async () => {
@@ -139,8 +249,14 @@ describe("repository reads", () => {
   });
 
   it("requires, as branch protection, the checks the branch's CI file declares", async () => {
-    expect(await w.forge.getBranchProtection(REPO, "main")).toEqual({ requiredChecks: [], requiredApprovals: 0, requireConversationResolution: false });
-    await repo.push("main", repo.src.root, { ".yardmaster/ci.yml": "checks:\n  - {name: test, run: 'true'}\n  - {name: lint, run: 'true'}\n" });
+    expect(await w.forge.getBranchProtection(REPO, "main")).toEqual({
+      requiredChecks: [],
+      requiredApprovals: 0,
+      requireConversationResolution: false,
+    });
+    await repo.push("main", repo.src.root, {
+      ".yardmaster/ci.yml": "checks:\n  - {name: test, run: 'true'}\n  - {name: lint, run: 'true'}\n",
+    });
     expect((await w.forge.getBranchProtection(REPO, "main")).requiredChecks).toEqual(["test", "lint"]);
   });
 });

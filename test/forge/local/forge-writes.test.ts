@@ -38,15 +38,37 @@ describe("speculative branches and draft pull requests", () => {
     const heads = await threePullsAndAClash();
     const pulls = (...ns: number[]) => ns.map((number) => ({ number, headSha: heads[number]! }));
     const car1 = await w.forge.createSpeculativeBranch(REPO, "yardmaster/merge-queue/main/1", repo.src.root, pulls(1));
-    const car3 = await w.forge.createSpeculativeBranch(REPO, "yardmaster/merge-queue/main/3", repo.src.root, pulls(1, 2, 3));
+    const car3 = await w.forge.createSpeculativeBranch(
+      REPO,
+      "yardmaster/merge-queue/main/3",
+      repo.src.root,
+      pulls(1, 2, 3),
+    );
     expect(await filesAt(repo.git, car1)).toEqual({ ...base, "shared.txt": "from one\n", "one.txt": "1\n" });
-    expect(await filesAt(repo.git, car3)).toEqual({ ...base, "shared.txt": "from one\n", "one.txt": "1\n", "two.txt": "2\n", "three.txt": "3\n" });
+    expect(await filesAt(repo.git, car3)).toEqual({
+      ...base,
+      "shared.txt": "from one\n",
+      "one.txt": "1\n",
+      "two.txt": "2\n",
+      "three.txt": "3\n",
+    });
     const top = await readCommit(repo.git, car3);
     expect([top.title, top.parents[1]]).toEqual(["Merge of #3", heads[3]]);
 
-    const draft = await w.forge.openDraftPullRequest(REPO, { head: "yardmaster/merge-queue/main/3", base: "main", title: "Merge queue: #1, #2, #3", body: "batch" });
+    const draft = await w.forge.openDraftPullRequest(REPO, {
+      head: "yardmaster/merge-queue/main/3",
+      base: "main",
+      title: "Merge queue: #1, #2, #3",
+      body: "batch",
+    });
     const s = await w.forge.getPullRequest(REPO, draft);
-    expect(s).toMatchObject({ draft: true, author: { login: "yardmaster[bot]" }, headSha: car3, state: "open", body: "batch" });
+    expect(s).toMatchObject({
+      draft: true,
+      author: { login: "yardmaster[bot]" },
+      headSha: car3,
+      state: "open",
+      body: "batch",
+    });
     expect([...s.files].sort()).toEqual(["one.txt", "shared.txt", "three.txt", "two.txt"]);
     expect(await findBranchSha(repo.git, "yardmaster/merge-queue/main/3")).toBe(car3);
   });
@@ -56,7 +78,9 @@ describe("speculative branches and draft pull requests", () => {
     const branch = "yardmaster/merge-queue/main/1";
     await w.forge.createSpeculativeBranch(REPO, branch, repo.src.root, [{ number: 1, headSha: heads[1]! }]);
     const draft = await w.forge.openDraftPullRequest(REPO, { head: branch, base: "main", title: "draft", body: "" });
-    const rebuilt = await w.forge.createSpeculativeBranch(REPO, branch, repo.src.root, [{ number: 2, headSha: heads[2]! }]);
+    const rebuilt = await w.forge.createSpeculativeBranch(REPO, branch, repo.src.root, [
+      { number: 2, headSha: heads[2]! },
+    ]);
     expect((await w.forge.getPullRequest(REPO, draft)).headSha).toBe(rebuilt);
   });
 
@@ -64,7 +88,10 @@ describe("speculative branches and draft pull requests", () => {
     const heads = await threePullsAndAClash();
     w.events.take();
     const error = await w.forge
-      .createSpeculativeBranch(REPO, "spec", repo.src.root, [{ number: 1, headSha: heads[1]! }, { number: 4, headSha: heads[4]! }])
+      .createSpeculativeBranch(REPO, "spec", repo.src.root, [
+        { number: 1, headSha: heads[1]! },
+        { number: 4, headSha: heads[4]! },
+      ])
       .catch((e: unknown) => e);
     expect(isForgeError(error, "conflict")).toBe(true);
     expect((error as MergeConflictError).pullRequest).toBe(4);
@@ -73,7 +100,9 @@ describe("speculative branches and draft pull requests", () => {
   });
 
   it("never replaces the default branch", async () => {
-    await expect(w.forge.createSpeculativeBranch(REPO, "main", repo.src.root, [])).rejects.toMatchObject({ kind: "invalid" });
+    await expect(w.forge.createSpeculativeBranch(REPO, "main", repo.src.root, [])).rejects.toMatchObject({
+      kind: "invalid",
+    });
     await expect(w.forge.deleteBranch(REPO, "main")).rejects.toMatchObject({ kind: "invalid" });
   });
 });
@@ -90,31 +119,42 @@ describe("pull request writes", () => {
     expect(await w.forge.getPullRequest(REPO, n)).toMatchObject({ state: "closed", mergedBy: null });
     await repo.push("other", repo.src.root, { "o.txt": "o\n" });
     const m = await repo.open("other");
-    await w.forge.mergePullRequest(REPO, m, { method: "merge", expectedHeadSha: (await w.forge.getPullRequest(REPO, m)).headSha });
+    await w.forge.mergePullRequest(REPO, m, {
+      method: "merge",
+      expectedHeadSha: (await w.forge.getPullRequest(REPO, m)).headSha,
+    });
     await expect(w.forge.closePullRequest(REPO, m)).rejects.toMatchObject({ kind: "invalid", message: /merged/ });
     expect(head).toMatch(/^[0-9a-f]{40}$/);
   });
 
-  it.each(["merge", "rebase"] as const)("updates a head with its base by %s, and reports a conflict without moving it", async (method) => {
-    const head = await repo.push("feature", repo.src.root, { "f.txt": "f\n" });
-    const n = await repo.open("feature");
-    const mainTip = await repo.push("main", repo.src.root, { "m.txt": "m\n" });
-    const updated = await w.forge.updatePullRequestWithBase(REPO, n, method);
-    expect(await filesAt(repo.git, updated)).toEqual({ ...base, "f.txt": "f\n", "m.txt": "m\n" });
-    const commit = await readCommit(repo.git, updated);
-    expect(commit.parents).toEqual(method === "merge" ? [head, mainTip] : [mainTip]);
-    expect(await w.forge.getPullRequest(REPO, n)).toMatchObject({ headSha: updated, commitsBehind: 0 });
+  it.each(["merge", "rebase"] as const)(
+    "updates a head with its base by %s, and reports a conflict without moving it",
+    async (method) => {
+      const head = await repo.push("feature", repo.src.root, { "f.txt": "f\n" });
+      const n = await repo.open("feature");
+      const mainTip = await repo.push("main", repo.src.root, { "m.txt": "m\n" });
+      const updated = await w.forge.updatePullRequestWithBase(REPO, n, method);
+      expect(await filesAt(repo.git, updated)).toEqual({ ...base, "f.txt": "f\n", "m.txt": "m\n" });
+      const commit = await readCommit(repo.git, updated);
+      expect(commit.parents).toEqual(method === "merge" ? [head, mainTip] : [mainTip]);
+      expect(await w.forge.getPullRequest(REPO, n)).toMatchObject({ headSha: updated, commitsBehind: 0 });
 
-    await repo.push("main", mainTip, { "f.txt": "main's f\n" });
-    await expect(w.forge.updatePullRequestWithBase(REPO, n, method)).rejects.toMatchObject({ kind: "conflict", paths: ["f.txt"] });
-    expect((await w.forge.getPullRequest(REPO, n)).headSha).toBe(updated);
-  });
+      await repo.push("main", mainTip, { "f.txt": "main's f\n" });
+      await expect(w.forge.updatePullRequestWithBase(REPO, n, method)).rejects.toMatchObject({
+        kind: "conflict",
+        paths: ["f.txt"],
+      });
+      expect((await w.forge.getPullRequest(REPO, n)).headSha).toBe(updated);
+    },
+  );
 
   it("posts comments as the bot and adds and removes labels, creating them on first use", async () => {
     await repo.push("feature", repo.src.root, { "f.txt": "f\n" });
     const n = await repo.open("feature");
     const id = await w.forge.comment(REPO, n, "Queued");
-    expect((await w.forge.describePullRequest(REPO, n)).comments).toMatchObject([{ id, author: "yardmaster[bot]", body: "Queued" }]);
+    expect((await w.forge.describePullRequest(REPO, n)).comments).toMatchObject([
+      { id, author: "yardmaster[bot]", body: "Queued" },
+    ]);
     await w.forge.addLabels(REPO, n, ["queued", "Backend"]);
     await w.forge.removeLabels(REPO, n, ["QUEUED", "never-there"]);
     expect((await w.forge.getPullRequest(REPO, n)).labels.map((l) => l.name)).toEqual(["Backend"]);
@@ -123,18 +163,50 @@ describe("pull request writes", () => {
 
   it("creates and then updates Yardmaster's own check run by name and head SHA", async () => {
     const head = await repo.push("feature", repo.src.root, { "f.txt": "f\n" });
-    await w.forge.upsertCheckRun(REPO, { name: "Yardmaster", headSha: head, status: "in_progress", conclusion: null, title: "Waiting", summary: "" });
+    await w.forge.upsertCheckRun(REPO, {
+      name: "Yardmaster",
+      headSha: head,
+      status: "in_progress",
+      conclusion: null,
+      title: "Waiting",
+      summary: "",
+    });
     const n = await repo.open("feature");
-    expect((await w.forge.getPullRequest(REPO, n)).checks).toMatchObject([{ name: "Yardmaster", state: "pending", app: "yardmaster", completedAt: null }]);
-    await w.forge.upsertCheckRun(REPO, { name: "Yardmaster", headSha: head, status: "completed", conclusion: "failure", title: "Dequeued", summary: "" });
+    expect((await w.forge.getPullRequest(REPO, n)).checks).toMatchObject([
+      { name: "Yardmaster", state: "pending", app: "yardmaster", completedAt: null },
+    ]);
+    await w.forge.upsertCheckRun(REPO, {
+      name: "Yardmaster",
+      headSha: head,
+      status: "completed",
+      conclusion: "failure",
+      title: "Dequeued",
+      summary: "",
+    });
     const checks = (await w.forge.getPullRequest(REPO, n)).checks;
     expect(checks).toMatchObject([{ name: "Yardmaster", state: "failure", description: "Dequeued" }]);
     expect(checks[0]!.completedAt).not.toBeNull();
     expect((await w.forge.describePullRequest(REPO, n)).checks).toHaveLength(1);
-    await expect(w.forge.upsertCheckRun(REPO, { name: "Yardmaster", headSha: head, status: "completed", conclusion: null, title: "", summary: "" }))
-      .rejects.toMatchObject({ kind: "invalid" });
-    await expect(w.forge.upsertCheckRun(REPO, { name: "Yardmaster", headSha: "f".repeat(40), status: "queued", conclusion: null, title: "", summary: "" }))
-      .rejects.toMatchObject({ kind: "not_found" });
+    await expect(
+      w.forge.upsertCheckRun(REPO, {
+        name: "Yardmaster",
+        headSha: head,
+        status: "completed",
+        conclusion: null,
+        title: "",
+        summary: "",
+      }),
+    ).rejects.toMatchObject({ kind: "invalid" });
+    await expect(
+      w.forge.upsertCheckRun(REPO, {
+        name: "Yardmaster",
+        headSha: "f".repeat(40),
+        status: "queued",
+        conclusion: null,
+        title: "",
+        summary: "",
+      }),
+    ).rejects.toMatchObject({ kind: "not_found" });
   });
 });
 
@@ -155,7 +227,11 @@ describe("branches", () => {
     await expect(w.forge.fastForwardBranch(REPO, "feature", side)).rejects.toMatchObject({ kind: "conflict" });
     await w.forge.fastForwardBranch(REPO, "main", head);
     expect(await w.forge.getBranchSha(REPO, "main")).toBe(head);
-    expect(await w.forge.getPullRequest(REPO, n)).toMatchObject({ state: "merged", mergedBy: "yardmaster[bot]", mergeCommitSha: head });
+    expect(await w.forge.getPullRequest(REPO, n)).toMatchObject({
+      state: "merged",
+      mergedBy: "yardmaster[bot]",
+      mergeCommitSha: head,
+    });
   });
 });
 
@@ -171,13 +247,23 @@ describe("concurrent writes to one repository", () => {
     const two = await repo.push("two", repo.src.root, { "two.txt": "2\n" });
     await repo.open("one");
     await repo.open("two");
-    const results = await Promise.allSettled([1, 2].map((number) =>
-      w.forge.mergePullRequests(REPO, { base: "main", expectedBaseSha: repo.src.root, method: "merge", pulls: [{ number, headSha: number === 1 ? one : two }] }),
-    ));
+    const results = await Promise.allSettled(
+      [1, 2].map((number) =>
+        w.forge.mergePullRequests(REPO, {
+          base: "main",
+          expectedBaseSha: repo.src.root,
+          method: "merge",
+          pulls: [{ number, headSha: number === 1 ? one : two }],
+        }),
+      ),
+    );
     expect(results.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
     const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected")!;
     expect(failed.reason).toMatchObject({ kind: "conflict", message: /main moved/ });
-    const states = [(await w.forge.getPullRequest(REPO, 1)).state, (await w.forge.getPullRequest(REPO, 2)).state].sort();
+    const states = [
+      (await w.forge.getPullRequest(REPO, 1)).state,
+      (await w.forge.getPullRequest(REPO, 2)).state,
+    ].sort();
     expect(states).toEqual(["merged", "open"]);
   });
 });

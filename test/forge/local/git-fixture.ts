@@ -7,7 +7,12 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  commitFiles, createRepository, readFile, setBranch, type BareRepo, type FileChange,
+  commitFiles,
+  createRepository,
+  readFile,
+  setBranch,
+  type BareRepo,
+  type FileChange,
 } from "../../../services/forge/local/git/index.js";
 import { runGit } from "../../../services/forge/local/git/git-command.js";
 
@@ -35,7 +40,9 @@ export interface TestRepo {
 let clock = 1;
 
 /** Creates a bare repository whose `main` starts with `README.md` = "hello\n" (or `files`). */
-export async function createTestRepo(files: Record<string, FileChange> = { "README.md": "hello\n" }): Promise<TestRepo> {
+export async function createTestRepo(
+  files: Record<string, FileChange> = { "README.md": "hello\n" },
+): Promise<TestRepo> {
   const dir = await mkdtemp(join(tmpdir(), "yardmaster-git-test-"));
   const repo = await createRepository({ gitDir: join(dir, "repo.git"), name: "acme/widgets", defaultBranch: "main" });
   const root = await commitFiles(repo, { parent: null, changes: files, message: "initial", date: at(0) });
@@ -45,7 +52,13 @@ export async function createTestRepo(files: Record<string, FileChange> = { "READ
     dir,
     root,
     commit: (parent, changes, message = "change") =>
-      commitFiles(repo, { parent, changes, message, date: at(clock++), author: { name: "Ada", email: "ada@example.com" } }),
+      commitFiles(repo, {
+        parent,
+        changes,
+        message,
+        date: at(clock++),
+        author: { name: "Ada", email: "ada@example.com" },
+      }),
     branch: async (name, sha) => {
       await setBranch(repo, name, sha);
       return sha;
@@ -58,7 +71,10 @@ export async function createTestRepo(files: Record<string, FileChange> = { "READ
 /** Every file of a commit as path → UTF-8 text. */
 export async function filesAt(repo: BareRepo, rev: string): Promise<Record<string, string>> {
   const out = await runGit(repo.gitDir, ["ls-tree", "-r", "-z", "--name-only", rev]);
-  const paths = out.stdout.toString("utf8").split("\0").filter((p) => p !== "");
+  const paths = out.stdout
+    .toString("utf8")
+    .split("\0")
+    .filter((p) => p !== "");
   const result: Record<string, string> = {};
   for (const path of paths) result[path] = (await readFile(repo, rev, path)) ?? "<missing>";
   return result;

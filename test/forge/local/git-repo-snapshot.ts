@@ -17,7 +17,10 @@ export interface TestRepoSnapshot<T> {
 }
 
 /** A repository created by createTestRepo(`files`), then grown by `setup`. */
-export function testRepoSnapshot<T>(files: Record<string, FileChange>, setup: (t: TestRepo) => Promise<T>): TestRepoSnapshot<T> {
+export function testRepoSnapshot<T>(
+  files: Record<string, FileChange>,
+  setup: (t: TestRepo) => Promise<T>,
+): TestRepoSnapshot<T> {
   let built: { t: TestRepo; saved: string; value: T } | null = null;
   return {
     async build() {

@@ -18,7 +18,10 @@ const ROOT = path.resolve(import.meta.dirname, "../../..");
 /** Pids of this process's running launcher helpers. */
 function helperPids(parent = process.pid): number[] {
   try {
-    return execFileSync("pgrep", ["-P", String(parent), "-f", "launcher-child.cjs"], { encoding: "utf8" }).split("\n").filter(Boolean).map(Number);
+    return execFileSync("pgrep", ["-P", String(parent), "-f", "launcher-child.cjs"], { encoding: "utf8" })
+      .split("\n")
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return []; // pgrep exits 1 when nothing matches
   }
@@ -28,7 +31,9 @@ describe("the process launcher, running git", () => {
   it("passes arguments, stdin, environment and exit codes through", async () => {
     const blob = await runGit(null, ["hash-object", "--stdin"], { input: "hello\n" });
     expect(blob.stdout.toString("utf8").trim()).toBe("ce013625030ba8dba906f756967f9e9ca394464a");
-    const env = await runGit(null, ["var", "GIT_AUTHOR_IDENT"], { env: { GIT_AUTHOR_NAME: "Ada", GIT_AUTHOR_EMAIL: "ada@example.com", GIT_AUTHOR_DATE: "@0 +0000" } });
+    const env = await runGit(null, ["var", "GIT_AUTHOR_IDENT"], {
+      env: { GIT_AUTHOR_NAME: "Ada", GIT_AUTHOR_EMAIL: "ada@example.com", GIT_AUTHOR_DATE: "@0 +0000" },
+    });
     expect(env.stdout.toString("utf8").trim()).toBe("Ada <ada@example.com> 0 +0000");
     const allowed = await runGit(null, ["check-ref-format", "refs/heads/a..b"], { okExitCodes: [0, 1] });
     expect(allowed.exitCode).toBe(1);
@@ -65,8 +70,11 @@ describe("the process launcher, running git", () => {
       console.log(helper, out.stdout.toString("utf8").trim());
     `;
     const stdout = await new Promise<string>((resolve, reject) => {
-      execFile(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: ROOT, timeout: 60_000 }, (error, out) =>
-        error ? reject(error) : resolve(out),
+      execFile(
+        process.execPath,
+        ["--import", "tsx", "--input-type=module", "-e", script],
+        { cwd: ROOT, timeout: 60_000 },
+        (error, out) => (error ? reject(error) : resolve(out)),
       );
     });
     const [helper, ...version] = stdout.trim().split(" ");
@@ -89,7 +97,10 @@ describe("the process launcher, running git", () => {
       import { runCommand } from "./services/forge/local/ci/run-command.ts";
       await runCommand({ run: ${JSON.stringify(`sleep 60 & echo $! > ${pidFile}; wait`)}, cwd: ${JSON.stringify(dir)}, env: { PATH: process.env.PATH }, timeoutMs: 120000, outputLimitBytes: 1000, killGraceMs: 100 });
     `;
-    const owner = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: ROOT, stdio: "ignore" });
+    const owner = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      cwd: ROOT,
+      stdio: "ignore",
+    });
     try {
       const sleepPid = await eventually(async () => {
         const text = await readFile(pidFile, "utf8");

@@ -1,7 +1,15 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { isForgeError } from "../../../services/forge/types.js";
 import {
-  commitsBehind, commitsBetween, getBranchSha, isAncestor, mergeBase, pullRequestFacts, updateHeadWithBase, readCommit, type MergeConflictError,
+  commitsBehind,
+  commitsBetween,
+  getBranchSha,
+  isAncestor,
+  mergeBase,
+  pullRequestFacts,
+  updateHeadWithBase,
+  readCommit,
+  type MergeConflictError,
 } from "../../../services/forge/local/git/index.js";
 import { at, type TestRepo } from "./git-fixture.js";
 import { testRepoSnapshot } from "./git-repo-snapshot.js";
@@ -17,17 +25,30 @@ const lines = (n: number, word: string) => `${Array.from({ length: n }, (_, i) =
 let t: TestRepo;
 let head1: string;
 let head2: string;
-const snapshot = testRepoSnapshot({ "keep.txt": "keep\n", "old-name.txt": lines(20, "line"), "gone.txt": "g1\ng2\n", "mod.txt": "m1\nm2\nm3\n" }, async (t) => {
-  const head1 = await t.commit(t.root, { "old-name.txt": null, "new-name.txt": lines(20, "line"), "gone.txt": null }, "rename and delete");
-  const head2 = await t.branch("feature", await t.commit(head1, { "mod.txt": "m1\nM2\nm3\nm4\n", "new.txt": lines(3, "new") }, "modify and add\n\nbody"));
-  const main1 = await t.commit(t.root, { "keep.txt": "keep 2\n" }, "main 1");
-  await t.branch("main", await t.commit(main1, { "keep.txt": "keep 3\n" }, "main 2"));
-  return { head1, head2 };
-});
+const snapshot = testRepoSnapshot(
+  { "keep.txt": "keep\n", "old-name.txt": lines(20, "line"), "gone.txt": "g1\ng2\n", "mod.txt": "m1\nm2\nm3\n" },
+  async (t) => {
+    const head1 = await t.commit(
+      t.root,
+      { "old-name.txt": null, "new-name.txt": lines(20, "line"), "gone.txt": null },
+      "rename and delete",
+    );
+    const head2 = await t.branch(
+      "feature",
+      await t.commit(head1, { "mod.txt": "m1\nM2\nm3\nm4\n", "new.txt": lines(3, "new") }, "modify and add\n\nbody"),
+    );
+    const main1 = await t.commit(t.root, { "keep.txt": "keep 2\n" }, "main 1");
+    await t.branch("main", await t.commit(main1, { "keep.txt": "keep 3\n" }, "main 2"));
+    return { head1, head2 };
+  },
+);
 beforeAll(snapshot.build);
 afterAll(snapshot.dispose);
 beforeEach(async () => {
-  ({ t, built: { head1, head2 } } = await snapshot.restore());
+  ({
+    t,
+    built: { head1, head2 },
+  } = await snapshot.restore());
 });
 afterEach(async () => t.cleanup());
 
@@ -68,7 +89,11 @@ describe("pull request facts", () => {
   });
 
   it("sees a conflict and counts binary files without lines", async () => {
-    const binary = await t.commit(t.root, { "keep.txt": "clash\n", "img.bin": Buffer.from([0, 1, 2, 0, 255]) }, "binary and clash");
+    const binary = await t.commit(
+      t.root,
+      { "keep.txt": "clash\n", "img.bin": Buffer.from([0, 1, 2, 0, 255]) },
+      "binary and clash",
+    );
     const facts = await pullRequestFacts(t.repo, "main", binary);
     expect(facts.conflict).toBe(true);
     expect(facts.addedFiles).toEqual(["img.bin"]);
@@ -103,19 +128,33 @@ describe("updating a head with its base", () => {
 
   it("leaves an up-to-date head alone", async () => {
     const once = await updateHeadWithBase(t.repo, { head: "feature", base: "main", method: "merge", date: at(70) });
-    expect(await updateHeadWithBase(t.repo, { head: "feature", base: "main", method: "rebase", date: at(71) })).toBe(once);
+    expect(await updateHeadWithBase(t.repo, { head: "feature", base: "main", method: "rebase", date: at(71) })).toBe(
+      once,
+    );
   });
 
   it.each(["merge", "rebase"] as const)("%s reports a conflict naming the file and keeps the head", async (method) => {
     const clash = await t.branch("clash", await t.commit(t.root, { "keep.txt": "mine\n" }, "clash"));
-    const error = await updateHeadWithBase(t.repo, { head: "clash", base: "main", method, date: at(70), pullRequest: 12 }).catch((e: unknown) => e);
+    const error = await updateHeadWithBase(t.repo, {
+      head: "clash",
+      base: "main",
+      method,
+      date: at(70),
+      pullRequest: 12,
+    }).catch((e: unknown) => e);
     expect((error as MergeConflictError).paths).toEqual(["keep.txt"]);
     expect((error as MergeConflictError).pullRequest).toBe(12);
     expect(await getBranchSha(t.repo, "clash")).toBe(clash);
   });
 
   it("refuses when the head moved", async () => {
-    const error = await updateHeadWithBase(t.repo, { head: "feature", base: "main", method: "merge", date: at(70), expectedHeadSha: head1 }).catch((e: unknown) => e);
+    const error = await updateHeadWithBase(t.repo, {
+      head: "feature",
+      base: "main",
+      method: "merge",
+      date: at(70),
+      expectedHeadSha: head1,
+    }).catch((e: unknown) => e);
     expect(isForgeError(error, "conflict")).toBe(true);
     expect(await getBranchSha(t.repo, "feature")).toBe(head2);
   });

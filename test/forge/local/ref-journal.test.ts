@@ -33,7 +33,11 @@ const snapshot = worldSnapshot({ "README.md": "hello\n" }, async (_, repo) => {
 beforeAll(snapshot.build);
 afterAll(snapshot.dispose);
 beforeEach(async () => {
-  ({ world: w, repo, built: { mainTip, heads } } = await snapshot.restore());
+  ({
+    world: w,
+    repo,
+    built: { mainTip, heads },
+  } = await snapshot.restore());
 });
 afterEach(async () => {
   disarmAll();
@@ -41,7 +45,9 @@ afterEach(async () => {
 });
 
 const batch = () => ({
-  base: "main", expectedBaseSha: mainTip, method: "merge" as const,
+  base: "main",
+  expectedBaseSha: mainTip,
+  method: "merge" as const,
   pulls: [1, 2].map((number) => ({ number, headSha: heads[number]! })),
 });
 const journal = async () => (await w.db.pool.query("SELECT ref, old_sha, new_sha FROM local_forge_ref_journal")).rows;
@@ -55,7 +61,9 @@ function writeInProcess(failpoints: string, write: object): Promise<{ signal: No
   const child = spawn(process.execPath, ["--import", "tsx", script], {
     cwd: ROOT,
     env: {
-      ...process.env, DATABASE_URL: w.db.url, YARDMASTER_DATA_DIR: join(w.dir, "data"),
+      ...process.env,
+      DATABASE_URL: w.db.url,
+      YARDMASTER_DATA_DIR: join(w.dir, "data"),
       YARDMASTER_FAILPOINTS: failpoints,
       WRITE: JSON.stringify({ repo: REPO, ...write }),
     },

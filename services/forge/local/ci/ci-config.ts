@@ -49,7 +49,8 @@ export class CiConfigError extends Error {
 
 /** Error texts for zod: "is required" / "must be …" for a wrong type, "unknown key" for a typo. */
 const required = (expected: string) => (issue: { code?: string; input?: unknown; keys?: string[] }) => {
-  if (issue.code === "unrecognized_keys") return `unknown key${issue.keys!.length > 1 ? "s" : ""} ${issue.keys!.map((k) => `"${k}"`).join(", ")}`;
+  if (issue.code === "unrecognized_keys")
+    return `unknown key${issue.keys!.length > 1 ? "s" : ""} ${issue.keys!.map((k) => `"${k}"`).join(", ")}`;
   if (issue.code === "invalid_type") return issue.input === undefined ? "is required" : `must be ${expected}`;
   return undefined;
 };
@@ -67,7 +68,10 @@ const MAX_LISTED_ISSUES = 100;
 /** At most MAX_LISTED_ISSUES issues, then one counting the rest. */
 function capped(issues: CiConfigIssue[]): CiConfigIssue[] {
   if (issues.length <= MAX_LISTED_ISSUES) return issues;
-  return [...issues.slice(0, MAX_LISTED_ISSUES), { path: "(file)", message: `and ${issues.length - MAX_LISTED_ISSUES} more problems` }];
+  return [
+    ...issues.slice(0, MAX_LISTED_ISSUES),
+    { path: "(file)", message: `and ${issues.length - MAX_LISTED_ISSUES} more problems` },
+  ];
 }
 
 /** The longest `timeout` a check may have, seconds (1 day). */
@@ -80,37 +84,55 @@ const timeout = z
       const seconds = typeof value === "number" ? wholeSeconds(value) : parseDuration(value);
       if (seconds < 1) throw new DurationError("must be at least 1 second");
       // A timer beyond 2^31 - 1 ms (24.8 days) would fire at once (Node's setTimeout); a day is plenty for a check.
-      if (seconds > MAX_CHECK_TIMEOUT_SECONDS) throw new DurationError(`must be at most 1 day (${MAX_CHECK_TIMEOUT_SECONDS} seconds)`);
+      if (seconds > MAX_CHECK_TIMEOUT_SECONDS)
+        throw new DurationError(`must be at most 1 day (${MAX_CHECK_TIMEOUT_SECONDS} seconds)`);
       return seconds;
     } catch (error) {
-      ctx.issues.push({ code: "custom", input: value, message: error instanceof Error ? error.message : String(error) });
+      ctx.issues.push({
+        code: "custom",
+        input: value,
+        message: error instanceof Error ? error.message : String(error),
+      });
       return z.NEVER;
     }
   });
 
-const check = z.strictObject({
-  name: z
-    .string({ error: required("a text") })
-    .trim()
-    .min(1, { error: "cannot be empty" })
-    .max(100, { error: "must be at most 100 characters" })
-    .refine((name) => !name.toLowerCase().startsWith("yardmaster/"), { error: 'names starting with "yardmaster/" are reserved' }),
-  run: z.string({ error: required("a text (a bash script)") }).refine((run) => run.trim() !== "", { error: "cannot be empty" }),
-  timeout: timeout.optional(),
-}, { error: required("a mapping with name, run and optional timeout") });
+const check = z.strictObject(
+  {
+    name: z
+      .string({ error: required("a text") })
+      .trim()
+      .min(1, { error: "cannot be empty" })
+      .max(100, { error: "must be at most 100 characters" })
+      .refine((name) => !name.toLowerCase().startsWith("yardmaster/"), {
+        error: 'names starting with "yardmaster/" are reserved',
+      }),
+    run: z
+      .string({ error: required("a text (a bash script)") })
+      .refine((run) => run.trim() !== "", { error: "cannot be empty" }),
+    timeout: timeout.optional(),
+  },
+  { error: required("a mapping with name, run and optional timeout") },
+);
 
-const schema = z.strictObject({
-  checks: z
-    .array(check, { error: required("a list of checks") })
-    .superRefine((checks, ctx) => {
+const schema = z.strictObject(
+  {
+    checks: z.array(check, { error: required("a list of checks") }).superRefine((checks, ctx) => {
       const firstIndex = new Map<string, number>();
       checks.forEach((c, i) => {
         const earlier = firstIndex.get(c.name);
         if (earlier === undefined) firstIndex.set(c.name, i);
-        else ctx.addIssue({ code: "custom", path: [i, "name"], message: `duplicate check name "${c.name}" (also item ${earlier + 1})` });
+        else
+          ctx.addIssue({
+            code: "custom",
+            path: [i, "name"],
+            message: `duplicate check name "${c.name}" (also item ${earlier + 1})`,
+          });
       });
     }),
-}, { error: required("a mapping with a checks list") });
+  },
+  { error: required("a mapping with a checks list") },
+);
 
 /**
  * Parses and validates the text of a CI file.
@@ -120,14 +142,22 @@ const schema = z.strictObject({
  */
 export function parseCiConfig(text: string): CiConfig {
   const bytes = Buffer.byteLength(text, "utf8");
-  if (bytes > MAX_CI_FILE_BYTES) throw new CiConfigError([{ path: "(file)", message: `is ${bytes} bytes long; a CI file is at most ${MAX_CI_FILE_BYTES} bytes (64 KiB)` }]);
+  if (bytes > MAX_CI_FILE_BYTES)
+    throw new CiConfigError([
+      { path: "(file)", message: `is ${bytes} bytes long; a CI file is at most ${MAX_CI_FILE_BYTES} bytes (64 KiB)` },
+    ]);
   const doc = parseDocument(text, { uniqueKeys: true });
   if (doc.errors.length > 0) {
     // With prettyErrors (the default) the first line reads "<what> at line L, column C:".
-    throw new CiConfigError(capped(doc.errors.map((e) => ({ path: "(file)", message: `YAML: ${e.message.split("\n")[0]!.replace(/:$/, "")}` }))));
+    throw new CiConfigError(
+      capped(
+        doc.errors.map((e) => ({ path: "(file)", message: `YAML: ${e.message.split("\n")[0]!.replace(/:$/, "")}` })),
+      ),
+    );
   }
   const value: unknown = doc.toJS();
-  if (value === null || value === undefined) throw new CiConfigError([{ path: "(file)", message: "is empty; expected a checks list" }]);
+  if (value === null || value === undefined)
+    throw new CiConfigError([{ path: "(file)", message: "is empty; expected a checks list" }]);
   const result = schema.safeParse(value);
   if (!result.success) {
     throw new CiConfigError(capped(result.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message }))));

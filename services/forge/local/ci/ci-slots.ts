@@ -16,7 +16,8 @@ export class CiSlots {
 
   /** @param capacity number of checks that may run at once (a positive whole number) */
   constructor(readonly capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`CI slots must be a positive whole number, got ${capacity}`);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError(`CI slots must be a positive whole number, got ${capacity}`);
   }
 
   /** Slots taken now. */

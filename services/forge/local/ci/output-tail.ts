@@ -15,7 +15,8 @@ export class OutputTail {
 
   /** @param limitBytes how many bytes to keep (at least 1) */
   constructor(private readonly limitBytes: number = DEFAULT_OUTPUT_LIMIT_BYTES) {
-    if (!Number.isInteger(limitBytes) || limitBytes < 1) throw new RangeError(`output limit must be a positive whole number of bytes, got ${limitBytes}`);
+    if (!Number.isInteger(limitBytes) || limitBytes < 1)
+      throw new RangeError(`output limit must be a positive whole number of bytes, got ${limitBytes}`);
   }
 
   /** Appends a chunk, dropping the oldest bytes beyond the limit. */

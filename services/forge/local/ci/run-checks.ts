@@ -97,7 +97,14 @@ export async function runCommitChecks(deps: CiRunnerDeps, input: RunChecksInput)
     if (!(error instanceof CiConfigError)) throw error;
     const startedAt = now();
     await input.onStarted?.({ name: CI_CONFIG_CHECK, startedAt });
-    const result: CheckResult = { name: CI_CONFIG_CHECK, state: "failure", exitCode: null, output: `${error.message}\n`, startedAt, completedAt: now() };
+    const result: CheckResult = {
+      name: CI_CONFIG_CHECK,
+      state: "failure",
+      exitCode: null,
+      output: `${error.message}\n`,
+      startedAt,
+      completedAt: now(),
+    };
     await input.onCompleted?.(result);
     return [result];
   }
@@ -108,12 +115,25 @@ export async function runCommitChecks(deps: CiRunnerDeps, input: RunChecksInput)
   return settled.map((s) => (s as PromiseFulfilledResult<CheckResult>).value);
 }
 
-async function runOneCheck(deps: CiRunnerDeps, input: RunChecksInput, sha: Sha, check: CiCheck, now: () => Date): Promise<CheckResult> {
+async function runOneCheck(
+  deps: CiRunnerDeps,
+  input: RunChecksInput,
+  sha: Sha,
+  check: CiCheck,
+  now: () => Date,
+): Promise<CheckResult> {
   let release: (() => void) | null = null;
   try {
     release = await deps.slots.acquire(input.signal);
   } catch {
-    const result: CheckResult = { name: check.name, state: "cancelled", exitCode: null, output: "[yardmaster: cancelled before it started]\n", startedAt: null, completedAt: now() };
+    const result: CheckResult = {
+      name: check.name,
+      state: "cancelled",
+      exitCode: null,
+      output: "[yardmaster: cancelled before it started]\n",
+      startedAt: null,
+      completedAt: now(),
+    };
     await input.onCompleted?.(result);
     return result;
   }
@@ -130,14 +150,24 @@ async function runOneCheck(deps: CiRunnerDeps, input: RunChecksInput, sha: Sha, 
   return result;
 }
 
-async function runInWorktree(deps: CiRunnerDeps, input: RunChecksInput, sha: Sha, check: CiCheck): Promise<Pick<CheckResult, "state" | "exitCode" | "output">> {
-  if (input.signal?.aborted) return { state: "cancelled", exitCode: null, output: "[yardmaster: cancelled before it started]\n" };
+async function runInWorktree(
+  deps: CiRunnerDeps,
+  input: RunChecksInput,
+  sha: Sha,
+  check: CiCheck,
+): Promise<Pick<CheckResult, "state" | "exitCode" | "output">> {
+  if (input.signal?.aborted)
+    return { state: "cancelled", exitCode: null, output: "[yardmaster: cancelled before it started]\n" };
   let worktree;
   try {
     worktree = await createWorktree(input.repo, sha, deps.tempRoot ?? tmpdir());
   } catch (error) {
     const cause = isForgeError(error) && error.cause instanceof Error ? `\n${error.cause.message}` : "";
-    return { state: "error", exitCode: null, output: `[yardmaster: ${error instanceof Error ? error.message : String(error)}]${cause}\n` };
+    return {
+      state: "error",
+      exitCode: null,
+      output: `[yardmaster: ${error instanceof Error ? error.message : String(error)}]${cause}\n`,
+    };
   }
   let outcome: CommandOutcome;
   let problem: string | null = null;
@@ -156,9 +186,13 @@ async function runInWorktree(deps: CiRunnerDeps, input: RunChecksInput, sha: Sha
   }
   const output = problem === null ? outcome.output : `${outcome.output}[yardmaster: ${problem}]\n`;
   const state: CheckResultState =
-    outcome.ending === "exited" ? (outcome.exitCode === 0 ? "success" : "failure")
-    : outcome.ending === "spawn_failed" || outcome.ending === "lost" ? "error"
-    : outcome.ending;
+    outcome.ending === "exited"
+      ? outcome.exitCode === 0
+        ? "success"
+        : "failure"
+      : outcome.ending === "spawn_failed" || outcome.ending === "lost"
+        ? "error"
+        : outcome.ending;
   return { state, exitCode: outcome.exitCode, output };
 }
 

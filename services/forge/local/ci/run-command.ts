@@ -109,16 +109,21 @@ export function runCommand(input: CommandInput): Promise<CommandOutcome> {
           tail.push(Buffer.from(reply.chunk.buffer, reply.chunk.byteOffset, reply.chunk.byteLength));
           return;
         case "error":
-          finish({ ending: "spawn_failed", exitCode: null, signal: null }, `[yardmaster: could not start bash: ${reply.message}]\n`);
+          finish(
+            { ending: "spawn_failed", exitCode: null, signal: null },
+            `[yardmaster: could not start bash: ${reply.message}]\n`,
+          );
           return;
         case "exit": {
           // Processes the script left behind would hold the pipes open: end the group now.
           killGroup("SIGKILL");
           const outcome = { ending: endedBy ?? ("exited" as const), exitCode: reply.code, signal: reply.signal };
           const note =
-            endedBy === "timed_out" ? `\n[yardmaster: timed out after ${input.timeoutMs / 1000} s; process group killed]\n`
-            : endedBy === "cancelled" ? "\n[yardmaster: cancelled; process group killed]\n"
-            : undefined;
+            endedBy === "timed_out"
+              ? `\n[yardmaster: timed out after ${input.timeoutMs / 1000} s; process group killed]\n`
+              : endedBy === "cancelled"
+                ? "\n[yardmaster: cancelled; process group killed]\n"
+                : undefined;
           afterExit = () => finish(outcome, note);
           closeTimer = setTimeout(() => {
             conversation.send({ kind: "release" });
@@ -137,7 +142,13 @@ export function runCommand(input: CommandInput): Promise<CommandOutcome> {
     // The outer bash only redirects stderr into stdout and execs the script's bash (same PID,
     // same group), so both streams share one pipe and keep their real interleaving.
     const conversation = converse(
-      { kind: "spawn", file: "bash", args: ["-c", 'exec bash -c "$1" 2>&1', "yardmaster-ci", input.run], cwd: input.cwd, env: input.env },
+      {
+        kind: "spawn",
+        file: "bash",
+        args: ["-c", 'exec bash -c "$1" 2>&1', "yardmaster-ci", input.run],
+        cwd: input.cwd,
+        env: input.env,
+      },
       {
         onReply,
         onLost: (why) => {

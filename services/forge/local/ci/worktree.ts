@@ -31,10 +31,13 @@ export interface Worktree {
 export async function createWorktree(repo: BareRepo, sha: Sha, tempRoot: string = tmpdir()): Promise<Worktree> {
   // Checkouts of one repository run side by side (every CI slot, and removals that prune): a
   // failed one is tried again twice, in a fresh directory, before the check is reported as an error.
-  const dir = await pRetry(() => checkout(repo, sha, tempRoot), { retries: CHECKOUT_RETRIES, minTimeout: 200, factor: 2 })
-    .catch((error: unknown) => {
-      throw new ForgeError("transient", `could not check out ${sha} of ${repo.name} for CI`, undefined, { cause: error });
-    });
+  const dir = await pRetry(() => checkout(repo, sha, tempRoot), {
+    retries: CHECKOUT_RETRIES,
+    minTimeout: 200,
+    factor: 2,
+  }).catch((error: unknown) => {
+    throw new ForgeError("transient", `could not check out ${sha} of ${repo.name} for CI`, undefined, { cause: error });
+  });
   let removed: Promise<string | null> | null = null;
   return { dir, remove: () => (removed ??= removeWorktree(repo, dir)) };
 }
@@ -56,7 +59,10 @@ async function checkout(repo: BareRepo, sha: Sha, tempRoot: string): Promise<str
 }
 
 async function removeWorktree(repo: BareRepo, dir: string): Promise<string | null> {
-  const viaGit = await runGit(repo.gitDir, ["worktree", "remove", "--force", "--force", dir]).then(() => null, (e: unknown) => e);
+  const viaGit = await runGit(repo.gitDir, ["worktree", "remove", "--force", "--force", dir]).then(
+    () => null,
+    (e: unknown) => e,
+  );
   if (viaGit === null) return null;
   // A check may leave files git refuses to delete: remove the directory, then forget the work tree.
   try {

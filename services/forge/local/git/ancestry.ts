@@ -34,7 +34,9 @@ async function computeMergeBase(repo: BareRepo, a: string, b: string): Promise<S
  * @throws ForgeError not_found when either is not a commit
  */
 export async function isAncestor(repo: BareRepo, ancestor: string, descendant: string): Promise<boolean> {
-  return rememberForCommits(repo, "is-ancestor", [ancestor, descendant], () => computeIsAncestor(repo, ancestor, descendant));
+  return rememberForCommits(repo, "is-ancestor", [ancestor, descendant], () =>
+    computeIsAncestor(repo, ancestor, descendant),
+  );
 }
 
 async function computeIsAncestor(repo: BareRepo, ancestor: string, descendant: string): Promise<boolean> {
@@ -65,12 +67,16 @@ export async function commitsAhead(repo: BareRepo, base: string, head: string): 
  * @throws ForgeError not_found when either is not a commit
  */
 export async function commitsBetween(repo: BareRepo, base: string, head: string): Promise<CommitDetails[]> {
-  return structuredClone(await rememberForCommits(repo, "commits-between", [base, head], () => computeCommitsBetween(repo, base, head)));
+  return structuredClone(
+    await rememberForCommits(repo, "commits-between", [base, head], () => computeCommitsBetween(repo, base, head)),
+  );
 }
 
 async function computeCommitsBetween(repo: BareRepo, base: string, head: string): Promise<CommitDetails[]> {
   const [x, y] = await Promise.all([resolveCommit(repo, base), resolveCommit(repo, head)]);
-  const text = await withGitFailure(`listing ${x}..${y}`, () => gitText(repo.gitDir, ["rev-list", "--reverse", "--topo-order", `${x}..${y}`, "--"]));
+  const text = await withGitFailure(`listing ${x}..${y}`, () =>
+    gitText(repo.gitDir, ["rev-list", "--reverse", "--topo-order", `${x}..${y}`, "--"]),
+  );
   return readCommits(repo, text === "" ? [] : text.split("\n"));
 }
 
@@ -80,6 +86,8 @@ async function countRange(repo: BareRepo, exclude: string, include: string): Pro
 
 async function computeCountRange(repo: BareRepo, exclude: string, include: string): Promise<number> {
   const [x, y] = await Promise.all([resolveCommit(repo, exclude), resolveCommit(repo, include)]);
-  const text = await withGitFailure(`counting ${x}..${y}`, () => gitText(repo.gitDir, ["rev-list", "--count", `${x}..${y}`, "--"]));
+  const text = await withGitFailure(`counting ${x}..${y}`, () =>
+    gitText(repo.gitDir, ["rev-list", "--count", `${x}..${y}`, "--"]),
+  );
   return Number(text);
 }

@@ -25,7 +25,11 @@ export function parseRepoName(fullName: RepoName): { owner: string; name: string
   const parts = fullName.split("/");
   if (parts.length !== 2) throw new ForgeError("invalid", `repository "${fullName}" must be written owner/name`);
   const [owner, name] = parts as [string, string];
-  if (!OWNER.test(owner)) throw new ForgeError("invalid", `repository owner "${owner}" must be 1-39 letters, digits or "-", not starting with "-"`);
+  if (!OWNER.test(owner))
+    throw new ForgeError(
+      "invalid",
+      `repository owner "${owner}" must be 1-39 letters, digits or "-", not starting with "-"`,
+    );
   if (!NAME.test(name) || name === "." || name === "..") {
     throw new ForgeError("invalid", `repository name "${name}" must be 1-100 letters, digits, ".", "_" or "-"`);
   }
@@ -49,7 +53,10 @@ export function repositoryPath(dataDir: string, fullName: RepoName): string {
  */
 export async function openRepository(gitDir: string, name: string = gitDir): Promise<BareRepo> {
   const absolute = resolve(gitDir);
-  const exists = await stat(absolute).then((s) => s.isDirectory(), () => false);
+  const exists = await stat(absolute).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
   if (!exists) throw new ForgeError("not_found", `repository ${name} does not exist`);
   let bare: string;
   try {

@@ -62,7 +62,8 @@ export async function commitFiles(repo: BareRepo, input: CommitFilesInput): Prom
           entries.push(`0 ${"0".repeat(40)}\t${path}\0`);
           continue;
         }
-        const { content, executable } = typeof change === "string" || Buffer.isBuffer(change) ? { content: change, executable: false } : change;
+        const { content, executable } =
+          typeof change === "string" || Buffer.isBuffer(change) ? { content: change, executable: false } : change;
         const blob = await gitText(repo.gitDir, ["hash-object", "-w", "--stdin"], { input: content });
         entries.push(`${executable ? "100755" : "100644"} ${blob}\t${path}\0`);
       }
@@ -72,7 +73,13 @@ export async function commitFiles(repo: BareRepo, input: CommitFilesInput): Prom
       await rm(dir, { recursive: true, force: true });
     }
   });
-  return writeCommit(repo, { tree, parents: parent === null ? [] : [parent], message: input.message, author, committer });
+  return writeCommit(repo, {
+    tree,
+    parents: parent === null ? [] : [parent],
+    message: input.message,
+    author,
+    committer,
+  });
 }
 
 /** Input of {@link commitToBranch}. */
@@ -90,7 +97,8 @@ export interface CommitToBranchInput extends Omit<CommitFilesInput, "parent"> {
  */
 export async function commitToBranch(repo: BareRepo, input: CommitToBranchInput): Promise<Sha> {
   const tip = await findBranchSha(repo, input.branch);
-  if (tip === null && input.create !== true) throw new ForgeError("not_found", `no branch "${input.branch}" in ${repo.name}`);
+  if (tip === null && input.create !== true)
+    throw new ForgeError("not_found", `no branch "${input.branch}" in ${repo.name}`);
   const sha = await commitFiles(repo, { ...input, parent: tip });
   await compareAndSwapRef(repo, branchRef(input.branch), tip, sha);
   return sha;

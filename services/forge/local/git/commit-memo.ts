@@ -33,7 +33,12 @@ function sizeOf(value: unknown): number {
  * @param what names the computation (part of the key)
  * @throws whatever `compute` throws
  */
-export function rememberForCommits<T>(repo: BareRepo, what: string, shas: readonly string[], compute: () => Promise<T>): Promise<T> {
+export function rememberForCommits<T>(
+  repo: BareRepo,
+  what: string,
+  shas: readonly string[],
+  compute: () => Promise<T>,
+): Promise<T> {
   if (!shas.every(isFullSha)) return compute();
   const key = `${repo.gitDir}\0${what}\0${shas.join("\0")}`;
   const known = memo.get(key) as Promise<T> | undefined;

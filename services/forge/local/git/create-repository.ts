@@ -34,7 +34,13 @@ export async function createRepository(input: CreateRepositoryInput): Promise<Ba
     await runGit(null, ["init", "--quiet", "--bare", `--initial-branch=${input.defaultBranch}`, tmp]);
     if (input.initialCommit !== undefined) {
       const repo: BareRepo = { gitDir: tmp, name: input.name };
-      const sha = await writeYardmasterCommit(repo, await emptyTree(repo), [], input.initialCommit.message, input.initialCommit.date);
+      const sha = await writeYardmasterCommit(
+        repo,
+        await emptyTree(repo),
+        [],
+        input.initialCommit.message,
+        input.initialCommit.date,
+      );
       await runGit(tmp, ["update-ref", branchRef(input.defaultBranch), sha, "0".repeat(40)]);
     }
   });
@@ -71,15 +77,26 @@ export async function importRepository(input: ImportRepositoryInput): Promise<Im
     throw new ForgeError("not_found", `${input.from} is not a git repository`, undefined, { cause: error });
   }
   const symref = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(heads)?.[1];
-  const sourceBranches = heads.split("\n").filter((l) => /\trefs\/heads\//.test(l)).map((l) => l.slice(l.indexOf("\trefs/heads/") + 12));
+  const sourceBranches = heads
+    .split("\n")
+    .filter((l) => /\trefs\/heads\//.test(l))
+    .map((l) => l.slice(l.indexOf("\trefs/heads/") + 12));
   if (sourceBranches.length === 0) throw new ForgeError("invalid", `${input.from} has no branches to import`);
-  const defaultBranch = input.defaultBranch ?? symref ?? (sourceBranches.includes("main") ? "main" : sourceBranches[0]!);
+  const defaultBranch =
+    input.defaultBranch ?? symref ?? (sourceBranches.includes("main") ? "main" : sourceBranches[0]!);
   if (!sourceBranches.includes(defaultBranch)) {
     throw new ForgeError("invalid", `default branch "${defaultBranch}" is not a branch of ${input.from}`);
   }
   const repo = await buildInPlace(input.gitDir, input.name, async (tmp) => {
     await runGit(null, ["init", "--quiet", "--bare", `--initial-branch=${defaultBranch}`, tmp]);
-    await runGit(tmp, ["fetch", "--quiet", "--no-tags", source, "+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*"]);
+    await runGit(tmp, [
+      "fetch",
+      "--quiet",
+      "--no-tags",
+      source,
+      "+refs/heads/*:refs/heads/*",
+      "+refs/tags/*:refs/tags/*",
+    ]);
   });
   return { repo, defaultBranch, branches: await listBranches(repo) };
 }
@@ -87,7 +104,13 @@ export async function importRepository(input: ImportRepositoryInput): Promise<Im
 /** Runs `build` on a fresh temporary directory next to `gitDir`, then renames it into place. */
 async function buildInPlace(gitDir: string, name: string, build: (tmp: string) => Promise<void>): Promise<BareRepo> {
   const target = resolve(gitDir);
-  if (await stat(target).then(() => true, () => false)) throw new ForgeError("conflict", `repository ${name} already exists`);
+  if (
+    await stat(target).then(
+      () => true,
+      () => false,
+    )
+  )
+    throw new ForgeError("conflict", `repository ${name} already exists`);
   await mkdir(dirname(target), { recursive: true });
   const tmp = await mkdtemp(join(dirname(target), `.${basename(target)}.tmp-`));
   try {

@@ -29,7 +29,9 @@ export interface DiffFacts {
  * @throws ForgeError not_found when either is not a commit
  */
 export async function diffFacts(repo: BareRepo, base: string, head: string): Promise<DiffFacts> {
-  return structuredClone(await rememberForCommits(repo, "diff-facts", [base, head], () => computeDiffFacts(repo, base, head)));
+  return structuredClone(
+    await rememberForCommits(repo, "diff-facts", [base, head], () => computeDiffFacts(repo, base, head)),
+  );
 }
 
 async function computeDiffFacts(repo: BareRepo, base: string, head: string): Promise<DiffFacts> {
@@ -79,5 +81,12 @@ export async function diffBetween(repo: BareRepo, from: Sha, to: Sha): Promise<D
     i += path === "" ? 3 : 1;
   }
   const sorted = (s: Set<string>) => [...s].sort();
-  return { files: sorted(files), addedFiles: sorted(added), modifiedFiles: sorted(modified), removedFiles: sorted(removed), addedLines, deletedLines };
+  return {
+    files: sorted(files),
+    addedFiles: sorted(added),
+    modifiedFiles: sorted(modified),
+    removedFiles: sorted(removed),
+    addedLines,
+    deletedLines,
+  };
 }

@@ -23,12 +23,17 @@ export async function fetchCommit(repo: BareRepo, source: string, rev: string): 
   const from = resolve(source);
   let sha: string;
   try {
-    const out = await runGit(null, ["-C", from, "rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`], { okExitCodes: [0, 1] });
+    const out = await runGit(
+      null,
+      ["-C", from, "rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`],
+      { okExitCodes: [0, 1] },
+    );
     sha = out.stdout.toString("utf8").trim();
     if (out.exitCode !== 0 || !isFullSha(sha)) throw new ForgeError("not_found", `no commit "${rev}" in ${source}`);
   } catch (error) {
     if (error instanceof ForgeError) throw error;
-    if (error instanceof GitCommandError) throw new ForgeError("not_found", `${source} is not a git repository`, undefined, { cause: error });
+    if (error instanceof GitCommandError)
+      throw new ForgeError("not_found", `${source} is not a git repository`, undefined, { cause: error });
     throw gitFailure(`reading ${rev} in ${source}`, error);
   }
   try {

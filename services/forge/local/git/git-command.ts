@@ -69,11 +69,21 @@ export function baseGitEnvironment(): Record<string, string> {
  * @returns stdout (bytes), stderr and the exit code
  * @throws GitCommandError when git cannot start or exits with a code outside `okExitCodes`
  */
-export async function runGit(gitDir: string | null, args: readonly string[], options: GitRunOptions = {}): Promise<GitOutput> {
+export async function runGit(
+  gitDir: string | null,
+  args: readonly string[],
+  options: GitRunOptions = {},
+): Promise<GitOutput> {
   const globalArgs = ["-c", "core.hooksPath=/dev/null", "-c", "commit.gpgSign=false"];
   const fullArgs = gitDir === null ? [...globalArgs, ...args] : [`--git-dir=${gitDir}`, ...globalArgs, ...args];
   const okExitCodes = options.okExitCodes ?? [0];
-  const result = await launchGit({ args: fullArgs, env: { ...baseGitEnvironment(), ...options.env }, cwd: options.cwd, input: options.input, maxBuffer: MAX_OUTPUT_BYTES });
+  const result = await launchGit({
+    args: fullArgs,
+    env: { ...baseGitEnvironment(), ...options.env },
+    cwd: options.cwd,
+    input: options.input,
+    maxBuffer: MAX_OUTPUT_BYTES,
+  });
   const stderr = result.stderr.toString("utf8").trim();
   if (result.exitCode !== null && (result.exitCode === 0 || okExitCodes.includes(result.exitCode))) {
     return { stdout: result.stdout, stderr, exitCode: result.exitCode };
@@ -82,7 +92,11 @@ export async function runGit(gitDir: string | null, args: readonly string[], opt
 }
 
 /** Runs git and returns stdout as trimmed UTF-8 text. Same errors as {@link runGit}. */
-export async function gitText(gitDir: string | null, args: readonly string[], options: GitRunOptions = {}): Promise<string> {
+export async function gitText(
+  gitDir: string | null,
+  args: readonly string[],
+  options: GitRunOptions = {},
+): Promise<string> {
   const out = await runGit(gitDir, args, options);
   return out.stdout.toString("utf8").trim();
 }

@@ -36,12 +36,25 @@ export function launchGit(request: LaunchRequest): Promise<LaunchResult> {
   return new Promise((resolve) => {
     const input = typeof request.input === "string" ? Buffer.from(request.input, "utf8") : request.input;
     const conversation = converse(
-      { kind: "exec", file: "git", args: request.args, env: request.env, cwd: request.cwd, input, maxBuffer: request.maxBuffer },
+      {
+        kind: "exec",
+        file: "git",
+        args: request.args,
+        env: request.env,
+        cwd: request.cwd,
+        input,
+        maxBuffer: request.maxBuffer,
+      },
       {
         onReply: (reply) => {
           if (reply.kind !== "done") return;
           conversation.end();
-          resolve({ stdout: toBuffer(reply.stdout), stderr: toBuffer(reply.stderr), exitCode: reply.exitCode, message: reply.message });
+          resolve({
+            stdout: toBuffer(reply.stdout),
+            stderr: toBuffer(reply.stderr),
+            exitCode: reply.exitCode,
+            message: reply.message,
+          });
         },
         onLost: (why) => resolve({ stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), exitCode: null, message: why }),
       },

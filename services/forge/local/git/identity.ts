@@ -28,7 +28,8 @@ export const YARDMASTER_IDENTITY: GitIdentity = Object.freeze({ name: "Yardmaste
  */
 export function datedIdentity(identity: GitIdentity, date: Date): DatedIdentity {
   const ms = date.getTime();
-  if (!Number.isFinite(ms) || ms < 0) throw new ForgeError("invalid", `commit date must be a valid date after 1970-01-01, got ${String(date)}`);
+  if (!Number.isFinite(ms) || ms < 0)
+    throw new ForgeError("invalid", `commit date must be a valid date after 1970-01-01, got ${String(date)}`);
   validateIdentity(identity);
   return { ...identity, timestamp: Math.floor(ms / 1000), offset: "+0000" };
 }
@@ -51,8 +52,12 @@ export function identityEnvironment(author: DatedIdentity, committer: DatedIdent
 }
 
 function validateIdentity(identity: GitIdentity): void {
-  for (const [field, value] of [["name", identity.name], ["email", identity.email]] as const) {
-    if (/[<>\n\0]/.test(value)) throw new ForgeError("invalid", `identity ${field} "${value}" may not contain <, > or a line break`);
+  for (const [field, value] of [
+    ["name", identity.name],
+    ["email", identity.email],
+  ] as const) {
+    if (/[<>\n\0]/.test(value))
+      throw new ForgeError("invalid", `identity ${field} "${value}" may not contain <, > or a line break`);
   }
   if (identity.name.trim() === "") throw new ForgeError("invalid", "identity name cannot be empty");
 }

@@ -4,18 +4,47 @@
  * (services/forge/types.ts). Guide: docs/local-forge.md.
  */
 export {
-  repositoryPath, parseRepoName, openRepository, getDefaultBranch, setDefaultBranch,
-  type BareRepo, type RefMoveObserver,
+  repositoryPath,
+  parseRepoName,
+  openRepository,
+  getDefaultBranch,
+  setDefaultBranch,
+  type BareRepo,
+  type RefMoveObserver,
 } from "./bare-repo.js";
-export { createRepository, importRepository, type CreateRepositoryInput, type ImportRepositoryInput, type ImportedRepository } from "./create-repository.js";
 export {
-  ZERO_SHA, branchRef, validateBranchName, validateRefName, resolveCommit, findCommit, getBranchSha, findBranchSha, readRef,
-  listBranches, compareAndSwapRef, setBranch, deleteBranch, type BranchTip,
+  createRepository,
+  importRepository,
+  type CreateRepositoryInput,
+  type ImportRepositoryInput,
+  type ImportedRepository,
+} from "./create-repository.js";
+export {
+  ZERO_SHA,
+  branchRef,
+  validateBranchName,
+  validateRefName,
+  resolveCommit,
+  findCommit,
+  getBranchSha,
+  findBranchSha,
+  readRef,
+  listBranches,
+  compareAndSwapRef,
+  setBranch,
+  deleteBranch,
+  type BranchTip,
 } from "./refs.js";
 export { readFile, readFileBlob, type FileBlob } from "./read-file.js";
 export { rememberForCommits } from "./commit-memo.js";
 export { validateFilePath } from "./file-path.js";
-export { commitFiles, commitToBranch, type FileChange, type CommitFilesInput, type CommitToBranchInput } from "./commit-files.js";
+export {
+  commitFiles,
+  commitToBranch,
+  type FileChange,
+  type CommitFilesInput,
+  type CommitToBranchInput,
+} from "./commit-files.js";
 export { readCommit, readCommits, parseCommit, type CommitDetails } from "./commit-object.js";
 export { writeCommit, writeYardmasterCommit, treeOf, emptyTree, type NewCommit } from "./write-commit.js";
 export { YARDMASTER_IDENTITY, datedIdentity, type GitIdentity, type DatedIdentity } from "./identity.js";
@@ -26,7 +55,12 @@ export { commitsToReplay, replayCommits, type Replay } from "./replay-commits.js
 export { createSpeculativeBranch, buildSpeculativeChain, type SpeculativePull } from "./speculative-branch.js";
 export { applyPull, type PullToMerge, type MergedPull } from "./merge-methods.js";
 export {
-  mergePullRequests, mergePullRequest, type PullToMergeGuarded, type MergePullRequestsInput, type MergePullRequestInput, type MergeOutcome,
+  mergePullRequests,
+  mergePullRequest,
+  type PullToMergeGuarded,
+  type MergePullRequestsInput,
+  type MergePullRequestInput,
+  type MergeOutcome,
 } from "./merge-pull-requests.js";
 export { updateHeadWithBase, type UpdateHeadInput } from "./update-head.js";
 export { fastForwardBranch } from "./fast-forward.js";

@@ -40,7 +40,12 @@ export async function createMergeCommit(repo: BareRepo, input: MergeCommitInput)
  * The error for a merge that did not apply: names the pull request (when known), the commits and
  * every conflicting file; git's messages are kept in `cause`.
  */
-export function conflictError(merge: Extract<TreeMerge, { clean: false }>, from: Sha, into: Sha, pullRequest: number | null): MergeConflictError {
+export function conflictError(
+  merge: Extract<TreeMerge, { clean: false }>,
+  from: Sha,
+  into: Sha,
+  pullRequest: number | null,
+): MergeConflictError {
   const who = pullRequest === null ? `commit ${from}` : `pull request #${pullRequest} (${from})`;
   const where = merge.paths.length === 0 ? "the histories are unrelated" : `conflict in ${merge.paths.join(", ")}`;
   return new MergeConflictError(`${who} does not merge into ${into}: ${where}`, merge.paths, pullRequest, {

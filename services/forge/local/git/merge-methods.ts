@@ -50,12 +50,24 @@ export interface MergedPull {
  * @throws MergeConflictError (conflict) naming the pull request and files; ForgeError conflict for
  *   fast-forward when the tip is not an ancestor of head
  */
-export async function applyPull(repo: BareRepo, tip: Sha, pull: PullToMerge, method: MergeMethod, date: Date): Promise<{ tip: Sha; merged: MergedPull }> {
+export async function applyPull(
+  repo: BareRepo,
+  tip: Sha,
+  pull: PullToMerge,
+  method: MergeMethod,
+  date: Date,
+): Promise<{ tip: Sha; merged: MergedPull }> {
   switch (method) {
     case "merge": {
       const merge = await mergeCommits(repo, tip, pull.headSha);
       if (!merge.clean) throw conflictError(merge, pull.headSha, tip, pull.number);
-      const sha = await writeYardmasterCommit(repo, merge.tree, [tip, pull.headSha], pull.message ?? `Merge pull request #${pull.number}`, date);
+      const sha = await writeYardmasterCommit(
+        repo,
+        merge.tree,
+        [tip, pull.headSha],
+        pull.message ?? `Merge pull request #${pull.number}`,
+        date,
+      );
       return { tip: sha, merged: { number: pull.number, commits: [sha], mergeCommitSha: sha } };
     }
     case "squash": {
@@ -63,7 +75,8 @@ export async function applyPull(repo: BareRepo, tip: Sha, pull: PullToMerge, met
       if (!merge.clean) throw conflictError(merge, pull.headSha, tip, pull.number);
       const own = await readCommits(repo, await commitsToReplay(repo, tip, pull.headSha));
       const firstAuthor = own[0]?.authorIdentity;
-      const author = pull.author ?? (firstAuthor ? { name: firstAuthor.name, email: firstAuthor.email } : YARDMASTER_IDENTITY);
+      const author =
+        pull.author ?? (firstAuthor ? { name: firstAuthor.name, email: firstAuthor.email } : YARDMASTER_IDENTITY);
       const message = pull.message ?? [`Squash of #${pull.number}`, "", ...own.map((c) => `* ${c.title}`)].join("\n");
       const sha = await writeCommit(repo, {
         tree: merge.tree,
@@ -80,7 +93,10 @@ export async function applyPull(repo: BareRepo, tip: Sha, pull: PullToMerge, met
     }
     case "fast-forward": {
       if (!(await isAncestor(repo, tip, pull.headSha))) {
-        throw new ForgeError("conflict", `pull request #${pull.number} cannot be fast-forwarded: ${tip} is not an ancestor of its head ${pull.headSha}`);
+        throw new ForgeError(
+          "conflict",
+          `pull request #${pull.number} cannot be fast-forwarded: ${tip} is not an ancestor of its head ${pull.headSha}`,
+        );
       }
       return { tip: pull.headSha, merged: { number: pull.number, commits: [], mergeCommitSha: pull.headSha } };
     }

@@ -51,13 +51,20 @@ export async function mergePullRequests(repo: BareRepo, input: MergePullRequests
 
   const expected = await resolveCommit(repo, input.expectedBaseSha);
   const current = await getBranchSha(repo, input.base);
-  if (current !== expected) throw new ForgeError("conflict", `branch ${input.base} moved: expected ${expected}, found ${current}`);
+  if (current !== expected)
+    throw new ForgeError("conflict", `branch ${input.base} moved: expected ${expected}, found ${current}`);
   for (const pull of input.pulls) await checkHeadGuard(repo, pull);
 
   let tip = expected;
   const merged: MergedPull[] = [];
   for (const pull of input.pulls) {
-    const step = await applyPull(repo, tip, { ...pull, headSha: await resolveCommit(repo, pull.headSha) }, input.method, input.date);
+    const step = await applyPull(
+      repo,
+      tip,
+      { ...pull, headSha: await resolveCommit(repo, pull.headSha) },
+      input.method,
+      input.date,
+    );
     tip = step.tip;
     merged.push(step.merged);
   }
@@ -81,13 +88,22 @@ export interface MergePullRequestInput {
  */
 export async function mergePullRequest(repo: BareRepo, input: MergePullRequestInput): Promise<MergeOutcome> {
   const expectedBaseSha = input.expectedBaseSha ?? (await getBranchSha(repo, input.base));
-  return mergePullRequests(repo, { base: input.base, expectedBaseSha, method: input.method, pulls: [input.pull], date: input.date });
+  return mergePullRequests(repo, {
+    base: input.base,
+    expectedBaseSha,
+    method: input.method,
+    pulls: [input.pull],
+    date: input.date,
+  });
 }
 
 async function checkHeadGuard(repo: BareRepo, pull: PullToMergeGuarded): Promise<void> {
   if (pull.headBranch === undefined) return;
   const [actual, wanted] = await Promise.all([findBranchSha(repo, pull.headBranch), resolveCommit(repo, pull.headSha)]);
   if (actual !== wanted) {
-    throw new ForgeError("conflict", `head of pull request #${pull.number} moved: ${pull.headBranch} is at ${actual ?? "nothing"}, expected ${wanted}`);
+    throw new ForgeError(
+      "conflict",
+      `head of pull request #${pull.number} moved: ${pull.headBranch} is at ${actual ?? "nothing"}, expected ${wanted}`,
+    );
   }
 }

@@ -30,7 +30,9 @@ export type TreeMerge =
  */
 export async function mergeCommits(repo: BareRepo, ours: Sha, theirs: Sha): Promise<TreeMerge> {
   try {
-    const out = await runGit(repo.gitDir, ["merge-tree", "--write-tree", "-z", "--name-only", ours, theirs], { okExitCodes: [0, 1] });
+    const out = await runGit(repo.gitDir, ["merge-tree", "--write-tree", "-z", "--name-only", ours, theirs], {
+      okExitCodes: [0, 1],
+    });
     return parseMergeTree(out.stdout.toString("utf8"), out.exitCode);
   } catch (error) {
     if (error instanceof GitCommandError && /unrelated histories/.test(error.stderr)) {
@@ -46,7 +48,12 @@ export async function mergeCommits(repo: BareRepo, ours: Sha, theirs: Sha): Prom
  * parent.
  * @throws ForgeError transient when git fails for another reason than a conflict
  */
-export async function mergeCommitsWithBase(repo: BareRepo, base: Sha | null, ours: Sha, theirs: Sha): Promise<TreeMerge> {
+export async function mergeCommitsWithBase(
+  repo: BareRepo,
+  base: Sha | null,
+  ours: Sha,
+  theirs: Sha,
+): Promise<TreeMerge> {
   const epoch = datedIdentity(YARDMASTER_IDENTITY, new Date(0));
   const synthetic = (tree: Sha, parents: Sha[], message: string) =>
     writeCommit(repo, { tree, parents, message, author: epoch, committer: epoch });
@@ -90,5 +97,9 @@ export function parseMergeTree(stdout: string, exitCode: number): TreeMerge {
     if (message !== undefined) messages.push(message.trim());
     i += count + 3;
   }
-  return { clean: false, paths: [...paths].sort(), messages: messages.filter((m) => m.startsWith("CONFLICT")).join("\n") };
+  return {
+    clean: false,
+    paths: [...paths].sort(),
+    messages: messages.filter((m) => m.startsWith("CONFLICT")).join("\n"),
+  };
 }

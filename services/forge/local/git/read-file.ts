@@ -29,7 +29,10 @@ export async function readFileBlob(repo: BareRepo, rev: string, path: string): P
   const commit = await resolveCommit(repo, rev);
   return withGitFailure(`reading ${path} at ${commit}`, async () => {
     const listing = await runGit(repo.gitDir, ["ls-tree", "-z", "--full-tree", commit, "--", path]);
-    const entry = listing.stdout.toString("utf8").split("\0").find((e) => e.endsWith(`\t${path}`));
+    const entry = listing.stdout
+      .toString("utf8")
+      .split("\0")
+      .find((e) => e.endsWith(`\t${path}`));
     if (entry === undefined) return null;
     const [mode, type, sha] = entry.slice(0, entry.indexOf("\t")).split(" ");
     if (type !== "blob" || sha === undefined) return null;

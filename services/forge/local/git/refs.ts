@@ -50,7 +50,8 @@ export async function validateRefName(ref: string, message = `"${ref}" is not a 
     await runGit(null, ["check-ref-format", ref]);
     validRefNames.set(ref, true);
   } catch (error) {
-    if (error instanceof GitCommandError && error.exitCode === 1) throw new ForgeError("invalid", message, undefined, { cause: error });
+    if (error instanceof GitCommandError && error.exitCode === 1)
+      throw new ForgeError("invalid", message, undefined, { cause: error });
     throw error;
   }
 }
@@ -80,7 +81,9 @@ export async function findCommit(repo: BareRepo, rev: string): Promise<Sha | nul
   const fullSha = isFullSha(rev);
   if (fullSha && knownCommits.has(`${repo.gitDir}\0${rev}`)) return rev;
   return withGitFailure(`resolving "${rev}" in ${repo.name}`, async () => {
-    const out = await runGit(repo.gitDir, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`], { okExitCodes: [0, 1, 128] });
+    const out = await runGit(repo.gitDir, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`], {
+      okExitCodes: [0, 1, 128],
+    });
     const sha = out.stdout.toString("utf8").trim();
     if (out.exitCode !== 0 || !isFullSha(sha)) return null;
     if (fullSha && sha === rev) knownCommits.set(`${repo.gitDir}\0${rev}`, true);
@@ -107,7 +110,9 @@ export async function findBranchSha(repo: BareRepo, branch: string): Promise<Sha
 /** The value of a full ref (`refs/...`), or null when it does not exist. */
 export async function readRef(repo: BareRepo, ref: string): Promise<Sha | null> {
   return withGitFailure(`reading ${ref} in ${repo.name}`, async () => {
-    const out = await runGit(repo.gitDir, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`], { okExitCodes: [0, 1] });
+    const out = await runGit(repo.gitDir, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`], {
+      okExitCodes: [0, 1],
+    });
     const sha = out.stdout.toString("utf8").trim();
     return out.exitCode === 0 && sha !== "" ? sha : null;
   });
@@ -133,7 +138,12 @@ export async function listBranches(repo: BareRepo): Promise<BranchTip[]> {
  * @throws ForgeError conflict when the ref does not hold `expectedOld` (someone moved it);
  *   not_found when `next` is not a commit; invalid for a bad ref name; what the observer throws
  */
-export async function compareAndSwapRef(repo: BareRepo, ref: string, expectedOld: Sha | null, next: Sha | null): Promise<void> {
+export async function compareAndSwapRef(
+  repo: BareRepo,
+  ref: string,
+  expectedOld: Sha | null,
+  next: Sha | null,
+): Promise<void> {
   await validateRefName(ref);
   const target = next === null ? null : await resolveCommit(repo, next);
   const old = expectedOld ?? ZERO_SHA;
@@ -145,7 +155,12 @@ export async function compareAndSwapRef(repo: BareRepo, ref: string, expectedOld
   } catch (error) {
     const actual = await readRef(repo, ref);
     if (actual !== expectedOld) {
-      throw new ForgeError("conflict", `${ref} moved: expected ${expectedOld ?? "no ref"}, found ${actual ?? "no ref"}`, undefined, { cause: error });
+      throw new ForgeError(
+        "conflict",
+        `${ref} moved: expected ${expectedOld ?? "no ref"}, found ${actual ?? "no ref"}`,
+        undefined,
+        { cause: error },
+      );
     }
     throw gitFailure(`updating ${ref} in ${repo.name}`, error);
   }
@@ -158,7 +173,12 @@ export async function compareAndSwapRef(repo: BareRepo, ref: string, expectedOld
  *   for "must not exist yet"; omitted = force (create or move whatever it holds)
  * @throws ForgeError conflict when the guard fails; not_found when `sha` is no commit; invalid name
  */
-export async function setBranch(repo: BareRepo, branch: string, sha: Sha, options: { expectedOldSha?: Sha | null } = {}): Promise<void> {
+export async function setBranch(
+  repo: BareRepo,
+  branch: string,
+  sha: Sha,
+  options: { expectedOldSha?: Sha | null } = {},
+): Promise<void> {
   await validateBranchName(branch);
   const ref = branchRef(branch);
   if (options.expectedOldSha !== undefined) return compareAndSwapRef(repo, ref, options.expectedOldSha, sha);
@@ -174,7 +194,11 @@ export async function setBranch(repo: BareRepo, branch: string, sha: Sha, option
  * Deletes a branch; deleting an absent branch is not an error.
  * @param options.expectedOldSha when given, delete only if the branch still holds it (conflict otherwise)
  */
-export async function deleteBranch(repo: BareRepo, branch: string, options: { expectedOldSha?: Sha } = {}): Promise<void> {
+export async function deleteBranch(
+  repo: BareRepo,
+  branch: string,
+  options: { expectedOldSha?: Sha } = {},
+): Promise<void> {
   await validateBranchName(branch);
   const ref = branchRef(branch);
   if (options.expectedOldSha !== undefined) return compareAndSwapRef(repo, ref, options.expectedOldSha, null);

@@ -37,7 +37,13 @@ export async function commitsToReplay(repo: BareRepo, upstream: Sha, head: Sha):
  * @param pullRequest named in a conflict error
  * @throws MergeConflictError naming the commit that does not apply and its files
  */
-export async function replayCommits(repo: BareRepo, onto: Sha, commits: readonly Sha[], date: Date, pullRequest: number | null): Promise<Replay> {
+export async function replayCommits(
+  repo: BareRepo,
+  onto: Sha,
+  commits: readonly Sha[],
+  date: Date,
+  pullRequest: number | null,
+): Promise<Replay> {
   const committer = datedIdentity(YARDMASTER_IDENTITY, date);
   const details = await readCommits(repo, commits);
   let tip = onto;
@@ -47,7 +53,13 @@ export async function replayCommits(repo: BareRepo, onto: Sha, commits: readonly
     const merged = await mergeCommitsWithBase(repo, commit.parents[0] ?? null, tip, commit.sha);
     if (!merged.clean) throw conflictError(merged, commit.sha, tip, pullRequest);
     if (merged.tree === tipTree) continue; // became empty: dropped, as git rebase does
-    tip = await writeCommit(repo, { tree: merged.tree, parents: [tip], message: commit.message, author: commit.authorIdentity, committer });
+    tip = await writeCommit(repo, {
+      tree: merged.tree,
+      parents: [tip],
+      message: commit.message,
+      author: commit.authorIdentity,
+      committer,
+    });
     tipTree = merged.tree;
     written.push(tip);
   }

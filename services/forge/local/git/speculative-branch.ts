@@ -25,7 +25,13 @@ export interface SpeculativePull {
  *   merge and its files, with no ref moved; ForgeError not_found for a missing commit; invalid for
  *   a bad branch name or duplicate pull request numbers
  */
-export async function createSpeculativeBranch(repo: BareRepo, branch: string, baseSha: Sha, pulls: readonly SpeculativePull[], date: Date): Promise<Sha> {
+export async function createSpeculativeBranch(
+  repo: BareRepo,
+  branch: string,
+  baseSha: Sha,
+  pulls: readonly SpeculativePull[],
+  date: Date,
+): Promise<Sha> {
   await validateBranchName(branch);
   const tip = await buildSpeculativeChain(repo, baseSha, pulls, date);
   await setBranch(repo, branch, tip);
@@ -36,15 +42,27 @@ export async function createSpeculativeBranch(repo: BareRepo, branch: string, ba
  * Builds the chain of {@link createSpeculativeBranch} without moving any ref.
  * @returns the chain's tip SHA
  */
-export async function buildSpeculativeChain(repo: BareRepo, baseSha: Sha, pulls: readonly SpeculativePull[], date: Date): Promise<Sha> {
+export async function buildSpeculativeChain(
+  repo: BareRepo,
+  baseSha: Sha,
+  pulls: readonly SpeculativePull[],
+  date: Date,
+): Promise<Sha> {
   const seen = new Set<number>();
   for (const pull of pulls) {
-    if (seen.has(pull.number)) throw new ForgeError("invalid", `pull request #${pull.number} appears twice in the speculative branch`);
+    if (seen.has(pull.number))
+      throw new ForgeError("invalid", `pull request #${pull.number} appears twice in the speculative branch`);
     seen.add(pull.number);
   }
   let tip = await resolveCommit(repo, baseSha);
   for (const pull of pulls) {
-    tip = await createMergeCommit(repo, { into: tip, from: pull.headSha, message: `Merge of #${pull.number}`, date, pullRequest: pull.number });
+    tip = await createMergeCommit(repo, {
+      into: tip,
+      from: pull.headSha,
+      message: `Merge of #${pull.number}`,
+      date,
+      pullRequest: pull.number,
+    });
   }
   return tip;
 }

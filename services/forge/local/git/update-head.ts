@@ -49,7 +49,9 @@ export async function updateHeadWithBase(repo: BareRepo, input: UpdateHeadInput)
       pullRequest: input.pullRequest,
     });
   } else {
-    next = (await replayCommits(repo, base, await commitsToReplay(repo, base, head), input.date, input.pullRequest ?? null)).tip;
+    next = (
+      await replayCommits(repo, base, await commitsToReplay(repo, base, head), input.date, input.pullRequest ?? null)
+    ).tip;
   }
   await compareAndSwapRef(repo, branchRef(input.head), head, next);
   return next;

@@ -41,7 +41,13 @@ export async function writeCommit(repo: BareRepo, commit: NewCommit): Promise<Sh
  * speculative merges).
  * @returns the new commit's SHA
  */
-export function writeYardmasterCommit(repo: BareRepo, tree: Sha, parents: readonly Sha[], message: string, date: Date): Promise<Sha> {
+export function writeYardmasterCommit(
+  repo: BareRepo,
+  tree: Sha,
+  parents: readonly Sha[],
+  message: string,
+  date: Date,
+): Promise<Sha> {
   const me = datedIdentity(YARDMASTER_IDENTITY, date);
   return writeCommit(repo, { tree, parents, message, author: me, committer: me });
 }
@@ -50,14 +56,19 @@ export function writeYardmasterCommit(repo: BareRepo, tree: Sha, parents: readon
 export async function treeOf(repo: BareRepo, commit: string): Promise<Sha> {
   if (commit.trim() === "" || commit.includes("\0")) throw new ForgeError("invalid", `"${commit}" is not a revision`);
   const out = await withGitFailure(`reading the tree of ${commit}`, () =>
-    runGit(repo.gitDir, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${commit}^{commit}^{tree}`], { okExitCodes: [0, 1, 128] }),
+    runGit(repo.gitDir, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${commit}^{commit}^{tree}`], {
+      okExitCodes: [0, 1, 128],
+    }),
   );
   const tree = out.stdout.toString("utf8").trim();
-  if (out.exitCode !== 0 || !isFullSha(tree)) throw new ForgeError("not_found", `no commit "${commit}" in ${repo.name}`);
+  if (out.exitCode !== 0 || !isFullSha(tree))
+    throw new ForgeError("not_found", `no commit "${commit}" in ${repo.name}`);
   return tree;
 }
 
 /** Writes (if needed) and returns the empty tree's SHA. */
 export function emptyTree(repo: BareRepo): Promise<Sha> {
-  return withGitFailure(`writing the empty tree in ${repo.name}`, () => gitText(repo.gitDir, ["mktree"], { input: "" }));
+  return withGitFailure(`writing the empty tree in ${repo.name}`, () =>
+    gitText(repo.gitDir, ["mktree"], { input: "" }),
+  );
 }

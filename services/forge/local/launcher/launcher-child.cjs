@@ -40,7 +40,8 @@ const send = (reply) => {
 };
 
 function exec(request) {
-  const reply = (stdout, stderr, exitCode, message) => send({ kind: "done", id: request.id, stdout, stderr, exitCode, message });
+  const reply = (stdout, stderr, exitCode, message) =>
+    send({ kind: "done", id: request.id, stdout, stderr, exitCode, message });
   let child;
   try {
     child = execFile(
@@ -66,7 +67,12 @@ function start(request) {
   const id = request.id;
   let child;
   try {
-    child = spawn(request.file, request.args, { cwd: request.cwd, env: request.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    child = spawn(request.file, request.args, {
+      cwd: request.cwd,
+      env: request.env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
   } catch (error) {
     send({ kind: "error", id, message: error instanceof Error ? error.message : String(error) });
     return;

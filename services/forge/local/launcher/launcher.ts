@@ -38,7 +38,11 @@ const listeners = new Map<number, ReplyListener>();
 /** The running helper, started when there is none. */
 function runningHelper(): ChildProcess {
   if (helper !== null) return helper;
-  const child = fork(CHILD_PATH, [], { serialization: "advanced", stdio: ["ignore", "ignore", "inherit", "ipc"], execArgv: [] });
+  const child = fork(CHILD_PATH, [], {
+    serialization: "advanced",
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+    execArgv: [],
+  });
   child.on("message", (reply: HelperReply) => listeners.get(reply.id)?.onReply(reply));
   const lost = (why: string) => {
     if (helper !== child) return;

@@ -5,8 +5,21 @@
  * "Update is not a fast forward", "Reference does not exist"; 409 merge conflicts; 404s).
  */
 import {
-  commitsAhead, commitsBehind, commitsBetween, compareAndSwapRef, createMergeCommit, datedIdentity, findCommit, isAncestor, isMergeConflict,
-  mergeBase, readCommit, readFileBlob, readRef, runGit, writeCommit,
+  commitsAhead,
+  commitsBehind,
+  commitsBetween,
+  compareAndSwapRef,
+  createMergeCommit,
+  datedIdentity,
+  findCommit,
+  isAncestor,
+  isMergeConflict,
+  mergeBase,
+  readCommit,
+  readFileBlob,
+  readRef,
+  runGit,
+  writeCommit,
 } from "../../../../services/forge/local/git/index.js";
 import { DOCS, example, linkHeaders, notFound, page, unprocessable, type Handler } from "./double-answers.js";
 import { commitJson, gitCommitJson, iso, refJson, repoJson } from "./double-json.js";
@@ -23,24 +36,34 @@ export const gitHandlers: Record<string, Handler> = {
     status: 200,
     body: {
       ...example("apps/get-repo-installation", 200),
-      id: ctx.repo.installationId, app_id: ctx.double.appId, app_slug: ctx.double.appSlug,
+      id: ctx.repo.installationId,
+      app_id: ctx.double.appId,
+      app_slug: ctx.double.appSlug,
     },
   }),
 
   "apps/create-installation-access-token": (ctx) => ({
     status: 201,
-    body: { ...example("apps/create-installation-access-token", 201), token: ctx.double.issueInstallationToken(), expires_at: iso(new Date(Date.now() + 3600_000)) },
+    body: {
+      ...example("apps/create-installation-access-token", 201),
+      token: ctx.double.issueInstallationToken(),
+      expires_at: iso(new Date(Date.now() + 3600_000)),
+    },
   }),
 
   "repos/get": (ctx) => {
     const user = ctx.double.users.get(ctx.token);
     if (user && !user.readable.has(ctx.repo.fullName.toLowerCase())) return notFound();
-    return { status: 200, body: repoJson(ctx.repo, user && !user.installation ? { pull: true, push: false, admin: false } : undefined) };
+    return {
+      status: 200,
+      body: repoJson(ctx.repo, user && !user.installation ? { pull: true, push: false, admin: false } : undefined),
+    };
   },
 
   "users/get-authenticated": (ctx) => {
     const user = ctx.double.users.get(ctx.token)!;
-    if (user.installation) return { status: 403, body: { message: "Resource not accessible by integration", documentation_url: DOCS } };
+    if (user.installation)
+      return { status: 403, body: { message: "Resource not accessible by integration", documentation_url: DOCS } };
     return { status: 200, body: { ...example("users/get-authenticated", 200), login: user.login, id: user.id } };
   },
 
@@ -88,7 +111,12 @@ export const gitHandlers: Record<string, Handler> = {
     if (!from) return notFound("Head does not exist");
     if (await isAncestor(ctx.repo.git, from, tip)) return { status: 204 };
     try {
-      const sha = await createMergeCommit(ctx.repo.git, { into: tip, from, message: commit_message ?? `Merge ${head} into ${base}`, date: ctx.double.now() });
+      const sha = await createMergeCommit(ctx.repo.git, {
+        into: tip,
+        from,
+        message: commit_message ?? `Merge ${head} into ${base}`,
+        date: ctx.double.now(),
+      });
       await compareAndSwapRef(ctx.repo.git, `refs/heads/${base}`, tip, sha);
       return { status: 201, body: commitJson(ctx.repo.fullName, await readCommit(ctx.repo.git, sha)) };
     } catch (e) {
@@ -98,12 +126,27 @@ export const gitHandlers: Record<string, Handler> = {
   },
 
   "git/create-commit": async (ctx) => {
-    const { message, tree, parents, author } = ctx.body as { message: string; tree: string; parents?: string[]; author?: { name: string; email: string; date?: string } };
+    const { message, tree, parents, author } = ctx.body as {
+      message: string;
+      tree: string;
+      parents?: string[];
+      author?: { name: string; email: string; date?: string };
+    };
     const at = ctx.double.now();
     const bot = datedIdentity({ name: `${ctx.double.appSlug}[bot]`, email: "bot@users.noreply.github.com" }, at);
-    const who = author ? datedIdentity({ name: author.name, email: author.email }, author.date ? new Date(author.date) : at) : bot;
-    for (const p of parents ?? []) if (!(await findCommit(ctx.repo.git, p))) return unprocessable(`Parent SHA does not exist or is not a commit object`);
-    const sha = await writeCommit(ctx.repo.git, { tree, parents: parents ?? [], message, author: who, committer: author ? who : bot });
+    const who = author
+      ? datedIdentity({ name: author.name, email: author.email }, author.date ? new Date(author.date) : at)
+      : bot;
+    for (const p of parents ?? [])
+      if (!(await findCommit(ctx.repo.git, p)))
+        return unprocessable(`Parent SHA does not exist or is not a commit object`);
+    const sha = await writeCommit(ctx.repo.git, {
+      tree,
+      parents: parents ?? [],
+      message,
+      author: who,
+      committer: author ? who : bot,
+    });
     return { status: 201, body: gitCommitJson(ctx.repo.fullName, await readCommit(ctx.repo.git, sha)) };
   },
 
@@ -131,15 +174,29 @@ export const gitHandlers: Record<string, Handler> = {
   "git/get-blob": async (ctx) => {
     const out = await runGit(ctx.repo.git.gitDir, ["cat-file", "blob", ctx.params.file_sha], { okExitCodes: [0, 128] });
     if (out.exitCode !== 0) return notFound();
-    return { status: 200, body: { ...example("git/get-blob", 200), sha: ctx.params.file_sha, size: out.stdout.length, encoding: "base64", content: out.stdout.toString("base64") } };
+    return {
+      status: 200,
+      body: {
+        ...example("git/get-blob", 200),
+        sha: ctx.params.file_sha,
+        size: out.stdout.length,
+        encoding: "base64",
+        content: out.stdout.toString("base64"),
+      },
+    };
   },
 
   "repos/compare-commits-with-basehead": async (ctx) => {
     const [baseRev, headRev] = ctx.params.basehead.split("...");
-    const base = await resolveRev(ctx.repo, baseRev), head = await resolveRev(ctx.repo, headRev);
+    const base = await resolveRev(ctx.repo, baseRev),
+      head = await resolveRev(ctx.repo, headRev);
     if (!base || !head) return notFound();
     const mb = (await mergeBase(ctx.repo.git, base, head))!;
-    const [ahead, behind, commits] = await Promise.all([commitsAhead(ctx.repo.git, base, head), commitsBehind(ctx.repo.git, base, head), commitsBetween(ctx.repo.git, base, head)]);
+    const [ahead, behind, commits] = await Promise.all([
+      commitsAhead(ctx.repo.git, base, head),
+      commitsBehind(ctx.repo.git, base, head),
+      commitsBetween(ctx.repo.git, base, head),
+    ]);
     const per = Number(ctx.query.get("per_page") ?? 250);
     const name = ctx.repo.fullName;
     return {
@@ -160,7 +217,8 @@ export const gitHandlers: Record<string, Handler> = {
 
   "repos/get-branch-protection": (ctx) => {
     const p = ctx.repo.protection.get(ctx.params.branch);
-    if (p === "forbidden") return { status: 403, body: { message: "Resource not accessible by integration", documentation_url: DOCS } };
+    if (p === "forbidden")
+      return { status: 403, body: { message: "Resource not accessible by integration", documentation_url: DOCS } };
     if (!p) return notFound("Branch not protected");
     const t = example("repos/get-branch-protection", 200);
     const url = `https://api.github.com/repos/${ctx.repo.fullName}/branches/${ctx.params.branch}/protection`;
@@ -169,17 +227,33 @@ export const gitHandlers: Record<string, Handler> = {
       body: {
         ...t,
         url,
-        required_status_checks: { ...t.required_status_checks, contexts: p.contexts, checks: p.checks.map((context) => ({ context, app_id: null })) },
+        required_status_checks: {
+          ...t.required_status_checks,
+          contexts: p.contexts,
+          checks: p.checks.map((context) => ({ context, app_id: null })),
+        },
         // The example's team lists lack the `type` their schema requires: no restrictions here.
         restrictions: undefined,
-        required_pull_request_reviews: p.approvals === null ? undefined : { ...t.required_pull_request_reviews, dismissal_restrictions: undefined, required_approving_review_count: p.approvals },
+        required_pull_request_reviews:
+          p.approvals === null
+            ? undefined
+            : {
+                ...t.required_pull_request_reviews,
+                dismissal_restrictions: undefined,
+                required_approving_review_count: p.approvals,
+              },
         required_conversation_resolution: { enabled: p.conversation },
       },
     };
   },
 
   "repos/get-branch-rules": (ctx) => {
-    const rules = (ctx.repo.rules.get(ctx.params.branch) ?? []).map((r, i) => ({ ...r, ruleset_source_type: "Repository", ruleset_source: ctx.repo.fullName, ruleset_id: 100 + i }));
+    const rules = (ctx.repo.rules.get(ctx.params.branch) ?? []).map((r, i) => ({
+      ...r,
+      ruleset_source_type: "Repository",
+      ruleset_source: ctx.repo.fullName,
+      ruleset_id: 100 + i,
+    }));
     return { status: 200, headers: linkHeaders(ctx, rules.length), body: page(rules, ctx.query) };
   },
 };

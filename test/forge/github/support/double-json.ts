@@ -19,7 +19,15 @@ const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, "Z");
 /** A simple-user object for `login`. */
 export function userJson(login: string, id: number, type = "User"): Json {
   const u = api().example("pulls/get", 200).user;
-  return { ...u, login, id, type, node_id: `U_${id}`, url: `${API}/users/${login}`, html_url: `https://github.com/${login}` };
+  return {
+    ...u,
+    login,
+    id,
+    type,
+    node_id: `U_${id}`,
+    url: `${API}/users/${login}`,
+    html_url: `https://github.com/${login}`,
+  };
 }
 
 /** A team-simple/team object. */
@@ -35,7 +43,10 @@ export function labelJson(l: { id: number; name: string; color: string; default:
 }
 
 /** A repository object (the `full-repository` of `repos/get`, also used inside pull requests). */
-export function repoJson(repo: { fullName: string; id: number; defaultBranch: string }, permissions?: { pull: boolean; push: boolean; admin: boolean }): Json {
+export function repoJson(
+  repo: { fullName: string; id: number; defaultBranch: string },
+  permissions?: { pull: boolean; push: boolean; admin: boolean },
+): Json {
   const r = api().example("repos/get", 200);
   const [owner, name] = repo.fullName.split("/");
   const out = {
@@ -60,7 +71,11 @@ export function repoJson(repo: { fullName: string; id: number; defaultBranch: st
 /** The `commit` object of the REST commits/merges/compare answers. */
 export function commitJson(repoName: string, c: CommitDetails, verified = false): Json {
   const t = api().example("repos/merge", 201);
-  const person = (who: CommitDetails["authorIdentity"]) => ({ name: who.name, email: who.email, date: iso(new Date(who.timestamp * 1000)) });
+  const person = (who: CommitDetails["authorIdentity"]) => ({
+    name: who.name,
+    email: who.email,
+    date: iso(new Date(who.timestamp * 1000)),
+  });
   return {
     ...t,
     sha: c.sha,
@@ -73,11 +88,21 @@ export function commitJson(repoName: string, c: CommitDetails, verified = false)
       author: person(c.authorIdentity),
       committer: person(c.committerIdentity),
       tree: { sha: c.tree, url: `${API}/repos/${repoName}/git/trees/${c.tree}` },
-      verification: { verified, reason: verified ? "valid" : "unsigned", signature: null, payload: null, verified_at: null },
+      verification: {
+        verified,
+        reason: verified ? "valid" : "unsigned",
+        signature: null,
+        payload: null,
+        verified_at: null,
+      },
     },
     author: null,
     committer: null,
-    parents: c.parents.map((p) => ({ sha: p, url: `${API}/repos/${repoName}/commits/${p}`, html_url: `https://github.com/${repoName}/commit/${p}` })),
+    parents: c.parents.map((p) => ({
+      sha: p,
+      url: `${API}/repos/${repoName}/commits/${p}`,
+      html_url: `https://github.com/${repoName}/commit/${p}`,
+    })),
     files: [],
   };
 }
@@ -85,7 +110,11 @@ export function commitJson(repoName: string, c: CommitDetails, verified = false)
 /** The `git-commit` object of the Git data API. */
 export function gitCommitJson(repoName: string, c: CommitDetails): Json {
   const t = api().example("git/create-commit", 201);
-  const person = (who: CommitDetails["authorIdentity"]) => ({ name: who.name, email: who.email, date: iso(new Date(who.timestamp * 1000)) });
+  const person = (who: CommitDetails["authorIdentity"]) => ({
+    name: who.name,
+    email: who.email,
+    date: iso(new Date(who.timestamp * 1000)),
+  });
   return {
     ...t,
     sha: c.sha,
@@ -96,17 +125,33 @@ export function gitCommitJson(repoName: string, c: CommitDetails): Json {
     committer: person(c.committerIdentity),
     message: c.message.replace(/\n$/, ""),
     tree: { sha: c.tree, url: `${API}/repos/${repoName}/git/trees/${c.tree}` },
-    parents: c.parents.map((p) => ({ sha: p, url: `${API}/repos/${repoName}/git/commits/${p}`, html_url: `https://github.com/${repoName}/commit/${p}` })),
+    parents: c.parents.map((p) => ({
+      sha: p,
+      url: `${API}/repos/${repoName}/git/commits/${p}`,
+      html_url: `https://github.com/${repoName}/commit/${p}`,
+    })),
   };
 }
 
 /** A git-ref object. */
 export function refJson(repoName: string, ref: string, sha: string): Json {
-  return { ...api().example("git/get-ref", 200), ref, node_id: `REF_${ref}`, url: `${API}/repos/${repoName}/git/${ref}`, object: { type: "commit", sha, url: `${API}/repos/${repoName}/git/commits/${sha}` } };
+  return {
+    ...api().example("git/get-ref", 200),
+    ref,
+    node_id: `REF_${ref}`,
+    url: `${API}/repos/${repoName}/git/${ref}`,
+    object: { type: "commit", sha, url: `${API}/repos/${repoName}/git/commits/${sha}` },
+  };
 }
 
 /** A pull request object (`pull-request` schema; `pulls/list` items share it minus a few fields). */
-export function pullJson(repo: DoubleRepo, p: DoublePull, headSha: string, baseSha: string, counts: { additions: number; deletions: number; changedFiles: number; commits: number }): Json {
+export function pullJson(
+  repo: DoubleRepo,
+  p: DoublePull,
+  headSha: string,
+  baseSha: string,
+  counts: { additions: number; deletions: number; changedFiles: number; commits: number },
+): Json {
   const t = api().example("pulls/get", 200);
   const base = repoJson(repo);
   const head = p.fork ? repoJson({ fullName: p.fork, id: repo.id + 500, defaultBranch: "main" }) : base;
@@ -129,8 +174,22 @@ export function pullJson(repo: DoubleRepo, p: DoublePull, headSha: string, baseS
     assignees: p.assignees.map((a, i) => userJson(a, 7000 + i)),
     requested_reviewers: p.requestedReviewers.map((a, i) => userJson(a, 8000 + i)),
     requested_teams: p.requestedTeams.map((s, i) => teamJson(s, 9000 + i)),
-    head: { ...t.head, ref: p.headRef, sha: headSha, label: `${(p.fork ?? repo.fullName).split("/")[0]}:${p.headRef}`, repo: p.headRepoDeleted ? null : head, user: userJson((p.fork ?? repo.fullName).split("/")[0], 6000) },
-    base: { ...t.base, ref: p.base, sha: baseSha, label: `${repo.owner}:${p.base}`, repo: base, user: userJson(repo.owner, 6001) },
+    head: {
+      ...t.head,
+      ref: p.headRef,
+      sha: headSha,
+      label: `${(p.fork ?? repo.fullName).split("/")[0]}:${p.headRef}`,
+      repo: p.headRepoDeleted ? null : head,
+      user: userJson((p.fork ?? repo.fullName).split("/")[0], 6000),
+    },
+    base: {
+      ...t.base,
+      ref: p.base,
+      sha: baseSha,
+      label: `${repo.owner}:${p.base}`,
+      repo: base,
+      user: userJson(repo.owner, 6001),
+    },
     draft: p.draft,
     merged,
     mergeable: p.mergeable,
@@ -150,7 +209,23 @@ export function pullJson(repo: DoubleRepo, p: DoublePull, headSha: string, baseS
 }
 
 /** A check-run object. */
-export function checkRunJson(repoName: string, run: { id: number; name: string; headSha: string; status: string; conclusion: string | null; title: string | null; summary: string | null; appId: number; appSlug: string; detailsUrl: string | null; startedAt: Date | null; completedAt: Date | null }): Json {
+export function checkRunJson(
+  repoName: string,
+  run: {
+    id: number;
+    name: string;
+    headSha: string;
+    status: string;
+    conclusion: string | null;
+    title: string | null;
+    summary: string | null;
+    appId: number;
+    appSlug: string;
+    detailsUrl: string | null;
+    startedAt: Date | null;
+    completedAt: Date | null;
+  },
+): Json {
   const t = api().example("checks/create", 201);
   return {
     ...t,

@@ -5,10 +5,30 @@
  * was modified", 422 for drafts where none are offered, a background update of a fork's branch).
  */
 import {
-  applyPull, commitsAhead, commitsBetween, compareAndSwapRef, createMergeCommit, hasConflict, isAncestor, isMergeConflict, mergeBase, readCommit,
-  readRef, runGit,
+  applyPull,
+  commitsAhead,
+  commitsBetween,
+  compareAndSwapRef,
+  createMergeCommit,
+  hasConflict,
+  isAncestor,
+  isMergeConflict,
+  mergeBase,
+  readCommit,
+  readRef,
+  runGit,
 } from "../../../../services/forge/local/git/index.js";
-import { DOCS, example, linkHeaders, notFound, page, unprocessable, type Answer, type Handler, type HandlerContext } from "./double-answers.js";
+import {
+  DOCS,
+  example,
+  linkHeaders,
+  notFound,
+  page,
+  unprocessable,
+  type Answer,
+  type Handler,
+  type HandlerContext,
+} from "./double-answers.js";
 import { checkRunJson, commitJson, iso, labelJson, pullJson, userJson } from "./double-json.js";
 import type { DoublePull, DoubleRepo } from "./double-state.js";
 
@@ -16,9 +36,22 @@ import type { DoublePull, DoubleRepo } from "./double-state.js";
 async function pullFacts(repo: DoubleRepo, p: DoublePull) {
   const head = await repo.headSha(p);
   const base = (await readRef(repo.git, `refs/heads/${p.base}`))!;
-  const files = await diffEntries(repo, p.mergedAt ? (await readCommit(repo.git, p.mergeCommitSha!)).parents[0] : base, head);
+  const files = await diffEntries(
+    repo,
+    p.mergedAt ? (await readCommit(repo.git, p.mergeCommitSha!)).parents[0] : base,
+    head,
+  );
   const commits = p.state === "open" ? await commitsAhead(repo.git, base, head) : 1;
-  return { head, base, counts: { additions: files.reduce((s, f) => s + f.additions, 0), deletions: files.reduce((s, f) => s + f.deletions, 0), changedFiles: files.length, commits } };
+  return {
+    head,
+    base,
+    counts: {
+      additions: files.reduce((s, f) => s + f.additions, 0),
+      deletions: files.reduce((s, f) => s + f.deletions, 0),
+      changedFiles: files.length,
+      commits,
+    },
+  };
 }
 
 async function pullAnswer(repo: DoubleRepo, p: DoublePull, status = 200): Promise<Answer> {
@@ -40,25 +73,35 @@ async function diffEntries(repo: DoubleRepo, base: string, head: string) {
     runGit(repo.git.gitDir, ["diff-tree", "-r", "-M", "--name-status", "--no-commit-id", from, head]),
     runGit(repo.git.gitDir, ["diff-tree", "-r", "-M", "--numstat", "--no-commit-id", from, head]),
   ]);
-  const counts = numstat.stdout.toString("utf8").trim().split("\n").filter(Boolean).map((l) => l.split("\t").map((x) => Number(x) || 0));
-  return status.stdout.toString("utf8").trim().split("\n").filter(Boolean).map((line, i) => {
-    const [code, a, b] = line.split("\t");
-    const st = code.startsWith("R") ? "renamed" : code === "A" ? "added" : code === "D" ? "removed" : "modified";
-    const filename = st === "renamed" ? b : a;
-    const [additions = 0, deletions = 0] = counts[i] ?? [];
-    return {
-      sha: head,
-      filename,
-      status: st,
-      additions,
-      deletions,
-      changes: additions + deletions,
-      blob_url: `https://github.com/${repo.fullName}/blob/${head}/${filename}`,
-      raw_url: `https://github.com/${repo.fullName}/raw/${head}/${filename}`,
-      contents_url: `https://api.github.com/repos/${repo.fullName}/contents/${filename}?ref=${head}`,
-      ...(st === "renamed" ? { previous_filename: a } : {}),
-    };
-  });
+  const counts = numstat.stdout
+    .toString("utf8")
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => l.split("\t").map((x) => Number(x) || 0));
+  return status.stdout
+    .toString("utf8")
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((line, i) => {
+      const [code, a, b] = line.split("\t");
+      const st = code.startsWith("R") ? "renamed" : code === "A" ? "added" : code === "D" ? "removed" : "modified";
+      const filename = st === "renamed" ? b : a;
+      const [additions = 0, deletions = 0] = counts[i] ?? [];
+      return {
+        sha: head,
+        filename,
+        status: st,
+        additions,
+        deletions,
+        changes: additions + deletions,
+        blob_url: `https://github.com/${repo.fullName}/blob/${head}/${filename}`,
+        raw_url: `https://github.com/${repo.fullName}/raw/${head}/${filename}`,
+        contents_url: `https://api.github.com/repos/${repo.fullName}/contents/${filename}?ref=${head}`,
+        ...(st === "renamed" ? { previous_filename: a } : {}),
+      };
+    });
 }
 
 /** Marks open pull requests into `branch` whose head the branch now contains as merged (GitHub does). */
@@ -66,7 +109,14 @@ export async function markContainedPullsMerged(ctx: HandlerContext, branch: stri
   for (const p of ctx.repo.pulls.values()) {
     if (p.state !== "open" || p.base !== branch) continue;
     const head = await ctx.repo.headSha(p);
-    if (await isAncestor(ctx.repo.git, head, tip)) Object.assign(p, { state: "closed", mergedAt: ctx.double.now(), closedAt: ctx.double.now(), mergeCommitSha: head, mergedBy: `${ctx.double.appSlug}[bot]` });
+    if (await isAncestor(ctx.repo.git, head, tip))
+      Object.assign(p, {
+        state: "closed",
+        mergedAt: ctx.double.now(),
+        closedAt: ctx.double.now(),
+        mergeCommitSha: head,
+        mergedBy: `${ctx.double.appSlug}[bot]`,
+      });
   }
 }
 
@@ -82,8 +132,21 @@ export const pullHandlers: Record<string, Handler> = {
         ...t,
         sha: ctx.params.ref,
         total_count: all.length,
-        state: all.some((s) => s.state === "failure" || s.state === "error") ? "failure" : all.every((s) => s.state === "success") ? "success" : "pending",
-        statuses: page(all, ctx.query).map((s) => ({ ...t.statuses[0], id: s.id, context: s.context, state: s.state, description: s.description, target_url: s.targetUrl, created_at: iso(s.at), updated_at: iso(s.at) })),
+        state: all.some((s) => s.state === "failure" || s.state === "error")
+          ? "failure"
+          : all.every((s) => s.state === "success")
+            ? "success"
+            : "pending",
+        statuses: page(all, ctx.query).map((s) => ({
+          ...t.statuses[0],
+          id: s.id,
+          context: s.context,
+          state: s.state,
+          description: s.description,
+          target_url: s.targetUrl,
+          created_at: iso(s.at),
+          updated_at: iso(s.at),
+        })),
       },
     };
   },
@@ -94,18 +157,36 @@ export const pullHandlers: Record<string, Handler> = {
     if (ctx.query.has("app_id")) runs = runs.filter((r) => String(r.appId) === ctx.query.get("app_id"));
     if ((ctx.query.get("filter") ?? "latest") === "latest") {
       const latest = new Map<string, (typeof runs)[number]>();
-      for (const r of runs) if (!latest.has(`${r.appId} ${r.name}`) || latest.get(`${r.appId} ${r.name}`)!.id < r.id) latest.set(`${r.appId} ${r.name}`, r);
+      for (const r of runs)
+        if (!latest.has(`${r.appId} ${r.name}`) || latest.get(`${r.appId} ${r.name}`)!.id < r.id)
+          latest.set(`${r.appId} ${r.name}`, r);
       runs = [...latest.values()];
     }
-    return { status: 200, headers: linkHeaders(ctx, runs.length), body: { total_count: runs.length, check_runs: page(runs, ctx.query).map((r) => checkRunJson(ctx.repo.fullName, r)) } };
+    return {
+      status: 200,
+      headers: linkHeaders(ctx, runs.length),
+      body: {
+        total_count: runs.length,
+        check_runs: page(runs, ctx.query).map((r) => checkRunJson(ctx.repo.fullName, r)),
+      },
+    };
   },
 
   "checks/create": (ctx) => {
     const b = ctx.body;
     const run = {
-      id: ctx.double.id(), name: b.name, headSha: b.head_sha, status: b.conclusion ? "completed" : (b.status ?? "queued"), conclusion: b.conclusion ?? null,
-      title: b.output?.title ?? null, summary: b.output?.summary ?? null, appId: ctx.double.appId, appSlug: ctx.double.appSlug, detailsUrl: b.details_url ?? null,
-      startedAt: ctx.double.now(), completedAt: b.conclusion ? ctx.double.now() : null,
+      id: ctx.double.id(),
+      name: b.name,
+      headSha: b.head_sha,
+      status: b.conclusion ? "completed" : (b.status ?? "queued"),
+      conclusion: b.conclusion ?? null,
+      title: b.output?.title ?? null,
+      summary: b.output?.summary ?? null,
+      appId: ctx.double.appId,
+      appSlug: ctx.double.appSlug,
+      detailsUrl: b.details_url ?? null,
+      startedAt: ctx.double.now(),
+      completedAt: b.conclusion ? ctx.double.now() : null,
     };
     ctx.repo.checkRuns.push(run);
     return { status: 201, body: checkRunJson(ctx.repo.fullName, run) };
@@ -157,7 +238,21 @@ export const pullHandlers: Record<string, Handler> = {
     const bodies = [];
     for (const p of shown) {
       const { body } = await pullAnswer(ctx.repo, p);
-      for (const k of ["merged", "mergeable", "mergeable_state", "merged_by", "comments", "review_comments", "maintainer_can_modify", "commits", "additions", "deletions", "changed_files", "rebaseable"]) delete body[k];
+      for (const k of [
+        "merged",
+        "mergeable",
+        "mergeable_state",
+        "merged_by",
+        "comments",
+        "review_comments",
+        "maintainer_can_modify",
+        "commits",
+        "additions",
+        "deletions",
+        "changed_files",
+        "rebaseable",
+      ])
+        delete body[k];
       bodies.push(body);
     }
     return { status: 200, headers: linkHeaders(ctx, pulls.length), body: bodies };
@@ -176,7 +271,11 @@ export const pullHandlers: Record<string, Handler> = {
     if (!p) return notFound();
     const f = await pullFacts(ctx.repo, p);
     const commits = await commitsBetween(ctx.repo.git, f.base, f.head);
-    return { status: 200, headers: linkHeaders(ctx, commits.length), body: page(commits, ctx.query).map((c) => commitJson(ctx.repo.fullName, c, c.message.includes("[signed]"))) };
+    return {
+      status: 200,
+      headers: linkHeaders(ctx, commits.length),
+      body: page(commits, ctx.query).map((c) => commitJson(ctx.repo.fullName, c, c.message.includes("[signed]"))),
+    };
   },
 
   "pulls/list-reviews": (ctx) => {
@@ -185,15 +284,36 @@ export const pullHandlers: Record<string, Handler> = {
     return {
       status: 200,
       headers: linkHeaders(ctx, reviews.length),
-      body: page(reviews, ctx.query).map((r) => ({ ...t, id: r.id, user: userJson(r.user, 4000 + r.id), state: r.state, ...(r.submittedAt ? { submitted_at: iso(r.submittedAt) } : { submitted_at: undefined }) })),
+      body: page(reviews, ctx.query).map((r) => ({
+        ...t,
+        id: r.id,
+        user: userJson(r.user, 4000 + r.id),
+        state: r.state,
+        ...(r.submittedAt ? { submitted_at: iso(r.submittedAt) } : { submitted_at: undefined }),
+      })),
     };
   },
 
   "pulls/create": async (ctx) => {
-    const { head, base, title, body, draft } = ctx.body as { head: string; base: string; title: string; body?: string; draft?: boolean };
-    if (draft && !ctx.repo.allowDrafts) return unprocessable("Draft pull requests are not supported in this repository.");
-    if (!(await readRef(ctx.repo.git, `refs/heads/${head}`)) || !(await readRef(ctx.repo.git, `refs/heads/${base}`))) return unprocessable("Validation Failed");
-    const p = await ctx.repo.openPull({ head, base, title, body: body ?? "", draft: draft ?? false, author: { login: `${ctx.double.appSlug}[bot]`, id: 99 } });
+    const { head, base, title, body, draft } = ctx.body as {
+      head: string;
+      base: string;
+      title: string;
+      body?: string;
+      draft?: boolean;
+    };
+    if (draft && !ctx.repo.allowDrafts)
+      return unprocessable("Draft pull requests are not supported in this repository.");
+    if (!(await readRef(ctx.repo.git, `refs/heads/${head}`)) || !(await readRef(ctx.repo.git, `refs/heads/${base}`)))
+      return unprocessable("Validation Failed");
+    const p = await ctx.repo.openPull({
+      head,
+      base,
+      title,
+      body: body ?? "",
+      draft: draft ?? false,
+      author: { login: `${ctx.double.appSlug}[bot]`, id: 99 },
+    });
     return pullAnswer(ctx.repo, p, 201);
   },
 
@@ -211,19 +331,44 @@ export const pullHandlers: Record<string, Handler> = {
   "pulls/merge": async (ctx) => {
     const p = ctx.repo.pull(Number(ctx.params.pull_number));
     if (!p) return notFound();
-    const b = ctx.body as { sha?: string; merge_method?: "merge" | "squash" | "rebase"; commit_title?: string; commit_message?: string };
-    if (p.state !== "open") return { status: 405, body: { message: "Pull Request is not mergeable", documentation_url: DOCS } };
+    const b = ctx.body as {
+      sha?: string;
+      merge_method?: "merge" | "squash" | "rebase";
+      commit_title?: string;
+      commit_message?: string;
+    };
+    if (p.state !== "open")
+      return { status: 405, body: { message: "Pull Request is not mergeable", documentation_url: DOCS } };
     const head = await ctx.repo.headSha(p);
-    if (b.sha && b.sha !== head) return { status: 409, body: { message: "Head branch was modified. Review and try the merge again.", documentation_url: DOCS } };
+    if (b.sha && b.sha !== head)
+      return {
+        status: 409,
+        body: { message: "Head branch was modified. Review and try the merge again.", documentation_url: DOCS },
+      };
     const tip = (await readRef(ctx.repo.git, `refs/heads/${p.base}`))!;
-    const message = b.commit_title ? `${b.commit_title}${b.commit_message ? `\n\n${b.commit_message}` : ""}` : undefined;
+    const message = b.commit_title
+      ? `${b.commit_title}${b.commit_message ? `\n\n${b.commit_message}` : ""}`
+      : undefined;
     try {
-      const done = await applyPull(ctx.repo.git, tip, { number: p.number, headSha: head, ...(message ? { message } : {}) }, b.merge_method ?? "merge", ctx.double.now());
+      const done = await applyPull(
+        ctx.repo.git,
+        tip,
+        { number: p.number, headSha: head, ...(message ? { message } : {}) },
+        b.merge_method ?? "merge",
+        ctx.double.now(),
+      );
       await compareAndSwapRef(ctx.repo.git, `refs/heads/${p.base}`, tip, done.tip);
-      Object.assign(p, { state: "closed", mergedAt: ctx.double.now(), closedAt: ctx.double.now(), mergeCommitSha: done.merged.mergeCommitSha, mergedBy: `${ctx.double.appSlug}[bot]` });
+      Object.assign(p, {
+        state: "closed",
+        mergedAt: ctx.double.now(),
+        closedAt: ctx.double.now(),
+        mergeCommitSha: done.merged.mergeCommitSha,
+        mergedBy: `${ctx.double.appSlug}[bot]`,
+      });
       return { status: 200, body: { sha: done.tip, merged: true, message: "Pull Request successfully merged" } };
     } catch (e) {
-      if (isMergeConflict(e)) return { status: 405, body: { message: "Pull Request is not mergeable", documentation_url: DOCS } };
+      if (isMergeConflict(e))
+        return { status: 405, body: { message: "Pull Request is not mergeable", documentation_url: DOCS } };
       throw e;
     }
   },
@@ -232,18 +377,31 @@ export const pullHandlers: Record<string, Handler> = {
     const p = ctx.repo.pull(Number(ctx.params.pull_number));
     if (!p) return notFound();
     const head = await ctx.repo.headSha(p);
-    if (ctx.body.expected_head_sha && ctx.body.expected_head_sha !== head) return unprocessable("expected head sha didn't match current head ref.");
+    if (ctx.body.expected_head_sha && ctx.body.expected_head_sha !== head)
+      return unprocessable("expected head sha didn't match current head ref.");
     const base = (await readRef(ctx.repo.git, `refs/heads/${p.base}`))!;
-    if (await isAncestor(ctx.repo.git, base, head)) return unprocessable("There are no new commits on the base branch.");
+    if (await isAncestor(ctx.repo.git, base, head))
+      return unprocessable("There are no new commits on the base branch.");
     try {
-      const sha = await createMergeCommit(ctx.repo.git, { into: head, from: base, message: `Merge branch '${p.base}' into ${p.headRef}`, date: ctx.double.now() });
+      const sha = await createMergeCommit(ctx.repo.git, {
+        into: head,
+        from: base,
+        message: `Merge branch '${p.base}' into ${p.headRef}`,
+        date: ctx.double.now(),
+      });
       // GitHub updates in the background: the new head shows from the third read on.
       ctx.double.pendingUpdates.set(`${ctx.repo.fullName}#${p.number}`, { reads: 2, from: head, to: sha });
     } catch (e) {
       if (isMergeConflict(e)) return unprocessable("merge conflict between base and head");
       throw e;
     }
-    return { status: 202, body: { message: "Updating pull request branch.", url: `https://github.com/${ctx.repo.fullName}/pull/${p.number}` } };
+    return {
+      status: 202,
+      body: {
+        message: "Updating pull request branch.",
+        url: `https://github.com/${ctx.repo.fullName}/pull/${p.number}`,
+      },
+    };
   },
 
   "issues/create-comment": (ctx) => {
@@ -274,7 +432,8 @@ export const pullHandlers: Record<string, Handler> = {
     if (!p) return notFound();
     for (const raw of ctx.body.labels as (string | { name: string })[]) {
       const name = typeof raw === "string" ? raw : raw.name;
-      if (!p.labels.some((l) => l.name === name)) p.labels.push({ id: ctx.double.id(), name, color: "ededed", default: false });
+      if (!p.labels.some((l) => l.name === name))
+        p.labels.push({ id: ctx.double.id(), name, color: "ededed", default: false });
     }
     return { status: 200, body: p.labels.map(labelJson) };
   },

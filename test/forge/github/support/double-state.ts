@@ -6,7 +6,13 @@
  */
 import path from "node:path";
 import {
-  commitToBranch, createRepository, findBranchSha, readRef, compareAndSwapRef, type BareRepo, type GitIdentity,
+  commitToBranch,
+  createRepository,
+  findBranchSha,
+  readRef,
+  compareAndSwapRef,
+  type BareRepo,
+  type GitIdentity,
 } from "../../../../services/forge/local/git/index.js";
 
 export interface DoubleLabel {
@@ -87,7 +93,10 @@ export class DoubleRepo {
   readonly comments: { id: number; number: number; body: string; author: string }[] = [];
   readonly collaborators = new Map<string, { role_name: string; permission: string }>();
   /** Classic branch protection by branch; "forbidden" when the App may not read it (no Administration permission). */
-  readonly protection = new Map<string, { contexts: string[]; checks: string[]; approvals: number | null; conversation: boolean } | "forbidden">();
+  readonly protection = new Map<
+    string,
+    { contexts: string[]; checks: string[]; approvals: number | null; conversation: boolean } | "forbidden"
+  >();
   /** Ruleset rules that apply to a branch (GitHub's rule items). */
   readonly rules = new Map<string, { type: string; parameters?: Record<string, unknown> }[]>();
   /** Whether draft pull requests are offered (false: 422 like a private repository on a free plan). */
@@ -106,21 +115,49 @@ export class DoubleRepo {
   }
 
   /** Creates the repository with a first commit holding `files` on the default branch. */
-  static async create(dir: string, fullName: string, ids: { id: number; installationId: number }, defaultBranch: string, files: Record<string, string>, now: () => Date): Promise<DoubleRepo> {
-    const git = await createRepository({ gitDir: path.join(dir, `${fullName.replace("/", "__")}.git`), name: fullName, defaultBranch });
+  static async create(
+    dir: string,
+    fullName: string,
+    ids: { id: number; installationId: number },
+    defaultBranch: string,
+    files: Record<string, string>,
+    now: () => Date,
+  ): Promise<DoubleRepo> {
+    const git = await createRepository({
+      gitDir: path.join(dir, `${fullName.replace("/", "__")}.git`),
+      name: fullName,
+      defaultBranch,
+    });
     const repo = new DoubleRepo(fullName, ids.id, ids.installationId, defaultBranch, git, now);
-    await commitToBranch(git, { branch: defaultBranch, create: true, changes: { "README.md": `# ${fullName}\n`, ...files }, message: "Initial commit", date: now() });
+    await commitToBranch(git, {
+      branch: defaultBranch,
+      create: true,
+      changes: { "README.md": `# ${fullName}\n`, ...files },
+      message: "Initial commit",
+      date: now(),
+    });
     return repo;
   }
 
   /** Commits `files` (null deletes) on `branch`, creating it from `from` when it does not exist. */
-  async commit(branch: string, files: Record<string, string | null>, message: string, opts: { from?: string; author?: GitIdentity } = {}): Promise<string> {
+  async commit(
+    branch: string,
+    files: Record<string, string | null>,
+    message: string,
+    opts: { from?: string; author?: GitIdentity } = {},
+  ): Promise<string> {
     if ((await findBranchSha(this.git, branch)) === null) {
       const start = await findBranchSha(this.git, opts.from ?? this.defaultBranch);
       if (start === null) throw new Error(`no branch ${opts.from ?? this.defaultBranch}`);
       await compareAndSwapRef(this.git, `refs/heads/${branch}`, null, start);
     }
-    return commitToBranch(this.git, { branch, changes: files, message, date: this.now(), ...(opts.author ? { author: opts.author } : {}) });
+    return commitToBranch(this.git, {
+      branch,
+      changes: files,
+      message,
+      date: this.now(),
+      ...(opts.author ? { author: opts.author } : {}),
+    });
   }
 
   /** Opens a pull request from `head` (a branch here, or in `fork`: then its tip is kept in refs/pull/N/head). */

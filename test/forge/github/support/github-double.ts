@@ -79,8 +79,18 @@ export class GithubDouble {
 
   now = (): Date => new Date(this.clock);
 
-  async addRepo(fullName: string, opts: { defaultBranch?: string; files?: Record<string, string> } = {}): Promise<DoubleRepo> {
-    const repo = await DoubleRepo.create(this.dir, fullName, { id: this.id(), installationId: this.id() }, opts.defaultBranch ?? "main", opts.files ?? {}, this.now);
+  async addRepo(
+    fullName: string,
+    opts: { defaultBranch?: string; files?: Record<string, string> } = {},
+  ): Promise<DoubleRepo> {
+    const repo = await DoubleRepo.create(
+      this.dir,
+      fullName,
+      { id: this.id(), installationId: this.id() },
+      opts.defaultBranch ?? "main",
+      opts.files ?? {},
+      this.now,
+    );
     this.repos.set(fullName.toLowerCase(), repo);
     return repo;
   }
@@ -108,9 +118,18 @@ export class GithubDouble {
     const [h, p, s] = jwt.split(".");
     if (!h || !p || !s) return false;
     if (!verify("RSA-SHA256", Buffer.from(`${h}.${p}`), this.publicKey, Buffer.from(s, "base64url"))) return false;
-    const claims = JSON.parse(Buffer.from(p, "base64url").toString("utf8")) as { iss?: unknown; exp?: number; iat?: number };
+    const claims = JSON.parse(Buffer.from(p, "base64url").toString("utf8")) as {
+      iss?: unknown;
+      exp?: number;
+      iat?: number;
+    };
     // GitHub: iss is the App id (or client id); exp at most 10 minutes after iat.
-    return String(claims.iss) === String(this.appId) && typeof claims.exp === "number" && typeof claims.iat === "number" && claims.exp - claims.iat <= 600;
+    return (
+      String(claims.iss) === String(this.appId) &&
+      typeof claims.exp === "number" &&
+      typeof claims.iat === "number" &&
+      claims.exp - claims.iat <= 600
+    );
   }
 
   /** Issues an installation access token (POST /app/installations/{id}/access_tokens). */
@@ -128,7 +147,12 @@ export class GithubDouble {
   }
 
   private response(answer: Answer): Response {
-    const headers = new Headers({ "x-ratelimit-limit": "5000", "x-ratelimit-remaining": "4999", "x-ratelimit-reset": "1900000000", ...answer.headers });
+    const headers = new Headers({
+      "x-ratelimit-limit": "5000",
+      "x-ratelimit-remaining": "4999",
+      "x-ratelimit-reset": "1900000000",
+      ...answer.headers,
+    });
     if (answer.body === undefined) return new Response(null, { status: answer.status, headers });
     headers.set("content-type", "application/json; charset=utf-8");
     return new Response(JSON.stringify(answer.body), { status: answer.status, headers });
@@ -144,25 +168,41 @@ export class GithubDouble {
     if (url.pathname === "/graphql" && method === "POST") return this.respond(this.graphql(body, authorization), url);
 
     const matched = GithubOpenApi.load().match(method, url.pathname);
-    const seen: SeenRequest = { method, path: url.pathname, operationId: matched?.operation.operationId ?? null, query: Object.fromEntries(url.searchParams), body };
+    const seen: SeenRequest = {
+      method,
+      path: url.pathname,
+      operationId: matched?.operation.operationId ?? null,
+      query: Object.fromEntries(url.searchParams),
+      body,
+    };
     this.requests.push(seen);
     if (!matched) {
       this.problems.push(`${method} ${url.pathname}: no such operation in GitHub's OpenAPI description`);
-      return this.respond({ status: 404, body: { message: "Not Found", documentation_url: "https://docs.github.com/rest" } }, url);
+      return this.respond(
+        { status: 404, body: { message: "Not Found", documentation_url: "https://docs.github.com/rest" } },
+        url,
+      );
     }
     const { operation, pathParams } = matched;
     const api = GithubOpenApi.load();
     this.problems.push(...api.checkRequest(operation, pathParams, url.searchParams, body));
 
-    const answer = this.authorize(operation.operationId, authorization) ?? this.fault(operation.operationId) ?? (await this.handle(operation.operationId, pathParams, url.searchParams, body, authorization));
+    const answer =
+      this.authorize(operation.operationId, authorization) ??
+      this.fault(operation.operationId) ??
+      (await this.handle(operation.operationId, pathParams, url.searchParams, body, authorization));
     this.problems.push(...api.checkResponse(operation, answer.status, answer.body));
     return this.respond(answer, url);
   };
 
   private authorize(operationId: string, authorization: string): Answer | null {
     const [scheme, credential = ""] = authorization.split(" ");
-    const denied: Answer = { status: 401, body: { message: "Bad credentials", documentation_url: "https://docs.github.com/rest" } };
-    if (APP_OPERATIONS.has(operationId)) return scheme.toLowerCase() === "bearer" && this.verifyJwt(credential) ? null : denied;
+    const denied: Answer = {
+      status: 401,
+      body: { message: "Bad credentials", documentation_url: "https://docs.github.com/rest" },
+    };
+    if (APP_OPERATIONS.has(operationId))
+      return scheme.toLowerCase() === "bearer" && this.verifyJwt(credential) ? null : denied;
     if (this.installationTokens.has(credential)) return null;
     if (this.users.has(credential) && USER_OPERATIONS.has(operationId)) return null;
     if (this.verifyJwt(credential)) {
@@ -176,22 +216,45 @@ export class GithubDouble {
     if (i < 0) return null;
     const f = this.faults[i];
     if (--f.left === 0) this.faults.splice(i, 1);
-    return { status: f.status, body: f.body ?? { message: "fault", documentation_url: "https://docs.github.com/rest" }, headers: f.headers };
+    return {
+      status: f.status,
+      body: f.body ?? { message: "fault", documentation_url: "https://docs.github.com/rest" },
+      headers: f.headers,
+    };
   }
 
-  private async handle(operationId: string, pathParams: Record<string, string>, query: URLSearchParams, body: unknown, authorization: string): Promise<Answer> {
+  private async handle(
+    operationId: string,
+    pathParams: Record<string, string>,
+    query: URLSearchParams,
+    body: unknown,
+    authorization: string,
+  ): Promise<Answer> {
     const handler = handlers[operationId];
     if (!handler) {
-      this.problems.push(`${operationId}: the double has no handler (the adapter called an operation the tests do not expect)`);
+      this.problems.push(
+        `${operationId}: the double has no handler (the adapter called an operation the tests do not expect)`,
+      );
       return { status: 500, body: { message: "no handler" } };
     }
     const repo = pathParams.owner && pathParams.repo ? (this.repo(pathParams.owner, pathParams.repo) ?? null) : null;
-    if (pathParams.owner && pathParams.repo && !repo) return { status: 404, body: { message: "Not Found", documentation_url: "https://docs.github.com/rest" } };
-    const ctx: HandlerContext = { double: this, repo: repo!, params: pathParams, query, body: (body ?? {}) as Record<string, unknown>, token: authorization.split(" ")[1] ?? "" };
+    if (pathParams.owner && pathParams.repo && !repo)
+      return { status: 404, body: { message: "Not Found", documentation_url: "https://docs.github.com/rest" } };
+    const ctx: HandlerContext = {
+      double: this,
+      repo: repo!,
+      params: pathParams,
+      query,
+      body: (body ?? {}) as Record<string, unknown>,
+      token: authorization.split(" ")[1] ?? "",
+    };
     return handler(ctx);
   }
 
-  private graphql(body: { query?: string; variables?: Record<string, unknown> } | undefined, authorization: string): Answer {
+  private graphql(
+    body: { query?: string; variables?: Record<string, unknown> } | undefined,
+    authorization: string,
+  ): Answer {
     const token = authorization.split(" ")[1] ?? "";
     if (!this.installationTokens.has(token)) return { status: 401, body: { message: "Bad credentials" } };
     if (body?.query !== REVIEW_THREADS_QUERY) {
@@ -199,10 +262,17 @@ export class GithubDouble {
       return { status: 200, body: { errors: [{ type: "INVALID", message: "unexpected query" }] } };
     }
     const v = body.variables ?? {};
-    for (const name of ["owner", "name", "number"]) if (v[name] === undefined) this.problems.push(`POST /graphql: variable ${name} missing`);
+    for (const name of ["owner", "name", "number"])
+      if (v[name] === undefined) this.problems.push(`POST /graphql: variable ${name} missing`);
     const repo = this.repo(String(v.owner), String(v.name));
     if (!repo || !repo.pull(Number(v.number))) {
-      return { status: 200, body: { data: { repository: repo ? { pullRequest: null } : null }, errors: [{ type: "NOT_FOUND", path: ["repository"], message: "Could not resolve to a PullRequest" }] } };
+      return {
+        status: 200,
+        body: {
+          data: { repository: repo ? { pullRequest: null } : null },
+          errors: [{ type: "NOT_FOUND", path: ["repository"], message: "Could not resolve to a PullRequest" }],
+        },
+      };
     }
     const all = repo.threads.get(Number(v.number)) ?? [];
     const start = v.cursor ? Number(v.cursor) : 0;

@@ -41,7 +41,12 @@ function toJsonSchema(node: Json): Json {
   const out: Json = {};
   for (const [k, v] of Object.entries(node)) {
     if (k === "nullable") continue;
-    out[k] = k === "$ref" && typeof v === "string" && v.startsWith("#/") ? `gh${v}` : k === "example" || k === "examples" ? undefined : toJsonSchema(v);
+    out[k] =
+      k === "$ref" && typeof v === "string" && v.startsWith("#/")
+        ? `gh${v}`
+        : k === "example" || k === "examples"
+          ? undefined
+          : toJsonSchema(v);
   }
   if (node.nullable !== true) return out;
   if (typeof out.type === "string" && !out.$ref) {
@@ -77,7 +82,16 @@ export class GithubOpenApi {
         const op = item[method];
         if (!op) continue;
         const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => this.resolve(p));
-        const entry = { method: method.toUpperCase(), template, operationId: op.operationId, op, parameters, regex: new RegExp(`^${pattern.join("/")}$`), paramNames, literals };
+        const entry = {
+          method: method.toUpperCase(),
+          template,
+          operationId: op.operationId,
+          op,
+          parameters,
+          regex: new RegExp(`^${pattern.join("/")}$`),
+          paramNames,
+          literals,
+        };
         this.operations.push(entry);
         this.byId.set(op.operationId, entry);
       }
@@ -98,7 +112,10 @@ export class GithubOpenApi {
   resolve(node: Json): Json {
     let n = node;
     while (n && typeof n === "object" && typeof n.$ref === "string") {
-      n = n.$ref.slice(2).split("/").reduce((acc: Json, key: string) => acc?.[key], this.spec);
+      n = n.$ref
+        .slice(2)
+        .split("/")
+        .reduce((acc: Json, key: string) => acc?.[key], this.spec);
     }
     return n;
   }
@@ -132,26 +149,41 @@ export class GithubOpenApi {
   }
 
   private errorsOf(v: ValidateFunction): string {
-    return (v.errors ?? []).map((e) => `${e.instancePath || "(root)"} ${e.message}${e.params && "allowedValues" in e.params ? ` ${JSON.stringify(e.params.allowedValues)}` : ""}`).join("; ");
+    return (v.errors ?? [])
+      .map(
+        (e) =>
+          `${e.instancePath || "(root)"} ${e.message}${e.params && "allowedValues" in e.params ? ` ${JSON.stringify(e.params.allowedValues)}` : ""}`,
+      )
+      .join("; ");
   }
 
   /** Problems of a request against its operation (empty when it conforms). */
-  checkRequest(operation: SpecOperation, pathParams: Record<string, string>, query: URLSearchParams, body: unknown): string[] {
+  checkRequest(
+    operation: SpecOperation,
+    pathParams: Record<string, string>,
+    query: URLSearchParams,
+    body: unknown,
+  ): string[] {
     const where = `${operation.method} ${operation.template}`;
     const problems: string[] = [];
     for (const p of operation.parameters) {
       if (p.in === "path") {
         const value = pathParams[p.name];
         if (!value) problems.push(`${where}: path parameter ${p.name} is empty`);
-        else if (p.schema?.type === "integer" && !/^\d+$/.test(value)) problems.push(`${where}: path parameter ${p.name}="${value}" is not an integer`);
+        else if (p.schema?.type === "integer" && !/^\d+$/.test(value))
+          problems.push(`${where}: path parameter ${p.name}="${value}" is not an integer`);
       }
-      if (p.in === "query" && p.required && !query.has(p.name)) problems.push(`${where}: required query parameter ${p.name} missing`);
+      if (p.in === "query" && p.required && !query.has(p.name))
+        problems.push(`${where}: required query parameter ${p.name} missing`);
       if (p.in === "query" && query.has(p.name) && p.schema?.enum && !p.schema.enum.includes(query.get(p.name))) {
-        problems.push(`${where}: query parameter ${p.name}="${query.get(p.name)}" not in ${JSON.stringify(p.schema.enum)}`);
+        problems.push(
+          `${where}: query parameter ${p.name}="${query.get(p.name)}" not in ${JSON.stringify(p.schema.enum)}`,
+        );
       }
     }
     const declared = new Set(operation.parameters.filter((p) => p.in === "query").map((p) => p.name));
-    for (const name of query.keys()) if (!declared.has(name)) problems.push(`${where}: query parameter ${name} is not declared`);
+    for (const name of query.keys())
+      if (!declared.has(name)) problems.push(`${where}: query parameter ${name} is not declared`);
     const requestBody = this.resolve(operation.op.requestBody);
     const schema = requestBody?.content?.["application/json"]?.schema;
     if (body === undefined) {
@@ -170,11 +202,13 @@ export class GithubOpenApi {
     const where = `${operation.method} ${operation.template} → ${status}`;
     const declared = this.resolve(operation.op.responses?.[String(status)]);
     if (!declared) return GLOBAL_STATUSES.has(status) ? [] : [`${where}: status not declared by the operation`];
-    const schema = declared.content?.["application/json"]?.schema ?? declared.content?.["application/scim+json"]?.schema;
+    const schema =
+      declared.content?.["application/json"]?.schema ?? declared.content?.["application/scim+json"]?.schema;
     if (!schema) {
       if (body === undefined || body === "") return [];
       // GitHub answers every error with its basic-error body, even where the description declares none.
-      if (status >= 400) return this.checkAgainst(`basic-error`, { $ref: "#/components/schemas/basic-error" }, body, where);
+      if (status >= 400)
+        return this.checkAgainst(`basic-error`, { $ref: "#/components/schemas/basic-error" }, body, where);
       return [`${where}: a body was sent where none is declared`];
     }
     return this.checkAgainst(`res ${operation.operationId} ${status}`, schema, body, where);

@@ -29,7 +29,10 @@ export function forgeFor(double: GithubDouble, extra: Partial<GithubForgeDeps> =
 }
 
 /** A repository whose branch `feature` changes `app.txt`, with an open pull request from it. */
-export async function repoWithPull(double: GithubDouble, opts: { files?: Record<string, string>; pull?: Partial<DoublePull> } = {}): Promise<{ repo: DoubleRepo; pull: DoublePull; head: string }> {
+export async function repoWithPull(
+  double: GithubDouble,
+  opts: { files?: Record<string, string>; pull?: Partial<DoublePull> } = {},
+): Promise<{ repo: DoubleRepo; pull: DoublePull; head: string }> {
   const repo = await double.addRepo(freshRepoName(), { files: { "app.txt": "one\ntwo\nthree\n", ...opts.files } });
   const head = await repo.commit("feature", { "app.txt": "one\n2\nthree\n" }, "Change two\n\nLonger explanation.");
   const pull = await repo.openPull({ head: "feature", title: "Change two", ...opts.pull });
@@ -37,7 +40,10 @@ export async function repoWithPull(double: GithubDouble, opts: { files?: Record<
 }
 
 /** A repository with `n` pull requests, each adding its own file (they merge in any order). */
-export async function repoWithPulls(double: GithubDouble, n: number): Promise<{ repo: DoubleRepo; pulls: { number: number; headSha: string }[] }> {
+export async function repoWithPulls(
+  double: GithubDouble,
+  n: number,
+): Promise<{ repo: DoubleRepo; pulls: { number: number; headSha: string }[] }> {
   const repo = await double.addRepo(freshRepoName("queue"));
   const pulls = [];
   for (let i = 1; i <= n; i++) {

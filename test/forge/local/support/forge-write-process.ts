@@ -21,9 +21,10 @@ const forge = createLocalForge({
   ci: { start: false },
 });
 await forge.ready;
-const result = write.kind === "merge"
-  ? await forge.mergePullRequests(write.repo, write)
-  : await forge.comment(write.repo, write.number, write.body);
+const result =
+  write.kind === "merge"
+    ? await forge.mergePullRequests(write.repo, write)
+    : await forge.comment(write.repo, write.number, write.body);
 process.stdout.write(`${JSON.stringify(result)}\n`);
 await forge.close();
 await pool.end();
