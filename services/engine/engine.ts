@@ -55,7 +55,7 @@
  * pull-events.ts (1, 2, a new base), checks.ts (edited drafts).
  */
 import { onBaseDeleted, onBaseMoved } from "./base.js";
-import { onCheckClosed, onCheckCreated, onCheckCreationFailed, onCheckEdited } from "./checks.js";
+import { onCheckClosed, onCheckCreated, onCheckCreationFailed, onCheckEdited } from "./check-reports.js";
 import { projectConfiguration, type ConfigurationInput } from "./config.js";
 import { Ctx } from "./context.js";
 import { onConfigurationChanged, onDequeue, onPause, onUnpause } from "./control-events.js";

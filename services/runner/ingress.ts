@@ -16,99 +16,21 @@
  * | branch deleted | base_branch_deleted for a branch with a queue |
  */
 import type { ForgeEvent, PullRequestSnapshot } from "../forge/index.js";
-import { conditionEvaluationEventJson, parseDependsOn, type EvaluatedCondition } from "../config/index.js";
-import { deleteQueueRequest, listQueueRequests, putQueueRequest } from "../store/index.js";
+import { conditionEvaluationEventJson, type EvaluatedCondition } from "../config/index.js";
+import { deleteQueueRequest, listQueueRequests } from "../store/index.js";
 import type { LogEffect } from "../engine/index.js";
 import type { EngineState } from "../engine/index.js";
 import { checkResults, checksOnSha } from "./check-evaluation.js";
 import { onPullChangedUnderFreeze } from "./freeze-input.js";
 import { parseCommand } from "./commands.js";
-import { chooseRule, choosePriority, evaluateFor, partitionsOf, ruleConditions, scopesOf } from "../config/index.js";
+import { evaluateFor, ruleConditions } from "../config/index.js";
 import { replies } from "./replies.js";
 import { engineConfigurationInput } from "./repository-config.js";
 import type { IngressEnv } from "./ingress-env.js";
 
 export type { IngressEnv } from "./ingress-env.js";
-
-/**
- * The outcome of {@link enqueue}: queued under `rule`; pending (waiting in queue_requests for the
- * queue conditions of `rule`); or refused, with the reason (also the reply's text).
- */
-export type EnqueueResult =
-  | { kind: "queued"; rule: string }
-  | { kind: "pending"; rule: string }
-  | { kind: "refused"; reason: string };
-
-const queued = (env: IngressEnv, n: number) => env.state().pulls[String(n)];
-
-function reply(env: IngressEnv, number: number, body: string, always = false): void {
-  const level = env.config.config.merge_queue.status_comments;
-  if (always || level === "all") env.effect({ kind: "comment", number, body });
-}
-
-/**
- * Puts a pull request in the queue if a queue rule accepts it: the named rule, or the first whose
- * queue conditions hold; while they are pending the request waits (queue_requests) and is
- * retried when the pull request's checks or labels change.
- */
-export async function enqueue(
-  env: IngressEnv,
-  number: number,
-  ruleName: string | null,
-  trigger: string,
-  replyTo: boolean,
-): Promise<EnqueueResult> {
-  const pr = await env.forge.getPullRequest(env.repository, number);
-  if (pr.state !== "open") {
-    await deleteQueueRequest(env.client, env.repository, number);
-    if (replyTo) reply(env, number, replies.notQueued("the pull request is not open", []), true);
-    return { kind: "refused", reason: "the pull request is not open" };
-  }
-  const protection = await env.protections.get(pr.base);
-  const choice = chooseRule(env.config.config, pr, protection, env.now, ruleName);
-  if (choice.rule === null) {
-    await deleteQueueRequest(env.client, env.repository, number);
-    if (replyTo) reply(env, number, replies.notQueued(choice.reason, choice.evaluations), true);
-    return { kind: "refused", reason: choice.reason };
-  }
-  if (choice.match === "pending") {
-    await putQueueRequest(env.client, env.repository, { number, queueRule: ruleName, trigger });
-    if (replyTo) reply(env, number, replies.queuePending(choice.rule.name, choice.evaluation));
-    return { kind: "pending", rule: choice.rule.name };
-  }
-  await deleteQueueRequest(env.client, env.repository, number);
-  const priority = choosePriority(env.config.config, pr, choice.rule.name, env.now);
-  const { scopes, allScopes } = scopesOf(env.config.config, pr.files);
-  const dependsOn = parseDependsOn(pr.body)
-    .filter((d) => d.repository === null || d.repository.toLowerCase() === env.repository.toLowerCase())
-    .map((d) => d.number);
-  const ok = env.emit({
-    type: "pull_request_queued",
-    trigger,
-    pull: {
-      number,
-      title: pr.title,
-      url: pr.url,
-      author: pr.author,
-      labels: pr.labels.map((l) => l.name),
-      hostLabels: pr.labels,
-      headSha: pr.headSha,
-      baseRef: pr.base,
-      baseSha: pr.baseSha,
-      queueRule: choice.rule.name,
-      priority: priority.priority,
-      priorityRuleName: priority.ruleName,
-      allowChecksInterruption: priority.allowChecksInterruption,
-      scopes,
-      allScopes,
-      partitions: partitionsOf(env.config.config, pr, env.now),
-      dependsOn,
-    },
-  });
-  if (!ok) return { kind: "refused", reason: "the queue refused the pull request" };
-  if (replyTo) reply(env, number, replies.queued(choice.rule.name));
-  return { kind: "queued", rule: choice.rule.name };
-}
+export { enqueue, type EnqueueResult } from "./enqueue.js";
+import { enqueue, queued, reply } from "./enqueue.js";
 
 /** Queue conditions of a queued pull request, evaluated now. */
 async function reevaluate(env: IngressEnv, pr: PullRequestSnapshot): Promise<void> {

@@ -6,13 +6,11 @@
  */
 import type {
   Condition,
-  ConditionLeaf,
   Configuration,
   MergeQueueConfig,
   PriorityRuleConfig,
   PullRequestRuleConfig,
   QueueRuleConfig,
-  ScopesConfig,
 } from "../model.js";
 import type { RawConfiguration } from "../schema/root.js";
 import type { RawQueueRule, RawQueueRuleDefaults } from "../schema/queue-rules.js";
@@ -23,15 +21,13 @@ import {
   MERGE_QUEUE_DEFAULTS,
   PRIORITY_RULE_DEFAULTS,
   QUEUE_RULE_DEFAULTS,
-  SCOPES_DEFAULTS,
 } from "./defaults.js";
 import { fastForwardModeIssue } from "./fast-forward.js";
+import { migratedPriorityRules } from "./legacy-priority-rules.js";
+import { scopesConfig } from "./scopes-section.js";
+import type { SemanticIssue } from "./semantic-issue.js";
 
-/** A problem found after validation, located by path. */
-export interface SemanticIssue {
-  path: (string | number)[];
-  message: string;
-}
+export type { SemanticIssue } from "./semantic-issue.js";
 
 function list(conditions: Condition[] | true | null | undefined): Condition[] {
   return conditions === undefined || conditions === null || conditions === true ? [] : conditions;
@@ -115,35 +111,6 @@ function queueRule(
   };
 }
 
-/** `queue-name = <name>`, built directly so that any queue name is taken verbatim. */
-function queueNameLeaf(name: string): ConditionLeaf {
-  return {
-    kind: "leaf",
-    text: `queue-name=${name}`,
-    attribute: "queue-name",
-    negate: false,
-    length: false,
-    operator: "=",
-    value: { type: "string", value: name },
-    valueText: name,
-  };
-}
-
-/** Legacy `queue_rules[].priority_rules` become top-level rules limited to their queue. */
-function migratedPriorityRules(raw: RawQueueRule[]): PriorityRuleConfig[] {
-  return raw.flatMap((rule) =>
-    (rule.priority_rules ?? []).map((p) => ({
-      name: p.name,
-      conditions: [queueNameLeaf(rule.name), ...list(p.conditions)],
-      priority: p.priority ?? PRIORITY_RULE_DEFAULTS.priority,
-      allow_checks_interruption:
-        p.allow_checks_interruption ??
-        rule.allow_checks_interruption ??
-        PRIORITY_RULE_DEFAULTS.allow_checks_interruption,
-    })),
-  );
-}
-
 function uniqueNames(names: string[]): string[] {
   const counts = new Map<string, number>();
   for (const n of names) counts.set(n, (counts.get(n) ?? 0) + 1);
@@ -173,42 +140,6 @@ function actionOptions(
   }
   for (const key of ["success_conditions", "neutral_conditions"]) if (merged[key] === true) merged[key] = [];
   return merged;
-}
-
-/**
- * The effective `scopes` section. With scopes declared by files, a capacity must name one of
- * them (a typo would otherwise go unnoticed); with manual scopes any name may come.
- */
-function scopesConfig(raw: RawConfiguration["scopes"], issues: SemanticIssue[]): ScopesConfig | null {
-  if (raw === null || raw === undefined) return null;
-  if (raw.source && "files" in raw.source) {
-    const declared = Object.keys(raw.source.files);
-    for (const name of Object.keys(raw.capacities ?? {})) {
-      if (!declared.includes(name))
-        issues.push({
-          path: ["scopes", "capacities", name],
-          message: `unknown scope "${name}" (scopes of source.files: ${declared.join(", ")})`,
-        });
-    }
-  }
-  let source: ScopesConfig["source"] = null;
-  if (raw.source && "files" in raw.source) {
-    source = {
-      type: "files",
-      scopes: Object.fromEntries(
-        Object.entries(raw.source.files).map(([k, v]) => [k, { include: v.include ?? [], exclude: v.exclude ?? [] }]),
-      ),
-    };
-  } else if (raw.source && "manual" in raw.source) source = { type: "manual" };
-  return {
-    source,
-    barrier_files: raw.barrier_files
-      ? { include: raw.barrier_files.include, exclude: raw.barrier_files.exclude ?? [] }
-      : null,
-    merge_queue_scope: raw.merge_queue_scope ?? SCOPES_DEFAULTS.merge_queue_scope,
-    capacities: { ...(raw.capacities ?? {}) },
-    default_capacity: raw.default_capacity ?? SCOPES_DEFAULTS.default_capacity,
-  };
 }
 
 /**

@@ -14,15 +14,10 @@ import type { EngineEffect } from "../effects.js";
 import type { EngineEvent } from "../events.js";
 import type { QueueCheck } from "../state.js";
 import type { Prng } from "./prng.js";
+import { TreeHistory, type Tree } from "./tree-history.js";
 
 export type { DurationModel, ForgeStats, SimItem } from "./simulation-types.js";
 import type { DurationModel, ForgeStats, SimItem } from "./simulation-types.js";
-
-/** A tree: tip `tip` of the base history plus `extra` (sorted, not in that tip). */
-interface Tree {
-  tip: number;
-  extra: number[];
-}
 
 interface Job {
   tree: Tree;
@@ -70,17 +65,14 @@ export class VirtualForge {
   private readonly passedOwn = new Map<string, number[]>();
   /** Those of them whose merge conditions have not held yet (the merge window was closed). */
   private readonly awaitingWindow = new Set<string>();
-  /** Base history: what each tip added (tip 0 is the initial base). */
-  private readonly tips: { sha: string; added: number[]; broken: boolean }[] = [];
-  private readonly mergedAt = new Map<number, number>();
-  private readonly trees = new Map<string, Tree>();
+  /** The base history and every tree named by a SHA. */
+  private readonly history: TreeHistory;
   private readonly passed = new Set<string>();
   private readonly jobs = new Map<string, Job>();
   private readonly ciQueue: string[] = [];
   private readonly timerTokens = new Map<string, number>();
   private running = 0;
   private nextDraft = 100_000;
-  private counter = 0;
   private now = 0;
 
   constructor(
@@ -88,61 +80,27 @@ export class VirtualForge {
     private readonly options: { ciSlots: number; flakeRate: number; duration: DurationModel },
     private readonly schedule: (at: number, item: SimItem) => void,
   ) {
-    this.addTip([]);
-  }
-
-  private newSha(tree: Tree): string {
-    const sha = (++this.counter).toString(16).padStart(40, "0");
-    this.trees.set(sha, tree);
-    return sha;
-  }
-
-  private addTip(added: number[]): string {
-    const tip = this.tips.length;
-    const broken = (this.tips.at(-1)?.broken ?? false) || added.some((n) => this.bad.has(n));
-    for (const n of added) this.mergedAt.set(n, tip);
-    const sha = this.newSha({ tip, extra: [] });
-    this.tips.push({ sha, added, broken });
-    return sha;
+    this.history = new TreeHistory(this.bad);
   }
 
   /** The base tip SHA. */
   get baseSha(): string {
-    return this.tips.at(-1)!.sha;
+    return this.history.baseSha;
   }
 
   /** Head SHA of a pull request (the tree with just that change on the initial base). */
   headSha(number: number): string {
-    return this.newSha({ tip: 0, extra: [number] });
+    return this.history.newSha({ tip: 0, extra: [number] });
   }
 
   /** Pull requests merged so far, in order. */
   get mergedPulls(): number[] {
-    return this.tips.flatMap((t) => t.added).filter((n) => n < 1_000_000);
-  }
-
-  private inTip(n: number, tip: number): boolean {
-    const at = this.mergedAt.get(n);
-    return at !== undefined && at <= tip;
-  }
-
-  private extend(tree: Tree, pulls: number[]): Tree {
-    const extra = [...new Set([...tree.extra, ...pulls])].filter((n) => !this.inTip(n, tree.tip)).sort((a, b) => a - b);
-    return { tip: tree.tip, extra };
-  }
-
-  /** Whether two trees hold the same changes. */
-  private same(a: Tree, b: Tree): boolean {
-    const [lo, hi] = a.tip <= b.tip ? [a, b] : [b, a];
-    const between = this.tips.slice(lo.tip + 1, hi.tip + 1).flatMap((t) => t.added);
-    if (!between.every((n) => lo.extra.includes(n))) return false;
-    const rest = lo.extra.filter((n) => !between.includes(n));
-    return rest.length === hi.extra.length && rest.every((n, i) => n === hi.extra[i]);
+    return this.history.mergedPulls();
   }
 
   /** Moves the base outside the queue (a change numbered `change` merged by hand). */
   externalMerge(change: number): string {
-    return this.addTip([change]);
+    return this.history.addTip([change]);
   }
 
   /** Whether a timer delivery is still the current one for its key. */
@@ -162,7 +120,7 @@ export class VirtualForge {
     this.stats.ciMs += now - job.startedAt!;
     this.pump();
     const failed =
-      this.tips[job.tree.tip]!.broken ||
+      this.history.brokenAt(job.tree.tip) ||
       job.tree.extra.some((n) => this.bad.has(n)) ||
       this.rng.chance(this.options.flakeRate);
     if (!failed) this.passed.add(job.sha);
@@ -228,10 +186,10 @@ export class VirtualForge {
 
   private startCi(checkId: string, sha: string, own: number[]): void {
     this.jobs.set(checkId, {
-      tree: this.trees.get(sha)!,
+      tree: this.history.tree(sha)!,
       sha,
       own,
-      token: ++this.counter,
+      token: this.history.nextId(),
       running: false,
       startedAt: null,
     });
@@ -267,14 +225,14 @@ export class VirtualForge {
       return;
     }
     const numbers = effect.pulls.map((p) => p.number);
-    if (numbers.some((n) => this.mergedAt.has(n))) this.stats.doubleMerges++;
+    if (numbers.some((n) => this.history.merged(n))) this.stats.doubleMerges++;
     if (numbers.some((n) => this.frozenAt(n, this.now))) this.stats.frozenMerges++;
-    const result: Tree = { tip: this.tips.length - 1, extra: [...new Set(numbers)].sort((a, b) => a - b) };
-    const tested = this.trees.get(effect.checkSha);
-    const exact = tested !== undefined && this.passed.has(effect.checkSha) && this.same(result, tested);
+    const result: Tree = { tip: this.history.lastTip, extra: [...new Set(numbers)].sort((a, b) => a - b) };
+    const tested = this.history.tree(effect.checkSha);
+    const exact = tested !== undefined && this.passed.has(effect.checkSha) && this.history.same(result, tested);
     if (!exact) this.stats.untestedMerges++;
     if (effect.exactTree && !exact) this.stats.exactnessViolations++;
-    const sha = this.addTip(numbers.filter((n) => !this.mergedAt.has(n)));
+    const sha = this.history.addTip(numbers.filter((n) => !this.history.merged(n)));
     this.stats.merges++;
     emit({ type: "merge_completed", batchId: effect.batchId, newBaseSha: sha });
     emit({ type: "base_branch_moved", branch: effect.baseRef, sha });
@@ -286,9 +244,9 @@ export class VirtualForge {
     const emit = (event: EngineEvent) => this.schedule(now, { kind: "engine", event });
     switch (effect.kind) {
       case "create_speculative_check": {
-        const base = this.trees.get(effect.baseSha) ?? { tip: this.tips.length - 1, extra: [] };
-        const sha = this.newSha(
-          this.extend(
+        const base = this.history.tree(effect.baseSha) ?? { tip: this.history.lastTip, extra: [] };
+        const sha = this.history.newSha(
+          this.history.extend(
             base,
             effect.pulls.map((p) => p.number),
           ),
@@ -304,7 +262,9 @@ export class VirtualForge {
         return;
       }
       case "start_in_place_check": {
-        const sha = this.newSha(this.extend({ tip: this.tips.length - 1, extra: [] }, [effect.pull.number]));
+        const sha = this.history.newSha(
+          this.history.extend({ tip: this.history.lastTip, extra: [] }, [effect.pull.number]),
+        );
         emit({
           type: "speculative_check_created",
           checkId: effect.checkId,
@@ -321,7 +281,7 @@ export class VirtualForge {
         this.merge(effect, emit);
         return;
       case "schedule_timer": {
-        const token = ++this.counter;
+        const token = this.history.nextId();
         this.timerTokens.set(effect.key, token);
         this.schedule(Math.max(now, effect.dueAt), { kind: "timer", key: effect.key, token });
         return;
