@@ -224,8 +224,11 @@ export function createLocalForgePort(core: ForgeCore, signals: CiSignals): Local
 
     async getBranchProtection(repo, branch) {
       const git = gitOf(await readRepository(core, repo));
+      // A branch that does not exist protects nothing, as on GitHub (its 404 for the branch): the
+      // queue learns of the deletion from its event, and a re-evaluation meanwhile must not fail.
+      const sha = await findBranchSha(git, branch);
       return {
-        requiredChecks: await declaredChecks(git, await getBranchSha(git, branch)),
+        requiredChecks: sha === null ? [] : await declaredChecks(git, sha),
         requiredApprovals: 0,
         requireConversationResolution: false,
       };

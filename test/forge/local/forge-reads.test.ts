@@ -259,4 +259,13 @@ describe("repository reads", () => {
     });
     expect((await w.forge.getBranchProtection(REPO, "main")).requiredChecks).toEqual(["test", "lint"]);
   });
+
+  it("protects nothing on a branch that does not exist, as GitHub answers 404 for it", async () => {
+    // A queued pull request is re-evaluated before the branch deletion's event dequeues it.
+    expect(await w.forge.getBranchProtection(REPO, "gone")).toEqual({
+      requiredChecks: [],
+      requiredApprovals: 0,
+      requireConversationResolution: false,
+    });
+  });
 });
