@@ -122,6 +122,16 @@ describe("local CI runner", () => {
     expect(await git(t.repo, ["worktree", "list", "--porcelain"])).not.toMatch(/yardmaster-ci-/);
   });
 
+  it("checks out without registering a work tree in the bare repository, which a push could trip on", async () => {
+    // A registered work tree has a null HEAD while git creates it: a push then failed with
+    // "bad object worktrees/.../HEAD". The check's repository is a clone borrowing the objects.
+    const sha = await commitWithCi("checks:\n  - {name: where, run: 'git rev-parse --absolute-git-dir'}\n");
+    const [result] = await runCommitChecks(deps(), { repo: t.repo, sha });
+    expect(result!.state).toBe("success");
+    expect(result!.output.trim().startsWith(tempRoot)).toBe(true);
+    expect(await git(t.repo, ["worktree", "list", "--porcelain"])).not.toMatch(/yardmaster-ci-/);
+  });
+
   it("kills a check that exceeds its timeout, with its children", async () => {
     const pidFile = join(scratch, "child.pid");
     const sha = await commitWithCi(

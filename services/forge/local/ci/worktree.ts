@@ -1,8 +1,9 @@
 /**
- * Temporary work trees of one exact commit, for running checks:
- * `git --git-dir=<bare> worktree add --detach <tmp> <sha>`, removed afterwards with
- * `git worktree remove --force`, falling back to deleting the directory and `git worktree prune`.
- * docs/local-forge.md "CI runner".
+ * Temporary work trees of one exact commit, for running checks: a clone of the bare repository
+ * that borrows its objects (`git clone --shared --no-checkout`, then `checkout --detach <sha>`),
+ * deleted afterwards. Not `git worktree add`: a work tree registered in the bare repository shows
+ * a null HEAD while it is being created, and a push that checks connectivity at that instant fails
+ * with "bad object worktrees/.../HEAD". docs/local-forge.md "CI runner".
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -39,7 +40,7 @@ export async function createWorktree(repo: BareRepo, sha: Sha, tempRoot: string 
     throw new ForgeError("transient", `could not check out ${sha} of ${repo.name} for CI`, undefined, { cause: error });
   });
   let removed: Promise<string | null> | null = null;
-  return { dir, remove: () => (removed ??= removeWorktree(repo, dir)) };
+  return { dir, remove: () => (removed ??= removeWorktree(dir)) };
 }
 
 /** Further attempts of a checkout that failed. */
@@ -49,25 +50,18 @@ const CHECKOUT_RETRIES = 2;
 async function checkout(repo: BareRepo, sha: Sha, tempRoot: string): Promise<string> {
   const dir = await mkdtemp(join(tempRoot, "yardmaster-ci-"));
   try {
-    await runGit(repo.gitDir, ["worktree", "add", "--quiet", "--detach", dir, sha]);
+    await runGit(null, ["clone", "--quiet", "--shared", "--no-checkout", repo.gitDir, dir]);
+    await runGit(join(dir, ".git"), ["--work-tree", dir, "checkout", "--quiet", "--detach", sha]);
     return dir;
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
-    await runGit(repo.gitDir, ["worktree", "prune"]).catch(() => {});
     throw error;
   }
 }
 
-async function removeWorktree(repo: BareRepo, dir: string): Promise<string | null> {
-  const viaGit = await runGit(repo.gitDir, ["worktree", "remove", "--force", "--force", dir]).then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (viaGit === null) return null;
-  // A check may leave files git refuses to delete: remove the directory, then forget the work tree.
+async function removeWorktree(dir: string): Promise<string | null> {
   try {
-    await rm(dir, { recursive: true, force: true });
-    await runGit(repo.gitDir, ["worktree", "prune"]);
+    await rm(dir, { recursive: true, force: true, maxRetries: 3 });
     return null;
   } catch (error) {
     return `could not remove the work tree ${dir}: ${error instanceof Error ? error.message : String(error)}`;
