@@ -3,7 +3,7 @@
  * writes through the PostgreSQL outbox (append-events.ts); ListLogs and AggregateLogs read
  * ClickHouse (list-logs.ts, aggregate-logs.ts). Decisions: docs/activity-log.md.
  */
-import type { ServiceImpl } from "@connectrpc/connect";
+import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import type { ActivityLogService } from "../../gen/yardmaster/v1/activity_log_pb.js";
 import type { ClickHouseClient } from "@clickhouse/client";
 import { aggregateLogsHandler } from "./aggregate-logs.js";
@@ -46,5 +46,10 @@ export function createActivityLogService(deps: ActivityLogDeps): ServiceImpl<typ
     appendEvents: appendEventsHandler(deps),
     listLogs: listLogsHandler(read),
     aggregateLogs: aggregateLogsHandler(read),
+    // Replaced by the live tail in the next commit (the protos come first for the dashboard).
+    // biome-ignore lint/correctness/useYield: answers UNIMPLEMENTED until the tail lands
+    async *watchLogs() {
+      throw new ConnectError("WatchLogs is not implemented yet", Code.Unimplemented);
+    },
   };
 }
