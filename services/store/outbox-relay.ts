@@ -22,6 +22,7 @@ import {
   relayBatchRows,
   type StoredEventRow,
 } from "./outbox.js";
+import { LOG_CHANNEL } from "./change-feed.js";
 
 /** Where relayed events go (activity-log/event-store.ts for ClickHouse). */
 export interface EventSink {
@@ -65,6 +66,8 @@ export function startOutboxRelay(deps: {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<boolean> | undefined;
+  /** A kick arrived while a cycle ran: another cycle follows it at once. */
+  let kicked = false;
   const failures = new FailureStreak();
 
   /** One cycle: returns true when the outbox was emptied, false when a send failed. */
@@ -95,6 +98,8 @@ export function startOutboxRelay(deps: {
             if (lost) throw lost;
             await deps.sink.insertEvents(rows, { mayExist });
             await deleteRelayBatch(client, batch);
+            // Live streams learn of the stored events (change-feed.ts), in every process.
+            await client.query("SELECT pg_notify($1::text, $2::text)", [LOG_CHANNEL, notifyPayload(rows)]);
           }
         }
       } finally {
@@ -124,7 +129,11 @@ export function startOutboxRelay(deps: {
       })
       .finally(() => {
         running = undefined;
-        schedule();
+        // Events committed after the cycle's last claim were kicked for: relay them now, not a poll later.
+        if (kicked && !stopped && failures.failures === 0) {
+          kicked = false;
+          void run();
+        } else schedule();
       });
     return running;
   }
@@ -141,7 +150,9 @@ export function startOutboxRelay(deps: {
   schedule();
   return {
     kick: () => {
-      if (!stopped && failures.failures === 0) void run();
+      if (stopped || failures.failures !== 0) return;
+      if (running) kicked = true;
+      else void run();
     },
     drain: async () => {
       if (running) await running;
@@ -153,4 +164,16 @@ export function startOutboxRelay(deps: {
       if (running) await running;
     },
   };
+}
+
+/** Largest notification payload sent (PostgreSQL's limit is 8000 bytes). */
+const MAX_PAYLOAD = 7000;
+
+/**
+ * The {@link LOG_CHANNEL} payload of a stored batch: the JSON array of its repositories, or "*"
+ * (every repository) when that would not fit in a notification.
+ */
+export function notifyPayload(rows: readonly { repository: string }[]): string {
+  const text = JSON.stringify([...new Set(rows.map((r) => r.repository))]);
+  return text.length > MAX_PAYLOAD ? "*" : text;
 }
