@@ -1,7 +1,8 @@
 /**
- * Static routes of the dashboard (docs/dashboard.md "Serving"): the built files of dist/web at
- * their paths, precompressed copies (.br, .gz written by the build) chosen by Accept-Encoding,
- * hashed assets cached for a year (immutable), index.html revalidated on every load.
+ * Static routes of the dashboard (docs/dashboard.md "Serving"): dist/web/assets/* (Vite's hashed
+ * files, cached for a year as immutable) with their precompressed copies (.br, .gz written by the
+ * build) chosen by Accept-Encoding, and index.html, revalidated on every load, at / and at the
+ * dashboard's own paths.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -31,14 +32,8 @@ export function dashboardDir(): string {
   return path.join(dir, "dist", "web");
 }
 
-/** Hashed file names (Vite's `name-HASH.js`) never change content: cached for a year. */
-function setCacheHeaders(res: { setHeader(name: string, value: string): void }, file: string): void {
-  const immutable = file.includes(`${path.sep}assets${path.sep}`);
-  res.setHeader("cache-control", immutable ? "public, max-age=31536000, immutable" : "no-cache");
-}
-
 /**
- * Registers the dashboard on `app`: `GET /` and the built files, and {@link DASHBOARD_PATHS}.
+ * Registers the dashboard on `app`: `GET /`, `/assets/*` and {@link DASHBOARD_PATHS}.
  * Without a build (an install without dev dependencies) `/` answers 404 saying how to build it.
  */
 export async function registerDashboard(app: FastifyInstance, options: DashboardOptions = {}): Promise<void> {
@@ -52,18 +47,19 @@ export async function registerDashboard(app: FastifyInstance, options: Dashboard
     );
     return;
   }
+  // The bundle's files (hashed names), read at each request: a rebuild needs no restart.
   await app.register(fastifyStatic, {
-    root,
-    prefix: "/",
-    // Only the files present at start become routes: the API's paths and 404s stay untouched.
-    wildcard: false,
+    root: path.join(root, "assets"),
+    prefix: "/assets/",
     preCompressed: true,
     cacheControl: false,
-    setHeaders: setCacheHeaders,
+    setHeaders: (res) => res.setHeader("cache-control", "public, max-age=31536000, immutable"),
   });
+  // index.html names the current bundle: revalidated on every load.
   const index = (_req: unknown, reply: FastifyReply) => {
     reply.header("cache-control", "no-cache");
-    return reply.sendFile("index.html");
+    return reply.sendFile("index.html", root);
   };
+  app.get("/", index);
   for (const p of DASHBOARD_PATHS) app.get(p, index);
 }
