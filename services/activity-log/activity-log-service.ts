@@ -12,7 +12,10 @@ import { listLogsHandler } from "./list-logs.js";
 import { createCursorCodec } from "./log-cursor.js";
 import type { LogPageCache } from "./page-cache.js";
 import { settledWindowEnds } from "./settled-time.js";
-import { oldestOutboxAgeSeconds } from "../store/index.js";
+import { oldestOutboxAgeSeconds, type ChangeFeed } from "../store/index.js";
+import type { LiveRegistry } from "../live/index.js";
+import { createTailCursorCodec } from "./watch-cursor.js";
+import { watchLogsHandler } from "./watch-logs.js";
 
 /** The service's dependencies: the PostgreSQL pool and relay kick of AppendEvents, and the log reads' own. */
 export interface ActivityLogDeps extends AppendDeps {
@@ -28,10 +31,16 @@ export interface ActivityLogDeps extends AppendDeps {
   readTimeoutMs?: number;
   /** The `/logs` answer cache (embedded engine only: page-cache.ts); none by default. */
   pages?: LogPageCache;
+  /** The live streams' registry and change feed; without them WatchLogs is not served. */
+  live?: { registry: LiveRegistry; feed: ChangeFeed };
 }
 
-/** Builds the ActivityLogService implementation. */
-export function createActivityLogService(deps: ActivityLogDeps): ServiceImpl<typeof ActivityLogService> {
+type Impl = ServiceImpl<typeof ActivityLogService>;
+
+/** Builds the ActivityLogService implementation (WatchLogs only with `deps.live`). */
+export function createActivityLogService(
+  deps: ActivityLogDeps,
+): Omit<Impl, "watchLogs"> & Partial<Pick<Impl, "watchLogs">> {
   const settled = settledWindowEnds(deps.db);
   const read = {
     clickhouse: deps.clickhouse,
@@ -46,5 +55,13 @@ export function createActivityLogService(deps: ActivityLogDeps): ServiceImpl<typ
     appendEvents: appendEventsHandler(deps),
     listLogs: listLogsHandler(read),
     aggregateLogs: aggregateLogsHandler(read),
+    ...(deps.live && {
+      watchLogs: watchLogsHandler({
+        ...read,
+        ...deps.live,
+        cursors: createTailCursorCodec(deps.cursorSecret),
+        settledEnd: read.windowEnd,
+      }),
+    }),
   };
 }

@@ -123,7 +123,7 @@ export function pageOfRows(rows: LogRow[], after: PageStart, limit: number): Pag
 const events = new WeakMap<LogRow, LogEvent>();
 
 /** The row's event as a shared message (contracts/frozen-message.ts: frozen, its REST JSON kept). */
-function eventOf(r: LogRow): LogEvent {
+export function eventOf(r: LogRow): LogEvent {
   let e = events.get(r);
   if (!e) events.set(r, (e = shareMessage(create(EventSchema, toEvent(r))) as LogEvent));
   return e;

@@ -57,6 +57,8 @@ export interface GatewayDeps {
   readinessDetails?: () => Promise<Record<string, unknown>>;
   /** Plain routes outside the transcoder (registered at root scope, e.g. POST /webhooks/github). */
   extraRoutes?: (app: App) => void | Promise<void>;
+  /** How long a server-sent events client may leave a write undrained before it is disconnected, ms. */
+  streamStallMs?: number;
 }
 
 /** Builds the application (not listening). @throws RouteCompileError for a bad google.api.http rule. */
@@ -155,6 +157,7 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
       logger: deps.logger,
       prefix: "/v1",
       turns,
+      streamStallMs: deps.streamStallMs,
     });
     rest.get("/healthz", async () => ({ status: "ok" }));
     rest.get("/readyz", async (_req, reply) => {

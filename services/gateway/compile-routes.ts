@@ -66,7 +66,9 @@ export function compileRoutes(bindings: ServiceBinding[]): { trie: RouteTrie<Com
         const fail = (reason: string): never => {
           throw new RouteCompileError(`google.api.http rule of ${where}: ${reason}`);
         };
-        if (method.methodKind !== "unary") fail("only unary RPCs can have an HTTP rule");
+        // A server-streaming RPC is served as server-sent events on GET (sse.ts).
+        if (method.methodKind !== "unary" && !(method.methodKind === "server_streaming" && httpMethod === "GET"))
+          fail("only unary RPCs, and server-streaming RPCs on GET, can have an HTTP rule");
         let template: PathTemplate;
         try {
           template = parsePathTemplate(path);

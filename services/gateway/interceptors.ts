@@ -17,8 +17,20 @@ import type { RequestTurns } from "./request-turns.js";
 
 const OPEN_SERVICES = new Set([ServerReflection.typeName, ServerReflectionV1Alpha.typeName]);
 
+/** The messages of `stream`; a failure is answered as publicError makes it, and logged. */
+async function* guardedStream<T>(stream: AsyncIterable<T>, requestId: string, rpc: string, logger: Logger) {
+  try {
+    yield* stream;
+  } catch (e) {
+    const err = publicError(e, requestId);
+    logFailure(logger, err, e, { requestId, rpc });
+    throw err;
+  }
+}
+
 /**
- * Authenticates, validates and authorizes unary calls; hides unexpected errors behind a request
+ * Authenticates, validates and authorizes unary and server-streaming calls (client and bidi
+ * streams are refused); hides unexpected errors behind a request
  * id and answers a database outage as UNAVAILABLE (error-body.ts publicError). With `turns`, a
  * call waits for a turn before the implementation and before its answer goes back
  * (request-turns.ts).
@@ -39,6 +51,8 @@ export function createGuardInterceptor(authorizer: Authorizer, logger: Logger, t
       await turns?.turn();
       const res = await next(req);
       await turns?.turn();
+      // A stream's later failure gets the same hygiene as a unary call's.
+      if (res.stream) return { ...res, message: guardedStream(res.message, requestId, req.method.name, logger) };
       return res;
     } catch (e) {
       // A ConnectError is the caller's answer, except an INTERNAL one: its text may be a library's

@@ -9,7 +9,8 @@
  * 4. authorize the repository scope (403), then call the implementation directly with a light
  *    handler context;
  * 5. answer 204 with an empty body for google.protobuf.Empty, else 200 with the REST JSON of the
- *    response (rest-json.ts), copying response headers the implementation set (e.g. `Link`).
+ *    response (rest-json.ts), copying response headers the implementation set (e.g. `Link`); a
+ *    server-streaming RPC answers server-sent events (sse.ts), resuming from `Last-Event-ID`.
  * No REST route is written by hand: adding a rule to a .proto file adds the route.
  */
 import { randomUUID } from "node:crypto";
@@ -32,6 +33,7 @@ import { resolveFieldPath, setAtPath } from "./field-path.js";
 import { RestHandlerContext } from "./handler-context.js";
 import { paramToJson } from "./param-value.js";
 import { restJsonBody } from "./rest-json.js";
+import { resumeCursor, sendEventStream } from "./sse.js";
 import type { RequestTurns } from "./request-turns.js";
 import type { RouteTrie } from "./route-trie.js";
 
@@ -50,6 +52,8 @@ export interface TranscoderOptions {
   prefix: string;
   /** Turns the requests wait for before the implementation and before the answer (request-turns.ts). */
   turns?: RequestTurns;
+  /** How long a server-sent events client may leave a write undrained before it is disconnected, ms (sse.ts). */
+  streamStallMs?: number;
 }
 
 const ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"];
@@ -89,6 +93,29 @@ export function registerTranscoder(app: FastifyInstance<any, any, any, any>, opt
           Code.Unimplemented,
         );
       const values = createContextValues().set(principalKey, principal);
+      if (route.method.methodKind === "server_streaming") {
+        const abort = new AbortController();
+        reply.raw.once("close", () => abort.abort());
+        const fields = input as { cursor?: string };
+        fields.cursor ??= resumeCursor(route.method.input, req.headers);
+        const ctx = new RestHandlerContext(
+          route.service,
+          route.method,
+          "GET",
+          req.url,
+          req.headers,
+          values,
+          abort.signal,
+        );
+        const stream = (await fn(input, ctx)) as AsyncIterable<unknown>;
+        const toError = (e: unknown) => {
+          const err = publicError(e, requestId);
+          logFailure(opts.logger, err, e, { requestId, rpc: route.method.name });
+          return err;
+        };
+        const stallMs = opts.streamStallMs ?? 30_000;
+        return sendEventStream(reply, route.method.output, stream, { requestId, stallMs, abort, toError });
+      }
       const ctx = new RestHandlerContext(route.service, route.method, req.method, req.url, req.headers, values);
       await opts.turns?.turn();
       const res = await fn(input, ctx);

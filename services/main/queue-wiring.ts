@@ -8,7 +8,8 @@ import type { Logger } from "pino";
 import type { ForgeEventSink, ForgePort } from "../forge/index.js";
 import { createQueueRunner, FREEZE_START_TIMER_PREFIX, type QueueRunner, type RunnerInput } from "../runner/index.js";
 import { createQueueService } from "../queue/index.js";
-import { addToInbox, cancelTimer, setTimer, type Pool, type PoolClient } from "../store/index.js";
+import { addToInbox, cancelTimer, setTimer, type ChangeFeed, type Pool, type PoolClient } from "../store/index.js";
+import type { LiveRegistry } from "../live/index.js";
 
 /**
  * The merge queue's parts: the runner (not started), the QueueService over it, and the sink that
@@ -33,6 +34,8 @@ export function wireQueue(deps: {
   logger: Logger;
   eventsWritten: () => void;
   now?: () => number;
+  /** The live streams' registry and change feed (WatchMergeQueue); absent: not served. */
+  live?: { registry: LiveRegistry; feed: ChangeFeed };
 }): QueueWiring {
   const runner = createQueueRunner({
     db: deps.db,
@@ -46,6 +49,7 @@ export function wireQueue(deps: {
     runner,
     forge: deps.forge,
     now: deps.now,
+    live: deps.live,
     eventsWritten: deps.eventsWritten,
     pauseChanged: (client, repository, change) =>
       addToInbox(client, repository, [

@@ -25,6 +25,7 @@ import { createProductService, createTokenService } from "../admin/index.js";
 import { registerDashboard } from "../dashboard/index.js";
 import { createAuthorizer, type PlatformTokenVerifier } from "../auth/index.js";
 import { buildApp, type App, type ServiceBinding } from "../gateway/index.js";
+import { LiveRegistry } from "../live/index.js";
 import { closeSharedPool } from "../offload/index.js";
 import { createSimulatorService } from "../simulator/index.js";
 import {
@@ -34,6 +35,7 @@ import {
   migrate,
   openDatabase,
   revokeToken,
+  startChangeFeed,
   startOutboxRelay,
   type Database,
 } from "../store/index.js";
@@ -123,6 +125,12 @@ export async function startServer(
     const applied = await migrate(db.url, (l) => logger.debug({ migrate: l }));
     if (applied.length) logger.info({ migrations: applied }, "PostgreSQL migrations applied");
 
+    // The live streams (docs/api.md "Streams"): PostgreSQL notifications and the watchers' registry.
+    const feed = await startChangeFeed(db.url, (e) => logger.warn({ err: e }, "change feed: reconnecting"));
+    cleanups.push(() => feed.close());
+    const registry = new LiveRegistry(settings.live);
+    const live = { registry, feed };
+
     const bindings: ServiceBinding[] = [];
     let clickhouseHere: ClickHouseClient | undefined;
     // Without the activity log here, the outbox is relayed by the process that runs it (it polls).
@@ -152,6 +160,7 @@ export async function startServer(
         clickhouse,
         cursorSecret: admin.key,
         pages,
+        live,
       });
       bindings.push({ service: ActivityLogService, impl: activityLog } as ServiceBinding);
     }
@@ -164,7 +173,7 @@ export async function startServer(
       platform = forge.platform;
       bindings.push(...forge.bindings);
       if (services.has("queue")) {
-        const queue = wireQueue({ db: db.pool, api: db.api, forge: forge.forge, logger, eventsWritten });
+        const queue = wireQueue({ db: db.pool, api: db.api, forge: forge.forge, logger, eventsWritten, live });
         forge.setSink(queue.sink);
         queue.runner.start();
         cleanups.push(() => queue.runner.stop());
@@ -213,9 +222,12 @@ export async function startServer(
         await registerDashboard(app);
       },
       readiness: readiness.checks,
-      readinessDetails: readiness.details,
+      readinessDetails: async () => ({ ...(await readiness.details()), streams: registry.stats() }),
+      streamStallMs: settings.live.stallMs,
     });
     cleanups.push(() => app.close());
+    // Open streams end first (UNAVAILABLE, "reconnect"), so that closing the app does not wait for them.
+    cleanups.push(async () => registry.close());
     await app.listen({ port: settings.port, host: settings.host });
     const port = (app.server.address() as { port: number }).port;
     onBanner(

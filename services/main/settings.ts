@@ -4,6 +4,7 @@
  */
 import path from "node:path";
 import { z } from "zod";
+import { DEFAULT_LIVE_LIMITS, type LiveLimits } from "../live/index.js";
 
 const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -32,6 +33,10 @@ const Env = z.object({
   YARDMASTER_QUEUE_URL: z.string().url().optional(),
   YARDMASTER_SIMULATOR_URL: z.string().url().optional(),
   YARDMASTER_ACTIVITY_LOG_URL: z.string().url().optional(),
+  // The live streams' limits (docs/api.md "Streams"; live/live-registry.ts).
+  LIVE_MAX_WATCHERS: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_LIVE_LIMITS.maxWatchers),
+  LIVE_BUFFER_MESSAGES: z.coerce.number().int().min(2).max(100_000).default(DEFAULT_LIVE_LIMITS.maxBuffered),
+  LIVE_STALL_MS: z.coerce.number().int().min(100).max(3_600_000).default(DEFAULT_LIVE_LIMITS.stallMs),
 });
 
 /** The services a process can run (`yardmaster serve --only`, docs/deployment.md). */
@@ -62,6 +67,8 @@ export type Settings = {
   serviceUrl: string;
   /** Where the services this process does not run are served (split deployment); absent: not served here. */
   remotes: Partial<Record<ServiceName, string>>;
+  /** The live streams' limits (LIVE_MAX_WATCHERS, LIVE_BUFFER_MESSAGES, LIVE_STALL_MS). */
+  live: LiveLimits;
 };
 
 /** Thrown for an invalid environment variable. */
@@ -99,6 +106,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     github: { appId: e.GITHUB_APP_ID, privateKey: e.GITHUB_PRIVATE_KEY, webhookSecret: e.GITHUB_WEBHOOK_SECRET },
     logLevel: e.LOG_LEVEL,
     serviceUrl: e.YARDMASTER_URL,
+    live: { maxWatchers: e.LIVE_MAX_WATCHERS, maxBuffered: e.LIVE_BUFFER_MESSAGES, stallMs: e.LIVE_STALL_MS },
     remotes: Object.fromEntries(
       Object.entries({
         queue: e.YARDMASTER_QUEUE_URL,

@@ -7,7 +7,8 @@
  */
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
-import type { QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
+import { create } from "@bufbuild/protobuf";
+import { GetMergeQueueStatusResponseSchema, type QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
 import { DomainError, invalidField } from "../contracts/index.js";
 import {
   branchesWithQueue,
@@ -26,8 +27,10 @@ import {
   queueRulesApiConfiguration,
   type Configuration,
 } from "../config/index.js";
-import { baseRefsInWindow } from "../store/index.js";
-import { fullName } from "./caller.js";
+import { baseRefsInWindow, type ChangeFeed } from "../store/index.js";
+import { fullName, type RepoRequest } from "./caller.js";
+import { watchMergeQueueHandler } from "./watch-status.js";
+import type { LiveRegistry } from "../live/index.js";
 import { freezeHandlers, type FreezeDeps } from "./freeze-handlers.js";
 import { pauseHandlers, type PauseDeps } from "./pause-handlers.js";
 import { mergeabilityDetail } from "./pull-detail.js";
@@ -45,9 +48,20 @@ export interface QueueServiceDeps extends PauseDeps, Omit<FreezeDeps, "now"> {
   forge: ForgePort;
   now?: () => number;
   states?: QueueStateReads;
+  /** The live streams' registry and change feed; without them WatchMergeQueue is not served. */
+  live?: { registry: LiveRegistry; feed: ChangeFeed };
 }
 
 const DAY_MS = 86_400_000;
+
+/** The status of a repository the queue has never seen. */
+const EMPTY_STATUS = {
+  scopeQueues: { __default__: { values: [] } },
+  batches: [],
+  waitingPullRequests: [],
+  automaticConflictResolutionUnsupported: true,
+  mode: "serial",
+};
 
 /**
  * The time window of `/queues/branches` (docs/api.md #18): end default now, start default end - 1 day.
@@ -94,6 +108,15 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
     return loaded.config;
   }
 
+  /** The status answer of `req` now, and the state it was computed from (status-answers.ts). */
+  async function statusNow(req: RepoRequest & { branch?: string }) {
+    const arrivedAt = now();
+    const s = await state(req);
+    if (!s) return { state: null, message: create(GetMergeQueueStatusResponseSchema, EMPTY_STATUS) };
+    const key = JSON.stringify([fullName(req), req.branch ?? null]);
+    return { state: s, message: answers(key, s, arrivedAt, (at) => status(statusView(s, req.branch, at))) };
+  }
+
   // A forge failure while answering (mergeability detail, an extended configuration) is answered
   // with its own kind by the gateway (contracts/domain-error.ts): 429, 503, 404.
   return {
@@ -104,19 +127,11 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
       return { branches: s ? branchesWithQueue(s) : [] };
     },
     async getMergeQueueStatus(req) {
-      const arrivedAt = now();
-      const s = await state(req);
-      if (!s)
-        return {
-          scopeQueues: { __default__: { values: [] } },
-          batches: [],
-          waitingPullRequests: [],
-          automaticConflictResolutionUnsupported: true,
-          mode: "serial",
-        };
-      const key = JSON.stringify([fullName(req), req.branch ?? null]);
-      return answers(key, s, arrivedAt, (at) => status(statusView(s, req.branch, at)));
+      return (await statusNow(req)).message;
     },
+    ...(deps.live && {
+      watchMergeQueue: watchMergeQueueHandler({ ...deps.live, now, status: statusNow }),
+    }),
     async getQueuedPullRequest(req) {
       const s = await state(req);
       const view = s && pullView(s, number(req.prNumber), now());

@@ -9,6 +9,13 @@ export {
   type PoolClient,
 } from "./database.js";
 export { freePort, startEmbeddedPostgres } from "./embedded-postgres.js";
+export {
+  LOG_CHANNEL,
+  QUEUE_CHANNEL,
+  startChangeFeed,
+  type ChangeFeed,
+  type ChangeListener,
+} from "./change-feed.js";
 export { FreshRead } from "./fresh-read.js";
 export { migrate } from "./migrate.js";
 export {

@@ -22,6 +22,7 @@ import {
   relayBatchRows,
   type StoredEventRow,
 } from "./outbox.js";
+import { LOG_CHANNEL } from "./change-feed.js";
 
 /** Where relayed events go (activity-log/event-store.ts for ClickHouse). */
 export interface EventSink {
@@ -95,6 +96,8 @@ export function startOutboxRelay(deps: {
             if (lost) throw lost;
             await deps.sink.insertEvents(rows, { mayExist });
             await deleteRelayBatch(client, batch);
+            // Live streams learn of the stored events (change-feed.ts), in every process.
+            await client.query("SELECT pg_notify($1::text, $2::text)", [LOG_CHANNEL, notifyPayload(rows)]);
           }
         }
       } finally {
@@ -153,4 +156,16 @@ export function startOutboxRelay(deps: {
       if (running) await running;
     },
   };
+}
+
+/** Largest notification payload sent (PostgreSQL's limit is 8000 bytes). */
+const MAX_PAYLOAD = 7000;
+
+/**
+ * The {@link LOG_CHANNEL} payload of a stored batch: the JSON array of its repositories, or "*"
+ * (every repository) when that would not fit in a notification.
+ */
+export function notifyPayload(rows: readonly { repository: string }[]): string {
+  const text = JSON.stringify([...new Set(rows.map((r) => r.repository))]);
+  return text.length > MAX_PAYLOAD ? "*" : text;
 }

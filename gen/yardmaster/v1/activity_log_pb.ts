@@ -16,7 +16,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file yardmaster/v1/activity_log.proto.
  */
 export const file_yardmaster_v1_activity_log: GenFile = /*@__PURE__*/
-  fileDesc("CiB5YXJkbWFzdGVyL3YxL2FjdGl2aXR5X2xvZy5wcm90bxINeWFyZG1hc3Rlci52MSKuBQoPTGlzdExvZ3NSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQSHgoMcHVsbF9yZXF1ZXN0GAMgAygDQgjK8xgESAFwZBIiChBub3RfcHVsbF9yZXF1ZXN0GAQgAygDQgjK8xgESAFwZBIgCghiYXNlX3JlZhgFIAEoCUIJyvMYBSgBMP8BSACIAQESHAoKYmF0Y2hfcHVsbBgGIAMoA0IIyvMYBEgBcGQSIAoObm90X2JhdGNoX3B1bGwYByADKANCCMrzGARIAXBkEhoKCmV2ZW50X3R5cGUYCCADKAlCBsrzGAJwZBIeCg5ub3RfZXZlbnRfdHlwZRgJIAMoCUIGyvMYAnBkEi8KB291dGNvbWUYCiADKA4yFi55YXJkbWFzdGVyLnYxLk91dGNvbWVCBsrzGAJwZBIzCgtub3Rfb3V0Y29tZRgLIAMoDjIWLnlhcmRtYXN0ZXIudjEuT3V0Y29tZUIGyvMYAnBkEhoKB3RyaWdnZXIYDCADKAlCCcrzGAUw/wFwZBIeCgtub3RfdHJpZ2dlchgNIAMoCUIJyvMYBTD/AXBkEjEKDXJlY2VpdmVkX2Zyb20YDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC3JlY2VpdmVkX3RvGA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgZjdXJzb3IYECABKAlIAYgBARIjCghwZXJfcGFnZRgRIAEoBUIMyvMYCEABSAFgZGgBSAKIAQFCCwoJX2Jhc2VfcmVmQgkKB19jdXJzb3JCCwoJX3Blcl9wYWdlIlgKEExpc3RMb2dzUmVzcG9uc2USDAoEc2l6ZRgBIAEoBRIQCghwZXJfcGFnZRgCIAEoBRIkCgZldmVudHMYAyADKAsyFC55YXJkbWFzdGVyLnYxLkV2ZW50IuEEChRBZ2dyZWdhdGVMb2dzUmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEh4KDHB1bGxfcmVxdWVzdBgDIAMoA0IIyvMYBEgBcGQSIgoQbm90X3B1bGxfcmVxdWVzdBgEIAMoA0IIyvMYBEgBcGQSIAoIYmFzZV9yZWYYBSABKAlCCcrzGAUoATD/AUgAiAEBEhwKCmJhdGNoX3B1bGwYBiADKANCCMrzGARIAXBkEiAKDm5vdF9iYXRjaF9wdWxsGAcgAygDQgjK8xgESAFwZBIaCgpldmVudF90eXBlGAggAygJQgbK8xgCcGQSHgoObm90X2V2ZW50X3R5cGUYCSADKAlCBsrzGAJwZBIvCgdvdXRjb21lGAogAygOMhYueWFyZG1hc3Rlci52MS5PdXRjb21lQgbK8xgCcGQSMwoLbm90X291dGNvbWUYCyADKA4yFi55YXJkbWFzdGVyLnYxLk91dGNvbWVCBsrzGAJwZBIaCgd0cmlnZ2VyGAwgAygJQgnK8xgFMP8BcGQSHgoLbm90X3RyaWdnZXIYDSADKAlCCcrzGAUw/wFwZBIxCg1yZWNlaXZlZF9mcm9tGA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtyZWNlaXZlZF90bxgPIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCCwoJX2Jhc2VfcmVmInQKD0hpc3RvZ3JhbUJ1Y2tldBIpCgVzdGFydBgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJwoDZW5kGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVjb3VudBgDIAEoAyIqCgpGYWNldENvdW50Eg0KBXZhbHVlGAEgASgJEg0KBWNvdW50GAIgASgDIvYCChVBZ2dyZWdhdGVMb2dzUmVzcG9uc2USDQoFdG90YWwYASABKAMSHQoVaW50ZXJ2YWxfc2l6ZV9zZWNvbmRzGAIgASgDEjEKCWhpc3RvZ3JhbRgDIAMoCzIeLnlhcmRtYXN0ZXIudjEuSGlzdG9ncmFtQnVja2V0EjAKDWJ5X2V2ZW50X3R5cGUYBCADKAsyGS55YXJkbWFzdGVyLnYxLkZhY2V0Q291bnQSLQoKYnlfb3V0Y29tZRgFIAMoCzIZLnlhcmRtYXN0ZXIudjEuRmFjZXRDb3VudBItCgpieV90cmlnZ2VyGAYgAygLMhkueWFyZG1hc3Rlci52MS5GYWNldENvdW50EjIKD2J5X3B1bGxfcmVxdWVzdBgHIAMoCzIZLnlhcmRtYXN0ZXIudjEuRmFjZXRDb3VudBI4ChVieV9iYXRjaF9wdWxsX3JlcXVlc3QYCCADKAsyGS55YXJkbWFzdGVyLnYxLkZhY2V0Q291bnQilAIKCkV2ZW50SW5wdXQSFAoEdHlwZRgBIAEoCUIGyvMYAlABEh0KCnJlcG9zaXRvcnkYAiABKAlCCcrzGAUwjQFQARIZCgxwdWxsX3JlcXVlc3QYAyABKANIAIgBARIgCghiYXNlX3JlZhgEIAEoCUIJyvMYBSgBMP8BSAGIAQESGgoHdHJpZ2dlchgFIAEoCUIJyvMYBTD/AVABEi8KC3JlY2VpdmVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIpCghtZXRhZGF0YRgHIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RCDwoNX3B1bGxfcmVxdWVzdEILCglfYmFzZV9yZWYiZAoTQXBwZW5kRXZlbnRzUmVxdWVzdBIiCg9pZGVtcG90ZW5jeV9rZXkYASABKAlCCcrzGAUwyAFQARIpCgZldmVudHMYAiADKAsyGS55YXJkbWFzdGVyLnYxLkV2ZW50SW5wdXQiNQoUQXBwZW5kRXZlbnRzUmVzcG9uc2USCwoDaWRzGAEgAygDEhAKCHJlcGxheWVkGAIgASgIMvsCChJBY3Rpdml0eUxvZ1NlcnZpY2USeAoITGlzdExvZ3MSHi55YXJkbWFzdGVyLnYxLkxpc3RMb2dzUmVxdWVzdBofLnlhcmRtYXN0ZXIudjEuTGlzdExvZ3NSZXNwb25zZSIrgtPkkwIlEiMvdjEvcmVwb3Mve293bmVyfS97cmVwb3NpdG9yeX0vbG9ncxKRAQoNQWdncmVnYXRlTG9ncxIjLnlhcmRtYXN0ZXIudjEuQWdncmVnYXRlTG9nc1JlcXVlc3QaJC55YXJkbWFzdGVyLnYxLkFnZ3JlZ2F0ZUxvZ3NSZXNwb25zZSI1gtPkkwIvEi0vdjEvcmVwb3Mve293bmVyfS97cmVwb3NpdG9yeX0vbG9ncy9hZ2dyZWdhdGUSVwoMQXBwZW5kRXZlbnRzEiIueWFyZG1hc3Rlci52MS5BcHBlbmRFdmVudHNSZXF1ZXN0GiMueWFyZG1hc3Rlci52MS5BcHBlbmRFdmVudHNSZXNwb25zZWIGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_struct, file_google_protobuf_timestamp, file_yardmaster_v1_common, file_yardmaster_v1_events]);
+  fileDesc("CiB5YXJkbWFzdGVyL3YxL2FjdGl2aXR5X2xvZy5wcm90bxINeWFyZG1hc3Rlci52MSKuBQoPTGlzdExvZ3NSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQSHgoMcHVsbF9yZXF1ZXN0GAMgAygDQgjK8xgESAFwZBIiChBub3RfcHVsbF9yZXF1ZXN0GAQgAygDQgjK8xgESAFwZBIgCghiYXNlX3JlZhgFIAEoCUIJyvMYBSgBMP8BSACIAQESHAoKYmF0Y2hfcHVsbBgGIAMoA0IIyvMYBEgBcGQSIAoObm90X2JhdGNoX3B1bGwYByADKANCCMrzGARIAXBkEhoKCmV2ZW50X3R5cGUYCCADKAlCBsrzGAJwZBIeCg5ub3RfZXZlbnRfdHlwZRgJIAMoCUIGyvMYAnBkEi8KB291dGNvbWUYCiADKA4yFi55YXJkbWFzdGVyLnYxLk91dGNvbWVCBsrzGAJwZBIzCgtub3Rfb3V0Y29tZRgLIAMoDjIWLnlhcmRtYXN0ZXIudjEuT3V0Y29tZUIGyvMYAnBkEhoKB3RyaWdnZXIYDCADKAlCCcrzGAUw/wFwZBIeCgtub3RfdHJpZ2dlchgNIAMoCUIJyvMYBTD/AXBkEjEKDXJlY2VpdmVkX2Zyb20YDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC3JlY2VpdmVkX3RvGA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgZjdXJzb3IYECABKAlIAYgBARIjCghwZXJfcGFnZRgRIAEoBUIMyvMYCEABSAFgZGgBSAKIAQFCCwoJX2Jhc2VfcmVmQgkKB19jdXJzb3JCCwoJX3Blcl9wYWdlIlgKEExpc3RMb2dzUmVzcG9uc2USDAoEc2l6ZRgBIAEoBRIQCghwZXJfcGFnZRgCIAEoBRIkCgZldmVudHMYAyADKAsyFC55YXJkbWFzdGVyLnYxLkV2ZW50IswEChBXYXRjaExvZ3NSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQSHgoMcHVsbF9yZXF1ZXN0GAMgAygDQgjK8xgESAFwZBIiChBub3RfcHVsbF9yZXF1ZXN0GAQgAygDQgjK8xgESAFwZBIgCghiYXNlX3JlZhgFIAEoCUIJyvMYBSgBMP8BSACIAQESHAoKYmF0Y2hfcHVsbBgGIAMoA0IIyvMYBEgBcGQSIAoObm90X2JhdGNoX3B1bGwYByADKANCCMrzGARIAXBkEhoKCmV2ZW50X3R5cGUYCCADKAlCBsrzGAJwZBIeCg5ub3RfZXZlbnRfdHlwZRgJIAMoCUIGyvMYAnBkEi8KB291dGNvbWUYCiADKA4yFi55YXJkbWFzdGVyLnYxLk91dGNvbWVCBsrzGAJwZBIzCgtub3Rfb3V0Y29tZRgLIAMoDjIWLnlhcmRtYXN0ZXIudjEuT3V0Y29tZUIGyvMYAnBkEhoKB3RyaWdnZXIYDCADKAlCCcrzGAUw/wFwZBIeCgtub3RfdHJpZ2dlchgNIAMoCUIJyvMYBTD/AXBkEjEKDXJlY2VpdmVkX2Zyb20YDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKBmN1cnNvchgQIAEoCUgBiAEBQgsKCV9iYXNlX3JlZkIJCgdfY3Vyc29yIkgKEVdhdGNoTG9nc1Jlc3BvbnNlEiMKBWV2ZW50GAEgASgLMhQueWFyZG1hc3Rlci52MS5FdmVudBIOCgZjdXJzb3IYAiABKAki4QQKFEFnZ3JlZ2F0ZUxvZ3NSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQSHgoMcHVsbF9yZXF1ZXN0GAMgAygDQgjK8xgESAFwZBIiChBub3RfcHVsbF9yZXF1ZXN0GAQgAygDQgjK8xgESAFwZBIgCghiYXNlX3JlZhgFIAEoCUIJyvMYBSgBMP8BSACIAQESHAoKYmF0Y2hfcHVsbBgGIAMoA0IIyvMYBEgBcGQSIAoObm90X2JhdGNoX3B1bGwYByADKANCCMrzGARIAXBkEhoKCmV2ZW50X3R5cGUYCCADKAlCBsrzGAJwZBIeCg5ub3RfZXZlbnRfdHlwZRgJIAMoCUIGyvMYAnBkEi8KB291dGNvbWUYCiADKA4yFi55YXJkbWFzdGVyLnYxLk91dGNvbWVCBsrzGAJwZBIzCgtub3Rfb3V0Y29tZRgLIAMoDjIWLnlhcmRtYXN0ZXIudjEuT3V0Y29tZUIGyvMYAnBkEhoKB3RyaWdnZXIYDCADKAlCCcrzGAUw/wFwZBIeCgtub3RfdHJpZ2dlchgNIAMoCUIJyvMYBTD/AXBkEjEKDXJlY2VpdmVkX2Zyb20YDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC3JlY2VpdmVkX3RvGA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEILCglfYmFzZV9yZWYidAoPSGlzdG9ncmFtQnVja2V0EikKBXN0YXJ0GAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBInCgNlbmQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg0KBWNvdW50GAMgASgDIioKCkZhY2V0Q291bnQSDQoFdmFsdWUYASABKAkSDQoFY291bnQYAiABKAMi9gIKFUFnZ3JlZ2F0ZUxvZ3NSZXNwb25zZRINCgV0b3RhbBgBIAEoAxIdChVpbnRlcnZhbF9zaXplX3NlY29uZHMYAiABKAMSMQoJaGlzdG9ncmFtGAMgAygLMh4ueWFyZG1hc3Rlci52MS5IaXN0b2dyYW1CdWNrZXQSMAoNYnlfZXZlbnRfdHlwZRgEIAMoCzIZLnlhcmRtYXN0ZXIudjEuRmFjZXRDb3VudBItCgpieV9vdXRjb21lGAUgAygLMhkueWFyZG1hc3Rlci52MS5GYWNldENvdW50Ei0KCmJ5X3RyaWdnZXIYBiADKAsyGS55YXJkbWFzdGVyLnYxLkZhY2V0Q291bnQSMgoPYnlfcHVsbF9yZXF1ZXN0GAcgAygLMhkueWFyZG1hc3Rlci52MS5GYWNldENvdW50EjgKFWJ5X2JhdGNoX3B1bGxfcmVxdWVzdBgIIAMoCzIZLnlhcmRtYXN0ZXIudjEuRmFjZXRDb3VudCKUAgoKRXZlbnRJbnB1dBIUCgR0eXBlGAEgASgJQgbK8xgCUAESHQoKcmVwb3NpdG9yeRgCIAEoCUIJyvMYBTCNAVABEhkKDHB1bGxfcmVxdWVzdBgDIAEoA0gAiAEBEiAKCGJhc2VfcmVmGAQgASgJQgnK8xgFKAEw/wFIAYgBARIaCgd0cmlnZ2VyGAUgASgJQgnK8xgFMP8BUAESLwoLcmVjZWl2ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEikKCG1ldGFkYXRhGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEIPCg1fcHVsbF9yZXF1ZXN0QgsKCV9iYXNlX3JlZiJkChNBcHBlbmRFdmVudHNSZXF1ZXN0EiIKD2lkZW1wb3RlbmN5X2tleRgBIAEoCUIJyvMYBTDIAVABEikKBmV2ZW50cxgCIAMoCzIZLnlhcmRtYXN0ZXIudjEuRXZlbnRJbnB1dCI1ChRBcHBlbmRFdmVudHNSZXNwb25zZRILCgNpZHMYASADKAMSEAoIcmVwbGF5ZWQYAiABKAgygQQKEkFjdGl2aXR5TG9nU2VydmljZRJ4CghMaXN0TG9ncxIeLnlhcmRtYXN0ZXIudjEuTGlzdExvZ3NSZXF1ZXN0Gh8ueWFyZG1hc3Rlci52MS5MaXN0TG9nc1Jlc3BvbnNlIiuC0+STAiUSIy92MS9yZXBvcy97b3duZXJ9L3tyZXBvc2l0b3J5fS9sb2dzEpEBCg1BZ2dyZWdhdGVMb2dzEiMueWFyZG1hc3Rlci52MS5BZ2dyZWdhdGVMb2dzUmVxdWVzdBokLnlhcmRtYXN0ZXIudjEuQWdncmVnYXRlTG9nc1Jlc3BvbnNlIjWC0+STAi8SLS92MS9yZXBvcy97b3duZXJ9L3tyZXBvc2l0b3J5fS9sb2dzL2FnZ3JlZ2F0ZRKDAQoJV2F0Y2hMb2dzEh8ueWFyZG1hc3Rlci52MS5XYXRjaExvZ3NSZXF1ZXN0GiAueWFyZG1hc3Rlci52MS5XYXRjaExvZ3NSZXNwb25zZSIxgtPkkwIrEikvdjEvcmVwb3Mve293bmVyfS97cmVwb3NpdG9yeX0vbG9nczp3YXRjaDABElcKDEFwcGVuZEV2ZW50cxIiLnlhcmRtYXN0ZXIudjEuQXBwZW5kRXZlbnRzUmVxdWVzdBojLnlhcmRtYXN0ZXIudjEuQXBwZW5kRXZlbnRzUmVzcG9uc2ViBnByb3RvMw", [file_google_api_annotations, file_google_protobuf_struct, file_google_protobuf_timestamp, file_yardmaster_v1_common, file_yardmaster_v1_events]);
 
 /**
  * Request of ListLogs, REST GET /v1/repos/{owner}/{repository}/logs (docs/activity-log.md):
@@ -173,6 +173,129 @@ export const ListLogsResponseSchema: GenMessage<ListLogsResponse> = /*@__PURE__*
   messageDesc(file_yardmaster_v1_activity_log, 1);
 
 /**
+ * Request of WatchLogs, REST GET /v1/repos/{owner}/{repository}/logs:watch (docs/api.md
+ * "Streams"): the filters of ListLogsRequest with the same meanings, a start and a cursor.
+ *
+ * @generated from message yardmaster.v1.WatchLogsRequest
+ */
+export type WatchLogsRequest = Message<"yardmaster.v1.WatchLogsRequest"> & {
+  /**
+   * @generated from field: string owner = 1;
+   */
+  owner: string;
+
+  /**
+   * @generated from field: string repository = 2;
+   */
+  repository: string;
+
+  /**
+   * @generated from field: repeated int64 pull_request = 3;
+   */
+  pullRequest: bigint[];
+
+  /**
+   * @generated from field: repeated int64 not_pull_request = 4;
+   */
+  notPullRequest: bigint[];
+
+  /**
+   * @generated from field: optional string base_ref = 5;
+   */
+  baseRef?: string | undefined;
+
+  /**
+   * @generated from field: repeated int64 batch_pull = 6;
+   */
+  batchPull: bigint[];
+
+  /**
+   * @generated from field: repeated int64 not_batch_pull = 7;
+   */
+  notBatchPull: bigint[];
+
+  /**
+   * @generated from field: repeated string event_type = 8;
+   */
+  eventType: string[];
+
+  /**
+   * @generated from field: repeated string not_event_type = 9;
+   */
+  notEventType: string[];
+
+  /**
+   * @generated from field: repeated yardmaster.v1.Outcome outcome = 10;
+   */
+  outcome: Outcome[];
+
+  /**
+   * @generated from field: repeated yardmaster.v1.Outcome not_outcome = 11;
+   */
+  notOutcome: Outcome[];
+
+  /**
+   * @generated from field: repeated string trigger = 12;
+   */
+  trigger: string[];
+
+  /**
+   * @generated from field: repeated string not_trigger = 13;
+   */
+  notTrigger: string[];
+
+  /**
+   * Where a stream without cursor starts (inclusive), RFC 3339 with a UTC offset, at most one day
+   * back; default now. Ignored with a cursor.
+   *
+   * @generated from field: google.protobuf.Timestamp received_from = 14;
+   */
+  receivedFrom?: Timestamp | undefined;
+
+  /**
+   * The cursor of the last event received (WatchLogsResponse.cursor, or the SSE `Last-Event-ID`):
+   * the stream resumes right after it. Bound to the repository and filters it was issued for.
+   *
+   * @generated from field: optional string cursor = 16;
+   */
+  cursor?: string | undefined;
+};
+
+/**
+ * Describes the message yardmaster.v1.WatchLogsRequest.
+ * Use `create(WatchLogsRequestSchema)` to create a new message.
+ */
+export const WatchLogsRequestSchema: GenMessage<WatchLogsRequest> = /*@__PURE__*/
+  messageDesc(file_yardmaster_v1_activity_log, 2);
+
+/**
+ * One message of WatchLogs: one event and the cursor that resumes right after it
+ * (docs/api.md "Streams").
+ *
+ * @generated from message yardmaster.v1.WatchLogsResponse
+ */
+export type WatchLogsResponse = Message<"yardmaster.v1.WatchLogsResponse"> & {
+  /**
+   * @generated from field: yardmaster.v1.Event event = 1;
+   */
+  event?: Event | undefined;
+
+  /**
+   * Opaque, URL-safe; pass it as WatchLogsRequest.cursor (or `Last-Event-ID`) to resume.
+   *
+   * @generated from field: string cursor = 2;
+   */
+  cursor: string;
+};
+
+/**
+ * Describes the message yardmaster.v1.WatchLogsResponse.
+ * Use `create(WatchLogsResponseSchema)` to create a new message.
+ */
+export const WatchLogsResponseSchema: GenMessage<WatchLogsResponse> = /*@__PURE__*/
+  messageDesc(file_yardmaster_v1_activity_log, 3);
+
+/**
  * Request of AggregateLogs, REST GET /v1/repos/{owner}/{repository}/logs/aggregate: the filters
  * and window of ListLogsRequest, with the same meanings and defaults, without cursor and per_page.
  * docs/activity-log.md "Aggregates".
@@ -261,7 +384,7 @@ export type AggregateLogsRequest = Message<"yardmaster.v1.AggregateLogsRequest">
  * Use `create(AggregateLogsRequestSchema)` to create a new message.
  */
 export const AggregateLogsRequestSchema: GenMessage<AggregateLogsRequest> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_activity_log, 2);
+  messageDesc(file_yardmaster_v1_activity_log, 4);
 
 /**
  * One bucket of AggregateLogsResponse.histogram: the events of the window received in
@@ -293,7 +416,7 @@ export type HistogramBucket = Message<"yardmaster.v1.HistogramBucket"> & {
  * Use `create(HistogramBucketSchema)` to create a new message.
  */
 export const HistogramBucketSchema: GenMessage<HistogramBucket> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_activity_log, 3);
+  messageDesc(file_yardmaster_v1_activity_log, 5);
 
 /**
  * One value of an AggregateLogsResponse facet with its number of events; a value with no
@@ -318,7 +441,7 @@ export type FacetCount = Message<"yardmaster.v1.FacetCount"> & {
  * Use `create(FacetCountSchema)` to create a new message.
  */
 export const FacetCountSchema: GenMessage<FacetCount> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_activity_log, 4);
+  messageDesc(file_yardmaster_v1_activity_log, 6);
 
 /**
  * Response of AggregateLogs: the total, a zero-filled histogram of the window and five facets,
@@ -386,7 +509,7 @@ export type AggregateLogsResponse = Message<"yardmaster.v1.AggregateLogsResponse
  * Use `create(AggregateLogsResponseSchema)` to create a new message.
  */
 export const AggregateLogsResponseSchema: GenMessage<AggregateLogsResponse> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_activity_log, 5);
+  messageDesc(file_yardmaster_v1_activity_log, 7);
 
 /**
  * An event to record; the service assigns its id and derives its outcome.
@@ -441,7 +564,7 @@ export type EventInput = Message<"yardmaster.v1.EventInput"> & {
  * Use `create(EventInputSchema)` to create a new message.
  */
 export const EventInputSchema: GenMessage<EventInput> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_activity_log, 6);
+  messageDesc(file_yardmaster_v1_activity_log, 8);
 
 /**
  * Request of AppendEvents (internal, admin key only, no REST route): up to 10,000 events of
@@ -472,7 +595,7 @@ export type AppendEventsRequest = Message<"yardmaster.v1.AppendEventsRequest"> &
  * Use `create(AppendEventsRequestSchema)` to create a new message.
  */
 export const AppendEventsRequestSchema: GenMessage<AppendEventsRequest> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_activity_log, 7);
+  messageDesc(file_yardmaster_v1_activity_log, 9);
 
 /**
  * Response of AppendEvents: the ids assigned, or those of the first delivery when the same
@@ -501,7 +624,7 @@ export type AppendEventsResponse = Message<"yardmaster.v1.AppendEventsResponse">
  * Use `create(AppendEventsResponseSchema)` to create a new message.
  */
 export const AppendEventsResponseSchema: GenMessage<AppendEventsResponse> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_activity_log, 8);
+  messageDesc(file_yardmaster_v1_activity_log, 10);
 
 /**
  * The activity log of a repository, stored in ClickHouse. docs/activity-log.md; decisions in
@@ -533,6 +656,28 @@ export const ActivityLogService: GenService<{
     methodKind: "unary";
     input: typeof AggregateLogsRequestSchema;
     output: typeof AggregateLogsResponseSchema;
+  },
+  /**
+   * Live tail (docs/api.md "Streams"): the events matching the filters of ListLogs as they reach
+   * the log, oldest first ((received_at, id) ascending), each with a cursor. Without a cursor the
+   * stream starts with events received from `received_from` (default: now); with the cursor of the
+   * last event a client got, it resumes with no gap and no duplicate, across reconnects and
+   * server restarts. An event is delivered once it is stored in ClickHouse (NOTIFY from the
+   * relay); the cursor keeps the ids delivered above the settled time, so a late-committed event
+   * with an older `received_at` is still delivered once (docs/activity-log.md "Live tail").
+   * Server-streaming over Connect, gRPC and gRPC-Web; REST: server-sent events on
+   * GET .../logs:watch, `id:` the cursor, `Last-Event-ID` resumes, keep-alive comments every 15 s.
+   * Errors: those of ListLogs (INVALID_ARGUMENT naming `cursor` for a cursor altered or of other
+   * filters); RESOURCE_EXHAUSTED when the client fell behind by more than the per-watcher buffer
+   * (the stream ends; resume from the last cursor received) or the server holds its limit of
+   * watchers; UNAVAILABLE (503) when ClickHouse or PostgreSQL cannot be reached.
+   *
+   * @generated from rpc yardmaster.v1.ActivityLogService.WatchLogs
+   */
+  watchLogs: {
+    methodKind: "server_streaming";
+    input: typeof WatchLogsRequestSchema;
+    output: typeof WatchLogsResponseSchema;
   },
   /**
    * Internal (admin key only, no REST route): records events of other producers. Every event is
