@@ -74,3 +74,66 @@ export function useLive<T>(source: Source<T>, deps: unknown[]): Live<T> & { refr
   }, [...deps, generation]);
   return { ...state, refresh: () => setGeneration((g) => g + 1) };
 }
+
+/** The values of several async iterables as they come, until all end or one throws. */
+export async function* merge<T>(sources: AsyncIterable<T>[]): AsyncIterable<T> {
+  const iterators = sources.map((s) => s[Symbol.asyncIterator]());
+  const pending = new Map<number, Promise<{ i: number; r: IteratorResult<T> }>>();
+  const next = (i: number) =>
+    pending.set(
+      i,
+      iterators[i].next().then((r) => ({ i, r })),
+    );
+  iterators.forEach((_, i) => next(i));
+  try {
+    while (pending.size > 0) {
+      const { i, r } = await Promise.race(pending.values());
+      if (r.done) pending.delete(i);
+      else {
+        next(i);
+        yield r.value;
+      }
+    }
+  } finally {
+    // The others stop; a failure they answer meanwhile is theirs, not the consumer's.
+    for (const p of pending.values()) p.catch(() => undefined);
+    for (const it of iterators) it.return?.()?.catch(() => undefined);
+  }
+}
+
+/**
+ * A source reading `stream` while the server serves it, and `fallback` (polling) when it answers
+ * UNIMPLEMENTED (a server, or a split deployment's remote service, without the streaming RPCs).
+ */
+export function streamOr<T>(stream: Source<T>, fallback: Source<T>): Source<T> {
+  return async function* (signal) {
+    try {
+      yield* stream(signal);
+    } catch (e) {
+      if ((e as { code?: number }).code !== 12) throw e;
+      yield* fallback(signal);
+    }
+  };
+}
+
+/**
+ * A source that loads once, then again on every message of `changes` (a server stream that says
+ * something changed), falling back to polling `load` every `pollMs` without streams.
+ */
+export function reloadOn<T>(
+  load: (signal: AbortSignal) => Promise<T>,
+  changes: (signal: AbortSignal) => AsyncIterable<unknown>,
+  pollMs: number,
+): Source<T> {
+  return streamOr(
+    async function* (signal) {
+      const stream = changes(signal)[Symbol.asyncIterator]();
+      // The stream is opened before the first load, so no change between the two is missed.
+      const first = stream.next();
+      first.catch(() => undefined); // awaited below; a failure before that is not unhandled
+      yield await load(signal);
+      for (let r = await first; !r.done; r = await stream.next()) yield await load(signal);
+    },
+    poll(load, pollMs),
+  );
+}

@@ -2,13 +2,15 @@
  * The activity-log page's snapshot (docs/dashboard.md "Activity log"): aggregates (total,
  * histogram, facets) and one page of events for the filters in the page's URL, plus a count per
  * base ref (AggregateLogs has no base-ref facet: each base ref of ListQueueBaseRefs is counted
- * with its own filter). Polled while no stream is available; the first page is the live tail.
+ * with its own filter). The newest page is the live tail: events from WatchLogs are added to it
+ * as they reach the log, and the counts are read again at most every {@link RECOUNT_MS}; polled
+ * when the server has no streams.
  */
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { AggregateLogsResponse } from "../../../gen/yardmaster/v1/activity_log_pb.js";
 import { Outcome, type Event } from "../../../gen/yardmaster/v1/events_pb.js";
 import { activityLog, queue } from "./clients.js";
-import { poll, type Source } from "./live.js";
+import { merge, poll, sleep, streamOr, type Source } from "./live.js";
 import type { RepositoryRef } from "./queue-view.js";
 
 /** The filters of the page, as its URL's query spells them (the names of the REST query). */
@@ -95,14 +97,72 @@ async function load(repo: RepositoryRef, f: LogFilters, signal: AbortSignal): Pr
   };
 }
 
-/** Polling interval of the log page, in milliseconds. */
+/** Polling interval of the log page when the server has no streams, in milliseconds. */
 export const LOGS_POLL_MS = 2000;
+/** How often the counts and the page are read again while events arrive, in milliseconds. */
+export const RECOUNT_MS = 2500;
 
-/** Snapshots of the log page for `filters`; `tail` false keeps the first snapshot (no refresh). */
+/** Newest first, as /logs lists them: received_at, then id, descending. */
+function newestFirst(a: Event, b: Event): number {
+  const ta = Number(a.receivedAt?.seconds ?? 0) * 1e9 + (a.receivedAt?.nanos ?? 0);
+  const tb = Number(b.receivedAt?.seconds ?? 0) * 1e9 + (b.receivedAt?.nanos ?? 0);
+  return tb - ta || (b.id > a.id ? 1 : b.id < a.id ? -1 : 0);
+}
+
+/** The page's events with the streamed ones added: newest first, no duplicate, one page long. */
+function withTail(page: Event[], tail: Map<bigint, Event>): Event[] {
+  const all = new Map(page.map((e) => [e.id, e]));
+  for (const [id, e] of tail) all.set(id, e);
+  return [...all.values()].sort(newestFirst).slice(0, PER_PAGE);
+}
+
+type Tick = { event: Event } | { tick: true };
+
+/** The newest page, then the same with each streamed event; counts read again while events come. */
+function streamed(repo: RepositoryRef, filters: LogFilters): Source<LogsView> {
+  return async function* (signal) {
+    const from = new Date();
+    let view = await load(repo, filters, signal);
+    let loadedAt = Date.now();
+    let lastEventAt = 0;
+    const tail = new Map<bigint, Event>();
+    yield view;
+    const { receivedFrom: _, ...req } = requestOf(repo, filters);
+    const events = async function* (): AsyncIterable<Tick> {
+      for await (const m of activityLog.watchLogs({ ...req, receivedFrom: timestampFromDate(from) }, { signal }))
+        if (m.event) yield { event: m.event };
+    };
+    const ticks = async function* (): AsyncIterable<Tick> {
+      while (!signal.aborted) {
+        await sleep(RECOUNT_MS, signal);
+        yield { tick: true };
+      }
+    };
+    for await (const t of merge([events(), ticks()])) {
+      if ("event" in t) {
+        tail.set(t.event.id, t.event);
+        lastEventAt = Date.now();
+      } else if (lastEventAt >= loadedAt - RECOUNT_MS) {
+        // The listing's window ends where the log has settled (2 s back): read until it covers them.
+        view = await load(repo, filters, signal);
+        loadedAt = Date.now();
+        const oldest = view.events.at(-1);
+        for (const [id, e] of tail)
+          if (view.events.some((v) => v.id === id) || (oldest && newestFirst(e, oldest) > 0)) tail.delete(id);
+      } else continue;
+      yield { ...view, events: withTail(view.events, tail) };
+    }
+  };
+}
+
+/** Snapshots of the log page for `filters`; `tail` false, or an older page, reads once. */
 export function logsView(repo: RepositoryRef, filters: LogFilters, tail: boolean): Source<LogsView> {
   if (!tail || filters.cursor)
     return async function* (signal) {
       yield await load(repo, filters, signal);
     };
-  return poll((signal) => load(repo, filters, signal), LOGS_POLL_MS);
+  return streamOr(
+    streamed(repo, filters),
+    poll((signal) => load(repo, filters, signal), LOGS_POLL_MS),
+  );
 }

@@ -1,13 +1,14 @@
 /**
  * A pull request (docs/dashboard.md "Pull request"): its place in the queue (position, queue
  * rule, estimated merge, its check's state and checks), the merge conditions as a checklist, and
- * its timeline from the activity log (the last 30 days, newest first), all live.
+ * its timeline from the activity log (the last 30 days, newest first), read again on each of its
+ * events (WatchLogs of the pull request).
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { GetQueuedPullRequestResponse } from "../../../gen/yardmaster/v1/queue_pb.js";
 import { activityLog, queue } from "../api/clients.js";
-import { poll, useLive } from "../api/live.js";
+import { reloadOn, useLive } from "../api/live.js";
 import type { RepositoryRef } from "../api/queue-view.js";
 import { Conditions } from "../components/conditions.js";
 import { EventList } from "../components/event-list.js";
@@ -72,7 +73,11 @@ function Standing({ pr }: { pr: GetQueuedPullRequestResponse }) {
 /** Pull request `number` of `repo`. */
 export function PullRequestPage({ repo, number }: { repo: RepositoryRef; number: bigint }) {
   const { value, error, live } = useLive(
-    poll((signal) => load(repo, number, signal), 2000),
+    reloadOn(
+      (signal) => load(repo, number, signal),
+      (signal) => activityLog.watchLogs({ ...repo, pullRequest: [number] }, { signal }),
+      2000,
+    ),
     [repo.owner, repo.repository, number],
   );
   return (

@@ -1,10 +1,11 @@
 /**
  * The first page: the session's repositories, each with its branches that have a queue
- * (ListMergeQueueBranches), refreshed live; and one repository's page with the same list.
+ * (ListMergeQueueBranches), read again on every change of its queue (WatchMergeQueue); and one
+ * repository's page with the same list.
  */
 import { useState } from "preact/hooks";
 import { queue } from "../api/clients.js";
-import { poll, useLive } from "../api/live.js";
+import { reloadOn, useLive } from "../api/live.js";
 import type { RepositoryRef } from "../api/queue-view.js";
 import { ErrorNote } from "../components/status.js";
 import { Link, paths } from "../router.js";
@@ -12,7 +13,11 @@ import { addRepository, parseRepository, repositories } from "../session.js";
 
 function Branches({ repo }: { repo: RepositoryRef }) {
   const { value, error } = useLive(
-    poll((signal) => queue.listMergeQueueBranches(repo, { signal }), 3000),
+    reloadOn(
+      (signal) => queue.listMergeQueueBranches(repo, { signal }),
+      (signal) => queue.watchMergeQueue(repo, { signal }),
+      3000,
+    ),
     [repo.owner, repo.repository],
   );
   return (
