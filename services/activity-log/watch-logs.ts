@@ -70,12 +70,13 @@ export function watchLogsHandler(deps: WatchLogsDeps) {
           const settled = await deps.settledEnd(deps.now());
           const rows = await reads(filters, at);
           for (const row of rows.slice(0, PAGE)) {
+            await sink.room();
+            if (sink.signal.aborted) return;
             const event = eventOf(row) as Event;
             at = advance(at, { receivedAtMs: Number(row.ms), id: BigInt(row.id_text) }, settled);
             sink.push({ event, cursor: deps.cursors.issue(filters, at) }, messageBytes(EventSchema, event) + 64);
           }
           if (rows.length <= PAGE) at = advance(at, null, settled);
-          await sink.room();
           if (rows.length <= PAGE) await wake.wait(FALLBACK_WAKE_MS, sink.signal);
         }
       } finally {

@@ -4,7 +4,7 @@
  * contracts/), so every protocol reaches the implementations under the same rules. The reflection
  * service is exempt from authentication (reflection.ts).
  */
-import type { DescMessage } from "@bufbuild/protobuf";
+import type { DescMessage, Message } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import { randomUUID } from "node:crypto";
@@ -16,6 +16,17 @@ import { logFailure, publicError } from "./error-body.js";
 import type { RequestTurns } from "./request-turns.js";
 
 const OPEN_SERVICES = new Set([ServerReflection.typeName, ServerReflectionV1Alpha.typeName]);
+
+/** The one message of a server-streaming call's request stream. */
+async function onlyMessage(stream: AsyncIterable<unknown>): Promise<unknown> {
+  for await (const m of stream) return m;
+  throw new ConnectError("the request has no message", Code.InvalidArgument);
+}
+
+/** A stream of `message` alone. */
+async function* once<T>(message: T): AsyncIterable<T> {
+  yield message;
+}
 
 /** The messages of `stream`; a failure is answered as publicError makes it, and logged. */
 async function* guardedStream<T>(stream: AsyncIterable<T>, requestId: string, rpc: string, logger: Logger) {
@@ -42,14 +53,15 @@ export function createGuardInterceptor(authorizer: Authorizer, logger: Logger, t
     try {
       const principal = await authorizer.authenticate(req.header.get("authorization"));
       req.contextValues.set(principalKey, principal);
-      if (!req.stream) {
-        throwIfViolations(checkMessageRules(req.method.input as DescMessage, req.message));
-        await authorizer.authorize(principal, req.method, req.message as unknown as Record<string, unknown>);
-      } else {
-        throw new ConnectError("streaming calls are not served", Code.Unimplemented);
-      }
+      // A server-streaming call reaches interceptors as a stream of its one request message.
+      let message: unknown;
+      if (!req.stream) message = req.message;
+      else if (req.method.methodKind === "server_streaming") message = await onlyMessage(req.message);
+      else throw new ConnectError("client-streaming calls are not served", Code.Unimplemented);
+      throwIfViolations(checkMessageRules(req.method.input as DescMessage, message as never));
+      await authorizer.authorize(principal, req.method, message as Record<string, unknown>);
       await turns?.turn();
-      const res = await next(req);
+      const res = await next(req.stream ? { ...req, message: once(message as Message) } : req);
       await turns?.turn();
       // A stream's later failure gets the same hygiene as a unary call's.
       if (res.stream) return { ...res, message: guardedStream(res.message, requestId, req.method.name, logger) };

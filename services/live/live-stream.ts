@@ -12,9 +12,9 @@ import type { LiveRegistry, WatcherSlot } from "./live-registry.js";
 export interface LiveSink<T> {
   /** Aborted when the stream ends (client gone, fell behind, shutdown): the producer returns. */
   readonly signal: AbortSignal;
-  /** Buffers a message of `bytes` bytes (protobuf binary size). */
+  /** Buffers a message of `bytes` bytes (protobuf binary size); a queueing producer awaits {@link room} first. */
   push(message: T, bytes: number): void;
-  /** Resolves when the buffer has room again (below half full), or when the stream ends. */
+  /** Resolves when the buffer has room for one more message, or when the stream ends. */
   room(): Promise<void>;
 }
 
@@ -104,7 +104,7 @@ async function* run<T>(
       notify();
     },
     room() {
-      if (buffer.length < Math.max(1, maxBuffered / 2) || signal.aborted) return Promise.resolve();
+      if (buffer.length < maxBuffered || signal.aborted) return Promise.resolve();
       return new Promise((resolve) => roomWaiters.push(resolve));
     },
   };
@@ -126,7 +126,7 @@ async function* run<T>(
       if (next) {
         slot.account(-1, -next.bytes);
         disarmStall();
-        if (buffer.length < maxBuffered / 2) freeRoom();
+        freeRoom();
         yield next.message;
         armStall();
         continue;

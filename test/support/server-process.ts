@@ -24,6 +24,8 @@ export interface ServerProcess {
   output(): string;
   /** Environment for CLI commands against this server. */
   cliEnv: NodeJS.ProcessEnv;
+  /** Stops the process (SIGTERM) and starts it again on the same database and data directory; url and port change. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -78,37 +80,52 @@ export async function startServerProcess(
     LOG_LEVEL: "warn",
     ...env,
   };
-  const child = spawn(process.execPath, [BIN, "serve", ...serveArgs], {
-    cwd: ROOT,
-    env: fullEnv,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (out += d));
-  const listening = await waitForLine(child, /listening on http:\/\/127\.0\.0\.1:(\d+)/, () => out);
-  const key = await waitForLine(child, /Admin key[^:]*: (\S+)/, () => out);
-  const port = Number(listening[1]);
-  const url = `http://127.0.0.1:${port}`;
-  const adminKey = key[1];
-  return {
-    url,
-    port,
-    adminKey,
+  const spawnServer = async () => {
+    const child = spawn(process.execPath, [BIN, "serve", ...serveArgs], {
+      cwd: ROOT,
+      env: fullEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout!.on("data", (d) => (out += d));
+    child.stderr!.on("data", (d) => (out += d));
+    const listening = await waitForLine(child, /listening on http:\/\/127\.0\.0\.1:(\d+)/, () => out);
+    const key = await waitForLine(child, /Admin key[^:]*: (\S+)/, () => out);
+    return { child, output: () => out, port: Number(listening[1]), adminKey: key[1] };
+  };
+  const stopChild = async (child: ChildProcess) => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((r) => child.once("exit", r));
+    child.kill("SIGTERM");
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+    if (child.exitCode === null) child.kill("SIGKILL");
+  };
+  const first = await spawnServer();
+  const server: ServerProcess = {
+    url: `http://127.0.0.1:${first.port}`,
+    port: first.port,
+    adminKey: first.adminKey,
     dataDir,
     db,
-    child,
-    output: () => out,
-    cliEnv: { ...fullEnv, YARDMASTER_URL: url },
+    child: first.child,
+    output: first.output,
+    cliEnv: { ...fullEnv, YARDMASTER_URL: `http://127.0.0.1:${first.port}` },
+    async restart() {
+      await stopChild(server.child);
+      const next = await spawnServer();
+      Object.assign(server, {
+        url: `http://127.0.0.1:${next.port}`,
+        port: next.port,
+        child: next.child,
+        output: next.output,
+        cliEnv: { ...fullEnv, YARDMASTER_URL: `http://127.0.0.1:${next.port}` },
+      });
+    },
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once("exit", r));
-        child.kill("SIGTERM");
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
-        if (child.exitCode === null) child.kill("SIGKILL");
-      }
+      await stopChild(server.child);
       await db.drop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+  return server;
 }
