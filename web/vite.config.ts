@@ -31,6 +31,13 @@ export default defineConfig({
   base: "/",
   logLevel: "warn",
   oxc: { jsx: { runtime: "automatic", importSource: "preact" } },
-  build: { outDir, emptyOutDir: true, target: "es2022", sourcemap: false },
+  // The precompression runs once per build and takes a second or two: no timing warning for it.
+  build: {
+    outDir,
+    emptyOutDir: true,
+    target: "es2022",
+    sourcemap: false,
+    rolldownOptions: { checks: { pluginTimings: false } },
+  },
   plugins: [precompress()],
 });
