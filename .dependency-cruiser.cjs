@@ -7,6 +7,7 @@ const ALLOWED = {
   auth: [],
   config: [],
   contracts: [],
+  dashboard: [],
   failpoints: [],
   outage: [],
   live: [],

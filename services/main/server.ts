@@ -22,6 +22,7 @@ import {
   type ClickHouseClient,
 } from "../activity-log/index.js";
 import { createProductService, createTokenService } from "../admin/index.js";
+import { registerDashboard } from "../dashboard/index.js";
 import { createAuthorizer, type PlatformTokenVerifier } from "../auth/index.js";
 import { buildApp, type App, type ServiceBinding } from "../gateway/index.js";
 import { LiveRegistry } from "../live/index.js";
@@ -215,7 +216,11 @@ export async function startServer(
       bindings,
       authorizer,
       logger,
-      extraRoutes: routes,
+      // The webhook routes (with the queue) and the web dashboard at / (docs/dashboard.md).
+      extraRoutes: async (app) => {
+        await routes?.(app);
+        await registerDashboard(app);
+      },
       readiness: readiness.checks,
       readinessDetails: async () => ({ ...(await readiness.details()), streams: registry.stats() }),
       streamStallMs: settings.live.stallMs,
@@ -226,7 +231,7 @@ export async function startServer(
     await app.listen({ port: settings.port, host: settings.host });
     const port = (app.server.address() as { port: number }).port;
     onBanner(
-      `Yardmaster is listening on http://${settings.host === "0.0.0.0" ? "127.0.0.1" : settings.host}:${port} (REST under /v1, Connect, gRPC and gRPC-Web on the same port)`,
+      `Yardmaster is listening on http://${settings.host === "0.0.0.0" ? "127.0.0.1" : settings.host}:${port} (REST under /v1, Connect, gRPC and gRPC-Web on the same port; the dashboard at /)`,
     );
     if (services.size < SERVICE_NAMES.length) {
       const elsewhere = SERVICE_NAMES.filter((n) => !services.has(n)).map(

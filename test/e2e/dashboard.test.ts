@@ -1,0 +1,138 @@
+/**
+ * The web dashboard in a real browser (issue 25 "Tests"; docs/dashboard.md): Debian's chromium
+ * driven by playwright-core against the real server process, whose local-forge repository is
+ * being replayed (this project's first 6 changes, CI `sleep 3`). One server, one browser, one
+ * page that is loaded once and then only clicked through:
+ * - the queue page shows batches appear, then empty as their pull requests merge, without a reload;
+ * - pausing from the page shows the banner, and `GET merge-queue/pause` agrees; so does unpausing;
+ * - a facet filter on the log page shows the counts `/logs/aggregate` answers for that filter;
+ * - the simulator page shows a configuration error at its line and column.
+ * Each page's screenshot is written to docs/dashboard/ (shown in docs/dashboard.md).
+ */
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ReplayReport } from "../../services/main/replay/index.js";
+import { clickThrough, launchBrowser, screenshot, signedInPage } from "../support/browser.js";
+import { runCli, type CliResult } from "../support/cli.js";
+import { ROOT, startServerProcess, type ServerProcess } from "../support/server-process.js";
+
+const REPO = "demo/dash";
+let server: ServerProcess;
+let browser: Browser;
+let page: Page;
+let loads: () => number;
+let replay: Promise<CliResult>;
+
+async function api(method: string, route: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${server.url}/v1/repos/${REPO}/${route}`, {
+    method,
+    headers: { authorization: `Bearer ${server.adminKey}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, json: res.status === 204 ? null : await res.json() };
+}
+
+beforeAll(async () => {
+  server = await startServerProcess();
+  browser = await launchBrowser();
+  ({ page, loads } = await signedInPage(browser, server.url, server.adminKey, [REPO]));
+  replay = runCli(
+    ["replay", "--json", "--from", ROOT, "--repo", REPO, "--limit", "6", "--ci", "sleep 3", "--speed", "1e9"],
+    server.cliEnv,
+    300_000,
+  );
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await replay?.catch(() => undefined);
+  await server?.stop();
+});
+
+describe("the dashboard, live on a replayed repository", () => {
+  it("shows batches appear on the queue page, then its pull requests merge, without a reload", async () => {
+    // The branch appears on the first page when its queue does (WatchMergeQueue), then one click.
+    await page.getByRole("link", { name: "main", exact: true }).waitFor({ timeout: 120_000 });
+    await screenshot(page, "repositories");
+    await clickThrough(page, "main", /^Queue of main/);
+    await page.getByTestId("batch").first().waitFor({ timeout: 120_000 });
+    const shown = (await page.getByTestId("batch-pr").getByRole("link").allInnerTexts()).map((t) => Number(t.slice(1)));
+    expect(shown.length).toBeGreaterThan(0);
+    await screenshot(page, "queue");
+
+    // A pull request of the train, and back (history, no reload).
+    await clickThrough(page, `#${shown[0]}`, `Pull request #${shown[0]}`);
+    await page.getByRole("heading", { name: "Timeline" }).waitFor();
+    await page.getByTestId("event").first().waitFor();
+    await screenshot(page, "pull-request");
+    await page.goBack();
+    await page.getByRole("heading", { name: /^Queue of main/ }).waitFor();
+
+    const run = await replay;
+    expect(run.code, run.stderr + server.output().slice(-2000)).toBe(0);
+    const report = JSON.parse(run.stdout) as ReplayReport;
+    expect(report.merged).toHaveLength(6);
+    expect(report.merged).toEqual(expect.arrayContaining(shown));
+    await page.getByText("No batch is being checked.").waitFor({ timeout: 30_000 });
+    await page.getByText("No pull request waits for a batch.").waitFor();
+    expect(loads()).toBe(1);
+  });
+
+  it("pauses from the page: the banner shows, and GET merge-queue/pause agrees; then unpauses", async () => {
+    await page.getByLabel("Pause reason").fill("release freeze from the dashboard");
+    await page.getByRole("button", { name: "Pause the queue" }).click();
+    const banner = page.getByRole("status", { name: "Queue paused" });
+    await banner.getByText("release freeze from the dashboard").waitFor();
+    const paused = await api("GET", "merge-queue/pause");
+    expect(paused.json).toMatchObject({ paused: true, reason: "release freeze from the dashboard" });
+    await screenshot(page, "queue-paused");
+
+    await banner.getByRole("button", { name: "Unpause" }).click();
+    await banner.waitFor({ state: "detached" });
+    expect((await api("GET", "merge-queue/pause")).json).toMatchObject({ paused: false, reason: null });
+    expect(loads()).toBe(1);
+  });
+
+  it("filters the log by a facet and shows the counts /logs/aggregate answers for that filter", async () => {
+    await clickThrough(page, "Activity log", /^Activity log/);
+    const type = "action.queue.merged";
+    const facetBox = page.locator('fieldset[data-facet="event_type"]');
+    await facetBox.getByLabel(new RegExp(`${type.replaceAll(".", "\\.")} \\d+$`)).check();
+    await page.waitForURL(/event_type=action\.queue\.merged/);
+    const agg = (await api("GET", `logs/aggregate?event_type=${type}`)).json;
+    expect(Number(agg.total)).toBe(6);
+    await page.getByTestId("total").getByText(String(agg.total), { exact: true }).waitFor();
+    const facet = async (param: string) =>
+      Object.fromEntries(
+        (await page.locator(`fieldset[data-facet="${param}"] li`).allInnerTexts()).map((t) => {
+          const m = /^\s*(.*\S)\s+(\d+)\s*$/s.exec(t)!;
+          return [m[1], Number(m[2])];
+        }),
+      );
+    const expected = (list: { value: string; count: number | string }[]) =>
+      Object.fromEntries(list.map((f) => [String(f.value), Number(f.count)]));
+    expect(await facet("event_type")).toEqual(expected(agg.by_event_type));
+    expect(await facet("outcome")).toEqual(expected(agg.by_outcome));
+    expect(await facet("trigger")).toEqual(expected(agg.by_trigger));
+    expect(await facet("pull_request")).toEqual(expected(agg.by_pull_request));
+    const types = await page.getByTestId("event").locator("td:nth-child(2)").allInnerTexts();
+    expect(new Set(types)).toEqual(new Set([type]));
+    await screenshot(page, "activity-log");
+    expect(loads()).toBe(1);
+  });
+
+  it("shows a configuration error of the simulator at its line and column", async () => {
+    await clickThrough(page, "Configuration", /^Configuration$/);
+    const text = "queue_rules:\n  - name: default\n    batch_size: many\n";
+    await page.getByLabel("Configuration (YAML)").fill(text);
+    await page.getByRole("button", { name: "Validate" }).click();
+    const rest = await api("POST", "configuration-simulator", { service_yml: text });
+    expect(rest.status).toBe(422);
+    const at = /\(line (\d+), column (\d+)\)/.exec(rest.json.message)!;
+    expect(at[1]).toBe("3");
+    await page.getByTestId("sim-error").getByText(`Line ${at[1]}, column ${at[2]}:`).waitFor();
+    await page.locator(`li.bad-line[data-line="${at[1]}"]`).waitFor();
+    expect(await page.locator("li.bad-line").count()).toBe(1);
+    await screenshot(page, "configuration");
+    expect(loads()).toBe(1);
+  });
+});

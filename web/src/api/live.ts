@@ -1,0 +1,139 @@
+/**
+ * The dashboard's live data layer (docs/dashboard.md "Live updates"). A page asks for a *source*:
+ * a function that, given an AbortSignal, returns an AsyncIterable of snapshots. Components only
+ * see the latest snapshot through {@link useLive}; whether the snapshots come from a server stream
+ * (WatchMergeQueue, WatchLogs) or from polling the unary RPCs is the source's business, so a
+ * stream replaces polling without any change to the components.
+ */
+import { useEffect, useState } from "preact/hooks";
+
+/** Snapshots of one view until `signal` aborts. */
+export type Source<T> = (signal: AbortSignal) => AsyncIterable<T>;
+
+/** What a component renders from a source: the latest snapshot, the last error, and whether live. */
+export interface Live<T> {
+  value: T | undefined;
+  error: Error | undefined;
+  /** True while the source is connected and answering. */
+  live: boolean;
+}
+
+/** Waits `ms` milliseconds, or less when `signal` aborts. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
+  });
+}
+
+/**
+ * A source polling `load` every `intervalMs` milliseconds. A failed load is thrown once to the
+ * consumer (which shows it and reconnects), so an outage is visible rather than a frozen page.
+ */
+export function poll<T>(load: (signal: AbortSignal) => Promise<T>, intervalMs: number): Source<T> {
+  return async function* (signal) {
+    while (!signal.aborted) {
+      yield await load(signal);
+      await sleep(intervalMs, signal);
+    }
+  };
+}
+
+/** Retry delay after a source fails, in milliseconds: 1 s doubling to 15 s. */
+function backoff(attempt: number): number {
+  return Math.min(15_000, 1000 * 2 ** attempt);
+}
+
+/**
+ * Subscribes to `source` while the component is mounted and `deps` are the same; a failed source
+ * is reopened with backoff (the last snapshot stays on screen, with the error beside it).
+ */
+export function useLive<T>(source: Source<T>, deps: unknown[]): Live<T> & { refresh: () => void } {
+  const [state, setState] = useState<Live<T>>({ value: undefined, error: undefined, live: false });
+  const [generation, setGeneration] = useState(0);
+  useEffect(() => {
+    const abort = new AbortController();
+    setState((s) => ({ ...s, live: false }));
+    (async () => {
+      for (let attempt = 0; !abort.signal.aborted; attempt++) {
+        try {
+          for await (const value of source(abort.signal)) {
+            if (abort.signal.aborted) return;
+            attempt = 0;
+            setState({ value, error: undefined, live: true });
+          }
+          return;
+        } catch (e) {
+          if (abort.signal.aborted) return;
+          setState((s) => ({ ...s, error: e as Error, live: false }));
+          await sleep(backoff(attempt), abort.signal);
+        }
+      }
+    })();
+    return () => abort.abort();
+  }, [...deps, generation]);
+  return { ...state, refresh: () => setGeneration((g) => g + 1) };
+}
+
+/** The values of several async iterables as they come, until all end or one throws. */
+export async function* merge<T>(sources: AsyncIterable<T>[]): AsyncIterable<T> {
+  const iterators = sources.map((s) => s[Symbol.asyncIterator]());
+  const pending = new Map<number, Promise<{ i: number; r: IteratorResult<T> }>>();
+  const next = (i: number) =>
+    pending.set(
+      i,
+      iterators[i].next().then((r) => ({ i, r })),
+    );
+  iterators.forEach((_, i) => next(i));
+  try {
+    while (pending.size > 0) {
+      const { i, r } = await Promise.race(pending.values());
+      if (r.done) pending.delete(i);
+      else {
+        next(i);
+        yield r.value;
+      }
+    }
+  } finally {
+    // The others stop; a failure they answer meanwhile is theirs, not the consumer's.
+    for (const p of pending.values()) p.catch(() => undefined);
+    for (const it of iterators) it.return?.()?.catch(() => undefined);
+  }
+}
+
+/**
+ * A source reading `stream` while the server serves it, and `fallback` (polling) when it answers
+ * UNIMPLEMENTED (a server, or a split deployment's remote service, without the streaming RPCs).
+ */
+export function streamOr<T>(stream: Source<T>, fallback: Source<T>): Source<T> {
+  return async function* (signal) {
+    try {
+      yield* stream(signal);
+    } catch (e) {
+      if ((e as { code?: number }).code !== 12) throw e;
+      yield* fallback(signal);
+    }
+  };
+}
+
+/**
+ * A source that loads once, then again on every message of `changes` (a server stream that says
+ * something changed), falling back to polling `load` every `pollMs` without streams.
+ */
+export function reloadOn<T>(
+  load: (signal: AbortSignal) => Promise<T>,
+  changes: (signal: AbortSignal) => AsyncIterable<unknown>,
+  pollMs: number,
+): Source<T> {
+  return streamOr(
+    async function* (signal) {
+      const stream = changes(signal)[Symbol.asyncIterator]();
+      // The stream is opened before the first load, so no change between the two is missed.
+      const first = stream.next();
+      first.catch(() => undefined); // awaited below; a failure before that is not unhandled
+      yield await load(signal);
+      for (let r = await first; !r.done; r = await stream.next()) yield await load(signal);
+    },
+    poll(load, pollMs),
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * The queue page's snapshot (docs/dashboard.md "Queue"): the branch's merge-queue status, the
+ * position and estimated merge time of every queued pull request (ListQueues), and the pause.
+ * Live from WatchMergeQueue (a new status on every committed change) and WatchLogs of the pause
+ * events (queue.pause.*: the pause is not part of the status); polled when the server has no
+ * streams.
+ */
+import type { GetMergeQueuePauseResponse, GetMergeQueueStatusResponse } from "../../../gen/yardmaster/v1/queue_pb.js";
+import { activityLog, queue } from "./clients.js";
+import { merge, poll, streamOr, type Source } from "./live.js";
+
+/** Where a queued pull request stands: 0-indexed position and estimated merge time (UTC). */
+export interface Standing {
+  position: number;
+  estimatedMergeAt: Date | undefined;
+}
+
+/** One snapshot of a branch's queue. */
+export interface QueueView {
+  status: GetMergeQueueStatusResponse;
+  /** Pull request number -> its standing, for the branch shown. */
+  standings: Map<bigint, Standing>;
+  pause: GetMergeQueuePauseResponse;
+}
+
+/** The repository a page is about. */
+export interface RepositoryRef {
+  owner: string;
+  repository: string;
+}
+
+/** Polling interval of the queue page when the server has no streams, in milliseconds. */
+export const QUEUE_POLL_MS = 1000;
+
+/** The activity-log event types of a pause change (docs/pause.md). */
+const PAUSE_EVENTS = ["queue.pause.create", "queue.pause.update", "queue.pause.delete"];
+
+/** The standings of the queued pull requests of `branch`. */
+async function standingsOf(repo: RepositoryRef, branch: string, signal: AbortSignal) {
+  const queues = await queue.listQueues(repo, { signal });
+  const standings = new Map<bigint, Standing>();
+  for (const q of queues.queues) {
+    if (q.branch?.name !== branch) continue;
+    for (const pr of q.pullRequests)
+      standings.set(pr.number, {
+        position: Number(pr.position),
+        estimatedMergeAt: pr.estimatedTimeOfMerge
+          ? new Date(Number(pr.estimatedTimeOfMerge.seconds) * 1000)
+          : undefined,
+      });
+  }
+  return standings;
+}
+
+type Change = { status: GetMergeQueueStatusResponse } | { pause: true };
+
+/** Statuses from WatchMergeQueue, and a signal on every pause event of the log. */
+function streamed(repo: RepositoryRef, branch: string): Source<QueueView> {
+  return async function* (signal) {
+    const statuses = async function* (): AsyncIterable<Change> {
+      for await (const m of queue.watchMergeQueue({ ...repo, branch }, { signal }))
+        if (m.status) yield { status: m.status };
+    };
+    const pauses = async function* (): AsyncIterable<Change> {
+      for await (const _ of activityLog.watchLogs({ ...repo, eventType: PAUSE_EVENTS }, { signal }))
+        yield { pause: true };
+    };
+    let pause = await queue.getMergeQueuePause(repo, { signal });
+    let status: GetMergeQueueStatusResponse | undefined;
+    for await (const change of merge([statuses(), pauses()])) {
+      if ("status" in change) status = change.status;
+      else pause = await queue.getMergeQueuePause(repo, { signal });
+      if (status) yield { status, pause, standings: await standingsOf(repo, branch, signal) };
+    }
+  };
+}
+
+/** Snapshots polled each {@link QUEUE_POLL_MS}. */
+function polled(repo: RepositoryRef, branch: string): Source<QueueView> {
+  return poll(async (signal) => {
+    const [status, pause, standings] = await Promise.all([
+      queue.getMergeQueueStatus({ ...repo, branch }, { signal }),
+      queue.getMergeQueuePause(repo, { signal }),
+      standingsOf(repo, branch, signal),
+    ]);
+    return { status, pause, standings };
+  }, QUEUE_POLL_MS);
+}
+
+/** Snapshots of a branch's queue: streamed, or polled when the server has no streams. */
+export function queueView(repo: RepositoryRef, branch: string): Source<QueueView> {
+  return streamOr(streamed(repo, branch), polled(repo, branch));
+}

@@ -1,0 +1,30 @@
+/** How times and states read on the dashboard: UTC instants shown in the browser's time zone. */
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+
+/** A protobuf Timestamp as a Date; undefined when absent. */
+export function toDate(t: Timestamp | undefined): Date | undefined {
+  return t ? new Date(Number(t.seconds) * 1000 + Math.floor(t.nanos / 1e6)) : undefined;
+}
+
+/** "14:05:09" today, else "2026-11-25 14:05"; "—" when absent. Title attributes carry ISO UTC. */
+export function when(d: Date | undefined): string {
+  if (!d) return "—";
+  const sameDay = d.toDateString() === new Date().toDateString();
+  return sameDay ? d.toLocaleTimeString([], { hour12: false }) : d.toISOString().slice(0, 16).replace("T", " ");
+}
+
+/** "in 3 min", "2 min ago", "now". */
+export function relative(d: Date | undefined, now = Date.now()): string {
+  if (!d) return "";
+  const s = Math.round((d.getTime() - now) / 1000);
+  const abs = Math.abs(s);
+  const text =
+    abs < 5
+      ? "now"
+      : abs < 90
+        ? `${abs} s`
+        : abs < 5400
+          ? `${Math.round(abs / 60)} min`
+          : `${Math.round(abs / 3600)} h`;
+  return text === "now" ? text : s > 0 ? `in ${text}` : `${text} ago`;
+}
