@@ -57,6 +57,13 @@ export interface GatewayDeps {
   readinessDetails?: () => Promise<Record<string, unknown>>;
   /** Plain routes outside the transcoder (registered at root scope, e.g. POST /webhooks/github). */
   extraRoutes?: (app: App) => void | Promise<void>;
+  /** `PUBLIC_URL`: the origin of absolute `Link` targets (public-url.ts); absent = the request's own. */
+  publicUrl?: string;
+  /**
+   * `TRUST_PROXY`, Fastify's `trustProxy`: which peers' X-Forwarded-Proto / X-Forwarded-Host are
+   * believed (true: any; a number: hops; addresses or CIDRs, comma-separated); default none.
+   */
+  trustProxy?: boolean | number | string;
 }
 
 /** Builds the application (not listening). @throws RouteCompileError for a bad google.api.http rule. */
@@ -69,6 +76,7 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: genRequestId,
     bodyLimit: MAX_BODY_BYTES,
+    trustProxy: deps.trustProxy ?? false,
     // A URL the router cannot decode gets the one error body too (fastify-errors.ts).
     frameworkErrors: (err: FastifyErrorLike, req: FastifyRequest, reply: FastifyReply) =>
       answerWith(reply, req, err, "any-protocol"),
@@ -155,6 +163,7 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
       logger: deps.logger,
       prefix: "/v1",
       turns,
+      publicUrl: deps.publicUrl,
     });
     rest.get("/healthz", async () => ({ status: "ok" }));
     rest.get("/readyz", async (_req, reply) => {

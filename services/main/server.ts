@@ -209,6 +209,8 @@ export async function startServer(
       extraRoutes: routes,
       readiness: readiness.checks,
       readinessDetails: readiness.details,
+      publicUrl: settings.publicUrl,
+      trustProxy: settings.trustProxy,
     });
     cleanups.push(() => app.close());
     await app.listen({ port: settings.port, host: settings.host });

@@ -32,7 +32,16 @@ const Env = z.object({
   YARDMASTER_QUEUE_URL: z.string().url().optional(),
   YARDMASTER_SIMULATOR_URL: z.string().url().optional(),
   YARDMASTER_ACTIVITY_LOG_URL: z.string().url().optional(),
+  PUBLIC_URL: z.string().url().optional(),
+  TRUST_PROXY: z.string().optional(),
 });
+
+/** TRUST_PROXY as Fastify's `trustProxy`: "true"/"false", a hop count, or addresses and CIDRs. */
+function trustProxyOf(value: string | undefined): boolean | number | string {
+  if (value === undefined || value === "false") return false;
+  if (value === "true") return true;
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
 
 /** The services a process can run (`yardmaster serve --only`, docs/deployment.md). */
 export const SERVICE_NAMES = ["queue", "simulator", "activity-log"] as const;
@@ -62,6 +71,10 @@ export type Settings = {
   serviceUrl: string;
   /** Where the services this process does not run are served (split deployment); absent: not served here. */
   remotes: Partial<Record<ServiceName, string>>;
+  /** The URL clients reach the service at (`PUBLIC_URL`): the origin of absolute `Link` targets. */
+  publicUrl?: string;
+  /** Whose X-Forwarded-Proto / X-Forwarded-Host are believed (`TRUST_PROXY`, docs/deployment.md). */
+  trustProxy: boolean | number | string;
 };
 
 /** Thrown for an invalid environment variable. */
@@ -106,5 +119,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
         "activity-log": e.YARDMASTER_ACTIVITY_LOG_URL,
       }).filter(([, url]) => url !== undefined),
     ),
+    publicUrl: e.PUBLIC_URL,
+    trustProxy: trustProxyOf(e.TRUST_PROXY),
   };
 }

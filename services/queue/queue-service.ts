@@ -28,6 +28,7 @@ import {
 } from "../config/index.js";
 import { baseRefsInWindow } from "../store/index.js";
 import { fullName } from "./caller.js";
+import { flatFreezeHandlers } from "./flat-freeze-handlers.js";
 import { freezeHandlers, type FreezeDeps } from "./freeze-handlers.js";
 import { pauseHandlers, type PauseDeps } from "./pause-handlers.js";
 import { mergeabilityDetail } from "./pull-detail.js";
@@ -94,11 +95,13 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
     return loaded.config;
   }
 
+  const freezes = freezeHandlers({ ...deps, now });
   // A forge failure while answering (mergeability detail, an extended configuration) is answered
   // with its own kind by the gateway (contracts/domain-error.ts): 429, 503, 404.
   return {
     ...pauseHandlers(deps),
-    ...freezeHandlers({ ...deps, now }),
+    ...freezes,
+    ...flatFreezeHandlers(freezes, now),
     async listMergeQueueBranches(req) {
       const s = await state(req);
       return { branches: s ? branchesWithQueue(s) : [] };
