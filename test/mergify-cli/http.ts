@@ -28,8 +28,11 @@ export function nextCursorFromLink(header: string | null): string | null {
   return null;
 }
 
-/** The client: `base` is `--api-url`, requests carry `Authorization: Bearer <token>` and JSON bodies. */
-export function mergifyClient(base: string, token: string) {
+/**
+ * The client: `base` is `--api-url`, requests carry `Authorization: Bearer <token>` and JSON
+ * bodies; `extra` headers stand for what a proxy in between adds (X-Forwarded-*).
+ */
+export function mergifyClient(base: string, token: string, extra: Record<string, string> = {}) {
   const send = async (method: string, path: string, query: [string, string][] = [], body?: unknown) => {
     const url = new URL(path, base);
     for (const [k, v] of query) url.searchParams.append(k, v);
@@ -38,6 +41,7 @@ export function mergifyClient(base: string, token: string) {
       headers: {
         authorization: `Bearer ${token}`,
         "user-agent": "mergify-cli/test",
+        ...extra,
         ...(body === undefined ? {} : { "content-type": "application/json" }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),
