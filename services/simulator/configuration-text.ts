@@ -16,9 +16,9 @@ export interface ConfigurationText {
  * Picks the configuration text of a request.
  * @throws InvalidArgumentError (422) naming both fields when neither or both are given
  */
-export function configurationText(req: { serviceYml: string; mergifyYml: string }): ConfigurationText {
-  const service = req.serviceYml !== "";
-  const mergify = req.mergifyYml !== "";
+export function configurationText(req: { serviceYml?: string; mergifyYml?: string }): ConfigurationText {
+  const service = (req.serviceYml ?? "") !== "";
+  const mergify = (req.mergifyYml ?? "") !== "";
   if (service && mergify) {
     const description = "give the configuration text once: service_yml or mergify_yml, not both";
     throw new InvalidArgumentError([
@@ -26,8 +26,8 @@ export function configurationText(req: { serviceYml: string; mergifyYml: string 
       { field: "mergify_yml", description },
     ]);
   }
-  if (mergify) return { text: req.mergifyYml, field: "mergify_yml" };
-  if (service) return { text: req.serviceYml, field: "service_yml" };
+  if (mergify) return { text: req.mergifyYml!, field: "mergify_yml" };
+  if (service) return { text: req.serviceYml!, field: "service_yml" };
   throw new InvalidArgumentError([
     { field: "service_yml", description: "is required (or give the text as mergify_yml)" },
   ]);
