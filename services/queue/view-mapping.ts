@@ -88,8 +88,9 @@ export function checkItem(c: QueueCheck): MessageInitShape<typeof MergeabilityCh
 
 /**
  * A pull request of the queue listing (docs/api.md "Queue listing"), with its queue rule and the
- * `evaluated_conditions` text given by the caller. A check without a pull request number reports 0;
- * `speculative_check_pull_request.checks` is left empty.
+ * `evaluated_conditions` text given by the caller (the merge conditions as a Markdown checklist). A
+ * check without a pull request number reports 0; `speculative_check_pull_request.checks` are the
+ * check runs reported so far.
  */
 export function queuedPullRequest(
   p: QueuedPullRequestView,
@@ -111,7 +112,7 @@ export function queuedPullRequest(
           number: BigInt(m.pullRequestNumber ?? 0),
           startedAt: ts(m.startedAt),
           endedAt: ts(m.endedAt),
-          checks: [],
+          checks: m.checks.map(checkItem),
           evaluatedConditions,
           state: m.state,
         }

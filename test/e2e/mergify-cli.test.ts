@@ -91,12 +91,15 @@ beforeAll(async () => {
   server = await startServerProcess({ TRUST_PROXY: "loopback" });
   client = mergifyClient(server.url, server.adminKey);
   await cli("repo", "add", REPO, "--from", src.path);
-  const fast = await queued("fast", { "fast.txt": "1\n" });
-  // Merged after a concluded check: the estimates have a CI duration.
+  // Five merged after a concluded check each: the estimates have a CI duration, and
+  // `checks_timeout: auto` a value (docs/merge-queue.md: from 5 durations on).
+  const fast: number[] = [];
+  for (const i of [1, 2, 3, 4, 5]) fast.push(await queued(`fast-${i}`, { [`fast-${i}.txt`]: "1\n" }));
   await eventually(async () => {
     const merged = await client.get(`/v1/repos/${REPO}/logs`, [["event_type", "action.queue.merged"]]);
-    expect(EventsResponse.parse(merged.json).events!.map((e) => e.pull_request)).toEqual([fast]);
-  }, 90_000);
+    const numbers = EventsResponse.parse(merged.json).events!.map((e) => e.pull_request);
+    expect(numbers.sort()).toEqual([...fast].sort());
+  }, 120_000);
   slow = await queued("slow", { "SLOW/a": "1\n" });
   await queued("slow-too", { "SLOW/b": "1\n" });
   waiting = await queued("waiting", { "waiting.txt": "1\n" });
@@ -143,6 +146,27 @@ describe("mergify queue status", () => {
       async () => expect(StatusView.parse((await client.get(statusPath(REPO))).json).pause ?? null).toBeNull(),
       10_000,
     );
+  });
+});
+
+describe("GET /queues, the queue listing", () => {
+  it("lists the speculative check's checks and evaluated conditions, checks_timeout auto computed, batch_size's ends", async () => {
+    const { pulls, running } = await eventually(async () => {
+      const res = await client.get(`/v1/repos/${REPO}/queues`);
+      expect(res.status).toBe(200);
+      const pulls = (res.json as { queues: { pull_requests: Record<string, any>[] }[] }).queues[0]!.pull_requests;
+      const running = pulls.find((p) => p.number === slow)!;
+      // The local CI reports the check run when it starts (pending), then its conclusion.
+      expect(running.speculative_check_pull_request.checks).toEqual([
+        expect.objectContaining({ name: "test", state: "pending" }),
+      ]);
+      return { pulls, running };
+    }, 20_000);
+    expect(running.speculative_check_pull_request.evaluated_conditions).toContain("  - [ ] `check-success = test`");
+    // 1.2 x the 95th percentile of five short CI runs, at least 60 s.
+    expect(running.queue_rule.config).toMatchObject({ checks_timeout: 60, batch_size_min: 1, batch_size_max: 1 });
+    const queuedOnly = pulls.find((p) => p.number === waiting)!;
+    expect(queuedOnly.speculative_check_pull_request).toBeNull();
   });
 });
 

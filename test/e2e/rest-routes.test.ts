@@ -136,6 +136,8 @@ describe("the 20 REST routes, for a repository with no queue", () => {
       "batch_max_failure_resolution_attempts",
       "batch_max_wait_time",
       "batch_size",
+      "batch_size_max",
+      "batch_size_min",
       "checks_timeout",
       "commit_message_template",
       "draft_bot_account",
