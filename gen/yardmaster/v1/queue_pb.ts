@@ -2356,7 +2356,7 @@ export const QueueService: GenService<{
     output: typeof EnqueuePullRequestResponseSchema;
   },
   /**
-   * Internal (no REST route, the REST surface stays the one of docs/api.md;
+   * Internal (no REST route; the REST routes are the flat twins below, docs/mergify-cli.md;
    * docs/scheduled-freeze.md): the repository's scheduled freezes, by start then id.
    *
    * @generated from rpc yardmaster.v1.QueueService.ListScheduledFreezes
