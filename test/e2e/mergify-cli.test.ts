@@ -9,7 +9,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ForgeService } from "../../gen/yardmaster/v1/forge_pb.js";
 import { runCli } from "../support/cli.js";
+import { grpcClient, grpcUnary, type GrpcClient } from "../support/grpc-client.js";
 import { eventually } from "../support/eventually.js";
 import { gitWorkdir, type GitWorkdir } from "../support/git-workdir.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
@@ -50,6 +52,7 @@ let src: GitWorkdir;
 let client: ReturnType<typeof mergifyClient>;
 let slow: number;
 let waiting: number;
+let forge: GrpcClient;
 
 const CONFIG = [
   "queue_rules:",
@@ -68,15 +71,24 @@ async function cli(...args: string[]) {
   return res.stdout.trim();
 }
 
-/** Pushes a branch adding `files`, opens a pull request and queues it by comment; returns its number. */
+/**
+ * Pushes a branch adding `files` (the CLI: git), then opens a pull request and queues it by comment
+ * through ForgeService over gRPC (no CLI process each); returns its number.
+ */
 async function queued(branch: string, files: Record<string, string>): Promise<number> {
   src.git("switch", "--quiet", "-c", branch, "main");
   await src.commit(`Add ${branch}`, files);
   src.git("switch", "--quiet", "main");
   await cli("repo", "push", REPO, "--from", src.path, "--ref", branch, "--branch", branch);
-  const out = await cli("pr", "open", REPO, "--head", branch, "--base", "main", "--title", `Add ${branch}`);
-  const n = Number(/^#(\d+)/.exec(out)![1]);
-  await cli("pr", "comment", REPO, String(n), "@yardmaster queue");
+  const repo = { owner: "acme", repository: "shop" };
+  const opened = await grpcUnary(forge, "openPullRequest", { ...repo, head: branch, base: "main" }, server.adminKey);
+  const n = Number(opened.pullRequest.number);
+  await grpcUnary(
+    forge,
+    "commentPullRequest",
+    { ...repo, number: BigInt(n), body: "@yardmaster queue" },
+    server.adminKey,
+  );
   return n;
 }
 
@@ -89,6 +101,7 @@ beforeAll(async () => {
     ".yardmaster/ci.yml": 'checks:\n  - name: test\n    run: "test ! -e SLOW || sleep 25"\n',
   });
   server = await startServerProcess({ TRUST_PROXY: "loopback" });
+  forge = grpcClient(ForgeService, `127.0.0.1:${server.port}`);
   client = mergifyClient(server.url, server.adminKey);
   await cli("repo", "add", REPO, "--from", src.path);
   // Five merged after a concluded check each: the estimates have a CI duration, and
@@ -105,6 +118,7 @@ beforeAll(async () => {
   waiting = await queued("waiting", { "waiting.txt": "1\n" });
 }, 240_000);
 afterAll(async () => {
+  forge?.close();
   await server?.stop();
   await rm(work, { recursive: true, force: true });
 });
@@ -186,9 +200,12 @@ describe("mergify queue show", () => {
 
 describe("mergify config simulate", () => {
   it("takes the configuration as mergify_yml and answers {title, summary}", async () => {
-    const res = await client.post(simulatorPath(REPO, slow), simulatorRequest(CONFIG));
+    const rules =
+      "pull_request_rules:\n  - name: hello\n    conditions: []\n    actions:\n      comment:\n        message: hi\n";
+    const res = await client.post(simulatorPath(REPO, slow), simulatorRequest(rules));
     expect(res.status).toBe(200);
-    expect(SimulatorResponse.parse(res.json).title).not.toBe("");
+    // The text sent was read: its one rule matches (an empty text would have no rules).
+    expect(SimulatorResponse.parse(res.json).title).toBe("1 rule matches");
   });
 
   it("answers 422 for a text that does not validate (the client's configuration error) and naming both names when both are given", async () => {
