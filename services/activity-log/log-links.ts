@@ -1,9 +1,9 @@
 /**
  * The `Link` response header of `/logs` (RFC 8288; docs/activity-log.md "Pages, cursors and
  * links"). Each link is a path-absolute reference to the REST route
- * (`/v1/repos/{owner}/{repository}/logs`, the google.api.http rule of ListLogs), resolved by
- * clients against the URL they called, so it stays right behind proxies that change the scheme or
- * host. Every link repeats the normalised filters, the explicit window the listing was pinned to
+ * (`/v1/repos/{owner}/{repository}/logs`, the google.api.http rule of ListLogs); the gateway makes
+ * it an absolute URL with the service's public origin (gateway/public-url.ts), which only the edge
+ * knows. Every link repeats the normalised filters, the explicit window the listing was pinned to
  * and `per_page`; `next` and `prev` add their cursor.
  */
 import type { LogFilters, LogWindow, SetFilter } from "./log-filters.js";

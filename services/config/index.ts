@@ -48,6 +48,7 @@ export { DEFAULT_PRIORITY } from "./load/defaults.js";
 export { DEPRECATED_ATTRIBUTES, DEPRECATED_KEYS, findDeprecations, UNDATED_DEADLINE } from "./deprecations.js";
 
 export { ConditionError, parseCondition } from "./conditions/leaf-parser.js";
+export { isKnownTimeZone, wallClock, zonedToUtc } from "./conditions/zones.js";
 export { parseConditionList, type ConditionIssue } from "./conditions/tree.js";
 export { evaluateCondition, evaluateConditions } from "./conditions/evaluate.js";
 /** What evaluations read: see conditions/context.ts. */

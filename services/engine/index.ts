@@ -62,6 +62,7 @@ export { statusView, branchesWithQueue, pauseView, type StatusView } from "./vie
 export { pullView, type PullView, type MergeabilityCheckView } from "./views/pull.js";
 export { dequeueImpact, type DequeueImpact } from "./views/impact.js";
 export { queueListing, type QueueListingView, type QueuedPullRequestView } from "./views/listing.js";
+export { autoChecksTimeoutMs } from "./outcomes.js";
 export type { BatchView, BatchPullRequestView, BatchStatusCode } from "./views/batch-view.js";
 export { defaultQueueRule, queueConfiguration, type QueueKnobs } from "./simulation/configurations.js";
 export { carriedPulls } from "./merging.js";

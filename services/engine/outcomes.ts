@@ -12,7 +12,7 @@
 import { rebuildDescendants, resolveFailedBatch } from "./bisection.js";
 import { descendantsOf, endCheckFor, stopCheck } from "./batches.js";
 import type { Ctx } from "./context.js";
-import type { Batch, CheckAttempt, EpochMs, HoldKind, QueueCheck, Train } from "./state.js";
+import type { Batch, CheckAttempt, EngineState, EpochMs, HoldKind, QueueCheck, Train } from "./state.js";
 
 const MAX_DURATIONS = 50;
 
@@ -39,7 +39,15 @@ export function checksTimeoutMs(ctx: Ctx, queueRule: string): number | null {
   const setting = ctx.rule(queueRule)?.checksTimeout ?? null;
   if (setting === null) return null;
   if (setting !== "auto") return setting * 1000;
-  const d = [...ctx.state.ciDurations].sort((a, b) => a - b);
+  return autoChecksTimeoutMs(ctx.state);
+}
+
+/**
+ * The value of `checks_timeout: auto` in milliseconds: 1.2 x the 95th percentile of the recent CI
+ * durations of `state`, at least 60 s; null until 5 durations are known (docs/merge-queue.md).
+ */
+export function autoChecksTimeoutMs(state: Pick<EngineState, "ciDurations">): number | null {
+  const d = [...state.ciDurations].sort((a, b) => a - b);
   if (d.length < 5) return null;
   return Math.max(60_000, Math.round(1.2 * d[Math.min(d.length - 1, Math.ceil(0.95 * d.length) - 1)]!));
 }

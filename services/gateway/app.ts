@@ -59,6 +59,13 @@ export interface GatewayDeps {
   extraRoutes?: (app: App) => void | Promise<void>;
   /** How long a server-sent events client may leave a write undrained before it is disconnected, ms. */
   streamStallMs?: number;
+  /** `PUBLIC_URL`: the origin of absolute `Link` targets (public-url.ts); absent = the request's own. */
+  publicUrl?: string;
+  /**
+   * `TRUST_PROXY`, Fastify's `trustProxy`: which peers' X-Forwarded-Proto / X-Forwarded-Host are
+   * believed (true: any; a number: hops; addresses or CIDRs, comma-separated); default none.
+   */
+  trustProxy?: boolean | number | string;
 }
 
 /** Builds the application (not listening). @throws RouteCompileError for a bad google.api.http rule. */
@@ -71,6 +78,7 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: genRequestId,
     bodyLimit: MAX_BODY_BYTES,
+    trustProxy: deps.trustProxy ?? false,
     // A URL the router cannot decode gets the one error body too (fastify-errors.ts).
     frameworkErrors: (err: FastifyErrorLike, req: FastifyRequest, reply: FastifyReply) =>
       answerWith(reply, req, err, "any-protocol"),
@@ -158,6 +166,7 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
       prefix: "/v1",
       turns,
       streamStallMs: deps.streamStallMs,
+      publicUrl: deps.publicUrl,
     });
     rest.get("/healthz", async () => ({ status: "ok" }));
     rest.get("/readyz", async (_req, reply) => {

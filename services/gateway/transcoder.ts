@@ -9,8 +9,9 @@
  * 4. authorize the repository scope (403), then call the implementation directly with a light
  *    handler context;
  * 5. answer 204 with an empty body for google.protobuf.Empty, else 200 with the REST JSON of the
- *    response (rest-json.ts), copying response headers the implementation set (e.g. `Link`); a
- *    server-streaming RPC answers server-sent events (sse.ts), resuming from `Last-Event-ID`.
+ *    response (rest-json.ts), copying response headers the implementation set (e.g. `Link`, whose
+ *    path-absolute targets become absolute URLs: public-url.ts); a server-streaming RPC answers
+ *    server-sent events (sse.ts), resuming from `Last-Event-ID`.
  * No REST route is written by hand: adding a rule to a .proto file adds the route.
  */
 import { randomUUID } from "node:crypto";
@@ -32,6 +33,7 @@ import { logFailure, publicError, restError } from "./error-body.js";
 import { resolveFieldPath, setAtPath } from "./field-path.js";
 import { RestHandlerContext } from "./handler-context.js";
 import { paramToJson } from "./param-value.js";
+import { absoluteLinks, publicOrigin } from "./public-url.js";
 import { restJsonBody } from "./rest-json.js";
 import { resumeCursor, sendEventStream } from "./sse.js";
 import type { RequestTurns } from "./request-turns.js";
@@ -54,6 +56,8 @@ export interface TranscoderOptions {
   turns?: RequestTurns;
   /** How long a server-sent events client may leave a write undrained before it is disconnected, ms (sse.ts). */
   streamStallMs?: number;
+  /** The service's public URL (`PUBLIC_URL`): the origin of absolute `Link` targets (public-url.ts). */
+  publicUrl?: string;
 }
 
 const ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"];
@@ -120,7 +124,10 @@ export function registerTranscoder(app: FastifyInstance<any, any, any, any>, opt
       await opts.turns?.turn();
       const res = await fn(input, ctx);
       await opts.turns?.turn();
-      ctx.setResponseHeaders((k, v) => void reply.header(k, v));
+      ctx.setResponseHeaders((k, v) => {
+        const origin = k === "link" ? publicOrigin(opts.publicUrl, req) : null;
+        reply.header(k, origin === null ? v : absoluteLinks(v, origin));
+      });
       if (route.method.output.typeName === "google.protobuf.Empty") return reply.code(204).send();
       const message =
         res && typeof res === "object" && "$typeName" in res ? res : create(route.method.output, (res ?? {}) as never);

@@ -224,6 +224,8 @@ export async function startServer(
       readiness: readiness.checks,
       readinessDetails: async () => ({ ...(await readiness.details()), streams: registry.stats() }),
       streamStallMs: settings.live.stallMs,
+      publicUrl: settings.publicUrl,
+      trustProxy: settings.trustProxy,
     });
     cleanups.push(() => app.close());
     // Open streams end first (UNAVAILABLE, "reconnect"), so that closing the app does not wait for them.

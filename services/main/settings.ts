@@ -37,7 +37,16 @@ const Env = z.object({
   LIVE_MAX_WATCHERS: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_LIVE_LIMITS.maxWatchers),
   LIVE_BUFFER_MESSAGES: z.coerce.number().int().min(2).max(100_000).default(DEFAULT_LIVE_LIMITS.maxBuffered),
   LIVE_STALL_MS: z.coerce.number().int().min(100).max(3_600_000).default(DEFAULT_LIVE_LIMITS.stallMs),
+  PUBLIC_URL: z.string().url().optional(),
+  TRUST_PROXY: z.string().optional(),
 });
+
+/** TRUST_PROXY as Fastify's `trustProxy`: "true"/"false", a hop count, or addresses and CIDRs. */
+function trustProxyOf(value: string | undefined): boolean | number | string {
+  if (value === undefined || value === "false") return false;
+  if (value === "true") return true;
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
 
 /** The services a process can run (`yardmaster serve --only`, docs/deployment.md). */
 export const SERVICE_NAMES = ["queue", "simulator", "activity-log"] as const;
@@ -69,6 +78,10 @@ export type Settings = {
   remotes: Partial<Record<ServiceName, string>>;
   /** The live streams' limits (LIVE_MAX_WATCHERS, LIVE_BUFFER_MESSAGES, LIVE_STALL_MS). */
   live: LiveLimits;
+  /** The URL clients reach the service at (`PUBLIC_URL`): the origin of absolute `Link` targets. */
+  publicUrl?: string;
+  /** Whose X-Forwarded-Proto / X-Forwarded-Host are believed (`TRUST_PROXY`, docs/deployment.md). */
+  trustProxy: boolean | number | string;
 };
 
 /** Thrown for an invalid environment variable. */
@@ -114,5 +127,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
         "activity-log": e.YARDMASTER_ACTIVITY_LOG_URL,
       }).filter(([, url]) => url !== undefined),
     ),
+    publicUrl: e.PUBLIC_URL,
+    trustProxy: trustProxyOf(e.TRUST_PROXY),
   };
 }

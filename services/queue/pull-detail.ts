@@ -1,15 +1,62 @@
 /**
- * The mergeability check of a queued pull request's detail (docs/api.md "Queued pull request"): the
- * check it is in, from the engine's view, and its merge conditions evaluated now, with the
- * check-* attributes read from the check's pull request (the draft, or itself in place).
+ * The merge conditions of a queued pull request in a check, evaluated now with the check-*
+ * attributes read from the check's pull request (the draft, or itself in place): the
+ * `mergeability_check` of its detail (docs/api.md "Queued pull request") and the
+ * `evaluated_conditions` checklist of the queue listing (docs/api.md "Queue listing").
  */
 import { fromJson, type MessageInitShape } from "@bufbuild/protobuf";
 import { ConditionsEvaluationSchema, type MergeabilityCheckSchema } from "../../gen/yardmaster/v1/queue_pb.js";
 import type { EngineState, PullView } from "../engine/index.js";
-import { evaluateFor, ruleConditions } from "../config/index.js";
+import { evaluateFor, ruleConditions, type EvaluatedCondition } from "../config/index.js";
 import type { ForgePort } from "../forge/index.js";
 import { conditionsEvaluationJson, type Configuration } from "../config/index.js";
 import { checkItem, ts } from "./view-mapping.js";
+
+/** What the evaluation reads: the forge, the repository, its configuration and the instant. */
+export interface EvaluationDeps {
+  forge: ForgePort;
+  repository: string;
+  config: Configuration | null;
+  now: Date;
+}
+
+/** A queued pull request in a check, as the evaluation needs it. */
+export interface CheckedPull {
+  number: number;
+  branch: string;
+  queueRuleName: string;
+  position: number;
+  /** The pull request the checks run on; null before the draft exists. */
+  checkPullRequest: number | null;
+}
+
+/**
+ * The merge conditions of the pull request's queue rule (branch protection injected as the rule
+ * says), evaluated now; null when `config` lacks the rule.
+ * @throws ForgeError from the forge reads (not converted here)
+ */
+export async function evaluatedMergeConditions(
+  deps: EvaluationDeps,
+  state: EngineState,
+  p: CheckedPull,
+): Promise<EvaluatedCondition | null> {
+  const rule = deps.config?.queue_rules.find((r) => r.name === p.queueRuleName);
+  if (!rule) return null;
+  const [pr, protection, checkPr] = await Promise.all([
+    deps.forge.getPullRequest(deps.repository, p.number),
+    deps.forge.getBranchProtection(deps.repository, p.branch),
+    p.checkPullRequest !== null
+      ? deps.forge.getPullRequest(deps.repository, p.checkPullRequest)
+      : Promise.resolve(null),
+  ]);
+  const entry = state.pulls[String(p.number)];
+  return evaluateFor(
+    ruleConditions(rule, "merge", protection),
+    { ...pr, checks: checkPr ? checkPr.checks : pr.checks },
+    { queueName: p.queueRuleName, queuedAt: entry ? new Date(entry.queuedAt) : null, queuePosition: p.position },
+    deps.now,
+  );
+}
 
 /**
  * The `mergeability_check` of a queued pull request whose view has one (`view.mergeabilityCheck`
@@ -18,37 +65,18 @@ import { checkItem, ts } from "./view-mapping.js";
  * @throws ForgeError from the forge reads (not converted here)
  */
 export async function mergeabilityDetail(
-  deps: { forge: ForgePort; repository: string; config: Configuration | null; now: Date },
+  deps: EvaluationDeps,
   state: EngineState,
   view: PullView,
 ): Promise<MessageInitShape<typeof MergeabilityCheckSchema>> {
   const m = view.mergeabilityCheck!;
-  const rule = deps.config?.queue_rules.find((r) => r.name === view.queueRuleName);
-  let conditionsEvaluation;
-  if (rule) {
-    const [pr, protection, checkPr] = await Promise.all([
-      deps.forge.getPullRequest(deps.repository, view.number),
-      deps.forge.getBranchProtection(deps.repository, view.branch),
-      m.queuePullRequestNumber !== null
-        ? deps.forge.getPullRequest(deps.repository, m.queuePullRequestNumber)
-        : Promise.resolve(null),
-    ]);
-    const entry = state.pulls[String(view.number)];
-    const evaluated = evaluateFor(
-      ruleConditions(rule, "merge", protection),
-      { ...pr, checks: checkPr ? checkPr.checks : pr.checks },
-      {
-        queueName: view.queueRuleName,
-        queuedAt: entry ? new Date(entry.queuedAt) : null,
-        queuePosition: view.position,
-      },
-      deps.now,
-    );
-    conditionsEvaluation = fromJson(
-      ConditionsEvaluationSchema,
-      conditionsEvaluationJson(evaluated, view.number) as never,
-    );
-  }
+  const evaluated = await evaluatedMergeConditions(deps, state, {
+    number: view.number,
+    branch: view.branch,
+    queueRuleName: view.queueRuleName,
+    position: view.position,
+    checkPullRequest: m.queuePullRequestNumber,
+  });
   return {
     checkType: m.checkType,
     queuePullRequestNumber: BigInt(m.queuePullRequestNumber ?? 0),
@@ -57,6 +85,8 @@ export async function mergeabilityDetail(
     ciState: m.ciState,
     state: m.state,
     checks: m.checks.map(checkItem),
-    conditionsEvaluation,
+    conditionsEvaluation: evaluated
+      ? fromJson(ConditionsEvaluationSchema, conditionsEvaluationJson(evaluated, view.number) as never)
+      : undefined,
   };
 }

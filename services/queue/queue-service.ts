@@ -11,6 +11,7 @@ import { create } from "@bufbuild/protobuf";
 import { GetMergeQueueStatusResponseSchema, type QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
 import { DomainError, invalidField } from "../contracts/index.js";
 import {
+  autoChecksTimeoutMs,
   branchesWithQueue,
   dequeueImpact,
   NotQueuedError,
@@ -25,18 +26,26 @@ import {
   formatConfigError,
   queueRuleApiConfig,
   queueRulesApiConfiguration,
+  renderChecklist,
   type Configuration,
 } from "../config/index.js";
 import { baseRefsInWindow, type ChangeFeed } from "../store/index.js";
 import { fullName, type RepoRequest } from "./caller.js";
 import { watchMergeQueueHandler } from "./watch-status.js";
 import type { LiveRegistry } from "../live/index.js";
+import { flatFreezeHandlers } from "./flat-freeze-handlers.js";
 import { freezeHandlers, type FreezeDeps } from "./freeze-handlers.js";
 import { pauseHandlers, type PauseDeps } from "./pause-handlers.js";
-import { mergeabilityDetail } from "./pull-detail.js";
+import { evaluatedMergeConditions, mergeabilityDetail } from "./pull-detail.js";
 import { queueStateSnapshots, type QueueStateReads } from "./state-snapshots.js";
 import { statusAnswers } from "./status-answers.js";
 import { queuedPullRequest, status, ts } from "./view-mapping.js";
+
+/** `checks_timeout: auto` as the engine computes it from `state`, in whole seconds; null until known. */
+function autoSeconds(state: EngineState): number | null {
+  const ms = autoChecksTimeoutMs(state);
+  return ms === null ? null : Math.round(ms / 1000);
+}
 
 /**
  * What {@link createQueueService} needs besides the pause deps: the queue runner (writes), the
@@ -117,11 +126,13 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
     return { state: s, message: answers(key, s, arrivedAt, (at) => status(statusView(s, req.branch, at))) };
   }
 
+  const freezes = freezeHandlers({ ...deps, now });
   // A forge failure while answering (mergeability detail, an extended configuration) is answered
   // with its own kind by the gateway (contracts/domain-error.ts): 429, 503, 404.
   return {
     ...pauseHandlers(deps),
-    ...freezeHandlers({ ...deps, now }),
+    ...freezes,
+    ...flatFreezeHandlers(freezes, now),
     async listMergeQueueBranches(req) {
       const s = await state(req);
       return { branches: s ? branchesWithQueue(s) : [] };
@@ -147,7 +158,10 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
         priorityRuleName: view.priorityRuleName ?? "",
         queueRuleName: view.queueRuleName,
         checksTimeoutAt: ts(view.checksTimeoutAt),
-        queueRule: { name: view.queueRuleName, config: rule ? (queueRuleApiConfig(rule) as never) : {} },
+        queueRule: {
+          name: view.queueRuleName,
+          config: rule ? (queueRuleApiConfig(rule, autoSeconds(s!)) as never) : {},
+        },
         mergeabilityCheck: view.mergeabilityCheck
           ? await mergeabilityDetail({ forge: deps.forge, repository: repo, config, now: new Date(now()) }, s!, view)
           : undefined,
@@ -183,27 +197,42 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
       return {};
     },
     async getQueuesConfiguration(req) {
-      const config = await configuration(fullName(req));
-      return { configuration: queueRulesApiConfiguration(config) as never };
+      const [config, s] = await Promise.all([configuration(fullName(req)), state(req)]);
+      return { configuration: queueRulesApiConfiguration(config, s ? autoSeconds(s) : null) as never };
     },
     async listQueues(req) {
       const s = await state(req);
       if (!s) return { queues: [] };
       const repo = fullName(req);
       const config = await configuration(repo).catch(() => null);
+      const auto = autoSeconds(s);
+      const evaluation = { forge: deps.forge, repository: repo, config, now: new Date(now()) };
       const listing = queueListing(s, now());
       return {
-        queues: listing.queues.map((q) => ({
-          branch: q.branch,
-          pullRequests: q.pullRequests.map((p) => {
-            const rule = config?.queue_rules.find((r) => r.name === p.queueRuleName);
-            return queuedPullRequest(
-              p,
-              { name: p.queueRuleName, config: rule ? (queueRuleApiConfig(rule) as never) : {} },
-              "",
-            );
-          }),
-        })),
+        queues: await Promise.all(
+          listing.queues.map(async (q) => ({
+            branch: q.branch,
+            pullRequests: await Promise.all(
+              q.pullRequests.map(async (p) => {
+                const rule = config?.queue_rules.find((r) => r.name === p.queueRuleName);
+                const checked = p.mergeabilityCheck
+                  ? await evaluatedMergeConditions(evaluation, s, {
+                      number: p.number,
+                      branch: q.branch.name,
+                      queueRuleName: p.queueRuleName,
+                      position: p.position,
+                      checkPullRequest: p.mergeabilityCheck.pullRequestNumber,
+                    })
+                  : null;
+                return queuedPullRequest(
+                  p,
+                  { name: p.queueRuleName, config: rule ? (queueRuleApiConfig(rule, auto) as never) : {} },
+                  checked ? renderChecklist(checked) : "",
+                );
+              }),
+            ),
+          })),
+        ),
       };
     },
     async listQueueBaseRefs(req) {

@@ -19,10 +19,14 @@ export const ts = (ms: number | null | undefined) =>
   ms === null || ms === undefined ? undefined : timestampFromMs(ms);
 
 /**
- * A pull request of a batch (docs/api.md "Merge queue status"); epoch-millisecond times become
- * Timestamps, a null priority rule name "".
+ * A pull request of a batch or of the waiting list (docs/api.md "Merge queue status");
+ * epoch-millisecond times become Timestamps, a null priority rule name "". `estimatedMergeAt`
+ * (epoch ms or null) is its batch's estimate, or its own while waiting.
  */
-export function batchPullRequest(p: BatchPullRequestView): MessageInitShape<typeof BatchPullRequestSchema> {
+export function batchPullRequest(
+  p: BatchPullRequestView,
+  estimatedMergeAt: number | null,
+): MessageInitShape<typeof BatchPullRequestSchema> {
   return {
     number: BigInt(p.number),
     title: p.title,
@@ -34,6 +38,7 @@ export function batchPullRequest(p: BatchPullRequestView): MessageInitShape<type
     labels: p.labels,
     hostLabels: p.hostLabels.map((l) => ({ id: BigInt(l.id), name: l.name, color: l.color, default: l.default })),
     scopes: p.scopes,
+    estimatedMergeAt: ts(estimatedMergeAt),
   };
 }
 
@@ -51,14 +56,14 @@ export function batch(b: BatchView): MessageInitShape<typeof BatchSchema> {
     scopes: b.scopes,
     queueRuleName: b.queueRuleName,
     checksSummary: b.checksSummary,
-    pullRequests: b.pullRequests.map(batchPullRequest),
+    pullRequests: b.pullRequests.map((p) => batchPullRequest(p, b.estimatedMergeAt)),
     subBatches: b.subBatches.map(batch),
   };
 }
 
 /**
  * The merge queue status response (docs/api.md "Merge queue status"): scope queues as lists of batch id
- * strings, batches, waiting pull requests and the mode.
+ * strings, batches, waiting pull requests, the mode and the pause (null when not paused).
  */
 export function status(v: StatusView): MessageInitShape<typeof GetMergeQueueStatusResponseSchema> {
   return {
@@ -69,9 +74,10 @@ export function status(v: StatusView): MessageInitShape<typeof GetMergeQueueStat
       ]),
     ),
     batches: v.batches.map(batch),
-    waitingPullRequests: v.waitingPullRequests.map(batchPullRequest),
+    waitingPullRequests: v.waitingPullRequests.map((p) => batchPullRequest(p, p.estimatedMergeAt)),
     automaticConflictResolutionUnsupported: v.automaticConflictResolutionUnsupported,
     mode: v.mode,
+    pause: v.pause ? { reason: v.pause.reason, pausedAt: ts(v.pause.pausedAt) } : undefined,
   };
 }
 
@@ -82,8 +88,9 @@ export function checkItem(c: QueueCheck): MessageInitShape<typeof MergeabilityCh
 
 /**
  * A pull request of the queue listing (docs/api.md "Queue listing"), with its queue rule and the
- * `evaluated_conditions` text given by the caller. A check without a pull request number reports 0;
- * `speculative_check_pull_request.checks` is left empty.
+ * `evaluated_conditions` text given by the caller (the merge conditions as a Markdown checklist). A
+ * check without a pull request number reports 0; `speculative_check_pull_request.checks` are the
+ * check runs reported so far.
  */
 export function queuedPullRequest(
   p: QueuedPullRequestView,
@@ -105,7 +112,7 @@ export function queuedPullRequest(
           number: BigInt(m.pullRequestNumber ?? 0),
           startedAt: ts(m.startedAt),
           endedAt: ts(m.endedAt),
-          checks: [],
+          checks: m.checks.map(checkItem),
           evaluatedConditions,
           state: m.state,
         }

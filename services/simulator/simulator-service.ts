@@ -9,7 +9,8 @@
  *   which queue it would enter with which priority, each rule's conditions as a checklist, and
  *   the scheduled freezes that hold or will hold its merge (freeze-notes.ts).
  * A text that does not validate is INVALID_ARGUMENT (422) listing its errors (the first 100, then
- * one counting the rest), each as a field violation of `service_yml` naming the configuration
+ * one counting the rest), each as a field violation of `service_yml` (or `mergify_yml`, the name
+ * Mergify's CLI sends: configuration-text.ts) naming the configuration
  * path, line and column; the text missing or over 1 MiB is 422 too (FieldRule of the requests,
  * then the loader's limits: docs/configuration.md "Limits"). A large text is loaded off the event
  * loop (services/offload). `extends` reads only a repository the caller's credential reaches: any
@@ -24,6 +25,7 @@ import { isForgeError, type ForgePort } from "../forge/index.js";
 import { canReadRepository, principalKey } from "../auth/index.js";
 import { loadConfigurationBounded, simulatePullRequestBounded, WorkLimitError } from "../offload/index.js";
 import { listFreezes, productStates, type Pool } from "../store/index.js";
+import { configurationText, type ConfigurationText } from "./configuration-text.js";
 import { freezeNotes } from "./freeze-notes.js";
 import {
   attributesOf,
@@ -81,7 +83,7 @@ async function validate(
   ctx: HandlerContext,
   owner: string,
   repository: string,
-  text: string,
+  { text, field }: ConfigurationText,
 ): Promise<{ config: Configuration; deprecations: DeprecationFinding[] }> {
   // No principal (a call made in-process, not through the gateway) reads no other repository.
   const principal = ctx?.values.get(principalKey);
@@ -103,9 +105,7 @@ async function validate(
   });
   if (denied !== null) throw extendsDenied(owner, denied);
   if (!loaded.ok)
-    throw new InvalidArgumentError(
-      loaded.errors.map((e) => ({ field: "service_yml", description: formatConfigError(e) })),
-    );
+    throw new InvalidArgumentError(loaded.errors.map((e) => ({ field, description: formatConfigError(e) })));
   return { config: loaded.config, deprecations: loaded.deprecations };
 }
 
@@ -113,14 +113,18 @@ async function validate(
  * The pull request simulation, in a worker thread (services/offload): a condition's regular
  * expression that backtracks past the time limit is the text's problem, 422 naming `service_yml`.
  */
-async function simulateBounded(config: Configuration, context: EvaluationContext): Promise<SimulationSummary> {
+async function simulateBounded(
+  config: Configuration,
+  context: EvaluationContext,
+  field: ConfigurationText["field"],
+): Promise<SimulationSummary> {
   try {
     return await simulatePullRequestBounded(config, context);
   } catch (e) {
     if (!(e instanceof WorkLimitError)) throw e;
     throw new InvalidArgumentError([
       {
-        field: "service_yml",
+        field,
         description: `evaluating the rules ${e.message}: a regular expression of a condition may backtrack without end, e.g. (a+)+`,
       },
     ]);
@@ -134,7 +138,7 @@ export function createSimulatorService(deps: SimulatorDeps): ServiceImpl<typeof 
   // kind by the gateway (contracts/domain-error.ts): 429, 503, 404.
   return {
     async simulateConfiguration(req, ctx) {
-      const { config, deprecations } = await validate(deps, ctx, req.owner, req.repository, req.serviceYml);
+      const { config, deprecations } = await validate(deps, ctx, req.owner, req.repository, configurationText(req));
       const products = await productStates(deps.db, `${req.owner}/${req.repository}`);
       const enabled = (Object.keys(products) as Product[]).filter((p) => products[p as keyof typeof products]);
       return {
@@ -149,12 +153,13 @@ export function createSimulatorService(deps: SimulatorDeps): ServiceImpl<typeof 
       };
     },
     async simulateRepository(req, ctx) {
-      const { deprecations } = await validate(deps, ctx, req.owner, req.repository, req.serviceYml);
+      const { deprecations } = await validate(deps, ctx, req.owner, req.repository, configurationText(req));
       const summary = simulateRepositorySummary();
       return { title: summary.title, summary: summary.summary, deprecations: deprecations.map(deprecation) };
     },
     async simulatePullRequest(req, ctx) {
-      const { config, deprecations } = await validate(deps, ctx, req.owner, req.repository, req.serviceYml);
+      const text = configurationText(req);
+      const { config, deprecations } = await validate(deps, ctx, req.owner, req.repository, text);
       const repo = `${req.owner}/${req.repository}`;
       const notFound = () => new DomainError("not_found", `pull request ${req.number} was not found in ${repo}`);
       if (req.number > BigInt(Number.MAX_SAFE_INTEGER)) throw notFound();
@@ -165,7 +170,7 @@ export function createSimulatorService(deps: SimulatorDeps): ServiceImpl<typeof 
         throw isForgeError(e, "not_found") ? notFound() : e;
       }
       const at = new Date(now());
-      const summary = await simulateBounded(config, { attributes: attributesOf(pr), now: at });
+      const summary = await simulateBounded(config, { attributes: attributesOf(pr), now: at }, text.field);
       const notes = freezeNotes(await listFreezes(deps.db, repo), pr, at);
       return { title: summary.title, summary: summary.summary + notes, deprecations: deprecations.map(deprecation) };
     },

@@ -242,6 +242,8 @@ describe("queue rule API config", () => {
     expect(api[0].config).toEqual({
       priority: 1,
       batch_size: 4,
+      batch_size_min: 1,
+      batch_size_max: 4,
       batch_max_wait_time: 120,
       allow_inplace_checks: true,
       allow_queue_branch_edit: false,

@@ -208,6 +208,16 @@ describe("pull request view", () => {
     expect(pullView(h.state, 99, h.now)).toBeNull();
   });
 
+  it("says ci_state failure, a state Mergify's CLI renders, while a failed batch waits on the one ahead", () => {
+    const h = new QueueHarness(configuration({ mergeQueue: { max_parallel_checks: 2 } }));
+    for (const n of [1, 2]) h.queue(n);
+    h.created("Batch 1", 101);
+    h.created("Batch 2", 102);
+    h.at(30).ci("Batch 2", false);
+    expect(pullView(h.state, 2, h.now)?.mergeabilityCheck?.ciState).toBe("failure");
+    expect(pullView(h.state, 1, h.now)?.mergeabilityCheck?.ciState).toBe("pending");
+  });
+
   it("says when checks run in place", () => {
     const h = new QueueHarness(configuration({ mergeQueue: { max_parallel_checks: 1 } }));
     h.queue(1);

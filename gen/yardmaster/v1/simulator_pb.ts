@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file yardmaster/v1/simulator.proto.
  */
 export const file_yardmaster_v1_simulator: GenFile = /*@__PURE__*/
-  fileDesc("Ch15YXJkbWFzdGVyL3YxL3NpbXVsYXRvci5wcm90bxINeWFyZG1hc3Rlci52MSKrAQoaU2ltdWxhdGVQdWxsUmVxdWVzdFJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIWCgZudW1iZXIYAyABKANCBsrzGAJIARIfCgtzZXJ2aWNlX3ltbBgEIAEoCUIKyvMYBjCAgEBQASKSAQoZU2ltdWxhdGVSZXBvc2l0b3J5UmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEh8KC3NlcnZpY2VfeW1sGAMgASgJQgrK8xgGMICAQFABIpUBChxTaW11bGF0ZUNvbmZpZ3VyYXRpb25SZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQSHwoLc2VydmljZV95bWwYAyABKAlCCsrzGAYwgIBAUAEiYwoLRGVwcmVjYXRpb24SDwoHbWVzc2FnZRgBIAEoCRIQCghkZWFkbGluZRgCIAEoCRIxCg1wYXRoX3RvX2ZpZWxkGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLkxpc3RWYWx1ZSJvChtTaW11bGF0ZVB1bGxSZXF1ZXN0UmVzcG9uc2USDQoFdGl0bGUYASABKAkSDwoHc3VtbWFyeRgCIAEoCRIwCgxkZXByZWNhdGlvbnMYAyADKAsyGi55YXJkbWFzdGVyLnYxLkRlcHJlY2F0aW9uIm4KGlNpbXVsYXRlUmVwb3NpdG9yeVJlc3BvbnNlEg0KBXRpdGxlGAEgASgJEg8KB3N1bW1hcnkYAiABKAkSMAoMZGVwcmVjYXRpb25zGAMgAygLMhoueWFyZG1hc3Rlci52MS5EZXByZWNhdGlvbiJcCg1VbnVzZWRTZWN0aW9uEg8KB3NlY3Rpb24YASABKAkSDwoHcHJvZHVjdBgCIAEoCRIUCgxwcm9kdWN0X25hbWUYAyABKAkSEwoLcHJvZHVjdF91cmwYBCABKAkimQEKHVNpbXVsYXRlQ29uZmlndXJhdGlvblJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSMAoMZGVwcmVjYXRpb25zGAIgAygLMhoueWFyZG1hc3Rlci52MS5EZXByZWNhdGlvbhI1Cg91bnVzZWRfc2VjdGlvbnMYAyADKAsyHC55YXJkbWFzdGVyLnYxLlVudXNlZFNlY3Rpb24yngQKEFNpbXVsYXRvclNlcnZpY2USsAEKE1NpbXVsYXRlUHVsbFJlcXVlc3QSKS55YXJkbWFzdGVyLnYxLlNpbXVsYXRlUHVsbFJlcXVlc3RSZXF1ZXN0GioueWFyZG1hc3Rlci52MS5TaW11bGF0ZVB1bGxSZXF1ZXN0UmVzcG9uc2UiQoLT5JMCPDoBKiI3L3YxL3JlcG9zL3tvd25lcn0ve3JlcG9zaXRvcnl9L3B1bGxzL3tudW1iZXJ9L3NpbXVsYXRvchKeAQoSU2ltdWxhdGVSZXBvc2l0b3J5EigueWFyZG1hc3Rlci52MS5TaW11bGF0ZVJlcG9zaXRvcnlSZXF1ZXN0GikueWFyZG1hc3Rlci52MS5TaW11bGF0ZVJlcG9zaXRvcnlSZXNwb25zZSIzgtPkkwItOgEqIigvdjEvcmVwb3Mve293bmVyfS97cmVwb3NpdG9yeX0vc2ltdWxhdG9yErUBChVTaW11bGF0ZUNvbmZpZ3VyYXRpb24SKy55YXJkbWFzdGVyLnYxLlNpbXVsYXRlQ29uZmlndXJhdGlvblJlcXVlc3QaLC55YXJkbWFzdGVyLnYxLlNpbXVsYXRlQ29uZmlndXJhdGlvblJlc3BvbnNlIkGC0+STAjs6ASoiNi92MS9yZXBvcy97b3duZXJ9L3tyZXBvc2l0b3J5fS9jb25maWd1cmF0aW9uLXNpbXVsYXRvcmIGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_struct, file_yardmaster_v1_common]);
+  fileDesc("Ch15YXJkbWFzdGVyL3YxL3NpbXVsYXRvci5wcm90bxINeWFyZG1hc3Rlci52MSLIAQoaU2ltdWxhdGVQdWxsUmVxdWVzdFJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIWCgZudW1iZXIYAyABKANCBsrzGAJIARIdCgtzZXJ2aWNlX3ltbBgEIAEoCUIIyvMYBDCAgEASHQoLbWVyZ2lmeV95bWwYBSABKAlCCMrzGAQwgIBAIq8BChlTaW11bGF0ZVJlcG9zaXRvcnlSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQSHQoLc2VydmljZV95bWwYAyABKAlCCMrzGAQwgIBAEh0KC21lcmdpZnlfeW1sGAQgASgJQgjK8xgEMICAQCKyAQocU2ltdWxhdGVDb25maWd1cmF0aW9uUmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEh0KC3NlcnZpY2VfeW1sGAMgASgJQgjK8xgEMICAQBIdCgttZXJnaWZ5X3ltbBgEIAEoCUIIyvMYBDCAgEAiYwoLRGVwcmVjYXRpb24SDwoHbWVzc2FnZRgBIAEoCRIQCghkZWFkbGluZRgCIAEoCRIxCg1wYXRoX3RvX2ZpZWxkGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLkxpc3RWYWx1ZSJvChtTaW11bGF0ZVB1bGxSZXF1ZXN0UmVzcG9uc2USDQoFdGl0bGUYASABKAkSDwoHc3VtbWFyeRgCIAEoCRIwCgxkZXByZWNhdGlvbnMYAyADKAsyGi55YXJkbWFzdGVyLnYxLkRlcHJlY2F0aW9uIm4KGlNpbXVsYXRlUmVwb3NpdG9yeVJlc3BvbnNlEg0KBXRpdGxlGAEgASgJEg8KB3N1bW1hcnkYAiABKAkSMAoMZGVwcmVjYXRpb25zGAMgAygLMhoueWFyZG1hc3Rlci52MS5EZXByZWNhdGlvbiJcCg1VbnVzZWRTZWN0aW9uEg8KB3NlY3Rpb24YASABKAkSDwoHcHJvZHVjdBgCIAEoCRIUCgxwcm9kdWN0X25hbWUYAyABKAkSEwoLcHJvZHVjdF91cmwYBCABKAkimQEKHVNpbXVsYXRlQ29uZmlndXJhdGlvblJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSMAoMZGVwcmVjYXRpb25zGAIgAygLMhoueWFyZG1hc3Rlci52MS5EZXByZWNhdGlvbhI1Cg91bnVzZWRfc2VjdGlvbnMYAyADKAsyHC55YXJkbWFzdGVyLnYxLlVudXNlZFNlY3Rpb24yngQKEFNpbXVsYXRvclNlcnZpY2USsAEKE1NpbXVsYXRlUHVsbFJlcXVlc3QSKS55YXJkbWFzdGVyLnYxLlNpbXVsYXRlUHVsbFJlcXVlc3RSZXF1ZXN0GioueWFyZG1hc3Rlci52MS5TaW11bGF0ZVB1bGxSZXF1ZXN0UmVzcG9uc2UiQoLT5JMCPDoBKiI3L3YxL3JlcG9zL3tvd25lcn0ve3JlcG9zaXRvcnl9L3B1bGxzL3tudW1iZXJ9L3NpbXVsYXRvchKeAQoSU2ltdWxhdGVSZXBvc2l0b3J5EigueWFyZG1hc3Rlci52MS5TaW11bGF0ZVJlcG9zaXRvcnlSZXF1ZXN0GikueWFyZG1hc3Rlci52MS5TaW11bGF0ZVJlcG9zaXRvcnlSZXNwb25zZSIzgtPkkwItOgEqIigvdjEvcmVwb3Mve293bmVyfS97cmVwb3NpdG9yeX0vc2ltdWxhdG9yErUBChVTaW11bGF0ZUNvbmZpZ3VyYXRpb24SKy55YXJkbWFzdGVyLnYxLlNpbXVsYXRlQ29uZmlndXJhdGlvblJlcXVlc3QaLC55YXJkbWFzdGVyLnYxLlNpbXVsYXRlQ29uZmlndXJhdGlvblJlc3BvbnNlIkGC0+STAjs6ASoiNi92MS9yZXBvcy97b3duZXJ9L3tyZXBvc2l0b3J5fS9jb25maWd1cmF0aW9uLXNpbXVsYXRvcmIGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_struct, file_yardmaster_v1_common]);
 
 /**
  * Request of SimulatePullRequest (docs/api.md "Simulation" #9), REST route
@@ -45,6 +45,13 @@ export type SimulatePullRequestRequest = Message<"yardmaster.v1.SimulatePullRequ
    * @generated from field: string service_yml = 4;
    */
   serviceYml: string;
+
+  /**
+   * The configuration text under the name Mergify's CLI uses; instead of service_yml.
+   *
+   * @generated from field: string mergify_yml = 5;
+   */
+  mergifyYml: string;
 };
 
 /**
@@ -72,9 +79,18 @@ export type SimulateRepositoryRequest = Message<"yardmaster.v1.SimulateRepositor
   repository: string;
 
   /**
+   * The configuration text (YAML), at most 1 MiB.
+   *
    * @generated from field: string service_yml = 3;
    */
   serviceYml: string;
+
+  /**
+   * The configuration text under the name Mergify's CLI uses; instead of service_yml.
+   *
+   * @generated from field: string mergify_yml = 4;
+   */
+  mergifyYml: string;
 };
 
 /**
@@ -103,9 +119,18 @@ export type SimulateConfigurationRequest = Message<"yardmaster.v1.SimulateConfig
   repository: string;
 
   /**
+   * The configuration text (YAML), at most 1 MiB.
+   *
    * @generated from field: string service_yml = 3;
    */
   serviceYml: string;
+
+  /**
+   * The configuration text under the name Mergify's CLI uses; instead of service_yml.
+   *
+   * @generated from field: string mergify_yml = 4;
+   */
+  mergifyYml: string;
 };
 
 /**
@@ -287,6 +312,8 @@ export const SimulateConfigurationResponseSchema: GenMessage<SimulateConfigurati
  * What Yardmaster would do with a configuration, before it lands. docs/api.md "Simulation" (#9-#11).
  * A configuration text that does not validate is INVALID_ARGUMENT (422) listing every error with
  * its path, line and column; `service_yml` missing or over 1 MiB is INVALID_ARGUMENT (422).
+ * Every request takes the configuration text as `service_yml` or, as Mergify's CLI sends it, as
+ * `mergify_yml` (docs/mergify-cli.md): one of the two, never both (422 naming both).
  *
  * @generated from service yardmaster.v1.SimulatorService
  */

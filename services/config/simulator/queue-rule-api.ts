@@ -10,6 +10,10 @@ export interface QueueRuleApiConfig {
   priority: number;
   /** The fixed size, or the maximum of a `{min, max}` range. */
   batch_size: number;
+  /** The smallest batch: the fixed size, or the `min` of the range. */
+  batch_size_min: number;
+  /** The largest batch: the fixed size, or the `max` of the range (= batch_size). */
+  batch_size_max: number;
   /** Seconds. */
   batch_max_wait_time: number;
   allow_inplace_checks: boolean;
@@ -37,6 +41,8 @@ export function queueRuleApiConfig(rule: QueueRuleConfig, autoChecksTimeout: num
   return {
     priority: rule.priority,
     batch_size: rule.batch_size.max,
+    batch_size_min: rule.batch_size.min,
+    batch_size_max: rule.batch_size.max,
     batch_max_wait_time: rule.batch_max_wait_time,
     allow_inplace_checks: rule.allow_inplace_checks,
     allow_queue_branch_edit: rule.allow_queue_branch_edit,

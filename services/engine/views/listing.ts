@@ -4,7 +4,7 @@
  */
 import { Ctx } from "../context.js";
 import { effectivePriority, orderedTrainPulls, priorityAlias } from "../order.js";
-import type { EngineState } from "../state.js";
+import type { EngineState, QueueCheck } from "../state.js";
 import { batchStatus, type BatchStatusCode } from "./batch-view.js";
 import { mergeEstimates } from "./estimates.js";
 
@@ -26,6 +26,8 @@ export interface QueuedPullRequestView {
     startedAt: number | null;
     endedAt: number | null;
     state: BatchStatusCode;
+    /** The check runs reported for the check's pull request so far. */
+    checks: QueueCheck[];
   } | null;
 }
 
@@ -65,6 +67,7 @@ export function queueListing(state: EngineState, now: number): QueueListingView 
                 startedAt: check.startedAt,
                 endedAt: check.endedAt,
                 state: batchStatus(train, batch),
+                checks: check.checks,
               }
             : null,
       });

@@ -22,7 +22,8 @@ export interface MergeabilityCheckView {
   queuePullRequestNumber: number | null;
   startedAt: number | null;
   ciEndedAt: number | null;
-  ciState: "pending" | "success" | "failed";
+  /** The check states Mergify's CLI renders (docs/mergify-cli.md). */
+  ciState: "pending" | "success" | "failure";
   /** The batch status code. */
   state: BatchStatusCode;
   checks: QueueCheck[];
@@ -80,7 +81,7 @@ export function pullView(state: EngineState, number: number, now: number): PullV
             queuePullRequestNumber: check.number,
             startedAt: check.startedAt,
             ciEndedAt: check.endedAt,
-            ciState: check.phase === "passed" ? "success" : check.phase === "failed" ? "failed" : "pending",
+            ciState: check.phase === "passed" ? "success" : check.phase === "failed" ? "failure" : "pending",
             state: batchStatus(train, batch),
             checks: check.checks,
             batchId: batch.id,

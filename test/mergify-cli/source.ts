@@ -1,0 +1,27 @@
+/**
+ * Where the translations of this folder come from: files of github.com/Mergifyio/mergify-cli at
+ * the commits read (the stored copies of the search index), one constant per file.
+ */
+const REPO = "https://github.com/Mergifyio/mergify-cli/blob";
+
+/** The URL of `path` at `commit`. */
+const at = (commit: string, path: string) => `${REPO}/${commit}/${path}`;
+
+export const SOURCES = {
+  http: at("8bb025cf7976b9281569f6b52114ac7f5aa620b0", "crates/mergify-core/src/http.rs"),
+  eventsClient: at("7daf2eabaa0ec67b0db4dc83b6291a8c71ff9f32", "crates/mergify-events/src/client.rs"),
+  eventsEvent: at("639317f86854466fa883f9ea11a318f0e51dbf98", "crates/mergify-events/src/event.rs"),
+  queueStatus: at("02003f4dae9e281294e43927f37411dda9f3540d", "crates/mergify-queue/src/status.rs"),
+  queueShow: at("109d3fb877a472e2973945574806c2c82cf6e69e", "crates/mergify-queue/src/show.rs"),
+  queueHistory: at("cbc699d967b897e478fc4b89cfc9b70d316c2e32", "crates/mergify-queue/src/history.rs"),
+  queuePause: at("02003f4dae9e281294e43927f37411dda9f3540d", "crates/mergify-queue/src/pause.rs"),
+  queueUnpause: at("1278c48cf218dc3dc966db137437f0bba28fa13c", "crates/mergify-queue/src/unpause.rs"),
+  freezeCommon: at("1e82160416b353270c3d771603749176f2e2e544", "crates/mergify-freeze/src/common.rs"),
+  freezeCreate: at("075f94ddd52158b6b365f0f96a831ad93770e119", "crates/mergify-freeze/src/create.rs"),
+  freezeUpdate: at("1278c48cf218dc3dc966db137437f0bba28fa13c", "crates/mergify-freeze/src/update.rs"),
+  freezeDelete: at("1278c48cf218dc3dc966db137437f0bba28fa13c", "crates/mergify-freeze/src/delete.rs"),
+  freezeList: at("1278c48cf218dc3dc966db137437f0bba28fa13c", "crates/mergify-freeze/src/list.rs"),
+  configSimulate: at("043f6f2d2c94242f302436b7a5795b4643afaccd", "crates/mergify-config/src/simulate.rs"),
+  pyQueueApi: at("32f8e4f29be0565e776b6b18a1a036d9fb1893a1", "mergify_cli/queue/api.py"),
+  pyFreezeApi: at("0fa9eee7e5a7387611cf29f10808a253b2a4b35f", "mergify_cli/freeze/api.py"),
+} as const;
