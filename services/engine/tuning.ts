@@ -1,0 +1,55 @@
+/**
+ * The self-tuning default (docs/self-tuning.md): the batch size, batch wait and parallel checks a
+ * queue rule that sets none of them runs with, chosen from the repository's observed traffic:
+ * arrival rate λ, typical CI duration D and the share p of pull requests that fail. Pure: the
+ * runner measures the traffic (services/runner/traffic-tuning.ts) and recomputes as it drifts.
+ *
+ * The rule (calibrated on `npm run bench:queue`'s scan, docs/benchmarks.md "The merge queue"):
+ * with a = λ·D arrivals per CI run,
+ * - a < 1 (a quiet queue): no batches (batches of one, no wait), since a batch would mostly wait
+ *   to fill; parallel checks enough for the arrivals of two CI runs (at least 2);
+ * - otherwise batches of at least 2 and at most the two-stage testing optimum ⌈1/√p⌉ (Dorfman,
+ *   https://doi.org/10.1214/aoms/1177731363), capped by the arrivals of one CI run, so a batch
+ *   fills within a fraction of D; the wait for a batch to fill is D/6 when a ≤ 6, D/3 above (more
+ *   traffic fills batches sooner, and the longer wait saves runs where latency has room);
+ *   parallel checks: the batches one CI run needs at the mean batch size, plus two for the
+ *   batches rechecked behind a failure, between 2 and 10.
+ */
+import type { QueueKnobs } from "./simulation/configurations.js";
+
+/** Observed traffic of a repository. */
+export interface ObservedTraffic {
+  /** λ: pull requests queued per hour. */
+  arrivalsPerHour: number;
+  /** D: typical (median) CI duration of a check, seconds. */
+  ciSeconds: number;
+  /** p: share of resolved pull requests that failed their checks (0-1). */
+  failureRate: number;
+}
+
+const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));
+
+/**
+ * The settings the self-tuning default chooses for `traffic` (see the module header for the rule).
+ * `batchMaxWaitSeconds` in whole seconds. Inputs that are not finite or negative count as 0.
+ */
+export function tunedQueueSettings(traffic: ObservedTraffic): QueueKnobs {
+  const finite = (x: number) => (Number.isFinite(x) && x > 0 ? x : 0);
+  const lambda = finite(traffic.arrivalsPerHour);
+  const d = finite(traffic.ciSeconds);
+  const p = clamp(finite(traffic.failureRate), 0.001, 1);
+  const a = (lambda * d) / 3600;
+  if (a < 1) {
+    return {
+      batchSize: { min: 1, max: 1 },
+      batchMaxWaitSeconds: 0,
+      maxParallelChecks: clamp(Math.ceil(2 * a) + 1, 2, 10),
+    };
+  }
+  const dorfman = Math.ceil(1 / Math.sqrt(p));
+  const max = clamp(Math.min(dorfman, Math.floor(a / 2) + 1), 2, 8);
+  const min = 2;
+  const wait = Math.round(a <= 6 ? d / 6 : d / 3);
+  const parallel = clamp(Math.ceil(a / ((min + max) / 2)) + 2, 2, 10);
+  return { batchSize: { min, max }, batchMaxWaitSeconds: wait, maxParallelChecks: parallel };
+}
