@@ -31,17 +31,15 @@ export const ANCHORS: Point[] = [
 /** The configurations scanned per rate: batch size {min, max}, wait (min), parallel checks. */
 const SCAN: Record<number, [number, number, number, number][]> = {
   8: [
+    [2, 2, 5, 10],
     [2, 3, 5, 10],
-    [2, 3, 5, 6],
     [2, 4, 10, 6],
-    [2, 3, 10, 6],
     [3, 4, 15, 6],
   ],
   16: [
-    [2, 4, 10, 6],
     [2, 4, 5, 10],
+    [2, 3, 10, 6],
     [3, 4, 10, 6],
-    [3, 5, 10, 6],
     [4, 6, 10, 4],
   ],
 };

@@ -4,16 +4,17 @@
  * arrival rate λ, typical CI duration D and the share p of pull requests that fail. Pure: the
  * runner measures the traffic (services/runner/traffic-tuning.ts) and recomputes as it drifts.
  *
- * The rule (calibrated on `npm run bench:queue`'s scan, docs/benchmarks.md "The merge queue"):
- * with a = λ·D arrivals per CI run,
- * - a < 1 (a quiet queue): no batches (batches of one, no wait), since a batch would mostly wait
- *   to fill; parallel checks enough for the arrivals of two CI runs (at least 2);
- * - otherwise batches of at least 2 and at most the two-stage testing optimum ⌈1/√p⌉ (Dorfman,
- *   https://doi.org/10.1214/aoms/1177731363), capped by the arrivals of one CI run, so a batch
- *   fills within a fraction of D; the wait for a batch to fill is D/6 when a ≤ 6, D/3 above (more
- *   traffic fills batches sooner, and the longer wait saves runs where latency has room);
- *   parallel checks: the batches one CI run needs at the mean batch size, plus two for the
- *   batches rechecked behind a failure, between 2 and 10.
+ * The rule (calibrated on `npm run bench:queue`'s scan, docs/benchmarks.md "The merge queue"),
+ * with a = λ·D the arrivals per CI run:
+ * - a < 1 (a quiet queue) or p > 0.3 (batches fail more often than they save: two-stage testing
+ *   stops paying near p = 0.3, Dorfman, https://doi.org/10.1214/aoms/1177731363): no batches
+ *   (batches of one, no wait), parallel checks for the arrivals of two CI runs, 2 to 6;
+ * - otherwise batches of 2 up to ⌊a/3⌋ + 2, never above the two-stage optimum ⌈1/√p⌉ nor 8: a batch
+ *   fills within a fraction of D, and larger ones put more innocents behind each failure; the wait
+ *   for a batch to fill is D/6 while a ≤ 6, D/3 above (more traffic fills batches sooner, and the
+ *   longer wait saves runs where latency has room); parallel checks: twice the batches one CI run
+ *   brings at the mean batch size, plus two for the batches rechecked behind a failure, 2 to 6
+ *   (more checks in flight made restarts behind failures cost more than they saved at λD = 8).
  */
 import type { QueueKnobs } from "./simulation/configurations.js";
 
@@ -39,17 +40,12 @@ export function tunedQueueSettings(traffic: ObservedTraffic): QueueKnobs {
   const d = finite(traffic.ciSeconds);
   const p = clamp(finite(traffic.failureRate), 0.001, 1);
   const a = (lambda * d) / 3600;
-  if (a < 1) {
-    return {
-      batchSize: { min: 1, max: 1 },
-      batchMaxWaitSeconds: 0,
-      maxParallelChecks: clamp(Math.ceil(2 * a) + 1, 2, 10),
-    };
+  if (a < 1 || p > 0.3) {
+    return { batchSize: { min: 1, max: 1 }, batchMaxWaitSeconds: 0, maxParallelChecks: clamp(Math.ceil(2 * a), 2, 6) };
   }
-  const dorfman = Math.ceil(1 / Math.sqrt(p));
-  const max = clamp(Math.min(dorfman, Math.floor(a / 2) + 1), 2, 8);
   const min = 2;
+  const max = clamp(Math.min(Math.ceil(1 / Math.sqrt(p)), Math.floor(a / 3) + 2), min, 8);
   const wait = Math.round(a <= 6 ? d / 6 : d / 3);
-  const parallel = clamp(Math.ceil(a / ((min + max) / 2)) + 2, 2, 10);
+  const parallel = clamp(Math.ceil((2 * a) / ((min + max) / 2)) + 2, 2, 6);
   return { batchSize: { min, max }, batchMaxWaitSeconds: wait, maxParallelChecks: parallel };
 }
