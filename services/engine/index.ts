@@ -67,4 +67,12 @@ export { defaultQueueRule, queueConfiguration, type QueueKnobs } from "./simulat
 export { carriedPulls } from "./merging.js";
 export type { EngineEffect, LogEffect } from "./effects.js";
 export { SCHEDULE_TIMER_PREFIX } from "./reconcile.js";
-export { tunedQueueSettings, type ObservedTraffic } from "./tuning.js";
+export {
+  MIN_CHECKS,
+  MIN_RESOLVED,
+  observedTraffic,
+  tunedConfiguration,
+  tunedQueueSettings,
+  type ObservedTraffic,
+  type TrafficCounts,
+} from "./tuning.js";

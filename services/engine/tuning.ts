@@ -16,6 +16,7 @@
  *   brings at the mean batch size, plus two for the batches rechecked behind a failure, 2 to 6
  *   (more checks in flight made restarts behind failures cost more than they saved at λD = 8).
  */
+import type { ConfigurationInput } from "./config.js";
 import type { QueueKnobs } from "./simulation/configurations.js";
 
 /** Observed traffic of a repository. */
@@ -48,4 +49,54 @@ export function tunedQueueSettings(traffic: ObservedTraffic): QueueKnobs {
   const wait = Math.round(a <= 6 ? d / 6 : d / 3);
   const parallel = clamp(Math.ceil((2 * a) / ((min + max) / 2)) + 2, 2, 6);
   return { batchSize: { min, max }, batchMaxWaitSeconds: wait, maxParallelChecks: parallel };
+}
+
+/** Counts of a window of a repository's log (services/activity-log/observed-traffic.ts). */
+export interface TrafficCounts {
+  arrivals: number;
+  merged: number;
+  failed: number;
+  concludedChecks: number;
+  medianCiSeconds: number | null;
+  /** Window length in hours. */
+  hours: number;
+}
+
+/** Fewest pull requests resolved (merged or culprits) in a window before its traffic is trusted. */
+export const MIN_RESOLVED = 20;
+/** Fewest concluded check attempts in a window before its CI duration is trusted. */
+export const MIN_CHECKS = 5;
+
+/**
+ * The traffic a window measured, or null when it holds too little to trust (fewer than
+ * {@link MIN_RESOLVED} resolved pull requests or {@link MIN_CHECKS} concluded checks): the rule
+ * then keeps its static defaults (docs/self-tuning.md).
+ */
+export function observedTraffic(counts: TrafficCounts): ObservedTraffic | null {
+  const resolved = counts.merged + counts.failed;
+  if (resolved < MIN_RESOLVED || counts.concludedChecks < MIN_CHECKS || counts.medianCiSeconds === null) return null;
+  if (!(counts.hours > 0)) return null;
+  return {
+    arrivalsPerHour: counts.arrivals / counts.hours,
+    ciSeconds: counts.medianCiSeconds,
+    failureRate: counts.failed / resolved,
+  };
+}
+
+/**
+ * The configuration with the settings of its self-tuned queue rules (`self_tuned`, set by the
+ * configuration module when a rule sets no batch size, wait or parallelism) chosen for `traffic`;
+ * `max_parallel_checks` is tuned too when any rule is. Unchanged when `traffic` is null or no rule
+ * is self-tuned.
+ */
+export function tunedConfiguration(input: ConfigurationInput, traffic: ObservedTraffic | null): ConfigurationInput {
+  if (traffic === null || !input.queue_rules.some((r) => r.self_tuned)) return input;
+  const knobs = tunedQueueSettings(traffic);
+  return {
+    ...input,
+    queue_rules: input.queue_rules.map((r) =>
+      r.self_tuned ? { ...r, batch_size: knobs.batchSize, batch_max_wait_time: knobs.batchMaxWaitSeconds } : r,
+    ),
+    merge_queue: { ...input.merge_queue, max_parallel_checks: knobs.maxParallelChecks },
+  };
 }

@@ -6,7 +6,13 @@
  */
 import type { Logger } from "pino";
 import type { ForgeEventSink, ForgePort } from "../forge/index.js";
-import { createQueueRunner, FREEZE_START_TIMER_PREFIX, type QueueRunner, type RunnerInput } from "../runner/index.js";
+import {
+  createQueueRunner,
+  FREEZE_START_TIMER_PREFIX,
+  type QueueRunner,
+  type RunnerInput,
+  type TrafficReader,
+} from "../runner/index.js";
 import { createQueueService } from "../queue/index.js";
 import { addToInbox, cancelTimer, setTimer, type Pool, type PoolClient } from "../store/index.js";
 
@@ -33,6 +39,8 @@ export function wireQueue(deps: {
   logger: Logger;
   eventsWritten: () => void;
   now?: () => number;
+  /** The activity log's traffic reader for the self-tuning default (docs/self-tuning.md); none: static defaults. */
+  readTraffic?: TrafficReader;
 }): QueueWiring {
   const runner = createQueueRunner({
     db: deps.db,
@@ -40,6 +48,7 @@ export function wireQueue(deps: {
     logger: deps.logger,
     eventsWritten: deps.eventsWritten,
     now: deps.now,
+    readTraffic: deps.readTraffic,
   });
   const queueService = createQueueService({
     db: deps.api ?? deps.db,

@@ -169,7 +169,15 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
     },
     async getQueuesConfiguration(req) {
       const config = await configuration(fullName(req));
-      return { configuration: queueRulesApiConfiguration(config) as never };
+      // docs/self-tuning.md: a self-tuned rule shows the settings the engine runs with.
+      const s = await state(req);
+      const running = s && {
+        maxParallelChecks: s.config.maxParallelChecks,
+        rules: Object.fromEntries(
+          s.config.queueRules.map((r) => [r.name, { batchSize: r.batchSize, batchMaxWaitTime: r.batchMaxWaitTime }]),
+        ),
+      };
+      return { configuration: queueRulesApiConfiguration(config, null, running) as never };
     },
     async listQueues(req) {
       const s = await state(req);
