@@ -34,6 +34,7 @@ export async function runJobs(jobs: Job[], workers: number): Promise<RunSummary[
   if (workers <= 1 || !existsSync(script)) return jobs.map(runJob);
   const results: RunSummary[] = new Array(jobs.length);
   let next = 0;
+  let done = 0;
   const threads = Array.from({ length: Math.min(workers, jobs.length) }, () => new Worker(script));
   await Promise.all(
     threads.map(
@@ -49,6 +50,7 @@ export async function runJobs(jobs: Job[], workers: number): Promise<RunSummary[
           };
           w.on("message", (m: { id: number; summary: RunSummary }) => {
             results[m.id] = m.summary;
+            process.stderr.write(`  run ${++done}/${jobs.length} done\r`);
             send();
           });
           w.on("error", reject);
