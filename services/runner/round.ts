@@ -64,7 +64,7 @@ export async function applyRound(
       loaded === null,
     );
     // docs/self-tuning.md: self-tuned rules run with the settings the observed traffic chooses.
-    const traffic = ctx.tuning ? await ctx.tuning.traffic(repository) : null;
+    const traffic = ctx.tuning?.traffic(repository) ?? null;
     const state =
       loaded ?? createState(repository, tunedConfiguration(engineConfigurationInput(config.config), traffic));
     // A request is applied in a round of its own: an input that cannot be applied fails the

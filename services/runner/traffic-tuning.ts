@@ -1,9 +1,9 @@
 /**
  * The runner's side of the self-tuning default (docs/self-tuning.md): per repository, the traffic
  * of the last {@link TUNING_WINDOW_MS} of its activity log (read through a {@link TrafficReader},
- * ClickHouse in production), refreshed every {@link TUNING_REFRESH_MS}, and the engine
- * configuration it gives. A round uses the last traffic read (never waiting for a refresh longer
- * than the read itself the first time); when the settings the traffic chooses differ from those
+ * ClickHouse in production), refreshed every {@link TUNING_REFRESH_MS} in the background, and the
+ * engine configuration it gives. A round uses the last traffic read (none before the first read
+ * ends: the static defaults); when the settings the traffic chooses differ from those
  * the engine runs with, the round applies them first (`configuration_changed`), so the settings
  * follow the traffic as it drifts. A read that fails keeps the last traffic (logged).
  */
@@ -25,9 +25,13 @@ export const TUNING_WINDOW_MS = 7 * 24 * 3_600_000;
 /** How often a repository's traffic is read again: 15 minutes, ms. */
 export const TUNING_REFRESH_MS = 15 * 60_000;
 
-/** The traffic of each repository, read at most every {@link TUNING_REFRESH_MS}. */
+/**
+ * The traffic of each repository, read at most every {@link TUNING_REFRESH_MS}, in the background:
+ * a round never waits for ClickHouse (it holds the repository's lock and a transaction).
+ */
 export class TrafficTuning {
   private readonly known = new Map<string, { traffic: ObservedTraffic | null; readAt: number }>();
+  private readonly reading = new Map<string, Promise<void>>();
 
   constructor(
     private readonly read: TrafficReader,
@@ -35,22 +39,34 @@ export class TrafficTuning {
     private readonly log: Logger,
   ) {}
 
-  /** The repository's traffic (null: too little to trust, or never read successfully). */
-  async traffic(repository: string): Promise<ObservedTraffic | null> {
+  /**
+   * The repository's last traffic read (null: too little to trust, or not read yet); starts a
+   * read when the last one is older than {@link TUNING_REFRESH_MS}.
+   */
+  traffic(repository: string): ObservedTraffic | null {
     const at = this.now();
     const last = this.known.get(repository);
-    if (last && at - last.readAt < TUNING_REFRESH_MS) return last.traffic;
+    if ((!last || at - last.readAt >= TUNING_REFRESH_MS) && !this.reading.has(repository)) {
+      const done = this.refresh(repository, at, last?.traffic ?? null).finally(() => this.reading.delete(repository));
+      this.reading.set(repository, done);
+    }
+    return last?.traffic ?? null;
+  }
+
+  /** Resolves once the reads started so far have ended (tests, shutdown). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.reading.values()]);
+  }
+
+  private async refresh(repository: string, at: number, previous: ObservedTraffic | null): Promise<void> {
+    let traffic = previous;
     try {
-      const counts = await this.read(repository, new Date(at - TUNING_WINDOW_MS), new Date(at));
-      const traffic = observedTraffic(counts);
-      this.known.set(repository, { traffic, readAt: at });
-      if (this.known.size > 10_000) this.known.delete(this.known.keys().next().value!);
-      return traffic;
+      traffic = observedTraffic(await this.read(repository, new Date(at - TUNING_WINDOW_MS), new Date(at)));
     } catch (err) {
       this.log.warn({ repository, err }, "reading the traffic for the self-tuning default failed: last settings kept");
-      this.known.set(repository, { traffic: last?.traffic ?? null, readAt: at });
-      return last?.traffic ?? null;
     }
+    this.known.set(repository, { traffic, readAt: at });
+    if (this.known.size > 10_000) this.known.delete(this.known.keys().next().value!);
   }
 }
 
