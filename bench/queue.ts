@@ -1,170 +1,100 @@
 /**
- * Merge queue benchmark (`npx tsx bench/queue.ts`): the real engine in virtual time, D = 30 min CI,
- * p = 0.05, k = 10 CI slots, 20,000 pull requests per queue, at λ = 8/h and 16/h; Yardmaster's
- * configuration next to a serial queue and a speculation-only queue (window 10), then the closed
- * forms of docs/benchmarks.md "Closed forms" checked within 5% on saturated runs. Prints PASS/FAIL per
- * target, then an idealised estimate of whether the cost and latency targets can hold together; the exit code is 0
- * either way (a benchmark reports, it does not gate). Options:
- * `--pull-requests N` (default 20000), `--seed S` (default 1). Method: docs/benchmarks.md "The merge queue".
+ * Merge queue benchmark (`npm run bench:queue`): the real engine in virtual time under the rules of
+ * docs/benchmarks.md "The merge queue": D = 30 min CI, p = 0.05, no flakes, k = 10 CI slots, 3
+ * seeds × 20,000 pull requests per point, at λ = 8/h and 16/h. Per rate: the anchors (speculation
+ * only, bors-like batches of 8, serial), a scan of Yardmaster configurations, and the untuned
+ * (self-tuned) default, pooled over the seeds; then each target as PASS/FAIL with its figure, the
+ * closed forms on saturated runs, and the idealised estimate. The exit code is 0 either way (a
+ * benchmark reports, it does not gate). Options: `--pull-requests N` (20000), `--seeds S` (3),
+ * `--seed FIRST` (1), `--workers W` (worker threads, default 2), `--quick` (two scan points per rate).
  */
+import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
-import { BREAK_PROBABILITY, D_MINUTES, QUEUES, openLoop, saturated } from "./queue/runs.js";
-import { LatencyTagger } from "./queue/latency-breakdown.js";
-import { cheapestMixWithin } from "./queue/target-conflict.js";
-import {
-  borsRunsPerPull,
-  relativeError,
-  serialMergesPerHour,
-  speculativeResolvedPerHour,
-  yardmasterPairRunsPerResolved,
-} from "./queue/closed-forms.js";
-import type { WhatIfReport } from "../services/engine/index.js";
+import { closedFormChecks } from "./queue/closed-form-checks.js";
+import { printEstimates } from "./queue/estimate-lines.js";
+import { latencyClasses } from "./queue/latency-breakdown.js";
+import { runJobs, type Job } from "./queue/parallel.js";
+import { pointsAt } from "./queue/points.js";
+import { BREAK_PROBABILITY, CI_SLOTS, D_MINUTES } from "./queue/runs.js";
+import { pool, type PointFigures, type RunSummary } from "./queue/summary.js";
+import { defaultVerdict, figure, targetVerdict, type Target } from "./queue/verdicts.js";
 
 const { values } = parseArgs({
-  options: { "pull-requests": { type: "string", default: "20000" }, seed: { type: "string", default: "1" } },
+  options: {
+    "pull-requests": { type: "string", default: "20000" },
+    seeds: { type: "string", default: "3" },
+    seed: { type: "string", default: "1" },
+    workers: { type: "string", default: String(Math.min(2, availableParallelism())) },
+    quick: { type: "boolean", default: false },
+  },
 });
 const N = Number(values["pull-requests"]);
-const SEED = Number(values.seed);
-const D_HOURS = D_MINUTES / 60;
-const verdict = (ok: boolean) => (ok ? "PASS" : "FAIL");
+const SEEDS = Array.from({ length: Number(values.seeds) }, (_, i) => Number(values.seed) + i);
+const TARGETS: Target[] = [
+  { lambda: 8, p95: 60, runs: 0.8 },
+  { lambda: 16, p95: 90, runs: 0.85 },
+];
 const fmt = (x: number, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : "-");
 
-function row(name: string, r: WhatIfReport): string {
-  const state = r.unstable
-    ? `UNSTABLE (backlog over 300 after ${r.arrived} arrivals; ${fmt(r.mergesPerHour, 2)} merges/h)`
-    : "stable";
-  return `  ${name.padEnd(24)} mean ${fmt(r.meanMinutes).padStart(7)} min   p95 ${fmt(r.p95Minutes).padStart(7)} min   runs/merge ${fmt(r.runsPerMerge, 3)} (CI time ${fmt(r.ciMinutesPerMerge / D_MINUTES, 3)} D)   ${state}`;
+function row(name: string, f: PointFigures): string {
+  const state = f.unstable ? `UNSTABLE (${fmt(f.mergesPerHour, 2)} merges/h)` : "stable";
+  const sentBack = f.goodDequeued > 0 ? `  ${f.goodDequeued} good pull requests sent back` : "";
+  return `  ${name.padEnd(34)} mean ${fmt(f.meanMinutes).padStart(6)} min   ${figure(f)}   ${state}${sentBack}`;
 }
 
 console.log(
-  `Merge queue benchmark: D = ${D_MINUTES} min, p = ${BREAK_PROBABILITY}, k = 10 CI slots, ${N} pull requests per queue, seed ${SEED}`,
+  `Merge queue benchmark: D = ${D_MINUTES} min, p = ${BREAK_PROBABILITY}, no flakes, k = ${CI_SLOTS} CI slots, ${SEEDS.length} seeds (${SEEDS.join(", ")}) × ${N} pull requests per point, ${values.workers} workers`,
 );
-const yardmaster = QUEUES[0]!;
-console.log(
-  `Yardmaster: batch_size {min: ${yardmaster.knobs.batchSize.min}, max: ${yardmaster.knobs.batchSize.max}}, batch_max_wait_time ${yardmaster.knobs.batchMaxWaitSeconds / 60} min, max_parallel_checks ${yardmaster.knobs.maxParallelChecks}`,
+const started = Date.now();
+const plan = TARGETS.map((t) => ({ target: t, points: pointsAt(t.lambda, values.quick) }));
+const jobs: (Job & { at: number; point: number })[] = plan.flatMap(({ target, points }, at) =>
+  points.flatMap((p, point) =>
+    SEEDS.map((seed) => ({
+      at,
+      point,
+      knobs: p.knobs,
+      lambda: target.lambda,
+      pullRequests: N,
+      seed,
+      tag: p.role === "default",
+    })),
+  ),
 );
-const targets: { lambda: number; p95: number }[] = [
-  { lambda: 8, p95: 60 },
-  { lambda: 16, p95: 75 },
-];
+const runs = await runJobs(jobs, Number(values.workers));
 const results: string[] = [];
-for (const { lambda, p95 } of targets) {
-  console.log(`\nλ = ${lambda}/h`);
-  const tagger = new LatencyTagger();
-  const reports = QUEUES.map((q, i) => ({
-    name: q.name,
-    report: openLoop(q.knobs, lambda, N, SEED, i === 0 ? tagger.observe : undefined),
-  }));
-  for (const { name, report } of reports) console.log(row(name, report));
-  const y = reports[0]!.report;
-  console.log("  yardmaster's merged pull requests by what happened to them:");
-  for (const c of tagger.breakdown(y)) {
+plan.forEach(({ target, points }, at) => {
+  console.log(`\nλ = ${target.lambda}/h`);
+  const measured = points.map((p, point) => {
+    const mine = runs.filter((_, i) => jobs[i]!.at === at && jobs[i]!.point === point);
+    return { point: p, runs: mine, figures: pool(mine, D_MINUTES) };
+  });
+  for (const m of measured) console.log(row(m.point.name, m.figures));
+  const configs = measured
+    .filter((m) => m.point.role !== "anchor")
+    .map((m) => ({ name: m.point.name, figures: m.figures }));
+  const def = measured.find((m) => m.point.role === "default")!;
+  console.log("  the untuned default's merged pull requests by what happened to them (seeds pooled):");
+  const pairs = def.runs.flatMap((r: RunSummary) => r.minutes.map((m, i) => [m, r.classes![i]!] as [number, string]));
+  for (const c of latencyClasses(pairs)) {
     console.log(
       `    ${c.name.padEnd(40)} ${(100 * c.share).toFixed(1).padStart(5)}% of merges   mean ${fmt(c.meanMinutes).padStart(6)} min   p95 ${fmt(c.p95Minutes).padStart(6)} min   ${(100 * c.shareOfSlowest).toFixed(0).padStart(3)}% of the slowest 5%`,
     );
   }
-  results.push(`${verdict(!y.unstable)}  λ=${lambda}/h stable`);
+  results.push(targetVerdict(target, configs).line);
   results.push(
-    `${verdict(!y.unstable && y.p95Minutes <= p95)}  λ=${lambda}/h p95 ≤ ${p95} min (measured ${fmt(y.p95Minutes)})`,
+    defaultVerdict(
+      target,
+      def.figures,
+      configs.filter((c) => c.figures !== def.figures),
+    ).line,
   );
+  const untested = measured.reduce((a, m) => a + m.figures.untestedMerges, 0);
   results.push(
-    `${verdict(!y.unstable && y.runsPerMerge <= 0.6)}  λ=${lambda}/h ≤ 0.6 CI runs per merge (measured ${fmt(y.runsPerMerge, 3)})`,
+    `${untested === 0 ? "PASS" : "FAIL"}  λ=${target.lambda}/h the base only received tested trees (${untested} untested merges)`,
   );
-  results.push(
-    `${verdict(y.untestedMerges === 0 && y.exactnessViolations === 0)}  λ=${lambda}/h the base only received tested trees (${y.untestedMerges} untested merges)`,
-  );
-}
-
-console.log("\nClosed forms (saturated runs, 60 pull requests always queued)");
-const closed = Math.max(3000, Math.min(N, 8000));
-const serialRun = saturated(
-  { batchSize: { min: 1, max: 1 }, batchMaxWaitSeconds: 0, maxParallelChecks: 1 },
-  closed,
-  SEED,
-);
-const serialExpected = serialMergesPerHour(BREAK_PROBABILITY, D_HOURS);
-console.log(
-  `  serial capacity q/D: expected ${fmt(serialExpected, 2)} merges/h, measured ${fmt(serialRun.mergesPerHour, 2)}`,
-);
-results.push(
-  `${verdict(relativeError(serialRun.mergesPerHour, serialExpected) <= 0.05)}  serial capacity q/D within 5%`,
-);
-const specRun = saturated(
-  { batchSize: { min: 1, max: 1 }, batchMaxWaitSeconds: 0, maxParallelChecks: 10 },
-  closed,
-  SEED,
-);
-const specExpected = speculativeResolvedPerHour(BREAK_PROBABILITY, 10, D_HOURS);
-console.log(
-  `  speculative capacity (1-q^10)/(pD): expected ${fmt(specExpected, 2)} resolved/h, measured ${fmt(specRun.resolvedPerHour, 2)}`,
-);
-results.push(
-  `${verdict(relativeError(specRun.resolvedPerHour, specExpected) <= 0.05)}  speculative capacity (1-q^w)/(pD), w=10, within 5%`,
-);
-const pairRun = saturated(
-  { batchSize: { min: 2, max: 2 }, batchMaxWaitSeconds: 0, maxParallelChecks: 1 },
-  closed,
-  SEED,
-);
-const pairMeasured = pairRun.ciRuns / (pairRun.merged + pairRun.dequeued);
-const pairOwn = yardmasterPairRunsPerResolved(BREAK_PROBABILITY);
-const pairBors = borsRunsPerPull(2, BREAK_PROBABILITY);
-console.log(
-  `  batches of 2, one slot: measured ${fmt(pairMeasured, 4)} runs per resolved pull request; Yardmaster's rule (2-q²)/(1+q²) = ${fmt(pairOwn, 4)}; bors c_B(2) = ${fmt(pairBors, 4)}`,
-);
-results.push(
-  `${verdict(relativeError(pairMeasured, pairOwn) <= 0.05)}  bisection cost, batches of 2: (2-q²)/(1+q²) within 5%`,
-);
-results.push(`${verdict(relativeError(pairMeasured, pairBors) <= 0.05)}  bors c_B(2) within 5%`);
-for (const b of [4, 8]) {
-  const run = saturated({ batchSize: { min: b, max: b }, batchMaxWaitSeconds: 0, maxParallelChecks: 1 }, closed, SEED);
-  const measured = run.ciRuns / (run.merged + run.dequeued);
-  console.log(
-    `  batches of ${b}, one slot: measured ${fmt(measured, 4)} runs per resolved pull request; bors c_B(${b}) = ${fmt(borsRunsPerPull(b, BREAK_PROBABILITY), 4)} (prefix bisection, not halving: reference only)`,
-  );
-  results.push(
-    `${verdict(measured <= borsRunsPerPull(b, BREAK_PROBABILITY) * 1.05)}  batches of ${b} cost no more than bors c_B(${b}) (+5%)`,
-  );
-}
-
+});
+console.log(`\n(open-loop runs: ${fmt((Date.now() - started) / 1000, 0)} s)`);
+results.push(...closedFormChecks(Math.max(3000, Math.min(N, 8000)), SEEDS[0]!));
 console.log("\nTargets");
 for (const r of results) console.log(`  ${r}`);
-console.log(
-  "\nIdealised estimate (bench/queue/target-conflict.ts: a queue favoured in every way), fewest CI runs per merge that keep",
-);
-for (const { lambda, p95 } of targets) {
-  const variants = [
-    { failuresAhead: false, innocentsPaidBy: "free", ahead: "never slowed by a failure ahead" },
-    { failuresAhead: true, innocentsPaidBy: "free", ahead: "slowed by failures ahead" },
-    {
-      failuresAhead: true,
-      innocentsPaidBy: "holding",
-      ahead: "slowed by failures ahead, culprit search paid by holding",
-    },
-    {
-      failuresAhead: true,
-      innocentsPaidBy: "speculation",
-      ahead: "slowed by failures ahead, culprit search paid by speculation",
-    },
-  ] as const;
-  for (const { failuresAhead, innocentsPaidBy, ahead } of variants) {
-    for (const [weight, counting] of [
-      [1, "cancelled runs counted whole"],
-      [0.5, "cancelled runs counted by the CI time they used"],
-    ] as const) {
-      const best = cheapestMixWithin(0.05, {
-        p: BREAK_PROBABILITY,
-        arrivalsPerCiRun: lambda * D_HOURS,
-        targetInD: p95 / D_MINUTES,
-        cancelledRunWeight: weight,
-        failuresAhead,
-        innocentsPaidBy,
-      });
-      const [b1, b2] = best.sizes;
-      const verdictText = best.runsPerMerge <= 0.6 ? "both targets reachable" : "the two targets conflict";
-      console.log(
-        `  95% of merges within ${p95} min at λ = ${lambda}/h, ${ahead}, ${counting}: ${fmt(best.runsPerMerge, 3)} (batches of ${b1} and ${b2}, ${Math.round(best.larger * 100)}% in ${b2}s; ${fmt(100 * best.slowerThanTarget)}% slower): ${verdictText}`,
-      );
-    }
-  }
-}
+printEstimates(TARGETS);

@@ -48,25 +48,30 @@ export class LatencyTagger {
 
   /** The classes of a run's merged pull requests, most frequent first. */
   breakdown(report: WhatIfReport): LatencyClass[] {
-    const all = [...report.mergedMinutes].sort((a, b) => a[1] - b[1]);
-    const slowest = new Set(all.slice(Math.floor(all.length * 0.95)).map(([n]) => n));
-    const classes = new Map<string, { minutes: number[]; slow: number }>();
-    for (const [n, minutes] of all) {
-      const name = this.classOf(n);
-      const c = classes.get(name) ?? { minutes: [], slow: 0 };
-      c.minutes.push(minutes);
-      if (slowest.has(n)) c.slow++;
-      classes.set(name, c);
-    }
-    return [...classes]
-      .map(([name, c]) => ({
-        name,
-        merged: c.minutes.length,
-        share: c.minutes.length / all.length,
-        meanMinutes: c.minutes.reduce((a, b) => a + b, 0) / c.minutes.length,
-        p95Minutes: c.minutes[Math.min(c.minutes.length - 1, Math.ceil(0.95 * c.minutes.length) - 1)]!,
-        shareOfSlowest: slowest.size === 0 ? 0 : c.slow / slowest.size,
-      }))
-      .sort((a, b) => b.merged - a.merged);
+    return latencyClasses([...report.mergedMinutes].map(([n, minutes]) => [minutes, this.classOf(n)]));
   }
+}
+
+/** The classes of merged pull requests given as [minutes, class] pairs (several runs pooled), most frequent first. */
+export function latencyClasses(pairs: [number, string][]): LatencyClass[] {
+  const all = [...pairs].sort((a, b) => a[0] - b[0]);
+  const cut = Math.floor(all.length * 0.95);
+  const classes = new Map<string, { minutes: number[]; slow: number }>();
+  all.forEach(([minutes, name], i) => {
+    const c = classes.get(name) ?? { minutes: [], slow: 0 };
+    c.minutes.push(minutes);
+    if (i >= cut) c.slow++;
+    classes.set(name, c);
+  });
+  const slowest = all.length - cut;
+  return [...classes]
+    .map(([name, c]) => ({
+      name,
+      merged: c.minutes.length,
+      share: c.minutes.length / all.length,
+      meanMinutes: c.minutes.reduce((a, b) => a + b, 0) / c.minutes.length,
+      p95Minutes: c.minutes[Math.min(c.minutes.length - 1, Math.ceil(0.95 * c.minutes.length) - 1)]!,
+      shareOfSlowest: slowest === 0 ? 0 : c.slow / slowest,
+    }))
+    .sort((a, b) => b.merged - a.merged);
 }

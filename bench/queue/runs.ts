@@ -1,7 +1,6 @@
 /**
- * The runs of the queue benchmark: every queue (Yardmaster's chosen configuration, a serial queue,
- * a speculation-only queue) simulated with the real engine in virtual time, and the saturated runs
- * that check the closed forms.
+ * The runs of the queue benchmark: one queue simulated with the real engine in virtual time, open
+ * loop (Poisson arrivals) or saturated (the closed forms), with the benchmark's model constants.
  */
 import {
   constantMinutes,
@@ -18,16 +17,6 @@ export const D_MINUTES = 30;
 export const BREAK_PROBABILITY = 0.05;
 /** k: CI runners. */
 export const CI_SLOTS = 10;
-
-/** The queues compared. Yardmaster's knobs are explained in docs/benchmarks.md "The merge queue". */
-export const QUEUES: { name: string; knobs: QueueKnobs }[] = [
-  { name: "yardmaster", knobs: { batchSize: { min: 2, max: 4 }, batchMaxWaitSeconds: 600, maxParallelChecks: 6 } },
-  { name: "serial", knobs: { batchSize: { min: 1, max: 1 }, batchMaxWaitSeconds: 0, maxParallelChecks: 1 } },
-  {
-    name: "speculation (window 10)",
-    knobs: { batchSize: { min: 1, max: 1 }, batchMaxWaitSeconds: 0, maxParallelChecks: 10 },
-  },
-];
 
 /** An open-loop run: Poisson arrivals at `lambda` per hour. Unstable once 300 pull requests wait. */
 export function openLoop(

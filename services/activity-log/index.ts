@@ -40,3 +40,4 @@ export { aggregateLogsHandler } from "./aggregate-logs.js";
 export { MAX_EVENTS_PER_REQUEST } from "./append-events.js";
 export { parseEventLine } from "./event-lines.js";
 export { clusterLayout } from "./cluster-layout.js";
+export { readTrafficSample, type TrafficSample } from "./observed-traffic.js";

@@ -78,7 +78,12 @@ export { DEQUEUE_CODES } from "./conditions/dequeue-codes.js";
 export { simulatePullRequestSummary, simulateRepositorySummary, type SimulationSummary } from "./simulator/summary.js";
 export { chooseQueueRule, priorityOf } from "./simulator/queue-choice.js";
 export { PRODUCTS, type Product, unusedSections, type UnusedSection } from "./simulator/unused-sections.js";
-export { queueRuleApiConfig, queueRulesApiConfiguration, type QueueRuleApiConfig } from "./simulator/queue-rule-api.js";
+export {
+  queueRuleApiConfig,
+  queueRulesApiConfiguration,
+  type QueueRuleApiConfig,
+  type RunningSettings,
+} from "./simulator/queue-rule-api.js";
 export { DOCS_BASE_URL } from "./docs-url.js";
 export { parseDuration, DurationError } from "./duration.js";
 export type {

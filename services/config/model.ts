@@ -166,6 +166,13 @@ export interface QueueRuleConfig {
   disallow_checks_interruption_from_queues?: string[];
   /** Deprecated: queue pull requests automatically when queue_conditions match. Default false. */
   autoqueue?: boolean;
+  /**
+   * True when neither the rule (nor `defaults`) sets `batch_size` or `batch_max_wait_time` and
+   * `merge_queue` sets no `max_parallel_checks` (nor a rule `speculative_checks`): the runner then
+   * chooses the three from the repository's observed traffic (docs/self-tuning.md); the values
+   * above are the static defaults used until there is enough traffic to measure.
+   */
+  self_tuned?: boolean;
 }
 
 /** `merge_queue` with every default filled (docs/domain.md §1.3). */

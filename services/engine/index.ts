@@ -57,7 +57,7 @@ export {
   type PullFate,
   type RunHooks,
 } from "./simulate.js";
-export { simulateQueue, type WhatIfOptions, type WhatIfReport } from "./what-if.js";
+export { reportOf, simulateQueue, type WhatIfOptions, type WhatIfReport } from "./what-if.js";
 export { statusView, branchesWithQueue, pauseView, type StatusView } from "./views/status.js";
 export { pullView, type PullView, type MergeabilityCheckView } from "./views/pull.js";
 export { dequeueImpact, type DequeueImpact } from "./views/impact.js";
@@ -68,3 +68,12 @@ export { defaultQueueRule, queueConfiguration, type QueueKnobs } from "./simulat
 export { carriedPulls } from "./merging.js";
 export type { EngineEffect, LogEffect } from "./effects.js";
 export { SCHEDULE_TIMER_PREFIX } from "./reconcile.js";
+export {
+  MIN_CHECKS,
+  MIN_RESOLVED,
+  observedTraffic,
+  tunedConfiguration,
+  tunedQueueSettings,
+  type ObservedTraffic,
+  type TrafficCounts,
+} from "./tuning.js";

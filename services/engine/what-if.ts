@@ -55,6 +55,8 @@ export interface WhatIfReport {
   unstable: boolean;
   untestedMerges: number;
   exactnessViolations: number;
+  /** Pull requests that do not break the build but left without merging (a queue must merge every good one). */
+  goodDequeued: number;
   /** Minutes from queued to merged, per merged pull request number. */
   mergedMinutes: Map<number, number>;
 }
@@ -112,6 +114,16 @@ export function simulateQueue(options: WhatIfOptions): WhatIfReport {
       },
     });
   }
+  return reportOf(sim, start, arrived, unstable);
+}
+
+/**
+ * The report of a simulation run so far: `start` is where its virtual time began (epoch ms),
+ * `arrived` the pull requests queued, `unstable` whether the backlog passed its bound. Latency
+ * is from a pull request's first enqueue to its merge; every CI run started counts whole in
+ * `ciRuns`, and `ciMinutesPerMerge` counts a cancelled run for the minutes it ran.
+ */
+export function reportOf(sim: Simulation, start: number, arrived: number, unstable: boolean): WhatIfReport {
   const fates = [...sim.fates.values()];
   const isMerged = (f: PullFate) => f.code === "PR_MERGED" || f.code === "PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED";
   const merged = fates.filter(isMerged);
@@ -142,6 +154,7 @@ export function simulateQueue(options: WhatIfOptions): WhatIfReport {
     unstable,
     untestedMerges: stats.untestedMerges,
     exactnessViolations: stats.exactnessViolations,
+    goodDequeued: [...sim.fates].filter(([n, f]) => f.leftAt !== null && !isMerged(f) && !sim.forge.bad.has(n)).length,
     mergedMinutes,
   };
 }

@@ -6,7 +6,13 @@
  */
 import type { Logger } from "pino";
 import type { ForgeEventSink, ForgePort } from "../forge/index.js";
-import { createQueueRunner, FREEZE_START_TIMER_PREFIX, type QueueRunner, type RunnerInput } from "../runner/index.js";
+import {
+  createQueueRunner,
+  FREEZE_START_TIMER_PREFIX,
+  type QueueRunner,
+  type RunnerInput,
+  type TrafficReader,
+} from "../runner/index.js";
 import { createQueueService } from "../queue/index.js";
 import { addToInbox, cancelTimer, setTimer, type ChangeFeed, type Pool, type PoolClient } from "../store/index.js";
 import type { LiveRegistry } from "../live/index.js";
@@ -36,6 +42,8 @@ export function wireQueue(deps: {
   now?: () => number;
   /** The live streams' registry and change feed (WatchMergeQueue); absent: not served. */
   live?: { registry: LiveRegistry; feed: ChangeFeed };
+  /** The activity log's traffic reader for the self-tuning default (docs/self-tuning.md); none: static defaults. */
+  readTraffic?: TrafficReader;
 }): QueueWiring {
   const runner = createQueueRunner({
     db: deps.db,
@@ -43,6 +51,7 @@ export function wireQueue(deps: {
     logger: deps.logger,
     eventsWritten: deps.eventsWritten,
     now: deps.now,
+    readTraffic: deps.readTraffic,
   });
   const queueService = createQueueService({
     db: deps.api ?? deps.db,

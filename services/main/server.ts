@@ -19,6 +19,7 @@ import {
   createEventSink,
   createLogPageCache,
   migrateClickHouse,
+  readTrafficSample,
   type ClickHouseClient,
 } from "../activity-log/index.js";
 import { createProductService, createTokenService } from "../admin/index.js";
@@ -173,7 +174,17 @@ export async function startServer(
       platform = forge.platform;
       bindings.push(...forge.bindings);
       if (services.has("queue")) {
-        const queue = wireQueue({ db: db.pool, api: db.api, forge: forge.forge, logger, eventsWritten, live });
+        // The self-tuning default reads the activity log: here, or the ClickHouse server it is on.
+        let reader = clickhouseHere;
+        if (!reader && "url" in settings.clickhouse) {
+          const remote = createClickHouseClient(settings.clickhouse);
+          cleanups.push(() => remote.close());
+          reader = remote;
+        }
+        const readTraffic = reader
+          ? (repository: string, from: Date, to: Date) => readTrafficSample(reader!, repository, from, to)
+          : undefined;
+        const queue = wireQueue({ db: db.pool, api: db.api, forge: forge.forge, logger, eventsWritten, live, readTraffic });
         forge.setSink(queue.sink);
         queue.runner.start();
         cleanups.push(() => queue.runner.stop());

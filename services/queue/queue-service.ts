@@ -198,7 +198,14 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
     },
     async getQueuesConfiguration(req) {
       const [config, s] = await Promise.all([configuration(fullName(req)), state(req)]);
-      return { configuration: queueRulesApiConfiguration(config, s ? autoSeconds(s) : null) as never };
+      // docs/self-tuning.md: a self-tuned rule shows the settings the engine runs with.
+      const running = s && {
+        maxParallelChecks: s.config.maxParallelChecks,
+        rules: Object.fromEntries(
+          s.config.queueRules.map((r) => [r.name, { batchSize: r.batchSize, batchMaxWaitTime: r.batchMaxWaitTime }]),
+        ),
+      };
+      return { configuration: queueRulesApiConfiguration(config, s ? autoSeconds(s) : null, running) as never };
     },
     async listQueues(req) {
       const s = await state(req);

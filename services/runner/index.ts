@@ -13,3 +13,4 @@ export { SUMMARY_CHECK_NAME } from "./effect-executor.js";
 export type { EnqueueResult } from "./ingress.js";
 export type { RunnerInput } from "./inputs.js";
 export { FREEZE_START_TIMER_PREFIX } from "./freeze-input.js";
+export { retuned, TrafficTuning, TUNING_REFRESH_MS, TUNING_WINDOW_MS, type TrafficReader } from "./traffic-tuning.js";

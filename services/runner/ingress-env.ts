@@ -7,7 +7,7 @@ import type pg from "pg";
 import type { CompiledFreeze } from "../config/index.js";
 import type { EngineEffect, LogEffect } from "../engine/index.js";
 import type { EngineEventInput } from "../engine/index.js";
-import type { EngineState } from "../engine/index.js";
+import type { EngineState, ObservedTraffic } from "../engine/index.js";
 import type { ForgePort } from "../forge/index.js";
 import type { ProtectionCache } from "./protection-cache.js";
 import type { RepositoryConfig } from "./repository-config.js";
@@ -23,6 +23,8 @@ export interface IngressEnv {
   /** The repository's scheduled freezes, read at the start of the round (config/rules/freeze-hold.ts). */
   freezes: readonly CompiledFreeze[];
   logger: Logger;
+  /** The repository's observed traffic for its self-tuned rules (null: static defaults; docs/self-tuning.md). */
+  traffic: ObservedTraffic | null;
   /** The engine state as of now (after the events emitted so far). */
   state(): EngineState;
   /** Applies an engine event now. Returns false when the engine refused it (logged). */

@@ -19,7 +19,7 @@ import type { ForgeEvent, PullRequestSnapshot } from "../forge/index.js";
 import { conditionEvaluationEventJson, type EvaluatedCondition } from "../config/index.js";
 import { deleteQueueRequest, listQueueRequests } from "../store/index.js";
 import type { LogEffect } from "../engine/index.js";
-import type { EngineState } from "../engine/index.js";
+import { tunedConfiguration, type EngineState } from "../engine/index.js";
 import { checkResults, checksOnSha } from "./check-evaluation.js";
 import { onPullChangedUnderFreeze } from "./freeze-input.js";
 import { parseCommand } from "./commands.js";
@@ -183,7 +183,10 @@ async function onBranchPushed(env: IngressEnv, e: Extract<ForgeEvent, { kind: "b
     const next = await env.refreshConfig();
     env.setConfig(next);
     if (next.textSha !== before)
-      env.emit({ type: "configuration_changed", config: engineConfigurationInput(next.config) });
+      env.emit({
+        type: "configuration_changed",
+        config: tunedConfiguration(engineConfigurationInput(next.config), env.traffic),
+      });
   }
   if (e.after && env.state().bases[e.branch]) env.emit({ type: "base_branch_moved", branch: e.branch, sha: e.after });
   if (e.after === null && env.state().bases[e.branch]) env.emit({ type: "base_branch_deleted", branch: e.branch });

@@ -12,6 +12,7 @@ import {
   apply,
   createState,
   EngineInputError,
+  tunedConfiguration,
   type EngineEffect,
   type EngineState,
   type LogEffect,
@@ -27,6 +28,7 @@ import { ProtectionCache } from "./protection-cache.js";
 import { engineConfigurationInput, repositoryConfig, type RepositoryConfig } from "./repository-config.js";
 import { persistRound } from "./round-persist.js";
 import type { RunnerContext, RunnerRequest } from "./runner-context.js";
+import { retuned } from "./traffic-tuning.js";
 
 /** Inputs taken from the inbox in one round at most. */
 export const MAX_INPUTS_PER_ROUND = 50;
@@ -61,14 +63,18 @@ export async function applyRound(
       repository,
       loaded === null,
     );
-    const state = loaded ?? createState(repository, engineConfigurationInput(config.config));
+    // docs/self-tuning.md: self-tuned rules run with the settings the observed traffic chooses.
+    const traffic = ctx.tuning?.traffic(repository) ?? null;
+    const state =
+      loaded ?? createState(repository, tunedConfiguration(engineConfigurationInput(config.config), traffic));
     // A request is applied in a round of its own: an input that cannot be applied fails the
     // sweep's rounds, not the API call of someone steering the queue.
     const inbox = extra ? [] : await takeInbox<RunnerInput>(client, repository, MAX_INPUTS_PER_ROUND);
     // docs/pause.md "The engine's pause": with the inbox worked off (every processing ends with
     // such a round, and the sweep kicks a repository whose pauses differ), the API's pause wins.
     const correction = inbox.length === 0 && !extra ? await pauseCorrection(client, repository, state) : null;
-    if (inbox.length === 0 && !extra && correction === null) {
+    const retune = loaded && !extra ? retuned(state, engineConfigurationInput(config.config), traffic) : null;
+    if (inbox.length === 0 && !extra && correction === null && retune === null) {
       await client.query("COMMIT");
       return { applied: false };
     }
@@ -87,6 +93,7 @@ export async function applyRound(
       now: new Date(at),
       freezes,
       logger: ctx.log,
+      traffic,
       state: () => current,
       emit: (event) => {
         try {
@@ -121,6 +128,10 @@ export async function applyRound(
         await client.query("COMMIT");
         return { applied: false };
       }
+    }
+    if (retune) {
+      ctx.log.info({ repository, traffic }, "self-tuned settings follow the observed traffic");
+      env.emit({ type: "configuration_changed", config: retune });
     }
     if (extra?.kind === "engine") env.emit(extra.event);
     if (extra?.kind === "enqueue") result = await enqueue(env, extra.number, extra.queueRule, extra.trigger, false);

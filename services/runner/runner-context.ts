@@ -8,6 +8,7 @@ import type { ForgePort } from "../forge/index.js";
 import type { Pool } from "../store/index.js";
 import type { EngineEventInput } from "../engine/index.js";
 import { SET_ASIDE_AFTER } from "./input-failures.js";
+import { TrafficTuning, type TrafficReader } from "./traffic-tuning.js";
 
 /**
  * What the queue runner needs: the PostgreSQL pool (state, inbox, effects, timers, outbox), the
@@ -39,6 +40,11 @@ export interface RunnerDeps {
    * and ms since the first (default 5 and 10 min; docs/merge-queue.md "Runner", item 8).
    */
   setAsideAfter?: { failures: number; ms: number };
+  /**
+   * Reads a repository's traffic from its activity log for the self-tuning default
+   * (docs/self-tuning.md); without it self-tuned rules keep their static defaults.
+   */
+  readTraffic?: TrafficReader;
 }
 
 /** A synchronous request from the API, applied under the repository's lock. */
@@ -58,6 +64,8 @@ export interface RunnerContext {
   failureBackoffMs: { first: number; max: number };
   lockHoldMs: number;
   setAsideAfter: { failures: number; ms: number };
+  /** The observed traffic per repository; null without a reader. */
+  tuning: TrafficTuning | null;
 }
 
 /** Longest time a sweep holds a repository's lock before letting a waiting request in, ms. */
@@ -65,15 +73,18 @@ const DEFAULT_LOCK_HOLD_MS = 1000;
 
 /** Fills the defaults of `deps` (see {@link RunnerDeps}). */
 export function runnerContext(deps: RunnerDeps): RunnerContext {
+  const log = deps.logger.child({ component: "queue-runner" });
+  const now = deps.now ?? Date.now;
   return {
     db: deps.db,
     forge: deps.forge,
-    log: deps.logger.child({ component: "queue-runner" }),
+    log,
     eventsWritten: deps.eventsWritten,
-    now: deps.now ?? Date.now,
+    now,
     intervalMs: deps.intervalMs ?? 500,
     failureBackoffMs: deps.failureBackoffMs ?? { first: 5000, max: 300_000 },
     lockHoldMs: deps.lockHoldMs ?? DEFAULT_LOCK_HOLD_MS,
     setAsideAfter: deps.setAsideAfter ?? SET_ASIDE_AFTER,
+    tuning: deps.readTraffic ? new TrafficTuning(deps.readTraffic, now, log) : null,
   };
 }

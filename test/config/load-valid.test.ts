@@ -81,6 +81,8 @@ describe("defaults", () => {
         batch_max_failure_resolution_attempts: null,
         merge_method: null,
         update_method: null,
+        // docs/self-tuning.md: no batch size, wait or parallelism set
+        self_tuned: true,
         commit_message_template: null,
         commit_message_format: null,
         allow_inplace_checks: true,

@@ -182,6 +182,14 @@ export function buildConfiguration(
   const mergeQueue = { ...MERGE_QUEUE_DEFAULTS, ...written(raw.merge_queue) };
   if (raw.merge_queue?.max_parallel_checks === undefined && speculative.length > 0)
     mergeQueue.max_parallel_checks = Math.max(...speculative);
+  // docs/self-tuning.md: a rule that sets none of batch size, wait and parallelism is tuned.
+  if (raw.merge_queue?.max_parallel_checks === undefined && speculative.length === 0) {
+    rawQueueRules.forEach((r, i) => {
+      const sets = (key: "batch_size" | "batch_max_wait_time") =>
+        r[key] !== undefined || queueDefaults[key] !== undefined;
+      if (!sets("batch_size") && !sets("batch_max_wait_time")) queueRules[i]!.self_tuned = true;
+    });
+  }
 
   // Priority rules are merged with an extended file's by name: two with one name are ambiguous.
   const priorityNames = new Map<string, number>();

@@ -30,20 +30,46 @@ export interface QueueRuleApiConfig {
   merge_method: string;
   update_bot_account: string;
   update_method: string;
+  /**
+   * Only for a self-tuned rule (docs/self-tuning.md): the settings it runs with, chosen from the
+   * repository's observed traffic (the static defaults until there is enough of it). Seconds.
+   */
+  self_tuning?: { batch_size: { min: number; max: number }; batch_max_wait_time: number; max_parallel_checks: number };
+}
+
+/** The settings the queue runs with (the engine state's configuration), by queue rule name. Seconds. */
+export interface RunningSettings {
+  maxParallelChecks: number;
+  rules: Record<string, { batchSize: { min: number; max: number }; batchMaxWaitTime: number }>;
 }
 
 /**
  * The API `config` of one queue rule.
  * @param autoChecksTimeout seconds the engine computed for `checks_timeout: auto`, if any
+ * @param running the settings the queue runs with, shown for a self-tuned rule (null: not running yet)
+ * @param maxParallelChecks the configuration's `merge_queue.max_parallel_checks` (static default of a self-tuned rule)
  */
-export function queueRuleApiConfig(rule: QueueRuleConfig, autoChecksTimeout: number | null = null): QueueRuleApiConfig {
+export function queueRuleApiConfig(
+  rule: QueueRuleConfig,
+  autoChecksTimeout: number | null = null,
+  running: RunningSettings | null = null,
+  maxParallelChecks = 5,
+): QueueRuleApiConfig {
   const timeout = rule.checks_timeout === "auto" ? (autoChecksTimeout ?? 0) : (rule.checks_timeout ?? 0);
+  const now = running?.rules[rule.name];
+  const tuned = rule.self_tuned
+    ? {
+        batch_size: now?.batchSize ?? rule.batch_size,
+        batch_max_wait_time: now?.batchMaxWaitTime ?? rule.batch_max_wait_time,
+        max_parallel_checks: running?.maxParallelChecks ?? maxParallelChecks,
+      }
+    : null;
   return {
     priority: rule.priority,
-    batch_size: rule.batch_size.max,
-    batch_size_min: rule.batch_size.min,
-    batch_size_max: rule.batch_size.max,
-    batch_max_wait_time: rule.batch_max_wait_time,
+    batch_size: (tuned?.batch_size ?? rule.batch_size).max,
+    batch_size_min: (tuned?.batch_size ?? rule.batch_size).min,
+    batch_size_max: (tuned?.batch_size ?? rule.batch_size).max,
+    batch_max_wait_time: tuned?.batch_max_wait_time ?? rule.batch_max_wait_time,
     allow_inplace_checks: rule.allow_inplace_checks,
     allow_queue_branch_edit: rule.allow_queue_branch_edit,
     checks_timeout: timeout,
@@ -56,18 +82,21 @@ export function queueRuleApiConfig(rule: QueueRuleConfig, autoChecksTimeout: num
     merge_method: rule.merge_method ?? "",
     update_bot_account: rule.update_bot_account ?? "",
     update_method: rule.update_method ?? "",
+    ...(tuned ? { self_tuning: tuned } : {}),
   };
 }
 
 /**
  * `/queues/configuration`: every queue rule with its API config, in processing order (file
- * order: the first rule is tried first and ranks highest).
+ * order: the first rule is tried first and ranks highest); self-tuned rules show `running`.
  */
 export function queueRulesApiConfiguration(
   config: Configuration,
   autoChecksTimeout: number | null = null,
+  running: RunningSettings | null = null,
 ): { name: string; config: QueueRuleApiConfig }[] {
+  const parallel = config.merge_queue.max_parallel_checks;
   return [...config.queue_rules]
     .sort((a, b) => b.priority - a.priority)
-    .map((rule) => ({ name: rule.name, config: queueRuleApiConfig(rule, autoChecksTimeout) }));
+    .map((rule) => ({ name: rule.name, config: queueRuleApiConfig(rule, autoChecksTimeout, running, parallel) }));
 }
