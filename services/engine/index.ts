@@ -67,3 +67,10 @@ export { defaultQueueRule, queueConfiguration, type QueueKnobs } from "./simulat
 export { carriedPulls } from "./merging.js";
 export type { EngineEffect, LogEffect } from "./effects.js";
 export { SCHEDULE_TIMER_PREFIX } from "./reconcile.js";
+export {
+  replayTraffic,
+  nearestRank,
+  type TrafficArrival,
+  type TrafficInput,
+  type TrafficPrediction,
+} from "./simulation/traffic-replay.js";

@@ -171,11 +171,20 @@ export async function startServer(
         routes = forge.routes;
         bindings.push({ service: QueueService, impl: queue.queueService } as ServiceBinding);
       }
-      if (services.has("simulator"))
+      if (services.has("simulator")) {
+        // The what-if reads the activity log: this process's client, or a server's by URL (an
+        // embedded engine's directory is locked by the process serving the activity log).
+        let clickhouse = clickhouseHere;
+        if (!clickhouse && "url" in settings.clickhouse) {
+          const own = createClickHouseClient(settings.clickhouse);
+          cleanups.push(() => own.close());
+          clickhouse = own;
+        }
         bindings.push({
           service: SimulatorService,
-          impl: createSimulatorService({ db: db.api, forge: forge.forge }),
+          impl: createSimulatorService({ db: db.api, forge: forge.forge, clickhouse }),
         } as ServiceBinding);
+      }
     } else if (settings.forge === "github") {
       platform = githubTokenVerifier(logger);
     }
