@@ -9,6 +9,11 @@
  * - CI runs: one per check (`checks_start` of the batch's first member); concluded runs (success,
  *   failure, timed out) give the durations, `checks_started_at` to `checks_ended_at`;
  * - merge time: median from a passing check's end to its first member's merge;
+ * - draft time: lower quartile, over checks whose start is the only thing logged at its instant,
+ *   of the time from the queue's last logged round before it to its start (the draft being built:
+ *   the log has no event for the request itself; a start logged with other events may have been
+ *   asked for any round before, and the quartile leaves out checks that waited for company, which
+ *   the replay's engine decides itself);
  * - flake rate: concluded failures with no pull request that broke the build among their
  *   members, over concluded runs;
  * - outside pushes: the instants the queue reset its checks (MERGE_QUEUE_RESET), one per instant;
@@ -65,6 +70,7 @@ export interface RecordedTraffic {
   /** Durations of concluded CI runs, in recorded order. */
   ciDurationsMs: number[];
   mergeMs: number;
+  draftMs: number;
   flakeRate: number;
   observed: ObservedOutcome;
 }
@@ -82,6 +88,18 @@ const CONCLUDED = new Set(["success", "failure", "timed_out"]);
 function nearestRank(sorted: readonly number[], q: number): number | null {
   if (sorted.length === 0) return null;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
+/** The largest of ascending `times` below `at`, or null. */
+function lastBelow(times: readonly number[], at: number): number | null {
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (times[mid]! < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo === 0 ? null : times[lo - 1]!;
 }
 
 const isFirstMember = (r: TrafficRow) => r.members.length > 0 && r.members[0] === r.pullRequest;
@@ -125,6 +143,16 @@ export function trafficFigures(rows: readonly TrafficRow[], w: { branch: string;
     if (a.leave && !MERGED.has(a.leave.dequeueCode))
       dequeuesByCode[a.leave.dequeueCode] = (dequeuesByCode[a.leave.dequeueCode] ?? 0) + 1;
   const starts = rows.filter((r) => r.type === "action.queue.checks_start" && isFirstMember(r));
+  const times = [...new Set(rows.map((r) => r.at))];
+  const busy = new Set(rows.filter((r) => r.type !== "action.queue.checks_start").map((r) => r.at));
+  const draftLags = starts
+    .filter((r) => !busy.has(r.at))
+    .map((r) => {
+      const before = lastBelow(times, r.at);
+      return before === null ? null : r.at - before;
+    })
+    .filter((x): x is number => x !== null)
+    .sort((a, b) => a - b);
   const observed: ObservedOutcome = {
     merges: waits.length,
     timeInQueueP50Ms: nearestRank(waits, 0.5),
@@ -144,6 +172,7 @@ export function trafficFigures(rows: readonly TrafficRow[], w: { branch: string;
     ],
     ciDurationsMs: concluded.map((r) => Math.max(0, (r.endedAt ?? r.at) - r.startedAt!)),
     mergeMs: nearestRank(mergeLags, 0.5) ?? 0,
+    draftMs: nearestRank(draftLags, 0.25) ?? 0,
     flakeRate: concluded.length === 0 ? 0 : flaky.length / concluded.length,
     observed,
   };

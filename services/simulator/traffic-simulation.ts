@@ -101,6 +101,7 @@ function trafficSummary(t: RecordedTraffic) {
     ciP50Seconds: nearestRank(sorted, 0.5)! / 1000,
     ciP95Seconds: nearestRank(sorted, 0.95)! / 1000,
     mergeSeconds: t.mergeMs / 1000,
+    draftSeconds: t.draftMs / 1000,
     failedAlone: BigInt(t.arrivals.filter((a) => a.bad).length),
     flakeRate: t.flakeRate,
     outsidePushes: BigInt(t.outsidePushes.length),
@@ -137,6 +138,7 @@ export async function simulateTraffic(
     outsidePushes: traffic.outsidePushes,
     ciDurationsMs: traffic.ciDurationsMs,
     mergeMs: traffic.mergeMs,
+    draftMs: traffic.draftMs,
     flakeRate: traffic.flakeRate,
     seed: TRAFFIC_SEED,
   };

@@ -4,9 +4,9 @@
  * instead of drawn arrivals. Pull requests arrive at their recorded instants and in their
  * recorded order; those that broke the build break it again; people's withdrawals (a dequeue, a
  * close, a push) happen at their recorded instants; outside pushes of the base move it at theirs.
- * Each CI run lasts a duration drawn from the recorded ones plus the recorded merge time (the only
- * place the virtual forge, which merges at once, can put it on the path), and fails by a flake at
- * the recorded rate. CI runners are unbounded: the recorded durations already hold any wait for a
+ * Each CI run lasts a duration drawn from the recorded ones plus the recorded draft and merge
+ * times (the only place the virtual forge, which builds drafts and merges at once, can put them on
+ * the path), and fails by a flake at the recorded rate. CI runners are unbounded: the recorded durations already hold any wait for a
  * runner. Seeded and deterministic; pure (no clock, no I/O).
  */
 import type { ConfigurationInput } from "../config.js";
@@ -33,6 +33,8 @@ export interface TrafficInput {
   ciDurationsMs: number[];
   /** Time from a passing check's end to its merge, added to every run. */
   mergeMs: number;
+  /** Time to build a check's draft before its CI starts, added to every run. */
+  draftMs: number;
   /** Probability that a run fails with no culprit (0-1). */
   flakeRate: number;
   seed: number;
@@ -47,7 +49,7 @@ export interface TrafficPrediction {
   timeInQueueP50Ms: number | null;
   timeInQueueP95Ms: number | null;
   ciRuns: number;
-  /** CI time used, without the merge time added to each run (cancelled runs for the time they ran). */
+  /** CI time used, without the draft and merge times added to each run (cancelled runs for the time they ran). */
   ciMs: number;
   /** Batches checked (named `Batch n`) and batches bisected. */
   batches: number;
@@ -100,7 +102,8 @@ function countLogs(logs: readonly LogEffect[]): { batches: number; bisections: n
 export function replayTraffic(input: TrafficInput, config: ConfigurationInput): TrafficPrediction {
   if (input.ciDurationsMs.length === 0) throw new Error("replayTraffic: no recorded CI duration to draw from");
   const durations = input.ciDurationsMs;
-  const duration: DurationModel = (rng) => durations[rng.int(durations.length)]! + input.mergeMs;
+  const overhead = input.draftMs + input.mergeMs;
+  const duration: DurationModel = (rng) => durations[rng.int(durations.length)]! + overhead;
   const steps = timeline(input);
   const startAt = steps[0]?.at ?? 0;
   const sim = new Simulation({
@@ -144,7 +147,7 @@ export function replayTraffic(input: TrafficInput, config: ConfigurationInput): 
     timeInQueueP50Ms: nearestRank(waits, 0.5),
     timeInQueueP95Ms: nearestRank(waits, 0.95),
     ciRuns: stats.ciRuns,
-    ciMs: Math.max(0, stats.ciMs - (stats.ciRuns - stats.cancelledRuns) * input.mergeMs),
+    ciMs: Math.max(0, stats.ciMs - (stats.ciRuns - stats.cancelledRuns) * overhead),
     ...countLogs(sim.logs),
     dequeuesByCode,
     stillQueued: sim.queued,

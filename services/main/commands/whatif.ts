@@ -56,7 +56,7 @@ export function renderWhatIf(res: SimulateTrafficResponse): string[] {
   return [
     `Traffic of ${t.branch}, ${iso(t.since)} to ${iso(t.until)}:`,
     `  ${t.pullRequests} pull requests (${fixed(t.arrivalsPerHour, 1)}/h), ${t.failedAlone} broke the build, ${t.withdrawn} withdrawn`,
-    `  ${t.ciRuns} CI runs concluded: p50 ${fixed(t.ciP50Seconds, 1)} s, p95 ${fixed(t.ciP95Seconds, 1)} s; merge ${fixed(t.mergeSeconds, 1)} s; flake rate ${fixed(t.flakeRate * 100, 1)}%; ${t.outsidePushes} outside pushes`,
+    `  ${t.ciRuns} CI runs concluded: p50 ${fixed(t.ciP50Seconds, 1)} s, p95 ${fixed(t.ciP95Seconds, 1)} s; draft ${fixed(t.draftSeconds, 1)} s, merge ${fixed(t.mergeSeconds, 1)} s; flake rate ${fixed(t.flakeRate * 100, 1)}%; ${t.outsidePushes} outside pushes`,
     "",
     "".padEnd(26) + ["observed", "current", "candidate"].map((h) => h.padStart(12)).join(""),
     row("merges", (o) => String(o.merges)),
