@@ -1,7 +1,7 @@
 /**
  * What-if on recorded traffic end to end (issue 26, parts 4 and 5; docs/what-if.md): the real
- * server process and CLI. A history of 20 pull requests landed by merge commits is replayed
- * (`yardmaster replay`) with a CI of known duration (`sleep 3`) and two pull requests broken on
+ * server process and CLI. A history of 12 pull requests landed by merge commits is replayed
+ * (`yardmaster replay`) with a CI of known duration (`sleep 5`) and two pull requests broken on
  * purpose; then `yardmaster whatif` replays the recorded traffic under the configuration that ran
  * and under a candidate with larger batches. Asserted:
  * - calibration: for the configuration that ran, the predicted p95 time in queue and CI runs per
@@ -19,15 +19,18 @@ import { historyRepo } from "../replay/history-fixture.js";
 import { runCli, type CliResult } from "../support/cli.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
 
-const PULLS = 20;
-const BROKEN = [5, 14];
-const rule = (min: number, max: number, wait: string) =>
+const PULLS = 12;
+const BROKEN = [3, 10];
+/**
+ * Batches of a fixed size, so that which pull requests share a batch depends on the arrival order
+ * rather than on how fast the machine runs the queue's rounds (the replay's batches and the
+ * what-if's then fall the same way); a partial batch waits at most `wait`.
+ */
+const rule = (size: number, wait: string) =>
   [
     "queue_rules:",
     "  - name: replay",
-    "    batch_size:",
-    `      min: ${min}`,
-    `      max: ${max}`,
+    `    batch_size: ${size}`,
     `    batch_max_wait_time: "${wait}"`,
     "    branch_protection_injection_mode: merge",
     "    merge_method: merge",
@@ -35,8 +38,8 @@ const rule = (min: number, max: number, wait: string) =>
     "  max_parallel_checks: 2",
     "",
   ].join("\n");
-const RAN = rule(2, 4, "3 s");
-const CANDIDATE = rule(6, 8, "8 s");
+const RAN = rule(4, "10 s");
+const CANDIDATE = rule(8, "20 s");
 
 let server: ServerProcess;
 let work: string;
@@ -44,7 +47,7 @@ let replayed: ReplayReport;
 let whatIf: CliResult;
 let text: CliResult;
 
-/** 20 pull requests, PR i's head at minute 10i-5, each landed by a merge commit at minute 10i. */
+/** 12 pull requests, PR i's head at minute 10i-5, each landed by a merge commit at minute 10i. */
 async function buildHistory(dir: string): Promise<string> {
   const repo = await historyRepo(dir);
   const root = await repo.commit("Initial commit", { "README.md": "what-if\n" }, 0);
@@ -70,7 +73,7 @@ beforeAll(async () => {
   const since = new Date().toISOString();
   const run = await cli([
     ...["replay", "--json", "--from", from, "--repo", "acme/traffic", "--config", path.join(work, "ran.yml")],
-    ...["--ci", "sleep 3", "--speed", "600", "--break", BROKEN.join(",")],
+    ...["--ci", "sleep 5", "--speed", "600", "--break", BROKEN.join(",")],
   ]);
   if (run.code !== 0) throw new Error(`replay failed: ${run.stderr}\n${server.output().slice(-3000)}`);
   replayed = JSON.parse(run.stdout);
