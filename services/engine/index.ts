@@ -77,3 +77,10 @@ export {
   type ObservedTraffic,
   type TrafficCounts,
 } from "./tuning.js";
+export {
+  replayTraffic,
+  nearestRank,
+  type TrafficArrival,
+  type TrafficInput,
+  type TrafficPrediction,
+} from "./simulation/traffic-replay.js";

@@ -184,7 +184,15 @@ export async function startServer(
         const readTraffic = reader
           ? (repository: string, from: Date, to: Date) => readTrafficSample(reader!, repository, from, to)
           : undefined;
-        const queue = wireQueue({ db: db.pool, api: db.api, forge: forge.forge, logger, eventsWritten, live, readTraffic });
+        const queue = wireQueue({
+          db: db.pool,
+          api: db.api,
+          forge: forge.forge,
+          logger,
+          eventsWritten,
+          live,
+          readTraffic,
+        });
         forge.setSink(queue.sink);
         queue.runner.start();
         cleanups.push(() => queue.runner.stop());
@@ -192,11 +200,20 @@ export async function startServer(
         routes = forge.routes;
         bindings.push({ service: QueueService, impl: queue.queueService } as ServiceBinding);
       }
-      if (services.has("simulator"))
+      if (services.has("simulator")) {
+        // The what-if reads the activity log: this process's client, or a server's by URL (an
+        // embedded engine's directory is locked by the process serving the activity log).
+        let clickhouse = clickhouseHere;
+        if (!clickhouse && "url" in settings.clickhouse) {
+          const own = createClickHouseClient(settings.clickhouse);
+          cleanups.push(() => own.close());
+          clickhouse = own;
+        }
         bindings.push({
           service: SimulatorService,
-          impl: createSimulatorService({ db: db.api, forge: forge.forge }),
+          impl: createSimulatorService({ db: db.api, forge: forge.forge, clickhouse }),
         } as ServiceBinding);
+      }
     } else if (settings.forge === "github") {
       platform = githubTokenVerifier(logger);
     }

@@ -4,6 +4,7 @@
  * ({@link closeSharedPool}). docs/reliability.md "Hostile input".
  */
 import type { Configuration, EvaluationContext, LoadOptions, SimulationSummary } from "../config/index.js";
+import type { ConfigurationInput, TrafficInput, TrafficPrediction } from "../engine/index.js";
 import { loadConfigurationIn, type PooledLoadResult } from "./configuration-loader.js";
 import { parseJsonBodyIn } from "./json-body-offload.js";
 import { createWorkerPool, type WorkerPool } from "./worker-pool.js";
@@ -20,6 +21,15 @@ export {
 
 let shared: WorkerPool | null = null;
 const pool = () => (shared ??= createWorkerPool());
+
+/**
+ * Time limit of one what-if on recorded traffic (one configuration), milliseconds: a month of a
+ * repository merging a few hundred pull requests a day replays in a few seconds (docs/what-if.md "Bounds").
+ */
+export const TRAFFIC_TIME_LIMIT_MS = 60_000;
+let traffic: WorkerPool | null = null;
+// Its own pool: its time limit is not the one of configuration texts, and at most four wait.
+const trafficPool = () => (traffic ??= createWorkerPool({ timeoutMs: TRAFFIC_TIME_LIMIT_MS, maxQueue: 4 }));
 
 /**
  * Loads a configuration text as `loadConfiguration` does, off the event loop when it is large
@@ -50,9 +60,20 @@ export function simulatePullRequestBounded(
   return pool().run("simulatePullRequest", { config, context });
 }
 
-/** Stops the shared pool's threads (server shutdown); a later task starts a new pool. */
+/**
+ * Replays recorded traffic under a configuration in a worker thread (traffic-task.ts), within
+ * {@link TRAFFIC_TIME_LIMIT_MS}.
+ * @throws WorkLimitError past the time or memory limit; DomainError resource_exhausted when other
+ *   what-ifs already wait
+ */
+export function simulateTrafficBounded(input: TrafficInput, config: ConfigurationInput): Promise<TrafficPrediction> {
+  return trafficPool().run("simulateTraffic", { input, config });
+}
+
+/** Stops the shared pools' threads (server shutdown); a later task starts a new pool. */
 export async function closeSharedPool(): Promise<void> {
-  const p = shared;
+  const p = [shared, traffic];
   shared = null;
-  await p?.close();
+  traffic = null;
+  await Promise.all(p.map((x) => x?.close()));
 }

@@ -6,6 +6,7 @@ import { parseJsonBody as parseJson } from "./json-body.js";
 import { runLoadTask } from "./load-task.js";
 import { simulatePullRequest as simulate } from "./simulation-task.js";
 import { taskFunction } from "./task.js";
+import { simulateTraffic as replay } from "./traffic-task.js";
 
 /** Loads a configuration text (load-task.ts). */
 export const loadConfiguration = taskFunction(runLoadTask);
@@ -13,3 +14,5 @@ export const loadConfiguration = taskFunction(runLoadTask);
 export const parseJsonBody = taskFunction(parseJson);
 /** Simulates a pull request (simulation-task.ts). */
 export const simulatePullRequest = taskFunction(simulate);
+/** Replays recorded traffic under a configuration (traffic-task.ts). */
+export const simulateTraffic = taskFunction(replay);

@@ -16,20 +16,22 @@
  * loop (services/offload). `extends` reads only a repository the caller's credential reaches: any
  * other is PERMISSION_DENIED (403) with one message, whether it exists or not (docs/auth.md).
  * A pull request that does not exist is 404.
+ * - SimulateTraffic replays the repository's recorded traffic under the running configuration and
+ *   under the text (traffic-simulation.ts, docs/what-if.md).
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import type { ServiceImpl } from "@connectrpc/connect";
 import type { DeprecationSchema, SimulatorService } from "../../gen/yardmaster/v1/simulator_pb.js";
 import { DomainError, InvalidArgumentError } from "../contracts/index.js";
-import { isForgeError, type ForgePort } from "../forge/index.js";
-import { canReadRepository, principalKey } from "../auth/index.js";
-import { loadConfigurationBounded, simulatePullRequestBounded, WorkLimitError } from "../offload/index.js";
-import { listFreezes, productStates, type Pool } from "../store/index.js";
+import { isForgeError } from "../forge/index.js";
+import { simulatePullRequestBounded, WorkLimitError } from "../offload/index.js";
+import { listFreezes, productStates } from "../store/index.js";
+import { validate, type SimulatorDeps } from "./caller-configuration.js";
 import { configurationText, type ConfigurationText } from "./configuration-text.js";
 import { freezeNotes } from "./freeze-notes.js";
+import { simulateTraffic } from "./traffic-simulation.js";
 import {
   attributesOf,
-  formatConfigError,
   simulateRepositorySummary,
   unusedSections,
   type Configuration,
@@ -38,16 +40,6 @@ import {
   type Product,
   type SimulationSummary,
 } from "../config/index.js";
-
-/**
- * What the SimulatorService needs: the PostgreSQL pool (product states), the forge port (pull
- * requests, `extends` files) and the clock (epoch milliseconds UTC; default `Date.now`).
- */
-export interface SimulatorDeps {
-  db: Pool;
-  forge: ForgePort;
-  now?: () => number;
-}
 
 function deprecation(d: DeprecationFinding): MessageInitShape<typeof DeprecationSchema> {
   return {
@@ -61,52 +53,6 @@ function deprecation(d: DeprecationFinding): MessageInitShape<typeof Deprecation
       ),
     },
   };
-}
-
-/**
- * The one answer to `extends` naming a repository the caller's credential does not reach: the
- * same whether that repository exists or not, and before anything of it is read (docs/auth.md).
- */
-function extendsDenied(owner: string, name: string): DomainError {
-  const message = `extends: this credential cannot read the configuration of ${owner}/${name}: a repository token reaches only the repositories it names`;
-  return new DomainError("permission_denied", message);
-}
-
-/**
- * Loads a text for a repository on behalf of the caller.
- * @throws InvalidArgumentError (422) listing the errors; DomainError permission_denied when
- *   `extends` names a repository the caller's credential does not reach; resource_exhausted when
- *   too many large texts are being loaded at once
- */
-async function validate(
-  deps: SimulatorDeps,
-  ctx: HandlerContext,
-  owner: string,
-  repository: string,
-  { text, field }: ConfigurationText,
-): Promise<{ config: Configuration; deprecations: DeprecationFinding[] }> {
-  // No principal (a call made in-process, not through the gateway) reads no other repository.
-  const principal = ctx?.values.get(principalKey);
-  let denied: string | null = null;
-  const loaded = await loadConfigurationBounded(text, {
-    repositoryName: repository,
-    loadExtended: async (other) => {
-      if (principal === undefined || !(await canReadRepository(principal, `${owner}/${other}`))) {
-        denied = other;
-        return null;
-      }
-      try {
-        return (await deps.forge.readConfigFile(`${owner}/${other}`))?.text ?? null;
-      } catch (e) {
-        if (isForgeError(e, "not_found")) return null;
-        throw e;
-      }
-    },
-  });
-  if (denied !== null) throw extendsDenied(owner, denied);
-  if (!loaded.ok)
-    throw new InvalidArgumentError(loaded.errors.map((e) => ({ field, description: formatConfigError(e) })));
-  return { config: loaded.config, deprecations: loaded.deprecations };
 }
 
 /**
@@ -174,5 +120,6 @@ export function createSimulatorService(deps: SimulatorDeps): ServiceImpl<typeof 
       const notes = freezeNotes(await listFreezes(deps.db, repo), pr, at);
       return { title: summary.title, summary: summary.summary + notes, deprecations: deprecations.map(deprecation) };
     },
+    simulateTraffic: (req, ctx) => simulateTraffic(deps, req, ctx),
   };
 }

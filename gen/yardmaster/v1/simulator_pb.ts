@@ -5,8 +5,8 @@
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_google_api_annotations } from "../../google/api/annotations_pb.js";
-import type { ListValue } from "@bufbuild/protobuf/wkt";
-import { file_google_protobuf_struct } from "@bufbuild/protobuf/wkt";
+import type { ListValue, Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_struct, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import { file_yardmaster_v1_common } from "./common_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -14,7 +14,290 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file yardmaster/v1/simulator.proto.
  */
 export const file_yardmaster_v1_simulator: GenFile = /*@__PURE__*/
-  fileDesc("Ch15YXJkbWFzdGVyL3YxL3NpbXVsYXRvci5wcm90bxINeWFyZG1hc3Rlci52MSLIAQoaU2ltdWxhdGVQdWxsUmVxdWVzdFJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIWCgZudW1iZXIYAyABKANCBsrzGAJIARIdCgtzZXJ2aWNlX3ltbBgEIAEoCUIIyvMYBDCAgEASHQoLbWVyZ2lmeV95bWwYBSABKAlCCMrzGAQwgIBAIq8BChlTaW11bGF0ZVJlcG9zaXRvcnlSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQSHQoLc2VydmljZV95bWwYAyABKAlCCMrzGAQwgIBAEh0KC21lcmdpZnlfeW1sGAQgASgJQgjK8xgEMICAQCKyAQocU2ltdWxhdGVDb25maWd1cmF0aW9uUmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEh0KC3NlcnZpY2VfeW1sGAMgASgJQgjK8xgEMICAQBIdCgttZXJnaWZ5X3ltbBgEIAEoCUIIyvMYBDCAgEAiYwoLRGVwcmVjYXRpb24SDwoHbWVzc2FnZRgBIAEoCRIQCghkZWFkbGluZRgCIAEoCRIxCg1wYXRoX3RvX2ZpZWxkGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLkxpc3RWYWx1ZSJvChtTaW11bGF0ZVB1bGxSZXF1ZXN0UmVzcG9uc2USDQoFdGl0bGUYASABKAkSDwoHc3VtbWFyeRgCIAEoCRIwCgxkZXByZWNhdGlvbnMYAyADKAsyGi55YXJkbWFzdGVyLnYxLkRlcHJlY2F0aW9uIm4KGlNpbXVsYXRlUmVwb3NpdG9yeVJlc3BvbnNlEg0KBXRpdGxlGAEgASgJEg8KB3N1bW1hcnkYAiABKAkSMAoMZGVwcmVjYXRpb25zGAMgAygLMhoueWFyZG1hc3Rlci52MS5EZXByZWNhdGlvbiJcCg1VbnVzZWRTZWN0aW9uEg8KB3NlY3Rpb24YASABKAkSDwoHcHJvZHVjdBgCIAEoCRIUCgxwcm9kdWN0X25hbWUYAyABKAkSEwoLcHJvZHVjdF91cmwYBCABKAkimQEKHVNpbXVsYXRlQ29uZmlndXJhdGlvblJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSMAoMZGVwcmVjYXRpb25zGAIgAygLMhoueWFyZG1hc3Rlci52MS5EZXByZWNhdGlvbhI1Cg91bnVzZWRfc2VjdGlvbnMYAyADKAsyHC55YXJkbWFzdGVyLnYxLlVudXNlZFNlY3Rpb24yngQKEFNpbXVsYXRvclNlcnZpY2USsAEKE1NpbXVsYXRlUHVsbFJlcXVlc3QSKS55YXJkbWFzdGVyLnYxLlNpbXVsYXRlUHVsbFJlcXVlc3RSZXF1ZXN0GioueWFyZG1hc3Rlci52MS5TaW11bGF0ZVB1bGxSZXF1ZXN0UmVzcG9uc2UiQoLT5JMCPDoBKiI3L3YxL3JlcG9zL3tvd25lcn0ve3JlcG9zaXRvcnl9L3B1bGxzL3tudW1iZXJ9L3NpbXVsYXRvchKeAQoSU2ltdWxhdGVSZXBvc2l0b3J5EigueWFyZG1hc3Rlci52MS5TaW11bGF0ZVJlcG9zaXRvcnlSZXF1ZXN0GikueWFyZG1hc3Rlci52MS5TaW11bGF0ZVJlcG9zaXRvcnlSZXNwb25zZSIzgtPkkwItOgEqIigvdjEvcmVwb3Mve293bmVyfS97cmVwb3NpdG9yeX0vc2ltdWxhdG9yErUBChVTaW11bGF0ZUNvbmZpZ3VyYXRpb24SKy55YXJkbWFzdGVyLnYxLlNpbXVsYXRlQ29uZmlndXJhdGlvblJlcXVlc3QaLC55YXJkbWFzdGVyLnYxLlNpbXVsYXRlQ29uZmlndXJhdGlvblJlc3BvbnNlIkGC0+STAjs6ASoiNi92MS9yZXBvcy97b3duZXJ9L3tyZXBvc2l0b3J5fS9jb25maWd1cmF0aW9uLXNpbXVsYXRvcmIGcHJvdG8z", [file_google_api_annotations, file_google_protobuf_struct, file_yardmaster_v1_common]);
+  fileDesc("Ch15YXJkbWFzdGVyL3YxL3NpbXVsYXRvci5wcm90bxINeWFyZG1hc3Rlci52MSKGAgoWU2ltdWxhdGVUcmFmZmljUmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEjEKBXNpbmNlGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEIGyvMYAlABEikKBXVudGlsGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIfCgtzZXJ2aWNlX3ltbBgFIAEoCUIKyvMYBjCAgEBQARIXCgZicmFuY2gYBiABKAlCB8rzGAMw/wEi7QIKD1JlY29yZGVkVHJhZmZpYxIOCgZicmFuY2gYASABKAkSKQoFc2luY2UYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEikKBXVudGlsGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIVCg1wdWxsX3JlcXVlc3RzGAQgASgDEhkKEWFycml2YWxzX3Blcl9ob3VyGAUgASgBEg8KB2NpX3J1bnMYBiABKAMSFgoOY2lfcDUwX3NlY29uZHMYByABKAESFgoOY2lfcDk1X3NlY29uZHMYCCABKAESFQoNbWVyZ2Vfc2Vjb25kcxgJIAEoARIUCgxmYWlsZWRfYWxvbmUYCiABKAMSEgoKZmxha2VfcmF0ZRgLIAEoARIWCg5vdXRzaWRlX3B1c2hlcxgMIAEoAxIRCgl3aXRoZHJhd24YDSABKAMSFQoNZHJhZnRfc2Vjb25kcxgOIAEoASLtAgoOVHJhZmZpY091dGNvbWUSDgoGbWVyZ2VzGAEgASgDEiEKGXRpbWVfaW5fcXVldWVfcDUwX3NlY29uZHMYAiABKAESIQoZdGltZV9pbl9xdWV1ZV9wOTVfc2Vjb25kcxgDIAEoARIPCgdjaV9ydW5zGAQgASgDEhkKEWNpX3J1bnNfcGVyX21lcmdlGAUgASgBEhoKEmNpX2hvdXJzX3Blcl9tZXJnZRgGIAEoARIPCgdiYXRjaGVzGAcgASgDEhIKCmJpc2VjdGlvbnMYCCABKAMSSwoQZGVxdWV1ZXNfYnlfY29kZRgJIAMoCzIxLnlhcmRtYXN0ZXIudjEuVHJhZmZpY091dGNvbWUuRGVxdWV1ZXNCeUNvZGVFbnRyeRIUCgxzdGlsbF9xdWV1ZWQYCiABKAMaNQoTRGVxdWV1ZXNCeUNvZGVFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAM6AjgBIusBChdTaW11bGF0ZVRyYWZmaWNSZXNwb25zZRIvCgd0cmFmZmljGAEgASgLMh4ueWFyZG1hc3Rlci52MS5SZWNvcmRlZFRyYWZmaWMSLwoIb2JzZXJ2ZWQYAiABKAsyHS55YXJkbWFzdGVyLnYxLlRyYWZmaWNPdXRjb21lEi4KB2N1cnJlbnQYAyABKAsyHS55YXJkbWFzdGVyLnYxLlRyYWZmaWNPdXRjb21lEjAKCWNhbmRpZGF0ZRgEIAEoCzIdLnlhcmRtYXN0ZXIudjEuVHJhZmZpY091dGNvbWUSDAoEc2VlZBgFIAEoAyLIAQoaU2ltdWxhdGVQdWxsUmVxdWVzdFJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIWCgZudW1iZXIYAyABKANCBsrzGAJIARIdCgtzZXJ2aWNlX3ltbBgEIAEoCUIIyvMYBDCAgEASHQoLbWVyZ2lmeV95bWwYBSABKAlCCMrzGAQwgIBAIq8BChlTaW11bGF0ZVJlcG9zaXRvcnlSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQSHQoLc2VydmljZV95bWwYAyABKAlCCMrzGAQwgIBAEh0KC21lcmdpZnlfeW1sGAQgASgJQgjK8xgEMICAQCKyAQocU2ltdWxhdGVDb25maWd1cmF0aW9uUmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEh0KC3NlcnZpY2VfeW1sGAMgASgJQgjK8xgEMICAQBIdCgttZXJnaWZ5X3ltbBgEIAEoCUIIyvMYBDCAgEAiYwoLRGVwcmVjYXRpb24SDwoHbWVzc2FnZRgBIAEoCRIQCghkZWFkbGluZRgCIAEoCRIxCg1wYXRoX3RvX2ZpZWxkGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLkxpc3RWYWx1ZSJvChtTaW11bGF0ZVB1bGxSZXF1ZXN0UmVzcG9uc2USDQoFdGl0bGUYASABKAkSDwoHc3VtbWFyeRgCIAEoCRIwCgxkZXByZWNhdGlvbnMYAyADKAsyGi55YXJkbWFzdGVyLnYxLkRlcHJlY2F0aW9uIm4KGlNpbXVsYXRlUmVwb3NpdG9yeVJlc3BvbnNlEg0KBXRpdGxlGAEgASgJEg8KB3N1bW1hcnkYAiABKAkSMAoMZGVwcmVjYXRpb25zGAMgAygLMhoueWFyZG1hc3Rlci52MS5EZXByZWNhdGlvbiJcCg1VbnVzZWRTZWN0aW9uEg8KB3NlY3Rpb24YASABKAkSDwoHcHJvZHVjdBgCIAEoCRIUCgxwcm9kdWN0X25hbWUYAyABKAkSEwoLcHJvZHVjdF91cmwYBCABKAkimQEKHVNpbXVsYXRlQ29uZmlndXJhdGlvblJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSMAoMZGVwcmVjYXRpb25zGAIgAygLMhoueWFyZG1hc3Rlci52MS5EZXByZWNhdGlvbhI1Cg91bnVzZWRfc2VjdGlvbnMYAyADKAsyHC55YXJkbWFzdGVyLnYxLlVudXNlZFNlY3Rpb24yvgUKEFNpbXVsYXRvclNlcnZpY2USsAEKE1NpbXVsYXRlUHVsbFJlcXVlc3QSKS55YXJkbWFzdGVyLnYxLlNpbXVsYXRlUHVsbFJlcXVlc3RSZXF1ZXN0GioueWFyZG1hc3Rlci52MS5TaW11bGF0ZVB1bGxSZXF1ZXN0UmVzcG9uc2UiQoLT5JMCPDoBKiI3L3YxL3JlcG9zL3tvd25lcn0ve3JlcG9zaXRvcnl9L3B1bGxzL3tudW1iZXJ9L3NpbXVsYXRvchKeAQoSU2ltdWxhdGVSZXBvc2l0b3J5EigueWFyZG1hc3Rlci52MS5TaW11bGF0ZVJlcG9zaXRvcnlSZXF1ZXN0GikueWFyZG1hc3Rlci52MS5TaW11bGF0ZVJlcG9zaXRvcnlSZXNwb25zZSIzgtPkkwItOgEqIigvdjEvcmVwb3Mve293bmVyfS97cmVwb3NpdG9yeX0vc2ltdWxhdG9yErUBChVTaW11bGF0ZUNvbmZpZ3VyYXRpb24SKy55YXJkbWFzdGVyLnYxLlNpbXVsYXRlQ29uZmlndXJhdGlvblJlcXVlc3QaLC55YXJkbWFzdGVyLnYxLlNpbXVsYXRlQ29uZmlndXJhdGlvblJlc3BvbnNlIkGC0+STAjs6ASoiNi92MS9yZXBvcy97b3duZXJ9L3tyZXBvc2l0b3J5fS9jb25maWd1cmF0aW9uLXNpbXVsYXRvchKdAQoPU2ltdWxhdGVUcmFmZmljEiUueWFyZG1hc3Rlci52MS5TaW11bGF0ZVRyYWZmaWNSZXF1ZXN0GiYueWFyZG1hc3Rlci52MS5TaW11bGF0ZVRyYWZmaWNSZXNwb25zZSI7gtPkkwI1OgEqIjAvdjEvcmVwb3Mve293bmVyfS97cmVwb3NpdG9yeX0vdHJhZmZpYy1zaW11bGF0b3JiBnByb3RvMw", [file_google_api_annotations, file_google_protobuf_struct, file_google_protobuf_timestamp, file_yardmaster_v1_common]);
+
+/**
+ * Request of SimulateTraffic (docs/what-if.md), REST route
+ * POST /v1/repos/{owner}/{repository}/traffic-simulator with the JSON body
+ * {since, until, service_yml, branch}; times are RFC 3339 with a UTC offset.
+ *
+ * @generated from message yardmaster.v1.SimulateTrafficRequest
+ */
+export type SimulateTrafficRequest = Message<"yardmaster.v1.SimulateTrafficRequest"> & {
+  /**
+   * @generated from field: string owner = 1;
+   */
+  owner: string;
+
+  /**
+   * @generated from field: string repository = 2;
+   */
+  repository: string;
+
+  /**
+   * Start of the window (inclusive): pull requests that entered the queue from then on are replayed.
+   *
+   * @generated from field: google.protobuf.Timestamp since = 3;
+   */
+  since?: Timestamp | undefined;
+
+  /**
+   * End of the window (exclusive); default: now. Must be after `since`, at most 90 days later.
+   *
+   * @generated from field: google.protobuf.Timestamp until = 4;
+   */
+  until?: Timestamp | undefined;
+
+  /**
+   * The candidate configuration text (YAML), at most 1 MiB.
+   *
+   * @generated from field: string service_yml = 5;
+   */
+  serviceYml: string;
+
+  /**
+   * The base branch whose queue is replayed; default: the branch with the most arrivals in the window.
+   *
+   * @generated from field: string branch = 6;
+   */
+  branch: string;
+};
+
+/**
+ * Describes the message yardmaster.v1.SimulateTrafficRequest.
+ * Use `create(SimulateTrafficRequestSchema)` to create a new message.
+ */
+export const SimulateTrafficRequestSchema: GenMessage<SimulateTrafficRequest> = /*@__PURE__*/
+  messageDesc(file_yardmaster_v1_simulator, 0);
+
+/**
+ * The traffic read from the activity log for the window (docs/what-if.md "What is read").
+ *
+ * @generated from message yardmaster.v1.RecordedTraffic
+ */
+export type RecordedTraffic = Message<"yardmaster.v1.RecordedTraffic"> & {
+  /**
+   * The base branch replayed.
+   *
+   * @generated from field: string branch = 1;
+   */
+  branch: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp since = 2;
+   */
+  since?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp until = 3;
+   */
+  until?: Timestamp | undefined;
+
+  /**
+   * Pull requests that entered the queue in the window (each counted once).
+   *
+   * @generated from field: int64 pull_requests = 4;
+   */
+  pullRequests: bigint;
+
+  /**
+   * Arrivals per hour between the first and the last arrival.
+   *
+   * @generated from field: double arrivals_per_hour = 5;
+   */
+  arrivalsPerHour: number;
+
+  /**
+   * CI runs that concluded (success or failure), whose durations are replayed.
+   *
+   * @generated from field: int64 ci_runs = 6;
+   */
+  ciRuns: bigint;
+
+  /**
+   * Median and 95th percentile (nearest rank) of those runs' durations, seconds.
+   *
+   * @generated from field: double ci_p50_seconds = 7;
+   */
+  ciP50Seconds: number;
+
+  /**
+   * @generated from field: double ci_p95_seconds = 8;
+   */
+  ciP95Seconds: number;
+
+  /**
+   * Median time from a passing check's end to its merge, seconds (added to each replayed run).
+   *
+   * @generated from field: double merge_seconds = 9;
+   */
+  mergeSeconds: number;
+
+  /**
+   * Pull requests that broke the build: failed a check alone, or named a culprit by bisection.
+   *
+   * @generated from field: int64 failed_alone = 10;
+   */
+  failedAlone: bigint;
+
+  /**
+   * Share of concluded runs (0-1) that failed with no culprit among their pull requests.
+   *
+   * @generated from field: double flake_rate = 11;
+   */
+  flakeRate: number;
+
+  /**
+   * Outside pushes of the base seen by the queue (a reset of its checks, MERGE_QUEUE_RESET).
+   *
+   * @generated from field: int64 outside_pushes = 12;
+   */
+  outsidePushes: bigint;
+
+  /**
+   * Pull requests withdrawn by people (dequeued, closed, updated or merged outside the queue),
+   * replayed as withdrawals at their recorded time.
+   *
+   * @generated from field: int64 withdrawn = 13;
+   */
+  withdrawn: bigint;
+
+  /**
+   * Time to build a check's draft before its CI starts, seconds: the lower quartile over checks
+   * of the time from the queue's previous round to the check's start (added to each replayed run).
+   *
+   * @generated from field: double draft_seconds = 14;
+   */
+  draftSeconds: number;
+};
+
+/**
+ * Describes the message yardmaster.v1.RecordedTraffic.
+ * Use `create(RecordedTrafficSchema)` to create a new message.
+ */
+export const RecordedTrafficSchema: GenMessage<RecordedTraffic> = /*@__PURE__*/
+  messageDesc(file_yardmaster_v1_simulator, 1);
+
+/**
+ * What a queue did, or would do, with the traffic (docs/what-if.md "Figures"). Times in seconds.
+ *
+ * @generated from message yardmaster.v1.TrafficOutcome
+ */
+export type TrafficOutcome = Message<"yardmaster.v1.TrafficOutcome"> & {
+  /**
+   * Pull requests merged by the queue.
+   *
+   * @generated from field: int64 merges = 1;
+   */
+  merges: bigint;
+
+  /**
+   * Time in queue of merged pull requests, from entering to merging: median and 95th percentile
+   * (nearest rank), seconds; 0 when nothing merged.
+   *
+   * @generated from field: double time_in_queue_p50_seconds = 2;
+   */
+  timeInQueueP50Seconds: number;
+
+  /**
+   * @generated from field: double time_in_queue_p95_seconds = 3;
+   */
+  timeInQueueP95Seconds: number;
+
+  /**
+   * CI runs started (speculative checks and in-place checks), and per merge.
+   *
+   * @generated from field: int64 ci_runs = 4;
+   */
+  ciRuns: bigint;
+
+  /**
+   * @generated from field: double ci_runs_per_merge = 5;
+   */
+  ciRunsPerMerge: number;
+
+  /**
+   * CI time used per merge, hours (cancelled runs for the time they ran).
+   *
+   * @generated from field: double ci_hours_per_merge = 6;
+   */
+  ciHoursPerMerge: number;
+
+  /**
+   * Batches checked (first checks, not bisection sub-batches) and batches bisected.
+   *
+   * @generated from field: int64 batches = 7;
+   */
+  batches: bigint;
+
+  /**
+   * @generated from field: int64 bisections = 8;
+   */
+  bisections: bigint;
+
+  /**
+   * Pull requests that left without merging, per dequeue code (docs/domain.md §3.9).
+   *
+   * @generated from field: map<string, int64> dequeues_by_code = 9;
+   */
+  dequeuesByCode: { [key: string]: bigint };
+
+  /**
+   * Pull requests still queued at the end (observed: at `until`; predicted: never, the replay drains).
+   *
+   * @generated from field: int64 still_queued = 10;
+   */
+  stillQueued: bigint;
+};
+
+/**
+ * Describes the message yardmaster.v1.TrafficOutcome.
+ * Use `create(TrafficOutcomeSchema)` to create a new message.
+ */
+export const TrafficOutcomeSchema: GenMessage<TrafficOutcome> = /*@__PURE__*/
+  messageDesc(file_yardmaster_v1_simulator, 2);
+
+/**
+ * Response of SimulateTraffic: the traffic replayed, what the log observed, and the predictions
+ * under the configuration the queue runs with (`current`) and under `service_yml` (`candidate`).
+ *
+ * @generated from message yardmaster.v1.SimulateTrafficResponse
+ */
+export type SimulateTrafficResponse = Message<"yardmaster.v1.SimulateTrafficResponse"> & {
+  /**
+   * @generated from field: yardmaster.v1.RecordedTraffic traffic = 1;
+   */
+  traffic?: RecordedTraffic | undefined;
+
+  /**
+   * @generated from field: yardmaster.v1.TrafficOutcome observed = 2;
+   */
+  observed?: TrafficOutcome | undefined;
+
+  /**
+   * @generated from field: yardmaster.v1.TrafficOutcome current = 3;
+   */
+  current?: TrafficOutcome | undefined;
+
+  /**
+   * @generated from field: yardmaster.v1.TrafficOutcome candidate = 4;
+   */
+  candidate?: TrafficOutcome | undefined;
+
+  /**
+   * Seed of the virtual forge's draws (flakes, CI durations): the same request answers the same.
+   *
+   * @generated from field: int64 seed = 5;
+   */
+  seed: bigint;
+};
+
+/**
+ * Describes the message yardmaster.v1.SimulateTrafficResponse.
+ * Use `create(SimulateTrafficResponseSchema)` to create a new message.
+ */
+export const SimulateTrafficResponseSchema: GenMessage<SimulateTrafficResponse> = /*@__PURE__*/
+  messageDesc(file_yardmaster_v1_simulator, 3);
 
 /**
  * Request of SimulatePullRequest (docs/api.md "Simulation" #9), REST route
@@ -59,7 +342,7 @@ export type SimulatePullRequestRequest = Message<"yardmaster.v1.SimulatePullRequ
  * Use `create(SimulatePullRequestRequestSchema)` to create a new message.
  */
 export const SimulatePullRequestRequestSchema: GenMessage<SimulatePullRequestRequest> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_simulator, 0);
+  messageDesc(file_yardmaster_v1_simulator, 4);
 
 /**
  * Request of SimulateRepository (docs/api.md "Simulation" #10), REST route
@@ -98,7 +381,7 @@ export type SimulateRepositoryRequest = Message<"yardmaster.v1.SimulateRepositor
  * Use `create(SimulateRepositoryRequestSchema)` to create a new message.
  */
 export const SimulateRepositoryRequestSchema: GenMessage<SimulateRepositoryRequest> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_simulator, 1);
+  messageDesc(file_yardmaster_v1_simulator, 5);
 
 /**
  * Request of SimulateConfiguration (docs/api.md "Simulation" #11), REST route
@@ -138,7 +421,7 @@ export type SimulateConfigurationRequest = Message<"yardmaster.v1.SimulateConfig
  * Use `create(SimulateConfigurationRequestSchema)` to create a new message.
  */
 export const SimulateConfigurationRequestSchema: GenMessage<SimulateConfigurationRequest> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_simulator, 2);
+  messageDesc(file_yardmaster_v1_simulator, 6);
 
 /**
  * A deprecated key or attribute found in the configuration (docs/configuration.md).
@@ -171,7 +454,7 @@ export type Deprecation = Message<"yardmaster.v1.Deprecation"> & {
  * Use `create(DeprecationSchema)` to create a new message.
  */
 export const DeprecationSchema: GenMessage<Deprecation> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_simulator, 3);
+  messageDesc(file_yardmaster_v1_simulator, 7);
 
 /**
  * Response of SimulatePullRequest: the simulated check run's title and summary, and the
@@ -205,7 +488,7 @@ export type SimulatePullRequestResponse = Message<"yardmaster.v1.SimulatePullReq
  * Use `create(SimulatePullRequestResponseSchema)` to create a new message.
  */
 export const SimulatePullRequestResponseSchema: GenMessage<SimulatePullRequestResponse> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_simulator, 4);
+  messageDesc(file_yardmaster_v1_simulator, 8);
 
 /**
  * Response of SimulateRepository: the title "The configuration is valid", an empty summary
@@ -235,7 +518,7 @@ export type SimulateRepositoryResponse = Message<"yardmaster.v1.SimulateReposito
  * Use `create(SimulateRepositoryResponseSchema)` to create a new message.
  */
 export const SimulateRepositoryResponseSchema: GenMessage<SimulateRepositoryResponse> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_simulator, 5);
+  messageDesc(file_yardmaster_v1_simulator, 9);
 
 /**
  * A section present in the configuration whose product is not enabled on the repository.
@@ -273,7 +556,7 @@ export type UnusedSection = Message<"yardmaster.v1.UnusedSection"> & {
  * Use `create(UnusedSectionSchema)` to create a new message.
  */
 export const UnusedSectionSchema: GenMessage<UnusedSection> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_simulator, 6);
+  messageDesc(file_yardmaster_v1_simulator, 10);
 
 /**
  * Response of SimulateConfiguration: the message, the deprecations found and the sections of
@@ -306,7 +589,7 @@ export type SimulateConfigurationResponse = Message<"yardmaster.v1.SimulateConfi
  * Use `create(SimulateConfigurationResponseSchema)` to create a new message.
  */
 export const SimulateConfigurationResponseSchema: GenMessage<SimulateConfigurationResponse> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_simulator, 7);
+  messageDesc(file_yardmaster_v1_simulator, 11);
 
 /**
  * What Yardmaster would do with a configuration, before it lands. docs/api.md "Simulation" (#9-#11).
@@ -348,6 +631,24 @@ export const SimulatorService: GenService<{
     methodKind: "unary";
     input: typeof SimulateConfigurationRequestSchema;
     output: typeof SimulateConfigurationResponseSchema;
+  },
+  /**
+   * What-if on recorded traffic (docs/what-if.md): reads the repository's traffic of the window
+   * [since, until) from the activity log (arrivals and their order, CI run durations, the pull
+   * requests that failed alone, the flake rate, outside pushes of the base), replays it through the
+   * engine in virtual time under the configuration the queue runs with and under `service_yml`,
+   * and answers both predictions side by side with what the log observed. Errors:
+   * FAILED_PRECONDITION (400) when the window holds too little traffic, naming the figure and the
+   * minimum; INVALID_ARGUMENT (422) for a bad window or configuration text; RESOURCE_EXHAUSTED
+   * (429) when the simulation passes its time limit or too many run at once; UNAVAILABLE (503)
+   * when ClickHouse does not answer.
+   *
+   * @generated from rpc yardmaster.v1.SimulatorService.SimulateTraffic
+   */
+  simulateTraffic: {
+    methodKind: "unary";
+    input: typeof SimulateTrafficRequestSchema;
+    output: typeof SimulateTrafficResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_yardmaster_v1_simulator, 0);

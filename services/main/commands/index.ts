@@ -14,6 +14,7 @@ import { registerRepo } from "./repo.js";
 import { registerReplay } from "./replay.js";
 import { registerServe } from "./serve.js";
 import { registerToken } from "./token.js";
+import { registerWhatIf } from "./whatif.js";
 
 /**
  * The `register<Name>(program)` function of every CLI command, in the order they are added to the
@@ -31,4 +32,5 @@ export const COMMANDS: ((program: Command) => void)[] = [
   registerFreeze,
   registerProduct,
   registerReplay,
+  registerWhatIf,
 ];

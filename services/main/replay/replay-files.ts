@@ -49,13 +49,18 @@ merge_queue:
 `;
 
 /**
- * The CI file running `command` (a bash script) unless the commit is broken on purpose.
+ * The CI file running `command` (a bash script). A commit broken on purpose runs it too, then
+ * fails whatever it answered: a broken change fails its CI after the CI's time, as a failing
+ * test suite does, so the replay's runs take the known duration of `command` whatever their
+ * outcome (which calibrating a what-if needs: docs/what-if.md "Calibration").
  * @throws RangeError when `command` is blank
  */
 export function ciFile(command: string): string {
   if (command.trim() === "") throw new RangeError("--ci: the command is empty");
   const run = [
     `if [ -d ${BROKEN_DIR} ]; then`,
+    `  (${command}
+  ) >/dev/null 2>&1`,
     `  echo "broken on purpose by yardmaster replay --break: $(ls ${BROKEN_DIR})"`,
     "  exit 1",
     "fi",

@@ -1,0 +1,180 @@
+/**
+ * The figures of a queue's recorded traffic (docs/what-if.md "What is read"), from its queue
+ * events in a window (traffic-reader.ts), pure:
+ * - arrivals: each pull request's first `action.queue.enter` in the window, in order;
+ * - broke the build: left with CHECKS_FAILED or DROPPED_BY_BISECTION_ELIMINATION, or failed a
+ *   check alone (a concluded failure of a batch holding only it);
+ * - withdrawals: left without merging for any other reason than a CI verdict (a person dequeued,
+ *   closed or pushed it, it conflicted, it timed out), at the instant it left, with its code;
+ * - CI runs: one per check (`checks_start` of the batch's first member); concluded runs (success,
+ *   failure, timed out) give the durations, `checks_started_at` to `checks_ended_at`;
+ * - merge time: median from a passing check's end to its first member's merge;
+ * - draft time: lower quartile, over checks whose start is the only thing logged at its instant,
+ *   of the time from the queue's last logged round before it to its start (the draft being built:
+ *   the log has no event for the request itself; a start logged with other events may have been
+ *   asked for any round before, and the quartile leaves out checks that waited for company, which
+ *   the replay's engine decides itself);
+ * - flake rate: concluded failures with no pull request that broke the build among their
+ *   members, over concluded runs;
+ * - outside pushes: the instants the queue reset its checks (MERGE_QUEUE_RESET), one per instant;
+ * - observed: what the queue did with the pull requests that arrived in the window, measured the
+ *   way `yardmaster replay` reports (docs/replay.md "The report").
+ * Times are epoch milliseconds UTC.
+ */
+
+/** One queue event with the metadata fields read (empty string or null when absent). */
+export interface TrafficRow {
+  at: number;
+  type: string;
+  pullRequest: number;
+  dequeueCode: string;
+  queuedAt: number | null;
+  batchId: string;
+  batchName: string;
+  members: number[];
+  aborted: boolean;
+  abortCode: string;
+  conclusion: string;
+  startedAt: number | null;
+  endedAt: number | null;
+}
+
+/** What a queue did with traffic (observed here; predicted by engine/simulation/traffic-replay.ts). Milliseconds. */
+export interface ObservedOutcome {
+  merges: number;
+  timeInQueueP50Ms: number | null;
+  timeInQueueP95Ms: number | null;
+  ciRuns: number;
+  ciMs: number;
+  batches: number;
+  bisections: number;
+  dequeuesByCode: Record<string, number>;
+  stillQueued: number;
+}
+
+/** A pull request as recorded: its pull request number, arrival, whether it broke the build, its withdrawal. */
+export interface RecordedArrival {
+  number: number;
+  at: number;
+  bad: boolean;
+  withdrawal: { at: number; code: string } | null;
+}
+
+/** The recorded traffic of one base branch over `[fromMs, toMs)`. */
+export interface RecordedTraffic {
+  branch: string;
+  fromMs: number;
+  toMs: number;
+  arrivals: RecordedArrival[];
+  outsidePushes: number[];
+  /** Durations of concluded CI runs, in recorded order. */
+  ciDurationsMs: number[];
+  mergeMs: number;
+  draftMs: number;
+  flakeRate: number;
+  observed: ObservedOutcome;
+}
+
+const MERGED = new Set(["PR_MERGED", "PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED"]);
+/** Leave codes that are the queue's verdict on CI: replayed by the CI, not as withdrawals. */
+const CI_VERDICTS = new Set([
+  "CHECKS_FAILED",
+  "DROPPED_BY_BISECTION_ELIMINATION",
+  "BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS",
+]);
+const CULPRIT = new Set(["CHECKS_FAILED", "DROPPED_BY_BISECTION_ELIMINATION"]);
+const CONCLUDED = new Set(["success", "failure", "timed_out"]);
+
+function nearestRank(sorted: readonly number[], q: number): number | null {
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
+/** The largest of ascending `times` below `at`, or null. */
+function lastBelow(times: readonly number[], at: number): number | null {
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (times[mid]! < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo === 0 ? null : times[lo - 1]!;
+}
+
+const isFirstMember = (r: TrafficRow) => r.members.length > 0 && r.members[0] === r.pullRequest;
+
+/** The traffic and observed figures of a window's queue events (ordered by time). */
+export function trafficFigures(rows: readonly TrafficRow[], w: { branch: string; fromMs: number; toMs: number }) {
+  const arrived = new Map<number, { at: number; leave: TrafficRow | null }>();
+  const bad = new Set<number>();
+  for (const r of rows) {
+    if (r.type === "action.queue.enter" && !arrived.has(r.pullRequest))
+      arrived.set(r.pullRequest, { at: r.at, leave: null });
+    else if (r.type === "action.queue.enter") arrived.get(r.pullRequest)!.leave = null;
+    else if (r.type === "action.queue.leave" && arrived.has(r.pullRequest)) {
+      arrived.get(r.pullRequest)!.leave = r;
+      if (CULPRIT.has(r.dequeueCode)) bad.add(r.pullRequest);
+    } else if (r.type === "action.queue.checks_end" && !r.aborted && r.conclusion !== "success") {
+      if (r.members.length === 1 && CONCLUDED.has(r.conclusion)) bad.add(r.members[0]!);
+    }
+  }
+  const runEnds = rows.filter((r) => r.type === "action.queue.checks_end" && isFirstMember(r));
+  const concluded = runEnds.filter((r) => !r.aborted && CONCLUDED.has(r.conclusion) && r.startedAt !== null);
+  const flaky = concluded.filter((r) => r.conclusion !== "success" && !r.members.some((n) => bad.has(n)));
+  const mergedAt = new Map<number, number>();
+  for (const [n, a] of arrived) if (a.leave && MERGED.has(a.leave.dequeueCode)) mergedAt.set(n, a.leave.at);
+  const mergeLags = concluded
+    .filter((r) => r.conclusion === "success" && (mergedAt.get(r.pullRequest) ?? -1) >= r.at)
+    .map((r) => mergedAt.get(r.pullRequest)! - r.at)
+    .sort((a, b) => a - b);
+
+  const arrivals: RecordedArrival[] = [...arrived].map(([number, a]) => {
+    const code = a.leave?.dequeueCode ?? "";
+    const withdrawn = a.leave !== null && !MERGED.has(code) && !CI_VERDICTS.has(code);
+    return { number, at: a.at, bad: bad.has(number), withdrawal: withdrawn ? { at: a.leave!.at, code } : null };
+  });
+  const waits = [...arrived]
+    .filter(([n]) => mergedAt.has(n))
+    .map(([, a]) => a.leave!.at - (a.leave!.queuedAt ?? a.at))
+    .sort((x, y) => x - y);
+  const dequeuesByCode: Record<string, number> = {};
+  for (const a of arrived.values())
+    if (a.leave && !MERGED.has(a.leave.dequeueCode))
+      dequeuesByCode[a.leave.dequeueCode] = (dequeuesByCode[a.leave.dequeueCode] ?? 0) + 1;
+  const starts = rows.filter((r) => r.type === "action.queue.checks_start" && isFirstMember(r));
+  const times = [...new Set(rows.map((r) => r.at))];
+  const busy = new Set(rows.filter((r) => r.type !== "action.queue.checks_start").map((r) => r.at));
+  const draftLags = starts
+    .filter((r) => !busy.has(r.at))
+    .map((r) => {
+      const before = lastBelow(times, r.at);
+      return before === null ? null : r.at - before;
+    })
+    .filter((x): x is number => x !== null)
+    .sort((a, b) => a - b);
+  const observed: ObservedOutcome = {
+    merges: waits.length,
+    timeInQueueP50Ms: nearestRank(waits, 0.5),
+    timeInQueueP95Ms: nearestRank(waits, 0.95),
+    ciRuns: starts.length,
+    ciMs: runEnds.reduce((s, r) => s + Math.max(0, (r.endedAt ?? r.at) - (r.startedAt ?? r.at)), 0),
+    batches: new Set(starts.filter((r) => r.batchName.startsWith("Batch ")).map((r) => r.batchId)).size,
+    bisections: new Set(rows.filter((r) => r.type === "action.queue.batch_bisection_start").map((r) => r.batchId)).size,
+    dequeuesByCode,
+    stillQueued: [...arrived.values()].filter((a) => a.leave === null).length,
+  };
+  const traffic: RecordedTraffic = {
+    ...w,
+    arrivals,
+    outsidePushes: [
+      ...new Set(runEnds.filter((r) => r.aborted && r.abortCode === "MERGE_QUEUE_RESET").map((r) => r.at)),
+    ],
+    ciDurationsMs: concluded.map((r) => Math.max(0, (r.endedAt ?? r.at) - r.startedAt!)),
+    mergeMs: nearestRank(mergeLags, 0.5) ?? 0,
+    draftMs: nearestRank(draftLags, 0.25) ?? 0,
+    flakeRate: concluded.length === 0 ? 0 : flaky.length / concluded.length,
+    observed,
+  };
+  return traffic;
+}
