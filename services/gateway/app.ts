@@ -4,7 +4,8 @@
  * - Connect, gRPC and gRPC-Web for every bound service (connect-fastify, in its own
  *   encapsulated context so its content-type parsers do not touch the REST routes; a binary
  *   request that does not decode answers invalid_argument, unparsable-request.ts),
- * - gRPC server reflection, `GET /healthz` (process up) and `GET /readyz` (databases answer).
+ * - gRPC server reflection, `GET /healthz` (process up) and `GET /readyz` (databases answer),
+ * - the OpenAPI document and the API reference page (`GET /openapi.json`, `GET /docs`, api-reference.ts).
  * `buildApp` does not listen; `listen` in main/ does. Route problems stop the build
  * (compile-routes.ts). Extra plain routes (the GitHub webhook) are added through `extraRoutes`.
  */
@@ -14,6 +15,7 @@ import fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import type { Logger } from "pino";
 import { domainErrorOf, invalidField } from "../contracts/index.js";
 import type { Authorizer } from "../auth/index.js";
+import { registerApiReference } from "./api-reference.js";
 import { compileRoutes, type ServiceBinding } from "./compile-routes.js";
 import { logFailure, publicError } from "./error-body.js";
 import { dualProtocolServerFactory } from "./dual-protocol-server.js";
@@ -157,6 +159,7 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
       turns,
     });
     rest.get("/healthz", async () => ({ status: "ok" }));
+    registerApiReference(rest);
     rest.get("/readyz", async (_req, reply) => {
       const [checks, details] = await Promise.all([deps.readiness(), deps.readinessDetails?.() ?? {}]);
       const ok = Object.values(checks).every((v) => v === null);
