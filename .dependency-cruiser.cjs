@@ -8,17 +8,18 @@ const ALLOWED = {
   config: [],
   contracts: [],
   failpoints: [],
+  metrics: [],
   outage: [],
   store: ["outage"],
   engine: ["config"],
   offload: ["config", "contracts"],
   "activity-log": ["contracts", "outage", "store"],
   forge: ["auth", "config", "contracts", "failpoints", "outage", "store"],
-  runner: ["activity-log", "config", "engine", "failpoints", "forge", "offload", "outage", "store"],
+  runner: ["activity-log", "config", "engine", "failpoints", "forge", "metrics", "offload", "outage", "store"],
   queue: ["activity-log", "auth", "config", "contracts", "engine", "forge", "runner", "store"],
   simulator: ["auth", "config", "contracts", "forge", "offload", "store"],
   admin: ["activity-log", "auth", "contracts", "store"],
-  gateway: ["auth", "contracts", "offload", "outage"],
+  gateway: ["auth", "contracts", "metrics", "offload", "outage"],
 };
 
 const layerRules = Object.entries(ALLOWED).map(([folder, allowed]) => ({

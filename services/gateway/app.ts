@@ -24,6 +24,8 @@ import { withRefusalBodies } from "./protocol-refusals.js";
 import { parseJsonBodyBounded, WorkLimitError } from "../offload/index.js";
 import { createGuardInterceptor } from "./interceptors.js";
 import { createRequestTurns } from "./request-turns.js";
+import { createMetricsInterceptor, restMetricsHook } from "./request-metrics.js";
+import type { Metrics } from "../metrics/index.js";
 import { createReflectionServices } from "./reflection.js";
 import { ServerReflection } from "../../gen/grpc/reflection/v1/reflection_pb.js";
 import { ServerReflection as ServerReflectionV1Alpha } from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
@@ -59,6 +61,11 @@ export interface GatewayDeps {
   readinessDetails?: () => Promise<Record<string, unknown>>;
   /** Plain routes outside the transcoder (registered at root scope, e.g. POST /webhooks/github). */
   extraRoutes?: (app: App) => void | Promise<void>;
+  /**
+   * The process's metrics: request durations are recorded in it, and `GET /metrics` serves it
+   * without credentials (docs/observability.md "Access"). Without it, neither.
+   */
+  metrics?: Pick<Metrics, "observeRequest" | "scrape">;
 }
 
 /** Builds the application (not listening). @throws RouteCompileError for a bad google.api.http rule. */
@@ -104,7 +111,10 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
         ...router.handlers.map((h) => withRefusalBodies(withUnparsableRequestAsInvalidArgument(h))),
       );
     },
-    interceptors: [createGuardInterceptor(deps.authorizer, deps.logger, turns)],
+    interceptors: [
+      ...(deps.metrics ? [createMetricsInterceptor((f) => deps.metrics!.observeRequest(f))] : []),
+      createGuardInterceptor(deps.authorizer, deps.logger, turns),
+    ],
     // The REST limit for Connect, gRPC and gRPC-Web too (their bodies are read by Connect, not Fastify).
     readMaxBytes: MAX_BODY_BYTES,
     // Connect JSON with proto field names, like the REST surface (docs/architecture.md "JSON field names").
@@ -160,6 +170,17 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
     });
     rest.get("/healthz", async () => ({ status: "ok" }));
     registerApiReference(rest);
+    const metrics = deps.metrics;
+    if (metrics) {
+      rest.addHook(
+        "onResponse",
+        restMetricsHook((f) => metrics.observeRequest(f), "/v1/"),
+      );
+      rest.get("/metrics", async (_req, reply) => {
+        const { contentType, text } = await metrics.scrape();
+        return reply.type(contentType).send(text);
+      });
+    }
     rest.get("/readyz", async (_req, reply) => {
       const [checks, details] = await Promise.all([deps.readiness(), deps.readinessDetails?.() ?? {}]);
       const ok = Object.values(checks).every((v) => v === null);

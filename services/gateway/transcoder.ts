@@ -33,6 +33,7 @@ import { RestHandlerContext } from "./handler-context.js";
 import { paramToJson } from "./param-value.js";
 import { restJsonBody } from "./rest-json.js";
 import type { RequestTurns } from "./request-turns.js";
+import { restRpcOf } from "./request-metrics.js";
 import type { RouteTrie } from "./route-trie.js";
 
 type Impl = (request: unknown, ctx: unknown) => Promise<unknown> | unknown;
@@ -78,6 +79,7 @@ export function registerTranscoder(app: FastifyInstance<any, any, any, any>, opt
       );
     }
     const { route, segments } = found.match;
+    restRpcOf.set(req, `${route.service.typeName}/${route.method.name}`);
     try {
       const principal = await opts.authorizer.authenticate(req.headers.authorization);
       const input = buildRequest(route, segments, req.body, q < 0 ? "" : req.url.slice(q + 1));

@@ -4,6 +4,7 @@
  * the engine through the runner's inbox in the pause's own transaction; so do changes of the
  * scheduled freezes, with a runner timer at a freeze's start (docs/scheduled-freeze.md).
  */
+import type { QueueFigures } from "../metrics/index.js";
 import type { Logger } from "pino";
 import type { ForgeEventSink, ForgePort } from "../forge/index.js";
 import { createQueueRunner, FREEZE_START_TIMER_PREFIX, type QueueRunner, type RunnerInput } from "../runner/index.js";
@@ -33,6 +34,8 @@ export function wireQueue(deps: {
   logger: Logger;
   eventsWritten: () => void;
   now?: () => number;
+  /** Told the queue's figures after each round (the metrics, docs/observability.md). */
+  observeRound?: (figures: QueueFigures) => void;
 }): QueueWiring {
   const runner = createQueueRunner({
     db: deps.db,
@@ -40,6 +43,7 @@ export function wireQueue(deps: {
     logger: deps.logger,
     eventsWritten: deps.eventsWritten,
     now: deps.now,
+    observeRound: deps.observeRound,
   });
   const queueService = createQueueService({
     db: deps.api ?? deps.db,

@@ -24,6 +24,7 @@ import {
 import { createProductService, createTokenService } from "../admin/index.js";
 import { createAuthorizer, type PlatformTokenVerifier } from "../auth/index.js";
 import { buildApp, type App, type ServiceBinding } from "../gateway/index.js";
+import { createMetrics } from "../metrics/index.js";
 import { closeSharedPool } from "../offload/index.js";
 import { createSimulatorService } from "../simulator/index.js";
 import {
@@ -32,9 +33,11 @@ import {
   listTokens,
   migrate,
   openDatabase,
+  outboxLag,
   revokeToken,
   startOutboxRelay,
   type Database,
+  type EventSink,
 } from "../store/index.js";
 import { loadOrCreateAdminKey } from "./admin-key.js";
 import { githubTokenVerifier, wireForge } from "./forge-wiring.js";
@@ -122,6 +125,8 @@ export async function startServer(
     const applied = await migrate(db.url, (l) => logger.debug({ migrate: l }));
     if (applied.length) logger.info({ migrations: applied }, "PostgreSQL migrations applied");
 
+    // docs/observability.md: one registry per server; the outbox is read at each scrape.
+    const metrics = createMetrics(() => outboxLag(db.pool));
     const bindings: ServiceBinding[] = [];
     let clickhouseHere: ClickHouseClient | undefined;
     // Without the activity log here, the outbox is relayed by the process that runs it (it polls).
@@ -138,7 +143,7 @@ export async function startServer(
       // The embedded engine is written only through this process's relay: its /logs answers can be
       // cached, the sink telling the cache what it stored (docs/reliability.md "Load").
       const pages = "embeddedPath" in settings.clickhouse ? createLogPageCache(clickhouse) : undefined;
-      const sink = createEventSink(clickhouse, "events", pages?.sent);
+      const sink = countingFailures(createEventSink(clickhouse, "events", pages?.sent), () => metrics.ingestFailed());
       const relay = startOutboxRelay({ pool: db.pool, sink, logger });
       cleanups.push(async () => {
         await relay.drain();
@@ -163,7 +168,14 @@ export async function startServer(
       platform = forge.platform;
       bindings.push(...forge.bindings);
       if (services.has("queue")) {
-        const queue = wireQueue({ db: db.pool, api: db.api, forge: forge.forge, logger, eventsWritten });
+        const queue = wireQueue({
+          db: db.pool,
+          api: db.api,
+          forge: forge.forge,
+          logger,
+          eventsWritten,
+          observeRound: (f) => metrics.observeRound(f),
+        });
         forge.setSink(queue.sink);
         queue.runner.start();
         cleanups.push(() => queue.runner.stop());
@@ -207,6 +219,7 @@ export async function startServer(
       authorizer,
       logger,
       extraRoutes: routes,
+      metrics,
       readiness: readiness.checks,
       readinessDetails: readiness.details,
     });
@@ -232,4 +245,15 @@ export async function startServer(
     await cleanup();
     throw e;
   }
+}
+
+/** The sink, counting each insert that fails (yardmaster_clickhouse_ingest_errors_total). */
+function countingFailures(sink: EventSink, failed: () => void): EventSink {
+  return {
+    insertEvents: (rows, opts) =>
+      sink.insertEvents(rows, opts).catch((e: unknown) => {
+        failed();
+        throw e;
+      }),
+  };
 }

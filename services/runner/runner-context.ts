@@ -7,6 +7,7 @@ import type { Logger } from "pino";
 import type { ForgePort } from "../forge/index.js";
 import type { Pool } from "../store/index.js";
 import type { EngineEventInput } from "../engine/index.js";
+import type { QueueFigures } from "../metrics/index.js";
 import { SET_ASIDE_AFTER } from "./input-failures.js";
 
 /**
@@ -39,6 +40,8 @@ export interface RunnerDeps {
    * and ms since the first (default 5 and 10 min; docs/merge-queue.md "Runner", item 8).
    */
   setAsideAfter?: { failures: number; ms: number };
+  /** Told the queue's figures after each committed round that applied something (round-figures.ts; metrics). */
+  observeRound?: (figures: QueueFigures) => void;
 }
 
 /** A synchronous request from the API, applied under the repository's lock. */
@@ -58,6 +61,7 @@ export interface RunnerContext {
   failureBackoffMs: { first: number; max: number };
   lockHoldMs: number;
   setAsideAfter: { failures: number; ms: number };
+  observeRound?: (figures: QueueFigures) => void;
 }
 
 /** Longest time a sweep holds a repository's lock before letting a waiting request in, ms. */
@@ -75,5 +79,6 @@ export function runnerContext(deps: RunnerDeps): RunnerContext {
     failureBackoffMs: deps.failureBackoffMs ?? { first: 5000, max: 300_000 },
     lockHoldMs: deps.lockHoldMs ?? DEFAULT_LOCK_HOLD_MS,
     setAsideAfter: deps.setAsideAfter ?? SET_ASIDE_AFTER,
+    observeRound: deps.observeRound,
   };
 }
