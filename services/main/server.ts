@@ -7,7 +7,7 @@
  */
 import { mkdir } from "node:fs/promises";
 import type { DescService } from "@bufbuild/protobuf";
-import pino, { type Logger } from "pino";
+import type { Logger } from "pino";
 import { ActivityLogService } from "../../gen/yardmaster/v1/activity_log_pb.js";
 import { ProductService, TokenService } from "../../gen/yardmaster/v1/admin_pb.js";
 import { QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
@@ -40,8 +40,10 @@ import {
   type EventSink,
 } from "../store/index.js";
 import { loadOrCreateAdminKey } from "./admin-key.js";
+import { bannerLines } from "./banner.js";
 import { githubTokenVerifier, wireForge } from "./forge-wiring.js";
 import { wireQueue } from "./queue-wiring.js";
+import { createStartLogger } from "./logger.js";
 import { createReadiness } from "./readiness.js";
 import { remoteServiceImpl } from "./remote-service.js";
 import { SERVICE_NAMES, SettingsError, type ServiceName, type Settings } from "./settings.js";
@@ -105,7 +107,7 @@ export async function startServer(
   only?: readonly string[],
 ): Promise<RunningServer> {
   const services = servicesToRun(settings, only);
-  const logger = pino({ level: settings.logLevel });
+  const { logger, release } = createStartLogger(settings.logLevel, settings.logFormat);
   await mkdir(settings.dataDir, { recursive: true });
   const admin = await loadOrCreateAdminKey(settings.dataDir, settings.adminKey);
   const cleanups: (() => Promise<void>)[] = [];
@@ -226,22 +228,12 @@ export async function startServer(
     cleanups.push(() => app.close());
     await app.listen({ port: settings.port, host: settings.host });
     const port = (app.server.address() as { port: number }).port;
-    onBanner(
-      `Yardmaster is listening on http://${settings.host === "0.0.0.0" ? "127.0.0.1" : settings.host}:${port} (REST under /v1, Connect, gRPC and gRPC-Web on the same port)`,
-    );
-    if (services.size < SERVICE_NAMES.length) {
-      const elsewhere = SERVICE_NAMES.filter((n) => !services.has(n)).map(
-        (n) => `${n} ${settings.remotes[n] ? `at ${settings.remotes[n]}` : "not served"}`,
-      );
-      onBanner(`Services here: ${[...services].join(", ")}; ${elsewhere.join("; ")}`);
-    }
-    onBanner(
-      admin.generated
-        ? `Admin key (generated, stored in ${admin.source}): ${admin.key}`
-        : `Admin key: ${admin.key} (from ${admin.source})`,
-    );
+    for (const line of bannerLines(settings, port, services, admin)) onBanner(line);
+    // The start-up log lines, held so that the banner comes first (logger.ts).
+    release();
     return { app, port, adminKey: admin.key, db, services, logger, close: cleanup };
   } catch (e) {
+    release();
     await cleanup();
     throw e;
   }

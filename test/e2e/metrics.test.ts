@@ -62,12 +62,28 @@ beforeAll(async () => {
     ".yardmaster.yml": CONFIG,
     ".yardmaster/ci.yml": 'checks:\n  - name: test\n    run: "test ! -e BROKEN"\n',
   });
-  server = await startServerProcess({ YARDMASTER_CI_SLOTS: "3" });
+  // LOG_LEVEL info: the start-up log lines exist, and must come after the banner.
+  server = await startServerProcess({ YARDMASTER_CI_SLOTS: "3", LOG_LEVEL: "info" });
   await cli("repo", "add", "acme/metrics", "--from", src.path);
 });
 afterAll(async () => {
   await server?.stop();
   await rm(work, { recursive: true, force: true });
+});
+
+describe("the start-up lines", () => {
+  it("say first where the dashboard, the API reference and the metrics are; logs follow as JSON off a terminal", async () => {
+    const lines = server.output().split("\n");
+    expect(lines.slice(0, 4)).toEqual([
+      `Yardmaster is listening on ${server.url} (REST under /v1, Connect, gRPC and gRPC-Web on the same port)`,
+      `  Dashboard:      ${server.url}/`,
+      `  API reference:  ${server.url}/docs (OpenAPI document: ${server.url}/openapi.json)`,
+      `  Metrics:        ${server.url}/metrics (Prometheus text format)`,
+    ]);
+    const logs = lines.filter((l) => l.startsWith("{"));
+    expect(logs.length).toBeGreaterThan(0);
+    expect(JSON.parse(logs[0])).toMatchObject({ level: 30, msg: expect.any(String) });
+  });
 });
 
 describe("GET /metrics", () => {
