@@ -2,27 +2,8 @@
  * The one REST error body (docs/errors.md, services/gateway/error-body.ts) as a schema, and the
  * error responses operations refer to by status.
  */
+import { codeNames } from "../../services/gateway/http-status.js";
 import type { JsonSchema } from "./json-schemas.js";
-
-/** Connect code names a REST error body's `code` may carry (docs/errors.md). */
-const CODES = [
-  "canceled",
-  "unknown",
-  "invalid_argument",
-  "deadline_exceeded",
-  "not_found",
-  "already_exists",
-  "permission_denied",
-  "resource_exhausted",
-  "failed_precondition",
-  "aborted",
-  "out_of_range",
-  "unimplemented",
-  "internal",
-  "unavailable",
-  "data_loss",
-  "unauthenticated",
-];
 
 /** The components `Error`, `FieldViolation` and `RequestInfo`. */
 export function errorSchemas(): Record<string, JsonSchema> {
@@ -32,7 +13,7 @@ export function errorSchemas(): Record<string, JsonSchema> {
       description: "The one REST error body (docs/errors.md).",
       required: ["code", "message", "details"],
       properties: {
-        code: { type: "string", enum: CODES, description: "The Connect code name." },
+        code: { type: "string", enum: codeNames(), description: "The Connect code name." },
         message: { type: "string", description: "One sentence; for invalid arguments it starts with the field path." },
         details: {
           type: "array",
