@@ -9,6 +9,7 @@ const ALLOWED = {
   contracts: [],
   dashboard: [],
   failpoints: [],
+  metrics: [],
   outage: [],
   live: [],
   store: ["outage"],
@@ -16,11 +17,11 @@ const ALLOWED = {
   offload: ["config", "contracts", "engine"],
   "activity-log": ["contracts", "live", "outage", "store"],
   forge: ["auth", "config", "contracts", "failpoints", "outage", "store"],
-  runner: ["activity-log", "config", "engine", "failpoints", "forge", "offload", "outage", "store"],
+  runner: ["activity-log", "config", "engine", "failpoints", "forge", "metrics", "offload", "outage", "store"],
   queue: ["activity-log", "auth", "config", "contracts", "engine", "forge", "live", "runner", "store"],
   simulator: ["activity-log", "auth", "config", "contracts", "engine", "forge", "offload", "store"],
   admin: ["activity-log", "auth", "contracts", "store"],
-  gateway: ["auth", "contracts", "offload", "outage"],
+  gateway: ["auth", "contracts", "metrics", "offload", "outage"],
 };
 
 const layerRules = Object.entries(ALLOWED).map(([folder, allowed]) => ({

@@ -4,7 +4,8 @@
  * - Connect, gRPC and gRPC-Web for every bound service (connect-fastify, in its own
  *   encapsulated context so its content-type parsers do not touch the REST routes; a binary
  *   request that does not decode answers invalid_argument, unparsable-request.ts),
- * - gRPC server reflection, `GET /healthz` (process up) and `GET /readyz` (databases answer).
+ * - gRPC server reflection, `GET /healthz` (process up) and `GET /readyz` (databases answer),
+ * - the OpenAPI document and the API reference page (`GET /openapi.json`, `GET /docs`, api-reference.ts).
  * `buildApp` does not listen; `listen` in main/ does. Route problems stop the build
  * (compile-routes.ts). Extra plain routes (the GitHub webhook) are added through `extraRoutes`.
  */
@@ -14,6 +15,7 @@ import fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import type { Logger } from "pino";
 import { domainErrorOf, invalidField } from "../contracts/index.js";
 import type { Authorizer } from "../auth/index.js";
+import { registerApiReference } from "./api-reference.js";
 import { compileRoutes, type ServiceBinding } from "./compile-routes.js";
 import { logFailure, publicError } from "./error-body.js";
 import { dualProtocolServerFactory } from "./dual-protocol-server.js";
@@ -22,6 +24,8 @@ import { withRefusalBodies } from "./protocol-refusals.js";
 import { parseJsonBodyBounded, WorkLimitError } from "../offload/index.js";
 import { createGuardInterceptor } from "./interceptors.js";
 import { createRequestTurns } from "./request-turns.js";
+import { createMetricsInterceptor, restMetricsHook } from "./request-metrics.js";
+import type { Metrics } from "../metrics/index.js";
 import { createReflectionServices } from "./reflection.js";
 import { ServerReflection } from "../../gen/grpc/reflection/v1/reflection_pb.js";
 import { ServerReflection as ServerReflectionV1Alpha } from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
@@ -66,6 +70,11 @@ export interface GatewayDeps {
    * believed (true: any; a number: hops; addresses or CIDRs, comma-separated); default none.
    */
   trustProxy?: boolean | number | string;
+  /**
+   * The process's metrics: request durations are recorded in it, and `GET /metrics` serves it
+   * without credentials (docs/observability.md "Access"). Without it, neither.
+   */
+  metrics?: Pick<Metrics, "observeRequest" | "scrape">;
 }
 
 /** Builds the application (not listening). @throws RouteCompileError for a bad google.api.http rule. */
@@ -112,7 +121,10 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
         ...router.handlers.map((h) => withRefusalBodies(withUnparsableRequestAsInvalidArgument(h))),
       );
     },
-    interceptors: [createGuardInterceptor(deps.authorizer, deps.logger, turns)],
+    interceptors: [
+      ...(deps.metrics ? [createMetricsInterceptor((f) => deps.metrics!.observeRequest(f))] : []),
+      createGuardInterceptor(deps.authorizer, deps.logger, turns),
+    ],
     // The REST limit for Connect, gRPC and gRPC-Web too (their bodies are read by Connect, not Fastify).
     readMaxBytes: MAX_BODY_BYTES,
     // Connect JSON with proto field names, like the REST surface (docs/architecture.md "JSON field names").
@@ -169,6 +181,18 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
       publicUrl: deps.publicUrl,
     });
     rest.get("/healthz", async () => ({ status: "ok" }));
+    registerApiReference(rest);
+    const metrics = deps.metrics;
+    if (metrics) {
+      rest.addHook(
+        "onResponse",
+        restMetricsHook((f) => metrics.observeRequest(f), "/v1/"),
+      );
+      rest.get("/metrics", async (_req, reply) => {
+        const { contentType, text } = await metrics.scrape();
+        return reply.type(contentType).send(text);
+      });
+    }
     rest.get("/readyz", async (_req, reply) => {
       const [checks, details] = await Promise.all([deps.readiness(), deps.readinessDetails?.() ?? {}]);
       const ok = Object.values(checks).every((v) => v === null);

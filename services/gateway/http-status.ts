@@ -34,3 +34,8 @@ export function restStatus(code: Code): number {
 export function codeName(code: Code): string {
   return TABLE[code]?.[1] ?? "unknown";
 }
+
+/** Every code name a REST error body's `code` may carry, in Connect code order (the OpenAPI document's enum). */
+export function codeNames(): string[] {
+  return Object.values(TABLE).map(([, name]) => name);
+}

@@ -37,6 +37,7 @@ import { absoluteLinks, publicOrigin } from "./public-url.js";
 import { restJsonBody } from "./rest-json.js";
 import { resumeCursor, sendEventStream } from "./sse.js";
 import type { RequestTurns } from "./request-turns.js";
+import { restRpcOf } from "./request-metrics.js";
 import type { RouteTrie } from "./route-trie.js";
 
 type Impl = (request: unknown, ctx: unknown) => Promise<unknown> | unknown;
@@ -86,6 +87,7 @@ export function registerTranscoder(app: FastifyInstance<any, any, any, any>, opt
       );
     }
     const { route, segments } = found.match;
+    restRpcOf.set(req, `${route.service.typeName}/${route.method.name}`);
     try {
       const principal = await opts.authorizer.authenticate(req.headers.authorization);
       const input = buildRequest(route, segments, req.body, q < 0 ? "" : req.url.slice(q + 1));

@@ -4,6 +4,7 @@
  * the engine through the runner's inbox in the pause's own transaction; so do changes of the
  * scheduled freezes, with a runner timer at a freeze's start (docs/scheduled-freeze.md).
  */
+import type { QueueFigures } from "../metrics/index.js";
 import type { Logger } from "pino";
 import type { ForgeEventSink, ForgePort } from "../forge/index.js";
 import {
@@ -44,6 +45,8 @@ export function wireQueue(deps: {
   live?: { registry: LiveRegistry; feed: ChangeFeed };
   /** The activity log's traffic reader for the self-tuning default (docs/self-tuning.md); none: static defaults. */
   readTraffic?: TrafficReader;
+  /** Told the queue's figures after each round (the metrics, docs/observability.md). */
+  observeRound?: (figures: QueueFigures) => void;
 }): QueueWiring {
   const runner = createQueueRunner({
     db: deps.db,
@@ -52,6 +55,7 @@ export function wireQueue(deps: {
     eventsWritten: deps.eventsWritten,
     now: deps.now,
     readTraffic: deps.readTraffic,
+    observeRound: deps.observeRound,
   });
   const queueService = createQueueService({
     db: deps.api ?? deps.db,

@@ -7,7 +7,7 @@
  */
 import { mkdir } from "node:fs/promises";
 import type { DescService } from "@bufbuild/protobuf";
-import pino, { type Logger } from "pino";
+import type { Logger } from "pino";
 import { ActivityLogService } from "../../gen/yardmaster/v1/activity_log_pb.js";
 import { ProductService, TokenService } from "../../gen/yardmaster/v1/admin_pb.js";
 import { QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
@@ -27,6 +27,7 @@ import { registerDashboard } from "../dashboard/index.js";
 import { createAuthorizer, type PlatformTokenVerifier } from "../auth/index.js";
 import { buildApp, type App, type ServiceBinding } from "../gateway/index.js";
 import { LiveRegistry } from "../live/index.js";
+import { createMetrics } from "../metrics/index.js";
 import { closeSharedPool } from "../offload/index.js";
 import { createSimulatorService } from "../simulator/index.js";
 import {
@@ -35,14 +36,18 @@ import {
   listTokens,
   migrate,
   openDatabase,
+  outboxLag,
   revokeToken,
   startChangeFeed,
   startOutboxRelay,
   type Database,
+  type EventSink,
 } from "../store/index.js";
 import { loadOrCreateAdminKey } from "./admin-key.js";
+import { bannerLines } from "./banner.js";
 import { githubTokenVerifier, wireForge } from "./forge-wiring.js";
 import { wireQueue } from "./queue-wiring.js";
+import { createStartLogger } from "./logger.js";
 import { createReadiness } from "./readiness.js";
 import { remoteServiceImpl } from "./remote-service.js";
 import { SERVICE_NAMES, SettingsError, type ServiceName, type Settings } from "./settings.js";
@@ -106,7 +111,7 @@ export async function startServer(
   only?: readonly string[],
 ): Promise<RunningServer> {
   const services = servicesToRun(settings, only);
-  const logger = pino({ level: settings.logLevel });
+  const { logger, release } = createStartLogger(settings.logLevel, settings.logFormat);
   await mkdir(settings.dataDir, { recursive: true });
   const admin = await loadOrCreateAdminKey(settings.dataDir, settings.adminKey);
   const cleanups: (() => Promise<void>)[] = [];
@@ -132,6 +137,8 @@ export async function startServer(
     const registry = new LiveRegistry(settings.live);
     const live = { registry, feed };
 
+    // docs/observability.md: one registry per server; the outbox is read at each scrape.
+    const metrics = createMetrics(() => outboxLag(db.pool));
     const bindings: ServiceBinding[] = [];
     let clickhouseHere: ClickHouseClient | undefined;
     // Without the activity log here, the outbox is relayed by the process that runs it (it polls).
@@ -148,7 +155,7 @@ export async function startServer(
       // The embedded engine is written only through this process's relay: its /logs answers can be
       // cached, the sink telling the cache what it stored (docs/reliability.md "Load").
       const pages = "embeddedPath" in settings.clickhouse ? createLogPageCache(clickhouse) : undefined;
-      const sink = createEventSink(clickhouse, "events", pages?.sent);
+      const sink = countingFailures(createEventSink(clickhouse, "events", pages?.sent), () => metrics.ingestFailed());
       const relay = startOutboxRelay({ pool: db.pool, sink, logger });
       cleanups.push(async () => {
         await relay.drain();
@@ -192,6 +199,7 @@ export async function startServer(
           eventsWritten,
           live,
           readTraffic,
+          observeRound: (f) => metrics.observeRound(f),
         });
         forge.setSink(queue.sink);
         queue.runner.start();
@@ -249,6 +257,7 @@ export async function startServer(
         await routes?.(app);
         await registerDashboard(app);
       },
+      metrics,
       readiness: readiness.checks,
       readinessDetails: async () => ({ ...(await readiness.details()), streams: registry.stats() }),
       streamStallMs: settings.live.stallMs,
@@ -260,23 +269,24 @@ export async function startServer(
     cleanups.push(async () => registry.close());
     await app.listen({ port: settings.port, host: settings.host });
     const port = (app.server.address() as { port: number }).port;
-    onBanner(
-      `Yardmaster is listening on http://${settings.host === "0.0.0.0" ? "127.0.0.1" : settings.host}:${port} (REST under /v1, Connect, gRPC and gRPC-Web on the same port; the dashboard at /)`,
-    );
-    if (services.size < SERVICE_NAMES.length) {
-      const elsewhere = SERVICE_NAMES.filter((n) => !services.has(n)).map(
-        (n) => `${n} ${settings.remotes[n] ? `at ${settings.remotes[n]}` : "not served"}`,
-      );
-      onBanner(`Services here: ${[...services].join(", ")}; ${elsewhere.join("; ")}`);
-    }
-    onBanner(
-      admin.generated
-        ? `Admin key (generated, stored in ${admin.source}): ${admin.key}`
-        : `Admin key: ${admin.key} (from ${admin.source})`,
-    );
+    for (const line of bannerLines(settings, port, services, admin)) onBanner(line);
+    // The start-up log lines, held so that the banner comes first (logger.ts).
+    release();
     return { app, port, adminKey: admin.key, db, services, logger, close: cleanup };
   } catch (e) {
+    release();
     await cleanup();
     throw e;
   }
+}
+
+/** The sink, counting each insert that fails (yardmaster_clickhouse_ingest_errors_total). */
+function countingFailures(sink: EventSink, failed: () => void): EventSink {
+  return {
+    insertEvents: (rows, opts) =>
+      sink.insertEvents(rows, opts).catch((e: unknown) => {
+        failed();
+        throw e;
+      }),
+  };
 }

@@ -29,6 +29,7 @@ const Env = z.object({
   GITHUB_PRIVATE_KEY: z.string().optional(),
   GITHUB_WEBHOOK_SECRET: z.string().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  LOG_FORMAT: z.enum(["auto", "pretty", "json"]).default("auto"),
   YARDMASTER_URL: z.string().url().default("http://127.0.0.1:8080"),
   YARDMASTER_QUEUE_URL: z.string().url().optional(),
   YARDMASTER_SIMULATOR_URL: z.string().url().optional(),
@@ -72,6 +73,8 @@ export type Settings = {
   forge: "local" | "github";
   github: { appId?: string; privateKey?: string; webhookSecret?: string };
   logLevel: string;
+  /** JSON lines, pretty text, or pretty when stdout is a terminal (docs/observability.md "Logs"). */
+  logFormat: "auto" | "pretty" | "json";
   /** Address of the running service, for CLI clients. */
   serviceUrl: string;
   /** Where the services this process does not run are served (split deployment); absent: not served here. */
@@ -118,6 +121,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     forge: e.FORGE,
     github: { appId: e.GITHUB_APP_ID, privateKey: e.GITHUB_PRIVATE_KEY, webhookSecret: e.GITHUB_WEBHOOK_SECRET },
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     serviceUrl: e.YARDMASTER_URL,
     live: { maxWatchers: e.LIVE_MAX_WATCHERS, maxBuffered: e.LIVE_BUFFER_MESSAGES, stallMs: e.LIVE_STALL_MS },
     remotes: Object.fromEntries(

@@ -26,6 +26,7 @@ import type { RunnerInput } from "./inputs.js";
 import { pauseCorrection } from "./pause-agreement.js";
 import { ProtectionCache } from "./protection-cache.js";
 import { engineConfigurationInput, repositoryConfig, type RepositoryConfig } from "./repository-config.js";
+import { roundFigures, type CommittedRound } from "./round-figures.js";
 import { persistRound } from "./round-persist.js";
 import type { RunnerContext, RunnerRequest } from "./runner-context.js";
 import { retuned } from "./traffic-tuning.js";
@@ -156,10 +157,21 @@ export async function applyRound(
     );
     await client.query("COMMIT");
     if (logs.length) ctx.eventsWritten();
+    observe(ctx, { repository, before: state, after: current, effects, logs, at });
     return { applied: true, result };
   } catch (e) {
     await client.query("ROLLBACK").catch(() => {});
     if (applying !== null && !isTransientFailure(e)) blame(applying);
     throw e;
+  }
+}
+
+/** Tells the metrics what a committed round did; a failure there is logged, never the round's. */
+function observe(ctx: RunnerContext, round: CommittedRound): void {
+  if (!ctx.observeRound) return;
+  try {
+    ctx.observeRound(roundFigures(round));
+  } catch (e) {
+    ctx.log.warn({ err: e, repository: round.repository }, "the queue metrics could not be updated");
   }
 }

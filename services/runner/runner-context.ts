@@ -7,6 +7,7 @@ import type { Logger } from "pino";
 import type { ForgePort } from "../forge/index.js";
 import type { Pool } from "../store/index.js";
 import type { EngineEventInput } from "../engine/index.js";
+import type { QueueFigures } from "../metrics/index.js";
 import { SET_ASIDE_AFTER } from "./input-failures.js";
 import { TrafficTuning, type TrafficReader } from "./traffic-tuning.js";
 
@@ -45,6 +46,8 @@ export interface RunnerDeps {
    * (docs/self-tuning.md); without it self-tuned rules keep their static defaults.
    */
   readTraffic?: TrafficReader;
+  /** Told the queue's figures after each committed round that applied something (round-figures.ts; metrics). */
+  observeRound?: (figures: QueueFigures) => void;
 }
 
 /** A synchronous request from the API, applied under the repository's lock. */
@@ -66,6 +69,7 @@ export interface RunnerContext {
   setAsideAfter: { failures: number; ms: number };
   /** The observed traffic per repository; null without a reader. */
   tuning: TrafficTuning | null;
+  observeRound?: (figures: QueueFigures) => void;
 }
 
 /** Longest time a sweep holds a repository's lock before letting a waiting request in, ms. */
@@ -86,5 +90,6 @@ export function runnerContext(deps: RunnerDeps): RunnerContext {
     lockHoldMs: deps.lockHoldMs ?? DEFAULT_LOCK_HOLD_MS,
     setAsideAfter: deps.setAsideAfter ?? SET_ASIDE_AFTER,
     tuning: deps.readTraffic ? new TrafficTuning(deps.readTraffic, now, log) : null,
+    observeRound: deps.observeRound,
   };
 }

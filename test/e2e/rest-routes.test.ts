@@ -1,9 +1,12 @@
 /**
  * The REST surface of docs/api.md against the real server process, for a repository with no queue:
  * every one of the 20 routes answers its status and body shape; bad input is refused with 422
- * naming the parameter; unknown paths 404; wrong methods 405 with Allow.
+ * naming the parameter; unknown paths 404; wrong methods 405 with Allow. Every answer read here
+ * is also checked against the OpenAPI document the server publishes (its status declared, its
+ * body valid against the schema given for it: test/support/openapi-check.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openApiProblems } from "../support/openapi-check.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
 
 let server: ServerProcess;
@@ -23,8 +26,14 @@ async function call(method: string, path: string, body?: unknown, headers: Recor
     body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : undefined };
+  const json = text ? JSON.parse(text) : undefined;
+  expect(openApiProblems(method, path, res.status, json)).toEqual([]);
+  checked.add(`${method} ${res.status}`);
+  return { status: res.status, headers: res.headers, text, json };
 }
+
+/** Method and status of every answer checked against the OpenAPI document. */
+const checked = new Set<string>();
 
 describe("the 20 REST routes, for a repository with no queue", () => {
   it.each([
@@ -371,6 +380,20 @@ describe("bad input", () => {
     const res = await call("PATCH", `${repo}/merge-queue/pause`);
     expect(res.status).toBe(405);
     expect(res.headers.get("allow")).toBe("DELETE, GET, PUT");
+  });
+
+  it("publishes the document its answers were checked against, and the API reference", async () => {
+    const served = await call("GET", "/openapi.json");
+    expect(served.json.openapi).toBe("3.1.0");
+    const operations = Object.values(served.json.paths).flatMap((item) => Object.keys(item as object));
+    expect(operations.length).toBeGreaterThanOrEqual(20);
+    expect(checked.size).toBeGreaterThanOrEqual(5);
+    const page = await fetch(`${server.url}/docs`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("/docs/swagger-ui-bundle.js");
+    const bundle = await fetch(`${server.url}/docs/swagger-ui-bundle.js`);
+    expect(bundle.headers.get("content-type")).toContain("javascript");
+    expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
   });
 
   it("answers health and readiness", async () => {
