@@ -26,6 +26,8 @@ import { pauseCorrection } from "./pause-agreement.js";
 import { ProtectionCache } from "./protection-cache.js";
 import { engineConfigurationInput, repositoryConfig, type RepositoryConfig } from "./repository-config.js";
 import { persistRound } from "./round-persist.js";
+import type { RuleActionEffect } from "./rule-actions/effect.js";
+import { runPullRules } from "./rule-actions/trigger.js";
 import type { RunnerContext, RunnerRequest } from "./runner-context.js";
 
 /** Inputs taken from the inbox in one round at most. */
@@ -75,6 +77,7 @@ export async function applyRound(
     const at = ctx.now();
     const effects: EngineEffect[] = [];
     const logs: LogEffect[] = [];
+    const ruleEffects: RuleActionEffect[] = [];
     let current: EngineState = state;
     const evaluateAfter: string[] = [];
     const freezes = (await listFreezes(client, repository)).map(compileFreeze);
@@ -103,6 +106,7 @@ export async function applyRound(
         }
       },
       effect: (e) => effects.push(e),
+      ruleEffect: (e) => ruleEffects.push(e),
       log: (e) => logs.push(e),
       refreshConfig: () => repositoryConfig({ forge: ctx.forge, db: client as never }, repository, true),
       setConfig: (c) => {
@@ -133,12 +137,15 @@ export async function applyRound(
       if (input.kind === "engine") env.emit(input.event);
       else if (input.kind === "evaluate_check") await checkResults(env, input.checkId);
       else if (input.kind === "freezes_changed") await onFreezesChanged(env);
-      else await translateForgeEvent(env, input.event);
+      else {
+        await translateForgeEvent(env, input.event);
+        await runPullRules(env, input.event);
+      }
       await evaluatePending();
     }
     applying = null;
     await evaluatePending();
-    await persistRound(ctx, client, repository, { state: current, effects, logs, at });
+    await persistRound(ctx, client, repository, { state: current, effects, logs, ruleEffects, at });
     await deleteInbox(
       client,
       inbox.map((r) => r.id),

@@ -1,0 +1,100 @@
+/**
+ * The one template engine of action options (title, body, message, summary, commit message):
+ * Jinja2 syntax as the compatible format documents it
+ * (https://docs.mergify.com/configuration/data-types/#template), rendered by Nunjucks (a Jinja2
+ * port) with autoescape off. Variables are the pull request's attributes with `-` written `_`
+ * (`{{ author }}`, `{{ number }}`, `{{ title }}`, `{{ body }}`, `{{ labels }}`,
+ * `{{ approved_reviews_by }}`...) plus the action's own (`{{ check_rule_name }}`...). Rules:
+ * docs/workflow-automation.md "Templates". Pure: no loader, no file system.
+ */
+import nunjucks from "nunjucks";
+import { TEMPLATE_FILTERS } from "./filters.js";
+
+/** A template that does not parse or names an unknown filter or variable. */
+export class TemplateError extends Error {
+  override readonly name = "TemplateError";
+}
+
+const environment = new nunjucks.Environment(null, { autoescape: false, throwOnUndefined: false });
+for (const [name, fn] of Object.entries(TEMPLATE_FILTERS)) environment.addFilter(name, fn as never);
+
+/** Values a template reads, by variable name. */
+export type TemplateVariables = Readonly<Record<string, unknown>>;
+
+const cache = new Map<string, nunjucks.Template>();
+const CACHE_LIMIT = 500;
+
+function compile(source: string): nunjucks.Template {
+  const hit = cache.get(source);
+  if (hit) return hit;
+  let template: nunjucks.Template;
+  try {
+    template = new nunjucks.Template(source, environment, undefined, true);
+  } catch (e) {
+    throw new TemplateError(cleanMessage(e));
+  }
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(source, template);
+  return template;
+}
+
+/** Nunjucks prefixes "(unknown path) [Line 1, Column 7]" and a newline; keep the position and the reason. */
+function cleanMessage(e: unknown): string {
+  const text = e instanceof Error ? e.message : String(e);
+  return text
+    .replace(/^\(unknown path\)\s*/, "")
+    .replace(/\s*\n\s*/g, ": ")
+    .replace(/^Error: /, "")
+    .trim();
+}
+
+/**
+ * Renders `source` with `variables`; an undefined variable renders as an empty text (Jinja2's
+ * default).
+ * @throws TemplateError when the template does not parse or a filter fails
+ */
+export function renderTemplate(source: string, variables: TemplateVariables): string {
+  const template = compile(source);
+  try {
+    return template.render({ ...variables });
+  } catch (e) {
+    throw new TemplateError(cleanMessage(e));
+  }
+}
+
+/**
+ * Checks a template against the variables it may read: it must parse, its filters must exist, and
+ * the top-level names it reads must be known (`known`). Rendered once with `sample` values; only
+ * the branches taken with them are checked for names.
+ * @returns the problem, or null when the template is valid
+ */
+export function templateProblem(source: string, known: readonly string[], sample: TemplateVariables): string | null {
+  let template: nunjucks.Template;
+  try {
+    template = compile(source);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  const unknown = new Set<string>();
+  const names = new Set(known);
+  const context = new Proxy(
+    { ...sample },
+    {
+      get(target, key) {
+        if (typeof key === "string" && !names.has(key) && !(key in target) && !BUILTINS.has(key)) unknown.add(key);
+        return Reflect.get(target, key);
+      },
+    },
+  );
+  try {
+    template.render(context);
+  } catch (e) {
+    const message = cleanMessage(e);
+    if (/filter not found/i.test(message)) return message;
+  }
+  if (unknown.size > 0) return `unknown template variable ${[...unknown].map((n) => `"${n}"`).join(", ")}`;
+  return null;
+}
+
+/** Names Nunjucks itself looks up in a context (globals, loop helpers). */
+const BUILTINS = new Set(["range", "cycler", "joiner", "loop", "caller", "super", "toJSON", "then"]);
