@@ -45,25 +45,48 @@ export function planAction(
   extra: TemplateVariables = {},
 ): PlannedAction {
   const out: Record<string, unknown> = { ...(options ?? {}) };
-  const vars = templateVariables(pr, extra);
-  for (const key of TEMPLATED_OPTIONS[action] ?? []) {
-    const text = out[key];
+  const keys = TEMPLATED_OPTIONS[action] ?? [];
+  try {
+    if (action === "backport" || action === "copy") {
+      // One title and body per target branch (`destination_branch`).
+      const targets: Record<string, Record<string, unknown>> = {};
+      for (const branch of Array.isArray(out.branches) ? out.branches.map(String) : [])
+        targets[branch] = render(keys, options, templateVariables(pr, { ...extra, destination_branch: branch }));
+      out.targets = targets;
+    }
+    Object.assign(out, render(keys, options, templateVariables(pr, extra)));
+  } catch (e) {
+    if (!(e instanceof TemplateError)) throw e;
+    return { action, options: out, error: e.message };
+  }
+  return { action, options: out, error: null };
+}
+
+/** The options `keys` of `options` rendered with `vars`. @throws TemplateError naming the option */
+function render(
+  keys: readonly string[],
+  options: Record<string, unknown> | null,
+  vars: TemplateVariables,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of keys) {
+    const text = options?.[key];
     if (typeof text !== "string") continue;
     try {
       out[key] = renderTemplate(text, vars);
     } catch (e) {
-      if (!(e instanceof TemplateError)) throw e;
-      return { action, options: out, error: `${key}: ${e.message}` };
+      if (e instanceof TemplateError) throw new TemplateError(`${key}: ${e.message}`);
+      throw e;
     }
   }
-  return { action, options: out, error: null };
+  return out;
 }
 
 /**
  * post_check's verdict (https://docs.mergify.com/workflow/actions/post_check/): with
  * success_conditions, success when they hold, else neutral when neutral_conditions hold, else
  * failure; without, success when the rule matches, else failure. Title and summary are rendered
- * with `check_rule_name`, `check_status` and `check_conditions` (the checklist of the conditions).
+ * with `check_rule_name`, `check_status`, `check_succeed` and `check_conditions` (the checklist of the conditions).
  */
 export function postCheckVerdict(
   rule: PullRequestRuleConfig,
@@ -80,6 +103,7 @@ export function postCheckVerdict(
   const planned = planAction("post_check", options, pr, {
     check_rule_name: rule.name,
     check_status: conclusion,
+    check_succeed: conclusion === "success",
     check_conditions: renderChecklist(evaluation),
   });
   return {

@@ -5,7 +5,7 @@
  */
 import type { SemanticIssue } from "../load/semantic-issue.js";
 import { templateProblem } from "./template.js";
-import { ACTION_TEMPLATE_VARIABLES, samplePullRequest, templateVariables } from "./variables.js";
+import { samplePullRequest, templateVariables } from "./variables.js";
 
 /** The templated options of each action. */
 export const TEMPLATED_OPTIONS: Readonly<Record<string, readonly string[]>> = {
@@ -19,6 +19,13 @@ export const TEMPLATED_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   review: ["message"],
 };
 
+/** Variables only some actions define (docs/workflow-automation.md "Templates"). */
+export const ACTION_VARIABLES: Readonly<Record<string, readonly string[]>> = {
+  post_check: ["check_rule_name", "check_status", "check_succeed", "check_conditions"],
+  backport: ["destination_branch"],
+  copy: ["destination_branch"],
+};
+
 let sample: Readonly<Record<string, unknown>> | null = null;
 
 /**
@@ -28,19 +35,15 @@ let sample: Readonly<Record<string, unknown>> | null = null;
 export function templateIssues(
   rules: readonly { actions: Record<string, Record<string, unknown> | null> }[],
 ): SemanticIssue[] {
-  sample ??= templateVariables(samplePullRequest(), {
-    check_rule_name: "rule",
-    check_status: "success",
-    check_conditions: "",
-  });
-  const known = [...Object.keys(sample), ...ACTION_TEMPLATE_VARIABLES];
+  sample ??= templateVariables(samplePullRequest());
+  const known = Object.keys(sample);
   const issues: SemanticIssue[] = [];
   rules.forEach((rule, i) => {
     for (const [action, options] of Object.entries(rule.actions)) {
       for (const option of TEMPLATED_OPTIONS[action] ?? []) {
         const text = options?.[option];
         if (typeof text !== "string") continue;
-        const problem = templateProblem(text, known, sample!);
+        const problem = templateProblem(text, [...known, ...(ACTION_VARIABLES[action] ?? [])]);
         if (problem !== null)
           issues.push({
             path: ["pull_request_rules", i, "actions", action, option],

@@ -9,6 +9,7 @@
  */
 import nunjucks from "nunjucks";
 import { TEMPLATE_FILTERS } from "./filters.js";
+import { templateNames } from "./template-names.js";
 
 /** A template that does not parse or names an unknown filter or variable. */
 export class TemplateError extends Error {
@@ -64,37 +65,37 @@ export function renderTemplate(source: string, variables: TemplateVariables): st
 
 /**
  * Checks a template against the variables it may read: it must parse, its filters must exist, and
- * the top-level names it reads must be known (`known`). Rendered once with `sample` values; only
- * the branches taken with them are checked for names.
+ * the free variables it reads must be in `known`.
  * @returns the problem, or null when the template is valid
  */
-export function templateProblem(source: string, known: readonly string[], sample: TemplateVariables): string | null {
-  let template: nunjucks.Template;
+export function templateProblem(source: string, known: readonly string[]): string | null {
   try {
-    template = compile(source);
+    compile(source);
   } catch (e) {
     return (e as Error).message;
   }
-  const unknown = new Set<string>();
-  const names = new Set(known);
-  const context = new Proxy(
-    { ...sample },
-    {
-      get(target, key) {
-        if (typeof key === "string" && !names.has(key) && !(key in target) && !BUILTINS.has(key)) unknown.add(key);
-        return Reflect.get(target, key);
-      },
-    },
-  );
-  try {
-    template.render(context);
-  } catch (e) {
-    const message = cleanMessage(e);
-    if (/filter not found/i.test(message)) return message;
-  }
-  if (unknown.size > 0) return `unknown template variable ${[...unknown].map((n) => `"${n}"`).join(", ")}`;
+  const { variables, filters } = templateNames(source);
+  const registered = (environment as unknown as { filters: Record<string, unknown> }).filters;
+  const badFilters = [...filters].filter((f) => registered[f] === undefined);
+  if (badFilters.length > 0) return `unknown filter ${badFilters.map((n) => `"${n}"`).join(", ")}`;
+  const names = new Set([...known, ...BUILTINS]);
+  const unknown = [...variables].filter((v) => !names.has(v));
+  if (unknown.length > 0) return `unknown template variable ${unknown.map((n) => `"${n}"`).join(", ")}`;
   return null;
 }
 
-/** Names Nunjucks itself looks up in a context (globals, loop helpers). */
-const BUILTINS = new Set(["range", "cycler", "joiner", "loop", "caller", "super", "toJSON", "then"]);
+/** Names Nunjucks itself defines in every template (globals, loop helpers, literals). */
+const BUILTINS = [
+  "range",
+  "cycler",
+  "joiner",
+  "loop",
+  "caller",
+  "super",
+  "true",
+  "false",
+  "none",
+  "True",
+  "False",
+  "None",
+];

@@ -8,9 +8,6 @@ import { attributesOf } from "../conditions/attributes-of.js";
 import type { PullRequestSnapshot } from "../conditions/pull-request-facts.js";
 import type { TemplateVariables } from "./template.js";
 
-/** Variables only some actions define (post_check's title and summary). */
-export const ACTION_TEMPLATE_VARIABLES: readonly string[] = ["check_rule_name", "check_status", "check_conditions"];
-
 /** The template variables of pull request `pr`, with `extra` (an action's own) on top. */
 export function templateVariables(pr: PullRequestSnapshot, extra: TemplateVariables = {}): TemplateVariables {
   const attributes = attributesOf(pr);

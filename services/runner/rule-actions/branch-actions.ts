@@ -123,11 +123,12 @@ async function copyTo(
     branch,
     allowConflicts: o.ignore_conflicts !== false,
   });
+  const rendered = ((o.targets as Record<string, Record<string, unknown>> | undefined) ?? {})[target] ?? o;
   const number = await forge.createPullRequest(repo, {
     head: branch,
     base: target,
-    title: String(o.title ?? pr.title),
-    body: String(o.body ?? ""),
+    title: String(rendered.title ?? pr.title),
+    body: String(rendered.body ?? ""),
   });
   const labels = Array.isArray(o.labels) ? o.labels.map(String) : [];
   if (picked.conflicts.length > 0 && typeof o.label_conflicts === "string") labels.push(o.label_conflicts);
