@@ -123,3 +123,4 @@ export {
   type PlannedAction,
   type PostCheckVerdict,
 } from "./rules/pull-rule-actions.js";
+export { plannedActionsMarkdown } from "./simulator/planned-actions.js";

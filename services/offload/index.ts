@@ -3,7 +3,13 @@
  * first use with the default bounds, and what runs in it; the server closes it at shutdown
  * ({@link closeSharedPool}). docs/reliability.md "Hostile input".
  */
-import type { Configuration, EvaluationContext, LoadOptions, SimulationSummary } from "../config/index.js";
+import type {
+  Configuration,
+  EvaluationContext,
+  LoadOptions,
+  PullRequestSnapshot,
+  SimulationSummary,
+} from "../config/index.js";
 import { loadConfigurationIn, type PooledLoadResult } from "./configuration-loader.js";
 import { parseJsonBodyIn } from "./json-body-offload.js";
 import { createWorkerPool, type WorkerPool } from "./worker-pool.js";
@@ -46,8 +52,9 @@ export function parseJsonBodyBounded(text: string): Promise<unknown> {
 export function simulatePullRequestBounded(
   config: Configuration,
   context: EvaluationContext,
+  pull?: PullRequestSnapshot,
 ): Promise<SimulationSummary> {
-  return pool().run("simulatePullRequest", { config, context });
+  return pool().run("simulatePullRequest", { config, context, pull });
 }
 
 /** Stops the shared pool's threads (server shutdown); a later task starts a new pool. */

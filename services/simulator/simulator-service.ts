@@ -20,7 +20,7 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import type { DeprecationSchema, SimulatorService } from "../../gen/yardmaster/v1/simulator_pb.js";
 import { DomainError, InvalidArgumentError } from "../contracts/index.js";
-import { isForgeError, type ForgePort } from "../forge/index.js";
+import { isForgeError, type ForgePort, type PullRequestSnapshot } from "../forge/index.js";
 import { canReadRepository, principalKey } from "../auth/index.js";
 import { loadConfigurationBounded, simulatePullRequestBounded, WorkLimitError } from "../offload/index.js";
 import { listFreezes, productStates, type Pool } from "../store/index.js";
@@ -113,9 +113,13 @@ async function validate(
  * The pull request simulation, in a worker thread (services/offload): a condition's regular
  * expression that backtracks past the time limit is the text's problem, 422 naming `service_yml`.
  */
-async function simulateBounded(config: Configuration, context: EvaluationContext): Promise<SimulationSummary> {
+async function simulateBounded(
+  config: Configuration,
+  context: EvaluationContext,
+  pull: PullRequestSnapshot,
+): Promise<SimulationSummary> {
   try {
-    return await simulatePullRequestBounded(config, context);
+    return await simulatePullRequestBounded(config, context, pull);
   } catch (e) {
     if (!(e instanceof WorkLimitError)) throw e;
     throw new InvalidArgumentError([
@@ -165,7 +169,7 @@ export function createSimulatorService(deps: SimulatorDeps): ServiceImpl<typeof 
         throw isForgeError(e, "not_found") ? notFound() : e;
       }
       const at = new Date(now());
-      const summary = await simulateBounded(config, { attributes: attributesOf(pr), now: at });
+      const summary = await simulateBounded(config, { attributes: attributesOf(pr), now: at }, pr);
       const notes = freezeNotes(await listFreezes(deps.db, repo), pr, at);
       return { title: summary.title, summary: summary.summary + notes, deprecations: deprecations.map(deprecation) };
     },
