@@ -44,11 +44,28 @@ pull_request_rules:
     actions:
       close:
         message: "Closed: stale"
-  - name: cleanup
+  - name: dismiss on push
     conditions:
-      - closed
+      - label=strict
     actions:
-      delete_head_branch: {}
+      dismiss_reviews: {}
+  - name: self review
+    conditions:
+      - label=refused
+    actions:
+      request_reviews:
+        teams: [devs]
+      label:
+        add: [after-refusal]
+  - name: run ci
+    conditions:
+      - label=rerun
+    actions:
+      github_actions:
+        workflow:
+          dispatch:
+            - workflow: test
+            - workflow: nope
 `;
 
 let w: QueueWorld;
@@ -98,6 +115,75 @@ describe("pull request rules act on the local forge", () => {
       "comment",
       "assign",
       "request_reviews",
+    ]);
+  });
+
+  it("edit converts a WIP pull request to draft; review and post_check act on a docs change", async () => {
+    const wip = await w.pull("wip-x", { "x.txt": "x\n" });
+    await w.forge.editPullRequest(REPO, wip, { title: "WIP: x" });
+    await until(async () => ((await w.forge.describePullRequest(REPO, wip)).pull.draft ? true : null));
+    expect((await events(wip, "action.edit"))[0].metadata).toEqual({ draft: true });
+
+    const docs = await w.pull("docs-y", { "docs/y.md": "y\n" });
+    const view = await until(async () => {
+      const v = await w.forge.describePullRequest(REPO, docs);
+      const check = v.checks.find((c) => c.name === "approve docs");
+      return v.reviews.length === 1 && check ? { v, check } : null;
+    });
+    expect(view.v.reviews[0]).toMatchObject({ author: "yardmaster[bot]", state: "APPROVED" });
+    expect(view.check).toMatchObject({ state: "success", description: "docs success" });
+    expect((await events(docs, "action.review"))[0].metadata).toEqual({
+      review_type: "APPROVE",
+      reviewer: null,
+      message: "Docs only: Add docs-y",
+    });
+    // A pull request the rule does not match gets the failing check (no success_conditions).
+    const other = await until(async () => {
+      const c = (await w.forge.describePullRequest(REPO, wip)).checks.find((x) => x.name === "approve docs");
+      return c ?? null;
+    });
+    expect(other.state).toBe("failure");
+  });
+
+  it("close closes with its message; dismiss_reviews dismisses approvals when the head moves", async () => {
+    const n = await w.pull("stale-z", { "z.txt": "z\n" });
+    await w.forge.review(REPO, n, { event: "APPROVE", body: "", author: "bob" });
+    await w.forge.label(REPO, n, ["strict"], []);
+    await w.until(async () => w.runner.drain());
+    await w.commitOnTop("stale-z", { "z2.txt": "z2\n" }, "ada");
+    const dismissed = await until(async () => (await events(n, "action.dismiss_reviews"))[0] ?? null);
+    expect(dismissed.metadata).toEqual({ users: ["bob"] });
+    expect((await w.forge.describePullRequest(REPO, n)).reviews.map((r) => r.state)).toEqual(["DISMISSED"]);
+    await w.forge.label(REPO, n, ["stale"], []);
+    const closed = await until(async () => {
+      const v = await w.forge.describePullRequest(REPO, n);
+      return v.pull.state === "closed" && v.comments.some((c) => c.body.startsWith("Closed: stale")) ? v : null;
+    });
+    expect(closed.pull.state).toBe("closed");
+    expect((await events(n, "action.close"))[0].metadata).toEqual({ message: "Closed: stale" });
+  });
+
+  it("a forge refusal is a failure event with the forge's message; the other actions still run", async () => {
+    const n = await w.pull("refused", { "r.txt": "r\n" });
+    await w.forge.label(REPO, n, ["refused", "rerun"], []);
+    await until(async () =>
+      (await w.forge.describePullRequest(REPO, n)).labels.includes("after-refusal") ? true : null,
+    );
+    const refused = await until(async () => (await events(n, "action.request_reviews"))[0] ?? null);
+    expect(refused.metadata.error).toMatch(/the local forge has no teams \(devs\)/);
+    const dispatched = await until(async () => {
+      const e = await events(n, "action.host_actions");
+      return e.length === 2 ? e : null;
+    });
+    expect(dispatched[0].metadata).toEqual({ workflow: "test", inputs: {} });
+    expect(dispatched[1].metadata.error).toMatch(/declares no check "nope"/);
+    const outcomes = await w.db.pool.query(
+      "SELECT type, outcome FROM event_outbox WHERE pull_request = $1 AND type IN ('action.request_reviews', 'action.label') ORDER BY id",
+      [n],
+    );
+    expect(outcomes.rows.map((r) => [r.type, r.outcome])).toEqual([
+      ["action.request_reviews", "failure"],
+      ["action.label", "success"],
     ]);
   });
 });
