@@ -46,8 +46,39 @@ const RULES: Record<string, Rule> = {
   "ci_insights.job_retried": (m) => (m.outcome === "retried" ? "success" : "failure"),
 };
 
+/**
+ * The actions of pull request rules (docs/workflow-automation.md "Events"): failure when the
+ * metadata carries the forge's `error`, else success (or the type's own rule above).
+ */
+const WORKFLOW_ACTIONS = new Set(
+  [
+    "assign",
+    "backport",
+    "close",
+    "comment",
+    "copy",
+    "delete_head_branch",
+    "dismiss_reviews",
+    "edit",
+    "host_actions",
+    "label",
+    "merge",
+    "post_check",
+    "rebase",
+    "refresh",
+    "request_reviews",
+    "review",
+    "squash",
+    "update",
+  ].map((a) => `action.${a}`),
+);
+
 /** The outcome of an event of `type` with this (validated) metadata. */
 export function outcomeOf(type: string, metadata: Record<string, unknown>): Outcome {
+  if (WORKFLOW_ACTIONS.has(type)) {
+    if (typeof metadata.error === "string") return "failure";
+    if (RULES[type] === undefined) return "success";
+  }
   const rule = RULES[type];
   if (rule === undefined) return "neutral";
   return typeof rule === "string" ? rule : rule(metadata);

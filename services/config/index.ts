@@ -118,3 +118,15 @@ export {
 } from "./rules/freeze-hold.js";
 export { HORIZON_MS, scheduleVerdict, type ScheduleVerdict } from "./rules/schedule-verdict.js";
 export type { MergeMethodSetting, PartitionRuleConfig, ScopesConfig } from "./model.js";
+export { renderTemplate, TemplateError, type TemplateVariables } from "./templates/template.js";
+export { templateVariables } from "./templates/variables.js";
+export { TEMPLATED_OPTIONS } from "./templates/template-issues.js";
+export {
+  planAction,
+  postCheckVerdict,
+  QUEUE_ACTIONS,
+  ruleMatches,
+  type PlannedAction,
+  type PostCheckVerdict,
+} from "./rules/pull-rule-actions.js";
+export { plannedActionsMarkdown } from "./simulator/planned-actions.js";

@@ -84,10 +84,67 @@ export interface CheckRunInput {
 }
 
 /**
+ * What the actions of `pull_request_rules` ask of a code hosting platform beyond the queue's needs
+ * (docs/workflow-automation.md). Every method acts as the forge's bot (the GitHub App, the local
+ * forge's bot user), is safe to call again with the same input (a set, not an addition, except
+ * submitReview and createPullRequest, whose callers look first), and throws {@link ForgeError} only.
+ */
+export interface WorkflowActionsPort {
+  /** Adds and removes assignees (logins). */
+  setAssignees(repo: RepoName, number: number, input: { add: string[]; remove: string[] }): Promise<void>;
+  /** Requests reviews from users and teams (`org/team` or `team`); invalid where teams do not exist. */
+  requestReviews(repo: RepoName, number: number, input: { users: string[]; teams: string[] }): Promise<void>;
+  /** Submits a review of the head as the bot. */
+  submitReview(
+    repo: RepoName,
+    number: number,
+    input: { event: "APPROVE" | "REQUEST_CHANGES" | "COMMENT"; body: string },
+  ): Promise<void>;
+  /**
+   * Dismisses the reviews in `states` (APPROVED, CHANGES_REQUESTED) with `message`.
+   * @returns the logins whose reviews were dismissed
+   */
+  dismissReviews(
+    repo: RepoName,
+    number: number,
+    input: { states: ("APPROVED" | "CHANGES_REQUESTED")[]; message: string },
+  ): Promise<string[]>;
+  /** Converts to draft (true) or marks ready for review (false). */
+  setDraft(repo: RepoName, number: number, draft: boolean): Promise<void>;
+  /**
+   * Squashes the head's commits into one with `message`, on the merge base with the base branch.
+   * @returns the new head SHA (unchanged when already one commit)
+   */
+  squashPullRequest(repo: RepoName, number: number, input: { message: string }): Promise<Sha>;
+  /**
+   * Creates (or force-moves) `branch` to the tip of `onto` with `commits` cherry-picked in order.
+   * With `allowConflicts`, commits that do not apply are committed with conflict markers and the
+   * conflicting paths returned; otherwise conflict.
+   */
+  cherryPick(
+    repo: RepoName,
+    input: { commits: Sha[]; onto: string; branch: string; allowConflicts: boolean },
+  ): Promise<{ sha: Sha; conflicts: string[] }>;
+  /** Opens a pull request (not a draft) from `head` into `base`; returns its number. */
+  createPullRequest(
+    repo: RepoName,
+    input: { head: string; base: string; title: string; body: string },
+  ): Promise<number>;
+  /**
+   * Runs a workflow at `ref` (GitHub: workflow_dispatch of `workflow` with `inputs`; local forge:
+   * its CI at that ref, `workflow` being a check `.yardmaster/ci.yml` declares).
+   */
+  dispatchWorkflow(
+    repo: RepoName,
+    input: { workflow: string; ref: string; inputs: Record<string, string | number | boolean> },
+  ): Promise<void>;
+}
+
+/**
  * What the engine and the simulator may ask of a code hosting platform.
  * Every method throws {@link ForgeError} and nothing else.
  */
-export interface ForgePort {
+export interface ForgePort extends WorkflowActionsPort {
   /** Reads one pull request with all condition attributes. not_found when absent. */
   getPullRequest(repo: RepoName, number: number): Promise<PullRequestSnapshot>;
   /** Open pull requests, oldest first. */

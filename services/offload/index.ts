@@ -3,7 +3,13 @@
  * first use with the default bounds, and what runs in it; the server closes it at shutdown
  * ({@link closeSharedPool}). docs/reliability.md "Hostile input".
  */
-import type { Configuration, EvaluationContext, LoadOptions, SimulationSummary } from "../config/index.js";
+import type {
+  Configuration,
+  EvaluationContext,
+  LoadOptions,
+  PullRequestSnapshot,
+  SimulationSummary,
+} from "../config/index.js";
 import type { ConfigurationInput, TrafficInput, TrafficPrediction } from "../engine/index.js";
 import { loadConfigurationIn, type PooledLoadResult } from "./configuration-loader.js";
 import { parseJsonBodyIn } from "./json-body-offload.js";
@@ -56,8 +62,9 @@ export function parseJsonBodyBounded(text: string): Promise<unknown> {
 export function simulatePullRequestBounded(
   config: Configuration,
   context: EvaluationContext,
+  pull?: PullRequestSnapshot,
 ): Promise<SimulationSummary> {
-  return pool().run("simulatePullRequest", { config, context });
+  return pool().run("simulatePullRequest", { config, context, pull });
 }
 
 /**

@@ -5,7 +5,9 @@
  * stops at the pool's time limit instead of holding the server's event loop.
  */
 import {
+  plannedActionsMarkdown,
   simulatePullRequestSummary,
+  type PullRequestSnapshot,
   type Configuration,
   type EvaluationContext,
   type SimulationSummary,
@@ -15,9 +17,13 @@ import {
 export interface SimulationTask {
   config: Configuration;
   context: EvaluationContext;
+  /** The pull request itself: its planned actions are listed with their templates rendered. */
+  pull?: PullRequestSnapshot;
 }
 
 /** Runs the simulation of one pull request (simulatePullRequestSummary). */
 export function simulatePullRequest(task: SimulationTask): SimulationSummary {
-  return simulatePullRequestSummary(task.config, task.context);
+  const summary = simulatePullRequestSummary(task.config, task.context);
+  if (task.pull === undefined) return summary;
+  return { ...summary, summary: summary.summary + plannedActionsMarkdown(task.config, task.pull, task.context.now) };
 }

@@ -13,6 +13,8 @@ import { performStoredEffect } from "./effect-journal.js";
 import type { RunnerInput } from "./inputs.js";
 import type { RepositoryLockSession } from "./lock-session.js";
 import type { RunnerContext } from "./runner-context.js";
+import { isRuleActionEffect, type RuleActionEffect } from "./rule-actions/effect.js";
+import { performRuleActionRow } from "./rule-actions/perform-round.js";
 
 /** Attempts of one effect before it is dropped (the last waits about a minute). */
 const MAX_EFFECT_ATTEMPTS = 12;
@@ -29,12 +31,18 @@ export async function performEffects(
   repository: string,
 ): Promise<boolean> {
   const client = lock.client;
-  const due = await dueEffects<EngineEffect>(client, repository);
+  const due = await dueEffects<EngineEffect | RuleActionEffect>(client, repository);
   let any = false;
   for (const row of due) {
     await lock.assertHeld();
     try {
-      const results = await performStoredEffect({ forge: ctx.forge, repository, logger: ctx.log }, client, row);
+      if (isRuleActionEffect(row.effect)) {
+        await performRuleActionRow(ctx, client, repository, { ...row, effect: row.effect });
+        any = true;
+        continue;
+      }
+      const engineRow = { ...row, effect: row.effect as EngineEffect };
+      const results = await performStoredEffect({ forge: ctx.forge, repository, logger: ctx.log }, client, engineRow);
       await inTransaction(client, async () => {
         await addToInbox(
           client,

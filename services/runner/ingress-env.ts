@@ -11,6 +11,7 @@ import type { EngineState, ObservedTraffic } from "../engine/index.js";
 import type { ForgePort } from "../forge/index.js";
 import type { ProtectionCache } from "./protection-cache.js";
 import type { RepositoryConfig } from "./repository-config.js";
+import type { RuleActionEffect } from "./rule-actions/effect.js";
 
 /** What translating needs: the transaction, the forge, the configuration and the engine. */
 export interface IngressEnv {
@@ -31,6 +32,8 @@ export interface IngressEnv {
   emit(event: EngineEventInput): boolean;
   /** A forge effect of the runner itself (a reply). */
   effect(effect: EngineEffect): void;
+  /** An action of a pull request rule to perform after the commit (rule-actions/decide.ts). */
+  ruleEffect(effect: RuleActionEffect): void;
   /** A log event of the runner itself (command.*, action.refresh). */
   log(effect: LogEffect): void;
   /** Reads the configuration file again; returns the new configuration. */

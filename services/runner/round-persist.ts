@@ -16,12 +16,15 @@ import {
   type EventRow,
 } from "../store/index.js";
 import type { RunnerContext } from "./runner-context.js";
+import type { RuleActionEffect } from "./rule-actions/effect.js";
 
 /** What a round decided: the state after it, the effects and log events, and its time (epoch ms UTC). */
 export interface RoundWrites {
   state: EngineState;
   effects: readonly EngineEffect[];
   logs: readonly LogEffect[];
+  /** Actions of pull request rules, stored after the engine's effects (rule-actions/). */
+  ruleEffects?: readonly RuleActionEffect[];
   at: number;
 }
 
@@ -65,5 +68,5 @@ export async function persistRound(
     else if (e.kind === "cancel_timer") await cancelTimer(client, repository, e.key);
     else forgeEffects.push(e);
   }
-  await addEffects(client, repository, forgeEffects);
+  await addEffects(client, repository, [...forgeEffects, ...(w.ruleEffects ?? [])]);
 }

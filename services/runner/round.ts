@@ -28,6 +28,8 @@ import { ProtectionCache } from "./protection-cache.js";
 import { engineConfigurationInput, repositoryConfig, type RepositoryConfig } from "./repository-config.js";
 import { roundFigures, type CommittedRound } from "./round-figures.js";
 import { persistRound } from "./round-persist.js";
+import type { RuleActionEffect } from "./rule-actions/effect.js";
+import { runPullRules } from "./rule-actions/trigger.js";
 import type { RunnerContext, RunnerRequest } from "./runner-context.js";
 import { retuned } from "./traffic-tuning.js";
 
@@ -82,6 +84,7 @@ export async function applyRound(
     const at = ctx.now();
     const effects: EngineEffect[] = [];
     const logs: LogEffect[] = [];
+    const ruleEffects: RuleActionEffect[] = [];
     let current: EngineState = state;
     const evaluateAfter: string[] = [];
     const freezes = (await listFreezes(client, repository)).map(compileFreeze);
@@ -111,6 +114,7 @@ export async function applyRound(
         }
       },
       effect: (e) => effects.push(e),
+      ruleEffect: (e) => ruleEffects.push(e),
       log: (e) => logs.push(e),
       refreshConfig: () => repositoryConfig({ forge: ctx.forge, db: client as never }, repository, true),
       setConfig: (c) => {
@@ -145,12 +149,15 @@ export async function applyRound(
       if (input.kind === "engine") env.emit(input.event);
       else if (input.kind === "evaluate_check") await checkResults(env, input.checkId);
       else if (input.kind === "freezes_changed") await onFreezesChanged(env);
-      else await translateForgeEvent(env, input.event);
+      else {
+        await translateForgeEvent(env, input.event);
+        await runPullRules(env, input.event);
+      }
       await evaluatePending();
     }
     applying = null;
     await evaluatePending();
-    await persistRound(ctx, client, repository, { state: current, effects, logs, at });
+    await persistRound(ctx, client, repository, { state: current, effects, logs, ruleEffects, at });
     await deleteInbox(
       client,
       inbox.map((r) => r.id),

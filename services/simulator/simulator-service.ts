@@ -23,7 +23,7 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { DeprecationSchema, SimulatorService } from "../../gen/yardmaster/v1/simulator_pb.js";
 import { DomainError, InvalidArgumentError } from "../contracts/index.js";
-import { isForgeError } from "../forge/index.js";
+import { isForgeError, type PullRequestSnapshot } from "../forge/index.js";
 import { simulatePullRequestBounded, WorkLimitError } from "../offload/index.js";
 import { listFreezes, productStates } from "../store/index.js";
 import { validate, type SimulatorDeps } from "./caller-configuration.js";
@@ -63,9 +63,10 @@ async function simulateBounded(
   config: Configuration,
   context: EvaluationContext,
   field: ConfigurationText["field"],
+  pull: PullRequestSnapshot,
 ): Promise<SimulationSummary> {
   try {
-    return await simulatePullRequestBounded(config, context);
+    return await simulatePullRequestBounded(config, context, pull);
   } catch (e) {
     if (!(e instanceof WorkLimitError)) throw e;
     throw new InvalidArgumentError([
@@ -116,7 +117,7 @@ export function createSimulatorService(deps: SimulatorDeps): ServiceImpl<typeof 
         throw isForgeError(e, "not_found") ? notFound() : e;
       }
       const at = new Date(now());
-      const summary = await simulateBounded(config, { attributes: attributesOf(pr), now: at }, text.field);
+      const summary = await simulateBounded(config, { attributes: attributesOf(pr), now: at }, text.field, pr);
       const notes = freezeNotes(await listFreezes(deps.db, repo), pr, at);
       return { title: summary.title, summary: summary.summary + notes, deprecations: deprecations.map(deprecation) };
     },

@@ -22,6 +22,25 @@ const SAMPLE_OUTCOME: Record<string, string> = {
   "action.backport": "success", // no conflicts
   "action.copy": "failure", // conflicts
   "ci_insights.job_retried": "success", // retried
+  // The other actions of pull request rules: success unless their metadata carries an error.
+  ...Object.fromEntries(
+    [
+      "assign",
+      "close",
+      "comment",
+      "delete_head_branch",
+      "dismiss_reviews",
+      "edit",
+      "host_actions",
+      "label",
+      "rebase",
+      "refresh",
+      "request_reviews",
+      "review",
+      "squash",
+      "update",
+    ].map((a) => [`action.${a}`, "success"]),
+  ),
 };
 
 describe("outcome of each event type", () => {
@@ -31,6 +50,15 @@ describe("outcome of each event type", () => {
 });
 
 describe("outcomes refined from metadata", () => {
+  it("an action of pull request rules whose forge refused it is a failure, whatever else it says", () => {
+    expect(outcomeOf("action.label", { added: ["x"], removed: [], error: "label: too long" })).toBe("failure");
+    expect(outcomeOf("action.backport", { to: "v1", pull_request_number: 0, conflicts: false, error: "no" })).toBe(
+      "failure",
+    );
+    expect(outcomeOf("action.post_check", { conclusion: "success", title: "", summary: "", error: "x" })).toBe(
+      "failure",
+    );
+  });
   const checksEnd = (o: Record<string, unknown>, conclusion = "success") =>
     METADATA_BUILDERS["action.queue.checks_end"]({
       speculative_check_pull_request: speculativeCheck({ checks_conclusion: conclusion }),

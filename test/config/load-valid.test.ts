@@ -192,7 +192,13 @@ describe("defaults", () => {
     );
     expect(config.pull_request_rules[0].actions).toEqual({
       comment: { message: "Hello {{author}}", bot_account: "helper-bot" },
-      merge: { method: "rebase", merge_bot_account: null, commit_message_template: null, commit_message_format: null },
+      merge: {
+        method: "rebase",
+        merge_bot_account: null,
+        commit_message_template: null,
+        commit_message_format: null,
+        allow_merging_configuration_change: false,
+      },
       label: { add: [], remove: [], remove_all: false, toggle: [] },
       review: { type: "COMMENT", message: null, bot_account: null },
     });

@@ -147,7 +147,7 @@ export async function queueWorld(
         "fetch",
         "--quiet",
         forgePath,
-        `refs/heads/${branch}:refs/heads/copy-${tip}`,
+        `+refs/heads/${branch}:refs/heads/copy-${tip}`,
       ]);
       const sha = await src.commit(`copy-${tip}`, tip, changes, `Edit ${branch}`);
       await forge.pushBranch({ repo: REPO, fromPath: src.path, sourceRef: sha, branch, force: false, pusher });

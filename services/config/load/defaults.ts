@@ -109,7 +109,13 @@ export const ACTION_DEFAULTS: Readonly<Record<string, Record<string, unknown>>> 
   edit: { bot_account: null, draft: null },
   github_actions: {},
   label: { add: [], remove: [], remove_all: false, toggle: [] },
-  merge: { method: null, merge_bot_account: null, commit_message_template: null, commit_message_format: null },
+  merge: {
+    method: null,
+    merge_bot_account: null,
+    commit_message_template: null,
+    commit_message_format: null,
+    allow_merging_configuration_change: false,
+  },
   post_check: {
     title:
       "'{{ check_rule_name }}'{% if check_status == 'success' %} succeeded{% elif check_status == 'failure' %} failed{% endif %}",

@@ -26,6 +26,7 @@ import { fastForwardModeIssue } from "./fast-forward.js";
 import { migratedPriorityRules } from "./legacy-priority-rules.js";
 import { scopesConfig } from "./scopes-section.js";
 import type { SemanticIssue } from "./semantic-issue.js";
+import { templateIssues } from "../templates/template-issues.js";
 
 export type { SemanticIssue } from "./semantic-issue.js";
 
@@ -222,6 +223,7 @@ export function buildConfiguration(
     actions: Object.fromEntries(Object.entries(r.actions).map(([a, o]) => [a, actionOptions(a, o, actionDefaults)])),
   }));
 
+  issues.push(...templateIssues(rawRules));
   rawRules.forEach((r, i) => {
     const queue = r.actions.queue;
     if (queue === undefined) return;

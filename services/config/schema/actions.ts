@@ -101,6 +101,7 @@ export const ACTION_SCHEMAS = {
       merge_bot_account: botAccount().optional(),
       commit_message_template: z.string().nullable().optional(),
       commit_message_format: commitMessageFormat.nullable().optional(),
+      allow_merging_configuration_change: z.boolean().optional(),
     })
     .superRefine((o, ctx) => {
       if (o.commit_message_template != null && o.commit_message_format != null) {

@@ -20,6 +20,7 @@ import { repoParams, type RepoParams } from "./repo-name.js";
 import { findOpenPull } from "./find-pull.js";
 import { buildSpeculativeBranch } from "./speculative-branch.js";
 import { updateWithBase } from "./update-with-base.js";
+import { githubWorkflowActions } from "./workflow-actions.js";
 
 /** What {@link createGithubForge} needs: the App's credentials and, optionally, HTTP tuning. */
 export interface GithubForgeDeps extends GithubAppOptions {
@@ -56,6 +57,7 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
   const ctx = (repo: RepoName, params: RepoParams) => ({ name: repo, params, appId: client.appId });
 
   return {
+    ...githubWorkflowActions(inRepo),
     getPullRequest: (repo, number) =>
       inRepo(repo, `reading pull request #${number}`, (gh, p) => readPullRequest(gh, ctx(repo, p), number)),
     listOpenPullRequests: (repo) =>

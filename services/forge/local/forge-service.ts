@@ -62,6 +62,8 @@ export function localPullRequestOf(view: PullRequestView): MessageInitShape<type
     state: pull.state,
     draft: pull.draft,
     labels: view.labels,
+    assignees: view.assignees,
+    requestedReviewers: view.requestedReviewers,
     checks: view.checks.map((c) => ({
       name: c.name,
       state: c.state,

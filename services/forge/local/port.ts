@@ -23,6 +23,7 @@ import { closePull, commentPull, editPull, labelPull, openPull } from "./pull-ac
 import { removeBranch } from "./repository-actions.js";
 import { buildSnapshot } from "./snapshot.js";
 import { inRepository } from "./write-context.js";
+import { localWorkflowActions } from "./workflow-port.js";
 
 /** The configuration file names, in the order they are tried (docs/configuration.md). */
 export const CONFIG_PATHS: readonly string[] = [".yardmaster.yml", ".github/yardmaster.yml"];
@@ -46,6 +47,8 @@ export function createLocalForgePort(core: ForgeCore, signals: CiSignals): Local
     inRepository(core, repo, { what }, fn);
 
   const port: LocalForgePort = {
+    ...localWorkflowActions(write, signals),
+
     async getPullRequest(repo, number) {
       const row = await readRepository(core, repo);
       return buildSnapshot(core, row, await readPull(core.db, row, number));

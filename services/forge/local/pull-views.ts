@@ -15,6 +15,9 @@ export interface PullRequestView {
   checks: store.CheckRunRow[];
   reviews: store.ReviewRow[];
   comments: store.CommentRow[];
+  /** Logins assigned, and logins whose review is requested, sorted. */
+  assignees: string[];
+  requestedReviewers: string[];
   /** True when open and its head does not merge cleanly into its base's tip. */
   conflict: boolean;
 }
@@ -26,13 +29,15 @@ async function viewOf(
 ): Promise<PullRequestView> {
   const [rows, conflict] = await Promise.all([
     asForgeError(`reading pull request #${pull.number}`, async () => {
-      const [labels, checks, reviews, comments] = await Promise.all([
+      const [labels, checks, reviews, comments, assignees, requestedReviewers] = await Promise.all([
         store.labelsOfPullRequest(core.db, pull.id),
         store.newestCheckRunsOfCommit(core.db, repo.id, pull.headSha),
         store.reviewsOfPullRequest(core.db, pull.id),
         store.commentsOfPullRequest(core.db, pull.id),
+        store.assigneesOfPullRequest(core.db, pull.id),
+        store.requestedReviewersOfPullRequest(core.db, pull.id),
       ]);
-      return { labels: labels.map((l) => l.name), checks, reviews, comments };
+      return { labels: labels.map((l) => l.name), checks, reviews, comments, assignees, requestedReviewers };
     }),
     (async () => {
       if (pull.state !== "open") return false;

@@ -17,8 +17,8 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 
 /**
  * The human-readable page of one pull request (`yardmaster pr show`): state, head, checks (with
- * their links, and with `withOutput` their captured output indented below), labels, reviews,
- * comments.
+ * their links, and with `withOutput` their captured output indented below), labels, assignees,
+ * requested reviewers, reviews, comments.
  */
 export function renderPullRequest(repo: string, pr: LocalPullRequest, withOutput = false): string[] {
   const lines = [
@@ -30,6 +30,8 @@ export function renderPullRequest(repo: string, pr: LocalPullRequest, withOutput
   ];
   if (pr.mergedAt !== undefined) lines.push(`merged:   ${when(pr.mergedAt)} as ${pr.mergeCommitSha ?? "?"}`);
   lines.push(`labels:   ${pr.labels.length === 0 ? "(none)" : pr.labels.join(", ")}`);
+  lines.push(`assignees: ${pr.assignees.length === 0 ? "(none)" : pr.assignees.join(", ")}`);
+  lines.push(`review requested: ${pr.requestedReviewers.length === 0 ? "(none)" : pr.requestedReviewers.join(", ")}`);
   lines.push(`checks:${pr.checks.length === 0 ? "   (none)" : ""}`);
   const width = Math.max(0, ...pr.checks.map((c) => c.name.length));
   for (const c of pr.checks) {
@@ -54,7 +56,8 @@ export function renderPullRequestLine(pr: LocalPullRequest): string {
   const passed = pr.checks.filter((c) => c.state === "success").length;
   const checks = pr.checks.length === 0 ? "no checks" : `checks ${passed}/${pr.checks.length} passed`;
   const labels = pr.labels.length === 0 ? "" : `  [${pr.labels.join(", ")}]`;
-  return `#${pr.number}  ${pr.state}${pr.draft ? " draft" : ""}  ${pr.head} -> ${pr.base}  ${pr.title}  (${pr.author}, ${checks})${labels}`;
+  const people = pr.assignees.length === 0 ? "" : `  assigned: ${pr.assignees.join(", ")}`;
+  return `#${pr.number}  ${pr.state}${pr.draft ? " draft" : ""}  ${pr.head} -> ${pr.base}  ${pr.title}  (${pr.author}, ${checks})${labels}${people}`;
 }
 
 /**

@@ -77,3 +77,4 @@ export {
   type CiJobRow,
   type CiJobState,
 } from "./ci-jobs.js";
+export { addAssignee, dismissReviewsInStates, removeAssignee, setPullRequestDraft } from "./pull-workflow.js";

@@ -17,3 +17,15 @@ export { getStoredConfig, putStoredConfig, type StoredConfigFile } from "./repos
 export { cancelTimer, claimDueTimers, nextTimerDue, setTimer } from "./timers.js";
 export { deleteQueueRequest, listQueueRequests, putQueueRequest, type QueueRequest } from "./queue-requests.js";
 export { pauseWithPendingInput, repositoriesPausedDifferently } from "./pause-agreement.js";
+export {
+  claimPullRuleAction,
+  listPullRuleActions,
+  loadLabelFlips,
+  loadPullRuleStates,
+  recordPullRuleOutcome,
+  saveLabelFlips,
+  savePullRuleState,
+  type LabelFlips,
+  type PullRuleActionKey,
+  type PullRuleState,
+} from "./pull-rules.js";

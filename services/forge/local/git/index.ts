@@ -52,6 +52,7 @@ export { mergeCommits, mergeCommitsWithBase, hasConflict, type TreeMerge } from 
 export { createMergeCommit, type MergeCommitInput } from "./merge-commit.js";
 export { MergeConflictError, isMergeConflict } from "./errors.js";
 export { commitsToReplay, replayCommits, type Replay } from "./replay-commits.js";
+export { cherryPickCommits, squashHead, type CherryPick } from "./cherry-pick.js";
 export { createSpeculativeBranch, buildSpeculativeChain, type SpeculativePull } from "./speculative-branch.js";
 export { applyPull, type PullToMerge, type MergedPull } from "./merge-methods.js";
 export {

@@ -18,6 +18,8 @@ export type TreeMerge =
   | { clean: true; tree: Sha }
   | {
       clean: false;
+      /** The merged tree with conflict markers in the conflicting files (absent for unrelated histories). */
+      conflictedTree?: Sha;
       /** Conflicting paths, sorted, each once (empty for unrelated histories). */
       paths: string[];
       /** Git's conflict messages, one per line ("CONFLICT (content): Merge conflict in f"). */
@@ -99,6 +101,7 @@ export function parseMergeTree(stdout: string, exitCode: number): TreeMerge {
   }
   return {
     clean: false,
+    conflictedTree: /^[0-9a-f]{40,64}$/.test(tree) ? tree : undefined,
     paths: [...paths].sort(),
     messages: messages.filter((m) => m.startsWith("CONFLICT")).join("\n"),
   };

@@ -5,7 +5,8 @@
 import type { Handler } from "./double-answers.js";
 import { gitHandlers } from "./double-git-handlers.js";
 import { pullHandlers } from "./double-pull-handlers.js";
+import { workflowHandlers } from "./double-workflow-handlers.js";
 
 export type { Answer, Handler, HandlerContext } from "./double-answers.js";
 
-export const handlers: Record<string, Handler> = { ...gitHandlers, ...pullHandlers };
+export const handlers: Record<string, Handler> = { ...gitHandlers, ...pullHandlers, ...workflowHandlers };

@@ -89,6 +89,8 @@ export class DoubleRepo {
   readonly checkRuns: DoubleCheckRun[] = [];
   readonly statuses: DoubleStatus[] = [];
   readonly reviews = new Map<number, DoubleReview[]>();
+  /** Workflow dispatches received (actions/create-workflow-dispatch). */
+  readonly dispatches: { workflow: string; ref: string; inputs: Record<string, string> }[] = [];
   readonly threads = new Map<number, { isResolved: boolean; body: string }[]>();
   readonly comments: { id: number; number: number; body: string; author: string }[] = [];
   readonly collaborators = new Map<string, { role_name: string; permission: string }>();

@@ -1,0 +1,212 @@
+/**
+ * Deciding the actions of `pull_request_rules` (docs/workflow-automation.md "When actions run"),
+ * in the round's transaction: every rule is evaluated against the pull request as the forge shows
+ * it now; a rule whose conditions went from false (or never evaluated) to true starts a new
+ * transition, and each of its actions is decided once for it, in the order of the file, under an
+ * idempotency key claimed in `pull_rule_actions` (a key already claimed is never decided again,
+ * whatever redelivery or second runner asks). The effects are performed after the commit
+ * (perform-round.ts). Exceptions to "once per transition": post_check follows its conclusion while
+ * it is evaluated, dismiss_reviews (`when: synchronize`) runs on each push while the rule matches,
+ * and `label.toggle` removes its labels when the rule stops matching.
+ */
+import {
+  planAction,
+  postCheckVerdict,
+  QUEUE_ACTIONS,
+  ruleMatches,
+  type PullRequestRuleConfig,
+} from "../../config/index.js";
+import type { PullRequestSnapshot } from "../../forge/index.js";
+import {
+  claimPullRuleAction,
+  loadPullRuleStates,
+  recordPullRuleOutcome,
+  savePullRuleState,
+  type PullRuleState,
+} from "../../store/index.js";
+import type { IngressEnv } from "../ingress-env.js";
+import { ruleActionKey, type RuleActionEffect } from "./effect.js";
+import { withoutLoops } from "./label-loop.js";
+
+/** Rules with an action for this machinery (not only `queue`), enabled. */
+export function actingRules(env: IngressEnv): PullRequestRuleConfig[] {
+  return env.config.config.pull_request_rules.filter(
+    (r) => !r.disabled && Object.keys(r.actions).some((a) => !QUEUE_ACTIONS.has(a)),
+  );
+}
+
+type Options = Record<string, unknown>;
+const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
+
+/**
+ * Evaluates every acting rule on `pr` and decides the actions due.
+ * @param pushed the evaluation follows a push to the head (dismiss_reviews `when: synchronize`)
+ */
+export async function decidePullRules(
+  env: IngressEnv,
+  pr: PullRequestSnapshot,
+  rules: readonly PullRequestRuleConfig[],
+  pushed: boolean,
+): Promise<void> {
+  const states = await loadPullRuleStates(env.client, env.repository, pr.number);
+  for (const rule of rules) {
+    const prev: PullRuleState = states.get(rule.name) ?? {
+      rule: rule.name,
+      matching: false,
+      transitions: 0,
+      postedCheck: null,
+    };
+    const matching = ruleMatches(rule, pr, env.now);
+    const next: PullRuleState = { ...prev, matching };
+    if (matching && !prev.matching) {
+      next.transitions += 1;
+      for (const [action, options] of Object.entries(rule.actions))
+        await decide(env, pr, rule, next.transitions, action, options ?? {});
+    }
+    if (!matching && prev.matching && list(rule.actions.label?.toggle).length > 0) {
+      const remove = list(rule.actions.label?.toggle);
+      await emitAction(env, pr, rule, `${prev.transitions}#label#off`, "label", { add: [], remove }, null, true);
+    }
+    const dismiss = rule.actions.dismiss_reviews;
+    if (dismiss && matching && pushed && dismiss.when !== "always") {
+      await emitAction(env, pr, rule, `${next.transitions}#dismiss_reviews#${pr.headSha}`, "dismiss_reviews", dismiss);
+    }
+    if (rule.actions.post_check) next.postedCheck = await decidePostCheck(env, pr, rule, matching, prev.postedCheck);
+    if (next.matching !== prev.matching || next.postedCheck !== prev.postedCheck || !states.has(rule.name))
+      await savePullRuleState(env.client, env.repository, pr.number, next);
+  }
+}
+
+async function decide(
+  env: IngressEnv,
+  pr: PullRequestSnapshot,
+  rule: PullRequestRuleConfig,
+  transition: number,
+  action: string,
+  options: Options,
+): Promise<void> {
+  if (QUEUE_ACTIONS.has(action) || action === "post_check") return;
+  if (action === "dismiss_reviews" && options.when !== "always") return;
+  const suffix = `${transition}#${action}`;
+  if (action === "dequeue" || action === "refresh") return decideInRound(env, pr, rule, suffix, action);
+  if (action === "label") {
+    const add = [...list(options.add), ...list(options.toggle)];
+    const remove = options.remove_all ? pr.labels.map((l) => l.name) : list(options.remove);
+    return emitAction(env, pr, rule, suffix, action, { add, remove }, null, true);
+  }
+  await emitAction(env, pr, rule, suffix, action, options);
+}
+
+/** Claims the key and queues the effect (label: after the loop check). */
+async function emitAction(
+  env: IngressEnv,
+  pr: PullRequestSnapshot,
+  rule: PullRequestRuleConfig,
+  suffix: string,
+  action: string,
+  options: Options,
+  preplanned: { options: Options; error: string | null } | null = null,
+  isLabel = false,
+): Promise<void> {
+  const key = ruleActionKey(env.repository, pr.number, rule.name, suffix);
+  const transition = Number(suffix.split("#")[0]);
+  const claimed = await claimPullRuleAction(env.client, {
+    key,
+    repository: env.repository,
+    number: pr.number,
+    rule: rule.name,
+    transition,
+    action,
+  });
+  if (!claimed) return;
+  let planned = preplanned ?? planAction(action, options, pr);
+  if (isLabel) {
+    const change = await withoutLoops(
+      env,
+      { number: pr.number, base: pr.base, labels: pr.labels.map((l) => l.name) },
+      rule.name,
+      { add: list(options.add), remove: list(options.remove) },
+    );
+    if (change.add.length === 0 && change.remove.length === 0) {
+      await recordPullRuleOutcome(env.client, key, "success");
+      return;
+    }
+    planned = { options: change, error: null };
+  }
+  const effect: RuleActionEffect = {
+    kind: "rule_action",
+    key,
+    number: pr.number,
+    baseRef: pr.base,
+    rule: rule.name,
+    action,
+    options: planned.options,
+    error: planned.error,
+  };
+  env.ruleEffect(effect);
+}
+
+/** dequeue and refresh act on the queue itself, in this round. */
+async function decideInRound(
+  env: IngressEnv,
+  pr: PullRequestSnapshot,
+  rule: PullRequestRuleConfig,
+  suffix: string,
+  action: "dequeue" | "refresh",
+): Promise<void> {
+  const key = ruleActionKey(env.repository, pr.number, rule.name, suffix);
+  const claimed = await claimPullRuleAction(env.client, {
+    key,
+    repository: env.repository,
+    number: pr.number,
+    rule: rule.name,
+    transition: Number(suffix.split("#")[0]),
+    action,
+  });
+  if (!claimed) return;
+  const trigger = `Rule: ${rule.name}`;
+  if (action === "dequeue") {
+    const queued = env.state().pulls[pr.number] !== undefined;
+    if (queued) env.emit({ type: "dequeue_requested", number: pr.number, trigger, source: "api" });
+  } else {
+    env.log({ kind: "log", type: "action.refresh", pullRequest: pr.number, baseRef: pr.base, trigger, metadata: {} });
+  }
+  await recordPullRuleOutcome(env.client, key, "success");
+}
+
+/** post_check: posted again when its conclusion, title, summary or head changed (`seq`: the posts so far). */
+async function decidePostCheck(
+  env: IngressEnv,
+  pr: PullRequestSnapshot,
+  rule: PullRequestRuleConfig,
+  matching: boolean,
+  posted: unknown,
+): Promise<unknown> {
+  const options = rule.actions.post_check ?? {};
+  if (options.success_conditions != null && !matching) return posted;
+  if (pr.state !== "open") return posted;
+  const verdict = postCheckVerdict(rule, options, pr, env.now);
+  const check = { headSha: pr.headSha, conclusion: verdict.conclusion, title: verdict.title, summary: verdict.summary };
+  const last = (posted ?? null) as (typeof check & { seq: number }) | null;
+  const same =
+    last !== null &&
+    last.headSha === check.headSha &&
+    last.conclusion === check.conclusion &&
+    last.title === check.title &&
+    last.summary === check.summary;
+  if (same) return posted;
+  const seq = (last?.seq ?? 0) + 1;
+  await emitAction(
+    env,
+    pr,
+    rule,
+    `0#post_check#${seq}`,
+    "post_check",
+    {},
+    {
+      options: { name: rule.name, ...check },
+      error: verdict.error,
+    },
+  );
+  return { ...check, seq };
+}

@@ -1,0 +1,51 @@
+/**
+ * Which pull requests a forge event makes the runner evaluate pull request rules on
+ * (docs/workflow-automation.md "When actions run"): the pull request an event names (opened,
+ * pushed, edited, labelled, reviewed, commented, closed); the open pull requests at a commit whose
+ * checks changed; the open pull requests into a branch that moved (their `#commits-behind` and
+ * `conflict` changed; a move of the default branch may change the configuration too). The queue's
+ * own draft pull requests are never evaluated.
+ */
+import { isForgeError, type ForgeEvent, type PullRequestSnapshot } from "../../forge/index.js";
+import type { IngressEnv } from "../ingress-env.js";
+import { actingRules, decidePullRules } from "./decide.js";
+
+/** Whether `pr` is one of the queue's draft pull requests (speculative checks), by number or branch prefix. */
+function isQueueDraft(env: IngressEnv, pr: PullRequestSnapshot): boolean {
+  for (const t of env.state().trains)
+    for (const b of t.batches) if (b.check?.mode === "draft" && b.check.number === pr.number) return true;
+  return env.config.config.queue_rules.some(
+    (q) => q.queue_branch_prefix !== "" && pr.head.startsWith(q.queue_branch_prefix),
+  );
+}
+
+async function pullsOf(env: IngressEnv, e: ForgeEvent): Promise<PullRequestSnapshot[]> {
+  switch (e.kind) {
+    case "checks_changed":
+      return (await env.forge.listOpenPullRequests(env.repository)).filter((p) => p.headSha === e.sha);
+    case "branch_pushed":
+      if (e.after === null) return [];
+      return (await env.forge.listOpenPullRequests(env.repository)).filter((p) => p.base === e.branch);
+    default:
+      try {
+        return [await env.forge.getPullRequest(env.repository, e.number)];
+      } catch (err) {
+        if (isForgeError(err, "not_found")) return [];
+        throw err;
+      }
+  }
+}
+
+/**
+ * Evaluates the pull request rules on the pull requests `e` concerns and decides their actions
+ * (decide.ts), in the round's transaction.
+ * @throws ForgeError when the forge cannot be read (the input is retried)
+ */
+export async function runPullRules(env: IngressEnv, e: ForgeEvent): Promise<void> {
+  const rules = actingRules(env);
+  if (rules.length === 0) return;
+  for (const pr of await pullsOf(env, e)) {
+    if (isQueueDraft(env, pr)) continue;
+    await decidePullRules(env, pr, rules, e.kind === "pull_request_synchronized");
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * Each action of a pull request rule runs exactly once per transition (docs/workflow-automation.md
+ * "Exactly once"), whatever happens around it: the same webhook delivered again, a runner that dies
+ * after the forge acted and before the result was committed (the next runner replays the action,
+ * which looks first), two runners on one database. And two rules that undo each other's label are
+ * stopped with one action.label.loop_stopped event.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { armFailpoint, disarmAll } from "../../../services/failpoints/index.js";
+import { ForgeError } from "../../../services/forge/types.js";
+import { listPullRuleActions } from "../../../services/store/index.js";
+import { queueWorld, REPO, type QueueWorld } from "../queue-world.js";
+
+const CONFIG = `
+pull_request_rules:
+  - name: welcome
+    conditions: [label=ready]
+    actions:
+      comment:
+        message: "Welcome #{{ number }}"
+      review:
+        type: APPROVE
+      copy:
+        branches: [release-1]
+  - name: add flag
+    conditions: [label=loopy, -label=flag]
+    actions:
+      label:
+        add: [flag]
+  - name: drop flag
+    conditions: [label=loopy, label=flag]
+    actions:
+      label:
+        remove: [flag]
+`;
+
+let w: QueueWorld;
+beforeAll(async () => {
+  w = await queueWorld(CONFIG);
+  await w.branch("release-1");
+}, 60_000);
+afterAll(async () => w?.cleanup());
+afterEach(() => disarmAll());
+
+async function until<T>(probe: () => Promise<T | null | false>, timeoutMs = 40_000): Promise<T> {
+  return w.until(async () => {
+    const v = await probe();
+    if (v === null || v === false) throw new Error("not yet");
+    return v as T;
+  }, timeoutMs);
+}
+const logged = async (n: number) => (await w.loggedTypes()).filter((e) => e.pull_request === String(n));
+/** What the forge shows of the welcome rule's three actions on `n`. */
+async function effects(n: number) {
+  const view = await w.forge.describePullRequest(REPO, n);
+  const copies = (await w.forge.listOpenPullRequests(REPO)).filter(
+    (p) => p.head === `yardmaster/copy/release-1/pr-${n}`,
+  );
+  return {
+    comments: view.comments.filter((c) => c.body.startsWith(`Welcome #${n}`)).length,
+    approvals: view.reviews.filter((r) => r.state === "APPROVED").length,
+    copies: copies.length,
+  };
+}
+const settled = async (n: number) => {
+  const e = await until(async () => {
+    const x = await effects(n);
+    return x.comments >= 1 && x.approvals >= 1 && x.copies >= 1 ? x : null;
+  });
+  await w.runner.drain();
+  return e;
+};
+const types = async (n: number) => (await logged(n)).map((e) => e.type).filter((t) => /comment|review|copy/.test(t));
+
+describe("exactly once", () => {
+  it("the same webhook delivered again does not run the actions again", async () => {
+    const n = await w.pull("again", { "again.txt": "1\n" });
+    await w.forge.label(REPO, n, ["ready"], []);
+    await settled(n);
+    for (let i = 0; i < 2; i++) await w.runner.submit({ kind: "pull_request_labeled", repo: REPO, number: n });
+    await w.runner.drain();
+    expect(await effects(n)).toEqual({ comments: 1, approvals: 1, copies: 1 });
+    expect(await types(n)).toEqual(["action.comment", "action.review", "action.copy"]);
+    expect((await listPullRuleActions(w.db.pool, REPO, n)).map((a) => a.outcome)).toEqual([
+      "success",
+      "success",
+      "success",
+    ]);
+  });
+
+  it("a runner that dies after the forge acted and before the commit: the next one replays, acting once", async () => {
+    const crashed = new Set<string>();
+    // The forge call returned; the result is not recorded: what a crash leaves (the effect stays, started).
+    armFailpoint("runner.effect.rule_action.after-perform", () => {
+      const size = crashed.size;
+      crashed.add(String(size));
+      if (size < 3) throw new ForgeError("transient", "simulated crash after the forge call");
+    });
+    const n = await w.pull("crash", { "crash.txt": "1\n" });
+    await w.forge.label(REPO, n, ["ready"], []);
+    await until(async () => crashed.size >= 3);
+    await w.restartRunner();
+    await until(async () => (await types(n)).length === 3);
+    expect(await effects(n)).toEqual({ comments: 1, approvals: 1, copies: 1 });
+    expect(await types(n)).toEqual(["action.comment", "action.review", "action.copy"]);
+  });
+
+  it("two runners on one database run each action once", async () => {
+    const second = w.anotherRunner();
+    const n = await w.pull("two-runners", { "two.txt": "1\n" });
+    await w.forge.label(REPO, n, ["ready"], []);
+    await Promise.all([
+      second.submit({ kind: "pull_request_labeled", repo: REPO, number: n }),
+      w.runner.submit({ kind: "pull_request_labeled", repo: REPO, number: n }),
+    ]);
+    await settled(n);
+    await second.drain();
+    expect(await effects(n)).toEqual({ comments: 1, approvals: 1, copies: 1 });
+    expect(await types(n)).toEqual(["action.comment", "action.review", "action.copy"]);
+  });
+});
+
+describe("label loops", () => {
+  it("two rules that keep adding and removing a label are stopped, with one loop_stopped event", async () => {
+    const n = await w.pull("loop", { "loop.txt": "1\n" });
+    await w.forge.label(REPO, n, ["loopy"], []);
+    const stop = await until(async () => (await logged(n)).find((e) => e.type === "action.label.loop_stopped") ?? null);
+    expect(stop.metadata).toEqual({ label: "flag", rules: ["add flag", "drop flag"] });
+    await w.runner.drain();
+    const labelEvents = (await logged(n)).filter((e) => e.type === "action.label").length;
+    expect(labelEvents).toBe(6);
+    // Nothing more happens: the loop stays stopped.
+    await w.runner.submit({ kind: "pull_request_labeled", repo: REPO, number: n });
+    await w.runner.drain();
+    expect((await logged(n)).filter((e) => e.type.startsWith("action.label")).length).toBe(7);
+  });
+});
