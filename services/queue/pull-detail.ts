@@ -12,9 +12,9 @@ import type { ForgePort } from "../forge/index.js";
 import { conditionsEvaluationJson, type Configuration } from "../config/index.js";
 import { checkItem, ts } from "./view-mapping.js";
 
-/** What the evaluation reads: the forge, the repository, its configuration and the instant. */
+/** What the evaluation reads: the forge (two reads), the repository, its configuration and the instant. */
 export interface EvaluationDeps {
-  forge: ForgePort;
+  forge: Pick<ForgePort, "getPullRequest" | "getBranchProtection">;
   repository: string;
   config: Configuration | null;
   now: Date;
@@ -28,6 +28,23 @@ export interface CheckedPull {
   position: number;
   /** The pull request the checks run on; null before the draft exists. */
   checkPullRequest: number | null;
+}
+
+/**
+ * The forge reads of `forge` made once each for the life of the returned object (one listing):
+ * the pull requests of a batch share their check's pull request and their branch's protection.
+ */
+export function readsOnce(forge: EvaluationDeps["forge"]): EvaluationDeps["forge"] {
+  const reads = new Map<string, Promise<unknown>>();
+  const once = <T>(key: string, read: () => Promise<T>): Promise<T> => {
+    let p = reads.get(key) as Promise<T> | undefined;
+    if (p === undefined) reads.set(key, (p = read()));
+    return p;
+  };
+  return {
+    getPullRequest: (repo, n) => once(`pull ${repo} ${n}`, () => forge.getPullRequest(repo, n)),
+    getBranchProtection: (repo, b) => once(`protection ${repo} ${b}`, () => forge.getBranchProtection(repo, b)),
+  };
 }
 
 /**

@@ -36,7 +36,7 @@ import type { LiveRegistry } from "../live/index.js";
 import { flatFreezeHandlers } from "./flat-freeze-handlers.js";
 import { freezeHandlers, type FreezeDeps } from "./freeze-handlers.js";
 import { pauseHandlers, type PauseDeps } from "./pause-handlers.js";
-import { evaluatedMergeConditions, mergeabilityDetail } from "./pull-detail.js";
+import { evaluatedMergeConditions, mergeabilityDetail, readsOnce } from "./pull-detail.js";
 import { queueStateSnapshots, type QueueStateReads } from "./state-snapshots.js";
 import { statusAnswers } from "./status-answers.js";
 import { queuedPullRequest, status, ts } from "./view-mapping.js";
@@ -213,7 +213,7 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
       const repo = fullName(req);
       const config = await configuration(repo).catch(() => null);
       const auto = autoSeconds(s);
-      const evaluation = { forge: deps.forge, repository: repo, config, now: new Date(now()) };
+      const evaluation = { forge: readsOnce(deps.forge), repository: repo, config, now: new Date(now()) };
       const listing = queueListing(s, now());
       return {
         queues: await Promise.all(

@@ -88,7 +88,9 @@ async function allEvents(repo: string, types: string[]): Promise<any[]> {
   while (url) {
     const page = await api(url);
     events.push(...page.json.events);
-    url = /<([^>]+)>; rel="next"/.exec(page.link ?? "")?.[1] ?? null;
+    // Link targets are absolute URLs (docs/mergify-cli.md "Pagination"); `api` takes the path.
+    const next = /<([^>]+)>; rel="next"/.exec(page.link ?? "")?.[1];
+    url = next === undefined ? null : new URL(next).pathname + new URL(next).search;
   }
   return events;
 }
