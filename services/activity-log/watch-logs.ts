@@ -15,11 +15,11 @@ import type { WatchLogsRequest, WatchLogsResponse } from "../../gen/yardmaster/v
 import { EventSchema, type Event } from "../../gen/yardmaster/v1/events_pb.js";
 import { invalidField } from "../contracts/index.js";
 import { liveStream, messageBytes, Wakeup, type LiveRegistry } from "../live/index.js";
-import { FreshRead, LOG_CHANNEL, type ChangeFeed } from "../store/index.js";
+import { LOG_CHANNEL, type ChangeFeed } from "../store/index.js";
 import { filterScope } from "./log-cursor.js";
 import { readLogFilters, type LogFilters } from "./log-filters.js";
 import { readWithDeadline, type LogLagDeps } from "./log-lag.js";
-import { eventOf, type LogRow } from "./log-page.js";
+import { eventOf, LOG_ROW_COLUMNS, type LogRow } from "./log-page.js";
 import { allConditions, logPredicates } from "./log-sql.js";
 import type { TailCursorCodec, TailPosition } from "./watch-cursor.js";
 
@@ -68,16 +68,18 @@ export function watchLogsHandler(deps: WatchLogsDeps) {
         let at = start;
         while (!sink.signal.aborted) {
           const settled = await deps.settledEnd(deps.now());
-          const rows = await reads(filters, at);
-          for (const row of rows.slice(0, PAGE)) {
+          const { rows, complete } = await reads(filters, at);
+          for (const row of rows) {
             await sink.room();
             if (sink.signal.aborted) return;
             const event = eventOf(row) as Event;
             at = advance(at, { receivedAtMs: Number(row.ms), id: BigInt(row.id_text) }, settled);
             sink.push({ event, cursor: deps.cursors.issue(filters, at) }, messageBytes(EventSchema, event) + 64);
           }
-          if (rows.length <= PAGE) at = advance(at, null, settled);
-          if (rows.length <= PAGE) await wake.wait(FALLBACK_WAKE_MS, sink.signal);
+          if (complete) {
+            at = advance(at, null, settled);
+            await wake.wait(FALLBACK_WAKE_MS, sink.signal);
+          }
         }
       } finally {
         unsubscribe();
@@ -103,24 +105,64 @@ export function advance(
   return { watermarkMs, delivered };
 }
 
-/** Reads of the rows after a position, shared by the tails at the same position with the same filters. */
+/** Rows of one read for a tail, oldest first; `complete` when they are all the visible rows after its position. */
+interface TailRead {
+  rows: LogRow[];
+  complete: boolean;
+}
+
+/** A tail whose watermark is this close to now reads with the others of its filters (ms). */
+export const LIVE_SPAN_MS = 60_000;
+
+/**
+ * Reads of the rows after a position. Tails near the end of the log (watermark within
+ * {@link LIVE_SPAN_MS} of now) with the same filters share one read from the lowest of their
+ * watermarks (a read that started after each of them asked), and each keeps the rows at or after
+ * its own position; a tail further back (catching up from an old cursor) reads alone.
+ */
 function sharedTailReads(deps: WatchLogsDeps) {
-  const args = new Map<string, { filters: LogFilters; at: TailPosition; users: number }>();
-  const fresh = new FreshRead<string, LogRow[]>((key) => {
-    const a = args.get(key)!;
-    return readWithDeadline(deps, (signal) => readTail(deps.clickhouse, a.filters, a.at, signal));
-  });
-  return async (filters: LogFilters, at: TailPosition): Promise<LogRow[]> => {
-    const key = JSON.stringify([filterScope(filters), at.watermarkMs, at.delivered.map((d) => d.id.toString())]);
-    const a = args.get(key) ?? { filters, at, users: 0 };
-    args.set(key, { ...a, users: a.users + 1 });
-    try {
-      return await fresh.get(key);
-    } finally {
-      const left = args.get(key)!;
-      if (left.users <= 1) args.delete(key);
-      else args.set(key, { ...left, users: left.users - 1 });
-    }
+  type Waiter = { at: TailPosition; resolve: (rows: LogRow[]) => void; reject: (e: unknown) => void };
+  const groups = new Map<string, { filters: LogFilters; waiting: Waiter[]; running: boolean }>();
+  const read = (filters: LogFilters, at: TailPosition, exclude: boolean) =>
+    readWithDeadline(deps, (signal) => readTail(deps.clickhouse, filters, at, exclude, signal));
+  const alone = async (filters: LogFilters, at: TailPosition): Promise<TailRead> => {
+    const rows = await read(filters, at, true);
+    return { rows: rows.slice(0, PAGE), complete: rows.length <= PAGE };
+  };
+
+  function start(key: string): void {
+    const g = groups.get(key)!;
+    if (g.running) return;
+    if (g.waiting.length === 0) return void groups.delete(key);
+    const served = g.waiting;
+    g.waiting = [];
+    g.running = true;
+    const from = Math.min(...served.map((w) => w.at.watermarkMs));
+    read(g.filters, { watermarkMs: from, delivered: [] }, false)
+      .then(
+        (rows) => served.forEach((w) => w.resolve(rows)),
+        (e: unknown) => served.forEach((w) => w.reject(e)),
+      )
+      .finally(() => {
+        g.running = false;
+        start(key);
+      });
+  }
+
+  return async (filters: LogFilters, at: TailPosition): Promise<TailRead> => {
+    if (at.watermarkMs < deps.now().getTime() - LIVE_SPAN_MS) return alone(filters, at);
+    const key = filterScope(filters);
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { filters, waiting: [], running: false }));
+    const rows = await new Promise<LogRow[]>((resolve, reject) => {
+      g.waiting.push({ at, resolve, reject });
+      start(key);
+    });
+    // Rows of a shared read below this tail's position, or already delivered, are not its own.
+    const delivered = new Set(at.delivered.map((d) => d.id.toString()));
+    const own = rows.slice(0, PAGE).filter((r) => Number(r.ms) >= at.watermarkMs && !delivered.has(r.id_text));
+    // A read that hit its limit covers the log only up to its last row: the tail reads on at once.
+    return { rows: own, complete: rows.length <= PAGE };
   };
 }
 
@@ -129,18 +171,18 @@ async function readTail(
   client: ClickHouseClient,
   filters: LogFilters,
   at: TailPosition,
+  exclude: boolean,
   signal: AbortSignal,
 ): Promise<LogRow[]> {
   const p = logPredicates(filters, { fromMs: at.watermarkMs, toMs: FAR_FUTURE_MS });
   const conditions = allConditions(p);
   const params: Record<string, unknown> = { ...p.params, lim: PAGE + 1 };
-  if (at.delivered.length > 0) {
+  if (exclude && at.delivered.length > 0) {
     conditions.push("id NOT IN {delivered:Array(UInt64)}");
     params.delivered = at.delivered.map((d) => d.id);
   }
   const rs = await client.query({
-    query: `SELECT toString(id) AS id_text, toUnixTimestamp64Milli(received_at) AS ms, trigger, repository, toString(pull_request) AS pull_request_text,
-              base_ref, toString(outcome) AS outcome_name, toString(type) AS type_name, metadata
+    query: `SELECT ${LOG_ROW_COLUMNS}
             FROM events WHERE ${conditions.join(" AND ")}
             ORDER BY received_at ASC, id ASC LIMIT {lim:UInt32}
             SETTINGS max_threads = 1`,

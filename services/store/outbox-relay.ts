@@ -66,6 +66,8 @@ export function startOutboxRelay(deps: {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<boolean> | undefined;
+  /** A kick arrived while a cycle ran: another cycle follows it at once. */
+  let kicked = false;
   const failures = new FailureStreak();
 
   /** One cycle: returns true when the outbox was emptied, false when a send failed. */
@@ -127,7 +129,11 @@ export function startOutboxRelay(deps: {
       })
       .finally(() => {
         running = undefined;
-        schedule();
+        // Events committed after the cycle's last claim were kicked for: relay them now, not a poll later.
+        if (kicked && !stopped && failures.failures === 0) {
+          kicked = false;
+          void run();
+        } else schedule();
       });
     return running;
   }
@@ -144,7 +150,9 @@ export function startOutboxRelay(deps: {
   schedule();
   return {
     kick: () => {
-      if (!stopped && failures.failures === 0) void run();
+      if (stopped || failures.failures !== 0) return;
+      if (running) kicked = true;
+      else void run();
     },
     drain: async () => {
       if (running) await running;

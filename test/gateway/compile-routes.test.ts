@@ -66,11 +66,15 @@ function compileError(rules: [string, Rule][]): string {
 }
 
 describe("compiling google.api.http rules at boot", () => {
-  it("compiles all 20 REST routes of the three services", () => {
+  it("compiles all 22 REST routes of the three services (20 unary, 2 streams)", () => {
     const { routes } = compileRoutes(
       [QueueService, SimulatorService, ActivityLogService].map((service) => ({ service, impl: {} })),
     );
-    expect(routes.map((r) => `${r.httpMethod} ${r.template.source}`).sort()).toHaveLength(20);
+    expect(routes.map((r) => `${r.httpMethod} ${r.template.source}`).sort()).toHaveLength(22);
+    expect(routes.filter((r) => r.method.methodKind === "server_streaming").map((r) => r.template.source)).toEqual([
+      "/v1/repos/{owner}/{repository}/merge-queue/status:watch",
+      "/v1/repos/{owner}/{repository}/logs:watch",
+    ]);
   });
 
   it("compiles a top rule and its additional bindings", () => {
