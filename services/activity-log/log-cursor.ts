@@ -64,9 +64,7 @@ export function filterScope(f: LogFilters): string {
  * @param secret input keying material (at least 16 bytes of entropy; the admin key in production)
  */
 export function createCursorCodec(secret: string | Uint8Array): CursorCodec {
-  const key = Buffer.from(hkdfSync("sha256", secret, "yardmaster", "activity-log cursor v1", 32));
-  const mac = (scope: string, payload: string) =>
-    createHmac("sha256", key).update(scope).update("\0").update(payload).digest().subarray(0, MAC_BYTES);
+  const signed = signedTokens(secret, "activity-log cursor v1", TOKEN);
   const refused = () =>
     invalidField(
       "cursor",
@@ -76,24 +74,42 @@ export function createCursorCodec(secret: string | Uint8Array): CursorCodec {
   return {
     issue(filters, s) {
       const payload = `1.${s.direction === "older" ? "o" : "n"}.${s.position.receivedAtMs}.${s.position.id}.${s.window.fromMs}.${s.window.toMs}`;
-      return `${Buffer.from(payload).toString("base64url")}.${mac(filterScope(filters), payload).toString("base64url")}`;
+      return signed.issue(filterScope(filters), payload);
     },
     open(filters, token) {
-      const t = TOKEN.exec(token);
-      if (!t) throw refused();
-      const payload = Buffer.from(t[1], "base64url").toString("latin1");
-      // Only the canonical encoding is accepted, so no two texts stand for one cursor.
-      if (Buffer.from(payload, "latin1").toString("base64url") !== t[1]) throw refused();
-      const given = Buffer.from(t[2], "base64url");
-      const expected = mac(filterScope(filters), payload);
-      if (given.length !== MAC_BYTES || !timingSafeEqual(given, expected)) throw refused();
-      const m = PAYLOAD.exec(payload);
+      const m = PAYLOAD.exec(signed.open(filterScope(filters), token) ?? "");
       if (!m) throw refused();
       return {
         direction: m[1] === "o" ? "older" : "newer",
         position: { receivedAtMs: Number(m[2]), id: BigInt(m[3]) },
         window: { fromMs: Number(m[4]), toMs: Number(m[5]) },
       };
+    },
+  };
+}
+
+/**
+ * Signed tokens `base64url(payload) "." base64url(MAC)`: the MAC (HMAC-SHA-256 truncated to 18
+ * bytes) covers a scope (the filters) and the payload, with a key derived by HKDF-SHA-256 from
+ * `secret` for `info` (one key per kind of token). `open` gives the payload of a token issued for
+ * `scope`, or null for a malformed, altered or foreign one; only the canonical encoding is
+ * accepted, so no two texts stand for one token. `shape` is the token's pattern (payload, MAC).
+ */
+export function signedTokens(secret: string | Uint8Array, info: string, shape: RegExp) {
+  const key = Buffer.from(hkdfSync("sha256", secret, "yardmaster", info, 32));
+  const mac = (scope: string, payload: string) =>
+    createHmac("sha256", key).update(scope).update("\0").update(payload).digest().subarray(0, MAC_BYTES);
+  return {
+    issue: (scope: string, payload: string): string =>
+      `${Buffer.from(payload).toString("base64url")}.${mac(scope, payload).toString("base64url")}`,
+    open(scope: string, token: string): string | null {
+      const t = shape.exec(token);
+      if (!t) return null;
+      const payload = Buffer.from(t[1], "base64url").toString("latin1");
+      if (Buffer.from(payload, "latin1").toString("base64url") !== t[1]) return null;
+      const given = Buffer.from(t[2], "base64url");
+      if (given.length !== MAC_BYTES || !timingSafeEqual(given, mac(scope, payload))) return null;
+      return payload;
     },
   };
 }

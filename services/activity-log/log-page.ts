@@ -42,6 +42,10 @@ export interface LogRow {
   metadata: string;
 }
 
+/** The SELECT list of a {@link LogRow} (output names differ from the columns: an alias would shadow its column in WHERE). */
+export const LOG_ROW_COLUMNS = `toString(id) AS id_text, toUnixTimestamp64Milli(received_at) AS ms, trigger, repository,
+  toString(pull_request) AS pull_request_text, base_ref, toString(outcome) AS outcome_name, toString(type) AS type_name, metadata`;
+
 /** Reading direction from a position: `older` = the next page, `newer` = the previous one. */
 export type Direction = "older" | "newer";
 
@@ -95,8 +99,7 @@ export async function readLogRows(
   }
   const rs = await client.query({
     // Output names differ from the columns: an alias would shadow its column in WHERE.
-    query: `SELECT toString(id) AS id_text, toUnixTimestamp64Milli(received_at) AS ms, trigger, repository, toString(pull_request) AS pull_request_text,
-              base_ref, toString(outcome) AS outcome_name, toString(type) AS type_name, metadata
+    query: `SELECT ${LOG_ROW_COLUMNS}
             FROM events WHERE ${conditions.join(" AND ")}
             ORDER BY received_at ${order}, id ${order} LIMIT {lim:UInt32}
             SETTINGS max_threads = 1`,

@@ -13,9 +13,8 @@
  * same filter scope) with a key derived for this use: a cursor altered or presented with another
  * repository or other filters is refused with INVALID_ARGUMENT naming `cursor`.
  */
-import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { invalidField } from "../contracts/index.js";
-import { filterScope, type LogPosition } from "./log-cursor.js";
+import { filterScope, signedTokens, type LogPosition } from "./log-cursor.js";
 import type { LogFilters } from "./log-filters.js";
 
 /** Where a tail stands: the watermark (UTC ms) and the events delivered at or after it. */
@@ -31,7 +30,6 @@ export interface TailCursorCodec {
   open(filters: LogFilters, token: string): TailPosition;
 }
 
-const MAC_BYTES = 18;
 /** Longest cursor accepted, characters (about 2,000 delivered events above the watermark). */
 export const MAX_CURSOR_CHARS = 48_000;
 const TOKEN = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{24})$/;
@@ -39,9 +37,7 @@ const PAYLOAD = /^w1\.(-?\d{1,16})\.((?:[0-9a-z]{1,11}~[0-9a-z]{1,13}(?:-[0-9a-z
 
 /** Builds the codec; `secret` as for createCursorCodec (log-cursor.ts). */
 export function createTailCursorCodec(secret: string | Uint8Array): TailCursorCodec {
-  const key = Buffer.from(hkdfSync("sha256", secret, "yardmaster", "activity-log watch cursor v1", 32));
-  const mac = (scope: string, payload: string) =>
-    createHmac("sha256", key).update(scope).update("\0").update(payload).digest().subarray(0, MAC_BYTES);
+  const signed = signedTokens(secret, "activity-log watch cursor v1", TOKEN);
   const refused = () =>
     invalidField(
       "cursor",
@@ -52,17 +48,11 @@ export function createTailCursorCodec(secret: string | Uint8Array): TailCursorCo
       const entries = p.delivered
         .map((d) => `${(d.receivedAtMs - p.watermarkMs).toString(36)}~${d.id.toString(36)}`)
         .join("-");
-      const payload = `w1.${p.watermarkMs}.${entries}`;
-      return `${Buffer.from(payload).toString("base64url")}.${mac(filterScope(filters), payload).toString("base64url")}`;
+      return signed.issue(filterScope(filters), `w1.${p.watermarkMs}.${entries}`);
     },
     open(filters, token) {
-      const t = token.length <= MAX_CURSOR_CHARS ? TOKEN.exec(token) : null;
-      if (!t) throw refused();
-      const payload = Buffer.from(t[1], "base64url").toString("latin1");
-      if (Buffer.from(payload, "latin1").toString("base64url") !== t[1]) throw refused();
-      const given = Buffer.from(t[2], "base64url");
-      if (given.length !== MAC_BYTES || !timingSafeEqual(given, mac(filterScope(filters), payload))) throw refused();
-      const m = PAYLOAD.exec(payload);
+      const payload = token.length <= MAX_CURSOR_CHARS ? signed.open(filterScope(filters), token) : null;
+      const m = PAYLOAD.exec(payload ?? "");
       if (!m) throw refused();
       const watermarkMs = Number(m[1]);
       const delivered = m[2]

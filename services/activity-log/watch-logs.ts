@@ -19,7 +19,7 @@ import { LOG_CHANNEL, type ChangeFeed } from "../store/index.js";
 import { filterScope } from "./log-cursor.js";
 import { readLogFilters, type LogFilters } from "./log-filters.js";
 import { readWithDeadline, type LogLagDeps } from "./log-lag.js";
-import { eventOf, type LogRow } from "./log-page.js";
+import { eventOf, LOG_ROW_COLUMNS, type LogRow } from "./log-page.js";
 import { allConditions, logPredicates } from "./log-sql.js";
 import type { TailCursorCodec, TailPosition } from "./watch-cursor.js";
 
@@ -182,8 +182,7 @@ async function readTail(
     params.delivered = at.delivered.map((d) => d.id);
   }
   const rs = await client.query({
-    query: `SELECT toString(id) AS id_text, toUnixTimestamp64Milli(received_at) AS ms, trigger, repository, toString(pull_request) AS pull_request_text,
-              base_ref, toString(outcome) AS outcome_name, toString(type) AS type_name, metadata
+    query: `SELECT ${LOG_ROW_COLUMNS}
             FROM events WHERE ${conditions.join(" AND ")}
             ORDER BY received_at ASC, id ASC LIMIT {lim:UInt32}
             SETTINGS max_threads = 1`,

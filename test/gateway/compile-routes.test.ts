@@ -66,11 +66,15 @@ function compileError(rules: [string, Rule][]): string {
 }
 
 describe("compiling google.api.http rules at boot", () => {
-  it("compiles all 24 REST routes of the three services (20 of docs/api.md, 4 of docs/mergify-cli.md)", () => {
+  it("compiles all 27 REST routes: 20 of docs/api.md, 4 freezes of docs/mergify-cli.md, 2 streams, the what-if", () => {
     const { routes } = compileRoutes(
       [QueueService, SimulatorService, ActivityLogService].map((service) => ({ service, impl: {} })),
     );
-    expect(routes.map((r) => `${r.httpMethod} ${r.template.source}`).sort()).toHaveLength(24);
+    expect(routes.map((r) => `${r.httpMethod} ${r.template.source}`).sort()).toHaveLength(27);
+    expect(routes.filter((r) => r.method.methodKind === "server_streaming").map((r) => r.template.source)).toEqual([
+      "/v1/repos/{owner}/{repository}/merge-queue/status:watch",
+      "/v1/repos/{owner}/{repository}/logs:watch",
+    ]);
   });
 
   it("compiles a top rule and its additional bindings", () => {
