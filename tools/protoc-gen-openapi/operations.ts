@@ -58,7 +58,15 @@ export function operation(route: RouteShape, schemas: SchemaSet, operationId: st
   const body = requestBody(route, schemas);
   if (body) op.requestBody = body;
   const responses: Record<string, unknown> = {};
-  if (method.output.typeName === "google.protobuf.Empty") responses["204"] = { description: "Done (no body)." };
+  if (method.methodKind === "server_streaming")
+    // Server-sent events (docs/api.md "Streams"): each event's `data` is one message in REST JSON,
+    // described by `x-event-data` (OpenAPI 3.1 has no schema for the items of a stream).
+    responses["200"] = {
+      description: "A stream of server-sent events; each event's data is one message in REST JSON.",
+      content: { "text/event-stream": { schema: { type: "string" } } },
+      "x-event-data": schemas.ref(method.output, "response"),
+    };
+  else if (method.output.typeName === "google.protobuf.Empty") responses["204"] = { description: "Done (no body)." };
   else
     responses["200"] = {
       description: "The answer, in REST JSON (docs/rest-json.md).",
