@@ -66,11 +66,11 @@ function compileError(rules: [string, Rule][]): string {
 }
 
 describe("compiling google.api.http rules at boot", () => {
-  it("compiles all 20 REST routes of the three services", () => {
+  it("compiles all 21 REST routes of the three services", () => {
     const { routes } = compileRoutes(
       [QueueService, SimulatorService, ActivityLogService].map((service) => ({ service, impl: {} })),
     );
-    expect(routes.map((r) => `${r.httpMethod} ${r.template.source}`).sort()).toHaveLength(20);
+    expect(routes.map((r) => `${r.httpMethod} ${r.template.source}`).sort()).toHaveLength(21);
   });
 
   it("compiles a top rule and its additional bindings", () => {
