@@ -8,12 +8,12 @@
  *   closed or pushed it, it conflicted, it timed out), at the instant it left, with its code;
  * - CI runs: one per check (`checks_start` of the batch's first member); concluded runs (success,
  *   failure, timed out) give the durations, `checks_started_at` to `checks_ended_at`;
- * - merge time: median from a passing check's end to its first member's merge;
- * - draft time: lower quartile, over checks whose start is the only thing logged at its instant,
- *   of the time from the queue's last logged round before it to its start (the draft being built:
- *   the log has no event for the request itself; a start logged with other events may have been
- *   asked for any round before, and the quartile leaves out checks that waited for company, which
- *   the replay's engine decides itself);
+ * - merge time: mean time from a passing check's end to its first member's merge by that batch;
+ * - draft time: mean, over checks whose start is the only thing logged at its instant, of the time
+ *   from the queue's last logged round before it to its start (the draft being built: the log has
+ *   no event for the request itself, and a start logged beside other events may have been asked
+ *   for in any round before). Means, not medians: the replay puts them on a chain of runs, whose
+ *   length is their sum;
  * - flake rate: concluded failures with no pull request that broke the build among their
  *   members, over concluded runs;
  * - outside pushes: the instants the queue reset its checks (MERGE_QUEUE_RESET), one per instant;
@@ -85,6 +85,8 @@ const CI_VERDICTS = new Set([
 const CULPRIT = new Set(["CHECKS_FAILED", "DROPPED_BY_BISECTION_ELIMINATION"]);
 const CONCLUDED = new Set(["success", "failure", "timed_out"]);
 
+const mean = (xs: readonly number[]) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
+
 function nearestRank(sorted: readonly number[], q: number): number | null {
   if (sorted.length === 0) return null;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
@@ -102,10 +104,29 @@ function lastBelow(times: readonly number[], at: number): number | null {
   return lo === 0 ? null : times[lo - 1]!;
 }
 
+function rowInstants(rows: readonly TrafficRow[]): LoggedInstant[] {
+  const others = new Map<number, number>();
+  for (const r of rows) others.set(r.at, (others.get(r.at) ?? 0) + (r.type === "action.queue.checks_start" ? 0 : 1));
+  return [...others].map(([at, n]) => ({ at, others: n }));
+}
+
 const isFirstMember = (r: TrafficRow) => r.members.length > 0 && r.members[0] === r.pullRequest;
 
-/** The traffic and observed figures of a window's queue events (ordered by time). */
-export function trafficFigures(rows: readonly TrafficRow[], w: { branch: string; fromMs: number; toMs: number }) {
+/** The instants the repository logged anything in the window: `others` counts what was not a checks_start. */
+export interface LoggedInstant {
+  at: number;
+  others: number;
+}
+
+/**
+ * The traffic and observed figures of a window's queue events (ordered by time); `instants` are
+ * every logged instant of the window, ascending (default: those of `rows`).
+ */
+export function trafficFigures(
+  rows: readonly TrafficRow[],
+  w: { branch: string; fromMs: number; toMs: number },
+  instants?: readonly LoggedInstant[],
+) {
   const arrived = new Map<number, { at: number; leave: TrafficRow | null }>();
   const bad = new Set<number>();
   for (const r of rows) {
@@ -122,12 +143,13 @@ export function trafficFigures(rows: readonly TrafficRow[], w: { branch: string;
   const runEnds = rows.filter((r) => r.type === "action.queue.checks_end" && isFirstMember(r));
   const concluded = runEnds.filter((r) => !r.aborted && CONCLUDED.has(r.conclusion) && r.startedAt !== null);
   const flaky = concluded.filter((r) => r.conclusion !== "success" && !r.members.some((n) => bad.has(n)));
-  const mergedAt = new Map<number, number>();
-  for (const [n, a] of arrived) if (a.leave && MERGED.has(a.leave.dequeueCode)) mergedAt.set(n, a.leave.at);
-  const mergeLags = concluded
-    .filter((r) => r.conclusion === "success" && (mergedAt.get(r.pullRequest) ?? -1) >= r.at)
-    .map((r) => mergedAt.get(r.pullRequest)! - r.at)
-    .sort((a, b) => a - b);
+  const mergedBy = new Map<number, TrafficRow>();
+  for (const [n, a] of arrived) if (a.leave && MERGED.has(a.leave.dequeueCode)) mergedBy.set(n, a.leave);
+  const mergeLags = concluded.flatMap((r) => {
+    const leave = mergedBy.get(r.pullRequest);
+    const same = r.conclusion === "success" && leave !== undefined && leave.batchId === r.batchId && leave.at >= r.at;
+    return same ? [leave.at - r.at] : [];
+  });
 
   const arrivals: RecordedArrival[] = [...arrived].map(([number, a]) => {
     const code = a.leave?.dequeueCode ?? "";
@@ -135,7 +157,7 @@ export function trafficFigures(rows: readonly TrafficRow[], w: { branch: string;
     return { number, at: a.at, bad: bad.has(number), withdrawal: withdrawn ? { at: a.leave!.at, code } : null };
   });
   const waits = [...arrived]
-    .filter(([n]) => mergedAt.has(n))
+    .filter(([n]) => mergedBy.has(n))
     .map(([, a]) => a.leave!.at - (a.leave!.queuedAt ?? a.at))
     .sort((x, y) => x - y);
   const dequeuesByCode: Record<string, number> = {};
@@ -143,16 +165,16 @@ export function trafficFigures(rows: readonly TrafficRow[], w: { branch: string;
     if (a.leave && !MERGED.has(a.leave.dequeueCode))
       dequeuesByCode[a.leave.dequeueCode] = (dequeuesByCode[a.leave.dequeueCode] ?? 0) + 1;
   const starts = rows.filter((r) => r.type === "action.queue.checks_start" && isFirstMember(r));
-  const times = [...new Set(rows.map((r) => r.at))];
-  const busy = new Set(rows.filter((r) => r.type !== "action.queue.checks_start").map((r) => r.at));
+  const logged = instants ?? rowInstants(rows);
+  const times = logged.map((i) => i.at);
+  const busy = new Set(logged.filter((i) => i.others > 0).map((i) => i.at));
   const draftLags = starts
     .filter((r) => !busy.has(r.at))
     .map((r) => {
       const before = lastBelow(times, r.at);
       return before === null ? null : r.at - before;
     })
-    .filter((x): x is number => x !== null)
-    .sort((a, b) => a - b);
+    .filter((x): x is number => x !== null);
   const observed: ObservedOutcome = {
     merges: waits.length,
     timeInQueueP50Ms: nearestRank(waits, 0.5),
@@ -171,8 +193,8 @@ export function trafficFigures(rows: readonly TrafficRow[], w: { branch: string;
       ...new Set(runEnds.filter((r) => r.aborted && r.abortCode === "MERGE_QUEUE_RESET").map((r) => r.at)),
     ],
     ciDurationsMs: concluded.map((r) => Math.max(0, (r.endedAt ?? r.at) - r.startedAt!)),
-    mergeMs: nearestRank(mergeLags, 0.5) ?? 0,
-    draftMs: nearestRank(draftLags, 0.25) ?? 0,
+    mergeMs: mean(mergeLags),
+    draftMs: mean(draftLags),
     flakeRate: concluded.length === 0 ? 0 : flaky.length / concluded.length,
     observed,
   };

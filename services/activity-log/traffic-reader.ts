@@ -107,6 +107,18 @@ export async function readRecordedTraffic(
       abort_signal: signal,
     });
     const rows = (await rs.json<Row>()).map(toRow);
-    return trafficFigures(rows, { branch, fromMs: window.fromMs, toMs: window.toMs });
+    // Every round the repository logged anything in (any event type), for the draft time.
+    const is = await client.query({
+      query: `SELECT toUnixTimestamp64Milli(received_at) AS at, countIf(type != 'action.queue.checks_start') AS others
+              FROM events WHERE ${WINDOW} GROUP BY received_at ORDER BY received_at`,
+      query_params: { repo: window.repository, from_ms: window.fromMs, to_ms: window.toMs },
+      format: "JSONEachRow",
+      abort_signal: signal,
+    });
+    const instants = (await is.json<{ at: string; others: string }>()).map((r) => ({
+      at: Number(r.at),
+      others: Number(r.others),
+    }));
+    return trafficFigures(rows, { branch, fromMs: window.fromMs, toMs: window.toMs }, instants);
   });
 }

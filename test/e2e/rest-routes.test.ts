@@ -35,7 +35,7 @@ async function call(method: string, path: string, body?: unknown, headers: Recor
 /** Method and status of every answer checked against the OpenAPI document. */
 const checked = new Set<string>();
 
-describe("the 20 REST routes, for a repository with no queue", () => {
+describe("the unary REST routes, for a repository with no queue", () => {
   it.each([
     ["GET", "/merge-queue/branches", undefined, 200, { branches: [] }],
     [
@@ -196,6 +196,16 @@ describe("the 20 REST routes, for a repository with no queue", () => {
     const res = await call(method, repo + path, { service_yml: "queue_rules:\n  - name: default\n" });
     expect(res.status).toBe(status);
     expect(res.json).toMatchObject(expected as object);
+  });
+
+  it("POST /traffic-simulator refuses a window without traffic, naming the figure", async () => {
+    const res = await call("POST", `${repo}/traffic-simulator`, {
+      since: new Date(Date.now() - 86_400_000).toISOString(),
+      service_yml: "queue_rules:\n  - name: default\n",
+    });
+    expect(res.status).toBe(422);
+    expect(res.json).toMatchObject({ code: "failed_precondition" });
+    expect(res.json.message).toMatch(/0 pull requests entered the queue .*at least 10/);
   });
 
   it.each([["/pulls/1/simulator"], ["/simulator"], ["/configuration-simulator"]])(

@@ -1,8 +1,8 @@
 /**
  * What-if on recorded traffic end to end (issue 26, parts 4 and 5; docs/what-if.md): the real
  * server process and CLI. A history of 12 pull requests landed by merge commits is replayed
- * (`yardmaster replay`) with a CI of known duration (`sleep 5`) and two pull requests broken on
- * purpose; then `yardmaster whatif` replays the recorded traffic under the configuration that ran
+ * (`yardmaster replay`) with a CI of known duration (`sleep 8`) and the last pull request broken on
+ * purpose (`--break`); then `yardmaster whatif` replays the recorded traffic under the configuration that ran
  * and under a candidate with larger batches. Asserted:
  * - calibration: for the configuration that ran, the predicted p95 time in queue and CI runs per
  *   merge are within 15% of what the replay observed (its own report, from the log);
@@ -20,11 +20,13 @@ import { runCli, type CliResult } from "../support/cli.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
 
 const PULLS = 12;
-const BROKEN = [3, 10];
+const BROKEN = [12];
 /**
- * Batches of a fixed size, so that which pull requests share a batch depends on the arrival order
- * rather than on how fast the machine runs the queue's rounds (the replay's batches and the
- * what-if's then fall the same way); a partial batch waits at most `wait`.
+ * Batches of a fixed size checked one at a time, so that which pull requests share a batch, and
+ * which checks run, depend on the arrival order rather than on how fast the machine runs the
+ * queue's rounds (the replay's batches and the what-if's then fall the same way); a partial batch
+ * waits at most `wait`. With the last pull request broken, batches of 2 spend 7 runs on 11 merges
+ * and batches of 6 about 4.
  */
 const rule = (size: number, wait: string) =>
   [
@@ -35,11 +37,11 @@ const rule = (size: number, wait: string) =>
     "    branch_protection_injection_mode: merge",
     "    merge_method: merge",
     "merge_queue:",
-    "  max_parallel_checks: 2",
+    "  max_parallel_checks: 1",
     "",
   ].join("\n");
-const RAN = rule(4, "10 s");
-const CANDIDATE = rule(8, "20 s");
+const RAN = rule(2, "10 s");
+const CANDIDATE = rule(6, "20 s");
 
 let server: ServerProcess;
 let work: string;
@@ -73,7 +75,7 @@ beforeAll(async () => {
   const since = new Date().toISOString();
   const run = await cli([
     ...["replay", "--json", "--from", from, "--repo", "acme/traffic", "--config", path.join(work, "ran.yml")],
-    ...["--ci", "sleep 5", "--speed", "600", "--break", BROKEN.join(",")],
+    ...["--ci", "sleep 8", "--speed", "600", "--break", BROKEN.join(",")],
   ]);
   if (run.code !== 0) throw new Error(`replay failed: ${run.stderr}\n${server.output().slice(-3000)}`);
   replayed = JSON.parse(run.stdout);

@@ -127,7 +127,7 @@ export type RecordedTraffic = Message<"yardmaster.v1.RecordedTraffic"> & {
   ciP95Seconds: number;
 
   /**
-   * Median time from a passing check's end to its merge, seconds (added to each replayed run).
+   * Mean time from a passing check's end to its merge, seconds (added to each replayed run).
    *
    * @generated from field: double merge_seconds = 9;
    */
@@ -163,8 +163,8 @@ export type RecordedTraffic = Message<"yardmaster.v1.RecordedTraffic"> & {
   withdrawn: bigint;
 
   /**
-   * Time to build a check's draft before its CI starts, seconds: the lower quartile over checks
-   * of the time from the queue's previous round to the check's start (added to each replayed run).
+   * Time to build a check's draft before its CI starts, seconds: the mean over checks logged alone
+   * at their start of the time from the queue's previous round (added to each replayed run).
    *
    * @generated from field: double draft_seconds = 14;
    */
