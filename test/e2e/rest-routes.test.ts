@@ -1,6 +1,6 @@
 /**
  * The REST surface of docs/api.md against the real server process, for a repository with no queue:
- * every one of the 20 routes answers its status and body shape; bad input is refused with 422
+ * every unary route answers its status and body shape; bad input is refused with 422
  * naming the parameter; unknown paths 404; wrong methods 405 with Allow. Every answer read here
  * is also checked against the OpenAPI document the server publishes (its status declared, its
  * body valid against the schema given for it: test/support/openapi-check.ts).
