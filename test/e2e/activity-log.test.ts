@@ -178,7 +178,11 @@ describe("reading the log over REST", () => {
     ["batch_pull=1001", ["action.queue.checks_end", "action.queue.checks_start"]],
     ["event_type=action.queue.checks_not_started", ["action.queue.checks_postponed"]],
     ["outcome=pending", ["action.queue.checks_start", "action.queue.enter"]],
-    ["outcome=success&not_trigger=Rule%3A%20automatic%20merge", ["action.queue.leave", "action.queue.checks_end"]],
+    // An action's event is a success unless it carries the forge's refusal (docs/activity-log.md).
+    [
+      "outcome=success&not_trigger=Rule%3A%20automatic%20merge",
+      ["action.comment", "action.queue.leave", "action.queue.checks_end"],
+    ],
     ["trigger=%40ada", ["action.comment"]],
   ])("filters with %s", async (query, types) => {
     const res = await rest(`/v1/repos/acme/alpha/logs?${query}`);
@@ -267,7 +271,7 @@ describe("reading the log over gRPC", () => {
     expect(list.events[0]).toMatchObject({
       pullRequest: BigInt(MAX),
       type: "action.comment",
-      outcome: Outcome.neutral,
+      outcome: Outcome.success,
     });
     const agg = await grpcUnary(
       log,
