@@ -35,6 +35,9 @@ export function remoteServiceImpl(
   >;
   const impl: Record<string, (req: never, ctx: HandlerContext) => Promise<unknown>> = {};
   for (const method of service.methods) {
+    // The live streams are not forwarded (UNIMPLEMENTED here): watch on the process that runs
+    // the service (docs/api.md "Streams").
+    if (method.methodKind === "server_streaming") continue;
     if (method.methodKind !== "unary")
       throw new Error(`${service.typeName}.${method.name} streams: a remote service forwards unary RPCs only`);
     impl[method.localName] = (req, ctx) => forward(client, method, baseUrl, req, ctx);

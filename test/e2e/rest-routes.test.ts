@@ -412,6 +412,7 @@ describe("bad input", () => {
       status: "ready",
       checks: { postgresql: "ok", clickhouse: "ok" },
       outbox: { events_waiting: expect.any(Number), oldest_age_seconds: expect.any(Number) },
+      streams: { watchers: 0, buffered_messages: 0, buffered_bytes: 0 },
     });
   });
 });
