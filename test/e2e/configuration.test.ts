@@ -10,7 +10,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../support/cli.js";
+import { cliStdout } from "../support/cli.js";
 import { restCall } from "../support/rest-client.js";
 import { eventually } from "../support/eventually.js";
 import { gitWorkdir, type GitWorkdir } from "../support/git-workdir.js";
@@ -47,11 +47,7 @@ const VALID = [
 
 const api = (method: string, url: string, body?: unknown) => restCall(server, method, url, body);
 
-async function cli(...args: string[]) {
-  const res = await runCli(args, server.cliEnv);
-  expect(res.code, res.stderr).toBe(0);
-  return res.stdout.trim();
-}
+const cli = (...args: string[]) => cliStdout(server.cliEnv, args);
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), "ym-e2e-config-"));

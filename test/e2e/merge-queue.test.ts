@@ -12,7 +12,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ForgeService } from "../../gen/yardmaster/v1/forge_pb.js";
 import { QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
-import { runCli } from "../support/cli.js";
+import { cliStdout, runCli } from "../support/cli.js";
 import { restCall } from "../support/rest-client.js";
 import { grpcClient, grpcUnary } from "../support/grpc-client.js";
 import { eventually } from "../support/eventually.js";
@@ -35,11 +35,7 @@ const CONFIG = [
   "",
 ].join("\n");
 
-async function cli(...args: string[]) {
-  const res = await runCli(args, server.cliEnv);
-  expect(res.code, res.stderr).toBe(0);
-  return res.stdout.trim();
-}
+const cli = (...args: string[]) => cliStdout(server.cliEnv, args);
 
 const api = (method: string, url: string, body?: unknown) => restCall(server, method, url, body);
 

@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ForgeService } from "../../gen/yardmaster/v1/forge_pb.js";
-import { runCli } from "../support/cli.js";
+import { cliStdout } from "../support/cli.js";
 import { grpcClient, grpcUnary, type GrpcClient } from "../support/grpc-client.js";
 import { eventually } from "../support/eventually.js";
 import { gitWorkdir, type GitWorkdir } from "../support/git-workdir.js";
@@ -65,11 +65,7 @@ const CONFIG = [
   "",
 ].join("\n");
 
-async function cli(...args: string[]) {
-  const res = await runCli(args, server.cliEnv);
-  expect(res.code, res.stderr).toBe(0);
-  return res.stdout.trim();
-}
+const cli = (...args: string[]) => cliStdout(server.cliEnv, args);
 
 /**
  * Pushes a branch adding `files` (the CLI: git), then opens a pull request and queues it by comment

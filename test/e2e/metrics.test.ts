@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
-import { runCli } from "../support/cli.js";
+import { cliStdout } from "../support/cli.js";
 import { eventually } from "../support/eventually.js";
 import { gitWorkdir, type GitWorkdir } from "../support/git-workdir.js";
 import { grpcClient, grpcUnary } from "../support/grpc-client.js";
@@ -32,11 +32,7 @@ const CONFIG = [
   "",
 ].join("\n");
 
-async function cli(...args: string[]) {
-  const res = await runCli(args, server.cliEnv);
-  expect(res.code, res.stderr).toBe(0);
-  return res.stdout.trim();
-}
+const cli = (...args: string[]) => cliStdout(server.cliEnv, args);
 
 async function pullRequest(branch: string, files: Record<string, string>): Promise<number> {
   src.git("switch", "--quiet", "-c", branch, "main");

@@ -12,7 +12,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { QueueService, type WatchMergeQueueResponse } from "../../gen/yardmaster/v1/queue_pb.js";
 import { ActivityLogService } from "../../gen/yardmaster/v1/activity_log_pb.js";
-import { runCli } from "../support/cli.js";
+import { cliStdout } from "../support/cli.js";
 import { restCall } from "../support/rest-client.js";
 import { grpcClient, grpcUnary, type GrpcClient } from "../support/grpc-client.js";
 import { eventually } from "../support/eventually.js";
@@ -30,11 +30,7 @@ const CONFIG = ["queue_rules:", "  - name: default", "    batch_size: 5", '    b
   "\n",
 );
 
-async function cli(...args: string[]) {
-  const res = await runCli(args, server.cliEnv);
-  expect(res.code, res.stderr).toBe(0);
-  return res.stdout.trim();
-}
+const cli = (...args: string[]) => cliStdout(server.cliEnv, args);
 
 async function pullRequest(branch: string): Promise<number> {
   src.git("switch", "--quiet", "-c", branch, "main");

@@ -1,5 +1,6 @@
 /** Runs the real `yardmaster` CLI (bin/yardmaster.js) as a user would, capturing its output. */
 import { execFile } from "node:child_process";
+import { expect } from "vitest";
 import { BIN, ROOT } from "./server-process.js";
 
 /** How a CLI run ended: its exit status (1 when it was killed by a signal), the signal, its output. */
@@ -24,4 +25,14 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 120_0
       },
     );
   });
+}
+
+/**
+ * Runs `yardmaster <args>` with `env` and expects it to succeed (exit 0; its stderr is the
+ * assertion's message). Returns its standard output, trimmed.
+ */
+export async function cliStdout(env: NodeJS.ProcessEnv, args: string[]): Promise<string> {
+  const res = await runCli(args, env);
+  expect(res.code, res.stderr).toBe(0);
+  return res.stdout.trim();
 }
