@@ -30,7 +30,7 @@ export interface Worktree {
  *   last in cause); the temporary directories are removed then
  */
 export async function createWorktree(repo: BareRepo, sha: Sha, tempRoot: string = tmpdir()): Promise<Worktree> {
-  // Checkouts of one repository run side by side (every CI slot, and removals that prune): a
+  // Checkouts of one repository run side by side (one per CI slot) while pushes land: a
   // failed one is tried again twice, in a fresh directory, before the check is reported as an error.
   const dir = await pRetry(() => checkout(repo, sha, tempRoot), {
     retries: CHECKOUT_RETRIES,
