@@ -22,6 +22,14 @@ import { superviseEmbeddedPostgres, type SupervisedPostgres, type SupervisorLog 
 export const CONNECT_TIMEOUT_MS = 5000;
 
 /**
+ * How long a query of the API's pool may wait for its answer, ms: past it the request fails with
+ * 503 (PostgreSQL unavailable) and the connection is replaced, so a frozen server never holds a
+ * reader longer (docs/reliability.md "Database outages"). The service's own pool (runner, relay,
+ * forge) has no such limit: its work waits for the database, which it cannot do without.
+ */
+export const API_QUERY_TIMEOUT_MS = 5000;
+
+/**
  * A node-postgres pool. Timestamps come back as Date; bigint (int8) as string, so 64-bit values
  * stay exact.
  */
@@ -63,6 +71,35 @@ class PostgresClient extends pg.Client {
     if (callback) return super.connect(((err: Error | null) => callback(err && named(err))) as (err: Error) => void);
     return super.connect().catch((e: Error) => Promise.reject(named(e)));
   }
+
+  /**
+   * A query whose answer does not come within the client's `query_timeout` (a frozen server, or
+   * one that stopped answering this connection) fails with node-postgres's "Query read timeout";
+   * node-postgres then leaves the connection waiting for that answer, so every later query on it
+   * would wait too. The connection is destroyed instead: the pool drops the client when it is
+   * released and opens a new one when the server answers again (docs/reliability.md "Database
+   * outages").
+   */
+  override query(...args: unknown[]): never {
+    const drop = (e: unknown) => {
+      if (e instanceof Error && e.message === "Query read timeout") this.destroyConnection();
+    };
+    const last = args.length - 1;
+    const callback = args[last];
+    if (typeof callback === "function") {
+      args[last] = (err: Error | null, res: unknown) => {
+        if (err) drop(err);
+        callback(err, res);
+      };
+    }
+    const result = (super.query as (...a: unknown[]) => unknown)(...args);
+    if (result instanceof Promise) return result.catch((e: unknown) => Promise.reject((drop(e), e))) as never;
+    return result as never;
+  }
+
+  private destroyConnection(): void {
+    (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+  }
 }
 
 /**
@@ -98,7 +135,7 @@ export async function openDatabase(opts: {
   const poolOptions = { connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, Client: PostgresClient };
   const pool = new pg.Pool({ ...poolOptions, max: opts.maxConnections ?? 10 });
   guardConnectionErrors(pool, (e) => opts.onLog?.(`connection error: ${e.message}`));
-  const api = new pg.Pool({ ...poolOptions, max: opts.apiConnections ?? 5 });
+  const api = new pg.Pool({ ...poolOptions, query_timeout: API_QUERY_TIMEOUT_MS, max: opts.apiConnections ?? 5 });
   guardConnectionErrors(api, (e) => opts.onLog?.(`API connection error: ${e.message}`));
   return {
     pool,

@@ -1,5 +1,6 @@
 /** Public surface of services/store (PostgreSQL). */
 export {
+  API_QUERY_TIMEOUT_MS,
   CONNECT_TIMEOUT_MS,
   guardConnectionErrors,
   openDatabase,

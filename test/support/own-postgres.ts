@@ -5,7 +5,7 @@
  * valid across restarts. `stop` is PostgreSQL's fast shutdown (SIGINT: sessions are ended with
  * 57P01, what a restart of the database does to its clients).
  */
-import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { chmod, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { startEmbeddedPostgres, type EmbeddedServer } from "../../services/store/embedded-postgres.js";
@@ -19,6 +19,25 @@ export interface OwnPostgres {
   start(): Promise<void>;
   /** Stops it and removes its data directory. */
   destroy(): Promise<void>;
+  /**
+   * Sends `signal` to the postmaster and every server process it started (its sessions): SIGSTOP
+   * freezes the whole server, as a stalled host or a hung disk does; SIGCONT thaws it.
+   */
+  signal(signal: "SIGSTOP" | "SIGCONT"): Promise<void>;
+}
+
+/** The postmaster's pid and those of its children (read from /proc), postmaster first. */
+async function serverPids(dataDir: string): Promise<number[]> {
+  const postmaster = Number((await readFile(path.join(dataDir, "postmaster.pid"), "utf8")).split("\n")[0]);
+  const children: number[] = [];
+  for (const entry of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
+    // pid (comm) state ppid ...: comm may hold spaces, so read after its closing parenthesis.
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    if (ppid === postmaster) children.push(Number(entry));
+  }
+  return [postmaster, ...children];
 }
 
 export async function startOwnPostgres(): Promise<OwnPostgres> {
@@ -37,6 +56,9 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
     },
     async start() {
       server ??= await startEmbeddedPostgres(dataDir, undefined, { port });
+    },
+    async signal(signal) {
+      for (const pid of await serverPids(dataDir)) process.kill(pid, signal);
     },
     async destroy() {
       await server?.stop();
