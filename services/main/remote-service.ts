@@ -1,11 +1,13 @@
 /**
  * Split deployment (docs/deployment.md "The operational contract"): a service this process does not run is
- * reached at its URL over Connect. The proxy implements every unary RPC of the service by calling
- * the remote process with the caller's `authorization` header (the remote authenticates and
+ * reached at its URL over Connect. The proxy implements every RPC of the service by calling the
+ * remote process with the caller's `authorization` header (the remote authenticates and
  * authorizes the caller itself: the same admin key and the same token table in the shared
  * PostgreSQL), hands back its answer or its error (code and message kept), and copies the
- * response headers that the REST surface shows (`Link`, `x-yardmaster-log-lag`). The gateway
- * transcodes REST to the proxy exactly as to a local implementation.
+ * response headers that the REST surface shows (`Link`, `x-yardmaster-log-lag`). A live stream
+ * (WatchMergeQueue, WatchLogs) is relayed message by message and ends when either side does: the
+ * caller's disconnect cancels the remote call. The gateway transcodes REST (and server-sent
+ * events) to the proxy exactly as to a local implementation.
  */
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type HandlerContext } from "@connectrpc/connect";
@@ -21,28 +23,70 @@ const FORWARDED_REQUEST_HEADERS = ["authorization", "x-request-id"];
 /**
  * An implementation of `service` whose RPCs run in the Yardmaster process at `baseUrl`
  * (e.g. `http://log.internal:8080`), over Connect with the binary codec on HTTP/2.
- * A remote that cannot be reached answers UNAVAILABLE naming the service and the URL.
- * @throws Error at construction when the service has a streaming RPC (none of Yardmaster's do)
+ * A remote that cannot be reached answers UNAVAILABLE naming the service and the URL, also when a
+ * relayed stream loses it midway.
+ * @throws Error at construction when the service has a client or bidirectional streaming RPC
+ *   (none of Yardmaster's do)
  */
 export function remoteServiceImpl(
   service: DescService,
   baseUrl: string,
-): Record<string, (req: never, ctx: HandlerContext) => Promise<unknown>> {
+): Record<string, (req: never, ctx: HandlerContext) => unknown> {
   const transport = createConnectTransport({ baseUrl, httpVersion: "2", useBinaryFormat: true });
-  const client = createClient(service, transport) as unknown as Record<
-    string,
-    (req: unknown, options: object) => Promise<unknown>
-  >;
-  const impl: Record<string, (req: never, ctx: HandlerContext) => Promise<unknown>> = {};
+  const client = createClient(service, transport) as unknown as RemoteClient;
+  const impl: Record<string, (req: never, ctx: HandlerContext) => unknown> = {};
   for (const method of service.methods) {
-    // The live streams are not forwarded (UNIMPLEMENTED here): watch on the process that runs
-    // the service (docs/api.md "Streams").
-    if (method.methodKind === "server_streaming") continue;
+    if (method.methodKind === "server_streaming") {
+      impl[method.localName] = (req, ctx) => relay(client, method, baseUrl, req, ctx);
+      continue;
+    }
     if (method.methodKind !== "unary")
       throw new Error(`${service.typeName}.${method.name} streams: a remote service forwards unary RPCs only`);
     impl[method.localName] = (req, ctx) => forward(client, method, baseUrl, req, ctx);
   }
   return impl;
+}
+
+/** The Connect client of a remote service, by method name: a promise (unary) or messages (streams). */
+type RemoteClient = Record<string, (req: unknown, options: object) => Promise<unknown> | AsyncIterable<unknown>>;
+
+/** The call options of a forwarded call: the caller's headers, its cancellation, the answer's headers. */
+function callOptions(ctx: HandlerContext): object {
+  return {
+    headers: copyHeaders(ctx.requestHeader, new Headers(), FORWARDED_REQUEST_HEADERS),
+    signal: ctx.signal,
+    onHeader: (h: Headers) => void copyHeaders(h, ctx.responseHeader, FORWARDED_RESPONSE_HEADERS),
+  };
+}
+
+/** The caller's error for a remote's failure: its own error, or UNAVAILABLE when it could not be reached. */
+function remoteError(method: DescMethod, baseUrl: string, e: unknown): ConnectError {
+  const err = ConnectError.from(e);
+  // A transport failure (refused connection, reset) is the remote's absence, not the caller's fault.
+  if (err.code === Code.Unavailable || (err.code === Code.Unknown && !err.rawMessage)) {
+    return new ConnectError(
+      `${method.parent.typeName} at ${baseUrl} is unavailable: ${err.rawMessage || "no answer"}`,
+      Code.Unavailable,
+    );
+  }
+  return err;
+}
+
+/** Relays a server stream of the remote: each message as it comes, then its end or its error. */
+async function* relay(
+  client: RemoteClient,
+  method: DescMethod,
+  baseUrl: string,
+  req: unknown,
+  ctx: HandlerContext,
+): AsyncGenerator<unknown> {
+  try {
+    yield* client[method.localName]!(req, callOptions(ctx)) as AsyncIterable<unknown>;
+  } catch (e) {
+    // The caller went away: nothing to answer (the remote call was cancelled with it).
+    if (ctx.signal.aborted) return;
+    throw remoteError(method, baseUrl, e);
+  }
 }
 
 /** Copies the headers of `names` present in `from` into `to`; returns `to`. */
@@ -55,27 +99,15 @@ function copyHeaders(from: Headers, to: Headers, names: readonly string[]): Head
 }
 
 async function forward(
-  client: Record<string, (req: unknown, options: object) => Promise<unknown>>,
+  client: RemoteClient,
   method: DescMethod,
   baseUrl: string,
   req: unknown,
   ctx: HandlerContext,
 ): Promise<unknown> {
   try {
-    return await client[method.localName]!(req, {
-      headers: copyHeaders(ctx.requestHeader, new Headers(), FORWARDED_REQUEST_HEADERS),
-      signal: ctx.signal,
-      onHeader: (h: Headers) => void copyHeaders(h, ctx.responseHeader, FORWARDED_RESPONSE_HEADERS),
-    });
+    return await client[method.localName]!(req, callOptions(ctx));
   } catch (e) {
-    const err = ConnectError.from(e);
-    // A transport failure (refused connection, reset) is the remote's absence, not the caller's fault.
-    if (err.code === Code.Unavailable || (err.code === Code.Unknown && !err.rawMessage)) {
-      throw new ConnectError(
-        `${method.parent.typeName} at ${baseUrl} is unavailable: ${err.rawMessage || "no answer"}`,
-        Code.Unavailable,
-      );
-    }
-    throw err;
+    throw remoteError(method, baseUrl, e);
   }
 }

@@ -15,6 +15,7 @@ import { grpcClient, grpcUnary } from "../support/grpc-client.js";
 import { runCli } from "../support/cli.js";
 import { restCall } from "../support/rest-client.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
+import { collect, connectClient, openSse } from "../support/stream-clients.js";
 
 const ADMIN_KEY = "split-deployment-admin-key-0123456789";
 let log: ServerProcess;
@@ -94,6 +95,35 @@ describe("a front process and a log process", () => {
       client.close();
     }
   });
+
+  it("relay the log's live tail through the front, over server-sent events and Connect", async () => {
+    const url = `${front.url}/v1/repos/acme/split/logs:watch?event_type=queue.pause.create`;
+    const sse = await openSse(url, ADMIN_KEY);
+    expect(sse.status).toBe(200);
+    const ac = new AbortController();
+    const got: unknown[] = [];
+    const req = { owner: "acme", repository: "split", eventType: ["queue.pause.create"] };
+    const watching = collect(
+      connectClient(ActivityLogService, front.url, ADMIN_KEY).watchLogs(req, { signal: ac.signal }),
+      got,
+    );
+    try {
+      expect((await rest(front, "PUT", "/merge-queue/pause", { reason: "watched" })).status).toBe(200);
+      expect((await rest(front, "DELETE", "/merge-queue/pause")).status).toBe(204);
+      await eventually(async () => {
+        expect(sse.events.map((e) => JSON.parse(e.data).event.metadata?.reason)).toContain("watched");
+        expect(got.map((m: any) => m.event.metadata?.reason)).toContain("watched");
+      }, 60_000);
+      // Each relayed event carries the log process's cursor, so a reconnect resumes there.
+      expect(sse.events.every((e) => e.id === JSON.parse(e.data).cursor)).toBe(true);
+    } finally {
+      sse.close();
+      ac.abort();
+      await watching;
+    }
+    // The caller's disconnect ended the log process's stream too.
+    await eventually(async () => expect((await restCall(log, "GET", "/readyz")).json.streams.watchers).toBe(0), 10_000);
+  }, 90_000);
 
   it("keep the queue on the front only", async () => {
     expect((await rest(log, "GET", "/merge-queue/pause")).status).toBe(404);
