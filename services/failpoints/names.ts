@@ -15,6 +15,13 @@ export const FAILPOINT_NAMES = {
   effectStarted: (kind: string) => `runner.effect.${kind}.after-start`,
   /** Runner: the forge call of an effect of this kind returned; its result is not yet recorded. */
   effectPerformed: (kind: string) => `runner.effect.${kind}.after-perform`,
+  /**
+   * Runner: the forge calls of a pull request rule's action (`comment`, `label`, `backport`, ...)
+   * returned; its event and outcome are not yet recorded.
+   */
+  ruleActionPerformed: (action: string) => `runner.effect.rule_action.${action}.after-perform`,
+  /** Runner: a backport's or copy's pull request was opened on one target, its labels and assignees not yet set. */
+  copyPullOpened: (action: string) => `runner.effect.rule_action.${action}.after-pull-request`,
   /** GitHub batch merge: one pull request merged, the next not yet. */
   githubBetweenPulls: "github.merge-batch.between-pulls",
 } as const;

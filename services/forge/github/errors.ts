@@ -12,6 +12,7 @@
  * | 401, other 403 | permission |
  * | 400, 405, 422 and other 4xx | invalid |
  * | 5xx, network failure, anything unexpected | transient |
+ * | GraphQL `errors`, by the first one's `type` | {@link GRAPHQL_KINDS}; any other type transient |
  *
  * Operations that know better (a 422 "Update is not a fast forward" is a conflict, a 405 on merge
  * is a conflict or a branch protection refusal) test {@link githubStatus}/{@link githubMessage}
@@ -87,6 +88,18 @@ function kindOfStatus(status: number): ForgeError["kind"] {
   return "invalid";
 }
 
+/**
+ * GraphQL error `type`s as port kinds; any other type (INTERNAL, an unknown one, none) is transient.
+ * UNPROCESSABLE is GitHub's refusal of a mutation it understood (a draft in a repository without
+ * drafts, a pull request in a state the mutation does not apply to): retrying cannot help.
+ */
+const GRAPHQL_KINDS: Record<string, ForgeError["kind"]> = {
+  NOT_FOUND: "not_found",
+  RATE_LIMITED: "rate_limited",
+  FORBIDDEN: "permission",
+  UNPROCESSABLE: "invalid",
+};
+
 function graphqlErrorType(e: unknown): string | null {
   const errors = (e as { errors?: unknown })?.errors;
   if (!Array.isArray(errors) || errors.length === 0) return null;
@@ -117,14 +130,7 @@ export function toForgeError(e: unknown, operation: string, nowMs: number): Forg
   }
   const gqlType = graphqlErrorType(e);
   if (gqlType !== null) {
-    const kind =
-      gqlType === "NOT_FOUND"
-        ? "not_found"
-        : gqlType === "RATE_LIMITED"
-          ? "rate_limited"
-          : gqlType === "FORBIDDEN"
-            ? "permission"
-            : "transient";
+    const kind = GRAPHQL_KINDS[gqlType] ?? "transient";
     return new ForgeError(
       kind,
       `GitHub GraphQL error ${gqlType} while ${operation}: ${githubMessage(e)}`,

@@ -6,6 +6,7 @@
  * branch is gone, and a backport's branch and pull request (named after the source pull request
  * and the target) are found again.
  */
+import { FAILPOINT_NAMES, failpoint } from "../../failpoints/index.js";
 import { ForgeError, isForgeError, type MergeMethod, type PullRequestSnapshot } from "../../forge/index.js";
 import { isRetryable } from "../effect-executor.js";
 import type { RuleActionEffect } from "./effect.js";
@@ -114,8 +115,15 @@ async function copyTo(
   const { forge, repository: repo } = deps;
   const o = effect.options;
   const branch = copyBranchName(effect.action, target, pr.number);
+  const labels = Array.isArray(o.labels) ? o.labels.map(String) : [];
+  const assignees = loginsOf(o.assignees, pr);
   const existing = deps.replay ? await forge.findOpenPullRequest(repo, branch, target) : null;
-  if (existing !== null) return { to: target, pull_request_number: existing, conflicts: false };
+  if (existing !== null) {
+    // Opened by an earlier attempt, which may have stopped before its labels and assignees (both
+    // sets: setting them again is harmless). Whether that attempt conflicted is not known any more.
+    await labelAndAssign(deps, existing, labels, assignees);
+    return { to: target, pull_request_number: existing, conflicts: false };
+  }
   const commits = pr.commits.filter((c) => c.parents.length <= 1).map((c) => c.sha);
   const picked = await forge.cherryPick(repo, {
     commits,
@@ -130,10 +138,14 @@ async function copyTo(
     title: String(rendered.title ?? pr.title),
     body: String(rendered.body ?? ""),
   });
-  const labels = Array.isArray(o.labels) ? o.labels.map(String) : [];
+  await failpoint(FAILPOINT_NAMES.copyPullOpened(effect.action));
   if (picked.conflicts.length > 0 && typeof o.label_conflicts === "string") labels.push(o.label_conflicts);
-  if (labels.length > 0) await forge.addLabels(repo, number, labels);
-  const assignees = loginsOf(o.assignees, pr);
-  if (assignees.length > 0) await forge.setAssignees(repo, number, { add: assignees, remove: [] });
+  await labelAndAssign(deps, number, labels, assignees);
   return { to: target, pull_request_number: number, conflicts: picked.conflicts.length > 0 };
+}
+
+/** Adds `labels` and `assignees` (none: no call) to the copy's pull request `number`. */
+async function labelAndAssign(deps: ActionDeps, number: number, labels: string[], assignees: string[]) {
+  if (labels.length > 0) await deps.forge.addLabels(deps.repository, number, labels);
+  if (assignees.length > 0) await deps.forge.setAssignees(deps.repository, number, { add: assignees, remove: [] });
 }

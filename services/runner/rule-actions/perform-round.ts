@@ -49,6 +49,7 @@ export async function performRuleActionRow(
     effect,
   );
   await failpoint(FAILPOINT_NAMES.effectPerformed(effect.kind));
+  await failpoint(FAILPOINT_NAMES.ruleActionPerformed(effect.action));
   const receivedAt = new Date(ctx.now());
   const rows: EventRow[] = [];
   for (const e of events) {

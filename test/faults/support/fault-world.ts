@@ -52,15 +52,31 @@ export interface FaultWorld {
   cleanup(): Promise<void>;
 }
 
+/** What a scenario's repository holds besides its pull requests (defaults: the queue's). */
+export interface FaultWorldOptions {
+  /** The `.yardmaster.yml` on main (default: the queue configuration above). */
+  config?: string;
+  /** Whether each pull request is queued by a `@yardmaster queue` comment (default true). */
+  queue?: boolean;
+  /** More branches made at the initial commit (a backport's targets). */
+  branches?: string[];
+}
+
 /**
  * Starts a server with `env` (failpoints), creates the repository with `count` pull requests and
  * queues them all by comment. `check` is the local CI's command (default `true`: checks pass at once).
  */
-export async function faultWorld(count: number, env: NodeJS.ProcessEnv = {}, check = "true"): Promise<FaultWorld> {
+export async function faultWorld(
+  count: number,
+  env: NodeJS.ProcessEnv = {},
+  check = "true",
+  options: FaultWorldOptions = {},
+): Promise<FaultWorld> {
   const work = await mkdtemp(path.join(os.tmpdir(), "ym-faults-"));
   const src = await gitWorkdir(path.join(work, "source"));
   const ci = `checks:\n  - name: test\n    run: "${check}"\n`;
-  await src.commit("Initial commit", { ".yardmaster.yml": CONFIG, ".yardmaster/ci.yml": ci });
+  await src.commit("Initial commit", { ".yardmaster.yml": options.config ?? CONFIG, ".yardmaster/ci.yml": ci });
+  for (const branch of options.branches ?? []) src.git("branch", branch, "main");
   const pulls = Array.from({ length: count }, (_, i) => i + 1);
   for (const n of pulls) {
     src.git("switch", "--quiet", "-c", `pr-${n}`, "main");
@@ -118,6 +134,9 @@ export async function faultWorld(count: number, env: NodeJS.ProcessEnv = {}, che
     },
   };
   await rpc(world, "ForgeService/CreateRepository", { ...REPO, from_path: src.path, at_ref: "main" });
+  for (const branch of options.branches ?? []) {
+    await rpc(world, "ForgeService/PushBranch", { ...REPO, from_path: src.path, source_ref: branch, branch });
+  }
   for (const n of pulls) {
     const push = { ...REPO, from_path: src.path, source_ref: `pr-${n}`, branch: `pr-${n}` };
     await rpc(world, "ForgeService/PushBranch", push);
@@ -125,6 +144,7 @@ export async function faultWorld(count: number, env: NodeJS.ProcessEnv = {}, che
     const opened = await rpc(world, "ForgeService/OpenPullRequest", open);
     expect(Number(opened.pull_request.number)).toBe(n);
   }
+  if (options.queue === false) return world;
   for (const n of pulls) {
     await rpc(world, "ForgeService/CommentPullRequest", { ...REPO, number: n, body: "@yardmaster queue" });
   }

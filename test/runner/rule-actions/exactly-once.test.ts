@@ -2,7 +2,9 @@
  * Each action of a pull request rule runs exactly once per transition (docs/workflow-automation.md
  * "Exactly once"), whatever happens around it: the same webhook delivered again, a runner that dies
  * after the forge acted and before the result was committed (the next runner replays the action,
- * which looks first), two runners on one database. And two rules that undo each other's label are
+ * which looks first), two runners on one database (each its own PostgreSQL session and advisory
+ * lock, as two processes would have: comment, review and copy; then comment, label and backport on
+ * three pull requests with every action slowed once started). And two rules that undo each other's label are
  * stopped with one action.label.loop_stopped event.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -21,6 +23,15 @@ pull_request_rules:
       review:
         type: APPROVE
       copy:
+        branches: [release-1]
+  - name: ship
+    conditions: [label=ship]
+    actions:
+      comment:
+        message: "Shipping #{{ number }}"
+      label:
+        add: [shipped]
+      backport:
         branches: [release-1]
   - name: add flag
     conditions: [label=loopy, -label=flag]
@@ -117,6 +128,44 @@ describe("exactly once", () => {
     await second.drain();
     expect(await effects(n)).toEqual({ comments: 1, approvals: 1, copies: 1 });
     expect(await types(n)).toEqual(["action.comment", "action.review", "action.copy"]);
+  });
+});
+
+describe("two runners, three pull requests", () => {
+  it("comment, label and backport each act once per pull request, however the runners interleave", async () => {
+    const second = w.anotherRunner();
+    // Every action takes 50 ms once started: both runners are busy at once, the lock decides who acts.
+    armFailpoint("runner.effect.rule_action.after-start", () => new Promise((r) => setTimeout(r, 50)));
+    const numbers = [];
+    for (const name of ["ship-a", "ship-b", "ship-c"]) numbers.push(await w.pull(name, { [`${name}.txt`]: "1\n" }));
+    for (const n of numbers) {
+      await w.forge.label(REPO, n, ["ship"], []);
+      await Promise.all(
+        [w.runner, second].map((r) => r.submit({ kind: "pull_request_labeled", repo: REPO, number: n })),
+      );
+    }
+    const shipped = async (n: number) => {
+      const view = await w.forge.describePullRequest(REPO, n);
+      const backports = (await w.forge.listOpenPullRequests(REPO)).filter(
+        (p) => p.head === `yardmaster/bp/release-1/pr-${n}`,
+      );
+      return {
+        comments: view.comments.filter((c) => c.body.startsWith(`Shipping #${n}`)).length,
+        labels: view.labels.filter((l) => l === "shipped").length,
+        backports: backports.length,
+        events: (await logged(n)).map((e) => e.type).filter((t) => /comment|label|backport/.test(t)),
+      };
+    };
+    for (const n of numbers) await until(async () => (await shipped(n)).events.length >= 3);
+    await Promise.all([w.runner.drain(), second.drain()]);
+    for (const n of numbers) {
+      expect(await shipped(n), `#${n}`).toEqual({
+        comments: 1,
+        labels: 1,
+        backports: 1,
+        events: ["action.comment", "action.label", "action.backport"],
+      });
+    }
   });
 });
 
