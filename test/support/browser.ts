@@ -1,10 +1,12 @@
 /**
  * A real browser for the dashboard's tests (docs/dashboard.md "Tests"): Debian's chromium
  * (`apt-get install chromium`, done by .ci/run when missing) driven by playwright-core, and the
- * sign-in every page starts with. Screenshots go to docs/dashboard/, where docs/dashboard.md
- * shows them.
+ * sign-in every page starts with. Screenshots go to a temporary directory, or with
+ * `UPDATE_SCREENSHOTS=1` (`npm run screenshots`) to docs/dashboard/, where docs/dashboard.md shows
+ * them: a test run leaves the tracked tree as it was.
  */
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { ROOT } from "./server-process.js";
@@ -12,8 +14,11 @@ import { ROOT } from "./server-process.js";
 /** Where the distribution installs chromium. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-/** Where the tests write the screenshots shown in docs/dashboard.md. */
-export const SCREENSHOTS = path.join(ROOT, "docs", "dashboard");
+/** Where the tests write their screenshots: docs/dashboard/ (shown in docs/dashboard.md) when updating them. */
+export const SCREENSHOTS =
+  process.env.UPDATE_SCREENSHOTS === "1"
+    ? path.join(ROOT, "docs", "dashboard")
+    : path.join(os.tmpdir(), "yardmaster-screenshots");
 
 /** Launches headless chromium; throws naming the missing executable or dashboard build. */
 export async function launchBrowser(): Promise<Browser> {
@@ -52,7 +57,8 @@ export async function clickThrough(page: Page, name: string | RegExp, heading: s
   await page.getByRole("heading", { name: heading }).first().waitFor();
 }
 
-/** Writes a full-page screenshot to docs/dashboard/NAME.png. */
+/** Writes a full-page screenshot to {@link SCREENSHOTS}/NAME.png. */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
