@@ -10,6 +10,7 @@ import { TEMPLATED_OPTIONS } from "../templates/template-issues.js";
 import { renderTemplate, TemplateError, type TemplateVariables } from "../templates/template.js";
 import { templateVariables } from "../templates/variables.js";
 import { evaluateFor } from "./rule-evaluation.js";
+import { nextVerdictChange } from "./schedule-verdict.js";
 
 /** One action of a rule with its options rendered; `error` when a template failed on this pull request. */
 export interface PlannedAction {
@@ -31,6 +32,31 @@ export const QUEUE_ACTIONS: ReadonlySet<string> = new Set(["queue"]);
 /** Whether `rule` matches `pr` at `now` (its conditions all hold). */
 export function ruleMatches(rule: PullRequestRuleConfig, pr: PullRequestSnapshot, now: Date): boolean {
   return evaluateFor(rule.conditions, pr, {}, now).match === true;
+}
+
+/**
+ * The earliest instant after `now` at which the clock alone changes the verdict of one of `rules`
+ * on `pr` (its conditions, and post_check's `success_conditions` / `neutral_conditions`), the
+ * pull request's facts staying as they are: when the runner evaluates the rules again without an
+ * event (docs/workflow-automation.md "When actions run", item 6). Null when no time condition can
+ * change them.
+ */
+export function pullRulesWakeUp(
+  rules: readonly PullRequestRuleConfig[],
+  pr: PullRequestSnapshot,
+  now: Date,
+): Date | null {
+  let best: Date | null = null;
+  for (const rule of rules) {
+    const check = rule.actions.post_check ?? null;
+    const lists = [rule.conditions, check?.success_conditions, check?.neutral_conditions];
+    for (const conditions of lists) {
+      if (!Array.isArray(conditions) || conditions.length === 0) continue;
+      const at = nextVerdictChange((t) => evaluateFor(conditions as Condition[], pr, {}, t), now);
+      if (at !== null && (best === null || at.getTime() < best.getTime())) best = at;
+    }
+  }
+  return best;
 }
 
 /**
