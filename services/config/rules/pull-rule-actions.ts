@@ -6,7 +6,7 @@
 import { renderChecklist } from "../conditions/render.js";
 import type { PullRequestSnapshot } from "../conditions/pull-request-facts.js";
 import type { Condition, PullRequestRuleConfig } from "../model.js";
-import { TEMPLATED_OPTIONS } from "../templates/template-issues.js";
+import { dispatchInputs, TEMPLATED_OPTIONS } from "../templates/template-issues.js";
 import { renderTemplate, TemplateError, type TemplateVariables } from "../templates/template.js";
 import { templateVariables } from "../templates/variables.js";
 import { evaluateFor } from "./rule-evaluation.js";
@@ -60,7 +60,8 @@ export function pullRulesWakeUp(
 }
 
 /**
- * Renders the templated options of `action` (TEMPLATED_OPTIONS) for `pr`, with `extra` variables.
+ * Renders the templated options of `action` (TEMPLATED_OPTIONS, and github_actions' dispatch
+ * inputs) for `pr`, with `extra` variables.
  * A template that fails on this pull request gives `error` (the configuration loader already
  * refused templates that do not parse).
  */
@@ -81,11 +82,29 @@ export function planAction(
       out.targets = targets;
     }
     Object.assign(out, render(keys, options, templateVariables(pr, extra)));
+    if (action === "github_actions") out.workflow = renderInputs(options, templateVariables(pr, extra));
   } catch (e) {
     if (!(e instanceof TemplateError)) throw e;
     return { action, options: out, error: e.message };
   }
   return { action, options: out, error: null };
+}
+
+/** github_actions' `workflow` with every string input of `dispatch[]` rendered. @throws TemplateError naming the input */
+function renderInputs(options: Record<string, unknown> | null, vars: TemplateVariables): unknown {
+  const workflow = options?.workflow as { dispatch?: Record<string, unknown>[] } | null | undefined;
+  if (!workflow || !Array.isArray(workflow.dispatch)) return workflow;
+  const dispatch = workflow.dispatch.map((d) => ({ ...d, inputs: { ...((d.inputs as object | null) ?? {}) } }));
+  for (const [[, , j, , key], text] of dispatchInputs(options)) {
+    if (typeof text !== "string") continue;
+    try {
+      (dispatch[j as number].inputs as Record<string, unknown>)[key] = renderTemplate(text, vars);
+    } catch (e) {
+      if (e instanceof TemplateError) throw new TemplateError(`workflow.dispatch[${j}].inputs.${key}: ${e.message}`);
+      throw e;
+    }
+  }
+  return { ...workflow, dispatch };
 }
 
 /** The options `keys` of `options` rendered with `vars`. @throws TemplateError naming the option */

@@ -1,0 +1,130 @@
+/**
+ * Three real configuration files (test/fixtures/config/real-configs/, copied verbatim as each
+ * repository's `.github/yardmaster.yml`) acting on local repositories: pull requests crafted to
+ * match their rules (base branch, labels, files, author, head branch, checks, reviews, time)
+ * get the actions the files ask for, each with its activity log event, and rules that do not
+ * match do not act (docs/workflow-automation.md). The only adaptations are in the repositories:
+ * branches the files name (`master`, `release-v0.14`) exist, and the local CI declares the
+ * workflow `e2e.yml` one file dispatches. Checks of other CIs are posted as those CIs would.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CheckState } from "../../../services/forge/types.js";
+import { queueWorld, type QueueWorld, type RepoHandle } from "../queue-world.js";
+
+const FIXTURES = "test/fixtures/config/real-configs";
+const real = (file: string) => readFileSync(join(FIXTURES, file), "utf8");
+const DAY = 24 * 3_600_000;
+let ahead = 0;
+
+let w: QueueWorld;
+let bux: RepoHandle;
+let lab: RepoHandle;
+let kirami: RepoHandle;
+beforeAll(async () => {
+  w = await queueWorld("pull_request_rules: []\n", {}, { now: () => Date.now() + ahead });
+  bux = await w.repository("BuxOrg/bux", {
+    ".github/yardmaster.yml": real("BuxOrg__bux__github-mergify.yml"),
+    "go.mod": "module bux\n",
+  });
+  await bux.branch("master");
+  lab = await w.repository("instructlab/instructlab", {
+    ".github/yardmaster.yml": real("instructlab__instructlab__github-mergify.yml"),
+    ".yardmaster/ci.yml": 'checks:\n  - name: e2e.yml\n    run: "true"\n    timeout: "1 min"\n',
+    "README.md": "instructlab\n",
+  });
+  await lab.branch("release-v0.14");
+  kirami = await w.repository("A-kirami/nonebot-plugin-chatgpt", {
+    ".github/yardmaster.yml": real("A-kirami__nonebot-plugin-chatgpt__github-mergify.yml"),
+    "c.txt": "base\n",
+  });
+}, 60_000);
+afterAll(async () => w?.cleanup());
+
+async function until<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
+  return w.until(async () => {
+    const v = await probe();
+    if (v === null || v === undefined || v === false) throw new Error("not yet");
+    return v as T;
+  }, timeoutMs);
+}
+const view = (r: RepoHandle, n: number) => w.forge.describePullRequest(r.repo, n);
+/** The activity log events of pull request `n` of `r` (type and metadata), in order. */
+async function logged(r: RepoHandle, n: number, prefix = "action.") {
+  const rows = await w.db.pool.query<{ type: string; metadata: string }>(
+    "SELECT type, metadata FROM event_outbox WHERE repository = $1 AND pull_request = $2 AND type LIKE $3 ORDER BY id",
+    [r.repo, n, `${prefix}%`],
+  );
+  return rows.rows.map((e) => ({ type: e.type, metadata: JSON.parse(e.metadata) }));
+}
+const types = async (r: RepoHandle, n: number) => (await logged(r, n)).map((e) => e.type);
+/** Posts check runs of an outside CI on the pull request's head. */
+async function post(r: RepoHandle, n: number, checks: Record<string, CheckState>) {
+  const sha = (await w.forge.getPullRequest(r.repo, n)).headSha;
+  for (const [name, state] of Object.entries(checks))
+    await w.forge.postCheckRun(r.repo, { sha, name, state, description: "", detailsUrl: null, app: "ci" });
+}
+const approve = (r: RepoHandle, n: number, author: string) =>
+  w.forge.review(r.repo, n, { event: "APPROVE", body: "", author });
+const branchGone = async (r: RepoHandle, branch: string) =>
+  (await w.forge.getBranchSha(r.repo, branch).catch((e) => e))?.kind === "not_found";
+
+describe("instructlab/instructlab: labels by files and base, approvals, merge, workflow dispatch, backport", () => {
+  it("the files and the base choose the labels; the other label rules do not act", async () => {
+    const docs = await lab.pull("docs-and-tests", { "docs/guide.md": "# Guide\n", "tests/test_guide.py": "x = 1\n" });
+    const release = await lab.pull("release-fix", { "src/fix.py": "y = 2\n" }, { base: "release-v0.14" });
+    await until(async () => (await view(lab, docs)).labels.length === 2 && (await view(lab, release)).labels.length);
+    expect((await view(lab, docs)).labels.sort()).toEqual(["documentation", "testing"]);
+    expect((await view(lab, release)).labels).toEqual(["release-branch"]);
+    // Rules that remove a label the pull request does not have (ci-failure, one-approval) log nothing.
+    expect(await logged(lab, docs)).toEqual([
+      { type: "action.label", metadata: { added: ["documentation"], removed: [] } },
+      { type: "action.label", metadata: { added: ["testing"], removed: [] } },
+    ]);
+  });
+
+  it("one approval labels one-approval; the second, with DCO, lint and tests green, merges and deletes the head", async () => {
+    const n = await lab.pull("feature-x", { "src/instructlab/x.py": "x = 1\n" });
+    await post(lab, n, { DCO: "success", lint: "success", "test-workflow-complete": "success" });
+    await approve(lab, n, "alice");
+    await until(async () => (await view(lab, n)).labels.includes("one-approval"));
+    expect((await view(lab, n)).pull.state).toBe("open");
+    await approve(lab, n, "bob");
+    const merged = await until(async () => {
+      const v = await view(lab, n);
+      return v.pull.state === "merged" && !v.labels.includes("one-approval") && (await branchGone(lab, "feature-x"))
+        ? v
+        : null;
+    });
+    expect(merged.pull.mergedBy).toBe("yardmaster[bot]");
+    expect(await types(lab, n)).toEqual(["action.label", "action.merge", "action.delete_head_branch", "action.label"]);
+    expect((await logged(lab, n)).map((e) => e.metadata)).toEqual([
+      { added: ["one-approval"], removed: [] },
+      { branch: "main" },
+      { branch: "feature-x" },
+      { added: [], removed: ["one-approval"] },
+    ]);
+  });
+
+  it("e2e-trigger dispatches e2e.yml with the rendered input and is removed; the backport label backports", async () => {
+    const n = await lab.pull("needs-e2e", { "src/instructlab/y.py": "y = 1\n" });
+    await w.forge.label(lab.repo, n, ["e2e-trigger", "backport-release-v0.14"], []);
+    const backport = await until(async () =>
+      (await w.forge.listOpenPullRequests(lab.repo)).find((p) => p.head === `yardmaster/bp/release-v0.14/pr-${n}`),
+    );
+    await until(async () => !(await view(lab, n)).labels.includes("e2e-trigger"));
+    expect(backport).toMatchObject({ base: "release-v0.14", title: `Add needs-e2e (backport #${n})` });
+    expect(backport.files).toEqual(["src/instructlab/y.py"]);
+    const events = await logged(lab, n);
+    expect(events.find((e) => e.type === "action.host_actions")?.metadata).toEqual({
+      workflow: "e2e.yml",
+      inputs: { pr_or_branch: String(n) },
+    });
+    expect(events.find((e) => e.type === "action.backport")?.metadata).toMatchObject({
+      to: "release-v0.14",
+      pull_request_number: backport.number,
+      conflicts: false,
+    });
+  });
+});
