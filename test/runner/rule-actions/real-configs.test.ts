@@ -16,7 +16,7 @@ import { queueWorld, type QueueWorld, type RepoHandle } from "../queue-world.js"
 const FIXTURES = "test/fixtures/config/real-configs";
 const real = (file: string) => readFileSync(join(FIXTURES, file), "utf8");
 const DAY = 24 * 3_600_000;
-let ahead = 0;
+let ahead = 0; // ms the runners' clock is ahead of the real one
 
 let w: QueueWorld;
 let bux: RepoHandle;
@@ -126,5 +126,138 @@ describe("instructlab/instructlab: labels by files and base, approvals, merge, w
       pull_request_number: backport.number,
       conflicts: false,
     });
+  });
+});
+
+describe("A-kirami/nonebot-plugin-chatgpt: assign, request_reviews, dismiss_reviews, comment, label, review", () => {
+  const STATIC = { "DeepSource: Python": "success", "Codacy Static Code Analysis": "success" } as const;
+
+  it("a contributor's pull request: assigned to the owner, reviews requested when analysis passes, approvals dismissed on push", async () => {
+    const n = await kirami.pull("chat-history", { "chat.py": "history = []\n" });
+    await until(async () => (await view(kirami, n)).assignees.includes("A-kirami"));
+    expect((await view(kirami, n)).requestedReviewers).toEqual([]);
+    await post(kirami, n, STATIC);
+    await until(async () => (await view(kirami, n)).requestedReviewers.includes("A-kirami"));
+    await approve(kirami, n, "bob");
+    await w.runner.drain();
+    await kirami.commitOnTop("chat-history", { "chat2.py": "more = []\n" }, "ada");
+    await until(async () => (await view(kirami, n)).reviews.every((r) => r.state === "DISMISSED"));
+    expect(await logged(kirami, n)).toEqual([
+      { type: "action.assign", metadata: { added: ["A-kirami"], removed: [] } },
+      { type: "action.request_reviews", metadata: { reviewers: ["A-kirami"], team_reviewers: [] } },
+      { type: "action.dismiss_reviews", metadata: { users: ["bob"] } },
+    ]);
+    // No check failed, no conflict, not merged: no comment.
+    expect((await view(kirami, n)).comments).toEqual([]);
+  });
+
+  it("a failing static analysis gets the file's comment, rendered for the author", async () => {
+    const n = await kirami.pull("lint-errors", { "bad.py": "x=1\n" });
+    await post(kirami, n, { "DeepSource: Python": "failure" });
+    const comment = await until(async () => (await view(kirami, n)).comments[0]);
+    expect(comment.body).toContain("@ada 这个拉取请求中存在代码质量问题, 请查看状态检查中的详细报告并修复问题");
+    expect(await types(kirami, n)).toEqual(["action.assign", "action.comment"]);
+  });
+
+  it("a conflict gets the comment and the conflict label; resolved, the label goes", async () => {
+    const n = await kirami.pull("edit-c", { "c.txt": "from the pull request\n" });
+    await until(async () => (await view(kirami, n)).assignees.length === 1);
+    await kirami.commitOnTop("main", { "c.txt": "from main\n" }, "A-kirami");
+    const conflicted = await until(async () => {
+      const v = await view(kirami, n);
+      return v.labels.includes("conflict") && v.comments.length === 1 ? v : null;
+    });
+    expect(conflicted.comments[0].body).toContain("@ada 这个 PR 中发生了冲突, 请解决此冲突");
+    // main back to the common content: the pull request applies again.
+    await kirami.commitOnTop("main", { "c.txt": "base\n" }, "A-kirami");
+    await until(async () => !(await view(kirami, n)).labels.includes("conflict"));
+    expect((await logged(kirami, n)).map((e) => e.type)).toEqual([
+      "action.assign",
+      "action.comment",
+      "action.label",
+      "action.label",
+    ]);
+  });
+
+  it("the owner's pull request labelled approve is approved by the bot, queued, merged, its head deleted", async () => {
+    const n = await kirami.pull("owner-change", { "owner.py": "owner = True\n" }, { author: "A-kirami" });
+    await post(kirami, n, { ...STATIC, CodeTests: "success" });
+    await w.forge.label(kirami.repo, n, ["approve"], []);
+    const review = await until(async () => (await view(kirami, n)).reviews.find((r) => r.state === "APPROVED"));
+    expect(review.author).toBe("yardmaster[bot]");
+    const events = await logged(kirami, n);
+    expect(events.find((e) => e.type === "action.review")?.metadata).toEqual({
+      review_type: "APPROVE",
+      reviewer: null,
+      message: null,
+    });
+    expect(events.some((e) => e.type === "action.request_reviews")).toBe(false);
+    // Approved with CodeTests green: the file's queue rule merges it; merged, its head branch goes.
+    await until(
+      async () => (await view(kirami, n)).pull.state === "merged" && (await branchGone(kirami, "owner-change")),
+    );
+    const after = await logged(kirami, n);
+    expect(after.map((e) => e.type)).toEqual(expect.arrayContaining(["action.queue.enter", "action.queue.merged"]));
+    expect(after.find((e) => e.type === "action.delete_head_branch")?.metadata).toEqual({ branch: "owner-change" });
+    // The thanks go to contributors only, not to the owner.
+    expect(after.filter((e) => e.type === "action.comment")).toEqual([]);
+  });
+});
+
+describe("BuxOrg/bux: label by head branch, assign, comment, merge, delete_head_branch, close", () => {
+  it("a contributor's feature branch is labelled, assigned and welcomed; nothing else acts", async () => {
+    const n = await bux.pull("feature/widget", { "widget.go": "package bux\n" });
+    const v = await until(async () => {
+      const x = await view(bux, n);
+      return x.labels.length && x.assignees.length && x.comments.length ? x : null;
+    });
+    expect(v.labels).toEqual(["feature"]);
+    expect(v.assignees).toEqual(["mrz1836"]);
+    expect(v.comments.map((c) => c.body.split("\n")[0])).toEqual(["Welcome to our open-source project @ada! 💘"]);
+    await w.runner.drain();
+    expect(await types(bux, n)).toEqual(["action.assign", "action.label", "action.comment"]);
+    expect((await view(bux, n)).pull.state).toBe("open");
+  });
+
+  it("the maintainer's approved hotfix into master merges, is announced and its head branch deleted", async () => {
+    const n = await bux.pull("hotfix/crash", { "crash.go": "package bux\n" }, { author: "mrz1836", base: "master" });
+    await w.forge.label(bux.repo, n, ["automerge"], []);
+    await post(bux, n, { "test (1.18.x, ubuntu-latest)": "success", "Analyze (go)": "success" });
+    await until(async () => (await view(bux, n)).labels.includes("hot-fix"));
+    expect((await view(bux, n)).pull.state).toBe("open");
+    await approve(bux, n, "icellan");
+    const merged = await until(async () => {
+      const v = await view(bux, n);
+      return v.pull.state === "merged" && v.comments.length === 1 && (await branchGone(bux, "hotfix/crash")) ? v : null;
+    });
+    expect(merged.comments[0].body).toContain("✅ @mrz1836: **Add hotfix/crash** has been merged successfully.");
+    expect(await types(bux, n)).toEqual([
+      "action.assign",
+      "action.label",
+      "action.merge",
+      "action.comment",
+      "action.delete_head_branch",
+    ]);
+    expect((await logged(bux, n, "action.merge"))[0].metadata).toEqual({ branch: "master" });
+  });
+
+  it("a pull request into master untouched for 21 days is closed with the file's message and labelled stale", async () => {
+    const n = await bux.pull("docs/readme", { "README.md": "# bux\n" }, { author: "galt-tr", base: "master" });
+    const feature = (await w.forge.listOpenPullRequests(bux.repo)).find((p) => p.head === "feature/widget")!;
+    // galt-tr is a maintainer: labelled and assigned, not welcomed.
+    await until(async () => (await view(bux, n)).labels.includes("documentation"));
+    await w.runner.drain();
+    expect(await types(bux, n)).toEqual(["action.assign", "action.label"]);
+    // 22 days later, by the runner's clock alone: the file's updated-at condition fires.
+    ahead = 22 * DAY;
+    const closed = await until(async () => {
+      const v = await view(bux, n);
+      return v.pull.state === "closed" && v.labels.includes("stale") && v.comments.length === 1 ? v : null;
+    });
+    expect(closed.comments[0].body).toContain("This pull request looks stale. Feel free to reopen it");
+    expect(await types(bux, n)).toEqual(["action.assign", "action.label", "action.close", "action.label"]);
+    // The rule is for master: the stale pull request into main stays open.
+    await w.runner.drain();
+    expect((await view(bux, feature.number)).pull.state).toBe("open");
   });
 });
