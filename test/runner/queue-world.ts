@@ -60,6 +60,8 @@ export interface QueueWorld extends RepoHandle {
   comment(number: number, body: string): Promise<void>;
   /** Processes queue and CI until `done` holds (polling; real processes run in the background). */
   until<T>(done: () => Promise<T>, timeoutMs?: number): Promise<T>;
+  /** Processes queue and CI until `probe` returns a value (null, undefined and false: not yet). */
+  untilSome<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs?: number): Promise<T>;
   state(): Promise<EngineState | null>;
   /** A second runner on the same database and forge (another process in production), started. */
   anotherRunner(): QueueRunner;
@@ -159,6 +161,15 @@ export async function queueWorld(
       },
     };
   };
+  const until = <T>(done: () => Promise<T>, timeoutMs = 150_000): Promise<T> =>
+    eventually(
+      async () => {
+        await runner!.drain();
+        return done();
+      },
+      timeoutMs,
+      100,
+    );
   const main = await repository(REPO, { ".yardmaster/ci.yml": CI_FILE, ".yardmaster.yml": config, ...files });
   return {
     db,
@@ -170,16 +181,13 @@ export async function queueWorld(
     async comment(number, body) {
       await forge.commentAs(REPO, number, body, "ada");
     },
-    async until(done, timeoutMs = 150_000) {
-      return eventually(
-        async () => {
-          await runner!.drain();
-          return done();
-        },
-        timeoutMs,
-        100,
-      );
-    },
+    until,
+    untilSome: (probe, timeoutMs) =>
+      until(async () => {
+        const v = await probe();
+        if (v === null || v === undefined || v === false) throw new Error("not yet");
+        return v;
+      }, timeoutMs),
     state: () => loadQueueState<EngineState>(db.pool, REPO),
     anotherRunner: newRunner,
     async restartRunner() {

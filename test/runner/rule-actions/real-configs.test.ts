@@ -42,13 +42,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => w?.cleanup());
 
-async function until<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  return w.until(async () => {
-    const v = await probe();
-    if (v === null || v === undefined || v === false) throw new Error("not yet");
-    return v as T;
-  }, timeoutMs);
-}
+const until = <T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 30_000) =>
+  w.untilSome(probe, timeoutMs);
 const view = (r: RepoHandle, n: number) => w.forge.describePullRequest(r.repo, n);
 /** The activity log events of pull request `n` of `r` (type and metadata), in order. */
 async function logged(r: RepoHandle, n: number, prefix = "action.") {
