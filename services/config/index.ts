@@ -124,6 +124,7 @@ export { TEMPLATED_OPTIONS } from "./templates/template-issues.js";
 export {
   planAction,
   postCheckVerdict,
+  pullRulesWakeUp,
   QUEUE_ACTIONS,
   ruleMatches,
   type PlannedAction,

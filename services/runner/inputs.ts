@@ -1,14 +1,14 @@
 /**
  * What the runner's inbox holds (JSON rows of `queue_inbox`): facts reported by the forge, events
  * for the engine produced by the runner itself (results of effects, fired timers), and requests
- * to look at a check again.
+ * to look at a check, or a pull request's rules, again.
  */
 import type { ForgeEvent } from "../forge/index.js";
 import type { EngineEventInput } from "../engine/index.js";
 
 /**
  * One inbox input (the JSON of a `queue_inbox` row): a forge event to translate (ingress.ts), an
- * engine event to apply as is, or a check to evaluate again.
+ * engine event to apply as is, a check or a pull request's rules to evaluate again.
  */
 export type RunnerInput =
   | { kind: "forge"; event: ForgeEvent }
@@ -16,4 +16,6 @@ export type RunnerInput =
   /** Re-evaluate the merge conditions of a check (after it was created, or on request). */
   | { kind: "evaluate_check"; checkId: string }
   /** The scheduled freezes changed, or one began: look again at every check and at who gave way to a freeze. */
-  | { kind: "freezes_changed" };
+  | { kind: "freezes_changed" }
+  /** A time condition changed a pull request rule's verdict: evaluate the rules on that pull request (rule-actions/clock-timer.ts). */
+  | { kind: "evaluate_pull_rules"; number: number };

@@ -29,7 +29,7 @@ import { engineConfigurationInput, repositoryConfig, type RepositoryConfig } fro
 import { roundFigures, type CommittedRound } from "./round-figures.js";
 import { persistRound } from "./round-persist.js";
 import type { RuleActionEffect } from "./rule-actions/effect.js";
-import { runPullRules } from "./rule-actions/trigger.js";
+import { runPullRules, runPullRulesOnTime } from "./rule-actions/trigger.js";
 import type { RunnerContext, RunnerRequest } from "./runner-context.js";
 import { retuned } from "./traffic-tuning.js";
 
@@ -149,6 +149,7 @@ export async function applyRound(
       if (input.kind === "engine") env.emit(input.event);
       else if (input.kind === "evaluate_check") await checkResults(env, input.checkId);
       else if (input.kind === "freezes_changed") await onFreezesChanged(env);
+      else if (input.kind === "evaluate_pull_rules") await runPullRulesOnTime(env, input.number);
       else {
         await translateForgeEvent(env, input.event);
         await runPullRules(env, input.event);

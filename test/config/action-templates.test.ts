@@ -68,4 +68,25 @@ describe("action templates", () => {
     );
     expect(r.ok).toBe(true);
   });
+
+  it("render github_actions' dispatch inputs, and refuse a bad one at its line", async () => {
+    const options = { workflow: { dispatch: [{ workflow: "e2e.yml", inputs: { pr: "{{ number }}", n: 3 } }] } };
+    const plan = planAction("github_actions", options, { ...samplePullRequest(), number: 7 });
+    expect(plan.options.workflow).toEqual({ dispatch: [{ workflow: "e2e.yml", inputs: { pr: "7", n: 3 } }] });
+    const r = await loadConfiguration(
+      rule(
+        [
+          "      github_actions:",
+          "        workflow:",
+          "          dispatch:",
+          "            - workflow: e2e.yml",
+          "              inputs:",
+          '                pr: "{{ nunber }}"',
+        ].join("\n"),
+      ),
+    );
+    expect(r.ok ? [] : r.errors.map(formatConfigError)).toEqual([
+      expect.stringMatching(/unknown template variable "nunber" @ .*github_actions.*dispatch.*inputs → pr \(line 10,/),
+    ]);
+  });
 });

@@ -27,24 +27,41 @@ const execFileAsync = promisify(execFile);
 /** A CI file with one check "test" that fails when the commit holds a file named BROKEN. */
 export const CI_FILE = 'checks:\n  - name: test\n    run: "test ! -e BROKEN"\n    timeout: "1 min"\n';
 
-export interface QueueWorld {
-  db: TestDatabase;
-  forge: LocalForge;
-  runner: QueueRunner;
-  /** Forge events seen, in order. */
-  events: ForgeEvent[];
+/** Pull request options of {@link RepoHandle.pull}: defaults "Add <name>", "ada", main, "". */
+export interface PullOptions {
+  body?: string;
+  base?: string;
+  title?: string;
+  author?: string;
+}
+
+/** A repository of the local forge made from a source repository of the test. */
+export interface RepoHandle {
+  repo: string;
   /** Opens a pull request adding `files` on a branch from main's root (into `base`, default main). @returns its number */
-  pull(name: string, files: Record<string, FileChange>, options?: { body?: string; base?: string }): Promise<number>;
+  pull(name: string, files: Record<string, FileChange>, options?: PullOptions): Promise<number>;
   /** Creates `branch` at main's first commit, pushed by "ada". */
   branch(branch: string): Promise<void>;
   /** Pushes a commit adding `files` on top of the forge's `branch`, as `pusher`. @returns the new tip */
   commitOnTop(branch: string, files: Record<string, FileChange>, pusher: string): Promise<string>;
   /** The tree SHA of a commit of the forge's repository. */
   treeOf(sha: string): Promise<string>;
+}
+
+export interface QueueWorld extends RepoHandle {
+  db: TestDatabase;
+  forge: LocalForge;
+  runner: QueueRunner;
+  /** Forge events seen, in order. */
+  events: ForgeEvent[];
+  /** Adds repository `repo` (owner/name) whose main holds `files` only (no CI file unless given). */
+  repository(repo: string, files: Record<string, FileChange>): Promise<RepoHandle>;
   /** Comments as "ada". */
   comment(number: number, body: string): Promise<void>;
   /** Processes queue and CI until `done` holds (polling; real processes run in the background). */
   until<T>(done: () => Promise<T>, timeoutMs?: number): Promise<T>;
+  /** Processes queue and CI until `probe` returns a value (null, undefined and false: not yet). */
+  untilSome<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs?: number): Promise<T>;
   state(): Promise<EngineState | null>;
   /** A second runner on the same database and forge (another process in production), started. */
   anotherRunner(): QueueRunner;
@@ -102,73 +119,75 @@ export async function queueWorld(
     return r;
   };
   runner = newRunner();
-  const src = await createSourceRepo(dir, { ".yardmaster/ci.yml": CI_FILE, ".yardmaster.yml": config, ...files });
-  await forge.addRepository({ repo: REPO, fromPath: src.path, defaultBranch: null, atRef: null });
-  const forgePath = repositoryPath(join(dir, "data"), REPO);
+  const repository = async (repo: string, files: Record<string, FileChange>): Promise<RepoHandle> => {
+    const src = await createSourceRepo(dir, files);
+    await forge.addRepository({ repo, fromPath: src.path, defaultBranch: null, atRef: null });
+    const forgePath = repositoryPath(join(dir, "data"), repo);
+    const push = (sourceRef: string, branch: string, pusher: string) =>
+      forge.pushBranch({ repo, fromPath: src.path, sourceRef, branch, force: false, pusher });
+    return {
+      repo,
+      async pull(name, changes, options = {}) {
+        const sha = await src.commit(name, src.root, changes, `Add ${name}`);
+        await push(sha, name, options.author ?? "ada");
+        return forge.openPullRequest(repo, {
+          head: name,
+          base: options.base ?? "main",
+          title: options.title ?? `Add ${name}`,
+          body: options.body ?? "",
+          author: options.author ?? "ada",
+          draft: false,
+        });
+      },
+      async branch(branch) {
+        await push(src.root, branch, "ada");
+      },
+      async commitOnTop(branch, changes, pusher) {
+        const tip = await forge.getBranchSha(repo, branch);
+        await execFileAsync("git", [
+          "--git-dir",
+          src.path,
+          "fetch",
+          "--quiet",
+          forgePath,
+          `+refs/heads/${branch}:refs/heads/copy-${tip}`,
+        ]);
+        const sha = await src.commit(`copy-${tip}`, tip, changes, `Edit ${branch}`);
+        await push(sha, branch, pusher);
+        return sha;
+      },
+      async treeOf(sha) {
+        return (await execFileAsync("git", ["--git-dir", forgePath, "rev-parse", `${sha}^{tree}`])).stdout.trim();
+      },
+    };
+  };
+  const until = <T>(done: () => Promise<T>, timeoutMs = 150_000): Promise<T> =>
+    eventually(
+      async () => {
+        await runner!.drain();
+        return done();
+      },
+      timeoutMs,
+      100,
+    );
+  const main = await repository(REPO, { ".yardmaster/ci.yml": CI_FILE, ".yardmaster.yml": config, ...files });
   return {
     db,
     forge,
     runner,
     events,
-    async pull(name, changes, options = {}) {
-      const sha = await src.commit(name, src.root, changes, `Add ${name}`);
-      await forge.pushBranch({
-        repo: REPO,
-        fromPath: src.path,
-        sourceRef: sha,
-        branch: name,
-        force: false,
-        pusher: "ada",
-      });
-      return forge.openPullRequest(REPO, {
-        head: name,
-        base: options.base ?? "main",
-        title: `Add ${name}`,
-        body: options.body ?? "",
-        author: "ada",
-        draft: false,
-      });
-    },
-    async branch(branch) {
-      await forge.pushBranch({
-        repo: REPO,
-        fromPath: src.path,
-        sourceRef: src.root,
-        branch,
-        force: false,
-        pusher: "ada",
-      });
-    },
-    async commitOnTop(branch, changes, pusher) {
-      const tip = await forge.getBranchSha(REPO, branch);
-      await execFileAsync("git", [
-        "--git-dir",
-        src.path,
-        "fetch",
-        "--quiet",
-        forgePath,
-        `+refs/heads/${branch}:refs/heads/copy-${tip}`,
-      ]);
-      const sha = await src.commit(`copy-${tip}`, tip, changes, `Edit ${branch}`);
-      await forge.pushBranch({ repo: REPO, fromPath: src.path, sourceRef: sha, branch, force: false, pusher });
-      return sha;
-    },
-    async treeOf(sha) {
-      return (await execFileAsync("git", ["--git-dir", forgePath, "rev-parse", `${sha}^{tree}`])).stdout.trim();
-    },
+    ...main,
+    repository,
     async comment(number, body) {
       await forge.commentAs(REPO, number, body, "ada");
     },
-    async until(done, timeoutMs = 150_000) {
-      return eventually(
-        async () => {
-          await runner!.drain();
-          return done();
-        },
-        timeoutMs,
-        100,
-      );
-    },
+    until,
+    untilSome: (probe, timeoutMs) =>
+      until(async () => {
+        const v = await probe();
+        if (v === null || v === undefined || v === false) throw new Error("not yet");
+        return v;
+      }, timeoutMs),
     state: () => loadQueueState<EngineState>(db.pool, REPO),
     anotherRunner: newRunner,
     async restartRunner() {

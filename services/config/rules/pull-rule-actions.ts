@@ -6,10 +6,11 @@
 import { renderChecklist } from "../conditions/render.js";
 import type { PullRequestSnapshot } from "../conditions/pull-request-facts.js";
 import type { Condition, PullRequestRuleConfig } from "../model.js";
-import { TEMPLATED_OPTIONS } from "../templates/template-issues.js";
+import { dispatchInputs, TEMPLATED_OPTIONS } from "../templates/template-issues.js";
 import { renderTemplate, TemplateError, type TemplateVariables } from "../templates/template.js";
 import { templateVariables } from "../templates/variables.js";
 import { evaluateFor } from "./rule-evaluation.js";
+import { nextVerdictChange } from "./schedule-verdict.js";
 
 /** One action of a rule with its options rendered; `error` when a template failed on this pull request. */
 export interface PlannedAction {
@@ -34,7 +35,33 @@ export function ruleMatches(rule: PullRequestRuleConfig, pr: PullRequestSnapshot
 }
 
 /**
- * Renders the templated options of `action` (TEMPLATED_OPTIONS) for `pr`, with `extra` variables.
+ * The earliest instant after `now` at which the clock alone changes the verdict of one of `rules`
+ * on `pr` (its conditions, and post_check's `success_conditions` / `neutral_conditions`), the
+ * pull request's facts staying as they are: when the runner evaluates the rules again without an
+ * event (docs/workflow-automation.md "When actions run", item 6). Null when no time condition can
+ * change them.
+ */
+export function pullRulesWakeUp(
+  rules: readonly PullRequestRuleConfig[],
+  pr: PullRequestSnapshot,
+  now: Date,
+): Date | null {
+  let best: Date | null = null;
+  for (const rule of rules) {
+    const check = rule.actions.post_check ?? null;
+    const lists = [rule.conditions, check?.success_conditions, check?.neutral_conditions];
+    for (const conditions of lists) {
+      if (!Array.isArray(conditions) || conditions.length === 0) continue;
+      const at = nextVerdictChange((t) => evaluateFor(conditions as Condition[], pr, {}, t), now);
+      if (at !== null && (best === null || at.getTime() < best.getTime())) best = at;
+    }
+  }
+  return best;
+}
+
+/**
+ * Renders the templated options of `action` (TEMPLATED_OPTIONS, and github_actions' dispatch
+ * inputs) for `pr`, with `extra` variables.
  * A template that fails on this pull request gives `error` (the configuration loader already
  * refused templates that do not parse).
  */
@@ -55,11 +82,29 @@ export function planAction(
       out.targets = targets;
     }
     Object.assign(out, render(keys, options, templateVariables(pr, extra)));
+    if (action === "github_actions") out.workflow = renderInputs(options, templateVariables(pr, extra));
   } catch (e) {
     if (!(e instanceof TemplateError)) throw e;
     return { action, options: out, error: e.message };
   }
   return { action, options: out, error: null };
+}
+
+/** github_actions' `workflow` with every string input of `dispatch[]` rendered. @throws TemplateError naming the input */
+function renderInputs(options: Record<string, unknown> | null, vars: TemplateVariables): unknown {
+  const workflow = options?.workflow as { dispatch?: Record<string, unknown>[] } | null | undefined;
+  if (!workflow || !Array.isArray(workflow.dispatch)) return workflow;
+  const dispatch = workflow.dispatch.map((d) => ({ ...d, inputs: { ...((d.inputs as object | null) ?? {}) } }));
+  for (const [[, , j, , key], text] of dispatchInputs(options)) {
+    if (typeof text !== "string") continue;
+    try {
+      (dispatch[j as number].inputs as Record<string, unknown>)[key] = renderTemplate(text, vars);
+    } catch (e) {
+      if (e instanceof TemplateError) throw new TemplateError(`workflow.dispatch[${j}].inputs.${key}: ${e.message}`);
+      throw e;
+    }
+  }
+  return { ...workflow, dispatch };
 }
 
 /** The options `keys` of `options` rendered with `vars`. @throws TemplateError naming the option */

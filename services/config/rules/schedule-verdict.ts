@@ -37,3 +37,26 @@ export function scheduleVerdict(evaluateAt: (at: Date) => EvaluatedCondition, no
   }
   return { truth: false, opensAt: null };
 }
+
+/**
+ * The first instant after `now`, up to about {@link HORIZON_MS} ahead, at which conditions
+ * evaluated by `evaluateAt` (the same facts, another instant) hold where they did not at `now`, or
+ * the other way round (pending counts as not holding):
+ * the instant a pull request rule's verdict changes because of the clock alone
+ * (docs/workflow-automation.md "When actions run", item 6). Flips of a time leaf that do not change
+ * the result (a schedule under a label that is missing) are skipped. Null when no time leaf will
+ * change; when the horizon or {@link MAX_FLIPS} is reached first, the last flip looked at (the
+ * conditions are looked at again then).
+ */
+export function nextVerdictChange(evaluateAt: (at: Date) => EvaluatedCondition, now: Date): Date | null {
+  const current = evaluateAt(now);
+  let at = current.nextChangeAt;
+  for (let flips = 0; at !== null; flips++) {
+    if (flips >= MAX_FLIPS || at.getTime() - now.getTime() > HORIZON_MS) return at;
+    const later = evaluateAt(at);
+    if ((later.match === true) !== (current.match === true)) return at;
+    const next = later.nextChangeAt;
+    at = next === null ? null : new Date(Math.max(next.getTime(), at.getTime() + 1));
+  }
+  return null;
+}

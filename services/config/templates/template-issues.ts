@@ -40,17 +40,33 @@ export function templateIssues(
   const issues: SemanticIssue[] = [];
   rules.forEach((rule, i) => {
     for (const [action, options] of Object.entries(rule.actions)) {
-      for (const option of TEMPLATED_OPTIONS[action] ?? []) {
-        const text = options?.[option];
+      const texts: [(string | number)[], unknown][] = (TEMPLATED_OPTIONS[action] ?? []).map((o) => [[o], options?.[o]]);
+      if (action === "github_actions") texts.push(...dispatchInputs(options));
+      for (const [at, text] of texts) {
         if (typeof text !== "string") continue;
         const problem = templateProblem(text, [...known, ...(ACTION_VARIABLES[action] ?? [])]);
         if (problem !== null)
           issues.push({
-            path: ["pull_request_rules", i, "actions", action, option],
+            path: ["pull_request_rules", i, "actions", action, ...at],
             message: `invalid template: ${problem}`,
           });
       }
     }
   });
   return issues;
+}
+
+/**
+ * The inputs of github_actions' `workflow.dispatch[]`, each a template
+ * (https://docs.mergify.com/workflow/actions/github_actions/): its path under the action's
+ * options and its value.
+ */
+export function dispatchInputs(options: Record<string, unknown> | null): [(string | number)[], unknown][] {
+  const dispatch = (options?.workflow as { dispatch?: unknown } | null | undefined)?.dispatch;
+  if (!Array.isArray(dispatch)) return [];
+  return dispatch.flatMap((d, j) =>
+    Object.entries((d as { inputs?: Record<string, unknown> | null })?.inputs ?? {}).map(
+      ([key, value]): [(string | number)[], unknown] => [["workflow", "dispatch", j, "inputs", key], value],
+    ),
+  );
 }

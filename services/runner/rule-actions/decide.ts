@@ -121,11 +121,16 @@ async function emitAction(
   if (!claimed) return;
   let planned = preplanned ?? planAction(action, options, pr);
   if (isLabel) {
+    // Only what changes the labels: removing a label the pull request lacks is nothing to do.
+    const have = new Set(pr.labels.map((l) => l.name.toLowerCase()));
     const change = await withoutLoops(
       env,
       { number: pr.number, base: pr.base, labels: pr.labels.map((l) => l.name) },
       rule.name,
-      { add: list(options.add), remove: list(options.remove) },
+      {
+        add: list(options.add).filter((l) => !have.has(l.toLowerCase())),
+        remove: list(options.remove).filter((l) => have.has(l.toLowerCase())),
+      },
     );
     if (change.add.length === 0 && change.remove.length === 0) {
       await recordPullRuleOutcome(env.client, key, "success");

@@ -4,10 +4,13 @@
  * pushed, edited, labelled, reviewed, commented, closed); the open pull requests at a commit whose
  * checks changed; the open pull requests into a branch that moved (their `#commits-behind` and
  * `conflict` changed; a move of the default branch may change the configuration too). The queue's
- * own draft pull requests are never evaluated.
+ * own draft pull requests are never evaluated. The clock evaluates them too, at the instant a time
+ * condition changes a verdict (clock-timer.ts).
  */
+import type { PullRequestRuleConfig } from "../../config/index.js";
 import { isForgeError, type ForgeEvent, type PullRequestSnapshot } from "../../forge/index.js";
 import type { IngressEnv } from "../ingress-env.js";
+import { keepClockTimer } from "./clock-timer.js";
 import { actingRules, decidePullRules } from "./decide.js";
 
 /** Whether `pr` is one of the queue's draft pull requests (speculative checks), by number or branch prefix. */
@@ -27,12 +30,16 @@ async function pullsOf(env: IngressEnv, e: ForgeEvent): Promise<PullRequestSnaps
       if (e.after === null) return [];
       return (await env.forge.listOpenPullRequests(env.repository)).filter((p) => p.base === e.branch);
     default:
-      try {
-        return [await env.forge.getPullRequest(env.repository, e.number)];
-      } catch (err) {
-        if (isForgeError(err, "not_found")) return [];
-        throw err;
-      }
+      return pullNumbered(env, e.number);
+  }
+}
+
+async function pullNumbered(env: IngressEnv, number: number): Promise<PullRequestSnapshot[]> {
+  try {
+    return [await env.forge.getPullRequest(env.repository, number)];
+  } catch (err) {
+    if (isForgeError(err, "not_found")) return [];
+    throw err;
   }
 }
 
@@ -44,8 +51,29 @@ async function pullsOf(env: IngressEnv, e: ForgeEvent): Promise<PullRequestSnaps
 export async function runPullRules(env: IngressEnv, e: ForgeEvent): Promise<void> {
   const rules = actingRules(env);
   if (rules.length === 0) return;
-  for (const pr of await pullsOf(env, e)) {
+  await evaluate(env, rules, await pullsOf(env, e), e.kind === "pull_request_synchronized");
+}
+
+/**
+ * Evaluates the pull request rules on pull request `number` because the clock reached its timer
+ * (clock-timer.ts), in the round's transaction.
+ * @throws ForgeError when the forge cannot be read (the input is retried)
+ */
+export async function runPullRulesOnTime(env: IngressEnv, number: number): Promise<void> {
+  const rules = actingRules(env);
+  if (rules.length === 0) return;
+  await evaluate(env, rules, await pullNumbered(env, number), false);
+}
+
+async function evaluate(
+  env: IngressEnv,
+  rules: readonly PullRequestRuleConfig[],
+  pulls: readonly PullRequestSnapshot[],
+  pushed: boolean,
+): Promise<void> {
+  for (const pr of pulls) {
     if (isQueueDraft(env, pr)) continue;
-    await decidePullRules(env, pr, rules, e.kind === "pull_request_synchronized");
+    await decidePullRules(env, pr, rules, pushed);
+    await keepClockTimer(env, pr, rules);
   }
 }

@@ -74,14 +74,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => w?.cleanup());
 
-/** Polls `probe` until it returns a value (null: not yet). */
-async function until<T>(probe: () => Promise<T | null>, timeoutMs = 30_000): Promise<T> {
-  return w.until(async () => {
-    const v = await probe();
-    if (v === null) throw new Error("not yet");
-    return v;
-  }, timeoutMs);
-}
+const until = <T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 30_000) =>
+  w.untilSome(probe, timeoutMs);
 
 const events = async (n: number, type: string) =>
   (await w.loggedTypes()).filter((e) => e.pull_request === String(n) && e.type === type);

@@ -53,13 +53,8 @@ beforeAll(async () => {
 afterAll(async () => w?.cleanup());
 afterEach(() => disarmAll());
 
-async function until<T>(probe: () => Promise<T | null | false>, timeoutMs = 40_000): Promise<T> {
-  return w.until(async () => {
-    const v = await probe();
-    if (v === null || v === false) throw new Error("not yet");
-    return v as T;
-  }, timeoutMs);
-}
+const until = <T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 40_000) =>
+  w.untilSome(probe, timeoutMs);
 const logged = async (n: number) => (await w.loggedTypes()).filter((e) => e.pull_request === String(n));
 /** What the forge shows of the welcome rule's three actions on `n`. */
 async function effects(n: number) {

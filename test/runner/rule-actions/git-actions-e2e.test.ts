@@ -55,13 +55,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => w?.cleanup());
 
-async function until<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 40_000): Promise<T> {
-  return w.until(async () => {
-    const v = await probe();
-    if (v === null || v === undefined || v === false) throw new Error("not yet");
-    return v as T;
-  }, timeoutMs);
-}
+const until = <T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 40_000) =>
+  w.untilSome(probe, timeoutMs);
 const events = async (n: number, type: string) =>
   (await w.loggedTypes()).filter((e) => e.pull_request === String(n) && e.type === type);
 const pull = (n: number) => w.forge.getPullRequest(REPO, n);
