@@ -108,7 +108,8 @@ describe("exactly once", () => {
     await w.restartRunner();
     await until(async () => (await types(n)).length === 3);
     expect(await effects(n)).toEqual({ comments: 1, approvals: 1, copies: 1 });
-    expect(await types(n)).toEqual(["action.comment", "action.review", "action.copy"]);
+    // One event each; the replays after the restart may be recorded in another order.
+    expect((await types(n)).sort()).toEqual(["action.comment", "action.copy", "action.review"]);
   });
 
   it("two runners on one database run each action once", async () => {
