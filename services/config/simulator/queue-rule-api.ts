@@ -30,17 +30,65 @@ export interface QueueRuleApiConfig {
   merge_method: string;
   update_bot_account: string;
   update_method: string;
-  /**
-   * Only for a self-tuned rule (docs/self-tuning.md): the settings it runs with, chosen from the
-   * repository's observed traffic (the static defaults until there is enough of it). Seconds.
-   */
-  self_tuning?: { batch_size: { min: number; max: number }; batch_max_wait_time: number; max_parallel_checks: number };
+  /** Only for a self-tuned rule (docs/self-tuning.md "Where it shows"). */
+  self_tuning?: SelfTuningApi;
+}
+
+/** Batch size, batch wait (seconds) and parallel checks of a queue rule. */
+export interface TunableSettingsApi {
+  batch_size: { min: number; max: number };
+  batch_max_wait_time: number;
+  max_parallel_checks: number;
+}
+
+/**
+ * `self_tuning` of a self-tuned rule (docs/self-tuning.md "Where it shows"): the settings it runs
+ * with (those of {@link TunableSettingsApi}, chosen from the traffic, or the static defaults until
+ * there is enough of it), `configured` the ones the configuration gives (the static defaults,
+ * since the rule sets none), and `observed` the traffic the running settings were chosen from (null
+ * while they are the static defaults): pull requests queued per hour, the median CI duration in
+ * seconds, the failure rate (0-1) and when it was computed (RFC 3339, UTC).
+ */
+export interface SelfTuningApi extends TunableSettingsApi {
+  configured: TunableSettingsApi;
+  observed: { arrivals_per_hour: number; ci_duration: number; failure_rate: number; computed_at: string | null } | null;
+}
+
+/** The traffic a self-tuned rule's running settings were chosen from; `measuredAt` ms since the epoch (UTC). */
+export interface TunedFrom {
+  arrivalsPerHour: number;
+  ciSeconds: number;
+  failureRate: number;
+  measuredAt?: number;
 }
 
 /** The settings the queue runs with (the engine state's configuration), by queue rule name. Seconds. */
 export interface RunningSettings {
   maxParallelChecks: number;
   rules: Record<string, { batchSize: { min: number; max: number }; batchMaxWaitTime: number }>;
+  /** The traffic the self-tuned rules' settings were chosen from; null or absent: the static defaults. */
+  tunedFrom?: TunedFrom | null;
+}
+
+function selfTuning(rule: QueueRuleConfig, running: RunningSettings | null, maxParallelChecks: number): SelfTuningApi {
+  const now = running?.rules[rule.name];
+  const t = running?.tunedFrom ?? null;
+  return {
+    batch_size: now?.batchSize ?? rule.batch_size,
+    batch_max_wait_time: now?.batchMaxWaitTime ?? rule.batch_max_wait_time,
+    max_parallel_checks: running?.maxParallelChecks ?? maxParallelChecks,
+    configured: {
+      batch_size: rule.batch_size,
+      batch_max_wait_time: rule.batch_max_wait_time,
+      max_parallel_checks: maxParallelChecks,
+    },
+    observed: t && {
+      arrivals_per_hour: t.arrivalsPerHour,
+      ci_duration: t.ciSeconds,
+      failure_rate: t.failureRate,
+      computed_at: t.measuredAt === undefined ? null : new Date(t.measuredAt).toISOString(),
+    },
+  };
 }
 
 /**
@@ -56,14 +104,7 @@ export function queueRuleApiConfig(
   maxParallelChecks = 5,
 ): QueueRuleApiConfig {
   const timeout = rule.checks_timeout === "auto" ? (autoChecksTimeout ?? 0) : (rule.checks_timeout ?? 0);
-  const now = running?.rules[rule.name];
-  const tuned = rule.self_tuned
-    ? {
-        batch_size: now?.batchSize ?? rule.batch_size,
-        batch_max_wait_time: now?.batchMaxWaitTime ?? rule.batch_max_wait_time,
-        max_parallel_checks: running?.maxParallelChecks ?? maxParallelChecks,
-      }
-    : null;
+  const tuned = rule.self_tuned ? selfTuning(rule, running, maxParallelChecks) : null;
   return {
     priority: rule.priority,
     batch_size: (tuned?.batch_size ?? rule.batch_size).max,
@@ -88,7 +129,8 @@ export function queueRuleApiConfig(
 
 /**
  * `/queues/configuration`: every queue rule with its API config, in processing order (file
- * order: the first rule is tried first and ranks highest); self-tuned rules show `running`.
+ * order: the first rule is tried first and ranks highest); self-tuned rules show `running`
+ * (null: the static defaults, before the queue has run).
  */
 export function queueRulesApiConfiguration(
   config: Configuration,
