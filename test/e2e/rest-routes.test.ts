@@ -151,6 +151,7 @@ describe("the unary REST routes, for a repository with no queue", () => {
       "commit_message_template",
       "draft_bot_account",
       "merge_bot_account",
+      "max_parallel_checks",
       "merge_method",
       "priority",
       "queue_branch_merge_method",

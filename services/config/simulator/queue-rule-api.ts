@@ -16,6 +16,8 @@ export interface QueueRuleApiConfig {
   batch_size_max: number;
   /** Seconds. */
   batch_max_wait_time: number;
+  /** The queue's `merge_queue.max_parallel_checks` as it runs (one value shared by every rule). */
+  max_parallel_checks: number;
   allow_inplace_checks: boolean;
   allow_queue_branch_edit: boolean;
   /** Seconds; 0 when there is no fixed timeout (null, or "auto" without a computed value). */
@@ -95,7 +97,8 @@ function selfTuning(rule: QueueRuleConfig, running: RunningSettings | null, maxP
  * The API `config` of one queue rule.
  * @param autoChecksTimeout seconds the engine computed for `checks_timeout: auto`, if any
  * @param running the settings the queue runs with, shown for a self-tuned rule (null: not running yet)
- * @param maxParallelChecks the configuration's `merge_queue.max_parallel_checks` (static default of a self-tuned rule)
+ * @param maxParallelChecks the configuration's `merge_queue.max_parallel_checks` (static default of a self-tuned
+ *   rule), shown until the queue runs
  */
 export function queueRuleApiConfig(
   rule: QueueRuleConfig,
@@ -111,6 +114,7 @@ export function queueRuleApiConfig(
     batch_size_min: (tuned?.batch_size ?? rule.batch_size).min,
     batch_size_max: (tuned?.batch_size ?? rule.batch_size).max,
     batch_max_wait_time: tuned?.batch_max_wait_time ?? rule.batch_max_wait_time,
+    max_parallel_checks: running?.maxParallelChecks ?? maxParallelChecks,
     allow_inplace_checks: rule.allow_inplace_checks,
     allow_queue_branch_edit: rule.allow_queue_branch_edit,
     checks_timeout: timeout,
