@@ -42,7 +42,11 @@ export function tunedQueueSettings(traffic: ObservedTraffic): QueueKnobs {
   return { batchSize: { min, max }, batchMaxWaitSeconds: wait, maxParallelChecks: parallel };
 }
 
-/** Counts of a window of a repository's log (services/activity-log/observed-traffic.ts). */
+/**
+ * Counts of a window of a repository's log (services/activity-log/observed-traffic.ts). Declared
+ * again there as `TrafficSample`: activity-log/ and engine/ may not import each other
+ * (docs/architecture.md "Dependency rules"); main/ wires one as the other, so tsc checks they fit.
+ */
 export interface TrafficCounts {
   arrivals: number;
   merged: number;
