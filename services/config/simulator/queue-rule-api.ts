@@ -56,7 +56,11 @@ export interface SelfTuningApi extends TunableSettingsApi {
   observed: { arrivals_per_hour: number; ci_duration: number; failure_rate: number; computed_at: string | null } | null;
 }
 
-/** The traffic a self-tuned rule's running settings were chosen from; `measuredAt` ms since the epoch (UTC). */
+/**
+ * The traffic a self-tuned rule's running settings were chosen from, as the engine keeps it
+ * (`ObservedTraffic`, services/engine/traffic.ts; config/ may not import the engine): pull
+ * requests per hour, median CI seconds, failure rate (0-1), `measuredAt` ms since the epoch (UTC).
+ */
 export interface TunedFrom {
   arrivalsPerHour: number;
   ciSeconds: number;
@@ -96,7 +100,8 @@ function selfTuning(rule: QueueRuleConfig, running: RunningSettings | null, maxP
 /**
  * The API `config` of one queue rule.
  * @param autoChecksTimeout seconds the engine computed for `checks_timeout: auto`, if any
- * @param running the settings the queue runs with, shown for a self-tuned rule (null: not running yet)
+ * @param running the settings the queue runs with: `max_parallel_checks`, and a self-tuned rule's batch settings
+ *   and traffic (null: not running yet)
  * @param maxParallelChecks the configuration's `merge_queue.max_parallel_checks` (static default of a self-tuned
  *   rule), shown until the queue runs
  */
