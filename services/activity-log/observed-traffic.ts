@@ -8,7 +8,12 @@
  */
 import type { ClickHouseClient } from "./clickhouse-client.js";
 
-/** The traffic of a window, with the counts it was computed from. Null fields: nothing to measure. */
+/**
+ * The traffic of a window, with the counts it was computed from. Null fields: nothing to measure.
+ * The engine declares the same shape as `TrafficCounts` (activity-log/ and engine/ may not import
+ * each other: docs/architecture.md "Dependency rules"); main/ wires one as the other, so tsc checks
+ * they fit.
+ */
 export interface TrafficSample {
   /** Pull requests queued in the window. */
   arrivals: number;

@@ -39,7 +39,12 @@ export interface TrafficRow {
   endedAt: number | null;
 }
 
-/** What a queue did with traffic (observed here; predicted by engine/simulation/traffic-replay.ts). Milliseconds. */
+/**
+ * What a queue did with traffic (observed here; predicted by engine/simulation/traffic-replay.ts as
+ * `TrafficPrediction`, the same shape: activity-log/ and engine/ may not import each other,
+ * docs/architecture.md "Dependency rules"; the simulator uses one as the other, so tsc checks they
+ * fit). Milliseconds.
+ */
 export interface ObservedOutcome {
   merges: number;
   timeInQueueP50Ms: number | null;

@@ -14,6 +14,7 @@ import type {
   QueueRuleConfig,
   ScopesConfig,
 } from "../config/index.js";
+import type { ObservedTraffic } from "./traffic.js";
 
 /** One queue rule as the engine uses it. Durations in seconds, as in the configuration. */
 export interface EngineQueueRule {
@@ -63,6 +64,11 @@ export interface EngineConfig {
   defaultScopeCapacity: number | null;
   /** Partition names in file order; empty = no partitions (one "__default__" train). */
   partitions: string[];
+  /**
+   * The observed traffic the self-tuned rules' settings were chosen from (docs/self-tuning.md);
+   * null (or absent, in states saved before it existed) when no rule is tuned from traffic.
+   */
+  tunedFrom?: ObservedTraffic | null;
 }
 
 /** Sections of the effective configuration carried by a `configuration_changed` event. */
@@ -73,6 +79,8 @@ export interface ConfigurationInput {
   priority_rules: PriorityRuleConfig[];
   scopes: ScopesConfig | null;
   partition_rules: PartitionRuleConfig[];
+  /** The traffic the self-tuned rules' settings were chosen from (tuning.ts `tunedConfiguration`); absent: none. */
+  tuned_from?: ObservedTraffic;
 }
 
 /** The partition of pull requests when no partition rules exist (docs/domain.md §1.5). */
@@ -148,6 +156,7 @@ export function projectConfiguration(input: ConfigurationInput): EngineConfig {
     scopeCapacities: { ...(input.scopes?.capacities ?? {}) },
     defaultScopeCapacity: input.scopes?.default_capacity ?? null,
     partitions: input.partition_rules.map((p) => p.name),
+    tunedFrom: input.tuned_from ?? null,
   };
 }
 

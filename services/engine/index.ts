@@ -74,9 +74,9 @@ export {
   observedTraffic,
   tunedConfiguration,
   tunedQueueSettings,
-  type ObservedTraffic,
   type TrafficCounts,
 } from "./tuning.js";
+export type { ObservedTraffic } from "./traffic.js";
 export {
   replayTraffic,
   nearestRank,

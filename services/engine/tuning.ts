@@ -18,16 +18,7 @@
  */
 import type { ConfigurationInput } from "./config.js";
 import type { QueueKnobs } from "./simulation/configurations.js";
-
-/** Observed traffic of a repository. */
-export interface ObservedTraffic {
-  /** λ: pull requests queued per hour. */
-  arrivalsPerHour: number;
-  /** D: typical (median) CI duration of a check, seconds. */
-  ciSeconds: number;
-  /** p: share of resolved pull requests that failed their checks (0-1). */
-  failureRate: number;
-}
+import type { ObservedTraffic } from "./traffic.js";
 
 const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));
 
@@ -51,7 +42,11 @@ export function tunedQueueSettings(traffic: ObservedTraffic): QueueKnobs {
   return { batchSize: { min, max }, batchMaxWaitSeconds: wait, maxParallelChecks: parallel };
 }
 
-/** Counts of a window of a repository's log (services/activity-log/observed-traffic.ts). */
+/**
+ * Counts of a window of a repository's log (services/activity-log/observed-traffic.ts). Declared
+ * again there as `TrafficSample`: activity-log/ and engine/ may not import each other
+ * (docs/architecture.md "Dependency rules"); main/ wires one as the other, so tsc checks they fit.
+ */
 export interface TrafficCounts {
   arrivals: number;
   merged: number;
@@ -86,8 +81,9 @@ export function observedTraffic(counts: TrafficCounts): ObservedTraffic | null {
 /**
  * The configuration with the settings of its self-tuned queue rules (`self_tuned`, set by the
  * configuration module when a rule sets no batch size, wait or parallelism) chosen for `traffic`;
- * `max_parallel_checks` is tuned too when any rule is. Unchanged when `traffic` is null or no rule
- * is self-tuned.
+ * `max_parallel_checks` is tuned too when any rule is, and `tuned_from` records `traffic` (the
+ * engine keeps it with the settings, for the API: docs/self-tuning.md "Where it shows").
+ * Unchanged when `traffic` is null or no rule is self-tuned.
  */
 export function tunedConfiguration(input: ConfigurationInput, traffic: ObservedTraffic | null): ConfigurationInput {
   if (traffic === null || !input.queue_rules.some((r) => r.self_tuned)) return input;
@@ -98,5 +94,6 @@ export function tunedConfiguration(input: ConfigurationInput, traffic: ObservedT
       r.self_tuned ? { ...r, batch_size: knobs.batchSize, batch_max_wait_time: knobs.batchMaxWaitSeconds } : r,
     ),
     merge_queue: { ...input.merge_queue, max_parallel_checks: knobs.maxParallelChecks },
+    tuned_from: traffic,
   };
 }

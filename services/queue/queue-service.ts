@@ -11,7 +11,6 @@ import { create } from "@bufbuild/protobuf";
 import { GetMergeQueueStatusResponseSchema, type QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
 import { DomainError, invalidField } from "../contracts/index.js";
 import {
-  autoChecksTimeoutMs,
   branchesWithQueue,
   dequeueImpact,
   NotQueuedError,
@@ -22,13 +21,7 @@ import {
 } from "../engine/index.js";
 import { storedRepositoryConfig, type QueueRunner } from "../runner/index.js";
 import type { ForgePort } from "../forge/index.js";
-import {
-  formatConfigError,
-  queueRuleApiConfig,
-  queueRulesApiConfiguration,
-  renderChecklist,
-  type Configuration,
-} from "../config/index.js";
+import { formatConfigError, queueRulesApiConfiguration, renderChecklist, type Configuration } from "../config/index.js";
 import { baseRefsInWindow, type ChangeFeed } from "../store/index.js";
 import { fullName, type RepoRequest } from "./caller.js";
 import { watchMergeQueueHandler } from "./watch-status.js";
@@ -39,13 +32,8 @@ import { pauseHandlers, type PauseDeps } from "./pause-handlers.js";
 import { evaluatedMergeConditions, mergeabilityDetail, readsOnce } from "./pull-detail.js";
 import { queueStateSnapshots, type QueueStateReads } from "./state-snapshots.js";
 import { statusAnswers } from "./status-answers.js";
+import { autoSeconds, ruleApiConfig, runningSettings } from "./rule-config.js";
 import { queuedPullRequest, status, ts } from "./view-mapping.js";
-
-/** `checks_timeout: auto` as the engine computes it from `state`, in whole seconds; null until known. */
-function autoSeconds(state: EngineState): number | null {
-  const ms = autoChecksTimeoutMs(state);
-  return ms === null ? null : Math.round(ms / 1000);
-}
 
 /**
  * What {@link createQueueService} needs besides the pause deps: the queue runner (writes), the
@@ -149,7 +137,6 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
       if (!view) throw notQueued(req.prNumber);
       const repo = fullName(req);
       const config = await configuration(repo).catch(() => null);
-      const rule = config?.queue_rules.find((r) => r.name === view.queueRuleName);
       return {
         number: req.prNumber,
         queuedAt: ts(view.queuedAt),
@@ -158,10 +145,7 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
         priorityRuleName: view.priorityRuleName ?? "",
         queueRuleName: view.queueRuleName,
         checksTimeoutAt: ts(view.checksTimeoutAt),
-        queueRule: {
-          name: view.queueRuleName,
-          config: rule ? (queueRuleApiConfig(rule, autoSeconds(s!)) as never) : {},
-        },
+        queueRule: { name: view.queueRuleName, config: ruleApiConfig(config, view.queueRuleName, s!) },
         mergeabilityCheck: view.mergeabilityCheck
           ? await mergeabilityDetail({ forge: deps.forge, repository: repo, config, now: new Date(now()) }, s!, view)
           : undefined,
@@ -199,12 +183,7 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
     async getQueuesConfiguration(req) {
       const [config, s] = await Promise.all([configuration(fullName(req)), state(req)]);
       // docs/self-tuning.md: a self-tuned rule shows the settings the engine runs with.
-      const running = s && {
-        maxParallelChecks: s.config.maxParallelChecks,
-        rules: Object.fromEntries(
-          s.config.queueRules.map((r) => [r.name, { batchSize: r.batchSize, batchMaxWaitTime: r.batchMaxWaitTime }]),
-        ),
-      };
+      const running = s && runningSettings(s);
       return { configuration: queueRulesApiConfiguration(config, s ? autoSeconds(s) : null, running) as never };
     },
     async listQueues(req) {
@@ -212,7 +191,6 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
       if (!s) return { queues: [] };
       const repo = fullName(req);
       const config = await configuration(repo).catch(() => null);
-      const auto = autoSeconds(s);
       const evaluation = { forge: readsOnce(deps.forge), repository: repo, config, now: new Date(now()) };
       const listing = queueListing(s, now());
       return {
@@ -221,7 +199,6 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
             branch: q.branch,
             pullRequests: await Promise.all(
               q.pullRequests.map(async (p) => {
-                const rule = config?.queue_rules.find((r) => r.name === p.queueRuleName);
                 const checked = p.mergeabilityCheck
                   ? await evaluatedMergeConditions(evaluation, s, {
                       number: p.number,
@@ -233,7 +210,7 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
                   : null;
                 return queuedPullRequest(
                   p,
-                  { name: p.queueRuleName, config: rule ? (queueRuleApiConfig(rule, auto) as never) : {} },
+                  { name: p.queueRuleName, config: ruleApiConfig(config, p.queueRuleName, s) },
                   checked ? renderChecklist(checked) : "",
                 );
               }),

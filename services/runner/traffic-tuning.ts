@@ -61,7 +61,8 @@ export class TrafficTuning {
   private async refresh(repository: string, at: number, previous: ObservedTraffic | null): Promise<void> {
     let traffic = previous;
     try {
-      traffic = observedTraffic(await this.read(repository, new Date(at - TUNING_WINDOW_MS), new Date(at)));
+      const observed = observedTraffic(await this.read(repository, new Date(at - TUNING_WINDOW_MS), new Date(at)));
+      traffic = observed && { ...observed, measuredAt: at };
     } catch (err) {
       this.log.warn({ repository, err }, "reading the traffic for the self-tuning default failed: last settings kept");
     }
@@ -72,7 +73,9 @@ export class TrafficTuning {
 
 /**
  * The configuration the engine should run with for `input` under `traffic`, or null when `state`
- * already runs with its tuned settings (batch size, wait, parallel checks of the self-tuned rules).
+ * already runs with its tuned settings (batch size, wait, parallel checks of the self-tuned rules)
+ * chosen from this very read of the traffic (same `measuredAt`): a newer read is recorded even when
+ * it chooses the same settings, so the API shows when the settings were last computed.
  */
 export function retuned(
   state: EngineState,
@@ -83,6 +86,7 @@ export function retuned(
   const tuned = tunedConfiguration(input, traffic);
   if (tuned === input) return null;
   const same =
+    state.config.tunedFrom?.measuredAt === traffic.measuredAt &&
     state.config.maxParallelChecks === tuned.merge_queue.max_parallel_checks &&
     tuned.queue_rules.every((r) => {
       const now = state.config.queueRules.find((q) => q.name === r.name);

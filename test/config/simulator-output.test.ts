@@ -245,6 +245,7 @@ describe("queue rule API config", () => {
       batch_size_min: 1,
       batch_size_max: 4,
       batch_max_wait_time: 120,
+      max_parallel_checks: 5,
       allow_inplace_checks: true,
       allow_queue_branch_edit: false,
       checks_timeout: 3600,

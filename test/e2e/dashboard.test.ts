@@ -6,14 +6,26 @@
  * - the queue page shows batches appear, then empty as their pull requests merge, without a reload;
  * - pausing from the page shows the banner, and `GET merge-queue/pause` agrees; so does unpausing;
  * - a facet filter on the log page shows the counts `/logs/aggregate` answers for that filter;
- * - the simulator page shows a configuration error at its line and column.
+ * - the simulator page shows a configuration error at its line and column;
+ * - a second repository, self-tuned with a week of recorded traffic (test/support/recorded-traffic.ts),
+ *   answers the same tuned settings and traffic on `/queues`, the queued pull request and
+ *   `/queues/configuration` (docs/self-tuning.md "Where it shows"), and its configuration page
+ *   shows them.
  * Each page's screenshot is written to docs/dashboard/ (shown in docs/dashboard.md).
  */
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ForgeService } from "../../gen/yardmaster/v1/forge_pb.js";
 import type { ReplayReport } from "../../services/main/replay/index.js";
 import { clickThrough, launchBrowser, screenshot, signedInPage } from "../support/browser.js";
 import { runCli, type CliResult } from "../support/cli.js";
+import { eventually } from "../support/eventually.js";
+import { gitWorkdir } from "../support/git-workdir.js";
+import { grpcClient, grpcUnary, type GrpcClient } from "../support/grpc-client.js";
+import { appendRecordedTraffic, RECORDED } from "../support/recorded-traffic.js";
 import { ROOT, startServerProcess, type ServerProcess } from "../support/server-process.js";
 
 const REPO = "demo/dash";
@@ -23,8 +35,8 @@ let page: Page;
 let loads: () => number;
 let replay: Promise<CliResult>;
 
-async function api(method: string, route: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${server.url}/v1/repos/${REPO}/${route}`, {
+async function api(method: string, route: string, body?: unknown, repo = REPO): Promise<any> {
+  const res = await fetch(`${server.url}/v1/repos/${repo}/${route}`, {
     method,
     headers: { authorization: `Bearer ${server.adminKey}`, "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -133,6 +145,109 @@ describe("the dashboard, live on a replayed repository", () => {
     await page.locator(`li.bad-line[data-line="${at[1]}"]`).waitFor();
     expect(await page.locator("li.bad-line").count()).toBe(1);
     await screenshot(page, "configuration");
+    expect(loads()).toBe(1);
+  });
+});
+
+describe("a self-tuned repository with a week of recorded traffic", () => {
+  const TUNED = "demo/tuned";
+  const at = { owner: "demo", repository: "tuned" };
+  let work: string;
+  let forge: GrpcClient;
+  let number: bigint;
+  const comment = (body: string) => grpcUnary(forge, "commentPullRequest", { ...at, number, body }, server.adminKey);
+  const ruleConfig = async () => (await api("GET", "queues/configuration", undefined, TUNED)).json.configuration[0];
+
+  beforeAll(async () => {
+    await appendRecordedTraffic(server, TUNED);
+    work = await mkdtemp(path.join(os.tmpdir(), "ym-e2e-tuned-"));
+    const src = await gitWorkdir(path.join(work, "tuned"));
+    // No batch size, wait or parallelism: self-tuned (docs/self-tuning.md).
+    await src.commit("Initial commit", {
+      "README.md": "tuned\n",
+      ".yardmaster.yml": "queue_rules:\n  - name: default\n",
+    });
+    src.git("switch", "--quiet", "-c", "feature", "main");
+    await src.commit("Add a file", { "feature.txt": "1\n" });
+    src.git("switch", "--quiet", "main");
+    forge = grpcClient(ForgeService, `127.0.0.1:${server.port}`);
+    await grpcUnary(forge, "createRepository", { ...at, fromPath: src.path }, server.adminKey);
+    const opened = { ...at, head: "feature", base: "main", title: "Add a file" };
+    number = (await grpcUnary(forge, "openPullRequest", opened, server.adminKey)).pullRequest.number;
+    // The first round reads the traffic in the background; a later one applies what it chooses.
+    await eventually(
+      async () => {
+        await comment("a comment, so the repository has a round");
+        expect((await ruleConfig()).config.self_tuning.observed).not.toBeNull();
+      },
+      60_000,
+      1000,
+    );
+    await comment("@yardmaster queue");
+  }, 180_000);
+  afterAll(async () => {
+    forge?.close();
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it("answers the same tuned settings on /queues, the pull request and /queues/configuration", async () => {
+    const rule = await ruleConfig();
+    expect(rule.name).toBe("default");
+    const statics = { batch_size: { min: 1, max: 1 }, batch_max_wait_time: 30, max_parallel_checks: 5 };
+    // λ·D = 8, p = 0.05: batches {2, 4}, a wait of D/3, 6 checks (docs/self-tuning.md "The choice").
+    const tuned = { batch_size: { min: 2, max: 4 }, batch_max_wait_time: 600, max_parallel_checks: 6 };
+    expect(rule.config).toMatchObject({
+      batch_size: 4,
+      batch_size_min: 2,
+      batch_size_max: 4,
+      batch_max_wait_time: 600,
+    });
+    expect(rule.config.max_parallel_checks).toBe(6);
+    expect(rule.config.self_tuning).toEqual({
+      ...tuned,
+      configured: statics,
+      observed: {
+        arrivals_per_hour: RECORDED.arrivalsPerHour,
+        ci_duration: RECORDED.ciSeconds,
+        failure_rate: RECORDED.failureRate,
+        computed_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+      },
+    });
+    // The lone pull request waits up to 10 minutes for a second one: it stays queued meanwhile.
+    const listed = await eventually(async () => {
+      const q = (await api("GET", "queues", undefined, TUNED)).json;
+      expect(q.queues[0].pull_requests.map((p: any) => p.number)).toEqual([Number(number)]);
+      return q.queues[0].pull_requests[0];
+    }, 30_000);
+    expect(listed.queue_rule).toEqual(rule);
+    const detail = await api("GET", `merge-queue/pull/${number}`, undefined, TUNED);
+    expect(detail.status).toBe(200);
+    expect(detail.json.queue_rule).toEqual(rule);
+  });
+
+  it("shows the running settings, the configured ones and the traffic on the configuration page", async () => {
+    const rule = await ruleConfig();
+    await clickThrough(page, "Yardmaster", "Repositories");
+    await page.getByLabel("Add a repository").fill(TUNED);
+    await page.getByRole("button", { name: "Add" }).click();
+    await clickThrough(page, TUNED, TUNED);
+    await clickThrough(page, "Configuration", /^Configuration$/);
+    const section = page.locator('section[data-rule="default"]');
+    const row = (label: string) =>
+      section.getByTestId("rule-settings").getByRole("row", { name: new RegExp(`^${label}`) });
+    const cells = async (label: string) => (await row(label).getByRole("cell").allInnerTexts()).map((t) => t.trim());
+    await section.getByTestId("self-tuning").getByText("Chosen by self-tuning").waitFor();
+    expect(await cells("Batch size")).toEqual(["2–4", "1–1"]);
+    expect(await cells("Batch max wait time")).toEqual(["10 min", "30 s"]);
+    expect(await cells("Max parallel checks")).toEqual(["6", "5"]);
+    expect(await cells("Checks timeout")).toEqual(["none", "none"]);
+    const tuning = section.getByTestId("self-tuning");
+    expect(await tuning.getByTestId("arrival-rate").textContent()).toBe("16.0 pull requests per hour");
+    expect(await tuning.getByTestId("ci-duration").textContent()).toBe("30 min");
+    expect(await tuning.getByTestId("failure-rate").textContent()).toBe("5.0%");
+    const computed = await tuning.getByTestId("computed-at").locator("time").getAttribute("datetime");
+    expect(computed).toBe(rule.config.self_tuning.observed.computed_at);
+    await screenshot(page, "configuration-self-tuned");
     expect(loads()).toBe(1);
   });
 });

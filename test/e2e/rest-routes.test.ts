@@ -150,6 +150,7 @@ describe("the unary REST routes, for a repository with no queue", () => {
       "checks_timeout",
       "commit_message_template",
       "draft_bot_account",
+      "max_parallel_checks",
       "merge_bot_account",
       "merge_method",
       "priority",
@@ -160,11 +161,8 @@ describe("the unary REST routes, for a repository with no queue", () => {
       "update_method",
     ]);
     // docs/self-tuning.md: the default rule is self-tuned; with no traffic yet, the static defaults.
-    expect(res.json.configuration[0].config.self_tuning).toEqual({
-      batch_size: { min: 1, max: 1 },
-      batch_max_wait_time: 30,
-      max_parallel_checks: 5,
-    });
+    const statics = { batch_size: { min: 1, max: 1 }, batch_max_wait_time: 30, max_parallel_checks: 5 };
+    expect(res.json.configuration[0].config.self_tuning).toEqual({ ...statics, configured: statics, observed: null });
   });
 
   it("PUT /merge-queue/pause and PUT /queue/pause answer the pause, DELETE answers 204 with an empty body", async () => {

@@ -2,7 +2,8 @@
  * The runner's side of the self-tuning default (services/runner/traffic-tuning.ts,
  * docs/self-tuning.md): traffic read at most every 15 minutes, a failed read keeping the last
  * traffic, and a round told to apply new settings only when the traffic chooses settings the engine
- * does not run with yet, for self-tuned rules only.
+ * does not run with yet or comes from a newer read (kept in the engine state for the API), for
+ * self-tuned rules only.
  */
 import pino from "pino";
 import { describe, expect, it } from "vitest";
@@ -46,7 +47,7 @@ describe("the traffic of the self-tuning default", () => {
     expect(tuning.traffic("acme/app")).toBeNull(); // the first read runs in the background
     await tuning.settled();
     const first = tuning.traffic("acme/app");
-    expect(first).toMatchObject({ arrivalsPerHour: 16, ciSeconds: 1800 });
+    expect(first).toMatchObject({ arrivalsPerHour: 16, ciSeconds: 1800, measuredAt: 0 });
     now += TUNING_REFRESH_MS - 1;
     tuning.traffic("acme/app");
     await tuning.settled();
@@ -69,6 +70,18 @@ describe("a round's retuning", () => {
     expect(next?.queue_rules[0]).toMatchObject({ batch_size: { min: 2, max: 4 }, batch_max_wait_time: 600 });
     expect(next?.merge_queue.max_parallel_checks).toBe(6);
     expect(retuned(createState("acme/app", next!), input(true), traffic)).toBeNull();
+  });
+
+  it("keeps the traffic the settings came from in the engine state, and records a newer read", () => {
+    const read = { ...traffic, measuredAt: Date.UTC(2026, 10, 26, 17) };
+    const state = createState("acme/app", retuned(createState("acme/app", input(true)), input(true), read)!);
+    expect(state.config.tunedFrom).toEqual(read);
+    expect(retuned(state, input(true), read)).toBeNull();
+    // 15 minutes later the traffic chooses the same settings: the newer read is recorded all the same.
+    const later = { ...traffic, arrivalsPerHour: 16.5, measuredAt: read.measuredAt + TUNING_REFRESH_MS };
+    const next = retuned(state, input(true), later);
+    expect(next?.queue_rules[0]).toMatchObject({ batch_size: { min: 2, max: 4 }, batch_max_wait_time: 600 });
+    expect(createState("acme/app", next!).config.tunedFrom).toEqual(later);
   });
 
   it("leaves rules that set their own settings, and queues without enough traffic, alone", () => {

@@ -28,3 +28,14 @@ export function relative(d: Date | undefined, now = Date.now()): string {
           : `${Math.round(abs / 3600)} h`;
   return text === "now" ? text : s > 0 ? `in ${text}` : `${text} ago`;
 }
+
+/** A number of seconds as "45 s", "10 min", "1 h 5 min". */
+export function duration(seconds: number): string {
+  const s = Math.round(seconds);
+  if (s < 60) return `${s} s`;
+  const parts = [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60];
+  return parts
+    .map((n, i) => (n ? `${n} ${["h", "min", "s"][i]}` : ""))
+    .filter(Boolean)
+    .join(" ");
+}

@@ -1434,7 +1434,14 @@ export const GetQueuedPullRequestResponseSchema: GenMessage<GetQueuedPullRequest
   messageDesc(file_yardmaster_v1_queue, 36);
 
 /**
- * A queue rule with its effective configuration (keys of docs/configuration.md "API output of queue rules").
+ * A queue rule with the configuration its queue runs with: the keys of docs/configuration.md "API
+ * output of queue rules", durations in seconds; the same on every route that shows a queue rule.
+ * A self-tuned rule (docs/self-tuning.md "Where it shows") shows the batch size and wait it runs
+ * with and one more key, `self_tuning`: the running `batch_size` {min, max},
+ * `batch_max_wait_time` (seconds) and `max_parallel_checks`; `configured`, the same three as the
+ * configuration gives them (the static defaults); and `observed`, the traffic they were chosen
+ * from, {arrivals_per_hour (pull requests queued per hour), ci_duration (median, seconds),
+ * failure_rate (0-1), computed_at (RFC 3339, UTC)}, null while they are the static defaults.
  *
  * @generated from message yardmaster.v1.QueueRule
  */

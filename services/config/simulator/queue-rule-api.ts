@@ -16,6 +16,8 @@ export interface QueueRuleApiConfig {
   batch_size_max: number;
   /** Seconds. */
   batch_max_wait_time: number;
+  /** The queue's `merge_queue.max_parallel_checks` as it runs (one value shared by every rule). */
+  max_parallel_checks: number;
   allow_inplace_checks: boolean;
   allow_queue_branch_edit: boolean;
   /** Seconds; 0 when there is no fixed timeout (null, or "auto" without a computed value). */
@@ -30,24 +32,78 @@ export interface QueueRuleApiConfig {
   merge_method: string;
   update_bot_account: string;
   update_method: string;
-  /**
-   * Only for a self-tuned rule (docs/self-tuning.md): the settings it runs with, chosen from the
-   * repository's observed traffic (the static defaults until there is enough of it). Seconds.
-   */
-  self_tuning?: { batch_size: { min: number; max: number }; batch_max_wait_time: number; max_parallel_checks: number };
+  /** Only for a self-tuned rule (docs/self-tuning.md "Where it shows"). */
+  self_tuning?: SelfTuningApi;
+}
+
+/** Batch size, batch wait (seconds) and parallel checks of a queue rule. */
+export interface TunableSettingsApi {
+  batch_size: { min: number; max: number };
+  batch_max_wait_time: number;
+  max_parallel_checks: number;
+}
+
+/**
+ * `self_tuning` of a self-tuned rule (docs/self-tuning.md "Where it shows"): the settings it runs
+ * with (those of {@link TunableSettingsApi}, chosen from the traffic, or the static defaults until
+ * there is enough of it), `configured` the ones the configuration gives (the static defaults,
+ * since the rule sets none), and `observed` the traffic the running settings were chosen from (null
+ * while they are the static defaults): pull requests queued per hour, the median CI duration in
+ * seconds, the failure rate (0-1) and when it was computed (RFC 3339, UTC).
+ */
+export interface SelfTuningApi extends TunableSettingsApi {
+  configured: TunableSettingsApi;
+  observed: { arrivals_per_hour: number; ci_duration: number; failure_rate: number; computed_at: string | null } | null;
+}
+
+/**
+ * The traffic a self-tuned rule's running settings were chosen from, as the engine keeps it
+ * (`ObservedTraffic`, services/engine/traffic.ts; config/ may not import the engine): pull
+ * requests per hour, median CI seconds, failure rate (0-1), `measuredAt` ms since the epoch (UTC).
+ */
+export interface TunedFrom {
+  arrivalsPerHour: number;
+  ciSeconds: number;
+  failureRate: number;
+  measuredAt?: number;
 }
 
 /** The settings the queue runs with (the engine state's configuration), by queue rule name. Seconds. */
 export interface RunningSettings {
   maxParallelChecks: number;
   rules: Record<string, { batchSize: { min: number; max: number }; batchMaxWaitTime: number }>;
+  /** The traffic the self-tuned rules' settings were chosen from; null or absent: the static defaults. */
+  tunedFrom?: TunedFrom | null;
+}
+
+function selfTuning(rule: QueueRuleConfig, running: RunningSettings | null, maxParallelChecks: number): SelfTuningApi {
+  const now = running?.rules[rule.name];
+  const t = running?.tunedFrom ?? null;
+  return {
+    batch_size: now?.batchSize ?? rule.batch_size,
+    batch_max_wait_time: now?.batchMaxWaitTime ?? rule.batch_max_wait_time,
+    max_parallel_checks: running?.maxParallelChecks ?? maxParallelChecks,
+    configured: {
+      batch_size: rule.batch_size,
+      batch_max_wait_time: rule.batch_max_wait_time,
+      max_parallel_checks: maxParallelChecks,
+    },
+    observed: t && {
+      arrivals_per_hour: t.arrivalsPerHour,
+      ci_duration: t.ciSeconds,
+      failure_rate: t.failureRate,
+      computed_at: t.measuredAt === undefined ? null : new Date(t.measuredAt).toISOString(),
+    },
+  };
 }
 
 /**
  * The API `config` of one queue rule.
  * @param autoChecksTimeout seconds the engine computed for `checks_timeout: auto`, if any
- * @param running the settings the queue runs with, shown for a self-tuned rule (null: not running yet)
- * @param maxParallelChecks the configuration's `merge_queue.max_parallel_checks` (static default of a self-tuned rule)
+ * @param running the settings the queue runs with: `max_parallel_checks`, and a self-tuned rule's batch settings
+ *   and traffic (null: not running yet)
+ * @param maxParallelChecks the configuration's `merge_queue.max_parallel_checks` (static default of a self-tuned
+ *   rule), shown until the queue runs
  */
 export function queueRuleApiConfig(
   rule: QueueRuleConfig,
@@ -56,20 +112,14 @@ export function queueRuleApiConfig(
   maxParallelChecks = 5,
 ): QueueRuleApiConfig {
   const timeout = rule.checks_timeout === "auto" ? (autoChecksTimeout ?? 0) : (rule.checks_timeout ?? 0);
-  const now = running?.rules[rule.name];
-  const tuned = rule.self_tuned
-    ? {
-        batch_size: now?.batchSize ?? rule.batch_size,
-        batch_max_wait_time: now?.batchMaxWaitTime ?? rule.batch_max_wait_time,
-        max_parallel_checks: running?.maxParallelChecks ?? maxParallelChecks,
-      }
-    : null;
+  const tuned = rule.self_tuned ? selfTuning(rule, running, maxParallelChecks) : null;
   return {
     priority: rule.priority,
     batch_size: (tuned?.batch_size ?? rule.batch_size).max,
     batch_size_min: (tuned?.batch_size ?? rule.batch_size).min,
     batch_size_max: (tuned?.batch_size ?? rule.batch_size).max,
     batch_max_wait_time: tuned?.batch_max_wait_time ?? rule.batch_max_wait_time,
+    max_parallel_checks: running?.maxParallelChecks ?? maxParallelChecks,
     allow_inplace_checks: rule.allow_inplace_checks,
     allow_queue_branch_edit: rule.allow_queue_branch_edit,
     checks_timeout: timeout,
@@ -88,7 +138,8 @@ export function queueRuleApiConfig(
 
 /**
  * `/queues/configuration`: every queue rule with its API config, in processing order (file
- * order: the first rule is tried first and ranks highest); self-tuned rules show `running`.
+ * order: the first rule is tried first and ranks highest); self-tuned rules show `running`
+ * (null: the static defaults, before the queue has run).
  */
 export function queueRulesApiConfiguration(
   config: Configuration,

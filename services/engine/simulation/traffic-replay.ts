@@ -42,7 +42,11 @@ export interface TrafficInput {
   drainLimitMs?: number;
 }
 
-/** What the queue did with the traffic. Milliseconds. */
+/**
+ * What the queue did with the traffic. Milliseconds. The activity log measures the same figures as
+ * `ObservedOutcome` (services/activity-log/traffic-figures.ts, declared there because activity-log/
+ * and engine/ may not import each other: docs/architecture.md "Dependency rules").
+ */
 export interface TrafficPrediction {
   merges: number;
   /** Time in queue of merged pull requests, median and 95th percentile (nearest rank); null when none merged. */

@@ -1,11 +1,13 @@
 /**
- * The configuration (docs/dashboard.md "Configuration"): the active queue rules with every
- * default filled (GetQueuesConfiguration, refreshed live), and the configuration simulator.
+ * The configuration (docs/dashboard.md "Pages"): the active queue rules (GetQueuesConfiguration,
+ * refreshed live), each with the settings it runs with (self-tuned ones with the traffic they were
+ * chosen from) and every key with its default filled, and the configuration simulator.
  */
 import type { JsonValue } from "@bufbuild/protobuf";
 import { queue } from "../api/clients.js";
 import { poll, useLive } from "../api/live.js";
 import type { RepositoryRef } from "../api/queue-view.js";
+import { RuleSettings } from "../components/rule-settings.js";
 import { Simulator } from "../components/simulator.js";
 import { ErrorNote } from "../components/status.js";
 
@@ -29,20 +31,24 @@ export function ConfigurationPage({ repo }: { repo: RepositoryRef }) {
         <h2 id="active">Active queue rules</h2>
         <ErrorNote error={error} />
         {value && value.configuration.length === 0 && <p>No configuration file: the defaults apply.</p>}
-        {value?.configuration.map((rule) => (
-          <details key={rule.name}>
-            <summary>{rule.name}</summary>
-            <dl class="config">
-              {Object.entries(rule.config ?? {}).map(([k, v]) => (
-                <div key={k}>
-                  <dt>{k}</dt>
-                  <dd>
-                    <code>{show(v)}</code>
-                  </dd>
-                </div>
-              ))}
-            </dl>
-          </details>
+        {value?.configuration.map((rule, i) => (
+          <section key={rule.name} aria-labelledby={`rule-${i}`} data-rule={rule.name}>
+            <h3 id={`rule-${i}`}>{rule.name}</h3>
+            <RuleSettings name={rule.name} config={rule.config ?? {}} />
+            <details>
+              <summary>Every key of {rule.name}</summary>
+              <dl class="config">
+                {Object.entries(rule.config ?? {}).map(([k, v]) => (
+                  <div key={k}>
+                    <dt>{k}</dt>
+                    <dd>
+                      <code>{show(v)}</code>
+                    </dd>
+                  </div>
+                ))}
+              </dl>
+            </details>
+          </section>
         ))}
       </section>
       <section aria-labelledby="simulator">
