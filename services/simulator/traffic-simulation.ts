@@ -2,7 +2,8 @@
  * SimulateTraffic (docs/what-if.md): what a configuration would have done to a repository's
  * recorded traffic. Reads the window's traffic from the activity log (activity-log/
  * traffic-reader.ts), refuses a window with too little of it, replays it through the engine in
- * virtual time under the configuration the queue runs with and under the caller's text, each in a
+ * virtual time under the configuration the queue runs with and under the caller's text (their
+ * self-tuned rules with the settings the window's traffic chooses: window-tuning.ts), each in a
  * worker thread within its time limit (offload/), and answers both beside what the log observed.
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";
@@ -19,6 +20,7 @@ import { DomainError, InvalidArgumentError } from "../contracts/index.js";
 import { nearestRank, type ConfigurationInput, type TrafficInput } from "../engine/index.js";
 import { simulateTrafficBounded, WorkLimitError } from "../offload/index.js";
 import { runningConfiguration, validate, type SimulatorDeps } from "./caller-configuration.js";
+import { configurationForWindow } from "./window-tuning.js";
 
 /** Fewest pull requests entering the queue, and concluded CI runs, a window must hold (docs/what-if.md "Too little traffic"). */
 export const MIN_PULL_REQUESTS = 10;
@@ -62,9 +64,9 @@ const engineInput = (c: Configuration): ConfigurationInput => ({
   partition_rules: c.partition_rules,
 });
 
-async function replay(input: TrafficInput, config: Configuration): Promise<ObservedOutcome> {
+async function replay(input: TrafficInput, config: Configuration, t: RecordedTraffic): Promise<ObservedOutcome> {
   try {
-    return await simulateTrafficBounded(input, engineInput(config));
+    return await simulateTrafficBounded(input, configurationForWindow(engineInput(config), t));
   } catch (e) {
     if (!(e instanceof WorkLimitError)) throw e;
     throw new DomainError("resource_exhausted", `the what-if ${e.message}: narrow the window (since, until)`);
@@ -145,7 +147,7 @@ export async function simulateTraffic(
     flakeRate: traffic.flakeRate,
     seed: TRAFFIC_SEED,
   };
-  const [now, next] = await Promise.all([replay(input, current), replay(input, candidate)]);
+  const [now, next] = await Promise.all([replay(input, current, traffic), replay(input, candidate, traffic)]);
   return {
     traffic: trafficSummary(traffic),
     observed: outcome(traffic.observed),
