@@ -4,6 +4,7 @@
  * runs with and the traffic they were chosen from (docs/self-tuning.md "Where it shows"), the
  * same on `/queues`, `/queues/configuration` and the queued pull request.
  */
+import type { JsonObject } from "@bufbuild/protobuf";
 import { autoChecksTimeoutMs, type EngineState } from "../engine/index.js";
 import { queueRuleApiConfig, type Configuration, type RunningSettings } from "../config/index.js";
 
@@ -29,13 +30,14 @@ export function runningSettings(state: EngineState): RunningSettings {
  * route that shows a queue rule (docs/self-tuning.md "Where it shows"); {} for a rule the
  * configuration no longer has.
  */
-export function ruleApiConfig(config: Configuration | null, name: string, state: EngineState): never {
+export function ruleApiConfig(config: Configuration | null, name: string, state: EngineState): JsonObject {
   const rule = config?.queue_rules.find((r) => r.name === name);
-  if (!rule) return {} as never;
-  return queueRuleApiConfig(
+  if (!rule) return {};
+  const api = queueRuleApiConfig(
     rule,
     autoSeconds(state),
     runningSettings(state),
     config!.merge_queue.max_parallel_checks,
-  ) as never;
+  );
+  return api as unknown as JsonObject;
 }
