@@ -126,20 +126,6 @@ export interface Batch {
   merging: boolean;
   /** Why its next check starts again (checks_start `start_reason`), set when it is rechecked. */
   restartReason: string | null;
-  /** A second check of it on top of bisection prefixes (lever `hedge`, hedge.ts). Absent or null = none. */
-  hedge?: Hedge | null;
-}
-
-/**
- * A hedged check (engine/hedge.ts): the batch checked once more with the sub-batches `on` (the
- * live prefixes of a bisection ahead of it) among its ancestors. It logs nothing and decides
- * nothing until those prefixes pass and merge ahead of it, when it replaces the batch's check;
- * otherwise it is cancelled. `verdict`: the merge conditions it concluded with, kept until then.
- */
-export interface Hedge {
-  check: CheckAttempt;
-  on: string[];
-  verdict: { conditions: boolean; checks: QueueCheck[]; evaluations: Record<string, Record<string, unknown>> } | null;
 }
 
 /**

@@ -108,25 +108,8 @@ export function endCheckFor(
   pull.previousBatch = { id: batch.id, name: batch.name, ended };
 }
 
-/** Cancels a batch's hedged check (engine/hedge.ts), if any: it logged nothing, so only the cancel effect. */
-export function dropHedge(ctx: Ctx, batch: Batch, reason = "hedge not needed"): void {
-  const check = batch.hedge?.check;
-  batch.hedge = null;
-  if (!check) return;
-  ctx.emit({
-    kind: "cancel_speculative_check",
-    checkId: check.id,
-    batchId: batch.id,
-    inPlace: false,
-    draftBranch: check.branch,
-    draftNumber: check.number,
-    reason,
-  });
-}
-
-/** Stops a batch's check attempt (and its hedged check): checks_end per member when it had started, then the cancel effect. */
+/** Stops a batch's check attempt: checks_end per member when it had started, then the cancel effect. */
 export function stopCheck(ctx: Ctx, batch: Batch, endFor: (pr: number) => { code: AbortCode; reason?: string }): void {
-  dropHedge(ctx, batch);
   const check = batch.check;
   if (!check) return;
   const rule = ctx.rule(batch.queueRule);

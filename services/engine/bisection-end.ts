@@ -30,25 +30,12 @@ export function settleSubs(ctx: Ctx, train: Train, rootId: string, keepPassed: b
   const subs = train.batches.filter((c) => inTree(train, c, rootId));
   const kept = new Set<string>();
   const others = train.batches.filter((c) => c.check && !inTree(train, c, rootId));
-  // Levers keepPassedPrefixes / hedge: kept although other batches hold checks, merging after its ancestors.
-  const levers = ctx.state.config.levers;
-  // With hedge, only when every prefix of the bisection passed: what the hedged checks behind assumed.
-  const whole = subs.every(
-    (c) => c.check?.phase === "passed" && ctx.bisection(train, c.bisectionId)?.subBatchIds.length === subs.length,
-  );
-  const keepEarly =
-    ctx.state.config.mode === "serial" &&
-    (levers?.keepPassedPrefixes === true || (levers?.hedge === true && whole && subs.length > 0));
-  let broken = !keepPassed || (!keepEarly && others.length > 0);
+  let broken = !keepPassed || others.length > 0;
   for (const sub of subs) {
-    const pending = keepEarly ? train.batches.filter((c) => sub.ancestors.includes(c.id) && !kept.has(c.id)) : [];
-    const aheadOk = sub.ancestors.every(
-      (a) => kept.has(a) || pending.some((c) => c.id === a) || !train.batches.some((c) => c.id === a),
-    );
-    const chain = [...pending, ...subs.filter((s) => kept.has(s.id)), sub].flatMap((s) => s.members);
+    const aheadOk = sub.ancestors.every((a) => kept.has(a) || !train.batches.some((c) => c.id === a));
+    const chain = [...subs.filter((s) => kept.has(s.id)), sub].flatMap((s) => s.members);
     const exact =
       sub.check?.phase === "passed" &&
-      pending.every((c) => c.bisectionId === null) &&
       isExactTree(ctx, train.branch, sub.check.baseSha, sub.check.includedPulls, chain);
     if (!broken && aheadOk && exact) {
       kept.add(sub.id);
@@ -58,7 +45,6 @@ export function settleSubs(ctx: Ctx, train: Train, rootId: string, keepPassed: b
     broken = true;
     cancelBatches(ctx, train, [sub], "BATCH_AHEAD_FAILED");
   }
-  if (keepEarly && kept.size > 0) (train.kept ??= []).push([...kept]);
 }
 
 /** Ends a bisection and every enclosing one (innermost first), logging batch_bisection_end per member. */

@@ -21,15 +21,7 @@
  * not yet proven good leaves with BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS.
  */
 import { endChain, inTree, reembarkCandidates, rootOf, settleSubs } from "./bisection-end.js";
-import {
-  addBatch,
-  ancestorsFor,
-  cancelBatches,
-  descendantsOf,
-  dropHedge,
-  releaseCheckingLabel,
-  stopCheck,
-} from "./batches.js";
+import { addBatch, ancestorsFor, cancelBatches, descendantsOf, releaseCheckingLabel, stopCheck } from "./batches.js";
 import type { AbortCode } from "./codes.js";
 import type { Ctx } from "./context.js";
 import { leaveQueue } from "./leave.js";
@@ -38,7 +30,6 @@ import type { Bisection, Batch, Train } from "./state.js";
 
 /** Closes a concluded batch's draft and removes the batch; its members are the caller's business. */
 export function discardBatch(ctx: Ctx, train: Train, batch: Batch, reason: string): void {
-  dropHedge(ctx, batch, reason);
   const check = batch.check;
   if (check) {
     releaseCheckingLabel(ctx, batch);

@@ -32,8 +32,8 @@ interface BuildPoint {
   included: number[];
 }
 
-function buildPoint(ctx: Ctx, train: Train, batch: Batch, ancestors = batch.ancestors): BuildPoint | null {
-  const ahead = train.batches.filter((c) => ancestors.includes(c.id));
+function buildPoint(ctx: Ctx, train: Train, batch: Batch): BuildPoint | null {
+  const ahead = train.batches.filter((c) => batch.ancestors.includes(c.id));
   const own = batch.members;
   const rule = ctx.mustRule(batch.queueRule);
   if (rule.mergeMethod === "fast-forward" && ahead.length > 0) {
@@ -102,22 +102,17 @@ function requestCreation(ctx: Ctx, train: Train, batch: Batch, check: CheckAttem
   });
 }
 
-function newAttempt(
-  ctx: Ctx,
-  train: Train,
-  batch: Batch,
-  build: BuildPoint,
-  inPlace: boolean,
-  suffix = "",
-): CheckAttempt {
+function startCheck(ctx: Ctx, train: Train, batch: Batch, build: BuildPoint): void {
   const rule = ctx.mustRule(batch.queueRule);
+  const inPlace =
+    usesInPlaceChecks(ctx.state.config, rule) && batch.members.length === 1 && batch.ancestors.length === 0;
   const attempt = batch.retries;
-  return {
+  batch.check = {
     id: ctx.nextCheckId(),
     attempt,
     mode: inPlace ? "in_place" : "draft",
     phase: "creating",
-    branch: inPlace ? null : `${draftBranchName(rule.queueBranchPrefix, train, batch, attempt)}${suffix}`,
+    branch: inPlace ? null : draftBranchName(rule.queueBranchPrefix, train, batch, attempt),
     number: null,
     headSha: null,
     baseSha: build.treeBase,
@@ -130,26 +125,7 @@ function newAttempt(
     creationFailures: 0,
     nextCreationAt: null,
   };
-}
-
-function startCheck(ctx: Ctx, train: Train, batch: Batch, build: BuildPoint): void {
-  const rule = ctx.mustRule(batch.queueRule);
-  const inPlace =
-    usesInPlaceChecks(ctx.state.config, rule) && batch.members.length === 1 && batch.ancestors.length === 0;
-  batch.check = newAttempt(ctx, train, batch, build, inPlace);
   requestCreation(ctx, train, batch, batch.check, build);
-}
-
-/**
- * Requests a second draft check of `batch` built on `ancestors` instead of its own (a hedged check,
- * hedge.ts; branch name with `-hedge`), or returns null when it cannot be built now.
- */
-export function requestHedgeCheck(ctx: Ctx, train: Train, batch: Batch, ancestors: string[]): CheckAttempt | null {
-  const build = buildPoint(ctx, train, batch, ancestors);
-  if (!build) return null;
-  const check = newAttempt(ctx, train, batch, build, false, "-hedge");
-  requestCreation(ctx, train, batch, check, build);
-  return check;
 }
 
 /**

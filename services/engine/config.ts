@@ -63,24 +63,6 @@ export interface EngineConfig {
   defaultScopeCapacity: number | null;
   /** Partition names in file order; empty = no partitions (one "__default__" train). */
   partitions: string[];
-  /** Engine levers under evaluation (docs/benchmarks.md "Levers of issue 26"); absent = none. */
-  levers?: EngineLevers;
-}
-
-/**
- * Internal switches of the engine's failure handling, set only by simulations (never by the
- * configuration file); each is measured in docs/benchmarks.md "Levers of issue 26". Absent = off.
- * - `formOnFailure`: a batch waiting to fill is formed at once when a batch of its train fails.
- * - `keepPassedPrefixes`: a passed bisection prefix whose check stays exact once the batches it
- *   is checked on top of merge becomes an ordinary batch at once (it merges after them), and the
- *   batches behind it are rechecked on top of it (serial mode).
- * - `hedge`: `keepPassedPrefixes`, and each batch behind a live prefix is checked twice, with and
- *   without the prefix (engine/hedge.ts); the version that turns out wrong is cancelled.
- */
-export interface EngineLevers {
-  formOnFailure?: boolean;
-  keepPassedPrefixes?: boolean;
-  hedge?: boolean;
 }
 
 /** Sections of the effective configuration carried by a `configuration_changed` event. */
@@ -91,8 +73,6 @@ export interface ConfigurationInput {
   priority_rules: PriorityRuleConfig[];
   scopes: ScopesConfig | null;
   partition_rules: PartitionRuleConfig[];
-  /** Internal engine levers (simulations only; the configuration module never sets them). */
-  engine_levers?: EngineLevers;
 }
 
 /** The partition of pull requests when no partition rules exist (docs/domain.md §1.5). */
@@ -168,7 +148,6 @@ export function projectConfiguration(input: ConfigurationInput): EngineConfig {
     scopeCapacities: { ...(input.scopes?.capacities ?? {}) },
     defaultScopeCapacity: input.scopes?.default_capacity ?? null,
     partitions: input.partition_rules.map((p) => p.name),
-    ...(input.engine_levers ? { levers: { ...input.engine_levers } } : {}),
   };
 }
 

@@ -61,7 +61,6 @@ import { Ctx } from "./context.js";
 import { onConfigurationChanged, onDequeue, onPause, onUnpause } from "./control-events.js";
 import type { EngineEffect } from "./effects.js";
 import { EngineInputError, parseEvent, type EngineEvent } from "./events.js";
-import { onHedgeEvent } from "./hedge.js";
 import { onMergeCompleted, onMergeFailed } from "./merging.js";
 import { onCheckResults } from "./outcomes.js";
 import { onFreezeReleased } from "./schedule-yield.js";
@@ -145,7 +144,7 @@ export function apply(state: EngineState, event: unknown, now: EpochMs): ApplyRe
   if (!Number.isFinite(now) || now < 0) throw new EngineInputError("now", "must be a time in epoch milliseconds");
   const parsed = parseEvent(event);
   const ctx = new Ctx(copyState(state), now);
-  if (!onHedgeEvent(ctx, parsed)) dispatch(ctx, parsed);
+  dispatch(ctx, parsed);
   reconcile(ctx);
   return { state: ctx.state, effects: ctx.effects };
 }

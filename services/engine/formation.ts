@@ -133,11 +133,8 @@ export function formBatches(ctx: Ctx, train: Train): boolean {
     const size = seed.allScopes ? 1 : min === max ? max : Math.min(max, Math.max(min, Math.ceil(group.length / free)));
     const members = fill(ctx, train, stack, group, size, embarked);
     if (members.length < size) {
-      const oldest = Math.min(...members.map((p) => p.readySince));
-      const deadline = oldest + rule.batchMaxWaitTime * 1000;
-      // Lever formOnFailure: pull requests that were waiting when a batch failed wait no longer.
-      const flushed = cfg.levers?.formOnFailure === true && oldest <= (train.lastFailureAt ?? -1);
-      if (ctx.now < deadline && !flushed) {
+      const deadline = Math.min(...members.map((p) => p.readySince)) + rule.batchMaxWaitTime * 1000;
+      if (ctx.now < deadline) {
         train.forming = { members: members.map((p) => p.number), size, startsAt: deadline };
         break;
       }

@@ -12,7 +12,7 @@
 import { externalMove, recordQueueMerge } from "./base.js";
 import { isExactTree } from "./exact-tree.js";
 import { discardBatch } from "./bisection.js";
-import { dropHedge, mustBuildOn, releaseCheckingLabel, stopCheck } from "./batches.js";
+import { mustBuildOn, releaseCheckingLabel, stopCheck } from "./batches.js";
 import type { Ctx } from "./context.js";
 import type { EventOf } from "./events.js";
 import { announceLeave, leaveQueue } from "./leave.js";
@@ -110,9 +110,6 @@ function forgetElsewhere(ctx: Ctx, train: Train, number: number): void {
  */
 function restartStaleChecks(ctx: Ctx, train: Train, merged: { n: number; batch: Batch }[]): void {
   for (const batch of train.batches) {
-    const hedged = batch.hedge?.check;
-    if (hedged && merged.some((m) => mustBuildOn(ctx, batch, m.batch) && !hedged.includedPulls.includes(m.n)))
-      dropHedge(ctx, batch, "stale");
     const check = batch.check;
     if (!check || batch.merging || check.phase === "failed") continue;
     const missing = merged
@@ -159,7 +156,6 @@ export function onMergeCompleted(ctx: Ctx, event: EventOf<"merge_completed">): v
     else discardBatch(ctx, train, a, "merged with a later batch");
   }
   releaseCheckingLabel(ctx, batch);
-  dropHedge(ctx, batch, "batch merged");
   const check = batch.check!;
   if (check.mode === "draft")
     ctx.emit({ kind: "close_pull_request", number: check.number!, deleteBranch: check.branch, reason: "batch merged" });

@@ -65,8 +65,6 @@ export function checkFailed(ctx: Ctx, batch: Batch, timedOut: boolean): void {
     return;
   }
   check.phase = "failed";
-  const found = ctx.findBatch(batch.id);
-  if (found && ctx.state.config.levers?.formOnFailure) found.train.lastFailureAt = ctx.now;
   for (const m of batch.members) {
     const pull = ctx.pull(m);
     if (pull)

@@ -10,7 +10,6 @@ import { progressBisections } from "./bisection.js";
 import { startChecks } from "./checks.js";
 import type { Ctx } from "./context.js";
 import { formBatches } from "./formation.js";
-import { adoptKept, startHedges, sweepHedges } from "./hedge.js";
 import { logChecksChange } from "./log-events.js";
 import { startMerges } from "./merging.js";
 import { checksTimeoutAt, expireTimeouts, resolveFailures } from "./outcomes.js";
@@ -96,12 +95,9 @@ export function reconcile(ctx: Ctx): void {
       changed = expireTimeouts(ctx, train) || changed;
       changed = resolveFailures(ctx, train) || changed;
       changed = progressBisections(ctx, train) || changed;
-      changed = adoptKept(ctx, train) || changed;
-      changed = sweepHedges(ctx, train) || changed;
       changed = yieldToSchedules(ctx, train) || changed;
       changed = startMerges(ctx, train) || changed;
       changed = startChecks(ctx, train) || changed;
-      changed = startHedges(ctx, train) || changed;
       changed = formBatches(ctx, train) || changed;
     }
     if (!changed) break;

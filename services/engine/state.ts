@@ -16,7 +16,6 @@ export type {
   CheckAttempt,
   Batch,
   Bisection,
-  Hedge,
 } from "./batch-state.js";
 
 /** A queued pull request (one entry even when it belongs to several partitions). */
@@ -99,13 +98,6 @@ export interface Train {
    * size and when it starts anyway (batch_max_wait_time); null when no batch is filling.
    */
   forming: { members: number[]; size: number; startsAt: EpochMs } | null;
-  /** When a batch of this train last failed (lever `formOnFailure`); absent or null = never. */
-  lastFailureAt?: EpochMs | null;
-  /**
-   * Bisection prefixes just kept as ordinary batches (lever `keepPassedPrefixes`), one group per
-   * settlement: the batches behind them are moved on top of them next (hedge.ts). Absent = none.
-   */
-  kept?: string[][];
 }
 
 /** The base branch as the engine knows it. */

@@ -4,7 +4,7 @@
  * simulation varies. The result is the same ConfigurationInput the configuration module produces.
  */
 import type { MergeQueueConfig, QueueRuleConfig } from "../../config/index.js";
-import { DEFAULT_MERGE_QUEUE, type ConfigurationInput, type EngineLevers } from "../config.js";
+import { DEFAULT_MERGE_QUEUE, type ConfigurationInput } from "../config.js";
 
 /** A queue rule named `name` with the configuration defaults (batch of 1, no wait, no timeout). */
 export function defaultQueueRule(name = "default", over: Partial<QueueRuleConfig> = {}): QueueRuleConfig {
@@ -41,8 +41,6 @@ export interface QueueKnobs {
   maxParallelChecks: number;
   maxChecksRetries?: number;
   mergeQueue?: Partial<MergeQueueConfig>;
-  /** Internal engine levers (docs/benchmarks.md "Levers of issue 26"); absent = the engine's defaults. */
-  levers?: EngineLevers;
 }
 
 /** A configuration with one queue rule set by `knobs`. */
@@ -59,6 +57,5 @@ export function queueConfiguration(knobs: QueueKnobs): ConfigurationInput {
     priority_rules: [],
     scopes: null,
     partition_rules: [],
-    ...(knobs.levers ? { engine_levers: knobs.levers } : {}),
   };
 }
