@@ -50,28 +50,36 @@ export function discardBatch(ctx: Ctx, train: Train, batch: Batch, reason: strin
  * The batches checked on top of a failed batch are rechecked without it (Zuul's "nearest
  * non-failing" reparenting, applied to batches): their checks stop (BATCH_AHEAD_FAILED) and start
  * again on top of the remaining batches, keeping their pull requests together. Later sub-batches of
- * the failed batch's own bisection are re-embarked instead (the culprit is in the failed one).
- * `why` replaces the failure's code and reasons when the batch leaves the train for another
- * cause (a batch giving way to a schedule: SCHEDULE_BLOCKED_AHEAD_YIELDED).
+ * the failed batch's own bisection are re-embarked instead (the culprit is in the failed one) -
+ * once it is judged (`judged`): before, it may yet be restarted because a batch it is checked on top
+ * of failed, and they are left alone (re-embarking them would let the bisection conclude without them
+ * and drop its elimination candidate unproven). `why` replaces the failure's code and reasons when
+ * the batch leaves the train for another cause (a batch giving way to a schedule:
+ * SCHEDULE_BLOCKED_AHEAD_YIELDED).
  */
 export function rebuildDescendants(
   ctx: Ctx,
   train: Train,
   batch: Batch,
   why?: { code: AbortCode; reason: string; restartReason: string },
+  judged = true,
 ): void {
-  const own = ctx.bisection(train, batch.bisectionId);
-  const ownRoot = own ? rootOf(train, own).id : null;
-  const descendants = descendantsOf(train, batch);
-  const sameBisection = descendants.filter((d) => ownRoot !== null && inTree(train, d, ownRoot));
+  const sameBisection = sameTreeDescendants(ctx, train, batch);
   const gone = new Set([batch.id, ...sameBisection.map((d) => d.id)]);
-  cancelBatches(ctx, train, sameBisection, "BATCH_AHEAD_FAILED");
-  for (const d of descendants) {
+  if (judged) cancelBatches(ctx, train, sameBisection, "BATCH_AHEAD_FAILED");
+  for (const d of descendantsOf(train, batch)) {
     if (gone.has(d.id) || d.merging) continue;
     stopCheck(ctx, d, () => (why ? { code: why.code, reason: why.reason } : { code: "BATCH_AHEAD_FAILED" }));
     d.ancestors = d.ancestors.filter((a) => !gone.has(a));
     d.restartReason = why?.restartReason ?? `Rechecked without ${batch.name}, which failed`;
   }
+}
+
+/** The batches checked on top of `batch` that belong to its own bisection tree (later prefixes). */
+export function sameTreeDescendants(ctx: Ctx, train: Train, batch: Batch): Batch[] {
+  const own = ctx.bisection(train, batch.bisectionId);
+  const ownRoot = own ? rootOf(train, own).id : null;
+  return descendantsOf(train, batch).filter((d) => ownRoot !== null && inTree(train, d, ownRoot));
 }
 
 function canSplit(ctx: Ctx, batch: Batch, root: Bisection | null): boolean {

@@ -9,7 +9,7 @@
  * rechecked without it at once (they contain its failure) - unless skip_intermediate_results lets
  * a later batch vindicate it, in which case they run to the end.
  */
-import { rebuildDescendants, resolveFailedBatch } from "./bisection.js";
+import { rebuildDescendants, resolveFailedBatch, sameTreeDescendants } from "./bisection.js";
 import { descendantsOf, endCheckFor, stopCheck } from "./batches.js";
 import type { Ctx } from "./context.js";
 import type { Batch, CheckAttempt, EngineState, EpochMs, HoldKind, QueueCheck, Train } from "./state.js";
@@ -230,8 +230,10 @@ export function resolveFailures(ctx: Ctx, train: Train): boolean {
       resolveFailedBatch(ctx, train, batch);
       return true;
     }
-    if (!skip && descendants.length > 0) {
-      rebuildDescendants(ctx, train, batch);
+    // Its later prefixes stay: it is not judged yet (a batch it is checked on top of may still fail).
+    const sameTree = sameTreeDescendants(ctx, train, batch);
+    if (!skip && descendants.some((d) => !sameTree.includes(d))) {
+      rebuildDescendants(ctx, train, batch, undefined, false);
       return true;
     }
   }

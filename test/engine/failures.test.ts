@@ -231,6 +231,40 @@ describe("failures", () => {
     ]);
   });
 
+  it("keeps the later prefixes of a bisection when a prefix failed only because of a batch it is checked on top of", () => {
+    const h = new QueueHarness(
+      configuration({
+        rules: [queueRule({ batch_size: batchOf(3), batch_max_wait_time: 600 })],
+        mergeQueue: { max_parallel_checks: 2 },
+      }),
+    );
+    for (const n of [1, 2, 3, 4, 5, 6]) h.queue(n);
+    h.created("Batch 1", 101);
+    h.created("Batch 2", 102);
+    h.at(30).ci("Batch 1", false);
+    h.created("Batch 2", 103);
+    h.created("Sub-batch 1.1", 111);
+    h.created("Sub-batch 1.2", 112);
+    // Sub-batch 1.1 fails while Batch 2, which it is checked on top of, runs: not judged yet.
+    h.at(60).ci("Sub-batch 1.1", false);
+    expect(h.lines(STORY)).toEqual(["log action.queue.checks_end #1 Sub-batch 1.1 failure"]);
+    h.at(61).ci("Batch 2", false);
+    expect(h.picture().slice(0, 3)).toEqual([
+      TRAIN,
+      "  Sub-batch 1.1 [1] draft creating",
+      "  Sub-batch 1.2 [2] draft creating on Sub-batch 1.1",
+    ]);
+    h.created("Sub-batch 1.1", 113);
+    h.created("Sub-batch 1.2", 114);
+    h.at(91).ci("Sub-batch 1.1", true);
+    // #3 is not dropped by elimination while #2 was never checked without Batch 2's culprit.
+    h.at(92).ci("Sub-batch 1.2", false);
+    const leaves = h.history
+      .filter((e) => e.kind === "log" && e.type === "action.queue.leave")
+      .map((e) => e.kind === "log" && `${e.pullRequest} ${e.metadata.dequeue_code}`);
+    expect(leaves).toEqual(["2 CHECKS_FAILED"]);
+  });
+
   it("lets a later passing batch vindicate a failed one with skip_intermediate_results", () => {
     const h = new QueueHarness(
       configuration({ mergeQueue: { max_parallel_checks: 3, skip_intermediate_results: true } }),
