@@ -15,7 +15,8 @@ const ALLOWED = {
   store: ["outage"],
   engine: ["config"],
   offload: ["config", "contracts", "engine"],
-  "activity-log": ["contracts", "live", "outage", "store"],
+  // engine: its types only (rule `activity-log-engine-types`): the log measures the figures the engine uses.
+  "activity-log": ["contracts", "engine", "live", "outage", "store"],
   forge: ["auth", "config", "contracts", "failpoints", "outage", "store"],
   runner: ["activity-log", "config", "engine", "failpoints", "forge", "metrics", "offload", "outage", "store"],
   queue: ["activity-log", "auth", "config", "contracts", "engine", "forge", "live", "runner", "store"],
@@ -71,6 +72,13 @@ module.exports = {
       severity: "error",
       from: { path: "^services/" },
       to: { path: "^(test|bench)/" },
+    },
+    {
+      name: "activity-log-engine-types",
+      comment: "activity-log/ reads the traffic figures the engine's tuning and replay take (TrafficCounts, QueueOutcome), so it names their types; it runs none of the engine's code, which stays off the log's process path",
+      severity: "error",
+      from: { path: "^services/activity-log/" },
+      to: { path: "^services/engine/", dependencyTypesNot: ["type-only"] },
     },
     ...layerRules,
   ],

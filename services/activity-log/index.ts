@@ -40,6 +40,6 @@ export { aggregateLogsHandler } from "./aggregate-logs.js";
 export { MAX_EVENTS_PER_REQUEST } from "./append-events.js";
 export { parseEventLine } from "./event-lines.js";
 export { clusterLayout } from "./cluster-layout.js";
-export { readTrafficSample, type TrafficSample } from "./observed-traffic.js";
+export { readTrafficSample } from "./observed-traffic.js";
 export { readRecordedTraffic, type TrafficWindow } from "./traffic-reader.js";
-export { trafficFigures, type ObservedOutcome, type RecordedArrival, type RecordedTraffic } from "./traffic-figures.js";
+export { trafficFigures, type RecordedArrival, type RecordedTraffic } from "./traffic-figures.js";

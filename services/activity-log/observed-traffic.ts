@@ -6,26 +6,8 @@
  * (pull requests that left as culprits, `CHECKS_FAILED`, `CHECKS_TIMEOUT` or
  * `DROPPED_BY_BISECTION_ELIMINATION`, over those that merged or left so).
  */
+import type { TrafficCounts } from "../engine/index.js";
 import type { ClickHouseClient } from "./clickhouse-client.js";
-
-/**
- * The traffic of a window, with the counts it was computed from. Null fields: nothing to measure.
- * The engine declares the same shape as `TrafficCounts` (activity-log/ and engine/ may not import
- * each other: docs/architecture.md "Dependency rules"); main/ wires one as the other, so tsc checks
- * they fit.
- */
-export interface TrafficSample {
-  /** Pull requests queued in the window. */
-  arrivals: number;
-  /** Pull requests that merged, and that left as culprits. */
-  merged: number;
-  failed: number;
-  /** Check attempts that concluded, and their median duration in seconds (null when none). */
-  concludedChecks: number;
-  medianCiSeconds: number | null;
-  /** Window length in hours. */
-  hours: number;
-}
 
 const CULPRIT_CODES = ["CHECKS_FAILED", "CHECKS_TIMEOUT", "DROPPED_BY_BISECTION_ELIMINATION"];
 
@@ -39,7 +21,7 @@ export async function readTrafficSample(
   from: Date,
   to: Date,
   signal?: AbortSignal,
-): Promise<TrafficSample> {
+): Promise<TrafficCounts> {
   const started =
     "parseDateTime64BestEffortOrNull(JSONExtractString(metadata, 'speculative_check_pull_request', 'checks_started_at'), 3)";
   const ended =

@@ -21,6 +21,7 @@
  *   way `yardmaster replay` reports (docs/replay.md "The report").
  * Times are epoch milliseconds UTC.
  */
+import type { QueueOutcome } from "../engine/index.js";
 
 /** One queue event with the metadata fields read (empty string or null when absent). */
 export interface TrafficRow {
@@ -37,24 +38,6 @@ export interface TrafficRow {
   conclusion: string;
   startedAt: number | null;
   endedAt: number | null;
-}
-
-/**
- * What a queue did with traffic (observed here; predicted by engine/simulation/traffic-replay.ts as
- * `TrafficPrediction`, the same shape: activity-log/ and engine/ may not import each other,
- * docs/architecture.md "Dependency rules"; the simulator uses one as the other, so tsc checks they
- * fit). Milliseconds.
- */
-export interface ObservedOutcome {
-  merges: number;
-  timeInQueueP50Ms: number | null;
-  timeInQueueP95Ms: number | null;
-  ciRuns: number;
-  ciMs: number;
-  batches: number;
-  bisections: number;
-  dequeuesByCode: Record<string, number>;
-  stillQueued: number;
 }
 
 /** A pull request as recorded: its pull request number, arrival, whether it broke the build, its withdrawal. */
@@ -77,7 +60,7 @@ export interface RecordedTraffic {
   mergeMs: number;
   draftMs: number;
   flakeRate: number;
-  observed: ObservedOutcome;
+  observed: QueueOutcome;
 }
 
 const MERGED = new Set(["PR_MERGED", "PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED"]);
@@ -180,7 +163,7 @@ export function trafficFigures(
       return before === null ? null : r.at - before;
     })
     .filter((x): x is number => x !== null);
-  const observed: ObservedOutcome = {
+  const observed: QueueOutcome = {
     merges: waits.length,
     timeInQueueP50Ms: nearestRank(waits, 0.5),
     timeInQueueP95Ms: nearestRank(waits, 0.95),

@@ -82,5 +82,5 @@ export {
   nearestRank,
   type TrafficArrival,
   type TrafficInput,
-  type TrafficPrediction,
+  type QueueOutcome,
 } from "./simulation/traffic-replay.js";

@@ -43,14 +43,17 @@ export function tunedQueueSettings(traffic: ObservedTraffic): QueueKnobs {
 }
 
 /**
- * Counts of a window of a repository's log (services/activity-log/observed-traffic.ts). Declared
- * again there as `TrafficSample`: activity-log/ and engine/ may not import each other
- * (docs/architecture.md "Dependency rules"); main/ wires one as the other, so tsc checks they fit.
+ * Counts of a window of a repository's log, as services/activity-log/observed-traffic.ts reads
+ * them (that folder imports this type only: docs/architecture.md "Rules between folders").
+ * Null `medianCiSeconds`: no concluded check to measure.
  */
 export interface TrafficCounts {
+  /** Pull requests queued in the window. */
   arrivals: number;
+  /** Pull requests that merged, and that left as culprits. */
   merged: number;
   failed: number;
+  /** Check attempts that concluded, and their median duration in seconds. */
   concludedChecks: number;
   medianCiSeconds: number | null;
   /** Window length in hours. */

@@ -10,7 +10,7 @@ import type {
   PullRequestSnapshot,
   SimulationSummary,
 } from "../config/index.js";
-import type { ConfigurationInput, TrafficInput, TrafficPrediction } from "../engine/index.js";
+import type { ConfigurationInput, TrafficInput, QueueOutcome } from "../engine/index.js";
 import { loadConfigurationIn, type PooledLoadResult } from "./configuration-loader.js";
 import { parseJsonBodyIn } from "./json-body-offload.js";
 import { createWorkerPool, type WorkerPool } from "./worker-pool.js";
@@ -73,7 +73,7 @@ export function simulatePullRequestBounded(
  * @throws WorkLimitError past the time or memory limit; DomainError resource_exhausted when other
  *   what-ifs already wait
  */
-export function simulateTrafficBounded(input: TrafficInput, config: ConfigurationInput): Promise<TrafficPrediction> {
+export function simulateTrafficBounded(input: TrafficInput, config: ConfigurationInput): Promise<QueueOutcome> {
   return trafficPool().run("simulateTraffic", { input, config });
 }
 

@@ -4,7 +4,7 @@
  * CPU that must not hold the server's event loop; in a thread it also stops at its pool's time
  * limit.
  */
-import { replayTraffic, type ConfigurationInput, type TrafficInput, type TrafficPrediction } from "../engine/index.js";
+import { replayTraffic, type ConfigurationInput, type TrafficInput, type QueueOutcome } from "../engine/index.js";
 
 /** What crosses to the thread (structured clone: plain data). */
 export interface TrafficTask {
@@ -13,6 +13,6 @@ export interface TrafficTask {
 }
 
 /** Replays the traffic under the configuration (engine/simulation/traffic-replay.ts). */
-export function simulateTraffic(task: TrafficTask): TrafficPrediction {
+export function simulateTraffic(task: TrafficTask): QueueOutcome {
   return replayTraffic(task.input, task.config);
 }

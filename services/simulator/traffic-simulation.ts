@@ -14,10 +14,10 @@ import type {
   SimulateTrafficResponseSchema,
   TrafficOutcomeSchema,
 } from "../../gen/yardmaster/v1/simulator_pb.js";
-import { readRecordedTraffic, type ObservedOutcome, type RecordedTraffic } from "../activity-log/index.js";
+import { readRecordedTraffic, type RecordedTraffic } from "../activity-log/index.js";
 import type { Configuration } from "../config/index.js";
 import { DomainError, InvalidArgumentError } from "../contracts/index.js";
-import { nearestRank, type ConfigurationInput, type TrafficInput } from "../engine/index.js";
+import { nearestRank, type ConfigurationInput, type QueueOutcome, type TrafficInput } from "../engine/index.js";
 import { simulateTrafficBounded, WorkLimitError } from "../offload/index.js";
 import { runningConfiguration, validate, type SimulatorDeps } from "./caller-configuration.js";
 import { configurationForWindow } from "./window-tuning.js";
@@ -64,7 +64,7 @@ const engineInput = (c: Configuration): ConfigurationInput => ({
   partition_rules: c.partition_rules,
 });
 
-async function replay(input: TrafficInput, config: Configuration, t: RecordedTraffic): Promise<ObservedOutcome> {
+async function replay(input: TrafficInput, config: Configuration, t: RecordedTraffic): Promise<QueueOutcome> {
   try {
     return await simulateTrafficBounded(input, configurationForWindow(engineInput(config), t));
   } catch (e) {
@@ -73,7 +73,7 @@ async function replay(input: TrafficInput, config: Configuration, t: RecordedTra
   }
 }
 
-function outcome(o: ObservedOutcome): MessageInitShape<typeof TrafficOutcomeSchema> {
+function outcome(o: QueueOutcome): MessageInitShape<typeof TrafficOutcomeSchema> {
   const seconds = (ms: number | null) => (ms ?? 0) / 1000;
   return {
     merges: BigInt(o.merges),

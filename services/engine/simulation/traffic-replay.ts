@@ -43,11 +43,10 @@ export interface TrafficInput {
 }
 
 /**
- * What the queue did with the traffic. Milliseconds. The activity log measures the same figures as
- * `ObservedOutcome` (services/activity-log/traffic-figures.ts, declared there because activity-log/
- * and engine/ may not import each other: docs/architecture.md "Dependency rules").
+ * What a queue did with traffic, predicted by this replay or observed in the activity log
+ * (services/activity-log/traffic-figures.ts measures the same figures into this type). Milliseconds.
  */
-export interface TrafficPrediction {
+export interface QueueOutcome {
   merges: number;
   /** Time in queue of merged pull requests, median and 95th percentile (nearest rank); null when none merged. */
   timeInQueueP50Ms: number | null;
@@ -103,7 +102,7 @@ function countLogs(logs: readonly LogEffect[]): { batches: number; bisections: n
  * what the queue would have done.
  * @throws Error when `ciDurationsMs` is empty (the caller refuses such a window first)
  */
-export function replayTraffic(input: TrafficInput, config: ConfigurationInput): TrafficPrediction {
+export function replayTraffic(input: TrafficInput, config: ConfigurationInput): QueueOutcome {
   if (input.ciDurationsMs.length === 0) throw new Error("replayTraffic: no recorded CI duration to draw from");
   const durations = input.ciDurationsMs;
   const overhead = input.draftMs + input.mergeMs;
