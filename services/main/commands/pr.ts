@@ -14,11 +14,17 @@ const when = (t: Timestamp | undefined) =>
         .replace(/\.000Z$/, "Z");
 const short = (sha: string) => sha.slice(0, 12);
 const collect = (value: string, previous: string[]) => [...previous, value];
+/**
+ * A comment's text as a forge renders it: Markdown's HTML comments (such as the idempotency marker
+ * `<!-- yardmaster:effect <id> -->` of the queue's comments, docs/reliability.md) are not shown,
+ * nor the blank lines they leave at the end.
+ */
+const rendered = (body: string) => body.replace(/<!--[\s\S]*?-->/g, "").replace(/\s+$/, "");
 
 /**
  * The human-readable page of one pull request (`yardmaster pr show`): state, head, checks (with
  * their links, and with `withOutput` their captured output indented below), labels, assignees,
- * requested reviewers, reviews, comments.
+ * requested reviewers, reviews, comments (as rendered: HTML comments hidden).
  */
 export function renderPullRequest(repo: string, pr: LocalPullRequest, withOutput = false): string[] {
   const lines = [
@@ -46,7 +52,7 @@ export function renderPullRequest(repo: string, pr: LocalPullRequest, withOutput
   lines.push(`comments:${pr.comments.length === 0 ? " (none)" : ""}`);
   for (const c of pr.comments) {
     lines.push(`  ${c.author} (${when(c.createdAt)}, id ${c.id}):`);
-    for (const line of c.body.split("\n")) lines.push(`    ${line}`);
+    for (const line of rendered(c.body).split("\n")) lines.push(`    ${line}`);
   }
   return lines;
 }
