@@ -8,6 +8,7 @@
  * no queue route; with the log process gone the front answers 503 naming it.
  */
 import * as grpc from "@grpc/grpc-js";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ActivityLogService } from "../../gen/yardmaster/v1/activity_log_pb.js";
 import { eventually } from "../support/eventually.js";
@@ -97,12 +98,19 @@ describe("a front process and a log process", () => {
   });
 
   it("relay the log's live tail through the front, over server-sent events and Connect", async () => {
-    const url = `${front.url}/v1/repos/acme/split/logs:watch?event_type=queue.pause.create`;
+    // Both streams start a minute back, so neither misses the event for opening after it was logged.
+    const from = new Date(Date.now() - 60_000);
+    const url = `${front.url}/v1/repos/acme/split/logs:watch?event_type=queue.pause.create&received_from=${from.toISOString()}`;
     const sse = await openSse(url, ADMIN_KEY);
     expect(sse.status).toBe(200);
     const ac = new AbortController();
     const got: unknown[] = [];
-    const req = { owner: "acme", repository: "split", eventType: ["queue.pause.create"] };
+    const req = {
+      owner: "acme",
+      repository: "split",
+      eventType: ["queue.pause.create"],
+      receivedFrom: timestampFromDate(from),
+    };
     const watching = collect(
       connectClient(ActivityLogService, front.url, ADMIN_KEY).watchLogs(req, { signal: ac.signal }),
       got,
