@@ -11,12 +11,14 @@
  *   head's tree, `PATCH .../git/refs/heads/{head}` forced;
  * - cherry-pick: per commit, a commit with the tip's tree on the picked commit's parent, merged
  *   with the picked commit by `POST .../merges` (GitHub's three-way merge), then re-parented on
- *   the tip: the technique of GitHub's own web cherry-pick tools. GitHub cannot commit conflict
- *   markers: a conflict is a `conflict` error whatever `allowConflicts` says;
+ *   the tip: the technique of GitHub's own web cherry-pick tools. A commit GitHub refuses to merge
+ *   (409) is a `conflict` error, or with `allowConflicts` committed with conflict markers merged
+ *   here (conflicted-pick.ts);
  * - pull request: `POST .../pulls`; workflow: `POST .../actions/workflows/{id}/dispatches`.
  */
 import { ForgeError, type Sha, type WorkflowActionsPort } from "../types.js";
 import type { GithubOctokit } from "./client.js";
+import { conflictedPick } from "./conflicted-pick.js";
 import { githubStatus } from "./errors.js";
 import { forceBranch, removeBranch } from "./refs.js";
 import type { RepoParams } from "./repo-name.js";
@@ -27,9 +29,18 @@ type InRepo = <T>(repo: string, operation: string, fn: (gh: GithubOctokit, p: Re
 const DRAFT_MUTATION = `mutation($id: ID!) { convertPullRequestToDraft(input: {pullRequestId: $id}) { clientMutationId } }`;
 const READY_MUTATION = `mutation($id: ID!) { markPullRequestReadyForReview(input: {pullRequestId: $id}) { clientMutationId } }`;
 
-/** Cherry-picks `commits` onto `onto` in a temporary branch; returns the new tip. */
-async function cherryPickOnGithub(gh: GithubOctokit, p: RepoParams, onto: Sha, commits: Sha[], temp: string) {
-  let tip = onto;
+/**
+ * Cherry-picks `commits` onto `onto` in a temporary branch; returns the new tip and the paths that
+ * conflicted (committed with markers when `allowConflicts`, else a `conflict` error).
+ */
+async function cherryPickOnGithub(
+  gh: GithubOctokit,
+  p: RepoParams,
+  pick: { onto: Sha; commits: Sha[]; temp: string; allowConflicts: boolean },
+): Promise<{ tip: Sha; conflicts: string[] }> {
+  const { commits, temp } = pick;
+  let tip = pick.onto;
+  const conflicts = new Set<string>();
   for (const sha of commits) {
     const { data: commit } = await gh.rest.git.getCommit({ ...p, commit_sha: sha });
     const { data: tipCommit } = await gh.rest.git.getCommit({ ...p, commit_sha: tip });
@@ -47,8 +58,11 @@ async function cherryPickOnGithub(gh: GithubOctokit, p: RepoParams, onto: Sha, c
       const res = await gh.rest.repos.merge({ ...p, base: temp, head: sha, commit_message: "yardmaster: cherry-pick" });
       mergedTree = res.status === 201 ? res.data.commit.tree.sha : tipCommit.tree.sha;
     } catch (e) {
-      if (githubStatus(e) === 409) throw new ForgeError("conflict", `commit ${sha} does not apply onto ${tip}`);
-      throw e;
+      if (githubStatus(e) !== 409) throw e;
+      if (!pick.allowConflicts) throw new ForgeError("conflict", `commit ${sha} does not apply onto ${tip}`);
+      const conflicted = await conflictedPick(gh, p, { parent, sha, tip, tipTree: tipCommit.tree.sha });
+      mergedTree = conflicted.tree;
+      for (const path of conflicted.paths) conflicts.add(path);
     }
     if (mergedTree === tipCommit.tree.sha) continue;
     const { data: picked } = await gh.rest.git.createCommit({
@@ -60,7 +74,7 @@ async function cherryPickOnGithub(gh: GithubOctokit, p: RepoParams, onto: Sha, c
     });
     tip = picked.sha;
   }
-  return tip;
+  return { tip, conflicts: [...conflicts].sort() };
 }
 
 /** Builds the workflow actions of the GitHub adapter. */
@@ -130,9 +144,14 @@ export function githubWorkflowActions(inRepo: InRepo): WorkflowActionsPort {
         const { data: ref } = await gh.rest.git.getRef({ ...p, ref: `heads/${input.onto}` });
         const temp = `${input.branch}-yardmaster-tmp`;
         try {
-          const tip = await cherryPickOnGithub(gh, p, ref.object.sha, input.commits, temp);
+          const { tip, conflicts } = await cherryPickOnGithub(gh, p, {
+            onto: ref.object.sha,
+            commits: input.commits,
+            temp,
+            allowConflicts: input.allowConflicts,
+          });
           await forceBranch(gh, p, input.branch, tip);
-          return { sha: tip, conflicts: [] };
+          return { sha: tip, conflicts };
         } finally {
           await removeBranch(gh, p, temp).catch(() => {});
         }

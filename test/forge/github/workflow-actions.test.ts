@@ -1,7 +1,8 @@
 /**
  * The actions of pull request rules through the GitHub adapter (WorkflowActionsPort), against the
  * double that checks every request and answer against @octokit/openapi: assignees, review
- * requests, reviews and dismissals, squash, cherry-pick (clean and conflicting), pull request
+ * requests, reviews and dismissals, squash, cherry-pick (clean, conflicting, and committed with
+ * conflict markers), pull request
  * creation, workflow dispatch (docs/workflow-automation.md, docs/github.md "Operations").
  */
 import { describe, expect, it } from "vitest";
@@ -76,9 +77,30 @@ describe("git actions", () => {
 
     await repo.commit("clash", { "app.txt": "one\nTWO\nthree\n" }, "Clash");
     const err = await forge
-      .cherryPick(repo.fullName, { commits: [head], onto: "clash", branch: "bp-clash", allowConflicts: true })
+      .cherryPick(repo.fullName, { commits: [head], onto: "clash", branch: "bp-clash", allowConflicts: false })
       .catch((e) => e);
     expect(isForgeError(err, "conflict")).toBe(true);
+  });
+
+  it("commits a conflicting cherry-pick with conflict markers when allowed, naming the file", async () => {
+    const { repo, head } = await repoWithPull(double);
+    const notes = await repo.commit("feature", { "notes.txt": "notes\n", "logo.bin": "\u0000new" }, "Notes");
+    const clash = await repo.commit("clash", { "app.txt": "one\nTWO\nthree\n", "logo.bin": "\u0000old" }, "Clash");
+    const forge = forgeFor(double);
+    const input = { commits: [head, notes], onto: "clash", branch: "bp-clash", allowConflicts: true };
+    const picked = await forge.cherryPick(repo.fullName, input);
+    // A binary file both changed is not merged as text: the target's stays, and it is named.
+    expect(picked.conflicts).toEqual(["app.txt", "logo.bin"]);
+    expect(await readFile(repo.git, picked.sha, "logo.bin")).toBe("\u0000old");
+    expect(await readFile(repo.git, picked.sha, "app.txt")).toBe(
+      `one\n<<<<<<< ${clash.slice(0, 12)}\nTWO\n=======\n2\n>>>>>>> ${head.slice(0, 12)}\nthree\n`,
+    );
+    expect(await readFile(repo.git, picked.sha, "notes.txt")).toBe("notes\n");
+    // Both commits picked, in order, on the branch's tip; the branch points at the result.
+    const last = await readCommit(repo.git, picked.sha);
+    expect(last.message).toContain(`(cherry picked from commit ${notes})`);
+    expect((await readCommit(repo.git, last.parents[0]!)).parents).toEqual([clash]);
+    expect(await forge.getBranchSha(repo.fullName, "bp-clash")).toBe(picked.sha);
   });
 
   it("dispatches a workflow with its inputs as texts", async () => {

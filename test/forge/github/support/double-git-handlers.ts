@@ -24,6 +24,7 @@ import {
 import { DOCS, example, linkHeaders, notFound, page, unprocessable, type Handler } from "./double-answers.js";
 import { commitJson, gitCommitJson, iso, refJson, repoJson } from "./double-json.js";
 import { markContainedPullsMerged } from "./double-pull-handlers.js";
+import { changedFiles } from "./double-tree-handlers.js";
 import type { DoubleRepo } from "./double-state.js";
 
 async function resolveRev(repo: DoubleRepo, rev: string): Promise<string | null> {
@@ -210,7 +211,7 @@ export const gitHandlers: Record<string, Handler> = {
         behind_by: behind,
         total_commits: ahead,
         commits: commits.slice(0, per).map((c) => commitJson(name, c)),
-        files: [],
+        files: await changedFiles(ctx.repo, mb, head),
       },
     };
   },
