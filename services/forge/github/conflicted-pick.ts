@@ -13,10 +13,13 @@
  * does a binary file or one over the 1 MB the contents API returns inline (the tip's version kept).
  */
 import { merge } from "node-diff3";
-import type { Sha } from "../types.js";
+import { ForgeError, type Sha } from "../types.js";
 import type { GithubOctokit } from "./client.js";
 import { githubStatus } from "./errors.js";
 import type { RepoParams } from "./repo-name.js";
+
+/** Most files GitHub's comparison lists (https://docs.github.com/rest/commits/commits#compare-two-commits). */
+const MAX_COMPARE_FILES = 300;
 
 /** A picked commit's tree with conflict markers, and the paths that conflicted (sorted). */
 export interface ConflictedPick {
@@ -69,7 +72,8 @@ function mergeFile(
 /**
  * Merges commit `sha` (whose first parent is `parent`) onto `tip` (tree `tipTree`) with conflict
  * markers where both changed the same lines; returns the tree and the paths that conflicted.
- * @throws the GitHub client's errors (the caller maps them)
+ * @throws ForgeError conflict when the commit changes 300 files or more (the comparison's limit);
+ *   the GitHub client's errors (the caller maps them)
  */
 export async function conflictedPick(
   gh: GithubOctokit,
@@ -80,6 +84,12 @@ export async function conflictedPick(
     ...p,
     basehead: `${pick.parent}...${pick.sha}`,
   });
+  // A comparison lists at most 300 files: a larger commit cannot be merged file by file here.
+  if ((cmp.files?.length ?? 0) >= MAX_COMPARE_FILES)
+    throw new ForgeError(
+      "conflict",
+      `commit ${pick.sha} does not apply onto ${pick.tip} and changes too many files to mark`,
+    );
   const labels = { ours: pick.tip.slice(0, 12), theirs: pick.sha.slice(0, 12) };
   const entries: TreeEntry[] = [];
   const paths: string[] = [];
@@ -102,7 +112,8 @@ export async function conflictedPick(
       if (ours !== null) entries.push({ path: file.filename, mode: "100644", type: "blob", sha: null });
     } else entries.push({ path: file.filename, mode: "100644", type: "blob", content: merged.text });
   }
+  paths.sort();
   if (entries.length === 0) return { tree: pick.tipTree, paths };
   const { data: tree } = await gh.rest.git.createTree({ ...p, base_tree: pick.tipTree, tree: entries });
-  return { tree: tree.sha, paths: paths.sort() };
+  return { tree: tree.sha, paths };
 }
