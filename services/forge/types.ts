@@ -140,6 +140,14 @@ export interface WorkflowActionsPort {
   ): Promise<void>;
 }
 
+/** Which open pull requests {@link ForgePort.listOpenPullRequests} reads: every field given must match. */
+export interface OpenPullFilter {
+  /** The head commit's SHA. */
+  headSha?: Sha;
+  /** The base branch's name. */
+  base?: string;
+}
+
 /**
  * What the engine and the simulator may ask of a code hosting platform.
  * Every method throws {@link ForgeError} and nothing else.
@@ -147,8 +155,12 @@ export interface WorkflowActionsPort {
 export interface ForgePort extends WorkflowActionsPort {
   /** Reads one pull request with all condition attributes. not_found when absent. */
   getPullRequest(repo: RepoName, number: number): Promise<PullRequestSnapshot>;
-  /** Open pull requests, oldest first. */
-  listOpenPullRequests(repo: RepoName): Promise<PullRequestSnapshot[]>;
+  /**
+   * Open pull requests, oldest first; with `only`, those whose head is at `headSha` and/or whose
+   * base is `base`, selected before any snapshot is built (one snapshot costs several git commands
+   * or API calls, so a caller that wants a few pull requests must not read them all).
+   */
+  listOpenPullRequests(repo: RepoName, only?: OpenPullFilter): Promise<PullRequestSnapshot[]>;
   /**
    * The number of the open pull request from branch `head` of the repository into `base`, or null
    * (the platform allows one). It reads no snapshot: listOpenPullRequests builds one per open pull

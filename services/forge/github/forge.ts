@@ -60,8 +60,8 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
     ...githubWorkflowActions(inRepo),
     getPullRequest: (repo, number) =>
       inRepo(repo, `reading pull request #${number}`, (gh, p) => readPullRequest(gh, ctx(repo, p), number)),
-    listOpenPullRequests: (repo) =>
-      inRepo(repo, "listing open pull requests", (gh, p) => readOpenPullRequests(gh, ctx(repo, p))),
+    listOpenPullRequests: (repo, only) =>
+      inRepo(repo, "listing open pull requests", (gh, p) => readOpenPullRequests(gh, ctx(repo, p), only)),
     findOpenPullRequest: (repo, head, base) =>
       inRepo(repo, `finding the pull request from ${head} into ${base}`, (gh, p) => findOpenPull(gh, p, head, base)),
     getDefaultBranch: (repo) => inRepo(repo, "reading the default branch", readDefaultBranch),

@@ -5,7 +5,7 @@
  * of the head, a comparison of the base branch with the head (base tip, commits behind) and the
  * review threads (GraphQL). docs/github.md "Pull request attributes".
  */
-import type { PullRequestSnapshot, RepoName } from "../types.js";
+import type { OpenPullFilter, PullRequestSnapshot, RepoName } from "../types.js";
 import type { GithubOctokit } from "./client.js";
 import type { GhStatus } from "./github-types.js";
 import type { RepoParams } from "./repo-name.js";
@@ -108,14 +108,21 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
  * Every open pull request, oldest first (`pulls.list` sorted by creation), each read in full,
  * four at a time. A pull request closed between the list and its read is left out.
  */
-export async function readOpenPullRequests(gh: GithubOctokit, ctx: RepoContext): Promise<PullRequestSnapshot[]> {
-  const open = await gh.paginate(gh.rest.pulls.list, {
+export async function readOpenPullRequests(
+  gh: GithubOctokit,
+  ctx: RepoContext,
+  only: OpenPullFilter = {},
+): Promise<PullRequestSnapshot[]> {
+  const listed = await gh.paginate(gh.rest.pulls.list, {
     ...ctx.params,
     state: "open",
     sort: "created",
     direction: "asc",
     per_page: 100,
+    ...(only.base === undefined ? {} : { base: only.base }),
   });
+  // The list carries each head's SHA: only the matching pull requests are read whole.
+  const open = only.headSha === undefined ? listed : listed.filter((p) => p.head.sha === only.headSha);
   const read = await mapLimited(open, 4, async (p) => {
     try {
       return await readPullRequest(gh, ctx, p.number);

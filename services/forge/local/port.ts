@@ -54,10 +54,15 @@ export function createLocalForgePort(core: ForgeCore, signals: CiSignals): Local
       return buildSnapshot(core, row, await readPull(core.db, row, number));
     },
 
-    async listOpenPullRequests(repo) {
+    async listOpenPullRequests(repo, only = {}) {
       const row = await readRepository(core, repo);
-      const pulls = await asForgeError(`listing pull requests of ${repo}`, () =>
+      const all = await asForgeError(`listing pull requests of ${repo}`, () =>
         store.listPullRequests(core.db, row.id, { state: "open", order: "asc" }),
+      );
+      const pulls = all.filter(
+        (p) =>
+          (only.headSha === undefined || p.headSha === only.headSha) &&
+          (only.base === undefined || p.baseBranch === only.base),
       );
       const snapshots: PullRequestSnapshot[] = [];
       for (let i = 0; i < pulls.length; i += SNAPSHOT_CONCURRENCY) {

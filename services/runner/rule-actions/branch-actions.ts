@@ -77,7 +77,7 @@ export async function performBranchAction(
       if (pr.fromFork) throw new ForgeError("invalid", `the head of #${n} is in a fork`);
       if ((await forge.getDefaultBranch(repo)) === pr.head)
         throw new ForgeError("invalid", `${pr.head} is the default branch`);
-      const dependents = (await forge.listOpenPullRequests(repo)).filter((p) => p.base === pr.head);
+      const dependents = await forge.listOpenPullRequests(repo, { base: pr.head });
       if (dependents.length > 0 && o.force !== true)
         throw new ForgeError(
           "invalid",

@@ -25,10 +25,10 @@ function isQueueDraft(env: IngressEnv, pr: PullRequestSnapshot): boolean {
 async function pullsOf(env: IngressEnv, e: ForgeEvent): Promise<PullRequestSnapshot[]> {
   switch (e.kind) {
     case "checks_changed":
-      return (await env.forge.listOpenPullRequests(env.repository)).filter((p) => p.headSha === e.sha);
+      return env.forge.listOpenPullRequests(env.repository, { headSha: e.sha });
     case "branch_pushed":
       if (e.after === null) return [];
-      return (await env.forge.listOpenPullRequests(env.repository)).filter((p) => p.base === e.branch);
+      return env.forge.listOpenPullRequests(env.repository, { base: e.branch });
     default:
       return pullNumbered(env, e.number);
   }

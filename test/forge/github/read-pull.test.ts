@@ -261,6 +261,24 @@ describe("listOpenPullRequests", () => {
     ]);
   });
 
+  it("reads in full only the open pull requests at a head SHA, or into a base, when asked", async () => {
+    const repo = await double.addRepo(freshRepoName());
+    const heads: string[] = [];
+    for (const name of ["a", "b", "c"]) heads.push(await repo.commit(name, { [`${name}.txt`]: name }, `Add ${name}`));
+    await repo.commit("release", { "r.txt": "r" }, "Release");
+    await repo.openPull({ head: "a", title: "Add a" });
+    await repo.openPull({ head: "b", title: "Add b" });
+    await repo.openPull({ head: "c", title: "Add c", base: "release" });
+    const forge = forgeFor(double);
+    const before = double.calls("pulls/get").length;
+    const atB = await forge.listOpenPullRequests(repo.fullName, { headSha: heads[1]! });
+    expect(atB.map((p) => p.number)).toEqual([2]);
+    const intoRelease = await forge.listOpenPullRequests(repo.fullName, { base: "release" });
+    expect(intoRelease.map((p) => p.number)).toEqual([3]);
+    // Two snapshots built, not six: a check event on one commit costs one pull request's reads.
+    expect(double.calls("pulls/get").length - before).toBe(2);
+  });
+
   it("finds one by its branches without reading any in full", async () => {
     const repo = await double.addRepo(freshRepoName());
     await repo.commit("a", { "a.txt": "a" }, "Add a");
