@@ -93,7 +93,11 @@ class PostgresClient extends pg.Client {
       };
     }
     const result = (super.query as (...a: unknown[]) => unknown)(...args);
-    if (result instanceof Promise) return result.catch((e: unknown) => Promise.reject((drop(e), e))) as never;
+    if (result instanceof Promise)
+      return result.catch((e: unknown) => {
+        drop(e);
+        throw e;
+      }) as never;
     return result as never;
   }
 
