@@ -43,15 +43,29 @@ async function append(n: number, reason = "tail", repository = "acme/shop"): Pro
   return ((await res.json()) as { ids: string[] }).ids;
 }
 
+/**
+ * Resolves once the server holds exactly `n` open streams (GET /readyz `streams.watchers`): a
+ * stream without a cursor starts at the instant the server opens it, so a test appends only after.
+ */
+async function streamsOpen(n: number): Promise<void> {
+  await eventually(
+    async () => expect((await restCall(server, "GET", "/readyz")).json.streams.watchers).toBe(n),
+    20_000,
+    50,
+  );
+}
+
 describe("WatchLogs", () => {
   it("resumes from a cursor across a server restart with every event exactly once", async () => {
     const req = { owner: "acme", repository: "shop", eventType: ["queue.pause.create"] };
     const first: WatchLogsResponse[] = [];
     const ac = new AbortController();
+    await streamsOpen(0);
     const watching = collect(
       connectClient(ActivityLogService, server.url, server.adminKey).watchLogs(req, { signal: ac.signal }),
       first,
     );
+    await streamsOpen(1);
     const a = [...(await append(3, "a")), ...(await append(2, "a"))];
     await eventually(async () => expect(first.map((m) => String(m.event!.id))).toEqual(a), 20_000, 50);
     ac.abort();
@@ -81,7 +95,9 @@ describe("WatchLogs", () => {
     const got: WatchLogsResponse[] = [];
     const ac = new AbortController();
     const client = connectClient(ActivityLogService, server.url, server.adminKey);
+    await streamsOpen(0);
     const watching = collect(client.watchLogs({ owner: "acme", repository: "shop" }, { signal: ac.signal }), got);
+    await streamsOpen(1);
     await append(1, "e");
     await eventually(async () => expect(got.length).toBeGreaterThan(0), 20_000, 50);
     ac.abort();
