@@ -12,6 +12,7 @@ import {
   type CiRunnerDeps,
 } from "../../../services/forge/local/ci/index.js";
 import { isRunning } from "../../../services/store/process-state.js";
+import { eventually } from "../../support/eventually.js";
 import { at, createTestRepo, git, type TestRepo } from "./git-fixture.js";
 
 let t: TestRepo;
@@ -207,7 +208,10 @@ describe("local CI runner", () => {
     const [result] = await run;
     expect(result).toMatchObject({ name: "long", state: "error", exitCode: null });
     expect(result!.output).toMatch(/the process launcher exited \(SIGKILL\); process group killed/);
-    expect(await isRunning(Number(await readFile(pidFile, "utf8")))).toBe(false);
+    // SIGKILL is sent to the group before the result; the kernel ends the orphaned `sleep` (and
+    // init reaps it) a moment later, which a loaded machine can make longer than this await.
+    const orphan = Number(await readFile(pidFile, "utf8"));
+    await eventually(async () => expect(await isRunning(orphan)).toBe(false), 5_000, 20);
     expect(await readdir(tempRoot)).toEqual([]);
     const [after] = await runCommitChecks(deps(), {
       repo: t.repo,
