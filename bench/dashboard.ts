@@ -1,5 +1,5 @@
 /**
- * `npm run bench:live:dashboard` (issue 25 "Performance", the browser side; docs/dashboard.md
+ * `npm run bench:live:dashboard` (the browser side of the live streams; docs/dashboard.md
  * "Budget and latency"): the dashboard in Debian's chromium (playwright-core) against a real server
  * process on the embedded defaults.
  * 1. First load: the compressed JavaScript the browser downloads for `/` (encoded body sizes, as

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:live` (issue 25, "Performance"; docs/api.md "Streams"): the live streams under a
+ * `npm run bench:live` (docs/api.md "Streams"): the live streams under a
  * busy repository. A real server process on the embedded defaults (bench/load/server.ts); a feeder
  * appends 20 activity log events a second to one repository and pauses / unpauses its queue every
  * second (bench/live/busy-repository.ts). In one run:

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:load` (issue 21, points 5 and 7; docs/reliability.md "Load"): does read load
+ * `npm run bench:load` (docs/reliability.md "Load"): does read load
  * starve the merge queue? A real server process on the embedded defaults (embedded PostgreSQL,
  * embedded ClickHouse, local forge) works a queue of 100 pull requests (a CI check that sleeps on
  * the queue's drafts), and in one run the merge rate is measured over windows:

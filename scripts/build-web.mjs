@@ -1,4 +1,4 @@
-// The dashboard's build (docs/dashboard.md "Building"): type-checks web/ (its own tsconfig, with
+// The dashboard's build (docs/dashboard.md "Serving and building"): type-checks web/ (its own tsconfig, with
 // the DOM library) and bundles it with Vite into dist/web, with .br and .gz copies of each file
 // (web/vite.config.ts). Run by scripts/build.mjs, so by `npm run build` and by `npm ci` (prepare).
 // Vite and TypeScript are dev dependencies: an install without them gets no dashboard, and the

@@ -1,5 +1,5 @@
 /**
- * The targets of `npm run bench:load` (issue 21, points 5 and 7; docs/reliability.md "Load") and
+ * The targets of `npm run bench:load` (docs/reliability.md "Load") and
  * the verdict lines printed against them.
  */
 import type { ReaderFigures } from "./readers.js";

@@ -1,5 +1,5 @@
 /**
- * The benchmark's counting (docs/benchmarks.md "The merge queue", "Rules"): one run of a queue is
+ * The benchmark's counting (docs/benchmarks.md "Rules and targets"): one run of a queue is
  * reduced to what the rules count, and the runs of one point (several seeds) are pooled. Time in
  * queue is from a pull request's first enqueue to its merge; every CI run started counts whole
  * (cancelled ones too), and CI time counts a cancelled run for the part of D it ran; a good pull

@@ -1,5 +1,5 @@
 /**
- * How far the benchmark's cost and latency targets (docs/benchmarks.md "Targets") are reachable at all
+ * How far the benchmark's cost and latency targets (docs/benchmarks.md "Rules and targets") are reachable at all
  * (docs/benchmarks.md "The merge queue"): an idealised estimate, not a simulation. Its queue checks every
  * batch the moment it is formed, on top of the batches running (a serial queue), finds a failed
  * batch's culprit in one extra round, and is never slowed by a failure ahead: everything favours
@@ -9,7 +9,7 @@
  * - CI runs per pull request: per batch of b, its own check, one more when it fails holding a good
  *   pull request (b > 1: 1 − q^b − p^b), and the batches started on top of it during its check, all
  *   cancelled when it fails ((1 − q^b) · S, S = m · ((1 − x)/b1 + x/b2) batches started per D),
- *   each weighing `cancelledRunWeight`: 1 counts them as whole runs (docs/benchmarks.md "Targets"),
+ *   each weighing `cancelledRunWeight`: 1 counts them as whole runs (docs/benchmarks.md "Rules and targets"),
  *   0.5 by the CI time they used (started evenly during the failed check, they ran D/2 on average).
  * - Merges slower than T·D: the i-th of a batch's b pull requests waits for the b − i others
  *   (over t when fewer than b − i arrive in t, Poisson(λt)); a good one takes its wait plus D when

@@ -1,5 +1,5 @@
 /**
- * The benchmark's verdicts (docs/benchmarks.md "The merge queue", "Targets"): the latency/cost
+ * The benchmark's verdicts (docs/benchmarks.md "Rules and targets"): the latency/cost
  * target of a rate is met when a measured Yardmaster configuration is stable, merges every good
  * pull request, and has p95 and runs per merge within bounds; the untuned default is within 10%
  * of the best configuration measured on each axis.

@@ -1,5 +1,5 @@
 /**
- * ListLogs (`GET /logs`, docs/activity-log.md "Cursors and links"): a page
+ * ListLogs (`GET /logs`, docs/activity-log.md "Pages, cursors and links"): a page
  * of events newest first, keyset-paginated on (received_at, id), with `next` / `prev` / `first`
  * links in the `Link` response header. A listing is pinned to its window: the first request
  * resolves the default window (the last day up to now) once, and its cursors and links carry it,

@@ -47,7 +47,7 @@ const RULES: Record<string, Rule> = {
 };
 
 /**
- * The actions of pull request rules (docs/workflow-automation.md "Events"): failure when the
+ * The actions of pull request rules (docs/workflow-automation.md "Actions"): failure when the
  * metadata carries the forge's `error`, else success (or the type's own rule above).
  */
 const WORKFLOW_ACTIONS = new Set(

@@ -1,5 +1,5 @@
 /**
- * Static routes of the dashboard (docs/dashboard.md "Serving"): dist/web/assets/* (Vite's hashed
+ * Static routes of the dashboard (docs/dashboard.md "Serving and building"): dist/web/assets/* (Vite's hashed
  * files, cached for a year as immutable) with their precompressed copies (.br, .gz written by the
  * build) chosen by Accept-Encoding, and index.html, revalidated on every load, at / and at the
  * dashboard's own paths.

@@ -1,6 +1,6 @@
 /**
  * The effects the engine asks for, as data. The runner performs them and reports their results
- * back as events (docs/merge-queue.md "Effects"). Times are epoch milliseconds UTC.
+ * back as events (docs/merge-queue.md "Events and effects"). Times are epoch milliseconds UTC.
  */
 import type { MergeMethodSetting } from "../config/index.js";
 

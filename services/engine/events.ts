@@ -1,6 +1,6 @@
 /**
  * The events the engine consumes: facts the runner observed on the forge, CI results, timers and
- * user requests (docs/merge-queue.md "Events"). Each is validated with zod before anything
+ * user requests (docs/merge-queue.md "Events and effects"). Each is validated with zod before anything
  * changes; a bad event throws {@link EngineInputError} naming the field, and the state is untouched.
  * Conditions are never evaluated here: the runner sends their results (queue rule, priority,
  * merge conditions as true / false / "pending").

@@ -44,7 +44,7 @@ export function tunedQueueSettings(traffic: ObservedTraffic): QueueKnobs {
 
 /**
  * Counts of a window of a repository's log, as services/activity-log/observed-traffic.ts reads
- * them (that folder imports this type only: docs/architecture.md "Rules between folders").
+ * them (that folder imports this type only: docs/architecture.md "Dependency rules").
  * Null `medianCiSeconds`: no concluded check to measure.
  */
 export interface TrafficCounts {

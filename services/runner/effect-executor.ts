@@ -1,6 +1,6 @@
 /**
  * Performs the engine's forge effects through the forge port and reports their results as engine
- * events (docs/merge-queue.md "Effects"). Effects are replayed after a crash, so each is safe to
+ * events (docs/merge-queue.md "Events and effects"). Effects are replayed after a crash, so each is safe to
  * perform twice (docs/reliability.md "Crashes: every effect exactly once"): a check branch is
  * force-moved and its draft reused, a replayed merge first reads whether its pull requests are
  * merged (merge-effect.ts), a comment carries its effect's idempotency key in a hidden marker and a

@@ -1,5 +1,5 @@
 /**
- * The `merge_batch` effect (docs/merge-queue.md "Effects", docs/reliability.md "Crashes: every
+ * The `merge_batch` effect (docs/merge-queue.md "Events and effects", docs/reliability.md "Crashes: every
  * effect exactly once"). Performed for the first time, it asks the forge to merge. Performed again
  * (a replay: the effect was recorded as started before a crash, or postponed), it first reads the
  * forge to learn what the earlier attempt did: every pull request of the batch merged means the

@@ -1,7 +1,7 @@
 /**
  * Products enabled per repository (`repository_products`). A repository without a row for a
  * product has the default: merge_queue and workflow_automation enabled, merge_protections and
- * ci_insights disabled (docs/configuration.md "Products"). A change writes its log event
+ * ci_insights disabled (docs/configuration.md "Products and unused sections"). A change writes its log event
  * (product.enabled / product.disabled) in the same transaction.
  */
 import type pg from "pg";

@@ -1,5 +1,5 @@
 /**
- * `/logs` cursors (docs/activity-log.md "Cursors and links"): a cursor opens only with the secret,
+ * `/logs` cursors (docs/activity-log.md "Pages, cursors and links"): a cursor opens only with the secret,
  * repository and normalised filters it was issued for; any altered byte is refused.
  */
 import { describe, expect, it } from "vitest";

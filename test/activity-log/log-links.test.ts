@@ -1,5 +1,5 @@
 /**
- * The `Link` header of `/logs` (RFC 8288; docs/activity-log.md "Cursors and links"): path-absolute
+ * The `Link` header of `/logs` (RFC 8288; docs/activity-log.md "Pages, cursors and links"): path-absolute
  * references to the REST route repeating the normalised filters, the pinned window and per_page;
  * values that would break the header (`,` `;` `<` `>` `"`) are percent-encoded.
  */

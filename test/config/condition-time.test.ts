@@ -1,5 +1,5 @@
 /**
- * Time-based conditions and the next instant their result can change (docs/conditions.md "Time",
+ * Time-based conditions and the next instant their result can change (docs/conditions.md "Timestamps",
  * docs/domain.md §2.3 "Next evaluation time"), with an injected clock. NOON is Wednesday
  * 2026-03-18 12:00 UTC; Europe/Paris is UTC+1 until 2026-03-29 01:00 UTC, then UTC+2.
  */

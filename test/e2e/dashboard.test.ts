@@ -1,5 +1,5 @@
 /**
- * The web dashboard in a real browser (issue 25 "Tests"; docs/dashboard.md): Debian's chromium
+ * The web dashboard in a real browser (docs/dashboard.md "Tests"): Debian's chromium
  * driven by playwright-core against the real server process, whose local-forge repository is
  * being replayed (this project's first 6 changes, CI `sleep 3`). One server, one browser, one
  * page that is loaded once and then only clicked through:

@@ -1,5 +1,5 @@
 /**
- * The local forge end to end (issue 6, "Done when"): the real server process and the real
+ * The local forge end to end (docs/local-forge.md): the real server process and the real
  * `yardmaster` CLI. `repo add` imports a real git repository made here with the git command line;
  * `pr open`, `pr comment "@yardmaster queue"`, `pr review --approve`, `pr label`, `ci run`; the
  * local CI runs the repository's `.yardmaster/ci.yml`, and `pr show` shows its checks; `pr edit`

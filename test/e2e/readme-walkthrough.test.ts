@@ -1,5 +1,5 @@
 /**
- * The README's walkthrough, run as written (issue 7 "README walkthrough"): the commands are read
+ * The README's walkthrough, run as written: the commands are read
  * from the code blocks of README.md's "Walkthrough" section and run in order with bash, from the
  * repository's root, against a real server process, as a user would:
  * - `npm start` is the server this test starts (`node bin/yardmaster.js serve`, what `npm start`

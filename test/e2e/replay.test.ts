@@ -1,5 +1,5 @@
 /**
- * `yardmaster replay` end to end (issue 7 "Tests"): the real server process (real PostgreSQL, the
+ * `yardmaster replay` end to end (docs/replay.md): the real server process (real PostgreSQL, the
  * embedded ClickHouse engine, real HTTP) and the real CLI, on two real git histories replayed at
  * the same time into two repositories of one server:
  * - a repository built here: 8 pull requests landed by merge commits (one octopus), one commit

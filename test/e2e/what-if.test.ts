@@ -1,5 +1,5 @@
 /**
- * What-if on recorded traffic end to end (issue 26, parts 4 and 5; docs/what-if.md): the real
+ * What-if on recorded traffic end to end (docs/what-if.md): the real
  * server process and CLI. A history of 12 pull requests landed by merge commits is replayed
  * (`yardmaster replay`) with a CI of known duration (`sleep 8`) and the last pull request broken on
  * purpose (`--break`); then `yardmaster whatif` replays the recorded traffic under the configuration that ran

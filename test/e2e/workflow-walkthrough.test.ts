@@ -1,5 +1,5 @@
 /**
- * docs/workflow-automation.md "Try it on the local forge", run as written (issue 24 "Done when"):
+ * docs/workflow-automation.md "Try it on the local forge", run as written:
  * the YAML block is saved as `.yardmaster.yml` in an empty directory, the first shell block runs
  * there with bash (`set -e`), `yardmaster` being the checkout's bin/yardmaster.js on the PATH, and
  * YARDMASTER_URL / YARDMASTER_ADMIN_KEY those of a real server process; the second block (the

@@ -2,7 +2,7 @@
  * The OpenAPI operation of one REST route (services/gateway/http-rules.ts): its path, its path and
  * query parameters and request body exactly as the transcoder builds the request message
  * (services/gateway/transcoder.ts: body, then path, then query; docs/rest-json.md), its success
- * answer and the error statuses it can answer (docs/errors.md, "Statuses" in docs/api.md).
+ * answer and the error statuses it can answer (docs/errors.md, and docs/api.md "Statuses").
  */
 import type { DescField, DescMessage } from "@bufbuild/protobuf";
 import { getComments } from "@bufbuild/protoplugin";

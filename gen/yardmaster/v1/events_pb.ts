@@ -434,7 +434,7 @@ export type ActionAssignMetadata = Message<"yardmaster.v1.ActionAssignMetadata">
 
   /**
    * Why the action failed (the forge's refusal); absent when it succeeded: outcome failure
-   * (docs/workflow-automation.md "Events").
+   * (docs/workflow-automation.md "Actions").
    *
    * @generated from field: string error = 3;
    */
@@ -473,7 +473,7 @@ export type ActionBackportMetadata = Message<"yardmaster.v1.ActionBackportMetada
 
   /**
    * Why the action failed (the forge's refusal); absent when it succeeded: outcome failure
-   * (docs/workflow-automation.md "Events").
+   * (docs/workflow-automation.md "Actions").
    *
    * @generated from field: string error = 4;
    */
@@ -500,7 +500,7 @@ export type ActionCloseMetadata = Message<"yardmaster.v1.ActionCloseMetadata"> &
 
   /**
    * Why the action failed (the forge's refusal); absent when it succeeded: outcome failure
-   * (docs/workflow-automation.md "Events").
+   * (docs/workflow-automation.md "Actions").
    *
    * @generated from field: string error = 2;
    */
@@ -527,7 +527,7 @@ export type ActionCommentMetadata = Message<"yardmaster.v1.ActionCommentMetadata
 
   /**
    * Why the action failed (the forge's refusal); absent when it succeeded: outcome failure
-   * (docs/workflow-automation.md "Events").
+   * (docs/workflow-automation.md "Actions").
    *
    * @generated from field: string error = 2;
    */
@@ -566,7 +566,7 @@ export type ActionCopyMetadata = Message<"yardmaster.v1.ActionCopyMetadata"> & {
 
   /**
    * Why the action failed (the forge's refusal); absent when it succeeded: outcome failure
-   * (docs/workflow-automation.md "Events").
+   * (docs/workflow-automation.md "Actions").
    *
    * @generated from field: string error = 4;
    */
@@ -594,7 +594,7 @@ export type ActionDeleteHeadBranchMetadata = Message<"yardmaster.v1.ActionDelete
 
   /**
    * Why the action failed (the forge's refusal); absent when it succeeded: outcome failure
-   * (docs/workflow-automation.md "Events").
+   * (docs/workflow-automation.md "Actions").
    *
    * @generated from field: string error = 2;
    */
@@ -637,7 +637,7 @@ export type ActionDismissReviewsMetadata = Message<"yardmaster.v1.ActionDismissR
 
   /**
    * Why the action failed (the forge's refusal); absent when it succeeded: outcome failure
-   * (docs/workflow-automation.md "Events").
+   * (docs/workflow-automation.md "Actions").
    *
    * @generated from field: string error = 2;
    */
@@ -664,7 +664,7 @@ export type ActionEditMetadata = Message<"yardmaster.v1.ActionEditMetadata"> & {
 
   /**
    * Why the action failed (the forge's refusal); absent when it succeeded: outcome failure
-   * (docs/workflow-automation.md "Events").
+   * (docs/workflow-automation.md "Actions").
    *
    * @generated from field: string error = 2;
    */
@@ -697,7 +697,7 @@ export type ActionHostActionsMetadata = Message<"yardmaster.v1.ActionHostActions
 
   /**
    * Why the action failed (the forge's refusal); absent when it succeeded: outcome failure
-   * (docs/workflow-automation.md "Events").
+   * (docs/workflow-automation.md "Actions").
    *
    * @generated from field: string error = 3;
    */
@@ -730,7 +730,7 @@ export type ActionLabelMetadata = Message<"yardmaster.v1.ActionLabelMetadata"> &
 
   /**
    * Why the action failed (the forge's refusal); absent when it succeeded: outcome failure
-   * (docs/workflow-automation.md "Events").
+   * (docs/workflow-automation.md "Actions").
    *
    * @generated from field: string error = 3;
    */
@@ -787,7 +787,7 @@ export type ActionMergeMetadata = Message<"yardmaster.v1.ActionMergeMetadata"> &
 
   /**
    * Why the action failed (the forge's refusal); absent when it succeeded: outcome failure
-   * (docs/workflow-automation.md "Events").
+   * (docs/workflow-automation.md "Actions").
    *
    * @generated from field: string error = 2;
    */
@@ -826,7 +826,7 @@ export type ActionPostCheckMetadata = Message<"yardmaster.v1.ActionPostCheckMeta
 
   /**
    * Why the action failed (the forge's refusal); absent when it succeeded: outcome failure
-   * (docs/workflow-automation.md "Events").
+   * (docs/workflow-automation.md "Actions").
    *
    * @generated from field: string error = 4;
    */
@@ -848,7 +848,7 @@ export const ActionPostCheckMetadataSchema: GenMessage<ActionPostCheckMetadata> 
 export type ActionRebaseMetadata = Message<"yardmaster.v1.ActionRebaseMetadata"> & {
   /**
    * Why the action failed (the forge's refusal); absent when it succeeded: outcome failure
-   * (docs/workflow-automation.md "Events").
+   * (docs/workflow-automation.md "Actions").
    *
    * @generated from field: string error = 1;
    */
@@ -871,7 +871,7 @@ export const ActionRebaseMetadataSchema: GenMessage<ActionRebaseMetadata> = /*@_
 export type ActionRefreshMetadata = Message<"yardmaster.v1.ActionRefreshMetadata"> & {
   /**
    * Why the action failed (the forge's refusal); absent when it succeeded: outcome failure
-   * (docs/workflow-automation.md "Events").
+   * (docs/workflow-automation.md "Actions").
    *
    * @generated from field: string error = 1;
    */
@@ -904,7 +904,7 @@ export type ActionRequestReviewsMetadata = Message<"yardmaster.v1.ActionRequestR
 
   /**
    * Why the action failed (the forge's refusal); absent when it succeeded: outcome failure
-   * (docs/workflow-automation.md "Events").
+   * (docs/workflow-automation.md "Actions").
    *
    * @generated from field: string error = 3;
    */
@@ -942,7 +942,7 @@ export type ActionReviewMetadata = Message<"yardmaster.v1.ActionReviewMetadata">
 
   /**
    * Why the action failed (the forge's refusal); absent when it succeeded: outcome failure
-   * (docs/workflow-automation.md "Events").
+   * (docs/workflow-automation.md "Actions").
    *
    * @generated from field: string error = 4;
    */
@@ -964,7 +964,7 @@ export const ActionReviewMetadataSchema: GenMessage<ActionReviewMetadata> = /*@_
 export type ActionSquashMetadata = Message<"yardmaster.v1.ActionSquashMetadata"> & {
   /**
    * Why the action failed (the forge's refusal); absent when it succeeded: outcome failure
-   * (docs/workflow-automation.md "Events").
+   * (docs/workflow-automation.md "Actions").
    *
    * @generated from field: string error = 1;
    */
@@ -986,7 +986,7 @@ export const ActionSquashMetadataSchema: GenMessage<ActionSquashMetadata> = /*@_
 export type ActionUpdateMetadata = Message<"yardmaster.v1.ActionUpdateMetadata"> & {
   /**
    * Why the action failed (the forge's refusal); absent when it succeeded: outcome failure
-   * (docs/workflow-automation.md "Events").
+   * (docs/workflow-automation.md "Actions").
    *
    * @generated from field: string error = 1;
    */

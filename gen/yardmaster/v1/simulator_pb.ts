@@ -179,7 +179,7 @@ export const RecordedTrafficSchema: GenMessage<RecordedTraffic> = /*@__PURE__*/
   messageDesc(file_yardmaster_v1_simulator, 1);
 
 /**
- * What a queue did, or would do, with the traffic (docs/what-if.md "Figures"). Times in seconds.
+ * What a queue did, or would do, with the traffic (docs/what-if.md "Method"). Times in seconds.
  *
  * @generated from message yardmaster.v1.TrafficOutcome
  */

@@ -1,5 +1,5 @@
 /**
- * Time values of the conditions language (docs/domain.md §1.8, docs/conditions.md "Time"):
+ * Time values of the conditions language (docs/domain.md §1.8, docs/conditions.md "Timestamps"):
  * ISO-8601 timestamps (no zone = UTC, `Z`, `+02:00` or `[IANA/Zone]`), relative times
  * (`3 days ago`, `14 days 3 hours ago`, `24h ago`, legacy `3 days 04:05 ago`) and the
  * `start/end[Zone]` intervals of `current-datetime`, whose fields may be `XXXX`/`XX` wildcards.

@@ -1,6 +1,6 @@
 /**
  * Leaves whose result depends on the current time, with the next instant at which that result can
- * change (docs/domain.md §2.3 "Next evaluation time", docs/conditions.md "Time"):
+ * change (docs/domain.md §2.3 "Next evaluation time", docs/conditions.md "Timestamps"):
  * timestamps compared with relative times (`updated-at < 7 days ago`), `current-datetime`,
  * `schedule` and the legacy `current-time`, `current-day`, `current-month`, `current-year`,
  * `current-day-of-week`.

@@ -2,7 +2,7 @@
  * Wall-clock time in IANA time zones, on top of the runtime's `Intl` data (no library needed):
  * what a UTC instant reads as in a zone, and which UTC instant a wall-clock time in a zone is.
  * Used by schedules, `current-datetime` intervals and the legacy current-* attributes
- * (docs/domain.md §1.8, docs/conditions.md "Time").
+ * (docs/domain.md §1.8, docs/conditions.md "Timestamps").
  */
 
 /** A wall-clock reading. Month 1-12, day 1-31, hour 0-23, weekday 1 (Monday) to 7 (Sunday). */

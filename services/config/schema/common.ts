@@ -1,5 +1,5 @@
 /**
- * Building blocks shared by the section schemas (docs/configuration.md "Value types"): condition
+ * Building blocks shared by the section schemas (docs/configuration.md "Keys and defaults"): condition
  * lists, durations, bot accounts, priorities, merge methods. Every schema here only validates
  * and converts; defaults are filled later, in one place (load/defaults.ts), so that explicit
  * values can be told from absent ones.

@@ -1,7 +1,7 @@
 /**
  * The `config` object the API shows for a queue rule (docs/configuration.md "API output of queue rules"): durations
  * in seconds, unset strings as "" (docs/domain.md §1.2 "API output"), and the list of queue
- * rules in processing order. docs/configuration.md "API output" records the choices below.
+ * rules in processing order. docs/configuration.md "API output of queue rules" records the choices below.
  */
 import type { Configuration, QueueRuleConfig } from "../model.js";
 

@@ -1,7 +1,7 @@
 /**
  * Sections of a configuration whose product is not enabled on the repository
  * (docs/api.md "Simulation results" `unused_sections`; ownership as docs/domain.md §1.1 infers
- * it, docs/configuration.md "Products"). Sections no product owns (extends, shared, defaults,
+ * it, docs/configuration.md "Products and unused sections"). Sections no product owns (extends, shared, defaults,
  * commands_restrictions) are never reported.
  */
 import { DOCS_BASE_URL } from "../docs-url.js";

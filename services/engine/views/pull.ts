@@ -45,7 +45,7 @@ export interface PullView {
   queueRule: EngineQueueRule | null;
   checksTimeoutAt: number | null;
   mergeabilityCheck: MergeabilityCheckView | null;
-  /** Whether the pull request would be checked in place (docs/merge-queue.md "In-place checks"). */
+  /** Whether the pull request would be checked in place (docs/merge-queue.md "Model"). */
   inPlace: boolean;
 }
 

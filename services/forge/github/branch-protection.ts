@@ -1,6 +1,6 @@
 /**
  * What a base branch's protection requires (ForgePort.getBranchProtection; docs/domain.md
- * §2.5 injected conditions; docs/github.md "Branch protection"). Two GitHub sources, combined:
+ * §2.5 injected conditions; docs/github.md "Operations"). Two GitHub sources, combined:
  * - classic branch protection, `GET .../branches/{branch}/protection`: required status check
  *   contexts, required approving review count, required conversation resolution. Reading it needs
  *   the App's "Administration: read" permission; without it (403), or when the branch is not

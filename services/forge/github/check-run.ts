@@ -1,6 +1,6 @@
 /**
  * Yardmaster's own check run on a commit (ForgePort.upsertCheckRun; the queue summary,
- * docs/merge-queue.md "Events and effects" and docs/github.md "Check runs"). The App's run with
+ * docs/merge-queue.md "Events and effects" and docs/github.md "Operations"). The App's run with
  * that name on that head SHA is looked up (`GET .../commits/{sha}/check-runs?check_name=&app_id=`)
  * and updated (`PATCH .../check-runs/{id}`), or created (`POST .../check-runs`). GitHub limits
  * `output.summary` to 65,535 characters: a longer one is cut with a note. The port's `error` state

@@ -1,5 +1,5 @@
 /**
- * Octokit for Yardmaster as a GitHub App (docs/github.md "Authentication" and "Rate limits").
+ * Octokit for Yardmaster as a GitHub App (docs/github.md "Authentication" and "Errors and rate limits").
  * - One app-level client signs requests with a JWT (app id + private key, `@octokit/auth-app`).
  * - Each repository is served by its installation: `GET /repos/{owner}/{repo}/installation`
  *   gives the installation id (cached one hour), and one client per installation uses

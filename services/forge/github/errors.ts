@@ -1,5 +1,5 @@
 /**
- * GitHub failures as port errors (services/forge/types.ts `ForgeError`; docs/github.md "Errors").
+ * GitHub failures as port errors (services/forge/types.ts `ForgeError`; docs/github.md "Errors and rate limits").
  * Octokit throws a `RequestError` (`status`, `response.headers`, `response.data.message`) for an
  * HTTP error and for a network failure (status 500, no response); GraphQL answers carry `errors`.
  * The table, applied after the retry and throttling plugins have given up:
@@ -63,7 +63,7 @@ function header(e: RequestErrorLike, name: string): string | undefined {
  * When to retry a rate-limited request, in milliseconds from `nowMs`; null when the answer is not a
  * rate limit. `retry-after` (seconds) wins; else `x-ratelimit-reset` (epoch seconds) when
  * `x-ratelimit-remaining` is 0; else one minute for a secondary limit or a bare 429.
- * Source: GitHub REST docs "Rate limits for the REST API" (docs/github.md "Rate limits").
+ * Source: GitHub REST docs "Rate limits for the REST API" (docs/github.md "Errors and rate limits").
  */
 export function rateLimitWaitMs(e: unknown, nowMs: number): number | null {
   if (!isRequestError(e) || (e.status !== 403 && e.status !== 429)) return null;

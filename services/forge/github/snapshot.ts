@@ -76,7 +76,7 @@ export function reviewsOf(reviews: readonly GhReview[]): Review[] {
 /**
  * True when GitHub says the head does not merge into base: `mergeable` false or
  * `mergeable_state` "dirty". While GitHub is still computing (`mergeable` null) it is false: the
- * speculative branch will find a real conflict anyway (docs/github.md "Known differences").
+ * speculative branch will find a real conflict anyway (docs/github.md "Known differences from the local forge").
  */
 export function isConflicting(pull: Pick<GhPull, "mergeable" | "mergeable_state" | "state">): boolean {
   if (pull.state !== "open") return false;

@@ -1,6 +1,6 @@
 /**
  * GitHub tokens as REST/RPC credentials (services/auth/authorizer.ts `PlatformTokenVerifier`;
- * docs/auth.md; docs/github.md "GitHub tokens"). A bearer that looks like a GitHub token is
+ * docs/auth.md; docs/github.md "GitHub tokens as API credentials"). A bearer that looks like a GitHub token is
  * accepted for a repository when GitHub says its holder can read it:
  * - recognised prefixes: `ghp_` (classic personal), `github_pat_` (fine-grained), `gho_` (OAuth),
  *   `ghu_` (App user-to-server), `ghs_` (App installation, e.g. Actions' `GITHUB_TOKEN`);

@@ -1,6 +1,6 @@
 /**
  * What follows a ref move in the local forge, whoever moved it (a push, the queue's merges,
- * speculative branches, deletions), as GitHub does it (docs/local-forge.md "Events"):
+ * speculative branches, deletions), as GitHub does it (docs/local-forge.md "Writes and events"):
  * - `branch_pushed` with before/after and whether it was forced;
  * - open pull requests whose head is the branch get the new head SHA (`pull_request_synchronized`)
  *   and a CI job; a deleted head or base branch closes them (`pull_request_closed`);

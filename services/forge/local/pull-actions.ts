@@ -2,7 +2,7 @@
  * Writes to pull requests inside a repository write (write-context.ts), shared by the port (the
  * queue acting as the bot) and the ForgeService (people acting through the CLI): open, edit,
  * close, comment, review, label. Each emits the event a GitHub webhook would map to
- * (docs/local-forge.md "Events"). GitHub's refusals are kept: no pull request without commits
+ * (docs/local-forge.md "Writes and events"). GitHub's refusals are kept: no pull request without commits
  * between base and head, one open pull request per head and base, no approving one's own.
  */
 import { localForgeStore as store } from "../../store/index.js";

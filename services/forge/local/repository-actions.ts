@@ -1,7 +1,7 @@
 /**
  * Creating repositories, pushing to them and deleting branches (ForgeService.CreateRepository,
  * PushBranch and DeleteBranch, the `yardmaster repo add|push|delete-branch` commands;
- * docs/local-forge.md "Repositories and pushes"). A new repository is a bare git repository in the
+ * docs/local-forge.md "Pushing"). A new repository is a bare git repository in the
  * data directory plus its row; a push copies a commit from a git repository on this machine and
  * moves a branch by compare-and-swap, refusing a non-fast-forward unless forced, or merges the
  * commit into the branch's tip (`merge`: a change landing on a branch that moved meanwhile, as

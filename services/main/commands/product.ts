@@ -1,6 +1,6 @@
 /**
  * `yardmaster product list|enable|disable owner/name [PRODUCT]`: which products are enabled on a
- * repository (ProductService; the configuration simulator's unused_sections). docs/configuration.md "Products".
+ * repository (ProductService; the configuration simulator's unused_sections). docs/configuration.md "Products and unused sections".
  */
 import type { Command } from "commander";
 import { ProductService } from "../../../gen/yardmaster/v1/admin_pb.js";

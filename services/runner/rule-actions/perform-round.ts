@@ -1,6 +1,6 @@
 /**
  * A stored rule action performed in the effects round (docs/reliability.md "Crashes: every effect
- * exactly once", docs/workflow-automation.md "Exactly once"): marked started in a committed
+ * exactly once", docs/workflow-automation.md "When actions run"): marked started in a committed
  * statement, performed through the forge (perform.ts, replay-safe), then in one transaction its
  * events go to the outbox, its outcome to `pull_rule_actions`, and the effect is deleted. A crash
  * before that transaction replays the action, which reads the forge first; a crash after it has

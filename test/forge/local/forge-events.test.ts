@@ -1,6 +1,6 @@
 /**
  * The ForgeEvents each local forge action emits, exactly and in order: the same events a GitHub
- * webhook would map to (docs/local-forge.md "Events"), delivered after the change committed. A
+ * webhook would map to (docs/local-forge.md "Writes and events"), delivered after the change committed. A
  * failing sink is logged and loses none of the forge's own state.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * The queue page's snapshot (docs/dashboard.md "Queue"): the branch's merge-queue status, the
+ * The queue page's snapshot (docs/dashboard.md "Pages"): the branch's merge-queue status, the
  * position and estimated merge time of every queued pull request (ListQueues), and the pause.
  * Live from WatchMergeQueue (a new status on every committed change) and WatchLogs of the pause
  * events (queue.pause.*: the pause is not part of the status); polled when the server has no

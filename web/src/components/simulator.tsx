@@ -1,5 +1,5 @@
 /**
- * The configuration simulator (docs/dashboard.md "Configuration"): paste a `.yardmaster.yml`,
+ * The configuration simulator (docs/dashboard.md "Pages"): paste a `.yardmaster.yml`,
  * validate it with SimulateConfiguration, see each error at its line and column (from the
  * service's field violations, "message @ path (line L, column C)"), the text with those lines
  * marked, and the deprecations with their deadlines.

@@ -1,5 +1,5 @@
 /**
- * A pull request (docs/dashboard.md "Pull request"): its place in the queue (position, queue
+ * A pull request (docs/dashboard.md "Pages"): its place in the queue (position, queue
  * rule, estimated merge, its check's state and checks), the merge conditions as a checklist, and
  * its timeline from the activity log (the last 30 days, newest first), read again on each of its
  * events (WatchLogs of the pull request).

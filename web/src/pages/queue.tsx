@@ -1,5 +1,5 @@
 /**
- * A branch's queue (docs/dashboard.md "Queue"): the pause banner and controls, the train of
+ * A branch's queue (docs/dashboard.md "Pages"): the pause banner and controls, the train of
  * batches, the pull requests waiting for a batch with their position and estimate, and the
  * scopes' lanes. Everything follows the live snapshot of {@link queueView}.
  */

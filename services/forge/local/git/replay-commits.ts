@@ -3,7 +3,7 @@
  * each commit is cherry-picked as a three-way merge whose base is the commit's own first parent,
  * keeping its message, author and author date; the committer becomes Yardmaster at the given date.
  * Merge commits are skipped and commits that become empty are dropped, as `git rebase` does by
- * default. Rules: docs/local-forge.md "Rebase".
+ * default. Rules: docs/local-forge.md "Merge methods".
  */
 import type { Sha } from "../../types.js";
 import { gitText } from "./git-command.js";
