@@ -6,7 +6,7 @@
  * request; a scheduled freeze made with the CLI holds a checked batch (`frozen`) until deleted;
  * the activity log has the run.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -71,13 +71,17 @@ async function forgeState(n: number): Promise<string> {
 
 const prState = async (n: number) => (await api("GET", `${base}/merge-queue/pull/${n}`)).status;
 
+/** The file that lets the checks of a tree holding one.txt end (see the CI file below). */
+const gate = () => path.join(work, "gate");
+
 beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), "ym-e2e-queue-"));
   src = await gitWorkdir(path.join(work, "shop"));
   await src.commit("Initial commit", {
     "README.md": "shop\n",
     ".yardmaster.yml": CONFIG,
-    ".yardmaster/ci.yml": 'checks:\n  - name: test\n    run: "test ! -e BROKEN"\n',
+    // A check of a tree holding one.txt waits for the gate file, so the queue can be seen holding it.
+    ".yardmaster/ci.yml": `checks:\n  - name: test\n    run: "test ! -e BROKEN && { test ! -e one.txt || until test -e ${gate()}; do sleep 0.1; done; }"\n`,
   });
   server = await startServerProcess({ YARDMASTER_CI_SLOTS: "3" });
   await cli("repo", "add", "acme/shop", "--from", src.path);
@@ -122,15 +126,16 @@ describe("the merge queue through the API", () => {
     );
     queue.close();
     expect(entered.queueRule).toBe("default");
-    // While queued (or already merged by a fast CI), the detail answers 200 or 404 after leaving.
+    // Its check waits for the gate: the status shows it queued until the gate opens.
     await eventually(async () => {
       const s = await api("GET", `${base}/merge-queue/status`);
       const shown = [...s.json.batches.flatMap((b: any) => b.pull_requests), ...s.json.waiting_pull_requests].map(
         (p: any) => p.number,
       );
-      const merged = (await forgeState(one)) === "merged";
-      expect(shown.includes(one) || merged).toBe(true);
+      expect(shown).toContain(one);
     }, 60_000);
+    expect(await prState(one)).toBe(200);
+    await writeFile(gate(), "");
     await eventually(
       async () => expect([await forgeState(one), await forgeState(two)]).toEqual(["merged", "merged"]),
       120_000,
