@@ -60,4 +60,35 @@ describe("real configuration files", () => {
           ]).toEqual([file, true, true]);
     }
   });
+
+  it("refuses files only for the kinds of error reviewed in docs/configuration.md, as many as it says", () => {
+    // biome-ignore format: a table, one row per line
+    const kinds: [string, RegExp, number, number][] = [
+      ["a removed key", / was removed/, 28, 55],
+      ["a renamed key", / was renamed /, 1, 2],
+      ["invalid YAML", /^YAML syntax error/, 6, 18],
+      ["conflict markers", /conflict markers/, 1, 1],
+      ["an unknown key", /^unknown key/, 1, 1],
+      ["an unknown action", /^unknown action/, 1, 1],
+      ["a condition", /^(expected a condition|Invalid condition)/, 2, 4],
+      ["a value of the wrong type", /^expected (a list|an object)/, 2, 2],
+      ["a placeholder with filters", /^only plain/, 1, 4],
+    ];
+    const found = new Map(kinds.map(([name]) => [name, { files: new Set<string>(), errors: 0 }]));
+    for (const [file, outcome] of Object.entries(EXPECTED)) {
+      if (outcome.ok) continue;
+      for (const error of outcome.errors) {
+        const kind = kinds.find(([, pattern]) => pattern.test(error));
+        expect(kind, `${file}: ${error}`).toBeDefined();
+        const f = found.get(kind![0])!;
+        f.files.add(file);
+        f.errors++;
+      }
+    }
+    expect(kinds.map(([name]) => [name, found.get(name)!.files.size, found.get(name)!.errors])).toEqual(
+      kinds.map(([name, , files, errors]) => [name, files, errors]),
+    );
+    const loaded = Object.values(EXPECTED).filter((o) => o.ok);
+    expect([loaded.length, loaded.reduce((n, o) => n + (o.ok ? o.deprecations : 0), 0)]).toEqual([161, 371]);
+  });
 });
