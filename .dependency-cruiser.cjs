@@ -12,9 +12,11 @@ const ALLOWED = {
   metrics: [],
   outage: [],
   live: [],
+  // Reading test reports (JUnit XML, OTLP traces) into rows: pure, run in offload's worker threads.
+  "test-reports": [],
   store: ["outage"],
   engine: ["config"],
-  offload: ["config", "contracts", "engine"],
+  offload: ["config", "contracts", "engine", "test-reports"],
   // engine: its types only (rule `activity-log-engine-types`): the log measures the figures the engine uses.
   "activity-log": ["contracts", "engine", "live", "outage", "store"],
   forge: ["auth", "config", "contracts", "failpoints", "outage", "store"],
@@ -22,6 +24,9 @@ const ALLOWED = {
   queue: ["activity-log", "auth", "config", "contracts", "engine", "forge", "live", "runner", "store"],
   simulator: ["activity-log", "auth", "config", "contracts", "engine", "forge", "offload", "store"],
   admin: ["activity-log", "auth", "contracts", "store"],
+  // CI Insights: its ClickHouse table through the log's client and migration runner, its
+  // PostgreSQL tables and events through store/, reports parsed in offload/'s threads.
+  "ci-insights": ["activity-log", "auth", "contracts", "offload", "store", "test-reports"],
   gateway: ["auth", "contracts", "metrics", "offload", "outage"],
 };
 

@@ -12,9 +12,37 @@
 import { randomUUID } from "node:crypto";
 import { localForgeStore as store, withTransaction } from "../../store/index.js";
 import { retryWhileUnavailable } from "../../outage/index.js";
-import { type CiSlots, runCommitChecks, type CheckResult, type CiRunnerDeps } from "./ci/index.js";
+import {
+  type CiSlots,
+  runCommitChecks,
+  type CheckResult,
+  type CiRunnerDeps,
+  type ReportsInput,
+  type ReportsVerdict,
+} from "./ci/index.js";
 import { LOCAL_CI_APP, type ForgeCore } from "./core.js";
 import type { CiSignals } from "./ci-requests.js";
+
+/** The CI job a check belongs to, as CI Insights labels its test runs. */
+export interface LocalCiJob {
+  repository: string;
+  sha: string;
+  /** The branch the job runs for (a pull request's head, a batch's draft branch); null for a bare commit. */
+  branch: string | null;
+  jobId: number;
+  /** The job's claims so far (1 on the first run). */
+  attempt: number;
+}
+
+/**
+ * CI Insights for the local CI (docs/ci-insights.md "Local CI"), wired by services/main: stores a
+ * check's JUnit reports (and says whether its failure is only quarantined tests), and decides the
+ * retries of failed checks.
+ */
+export interface LocalCiInsights {
+  reports(job: LocalCiJob, input: ReportsInput): Promise<ReportsVerdict>;
+  retry(job: LocalCiJob, result: CheckResult): Promise<"job" | "pipeline" | null>;
+}
 
 /** Settings of the worker. Durations in milliseconds. */
 export interface CiWorkerOptions {
@@ -32,6 +60,8 @@ export interface CiWorkerOptions {
   maxAttempts?: number;
   /** This worker's identity in leases (default a random UUID). */
   workerId?: string;
+  /** CI Insights: test reports and retry rules (absent: reports are not read, nothing is retried). */
+  insights?: LocalCiInsights;
 }
 
 type StopReason = "cancelled" | "lost" | "shutdown";
@@ -162,6 +192,14 @@ export class CiWorker implements CiSignals {
     }, this.options.heartbeatMs ?? 15_000);
     heartbeat.unref();
     const silent = () => entry.reason === "lost" || entry.reason === "shutdown";
+    const insights = this.options.insights;
+    const ciJob: LocalCiJob = {
+      repository: job.repository,
+      sha: job.sha,
+      branch: job.branch,
+      jobId: job.id,
+      attempt: job.attempts,
+    };
     try {
       await runCommitChecks(
         { ...this.options.runner, slots: this.options.slots, now: this.core.now },
@@ -175,6 +213,8 @@ export class CiWorker implements CiSignals {
           onCompleted: async (result) => {
             if (!silent()) await this.write(job, runs, result.name, finalChange(result));
           },
+          reports: insights ? (r) => insights.reports(ciJob, r) : undefined,
+          retry: insights ? (r) => (silent() ? Promise.resolve(null) : insights.retry(ciJob, r)) : undefined,
         },
       );
     } finally {
