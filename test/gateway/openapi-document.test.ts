@@ -43,7 +43,7 @@ type Operation = {
   requestBody?: { content: { "application/json": { schema: { properties?: Record<string, unknown> } } } };
   responses: Record<string, unknown>;
 };
-const paths = document.paths as Record<string, Record<string, Operation>>;
+const paths = document.paths as unknown as Record<string, Record<string, Operation>>;
 
 /** The OpenAPI path of a google.api.http template, written independently of the generator. */
 const openApiPath = (template: string) => template.replace(/\{([^}=]+)(=[^}]*)?\}/g, "{$1}");
