@@ -47,7 +47,7 @@ export interface TestHealth {
   language: string;
 }
 
-/** A row of the health query; aliases never reuse a column's name (an alias would replace the column in WHERE). */
+/** A row of the first query; aliases never reuse a column's name (an alias would replace the column in WHERE). */
 interface HealthRow {
   id: string;
   test_name: string;
@@ -56,20 +56,25 @@ interface HealthRow {
   runs: string;
   passes: string;
   failures: string;
-  commits: string;
-  flaky_commits: string;
-  broken: number;
   last_outcome: TestHealth["lastOutcome"];
   last_run_at: string;
   first_failure_at: string;
-  first_failure_commit: string;
-  first_failure_pulls: string[];
   last_failure_at: string;
-  last_failure_commit: string;
   last_success_at: string;
   file_path: string;
   test_framework: string;
   test_language: string;
+}
+
+/** A row of the second query, for the tests that failed. */
+interface FailureRow {
+  id: string;
+  commits: string;
+  flaky_commits: string;
+  broken: number;
+  first_failure_commit: string;
+  first_failure_pulls: string[];
+  last_failure_commit: string;
 }
 
 const FAILED = "outcome IN ('failed', 'error')";
@@ -82,36 +87,55 @@ export interface HealthQuery {
   testIds?: readonly string[];
 }
 
-/** The health of every test run on the branch since `from` (or of `testIds`), in no order. */
+/**
+ * The health of every test run on the branch since `from` (or of `testIds`), in no order. Two
+ * aggregates: counts and times for every test (cheap sums over the branch's range), then the
+ * commits, the latest runs and the first failure's commit for the tests that failed at least once
+ * (only they can be flaky or broken): the per-commit and latest-runs aggregates, the costly ones,
+ * run on a few tests rather than all (bench/ci.ts).
+ */
 export async function testHealth(client: ClickHouseClient, q: HealthQuery): Promise<TestHealth[]> {
+  const scope =
+    "repository = {repo:String} AND branch = {branch:String} AND received_at >= {from:DateTime64(3, 'UTC')}";
+  const params = { repo: q.repository, branch: q.branch, from: clickHouseTime(q.from) };
   const only = q.testIds ? "AND test_id IN {ids:Array(UUID)}" : "";
   const rs = await client.query({
     query: `SELECT toString(test_id) AS id, any(name) AS test_name, any(pipeline) AS pipeline_name, any(job) AS job_name,
         count() AS runs, countIf(outcome = 'passed') AS passes, countIf(${FAILED}) AS failures,
-        uniqExact(head_sha) AS commits,
-        length(arrayIntersect(groupUniqArrayIf(head_sha, outcome = 'passed'), groupUniqArrayIf(head_sha, ${FAILED}))) AS flaky_commits,
-        groupArraySorted(${BROKEN_RUNS})(tuple(-toUnixTimestamp64Milli(received_at), toUInt8(${FAILED}))) AS recent,
-        length(recent) = ${BROKEN_RUNS} AND arrayAll(x -> x.2 = 1, recent) AS broken,
         toString(argMax(outcome, received_at)) AS last_outcome, toString(max(received_at)) AS last_run_at,
-        toString(minIf(received_at, ${FAILED})) AS first_failure_at, argMinIf(head_sha, received_at, ${FAILED}) AS first_failure_commit,
-        argMinIf(pull_requests, received_at, ${FAILED}) AS first_failure_pulls,
-        toString(maxIf(received_at, ${FAILED})) AS last_failure_at, argMaxIf(head_sha, received_at, ${FAILED}) AS last_failure_commit,
+        toString(minIf(received_at, ${FAILED})) AS first_failure_at, toString(maxIf(received_at, ${FAILED})) AS last_failure_at,
         toString(maxIf(received_at, outcome = 'passed')) AS last_success_at,
         any(file) AS file_path, toString(any(framework)) AS test_framework, toString(any(language)) AS test_language
-      FROM test_runs
-      WHERE repository = {repo:String} AND branch = {branch:String} AND received_at >= {from:DateTime64(3, 'UTC')} ${only}
-      GROUP BY test_id`,
-    query_params: { repo: q.repository, branch: q.branch, from: clickHouseTime(q.from), ids: q.testIds ?? [] },
+      FROM test_runs WHERE ${scope} ${only} GROUP BY test_id`,
+    query_params: { ...params, ids: q.testIds ?? [] },
     format: "JSONEachRow",
   });
-  return (await rs.json<HealthRow>()).map(toHealth);
+  const rows = await rs.json<HealthRow>();
+  const failing = rows.filter((r) => Number(r.failures) > 0).map((r) => r.id);
+  const extra = new Map<string, FailureRow>();
+  if (failing.length > 0) {
+    const fs = await client.query({
+      query: `SELECT toString(test_id) AS id, uniqExact(head_sha) AS commits,
+          length(arrayIntersect(groupUniqArrayIf(head_sha, outcome = 'passed'), groupUniqArrayIf(head_sha, ${FAILED}))) AS flaky_commits,
+          groupArraySorted(${BROKEN_RUNS})(tuple(-toUnixTimestamp64Milli(received_at), toUInt8(${FAILED}))) AS recent,
+          length(recent) = ${BROKEN_RUNS} AND arrayAll(x -> x.2 = 1, recent) AS broken,
+          argMinIf(head_sha, received_at, ${FAILED}) AS first_failure_commit,
+          argMinIf(pull_requests, received_at, ${FAILED}) AS first_failure_pulls,
+          argMaxIf(head_sha, received_at, ${FAILED}) AS last_failure_commit
+        FROM test_runs WHERE ${scope} AND test_id IN {ids:Array(UUID)} GROUP BY test_id`,
+      query_params: { ...params, ids: failing },
+      format: "JSONEachRow",
+    });
+    for (const r of await fs.json<FailureRow>()) extra.set(r.id, r);
+  }
+  return rows.map((r) => toHealth(r, extra.get(r.id) ?? null));
 }
 
-function toHealth(r: HealthRow): TestHealth {
+function toHealth(r: HealthRow, f: FailureRow | null): TestHealth {
   const passes = Number(r.passes);
   const failures = Number(r.failures);
-  const commits = Number(r.commits);
-  const flakyCommits = Number(r.flaky_commits);
+  const commits = Number(f?.commits ?? 0);
+  const flakyCommits = Number(f?.flaky_commits ?? 0);
   const decided = passes + failures;
   const when = (t: string) => (failures === 0 ? null : fromClickHouseTime(t));
   return {
@@ -119,7 +143,7 @@ function toHealth(r: HealthRow): TestHealth {
     name: r.test_name,
     pipeline: r.pipeline_name,
     job: r.job_name,
-    status: Number(r.broken) === 1 ? "broken" : flakyCommits > 0 ? "flaky" : "healthy",
+    status: Number(f?.broken ?? 0) === 1 ? "broken" : flakyCommits > 0 ? "flaky" : "healthy",
     runs: Number(r.runs),
     passes,
     failures,
@@ -131,10 +155,10 @@ function toHealth(r: HealthRow): TestHealth {
     lastOutcome: r.last_outcome,
     lastRunAt: fromClickHouseTime(r.last_run_at),
     firstFailureAt: when(r.first_failure_at),
-    firstFailureCommit: failures === 0 ? null : r.first_failure_commit,
-    firstFailurePulls: failures === 0 ? [] : r.first_failure_pulls.map(Number),
+    firstFailureCommit: f === null ? null : f.first_failure_commit,
+    firstFailurePulls: f === null ? [] : f.first_failure_pulls.map(Number),
     lastFailureAt: when(r.last_failure_at),
-    lastFailureCommit: failures === 0 ? null : r.last_failure_commit,
+    lastFailureCommit: f === null ? null : f.last_failure_commit,
     lastSuccessAt: passes === 0 ? null : fromClickHouseTime(r.last_success_at),
     file: r.file_path,
     framework: r.test_framework,

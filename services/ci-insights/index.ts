@@ -6,4 +6,4 @@ export { migrateTestRuns } from "./test-runs.js";
 export { sweepCiInsights, type SweepReport } from "./auto-quarantine.js";
 export { decideRetry, type FinishedJob, type RetryDecision } from "./retry-rules.js";
 export { failingTestsOfCheck, type CheckRunRef, type FailingTest } from "./check-tests.js";
-export { BROKEN_RUNS, type HealthStatus } from "./health.js";
+export { BROKEN_RUNS, testHealth, type HealthStatus, type TestHealth } from "./health.js";
