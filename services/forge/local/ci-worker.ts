@@ -12,37 +12,10 @@
 import { randomUUID } from "node:crypto";
 import { localForgeStore as store, withTransaction } from "../../store/index.js";
 import { retryWhileUnavailable } from "../../outage/index.js";
-import {
-  type CiSlots,
-  runCommitChecks,
-  type CheckResult,
-  type CiRunnerDeps,
-  type ReportsInput,
-  type ReportsVerdict,
-} from "./ci/index.js";
+import { type CiSlots, runCommitChecks, type CheckResult, type CiRunnerDeps } from "./ci/index.js";
+import type { LocalCiInsights, LocalCiJob } from "./ci-insights-hooks.js";
 import { LOCAL_CI_APP, type ForgeCore } from "./core.js";
 import type { CiSignals } from "./ci-requests.js";
-
-/** The CI job a check belongs to, as CI Insights labels its test runs. */
-export interface LocalCiJob {
-  repository: string;
-  sha: string;
-  /** The branch the job runs for (a pull request's head, a batch's draft branch); null for a bare commit. */
-  branch: string | null;
-  jobId: number;
-  /** The job's claims so far (1 on the first run). */
-  attempt: number;
-}
-
-/**
- * CI Insights for the local CI (docs/ci-insights.md "Local CI"), wired by services/main: stores a
- * check's JUnit reports (and says whether its failure is only quarantined tests), and decides the
- * retries of failed checks.
- */
-export interface LocalCiInsights {
-  reports(job: LocalCiJob, input: ReportsInput): Promise<ReportsVerdict>;
-  retry(job: LocalCiJob, result: CheckResult): Promise<"job" | "pipeline" | null>;
-}
 
 /** Settings of the worker. Durations in milliseconds. */
 export interface CiWorkerOptions {
