@@ -12,14 +12,16 @@
  */
 const FLOORS = [
   // The base: contracts of the API, the configuration language, identity, failpoints, metrics,
-  // what an outage means, live-stream plumbing, the dashboard's static files.
-  ["auth", "config", "contracts", "dashboard", "failpoints", "live", "metrics", "outage"],
+  // what an outage means, live-stream plumbing, the dashboard's static files, reading test
+  // reports (JUnit XML, OTLP traces) into rows.
+  ["auth", "config", "contracts", "dashboard", "failpoints", "live", "metrics", "outage", "test-reports"],
   // The pure merge queue, and the PostgreSQL store.
   ["engine", "store"],
   // What stands on the store or the engine alone: the event log, worker threads.
   ["activity-log", "offload"],
-  // The ports to the outside: code hosting platforms.
-  ["forge"],
+  // The ports to the outside (code hosting platforms), and CI Insights (test runs in ClickHouse
+  // through the log's client, quarantines in PostgreSQL through the store).
+  ["ci-insights", "forge"],
   // The I/O shell that drives the engine.
   ["runner"],
   // The API's services.

@@ -21,7 +21,14 @@
  * test/activity-log/cluster-layout.test.ts.
  */
 
-const TABLES = new Set(["events", "events_rollup_dims", "events_rollup_pull_requests", "events_rollup_batch_pulls"]);
+/** The log's tables, and CI Insights' test runs (docs/ci-insights.md "Storage"), sharded alike by repository. */
+const TABLES = new Set([
+  "events",
+  "events_rollup_dims",
+  "events_rollup_pull_requests",
+  "events_rollup_batch_pulls",
+  "test_runs",
+]);
 
 function createTable(name: string, body: string, engine: string, rest: string, cluster: string): string[] {
   const c = `'${cluster.replace(/'/g, "")}'`;

@@ -31,6 +31,7 @@ import { ServerReflection } from "../../gen/grpc/reflection/v1/reflection_pb.js"
 import { ServerReflection as ServerReflectionV1Alpha } from "../../gen/grpc/reflection/v1alpha/reflection_pb.js";
 import { genRequestId, registerTranscoder, sendError } from "./transcoder.js";
 import { withUnparsableRequestAsInvalidArgument } from "./unparsable-request.js";
+import { registerUploads } from "./upload-body.js";
 import { Code, ConnectError } from "@connectrpc/connect";
 
 /** A strict UTF-8 decoder for REST request bodies: invalid byte sequences throw. */
@@ -79,7 +80,7 @@ export interface GatewayDeps {
 
 /** Builds the application (not listening). @throws RouteCompileError for a bad google.api.http rule. */
 export async function buildApp(deps: GatewayDeps): Promise<App> {
-  const { trie } = compileRoutes(deps.bindings);
+  const { trie, routes } = compileRoutes(deps.bindings);
   const app: App = fastify({
     http2: true,
     serverFactory: dualProtocolServerFactory as never,
@@ -132,18 +133,9 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
   });
 
   await app.register(async (rest) => {
-    // A compressed body is refused (415 naming the header), not misread as JSON (docs/rest-json.md).
-    rest.addHook("onRequest", async (req, reply) => {
-      const coding = req.headers["content-encoding"];
-      if (coding === undefined || coding.trim().toLowerCase() === "identity") return;
-      await sendError(
-        reply,
-        invalidField("content-encoding", `"${coding}" is not supported: send the request body uncompressed`),
-        String(req.id),
-        415,
-      );
-      return reply;
-    });
+    // A compressed body is refused (415 naming the header), not misread as JSON (docs/rest-json.md);
+    // upload routes take their raw media types and encodings, within their limits (upload-body.ts).
+    registerUploads(rest, trie, routes, (reply, req, error, status) => sendError(reply, error, String(req.id), status));
     // Request bodies parsed losslessly: integers beyond 2^53 arrive as exact decimal strings.
     // JSON is the only body media type: Fastify's text/plain parser is removed, so a body sent as
     // text/plain is refused with 415 naming content-type instead of being read as a JSON string.

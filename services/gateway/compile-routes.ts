@@ -6,6 +6,7 @@
  */
 import type { DescService } from "@bufbuild/protobuf";
 import { http } from "../../gen/google/api/annotations_pb.js";
+import { success_status, upload } from "../../gen/yardmaster/v1/common_pb.js";
 import { describeRoutes, RouteCompileError, type RouteShape } from "./http-rules.js";
 import { DuplicateRouteError, RouteTrie } from "./route-trie.js";
 
@@ -30,6 +31,7 @@ export function compileRoutes(bindings: ServiceBinding[]): { trie: RouteTrie<Com
   const routes = describeRoutes(
     bindings.map((b) => b.service),
     http,
+    { upload, successStatus: success_status },
   );
   for (const route of routes) {
     try {

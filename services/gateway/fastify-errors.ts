@@ -54,7 +54,12 @@ export function answerFastifyError(
       return { error: mediaTypeError(contentType, scope), status: 415 };
     case "FST_ERR_CTP_BODY_TOO_LARGE":
       return {
-        error: new ConnectError("request body too large: a request body is at most 4 MiB", Code.ResourceExhausted),
+        error: new ConnectError(
+          contentType !== undefined && !/json/i.test(contentType)
+            ? 'request body too large: larger than this route\'s upload limit (docs/api.md "Uploads")'
+            : "request body too large: a request body is at most 4 MiB",
+          Code.ResourceExhausted,
+        ),
         status: 413,
       };
     case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":

@@ -16,6 +16,27 @@ import { parsePathTemplate, type PathTemplate, type PathTemplateError } from "./
 /** The `google.api.http` extension of MethodOptions (gen/google/api/annotations_pb.ts, or a plugin's registry). */
 export type HttpExtension = GenExtension<MethodOptions, HttpRule>;
 
+/** An RPC's upload rule (`(yardmaster.v1.upload)`, proto/yardmaster/v1/common.proto), plain. */
+export interface UploadShape {
+  mediaTypes: string[];
+  encodings: string[];
+  maxBytes: number;
+  maxDecodedBytes: number;
+}
+
+/**
+ * The method options beside `google.api.http` that change a route: `(yardmaster.v1.upload)` and
+ * `(yardmaster.v1.success_status)` (gen/yardmaster/v1/common_pb.ts, or a plugin's registry).
+ */
+export interface RouteExtensions {
+  // biome-ignore lint/suspicious/noExplicitAny: the generated UploadRule message, read by field name (no gen/ import here)
+  upload?: GenExtension<MethodOptions, any>;
+  successStatus?: GenExtension<MethodOptions, number>;
+}
+
+/** The message type whose body field makes a route an upload (proto/google/api/httpbody.proto). */
+export const HTTP_BODY_TYPE = "google.api.HttpBody";
+
 /** One HTTP binding of one RPC: its method, template, path variables and body. */
 export interface RouteShape {
   service: DescService;
@@ -29,6 +50,10 @@ export interface RouteShape {
   body: "*" | FieldChain | null;
   /** Proto names of the top-level fields bound by the path (not settable from the query). */
   pathFields: ReadonlySet<string>;
+  /** The upload rule when the body is a google.api.HttpBody field (raw bytes, not JSON); else null. */
+  upload: UploadShape | null;
+  /** The status of a successful answer with a body (200 unless the RPC says otherwise). */
+  successStatus: number;
 }
 
 /** A google.api.http rule that cannot be served. */
@@ -56,12 +81,16 @@ function bindingsOf(method: DescMethod, http: HttpExtension): [string, string, H
  * variable bound to a non-scalar field, a bad body path, a response_body (unsupported) or a body on
  * GET or DELETE.
  */
-export function describeRoutes(services: readonly DescService[], http: HttpExtension): RouteShape[] {
+export function describeRoutes(
+  services: readonly DescService[],
+  http: HttpExtension,
+  extensions: RouteExtensions = {},
+): RouteShape[] {
   const routes: RouteShape[] = [];
   for (const service of services) {
     for (const method of service.methods) {
       for (const [httpMethod, path, rule] of bindingsOf(method, http)) {
-        routes.push(describeRoute(service, method, httpMethod, path, rule));
+        routes.push(describeRoute(service, method, httpMethod, path, rule, extensions));
       }
     }
   }
@@ -74,6 +103,7 @@ function describeRoute(
   httpMethod: string,
   path: string,
   rule: HttpRule,
+  extensions: RouteExtensions,
 ): RouteShape {
   const where = `${method.parent.typeName}.${method.name} (${httpMethod} ${path})`;
   const fail = (reason: string): never => {
@@ -105,6 +135,26 @@ function describeRoute(
   }
   if (rule.responseBody) fail("response_body is not supported");
   if (body && (httpMethod === "GET" || httpMethod === "DELETE")) fail(`a ${httpMethod} rule cannot have a body`);
+  const raw = Array.isArray(body) && body.at(-1)!.message?.typeName === HTTP_BODY_TYPE;
+  const uploadRule =
+    extensions.upload && hasOption(method, extensions.upload) ? getOption(method, extensions.upload) : null;
+  if (raw && (body as FieldChain).length !== 1) fail(`a ${HTTP_BODY_TYPE} body must be a top-level field`);
+  if (raw && !uploadRule) fail(`a ${HTTP_BODY_TYPE} body needs the RPC's (yardmaster.v1.upload) rule`);
+  if (!raw && uploadRule) fail(`(yardmaster.v1.upload) needs a body field of type ${HTTP_BODY_TYPE}`);
+  const upload: UploadShape | null = uploadRule
+    ? {
+        mediaTypes: [...uploadRule.mediaTypes].map((m: string) => m.toLowerCase()),
+        encodings: [...uploadRule.encodings].map((e: string) => e.toLowerCase()),
+        maxBytes: Number(uploadRule.maxBytes),
+        maxDecodedBytes: Number(uploadRule.maxDecodedBytes),
+      }
+    : null;
+  if (upload && (upload.mediaTypes.length === 0 || upload.maxBytes <= 0 || upload.maxDecodedBytes < upload.maxBytes))
+    fail("(yardmaster.v1.upload) needs media types, max_bytes > 0 and max_decoded_bytes >= max_bytes");
+  const status =
+    extensions.successStatus && hasOption(method, extensions.successStatus)
+      ? getOption(method, extensions.successStatus)
+      : 200;
   return {
     service,
     method,
@@ -113,5 +163,7 @@ function describeRoute(
     variables,
     body,
     pathFields: new Set(variables.map((v) => v.chain[0].name)),
+    upload,
+    successStatus: status,
   };
 }

@@ -38,6 +38,8 @@ import { restJsonBody } from "./rest-json.js";
 import { resumeCursor, sendEventStream } from "./sse.js";
 import type { RequestTurns } from "./request-turns.js";
 import { restRpcOf } from "./request-metrics.js";
+import { mediaTypeOf, uploadBytes } from "./upload-body.js";
+import { HttpBodySchema } from "../../gen/google/api/httpbody_pb.js";
 import type { RouteTrie } from "./route-trie.js";
 
 type Impl = (request: unknown, ctx: unknown) => Promise<unknown> | unknown;
@@ -88,9 +90,28 @@ export function registerTranscoder(app: FastifyInstance<any, any, any, any>, opt
     }
     const { route, segments } = found.match;
     restRpcOf.set(req, `${route.service.typeName}/${route.method.name}`);
+    let uploadRefusal: number | undefined;
     try {
       const principal = await opts.authorizer.authenticate(req.headers.authorization);
-      const input = buildRequest(route, segments, req.body, q < 0 ? "" : req.url.slice(q + 1));
+      const input = buildRequest(
+        route,
+        segments,
+        route.upload ? undefined : req.body,
+        q < 0 ? "" : req.url.slice(q + 1),
+      );
+      if (route.upload) {
+        // The raw body of an upload route (upload-body.ts), inflated when gzipped; 413 past its limit.
+        const data = await uploadBytes(route.upload, req.body, req.headers).catch((e: unknown) => {
+          if (e instanceof ConnectError && e.code === Code.ResourceExhausted) uploadRefusal = 413;
+          throw e;
+        });
+        const field = Array.isArray(route.body) ? route.body[0] : null;
+        if (field)
+          (input as Record<string, unknown>)[field.localName] = create(HttpBodySchema, {
+            contentType: mediaTypeOf(req.headers["content-type"]),
+            data,
+          });
+      }
       await opts.authorizer.authorize(principal, route.method, input as Record<string, unknown>);
       const fn = impls.get(route.service.typeName)?.[route.method.localName] as Impl | undefined;
       if (!fn)
@@ -133,11 +154,14 @@ export function registerTranscoder(app: FastifyInstance<any, any, any, any>, opt
       if (route.method.output.typeName === "google.protobuf.Empty") return reply.code(204).send();
       const message =
         res && typeof res === "object" && "$typeName" in res ? res : create(route.method.output, (res ?? {}) as never);
-      return reply.code(200).type("application/json; charset=utf-8").send(restJsonBody(route.method.output, message));
+      return reply
+        .code(route.successStatus)
+        .type("application/json; charset=utf-8")
+        .send(restJsonBody(route.method.output, message));
     } catch (e) {
       const err = publicError(e, requestId);
       logFailure(opts.logger, err, e, { requestId, rpc: route.method.name });
-      return sendError(reply, err, requestId);
+      return sendError(reply, err, requestId, uploadRefusal);
     }
   };
   app.route({ method: ALL_METHODS, url: `${opts.prefix}/*`, handler });

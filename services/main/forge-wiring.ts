@@ -13,7 +13,7 @@ import {
   createForgeService,
   createLocalForge,
 } from "../forge/index.js";
-import type { ForgeEventSink, ForgePort } from "../forge/index.js";
+import type { ForgeEventSink, ForgePort, LocalCiInsights } from "../forge/index.js";
 import type { PlatformTokenVerifier } from "../auth/index.js";
 import type { App, ServiceBinding } from "../gateway/index.js";
 import { pruneGithubDeliveries, type Pool } from "../store/index.js";
@@ -43,18 +43,24 @@ export function githubTokenVerifier(logger: Logger): PlatformTokenVerifier {
 }
 
 /**
- * Builds the forge of the settings. The local forge has run its start-up recovery when this
+ * Builds the forge of the settings (`insights`: CI Insights' hooks for the local CI's reports and
+ * retries, when CI Insights runs here). The local forge has run its start-up recovery when this
  * resolves (docs/local-forge.md "Writes and events"); its events wait, stored, until `setSink`.
  * @throws SettingsError when FORGE=github lacks GITHUB_APP_ID, GITHUB_PRIVATE_KEY or GITHUB_WEBHOOK_SECRET;
  *   ForgeError transient when the local forge's recovery fails
  */
-export async function wireForge(settings: Settings, db: Pool, logger: Logger): Promise<ForgeWiring> {
+export async function wireForge(
+  settings: Settings,
+  db: Pool,
+  logger: Logger,
+  insights?: LocalCiInsights,
+): Promise<ForgeWiring> {
   if (settings.forge === "local") {
     const local = createLocalForge({
       db,
       dataDir: settings.dataDir,
       logger: logger.child({ component: "local-forge" }),
-      ci: { slots: ciSlotsFromEnvironment(process.env), ...ciLeaseFromEnvironment(process.env) },
+      ci: { slots: ciSlotsFromEnvironment(process.env), ...ciLeaseFromEnvironment(process.env), insights },
     });
     try {
       await local.ready;

@@ -45,6 +45,7 @@ import {
 } from "../store/index.js";
 import { loadOrCreateAdminKey } from "./admin-key.js";
 import { bannerLines } from "./banner.js";
+import { wireCiInsights, type CiInsightsWiring } from "./ci-insights-wiring.js";
 import { githubTokenVerifier, wireForge } from "./forge-wiring.js";
 import { wireQueue } from "./queue-wiring.js";
 import { createStartLogger } from "./logger.js";
@@ -141,6 +142,7 @@ export async function startServer(
     const metrics = createMetrics(() => outboxLag(db.pool));
     const bindings: ServiceBinding[] = [];
     let clickhouseHere: ClickHouseClient | undefined;
+    let ciInsights: CiInsightsWiring | undefined;
     // Without the activity log here, the outbox is relayed by the process that runs it (it polls).
     let eventsWritten = () => {};
     if (services.has("activity-log")) {
@@ -171,13 +173,17 @@ export async function startServer(
         live,
       });
       bindings.push({ service: ActivityLogService, impl: activityLog } as ServiceBinding);
+      // CI Insights needs ClickHouse: it runs with the activity log (docs/ci-insights.md).
+      const ci = { db: db.pool, clickhouse, cluster: settings.clickhouseCluster, logger, eventsWritten, metrics };
+      ciInsights = await wireCiInsights(ci, bindings, cleanups);
     }
 
     let platform: PlatformTokenVerifier | undefined;
     let routes: ((app: App) => Promise<void>) | undefined;
     if (services.has("queue") || services.has("simulator")) {
-      const forge = await wireForge(settings, db.pool, logger);
+      const forge = await wireForge(settings, db.pool, logger, ciInsights?.localCi);
       cleanups.push(() => forge.close());
+      ciInsights?.setForge(forge.forge);
       platform = forge.platform;
       bindings.push(...forge.bindings);
       if (services.has("queue")) {

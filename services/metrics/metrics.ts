@@ -5,6 +5,7 @@
  * {@link MAX_BRANCH_SERIES} are counted under branch `__other__`; `code` is one of the engine's
  * dequeue codes (docs/domain.md §3.9); `rpc` one of the served methods or `unmatched`.
  */
+import { ciInsightsMetrics, type CiInsightsMetrics } from "./ci-insights-metrics.js";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { OutboxFigures, QueueFigures, RequestFigures } from "./figures.js";
 
@@ -29,6 +30,8 @@ export interface Metrics {
   ingestFailed(): void;
   /** The text exposition format of every metric, and its media type. */
   scrape(): Promise<{ contentType: string; text: string }>;
+  /** CI Insights' test runs and quarantines (ci-insights-metrics.ts). */
+  readonly ciInsights: CiInsightsMetrics;
 }
 
 /**
@@ -107,6 +110,7 @@ export function createMetrics(outbox?: () => Promise<OutboxFigures>): Metrics {
   };
   return {
     registry,
+    ciInsights: ciInsightsMetrics(registry),
     observeRound(f) {
       const labels = (branch: string) => ({ repository: f.repository, branch: branchLabel(f.repository, branch) });
       for (const b of f.branches) {

@@ -49,11 +49,12 @@ export class WorkLimitError extends Error {
 /** Runs the exports of worker.ts in threads (see the module comment). */
 export interface WorkerPool {
   /**
-   * Runs `worker.ts`'s export `name` with `input` in a thread.
+   * Runs `worker.ts`'s export `name` with `input` in a thread; the buffers of `transfer` move to
+   * the thread instead of being copied (they are unusable here afterwards).
    * @throws WorkLimitError past the time or memory limit; DomainError resource_exhausted when
    *   `maxQueue` tasks already wait; the task's own error
    */
-  run<T>(name: string, input: unknown): Promise<T>;
+  run<T>(name: string, input: unknown, transfer?: readonly ArrayBuffer[]): Promise<T>;
   /** The bounds in force. */
   readonly options: Required<WorkerPoolOptions>;
   /** Stops the threads (a running task fails). */
@@ -98,7 +99,7 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
   };
   return {
     options: o,
-    async run<T>(name: string, input: unknown): Promise<T> {
+    async run<T>(name: string, input: unknown, transfer: readonly ArrayBuffer[] = []): Promise<T> {
       if (inFlight >= o.maxThreads + o.maxQueue) {
         throw new DomainError(
           "resource_exhausted",
@@ -112,7 +113,7 @@ export function createWorkerPool(options: WorkerPoolOptions = {}): WorkerPool {
       started.once("message", () => (timer = setTimeout(() => controller.abort(), o.timeoutMs)));
       try {
         const task: Task = { input, started: port2 };
-        return await threads().run(task, { name, signal: controller.signal, transferList: [port2] });
+        return await threads().run(task, { name, signal: controller.signal, transferList: [port2, ...transfer] });
       } catch (e) {
         const err = e as Error & { code?: string };
         if (err.name === "AbortError")

@@ -6,6 +6,9 @@ import { parseJsonBody as parseJson } from "./json-body.js";
 import { runLoadTask } from "./load-task.js";
 import { simulatePullRequest as simulate } from "./simulation-task.js";
 import { taskFunction } from "./task.js";
+import { readTestReport } from "./test-report-task.js";
+import { matchLogPattern } from "./log-pattern-task.js";
+import { inflateGzip } from "./inflate-task.js";
 import { simulateTraffic as replay } from "./traffic-task.js";
 
 /** Loads a configuration text (load-task.ts). */
@@ -16,3 +19,9 @@ export const parseJsonBody = taskFunction(parseJson);
 export const simulatePullRequest = taskFunction(simulate);
 /** Replays recorded traffic under a configuration (traffic-task.ts). */
 export const simulateTraffic = taskFunction(replay);
+/** Reads an uploaded test report into rows (test-report-task.ts). */
+export const testReport = taskFunction(readTestReport);
+/** Searches a retry rule's log pattern in a job's log (log-pattern-task.ts). */
+export const logPattern = taskFunction(matchLogPattern);
+/** Inflates a gzip request body (inflate-task.ts). */
+export const inflate = taskFunction(inflateGzip);

@@ -22,6 +22,13 @@ export const SOURCES = {
   freezeDelete: at("1278c48cf218dc3dc966db137437f0bba28fa13c", "crates/mergify-freeze/src/delete.rs"),
   freezeList: at("1278c48cf218dc3dc966db137437f0bba28fa13c", "crates/mergify-freeze/src/list.rs"),
   configSimulate: at("043f6f2d2c94242f302436b7a5795b4643afaccd", "crates/mergify-config/src/simulate.rs"),
+  junitParse: at("23bd8a055d5a265367f05f41a91d42d44e8b9c80", "crates/mergify-ci/src/junit_process/junit.rs"),
+  junitSpans: at("121fe7c055a1e47f01c1100696e0cf1a72fcca0a", "crates/mergify-ci/src/junit_process/spans.rs"),
+  junitUpload: at("19c0db20d8f7c322080f7dac8c25482c2f55fe9e", "crates/mergify-ci/src/junit_process/upload.rs"),
+  junitQuarantine: at("2c761d9cbfd5eeeff4b420ca033b659cbc179931", "crates/mergify-ci/src/junit_process/quarantine.rs"),
+  testsQuarantine: at("013954ae3e79cb15b75e0020ccb4cca22347750c", "crates/mergify-ci/src/tests_quarantine.rs"),
+  testsShow: at("043f6f2d2c94242f302436b7a5795b4643afaccd", "crates/mergify-ci/src/tests_show.rs"),
+  httpDetail: at("04dce96ae5392684f696c2704a048456500e0c5d", "crates/mergify-core/src/http.rs"),
   pyQueueApi: at("32f8e4f29be0565e776b6b18a1a036d9fb1893a1", "mergify_cli/queue/api.py"),
   pyFreezeApi: at("0fa9eee7e5a7387611cf29f10808a253b2a4b35f", "mergify_cli/freeze/api.py"),
 } as const;

@@ -5,7 +5,7 @@
  * bearer authentication (docs/auth.md). Deterministic: paths in template order, components by name.
  */
 import type { DescService } from "@bufbuild/protobuf";
-import { describeRoutes, type HttpExtension } from "../../services/gateway/http-rules.js";
+import { describeRoutes, type HttpExtension, type RouteExtensions } from "../../services/gateway/http-rules.js";
 import { errorResponses, errorSchemas } from "./error-responses.js";
 import { SchemaSet, type FieldRuleExtension, type JsonSchema } from "./json-schemas.js";
 import { openApiPath, operation } from "./operations.js";
@@ -15,6 +15,8 @@ export interface DocumentInput {
   services: readonly DescService[];
   http: HttpExtension;
   fieldRule: FieldRuleExtension | undefined;
+  /** `(yardmaster.v1.upload)` and `(yardmaster.v1.success_status)`, when the inputs declare them. */
+  routeExtensions?: RouteExtensions;
   /** info.version */
   version: string;
 }
@@ -27,7 +29,7 @@ export function buildDocument(input: DocumentInput): JsonSchema {
   const schemas = new SchemaSet(input.fieldRule);
   const paths: Record<string, Record<string, JsonSchema>> = {};
   const ids = new Map<string, number>();
-  for (const route of describeRoutes(input.services, input.http)) {
+  for (const route of describeRoutes(input.services, input.http, input.routeExtensions)) {
     const path = openApiPath(route);
     const verb = route.httpMethod.toLowerCase();
     const item = (paths[path] ??= {});

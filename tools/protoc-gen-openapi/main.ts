@@ -7,7 +7,7 @@
  */
 import type { DescExtension } from "@bufbuild/protobuf";
 import { createEcmaScriptPlugin, runNodeJs, type Schema } from "@bufbuild/protoplugin";
-import type { HttpExtension } from "../../services/gateway/http-rules.js";
+import type { HttpExtension, RouteExtensions } from "../../services/gateway/http-rules.js";
 import { buildDocument } from "./document.js";
 import type { FieldRuleExtension } from "./json-schemas.js";
 
@@ -28,6 +28,10 @@ function generate(schema: Schema): void {
     services: schema.files.flatMap((f) => f.services),
     http: http as HttpExtension,
     fieldRule: extension(schema, "yardmaster.v1.field") as FieldRuleExtension | undefined,
+    routeExtensions: {
+      upload: extension(schema, "yardmaster.v1.upload") as RouteExtensions["upload"],
+      successStatus: extension(schema, "yardmaster.v1.success_status") as RouteExtensions["successStatus"],
+    },
     version: VERSION,
   });
   schema.generateFile("openapi.json").print(JSON.stringify(doc, null, 2));

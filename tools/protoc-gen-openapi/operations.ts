@@ -68,7 +68,7 @@ export function operation(route: RouteShape, schemas: SchemaSet, operationId: st
     };
   else if (method.output.typeName === "google.protobuf.Empty") responses["204"] = { description: "Done (no body)." };
   else
-    responses["200"] = {
+    responses[String(route.successStatus)] = {
       description: "The answer, in REST JSON (docs/rest-json.md).",
       content: { "application/json": { schema: schemas.ref(method.output, "response") } },
     };
@@ -133,6 +133,15 @@ function queryParameters(route: RouteShape, schemas: SchemaSet): JsonSchema[] {
 
 function requestBody(route: RouteShape, schemas: SchemaSet): JsonSchema | undefined {
   if (route.body === null) return undefined;
+  // An upload (a google.api.HttpBody body): the raw bytes of its media types (docs/api.md "Uploads").
+  if (route.upload)
+    return {
+      required: true,
+      description: `At most ${route.upload.maxBytes} bytes as sent${route.upload.encodings.length ? ` (Content-Encoding: ${route.upload.encodings.join(", ")} accepted; ${route.upload.maxDecodedBytes} bytes decoded at most)` : ""}.`,
+      content: Object.fromEntries(
+        route.upload.mediaTypes.map((m) => [m, { schema: { type: "string", format: "binary" } }]),
+      ),
+    };
   const schema =
     route.body === "*"
       ? schemas.objectSchema(route.method.input, "request", route.pathFields)

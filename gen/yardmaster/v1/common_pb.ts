@@ -4,7 +4,7 @@
 
 import type { GenExtension, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { extDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
-import type { FieldOptions, MessageOptions } from "@bufbuild/protobuf/wkt";
+import type { FieldOptions, MessageOptions, MethodOptions } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_descriptor } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file yardmaster/v1/common.proto.
  */
 export const file_yardmaster_v1_common: GenFile = /*@__PURE__*/
-  fileDesc("Chp5YXJkbWFzdGVyL3YxL2NvbW1vbi5wcm90bxINeWFyZG1hc3Rlci52MSL9AQoJRmllbGRSdWxlEhAKCG51bGxhYmxlGAEgASgIEhEKCW9taXR0YWJsZRgCIAEoCBIOCgZvbmVfb2YYAyADKAkSDgoGZm9ybWF0GAQgASgJEg8KB21pbl9sZW4YBSABKA0SDwoHbWF4X2xlbhgGIAEoDRIPCgdwYXR0ZXJuGAcgASgJEgsKA21pbhgIIAEoAxIPCgdoYXNfbWluGAkgASgIEhAKCHJlcXVpcmVkGAogASgIEhcKD2ludGVnZXJfb3JfdXVpZBgLIAEoCBILCgNtYXgYDCABKAMSDwoHaGFzX21heBgNIAEoCBIRCgltYXhfaXRlbXMYDiABKA06TwoFZmllbGQSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGLmOAyABKAsyGC55YXJkbWFzdGVyLnYxLkZpZWxkUnVsZVIFZmllbGQ6QAoKZXZlbnRfdHlwZRIfLmdvb2dsZS5wcm90b2J1Zi5NZXNzYWdlT3B0aW9ucxi6jgMgASgJUglldmVudFR5cGViBnByb3RvMw", [file_google_protobuf_descriptor]);
+  fileDesc("Chp5YXJkbWFzdGVyL3YxL2NvbW1vbi5wcm90bxINeWFyZG1hc3Rlci52MSL9AQoJRmllbGRSdWxlEhAKCG51bGxhYmxlGAEgASgIEhEKCW9taXR0YWJsZRgCIAEoCBIOCgZvbmVfb2YYAyADKAkSDgoGZm9ybWF0GAQgASgJEg8KB21pbl9sZW4YBSABKA0SDwoHbWF4X2xlbhgGIAEoDRIPCgdwYXR0ZXJuGAcgASgJEgsKA21pbhgIIAEoAxIPCgdoYXNfbWluGAkgASgIEhAKCHJlcXVpcmVkGAogASgIEhcKD2ludGVnZXJfb3JfdXVpZBgLIAEoCBILCgNtYXgYDCABKAMSDwoHaGFzX21heBgNIAEoCBIRCgltYXhfaXRlbXMYDiABKA0iYgoKVXBsb2FkUnVsZRITCgttZWRpYV90eXBlcxgBIAMoCRIRCgllbmNvZGluZ3MYAiADKAkSEQoJbWF4X2J5dGVzGAMgASgEEhkKEW1heF9kZWNvZGVkX2J5dGVzGAQgASgEOk8KBWZpZWxkEh0uZ29vZ2xlLnByb3RvYnVmLkZpZWxkT3B0aW9ucxi5jgMgASgLMhgueWFyZG1hc3Rlci52MS5GaWVsZFJ1bGVSBWZpZWxkOkAKCmV2ZW50X3R5cGUSHy5nb29nbGUucHJvdG9idWYuTWVzc2FnZU9wdGlvbnMYuo4DIAEoCVIJZXZlbnRUeXBlOlMKBnVwbG9hZBIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLuOAyABKAsyGS55YXJkbWFzdGVyLnYxLlVwbG9hZFJ1bGVSBnVwbG9hZDpHCg5zdWNjZXNzX3N0YXR1cxIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLyOAyABKA1SDXN1Y2Nlc3NTdGF0dXNiBnByb3RvMw", [file_google_protobuf_descriptor]);
 
 /**
  * Rules a field's value must follow beyond its proto type. They are read from the descriptors at
@@ -124,6 +124,50 @@ export const FieldRuleSchema: GenMessage<FieldRule> = /*@__PURE__*/
   messageDesc(file_yardmaster_v1_common, 0);
 
 /**
+ * How the REST gateway reads the body of an RPC whose `google.api.http` body is a
+ * `google.api.HttpBody` field: the raw bytes of the listed media types, not JSON (docs/api.md
+ * "Uploads"). Sizes in bytes.
+ *
+ * @generated from message yardmaster.v1.UploadRule
+ */
+export type UploadRule = Message<"yardmaster.v1.UploadRule"> & {
+  /**
+   * Media types accepted in `Content-Type` (parameters such as `charset` ignored); others 415.
+   *
+   * @generated from field: repeated string media_types = 1;
+   */
+  mediaTypes: string[];
+
+  /**
+   * `Content-Encoding` values accepted besides identity (only "gzip" is known); others 415.
+   *
+   * @generated from field: repeated string encodings = 2;
+   */
+  encodings: string[];
+
+  /**
+   * Largest body as sent (413 beyond).
+   *
+   * @generated from field: uint64 max_bytes = 3;
+   */
+  maxBytes: bigint;
+
+  /**
+   * Largest body once decoded (a gzip body inflating past it is 413, the inflation stopped there).
+   *
+   * @generated from field: uint64 max_decoded_bytes = 4;
+   */
+  maxDecodedBytes: bigint;
+};
+
+/**
+ * Describes the message yardmaster.v1.UploadRule.
+ * Use `create(UploadRuleSchema)` to create a new message.
+ */
+export const UploadRuleSchema: GenMessage<UploadRule> = /*@__PURE__*/
+  messageDesc(file_yardmaster_v1_common, 1);
+
+/**
  * See FieldRule. 51001 is in the range reserved for an organisation's own options.
  *
  * @generated from extension: yardmaster.v1.FieldRule field = 51001;
@@ -138,4 +182,20 @@ export const field: GenExtension<FieldOptions, FieldRule> = /*@__PURE__*/
  */
 export const event_type: GenExtension<MessageOptions, string> = /*@__PURE__*/
   extDesc(file_yardmaster_v1_common, 1);
+
+/**
+ * The upload rule of an RPC taking a raw body (see UploadRule).
+ *
+ * @generated from extension: yardmaster.v1.UploadRule upload = 51003;
+ */
+export const upload: GenExtension<MethodOptions, UploadRule> = /*@__PURE__*/
+  extDesc(file_yardmaster_v1_common, 2);
+
+/**
+ * The REST status of a successful answer when not 200 (201 for a create: docs/api.md "Statuses").
+ *
+ * @generated from extension: uint32 success_status = 51004;
+ */
+export const success_status: GenExtension<MethodOptions, number> = /*@__PURE__*/
+  extDesc(file_yardmaster_v1_common, 3);
 

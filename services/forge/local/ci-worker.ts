@@ -13,6 +13,7 @@ import { randomUUID } from "node:crypto";
 import { localForgeStore as store, withTransaction } from "../../store/index.js";
 import { retryWhileUnavailable } from "../../outage/index.js";
 import { type CiSlots, runCommitChecks, type CheckResult, type CiRunnerDeps } from "./ci/index.js";
+import type { LocalCiInsights, LocalCiJob } from "./ci-insights-hooks.js";
 import { LOCAL_CI_APP, type ForgeCore } from "./core.js";
 import type { CiSignals } from "./ci-requests.js";
 
@@ -32,6 +33,8 @@ export interface CiWorkerOptions {
   maxAttempts?: number;
   /** This worker's identity in leases (default a random UUID). */
   workerId?: string;
+  /** CI Insights: test reports and retry rules (absent: reports are not read, nothing is retried). */
+  insights?: LocalCiInsights;
 }
 
 type StopReason = "cancelled" | "lost" | "shutdown";
@@ -162,6 +165,14 @@ export class CiWorker implements CiSignals {
     }, this.options.heartbeatMs ?? 15_000);
     heartbeat.unref();
     const silent = () => entry.reason === "lost" || entry.reason === "shutdown";
+    const insights = this.options.insights;
+    const ciJob: LocalCiJob = {
+      repository: job.repository,
+      sha: job.sha,
+      branch: job.branch,
+      jobId: job.id,
+      attempt: job.attempts,
+    };
     try {
       await runCommitChecks(
         { ...this.options.runner, slots: this.options.slots, now: this.core.now },
@@ -175,6 +186,8 @@ export class CiWorker implements CiSignals {
           onCompleted: async (result) => {
             if (!silent()) await this.write(job, runs, result.name, finalChange(result));
           },
+          reports: insights ? (r) => insights.reports(ciJob, r) : undefined,
+          retry: insights ? (r) => (silent() ? Promise.resolve(null) : insights.retry(ciJob, r)) : undefined,
         },
       );
     } finally {

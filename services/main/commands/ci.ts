@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { registerJunitUpload } from "./junit-upload.js";
 import { out } from "./output.js";
 import { forgeClient, parseRepoArgument } from "./repo.js";
 
@@ -10,7 +11,8 @@ type Repo = { owner: string; repository: string };
  * branch, SHA or `#n`; `ci post` records a check run from any other CI.
  */
 export function registerCi(program: Command): void {
-  const ci = program.command("ci").description("the local forge's CI (FORGE=local)");
+  const ci = program.command("ci").description("the local forge's CI (FORGE=local), and test report uploads");
+  registerJunitUpload(ci);
   ci.command("run")
     .description("run the checks of .yardmaster/ci.yml at a commit (a branch, a SHA, or #n for a pull request's head)")
     .argument("<owner/name>", "the repository", parseRepoArgument)

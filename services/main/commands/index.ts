@@ -13,6 +13,7 @@ import { registerProduct } from "./product.js";
 import { registerRepo } from "./repo.js";
 import { registerReplay } from "./replay.js";
 import { registerServe } from "./serve.js";
+import { registerTests } from "./tests.js";
 import { registerToken } from "./token.js";
 import { registerWhatIf } from "./whatif.js";
 
@@ -31,6 +32,7 @@ export const COMMANDS: ((program: Command) => void)[] = [
   registerEvents,
   registerFreeze,
   registerProduct,
+  registerTests,
   registerReplay,
   registerWhatIf,
 ];

@@ -4,6 +4,7 @@ export { addEffects, deleteEffect, dueEffects, markEffectStarted, postponeEffect
 export { addToInboxOnce, INBOX_KEY_RETENTION_MS, pruneInboxKeys } from "./inbox-keys.js";
 export { addToInbox, deleteInbox, repositoriesWithWork, setAsideInput, takeInbox, type InboxRow } from "./inbox.js";
 export {
+  batchOfCheckBranch,
   holdsRepositorySessionLock,
   loadQueueState,
   loadQueueStateIfChanged,

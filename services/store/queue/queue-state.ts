@@ -95,3 +95,22 @@ export async function saveQueueState(
     [repository, JSON.stringify(state), paused],
   );
 }
+
+/**
+ * The batch whose check runs on `branch` (its draft branch) in the stored state, with its
+ * pull requests and its train's base branch; null when no batch of the repository is checked there (CI Insights labels a
+ * check's test runs with it: docs/ci-insights.md "Local CI").
+ */
+export async function batchOfCheckBranch(
+  db: pg.Pool | pg.ClientBase,
+  repository: string,
+  branch: string,
+): Promise<{ id: string; members: number[]; baseBranch: string } | null> {
+  const res = await db.query<{ id: string; members: number[]; baseBranch: string }>(
+    `SELECT b->>'id' AS id, b->'members' AS members, train->>'branch' AS "baseBranch"
+     FROM queue_states, jsonb_array_elements(state->'trains') AS t(train), jsonb_array_elements(train->'batches') AS bs(b)
+     WHERE repository = $1::text AND b->'check'->>'branch' = $2::text LIMIT 1`,
+    [repository, branch],
+  );
+  return res.rows[0] ?? null;
+}

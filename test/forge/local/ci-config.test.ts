@@ -6,22 +6,30 @@ describe(".yardmaster/ci.yml", () => {
     [
       "a check with a duration",
       "checks:\n  - name: test\n    run: npm test\n    timeout: 10 min\n",
-      [{ name: "test", run: "npm test", timeoutSeconds: 600 }],
+      [{ name: "test", run: "npm test", timeoutSeconds: 600, reports: [] }],
     ],
     [
       "no timeout, seconds as a number",
       "checks:\n  - {name: lint, run: npm run lint}\n  - {name: build, run: make, timeout: 90}\n",
       [
-        { name: "lint", run: "npm run lint", timeoutSeconds: null },
-        { name: "build", run: "make", timeoutSeconds: 90 },
+        { name: "lint", run: "npm run lint", timeoutSeconds: null, reports: [] },
+        { name: "build", run: "make", timeoutSeconds: 90, reports: [] },
       ],
     ],
     [
       "a multi-line script and a compound duration",
       "checks:\n  - name: e2e\n    run: |\n      npm ci\n      npm test\n    timeout: 1 hour 30 min\n",
-      [{ name: "e2e", run: "npm ci\nnpm test\n", timeoutSeconds: 5400 }],
+      [{ name: "e2e", run: "npm ci\nnpm test\n", timeoutSeconds: 5400, reports: [] }],
     ],
     ["an empty list", "checks: []\n", []],
+    [
+      "JUnit reports, one glob or a list",
+      "checks:\n  - {name: a, run: x, junit: reports/*.xml}\n  - {name: b, run: y, junit: [a.xml, 'out/**/*.xml']}\n",
+      [
+        { name: "a", run: "x", timeoutSeconds: null, reports: ["reports/*.xml"] },
+        { name: "b", run: "y", timeoutSeconds: null, reports: ["a.xml", "out/**/*.xml"] },
+      ],
+    ],
   ])("parses %s", (_, text, checks) => {
     expect(parseCiConfig(text)).toEqual({ checks });
   });
@@ -53,6 +61,11 @@ describe(".yardmaster/ci.yml", () => {
       [["checks → item 3 → name", /duplicate check name "test" \(also item 1\)/]],
     ],
     ["an empty name", "checks:\n  - {name: '  ', run: a}\n", [["checks → item 1 → name", /cannot be empty/]]],
+    [
+      "a report glob out of the work tree",
+      "checks:\n  - {name: t, run: a, junit: ../x.xml}\n",
+      [["checks → item 1 → junit", /must be a glob relative to the work tree/]],
+    ],
     [
       "a reserved name",
       "checks:\n  - {name: yardmaster/ci-config, run: a}\n",

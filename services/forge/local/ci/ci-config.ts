@@ -6,6 +6,7 @@
  *   - name: test          # the check run's name (`check-success=test`); unique, not "yardmaster/…"
  *     run: npm test       # a bash script, run in a work tree of the commit
  *     timeout: 10 min     # optional; a duration (docs/domain.md §1.8) or whole seconds
+ *     junit: reports/*.xml # optional; JUnit reports the script writes (a glob or a list), for CI Insights
  * ```
  *
  * Parsed with `yaml`, validated with `zod`; every error names its path (`checks → item 1 →
@@ -26,6 +27,8 @@ export interface CiCheck {
   run: string;
   /** Timeout in seconds; null = the runner's default. */
   timeoutSeconds: number | null;
+  /** Globs of the JUnit reports the script writes, relative to the work tree (docs/ci-insights.md "Local CI"); empty: none. */
+  reports: string[];
 }
 
 /** A parsed CI file. */
@@ -74,6 +77,9 @@ function capped(issues: CiConfigIssue[]): CiConfigIssue[] {
   ];
 }
 
+/** Most globs a check's `junit` may list. */
+export const MAX_REPORT_GLOBS = 20;
+
 /** The longest `timeout` a check may have, seconds (1 day). */
 export const MAX_CHECK_TIMEOUT_SECONDS = 86_400;
 
@@ -111,8 +117,25 @@ const check = z.strictObject(
       .string({ error: required("a text (a bash script)") })
       .refine((run) => run.trim() !== "", { error: "cannot be empty" }),
     timeout: timeout.optional(),
+    junit: z
+      .union(
+        [
+          z.string(),
+          z.array(z.string()).max(MAX_REPORT_GLOBS, { error: `must list at most ${MAX_REPORT_GLOBS} globs` }),
+        ],
+        {
+          error: "must be a glob or a list of globs",
+        },
+      )
+      .optional()
+      .superRefine((value, ctx) => {
+        for (const glob of typeof value === "string" ? [value] : (value ?? [])) {
+          if (glob.trim() === "" || glob.startsWith("/") || glob.split("/").includes(".."))
+            ctx.addIssue({ code: "custom", message: `"${glob}" must be a glob relative to the work tree` });
+        }
+      }),
   },
-  { error: required("a mapping with name, run and optional timeout") },
+  { error: required("a mapping with name, run and optional timeout and junit") },
 );
 
 const schema = z.strictObject(
@@ -162,7 +185,14 @@ export function parseCiConfig(text: string): CiConfig {
   if (!result.success) {
     throw new CiConfigError(capped(result.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message }))));
   }
-  return { checks: result.data.checks.map((c) => ({ name: c.name, run: c.run, timeoutSeconds: c.timeout ?? null })) };
+  return {
+    checks: result.data.checks.map((c) => ({
+      name: c.name,
+      run: c.run,
+      timeoutSeconds: c.timeout ?? null,
+      reports: typeof c.junit === "string" ? [c.junit] : (c.junit ?? []),
+    })),
+  };
 }
 
 /** `["checks", 0, "timeout"]` → `checks → item 1 → timeout`; the root is `(file)`. */

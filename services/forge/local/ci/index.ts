@@ -22,5 +22,8 @@ export {
   type CheckResult,
   type CheckResultState,
   type CiRunnerDeps,
+  type ReportsInput,
+  type ReportsVerdict,
   type RunChecksInput,
 } from "./run-checks.js";
+export { readReportFiles, type ReportFile } from "./report-files.js";

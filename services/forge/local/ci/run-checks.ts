@@ -13,6 +13,7 @@ import type { CiSlots } from "./ci-slots.js";
 import { DEFAULT_OUTPUT_LIMIT_BYTES } from "./output-tail.js";
 import { runCommand, type CommandOutcome } from "./run-command.js";
 import { createWorktree } from "./worktree.js";
+import { readReportFiles, type ReportFile } from "./report-files.js";
 
 /** Name of the check that reports an unreadable CI file. */
 export const CI_CONFIG_CHECK = "yardmaster/ci-config";
@@ -62,6 +63,30 @@ export interface RunChecksInput {
   onStarted?: (event: { name: string; startedAt: Date }) => void | Promise<void>;
   /** Called as soon as a check ends, with its result. */
   onCompleted?: (result: CheckResult) => void | Promise<void>;
+  /**
+   * Called when a check that names JUnit reports (`junit:`) ended, in its work tree, with the
+   * reports read (report-files.ts): CI Insights stores them, and a failure whose failing tests
+   * are all quarantined becomes a success (docs/ci-insights.md "Local CI").
+   */
+  reports?: (input: ReportsInput) => Promise<ReportsVerdict>;
+  /** Called after a check ended other than success: whether a retry rule re-runs it, the check alone or every check. */
+  retry?: (result: CheckResult) => Promise<"job" | "pipeline" | null>;
+}
+
+/** What {@link RunChecksInput.reports} is given. */
+export interface ReportsInput {
+  check: string;
+  state: CheckResultState;
+  exitCode: number | null;
+  files: ReportFile[];
+  /** What the search left out. */
+  notes: string[];
+}
+
+/** What the reports say about the check: lines for its output, and whether its failure is only quarantined tests. */
+export interface ReportsVerdict {
+  lines: string[];
+  onlyQuarantinedFailures: boolean;
 }
 
 /** Variables of this process passed to checks by default. */
@@ -109,13 +134,38 @@ export async function runCommitChecks(deps: CiRunnerDeps, input: RunChecksInput)
     return [result];
   }
   if (config === null) return [];
-  const settled = await Promise.allSettled(config.checks.map((check) => runOneCheck(deps, input, sha, check, now)));
+  const rerun = { all: false };
+  const settled = await Promise.allSettled(
+    config.checks.map((check) => runOneCheck(deps, input, sha, check, now, rerun)),
+  );
   const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
   if (failed !== undefined) throw failed.reason;
+  // A retry rule in pipeline mode: every check of the commit runs again, once per decision.
+  if (rerun.all && !input.signal?.aborted) return runCommitChecks(deps, input);
   return settled.map((s) => (s as PromiseFulfilledResult<CheckResult>).value);
 }
 
 async function runOneCheck(
+  deps: CiRunnerDeps,
+  input: RunChecksInput,
+  sha: Sha,
+  check: CiCheck,
+  now: () => Date,
+  rerun: { all: boolean },
+): Promise<CheckResult> {
+  for (;;) {
+    const result = await runOneCheckOnce(deps, input, sha, check, now);
+    if (result.state === "success" || result.state === "cancelled" || input.retry === undefined) return result;
+    const mode = await input.retry(result);
+    if (mode === null || input.signal?.aborted) return result;
+    if (mode === "pipeline") {
+      rerun.all = true;
+      return result;
+    }
+  }
+}
+
+async function runOneCheckOnce(
   deps: CiRunnerDeps,
   input: RunChecksInput,
   sha: Sha,
@@ -181,11 +231,11 @@ async function runInWorktree(
       killGraceMs: deps.killGraceMs ?? 5000,
       signal: input.signal,
     });
-  } finally {
-    problem = await worktree.remove();
+  } catch (error) {
+    await worktree.remove();
+    throw error;
   }
-  const output = problem === null ? outcome.output : `${outcome.output}[yardmaster: ${problem}]\n`;
-  const state: CheckResultState =
+  let state: CheckResultState =
     outcome.ending === "exited"
       ? outcome.exitCode === 0
         ? "success"
@@ -193,6 +243,19 @@ async function runInWorktree(
       : outcome.ending === "spawn_failed" || outcome.ending === "lost"
         ? "error"
         : outcome.ending;
+  let notes = "";
+  if (check.reports.length > 0 && input.reports && state !== "cancelled") {
+    try {
+      const { files, notes: left } = await readReportFiles(worktree.dir, check.reports);
+      const verdict = await input.reports({ check: check.name, state, exitCode: outcome.exitCode, files, notes: left });
+      if (verdict.onlyQuarantinedFailures && state === "failure") state = "success";
+      notes = verdict.lines.map((l) => `[yardmaster: ${l}]\n`).join("");
+    } catch (error) {
+      notes = `[yardmaster: the test reports were not stored: ${error instanceof Error ? error.message : String(error)}]\n`;
+    }
+  }
+  problem = await worktree.remove();
+  const output = `${outcome.output}${notes}${problem === null ? "" : `[yardmaster: ${problem}]\n`}`;
   return { state, exitCode: outcome.exitCode, output };
 }
 

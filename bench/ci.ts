@@ -1,0 +1,147 @@
+/**
+ * `npm run bench:ci` (docs/benchmarks.md "CI Insights"): two targets of docs/ci-insights.md.
+ * 1. Ingest through the real route: a server process (`yardmaster serve`, embedded databases)
+ *    takes `--results` test results (default 1,000,000) as JUnit uploads of `--per-upload` cases
+ *    (default 10,000), two at a time; prints rows/s and the server's event loop delay during the
+ *    ingest against its own idle baseline, measured in the same run (loop-probe.ts).
+ * 2. The health query: `--runs` executions (default 5,000,000) of `--tests` tests (default 10,000)
+ *    generated inside an embedded ClickHouse, then the health of every test of the branch over 14
+ *    days (the Tests page's and the sweep's query) timed `--rounds` times (default 30): p50, p95.
+ * PASS/FAIL lines: ingest loop delay max ≤ 50 ms; health p95 ≤ 100 ms. `-- --results 200000
+ * --runs 1000000` for a short run.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { createClient } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-node";
+import { ProductService } from "../gen/yardmaster/v1/admin_pb.js";
+import { createClickHouseClient } from "../services/activity-log/index.js";
+import { migrateTestRuns, testHealth } from "../services/ci-insights/index.js";
+import { startBenchServer } from "./load/server.js";
+
+const { values } = parseArgs({
+  options: {
+    results: { type: "string", default: "1000000" },
+    "per-upload": { type: "string", default: "10000" },
+    runs: { type: "string", default: "5000000" },
+    tests: { type: "string", default: "10000" },
+    rounds: { type: "string", default: "30" },
+  },
+});
+const RESULTS = Number(values.results);
+const PER_UPLOAD = Number(values["per-upload"]);
+const RUNS = Number(values.runs);
+const TESTS = Number(values.tests);
+const ROUNDS = Number(values.rounds);
+const pass = (ok: boolean) => (ok ? "PASS" : "FAIL");
+
+/** A JUnit report of `n` cases, one in 50 failing, named per upload so that tests repeat across uploads. */
+function report(upload: number, n: number): string {
+  const cases: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const failed = (i + upload) % 50 === 0 ? '<failure message="assert 1 == 0">trace</failure>' : "";
+    cases.push(`<testcase classname="pkg.mod${i % 100}" name="test_${i}" time="0.0${i % 10}">${failed}</testcase>`);
+  }
+  return `<?xml version="1.0"?><testsuites><testsuite name="bench">${cases.join("")}</testsuite></testsuites>`;
+}
+
+async function ingest(): Promise<void> {
+  const server = await startBenchServer();
+  try {
+    const products = createClient(
+      ProductService,
+      createConnectTransport({
+        baseUrl: server.url,
+        httpVersion: "1.1",
+        interceptors: [(next) => (req) => (req.header.set("authorization", `Bearer ${server.adminKey}`), next(req))],
+      }),
+    );
+    await products.setProductEnabled({ owner: "bench", repository: "ingest", product: "ci_insights", enabled: true });
+    await server.probe();
+    await new Promise((r) => setTimeout(r, 3000));
+    const idle = await server.probe();
+    const uploads = Math.ceil(RESULTS / PER_UPLOAD);
+    const bodies = [report(0, PER_UPLOAD), report(1, PER_UPLOAD)];
+    let next = 0;
+    let stored = 0;
+    const started = performance.now();
+    const worker = async () => {
+      while (next < uploads) {
+        const i = next++;
+        const sha = i.toString(16).padStart(40, "0");
+        const url = `${server.url}/v1/repos/bench/ingest/ci/junit?pipeline_name=ci&job_name=unit&branch=main&head_sha=${sha}`;
+        const res = await fetch(url, {
+          method: "POST",
+          headers: { authorization: `Bearer ${server.adminKey}`, "content-type": "application/xml" },
+          body: bodies[i % 2],
+        });
+        const body = (await res.json()) as { test_runs?: number; message?: string };
+        if (!res.ok) throw new Error(`upload ${i}: HTTP ${res.status} ${body.message}`);
+        stored += body.test_runs ?? 0;
+      }
+    };
+    await Promise.all([worker(), worker()]);
+    const seconds = (performance.now() - started) / 1000;
+    const busy = await server.probe();
+    console.log(
+      `ingest: ${stored.toLocaleString("en")} results in ${uploads} uploads of ${PER_UPLOAD.toLocaleString("en")} in ${seconds.toFixed(1)} s: ${Math.round(stored / seconds).toLocaleString("en")} rows/s`,
+    );
+    console.log(
+      `ingest: server event loop delay p99 ${busy.p99.toFixed(1)} ms, max ${busy.max.toFixed(1)} ms (idle baseline: p99 ${idle.p99.toFixed(1)} ms, max ${idle.max.toFixed(1)} ms; CPU ${busy.cpu.toFixed(2)} cores)`,
+    );
+    console.log(`${pass(busy.max <= 50)} ingest: event loop held at most 50 ms (max ${busy.max.toFixed(1)} ms)`);
+  } finally {
+    await server.stop();
+  }
+}
+
+async function health(): Promise<void> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "ym-bench-ci-"));
+  const client = createClickHouseClient({ embeddedPath: dir });
+  try {
+    await migrateTestRuns(client);
+    const now = Date.now();
+    const t0 = performance.now();
+    // One run per (test, commit) and a second one on every other commit; tests ≡ 0 (mod 100) flip
+    // between the two runs of a commit (flaky), tests ≡ 1 (mod 1000) always fail (broken).
+    await client.command({
+      query: `INSERT INTO test_runs (repository, pipeline, job, test_id, name, outcome, duration_ms, head_sha, branch, run_id, attempt, received_at)
+        SELECT 'bench/health', 'ci', 'unit',
+          toUUID(concat('00000000-0000-4000-8000-', leftPad(toString(t), 12, '0'))), concat('pkg.test_', toString(t)),
+          multiIf(t % 1000 = 1, 'failed', t % 100 = 0 AND k % 2 = 1, 'failed', 'passed'),
+          10 + t % 90, toString(intDiv(k, 2)), 'main', toString(k), 1,
+          fromUnixTimestamp64Milli(toInt64(${now} - (${RUNS} - number) * (13 * 86400000 / ${RUNS})))
+        FROM (SELECT number, number % ${TESTS} AS t, intDiv(number, ${TESTS}) AS k FROM numbers(${RUNS}))`,
+    });
+    await client.command({ query: "OPTIMIZE TABLE test_runs FINAL" });
+    console.log(
+      `health: ${RUNS.toLocaleString("en")} runs of ${TESTS.toLocaleString("en")} tests generated and merged in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
+    const from = new Date(now - 14 * 86_400_000);
+    const times: number[] = [];
+    let statuses: Record<string, number> = {};
+    for (let i = 0; i < ROUNDS + 2; i++) {
+      const t = performance.now();
+      const h = await testHealth(client, { repository: "bench/health", branch: "main", from });
+      if (i >= 2) times.push(performance.now() - t);
+      statuses = {};
+      for (const x of h) statuses[x.status] = (statuses[x.status] ?? 0) + 1;
+    }
+    times.sort((a, b) => a - b);
+    const p = (q: number) => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)]!;
+    console.log(
+      `health: ${JSON.stringify(statuses)} over ${ROUNDS} rounds: p50 ${p(0.5).toFixed(1)} ms, p95 ${p(0.95).toFixed(1)} ms`,
+    );
+    console.log(
+      `${pass(p(0.95) <= 100)} health: p95 ≤ 100 ms for ${TESTS.toLocaleString("en")} tests × ${RUNS.toLocaleString("en")} runs`,
+    );
+  } finally {
+    await client.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await health();
+await ingest();

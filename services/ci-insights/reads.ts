@@ -1,0 +1,108 @@
+/**
+ * The test reads of CiInsightsService (docs/ci-insights.md "Health"): search, one test's details,
+ * the list by health with failures per day, one test's runs. Health is computed on a branch (the
+ * repository's default branch unless one is asked) over the repository's window
+ * (auto-quarantine settings, default 14 days).
+ */
+import { DomainError } from "../contracts/index.js";
+import { ciInsightsStore as store } from "../store/index.js";
+import { defaultBranchOf, nowOf, type CiInsightsDeps } from "./deps.js";
+import { dailyFailures, testHealth, type HealthStatus, type TestHealth } from "./health.js";
+import { holds } from "./quarantine.js";
+import { runsOfTest, searchTests, type TestRunRow, type TestSearch } from "./test-runs.js";
+
+/** The window health is computed over, as a start instant. */
+async function windowStart(deps: CiInsightsDeps, repository: string): Promise<Date> {
+  const settings = await store.autoQuarantineSettings(deps.db, repository);
+  return new Date(nowOf(deps).getTime() - settings.windowDays * 86_400_000);
+}
+
+/** Tests matching a search. */
+export function findTests(deps: CiInsightsDeps, repository: string, search: TestSearch) {
+  return searchTests(deps.clickhouse, repository, search);
+}
+
+/** The quarantine in force for a test name on a branch. */
+async function quarantineOf(deps: CiInsightsDeps, repository: string, name: string, branch: string) {
+  const q = await store.findQuarantineByName(deps.db, repository, name);
+  return q !== null && holds(q, nowOf(deps)) && (q.branch === null || q.branch === branch) ? q : null;
+}
+
+/**
+ * One test's health on `branch` (default branch when null), its first failure's pull request and
+ * its quarantine. A test with no run in the window on that branch is computed over every run the
+ * table holds for it on the branch (90 days).
+ * @throws DomainError not_found for a test id without runs on the branch
+ */
+export async function testDetails(deps: CiInsightsDeps, repository: string, testId: string, branch: string | null) {
+  const b = branch ?? (await defaultBranchOf(deps, repository));
+  let [h] = await testHealth(deps.clickhouse, {
+    repository,
+    branch: b,
+    from: await windowStart(deps, repository),
+    testIds: [testId],
+  });
+  h ??= (await testHealth(deps.clickhouse, { repository, branch: b, from: new Date(0), testIds: [testId] }))[0];
+  if (h === undefined) {
+    // A test that only ran on other branches: its details on the branch it ran on last.
+    const [last] = await runsOfTest(deps.clickhouse, repository, testId, 1);
+    if (last === undefined || branch !== null)
+      throw new DomainError("not_found", `no test ${testId} in ${repository} on ${b}`);
+    return testDetails(deps, repository, testId, last.branch);
+  }
+  const pullNumber = h.firstFailurePulls[0];
+  const pull =
+    pullNumber === undefined ? null : ((await deps.describePull?.(repository, pullNumber).catch(() => null)) ?? null);
+  return { health: h, branch: b, pull, quarantine: await quarantineOf(deps, repository, h.name, b) };
+}
+
+/** The list: tests by health, worst first, with failures per day and quarantines. */
+export async function listTests(
+  deps: CiInsightsDeps,
+  repository: string,
+  branch: string | null,
+  statuses: readonly HealthStatus[],
+  limit: number,
+): Promise<{
+  branch: string;
+  tests: { health: TestHealth; daily: number[]; quarantine: store.QuarantineRow | null }[];
+}> {
+  const b = branch ?? (await defaultBranchOf(deps, repository));
+  const all = await testHealth(deps.clickhouse, { repository, branch: b, from: await windowStart(deps, repository) });
+  const rank = { broken: 0, flaky: 1, healthy: 2 } as const;
+  const chosen = all
+    .filter((h) => statuses.length === 0 || statuses.includes(h.status))
+    .sort((x, y) => rank[x.status] - rank[y.status] || y.failureRatio - x.failureRatio || x.name.localeCompare(y.name))
+    .slice(0, limit);
+  const now = nowOf(deps);
+  const daily = await dailyFailures(
+    deps.clickhouse,
+    repository,
+    b,
+    chosen.map((h) => h.testId),
+    now,
+  );
+  const quarantines = new Map(
+    (await store.listQuarantines(deps.db, repository))
+      .filter((q) => holds(q, now) && (q.branch === null || q.branch === b))
+      .map((q) => [q.testName, q]),
+  );
+  return {
+    branch: b,
+    tests: chosen.map((h) => ({
+      health: h,
+      daily: daily.get(h.testId) ?? [],
+      quarantine: quarantines.get(h.name) ?? null,
+    })),
+  };
+}
+
+/** A test's latest runs on every branch, newest first. */
+export function testRuns(
+  deps: CiInsightsDeps,
+  repository: string,
+  testId: string,
+  limit: number,
+): Promise<TestRunRow[]> {
+  return runsOfTest(deps.clickhouse, repository, testId, limit);
+}

@@ -1,0 +1,128 @@
+/**
+ * Job retry rules (docs/ci-insights.md "Job retries"): a job that ended failed (or timed out,
+ * cancelled, errored: the rule's `conclusions`) and matches a rule's job, pipeline and branch
+ * globs and its log pattern is re-run — the job alone or its whole pipeline (`retry_mode`) — at
+ * most `max_retry` times per job and commit, and at most the repository's daily quota (UTC days)
+ * of retries in all. The first matching rule decides; its decision is logged as
+ * ci_insights.job_retried with the outcome `retried` or `skipped_quota_exceeded`, in the
+ * transaction that counts it. Nothing is retried while CI Insights is disabled.
+ */
+import { randomUUID } from "node:crypto";
+import { DomainError, invalidField } from "../contracts/index.js";
+import { matchLogPatternBounded } from "../offload/index.js";
+import { appendToOutbox, ciInsightsStore as store, productStates, withTransaction } from "../store/index.js";
+import { nowOf, type CiInsightsDeps } from "./deps.js";
+import { jobRetriedEvent } from "./events.js";
+
+type RetryRuleRow = store.RetryRuleRow;
+
+/** A rule as a person creates it. */
+export type RetryRuleInput = Omit<RetryRuleRow, "id" | "createdAt">;
+
+/**
+ * Adds a rule.
+ * @throws InvalidArgumentError naming log_pattern when it does not compile; DomainError
+ *   already_exists for a name in use
+ */
+export async function createRetryRule(deps: CiInsightsDeps, input: RetryRuleInput): Promise<RetryRuleRow> {
+  try {
+    new RegExp(input.logPattern, "m");
+  } catch (e) {
+    throw invalidField("log_pattern", `is not a regular expression: ${(e as Error).message}`);
+  }
+  const row = await store.insertRetryRule(deps.db, { ...input, id: randomUUID(), createdAt: nowOf(deps) });
+  if (row === null) throw new DomainError("already_exists", `a retry rule named "${input.name}" exists already`);
+  return row;
+}
+
+/** A finished job, as the CI that ran it says it. */
+export interface FinishedJob {
+  repository: string;
+  pipeline: string;
+  job: string;
+  branch: string;
+  headSha: string;
+  /** failure, timed_out, cancelled or error (success is never retried). */
+  conclusion: string;
+  /** The job's log (its last mebibyte). */
+  log: string;
+  workflowRunId: number | null;
+  jobUrl: string | null;
+}
+
+/** What to do with a finished job. */
+export type RetryDecision =
+  | { retry: true; mode: "job" | "pipeline"; rule: string; attempt: number }
+  | { retry: false; reason: "disabled" | "no_rule" | "exhausted" | "skipped_quota_exceeded"; rule?: string };
+
+/** `*` any run of characters, `?` one; everything else literal; whole string. */
+function globMatches(glob: string, value: string): boolean {
+  const re = glob
+    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+    .replace(/\*/g, ".*")
+    .replace(/\?/g, ".");
+  return new RegExp(`^${re}$`, "s").test(value);
+}
+
+const anyGlob = (globs: readonly string[], value: string) =>
+  globs.length === 0 || globs.some((g) => globMatches(g, value));
+
+/** Decides whether to retry `job`, counts and logs the decision (see the module comment). */
+export async function decideRetry(deps: CiInsightsDeps, job: FinishedJob): Promise<RetryDecision> {
+  if (job.conclusion === "success") return { retry: false, reason: "no_rule" };
+  if (!(await productStates(deps.db, job.repository)).ci_insights) return { retry: false, reason: "disabled" };
+  for (const rule of await store.listRetryRules(deps.db, job.repository)) {
+    const conclusions = rule.conclusions.length ? rule.conclusions : ["failure"];
+    if (!conclusions.includes(job.conclusion)) continue;
+    if (!anyGlob(rule.jobNames, job.job) || !anyGlob(rule.pipelineNames, job.pipeline)) continue;
+    if (!anyGlob(rule.branches, job.branch)) continue;
+    const matches: Record<string, unknown>[] = [
+      {
+        type: "simple",
+        job_name: job.job,
+        pipeline_name: job.pipeline,
+        branch: job.branch,
+        conclusion: job.conclusion,
+      },
+    ];
+    if (rule.logPattern !== "") {
+      const found = await matchLogPatternBounded(rule.logPattern, job.log).catch(() => null);
+      if (found === null) continue;
+      matches.push({ type: "log_pattern_on_job_log", pattern: rule.logPattern, match: found });
+    }
+    const now = nowOf(deps);
+    const taken = await withTransaction(deps.db, async (client) => {
+      const quota = await store.dailyRetryQuota(client, job.repository);
+      const t = await store.takeRetry(client, {
+        repository: job.repository,
+        day: now.toISOString().slice(0, 10),
+        quota,
+        jobKey: `${job.pipeline}\u0000${job.job}\u0000${job.headSha}`,
+        maxRetry: rule.maxRetry,
+        now,
+      });
+      if (t.outcome === "exhausted") return t;
+      await appendToOutbox(client, [
+        jobRetriedEvent({
+          repository: job.repository,
+          branch: job.branch || null,
+          ruleId: rule.id,
+          ruleName: rule.name,
+          maxRetry: rule.maxRetry,
+          retryMode: rule.retryMode,
+          attempt: t.outcome === "retried" ? t.attempt : 0,
+          conditionMatches: matches,
+          outcome: t.outcome,
+          workflowRunId: job.workflowRunId,
+          jobUrl: job.jobUrl,
+        }),
+      ]);
+      return t;
+    });
+    if (taken.outcome !== "exhausted") deps.eventsWritten();
+    if (taken.outcome === "retried")
+      return { retry: true, mode: rule.retryMode, rule: rule.name, attempt: taken.attempt };
+    return { retry: false, reason: taken.outcome, rule: rule.name };
+  }
+  return { retry: false, reason: "no_rule" };
+}
