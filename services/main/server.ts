@@ -44,7 +44,9 @@ import {
   type EventSink,
 } from "../store/index.js";
 import { loadOrCreateAdminKey } from "./admin-key.js";
-import { bannerLines } from "./banner.js";
+import { bannerLines, localUrl } from "./banner.js";
+import { removeListeningNote, writeListeningNote } from "./listening-file.js";
+import { checkPortFree, portInUseMessage } from "./port-probe.js";
 import { githubTokenVerifier, wireForge } from "./forge-wiring.js";
 import { wireQueue } from "./queue-wiring.js";
 import { createStartLogger } from "./logger.js";
@@ -102,8 +104,9 @@ export function servicesToRun(settings: Settings, only?: readonly string[]): Rea
  * YARDMASTER_ACTIVITY_LOG_URL) or not served. Only what the services run here need is started:
  * ClickHouse and the outbox relay with the activity log; the forge with the queue or the
  * simulator; the queue runner with the queue. PostgreSQL (tokens, pause, outbox) always.
- * @param onBanner receives the human-readable start lines (URL, admin key)
- * @throws when a database cannot start, a migration fails or a setting is missing (nothing is left running)
+ * @param onBanner receives the human-readable start lines (URL, where the admin key is)
+ * @throws SettingsError naming PORT when the port is in use (checked before anything else);
+ *   when a database cannot start, a migration fails or a setting is missing (nothing is left running)
  */
 export async function startServer(
   settings: Settings,
@@ -111,10 +114,19 @@ export async function startServer(
   only?: readonly string[],
 ): Promise<RunningServer> {
   const services = servicesToRun(settings, only);
+  // Before any work: a busy port is said now, not after the databases started and migrated.
+  await checkPortFree(settings.host, settings.port);
   const { logger, release } = createStartLogger(settings.logLevel, settings.logFormat);
   await mkdir(settings.dataDir, { recursive: true });
-  const admin = await loadOrCreateAdminKey(settings.dataDir, settings.adminKey);
+  // CLI commands read it: a server starting here, then where it listens (listening-file.ts).
+  const startedAt = new Date().toISOString();
+  await writeListeningNote(settings.dataDir, { pid: process.pid, state: "starting", startedAt });
+  const admin = await loadOrCreateAdminKey(settings.dataDir, settings.adminKey).catch(async (e) => {
+    await removeListeningNote(settings.dataDir);
+    throw e;
+  });
   const cleanups: (() => Promise<void>)[] = [];
+  cleanups.push(() => removeListeningNote(settings.dataDir));
   const cleanup = async () => {
     for (const c of cleanups.reverse()) await c().catch((e) => logger.warn({ err: e }, "shutdown step failed"));
   };
@@ -267,8 +279,16 @@ export async function startServer(
     cleanups.push(() => app.close());
     // Open streams end first (UNAVAILABLE, "reconnect"), so that closing the app does not wait for them.
     cleanups.push(async () => registry.close());
-    await app.listen({ port: settings.port, host: settings.host });
+    await app.listen({ port: settings.port, host: settings.host }).catch((e: NodeJS.ErrnoException) => {
+      throw e.code === "EADDRINUSE" ? new SettingsError(portInUseMessage(settings.host, settings.port)) : e;
+    });
     const port = (app.server.address() as { port: number }).port;
+    await writeListeningNote(settings.dataDir, {
+      pid: process.pid,
+      state: "listening",
+      url: localUrl(settings.host, port),
+      startedAt,
+    });
     for (const line of bannerLines(settings, port, services, admin)) onBanner(line);
     // The start-up log lines, held so that the banner comes first (logger.ts).
     release();

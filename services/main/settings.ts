@@ -75,8 +75,10 @@ export type Settings = {
   logLevel: string;
   /** JSON lines, pretty text, or pretty when stdout is a terminal (docs/observability.md "Logs"). */
   logFormat: "auto" | "pretty" | "json";
-  /** Address of the running service, for CLI clients. */
+  /** Address of the running service, for CLI clients (YARDMASTER_URL, or its default). */
   serviceUrl: string;
+  /** Whether YARDMASTER_URL was set (else CLI clients look for a server in the data directory first). */
+  serviceUrlGiven: boolean;
   /** Where the services this process does not run are served (split deployment); absent: not served here. */
   remotes: Partial<Record<ServiceName, string>>;
   /** The live streams' limits (LIVE_MAX_WATCHERS, LIVE_BUFFER_MESSAGES, LIVE_STALL_MS). */
@@ -123,6 +125,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     serviceUrl: e.YARDMASTER_URL,
+    serviceUrlGiven: env.YARDMASTER_URL !== undefined && env.YARDMASTER_URL !== "",
     live: { maxWatchers: e.LIVE_MAX_WATCHERS, maxBuffered: e.LIVE_BUFFER_MESSAGES, stallMs: e.LIVE_STALL_MS },
     remotes: Object.fromEntries(
       Object.entries({

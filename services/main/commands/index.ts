@@ -7,9 +7,11 @@ import { registerCi } from "./ci.js";
 import { registerEvents } from "./events.js";
 import { registerFreeze } from "./freeze.js";
 import { registerClickHouseHttp } from "./clickhouse-http.js";
+import { registerConfig } from "./config.js";
 import { registerMigrate } from "./migrate.js";
 import { registerPr } from "./pr.js";
 import { registerProduct } from "./product.js";
+import { registerQueue } from "./queue.js";
 import { registerRepo } from "./repo.js";
 import { registerReplay } from "./replay.js";
 import { registerServe } from "./serve.js";
@@ -25,6 +27,8 @@ export const COMMANDS: ((program: Command) => void)[] = [
   registerMigrate,
   registerClickHouseHttp,
   registerToken,
+  registerQueue,
+  registerConfig,
   registerRepo,
   registerPr,
   registerCi,
