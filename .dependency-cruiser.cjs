@@ -22,6 +22,8 @@ const ALLOWED = {
   queue: ["activity-log", "auth", "config", "contracts", "engine", "forge", "live", "runner", "store"],
   simulator: ["activity-log", "auth", "config", "contracts", "engine", "forge", "offload", "store"],
   admin: ["activity-log", "auth", "contracts", "store"],
+  // Webhooks: subscriptions and deliveries in store/, the event types a subscription may name from activity-log/.
+  notifications: ["activity-log", "auth", "contracts", "outage", "store"],
   gateway: ["auth", "contracts", "metrics", "offload", "outage"],
 };
 

@@ -6,11 +6,11 @@
  * at their URLs (docs/deployment.md); a clean shutdown in reverse order.
  */
 import { mkdir } from "node:fs/promises";
-import type { DescService } from "@bufbuild/protobuf";
 import type { Logger } from "pino";
 import { ActivityLogService } from "../../gen/yardmaster/v1/activity_log_pb.js";
 import { ProductService, TokenService } from "../../gen/yardmaster/v1/admin_pb.js";
 import { QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
+import { WebhookService } from "../../gen/yardmaster/v1/webhooks_pb.js";
 import { SimulatorService } from "../../gen/yardmaster/v1/simulator_pb.js";
 import {
   clusterLayout,
@@ -28,6 +28,7 @@ import { createAuthorizer, type PlatformTokenVerifier } from "../auth/index.js";
 import { buildApp, type App, type ServiceBinding } from "../gateway/index.js";
 import { LiveRegistry } from "../live/index.js";
 import { createMetrics } from "../metrics/index.js";
+import { createWebhookService, startDeliveryLoop } from "../notifications/index.js";
 import { closeSharedPool } from "../offload/index.js";
 import { createSimulatorService } from "../simulator/index.js";
 import {
@@ -53,13 +54,8 @@ import { createStartLogger } from "./logger.js";
 import { createReadiness } from "./readiness.js";
 import { remoteServiceImpl } from "./remote-service.js";
 import { SERVICE_NAMES, SettingsError, type ServiceName, type Settings } from "./settings.js";
-
-/** The service each name of `--only` stands for. */
-const SERVICES: Record<ServiceName, DescService> = {
-  queue: QueueService,
-  simulator: SimulatorService,
-  "activity-log": ActivityLogService,
-};
+import { SERVICES, servicesToRun } from "./service-set.js";
+import { yardmasterVersion } from "./version.js";
 
 /**
  * A started server ({@link startServer}): the listening app, its admin key, database and logger;
@@ -75,27 +71,6 @@ export interface RunningServer {
   services: ReadonlySet<ServiceName>;
   logger: Logger;
   close(): Promise<void>;
-}
-
-/**
- * Which services run here, and which are reached at a URL (docs/deployment.md).
- * @throws SettingsError for an unknown name, or when FORGE=local would split the queue from the
- *   simulator (the local forge's repositories live in one process's data directory)
- */
-export function servicesToRun(settings: Settings, only?: readonly string[]): ReadonlySet<ServiceName> {
-  const names = only === undefined || only.length === 0 ? [...SERVICE_NAMES] : only;
-  const unknown = names.filter((n) => !(SERVICE_NAMES as readonly string[]).includes(n));
-  if (unknown.length)
-    throw new SettingsError(
-      `--only: unknown service ${unknown.map((n) => `"${n}"`).join(", ")}; services: ${SERVICE_NAMES.join(", ")}`,
-    );
-  const set = new Set(names as ServiceName[]);
-  if (settings.forge === "local" && set.has("queue") !== set.has("simulator")) {
-    throw new SettingsError(
-      "--only: with FORGE=local the queue and the simulator run in the same process (the local forge keeps its repositories in that process's data directory)",
-    );
-  }
-  return set;
 }
 
 /**
@@ -149,6 +124,15 @@ export async function startServer(
     const registry = new LiveRegistry(settings.live);
     const live = { registry, feed };
 
+    // Webhooks (docs/notifications.md): the delivery loop runs in every process, apart from the queue.
+    const deliveries = startDeliveryLoop({
+      db: db.pool,
+      logger,
+      userAgent: `Yardmaster-Webhooks/${yardmasterVersion()}`,
+      retryBaseMs: settings.webhookRetryBaseMs,
+    });
+    cleanups.push(() => deliveries.stop());
+
     // docs/observability.md: one registry per server; the outbox is read at each scrape.
     const metrics = createMetrics(() => outboxLag(db.pool));
     const bindings: ServiceBinding[] = [];
@@ -168,7 +152,7 @@ export async function startServer(
       // cached, the sink telling the cache what it stored (docs/reliability.md "Load").
       const pages = "embeddedPath" in settings.clickhouse ? createLogPageCache(clickhouse) : undefined;
       const sink = countingFailures(createEventSink(clickhouse, "events", pages?.sent), () => metrics.ingestFailed());
-      const relay = startOutboxRelay({ pool: db.pool, sink, logger });
+      const relay = startOutboxRelay({ pool: db.pool, sink, logger, onDeliveries: () => deliveries.kick() });
       cleanups.push(async () => {
         await relay.drain();
         await relay.stop();
@@ -243,6 +227,10 @@ export async function startServer(
         bindings.push({ service: SERVICES[name], impl: remoteServiceImpl(SERVICES[name], url) } as ServiceBinding);
     }
     bindings.push(
+      {
+        service: WebhookService,
+        impl: createWebhookService({ db: db.api, deliveriesDue: () => deliveries.kick() }),
+      } as ServiceBinding,
       { service: ProductService, impl: createProductService({ db: db.api, eventsWritten }) } as ServiceBinding,
       {
         service: TokenService,

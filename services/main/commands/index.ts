@@ -16,6 +16,7 @@ import { registerRepo } from "./repo.js";
 import { registerReplay } from "./replay.js";
 import { registerServe } from "./serve.js";
 import { registerToken } from "./token.js";
+import { registerWebhook } from "./webhook.js";
 import { registerWhatIf } from "./whatif.js";
 
 /**
@@ -29,6 +30,7 @@ export const COMMANDS: ((program: Command) => void)[] = [
   registerToken,
   registerQueue,
   registerConfig,
+  registerWebhook,
   registerRepo,
   registerPr,
   registerCi,
