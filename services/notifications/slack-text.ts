@@ -26,6 +26,10 @@ const into = (m: Metadata, e: DeliveryEvent) => {
   const branch = str(m.branch) ?? (e.baseRef ? escapeSlack(e.baseRef) : undefined);
   return branch ? ` into \`${branch}\`` : "";
 };
+const queueOf = (m: Metadata, e: DeliveryEvent) => {
+  const branch = str(m.branch) ?? (e.baseRef ? escapeSlack(e.baseRef) : undefined);
+  return branch ? ` of \`${branch}\`` : "";
+};
 const reasonOf = (m: Metadata) => (str(m.reason) ? `: ${str(m.reason)}` : "");
 const failing = (m: Metadata) => {
   const names = Array.isArray(m.unsuccessful_checks)
@@ -43,13 +47,13 @@ export function typeInWords(type: string): string {
 /** The sentence of each event type that has one (the subject, the pull request or repository, comes first). */
 const SENTENCES: Record<string, (m: Metadata, e: DeliveryEvent) => string> = {
   "action.queue.enter": (m, e) =>
-    `entered the merge queue${m.queue_name ? ` \`${str(m.queue_name)}\`` : ""}${into(m, e)}`,
+    `entered the merge queue${queueOf(m, e)}${m.queue_name ? ` (queue rule \`${str(m.queue_name)}\`)` : ""}`,
   "action.queue.merged": (m, e) =>
     `was merged${into(m, e)} by the merge queue${str(m.merge_commit_sha) ? ` (${str(m.merge_commit_sha)!.slice(0, 12)})` : ""}`,
   "action.queue.leave": (m, e) =>
     m.merged === true
-      ? `left the merge queue${into(m, e)}: merged`
-      : `was removed from the merge queue${into(m, e)}${str(m.dequeue_code) ? ` (${str(m.dequeue_code)})` : ""}${reasonOf(m)}`,
+      ? `left the merge queue${queueOf(m, e)}: merged`
+      : `was removed from the merge queue${queueOf(m, e)}${str(m.dequeue_code) ? ` (${str(m.dequeue_code)})` : ""}${reasonOf(m)}`,
   "action.queue.checks_start": (m) =>
     `${str(m.batch_name) ?? "a batch"} started its checks${numbers(m.pull_request_numbers) ? ` for ${numbers(m.pull_request_numbers)}` : ""}`,
   "action.queue.checks_end": (m) => {
