@@ -3,13 +3,15 @@
  * this test runs: bodies signed with HMAC-SHA256 and verified by the receiver; retries on 500
  * with the same delivery id and body; nothing lost when Yardmaster is killed and started again;
  * a receiver that never answers slows neither the queue nor another webhook; Slack messages;
- * redelivery; the CLI; the same access rule as every repository route.
+ * redelivery; the CLI; the dashboard's page (a real browser: the log, a redelivery from its
+ * button); the same access rule as every repository route.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signatureMatches } from "../../services/notifications/index.js";
+import { launchBrowser, screenshot, signedInPage } from "../support/browser.js";
 import { cliStdout, runCli } from "../support/cli.js";
 import { eventually } from "../support/eventually.js";
 import { gitWorkdir, type GitWorkdir } from "../support/git-workdir.js";
@@ -235,5 +237,34 @@ describe("webhooks", () => {
     const elsewhere = await restCall(server, "DELETE", `/v1/repos/acme/other/webhooks/${id}`);
     expect(elsewhere.status).toBe(404);
     expect(JSON.stringify((await restCall(server, "GET", "/v1/repos/acme/hooks/webhooks")).json)).not.toContain(SECRET);
+  });
+
+  it("shows the webhooks and their delivery log on the dashboard, and redelivers from it", async () => {
+    const id = await addWebhook("/page", ["queue.pause.create"]);
+    await restCall(server, "PUT", "/v1/repos/acme/hooks/merge-queue/pause", { reason: "for the page" });
+    await eventually(async () => expect(receiver.received("/page")).toHaveLength(1), 60_000);
+    const browser = await launchBrowser();
+    try {
+      const { page } = await signedInPage(browser, server.url, server.adminKey, ["acme/hooks"]);
+      await page.goto(`${server.url}/repos/acme/hooks/webhooks`);
+      await page.getByRole("heading", { name: "Webhooks" }).waitFor();
+      await page.getByRole("link", { name: "Webhooks" }).waitFor();
+      const hookRow = page.locator(`tr[data-webhook="${id}"]`);
+      await hookRow.waitFor();
+      expect(await hookRow.textContent()).toContain(receiver.url("/page"));
+      const [delivery] = await deliveries(id);
+      const row = page.locator(`tr[data-delivery="${delivery.id}"]`);
+      await row.waitFor();
+      expect(await row.textContent()).toMatch(/queue\.pause\.create.*delivered.*1 attempt: status 200/);
+      await screenshot(page, "webhooks");
+      await row.getByRole("button", { name: "Redeliver" }).click();
+      await eventually(async () => expect(receiver.received("/page")).toHaveLength(2), 60_000);
+      await row.getByText("2 attempts: status 200").waitFor({ timeout: 30_000 });
+      await row.getByText("2 attempts").click();
+      await row.getByText(/\(redelivery\)/).waitFor();
+    } finally {
+      await browser.close();
+      await restCall(server, "DELETE", "/v1/repos/acme/hooks/merge-queue/pause");
+    }
   });
 });
