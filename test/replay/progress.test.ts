@@ -6,7 +6,7 @@ describe("progress off a terminal", () => {
   it("writes a line when a change is resolved, and every 10 s while none is", () => {
     const lines: string[] = [];
     let t = 0;
-    const p = startProgress({ write: (s: string) => lines.push(s), isTTY: false }, 5, () => t);
+    const p = startProgress({ write: (s: string) => lines.push(s) > 0, isTTY: false }, 5, () => t);
     const c = (resolved: number, queued = 1) => ({ resolved, queued, merged: resolved, dequeued: 0 });
     t = 1000;
     p.update(c(0)); // nothing new
