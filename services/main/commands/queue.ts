@@ -2,7 +2,8 @@
  * `yardmaster queue status|pause|unpause|dequeue owner/name`: the merge queue of a repository from
  * a terminal, through QueueService on the running service (the same RPCs as REST's
  * `/merge-queue/...` routes; docs/pause.md, docs/merge-queue.md). `status --json` prints the
- * response as REST JSON (proto field names), for scripts.
+ * response in protobuf's JSON mapping with proto field names, every field present (64-bit
+ * integers as strings, as that mapping writes them), for scripts.
  */
 import { toJson } from "@bufbuild/protobuf";
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
@@ -61,11 +62,16 @@ export function registerQueue(program: Command): void {
     .command("status")
     .argument("<owner/name>", "the repository", parseRepoArgument)
     .option("--branch <name>", "only this base branch (default: every branch)")
-    .option("--json", "print the response as JSON (REST field names)")
+    .option("--json", "print the response as JSON (proto field names; 64-bit integers as strings)")
     .description("batches being checked, their pull requests, the pull requests waiting, and the pause")
     .action(async (repo: Repo, o: { branch?: string; json?: boolean }) => {
       const res = await (await client()).getMergeQueueStatus({ ...repo, branch: o.branch });
-      if (o.json) out(JSON.stringify(toJson(GetMergeQueueStatusResponseSchema, res, { useProtoFieldName: true })));
+      if (o.json)
+        out(
+          JSON.stringify(
+            toJson(GetMergeQueueStatusResponseSchema, res, { useProtoFieldName: true, alwaysEmitImplicit: true }),
+          ),
+        );
       else for (const line of statusLines(`${repo.owner}/${repo.repository}`, o.branch, res)) out(line);
     });
   queue
