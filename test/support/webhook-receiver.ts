@@ -23,10 +23,6 @@ export type Behaviour = number | { failFirst: number; status: number } | "hang";
 export interface WebhookReceiver {
   url(path: string): string;
   received(path?: string): Received[];
-  /** Requests held without an answer right now. */
-  hanging(): number;
-  /** Requests answered so far, on any path. */
-  answered(): number;
   behave(path: string, b: Behaviour): void;
   close(): Promise<void>;
 }
@@ -35,7 +31,6 @@ export interface WebhookReceiver {
 export async function startWebhookReceiver(behaviours: Record<string, Behaviour> = {}): Promise<WebhookReceiver> {
   const got: Received[] = [];
   const held = new Set<ServerResponse>();
-  let answered = 0;
   const seen = new Map<string, number>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -52,7 +47,6 @@ export async function startWebhookReceiver(behaviours: Record<string, Behaviour>
         return;
       }
       const status = typeof b === "number" ? b : n <= b.failFirst ? b.status : 200;
-      answered++;
       res.writeHead(status, { "content-type": "text/plain" }).end(status < 300 ? "ok" : "no");
     });
   });
@@ -61,8 +55,6 @@ export async function startWebhookReceiver(behaviours: Record<string, Behaviour>
   return {
     url: (path) => `http://127.0.0.1:${port}${path}`,
     received: (path) => (path === undefined ? [...got] : got.filter((r) => r.path === path)),
-    hanging: () => held.size,
-    answered: () => answered,
     behave: (path, b) => void (behaviours[path] = b),
     close: async () => {
       for (const res of held) res.destroy();
