@@ -172,7 +172,7 @@ describe("the README's quick start", () => {
     expect(JSON.parse(paused!)).toMatchObject({ paused: true, reason: "release 1.0" });
     expect(JSON.parse(readBack!)).toMatchObject({ paused: true, reason: "release 1.0" });
     expect(
-      JSON.parse(answer("curl -s http://127.0.0.1:" + port + "/v1/repos/acme/widgets/merge-queue/status")),
+      JSON.parse(answer(`curl -s http://127.0.0.1:${port}/v1/repos/acme/widgets/merge-queue/status`)),
     ).toMatchObject({ batches: [], waiting_pull_requests: [] });
     const secret = answer("npx yardmaster token create");
     expect(secret).toMatch(/^ym_[0-9a-f]{32}_[\w-]{43}$/);
