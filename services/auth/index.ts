@@ -1,6 +1,7 @@
 /** Public surface of services/auth: the caller's identity, the authorizer and service tokens (docs/auth.md). */
 export {
   canReadRepository,
+  DENIED,
   createAuthorizer,
   principalKey,
   type ActorInfo,

@@ -38,6 +38,8 @@ const Env = z.object({
   LIVE_MAX_WATCHERS: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_LIVE_LIMITS.maxWatchers),
   LIVE_BUFFER_MESSAGES: z.coerce.number().int().min(2).max(100_000).default(DEFAULT_LIVE_LIMITS.maxBuffered),
   LIVE_STALL_MS: z.coerce.number().int().min(100).max(3_600_000).default(DEFAULT_LIVE_LIMITS.stallMs),
+  // The first retry of a webhook delivery, seconds (docs/notifications.md "Retries").
+  YARDMASTER_WEBHOOK_RETRY_SECONDS: z.coerce.number().min(0.05).max(3600).default(10),
   PUBLIC_URL: z.string().url().optional(),
   TRUST_PROXY: z.string().optional(),
 });
@@ -75,12 +77,16 @@ export type Settings = {
   logLevel: string;
   /** JSON lines, pretty text, or pretty when stdout is a terminal (docs/observability.md "Logs"). */
   logFormat: "auto" | "pretty" | "json";
-  /** Address of the running service, for CLI clients. */
+  /** Address of the running service, for CLI clients (YARDMASTER_URL, or its default). */
   serviceUrl: string;
+  /** Whether YARDMASTER_URL was set (else CLI clients look for a server in the data directory first). */
+  serviceUrlGiven: boolean;
   /** Where the services this process does not run are served (split deployment); absent: not served here. */
   remotes: Partial<Record<ServiceName, string>>;
   /** The live streams' limits (LIVE_MAX_WATCHERS, LIVE_BUFFER_MESSAGES, LIVE_STALL_MS). */
   live: LiveLimits;
+  /** Delay of a webhook delivery's first retry, ms (YARDMASTER_WEBHOOK_RETRY_SECONDS; doubles at each). */
+  webhookRetryBaseMs: number;
   /** The URL clients reach the service at (`PUBLIC_URL`): the origin of absolute `Link` targets. */
   publicUrl?: string;
   /** Whose X-Forwarded-Proto / X-Forwarded-Host are believed (`TRUST_PROXY`, docs/deployment.md). */
@@ -123,7 +129,9 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     serviceUrl: e.YARDMASTER_URL,
+    serviceUrlGiven: env.YARDMASTER_URL !== undefined && env.YARDMASTER_URL !== "",
     live: { maxWatchers: e.LIVE_MAX_WATCHERS, maxBuffered: e.LIVE_BUFFER_MESSAGES, stallMs: e.LIVE_STALL_MS },
+    webhookRetryBaseMs: Math.round(e.YARDMASTER_WEBHOOK_RETRY_SECONDS * 1000),
     remotes: Object.fromEntries(
       Object.entries({
         queue: e.YARDMASTER_QUEUE_URL,

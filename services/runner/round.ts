@@ -27,6 +27,7 @@ import { pauseCorrection } from "./pause-agreement.js";
 import { ProtectionCache } from "./protection-cache.js";
 import { engineConfigurationInput, repositoryConfig, type RepositoryConfig } from "./repository-config.js";
 import { roundFigures, type CommittedRound } from "./round-figures.js";
+import { outcomeLines } from "./round-log.js";
 import { persistRound } from "./round-persist.js";
 import type { RuleActionEffect } from "./rule-actions/effect.js";
 import { runPullRules, runPullRulesOnTime } from "./rule-actions/trigger.js";
@@ -174,8 +175,12 @@ export async function applyRound(
   }
 }
 
-/** Tells the metrics what a committed round did; a failure there is logged, never the round's. */
+/**
+ * Tells the log (one `info` line per merge, dequeue and failed batch: round-log.ts) and the
+ * metrics what a committed round did; a failure there is logged, never the round's.
+ */
 function observe(ctx: RunnerContext, round: CommittedRound): void {
+  for (const line of outcomeLines(round.repository, round.logs)) ctx.log.info(line.fields, line.msg);
   if (!ctx.observeRound) return;
   try {
     ctx.observeRound(roundFigures(round));

@@ -40,6 +40,25 @@ export {
   type FreezeRow,
 } from "./scheduled-freezes.js";
 export { findToken, insertToken, listTokens, revokeToken, type TokenRow } from "./tokens.js";
+export {
+  deleteWebhook,
+  insertWebhook,
+  listWebhooks,
+  MAX_WEBHOOKS_PER_REPOSITORY,
+  type WebhookRow,
+} from "./webhooks.js";
+export {
+  claimDeliveries,
+  listDeliveries,
+  pruneDeliveries,
+  recordAttempt,
+  redeliver,
+  releaseDeliveries,
+  type AttemptRow,
+  type ClaimedDelivery,
+  type DeliveryEvent,
+  type DeliveryRow,
+} from "./webhook-deliveries.js";
 export { deliverEvents, type DeliveryResult } from "./deliveries.js";
 export * from "./queue/index.js";
 export * as localForgeStore from "./local-forge/index.js";

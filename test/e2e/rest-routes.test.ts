@@ -398,8 +398,8 @@ describe("bad input", () => {
     expect(checked.size).toBeGreaterThanOrEqual(5);
     const page = await fetch(`${server.url}/docs`);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain("/docs/swagger-ui-bundle.js");
-    const bundle = await fetch(`${server.url}/docs/swagger-ui-bundle.js`);
+    expect(await page.text()).toContain("/docs/redoc.standalone.js");
+    const bundle = await fetch(`${server.url}/docs/redoc.standalone.js`);
     expect(bundle.headers.get("content-type")).toContain("javascript");
     expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
   });

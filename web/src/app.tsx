@@ -1,7 +1,8 @@
 /**
  * The dashboard's shell: the sign-in gate, the header with navigation, and the page of the path.
  * Paths (docs/dashboard.md "Pages"): / (repositories), /repos/O/R (a repository's branches),
- * /repos/O/R/queue/BRANCH, /repos/O/R/pull/N, /repos/O/R/logs, /repos/O/R/configuration.
+ * /repos/O/R/queue/BRANCH, /repos/O/R/pull/N, /repos/O/R/logs, /repos/O/R/configuration,
+ * /repos/O/R/webhooks.
  */
 import { Link, navigate, paths, useLocation } from "./router.js";
 import { signOut, token } from "./session.js";
@@ -11,8 +12,9 @@ import { QueuePage } from "./pages/queue.js";
 import { PullRequestPage } from "./pages/pull-request.js";
 import { LogsPage } from "./pages/logs.js";
 import { ConfigurationPage } from "./pages/configuration.js";
+import { WebhooksPage } from "./pages/webhooks.js";
 
-const REPO = /^\/repos\/([^/]+)\/([^/]+)(?:\/(queue|pull|logs|configuration)(?:\/(.+))?)?\/?$/;
+const REPO = /^\/repos\/([^/]+)\/([^/]+)(?:\/(queue|pull|logs|configuration|webhooks)(?:\/(.+))?)?\/?$/;
 
 function Page({ url }: { url: URL }) {
   const m = REPO.exec(url.pathname);
@@ -28,6 +30,8 @@ function Page({ url }: { url: URL }) {
       return <LogsPage repo={repo} url={url} />;
     case "configuration":
       return <ConfigurationPage repo={repo} />;
+    case "webhooks":
+      return <WebhooksPage repo={repo} />;
     default:
       return <RepositoryPage repo={repo} />;
   }
@@ -41,6 +45,7 @@ function RepoNav({ url }: { url: URL }) {
     ["Branches", paths.repository(o, r), !section],
     ["Activity log", paths.logs(o, r), section === "logs"],
     ["Configuration", paths.configuration(o, r), section === "configuration"],
+    ["Webhooks", paths.webhooks(o, r), section === "webhooks"],
   ];
   return (
     <nav aria-label={`${o}/${r}`}>

@@ -54,4 +54,5 @@ export const paths = {
   pull: (o: string, r: string, n: bigint | number) => `/repos/${o}/${r}/pull/${n}`,
   logs: (o: string, r: string) => `/repos/${o}/${r}/logs`,
   configuration: (o: string, r: string) => `/repos/${o}/${r}/configuration`,
+  webhooks: (o: string, r: string) => `/repos/${o}/${r}/webhooks`,
 };

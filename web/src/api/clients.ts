@@ -16,7 +16,8 @@ const bearer: Interceptor = (next) => (req) => {
   return next(req);
 };
 
-const transport = createConnectTransport({
+/** The Connect transport of every client: this origin, binary, the session's credential. */
+export const transport = createConnectTransport({
   baseUrl: window.location.origin,
   useBinaryFormat: true,
   interceptors: [bearer],
