@@ -61,7 +61,8 @@ export function publicError(e: unknown, requestId: string): ConnectError {
 
 /**
  * Status, headers and body of a REST error response: `Retry-After` (seconds) for UNAVAILABLE,
- * from the error's metadata or {@link RETRY_AFTER_SECONDS}.
+ * from the error's metadata or {@link RETRY_AFTER_SECONDS}, and for any other error whose metadata
+ * has one (a busy worker pool's 429, docs/errors.md).
  */
 export function restError(
   e: ConnectError,
@@ -72,7 +73,9 @@ export function restError(
     details.push({ type: "field_violation", field: v.field, description: v.description });
   details.push({ type: "request_info", request_id: requestId });
   const headers: Record<string, string> = {};
-  if (e.code === Code.Unavailable) headers[RETRY_AFTER] = e.metadata.get(RETRY_AFTER) ?? String(RETRY_AFTER_SECONDS);
+  const retryAfter = e.metadata.get(RETRY_AFTER);
+  if (e.code === Code.Unavailable) headers[RETRY_AFTER] = retryAfter ?? String(RETRY_AFTER_SECONDS);
+  else if (retryAfter !== null) headers[RETRY_AFTER] = retryAfter;
   return { status: restStatus(e.code), headers, body: { code: codeName(e.code), message: e.rawMessage, details } };
 }
 

@@ -28,6 +28,7 @@ import {
   type FieldViolation,
 } from "../contracts/index.js";
 import { principalKey, type Authorizer } from "../auth/index.js";
+import { arrivedPrincipal } from "./body-admission.js";
 import type { CompiledRoute, ServiceBinding } from "./compile-routes.js";
 import { logFailure, publicError, restError } from "./error-body.js";
 import { resolveFieldPath, setAtPath } from "./field-path.js";
@@ -89,7 +90,7 @@ export function registerTranscoder(app: FastifyInstance<any, any, any, any>, opt
     const { route, segments } = found.match;
     restRpcOf.set(req, `${route.service.typeName}/${route.method.name}`);
     try {
-      const principal = await opts.authorizer.authenticate(req.headers.authorization);
+      const principal = arrivedPrincipal(req) ?? (await opts.authorizer.authenticate(req.headers.authorization));
       const input = buildRequest(route, segments, req.body, q < 0 ? "" : req.url.slice(q + 1));
       await opts.authorizer.authorize(principal, route.method, input as Record<string, unknown>);
       const fn = impls.get(route.service.typeName)?.[route.method.localName] as Impl | undefined;

@@ -4,6 +4,7 @@
  */
 import { parseJsonBody as parseJson } from "./json-body.js";
 import { runLoadTask } from "./load-task.js";
+import { planRuleAction } from "./plan-task.js";
 import { simulatePullRequest as simulate } from "./simulation-task.js";
 import { taskFunction } from "./task.js";
 import { simulateTraffic as replay } from "./traffic-task.js";
@@ -16,3 +17,5 @@ export const parseJsonBody = taskFunction(parseJson);
 export const simulatePullRequest = taskFunction(simulate);
 /** Replays recorded traffic under a configuration (traffic-task.ts). */
 export const simulateTraffic = taskFunction(replay);
+/** Renders a rule action's templates (plan-task.ts). */
+export const planAction = taskFunction(planRuleAction);
