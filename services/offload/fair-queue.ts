@@ -4,9 +4,9 @@
  *
  * - At most `slots` tasks run at once (the pool's threads) and `capacity` are in the pool,
  *   running and waiting.
- * - Waiting tasks start in turn across callers (round robin), each caller's own in arrival order:
- *   a caller with one task waits behind at most one task of each other caller, however many the
- *   others sent.
+ * - Waiting tasks start in turn across callers, the one served least recently first (round
+ *   robin), each caller's own in arrival order: a caller with one task waits behind at most one
+ *   task of each other caller, however many the others sent.
  * - A full pool makes room for a caller below its share: the newest waiting task of the caller
  *   holding the most is refused instead, when that caller would still hold more than the
  *   newcomer. So the caller over its share is answered "busy", never another one. Max-min fairness,
@@ -45,9 +45,12 @@ export class FairQueue {
   private running = 0;
   /** Tasks per caller, running and waiting. */
   private readonly held = new Map<string, number>();
-  /** Waiting tasks per caller, oldest first; the map's order is the round robin's. */
+  /** Waiting tasks per caller, oldest first. */
   private readonly waiting = new Map<string, Waiting[]>();
   private waitingCount = 0;
+  /** When each caller with tasks in the pool last had one started (a counter of starts). */
+  private readonly lastStart = new Map<string, number>();
+  private starts = 0;
 
   constructor(readonly options: FairQueueOptions) {}
 
@@ -82,6 +85,7 @@ export class FairQueue {
     this.held.set(caller, this.heldBy(caller) + 1);
     if (this.running < this.options.slots && this.waitingCount === 0) {
       this.running++;
+      this.lastStart.set(caller, ++this.starts);
       return Promise.resolve(this.releaser(caller));
     }
     return new Promise<Release>((resolve, reject) => {
@@ -141,7 +145,10 @@ export class FairQueue {
   private forget(caller: string): void {
     const n = this.heldBy(caller) - 1;
     if (n > 0) this.held.set(caller, n);
-    else this.held.delete(caller);
+    else {
+      this.held.delete(caller);
+      this.lastStart.delete(caller);
+    }
   }
 
   private releaser(caller: string): Release {
@@ -155,17 +162,19 @@ export class FairQueue {
     };
   }
 
-  /** Starts waiting tasks while slots are free, one caller after another. */
+  /** Starts waiting tasks while slots are free, the caller served least recently first. */
   private next(): void {
     while (this.running < this.options.slots && this.waitingCount > 0) {
-      const [caller, own] = this.waiting.entries().next().value!;
+      let caller: string | null = null;
+      for (const c of this.waiting.keys())
+        if (caller === null || (this.lastStart.get(c) ?? 0) < (this.lastStart.get(caller) ?? 0)) caller = c;
+      const own = this.waiting.get(caller!)!;
       const entry = own.shift()!;
-      // The caller goes to the end of the round: the others' first tasks start before its next.
-      this.waiting.delete(caller);
-      if (own.length > 0) this.waiting.set(caller, own);
+      if (own.length === 0) this.waiting.delete(caller!);
       this.waitingCount--;
       clearTimeout(entry.timer);
       this.running++;
+      this.lastStart.set(caller!, ++this.starts);
       entry.start();
     }
   }

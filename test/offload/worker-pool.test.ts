@@ -77,6 +77,22 @@ describe("the pool's limits", () => {
     }
   });
 
+  it("replace a thread stopped at the time limit: the tasks waiting behind it run", { timeout: 60_000 }, async () => {
+    const hurried = createWorkerPool({ maxThreads: 1, timeoutMs: 200 });
+    try {
+      const bomb = loadConfigurationIn(hurried, dupKeys, {}, 0);
+      // Queued behind it: before the pool handed tasks over one at a time, piscina started no
+      // thread for them once the stopped one was gone, and they waited until another task came.
+      const behind = ["a", "b", "c"].map((name) =>
+        loadConfigurationIn(hurried, `queue_rules:\n  - name: ${name}\n`, {}, 0),
+      );
+      expect((await bomb).errors?.[0]?.message).toMatch(/took more than 0.2 s/);
+      for (const loaded of await Promise.all(behind)) expect(loaded.ok).toBe(true);
+    } finally {
+      await hurried.close();
+    }
+  });
+
   it("answer resource_exhausted when the queue is full", async () => {
     const small = createWorkerPool({ maxThreads: 1, maxQueue: 1 });
     try {
