@@ -34,17 +34,22 @@ let runner: WorkerPool | null = null;
 let api: WorkerPool | null = null;
 let traffic: WorkerPool | null = null;
 
-/** The runner's pool: its own threads, a deeper queue (every repository's work), a minute of waiting at most. */
+/**
+ * The runner's pool: its own threads at the process's CPU priority, a deeper queue (every
+ * repository's work), a minute of waiting at most.
+ */
 const runnerPool = () => (runner ??= createWorkerPool({ maxQueue: 64, maxWaitMs: 60_000, niceIncrement: 0 }));
-/** The API's pool: the default bounds, its threads below the runner's in CPU priority. */
-const apiPool = () => (api ??= createWorkerPool({ niceIncrement: 10 }));
+/**
+ * The API's pool: the default bounds (threads at nice 5, below the runner's), and 20 s of waiting
+ * at most: a task behind one stopped at the 10 s time limit, and a new thread's start, still runs.
+ */
+const apiPool = () => (api ??= createWorkerPool({ maxWaitMs: 20_000 }));
 /** What-ifs: their own time limit, and at most four wait. */
 const trafficPool = () =>
   (traffic ??= createWorkerPool({
     timeoutMs: TRAFFIC_TIME_LIMIT_MS,
     maxQueue: 4,
     maxWaitMs: 2 * TRAFFIC_TIME_LIMIT_MS,
-    niceIncrement: 10,
   }));
 
 /** The pool of `origin`'s lane and the task's options there. */
