@@ -12,7 +12,9 @@
  * `@yardmaster queue` comment to the last merge. Default phases: warmup (not compared), unflooded,
  * flooded, unflooded; the flooded phase starts the flood 3 s before it queues, and is compared with
  * the mean of the unflooded phases (the machine is shared: neighbours, not one figure).
- * Printed: each phase's time to merge, the flood's answers by status, the ratio, PASS/FAIL.
+ * Printed: each phase's time to merge, the CPU the machine and the server used meanwhile and the
+ * server's event loop delay (bench/load/loop-probe.ts), the flood's answers by status, the ratio,
+ * PASS/FAIL.
  *
  * Options: --pulls N (default 6), --loops N (flood loops, default 24), --ci-seconds N (default 1),
  * --phases a,b (default warmup,unflooded,flooded,unflooded), --generator-nice N (default 10: this
@@ -23,6 +25,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { forgeClient, mergedCount, openAndQueue } from "./load/fixture.js";
+import { machineCpu } from "./load/machine-cpu.js";
 import { startBenchServer } from "./load/server.js";
 import { startFlood, type Flood } from "./tenants/flood.js";
 import { writeTenantRepository } from "./tenants/repository.js";
@@ -73,7 +76,6 @@ async function timeToMerge(n: number): Promise<number | null> {
 }
 
 const rows: { phase: string; ms: number | null; flood: string }[] = [];
-let exitCode = 0;
 try {
   console.log(
     `server ${server.url} (embedded PostgreSQL and ClickHouse, local forge); ${os.cpus().length} cores; ${PULLS} pull requests per phase; flood: ${opts.loops} loops of 0.8 MB texts (this process, nice ${opts["generator-nice"]})`,
@@ -87,7 +89,10 @@ try {
       flood = startFlood(server.url, "fc/a", flooder, Number(opts.loops));
       await sleep(3000);
     }
+    const [machine] = [await machineCpu(), await server.probe()];
     const ms = await timeToMerge(i + 1);
+    const [probe, busyCores] = [await server.probe(), (await machineCpu()).busySince(machine)];
+    const cpu = `machine ${busyCores.toFixed(2)} cores busy, server ${probe.cpu.toFixed(2)}, its event loop p99 ${probe.p99} ms`;
     let figures = "";
     if (flood !== null) {
       await flood.stop();
@@ -97,31 +102,32 @@ try {
       figures = `${(total / seconds).toFixed(1)} requests/s: ${byStatus}`;
     }
     rows.push({ phase, ms, flood: figures });
-    console.log(
-      `  ${phase.padEnd(10)} fc/big-${i + 1}: ${ms === null ? "not merged" : `${(ms / 1000).toFixed(1)} s`}  ${figures}`,
-    );
+    const took = ms === null ? "not merged" : `${(ms / 1000).toFixed(1)} s`;
+    console.log(`  ${phase.padEnd(10)} fc/big-${i + 1}: ${took} (${cpu})${figures ? `; flood ${figures}` : ""}`);
   }
   const mean = (list: (number | null)[]) =>
     list.length === 0 || list.some((x) => x === null) ? null : list.reduce((a, b) => a! + b!, 0)! / list.length;
   const unflooded = mean(rows.filter((r) => r.phase === "unflooded").map((r) => r.ms));
   const flooded = mean(rows.filter((r) => r.phase === "flooded").map((r) => r.ms));
-  const busy = (server.output().match(/processing failed[^\n]*busy|busy[^\n]*processing failed/g) ?? []).length;
-  console.log(`\nrunner refused as busy: ${busy} times: ${busy === 0 ? "PASS" : "FAIL"}`);
+  // Every failed processing of the second repositories' runner is logged (a busy lane among them).
+  const failed = server.output().match(/"repository":"fc\/big-\d+"[^\n]*processing (failed|still fails)/g) ?? [];
+  console.log(
+    `\nthe runner's processing of their rounds failed ${failed.length} times: ${failed.length === 0 ? "PASS" : "FAIL"}`,
+  );
   if (unflooded === null || flooded === null) {
     console.log(
       `time to merge under the flood: not measured (a phase did not merge within ${PHASE_LIMIT_MS / 1000} s): FAIL`,
     );
-    exitCode = 1;
   } else {
     const ratio = flooded / unflooded;
     const ok = ratio <= TARGET_RATIO;
     console.log(
       `time to merge under the flood: ${(flooded / 1000).toFixed(1)} s = ${ratio.toFixed(2)}× unflooded (${(unflooded / 1000).toFixed(1)} s) <= ${TARGET_RATIO}×: ${ok ? "PASS" : "FAIL"}`,
     );
-    if (!ok || busy > 0) exitCode = 1;
   }
 } finally {
   await server.stop();
   await rm(work, { recursive: true, force: true });
 }
-process.exit(exitCode);
+// A report, not a gate (docs/benchmarks.md): the exit code does not depend on the targets.
+process.exit(0);

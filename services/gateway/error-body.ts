@@ -11,6 +11,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import { domainErrorToConnect, violationsOf } from "../contracts/index.js";
+import { isPoolBusy } from "../offload/index.js";
 import { RETRY_AFTER_SECONDS, unavailableDatabase } from "../outage/index.js";
 import { codeName, restStatus } from "./http-status.js";
 
@@ -91,7 +92,8 @@ export function logFailure(
   fields: Record<string, unknown>,
 ): void {
   if (answered.code === Code.Internal) logger.error({ err: original, ...fields }, "request failed");
-  else if (answered.code === Code.Unavailable && answered !== original) {
+  // A busy worker pool's 503 is the load's answer, not a fault: not logged (docs/reliability.md "Tenants").
+  else if (answered.code === Code.Unavailable && answered !== original && !isPoolBusy(original)) {
     logger.warn({ err: original, ...fields }, "request failed: a database does not answer");
   }
 }
