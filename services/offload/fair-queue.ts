@@ -8,8 +8,9 @@
  *   robin), each caller's own in arrival order: a caller with one task waits behind at most one
  *   task of each other caller, however many the others sent.
  * - A full pool makes room for a caller below its share: the newest waiting task of the caller
- *   holding the most is refused instead, when that caller would still hold more than the
- *   newcomer. So the caller over its share is answered "busy", never another one. Max-min fairness,
+ *   holding the most is refused instead, when that caller holds at least two more than the
+ *   newcomer (after the exchange it holds at least as many). So the caller over its share is
+ *   answered "busy", never another one. Max-min fairness,
  *   as a network link shares its bandwidth among flows
  *   (https://en.wikipedia.org/wiki/Max-min_fairness).
  * - A task that waited `maxWaitMs` without starting is refused as unavailable: no request waits
@@ -28,7 +29,6 @@ export interface FairQueueOptions {
 }
 
 interface Waiting {
-  caller: string;
   start: () => void;
   refuse: (e: PoolBusyError) => void;
   timer: NodeJS.Timeout;
@@ -90,7 +90,6 @@ export class FairQueue {
     }
     return new Promise<Release>((resolve, reject) => {
       const entry: Waiting = {
-        caller,
         start: () => resolve(this.releaser(caller)),
         refuse: reject,
         timer: setTimeout(
@@ -106,7 +105,7 @@ export class FairQueue {
     });
   }
 
-  /** The caller to refuse a waiting task of so that `caller` gets in: the one holding most, if it holds more than `caller` would. */
+  /** The caller whose waiting task to refuse so that `caller` gets in: the one holding most, if at least two more than `caller`. */
   private evictable(caller: string): string | null {
     let best: string | null = null;
     for (const other of this.waiting.keys()) if (best === null || this.heldBy(other) > this.heldBy(best)) best = other;
