@@ -11,4 +11,5 @@ export {
   type StoredToken,
   type TokenLookup,
 } from "./authorizer.js";
+export { callerKey, extendsDeniedMessage } from "./caller.js";
 export { issueToken, uuidOfSecret } from "./service-token.js";

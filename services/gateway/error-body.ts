@@ -11,6 +11,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import { domainErrorToConnect, violationsOf } from "../contracts/index.js";
+import { isPoolBusy } from "../offload/index.js";
 import { RETRY_AFTER_SECONDS, unavailableDatabase } from "../outage/index.js";
 import { codeName, restStatus } from "./http-status.js";
 
@@ -61,7 +62,8 @@ export function publicError(e: unknown, requestId: string): ConnectError {
 
 /**
  * Status, headers and body of a REST error response: `Retry-After` (seconds) for UNAVAILABLE,
- * from the error's metadata or {@link RETRY_AFTER_SECONDS}.
+ * from the error's metadata or {@link RETRY_AFTER_SECONDS}, and for any other error whose metadata
+ * has one (a busy worker pool's 429, docs/errors.md).
  */
 export function restError(
   e: ConnectError,
@@ -72,7 +74,9 @@ export function restError(
     details.push({ type: "field_violation", field: v.field, description: v.description });
   details.push({ type: "request_info", request_id: requestId });
   const headers: Record<string, string> = {};
-  if (e.code === Code.Unavailable) headers[RETRY_AFTER] = e.metadata.get(RETRY_AFTER) ?? String(RETRY_AFTER_SECONDS);
+  const retryAfter = e.metadata.get(RETRY_AFTER);
+  if (e.code === Code.Unavailable) headers[RETRY_AFTER] = retryAfter ?? String(RETRY_AFTER_SECONDS);
+  else if (retryAfter !== null) headers[RETRY_AFTER] = retryAfter;
   return { status: restStatus(e.code), headers, body: { code: codeName(e.code), message: e.rawMessage, details } };
 }
 
@@ -88,7 +92,8 @@ export function logFailure(
   fields: Record<string, unknown>,
 ): void {
   if (answered.code === Code.Internal) logger.error({ err: original, ...fields }, "request failed");
-  else if (answered.code === Code.Unavailable && answered !== original) {
+  // A busy worker pool's 503 is the load's answer, not a fault: not logged (docs/reliability.md "Tenants").
+  else if (answered.code === Code.Unavailable && answered !== original && !isPoolBusy(original)) {
     logger.warn({ err: original, ...fields }, "request failed: a database does not answer");
   }
 }

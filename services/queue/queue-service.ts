@@ -6,7 +6,7 @@
  * "Queues"; decisions: docs/merge-queue.md, docs/pause.md, docs/scheduled-freeze.md.
  */
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
-import type { ServiceImpl } from "@connectrpc/connect";
+import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { create } from "@bufbuild/protobuf";
 import { GetMergeQueueStatusResponseSchema, type QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
 import { DomainError, invalidField } from "../contracts/index.js";
@@ -19,9 +19,9 @@ import {
   statusView,
   type EngineState,
 } from "../engine/index.js";
-import { storedRepositoryConfig, type QueueRunner } from "../runner/index.js";
+import type { QueueRunner } from "../runner/index.js";
 import type { ForgePort } from "../forge/index.js";
-import { formatConfigError, queueRulesApiConfiguration, renderChecklist, type Configuration } from "../config/index.js";
+import { queueRulesApiConfiguration, renderChecklist, type Configuration } from "../config/index.js";
 import { baseRefsInWindow, type ChangeFeed } from "../store/index.js";
 import { fullName, type RepoRequest } from "./caller.js";
 import { watchMergeQueueHandler } from "./watch-status.js";
@@ -32,6 +32,7 @@ import { pauseHandlers, type PauseDeps } from "./pause-handlers.js";
 import { evaluatedMergeConditions, mergeabilityDetail, readsOnce } from "./pull-detail.js";
 import { queueStateSnapshots, type QueueStateReads } from "./state-snapshots.js";
 import { statusAnswers } from "./status-answers.js";
+import { storedConfiguration } from "./stored-configuration.js";
 import { autoSeconds, ruleApiConfig, runningSettings } from "./rule-config.js";
 import { queuedPullRequest, status, ts } from "./view-mapping.js";
 
@@ -88,22 +89,9 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
     return Number(n);
   };
 
-  /**
-   * The configuration the queue runs with: the stored file, loaded (once per text), or, for a
-   * repository without one (or not read yet), the default configuration the runner uses (one
-   * queue rule "default" with every default: docs/merge-queue.md, runner/repository-config.ts).
-   * @throws DomainError failed_precondition (422) when the stored file is invalid (over 1 MiB included)
-   */
-  async function configuration(repo: string): Promise<Configuration> {
-    const loaded = await storedRepositoryConfig({ forge: deps.forge, db: deps.db }, repo);
-    if (loaded.errors) {
-      throw new DomainError(
-        "failed_precondition",
-        `the configuration file is invalid: ${loaded.errors.map(formatConfigError).join("; ")}`,
-      );
-    }
-    return loaded.config;
-  }
+  /** The configuration the queue runs with, for the caller of `ctx` (stored-configuration.ts). */
+  const configuration = (repo: string, ctx: HandlerContext): Promise<Configuration> =>
+    storedConfiguration({ forge: deps.forge, db: deps.db }, repo, ctx);
 
   /** The status answer of `req` now, and the state it was computed from (status-answers.ts). */
   async function statusNow(req: RepoRequest & { branch?: string }) {
@@ -131,12 +119,12 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
     ...(deps.live && {
       watchMergeQueue: watchMergeQueueHandler({ ...deps.live, now, status: statusNow }),
     }),
-    async getQueuedPullRequest(req) {
+    async getQueuedPullRequest(req, ctx) {
       const s = await state(req);
       const view = s && pullView(s, number(req.prNumber), now());
       if (!view) throw notQueued(req.prNumber);
       const repo = fullName(req);
-      const config = await configuration(repo).catch(() => null);
+      const config = await configuration(repo, ctx).catch(() => null);
       return {
         number: req.prNumber,
         queuedAt: ts(view.queuedAt),
@@ -180,17 +168,17 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
       }
       return {};
     },
-    async getQueuesConfiguration(req) {
-      const [config, s] = await Promise.all([configuration(fullName(req)), state(req)]);
+    async getQueuesConfiguration(req, ctx) {
+      const [config, s] = await Promise.all([configuration(fullName(req), ctx), state(req)]);
       // docs/self-tuning.md: a self-tuned rule shows the settings the engine runs with.
       const running = s && runningSettings(s);
       return { configuration: queueRulesApiConfiguration(config, s ? autoSeconds(s) : null, running) as never };
     },
-    async listQueues(req) {
+    async listQueues(req, ctx) {
       const s = await state(req);
       if (!s) return { queues: [] };
       const repo = fullName(req);
-      const config = await configuration(repo).catch(() => null);
+      const config = await configuration(repo, ctx).catch(() => null);
       const evaluation = { forge: readsOnce(deps.forge), repository: repo, config, now: new Date(now()) };
       const listing = queueListing(s, now());
       return {

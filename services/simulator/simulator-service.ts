@@ -26,7 +26,7 @@ import { DomainError, InvalidArgumentError } from "../contracts/index.js";
 import { isForgeError, type PullRequestSnapshot } from "../forge/index.js";
 import { simulatePullRequestBounded, WorkLimitError } from "../offload/index.js";
 import { listFreezes, productStates } from "../store/index.js";
-import { validate, type SimulatorDeps } from "./caller-configuration.js";
+import { callerOf, validate, type SimulatorDeps } from "./caller-configuration.js";
 import { configurationText, type ConfigurationText } from "./configuration-text.js";
 import { freezeNotes } from "./freeze-notes.js";
 import { simulateTraffic } from "./traffic-simulation.js";
@@ -64,15 +64,16 @@ async function simulateBounded(
   context: EvaluationContext,
   field: ConfigurationText["field"],
   pull: PullRequestSnapshot,
+  caller: string,
 ): Promise<SimulationSummary> {
   try {
-    return await simulatePullRequestBounded(config, context, pull);
+    return await simulatePullRequestBounded(config, context, pull, caller);
   } catch (e) {
     if (!(e instanceof WorkLimitError)) throw e;
     throw new InvalidArgumentError([
       {
         field,
-        description: `evaluating the rules ${e.message}: a regular expression of a condition may backtrack without end, e.g. (a+)+`,
+        description: `evaluating the rules ${e.message}: a regular expression of a condition may backtrack without end, e.g. (a+)+, or a template of an action take too long`,
       },
     ]);
   }
@@ -117,7 +118,8 @@ export function createSimulatorService(deps: SimulatorDeps): ServiceImpl<typeof 
         throw isForgeError(e, "not_found") ? notFound() : e;
       }
       const at = new Date(now());
-      const summary = await simulateBounded(config, { attributes: attributesOf(pr), now: at }, text.field, pr);
+      const context = { attributes: attributesOf(pr), now: at };
+      const summary = await simulateBounded(config, context, text.field, pr, callerOf(ctx));
       const notes = freezeNotes(await listFreezes(deps.db, repo), pr, at);
       return { title: summary.title, summary: summary.summary + notes, deprecations: deprecations.map(deprecation) };
     },

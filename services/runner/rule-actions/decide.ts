@@ -10,8 +10,8 @@
  * and `label.toggle` removes its labels when the rule stops matching.
  */
 import {
-  planAction,
-  postCheckVerdict,
+  postCheckConclusion,
+  postCheckFromPlan,
   QUEUE_ACTIONS,
   ruleMatches,
   type PullRequestRuleConfig,
@@ -27,6 +27,7 @@ import {
 import type { IngressEnv } from "../ingress-env.js";
 import { ruleActionKey, type RuleActionEffect } from "./effect.js";
 import { withoutLoops } from "./label-loop.js";
+import { planRuleAction } from "./plan.js";
 
 /** Rules with an action for this machinery (not only `queue`), enabled. */
 export function actingRules(env: IngressEnv): PullRequestRuleConfig[] {
@@ -119,7 +120,7 @@ async function emitAction(
     action,
   });
   if (!claimed) return;
-  let planned = preplanned ?? planAction(action, options, pr);
+  let planned = preplanned ?? (await planRuleAction(env.repository, action, options, pr));
   if (isLabel) {
     // Only what changes the labels: removing a label the pull request lacks is nothing to do.
     const have = new Set(pr.labels.map((l) => l.name.toLowerCase()));
@@ -190,7 +191,9 @@ async function decidePostCheck(
   const options = rule.actions.post_check ?? {};
   if (options.success_conditions != null && !matching) return posted;
   if (pr.state !== "open") return posted;
-  const verdict = postCheckVerdict(rule, options, pr, env.now);
+  const { conclusion, variables } = postCheckConclusion(rule, options, pr, env.now);
+  const planned = await planRuleAction(env.repository, "post_check", options, pr, variables);
+  const verdict = postCheckFromPlan(rule, conclusion, planned);
   const check = { headSha: pr.headSha, conclusion: verdict.conclusion, title: verdict.title, summary: verdict.summary };
   const last = (posted ?? null) as (typeof check & { seq: number }) | null;
   const same =
