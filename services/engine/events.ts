@@ -183,7 +183,13 @@ const schemas = {
   base_branch_moved: z.object({ type: z.literal("base_branch_moved"), branch: z.string().min(1), sha }),
   base_branch_deleted: z.object({ type: z.literal("base_branch_deleted"), branch: z.string().min(1) }),
   timer_fired: z.object({ type: z.literal("timer_fired"), key: z.string().min(1) }),
-  pause: z.object({ type: z.literal("pause"), reason: z.string().min(1).max(255), actor }),
+  pause: z.object({
+    type: z.literal("pause"),
+    reason: z.string().min(1).max(255),
+    actor,
+    /** When the pause endpoint paused the queue (epoch ms, UTC): the engine's pause keeps the API's own time. */
+    pausedAt: z.number().int().nonnegative().optional(),
+  }),
   unpause: z.object({ type: z.literal("unpause"), actor }),
   /** Pull requests that gave way to a scheduled freeze which no longer holds them (it ended early, was deleted or changed). */
   freeze_released: z.object({ type: z.literal("freeze_released"), numbers: z.array(number).max(10_000) }),
@@ -223,7 +229,8 @@ export type EngineEventType = keyof Schemas;
  * - merge_completed `{batchId, newBaseSha}` / merge_failed `{batchId, reason, pullRequest, currentBaseSha, message}`.
  * - base_branch_moved `{branch, sha}`: a push to a base branch (the queue's own or external).
  * - base_branch_deleted `{branch}`: the base branch is gone (BASE_BRANCH_MISSING).
- * - timer_fired `{key}`; pause `{reason, actor?}` (again: a new reason); unpause `{actor?}`.
+ * - timer_fired `{key}`; pause `{reason, actor?, pausedAt?}` (again: a new reason; `pausedAt` the
+ *   pause endpoint's own time, else now); unpause `{actor?}`.
  * - freeze_released `{numbers}`: those that gave way to a scheduled freeze may embark again now
  *   (docs/scheduled-freeze.md); others named are ignored.
  * - dequeue_requested `{number, trigger, source}`: API or `@yardmaster dequeue`.

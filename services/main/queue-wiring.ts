@@ -69,7 +69,7 @@ export function wireQueue(deps: {
         {
           kind: "engine",
           event: change.paused
-            ? { type: "pause", reason: change.reason, actor: change.actor }
+            ? { type: "pause", reason: change.reason, actor: change.actor, pausedAt: change.pausedAt.getTime() }
             : { type: "unpause", actor: change.actor },
         },
       ]),

@@ -32,6 +32,7 @@ import { pauseHandlers, type PauseDeps } from "./pause-handlers.js";
 import { evaluatedMergeConditions, mergeabilityDetail, readsOnce } from "./pull-detail.js";
 import { queueStateSnapshots, type QueueStateReads } from "./state-snapshots.js";
 import { statusAnswers } from "./status-answers.js";
+import { knownRepositories, requireKnownRepository } from "./known-repository.js";
 import { autoSeconds, ruleApiConfig, runningSettings } from "./rule-config.js";
 import { queuedPullRequest, status, ts } from "./view-mapping.js";
 
@@ -117,7 +118,7 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
   const freezes = freezeHandlers({ ...deps, now });
   // A forge failure while answering (mergeability detail, an extended configuration) is answered
   // with its own kind by the gateway (contracts/domain-error.ts): 429, 503, 404.
-  return {
+  const handlers: Partial<ServiceImpl<typeof QueueService>> = {
     ...pauseHandlers(deps),
     ...freezes,
     ...flatFreezeHandlers(freezes, now),
@@ -142,7 +143,7 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
         queuedAt: ts(view.queuedAt),
         estimatedTimeOfMerge: ts(view.estimatedTimeOfMerge),
         position: BigInt(view.position),
-        priorityRuleName: view.priorityRuleName ?? "",
+        priorityRuleName: view.priorityRuleName ?? undefined,
         queueRuleName: view.queueRuleName,
         checksTimeoutAt: ts(view.checksTimeoutAt),
         queueRule: { name: view.queueRuleName, config: ruleApiConfig(config, view.queueRuleName, s!) },
@@ -243,4 +244,6 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
       return { queueRule: result.rule, position: BigInt(view?.position ?? -1) };
     },
   };
+  // A repository the forge does not know is 404 on every method (known-repository.ts).
+  return requireKnownRepository(handlers, knownRepositories(deps.forge, now), ["watchMergeQueue"]);
 }

@@ -34,7 +34,7 @@ export function batchPullRequest(
     author: { id: BigInt(p.author.id), login: p.author.login },
     queuedAt: ts(p.queuedAt),
     priorityAlias: p.priorityAlias,
-    priorityRuleName: p.priorityRuleName ?? "",
+    priorityRuleName: p.priorityRuleName ?? undefined,
     labels: p.labels,
     hostLabels: p.hostLabels.map((l) => ({ id: BigInt(l.id), name: l.name, color: l.color, default: l.default })),
     scopes: p.scopes,
