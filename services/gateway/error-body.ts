@@ -77,7 +77,11 @@ export function restError(
   details.push({ type: "request_info", request_id: requestId });
   const headers: Record<string, string> = {};
   if (e.code === Code.Unavailable) headers[RETRY_AFTER] = e.metadata.get(RETRY_AFTER) ?? String(RETRY_AFTER_SECONDS);
-  return { status: restStatus(e.code), headers, body: { code: codeName(e.code), message: e.rawMessage, detail: e.rawMessage, details } };
+  return {
+    status: restStatus(e.code),
+    headers,
+    body: { code: codeName(e.code), message: e.rawMessage, detail: e.rawMessage, details },
+  };
 }
 
 /**

@@ -103,8 +103,7 @@ export class RepositoryProcessing {
     if (count === 1) {
       const err = isForgeError(e, "not_found") ? e.message : e;
       log.warn({ repository, err, retryInMs: wait }, "processing failed; the inputs stay in the inbox");
-    }
-    else if ((count & (count - 1)) === 0) {
+    } else if ((count & (count - 1)) === 0) {
       const fields = { repository, failures: count, err: (e as Error).message, retryInMs: wait };
       log.warn(fields, "processing still fails; the inputs stay in the inbox");
     }
