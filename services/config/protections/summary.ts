@@ -4,7 +4,7 @@
  * failure, 🟠 pending; ❄️ a freeze that does not decide), its description, and the checklist of
  * what it requires (docs/conditions.md "Rendering").
  */
-import type { ProtectionState, RuleVerdict } from "./verdict.js";
+import type { ProtectionState, RuleVerdict } from "./types.js";
 
 const MARK: Record<ProtectionState, string> = { success: "🟢", failure: "🔴", pending: "🟠" };
 
