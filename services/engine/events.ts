@@ -80,6 +80,8 @@ const queuedPull = z.object({
   partitions: z.array(z.string()).default([]),
   /** `Depends-On` predecessors. */
   dependsOn: z.array(number).default([]),
+  /** Why merge protections hold it (docs/merge-protections.md "The queue"); null when they do not. */
+  protectionsHold: z.string().max(1000).nullable().default(null),
 });
 
 const schemas = {
@@ -199,6 +201,21 @@ const schemas = {
     trigger: z.string().min(1),
     source: z.enum(["api", "command"]),
   }),
+  /** The merge protections' verdict on a queued pull request: `hold` says why they hold it, null when they do not. */
+  merge_protections_evaluated: z.object({
+    type: z.literal("merge_protections_evaluated"),
+    number,
+    hold: z.string().max(1000).nullable(),
+  }),
+  /** New scopes for a queued pull request (sent by CI: docs/merge-queue.md "Scopes from CI"). */
+  pull_request_scopes_changed: z.object({
+    type: z.literal("pull_request_scopes_changed"),
+    number,
+    scopes: z.array(z.string().min(1).max(255)).max(100),
+    allScopes: z.boolean(),
+  }),
+  /** The merge_queue product was disabled: every queued pull request leaves (PR_DEQUEUED). */
+  merge_queue_disabled: z.object({ type: z.literal("merge_queue_disabled"), trigger: z.string().min(1) }),
 } as const;
 
 type Schemas = typeof schemas;
@@ -234,6 +251,12 @@ export type EngineEventType = keyof Schemas;
  * - freeze_released `{numbers}`: those that gave way to a scheduled freeze may embark again now
  *   (docs/scheduled-freeze.md); others named are ignored.
  * - dequeue_requested `{number, trigger, source}`: API or `@yardmaster dequeue`.
+ * - merge_protections_evaluated `{number, hold}`: merge protections hold it (`hold`, why) or not
+ *   (null); a held pull request is not embarked, and its batch, if any, stops
+ *   (docs/merge-protections.md "The queue").
+ * - pull_request_scopes_changed `{number, scopes, allScopes}`: its scopes changed; a batch holding
+ *   it stops (BATCH_SCOPES_CHANGED) and it is embarked again with them.
+ * - merge_queue_disabled `{trigger}`: every queued pull request leaves (PR_DEQUEUED).
  */
 export type EngineEvent = { [K in EngineEventType]: z.output<Schemas[K]> }[EngineEventType];
 /** An event as callers may write it (fields with defaults may be left out). */

@@ -20,7 +20,7 @@ export const ts = (ms: number | null | undefined) =>
 
 /**
  * A pull request of a batch or of the waiting list (docs/api.md "Merge queue status");
- * epoch-millisecond times become Timestamps, a null priority rule name "". `estimatedMergeAt`
+ * epoch-millisecond times become Timestamps. `estimatedMergeAt`
  * (epoch ms or null) is its batch's estimate, or its own while waiting.
  */
 export function batchPullRequest(
@@ -39,6 +39,8 @@ export function batchPullRequest(
     hostLabels: p.hostLabels.map((l) => ({ id: BigInt(l.id), name: l.name, color: l.color, default: l.default })),
     scopes: p.scopes,
     estimatedMergeAt: ts(estimatedMergeAt),
+    allScopes: p.allScopes,
+    mergeProtectionsHold: p.protectionsHold ?? undefined,
   };
 }
 

@@ -42,7 +42,7 @@ export { findToken, insertToken, listTokens, revokeToken, type TokenRow } from "
 export { deliverEvents, type DeliveryResult } from "./deliveries.js";
 export * from "./queue/index.js";
 export * as localForgeStore from "./local-forge/index.js";
-export { PRODUCT_DEFAULTS, productStates, setProductEnabled, type ProductName } from "./products.js";
+export { isProductEnabled, PRODUCT_DEFAULTS, productStates, setProductEnabled, type ProductName } from "./products.js";
 export {
   claimGithubDelivery,
   completeGithubDelivery,

@@ -37,6 +37,18 @@ export async function productStates(
 }
 
 /**
+ * Whether `product` is enabled on `repository` (its default without a row): the hook every
+ * product's code asks before acting (docs/configuration.md "Products").
+ */
+export async function isProductEnabled(
+  db: pg.Pool | pg.ClientBase,
+  repository: string,
+  product: ProductName,
+): Promise<boolean> {
+  return (await productStates(db, repository))[product];
+}
+
+/**
  * Sets a product's state; writes `event` when it changed.
  * @returns whether it changed
  */

@@ -29,3 +29,10 @@ export {
   type PullRuleActionKey,
   type PullRuleState,
 } from "./pull-rules.js";
+export {
+  lastProtectionReport,
+  protectionDependents,
+  replaceProtectionDependencies,
+  saveProtectionReport,
+  type ProtectionReport,
+} from "./merge-protections.js";
