@@ -3,3 +3,4 @@ export * from "./types.js";
 export { createGithubForge, createGithubTokenVerifier, registerGithubWebhook } from "./github/index.js";
 export { ciLeaseFromEnvironment, ciSlotsFromEnvironment, createForgeService, createLocalForge } from "./local/index.js";
 export { GitCommandError, runGit } from "./local/git/index.js";
+export { MAX_DEPENDENCIES, protectionFacts, type ProtectionFacts } from "./protection-facts.js";

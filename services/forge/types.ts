@@ -87,6 +87,18 @@ export interface CheckRunInput {
 }
 
 /**
+ * A deployment of Yardmaster's own on a commit: merge protections with `reporting_method:
+ * deployments` (docs/merge-protections.md "Reporting"). `description` is shown next to the state
+ * (GitHub keeps 140 characters).
+ */
+export interface DeploymentInput {
+  environment: string;
+  sha: Sha;
+  state: "success" | "failure" | "pending";
+  description: string;
+}
+
+/**
  * What the actions of `pull_request_rules` ask of a code hosting platform beyond the queue's needs
  * (docs/workflow-automation.md). Every method acts as the forge's bot (the GitHub App, the local
  * forge's bot user), is safe to call again with the same input (a set, not an addition, except
@@ -237,6 +249,11 @@ export interface ForgePort extends WorkflowActionsPort {
   fastForwardBranch(repo: RepoName, branch: string, sha: Sha): Promise<void>;
   /** Creates or updates (by name and head SHA) a check run of Yardmaster's own. */
   upsertCheckRun(repo: RepoName, input: CheckRunInput): Promise<void>;
+  /**
+   * Creates (once per environment and SHA) a deployment of Yardmaster's own and sets its state.
+   * A forge without deployments (the local forge) leaves it out; its callers post a check run instead.
+   */
+  upsertDeployment?(repo: RepoName, input: DeploymentInput): Promise<void>;
   /** Posts a comment; returns its id. */
   comment(repo: RepoName, number: number, body: string): Promise<number>;
   /**

@@ -100,3 +100,17 @@ export async function freezeChangedInputs(
   if (freeze.deleted || freeze.start.getTime() <= now) await cancelTimer(client, repository, key);
   else await setTimer(client, repository, key, freeze.start);
 }
+
+/**
+ * A product was switched on `repository`: the queue runner applies the switch (docs/configuration.md
+ * "Products"), here or in the process running the queue: the input is in the shared inbox, written
+ * in the switch's transaction and found by the next sweep.
+ */
+export async function productChangedInput(
+  client: PoolClient,
+  repository: string,
+  product: string,
+  enabled: boolean,
+): Promise<void> {
+  await addToInbox(client, repository, [{ kind: "products_changed", product, enabled }]);
+}

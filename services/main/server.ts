@@ -46,7 +46,7 @@ import {
 import { loadOrCreateAdminKey } from "./admin-key.js";
 import { bannerLines } from "./banner.js";
 import { githubTokenVerifier, wireForge } from "./forge-wiring.js";
-import { wireQueue } from "./queue-wiring.js";
+import { productChangedInput, wireQueue } from "./queue-wiring.js";
 import { createStartLogger } from "./logger.js";
 import { createReadiness } from "./readiness.js";
 import { remoteServiceImpl } from "./remote-service.js";
@@ -231,7 +231,10 @@ export async function startServer(
         bindings.push({ service: SERVICES[name], impl: remoteServiceImpl(SERVICES[name], url) } as ServiceBinding);
     }
     bindings.push(
-      { service: ProductService, impl: createProductService({ db: db.api, eventsWritten }) } as ServiceBinding,
+      {
+        service: ProductService,
+        impl: createProductService({ db: db.api, eventsWritten, productChanged: productChangedInput }),
+      } as ServiceBinding,
       {
         service: TokenService,
         impl: createTokenService({

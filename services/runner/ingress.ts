@@ -63,6 +63,8 @@ async function admit(env: IngressEnv, number: number): Promise<void> {
     await enqueue(env, number, pending.queueRule, pending.trigger, true);
     return;
   }
+  // The `queue` action is workflow automation's: none while that product is off (docs/configuration.md "Products").
+  if (!env.products.workflow_automation || !env.products.merge_queue) return;
   const rules = env.config.config.pull_request_rules.filter((r) => !r.disabled && r.actions.queue !== undefined);
   if (rules.length === 0) return;
   const pr = await env.forge.getPullRequest(env.repository, number);

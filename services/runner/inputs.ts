@@ -18,4 +18,8 @@ export type RunnerInput =
   /** The scheduled freezes changed, or one began: look again at every check and at who gave way to a freeze. */
   | { kind: "freezes_changed" }
   /** A time condition changed a pull request rule's verdict: evaluate the rules on that pull request (rule-actions/clock-timer.ts). */
-  | { kind: "evaluate_pull_rules"; number: number };
+  | { kind: "evaluate_pull_rules"; number: number }
+  /** The clock or a dependency changed a pull request's merge protections: evaluate them (merge-protections/). */
+  | { kind: "evaluate_protections"; number: number }
+  /** A product was enabled or disabled on the repository (docs/configuration.md "Products"). */
+  | { kind: "products_changed"; product: string; enabled: boolean };

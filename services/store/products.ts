@@ -49,7 +49,8 @@ export async function isProductEnabled(
 }
 
 /**
- * Sets a product's state; writes `event` when it changed.
+ * Sets a product's state; writes `event` when it changed, and `also`'s writes (the queue runner's
+ * inbox input) in the same transaction.
  * @returns whether it changed
  */
 export async function setProductEnabled(
@@ -58,6 +59,7 @@ export async function setProductEnabled(
   product: ProductName,
   enabled: boolean,
   event: () => EventRow,
+  also: (client: pg.ClientBase) => Promise<void> = async () => {},
 ): Promise<boolean> {
   return withTransaction(db, async (client) => {
     await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1::text, 9173))", [repository]);
@@ -69,6 +71,7 @@ export async function setProductEnabled(
       [repository, product, enabled],
     );
     await appendToOutbox(client, [event()]);
+    await also(client);
     return true;
   });
 }

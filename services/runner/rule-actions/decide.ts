@@ -28,8 +28,9 @@ import type { IngressEnv } from "../ingress-env.js";
 import { ruleActionKey, type RuleActionEffect } from "./effect.js";
 import { withoutLoops } from "./label-loop.js";
 
-/** Rules with an action for this machinery (not only `queue`), enabled. */
+/** Rules with an action for this machinery (not only `queue`), enabled; none while workflow automation is off. */
 export function actingRules(env: IngressEnv): PullRequestRuleConfig[] {
+  if (!env.products.workflow_automation) return [];
   return env.config.config.pull_request_rules.filter(
     (r) => !r.disabled && Object.keys(r.actions).some((a) => !QUEUE_ACTIONS.has(a)),
   );
