@@ -20,9 +20,10 @@ import { holdQueued, reportProtections } from "./report.js";
  * @throws ForgeError when the forge cannot be read (the input is retried)
  */
 export async function runProtections(env: IngressEnv, e: ForgeEvent): Promise<void> {
+  // The dependents may be in a repository with the product enabled, whatever this one's.
+  if (e.kind === "pull_request_closed") await wakeDependents(env, e.number);
   if (!env.products.merge_protections) return;
   for (const pr of await pullsOf(env, e)) await reportProtections(env, pr);
-  if (e.kind === "pull_request_closed") await wakeDependents(env, e.number);
 }
 
 /** Evaluates the protections of pull request `number` alone (its timer, or a dependency changed). */

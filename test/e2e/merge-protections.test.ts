@@ -1,0 +1,177 @@
+/**
+ * The built-in merge protections end to end on the local forge (docs/merge-protections.md), against
+ * one real server process: `Depends-On` across two local repositories (the dependent is held, with
+ * its check pending, until the pull request of the other repository merges through that
+ * repository's queue, then released and merged); `Merge-After` released by the clock alone across a
+ * restart (no event reaches the pull request after the restart); `Configuration changed` failing
+ * with the file's errors. The custom rule is the walkthrough's (merge-protections-walkthrough.test.ts).
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliStdout } from "../support/cli.js";
+import { eventually } from "../support/eventually.js";
+import { gitWorkdir, type GitWorkdir } from "../support/git-workdir.js";
+import { restCall } from "../support/rest-client.js";
+import { startServerProcess, type ServerProcess } from "../support/server-process.js";
+
+const CHECK = "Yardmaster Merge Protections";
+const CONFIG = "queue_rules:\n  - name: default\n";
+const CI = 'checks:\n  - name: test\n    run: "true"\n';
+
+let server: ServerProcess;
+let work: string;
+const sources: Record<string, GitWorkdir> = {};
+
+const cli = (...args: string[]) => cliStdout(server.cliEnv, args);
+const rpc = async (method: string, body: unknown) => {
+  const res = await restCall(server, "POST", `/yardmaster.v1.ForgeService/${method}`, body);
+  expect(res.status, `${method}: ${JSON.stringify(res.json)}`).toBe(200);
+  return res.json;
+};
+
+/** A repository of the local forge with the configuration and CI above (`files` added). */
+async function repository(name: string, files: Record<string, string> = {}): Promise<void> {
+  const src = await gitWorkdir(path.join(work, name.replace("/", "-")));
+  await src.commit("Initial commit", { ".yardmaster.yml": CONFIG, ".yardmaster/ci.yml": CI, ...files });
+  sources[name] = src;
+  await cli("repo", "add", name, "--from", src.path);
+}
+
+/** Pushes a branch adding `files` to `repo` and opens a pull request with `body`; returns its number. */
+async function opened(repo: string, branch: string, files: Record<string, string>, body = ""): Promise<number> {
+  const src = sources[repo]!;
+  src.git("switch", "--quiet", "-c", branch, "main");
+  await src.commit(`Change ${branch}`, files);
+  src.git("switch", "--quiet", "main");
+  await cli("repo", "push", repo, "--from", src.path, "--ref", branch, "--branch", branch);
+  const [owner, repository] = repo.split("/");
+  const res = await rpc("OpenPullRequest", { owner, repository, head: branch, base: "main", title: branch, body });
+  return Number(res.pull_request.number);
+}
+
+async function queue(repo: string, n: number): Promise<void> {
+  const [owner, repository] = repo.split("/");
+  await rpc("CommentPullRequest", { owner, repository, number: n, body: "@yardmaster queue" });
+}
+
+/** The pull request as the local forge shows it, and its merge protections check (or undefined). */
+async function pull(repo: string, n: number): Promise<{ state: string; check: any }> {
+  const [owner, repository] = repo.split("/");
+  const res = await rpc("GetPullRequest", { owner, repository, number: n });
+  const pr = res.pull_request;
+  return { state: pr.state, check: pr.checks.find((c: any) => c.name === CHECK) };
+}
+
+/** The pull request's entry of the queue's status (batch or waiting), or undefined. */
+async function inStatus(repo: string, n: number): Promise<any> {
+  const status = (await restCall(server, "GET", `/v1/repos/${repo}/merge-queue/status`)).json;
+  return [...status.batches.flatMap((b: any) => b.pull_requests), ...status.waiting_pull_requests].find(
+    (p: any) => p.number === n,
+  );
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(path.join(os.tmpdir(), "ym-e2e-protections-"));
+  server = await startServerProcess();
+  await repository("acme/api");
+  await repository("acme/app");
+  await cli("product", "enable", "acme/app", "merge_protections");
+}, 120_000);
+afterAll(async () => {
+  await server?.stop();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe("built-in merge protections on the local forge", () => {
+  it("Depends-On across two repositories: held until the other repository's pull request merges", async () => {
+    const schema = await opened("acme/api", "schema", { "schema.sql": "create table t;\n" });
+    const feature = await opened(
+      "acme/app",
+      "feature",
+      { "feature.txt": "1\n" },
+      "Uses the schema.\n\nDepends-On: acme/api#1\n",
+    );
+    expect(schema).toBe(1);
+    await queue("acme/app", feature);
+    const held = await eventually(async () => {
+      const p = await pull("acme/app", feature);
+      expect(p.check).toMatchObject({
+        state: "pending",
+        description: "Waiting for 1 merge protection",
+        app: "yardmaster",
+      });
+      const entry = await inStatus("acme/app", feature);
+      expect(entry?.merge_protections_hold).toBe("Waiting for 1 merge protection: Depends-On");
+      return p;
+    }, 60_000);
+    expect(held.check.output).toContain("- [ ] acme/api#1 schema: not merged yet");
+    expect((await pull("acme/app", feature)).state).toBe("open");
+
+    await queue("acme/api", schema);
+    await eventually(async () => expect((await pull("acme/api", schema)).state).toBe("merged"), 60_000);
+    const released = await eventually(async () => {
+      const p = await pull("acme/app", feature);
+      expect(p.state).toBe("merged");
+      return p;
+    }, 60_000);
+    expect(released.check).toMatchObject({ state: "success", description: "The merge protection is satisfied" });
+    expect(released.check.output).toContain("- [X] acme/api#1 schema: merged");
+  }, 180_000);
+
+  it("Merge-After: released by the clock alone, across a restart", async () => {
+    const after = new Date(Date.now() + 15_000);
+    const n = await opened(
+      "acme/app",
+      "later",
+      { "later.txt": "1\n" },
+      `Ship it later.\n\nMerge-After: ${after.toISOString()}\n`,
+    );
+    await queue("acme/app", n);
+    await eventually(async () => {
+      const p = await pull("acme/app", n);
+      expect(p.check).toMatchObject({ state: "pending", description: "Waiting for 1 merge protection" });
+      expect((await inStatus("acme/app", n))?.merge_protections_hold).toBe(
+        "Waiting for 1 merge protection: Merge-After",
+      );
+    }, 60_000);
+    // Nothing in this process remembers the instant: the timer is a row of queue_timers.
+    await server.restart();
+    expect(Date.now()).toBeLessThan(after.getTime() + 60_000);
+    const merged = await eventually(async () => {
+      const p = await pull("acme/app", n);
+      expect(p.state).toBe("merged");
+      return p;
+    }, 90_000);
+    expect(merged.check).toMatchObject({ state: "success" });
+    // The log has both reports once the relay carried the second to ClickHouse.
+    await eventually(async () => {
+      const url = `/v1/repos/acme/app/logs?pull_request=${n}&event_type=action.post_check&per_page=10`;
+      const events = (await restCall(server, "GET", url)).json.events;
+      expect(events.map((e: any) => [e.trigger, e.metadata.conclusion]).reverse()).toEqual([
+        ["Merge protections", null],
+        ["Merge protections", "success"],
+      ]);
+    }, 30_000);
+  }, 240_000);
+
+  it("Configuration changed: fails with the errors of the file as the pull request leaves it", async () => {
+    const broken = await opened("acme/app", "config-broken", {
+      ".yardmaster.yml": "queue_rules:\n  - batch_size: 2\n",
+    });
+    const fixed = await opened("acme/app", "config-fine", { ".yardmaster.yml": `${CONFIG}    batch_size: 2\n` });
+    const failing = await eventually(async () => {
+      const p = await pull("acme/app", broken);
+      expect(p.check).toMatchObject({ state: "failure", description: "1 merge protection fails" });
+      return p;
+    }, 60_000);
+    expect(failing.check.output).toContain("### 🔴 Configuration changed");
+    expect(failing.check.output).toMatch(/- \[ \] `\.yardmaster\.yml` loads without error:\n {2}- .*name/);
+    await eventually(async () => {
+      const p = await pull("acme/app", fixed);
+      expect(p.check).toMatchObject({ state: "success", description: "The merge protection is satisfied" });
+      expect(p.check.output).toContain("- [X] `.yardmaster.yml` loads without error");
+    }, 60_000);
+  }, 120_000);
+});
