@@ -10,74 +10,34 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliStdout } from "../support/cli.js";
 import { eventually } from "../support/eventually.js";
-import { gitWorkdir, type GitWorkdir } from "../support/git-workdir.js";
+import { DEFAULT_FILES, forgeScenario } from "../support/forge-scenario.js";
 import { restCall } from "../support/rest-client.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
 
 const CHECK = "Yardmaster Merge Protections";
-const CONFIG = "queue_rules:\n  - name: default\n";
-const CI = 'checks:\n  - name: test\n    run: "true"\n';
+const CONFIG = DEFAULT_FILES[".yardmaster.yml"];
 
 let server: ServerProcess;
 let work: string;
-const sources: Record<string, GitWorkdir> = {};
+let f: ReturnType<typeof forgeScenario>;
 
-const cli = (...args: string[]) => cliStdout(server.cliEnv, args);
-const rpc = async (method: string, body: unknown) => {
-  const res = await restCall(server, "POST", `/yardmaster.v1.ForgeService/${method}`, body);
-  expect(res.status, `${method}: ${JSON.stringify(res.json)}`).toBe(200);
-  return res.json;
-};
-
-/** A repository of the local forge with the configuration and CI above (`files` added). */
-async function repository(name: string, files: Record<string, string> = {}): Promise<void> {
-  const src = await gitWorkdir(path.join(work, name.replace("/", "-")));
-  await src.commit("Initial commit", { ".yardmaster.yml": CONFIG, ".yardmaster/ci.yml": CI, ...files });
-  sources[name] = src;
-  await cli("repo", "add", name, "--from", src.path);
-}
-
-/** Pushes a branch adding `files` to `repo` and opens a pull request with `body`; returns its number. */
-async function opened(repo: string, branch: string, files: Record<string, string>, body = ""): Promise<number> {
-  const src = sources[repo]!;
-  src.git("switch", "--quiet", "-c", branch, "main");
-  await src.commit(`Change ${branch}`, files);
-  src.git("switch", "--quiet", "main");
-  await cli("repo", "push", repo, "--from", src.path, "--ref", branch, "--branch", branch);
-  const [owner, repository] = repo.split("/");
-  const res = await rpc("OpenPullRequest", { owner, repository, head: branch, base: "main", title: branch, body });
-  return Number(res.pull_request.number);
-}
-
-async function queue(repo: string, n: number): Promise<void> {
-  const [owner, repository] = repo.split("/");
-  await rpc("CommentPullRequest", { owner, repository, number: n, body: "@yardmaster queue" });
-}
-
-/** The pull request as the local forge shows it, and its merge protections check (or undefined). */
+/** The pull request's state and its merge protections check (or undefined). */
 async function pull(repo: string, n: number): Promise<{ state: string; check: any }> {
-  const [owner, repository] = repo.split("/");
-  const res = await rpc("GetPullRequest", { owner, repository, number: n });
-  const pr = res.pull_request;
+  const pr = await f.pull(repo, n);
   return { state: pr.state, check: pr.checks.find((c: any) => c.name === CHECK) };
 }
-
-/** The pull request's entry of the queue's status (batch or waiting), or undefined. */
-async function inStatus(repo: string, n: number): Promise<any> {
-  const status = (await restCall(server, "GET", `/v1/repos/${repo}/merge-queue/status`)).json;
-  return [...status.batches.flatMap((b: any) => b.pull_requests), ...status.waiting_pull_requests].find(
-    (p: any) => p.number === n,
-  );
-}
+const queue = (repo: string, n: number) => f.comment(repo, n, "@yardmaster queue");
+const opened = (...args: Parameters<typeof f.opened>) => f.opened(...args);
+const inStatus = (repo: string, n: number) => f.inStatus(repo, n);
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), "ym-e2e-protections-"));
   server = await startServerProcess();
-  await repository("acme/api");
-  await repository("acme/app");
-  await cli("product", "enable", "acme/app", "merge_protections");
+  f = forgeScenario(() => server, work);
+  await f.repository("acme/api");
+  await f.repository("acme/app");
+  await f.cli("product", "enable", "acme/app", "merge_protections");
 }, 120_000);
 afterAll(async () => {
   await server?.stop();
