@@ -77,6 +77,8 @@ export function wireQueue(deps: {
     freezeChanged: (client, repository, freeze) =>
       freezeChangedInputs(client, repository, freeze, deps.now?.() ?? Date.now()),
     freezeCommitted: (repository) => runner.wake(repository),
+    scopesChanged: (client, repository, number) => addToInbox(client, repository, [{ kind: "scopes_changed", number }]),
+    scopesCommitted: (repository) => runner.wake(repository),
   });
   return {
     runner,

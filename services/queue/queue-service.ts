@@ -29,6 +29,7 @@ import type { LiveRegistry } from "../live/index.js";
 import { flatFreezeHandlers } from "./flat-freeze-handlers.js";
 import { freezeHandlers, type FreezeDeps } from "./freeze-handlers.js";
 import { pauseHandlers, type PauseDeps } from "./pause-handlers.js";
+import { scopeHandlers, type ScopeDeps } from "./scope-handlers.js";
 import { evaluatedMergeConditions, mergeabilityDetail, readsOnce } from "./pull-detail.js";
 import { queueStateSnapshots, type QueueStateReads } from "./state-snapshots.js";
 import { statusAnswers } from "./status-answers.js";
@@ -41,7 +42,10 @@ import { queuedPullRequest, status, ts } from "./view-mapping.js";
  * forge port (condition reads), the clock (epoch milliseconds UTC; default `Date.now`) and the
  * reads of the committed queue state (default: snapshots over `db`, state-snapshots.ts).
  */
-export interface QueueServiceDeps extends PauseDeps, Omit<FreezeDeps, "now"> {
+export interface QueueServiceDeps
+  extends PauseDeps,
+    Omit<FreezeDeps, "now">,
+    Pick<ScopeDeps, "scopesChanged" | "scopesCommitted"> {
   runner: QueueRunner;
   forge: ForgePort;
   now?: () => number;
@@ -120,6 +124,7 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
   // with its own kind by the gateway (contracts/domain-error.ts): 429, 503, 404.
   const handlers: Partial<ServiceImpl<typeof QueueService>> = {
     ...pauseHandlers(deps),
+    ...scopeHandlers(deps),
     ...freezes,
     ...flatFreezeHandlers(freezes, now),
     async listMergeQueueBranches(req) {

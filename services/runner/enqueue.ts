@@ -6,7 +6,8 @@
  * queue's replies as comments (merge_queue.status_comments). Used by the ingress (forge events,
  * commands) and the runner's API calls.
  */
-import { choosePriority, chooseRule, parseDependsOn, partitionsOf, scopesOf } from "../config/index.js";
+import { choosePriority, chooseRule, parseDependsOn, partitionsOf } from "../config/index.js";
+import { scopesFor } from "./ci-scopes.js";
 import { deleteQueueRequest, putQueueRequest } from "../store/index.js";
 import type { IngressEnv } from "./ingress-env.js";
 import { holdOf, protectionsOf } from "./merge-protections/evaluate.js";
@@ -68,7 +69,7 @@ export async function enqueue(
   }
   await deleteQueueRequest(env.client, env.repository, number);
   const priority = choosePriority(env.config.config, pr, choice.rule.name, env.now);
-  const { scopes, allScopes } = scopesOf(env.config.config, pr.files);
+  const { scopes, allScopes } = await scopesFor(env, pr);
   const dependsOn = parseDependsOn(pr.body)
     .filter((d) => d.repository === null || d.repository.toLowerCase() === env.repository.toLowerCase())
     .map((d) => d.number);

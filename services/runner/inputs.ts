@@ -21,5 +21,7 @@ export type RunnerInput =
   | { kind: "evaluate_pull_rules"; number: number }
   /** The clock or a dependency changed a pull request's merge protections: evaluate them (merge-protections/). */
   | { kind: "evaluate_protections"; number: number }
+  /** CI sent new scopes for a pull request (docs/merge-queue.md "Scopes from CI"). */
+  | { kind: "scopes_changed"; number: number }
   /** A product was enabled or disabled on the repository (docs/configuration.md "Products"). */
   | { kind: "products_changed"; product: string; enabled: boolean };

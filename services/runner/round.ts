@@ -19,6 +19,7 @@ import {
 } from "../engine/index.js";
 import { deleteInbox, listFreezes, loadQueueState, productStates, takeInbox } from "../store/index.js";
 import { checkResults } from "./check-evaluation.js";
+import { onScopesSent } from "./ci-scopes.js";
 import { onFreezesChanged } from "./freeze-input.js";
 import { enqueue, translateForgeEvent, type EnqueueResult, type IngressEnv } from "./ingress.js";
 import { isTransientFailure } from "./input-failures.js";
@@ -158,6 +159,7 @@ export async function applyRound(
       } else if (input.kind === "evaluate_pull_rules") await runPullRulesOnTime(env, input.number);
       else if (input.kind === "evaluate_protections") await runProtectionsOn(env, input.number);
       else if (input.kind === "products_changed") await onProductSwitched(env, input.product, input.enabled);
+      else if (input.kind === "scopes_changed") await onScopesSent(env, input.number);
       else {
         await translateForgeEvent(env, input.event);
         await runPullRules(env, input.event);

@@ -36,3 +36,4 @@ export {
   saveProtectionReport,
   type ProtectionReport,
 } from "./merge-protections.js";
+export { pullRequestScopes, putPullRequestScopes, type SentScopes } from "./pull-scopes.js";
