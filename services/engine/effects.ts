@@ -2,6 +2,7 @@
  * The effects the engine asks for, as data. The runner performs them and reports their results
  * back as events (docs/merge-queue.md "Effects"). Times are epoch milliseconds UTC.
  */
+import type { BatchMetadata } from "./batch-metadata.js";
 import type { MergeMethodSetting } from "../config/index.js";
 
 /** A pull request to merge into a check branch or into the base, with the head SHA expected. */
@@ -30,6 +31,8 @@ export interface CreateSpeculativeCheckEffect {
   title: string;
   body: string;
   botAccount: string | null;
+  /** The batch's metadata for CI (batch-metadata.ts); absent in effects stored before it existed. */
+  metadata?: BatchMetadata;
 }
 
 /**

@@ -204,6 +204,13 @@ export interface ForgePort extends WorkflowActionsPort {
     baseSha: Sha,
     pulls: { number: number; headSha: Sha }[],
   ): Promise<Sha>;
+  /**
+   * Attaches `text` as the git note of commit `sha` under each notes ref of `refs`
+   * (`refs/notes/...`), replacing the note that commit had there; other commits' notes stay. The
+   * queue's batch metadata for CI (docs/merge-queue.md "Batch metadata for CI"). A forge that
+   * cannot hold notes leaves it out.
+   */
+  addNotes?(repo: RepoName, input: { refs: string[]; sha: Sha; text: string }): Promise<void>;
   /** Deletes a branch; no error when already absent. */
   deleteBranch(repo: RepoName, branch: string): Promise<void>;
   /** Opens a draft pull request from `head` into `base`; returns its number. */
