@@ -6,42 +6,10 @@
  * writes it as YAML in git notes on the branch's head and in the draft pull request's body.
  */
 import type { Ctx } from "./context.js";
+import type { BatchMetadata } from "./effects.js";
 import type { Batch, Bisection, Train } from "./state.js";
 
-/** One failed batch a sub-batch descends from: its check's pull request and the pull requests it checked. */
-export interface FailedBatchMetadata {
-  /** The failed batch's draft pull request (null when it was checked in place or never created). */
-  draft_pr_number: number | null;
-  /** The same number, under the name the compatible service moved to. */
-  batch_pr_number: number | null;
-  checked_pull_requests: number[];
-}
-
-/** The metadata of one check attempt. */
-export interface BatchMetadata {
-  /** The commit the speculative branch is built on (the base, or the check ahead with fast-forward). */
-  checking_base_sha: string;
-  base_ref: string;
-  /** The base branch's tip as the queue knows it. */
-  base_sha: string;
-  batch_id: string;
-  batch_name: string;
-  queue_rule: string;
-  /** Every pull request merged into the branch, in order: those of the batches ahead first. */
-  pull_requests: {
-    number: number;
-    title: string;
-    author: string;
-    head_sha: string;
-    scopes: string[];
-    /** Part of a batch ahead (checked with this one, merged before it). */
-    batch_ahead: boolean;
-  }[];
-  scopes: string[];
-  all_scopes: boolean;
-  /** The failed batches this one is bisecting, oldest first (empty for a batch as embarked). */
-  previous_failed_batches: FailedBatchMetadata[];
-}
+export type { BatchMetadata, FailedBatchMetadata } from "./effects.js";
 
 /** The bisections `batch` descends from, outermost first. */
 function bisectionChain(ctx: Ctx, train: Train, batch: Batch): Bisection[] {

@@ -18,6 +18,28 @@ import { startServerProcess, type ServerProcess } from "../support/server-proces
 const CHECK = "Yardmaster Merge Protections";
 const CONFIG = DEFAULT_FILES[".yardmaster.yml"];
 
+/** A merge action, and auto-merge queueing pull requests that touch `auto/`, both behind a protection. */
+const AUTO_CONFIG = `${CONFIG}pull_request_rules:
+  - name: automerge
+    conditions: [label=automerge]
+    actions:
+      merge: {method: merge}
+merge_protections_settings:
+  auto_merge_conditions: ["files~=^auto/"]
+merge_protections:
+  - name: Reviewed
+    if: []
+    success_conditions: [label=reviewed]
+`;
+/** Auto-merge without the merge queue: merged directly once the protections succeed. */
+const DIRECT_CONFIG = `merge_protections_settings:
+  auto_merge_conditions: [label=ship]
+merge_protections:
+  - name: Reviewed
+    if: []
+    success_conditions: [label=reviewed]
+`;
+
 let server: ServerProcess;
 let work: string;
 let f: ReturnType<typeof forgeScenario>;
@@ -38,6 +60,11 @@ beforeAll(async () => {
   await f.repository("acme/api");
   await f.repository("acme/app");
   await f.cli("product", "enable", "acme/app", "merge_protections");
+  await f.repository("acme/auto", { ".yardmaster.yml": AUTO_CONFIG });
+  await f.cli("product", "enable", "acme/auto", "merge_protections");
+  await f.repository("acme/direct", { ".yardmaster.yml": DIRECT_CONFIG });
+  await f.cli("product", "enable", "acme/direct", "merge_protections");
+  await f.cli("product", "disable", "acme/direct", "merge_queue");
 }, 120_000);
 afterAll(async () => {
   await server?.stop();
@@ -133,5 +160,54 @@ describe("built-in merge protections on the local forge", () => {
       expect(p.check).toMatchObject({ state: "success", description: "The merge protection is satisfied" });
       expect(p.check.output).toContain("- [X] `.yardmaster.yml` loads without error");
     }, 60_000);
+  }, 120_000);
+
+  it("the pull request simulator reports the protections' verdict under the configuration simulated", async () => {
+    const n = await opened("acme/app", "simulated", { "auth/x.txt": "1\n" });
+    const yml = `${CONFIG}merge_protections:\n  - name: Auth\n    if: ["files~=^auth/"]\n    success_conditions: [label=ok]\n`;
+    const res = await restCall(server, "POST", `/v1/repos/acme/app/pulls/${n}/simulator`, { service_yml: yml });
+    expect(res.status).toBe(200);
+    expect(res.json.summary).toContain("### Merge protections\n\n**1 merge protection fails**\n\n### 🔴 Auth");
+    expect(res.json.summary).toContain("- [ ] `label = ok`");
+  });
+});
+
+describe("merging behind merge protections", () => {
+  it("a pull_request_rules merge waits for the protections, then merges", async () => {
+    const n = await opened("acme/auto", "by-rule", { "rule.txt": "1\n" });
+    await f.label("acme/auto", n, ["automerge"]);
+    await eventually(
+      async () => expect((await pull("acme/auto", n)).check).toMatchObject({ state: "failure" }),
+      60_000,
+    );
+    await f.comment("acme/auto", n, "@yardmaster refresh");
+    await eventually(async () => {
+      const pr = await f.pull("acme/auto", n);
+      expect(pr.comments.some((c: any) => String(c.body).startsWith("The conditions of this pull request"))).toBe(true);
+    }, 60_000);
+    expect((await pull("acme/auto", n)).state).toBe("open");
+    await f.label("acme/auto", n, ["reviewed"]);
+    await eventually(async () => expect((await pull("acme/auto", n)).state).toBe("merged"), 60_000);
+  }, 120_000);
+
+  it("auto_merge_conditions queue a matching pull request, which merges once its protections succeed", async () => {
+    const n = await opened("acme/auto", "auto-queued", { "auto/a.txt": "1\n" });
+    await eventually(async () => {
+      expect((await inStatus("acme/auto", n))?.merge_protections_hold).toBe("1 merge protection fails: Reviewed");
+    }, 60_000);
+    await f.label("acme/auto", n, ["reviewed"]);
+    await eventually(async () => expect((await pull("acme/auto", n)).state).toBe("merged"), 60_000);
+  }, 120_000);
+
+  it("without the merge queue, auto_merge_conditions merge directly once the protections succeed", async () => {
+    const n = await opened("acme/direct", "shipped", { "ship.txt": "1\n" });
+    await f.label("acme/direct", n, ["ship"]);
+    await eventually(
+      async () => expect((await pull("acme/direct", n)).check).toMatchObject({ state: "failure" }),
+      60_000,
+    );
+    expect((await pull("acme/direct", n)).state).toBe("open");
+    await f.label("acme/direct", n, ["reviewed"]);
+    await eventually(async () => expect((await pull("acme/direct", n)).state).toBe("merged"), 60_000);
   }, 120_000);
 });

@@ -20,6 +20,7 @@ import {
 import type { ProtectionsVerdict } from "../../config/index.js";
 import type { IngressEnv } from "../ingress-env.js";
 import { isQueueDraft } from "../rule-actions/trigger.js";
+import { autoMergeDirectly } from "./auto-merge.js";
 import { holdOf, protectionsOf } from "./evaluate.js";
 
 /** Key prefix of the timer that evaluates a pull request's protections again (then its number). */
@@ -80,6 +81,7 @@ export async function reportProtections(env: IngressEnv, pr: PullRequestSnapshot
   if (verdict.nextChangeAt === null) await cancelTimer(env.client, env.repository, timer);
   else await setTimer(env.client, env.repository, timer, verdict.nextChangeAt);
   holdQueued(env, pr.number, holdOf(verdict));
+  await autoMergeDirectly(env, pr, verdict);
 }
 
 /** Tells the engine that merge protections hold queued pull request `number` (or no longer do). */

@@ -11,7 +11,7 @@ import type { ForgeEvent } from "../../forge/index.js";
 import { addToInbox, protectionDependents } from "../../store/index.js";
 import type { IngressEnv } from "../ingress-env.js";
 import type { RunnerInput } from "../inputs.js";
-import { pullNumbered, pullsOf } from "../rule-actions/trigger.js";
+import { pullNumbered, pullsOf, runPullRulesOnTime } from "../rule-actions/trigger.js";
 import { holdQueued, reportProtections } from "./report.js";
 
 /**
@@ -26,10 +26,14 @@ export async function runProtections(env: IngressEnv, e: ForgeEvent): Promise<vo
   for (const pr of await pullsOf(env, e)) await reportProtections(env, pr);
 }
 
-/** Evaluates the protections of pull request `number` alone (its timer, or a dependency changed). */
+/**
+ * Evaluates the protections of pull request `number` alone (its timer, or a dependency changed),
+ * then its pull request rules: a `merge` action waiting for them may go now (rule-actions/decide.ts).
+ */
 export async function runProtectionsOn(env: IngressEnv, number: number): Promise<void> {
   if (!env.products.merge_protections) return;
   for (const pr of await pullNumbered(env, number)) await reportProtections(env, pr);
+  await runPullRulesOnTime(env, number);
 }
 
 /** Evaluates the protections of every open pull request (the freezes or the product changed). */

@@ -7,7 +7,8 @@
  * whatever redelivery or second runner asks). The effects are performed after the commit
  * (perform-round.ts). Exceptions to "once per transition": post_check follows its conclusion while
  * it is evaluated, dismiss_reviews (`when: synchronize`) runs on each push while the rule matches,
- * and `label.toggle` removes its labels when the rule stops matching.
+ * `label.toggle` removes its labels when the rule stops matching, and merge waits, while the rule
+ * matches, for the merge protections to succeed.
  */
 import {
   planAction,
@@ -26,6 +27,7 @@ import {
 } from "../../store/index.js";
 import type { IngressEnv } from "../ingress-env.js";
 import { ruleActionKey, type RuleActionEffect } from "./effect.js";
+import { protectionsOf } from "../merge-protections/evaluate.js";
 import { withoutLoops } from "./label-loop.js";
 
 /** Rules with an action for this machinery (not only `queue`), enabled; none while workflow automation is off. */
@@ -68,6 +70,8 @@ export async function decidePullRules(
       const remove = list(rule.actions.label?.toggle);
       await emitAction(env, pr, rule, `${prev.transitions}#label#off`, "label", { add: [], remove }, null, true);
     }
+    if (matching && rule.actions.merge !== undefined)
+      await decideMerge(env, pr, rule, next.transitions, rule.actions.merge ?? {});
     const dismiss = rule.actions.dismiss_reviews;
     if (dismiss && matching && pushed && dismiss.when !== "always") {
       await emitAction(env, pr, rule, `${next.transitions}#dismiss_reviews#${pr.headSha}`, "dismiss_reviews", dismiss);
@@ -86,7 +90,7 @@ async function decide(
   action: string,
   options: Options,
 ): Promise<void> {
-  if (QUEUE_ACTIONS.has(action) || action === "post_check") return;
+  if (QUEUE_ACTIONS.has(action) || action === "post_check" || action === "merge") return;
   if (action === "dismiss_reviews" && options.when !== "always") return;
   const suffix = `${transition}#${action}`;
   if (action === "dequeue" || action === "refresh") return decideInRound(env, pr, rule, suffix, action);
@@ -150,6 +154,23 @@ async function emitAction(
     error: planned.error,
   };
   env.ruleEffect(effect);
+}
+
+/**
+ * merge: once per transition, like the other actions, but not before the merge protections
+ * succeed (docs/merge-protections.md "The queue"): while they fail or wait, it is decided at a
+ * later evaluation of the rule, as long as the rule still matches.
+ */
+async function decideMerge(
+  env: IngressEnv,
+  pr: PullRequestSnapshot,
+  rule: PullRequestRuleConfig,
+  transition: number,
+  options: Options,
+): Promise<void> {
+  if (pr.state !== "open") return;
+  if (env.products.merge_protections && (await protectionsOf(env, pr)).verdict.conclusion !== "success") return;
+  await emitAction(env, pr, rule, `${transition}#merge`, "merge", options);
 }
 
 /** dequeue and refresh act on the queue itself, in this round. */
