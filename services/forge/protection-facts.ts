@@ -29,6 +29,8 @@ export interface ProtectionFacts {
 }
 
 const key = (repository: string, number: number) => `${repository.toLowerCase()}#${number}`;
+const isUnreadable = (e: unknown) =>
+  isForgeError(e, "not_found") || isForgeError(e, "permission") || isForgeError(e, "invalid");
 const ownerOf = (repository: string) => repository.split("/")[0]!.toLowerCase();
 
 /**
@@ -54,7 +56,7 @@ async function leadsBack(
       seen.add(k);
       reads++;
       const pr = await forge.getPullRequest(repository, d.number).catch((e) => {
-        if (isForgeError(e, "not_found")) return null;
+        if (isUnreadable(e)) return null;
         throw e;
       });
       if (pr?.state === "open") queue.push({ repository, body: pr.body });
@@ -66,7 +68,8 @@ async function leadsBack(
 /**
  * The facts of `pr` (of `repository`). `loadErrors` loads a configuration text and answers its
  * errors (none: it loads); the caller's loader, so that a large file is loaded off the event loop.
- * @throws ForgeError when the forge cannot be read (a pull request it does not know is a fact: `unknown`)
+ * @throws ForgeError transient / rate_limited / conflict when the forge cannot be read (a pull request
+ *   it does not know or will not show is a fact: `unknown`)
  */
 export async function protectionFacts(
   forge: ForgePort,
@@ -90,7 +93,9 @@ export async function protectionFacts(
     try {
       dep = await forge.getPullRequest(other, d.number);
     } catch (e) {
-      if (!isForgeError(e, "not_found")) throw e;
+      // A pull request the forge will not show (absent, or a repository the App cannot read) is a
+      // fact, not a failure to retry; a forge that does not answer is.
+      if (!isUnreadable(e)) throw e;
       dependencies.push({ ref, state: "unknown", title: null });
       continue;
     }
