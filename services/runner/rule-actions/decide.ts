@@ -61,17 +61,16 @@ export async function decidePullRules(
     };
     const matching = ruleMatches(rule, pr, env.now);
     const next: PullRuleState = { ...prev, matching };
-    if (matching && !prev.matching) {
-      next.transitions += 1;
-      for (const [action, options] of Object.entries(rule.actions))
-        await decide(env, pr, rule, next.transitions, action, options ?? {});
-    }
+    if (matching && !prev.matching) next.transitions += 1;
+    // A rule with a merge goes through its actions again while it matches: a merge that waited
+    // for the merge protections, and the actions after it, are decided once they succeed (the
+    // idempotency keys keep every action to once per transition).
+    if (matching && (!prev.matching || rule.actions.merge !== undefined))
+      await decideActions(env, pr, rule, next.transitions);
     if (!matching && prev.matching && list(rule.actions.label?.toggle).length > 0) {
       const remove = list(rule.actions.label?.toggle);
       await emitAction(env, pr, rule, `${prev.transitions}#label#off`, "label", { add: [], remove }, null, true);
     }
-    if (matching && rule.actions.merge !== undefined)
-      await decideMerge(env, pr, rule, next.transitions, rule.actions.merge ?? {});
     const dismiss = rule.actions.dismiss_reviews;
     if (dismiss && matching && pushed && dismiss.when !== "always") {
       await emitAction(env, pr, rule, `${next.transitions}#dismiss_reviews#${pr.headSha}`, "dismiss_reviews", dismiss);
@@ -90,7 +89,7 @@ async function decide(
   action: string,
   options: Options,
 ): Promise<void> {
-  if (QUEUE_ACTIONS.has(action) || action === "post_check" || action === "merge") return;
+  if (QUEUE_ACTIONS.has(action) || action === "post_check") return;
   if (action === "dismiss_reviews" && options.when !== "always") return;
   const suffix = `${transition}#${action}`;
   if (action === "dequeue" || action === "refresh") return decideInRound(env, pr, rule, suffix, action);
@@ -157,20 +156,29 @@ async function emitAction(
 }
 
 /**
- * merge: once per transition, like the other actions, but not before the merge protections
- * succeed (docs/merge-protections.md "The queue"): while they fail or wait, it is decided at a
- * later evaluation of the rule, as long as the rule still matches.
+ * The actions of a rule's transition, in the order of the file. A merge is not decided before the
+ * merge protections succeed (docs/merge-protections.md "The queue"): while they fail or wait, the
+ * list stops at the merge, and the merge and the actions after it are decided at a later
+ * evaluation of the rule, as long as it still matches.
  */
-async function decideMerge(
+async function decideActions(
   env: IngressEnv,
   pr: PullRequestSnapshot,
   rule: PullRequestRuleConfig,
   transition: number,
-  options: Options,
 ): Promise<void> {
-  if (pr.state !== "open") return;
-  if (env.products.merge_protections && (await protectionsOf(env, pr)).verdict.conclusion !== "success") return;
-  await emitAction(env, pr, rule, `${transition}#merge`, "merge", options);
+  for (const [action, options] of Object.entries(rule.actions)) {
+    if (action === "merge") {
+      const waits =
+        env.products.merge_protections &&
+        pr.state === "open" &&
+        (await protectionsOf(env, pr)).verdict.conclusion !== "success";
+      if (waits) return;
+      await emitAction(env, pr, rule, `${transition}#merge`, "merge", options ?? {});
+      continue;
+    }
+    await decide(env, pr, rule, transition, action, options ?? {});
+  }
 }
 
 /** dequeue and refresh act on the queue itself, in this round. */
