@@ -17,6 +17,7 @@ const repo = "/v1/repos/acme/widgets";
 beforeAll(async () => {
   server = await startServerProcess();
   await createLocalRepository(server, "acme/widgets");
+  await createLocalRepository(server, "acme/identity");
   auth = { authorization: `Bearer ${server.adminKey}` };
 });
 afterAll(() => server?.stop());
