@@ -136,6 +136,19 @@ describe("merge protections on GitHub", () => {
     expect(runsOf(app).map((r) => [r.status, r.conclusion])).toEqual([["completed", "success"]]);
   });
 
+  it("Configuration changed: the edited file is read at the head through the contents API and loaded", async () => {
+    const repo = await double.addRepo(freshRepoName("config"));
+    await enableProtections(repo.fullName);
+    await repo.commit("broken", { ".yardmaster.yml": "queue_rules: 3\n" }, "Break the configuration");
+    const pull = await repo.openPull({ head: "broken", title: "Break the configuration" });
+    await runner.submit({ kind: "pull_request_opened", repo: repo.fullName, number: pull.number });
+    await runner.drain();
+    expect(runsOf(repo).map((r) => [r.conclusion, r.title])).toEqual([["failure", "1 merge protection fails"]]);
+    expect(runsOf(repo)[0]!.summary).toMatch(
+      /### 🔴 Configuration changed\n\n- \[ \] `\.yardmaster\.yml` loads without error:\n {2}- queue_rules/,
+    );
+  });
+
   it("push the batch metadata as git notes that `git notes show` reads", async () => {
     const repo = await double.addRepo(freshRepoName("notes"));
     const first = await repo.commit("yardmaster/merge-queue/main/batch-1", { "a.txt": "a\n" }, "A");
