@@ -120,7 +120,8 @@ export function createAuthorizer(deps: {
   return {
     async authenticate(header) {
       if (header === null || header === undefined || header.trim() === "") throw unauthenticated(DENIED.missing);
-      const m = /^Bearer ([\x21-\x7e]+)$/.exec(header);
+      // The scheme is case-insensitive and followed by one or more spaces (RFC 7235 §2.1, RFC 9110 §11.4).
+      const m = /^Bearer +([\x21-\x7e]+)$/i.exec(header);
       if (!m) throw unauthenticated(DENIED.malformed);
       const bearer = m[1];
       if (secretMatches(bearer, adminHash)) return { kind: "admin", actor: adminActor };

@@ -141,3 +141,12 @@ export {
   type PostCheckVerdict,
 } from "./rules/pull-rule-actions.js";
 export { plannedActionsMarkdown } from "./simulator/planned-actions.js";
+export {
+  evaluateProtections,
+  type DependencyFact,
+  type ProtectionsInput,
+  type ProtectionState,
+  type ProtectionsVerdict,
+  type RuleVerdict,
+} from "./protections/verdict.js";
+export { parseMergeAfter, type MergeAfter } from "./protections/built-ins.js";

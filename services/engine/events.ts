@@ -80,6 +80,8 @@ const queuedPull = z.object({
   partitions: z.array(z.string()).default([]),
   /** `Depends-On` predecessors. */
   dependsOn: z.array(number).default([]),
+  /** Why merge protections hold it (docs/merge-protections.md "The queue"); null when they do not. */
+  protectionsHold: z.string().max(1000).nullable().default(null),
 });
 
 const schemas = {
@@ -183,7 +185,13 @@ const schemas = {
   base_branch_moved: z.object({ type: z.literal("base_branch_moved"), branch: z.string().min(1), sha }),
   base_branch_deleted: z.object({ type: z.literal("base_branch_deleted"), branch: z.string().min(1) }),
   timer_fired: z.object({ type: z.literal("timer_fired"), key: z.string().min(1) }),
-  pause: z.object({ type: z.literal("pause"), reason: z.string().min(1).max(255), actor }),
+  pause: z.object({
+    type: z.literal("pause"),
+    reason: z.string().min(1).max(255),
+    actor,
+    /** When the pause endpoint paused the queue (epoch ms, UTC): the engine's pause keeps the API's own time. */
+    pausedAt: z.number().int().nonnegative().optional(),
+  }),
   unpause: z.object({ type: z.literal("unpause"), actor }),
   /** Pull requests that gave way to a scheduled freeze which no longer holds them (it ended early, was deleted or changed). */
   freeze_released: z.object({ type: z.literal("freeze_released"), numbers: z.array(number).max(10_000) }),
@@ -193,6 +201,21 @@ const schemas = {
     trigger: z.string().min(1),
     source: z.enum(["api", "command"]),
   }),
+  /** The merge protections' verdict on a queued pull request: `hold` says why they hold it, null when they do not. */
+  merge_protections_evaluated: z.object({
+    type: z.literal("merge_protections_evaluated"),
+    number,
+    hold: z.string().max(1000).nullable(),
+  }),
+  /** New scopes for a queued pull request (sent by CI: docs/merge-queue.md "Scopes from CI"). */
+  pull_request_scopes_changed: z.object({
+    type: z.literal("pull_request_scopes_changed"),
+    number,
+    scopes: z.array(z.string().min(1).max(255)).max(100),
+    allScopes: z.boolean(),
+  }),
+  /** The merge_queue product was disabled: every queued pull request leaves (PR_DEQUEUED). */
+  merge_queue_disabled: z.object({ type: z.literal("merge_queue_disabled"), trigger: z.string().min(1) }),
 } as const;
 
 type Schemas = typeof schemas;
@@ -223,10 +246,17 @@ export type EngineEventType = keyof Schemas;
  * - merge_completed `{batchId, newBaseSha}` / merge_failed `{batchId, reason, pullRequest, currentBaseSha, message}`.
  * - base_branch_moved `{branch, sha}`: a push to a base branch (the queue's own or external).
  * - base_branch_deleted `{branch}`: the base branch is gone (BASE_BRANCH_MISSING).
- * - timer_fired `{key}`; pause `{reason, actor?}` (again: a new reason); unpause `{actor?}`.
+ * - timer_fired `{key}`; pause `{reason, actor?, pausedAt?}` (again: a new reason; `pausedAt` the
+ *   pause endpoint's own time, else now); unpause `{actor?}`.
  * - freeze_released `{numbers}`: those that gave way to a scheduled freeze may embark again now
  *   (docs/scheduled-freeze.md); others named are ignored.
  * - dequeue_requested `{number, trigger, source}`: API or `@yardmaster dequeue`.
+ * - merge_protections_evaluated `{number, hold}`: merge protections hold it (`hold`, why) or not
+ *   (null); a held pull request is not embarked, and its batch, if any, stops
+ *   (docs/merge-protections.md "The queue").
+ * - pull_request_scopes_changed `{number, scopes, allScopes}`: its scopes changed; a batch holding
+ *   it stops (BATCH_SCOPES_CHANGED) and it is embarked again with them.
+ * - merge_queue_disabled `{trigger}`: every queued pull request leaves (PR_DEQUEUED).
  */
 export type EngineEvent = { [K in EngineEventType]: z.output<Schemas[K]> }[EngineEventType];
 /** An event as callers may write it (fields with defaults may be left out). */

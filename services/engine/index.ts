@@ -84,3 +84,4 @@ export {
   type TrafficInput,
   type QueueOutcome,
 } from "./simulation/traffic-replay.js";
+export type { BatchMetadata, FailedBatchMetadata } from "./batch-metadata.js";

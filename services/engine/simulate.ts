@@ -156,6 +156,7 @@ export class Simulation {
         allScopes: false,
         partitions: [],
         dependsOn: options.dependsOn ?? [],
+        protectionsHold: null,
       },
     });
     return number;

@@ -83,6 +83,11 @@ export interface PullEntry {
   scheduleYieldBy?: HoldKind;
   /** When it gave way (its wait outside the train counts from then: yield-wait.ts). Absent or null = not held back. */
   scheduleYieldSince?: EpochMs | null;
+  /**
+   * Why merge protections hold it (docs/merge-protections.md "The queue"): it is not embarked
+   * while set. Absent or null = not held.
+   */
+  protectionsHold?: string | null;
 }
 
 /** One train: a base branch (and partition). */

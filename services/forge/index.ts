@@ -11,3 +11,4 @@ export {
 } from "./local/index.js";
 export type { CheckResult as LocalCheckResult, ReportsInput, ReportsVerdict } from "./local/ci/index.js";
 export { GitCommandError, runGit } from "./local/git/index.js";
+export { MAX_DEPENDENCIES, protectionFacts, type ProtectionFacts } from "./protection-facts.js";

@@ -87,6 +87,18 @@ export interface CheckRunInput {
 }
 
 /**
+ * A deployment of Yardmaster's own on a commit: merge protections with `reporting_method:
+ * deployments` (docs/merge-protections.md "`merge_protections_settings`"). `description` is shown next to the state
+ * (GitHub keeps 140 characters).
+ */
+export interface DeploymentInput {
+  environment: string;
+  sha: Sha;
+  state: "success" | "failure" | "pending";
+  description: string;
+}
+
+/**
  * What the actions of `pull_request_rules` ask of a code hosting platform beyond the queue's needs
  * (docs/workflow-automation.md). Every method acts as the forge's bot (the GitHub App, the local
  * forge's bot user), is safe to call again with the same input (a set, not an addition, except
@@ -192,6 +204,13 @@ export interface ForgePort extends WorkflowActionsPort {
     baseSha: Sha,
     pulls: { number: number; headSha: Sha }[],
   ): Promise<Sha>;
+  /**
+   * Attaches `text` as the git note of commit `sha` under each notes ref of `refs`
+   * (`refs/notes/...`), replacing the note that commit had there; other commits' notes stay. The
+   * queue's batch metadata for CI (docs/merge-queue.md "Batch metadata for CI"). A forge that
+   * cannot hold notes leaves it out.
+   */
+  addNotes?(repo: RepoName, input: { refs: string[]; sha: Sha; text: string }): Promise<void>;
   /** Deletes a branch; no error when already absent. */
   deleteBranch(repo: RepoName, branch: string): Promise<void>;
   /** Opens a draft pull request from `head` into `base`; returns its number. */
@@ -237,6 +256,11 @@ export interface ForgePort extends WorkflowActionsPort {
   fastForwardBranch(repo: RepoName, branch: string, sha: Sha): Promise<void>;
   /** Creates or updates (by name and head SHA) a check run of Yardmaster's own. */
   upsertCheckRun(repo: RepoName, input: CheckRunInput): Promise<void>;
+  /**
+   * Creates (once per environment and SHA) a deployment of Yardmaster's own and sets its state.
+   * A forge without deployments (the local forge) leaves it out; its callers post a check run instead.
+   */
+  upsertDeployment?(repo: RepoName, input: DeploymentInput): Promise<void>;
   /** Posts a comment; returns its id. */
   comment(repo: RepoName, number: number, body: string): Promise<number>;
   /**

@@ -1,6 +1,8 @@
 /**
  * The one REST error body (docs/errors.md):
- *     {"code": "not_found", "message": "...", "details": [...]}
+ *     {"code": "not_found", "message": "...", "detail": "...", "details": [...]}
+ * `detail` repeats `message`: it is the field Mergify's API answers errors with, which Mergify's
+ * CLI prints (docs/mergify-cli.md "Errors").
  * `details` holds `{"type": "field_violation", "field", "description"}` items for invalid
  * arguments and `{"type": "request_info", "request_id"}` on every error, so a report can be
  * matched with the server log. An unexpected failure never shows its text: the client sees
@@ -17,11 +19,13 @@ import { codeName, restStatus } from "./http-status.js";
 
 /**
  * The JSON body of every REST error (docs/errors.md): `code` is the Connect code name
- * (`not_found`), `message` one sentence, `details` the field_violation and request_info items.
+ * (`not_found`), `message` one sentence, `detail` the same sentence (the field Mergify's CLI
+ * prints), `details` the field_violation and request_info items.
  */
 export interface ErrorBody {
   code: string;
   message: string;
+  detail: string;
   details: Record<string, unknown>[];
 }
 
@@ -77,7 +81,11 @@ export function restError(
   const retryAfter = e.metadata.get(RETRY_AFTER);
   if (e.code === Code.Unavailable) headers[RETRY_AFTER] = retryAfter ?? String(RETRY_AFTER_SECONDS);
   else if (retryAfter !== null) headers[RETRY_AFTER] = retryAfter;
-  return { status: restStatus(e.code), headers, body: { code: codeName(e.code), message: e.rawMessage, details } };
+  return {
+    status: restStatus(e.code),
+    headers,
+    body: { code: codeName(e.code), message: e.rawMessage, detail: e.rawMessage, details },
+  };
 }
 
 /**

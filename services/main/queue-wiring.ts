@@ -69,7 +69,7 @@ export function wireQueue(deps: {
         {
           kind: "engine",
           event: change.paused
-            ? { type: "pause", reason: change.reason, actor: change.actor }
+            ? { type: "pause", reason: change.reason, actor: change.actor, pausedAt: change.pausedAt.getTime() }
             : { type: "unpause", actor: change.actor },
         },
       ]),
@@ -77,6 +77,8 @@ export function wireQueue(deps: {
     freezeChanged: (client, repository, freeze) =>
       freezeChangedInputs(client, repository, freeze, deps.now?.() ?? Date.now()),
     freezeCommitted: (repository) => runner.wake(repository),
+    scopesChanged: (client, repository, number) => addToInbox(client, repository, [{ kind: "scopes_changed", number }]),
+    scopesCommitted: (repository) => runner.wake(repository),
   });
   return {
     runner,
@@ -99,4 +101,18 @@ export async function freezeChangedInputs(
   const key = `${FREEZE_START_TIMER_PREFIX}${freeze.id}`;
   if (freeze.deleted || freeze.start.getTime() <= now) await cancelTimer(client, repository, key);
   else await setTimer(client, repository, key, freeze.start);
+}
+
+/**
+ * A product was switched on `repository`: the queue runner applies the switch (docs/configuration.md
+ * "Products"), here or in the process running the queue: the input is in the shared inbox, written
+ * in the switch's transaction and found by the next sweep.
+ */
+export async function productChangedInput(
+  client: PoolClient,
+  repository: string,
+  product: string,
+  enabled: boolean,
+): Promise<void> {
+  await addToInbox(client, repository, [{ kind: "products_changed", product, enabled }]);
 }

@@ -40,7 +40,7 @@ import { checkPortFree, portInUseMessage } from "./port-probe.js";
 import { wireActivityLog } from "./activity-log-wiring.js";
 import type { CiInsightsWiring } from "./ci-insights-wiring.js";
 import { githubTokenVerifier, wireForge } from "./forge-wiring.js";
-import { wireQueue } from "./queue-wiring.js";
+import { productChangedInput, wireQueue } from "./queue-wiring.js";
 import { createStartLogger } from "./logger.js";
 import { createReadiness } from "./readiness.js";
 import { remoteServiceImpl } from "./remote-service.js";
@@ -202,7 +202,10 @@ export async function startServer(
         service: WebhookService,
         impl: createWebhookService({ db: db.api, deliveriesDue: () => deliveries.kick() }),
       } as ServiceBinding,
-      { service: ProductService, impl: createProductService({ db: db.api, eventsWritten }) } as ServiceBinding,
+      {
+        service: ProductService,
+        impl: createProductService({ db: db.api, eventsWritten, productChanged: productChangedInput }),
+      } as ServiceBinding,
       {
         service: TokenService,
         impl: createTokenService({

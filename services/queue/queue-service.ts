@@ -29,10 +29,12 @@ import type { LiveRegistry } from "../live/index.js";
 import { flatFreezeHandlers } from "./flat-freeze-handlers.js";
 import { freezeHandlers, type FreezeDeps } from "./freeze-handlers.js";
 import { pauseHandlers, type PauseDeps } from "./pause-handlers.js";
+import { scopeHandlers, type ScopeDeps } from "./scope-handlers.js";
 import { evaluatedMergeConditions, mergeabilityDetail, readsOnce } from "./pull-detail.js";
 import { queueStateSnapshots, type QueueStateReads } from "./state-snapshots.js";
 import { statusAnswers } from "./status-answers.js";
 import { storedConfiguration } from "./stored-configuration.js";
+import { knownRepositories, requireKnownRepository } from "./known-repository.js";
 import { autoSeconds, ruleApiConfig, runningSettings } from "./rule-config.js";
 import { queuedPullRequest, status, ts } from "./view-mapping.js";
 
@@ -41,7 +43,10 @@ import { queuedPullRequest, status, ts } from "./view-mapping.js";
  * forge port (condition reads), the clock (epoch milliseconds UTC; default `Date.now`) and the
  * reads of the committed queue state (default: snapshots over `db`, state-snapshots.ts).
  */
-export interface QueueServiceDeps extends PauseDeps, Omit<FreezeDeps, "now"> {
+export interface QueueServiceDeps
+  extends PauseDeps,
+    Omit<FreezeDeps, "now">,
+    Pick<ScopeDeps, "scopesChanged" | "scopesCommitted"> {
   runner: QueueRunner;
   forge: ForgePort;
   now?: () => number;
@@ -105,8 +110,9 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
   const freezes = freezeHandlers({ ...deps, now });
   // A forge failure while answering (mergeability detail, an extended configuration) is answered
   // with its own kind by the gateway (contracts/domain-error.ts): 429, 503, 404.
-  return {
+  const handlers: Partial<ServiceImpl<typeof QueueService>> = {
     ...pauseHandlers(deps),
+    ...scopeHandlers(deps),
     ...freezes,
     ...flatFreezeHandlers(freezes, now),
     async listMergeQueueBranches(req) {
@@ -130,7 +136,7 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
         queuedAt: ts(view.queuedAt),
         estimatedTimeOfMerge: ts(view.estimatedTimeOfMerge),
         position: BigInt(view.position),
-        priorityRuleName: view.priorityRuleName ?? "",
+        priorityRuleName: view.priorityRuleName ?? undefined,
         queueRuleName: view.queueRuleName,
         checksTimeoutAt: ts(view.checksTimeoutAt),
         queueRule: { name: view.queueRuleName, config: ruleApiConfig(config, view.queueRuleName, s!) },
@@ -231,4 +237,6 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
       return { queueRule: result.rule, position: BigInt(view?.position ?? -1) };
     },
   };
+  // A repository the forge does not know is 404 on every method (known-repository.ts).
+  return requireKnownRepository(handlers, knownRepositories(deps.forge, now), ["watchMergeQueue"]);
 }

@@ -16,6 +16,7 @@ import type { Logger } from "pino";
 import { type ForgeError, isForgeError, type ForgePort } from "../forge/index.js";
 import type { EngineEffect } from "../engine/index.js";
 import type { EngineEventInput } from "../engine/index.js";
+import { batchMetadataYaml, batchNoteRefs, bodyWithMetadata } from "./batch-notes.js";
 import { conflictingPull, performMerge } from "./merge-effect.js";
 
 /** The name of Yardmaster's own summary check run on pull requests. */
@@ -80,11 +81,13 @@ export async function performEffect(
           },
         ];
       }
+      await attachBatchNotes(deps, effect, sha);
       try {
         const existing = await forge.findOpenPullRequest(repo, effect.draftBranch, effect.baseRef);
-        const draft = { head: effect.draftBranch, base: effect.baseRef, title: effect.title, body: effect.body };
+        const body = bodyWithMetadata(effect.body, effect.metadata);
+        const draft = { head: effect.draftBranch, base: effect.baseRef, title: effect.title, body };
         const number = existing ?? (await forge.openDraftPullRequest(repo, draft));
-        if (existing !== null) await forge.updatePullRequest(repo, number, { title: effect.title, body: effect.body });
+        if (existing !== null) await forge.updatePullRequest(repo, number, { title: effect.title, body });
         return [
           { type: "speculative_check_created", checkId: effect.checkId, pullRequestNumber: number, headSha: sha },
         ];
@@ -180,6 +183,23 @@ export async function performEffect(
       // Recorded in the transaction that decided them (runner.ts), never performed here.
       return [];
   }
+}
+
+/**
+ * The batch's metadata as git notes on the branch's head (batch-notes.ts), before CI can run on the
+ * draft. Notes the forge refuses are logged and left out: CI then falls back to the draft's body.
+ * @throws ForgeError transient / rate_limited (to retry the whole effect: the branch is force-moved again)
+ */
+async function attachBatchNotes(
+  deps: ExecutorDeps,
+  effect: Extract<EngineEffect, { kind: "create_speculative_check" }>,
+  sha: string,
+): Promise<void> {
+  if (effect.metadata === undefined || !deps.forge.addNotes) return;
+  const text = batchMetadataYaml(effect.metadata);
+  await dropUnlessRetryable(deps, effect, () =>
+    deps.forge.addNotes!(deps.repository, { refs: batchNoteRefs(effect.draftBranch), sha, text }),
+  );
 }
 
 async function ignoreGone(fn: () => Promise<unknown>): Promise<void> {

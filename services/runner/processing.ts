@@ -4,6 +4,7 @@
  * nothing is left, for at most one lock hold; a failure backs the repository off, and an input
  * blamed for every failed round is set aside (input-failures.ts).
  */
+import { isForgeError } from "../forge/index.js";
 import { setAsideInput } from "../store/index.js";
 import { performEffects } from "./effects-round.js";
 import { InputFailureCount, retryDelayMs } from "./input-failures.js";
@@ -97,10 +98,12 @@ export class RepositoryProcessing {
     this.failures.set(repository, count);
     const wait = retryDelayMs(e, count, this.ctx.failureBackoffMs);
     this.backoffUntil.set(repository, this.ctx.now() + wait);
-    // The first failure is logged with its stack; repeats only at 2, 4, 8, ... failures.
-    if (count === 1)
-      log.warn({ repository, err: e, retryInMs: wait }, "processing failed; the inputs stay in the inbox");
-    else if ((count & (count - 1)) === 0) {
+    // The first failure is logged with its stack (a repository the forge does not know with its
+    // message alone: nothing in the code failed); repeats only at 2, 4, 8, ... failures.
+    if (count === 1) {
+      const err = isForgeError(e, "not_found") ? e.message : e;
+      log.warn({ repository, err, retryInMs: wait }, "processing failed; the inputs stay in the inbox");
+    } else if ((count & (count - 1)) === 0) {
       const fields = { repository, failures: count, err: (e as Error).message, retryInMs: wait };
       log.warn(fields, "processing still fails; the inputs stay in the inbox");
     }

@@ -19,6 +19,7 @@ import { FREEZE_START_TIMER_PREFIX } from "./freeze-input.js";
 import { InboxKeyPruner } from "./inbox-keys.js";
 import type { RunnerInput } from "./inputs.js";
 import type { RepositoryProcessing } from "./processing.js";
+import { protectionsTimerNumber } from "./merge-protections/report.js";
 import { pullRulesTimerNumber } from "./rule-actions/clock-timer.js";
 import type { RunnerContext } from "./runner-context.js";
 
@@ -66,14 +67,18 @@ export class RunnerScheduling {
     const fired = await withTransaction(this.ctx.db, async (client) => {
       const due = await claimDueTimers(client, new Date(this.ctx.now()));
       for (const t of due) {
-        // A freeze's start and a pull request's rules are the runner's own timers (freeze-input.ts,
-        // rule-actions/clock-timer.ts); the others are the engine's.
+        // A freeze's start, a pull request's rules and its merge protections are the runner's own
+        // timers (freeze-input.ts, rule-actions/clock-timer.ts, merge-protections/report.ts); the
+        // others are the engine's.
         const pullRules = pullRulesTimerNumber(t.key);
+        const protections = protectionsTimerNumber(t.key);
         const inputs: RunnerInput[] = t.key.startsWith(FREEZE_START_TIMER_PREFIX)
           ? [{ kind: "freezes_changed" }]
           : pullRules !== null
             ? [{ kind: "evaluate_pull_rules", number: pullRules }]
-            : [{ kind: "engine", event: { type: "timer_fired", key: t.key } }];
+            : protections !== null
+              ? [{ kind: "evaluate_protections", number: protections }]
+              : [{ kind: "engine", event: { type: "timer_fired", key: t.key } }];
         // A check waiting for a schedule is evaluated again when it opens.
         if (t.key.startsWith(SCHEDULE_TIMER_PREFIX)) {
           inputs.push({ kind: "evaluate_check", checkId: t.key.slice(SCHEDULE_TIMER_PREFIX.length) });

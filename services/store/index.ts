@@ -63,7 +63,7 @@ export { deliverEvents, type DeliveryResult } from "./deliveries.js";
 export * from "./queue/index.js";
 export * as localForgeStore from "./local-forge/index.js";
 export * as ciInsightsStore from "./ci-insights/index.js";
-export { PRODUCT_DEFAULTS, productStates, setProductEnabled, type ProductName } from "./products.js";
+export { isProductEnabled, PRODUCT_DEFAULTS, productStates, setProductEnabled, type ProductName } from "./products.js";
 export {
   claimGithubDelivery,
   completeGithubDelivery,

@@ -13,6 +13,7 @@ import { DENIED } from "../../services/auth/index.js";
 import { runCli } from "../support/cli.js";
 import { grpcClient, grpcUnary, type GrpcClient } from "../support/grpc-client.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
+import { createLocalRepository } from "../support/rest-client.js";
 
 let server: ServerProcess;
 let tokenA: string;
@@ -29,6 +30,8 @@ async function createToken(repo: string): Promise<{ secret: string; id: string }
 
 beforeAll(async () => {
   server = await startServerProcess();
+  await createLocalRepository(server, "acme/alpha");
+  await createLocalRepository(server, "acme/beta");
   tokenA = (await createToken("acme/alpha")).secret;
   tokenB = (await createToken("acme/beta")).secret;
   const r = await createToken("acme/alpha");

@@ -17,10 +17,12 @@ import {
 import { QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
 import { grpcClient, grpcUnary } from "../support/grpc-client.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
+import { createLocalRepository } from "../support/rest-client.js";
 
 let server: ServerProcess;
 beforeAll(async () => {
   server = await startServerProcess();
+  for (const repo of ["acme/grpc", "acme/protocols", "acme/h2c"]) await createLocalRepository(server, repo);
 });
 afterAll(() => server?.stop());
 

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openApiProblems } from "../support/openapi-check.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
+import { createLocalRepository } from "../support/rest-client.js";
 
 let server: ServerProcess;
 let auth: Record<string, string>;
@@ -15,6 +16,8 @@ const repo = "/v1/repos/acme/widgets";
 
 beforeAll(async () => {
   server = await startServerProcess();
+  await createLocalRepository(server, "acme/widgets");
+  await createLocalRepository(server, "acme/identity");
   auth = { authorization: `Bearer ${server.adminKey}` };
 });
 afterAll(() => server?.stop());

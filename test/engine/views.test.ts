@@ -127,6 +127,8 @@ describe("status view", () => {
       labels: [],
       hostLabels: [],
       scopes: [],
+      allScopes: false,
+      protectionsHold: null,
     });
   });
 

@@ -45,6 +45,10 @@ export interface BatchPullRequestView {
   labels: string[];
   hostLabels: { id: number; name: string; color: string; default: boolean }[];
   scopes: string[];
+  /** Touches every scope: checked alone (barrier). */
+  allScopes: boolean;
+  /** Why merge protections hold it (docs/merge-protections.md "The queue"); null when they do not. */
+  protectionsHold: string | null;
 }
 
 /** A batch (docs/api.md "Merge queue status", Batch). Times are epoch ms UTC, null when unknown. */
@@ -105,6 +109,8 @@ export function pullRequestView(ctx: Ctx, number: number): BatchPullRequestView 
     labels: [...p.labels],
     hostLabels: (p.hostLabels ?? []).map((l) => ({ ...l })),
     scopes: [...p.scopes],
+    allScopes: p.allScopes,
+    protectionsHold: p.protectionsHold ?? null,
   };
 }
 

@@ -6,7 +6,9 @@
  */
 import type { ForgePort, RepoName } from "../types.js";
 import { readBranchProtection } from "./branch-protection.js";
+import { addGithubNotes } from "./batch-notes.js";
 import { upsertOwnCheckRun } from "./check-run.js";
+import { upsertOwnDeployment } from "./deployment.js";
 import { createGithubAppClient, type GithubAppOptions, type GithubOctokit } from "./client.js";
 import { readConfig, readDefaultBranch, readTextFile } from "./contents.js";
 import { githubStatus, toForgeError } from "./errors.js";
@@ -95,6 +97,11 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
       inRepo(repo, `fast-forwarding ${branch}`, (gh, p) => fastForward(gh, p, branch, sha)),
     upsertCheckRun: (repo, input) =>
       inRepo(repo, `posting check run ${input.name}`, (gh, p) => upsertOwnCheckRun(gh, p, client.appId, input)),
+    upsertDeployment: (repo, input) =>
+      inRepo(repo, `posting deployment ${input.environment}`, (gh, p) =>
+        upsertOwnDeployment(gh, p, () => client.botLogin(repo), input),
+      ),
+    addNotes: (repo, input) => inRepo(repo, `adding notes to ${input.sha}`, (gh, p) => addGithubNotes(gh, p, input)),
     comment: (repo, number, body) =>
       inRepo(repo, `commenting on #${number}`, (gh, p) => postComment(gh, p, number, body)),
     findOwnComment: (repo, number, text) =>

@@ -6,6 +6,7 @@
 import { ForgeError, type CheckState, type ForgePort, type PullRequestSnapshot, type RepoName } from "../types.js";
 import { localForgeStore as store } from "../../store/index.js";
 import {
+  addNote,
   createSpeculativeBranch,
   fastForwardBranch,
   findBranchSha,
@@ -120,6 +121,11 @@ export function createLocalForgePort(core: ForgeCore, signals: CiSignals): Local
           checks: `speculative branch ${branch}`,
         });
         return after;
+      }),
+
+    addNotes: (repo, input) =>
+      write(repo, `adding notes to ${input.sha}`, async (ctx) => {
+        for (const ref of input.refs) await addNote(ctx.git, ref, input.sha, input.text, ctx.now);
       }),
 
     deleteBranch: async (repo, branch) => {

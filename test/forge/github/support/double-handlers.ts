@@ -4,6 +4,7 @@
  * double-tree-handlers.ts).
  */
 import type { Handler } from "./double-answers.js";
+import { deploymentHandlers } from "./double-deployment-handlers.js";
 import { gitHandlers } from "./double-git-handlers.js";
 import { pullHandlers } from "./double-pull-handlers.js";
 import { treeHandlers } from "./double-tree-handlers.js";
@@ -16,4 +17,5 @@ export const handlers: Record<string, Handler> = {
   ...pullHandlers,
   ...treeHandlers,
   ...workflowHandlers,
+  ...deploymentHandlers,
 };
