@@ -23,6 +23,23 @@ import type { DomainErrorKind } from "../contracts/index.js";
 // The events the forges report are the port's too (forge-events.ts).
 export type { ForgeEvent, ForgeEventSink } from "./forge-events.js";
 
+/** A repository the forge knows: its name as the forge spells it and its default branch. */
+export interface ForgeRepository {
+  fullName: RepoName;
+  defaultBranch: string;
+}
+
+/**
+ * The repositories a forge knows (docs/dashboard.md "Repositories"): the local forge's
+ * repositories, or those the GitHub App is installed on. Throws {@link ForgeError} and nothing else.
+ */
+export interface RepositoryDirectory {
+  /** Every repository, sorted by name (case-insensitively). */
+  list(): Promise<ForgeRepository[]>;
+  /** The repository named `fullName` (compared case-insensitively), or null. */
+  find(fullName: RepoName): Promise<ForgeRepository | null>;
+}
+
 /**
  * How a pull request is merged into its base (docs/local-forge.md "Merge methods", docs/github.md
  * §6); a batch may also use "merge-batch" (see ForgePort.mergePullRequests).

@@ -12,8 +12,9 @@ import {
   ciSlotsFromEnvironment,
   createForgeService,
   createLocalForge,
+  localRepositoryDirectory,
 } from "../forge/index.js";
-import type { ForgeEventSink, ForgePort } from "../forge/index.js";
+import type { ForgeEventSink, ForgePort, RepositoryDirectory } from "../forge/index.js";
 import type { PlatformTokenVerifier } from "../auth/index.js";
 import type { App, ServiceBinding } from "../gateway/index.js";
 import { pruneGithubDeliveries, type Pool } from "../store/index.js";
@@ -26,6 +27,8 @@ import { SettingsError, type Settings } from "./settings.js";
  */
 export interface ForgeWiring {
   forge: ForgePort;
+  /** The repositories the forge knows (ListRepositories); absent: those with queue state only. */
+  directory?: RepositoryDirectory;
   /** Extra services (ForgeService for the local forge). */
   bindings: ServiceBinding[];
   /** Extra routes (the GitHub webhook). */
@@ -64,6 +67,7 @@ export async function wireForge(settings: Settings, db: Pool, logger: Logger): P
     }
     return {
       forge: local,
+      directory: localRepositoryDirectory(db),
       bindings: [{ service: ForgeService, impl: createForgeService(local) } as ServiceBinding],
       routes: async () => {},
       setSink: (s) => void local.attachEventSink(s),

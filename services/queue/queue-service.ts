@@ -20,7 +20,7 @@ import {
   type EngineState,
 } from "../engine/index.js";
 import { storedRepositoryConfig, type QueueRunner } from "../runner/index.js";
-import type { ForgePort } from "../forge/index.js";
+import type { ForgePort, RepositoryDirectory } from "../forge/index.js";
 import { formatConfigError, queueRulesApiConfiguration, renderChecklist, type Configuration } from "../config/index.js";
 import { baseRefsInWindow, type ChangeFeed } from "../store/index.js";
 import { fullName, type RepoRequest } from "./caller.js";
@@ -34,6 +34,8 @@ import { queueStateSnapshots, type QueueStateReads } from "./state-snapshots.js"
 import { statusAnswers } from "./status-answers.js";
 import { autoSeconds, ruleApiConfig, runningSettings } from "./rule-config.js";
 import { queuedPullRequest, status, ts } from "./view-mapping.js";
+import { pullRequestSummary } from "./pull-summary.js";
+import { repositoryHandlers } from "./repositories.js";
 
 /**
  * What {@link createQueueService} needs besides the pause deps: the queue runner (writes), the
@@ -47,6 +49,8 @@ export interface QueueServiceDeps extends PauseDeps, Omit<FreezeDeps, "now"> {
   states?: QueueStateReads;
   /** The live streams' registry and change feed; without them WatchMergeQueue is not served. */
   live?: { registry: LiveRegistry; feed: ChangeFeed };
+  /** The repositories the forge knows (ListRepositories); without it, those with queue state only. */
+  directory?: RepositoryDirectory;
 }
 
 const DAY_MS = 86_400_000;
@@ -121,6 +125,15 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
     ...pauseHandlers(deps),
     ...freezes,
     ...flatFreezeHandlers(freezes, now),
+    ...repositoryHandlers({ db: deps.db, directory: deps.directory, now }),
+    async getPullRequestSummary(req) {
+      const repo = fullName(req);
+      const [s, config] = await Promise.all([state(req), configuration(repo).catch((e: Error) => e)]);
+      return pullRequestSummary(
+        { forge: readsOnce(deps.forge), repository: repo, state: s, config, now: new Date(now()) },
+        number(req.prNumber),
+      );
+    },
     async listMergeQueueBranches(req) {
       const s = await state(req);
       return { branches: s ? branchesWithQueue(s) : [] };

@@ -34,11 +34,18 @@ export {
   createFreeze,
   deleteFreeze,
   listFreezes,
+  listFreezesNotEnded,
   updateFreeze,
   type FreezeAttributes,
   type FreezeRow,
 } from "./scheduled-freezes.js";
 export { findToken, insertToken, listTokens, revokeToken, type TokenRow } from "./tokens.js";
+export {
+  queueOverviews,
+  repositoriesWithQueueState,
+  type BranchOverview,
+  type QueueOverview,
+} from "./repository-overview.js";
 export { deliverEvents, type DeliveryResult } from "./deliveries.js";
 export * from "./queue/index.js";
 export * as localForgeStore from "./local-forge/index.js";

@@ -4,7 +4,7 @@
 
 import type { GenExtension, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { extDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
-import type { FieldOptions, MessageOptions } from "@bufbuild/protobuf/wkt";
+import type { FieldOptions, MessageOptions, MethodOptions } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_descriptor } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file yardmaster/v1/common.proto.
  */
 export const file_yardmaster_v1_common: GenFile = /*@__PURE__*/
-  fileDesc("Chp5YXJkbWFzdGVyL3YxL2NvbW1vbi5wcm90bxINeWFyZG1hc3Rlci52MSL9AQoJRmllbGRSdWxlEhAKCG51bGxhYmxlGAEgASgIEhEKCW9taXR0YWJsZRgCIAEoCBIOCgZvbmVfb2YYAyADKAkSDgoGZm9ybWF0GAQgASgJEg8KB21pbl9sZW4YBSABKA0SDwoHbWF4X2xlbhgGIAEoDRIPCgdwYXR0ZXJuGAcgASgJEgsKA21pbhgIIAEoAxIPCgdoYXNfbWluGAkgASgIEhAKCHJlcXVpcmVkGAogASgIEhcKD2ludGVnZXJfb3JfdXVpZBgLIAEoCBILCgNtYXgYDCABKAMSDwoHaGFzX21heBgNIAEoCBIRCgltYXhfaXRlbXMYDiABKA06TwoFZmllbGQSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGLmOAyABKAsyGC55YXJkbWFzdGVyLnYxLkZpZWxkUnVsZVIFZmllbGQ6QAoKZXZlbnRfdHlwZRIfLmdvb2dsZS5wcm90b2J1Zi5NZXNzYWdlT3B0aW9ucxi6jgMgASgJUglldmVudFR5cGViBnByb3RvMw", [file_google_protobuf_descriptor]);
+  fileDesc("Chp5YXJkbWFzdGVyL3YxL2NvbW1vbi5wcm90bxINeWFyZG1hc3Rlci52MSL9AQoJRmllbGRSdWxlEhAKCG51bGxhYmxlGAEgASgIEhEKCW9taXR0YWJsZRgCIAEoCBIOCgZvbmVfb2YYAyADKAkSDgoGZm9ybWF0GAQgASgJEg8KB21pbl9sZW4YBSABKA0SDwoHbWF4X2xlbhgGIAEoDRIPCgdwYXR0ZXJuGAcgASgJEgsKA21pbhgIIAEoAxIPCgdoYXNfbWluGAkgASgIEhAKCHJlcXVpcmVkGAogASgIEhcKD2ludGVnZXJfb3JfdXVpZBgLIAEoCBILCgNtYXgYDCABKAMSDwoHaGFzX21heBgNIAEoCBIRCgltYXhfaXRlbXMYDiABKA06TwoFZmllbGQSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGLmOAyABKAsyGC55YXJkbWFzdGVyLnYxLkZpZWxkUnVsZVIFZmllbGQ6QAoKZXZlbnRfdHlwZRIfLmdvb2dsZS5wcm90b2J1Zi5NZXNzYWdlT3B0aW9ucxi6jgMgASgJUglldmVudFR5cGU6RQoNY2FsbGVyX3Njb3BlZBIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGLuOAyABKAhSDGNhbGxlclNjb3BlZGIGcHJvdG8z", [file_google_protobuf_descriptor]);
 
 /**
  * Rules a field's value must follow beyond its proto type. They are read from the descriptors at
@@ -138,4 +138,14 @@ export const field: GenExtension<FieldOptions, FieldRule> = /*@__PURE__*/
  */
 export const event_type: GenExtension<MessageOptions, string> = /*@__PURE__*/
   extDesc(file_yardmaster_v1_common, 1);
+
+/**
+ * The RPC's request names no repository, yet any authenticated caller may call it: its answer
+ * holds only what the caller reaches (docs/auth.md "Caller-scoped answers"). Without it, such
+ * an RPC is admin-only.
+ *
+ * @generated from extension: bool caller_scoped = 51003;
+ */
+export const caller_scoped: GenExtension<MethodOptions, boolean> = /*@__PURE__*/
+  extDesc(file_yardmaster_v1_common, 2);
 
