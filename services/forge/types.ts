@@ -274,7 +274,13 @@ export interface ForgePort extends WorkflowActionsPort {
   getBranchProtection(
     repo: RepoName,
     branch: string,
-  ): Promise<{ requiredChecks: string[]; requiredApprovals: number; requireConversationResolution: boolean }>;
+  ): Promise<{
+    requiredChecks: string[];
+    requiredApprovals: number;
+    requireConversationResolution: boolean;
+    /** What the rules come from, shown next to the injected conditions; absent: GitHub's branch protection. */
+    description?: string;
+  }>;
   /** The permission of a user on the repository (for commands_restrictions). */
   getPermission(repo: RepoName, login: string): Promise<Permission>;
 }
