@@ -55,7 +55,8 @@ export function explainBatch(batch: Batch, paused: boolean): string {
     }
     case "bisecting": {
       const subs = batch.subBatches.length;
-      return `Failed: ${checksText(batch.checks)}${failedText}. Bisecting: ${subs} sub-batch${subs === 1 ? "" : "es"} check prefixes of it to find the culprit.`;
+      const checking = subs === 1 ? "1 sub-batch checks a prefix" : `${subs} sub-batches check prefixes`;
+      return `Failed: ${checksText(batch.checks)}${failedText}. Bisecting: ${checking} of it to find the culprit.`;
     }
     case "waiting_for_previous_batches":
       return `Failed: ${checksText(batch.checks)}${failedText}. It waits for the batches it was checked on top of, then is resolved.`;

@@ -73,7 +73,7 @@ const DEQUEUE_CODES: Record<string, string> = {
   DROPPED_BY_BISECTION_ELIMINATION: "culprit, by elimination",
   BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS: "bisection gave up",
   PR_MANUALLY_DEQUEUED: "dequeued by hand",
-  PR_DEQUEUED: "queue conditions no longer met",
+  PR_DEQUEUED: "dequeued by the queue",
   PR_DEQUEUED_FROM_PARTITION: "left its partition",
   PR_MANUALLY_MERGED: "merged outside the queue",
   PULL_REQUEST_UPDATED: "updated while queued",

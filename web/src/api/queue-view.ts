@@ -10,6 +10,7 @@ import type {
   GetMergeQueueStatusResponse,
   ScheduledFreeze,
 } from "../../../gen/yardmaster/v1/queue_pb.js";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { activityLog, queue } from "./clients.js";
 import { merge, poll, streamOr, type Source } from "./live.js";
 
@@ -83,8 +84,10 @@ function streamed(repo: RepositoryRef, branch: string): Source<QueueView> {
       for await (const m of queue.watchMergeQueue({ ...repo, branch }, { signal }))
         if (m.status) yield { status: m.status };
     };
+    // From before the first read of the pause and freezes: a change made meanwhile is still seen.
+    const from = timestampFromDate(new Date());
     const pauses = async function* (): AsyncIterable<Change> {
-      for await (const _ of activityLog.watchLogs({ ...repo, eventType: PAUSE_EVENTS }, { signal }))
+      for await (const _ of activityLog.watchLogs({ ...repo, eventType: PAUSE_EVENTS, receivedFrom: from }, { signal }))
         yield { pause: true };
     };
     let holds = await holdsOf(repo, signal);

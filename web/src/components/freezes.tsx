@@ -8,14 +8,17 @@ import { useEffect, useState } from "preact/hooks";
 import type { ScheduledFreeze } from "../../../gen/yardmaster/v1/queue_pb.js";
 import { toDate, when } from "../format.js";
 
-/** The current time, re-rendering every `ms` milliseconds. */
+/**
+ * The current time, re-rendering every `ms` milliseconds too (a freeze starts or ends without an
+ * event); read at each render, so a freeze that just arrived is judged against the time it arrived.
+ */
 export function useNow(ms: number): number {
-  const [now, setNow] = useState(Date.now());
+  const [, setTick] = useState(0);
   useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), ms);
+    const t = setInterval(() => setTick((n) => n + 1), ms);
     return () => clearInterval(t);
   }, [ms]);
-  return now;
+  return Date.now();
 }
 
 const startOf = (f: ScheduledFreeze) => toDate(f.attributes?.start)?.getTime() ?? 0;

@@ -21,11 +21,15 @@ export function ErrorNote({ error }: { error: Error | undefined }) {
   );
 }
 
-/** "live" while the page's source answers, "reconnecting" while it is retried, "stopped" after a final refusal. */
-export function LiveBadge({ live, stopped = false }: { live: boolean; stopped?: boolean }) {
-  const text = live ? "live" : stopped ? "stopped" : "reconnecting";
+/**
+ * "live" while the page's source answers; "connecting" before its first answer; "reconnecting"
+ * while it is retried after an error; "stopped" after a refusal that trying again cannot change.
+ */
+export function LiveBadge(props: { live: boolean; stopped?: boolean; error?: Error | undefined }) {
+  const { live, stopped = false, error } = props;
+  const text = live ? "live" : stopped ? "stopped" : error ? "reconnecting" : "connecting";
   return (
-    <span class={`badge ${live ? "ok" : stopped ? "bad" : "warn"}`} data-testid="live">
+    <span class={`badge ${live ? "ok" : stopped ? "bad" : error ? "warn" : "idle"}`} data-testid="live">
       {text}
     </span>
   );

@@ -91,7 +91,7 @@ export function BatchPage({ repo, id, pull }: { repo: RepositoryRef; id: string;
   return (
     <>
       <h1>
-        {name} <LiveBadge live={live} stopped={stopped} />
+        {name} <LiveBadge live={live} stopped={stopped} error={error} />
       </h1>
       <ErrorNote error={error} />
       {value?.live ? (

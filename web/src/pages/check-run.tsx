@@ -32,7 +32,7 @@ export function CheckRunPage({ repo, id }: { repo: RepositoryRef; id: bigint }) 
     <>
       <h1>
         <span>{value ? value.name : `Check run ${id}`}</span>{" "}
-        {value && !value.completedAt && <LiveBadge live={live} stopped={stopped} />}
+        {value && !value.completedAt && <LiveBadge live={live} stopped={stopped} error={error} />}
       </h1>
       <ErrorNote error={error} />
       {value && (

@@ -45,7 +45,7 @@ export function LogsPage({ repo, url }: { repo: RepositoryRef; url: URL }) {
   ]);
   return (
     <>
-      <h1>Activity log {tail && !filters.cursor && <LiveBadge live={live} />}</h1>
+      <h1>Activity log {tail && !filters.cursor && <LiveBadge live={live} error={error} />}</h1>
       <div class="toolbar">
         <label>
           Window{" "}

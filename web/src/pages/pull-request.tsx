@@ -4,12 +4,14 @@
  * estimated merge, its batch's checks), the queue and merge conditions of its rule as checklists,
  * the queue controls (queue again under a rule, dequeue), and its timeline from the activity log
  * (the last 30 days, newest first, event types in words), read again on each of its events.
+ * Live from WatchLogs of the pull request.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { GetQueuedPullRequestResponse, PullRequestSummary } from "../../../gen/yardmaster/v1/queue_pb.js";
 import { activityLog, queue } from "../api/clients.js";
-import { reloadOn, useLive } from "../api/live.js";
+import { poll, streamOr, useLive, type Source } from "../api/live.js";
+import type { Event } from "../../../gen/yardmaster/v1/events_pb.js";
 import type { RepositoryRef } from "../api/queue-view.js";
 import { CheckList } from "../components/checks.js";
 import { Conditions } from "../components/conditions.js";
@@ -118,16 +120,41 @@ function ConditionsOf({ s }: { s: PullRequestSummary }) {
   );
 }
 
+type PullView = Awaited<ReturnType<typeof load>>;
+
+/** Newest first (the timeline's order), no duplicate. */
+const newestFirst = (events: Event[]) =>
+  [...new Map(events.map((e) => [e.id, e])).values()].sort((a, b) => (b.id > a.id ? 1 : b.id < a.id ? -1 : 0));
+
+/**
+ * The page's snapshots: loaded, then loaded again on each of the pull request's events, the event
+ * itself added to the timeline (the listing ends where the log has settled, 2 s back, so an event
+ * that just happened would be missing from it); polled without streams.
+ */
+function pullSource(repo: RepositoryRef, number: bigint): Source<PullView> {
+  return streamOr(
+    async function* (signal) {
+      const from = timestampFromDate(new Date());
+      const streamed: Event[] = [];
+      const withStreamed = (v: PullView) => ({ ...v, timeline: newestFirst([...streamed, ...v.timeline]) });
+      const events = activityLog.watchLogs({ ...repo, pullRequest: [number], receivedFrom: from }, { signal });
+      yield withStreamed(await load(repo, number, signal));
+      for await (const m of events) {
+        if (m.event) streamed.push(m.event);
+        yield withStreamed(await load(repo, number, signal));
+      }
+    },
+    poll((signal) => load(repo, number, signal), 2000),
+  );
+}
+
 /** Pull request `number` of `repo`. */
 export function PullRequestPage({ repo, number }: { repo: RepositoryRef; number: bigint }) {
-  const { value, error, live, stopped, refresh } = useLive(
-    reloadOn(
-      (signal) => load(repo, number, signal),
-      (signal) => activityLog.watchLogs({ ...repo, pullRequest: [number] }, { signal }),
-      2000,
-    ),
-    [repo.owner, repo.repository, number],
-  );
+  const { value, error, live, stopped, refresh } = useLive(pullSource(repo, number), [
+    repo.owner,
+    repo.repository,
+    number,
+  ]);
   if (isNotFound(error)) return <NotFound what={`${repo.owner}/${repo.repository} has no pull request #${number}.`} />;
   const s = value?.summary;
   return (
@@ -136,7 +163,7 @@ export function PullRequestPage({ repo, number }: { repo: RepositoryRef; number:
         <span>
           #{String(number)} {s?.title}
         </span>{" "}
-        <LiveBadge live={live} stopped={stopped} />
+        <LiveBadge live={live} stopped={stopped} error={error} />
       </h1>
       <ErrorNote error={error} />
       {value && s && (

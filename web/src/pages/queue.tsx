@@ -88,7 +88,7 @@ export function QueuePage({ repo, branch }: { repo: RepositoryRef; branch: strin
   return (
     <>
       <h1>
-        Queue of {branch} <LiveBadge live={live} stopped={stopped} />
+        Queue of {branch} <LiveBadge live={live} stopped={stopped} error={error} />
       </h1>
       <ErrorNote error={error} />
       {view && (

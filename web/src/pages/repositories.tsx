@@ -63,7 +63,7 @@ export function Repositories() {
   return (
     <>
       <h1>
-        Repositories <LiveBadge live={live} stopped={stopped} />
+        Repositories <LiveBadge live={live} stopped={stopped} error={error} />
       </h1>
       <ErrorNote error={error} />
       {value && value.repositories.length === 0 && (

@@ -184,7 +184,7 @@ export function StatisticsPage({ repo, url }: { repo: RepositoryRef; url: URL })
   return (
     <>
       <h1>
-        Statistics <LiveBadge live={live} stopped={stopped} />
+        Statistics <LiveBadge live={live} stopped={stopped} error={error} />
       </h1>
       <div class="toolbar">
         <label>
