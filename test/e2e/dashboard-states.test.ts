@@ -226,7 +226,7 @@ describe("small screens and long names", () => {
       await page.getByRole("heading", { name: heading }).first().waitFor();
       for (const link of await page.locator("header a, header button").all()) {
         const box = (await link.boundingBox())!;
-        expect([box.x >= 0, box.x + box.width <= 400], await link.innerText()).toEqual([true, true]);
+        expect([box.x >= 0, box.x + box.width <= 400], (await link.textContent()) ?? "").toEqual([true, true]);
       }
       expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(400);
     }
