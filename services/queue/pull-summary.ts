@@ -1,5 +1,5 @@
 /**
- * GetPullRequestSummary (docs/dashboard.md "Pull request"): a pull request as its page shows it,
+ * GetPullRequestSummary (docs/dashboard.md "Pages"): a pull request as its page shows it,
  * queued or not: the forge's facts (title, author, state) and the queue and merge conditions of
  * its queue rule evaluated now (docs/conditions.md "API form"). The rule is its own while queued;
  * otherwise the one `@yardmaster queue` would choose now (the first whose queue conditions match,

@@ -1,5 +1,5 @@
 /**
- * Where a link of the forge leads on the dashboard (docs/dashboard.md "Links"): the local forge
+ * Where a link of the forge leads on the dashboard (docs/dashboard.md "Every state explained"): the local forge
  * names its pull requests and CI runs `local-forge://owner/name/pull/N` and
  * `local-forge://owner/name/check-runs/ID` (docs/local-forge.md), which the dashboard opens as its
  * own pages; a GitHub link (a check run's page, its CI's details URL) stays as it is.

@@ -1408,7 +1408,7 @@ export const ForgeService: GenService<{
   },
   /**
    * One check run with its whole captured output (the local CI's run log, docs/local-forge.md
-   * "CI runner"): the page a local CI check run's link opens (docs/dashboard.md "Check run").
+   * "CI runner"): the page a local CI check run's link opens (docs/dashboard.md "Pages").
    * Readable by any caller that reaches the repository. NOT_FOUND (404) for an unknown repository
    * or check run.
    *

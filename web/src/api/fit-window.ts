@@ -1,5 +1,5 @@
 /**
- * A window fitted to the events (docs/dashboard.md "Activity log", "Statistics"): the pages that
+ * A window fitted to the events (docs/dashboard.md "Pages", "Statistics"): the pages that
  * draw the log over time default to the span that holds its events rather than a fixed day, so a
  * run of a minute fills the chart instead of one bar of it. Found with AggregateLogs: from the
  * start of the first histogram bucket holding an event of the last {@link FIT_SEARCH_MS} to the

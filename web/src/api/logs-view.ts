@@ -1,5 +1,5 @@
 /**
- * The activity-log page's snapshot (docs/dashboard.md "Activity log"): aggregates (total,
+ * The activity-log page's snapshot (docs/dashboard.md "Pages"): aggregates (total,
  * histogram, facets) and one page of events for the filters in the page's URL, plus a count per
  * base ref (AggregateLogs has no base-ref facet: each base ref of ListQueueBaseRefs is counted
  * with its own filter). The newest page is the live tail: events from WatchLogs are added to it

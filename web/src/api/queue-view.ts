@@ -1,5 +1,5 @@
 /**
- * The queue page's snapshot (docs/dashboard.md "Queue"): the branch's merge-queue status, the
+ * The queue page's snapshot (docs/dashboard.md "Pages"): the branch's merge-queue status, the
  * position and estimated merge time of every queued pull request (ListQueues), the pause and the
  * scheduled freezes. Live from WatchMergeQueue (a new status on every committed change) and
  * WatchLogs of the pause and freeze events (queue.pause.*, scheduled_freeze.*: neither is part of

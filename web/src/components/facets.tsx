@@ -1,5 +1,5 @@
 /**
- * The facets of the log window as filters (docs/dashboard.md "Activity log"): one fieldset per
+ * The facets of the log window as filters (docs/dashboard.md "Pages"): one fieldset per
  * facet, one checkbox per value with its count; checking one adds the value to the page's URL
  * query (the REST filter of the same name), so the view is shareable and the back button works.
  */

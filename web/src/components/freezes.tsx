@@ -1,5 +1,5 @@
 /**
- * Scheduled freezes on the queue page (docs/scheduled-freeze.md, docs/dashboard.md "Queue"): a
+ * Scheduled freezes on the queue page (docs/scheduled-freeze.md, docs/dashboard.md "Pages"): a
  * banner while one is in force (checks go on, matching pull requests do not merge until it ends),
  * and the list of those not ended yet. Whether a freeze is in force is read against the clock,
  * which ticks, so a freeze's start and end show without an event.

@@ -1,5 +1,5 @@
 /**
- * The recently merged and removed pull requests of a branch (docs/dashboard.md "Queue"): its last
+ * The recently merged and removed pull requests of a branch (docs/dashboard.md "Pages"): its last
  * `action.queue.leave` events (the last 7 days, newest first), each with its result in words, the
  * sentence of its reason, its time in queue and a link to its batch; each new leave added as
  * WatchLogs streams it, polled without streams.

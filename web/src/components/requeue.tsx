@@ -1,5 +1,5 @@
 /**
- * Queue, requeue and priority from the pull request page (docs/dashboard.md "Pull request"): the
+ * Queue, requeue and priority from the pull request page (docs/dashboard.md "Pages"): the
  * same request as the `@yardmaster queue [rule]` and `@yardmaster requeue [rule]` comments
  * (EnqueuePullRequest, through the API). A pull request's place in the queue follows its
  * effective priority, the rank of its queue rule with the priority its priority rules give it

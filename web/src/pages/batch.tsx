@@ -1,5 +1,5 @@
 /**
- * A batch (docs/dashboard.md "Batch"), reached from a queue page or from a pull request that left
+ * A batch (docs/dashboard.md "Pages"), reached from a queue page or from a pull request that left
  * (its leave names its batch): while the batch is in the queue, its card as the queue page shows
  * it, live; afterwards, its story from the activity log — the events of the pull request it was
  * reached from that name this batch (its checks' starts and ends with the checks that failed and

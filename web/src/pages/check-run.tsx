@@ -1,5 +1,5 @@
 /**
- * A check run's log (docs/dashboard.md "Check run"), where a local CI check's link leads
+ * A check run's log (docs/dashboard.md "Pages"), where a local CI check's link leads
  * (`local-forge://owner/name/check-runs/ID`): its name, state, commit, times and the captured
  * output (ForgeService.GetCheckRunLog), read again every {@link LOG_POLL_MS} until it concludes.
  */

@@ -1,5 +1,5 @@
 /**
- * The activity log (docs/dashboard.md "Activity log"): the window's histogram, the facets as
+ * The activity log (docs/dashboard.md "Pages"): the window's histogram, the facets as
  * filters with their counts, pages of events (newest first, keyset pages through the Link
  * header's cursors) and a live tail (the newest page and the counts follow the log).
  */

@@ -1,5 +1,5 @@
 /**
- * A pull request (docs/dashboard.md "Pull request"): its title, author and state
+ * A pull request (docs/dashboard.md "Pages"): its title, author and state
  * (GetPullRequestSummary), its place in the queue while queued (position, queue rule, priority,
  * estimated merge, its batch's checks), the queue and merge conditions of its rule as checklists,
  * the queue controls (queue again under a rule, dequeue), and its timeline from the activity log

@@ -1,5 +1,5 @@
 /**
- * A branch's queue (docs/dashboard.md "Queue"): the pause banner and controls, the freeze banner,
+ * A branch's queue (docs/dashboard.md "Pages"): the pause banner and controls, the freeze banner,
  * the train of batches (each state explained), the pull requests waiting for a batch with their
  * position and estimate, the recently merged and removed pull requests, the scheduled freezes and
  * the scopes' lanes. Everything follows the live snapshot of {@link queueView}.
