@@ -6,7 +6,12 @@
  */
 import type { Logger } from "pino";
 import { ForgeService } from "../../gen/yardmaster/v1/forge_pb.js";
-import { createGithubForge, createGithubTokenVerifier, registerGithubWebhook } from "../forge/index.js";
+import {
+  createGithubForge,
+  createGithubRepositoryDirectory,
+  createGithubTokenVerifier,
+  registerGithubWebhook,
+} from "../forge/index.js";
 import {
   ciLeaseFromEnvironment,
   ciSlotsFromEnvironment,
@@ -95,6 +100,7 @@ export async function wireForge(settings: Settings, db: Pool, logger: Logger): P
   prune.unref();
   return {
     forge: createGithubForge({ appId: appId!, privateKey: privateKey!, log }),
+    directory: createGithubRepositoryDirectory({ appId: appId!, privateKey: privateKey!, log }),
     bindings: [],
     routes: (app) => registerGithubWebhook(app as never, { secret: webhookSecret!, pool: db, sink: deliver, log }),
     platform: githubTokenVerifier(logger),
