@@ -1,6 +1,6 @@
 /**
  * The repositories the GitHub App is installed on, as a {@link RepositoryDirectory}
- * (docs/github.md "Repositories", in "GitHub tokens as API credentials"): `GET /app/installations` with the App's JWT, then
+ * (docs/github.md "Repositories"): `GET /app/installations` with the App's JWT, then
  * `GET /installation/repositories` with each installation's token (both paginated, 100 a page).
  * The list is kept {@link DIRECTORY_TTL_MS}: installations change rarely, and the dashboard asks
  * every few seconds. A failure is a ForgeError (errors.ts), and the list last read is kept.
