@@ -68,7 +68,7 @@ describe("the dashboard, live on a replayed repository", () => {
   it("shows batches appear on the queue page, then its pull requests merge, without a reload", async () => {
     // The branch appears on the first page when its queue does (WatchMergeQueue), then one click.
     await page.getByRole("link", { name: "main", exact: true }).waitFor({ timeout: 120_000 });
-    await screenshot(page, "repositories");
+    await screenshot(page, "repositories-replay");
     await clickThrough(page, "main", /^Queue of main/);
     await page.getByTestId("batch").first().waitFor({ timeout: 120_000 });
     const shown = (await page.getByTestId("batch-pr").getByRole("link").allInnerTexts()).map((t) => Number(t.slice(1)));
@@ -79,7 +79,7 @@ describe("the dashboard, live on a replayed repository", () => {
     await clickThrough(page, `#${shown[0]}`, new RegExp(`^#${shown[0]} `));
     await page.getByRole("heading", { name: "Timeline" }).waitFor();
     await page.getByTestId("event").first().waitFor();
-    await screenshot(page, "pull-request");
+    await screenshot(page, "pull-request-queued");
     await page.goBack();
     await page.getByRole("heading", { name: /^Queue of main/ }).waitFor();
 

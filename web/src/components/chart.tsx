@@ -22,8 +22,10 @@ export function Chart(props: {
   series: ChartSeries[];
   format: (v: number) => string;
   caption: string;
-  /** The values are counts: the axis ticks whole numbers only. */
+  /** The values are counts: the axis ticks whole numbers only, from 0. */
   integer?: boolean;
+  /** The values are rates (0-1): the axis runs from 0 to 1. */
+  rate?: boolean;
 }) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
@@ -39,7 +41,15 @@ export function Chart(props: {
         height: 180,
         legend: { show: true },
         cursor: { drag: { x: false, y: false } },
-        scales: { x: { time: true } },
+        scales: {
+          x: { time: true },
+          // Counts and rates start at 0 (an empty chart is not drawn from 0 to 100).
+          y: props.rate
+            ? { range: [0, 1] }
+            : props.integer
+              ? { range: (_u: uPlot, _min: number, max: number) => [0, Math.max(1, Math.ceil(max))] }
+              : {},
+        },
         series: [
           {},
           ...props.series.map((s) => ({

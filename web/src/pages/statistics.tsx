@@ -2,8 +2,9 @@
  * The statistics of a repository's queue (docs/dashboard.md "Statistics"): for one base branch or
  * all, over a chosen window, the figures ClickHouse computes from the activity log
  * (GetQueueStatistics, docs/activity-log.md "Queue statistics") — the window's totals (merges per
- * hour among them), then per bucket: time in queue p50/p90, merges, queue depth, CI runs and CI time per merge,
- * failure and flake rates, bisections — and the removals by dequeue code. Live: read again at most
+ * hour among them), then per bucket time in queue p50/p90, merges, queue depth and bisections, and
+ * since the window's start (sums of the buckets' counts) CI runs and CI time per merge and the
+ * failure and flake rates — and the removals by dequeue code. Live: read again at most
  * every {@link STATS_MIN_MS} while queue events arrive (WatchLogs), polled without streams. The
  * branch and window are in the URL (`branch`, `hours`).
  */
@@ -82,6 +83,28 @@ function Totals({ s }: { s: QueueStatistics }) {
   );
 }
 
+/**
+ * A ratio since the window's start, at the end of each bucket: the sums of `top` and `bottom` over
+ * the buckets so far (null while `bottom` is 0). A ratio per bucket means little when buckets are
+ * seconds long (a run starts in one, its merge lands in another); this one converges to the
+ * window's figure.
+ */
+function soFar(
+  r: GetQueueStatisticsResponse,
+  top: (s: QueueStatistics) => number,
+  bottom: (s: QueueStatistics) => number,
+) {
+  let t = 0;
+  let b = 0;
+  return r.buckets.map((x) => {
+    if (x.statistics) {
+      t += top(x.statistics);
+      b += bottom(x.statistics);
+    }
+    return b === 0 ? null : t / b;
+  });
+}
+
 /** One chart per figure, over the buckets. */
 function Charts({ r }: { r: GetQueueStatisticsResponse }) {
   const xs = r.buckets.map((b) => Number(b.start?.seconds ?? 0));
@@ -90,6 +113,8 @@ function Charts({ r }: { r: GetQueueStatisticsResponse }) {
       const v = b.statistics ? f(b.statistics) : undefined;
       return v === undefined || v === null ? null : v;
     });
+  const merges = (s: QueueStatistics) => num(s.merges);
+  const concluded = (s: QueueStatistics) => num(s.concludedRuns);
   const minutes = (v: number) =>
     v < 90 ? `${v.toFixed(0)} s` : v < 5400 ? `${(v / 60).toFixed(v < 600 ? 1 : 0)} min` : `${(v / 3600).toFixed(1)} h`;
   const interval = seconds(Number(r.intervalSizeSeconds));
@@ -128,24 +153,25 @@ function Charts({ r }: { r: GetQueueStatisticsResponse }) {
         title="CI runs per merge"
         xs={xs}
         format={(v) => v.toFixed(2)}
-        caption={`CI runs started per pull request merged, per ${interval}.`}
-        series={[{ label: "runs per merge", values: of((s) => s.ciRunsPerMerge), color: "#8250df" }]}
+        caption="CI runs started per pull request merged, since the window's start."
+        series={[{ label: "runs per merge", values: soFar(r, (s) => num(s.ciRuns), merges), color: "#8250df" }]}
       />
       <Chart
         title="CI time per merge"
         xs={xs}
         format={minutes}
-        caption={`CI time of the runs that ended, per pull request merged, per ${interval}.`}
-        series={[{ label: "CI time per merge", values: of((s) => s.ciSecondsPerMerge), color: "#8250df" }]}
+        caption="CI time of the runs that ended per pull request merged, since the window's start."
+        series={[{ label: "CI time per merge", values: soFar(r, (s) => s.ciSeconds, merges), color: "#8250df" }]}
       />
       <Chart
         title="Failure and flake rates"
         xs={xs}
+        rate
         format={(v) => `${(v * 100).toFixed(0)}%`}
-        caption={`Of the runs that concluded, those that failed and those that failed without a culprit, per ${interval}.`}
+        caption="Of the runs that concluded since the window's start, those that failed, and those that failed without a culprit."
         series={[
-          { label: "failure rate", values: of((s) => s.failureRate), color: "#cf222e" },
-          { label: "flake rate", values: of((s) => s.flakeRate), color: "#9a6700" },
+          { label: "failure rate", values: soFar(r, (s) => num(s.failedRuns), concluded), color: "#cf222e" },
+          { label: "flake rate", values: soFar(r, (s) => num(s.flakyRuns), concluded), color: "#9a6700" },
         ]}
       />
       <Chart
