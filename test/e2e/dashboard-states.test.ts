@@ -12,6 +12,9 @@
  *   queueing it again under another rule; no estimate while paused; a scheduled freeze's banner;
  * - at 400 px wide, the header and the pages fit the screen; facet names never overflow.
  */
+import { mkdtemp, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ReplayReport } from "../../services/main/replay/index.js";
@@ -20,6 +23,17 @@ import { runCli } from "../support/cli.js";
 import { goInPage, heldRepository, issueToken, revokeToken } from "../support/dashboard-world.js";
 import { eventually } from "../support/eventually.js";
 import { ROOT, startServerProcess, type ServerProcess } from "../support/server-process.js";
+
+/** The replay's configuration: batches of exactly 4, so the one holding the broken pull request is bisected. */
+const BISECT_CONFIG = `queue_rules:
+  - name: replay
+    batch_size: 4
+    batch_max_wait_time: 60 s
+    branch_protection_injection_mode: merge
+    merge_method: merge
+merge_queue:
+  max_parallel_checks: 2
+`;
 
 let server: ServerProcess;
 let browser: Browser;
@@ -97,30 +111,20 @@ describe("a failing batch, bisected", () => {
   let report: ReplayReport;
 
   it("shows the bisecting batch's failed check, linked to the local CI's log, never 0 of 0", async () => {
+    // Batches of exactly 4 (a lone batch waits a minute for company): the first one, holding the
+    // broken pull request, is bisected whatever the machine's speed.
+    const config = path.join(await mkdtemp(path.join(os.tmpdir(), "ym-e2e-bisect-")), "yardmaster.yml");
+    await writeFile(config, BISECT_CONFIG);
+    const args = ["--limit", "4", "--break", "2", "--ci", "sleep 8", "--speed", "1e9", "--config", config];
     const replay = runCli(
-      [
-        "replay",
-        "--json",
-        "--from",
-        ROOT,
-        "--repo",
-        "demo/bisect",
-        "--limit",
-        "6",
-        "--break",
-        "2",
-        "--ci",
-        "sleep 8",
-        "--speed",
-        "1e9",
-      ],
+      ["replay", "--json", "--from", ROOT, "--repo", "demo/bisect", ...args],
       server.cliEnv,
       300_000,
     );
     await page.locator('tr[data-name="demo/bisect"]').getByRole("link", { name: "main", exact: true }).click();
     await page.getByRole("heading", { name: /^Queue of main/ }).waitFor();
     const bisecting = page.locator('[data-testid="batch"][data-status="bisecting"]').first();
-    await bisecting.waitFor({ timeout: 120_000 });
+    await bisecting.waitFor({ timeout: 180_000 });
     const explained = await bisecting.getByTestId("batch-explanation").first().textContent();
     expect(explained).toMatch(
       /^Failed: 0 of 1 check passed \(replay failed\)\. Bisecting: (1 sub-batch checks a prefix|\d+ sub-batches check prefixes) of it/,

@@ -120,7 +120,10 @@ afterAll(async () => {
 });
 
 describe("mergify queue status", () => {
-  it("decodes the status with an estimated_merge_at on the running batch's and the waiting pull request", async () => {
+  it("decodes the status; a batch running past the typical CI, and what waits behind it, has no ETA (null)", async () => {
+    // The slow checks (25 s) run longer than the fast ones that set the typical duration (about a
+    // second): nobody knows when they end, so the status gives no estimate rather than "now"
+    // (docs/merge-queue.md "Estimates"), and both clients decode the null.
     const view = await eventually(async () => {
       const res = await client.get(statusPath(REPO, "main"));
       expect(res.status).toBe(200);
@@ -128,14 +131,11 @@ describe("mergify queue status", () => {
       PyQueueStatusResponse.parse(res.json);
       expect(v.batches?.map((b) => b.status.code)).toEqual(["running", "running"]);
       expect(v.waiting_pull_requests?.map((p) => p.number)).toEqual([waiting]);
+      expect(v.batches![0]!.pull_requests![0]!.estimated_merge_at ?? null).toBeNull();
       return v;
     }, 60_000);
-    const running = view.batches![0]!.pull_requests![0]!;
-    expect(running.number).toBe(slow);
-    expect(Date.parse(running.estimated_merge_at!)).toBeGreaterThan(Date.now() - 60_000);
-    expect(Date.parse(view.waiting_pull_requests![0]!.estimated_merge_at!)).toBeGreaterThanOrEqual(
-      Date.parse(running.estimated_merge_at!),
-    );
+    expect(view.batches![0]!.pull_requests![0]!.number).toBe(slow);
+    expect(view.waiting_pull_requests![0]!.estimated_merge_at ?? null).toBeNull();
     expect(view.pause ?? null).toBeNull();
   });
 

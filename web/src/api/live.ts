@@ -205,3 +205,23 @@ export function reloadThrottled<T>(
     poll(load, pollMs),
   );
 }
+
+/** The most WatchLogs streams from the past, less a margin for clocks (docs/api.md "Streams": one day). */
+const WATCH_BACK_MS = 23 * 3_600_000;
+
+/**
+ * Where a WatchLogs that follows a listing starts. The listing ends where the log has settled (a
+ * few seconds back, more while the relay lags behind), so a stream opened at "now" would miss the
+ * events between the two: it starts at the newest listed event instead (inclusive, so the caller
+ * drops what it already has by id), or, when nothing was listed, at the listing's window start
+ * (`windowFrom`), not further back than the stream allows. `receivedAt` values are those of the
+ * listed events; `now` is epoch milliseconds.
+ */
+export function tailStart(
+  receivedAt: ({ seconds: bigint; nanos: number } | undefined)[],
+  windowFrom: Date,
+  now = Date.now(),
+): Date {
+  const newest = receivedAt.reduce((m, t) => (t ? Math.max(m, Number(t.seconds) * 1000 + t.nanos / 1e6) : m), 0);
+  return new Date(Math.max(newest, windowFrom.getTime(), now - WATCH_BACK_MS));
+}

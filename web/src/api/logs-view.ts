@@ -11,7 +11,7 @@ import type { AggregateLogsResponse } from "../../../gen/yardmaster/v1/activity_
 import { Outcome, type Event } from "../../../gen/yardmaster/v1/events_pb.js";
 import { activityLog, queue } from "./clients.js";
 import { fitWindow, type FittedWindow } from "./fit-window.js";
-import { merge, poll, sleep, streamOr, type Source } from "./live.js";
+import { merge, poll, sleep, streamOr, tailStart, type Source } from "./live.js";
 import type { RepositoryRef } from "./queue-view.js";
 
 /** The filters of the page, as its URL's query spells them (the names of the REST query). */
@@ -141,7 +141,6 @@ type Tick = { event: Event } | { tick: true };
 /** The newest page, then the same with each streamed event; counts read again while events come. */
 function streamed(repo: RepositoryRef, filters: LogFilters): Source<LogsView> {
   return async function* (signal) {
-    const from = new Date();
     let window = await windowOf(repo, filters, signal);
     let view = await load(repo, filters, window, signal);
     let loadedAt = Date.now();
@@ -150,6 +149,11 @@ function streamed(repo: RepositoryRef, filters: LogFilters): Source<LogsView> {
     yield view;
     const req = filterFields(repo, filters);
     const events = async function* (): AsyncIterable<Tick> {
+      // From the newest listed event on: the listing ends where the log has settled (tailStart).
+      const from = tailStart(
+        view.events.map((e) => e.receivedAt),
+        window.from,
+      );
       for await (const m of activityLog.watchLogs({ ...req, receivedFrom: timestampFromDate(from) }, { signal }))
         if (m.event) yield { event: m.event };
     };

@@ -7,7 +7,7 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { Event } from "../../../gen/yardmaster/v1/events_pb.js";
 import { activityLog } from "../api/clients.js";
-import { poll, streamOr, useLive, type Source } from "../api/live.js";
+import { poll, streamOr, tailStart, useLive, type Source } from "../api/live.js";
 import type { RepositoryRef } from "../api/queue-view.js";
 import { duration, toDate, when } from "../format.js";
 import { Link, paths } from "../router.js";
@@ -16,6 +16,8 @@ import { ErrorNote, StateBadge } from "./status.js";
 
 /** Leaves shown. */
 export const HISTORY_SIZE = 15;
+/** How far back they are read, in milliseconds (7 days). */
+const HISTORY_MS = 7 * 86_400_000;
 const LEAVE = ["action.queue.leave"];
 
 /** Removals that are the queue's verdict on the pull request's CI (shown as failures; the others neutral). */
@@ -66,8 +68,8 @@ const newest = (events: Event[]) =>
     .slice(0, HISTORY_SIZE);
 
 /**
- * The last leaves, then the same with each leave streamed (the listing ends where the log has
- * settled, 2 s back: a leave streamed meanwhile is added as it comes, not read again).
+ * The last leaves, then the same with each leave streamed from the newest listed one on (the
+ * listing ends where the log has settled: live.ts `tailStart`), added as it comes.
  */
 function historySource(repo: RepositoryRef, branch: string): Source<Event[]> {
   const load = async (signal: AbortSignal) =>
@@ -78,16 +80,21 @@ function historySource(repo: RepositoryRef, branch: string): Source<Event[]> {
           eventType: LEAVE,
           baseRef: branch,
           perPage: HISTORY_SIZE,
-          receivedFrom: timestampFromDate(new Date(Date.now() - 7 * 86_400_000)),
+          receivedFrom: timestampFromDate(new Date(Date.now() - HISTORY_MS)),
         },
         { signal },
       )
     ).events;
   return streamOr(
     async function* (signal) {
-      const from = timestampFromDate(new Date());
       let shown = await load(signal);
       yield shown;
+      const from = timestampFromDate(
+        tailStart(
+          shown.map((e) => e.receivedAt),
+          new Date(Date.now() - HISTORY_MS),
+        ),
+      );
       for await (const m of activityLog.watchLogs(
         { ...repo, eventType: LEAVE, baseRef: branch, receivedFrom: from },
         { signal },

@@ -10,7 +10,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { GetQueuedPullRequestResponse, PullRequestSummary } from "../../../gen/yardmaster/v1/queue_pb.js";
 import { activityLog, queue } from "../api/clients.js";
-import { poll, streamOr, useLive, type Source } from "../api/live.js";
+import { poll, streamOr, tailStart, useLive, type Source } from "../api/live.js";
 import type { Event } from "../../../gen/yardmaster/v1/events_pb.js";
 import type { RepositoryRef } from "../api/queue-view.js";
 import { CheckList } from "../components/checks.js";
@@ -127,18 +127,24 @@ const newestFirst = (events: Event[]) =>
   [...new Map(events.map((e) => [e.id, e])).values()].sort((a, b) => (b.id > a.id ? 1 : b.id < a.id ? -1 : 0));
 
 /**
- * The page's snapshots: loaded, then loaded again on each of the pull request's events, the event
- * itself added to the timeline (the listing ends where the log has settled, 2 s back, so an event
- * that just happened would be missing from it); polled without streams.
+ * The page's snapshots: loaded, then loaded again on each of the pull request's events, streamed
+ * from the newest listed one on (the listing ends where the log has settled: live.ts
+ * `tailStart`), each added to the timeline; polled without streams.
  */
 function pullSource(repo: RepositoryRef, number: bigint): Source<PullView> {
   return streamOr(
     async function* (signal) {
-      const from = timestampFromDate(new Date());
       const streamed: Event[] = [];
       const withStreamed = (v: PullView) => ({ ...v, timeline: newestFirst([...streamed, ...v.timeline]) });
+      const first = await load(repo, number, signal);
+      yield first;
+      const from = timestampFromDate(
+        tailStart(
+          first.timeline.map((e) => e.receivedAt),
+          new Date(Date.now() - TIMELINE_DAYS * 86_400_000),
+        ),
+      );
       const events = activityLog.watchLogs({ ...repo, pullRequest: [number], receivedFrom: from }, { signal });
-      yield withStreamed(await load(repo, number, signal));
       for await (const m of events) {
         if (m.event) streamed.push(m.event);
         yield withStreamed(await load(repo, number, signal));
