@@ -121,7 +121,10 @@ describe("a failing batch, bisected", () => {
       server.cliEnv,
       300_000,
     );
-    await page.locator('tr[data-name="demo/bisect"]').getByRole("link", { name: "main", exact: true }).click();
+    // The home reads the list every 5 s: the repository shows once the replay created it.
+    const main = page.locator('tr[data-name="demo/bisect"]').getByRole("link", { name: "main", exact: true });
+    await main.waitFor({ timeout: 120_000 });
+    await main.click();
     await page.getByRole("heading", { name: /^Queue of main/ }).waitFor();
     const bisecting = page.locator('[data-testid="batch"][data-status="bisecting"]').first();
     await bisecting.waitFor({ timeout: 180_000 });
