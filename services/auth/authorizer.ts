@@ -6,14 +6,17 @@
  *   they name, compared case-insensitively;
  * - a token of the code hosting platform, accepted when the platform says its user can read the
  *   repository (a pluggable {@link PlatformTokenVerifier}; added with the forge).
- * An RPC whose request has no `owner` + `repository` (tokens, AppendEvents) is admin-only.
+ * An RPC whose request has no `owner` + `repository` (tokens, AppendEvents) is admin-only, unless
+ * it is marked `(yardmaster.v1.caller_scoped)` (ListRepositories): its handler answers only what
+ * the caller reaches ({@link canReadRepository}).
  * A refused call gets UNAUTHENTICATED (a bad credential) or PERMISSION_DENIED (a good one that
  * does not reach the call), both REST 403, with a message saying which of {@link DENIED} it is: a
  * missing or malformed header, an unknown credential, a revoked token, a token of other
  * repositories, an admin-only call. None of them depends on whether the repository exists.
  */
-import type { DescMethod } from "@bufbuild/protobuf";
+import { getOption, type DescMethod } from "@bufbuild/protobuf";
 import { Code, ConnectError, createContextKey } from "@connectrpc/connect";
+import { caller_scoped } from "../../gen/yardmaster/v1/common_pb.js";
 import { parseToken, secretMatches, sha256, uuidOfSecret } from "./service-token.js";
 
 /** Who performed an action, as written in events (events.proto Actor). */
@@ -148,7 +151,7 @@ export function createAuthorizer(deps: {
     },
 
     async authorize(principal, method, request) {
-      if (principal.kind === "admin") return;
+      if (principal.kind === "admin" || getOption(method, caller_scoped)) return;
       const owner = request.owner,
         repository = request.repository;
       const scoped =

@@ -69,11 +69,12 @@ export function addBatch(
   },
   index?: number,
 ): Batch {
-  const { id, seq } = ctx.nextBatch();
+  const name = init.name ?? `Batch ${ctx.nextBatchNumber()}`;
+  const { id } = ctx.nextBatch();
   const batch: Batch = {
     ...init,
     id,
-    name: init.name ?? `Batch ${seq}`,
+    name,
     createdAt: ctx.now,
     check: null,
     retries: 0,

@@ -135,7 +135,13 @@ export interface EngineState {
   repository: string;
   config: EngineConfig;
   pause: PauseState | null;
-  counters: { batch: number; session: number; check: number; pull: number };
+  /**
+   * Sequence numbers of ids and names. `batch` numbers batch ids, sub-batches included; `named`
+   * numbers the top-level batches' names (`Batch <n>`), so names do not skip the numbers of
+   * sub-batches (docs/merge-queue.md "Identifiers and names"). `named` is absent in states saved
+   * before it existed: it then continues from `batch`.
+   */
+  counters: { batch: number; session: number; check: number; pull: number; named?: number };
   /** Queued pull requests by number (decimal string keys). */
   pulls: Record<string, PullEntry>;
   trains: Train[];
@@ -155,7 +161,7 @@ export function emptyState(repository: string, config: EngineConfig = emptyEngin
     repository,
     config,
     pause: null,
-    counters: { batch: 0, session: 0, check: 0, pull: 0 },
+    counters: { batch: 0, session: 0, check: 0, pull: 0, named: 0 },
     pulls: {},
     trains: [],
     bases: {},

@@ -1,11 +1,17 @@
 /** Public surface of services/forge: the port both adapters implement (adapters: ./local, ./github). */
 export * from "./types.js";
-export { createGithubForge, createGithubTokenVerifier, registerGithubWebhook } from "./github/index.js";
+export {
+  createGithubForge,
+  createGithubRepositoryDirectory,
+  createGithubTokenVerifier,
+  registerGithubWebhook,
+} from "./github/index.js";
 export {
   ciLeaseFromEnvironment,
   ciSlotsFromEnvironment,
   createForgeService,
   createLocalForge,
+  localRepositoryDirectory,
   type LocalCiInsights,
   type LocalCiJob,
 } from "./local/index.js";

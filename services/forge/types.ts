@@ -23,6 +23,23 @@ import type { DomainErrorKind } from "../contracts/index.js";
 // The events the forges report are the port's too (forge-events.ts).
 export type { ForgeEvent, ForgeEventSink } from "./forge-events.js";
 
+/** A repository the forge knows: its name as the forge spells it and its default branch. */
+export interface ForgeRepository {
+  fullName: RepoName;
+  defaultBranch: string;
+}
+
+/**
+ * The repositories a forge knows (docs/dashboard.md "Repositories"): the local forge's
+ * repositories, or those the GitHub App is installed on. Throws {@link ForgeError} and nothing else.
+ */
+export interface RepositoryDirectory {
+  /** Every repository, sorted by name (case-insensitively). */
+  list(): Promise<ForgeRepository[]>;
+  /** The repository named `fullName` (compared case-insensitively), or null. */
+  find(fullName: RepoName): Promise<ForgeRepository | null>;
+}
+
 /**
  * How a pull request is merged into its base (docs/local-forge.md "Merge methods", docs/github.md
  * §6); a batch may also use "merge-batch" (see ForgePort.mergePullRequests).
@@ -281,7 +298,13 @@ export interface ForgePort extends WorkflowActionsPort {
   getBranchProtection(
     repo: RepoName,
     branch: string,
-  ): Promise<{ requiredChecks: string[]; requiredApprovals: number; requireConversationResolution: boolean }>;
+  ): Promise<{
+    requiredChecks: string[];
+    requiredApprovals: number;
+    requireConversationResolution: boolean;
+    /** What the rules come from, shown next to the injected conditions; absent: GitHub's branch protection. */
+    description?: string;
+  }>;
   /** The permission of a user on the repository (for commands_restrictions). */
   getPermission(repo: RepoName, login: string): Promise<Permission>;
 }

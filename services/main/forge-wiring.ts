@@ -6,14 +6,20 @@
  */
 import type { Logger } from "pino";
 import { ForgeService } from "../../gen/yardmaster/v1/forge_pb.js";
-import { createGithubForge, createGithubTokenVerifier, registerGithubWebhook } from "../forge/index.js";
+import {
+  createGithubForge,
+  createGithubRepositoryDirectory,
+  createGithubTokenVerifier,
+  registerGithubWebhook,
+} from "../forge/index.js";
 import {
   ciLeaseFromEnvironment,
   ciSlotsFromEnvironment,
   createForgeService,
   createLocalForge,
+  localRepositoryDirectory,
 } from "../forge/index.js";
-import type { ForgeEventSink, ForgePort, LocalCiInsights } from "../forge/index.js";
+import type { ForgeEventSink, ForgePort, LocalCiInsights, RepositoryDirectory } from "../forge/index.js";
 import type { PlatformTokenVerifier } from "../auth/index.js";
 import type { App, ServiceBinding } from "../gateway/index.js";
 import { pruneGithubDeliveries, type Pool } from "../store/index.js";
@@ -26,6 +32,8 @@ import { SettingsError, type Settings } from "./settings.js";
  */
 export interface ForgeWiring {
   forge: ForgePort;
+  /** The repositories the forge knows (ListRepositories); absent: those with queue state only. */
+  directory?: RepositoryDirectory;
   /** Extra services (ForgeService for the local forge). */
   bindings: ServiceBinding[];
   /** Extra routes (the GitHub webhook). */
@@ -70,6 +78,7 @@ export async function wireForge(
     }
     return {
       forge: local,
+      directory: localRepositoryDirectory(db),
       bindings: [{ service: ForgeService, impl: createForgeService(local) } as ServiceBinding],
       routes: async () => {},
       setSink: (s) => void local.attachEventSink(s),
@@ -97,6 +106,7 @@ export async function wireForge(
   prune.unref();
   return {
     forge: createGithubForge({ appId: appId!, privateKey: privateKey!, log }),
+    directory: createGithubRepositoryDirectory({ appId: appId!, privateKey: privateKey!, log }),
     bindings: [],
     routes: (app) => registerGithubWebhook(app as never, { secret: webhookSecret!, pool: db, sink: deliver, log }),
     platform: githubTokenVerifier(logger),

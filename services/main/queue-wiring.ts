@@ -6,7 +6,7 @@
  */
 import type { QueueFigures } from "../metrics/index.js";
 import type { Logger } from "pino";
-import type { ForgeEventSink, ForgePort } from "../forge/index.js";
+import type { ForgeEventSink, ForgePort, RepositoryDirectory } from "../forge/index.js";
 import {
   createQueueRunner,
   FREEZE_START_TIMER_PREFIX,
@@ -38,6 +38,8 @@ export function wireQueue(deps: {
   db: Pool;
   api?: Pool;
   forge: ForgePort;
+  /** The repositories the forge knows (ListRepositories). */
+  directory?: RepositoryDirectory;
   logger: Logger;
   eventsWritten: () => void;
   now?: () => number;
@@ -61,6 +63,7 @@ export function wireQueue(deps: {
     db: deps.api ?? deps.db,
     runner,
     forge: deps.forge,
+    directory: deps.directory,
     now: deps.now,
     live: deps.live,
     eventsWritten: deps.eventsWritten,

@@ -168,6 +168,7 @@ export async function startServer(
           db: db.pool,
           api: db.api,
           forge: forge.forge,
+          directory: forge.directory,
           logger,
           eventsWritten,
           live,

@@ -15,7 +15,7 @@ export const KNOWN_FOR_MS = 5 * 60_000;
 const MAX_REMEMBERED = 10_000;
 
 /**
- * The check itself: resolves when the forge knows `owner/name`.
+ * The check itself: resolves when the forge knows `owner/name` (at once for a request without an owner).
  * @throws DomainError not_found when the forge answers not_found; the forge's other errors as they are
  */
 export function knownRepositories(
@@ -24,6 +24,8 @@ export function knownRepositories(
 ): (req: RepoRequest) => Promise<void> {
   const confirmed = new Map<string, number>();
   return async (req) => {
+    // A request naming no repository (ListRepositories) answers only what the caller reaches.
+    if (!req.owner) return;
     const repo = fullName(req);
     const key = repo.toLowerCase();
     const at = confirmed.get(key);

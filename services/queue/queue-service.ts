@@ -20,7 +20,7 @@ import {
   type EngineState,
 } from "../engine/index.js";
 import type { QueueRunner } from "../runner/index.js";
-import type { ForgePort } from "../forge/index.js";
+import type { ForgePort, RepositoryDirectory } from "../forge/index.js";
 import { queueRulesApiConfiguration, renderChecklist, type Configuration } from "../config/index.js";
 import { baseRefsInWindow, type ChangeFeed } from "../store/index.js";
 import { fullName, type RepoRequest } from "./caller.js";
@@ -37,6 +37,8 @@ import { storedConfiguration } from "./stored-configuration.js";
 import { knownRepositories, requireKnownRepository } from "./known-repository.js";
 import { autoSeconds, ruleApiConfig, runningSettings } from "./rule-config.js";
 import { queuedPullRequest, status, ts } from "./view-mapping.js";
+import { pullRequestSummary } from "./pull-summary.js";
+import { repositoryHandlers } from "./repositories.js";
 
 /**
  * What {@link createQueueService} needs besides the pause deps: the queue runner (writes), the
@@ -53,6 +55,8 @@ export interface QueueServiceDeps
   states?: QueueStateReads;
   /** The live streams' registry and change feed; without them WatchMergeQueue is not served. */
   live?: { registry: LiveRegistry; feed: ChangeFeed };
+  /** The repositories the forge knows (ListRepositories); without it, those with queue state only. */
+  directory?: RepositoryDirectory;
 }
 
 const DAY_MS = 86_400_000;
@@ -115,6 +119,15 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
     ...scopeHandlers(deps),
     ...freezes,
     ...flatFreezeHandlers(freezes, now),
+    ...repositoryHandlers({ db: deps.db, directory: deps.directory, now }),
+    async getPullRequestSummary(req, ctx) {
+      const repo = fullName(req);
+      const [s, config] = await Promise.all([state(req), configuration(repo, ctx).catch((e: Error) => e)]);
+      return pullRequestSummary(
+        { forge: readsOnce(deps.forge), repository: repo, state: s, config, now: new Date(now()) },
+        number(req.prNumber),
+      );
+    },
     async listMergeQueueBranches(req) {
       const s = await state(req);
       return { branches: s ? branchesWithQueue(s) : [] };

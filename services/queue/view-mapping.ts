@@ -60,6 +60,10 @@ export function batch(b: BatchView): MessageInitShape<typeof BatchSchema> {
     checksSummary: b.checksSummary,
     pullRequests: b.pullRequests.map((p) => batchPullRequest(p, b.estimatedMergeAt)),
     subBatches: b.subBatches.map(batch),
+    checks: b.checks.map(checkItem),
+    maxBatchSlots: b.maxBatchSlots ?? 0,
+    batchMaxStartAt: ts(b.batchMaxStartAt),
+    checksTimeoutAt: ts(b.checksTimeoutAt),
   };
 }
 

@@ -35,6 +35,7 @@ export {
   createFreeze,
   deleteFreeze,
   listFreezes,
+  listFreezesNotEnded,
   updateFreeze,
   type FreezeAttributes,
   type FreezeRow,
@@ -59,6 +60,12 @@ export {
   type DeliveryEvent,
   type DeliveryRow,
 } from "./webhook-deliveries.js";
+export {
+  queueOverviews,
+  repositoriesWithQueueState,
+  type BranchOverview,
+  type QueueOverview,
+} from "./repository-overview.js";
 export { deliverEvents, type DeliveryResult } from "./deliveries.js";
 export * from "./queue/index.js";
 export * as localForgeStore from "./local-forge/index.js";

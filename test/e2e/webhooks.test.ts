@@ -249,7 +249,7 @@ describe("webhooks", () => {
     await eventually(async () => expect(receiver.received("/page")).toHaveLength(1), 60_000);
     const browser = await launchBrowser();
     try {
-      const { page } = await signedInPage(browser, server.url, server.adminKey, ["acme/hooks"]);
+      const { page } = await signedInPage(browser, server.url, server.adminKey);
       await page.goto(`${server.url}/repos/acme/hooks/webhooks`);
       await page.getByRole("heading", { name: "Webhooks" }).waitFor();
       await page.getByRole("link", { name: "Webhooks" }).waitFor();

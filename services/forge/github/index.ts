@@ -4,6 +4,7 @@
  * itself, and the verifier of GitHub tokens presented to Yardmaster's own API.
  */
 export { createGithubForge, type GithubForgeDeps } from "./forge.js";
+export { createGithubRepositoryDirectory, DIRECTORY_TTL_MS } from "./installed-repositories.js";
 export { type GithubAppOptions, type GithubHttpOptions, type GithubLogger, normalizePrivateKey } from "./client.js";
 export { registerGithubWebhook, GITHUB_WEBHOOK_PATH, type GithubWebhookDeps } from "./webhook-route.js";
 export { mapGithubWebhook, WebhookPayloadError, type WebhookMapping } from "./webhook-events.js";

@@ -47,7 +47,7 @@ export const gitHandlers: Record<string, Handler> = {
     status: 201,
     body: {
       ...example("apps/create-installation-access-token", 201),
-      token: ctx.double.issueInstallationToken(),
+      token: ctx.double.issueInstallationToken(Number(ctx.params.installation_id)),
       expires_at: iso(new Date(Date.now() + 3600_000)),
     },
   }),
@@ -68,7 +68,24 @@ export const gitHandlers: Record<string, Handler> = {
     return { status: 200, body: { ...example("users/get-authenticated", 200), login: user.login, id: user.id } };
   },
 
-  "apps/list-repos-accessible-to-installation": () => ({ status: 200, body: { total_count: 0, repositories: [] } }),
+  // With an installation token, that installation's repositories; a user token reaches none this way.
+  "apps/list-repos-accessible-to-installation": (ctx) => {
+    const installation = ctx.double.installationOf(ctx.token);
+    const repos = ctx.double.allRepos().filter((r) => installation !== undefined && r.installationId === installation);
+    return { status: 200, body: { total_count: repos.length, repositories: repos.map((r) => repoJson(r)) } };
+  },
+
+  "apps/list-installations": (ctx) => ({
+    status: 200,
+    body: ctx.double.allRepos().map((r) => ({
+      ...example("apps/list-installations", 200)[0],
+      // GitHub's own example account lacks fields its schema requires; the schema allows null.
+      account: null,
+      id: r.installationId,
+      app_id: ctx.double.appId,
+      app_slug: ctx.double.appSlug,
+    })),
+  }),
 
   "git/get-ref": async (ctx) => {
     const sha = await readRef(ctx.repo.git, `refs/${ctx.params.ref}`);

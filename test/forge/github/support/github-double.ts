@@ -36,7 +36,11 @@ export interface SeenRequest {
 }
 
 /** The operations that GitHub authenticates with the App's JWT. */
-const APP_OPERATIONS = new Set(["apps/get-repo-installation", "apps/create-installation-access-token"]);
+const APP_OPERATIONS = new Set([
+  "apps/get-repo-installation",
+  "apps/create-installation-access-token",
+  "apps/list-installations",
+]);
 /** Operations a user token (not an installation token) may call. */
 const USER_OPERATIONS = new Set(["users/get-authenticated", "repos/get", "apps/list-repos-accessible-to-installation"]);
 
@@ -49,7 +53,8 @@ export class GithubDouble {
   readonly privateKey: string;
   private readonly publicKey: KeyObject;
   private readonly repos = new Map<string, DoubleRepo>();
-  private readonly installationTokens = new Set<string>();
+  /** Installation access tokens issued, each with its installation's id. */
+  private readonly installationTokens = new Map<string, number>();
   /** User tokens: token → user and the repositories (lower case) it can read. */
   readonly users = new Map<string, { login: string; id: number; readable: Set<string>; installation?: boolean }>();
   private readonly faults: (Fault & { left: number })[] = [];
@@ -133,10 +138,20 @@ export class GithubDouble {
   }
 
   /** Issues an installation access token (POST /app/installations/{id}/access_tokens). */
-  issueInstallationToken(): string {
+  issueInstallationToken(installationId: number): string {
     const token = `ghs_${randomBytes(18).toString("hex")}`;
-    this.installationTokens.add(token);
+    this.installationTokens.set(token, installationId);
     return token;
+  }
+
+  /** The installation an installation token was issued for; undefined for any other credential. */
+  installationOf(token: string): number | undefined {
+    return this.installationTokens.get(token);
+  }
+
+  /** The repositories, each with its installation (one installation per repository here). */
+  allRepos(): DoubleRepo[] {
+    return [...this.repos.values()];
   }
 
   private respond(answer: Answer, url: URL): Response {
