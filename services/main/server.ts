@@ -27,7 +27,7 @@ import { registerDashboard } from "../dashboard/index.js";
 import { createAuthorizer, type PlatformTokenVerifier } from "../auth/index.js";
 import { buildApp, type App, type ServiceBinding } from "../gateway/index.js";
 import { LiveRegistry } from "../live/index.js";
-import { createMetrics } from "../metrics/index.js";
+import { createMetrics, type ReplicaFigures } from "../metrics/index.js";
 import { closeSharedPool } from "../offload/index.js";
 import { createSimulatorService } from "../simulator/index.js";
 import {
@@ -41,15 +41,16 @@ import {
   startChangeFeed,
   startOutboxRelay,
   type Database,
-  type EventSink,
 } from "../store/index.js";
 import { loadOrCreateAdminKey } from "./admin-key.js";
+import { countingFailures } from "./counting-sink.js";
 import { bannerLines } from "./banner.js";
 import { githubTokenVerifier, wireForge } from "./forge-wiring.js";
 import { wireQueue } from "./queue-wiring.js";
 import { createStartLogger } from "./logger.js";
 import { createReadiness } from "./readiness.js";
 import { remoteServiceImpl } from "./remote-service.js";
+import { joinReplicas, newReplicaIdentity, replicaFigures } from "./replica-wiring.js";
 import { SERVICE_NAMES, SettingsError, type ServiceName, type Settings } from "./settings.js";
 
 /** The service each name of `--only` stands for. */
@@ -72,6 +73,8 @@ export interface RunningServer {
   /** The services this process runs itself. */
   services: ReadonlySet<ServiceName>;
   logger: Logger;
+  /** From now on /readyz answers 503 (`shutting_down`), while everything else still serves (docs/deployment.md "Several replicas"). */
+  beginShutdown(): void;
   close(): Promise<void>;
 }
 
@@ -121,11 +124,14 @@ export async function startServer(
   // The worker threads (started by the first large configuration text or body), stopped last.
   cleanups.push(() => closeSharedPool());
   try {
+    // Every session is named after this process, so other replicas can find and end a stalled one's.
+    const replica = newReplicaIdentity();
     const db = await openDatabase({
       url: settings.databaseUrl,
       dataDir: settings.dataDir,
       onLog: (l) => logger.debug({ postgres: l }),
       log: logger.child({ component: "embedded-postgres" }),
+      applicationName: replica.applicationName,
     });
     cleanups.push(() => db.close());
     const applied = await migrate(db.url, (l) => logger.debug({ migrate: l }));
@@ -137,8 +143,9 @@ export async function startServer(
     const registry = new LiveRegistry(settings.live);
     const live = { registry, feed };
 
-    // docs/observability.md: one registry per server; the outbox is read at each scrape.
-    const metrics = createMetrics(() => outboxLag(db.pool));
+    // docs/observability.md: one registry per server; the outbox and the replica are read at each scrape.
+    let replicaNow: (() => ReplicaFigures) | undefined;
+    const metrics = createMetrics(() => outboxLag(db.pool), services.has("queue") ? () => replicaNow!() : undefined);
     const bindings: ServiceBinding[] = [];
     let clickhouseHere: ClickHouseClient | undefined;
     // Without the activity log here, the outbox is relayed by the process that runs it (it polls).
@@ -191,6 +198,9 @@ export async function startServer(
         const readTraffic = reader
           ? (repository: string, from: Date, to: Date) => readTrafficSample(reader!, repository, from, to)
           : undefined;
+        // Among the replicas: joined before the runner starts, left after it stopped (its locks released).
+        const membership = await joinReplicas({ id: replica.id, settings, db, feed, logger });
+        cleanups.push(() => membership.stop());
         const queue = wireQueue({
           db: db.pool,
           api: db.api,
@@ -200,7 +210,9 @@ export async function startServer(
           live,
           readTraffic,
           observeRound: (f) => metrics.observeRound(f),
+          ownership: membership,
         });
+        replicaNow = () => replicaFigures(membership, queue.runner);
         forge.setSink(queue.sink);
         queue.runner.start();
         cleanups.push(() => queue.runner.stop());
@@ -223,7 +235,7 @@ export async function startServer(
         } as ServiceBinding);
       }
     } else if (settings.forge === "github") {
-      platform = githubTokenVerifier(logger);
+      platform = githubTokenVerifier(logger, settings.github.apiUrl);
     }
     for (const name of SERVICE_NAMES) {
       const url = settings.remotes[name];
@@ -243,6 +255,7 @@ export async function startServer(
     );
 
     const readiness = createReadiness(db.pool, clickhouseHere);
+    let shuttingDown = false;
     const authorizer = createAuthorizer({
       adminKey: admin.key,
       tokens: { findToken: (id) => findToken(db.api, id) },
@@ -258,7 +271,7 @@ export async function startServer(
         await registerDashboard(app);
       },
       metrics,
-      readiness: readiness.checks,
+      readiness: async () => ({ ...(await readiness.checks()), ...(shuttingDown ? { process: "shutting down" } : {}) }),
       readinessDetails: async () => ({ ...(await readiness.details()), streams: registry.stats() }),
       streamStallMs: settings.live.stallMs,
       publicUrl: settings.publicUrl,
@@ -272,21 +285,11 @@ export async function startServer(
     for (const line of bannerLines(settings, port, services, admin)) onBanner(line);
     // The start-up log lines, held so that the banner comes first (logger.ts).
     release();
-    return { app, port, adminKey: admin.key, db, services, logger, close: cleanup };
+    const beginShutdown = () => void (shuttingDown = true);
+    return { app, port, adminKey: admin.key, db, services, logger, beginShutdown, close: cleanup };
   } catch (e) {
     release();
     await cleanup();
     throw e;
   }
-}
-
-/** The sink, counting each insert that fails (yardmaster_clickhouse_ingest_errors_total). */
-function countingFailures(sink: EventSink, failed: () => void): EventSink {
-  return {
-    insertEvents: (rows, opts) =>
-      sink.insertEvents(rows, opts).catch((e: unknown) => {
-        failed();
-        throw e;
-      }),
-  };
 }
