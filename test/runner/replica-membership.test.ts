@@ -20,7 +20,7 @@ import { freshDatabase, type TestDatabase } from "../support/database.js";
 import { eventually } from "../support/eventually.js";
 import { testLogger } from "../support/logger.js";
 
-/** A short lease (heartbeats every 200 ms), so that expiry is seen in about a second. */
+/** A short lease (heartbeats every 100 ms), so that expiry is seen within a second. */
 const LEASE_MS = 600;
 const REPOSITORIES = Array.from({ length: 200 }, (_, i) => `acme/repo-${i}`);
 

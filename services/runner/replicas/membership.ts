@@ -1,16 +1,17 @@
 /**
- * This process among the queue runner's replicas (docs/deployment.md "Several replicas"). Every
- * `leaseMs / 3` the replica writes its heartbeat (its row of `runner_replicas`, on a connection of
- * its own), expires the replicas that are gone, and reads the live set; the repositories it works are
- * those rendezvous hashing gives it among the live set (rendezvous.ts). The per-repository advisory
- * lock stays what makes two replicas never work a repository at once (lock-session.ts); the
- * membership only spreads the repositories and moves them when a replica goes.
+ * This process among the queue runner's replicas (docs/deployment.md "Several replicas").
+ * {@link BEATS_PER_LEASE} times a lease the replica writes its heartbeat (its row of
+ * `runner_replicas`, on a connection of its own), expires the replicas that are gone, and reads the
+ * live set; the repositories it works are those rendezvous hashing gives it among the live set
+ * (rendezvous.ts). The per-repository advisory lock stays what makes two replicas never work a
+ * repository at once (lock-session.ts); the membership only spreads the repositories and moves
+ * them when a replica goes.
  *
  * How a replica that went is found, and its locks released (a session advisory lock lives as long
  * as its PostgreSQL session):
  * - **Its process ended** (`kill -9`, a crash, a stop): its operating system closed its connections,
  *   so PostgreSQL ended its sessions and released its locks at once; the next heartbeat of any
- *   other replica finds no session named after it and deletes its row (about `leaseMs / 3`).
+ *   other replica finds no session named after it and deletes its row (within a heartbeat period).
  * - **It stalled or lost the network** (a frozen process, a host that died without closing its
  *   connections, a partition): its sessions linger, and its locks with them, until TCP keepalives
  *   end them (hours by default; never for a frozen process, whose kernel still answers). Once its
@@ -43,6 +44,13 @@ import {
 } from "../../store/index.js";
 import type { RepositoryOwnership } from "./ownership.js";
 import { ownerOf } from "./rendezvous.js";
+
+/**
+ * Heartbeats per lease: a replica is expired after missing this many in a row (so one late beat,
+ * a slow query or a pause of the event loop, costs it nothing), and one whose process ended is
+ * found gone within a lease / this (500 ms with the default lease of 3 s).
+ */
+export const BEATS_PER_LEASE = 6;
 
 /** What the membership needs. */
 export interface MembershipDeps {
@@ -96,7 +104,7 @@ export class ReplicaMembership implements RepositoryOwnership {
 
   /**
    * Joins: checks that the sessions carry the replica's name, writes the first heartbeat, reads the
-   * live set, tells the others, and beats every `leaseMs / 3` from then on.
+   * live set, tells the others, and beats {@link BEATS_PER_LEASE} times a lease from then on.
    * @throws Error when DATABASE_URL overrides `application_name` (the others could not tell this
    *   replica's sessions from theirs); the database's error when the first heartbeat fails
    */
@@ -119,7 +127,7 @@ export class ReplicaMembership implements RepositoryOwnership {
     );
     await this.beat();
     await announceReplica(this.deps.db, this.deps.replica.id);
-    this.timer = setInterval(() => this.beatSoon(), Math.max(100, Math.floor(this.deps.leaseMs / 3)));
+    this.timer = setInterval(() => this.beatSoon(), Math.max(100, Math.floor(this.deps.leaseMs / BEATS_PER_LEASE)));
     this.timer.unref();
   }
 
