@@ -62,7 +62,17 @@ it("restarts every replica in turn while webhooks arrive, losing no webhook, mer
     replica.terminate();
     // Unready at once, and still serving for the delay: a load balancer takes it out of service
     // meanwhile, and a webhook that reaches it anyway is processed, not refused.
-    await eventually(async () => expect((await fetch(`${replica.url}/readyz`)).status).toBe(503), 10_000, 50);
+    await eventually(
+      async () => {
+        const ready = await fetch(`${replica.url}/readyz`);
+        expect([ready.status, ((await ready.json()) as { checks: Record<string, string> }).checks.process]).toEqual([
+          503,
+          "shutting down",
+        ]);
+      },
+      10_000,
+      50,
+    );
     const { repo, numbers } = repos[restarts.length];
     const direct = new WebhookSender(WEBHOOK_SECRET, () => [replica.url], { maxAttempts: 1 });
     const opened = pullRequestPayload(repo, numbers[0], "opened", await repo.headSha(repo.pull(numbers[0])!));
