@@ -104,6 +104,7 @@ try {
     const procs = await Promise.all(names.map((n) => w.start(n, { DATABASE_URL: url })));
     await sleep(3000);
     const mem0 = await memory(procs);
+    const requests0 = { requests: effects.requests, writes: effects.writes };
     // What the replicas use doing nothing (heartbeats, sweeps), subtracted from each step's CPU per webhook.
     const idle0 = await Promise.all(procs.map((p) => cpuMs(p.child.pid!)));
     await sleep(IDLE_MS);
@@ -120,7 +121,9 @@ try {
     const mem1 = await memory(procs);
     const worked = await Promise.all(procs.map((p) => p.worked().then((r) => r.length)));
     const active = steps.reduce((n, s) => n + s.lifecycles, 0);
-    const pass = { replicas, steps, active, idleCores, ...zip(mem0, mem1), worked };
+    const requests = effects.requests - requests0.requests;
+    const writes = effects.writes - requests0.writes;
+    const pass = { replicas, steps, active, idleCores, ...zip(mem0, mem1), worked, requests, writes };
     passes.push(pass);
     printPass(pass, log);
     for (const p of procs) {

@@ -62,9 +62,14 @@ export class Effects {
   private readonly waits = new Map<string, (at: number) => void>();
   /** Pull requests merged more than once ("owner/name#n"): none expected. */
   readonly mergedTwice: string[] = [];
+  /** Requests the double answered, and how many of them were writes (POST, PATCH, PUT, DELETE). */
+  requests = 0;
+  writes = 0;
 
   /** What the double answered (serveGithubDouble's observer). */
   observe = (r: AnsweredRequest): void => {
+    this.requests++;
+    if (r.method !== "GET" && r.path !== "/graphql") this.writes++;
     const parts = r.path.split("/");
     const pull = `${parts[2]}/${parts[3]}#${parts[5]}`;
     if (r.operationId === "issues/add-labels" && r.status === 200) {

@@ -36,6 +36,9 @@ export interface PassResult {
   heap: [number, number];
   /** Repositories each replica worked at the end (its /metrics). */
   worked: number[];
+  /** GitHub requests the replicas made in the pass, and the writes among them. */
+  requests: number;
+  writes: number;
 }
 
 /** The latency below which `q` of the sorted values lie, ms. */
@@ -98,6 +101,9 @@ export function printPass(p: PassResult, log: (line: string) => void): void {
   const perRepo = (pair: [number, number]) => f((pair[1] - pair[0]) / 1024 / Math.max(1, p.active), 0);
   log(
     `memory (all replicas): resident ${mb(p.rss[0])} -> ${mb(p.rss[1])} MB, heap ${mb(p.heap[0])} -> ${mb(p.heap[1])} MB over ${p.active} active repositories: ${perRepo(p.rss)} KB resident and ${perRepo(p.heap)} KB of heap per active repository`,
+  );
+  log(
+    `GitHub requests per pull request lifecycle: ${f(p.requests / Math.max(1, p.active))}, of which writes ${f(p.writes / Math.max(1, p.active))}`,
   );
   if (p.replicas > 1) log(`repositories worked per replica at the end: ${p.worked.join(", ")}`);
 }

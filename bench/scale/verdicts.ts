@@ -45,6 +45,12 @@ export function printVerdicts(passes: PassResult[], mergedTwice: string[], log: 
       );
     }
   }
+  if (one) {
+    const writes = one.writes / Math.max(1, one.active);
+    log(
+      `with GITHUB_SPACE_WRITES=true (the default: one write a second per process, all installations together) a process makes at most 3,600 writes an hour: ${(3600 / writes).toFixed(0)} pull requests/hour at ${writes.toFixed(1)} writes each, whatever its CPU`,
+    );
+  }
   if (one && two) {
     const r1 = ratedStep(one, P99_TARGET_MS);
     const r2 = ratedStep(two, P99_TARGET_MS);
