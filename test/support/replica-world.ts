@@ -53,6 +53,8 @@ export interface ReplicaWorld {
   start(name: string, env?: NodeJS.ProcessEnv): Promise<ReplicaProcess>;
   /** A repository with the world's configuration and `pulls` pull requests. @returns it and their numbers */
   repository(fullName: string, pulls: number): Promise<{ repo: DoubleRepo; numbers: number[] }>;
+  /** Repositories alike but for their names, each as {@link repository} makes one. */
+  repositories(names: string[], pulls: number): Promise<{ repo: DoubleRepo; numbers: number[] }[]>;
   /** Delivers `@yardmaster queue` on pull request `number` of `repo`. */
   queue(repo: DoubleRepo, number: number): Promise<Delivery>;
   /** Calls `fn` for each request the double answers from now on (takeover timings). */
@@ -118,6 +120,28 @@ export async function replicaWorld(
     env,
   };
 
+  /** Repositories alike but for their names (ReplicaWorld.repositories). */
+  async function repositories(names: string[], pulls: number) {
+    // The first is built; the others are copies of its git (branches included): no commit to write.
+    const first = await double.addRepo(names[0], { files: { ".yardmaster.yml": config } });
+    const tips: string[] = [];
+    for (let i = 1; i <= pulls; i++)
+      tips.push(await first.commit(`feature-${i}`, { [`f${i}.txt`]: `${names[0]} ${i}\n` }, `Add f${i}`));
+    const repos = [first];
+    for (const name of names.slice(1)) repos.push(await double.copyRepo(name, first));
+    const out = [];
+    for (const repo of repos) {
+      repo.collaborators.set("octocat", { role_name: "write", permission: "write" });
+      const numbers: number[] = [];
+      for (let i = 1; i <= pulls; i++) {
+        numbers.push((await repo.openPull({ head: `feature-${i}`, title: `Add f${i}` })).number);
+        passCheck(repo, tips[i - 1]);
+      }
+      out.push({ repo, numbers });
+    }
+    return out;
+  }
+
   return {
     double,
     api,
@@ -134,16 +158,9 @@ export async function replicaWorld(
       return r;
     },
     async repository(fullName, pulls) {
-      const repo = await double.addRepo(fullName, { files: { ".yardmaster.yml": config } });
-      repo.collaborators.set("octocat", { role_name: "write", permission: "write" });
-      const numbers: number[] = [];
-      for (let i = 1; i <= pulls; i++) {
-        const sha = await repo.commit(`feature-${i}`, { [`f${i}.txt`]: `${fullName} ${i}\n` }, `Add f${i}`);
-        numbers.push((await repo.openPull({ head: `feature-${i}`, title: `Add f${i}` })).number);
-        passCheck(repo, sha);
-      }
-      return { repo, numbers };
+      return (await repositories([fullName], pulls))[0];
     },
+    repositories,
     queue: (repo, number) => deliver("issue_comment", commentPayload(repo, number, "@yardmaster queue")),
     watch: (fn) => void watchers.push(fn),
     async close() {

@@ -10,10 +10,11 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { GithubDouble, SeenRequest } from "./github-double.js";
 
-/** A request the double answered: what it saw, its status, and when (epoch ms). */
+/** A request the double answered: what it saw, its status, when (epoch ms) and how long it took (ms). */
 export interface AnsweredRequest extends SeenRequest {
   status: number;
   at: number;
+  ms: number;
 }
 
 /** The double listening on a loopback port. */
@@ -36,6 +37,7 @@ export async function serveGithubDouble(
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k] = v;
       const url = `http://${req.headers.host}${req.url}`;
+      const began = Date.now();
       const before = double.requests.length;
       const answered = double.fetch(url, { method: req.method, headers, body: body === "" ? undefined : body });
       // The double records a request synchronously, before its first await (GraphQL is not recorded).
@@ -47,7 +49,8 @@ export async function serveGithubDouble(
           res.end(text);
           if (seen) {
             try {
-              observe({ ...seen, status: answer.status, at: Date.now() });
+              const at = Date.now();
+              observe({ ...seen, status: answer.status, at, ms: at - began });
             } catch {
               // An observer's mistake must not take the double down.
             }
