@@ -84,16 +84,10 @@ try {
   log(
     `${os.cpus().length} cores; preparing ${REPOSITORIES} repositories in the GitHub double, one pull request each...`,
   );
-  const pulls: PreparedPull[] = new Array(REPOSITORIES);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 4 }, async () => {
-      for (let i = next++; i < REPOSITORIES; i = next++) {
-        const { repo, numbers } = await w.repository(`scale/repo-${String(i).padStart(4, "0")}`, 1);
-        pulls[i] = { repo, number: numbers[0], headSha: await repo.headSha(repo.pull(numbers[0])!) };
-      }
-    }),
-  );
+  const names = Array.from({ length: REPOSITORIES }, (_, i) => `scale/repo-${String(i).padStart(4, "0")}`);
+  const pulls: PreparedPull[] = [];
+  for (const { repo, numbers } of await w.repositories(names, 1))
+    pulls.push({ repo, number: numbers[0], headSha: await repo.headSha(repo.pull(numbers[0])!) });
   log(`prepared in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
   const passes: PassResult[] = [];
@@ -144,8 +138,9 @@ try {
 /** Runs the lifecycles of one step, started at `rate` per second, and measures them. */
 async function runStep(rate: number, batch: PreparedPull[], procs: ReplicaProcess[]): Promise<StepResult> {
   const pids = procs.map((p) => p.child.pid!);
-  const cpu0 = await Promise.all(pids.map(cpuMs));
-  const bench0 = process.cpuUsage();
+  const cpu0 = await Promise.all(pids.map((p) => cpuMs(p)));
+  const bench0 = await cpuMs(process.pid, true);
+  const github0 = effects.githubMs;
   const machine0 = await machineCpu();
   const from = Date.now();
   const runs = [];
@@ -156,8 +151,8 @@ async function runStep(rate: number, batch: PreparedPull[], procs: ReplicaProces
   const issuedUntil = Date.now();
   const events = (await Promise.all(runs)).flat();
   const to = Date.now();
-  const cpu1 = await Promise.all(pids.map(cpuMs));
-  const bench = process.cpuUsage(bench0);
+  const cpu1 = await Promise.all(pids.map((p) => cpuMs(p)));
+  const bench = (await cpuMs(process.pid, true)) - bench0;
   const seconds = (to - from) / 1000;
   return {
     rate,
@@ -167,7 +162,8 @@ async function runStep(rate: number, batch: PreparedPull[], procs: ReplicaProces
     issuedUntil,
     to,
     replicaCpuMs: cpu1.reduce((a, b, i) => a + b - cpu0[i], 0),
-    benchCores: (bench.user + bench.system) / 1e6 / seconds,
+    benchCores: bench / 1000 / seconds,
+    githubMs: effects.githubMs - github0,
     machineCores: (await machineCpu()).busySince(machine0),
   };
 }

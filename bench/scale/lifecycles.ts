@@ -65,10 +65,13 @@ export class Effects {
   /** Requests the double answered, and how many of them were writes (POST, PATCH, PUT, DELETE). */
   requests = 0;
   writes = 0;
+  /** Time the double took to answer them, ms, all together. */
+  githubMs = 0;
 
   /** What the double answered (serveGithubDouble's observer). */
   observe = (r: AnsweredRequest): void => {
     this.requests++;
+    this.githubMs += r.ms;
     if (r.method !== "GET" && r.path !== "/graphql") this.writes++;
     const parts = r.path.split("/");
     const pull = `${parts[2]}/${parts[3]}#${parts[5]}`;

@@ -7,13 +7,18 @@ import { readFile } from "node:fs/promises";
 /** Clock ticks per second of /proc/<pid>/stat (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 
-/** CPU time the process used so far, ms (user + system). */
-export async function cpuMs(pid: number): Promise<number> {
+/**
+ * CPU time the process used so far, ms (user + system); with `children`, also that of its children
+ * that ended (the git commands the GitHub double runs).
+ */
+export async function cpuMs(pid: number, children = false): Promise<number> {
   const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
   if (stat === "") return 0;
-  // pid (comm) state ... : fields after the command's closing parenthesis; utime and stime are the 14th and 15th.
+  // pid (comm) state ...: the fields after the command's closing parenthesis; utime, stime,
+  // cutime and cstime are the 14th to 17th of the line.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  const own = Number(fields[11]) + Number(fields[12]);
+  return ((own + (children ? Number(fields[13]) + Number(fields[14]) : 0)) * 1000) / TICKS_PER_SECOND;
 }
 
 /** Resident memory of the process, bytes (VmRSS). */

@@ -17,8 +17,10 @@ export interface StepResult {
   to: number;
   /** CPU the replicas used over the step, ms (all replicas together). */
   replicaCpuMs: number;
-  /** CPU this process used (double, git, sender), cores. */
+  /** CPU this process used (double, its git commands, sender), cores. */
   benchCores: number;
+  /** Time the GitHub double took to answer the replicas' requests, ms, all together. */
+  githubMs: number;
   /** The whole machine, cores busy. */
   machineCores: number;
 }
@@ -66,6 +68,7 @@ export function stepFigures(s: StepResult, idleCores = 0) {
     replicaCores: s.replicaCpuMs / 1000 / seconds,
     cpuMsPerEvent: done.length ? (s.replicaCpuMs - idleCores * (s.to - s.from)) / done.length : Number.NaN,
     drainSeconds: (s.to - s.issuedUntil) / 1000,
+    githubMsPerLifecycle: s.githubMs / Math.max(1, s.lifecycles),
     perKindP99: Object.fromEntries(
       EVENT_KINDS.map((k) => [
         k,
@@ -88,13 +91,13 @@ export function printPass(p: PassResult, log: (line: string) => void): void {
   log(`\n${p.replicas} replica${p.replicas > 1 ? "s" : ""}:`);
   log(`idle replicas (heartbeats, sweeps): ${f(p.idleCores, 3)} cores, not counted in the CPU per webhook`);
   log(
-    "lifecycles/s  webhooks/s offered  effected/s  p50 ms  p99 ms  p99 opened/comment/check_run ms  lost  drain s  replica CPU  CPU ms/webhook  bench CPU  machine CPU",
+    "lifecycles/s  webhooks/s offered  effected/s  p50 ms  p99 ms  p99 opened/comment/check_run ms  lost  drain s  replica CPU  CPU ms/webhook  GitHub ms/lifecycle  bench CPU  machine CPU",
   );
   for (const s of p.steps) {
     const x = stepFigures(s, p.idleCores);
     const kinds = EVENT_KINDS.map((k) => f(x.perKindP99[k], 0)).join("/");
     log(
-      `${f(s.rate).padStart(12)}  ${f(x.offered).padStart(18)}  ${f(x.effected).padStart(10)}  ${f(x.p50, 0).padStart(6)}  ${f(x.p99, 0).padStart(6)}  ${kinds.padStart(32)}  ${String(x.lost + x.unsent).padStart(4)}  ${f(x.drainSeconds).padStart(7)}  ${f(x.replicaCores, 2).padStart(11)}  ${f(x.cpuMsPerEvent).padStart(14)}  ${f(s.benchCores, 2).padStart(9)}  ${f(s.machineCores, 2).padStart(11)}`,
+      `${f(s.rate).padStart(12)}  ${f(x.offered).padStart(18)}  ${f(x.effected).padStart(10)}  ${f(x.p50, 0).padStart(6)}  ${f(x.p99, 0).padStart(6)}  ${kinds.padStart(32)}  ${String(x.lost + x.unsent).padStart(4)}  ${f(x.drainSeconds).padStart(7)}  ${f(x.replicaCores, 2).padStart(11)}  ${f(x.cpuMsPerEvent).padStart(14)}  ${f(x.githubMsPerLifecycle, 0).padStart(19)}  ${f(s.benchCores, 2).padStart(9)}  ${f(s.machineCores, 2).padStart(11)}`,
     );
   }
   const mb = (b: number) => f(b / 2 ** 20, 0);
