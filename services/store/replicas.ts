@@ -67,7 +67,8 @@ export async function expireReplicas(
   const res = await db.query<{ id: string; name: string; stale: boolean }>(
     `WITH r AS (
        SELECT id, $2::float8 IS NOT NULL AND heartbeat_at < now() - make_interval(secs => $2::float8) AS stale,
-              NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.application_name = $3::text || id) AS ended
+              NOT EXISTS (SELECT 1 FROM pg_stat_activity a
+                          WHERE a.application_name = $3::text || id AND a.datname = current_database()) AS ended
        FROM runner_replicas WHERE id <> $1::text)
      DELETE FROM runner_replicas d USING r
      WHERE d.id = r.id AND (r.stale OR r.ended)
@@ -84,7 +85,8 @@ export async function expireReplicas(
  */
 export async function endReplicaSessions(db: pg.Pool, id: string): Promise<{ found: number; ended: number }> {
   const res = await db.query<{ ended: boolean }>(
-    "SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = $1::text",
+    `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
+     WHERE application_name = $1::text AND datname = current_database()`,
     [replicaApplicationName(id)],
   );
   return { found: res.rowCount ?? 0, ended: res.rows.filter((r) => r.ended).length };
