@@ -112,7 +112,7 @@ describe("replicas of the queue runner", () => {
   it("hands a repository's work to the replica that works it", async () => {
     const a = await joined("aaaa");
     const b = await joined("bbbb");
-    await eventually(async () => expect(b.replicas()).toHaveLength(2), 10_000, 50);
+    await eventually(async () => expect([a.replicas().length, b.replicas().length]).toEqual([2, 2]), 10_000, 50);
     const handed: (string | null)[] = [];
     a.onWork((r) => handed.push(r));
     const ofA = REPOSITORIES.find((r) => a.owns(r))!;
@@ -127,12 +127,13 @@ describe("replicas of the queue runner", () => {
     const a = await joined("aaaa");
     const b = await joined("bbbb");
     const c = await joined("cccc");
-    await eventually(async () => expect(a.replicas()).toHaveLength(3), 10_000, 50);
+    await eventually(async () => expect([a, b, c].map((m) => m.replicas().length)).toEqual([3, 3, 3]), 10_000, 50);
     const ofA = REPOSITORIES.filter((r) => a.owns(r));
     const ofC = REPOSITORIES.filter((r) => c.owns(r));
     members.splice(members.indexOf(c), 1);
     await c.stop();
-    await eventually(async () => expect(a.replicas()).toEqual(["replica-aaaa", "replica-bbbb"]), 10_000, 20);
+    const left = ["replica-aaaa", "replica-bbbb"];
+    await eventually(async () => expect([a.replicas(), b.replicas()]).toEqual([left, left]), 10_000, 20);
     // A's own repositories stay A's; C's go to A or B.
     expect(ofA.every((r) => a.owns(r))).toBe(true);
     expect(ofC.every((r) => a.owns(r) !== b.owns(r))).toBe(true);
