@@ -40,11 +40,12 @@ afterAll(async () => {
   await db?.drop();
 });
 
-/** Waits until `replicas` (names) are the live set in the database; their ids by name. */
+/** Waits until `replicas` (names) are the live set in the database and in each one's view; their ids by name. */
 async function live(replicas: string[]): Promise<Map<string, string>> {
   return eventually(async () => {
     const ids = await replicaIds(db.pool);
     expect([...ids.keys()].sort()).toEqual([...replicas].sort());
+    for (const name of replicas) expect(await w.replicas.get(name)!.sees()).toBe(replicas.length);
     return ids;
   }, 30_000);
 }

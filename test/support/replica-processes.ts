@@ -41,6 +41,8 @@ export interface ReplicaProcess {
   exited: Promise<number | null>;
   /** The repositories its `/metrics` says it works (`yardmaster_runner_repository_worked`). */
   worked(): Promise<string[]>;
+  /** The live replicas its `/metrics` says it sees (`yardmaster_runner_replicas`). */
+  sees(): Promise<number>;
   /** Sends SIGTERM once (a second would end it at once, as a second Ctrl-C does). */
   terminate(): void;
   /** SIGTERM (once), and its exit code once it exited (it is killed after 30 s). */
@@ -102,6 +104,10 @@ export async function startReplica(name: string, s: ReplicaSetting): Promise<Rep
       child,
       output: () => out,
       exited,
+      async sees() {
+        const text = await (await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(5000) })).text();
+        return Number(/^yardmaster_runner_replicas\{[^}]*\} (\d+)$/m.exec(text)?.[1] ?? Number.NaN);
+      },
       async worked() {
         const text = await (await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(5000) })).text();
         return [...text.matchAll(/^yardmaster_runner_repository_worked\{[^}]*repository="([^"]+)"[^}]*\} 1$/gm)]
