@@ -15,8 +15,9 @@
  *
  * Options: --repositories N (default 1000), --rates a,b,... (lifecycles per second, default
  * 1,2,4,8,10), --seconds N (per step, default 20), --passes a,b (replicas per pass, default 1,2),
- * --timeout N (seconds an effect may take before its webhook counts as lost, default 300). A
- * step whose p99 passes 15 s is past the capacity: its pass goes no higher.
+ * --timeout N (seconds an effect may take before its webhook counts as lost, default 300),
+ * --cpu-prof DIR (each replica writes a V8 CPU profile there when it stops). A step whose p99
+ * passes 15 s is past the capacity: its pass goes no higher.
  *
  * This process (the double, its git, the deliveries) shares the machine with the replicas and
  * PostgreSQL: its CPU is printed, and the replicas' CPU per webhook is the figure that carries to
@@ -43,6 +44,7 @@ const { values: opts } = parseArgs({
     seconds: { type: "string", default: "20" },
     passes: { type: "string", default: "1,2" },
     timeout: { type: "string", default: "300" },
+    "cpu-prof": { type: "string" },
   },
 });
 const REPOSITORIES = Number(opts.repositories);
@@ -95,7 +97,8 @@ try {
   for (const replicas of PASSES) {
     const url = await database(`scale_${replicas}_replicas`);
     const names = Array.from({ length: replicas }, (_, i) => `scale-${replicas}-${i + 1}`);
-    const procs = await Promise.all(names.map((n) => w.start(n, { DATABASE_URL: url })));
+    const profile = opts["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(opts["cpu-prof"])}`] : [];
+    const procs = await Promise.all(names.map((n) => w.start(n, { DATABASE_URL: url }, profile)));
     await sleep(3000);
     const mem0 = await memory(procs);
     const requests0 = { requests: effects.requests, writes: effects.writes };

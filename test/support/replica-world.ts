@@ -49,8 +49,8 @@ export interface ReplicaWorld {
   merges: Map<string, number>;
   /** Failures of the world's own CI and observers (each test expects none). */
   problems: string[];
-  /** Starts a replica and puts it in service. */
-  start(name: string, env?: NodeJS.ProcessEnv): Promise<ReplicaProcess>;
+  /** Starts a replica (`env` and `nodeArgs` added to the world's) and puts it in service. */
+  start(name: string, env?: NodeJS.ProcessEnv, nodeArgs?: string[]): Promise<ReplicaProcess>;
   /** A repository with the world's configuration and `pulls` pull requests. @returns it and their numbers */
   repository(fullName: string, pulls: number): Promise<{ repo: DoubleRepo; numbers: number[] }>;
   /** Repositories alike but for their names, each as {@link repository} makes one. */
@@ -151,8 +151,8 @@ export async function replicaWorld(
     deliveries,
     merges,
     problems,
-    async start(name, more = {}) {
-      const r = await startReplica(name, { ...setting, env: { ...setting.env, ...more } });
+    async start(name, more = {}, nodeArgs = []) {
+      const r = await startReplica(name, { ...setting, env: { ...setting.env, ...more }, nodeArgs });
       replicas.set(name, r);
       inService.add(name);
       return r;
