@@ -73,7 +73,7 @@ export interface RunningServer {
   /** The services this process runs itself. */
   services: ReadonlySet<ServiceName>;
   logger: Logger;
-  /** From now on /readyz answers 503 (`shutting_down`), while everything else still serves (docs/deployment.md "Several replicas"). */
+  /** From now on /readyz answers 503 (check `process`: "shutting down") while all else serves (docs/deployment.md "Several replicas"). */
   beginShutdown(): void;
   close(): Promise<void>;
 }
