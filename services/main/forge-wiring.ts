@@ -46,8 +46,8 @@ export interface ForgeWiring {
 }
 
 /** GitHub tokens accepted by the API (FORGE=github), with the forge or without it (a process running only the activity log). */
-export function githubTokenVerifier(logger: Logger): PlatformTokenVerifier {
-  return createGithubTokenVerifier({ log: logger.child({ component: "github" }) });
+export function githubTokenVerifier(logger: Logger, apiUrl?: string): PlatformTokenVerifier {
+  return createGithubTokenVerifier({ log: logger.child({ component: "github" }), baseUrl: apiUrl });
 }
 
 /**
@@ -105,11 +105,22 @@ export async function wireForge(
   );
   prune.unref();
   return {
-    forge: createGithubForge({ appId: appId!, privateKey: privateKey!, log }),
-    directory: createGithubRepositoryDirectory({ appId: appId!, privateKey: privateKey!, log }),
+    forge: createGithubForge({
+      appId: appId!,
+      privateKey: privateKey!,
+      log,
+      baseUrl: settings.github.apiUrl,
+      spaceWrites: settings.github.spaceWrites,
+    }),
+    directory: createGithubRepositoryDirectory({
+      appId: appId!,
+      privateKey: privateKey!,
+      log,
+      baseUrl: settings.github.apiUrl,
+    }),
     bindings: [],
     routes: (app) => registerGithubWebhook(app as never, { secret: webhookSecret!, pool: db, sink: deliver, log }),
-    platform: githubTokenVerifier(logger),
+    platform: githubTokenVerifier(logger, settings.github.apiUrl),
     setSink: (s) => void (sink = s),
     close: async () => clearInterval(prune),
   };

@@ -11,6 +11,7 @@ import {
   createQueueRunner,
   FREEZE_START_TIMER_PREFIX,
   type QueueRunner,
+  type RepositoryOwnership,
   type RunnerInput,
   type TrafficReader,
 } from "../runner/index.js";
@@ -49,6 +50,8 @@ export function wireQueue(deps: {
   readTraffic?: TrafficReader;
   /** Told the queue's figures after each round (the metrics, docs/observability.md). */
   observeRound?: (figures: QueueFigures) => void;
+  /** Which repositories this process works among the replicas (docs/deployment.md "Several replicas"); default all. */
+  ownership?: RepositoryOwnership;
 }): QueueWiring {
   const runner = createQueueRunner({
     db: deps.db,
@@ -58,6 +61,7 @@ export function wireQueue(deps: {
     now: deps.now,
     readTraffic: deps.readTraffic,
     observeRound: deps.observeRound,
+    ownership: deps.ownership,
   });
   const queueService = createQueueService({
     db: deps.api ?? deps.db,

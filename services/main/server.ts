@@ -17,7 +17,7 @@ import { registerDashboard } from "../dashboard/index.js";
 import { createAuthorizer, type PlatformTokenVerifier } from "../auth/index.js";
 import { buildApp, type App, type ServiceBinding } from "../gateway/index.js";
 import { LiveRegistry } from "../live/index.js";
-import { createMetrics } from "../metrics/index.js";
+import { createMetrics, type ReplicaFigures } from "../metrics/index.js";
 import { createWebhookService, startDeliveryLoop } from "../notifications/index.js";
 import { closeSharedPool } from "../offload/index.js";
 import { createSimulatorService } from "../simulator/index.js";
@@ -44,6 +44,7 @@ import { productChangedInput, wireQueue } from "./queue-wiring.js";
 import { createStartLogger } from "./logger.js";
 import { createReadiness } from "./readiness.js";
 import { remoteServiceImpl } from "./remote-service.js";
+import { joinReplicas, newReplicaIdentity, replicaFigures } from "./replica-wiring.js";
 import { SERVICE_NAMES, SettingsError, type ServiceName, type Settings } from "./settings.js";
 import { SERVICES, servicesToRun } from "./service-set.js";
 import { yardmasterVersion } from "./version.js";
@@ -61,6 +62,8 @@ export interface RunningServer {
   /** The services this process runs itself. */
   services: ReadonlySet<ServiceName>;
   logger: Logger;
+  /** From now on /readyz answers 503 (check `process`: "shutting down") while all else serves (docs/deployment.md "Several replicas"). */
+  beginShutdown(): void;
   close(): Promise<void>;
 }
 
@@ -99,11 +102,14 @@ export async function startServer(
   // The worker threads (started by the first large configuration text or body), stopped last.
   cleanups.push(() => closeSharedPool());
   try {
+    // Every session is named after this process, so other replicas can find and end a stalled one's.
+    const replica = newReplicaIdentity();
     const db = await openDatabase({
       url: settings.databaseUrl,
       dataDir: settings.dataDir,
       onLog: (l) => logger.debug({ postgres: l }),
       log: logger.child({ component: "embedded-postgres" }),
+      applicationName: replica.applicationName,
     });
     cleanups.push(() => db.close());
     const applied = await migrate(db.url, (l) => logger.debug({ migrate: l }));
@@ -124,8 +130,9 @@ export async function startServer(
     });
     cleanups.push(() => deliveries.stop());
 
-    // docs/observability.md: one registry per server; the outbox is read at each scrape.
-    const metrics = createMetrics(() => outboxLag(db.pool));
+    // docs/observability.md: one registry per server; the outbox and the replica are read at each scrape.
+    let replicaNow: (() => ReplicaFigures) | undefined;
+    const metrics = createMetrics(() => outboxLag(db.pool), services.has("queue") ? () => replicaNow!() : undefined);
     const bindings: ServiceBinding[] = [];
     let clickhouseHere: ClickHouseClient | undefined;
     let ciInsights: CiInsightsWiring | undefined;
@@ -164,6 +171,9 @@ export async function startServer(
         const readTraffic = reader
           ? (repository: string, from: Date, to: Date) => readTrafficSample(reader!, repository, from, to)
           : undefined;
+        // Among the replicas: joined before the runner starts, left after it stopped (its locks released).
+        const membership = await joinReplicas({ id: replica.id, settings, db, feed, logger });
+        cleanups.push(() => membership.stop());
         const queue = wireQueue({
           db: db.pool,
           api: db.api,
@@ -174,7 +184,9 @@ export async function startServer(
           live,
           readTraffic,
           observeRound: (f) => metrics.observeRound(f),
+          ownership: membership,
         });
+        replicaNow = () => replicaFigures(membership, queue.runner);
         forge.setSink(queue.sink);
         queue.runner.start();
         cleanups.push(() => queue.runner.stop());
@@ -191,7 +203,7 @@ export async function startServer(
         } as ServiceBinding);
       }
     } else if (settings.forge === "github") {
-      platform = githubTokenVerifier(logger);
+      platform = githubTokenVerifier(logger, settings.github.apiUrl);
     }
     for (const name of SERVICE_NAMES) {
       const url = settings.remotes[name];
@@ -218,6 +230,7 @@ export async function startServer(
     );
 
     const readiness = createReadiness(db.pool, clickhouseHere);
+    let shuttingDown = false;
     const authorizer = createAuthorizer({
       adminKey: admin.key,
       tokens: { findToken: (id) => findToken(db.api, id) },
@@ -233,7 +246,7 @@ export async function startServer(
         await registerDashboard(app);
       },
       metrics,
-      readiness: readiness.checks,
+      readiness: async () => ({ ...(await readiness.checks()), ...(shuttingDown ? { process: "shutting down" } : {}) }),
       readinessDetails: async () => ({ ...(await readiness.details()), streams: registry.stats() }),
       streamStallMs: settings.live.stallMs,
       publicUrl: settings.publicUrl,
@@ -255,7 +268,8 @@ export async function startServer(
     for (const line of bannerLines(settings, port, services, admin)) onBanner(line);
     // The start-up log lines, held so that the banner comes first (logger.ts).
     release();
-    return { app, port, adminKey: admin.key, db, services, logger, close: cleanup };
+    const beginShutdown = () => void (shuttingDown = true);
+    return { app, port, adminKey: admin.key, db, services, logger, beginShutdown, close: cleanup };
   } catch (e) {
     release();
     await cleanup();

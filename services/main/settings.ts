@@ -2,6 +2,7 @@
  * The operational contract (docs/deployment.md "The operational contract"): settings from
  * environment variables, validated with zod. An invalid value stops the start with a message naming the variable.
  */
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { DEFAULT_LIVE_LIMITS, type LiveLimits } from "../live/index.js";
@@ -28,6 +29,8 @@ const Env = z.object({
   GITHUB_APP_ID: z.string().optional(),
   GITHUB_PRIVATE_KEY: z.string().optional(),
   GITHUB_WEBHOOK_SECRET: z.string().optional(),
+  GITHUB_API_URL: z.string().url().optional(),
+  GITHUB_SPACE_WRITES: z.enum(["true", "false"]).default("true"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   LOG_FORMAT: z.enum(["auto", "pretty", "json"]).default("auto"),
   YARDMASTER_URL: z.string().url().default("http://127.0.0.1:8080"),
@@ -42,6 +45,13 @@ const Env = z.object({
   YARDMASTER_WEBHOOK_RETRY_SECONDS: z.coerce.number().min(0.05).max(3600).default(10),
   PUBLIC_URL: z.string().url().optional(),
   TRUST_PROXY: z.string().optional(),
+  // Several replicas on one PostgreSQL (docs/deployment.md "Several replicas").
+  YARDMASTER_REPLICA_NAME: z
+    .string()
+    .regex(/^[\x21-\x7e]{1,100}$/, "must be 1 to 100 printable ASCII characters without spaces")
+    .optional(),
+  YARDMASTER_REPLICA_LEASE_SECONDS: z.coerce.number().int().min(2).max(60).default(3),
+  YARDMASTER_SHUTDOWN_DELAY_SECONDS: z.coerce.number().int().min(0).max(300).default(0),
 });
 
 /** TRUST_PROXY as Fastify's `trustProxy`: "true"/"false", a hop count, or addresses and CIDRs. */
@@ -73,7 +83,15 @@ export type Settings = {
   clickhouseCluster?: string;
   adminKey?: string;
   forge: "local" | "github";
-  github: { appId?: string; privateKey?: string; webhookSecret?: string };
+  github: {
+    appId?: string;
+    privateKey?: string;
+    webhookSecret?: string;
+    /** API root (`GITHUB_API_URL`); absent: https://api.github.com. */
+    apiUrl?: string;
+    /** Space the App's write requests one second apart (`GITHUB_SPACE_WRITES`, docs/github.md "Errors and rate limits"). */
+    spaceWrites: boolean;
+  };
   logLevel: string;
   /** JSON lines, pretty text, or pretty when stdout is a terminal (docs/observability.md "Logs"). */
   logFormat: "auto" | "pretty" | "json";
@@ -91,6 +109,13 @@ export type Settings = {
   publicUrl?: string;
   /** Whose X-Forwarded-Proto / X-Forwarded-Host are believed (`TRUST_PROXY`, docs/deployment.md). */
   trustProxy: boolean | number | string;
+  /**
+   * This process among the replicas of a deployment (docs/deployment.md "Several replicas"): its
+   * name in logs and metrics (`YARDMASTER_REPLICA_NAME`, default `<host name>:<pid>`), how long its
+   * lease on its repositories lasts without a heartbeat (`YARDMASTER_REPLICA_LEASE_SECONDS`), and how
+   * long it keeps serving, unready, after SIGTERM before it closes its port (`YARDMASTER_SHUTDOWN_DELAY_SECONDS`).
+   */
+  replica: { name: string; leaseSeconds: number; shutdownDelaySeconds: number };
 };
 
 /** Thrown for an invalid environment variable. */
@@ -125,7 +150,13 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     clickhouseCluster: e.CLICKHOUSE_CLUSTER,
     adminKey: e.YARDMASTER_ADMIN_KEY,
     forge: e.FORGE,
-    github: { appId: e.GITHUB_APP_ID, privateKey: e.GITHUB_PRIVATE_KEY, webhookSecret: e.GITHUB_WEBHOOK_SECRET },
+    github: {
+      appId: e.GITHUB_APP_ID,
+      privateKey: e.GITHUB_PRIVATE_KEY,
+      webhookSecret: e.GITHUB_WEBHOOK_SECRET,
+      apiUrl: e.GITHUB_API_URL,
+      spaceWrites: e.GITHUB_SPACE_WRITES === "true",
+    },
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     serviceUrl: e.YARDMASTER_URL,
@@ -141,5 +172,10 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     ),
     publicUrl: e.PUBLIC_URL,
     trustProxy: trustProxyOf(e.TRUST_PROXY),
+    replica: {
+      name: e.YARDMASTER_REPLICA_NAME ?? `${os.hostname()}:${process.pid}`,
+      leaseSeconds: e.YARDMASTER_REPLICA_LEASE_SECONDS,
+      shutdownDelaySeconds: e.YARDMASTER_SHUTDOWN_DELAY_SECONDS,
+    },
   };
 }

@@ -21,12 +21,23 @@ export class RepositoryProcessing {
   /** The inbox input a repository's last round failed on, when the failure blames it. */
   private readonly failedInput = new Map<string, string>();
   private readonly inputFailures = new InputFailureCount();
+  /** The repositories this process took the lock of to work them (for the metrics; see {@link worked}). */
+  private readonly workedHere = new Set<string>();
 
   constructor(private readonly ctx: RunnerContext) {}
 
   /** Whether the repository waits out a backoff now. */
   inBackoff(repository: string): boolean {
     return (this.backoffUntil.get(repository) ?? 0) > this.ctx.now();
+  }
+
+  /**
+   * The repositories this process works: it processed them, and they are still its own (a
+   * repository whose ownership moved to another replica is forgotten here).
+   */
+  worked(): string[] {
+    for (const r of this.workedHere) if (!this.ctx.ownership.owns(r)) this.workedHere.delete(r);
+    return [...this.workedHere].sort();
   }
 
   /** Ends a backoff: new input may be what was missing (the repository now exists). */
@@ -53,6 +64,7 @@ export class RepositoryProcessing {
     if (this.inBackoff(repository)) return false;
     const lock = await RepositoryLockSession.open(this.ctx.db, repository, "try");
     if (!lock) return false;
+    this.workedHere.add(repository);
     try {
       // The lock is held for at most lockHoldMs of rounds at a time: an API request waiting for
       // it (a dequeue, an enqueue) gets it between two holds instead of after the backlog.

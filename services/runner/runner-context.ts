@@ -9,6 +9,7 @@ import type { Pool } from "../store/index.js";
 import type { EngineEventInput } from "../engine/index.js";
 import type { QueueFigures } from "../metrics/index.js";
 import { SET_ASIDE_AFTER } from "./input-failures.js";
+import { SOLE_REPLICA, type RepositoryOwnership } from "./replicas/ownership.js";
 import { TrafficTuning, type TrafficReader } from "./traffic-tuning.js";
 
 /**
@@ -48,6 +49,11 @@ export interface RunnerDeps {
   readTraffic?: TrafficReader;
   /** Told the queue's figures after each committed round that applied something (round-figures.ts; metrics). */
   observeRound?: (figures: QueueFigures) => void;
+  /**
+   * Which repositories this process works, among several replicas (replicas/membership.ts;
+   * docs/deployment.md "Several replicas"); default: every one.
+   */
+  ownership?: RepositoryOwnership;
 }
 
 /** A synchronous request from the API, applied under the repository's lock. */
@@ -70,6 +76,7 @@ export interface RunnerContext {
   /** The observed traffic per repository; null without a reader. */
   tuning: TrafficTuning | null;
   observeRound?: (figures: QueueFigures) => void;
+  ownership: RepositoryOwnership;
 }
 
 /** Longest time a sweep holds a repository's lock before letting a waiting request in, ms. */
@@ -91,5 +98,6 @@ export function runnerContext(deps: RunnerDeps): RunnerContext {
     setAsideAfter: deps.setAsideAfter ?? SET_ASIDE_AFTER,
     tuning: deps.readTraffic ? new TrafficTuning(deps.readTraffic, now, log) : null,
     observeRound: deps.observeRound,
+    ownership: deps.ownership ?? SOLE_REPLICA,
   };
 }

@@ -19,6 +19,21 @@ export {
   type ChangeListener,
 } from "./change-feed.js";
 export { FreshRead } from "./fresh-read.js";
+export {
+  announceReplica,
+  endReplicaSessions,
+  expireReplicas,
+  heartbeatReplica,
+  leaveReplicas,
+  listReplicas,
+  notifyWork,
+  replicaApplicationName,
+  REPLICAS_CHANNEL,
+  sessionApplicationName,
+  WORK_CHANNEL,
+  type ExpiredReplica,
+  type ReplicaRow,
+} from "./replicas.js";
 export { migrate } from "./migrate.js";
 export {
   appendToOutbox,

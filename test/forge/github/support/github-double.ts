@@ -9,7 +9,7 @@
  */
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { createPublicKey, generateKeyPairSync, randomBytes, verify, type KeyObject } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { REVIEW_THREADS_QUERY } from "../../../../services/forge/github/review-threads.js";
@@ -96,6 +96,20 @@ export class GithubDouble {
       opts.files ?? {},
       this.now,
     );
+    this.repos.set(fullName.toLowerCase(), repo);
+    return repo;
+  }
+
+  /**
+   * A repository whose git is a copy of `template`'s (its commits, branches and tags; none of its
+   * pull requests or other platform data), with ids of its own: many alike repositories without the
+   * cost of building each (`npm run bench:scale`).
+   */
+  async copyRepo(fullName: string, template: DoubleRepo): Promise<DoubleRepo> {
+    const gitDir = path.join(this.dir, `${fullName.replace("/", "__")}.git`);
+    await cp(template.git.gitDir, gitDir, { recursive: true, errorOnExist: true, force: false });
+    const git = { gitDir, name: fullName };
+    const repo = new DoubleRepo(fullName, this.id(), this.id(), template.defaultBranch, git, this.now);
     this.repos.set(fullName.toLowerCase(), repo);
     return repo;
   }
