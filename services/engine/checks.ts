@@ -99,6 +99,7 @@ function requestCreation(ctx: Ctx, train: Train, batch: Batch, check: CheckAttem
     title: title(batch.members),
     body: `This draft pull request checks ${batch.name} of the merge queue (queue rule \`${batch.queueRule}\`) on top of \`${train.branch}\` at ${build.baseSha}.\n\nPull requests, in merge order:\n${lines.join("\n")}\n`,
     botAccount: rule.draftBotAccount,
+    mergeMethod: rule.mergeMethod,
   });
 }
 

@@ -173,7 +173,15 @@ const schemas = {
   merge_failed: z.object({
     type: z.literal("merge_failed"),
     batchId: z.string().min(1),
-    reason: z.enum(["conflict", "base_moved", "error"]),
+    /**
+     * conflict: a pull request does not apply; base_moved: the base is not where the batch was
+     * checked; head_moved: a pull request's head moved after its check (the forge refused it:
+     * PULL_REQUEST_UPDATED); protection: the platform's branch protection, rules or merge settings
+     * refused the merge (INCOMPATIBILITY_WITH_BRANCH_PROTECTIONS, the platform's message kept);
+     * stale_check: the platform accepts only a check built on the base's current tip (GitHub's
+     * "require branches to be up to date"), so the batch is checked again; error: anything else.
+     */
+    reason: z.enum(["conflict", "base_moved", "head_moved", "protection", "stale_check", "error"]),
     /** The pull request that failed to merge, when known. */
     pullRequest: number.nullable(),
     /** The base tip the runner found (required to act on "base_moved"). */
