@@ -76,6 +76,35 @@ export function isForgeError(e: unknown, kind?: ForgeErrorKind): e is ForgeError
   return e instanceof ForgeError && (kind === undefined || e.kind === kind);
 }
 
+/**
+ * Why a platform refused a merge when the code itself merges (docs/github.md "Refusals"):
+ * head_moved, a pull request's head is no longer the one checked; protection, the branch's
+ * protection, its rules or the repository's merge settings forbid what was asked; stale_check,
+ * the platform accepts only a check built on the base's current tip (GitHub's "require branches to
+ * be up to date before merging" without a bypass), so the batch must be checked again.
+ */
+export type MergeRefusal = "head_moved" | "protection" | "stale_check";
+
+/**
+ * A refused merge ({@link MergeRefusal}), with the platform's message and the pull request it
+ * concerns (null: the whole batch). Its kind is permission for protection, conflict otherwise.
+ */
+export class MergeRefusedError extends ForgeError {
+  /**
+   * @param refusal why
+   * @param message a sentence for logs and users, with the platform's own message
+   * @param pullRequest the pull request refused, null when the refusal is the batch's
+   */
+  constructor(
+    readonly refusal: MergeRefusal,
+    message: string,
+    readonly pullRequest: number | null,
+    options?: { cause?: unknown },
+  ) {
+    super(refusal === "protection" ? "permission" : "conflict", message, undefined, options);
+  }
+}
+
 /** Yardmaster's own check run on a pull request (the queue summary). */
 export interface CheckRunInput {
   name: string;
@@ -143,6 +172,29 @@ export interface WorkflowActionsPort {
   ): Promise<void>;
 }
 
+/** How {@link ForgePort.createSpeculativeBranch} should build the branch for the batch's landing. */
+export interface SpeculativeBranchOptions {
+  /** The base branch the batch is for (its protection decides, e.g. linear history). */
+  base?: string;
+  /** The queue rule's merge method (null: the repository's default). */
+  method?: MergeMethod | "merge-batch" | null;
+}
+
+/** A tested batch to merge ({@link ForgePort.mergePullRequests}). */
+export interface BatchMergeRequest {
+  base: string;
+  expectedBaseSha: Sha;
+  /** null: the repository's default method, the first it allows (the local forge's: merge). */
+  method: MergeMethod | "merge-batch" | null;
+  pulls: { number: number; headSha: Sha; commitTitle?: string; commitMessage?: string }[];
+  /** The tested commit (the check branch's tip, or the pull request's head in place). */
+  checkSha?: Sha;
+  /** The pull request the batch was checked on (its draft, or the pull request itself in place). */
+  checkPullRequest?: number;
+  /** Whether the batch was checked in place, on its one pull request. */
+  inPlace?: boolean;
+}
+
 /** Which open pull requests {@link ForgePort.listOpenPullRequests} reads: every field given must match. */
 export interface OpenPullFilter {
   /** The head commit's SHA. */
@@ -182,15 +234,18 @@ export interface ForgePort extends WorkflowActionsPort {
   /** The SHA a branch points at; not_found when the branch does not exist. */
   getBranchSha(repo: RepoName, branch: string): Promise<Sha>;
   /**
-   * Creates (or force-moves) `branch` to a new commit made of `baseSha` with the heads of
-   * `pulls` merged in, in order (one merge commit each, message "Merge of #n").
-   * conflict names the first pull request that does not merge.
+   * Creates (or force-moves) `branch` to a commit whose tree is `baseSha` with the heads of `pulls`
+   * merged in, in order. The local forge writes one merge commit each ("Merge of #n"); GitHub
+   * writes one commit whose parents are the base and the heads, or a linear replay where the
+   * landing needs one (docs/github.md "Speculative branches"). conflict names the first pull
+   * request that does not merge.
    */
   createSpeculativeBranch(
     repo: RepoName,
     branch: string,
     baseSha: Sha,
     pulls: { number: number; headSha: Sha }[],
+    options?: SpeculativeBranchOptions,
   ): Promise<Sha>;
   /** Deletes a branch; no error when already absent. */
   deleteBranch(repo: RepoName, branch: string): Promise<void>;
@@ -206,32 +261,28 @@ export interface ForgePort extends WorkflowActionsPort {
   /** Brings a pull request's head up to date with its base (merge or rebase); returns the new head SHA. conflict when it does not apply. */
   updatePullRequestWithBase(repo: RepoName, number: number, method: "merge" | "rebase"): Promise<Sha>;
   /**
-   * Merges a pull request with a method; returns the new base tip SHA. `expectedHeadSha` guards
+   * Merges a pull request with a method (null: the repository's default, the first method it
+   * allows; the local forge's is merge); returns the new base tip SHA. `expectedHeadSha` guards
    * against a push after the checks ran (conflict when it moved). fast-forward moves base to head.
    */
   mergePullRequest(
     repo: RepoName,
     number: number,
-    input: { method: MergeMethod; expectedHeadSha: Sha; commitTitle?: string; commitMessage?: string },
+    input: { method: MergeMethod | null; expectedHeadSha: Sha; commitTitle?: string; commitMessage?: string },
   ): Promise<Sha>;
   /**
    * Merges a tested batch into `base`: the pull requests in order, one method, starting from
    * `expectedBaseSha` (conflict when the base is elsewhere, or a pull request does not apply, or a
    * head moved from its `headSha`). The local forge builds every commit and moves the base once
-   * (atomic); GitHub merges one pull request at a time (docs/github.md). "merge-batch" merges the
-   * check branch at `checkSha` instead (one merge commit for the batch). Returns the new base tip
-   * and each pull request's merge commit (merge, squash), last replayed commit (rebase) or head
-   * (fast-forward).
+   * (atomic); GitHub lands it the way the branch's protection accepts (docs/github.md "Landing a
+   * batch"). "merge-batch" merges the check branch at `checkSha` instead (one merge commit for the
+   * batch); "fast-forward" moves the base to `checkSha` when given. Returns the new base tip and
+   * each pull request's merge commit (merge, squash), last replayed commit (rebase) or head
+   * (fast-forward). A refusal that is not a conflict of the code is a {@link MergeRefusedError}.
    */
   mergePullRequests(
     repo: RepoName,
-    input: {
-      base: string;
-      expectedBaseSha: Sha;
-      method: MergeMethod | "merge-batch";
-      pulls: { number: number; headSha: Sha; commitTitle?: string; commitMessage?: string }[];
-      checkSha?: Sha;
-    },
+    input: BatchMergeRequest,
   ): Promise<{ newBaseSha: Sha; mergeCommits: Record<number, Sha> }>;
   /** Moves a branch to a SHA that must descend from its current tip (fast-forward only); conflict otherwise. */
   fastForwardBranch(repo: RepoName, branch: string, sha: Sha): Promise<void>;

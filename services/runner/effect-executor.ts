@@ -61,7 +61,10 @@ export async function performEffect(
     case "create_speculative_check": {
       let sha: string;
       try {
-        sha = await forge.createSpeculativeBranch(repo, effect.draftBranch, effect.baseSha, effect.pulls);
+        sha = await forge.createSpeculativeBranch(repo, effect.draftBranch, effect.baseSha, effect.pulls, {
+          base: effect.baseRef,
+          method: effect.mergeMethod ?? null,
+        });
       } catch (e) {
         if (isRetryable(e)) throw e;
         const pull = conflictingPull(e);
