@@ -6,7 +6,13 @@
  */
 import type { Logger } from "pino";
 import { ForgeService } from "../../gen/yardmaster/v1/forge_pb.js";
-import { createGithubForge, createGithubTokenVerifier, registerGithubWebhook } from "../forge/index.js";
+import {
+  createGithubForge,
+  createGithubInstallationCheck,
+  createGithubTokenVerifier,
+  registerGithubWebhook,
+} from "../forge/index.js";
+import { SUMMARY_CHECK_NAME } from "../runner/index.js";
 import {
   ciLeaseFromEnvironment,
   ciSlotsFromEnvironment,
@@ -34,13 +40,18 @@ export interface ForgeWiring {
   platform?: PlatformTokenVerifier;
   /** Where forge events go; set once the queue exists. */
   setSink(sink: ForgeEventSink): void;
+  /** What `/readyz` shows of the forge (FORGE=github: the App installations' check); absent: nothing. */
+  readiness?: () => Record<string, unknown>;
   close(): Promise<void>;
 }
 
 /** GitHub tokens accepted by the API (FORGE=github), with the forge or without it (a process running only the activity log). */
-export function githubTokenVerifier(logger: Logger): PlatformTokenVerifier {
-  return createGithubTokenVerifier({ log: logger.child({ component: "github" }) });
+export function githubTokenVerifier(logger: Logger, settings: Settings): PlatformTokenVerifier {
+  return createGithubTokenVerifier({ log: logger.child({ component: "github" }), baseUrl: settings.github.apiUrl });
 }
+
+/** How often the installations' permissions are checked again after the check at start (ms). */
+const INSTALLATION_CHECK_INTERVAL_MS = 3_600_000;
 
 /**
  * Builds the forge of the settings. The local forge has run its start-up recovery when this
@@ -89,12 +100,22 @@ export async function wireForge(settings: Settings, db: Pool, logger: Logger): P
     3_600_000,
   );
   prune.unref();
+  const app = { appId: appId!, privateKey: privateKey!, log, baseUrl: settings.github.apiUrl };
+  // Each installation's granted permissions, checked at start and hourly (logged, and in /readyz).
+  const installations = createGithubInstallationCheck(app);
+  void installations.run();
+  const recheck = setInterval(() => void installations.run(), INSTALLATION_CHECK_INTERVAL_MS);
+  recheck.unref();
   return {
-    forge: createGithubForge({ appId: appId!, privateKey: privateKey!, log }),
+    forge: createGithubForge({ ...app, ownCheckNames: [SUMMARY_CHECK_NAME] }),
     bindings: [],
     routes: (app) => registerGithubWebhook(app as never, { secret: webhookSecret!, pool: db, sink: deliver, log }),
-    platform: githubTokenVerifier(logger),
+    platform: githubTokenVerifier(logger, settings),
     setSink: (s) => void (sink = s),
-    close: async () => clearInterval(prune),
+    readiness: () => ({ github: installations.readiness() }),
+    close: async () => {
+      clearInterval(prune);
+      clearInterval(recheck);
+    },
   };
 }

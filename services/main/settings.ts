@@ -28,6 +28,12 @@ const Env = z.object({
   GITHUB_APP_ID: z.string().optional(),
   GITHUB_PRIVATE_KEY: z.string().optional(),
   GITHUB_WEBHOOK_SECRET: z.string().optional(),
+  // GitHub Enterprise Server: https://HOST/api/v3 (docs/github.md "GitHub Enterprise Server").
+  GITHUB_API_URL: z
+    .string()
+    .url()
+    .refine((u) => /^https?:$/.test(new URL(u).protocol), "must be an http(s) URL")
+    .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   LOG_FORMAT: z.enum(["auto", "pretty", "json"]).default("auto"),
   YARDMASTER_URL: z.string().url().default("http://127.0.0.1:8080"),
@@ -71,7 +77,8 @@ export type Settings = {
   clickhouseCluster?: string;
   adminKey?: string;
   forge: "local" | "github";
-  github: { appId?: string; privateKey?: string; webhookSecret?: string };
+  /** The GitHub App; `apiUrl` is GITHUB_API_URL (absent: https://api.github.com). */
+  github: { appId?: string; privateKey?: string; webhookSecret?: string; apiUrl?: string };
   logLevel: string;
   /** JSON lines, pretty text, or pretty when stdout is a terminal (docs/observability.md "Logs"). */
   logFormat: "auto" | "pretty" | "json";
@@ -119,7 +126,12 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     clickhouseCluster: e.CLICKHOUSE_CLUSTER,
     adminKey: e.YARDMASTER_ADMIN_KEY,
     forge: e.FORGE,
-    github: { appId: e.GITHUB_APP_ID, privateKey: e.GITHUB_PRIVATE_KEY, webhookSecret: e.GITHUB_WEBHOOK_SECRET },
+    github: {
+      appId: e.GITHUB_APP_ID,
+      privateKey: e.GITHUB_PRIVATE_KEY,
+      webhookSecret: e.GITHUB_WEBHOOK_SECRET,
+      apiUrl: e.GITHUB_API_URL?.replace(/\/+$/, ""),
+    },
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     serviceUrl: e.YARDMASTER_URL,
