@@ -126,7 +126,8 @@ const schemas = {
   speculative_check_failed: z.object({
     type: z.literal("speculative_check_failed"),
     checkId: z.string().min(1),
-    reason: z.enum(["conflict_with_base", "conflict_with_pull_ahead", "branch_update_failed", "error"]),
+    /** protection: the platform would refuse to land the batch (INCOMPATIBILITY_WITH_BRANCH_PROTECTIONS). */
+    reason: z.enum(["conflict_with_base", "conflict_with_pull_ahead", "branch_update_failed", "protection", "error"]),
     pullRequest: number.nullable(),
     message: z.string(),
   }),

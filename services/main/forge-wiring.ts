@@ -100,7 +100,13 @@ export async function wireForge(settings: Settings, db: Pool, logger: Logger): P
     3_600_000,
   );
   prune.unref();
-  const app = { appId: appId!, privateKey: privateKey!, log, baseUrl: settings.github.apiUrl };
+  const app = {
+    appId: appId!,
+    privateKey: privateKey!,
+    log,
+    baseUrl: settings.github.apiUrl,
+    spaceWrites: settings.github.spaceWrites,
+  };
   // Each installation's granted permissions, checked at start and hourly (logged, and in /readyz).
   const installations = createGithubInstallationCheck(app);
   void installations.run();

@@ -28,6 +28,9 @@ const Env = z.object({
   GITHUB_APP_ID: z.string().optional(),
   GITHUB_PRIVATE_KEY: z.string().optional(),
   GITHUB_WEBHOOK_SECRET: z.string().optional(),
+  // Space the App's write requests one second apart (GitHub's advice against secondary limits);
+  // "false" for a GitHub Enterprise Server without secondary limits, and for tests against a double.
+  GITHUB_SPACE_WRITES: z.enum(["true", "false"]).default("true"),
   // GitHub Enterprise Server: https://HOST/api/v3 (docs/github.md "GitHub Enterprise Server").
   GITHUB_API_URL: z
     .string()
@@ -77,8 +80,8 @@ export type Settings = {
   clickhouseCluster?: string;
   adminKey?: string;
   forge: "local" | "github";
-  /** The GitHub App; `apiUrl` is GITHUB_API_URL (absent: https://api.github.com). */
-  github: { appId?: string; privateKey?: string; webhookSecret?: string; apiUrl?: string };
+  /** The GitHub App; `apiUrl` is GITHUB_API_URL (absent: https://api.github.com), `spaceWrites` GITHUB_SPACE_WRITES. */
+  github: { appId?: string; privateKey?: string; webhookSecret?: string; apiUrl?: string; spaceWrites: boolean };
   logLevel: string;
   /** JSON lines, pretty text, or pretty when stdout is a terminal (docs/observability.md "Logs"). */
   logFormat: "auto" | "pretty" | "json";
@@ -131,6 +134,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       privateKey: e.GITHUB_PRIVATE_KEY,
       webhookSecret: e.GITHUB_WEBHOOK_SECRET,
       apiUrl: e.GITHUB_API_URL?.replace(/\/+$/, ""),
+      spaceWrites: e.GITHUB_SPACE_WRITES === "true",
     },
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,

@@ -13,7 +13,7 @@
  * result (comments, labels, the summary check), is logged and dropped.
  */
 import type { Logger } from "pino";
-import { type ForgeError, isForgeError, type ForgePort } from "../forge/index.js";
+import { type ForgeError, isForgeError, MergeRefusedError, type ForgePort } from "../forge/index.js";
 import type { EngineEffect } from "../engine/index.js";
 import type { EngineEventInput } from "../engine/index.js";
 import { conflictingPull, performMerge } from "./merge-effect.js";
@@ -68,7 +68,8 @@ export async function performEffect(
       } catch (e) {
         if (isRetryable(e)) throw e;
         const pull = conflictingPull(e);
-        let reason: "conflict_with_base" | "conflict_with_pull_ahead" | "error" = "error";
+        let reason: "conflict_with_base" | "conflict_with_pull_ahead" | "protection" | "error" =
+          e instanceof MergeRefusedError && e.refusal === "protection" ? "protection" : "error";
         if (isForgeError(e, "conflict") && pull !== null) {
           const alone = await forge.getPullRequest(repo, pull).catch(() => null);
           reason = alone?.conflict ? "conflict_with_base" : "conflict_with_pull_ahead";

@@ -11,6 +11,7 @@ import { createGithubAppClient, type GithubAppOptions, type GithubOctokit } from
 import { readConfig, readDefaultBranch, readTextFile } from "./contents.js";
 import { githubStatus, toForgeError } from "./errors.js";
 import { addIssueLabels, findOwnComment, postComment, removeIssueLabels, userPermission } from "./issues.js";
+import { planLanding } from "./landing-plan.js";
 import { acceptedMethods, readLandingRules, type LandingRules } from "./landing-rules.js";
 import { mergeBatch, type LandingEnv } from "./merge-batch.js";
 import { mergePull } from "./merge-pull.js";
@@ -87,6 +88,11 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
   ): Promise<BuildShape> {
     if (options?.base === undefined) return { linear: false, signed: false };
     const rules = await landingRules(gh, repo, params, options.base);
+    // A landing GitHub would refuse whatever the checks say is refused now, before CI runs for nothing.
+    planLanding(
+      { base: options.base, expectedBaseSha: "", method: options.method ?? null, pulls: [], checkPullRequest: 0 },
+      rules,
+    );
     const method = options.method ?? acceptedMethods(rules)[0];
     const pushes = method === "fast-forward";
     return {

@@ -4,7 +4,7 @@
  * check's commit, so the base holds exactly the tree CI tested. GitHub marks each pull request whose
  * head the base now contains as merged; one whose commits were replayed (a linear check branch) is
  * closed by the landing with a comment naming the commit (landed-pulls.ts).
- * A replay after a crash finds the base already at the tested commit and changes nothing.
+ * A replay after a crash finds the base already at the tested commit and only closes what is still open.
  * GitHub's refusal of the move (protection, rules: 422, 409 or 403 other than "not a fast
  * forward") is a {@link MergeRefusedError} protection with GitHub's message.
  */
@@ -12,6 +12,7 @@ import { ForgeError, MergeRefusedError, type BatchMergeRequest, type Sha } from 
 import type { GithubOctokit } from "./client.js";
 import { githubMessage, githubStatus, rateLimitWaitMs } from "./errors.js";
 import type { BatchMergeResult } from "./landing-plan.js";
+import { closeLandedPulls, contains } from "./landed-pulls.js";
 import { branchSha, checkBranchName } from "./refs.js";
 import type { RepoParams } from "./repo-name.js";
 
@@ -42,8 +43,15 @@ export async function landByPush(
   if (target === undefined) throw new ForgeError("invalid", "checkSha: fast-forward needs the tested commit");
   checkBranchName(input.base);
   const heads = Object.fromEntries(input.pulls.map((p) => [p.number, p.headSha])) as Record<number, Sha>;
+  const landed = async (): Promise<BatchMergeResult> => {
+    // Replayed commits (a linear check branch): GitHub cannot attribute them to their pull requests.
+    const apart: number[] = [];
+    for (const p of input.pulls) if (!(await contains(gh, params, target, p.headSha))) apart.push(p.number);
+    await closeLandedPulls(gh, params, apart, target, () => `on ${input.base} by a fast-forward`);
+    return { newBaseSha: target, mergeCommits: heads };
+  };
   const current = await branchSha(gh, params, input.base);
-  if (current === target) return { newBaseSha: target, mergeCommits: heads };
+  if (current === target) return landed();
   if (current !== input.expectedBaseSha)
     throw new ForgeError("conflict", `branch ${input.base} moved: expected ${input.expectedBaseSha}, found ${current}`);
   try {
@@ -57,5 +65,5 @@ export async function landByPush(
       });
     throw e;
   }
-  return { newBaseSha: target, mergeCommits: heads };
+  return landed();
 }

@@ -17,6 +17,7 @@
  *    (landed-pulls.ts).
  * A replay after a crash finds the batch's pull request merged by the App and only finishes step 4.
  */
+import { FAILPOINT_NAMES, failpoint } from "../../failpoints/index.js";
 import { ForgeError, MergeRefusedError, type BatchMergeRequest, type Sha } from "../types.js";
 import type { GithubOctokit } from "./client.js";
 import type { LandingRules } from "./landing-rules.js";
@@ -136,5 +137,6 @@ export async function landThroughPull(
     if (e instanceof MergeRefusedError) throw new MergeRefusedError(e.refusal, e.message, null, { cause: e });
     throw e;
   }
+  await failpoint(FAILPOINT_NAMES.githubThroughPullMerged);
   return finish(sha);
 }

@@ -10,7 +10,7 @@
 import { DRAFT_MUTATION, READY_MUTATION } from "../../../../services/forge/github/workflow-actions.js";
 import { NEEDED_EVENTS, NEEDED_PERMISSIONS } from "../../../../services/forge/github/app-manifest.js";
 import { example, type Answer, type Handler } from "./double-answers.js";
-import { iso, userJson } from "./double-json.js";
+import { iso } from "./double-json.js";
 import type { GithubDouble } from "./github-double.js";
 
 /** What the App's installations granted (every installation alike); default: what the App asks for. */
@@ -47,7 +47,19 @@ export const appHandlers: Record<string, Handler> = {
         id,
         app_id: ctx.double.appId,
         app_slug: ctx.double.appSlug,
-        account: userJson(owner, id + 2_000_000, "Organization"),
+        // GitHub's description inlines the account as allOf [simple user, enterprise] (a drift: it is
+        // either), so the enterprise's required fields are given too.
+        account: {
+          ...t.account,
+          login: owner,
+          id: id + 2_000_000,
+          node_id: `O_${id}`,
+          type: "Organization",
+          name: owner,
+          slug: owner,
+          created_at: iso(ctx.double.now()),
+          updated_at: iso(ctx.double.now()),
+        },
         permissions: grants.permissions,
         events: grants.events,
         created_at: iso(ctx.double.now()),

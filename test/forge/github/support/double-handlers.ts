@@ -11,6 +11,7 @@ import { gitHandlers } from "./double-git-handlers.js";
 import { pullHandlers } from "./double-pull-handlers.js";
 import { ruleHandlers } from "./double-rule-handlers.js";
 import { treeHandlers } from "./double-tree-handlers.js";
+import { deliveryHandlers } from "./double-webhooks.js";
 import { workflowHandlers } from "./double-workflow-handlers.js";
 
 export type { Answer, Handler, HandlerContext } from "./double-answers.js";
@@ -22,4 +23,5 @@ export const handlers: Record<string, Handler> = {
   ...workflowHandlers,
   ...ruleHandlers,
   ...appHandlers,
+  ...deliveryHandlers,
 };

@@ -164,11 +164,13 @@ export const ruleHandlers: Record<string, Handler> = {
     if (!p) return notFound();
     const settings = settingsOf(ctx.repo);
     settings.mergeRequests++;
-    if (settings.baseModifiedEvery !== null && settings.mergeRequests % settings.baseModifiedEvery === 0)
+    if (settings.baseModifiedEvery !== null && settings.mergeRequests % settings.baseModifiedEvery === 0) {
+      settings.baseModifiedAnswers++;
       return {
         status: 405,
         body: { message: "Base branch was modified. Review and try the merge again.", documentation_url: DOCS },
       };
+    }
     if (p.state === "open") {
       const method = (ctx.body.merge_method as "merge" | "squash" | "rebase" | undefined) ?? "merge";
       const refused = await mergeRefusal(ctx, p.number, method);

@@ -70,6 +70,8 @@ export interface RepoSettings {
   baseModifiedEvery: number | null;
   /** Merge requests seen (for baseModifiedEvery). */
   mergeRequests: number;
+  /** Merge requests answered "Base branch was modified". */
+  baseModifiedAnswers: number;
   /** Commits GitHub made for the App (verified). */
   verified: Set<string>;
   /** Every write the rules refused: operation, status, message (tests expect none where the queue complies). */
@@ -90,6 +92,7 @@ export function settingsOf(repo: DoubleRepo): RepoSettings {
       rulesets: [],
       baseModifiedEvery: null,
       mergeRequests: 0,
+      baseModifiedAnswers: 0,
       verified: new Set(),
       refusals: [],
     };

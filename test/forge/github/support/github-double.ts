@@ -43,6 +43,9 @@ const APP_OPERATIONS = new Set([
   "apps/get-repo-installation",
   "apps/create-installation-access-token",
   "apps/list-installations",
+  "apps/list-webhook-deliveries",
+  "apps/get-webhook-delivery",
+  "apps/redeliver-webhook-delivery",
 ]);
 /** Operations a user token (not an installation token) may call. */
 const USER_OPERATIONS = new Set(["users/get-authenticated", "repos/get", "apps/list-repos-accessible-to-installation"]);
@@ -67,7 +70,11 @@ export class GithubDouble {
   /** The App's webhook: deliveries, lost ones, the delivery API (double-webhooks.ts). */
   readonly webhooks = new DoubleWebhooks(() => this.now());
   /** Repository changes turned into webhook events (double-events.ts). */
-  readonly events = new DoubleEvents(this.webhooks, () => ({ login: `${this.appSlug}[bot]`, id: this.appId }));
+  readonly events = new DoubleEvents(
+    this.webhooks,
+    () => ({ login: `${this.appSlug}[bot]`, id: this.appId }),
+    () => this.now(),
+  );
 
   private constructor(private readonly dir: string) {
     const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
