@@ -35,7 +35,7 @@ const Env = z.object({
   GITHUB_API_URL: z
     .string()
     .url()
-    .refine((u) => /^https?:$/.test(new URL(u).protocol), "must be an http(s) URL")
+    .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), "must be an http(s) URL")
     .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   LOG_FORMAT: z.enum(["auto", "pretty", "json"]).default("auto"),
