@@ -16,6 +16,7 @@ import { restCall } from "../../../support/rest-client.js";
 import { startServerProcess, type ServerProcess } from "../../../support/server-process.js";
 import type { HandlerContext } from "./double-answers.js";
 import { DoubleActions, type WorkflowJob } from "./double-actions.js";
+import { grantsOf, type AppGrants } from "./double-app-handlers.js";
 import { serveDouble, type DoubleHttp } from "./double-http.js";
 import type { DoubleRepo } from "./double-state.js";
 import type { DropRule } from "./double-webhooks.js";
@@ -49,6 +50,8 @@ export interface WorldOptions {
   killAt?: string;
   /** Webhook deliveries lost on their first attempt: a rule, or at random. */
   drop?: DropRule | { rate: number; seed: number };
+  /** Changes what the App's installations granted (default: everything the App asks for). */
+  grants?: (grants: AppGrants) => void;
 }
 
 /** One scenario's world. */
@@ -123,6 +126,7 @@ export async function githubWorld(setup: RepositorySetup, options: WorldOptions 
   repo.collaborators.set(OCTOCAT.login, { role_name: "write", permission: "write" });
   repo.collaborators.set("reviewer", { role_name: "write", permission: "write" });
   setup.protect(repo, double);
+  options.grants?.(grantsOf(double));
   await actions.use(repo, setup.jobs);
 
   const env = {
