@@ -28,13 +28,15 @@ async function expectLinearTested(w: GithubWorld): Promise<void> {
 }
 
 describe("linear history with fast-forward", () => {
-  it("moves main to each tested commit; the culprit is sent back", async () => {
+  it("moves main to each tested commit; the culprit is sent back", { timeout: 600_000 }, async () => {
     world = await githubWorld(LINEAR_FAST_FORWARD);
     await expectLandedOnce(world);
     await expectLinearTested(world);
   });
 
-  it("the same with the server killed (kill -9) after main moved, before the move was recorded", async () => {
+  it("the same with the server killed (kill -9) after main moved, before the move was recorded", {
+    timeout: 420_000,
+  }, async () => {
     world = await githubWorld(LINEAR_FAST_FORWARD, { killAt: "runner.effect.merge_batch.after-perform" });
     expect(await world.restartAfterKill()).toContain("failpoint runner.effect.merge_batch.after-perform: kill");
     await expectLandedOnce(world);

@@ -26,7 +26,9 @@ function expectOwnMerges(w: GithubWorld): void {
 }
 
 describe("merge commits, rulesets with a bypass actor, a transient 405 on every third merge", () => {
-  it("lands every green pull request once with its own merge commit; the culprit is sent back", async () => {
+  it("lands every green pull request once with its own merge commit; the culprit is sent back", {
+    timeout: 420_000,
+  }, async () => {
     // The installation granted Actions: read only (the github_actions action's need): the queue works,
     // and the missing permission is named in the log and in /readyz.
     world = await githubWorld(MERGE_RULESETS, { grants: (g) => void (g.permissions.actions = "read") });
@@ -46,7 +48,7 @@ describe("merge commits, rulesets with a bypass actor, a transient 405 on every 
     expect(world.server.output()).toContain("lacks the permission actions: write (granted: read)");
   });
 
-  it("the same with the server killed (kill -9) between two merges of a batch", { timeout: 400_000 }, async () => {
+  it("the same with the server killed (kill -9) between two merges of a batch", { timeout: 600_000 }, async () => {
     world = await githubWorld(MERGE_RULESETS, { killAt: "github.merge-batch.between-pulls" });
     expect(await world.restartAfterKill()).toContain("failpoint github.merge-batch.between-pulls: kill");
     await expectLandedOnce(world);

@@ -26,13 +26,15 @@ async function expectSquashesOnly(w: GithubWorld): Promise<void> {
 }
 
 describe("squash only, strict required checks, a required pull request, Actions on pull_request", () => {
-  it("lands each batch as one squash of its pull request; the culprit is sent back", async () => {
+  it("lands each batch as one squash of its pull request; the culprit is sent back", { timeout: 600_000 }, async () => {
     world = await githubWorld(SQUASH_STRICT);
     await expectLandedOnce(world);
     await expectSquashesOnly(world);
   });
 
-  it("the same with the server killed (kill -9) after the batch's pull request merged", async () => {
+  it("the same with the server killed (kill -9) after the batch's pull request merged", {
+    timeout: 420_000,
+  }, async () => {
     world = await githubWorld(SQUASH_STRICT, { killAt: "github.land-through-pull.after-merge" });
     expect(await world.restartAfterKill()).toContain("failpoint github.land-through-pull.after-merge: kill");
     await expectLandedOnce(world);

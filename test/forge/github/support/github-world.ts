@@ -211,7 +211,7 @@ export async function githubWorld(setup: RepositorySetup, options: WorldOptions 
       await double.webhooks.settled();
     },
     leaves,
-    async settled(timeoutMs = 150_000) {
+    async settled(timeoutMs = 360_000) {
       return eventually(
         async () => {
           const left = await leaves();
