@@ -77,7 +77,7 @@ export function isForgeError(e: unknown, kind?: ForgeErrorKind): e is ForgeError
 }
 
 /**
- * Why a platform refused a merge when the code itself merges (docs/github.md "Refusals"):
+ * Why a platform refused a merge when the code itself merges (docs/github.md "Landing a batch"):
  * head_moved, a pull request's head is no longer the one checked; protection, the branch's
  * protection, its rules or the repository's merge settings forbid what was asked; stale_check,
  * the platform accepts only a check built on the base's current tip (GitHub's "require branches to

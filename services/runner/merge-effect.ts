@@ -10,7 +10,7 @@
  * merged by the batch's merge commit does not name that commit.
  * A refusal is reported with its reason (merge_failed): the base moved; a conflict; or the
  * forge's {@link MergeRefusedError} (head_moved, protection, stale_check), whose message is the
- * platform's (docs/github.md "Refusals").
+ * platform's (docs/github.md "Landing a batch").
  */
 import { isForgeError, MergeRefusedError, type ForgePort, type PullRequestSnapshot } from "../forge/index.js";
 import type { EngineEffect } from "../engine/index.js";

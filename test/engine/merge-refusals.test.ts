@@ -1,6 +1,6 @@
 /**
  * What the platform's refusal of a merge does to the queue (docs/merge-queue.md "Merge refusals";
- * docs/github.md "Refusals"): a pull request whose head moved leaves with PULL_REQUEST_UPDATED, not
+ * docs/github.md "Landing a batch"): a pull request whose head moved leaves with PULL_REQUEST_UPDATED, not
  * its batch's first one; a refusal by branch protection makes the pull request it names (or the
  * whole batch) leave with INCOMPATIBILITY_WITH_BRANCH_PROTECTIONS and the platform's message; a
  * check that is no longer on the base's tip (strict checks) is checked again, nobody leaves; a

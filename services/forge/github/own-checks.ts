@@ -1,5 +1,5 @@
 /**
- * The App's own check runs that a branch requires (docs/github.md "The Yardmaster check"). The queue's
+ * The App's own check runs that a branch requires (docs/github.md "Landing a batch", the "Yardmaster" check). The queue's
  * summary check ("Yardmaster") stays in progress while a pull request is queued and concludes after
  * the merge; a branch that requires it would refuse every merge the queue makes. So, just before
  * a landing, each required check the App itself posts on the commit being landed is concluded

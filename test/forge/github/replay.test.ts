@@ -1,6 +1,6 @@
 /**
  * GitHub effects performed again after a crash (docs/reliability.md "Crashes: every effect exactly
- * once"; docs/github.md "Merging a batch"), against the OpenAPI-checked double: a batch merge that
+ * once"; docs/github.md "Landing a batch"), against the OpenAPI-checked double: a batch merge that
  * stopped part-way resumes from the first pull request the App has not merged, answering the real
  * merge commits of those it had; a merge-batch batch already in the base is found, not merged
  * again; a pull request someone else merged is not taken for the App's; the App's own comment is
