@@ -1,7 +1,8 @@
 /**
  * Landing a batch by moving the base to the tested commit (`merge_method: fast-forward`; docs/github.md
  * "Landing a batch"), as bors does: `PATCH .../git/refs/heads/{base}` with `force: false` to the
- * check's commit, so the base holds exactly the tree CI tested. GitHub marks each pull request whose
+ * check's commit, so the base holds exactly the tree CI tested (the App's own required checks
+ * concluded on it first, own-checks.ts). GitHub marks each pull request whose
  * head the base now contains as merged; one whose commits were replayed (a linear check branch) is
  * closed by the landing with a comment naming the commit (landed-pulls.ts).
  * A replay after a crash finds the base already at the tested commit and only closes what is still open.
@@ -13,6 +14,8 @@ import type { GithubOctokit } from "./client.js";
 import { githubMessage, githubStatus, rateLimitWaitMs } from "./errors.js";
 import type { BatchMergeResult } from "./landing-plan.js";
 import { closeLandedPulls, contains } from "./landed-pulls.js";
+import type { RequiredCheck } from "./landing-rules.js";
+import { concludeOwnRequiredChecks } from "./own-checks.js";
 import { branchSha, checkBranchName } from "./refs.js";
 import type { RepoParams } from "./repo-name.js";
 
@@ -38,6 +41,7 @@ export async function landByPush(
   gh: GithubOctokit,
   params: RepoParams,
   input: BatchMergeRequest,
+  own: { checks: readonly RequiredCheck[]; appId: number; names: readonly string[] },
 ): Promise<BatchMergeResult> {
   const target = input.checkSha;
   if (target === undefined) throw new ForgeError("invalid", "checkSha: fast-forward needs the tested commit");
@@ -54,6 +58,7 @@ export async function landByPush(
   if (current === target) return landed();
   if (current !== input.expectedBaseSha)
     throw new ForgeError("conflict", `branch ${input.base} moved: expected ${input.expectedBaseSha}, found ${current}`);
+  await concludeOwnRequiredChecks(gh, params, target, own.checks, own);
   try {
     await gh.rest.git.updateRef({ ...params, ref: `heads/${input.base}`, sha: target, force: false });
   } catch (e) {

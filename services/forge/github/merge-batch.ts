@@ -69,7 +69,7 @@ export async function mergeBatch(
   const rules = await env.rules(input.base);
   try {
     const plan = planLanding(input, rules);
-    if (plan.path === "push") return await landByPush(gh, params, input);
+    if (plan.path === "push") return await landByPush(gh, params, input, { ...env.own, checks: rules.push.checks });
     if (plan.path === "through-pull") return await landThroughPull(gh, params, input, { ...plan, rules }, env);
     return await mergeOneByOne(gh, params, input, { method: plan.method, rules }, env);
   } catch (e) {
