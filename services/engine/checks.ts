@@ -101,6 +101,7 @@ function requestCreation(ctx: Ctx, train: Train, batch: Batch, check: CheckAttem
     body: `This draft pull request checks ${batch.name} of the merge queue (queue rule \`${batch.queueRule}\`) on top of \`${train.branch}\` at ${build.baseSha}.\n\nPull requests, in merge order:\n${lines.join("\n")}\n`,
     botAccount: rule.draftBotAccount,
     metadata: batchMetadata(ctx, train, batch, build.baseSha, build.pulls),
+    mergeMethod: rule.mergeMethod,
   });
 }
 

@@ -70,6 +70,13 @@ export interface CreateSpeculativeCheckEffect {
   botAccount: string | null;
   /** The batch's metadata for CI (batch-metadata.ts); absent in effects stored before it existed. */
   metadata?: BatchMetadata;
+  /**
+   * The queue rule's merge_method (null: the repository's default), so that the forge can build a
+   * check branch the landing accepts (GitHub: a linear one where the base requires linear history
+   * or the batch lands by rebase; docs/github.md "Speculative branches"). Absent in effects stored
+   * before it existed.
+   */
+  mergeMethod?: MergeMethodSetting | null;
 }
 
 /**
@@ -113,7 +120,8 @@ export interface MergeBatchEffect {
   batchId: string;
   baseRef: string;
   pulls: PullHead[];
-  method: MergeMethodSetting;
+  /** null: the repository's default method, resolved by the forge (docs/configuration.md `merge_method`). */
+  method: MergeMethodSetting | null;
   expectedBaseSha: string;
   checkBaseSha: string;
   checkSha: string;

@@ -128,7 +128,8 @@ const schemas = {
   speculative_check_failed: z.object({
     type: z.literal("speculative_check_failed"),
     checkId: z.string().min(1),
-    reason: z.enum(["conflict_with_base", "conflict_with_pull_ahead", "branch_update_failed", "error"]),
+    /** protection: the platform would refuse to land the batch (INCOMPATIBILITY_WITH_BRANCH_PROTECTIONS). */
+    reason: z.enum(["conflict_with_base", "conflict_with_pull_ahead", "branch_update_failed", "protection", "error"]),
     pullRequest: number.nullable(),
     message: z.string(),
   }),
@@ -175,7 +176,15 @@ const schemas = {
   merge_failed: z.object({
     type: z.literal("merge_failed"),
     batchId: z.string().min(1),
-    reason: z.enum(["conflict", "base_moved", "error"]),
+    /**
+     * conflict: a pull request does not apply; base_moved: the base is not where the batch was
+     * checked; head_moved: a pull request's head moved after its check (the forge refused it:
+     * PULL_REQUEST_UPDATED); protection: the platform's branch protection, rules or merge settings
+     * refused the merge (INCOMPATIBILITY_WITH_BRANCH_PROTECTIONS, the platform's message kept);
+     * stale_check: the platform accepts only a check built on the base's current tip (GitHub's
+     * "require branches to be up to date"), so the batch is checked again; error: anything else.
+     */
+    reason: z.enum(["conflict", "base_moved", "head_moved", "protection", "stale_check", "error"]),
     /** The pull request that failed to merge, when known. */
     pullRequest: number.nullable(),
     /** The base tip the runner found (required to act on "base_moved"). */

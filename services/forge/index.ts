@@ -2,9 +2,12 @@
 export * from "./types.js";
 export {
   createGithubForge,
+  createGithubInstallationCheck,
   createGithubRepositoryDirectory,
   createGithubTokenVerifier,
+  githubAppManifest,
   registerGithubWebhook,
+  type InstallationCheck,
 } from "./github/index.js";
 export {
   ciLeaseFromEnvironment,

@@ -159,11 +159,13 @@ export async function startServer(
     };
     let platform: PlatformTokenVerifier | undefined;
     let routes: ((app: App) => Promise<void>) | undefined;
+    let forgeReadiness: (() => Record<string, unknown>) | undefined;
     if (services.has("queue") || services.has("simulator")) {
       const forge = await wireForge(settings, db.pool, logger, ciInsights?.localCi);
       cleanups.push(() => forge.close());
       ciInsights?.setForge(forge.forge);
       platform = forge.platform;
+      forgeReadiness = forge.readiness;
       bindings.push(...forge.bindings);
       if (services.has("queue")) {
         // The self-tuning default reads the activity log: here, or the ClickHouse server it is on.
@@ -203,7 +205,7 @@ export async function startServer(
         } as ServiceBinding);
       }
     } else if (settings.forge === "github") {
-      platform = githubTokenVerifier(logger, settings.github.apiUrl);
+      platform = githubTokenVerifier(logger, settings);
     }
     for (const name of SERVICE_NAMES) {
       const url = settings.remotes[name];
@@ -247,7 +249,11 @@ export async function startServer(
       },
       metrics,
       readiness: async () => ({ ...(await readiness.checks()), ...(shuttingDown ? { process: "shutting down" } : {}) }),
-      readinessDetails: async () => ({ ...(await readiness.details()), streams: registry.stats() }),
+      readinessDetails: async () => ({
+        ...(await readiness.details()),
+        ...(forgeReadiness?.() ?? {}),
+        streams: registry.stats(),
+      }),
       streamStallMs: settings.live.stallMs,
       publicUrl: settings.publicUrl,
       trustProxy: settings.trustProxy,

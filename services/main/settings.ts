@@ -29,8 +29,15 @@ const Env = z.object({
   GITHUB_APP_ID: z.string().optional(),
   GITHUB_PRIVATE_KEY: z.string().optional(),
   GITHUB_WEBHOOK_SECRET: z.string().optional(),
-  GITHUB_API_URL: z.string().url().optional(),
+  // Space the App's write requests one second apart (GitHub's advice against secondary limits);
+  // "false" for a GitHub Enterprise Server without secondary limits, and for tests against a double.
   GITHUB_SPACE_WRITES: z.enum(["true", "false"]).default("true"),
+  // GitHub Enterprise Server: https://HOST/api/v3 (docs/github.md "GitHub Enterprise Server").
+  GITHUB_API_URL: z
+    .string()
+    .url()
+    .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), "must be an http(s) URL")
+    .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   LOG_FORMAT: z.enum(["auto", "pretty", "json"]).default("auto"),
   YARDMASTER_URL: z.string().url().default("http://127.0.0.1:8080"),
@@ -83,15 +90,8 @@ export type Settings = {
   clickhouseCluster?: string;
   adminKey?: string;
   forge: "local" | "github";
-  github: {
-    appId?: string;
-    privateKey?: string;
-    webhookSecret?: string;
-    /** API root (`GITHUB_API_URL`); absent: https://api.github.com. */
-    apiUrl?: string;
-    /** Space the App's write requests one second apart (`GITHUB_SPACE_WRITES`, docs/github.md "Errors and rate limits"). */
-    spaceWrites: boolean;
-  };
+  /** The GitHub App; `apiUrl` is GITHUB_API_URL (absent: https://api.github.com), `spaceWrites` GITHUB_SPACE_WRITES. */
+  github: { appId?: string; privateKey?: string; webhookSecret?: string; apiUrl?: string; spaceWrites: boolean };
   logLevel: string;
   /** JSON lines, pretty text, or pretty when stdout is a terminal (docs/observability.md "Logs"). */
   logFormat: "auto" | "pretty" | "json";
@@ -154,7 +154,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       appId: e.GITHUB_APP_ID,
       privateKey: e.GITHUB_PRIVATE_KEY,
       webhookSecret: e.GITHUB_WEBHOOK_SECRET,
-      apiUrl: e.GITHUB_API_URL,
+      apiUrl: e.GITHUB_API_URL?.replace(/\/+$/, ""),
       spaceWrites: e.GITHUB_SPACE_WRITES === "true",
     },
     logLevel: e.LOG_LEVEL,

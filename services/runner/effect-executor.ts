@@ -13,7 +13,7 @@
  * result (comments, labels, the summary check), is logged and dropped.
  */
 import type { Logger } from "pino";
-import { type ForgeError, isForgeError, type ForgePort } from "../forge/index.js";
+import { type ForgeError, isForgeError, MergeRefusedError, type ForgePort } from "../forge/index.js";
 import type { EngineEffect } from "../engine/index.js";
 import type { EngineEventInput } from "../engine/index.js";
 import { batchMetadataYaml, batchNoteRefs, bodyWithMetadata } from "./batch-notes.js";
@@ -62,11 +62,15 @@ export async function performEffect(
     case "create_speculative_check": {
       let sha: string;
       try {
-        sha = await forge.createSpeculativeBranch(repo, effect.draftBranch, effect.baseSha, effect.pulls);
+        sha = await forge.createSpeculativeBranch(repo, effect.draftBranch, effect.baseSha, effect.pulls, {
+          base: effect.baseRef,
+          method: effect.mergeMethod ?? null,
+        });
       } catch (e) {
         if (isRetryable(e)) throw e;
         const pull = conflictingPull(e);
-        let reason: "conflict_with_base" | "conflict_with_pull_ahead" | "error" = "error";
+        let reason: "conflict_with_base" | "conflict_with_pull_ahead" | "protection" | "error" =
+          e instanceof MergeRefusedError && e.refusal === "protection" ? "protection" : "error";
         if (isForgeError(e, "conflict") && pull !== null) {
           const alone = await forge.getPullRequest(repo, pull).catch(() => null);
           reason = alone?.conflict ? "conflict_with_base" : "conflict_with_pull_ahead";

@@ -10,3 +10,16 @@ export { registerGithubWebhook, GITHUB_WEBHOOK_PATH, type GithubWebhookDeps } fr
 export { mapGithubWebhook, WebhookPayloadError, type WebhookMapping } from "./webhook-events.js";
 export { createGithubTokenVerifier, looksLikeGithubToken, TOKEN_CACHE_TTL_MS } from "./token-verifier.js";
 export { OWN_CHECK_APP } from "./check-states.js";
+export {
+  githubAppManifest,
+  missingPermissions,
+  NEEDED_EVENTS,
+  NEEDED_PERMISSIONS,
+  type ManifestOptions,
+  type NeededPermission,
+} from "./app-manifest.js";
+export {
+  createGithubInstallationCheck,
+  type InstallationCheck,
+  type InstallationReport,
+} from "./installation-check.js";

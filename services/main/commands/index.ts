@@ -6,6 +6,7 @@ import type { Command } from "commander";
 import { registerCi } from "./ci.js";
 import { registerEvents } from "./events.js";
 import { registerFreeze } from "./freeze.js";
+import { registerGithubApp } from "./github-app.js";
 import { registerClickHouseHttp } from "./clickhouse-http.js";
 import { registerConfig } from "./config.js";
 import { registerMigrate } from "./migrate.js";
@@ -41,4 +42,5 @@ export const COMMANDS: ((program: Command) => void)[] = [
   registerTests,
   registerReplay,
   registerWhatIf,
+  registerGithubApp,
 ];

@@ -21,8 +21,18 @@ import {
   runGit,
   writeCommit,
 } from "../../../../services/forge/local/git/index.js";
-import { DOCS, example, linkHeaders, notFound, page, unprocessable, type Handler } from "./double-answers.js";
+import {
+  DOCS,
+  example,
+  linkHeaders,
+  notFound,
+  page,
+  unprocessable,
+  type Answer,
+  type Handler,
+} from "./double-answers.js";
 import { commitJson, gitCommitJson, iso, refJson, repoJson } from "./double-json.js";
+import { once } from "./double-memo.js";
 import { markContainedPullsMerged } from "./double-pull-handlers.js";
 import { changedFiles } from "./double-tree-handlers.js";
 import type { DoubleRepo } from "./double-state.js";
@@ -209,28 +219,8 @@ export const gitHandlers: Record<string, Handler> = {
     const base = await resolveRev(ctx.repo, baseRev),
       head = await resolveRev(ctx.repo, headRev);
     if (!base || !head) return notFound();
-    const mb = (await mergeBase(ctx.repo.git, base, head))!;
-    const [ahead, behind, commits] = await Promise.all([
-      commitsAhead(ctx.repo.git, base, head),
-      commitsBehind(ctx.repo.git, base, head),
-      commitsBetween(ctx.repo.git, base, head),
-    ]);
     const per = Number(ctx.query.get("per_page") ?? 250);
-    const name = ctx.repo.fullName;
-    return {
-      status: 200,
-      body: {
-        ...example("repos/compare-commits-with-basehead", 200),
-        base_commit: commitJson(name, await readCommit(ctx.repo.git, base)),
-        merge_base_commit: commitJson(name, await readCommit(ctx.repo.git, mb)),
-        status: ahead && behind ? "diverged" : ahead ? "ahead" : behind ? "behind" : "identical",
-        ahead_by: ahead,
-        behind_by: behind,
-        total_commits: ahead,
-        commits: commits.slice(0, per).map((c) => commitJson(name, c)),
-        files: await changedFiles(ctx.repo, mb, head),
-      },
-    };
+    return once(`compare ${ctx.repo.git.gitDir} ${base} ${head} ${per}`, () => compare(ctx.repo, base, head, per));
   },
 
   "repos/get-branch-protection": (ctx) => {
@@ -275,3 +265,28 @@ export const gitHandlers: Record<string, Handler> = {
     return { status: 200, headers: linkHeaders(ctx, rules.length), body: page(rules, ctx.query) };
   },
 };
+
+/** GitHub's comparison of two commits (the same every time for the same SHAs: computed once). */
+async function compare(repo: DoubleRepo, base: string, head: string, per: number): Promise<Answer> {
+  const mb = (await mergeBase(repo.git, base, head))!;
+  const [ahead, behind, commits] = await Promise.all([
+    commitsAhead(repo.git, base, head),
+    commitsBehind(repo.git, base, head),
+    commitsBetween(repo.git, base, head),
+  ]);
+  const name = repo.fullName;
+  return {
+    status: 200,
+    body: {
+      ...example("repos/compare-commits-with-basehead", 200),
+      base_commit: commitJson(name, await readCommit(repo.git, base)),
+      merge_base_commit: commitJson(name, await readCommit(repo.git, mb)),
+      status: ahead && behind ? "diverged" : ahead ? "ahead" : behind ? "behind" : "identical",
+      ahead_by: ahead,
+      behind_by: behind,
+      total_commits: ahead,
+      commits: commits.slice(0, per).map((c) => commitJson(name, c)),
+      files: await changedFiles(repo, mb, head),
+    },
+  };
+}
