@@ -93,7 +93,9 @@ export async function startServerProcess(
     const listening = await waitForLine(child, /listening on http:\/\/127\.0\.0\.1:(\d+)/, () => out);
     // The banner says where the key is, never the key itself (docs/auth.md "The admin key").
     await waitForLine(child, /Admin key: /, () => out);
-    const adminKey = fullEnv.YARDMASTER_ADMIN_KEY || (await readFile(path.join(dataDir, "admin-key"), "utf8")).trim();
+    const adminKey =
+      fullEnv.YARDMASTER_ADMIN_KEY ||
+      (await readFile(path.join(fullEnv.YARDMASTER_DATA_DIR ?? dataDir, "admin-key"), "utf8")).trim();
     return { child, output: () => out, port: Number(listening[1]), adminKey };
   };
   const stopChild = async (child: ChildProcess) => {
