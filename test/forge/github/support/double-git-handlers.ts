@@ -47,7 +47,7 @@ export const gitHandlers: Record<string, Handler> = {
     status: 201,
     body: {
       ...example("apps/create-installation-access-token", 201),
-      token: ctx.double.issueInstallationToken(),
+      token: ctx.double.issueInstallationToken(Number(ctx.params.installation_id)),
       expires_at: iso(new Date(Date.now() + 3600_000)),
     },
   }),
