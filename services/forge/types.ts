@@ -22,6 +22,8 @@ import type { DomainErrorKind } from "../contracts/index.js";
 
 // The events the forges report are the port's too (forge-events.ts).
 export type { ForgeEvent, ForgeEventSink } from "./forge-events.js";
+export type { PullRequestHead, ReconciliationPort, RequestBudget } from "./reconciliation-port.js";
+import type { ReconciliationPort } from "./reconciliation-port.js";
 
 /**
  * How a pull request is merged into its base (docs/local-forge.md "Merge methods", docs/github.md
@@ -155,7 +157,7 @@ export interface OpenPullFilter {
  * What the engine and the simulator may ask of a code hosting platform.
  * Every method throws {@link ForgeError} and nothing else.
  */
-export interface ForgePort extends WorkflowActionsPort {
+export interface ForgePort extends WorkflowActionsPort, ReconciliationPort {
   /** Reads one pull request with all condition attributes. not_found when absent. */
   getPullRequest(repo: RepoName, number: number): Promise<PullRequestSnapshot>;
   /**

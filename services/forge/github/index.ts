@@ -9,3 +9,4 @@ export { registerGithubWebhook, GITHUB_WEBHOOK_PATH, type GithubWebhookDeps } fr
 export { mapGithubWebhook, WebhookPayloadError, type WebhookMapping } from "./webhook-events.js";
 export { createGithubTokenVerifier, looksLikeGithubToken, TOKEN_CACHE_TTL_MS } from "./token-verifier.js";
 export { OWN_CHECK_APP } from "./check-states.js";
+export { createGithubRedelivery, type GithubRedelivery, type RedeliveryReport } from "./redelivery.js";

@@ -52,8 +52,9 @@ const issueCommentPayload = z.object({
       .nullish(),
   }),
 });
-const checkRunPayload = z.object({ action: z.string(), repository, check_run: z.object({ head_sha: sha }) });
-const checkSuitePayload = z.object({ action: z.string(), repository, check_suite: z.object({ head_sha: sha }) });
+const app = z.object({ id: z.number().int() }).nullish();
+const checkRunPayload = z.object({ action: z.string(), repository, check_run: z.object({ head_sha: sha, app }) });
+const checkSuitePayload = z.object({ action: z.string(), repository, check_suite: z.object({ head_sha: sha, app }) });
 const statusPayload = z.object({ repository, sha });
 const pushPayload = z.object({
   repository,
@@ -164,13 +165,28 @@ function mapPush(payload: unknown): WebhookMapping {
   });
 }
 
+/** What the mapping knows of the App receiving the delivery. */
+export interface WebhookMappingOptions {
+  /**
+   * The App's own id: its own check runs and check suites are ignored, since no condition reads
+   * them (docs/github.md "Request budget"); each would otherwise cost the reads of a check event.
+   */
+  appId?: number;
+}
+
+const OWN_CHECK = "the App's own check: no condition reads it";
+
 /**
  * Maps one delivery.
  * @param eventName the `X-GitHub-Event` header (e.g. "pull_request")
  * @param payload the parsed JSON body
  * @throws WebhookPayloadError when a field the mapping reads is missing or malformed
  */
-export function mapGithubWebhook(eventName: string, payload: unknown): WebhookMapping {
+export function mapGithubWebhook(
+  eventName: string,
+  payload: unknown,
+  options: WebhookMappingOptions = {},
+): WebhookMapping {
   switch (eventName) {
     case "pull_request":
       return mapPullRequest(payload);
@@ -191,12 +207,14 @@ export function mapGithubWebhook(eventName: string, payload: unknown): WebhookMa
     case "check_run": {
       const p = parse(eventName, checkRunPayload, payload);
       if (p.action === "requested_action") return ignored("check_run requested_action: a button press, not a result");
+      if (options.appId !== undefined && p.check_run.app?.id === options.appId) return ignored(OWN_CHECK);
       return events({ kind: "checks_changed", repo: p.repository.full_name, sha: p.check_run.head_sha });
     }
     case "check_suite": {
       const p = parse(eventName, checkSuitePayload, payload);
       if (p.action !== "completed")
         return ignored(`check_suite action "${p.action}": its check runs report their own changes`);
+      if (options.appId !== undefined && p.check_suite.app?.id === options.appId) return ignored(OWN_CHECK);
       return events({ kind: "checks_changed", repo: p.repository.full_name, sha: p.check_suite.head_sha });
     }
     case "status": {

@@ -21,7 +21,7 @@ import { writeCheckRun } from "./check-runs.js";
 import { mergeBatch } from "./merges.js";
 import { closePull, commentPull, editPull, labelPull, openPull } from "./pull-actions.js";
 import { removeBranch } from "./repository-actions.js";
-import { buildSnapshot } from "./snapshot.js";
+import { buildSnapshot, checkRunOf } from "./snapshot.js";
 import { inRepository } from "./write-context.js";
 import { localWorkflowActions } from "./workflow-port.js";
 
@@ -72,6 +72,36 @@ export function createLocalForgePort(core: ForgeCore, signals: CiSignals): Local
       }
       return snapshots;
     },
+
+    // Reconciliation reads (reconciliation-port.ts). The local forge's events are written in the
+    // transaction of its own writes and never lost, but the port is the same for both forges.
+    async listUpdatedPullRequests(repo, since) {
+      const row = await readRepository(core, repo);
+      const all = await asForgeError(`listing pull requests of ${repo}`, () =>
+        store.listPullRequests(core.db, row.id, { order: "desc" }),
+      );
+      return all
+        .filter((p) => p.updatedAt.getTime() >= since.getTime())
+        .sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime())
+        .map((p) => ({
+          number: p.number,
+          state: p.state,
+          base: p.baseBranch,
+          headSha: p.headSha,
+          updatedAt: p.updatedAt,
+          mergeCommitSha: p.mergeCommitSha,
+        }));
+    },
+
+    async getCommitChecks(repo, sha) {
+      const row = await readRepository(core, repo);
+      const rows = await asForgeError(`reading the checks of ${sha} in ${repo}`, () =>
+        store.newestCheckRunsOfCommit(core.db, row.id, sha),
+      );
+      return rows.map(checkRunOf);
+    },
+
+    requestBudget: () => null,
 
     async findOpenPullRequest(repo, head, base) {
       const row = await readRepository(core, repo);

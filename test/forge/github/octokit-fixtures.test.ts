@@ -122,17 +122,17 @@ describe("refs (scenario git-refs)", () => {
 });
 
 describe("commit statuses (scenario create-status)", () => {
-  it("reads a pull request's commit statuses from GitHub's combined status", async () => {
+  it("reads a commit's statuses from GitHub's combined status", async () => {
     const rec = recorded("create-status", "get", 1);
     const statusPath = /^\/repos\/octokit-fixture-org\/create-status\/commits\/[0-9a-f]{40}\/status$/;
     const { repo, forge, github } = await withRecordings("create-status", [{ recording: rec, path: statusPath }]);
     const head = await repo.commit("feature", { "a.txt": "a\n" }, "Change");
-    const pull = await repo.openPull({ head: "feature", title: "Change" });
-    const snapshot = await forge.getPullRequest(repo.fullName, pull.number);
+    // A snapshot reads them with GraphQL; a commit's checks (reconciliation) with REST.
+    const checks = await forge.getCommitChecks(repo.fullName, head);
     expect(github.served.map((s) => [s.path, s.query])).toEqual([
       [`/repos/octokit-fixture-org/create-status/commits/${head}/status`, { per_page: "100", page: "1" }],
     ]);
-    const statuses = snapshot.checks.filter((c) => c.app === "");
+    const statuses = checks.filter((c) => c.app === "");
     expect(statuses.map((c) => [c.name, c.state, c.description, c.detailsUrl, c.completedAt?.toISOString()])).toEqual([
       ["example/1", "failure", "create-status failure test", "https://example.com", "2017-10-10T16:00:00.000Z"],
       ["example/2", "success", "create-status success test", "https://example.com", "2017-10-10T16:00:00.000Z"],

@@ -1,0 +1,44 @@
+/**
+ * What reconciliation asks of a code hosting platform (docs/github.md "Reconciliation"): cheap
+ * reads that tell whether something changed without a pull request snapshot, and how much of the
+ * platform's request budget is left. On GitHub each is one conditional request (a 304 when nothing
+ * changed, which does not count against the primary rate limit); on the local forge a query.
+ */
+import type { CheckRun, RepoName, Sha } from "../config/index.js";
+
+/** A pull request as a list shows it: enough to tell that it changed, no snapshot. */
+export interface PullRequestHead {
+  number: number;
+  state: "open" | "closed" | "merged";
+  base: string;
+  headSha: Sha;
+  /** When the platform last changed it (its `updated_at`, UTC). */
+  updatedAt: Date;
+  /** Set for a merged pull request. */
+  mergeCommitSha: Sha | null;
+}
+
+/** What is left of the platform's request budget for a repository, as its last answer said. */
+export interface RequestBudget {
+  limit: number;
+  remaining: number;
+  /** When the budget is refilled, epoch milliseconds (UTC). */
+  resetAt: number;
+}
+
+/** The reads of reconciliation; every method throws ForgeError only. */
+export interface ReconciliationPort {
+  /**
+   * Pull requests, open or closed, updated at or after `since`, the most recently updated first
+   * (GitHub: `GET {r}/pulls?state=all&sort=updated&direction=desc`, pages of 100 until one older
+   * than `since`).
+   */
+  listUpdatedPullRequests(repo: RepoName, since: Date): Promise<PullRequestHead[]>;
+  /**
+   * The check runs (latest per app and name) and commit statuses (latest per context) on a
+   * commit, as a snapshot carries them (the platform's own checks report app "yardmaster").
+   */
+  getCommitChecks(repo: RepoName, sha: Sha): Promise<CheckRun[]>;
+  /** The request budget of `repo` as last reported; null when unknown or unlimited. Makes no request. */
+  requestBudget(repo: RepoName): RequestBudget | null;
+}
