@@ -6,7 +6,12 @@
  */
 import type { Logger } from "pino";
 import { ForgeService } from "../../gen/yardmaster/v1/forge_pb.js";
-import { createGithubForge, createGithubTokenVerifier, registerGithubWebhook } from "../forge/index.js";
+import {
+  createGithubForge,
+  createGithubRedelivery,
+  createGithubTokenVerifier,
+  registerGithubWebhook,
+} from "../forge/index.js";
 import {
   ciLeaseFromEnvironment,
   ciSlotsFromEnvironment,
@@ -34,6 +39,8 @@ export interface ForgeWiring {
   platform?: PlatformTokenVerifier;
   /** Where forge events go; set once the queue exists. */
   setSink(sink: ForgeEventSink): void;
+  /** The platform's recovery of lost events, run by reconciliation (GitHub: failed deliveries redelivered). */
+  redeliver?: () => Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -89,10 +96,19 @@ export async function wireForge(settings: Settings, db: Pool, logger: Logger): P
     3_600_000,
   );
   prune.unref();
+  const redelivery = createGithubRedelivery({ appId: appId!, privateKey: privateKey!, log });
   return {
     forge: createGithubForge({ appId: appId!, privateKey: privateKey!, log }),
+    redeliver: () => redelivery.pass(),
     bindings: [],
-    routes: (app) => registerGithubWebhook(app as never, { secret: webhookSecret!, pool: db, sink: deliver, log }),
+    routes: (app) =>
+      registerGithubWebhook(app as never, {
+        secret: webhookSecret!,
+        pool: db,
+        sink: deliver,
+        log,
+        appId: Number(appId),
+      }),
     platform: githubTokenVerifier(logger),
     setSink: (s) => void (sink = s),
     close: async () => clearInterval(prune),

@@ -47,6 +47,10 @@ export function wireQueue(deps: {
   readTraffic?: TrafficReader;
   /** Told the queue's figures after each round (the metrics, docs/observability.md). */
   observeRound?: (figures: QueueFigures) => void;
+  /** Seconds between reconciliation passes (0: none; docs/github.md "Reconciliation"). */
+  reconcileIntervalSeconds?: number;
+  /** The platform's recovery of lost events, run before each reconciliation pass. */
+  redeliver?: () => Promise<unknown>;
 }): QueueWiring {
   const runner = createQueueRunner({
     db: deps.db,
@@ -56,6 +60,8 @@ export function wireQueue(deps: {
     now: deps.now,
     readTraffic: deps.readTraffic,
     observeRound: deps.observeRound,
+    reconcileIntervalMs: (deps.reconcileIntervalSeconds ?? 0) * 1000,
+    redeliver: deps.redeliver,
   });
   const queueService = createQueueService({
     db: deps.api ?? deps.db,

@@ -200,6 +200,8 @@ export async function startServer(
           live,
           readTraffic,
           observeRound: (f) => metrics.observeRound(f),
+          reconcileIntervalSeconds: settings.reconcileIntervalSeconds,
+          redeliver: forge.redeliver,
         });
         forge.setSink(queue.sink);
         queue.runner.start();

@@ -28,6 +28,8 @@ const Env = z.object({
   GITHUB_APP_ID: z.string().optional(),
   GITHUB_PRIVATE_KEY: z.string().optional(),
   GITHUB_WEBHOOK_SECRET: z.string().optional(),
+  // Reconciliation's interval (docs/github.md "Reconciliation"); 0 turns it off.
+  RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   LOG_FORMAT: z.enum(["auto", "pretty", "json"]).default("auto"),
   YARDMASTER_URL: z.string().url().default("http://127.0.0.1:8080"),
@@ -72,6 +74,12 @@ export type Settings = {
   adminKey?: string;
   forge: "local" | "github";
   github: { appId?: string; privateKey?: string; webhookSecret?: string };
+  /**
+   * Seconds between reconciliation passes (RECONCILE_INTERVAL_SECONDS; docs/github.md
+   * "Reconciliation"): default 60 with FORGE=github, 0 (off) with the local forge, whose events
+   * cannot be lost.
+   */
+  reconcileIntervalSeconds: number;
   logLevel: string;
   /** JSON lines, pretty text, or pretty when stdout is a terminal (docs/observability.md "Logs"). */
   logFormat: "auto" | "pretty" | "json";
@@ -120,6 +128,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     adminKey: e.YARDMASTER_ADMIN_KEY,
     forge: e.FORGE,
     github: { appId: e.GITHUB_APP_ID, privateKey: e.GITHUB_PRIVATE_KEY, webhookSecret: e.GITHUB_WEBHOOK_SECRET },
+    reconcileIntervalSeconds: e.RECONCILE_INTERVAL_SECONDS ?? (e.FORGE === "github" ? 60 : 0),
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     serviceUrl: e.YARDMASTER_URL,

@@ -27,6 +27,7 @@ import { pauseCorrection } from "./pause-agreement.js";
 import { ProtectionCache } from "./protection-cache.js";
 import { engineConfigurationInput, repositoryConfig, type RepositoryConfig } from "./repository-config.js";
 import { roundFigures, type CommittedRound } from "./round-figures.js";
+import { roundReads } from "./round-reads.js";
 import { persistRound } from "./round-persist.js";
 import type { RuleActionEffect } from "./rule-actions/effect.js";
 import { runPullRules, runPullRulesOnTime } from "./rule-actions/trigger.js";
@@ -88,12 +89,14 @@ export async function applyRound(
     let current: EngineState = state;
     const evaluateAfter: string[] = [];
     const freezes = (await listFreezes(client, repository)).map(compileFreeze);
+    // Each pull request read once in the round (round-reads.ts).
+    const forge = roundReads(ctx.forge);
     const env: IngressEnv = {
       repository,
-      forge: ctx.forge,
+      forge,
       client,
       config,
-      protections: new ProtectionCache(ctx.forge, repository),
+      protections: new ProtectionCache(forge, repository),
       now: new Date(at),
       freezes,
       logger: ctx.log,
@@ -116,7 +119,7 @@ export async function applyRound(
       effect: (e) => effects.push(e),
       ruleEffect: (e) => ruleEffects.push(e),
       log: (e) => logs.push(e),
-      refreshConfig: () => repositoryConfig({ forge: ctx.forge, db: client as never }, repository, true),
+      refreshConfig: () => repositoryConfig({ forge, db: client as never }, repository, true),
       setConfig: (c) => {
         config = c;
         env.config = c;

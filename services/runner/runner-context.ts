@@ -48,6 +48,16 @@ export interface RunnerDeps {
   readTraffic?: TrafficReader;
   /** Told the queue's figures after each committed round that applied something (round-figures.ts; metrics). */
   observeRound?: (figures: QueueFigures) => void;
+  /**
+   * Interval of reconciliation's passes, ms (reconciliation.ts; docs/github.md "Reconciliation");
+   * absent or 0: no periodic pass (`QueueRunner.reconcile` still runs one).
+   */
+  reconcileIntervalMs?: number;
+  /**
+   * The platform's own recovery, run before each periodic reconciliation pass by the one process
+   * that reconciles (GitHub: failed webhook deliveries redelivered); its failure is logged.
+   */
+  redeliver?: () => Promise<unknown>;
 }
 
 /** A synchronous request from the API, applied under the repository's lock. */

@@ -2,12 +2,13 @@
  * Which pull requests a forge event makes the runner evaluate pull request rules on
  * (docs/workflow-automation.md "When actions run"): the pull request an event names (opened,
  * pushed, edited, labelled, reviewed, commented, closed); the open pull requests at a commit whose
- * checks changed; the open pull requests into a branch that moved (their `#commits-behind` and
- * `conflict` changed; a move of the default branch may change the configuration too). The queue's
- * own draft pull requests are never evaluated. The clock evaluates them too, at the instant a time
+ * checks changed; the open pull requests into a branch that moved, when a rule reads what that
+ * changes (their `#commits-behind` and `conflict`: config/rules/base-facts.ts; nothing else of
+ * theirs changes, so without such a rule none is read again). The queue's own draft pull requests
+ * are never evaluated. The clock evaluates them too, at the instant a time
  * condition changes a verdict (clock-timer.ts).
  */
-import type { PullRequestRuleConfig } from "../../config/index.js";
+import { rulesReadBaseFacts, type PullRequestRuleConfig } from "../../config/index.js";
 import { isForgeError, type ForgeEvent, type PullRequestSnapshot } from "../../forge/index.js";
 import type { IngressEnv } from "../ingress-env.js";
 import { keepClockTimer } from "./clock-timer.js";
@@ -22,12 +23,16 @@ function isQueueDraft(env: IngressEnv, pr: PullRequestSnapshot): boolean {
   );
 }
 
-async function pullsOf(env: IngressEnv, e: ForgeEvent): Promise<PullRequestSnapshot[]> {
+async function pullsOf(
+  env: IngressEnv,
+  e: ForgeEvent,
+  rules: readonly PullRequestRuleConfig[],
+): Promise<PullRequestSnapshot[]> {
   switch (e.kind) {
     case "checks_changed":
       return env.forge.listOpenPullRequests(env.repository, { headSha: e.sha });
     case "branch_pushed":
-      if (e.after === null) return [];
+      if (e.after === null || !rulesReadBaseFacts(rules)) return [];
       return env.forge.listOpenPullRequests(env.repository, { base: e.branch });
     default:
       return pullNumbered(env, e.number);
@@ -51,7 +56,7 @@ async function pullNumbered(env: IngressEnv, number: number): Promise<PullReques
 export async function runPullRules(env: IngressEnv, e: ForgeEvent): Promise<void> {
   const rules = actingRules(env);
   if (rules.length === 0) return;
-  await evaluate(env, rules, await pullsOf(env, e), e.kind === "pull_request_synchronized");
+  await evaluate(env, rules, await pullsOf(env, e, rules), e.kind === "pull_request_synchronized");
 }
 
 /**
