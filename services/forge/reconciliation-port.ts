@@ -16,6 +16,17 @@ export interface PullRequestHead {
   updatedAt: Date;
   /** Set for a merged pull request. */
   mergeCommitSha: Sha | null;
+  /** What a list shows of what the conditions read (the snapshot's fields of the same names). */
+  title: string;
+  body: string;
+  draft: boolean;
+  locked: boolean;
+  /** Label names. */
+  labels: string[];
+  assignees: string[];
+  requestedReviewers: string[];
+  requestedTeams: string[];
+  milestone: string | null;
 }
 
 /** What is left of the platform's request budget for a repository, as its last answer said. */

@@ -21,7 +21,8 @@
  * `rate_limited` (until the wait it gave): webhooks keep the queue going meanwhile.
  *
  * "Updated after the last snapshot the runner read": the runner's forge is wrapped so that every
- * snapshot it reads records the pull request's `updatedAt` (in this process); a change whose
+ * snapshot it reads records the pull request's `updatedAt` and the facts a list shows too (labels,
+ * title, head...; GitHub's `updated_at` has one-second steps) in this process; a change whose
  * webhook arrived was read then, so only a change no webhook reported makes an input.
  */
 import type { Logger } from "pino";
@@ -31,6 +32,7 @@ import {
   type CheckRun,
   type ForgeEvent,
   type ForgePort,
+  type PullRequestHead,
   type PullRequestSnapshot,
 } from "../forge/index.js";
 import { activeRepositories, listQueueRequests, loadQueueState, type Pool } from "../store/index.js";
@@ -74,6 +76,24 @@ interface Memory {
   waiting: Map<number, { sha: string; checks: string }>;
 }
 
+/** What both a list and a snapshot show of what the conditions read (updated_at has one-second steps). */
+const factsOf = (
+  p: Pick<PullRequestHead, Exclude<keyof PullRequestHead, "number" | "state" | "updatedAt" | "mergeCommitSha">>,
+) =>
+  JSON.stringify([
+    p.base,
+    p.headSha,
+    p.title,
+    p.body,
+    p.draft,
+    p.locked,
+    [...p.labels].sort(),
+    [...p.assignees].sort(),
+    [...p.requestedReviewers].sort(),
+    [...p.requestedTeams].sort(),
+    p.milestone,
+  ]);
+
 const fingerprint = (checks: readonly { name: string; state: string }[]) =>
   checks
     .map((c) => `${c.name}\u0000${c.state}`)
@@ -86,8 +106,8 @@ const foreign = (checks: readonly CheckRun[]) => checks.filter((c) => c.app !== 
 /** Compares the forge with the queue (see the file header). */
 export class Reconciler {
   private readonly memory = new Map<string, Memory>();
-  /** `updatedAt` (epoch ms) and head of the last snapshot the runner read, by repository and number. */
-  private readonly seen = new Map<string, Map<number, { updatedAt: number; headSha: string }>>();
+  /** `updatedAt` (epoch ms), head and facts of the last snapshot the runner read, by repository and number. */
+  private readonly seen = new Map<string, Map<number, { updatedAt: number; headSha: string; facts: string }>>();
   private readonly pausedUntil = new Map<string, number>();
 
   constructor(private readonly deps: ReconcilerDeps) {}
@@ -113,7 +133,11 @@ export class Reconciler {
     let byNumber = this.seen.get(pr.repository);
     if (!byNumber) this.seen.set(pr.repository, (byNumber = new Map()));
     byNumber.delete(pr.number);
-    byNumber.set(pr.number, { updatedAt: pr.updatedAt.getTime(), headSha: pr.headSha });
+    byNumber.set(pr.number, {
+      updatedAt: pr.updatedAt.getTime(),
+      headSha: pr.headSha,
+      facts: factsOf({ ...pr, labels: pr.labels.map((l) => l.name) }),
+    });
     if (byNumber.size > 10_000) byNumber.delete(byNumber.keys().next().value!);
   }
 
@@ -218,7 +242,13 @@ export class Reconciler {
         });
       } else if (entry || waiting.has(p.number) || rules) {
         const last = seen.get(p.number);
-        const changed = last ? at > last.updatedAt : first ? entry !== undefined || waiting.has(p.number) : true;
+        // Changed since the runner's last read of it: a later `updated_at`, or (within the same
+        // second) other facts; never read by this process: on its first pass only what is queued.
+        const changed = last
+          ? at > last.updatedAt || factsOf(p) !== last.facts
+          : first
+            ? entry !== undefined || waiting.has(p.number)
+            : true;
         if (changed) forgeEvent({ kind: "pull_request_edited", repo: repository, number: p.number });
       }
       if (inputs.length > before) memory.reported.set(p.number, at);

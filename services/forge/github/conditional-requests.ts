@@ -42,6 +42,8 @@ export interface ConditionalFigures {
   notModified: number;
 }
 
+const bigintAsText = (_key: string, value: unknown) => (typeof value === "bigint" ? value.toString() : value);
+
 /** The LRU of GET answers shared by an App's installation clients (see the file header). */
 export class ConditionalCache {
   private readonly lru: LRUCache<string, Kept>;
@@ -55,7 +57,8 @@ export class ConditionalCache {
     this.lru = new LRUCache<string, Kept>({
       max: maxEntries,
       maxSize: maxBytes,
-      sizeCalculation: (k) => Math.max(1, JSON.stringify(k.data ?? null).length),
+      // Octokit reads integers past 2^53 as BigInt, which JSON.stringify refuses: counted as text.
+      sizeCalculation: (k) => Math.max(1, JSON.stringify(k.data ?? null, bigintAsText).length),
     });
   }
 
@@ -118,12 +121,14 @@ export function useConditionalRequests(
     const parsed = kit.request.endpoint.parse(options);
     const key = `${scope} ${parsed.url} ${headerText(parsed.headers, "accept") ?? ""}`;
     const kept = cache.get(key);
-    const sent = kept
-      ? { ...options, headers: { ...(options.headers as Record<string, unknown>), "if-none-match": kept.etag } }
-      : options;
-    if (kept) cache.figures.conditional++;
+    // before-after-hook calls the inner hooks with the options object it holds: the header is
+    // set on that object (made for this request by Octokit's endpoint merge), not on a copy.
+    if (kept) {
+      options.headers = { ...(options.headers as Record<string, unknown>), "if-none-match": kept.etag };
+      cache.figures.conditional++;
+    }
     try {
-      const answer = await request(sent);
+      const answer = await request(options);
       budget.observe(scope, answer.headers);
       const etag = headerText(answer.headers, "etag");
       if (etag && answer.status === 200)

@@ -42,6 +42,15 @@ export async function updatedPullRequests(
         headSha: p.head.sha,
         updatedAt,
         mergeCommitSha: p.merged_at ? (p.merge_commit_sha ?? null) : null,
+        title: p.title,
+        body: p.body ?? "",
+        draft: p.draft ?? false,
+        locked: p.locked,
+        labels: p.labels.map((l) => l.name),
+        assignees: (p.assignees ?? []).map((a) => a.login),
+        requestedReviewers: (p.requested_reviewers ?? []).map((u) => u.login),
+        requestedTeams: (p.requested_teams ?? []).map((t) => t.slug),
+        milestone: p.milestone?.title ?? null,
       });
     }
     if (data.length < 100) return out;

@@ -80,17 +80,32 @@ export function createLocalForgePort(core: ForgeCore, signals: CiSignals): Local
       const all = await asForgeError(`listing pull requests of ${repo}`, () =>
         store.listPullRequests(core.db, row.id, { order: "desc" }),
       );
-      return all
+      const updated = all
         .filter((p) => p.updatedAt.getTime() >= since.getTime())
-        .sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime())
-        .map((p) => ({
+        .sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime());
+      // The list's facts are the snapshot's: built from it (the local forge has no cheaper read).
+      const heads = [];
+      for (const p of updated) {
+        const s = await buildSnapshot(core, row, p);
+        heads.push({
           number: p.number,
           state: p.state,
           base: p.baseBranch,
           headSha: p.headSha,
           updatedAt: p.updatedAt,
           mergeCommitSha: p.mergeCommitSha,
-        }));
+          title: s.title,
+          body: s.body,
+          draft: s.draft,
+          locked: s.locked,
+          labels: s.labels.map((l) => l.name),
+          assignees: s.assignees,
+          requestedReviewers: s.requestedReviewers,
+          requestedTeams: s.requestedTeams,
+          milestone: s.milestone,
+        });
+      }
+      return heads;
     },
 
     async getCommitChecks(repo, sha) {

@@ -17,7 +17,8 @@
  * | a comment on a pull request | `issue_comment` created |
  * | a review submitted | `pull_request_review` submitted |
  *
- * Payloads carry the fields GitHub documents that identify the change (the repository, the
+ * Each change an event reports moves the pull request's `updated_at` to the double's time, as on
+ * GitHub. Payloads carry the fields GitHub documents that identify the change (the repository, the
  * installation, the sender, the object changed); the adapter's mapping of full payloads is tested
  * on `@octokit/webhooks-examples` (webhook-events.test.ts). Events go to the App's webhook
  * (double-webhooks.ts) only while it has a target.
@@ -109,6 +110,7 @@ export class DoubleEvents {
   constructor(
     private readonly webhooks: DoubleWebhooks,
     private readonly bot: () => { login: string; id: number },
+    private readonly now: () => Date,
   ) {}
 
   /** Takes `repo`'s state as already reported (when deliveries start: what exists then sends nothing). */
@@ -178,11 +180,15 @@ export class DoubleEvents {
       });
     }
 
+    // GitHub's `updated_at` of a pull request moves with each change its events report.
+    const touched = new Set<number>();
     for (const p of repo.pulls.values()) {
       const was = before.pulls.get(p.number);
       const is = now.pulls.get(p.number)!;
-      const pr = (action: string, extra: Record<string, unknown> = {}) =>
+      const pr = (action: string, extra: Record<string, unknown> = {}) => {
+        if (was) touched.add(p.number);
         emit("pull_request", { action, number: p.number, pull_request: pullPayload(repo, p, is), ...extra });
+      };
       if (!was) {
         pr(is.state === "open" ? "opened" : "closed");
         continue;
@@ -230,6 +236,7 @@ export class DoubleEvents {
       });
     }
     for (const c of repo.comments.slice(before.comments)) {
+      touched.add(c.number);
       emit("issue_comment", {
         action: "created",
         issue: {
@@ -248,12 +255,18 @@ export class DoubleEvents {
       const pull = repo.pull(number);
       for (const review of list.slice(before.reviews.get(number) ?? 0)) {
         if (review.state === "PENDING") continue;
+        touched.add(number);
         emit("pull_request_review", {
           action: "submitted",
           review: { id: review.id, state: review.state.toLowerCase(), user: { login: review.user } },
           pull_request: pull ? pullPayload(repo, pull, now.pulls.get(number)!) : { number },
         });
       }
+    }
+    const at = this.now();
+    for (const number of touched) {
+      const p = repo.pull(number);
+      if (p && p.updatedAt.getTime() < at.getTime()) p.updatedAt = at;
     }
   }
 }

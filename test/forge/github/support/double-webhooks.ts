@@ -74,6 +74,7 @@ export class DoubleWebhooks {
   private target: WebhookTarget | null = null;
   private secret = "";
   private readonly drops: { rule: DropRule; left: number }[] = [];
+  private readonly listeners: ((event: string, payload: Record<string, unknown>) => void)[] = [];
   private queue: Promise<void> = Promise.resolve();
   private pending = 0;
   private nextId = 1;
@@ -113,6 +114,11 @@ export class DoubleWebhooks {
     this.drops.length = 0;
   }
 
+  /** Forgets the deliveries log (a test starting with a fresh App). */
+  clear(): void {
+    this.deliveries.length = 0;
+  }
+
   /** Deliveries that failed (dropped or answered outside 2xx). */
   failed(): DeliveryRecord[] {
     return this.deliveries.filter((d) => d.status !== "OK");
@@ -123,9 +129,22 @@ export class DoubleWebhooks {
     while (this.pending > 0) await this.queue;
   }
 
+  /**
+   * Calls `listener` with every event GitHub would send, delivered or lost: what other GitHub
+   * Apps (a CI) see, whatever happens to this App's deliveries. @returns what stops the calls
+   */
+  onEvent(listener: (event: string, payload: Record<string, unknown>) => void): () => void {
+    this.listeners.push(listener);
+    return () => {
+      const i = this.listeners.indexOf(listener);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+
   /** Queues a delivery of `event` (a first attempt). */
   emit(event: string, payload: Record<string, unknown>): void {
     if (!this.target) return;
+    for (const listener of this.listeners) listener(event, payload);
     const guid = randomUUID();
     const body = JSON.stringify(payload);
     const headers: Record<string, string> = {

@@ -67,12 +67,18 @@ export class GithubDouble {
   /** Fork branches GitHub is updating in the background ("owner/name#N"): reads left before the new head lands. */
   readonly pendingUpdates = new Map<string, { reads: number; from: string; to: string }>();
   clock = new Date("2026-03-02T10:00:00Z");
+  /** When set, the double's time (epoch ms) instead of `clock`: a clock that runs (the queue's tests, the benchmark). */
+  clockSource: (() => number) | null = null;
   /** Rate limits, conditional requests and the requests per route (double-traffic.ts). */
-  readonly traffic = new DoubleTraffic(() => this.clock.getTime());
+  readonly traffic = new DoubleTraffic(() => this.now().getTime());
   /** The App's webhook: deliveries, lost ones, the delivery API (double-webhooks.ts). */
   readonly webhooks = new DoubleWebhooks(() => this.now());
   /** Repository changes turned into webhook events (double-events.ts). */
-  readonly events = new DoubleEvents(this.webhooks, () => ({ login: `${this.appSlug}[bot]`, id: this.appId }));
+  readonly events = new DoubleEvents(
+    this.webhooks,
+    () => ({ login: `${this.appSlug}[bot]`, id: this.appId }),
+    () => this.now(),
+  );
 
   private constructor(private readonly dir: string) {
     const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
@@ -93,7 +99,7 @@ export class GithubDouble {
     return this.nextId++;
   }
 
-  now = (): Date => new Date(this.clock);
+  now = (): Date => new Date(this.clockSource ? this.clockSource() : this.clock);
 
   async addRepo(
     fullName: string,
