@@ -29,6 +29,16 @@ export interface PullRequestHead {
   milestone: string | null;
 }
 
+/** What one reconciliation read answers for a repository. */
+export interface ReconciliationFacts {
+  /** Pull requests updated at or after the instant asked, the most recently updated first. */
+  pulls: PullRequestHead[];
+  /** The tip of each branch asked (null: no such branch). */
+  tips: Record<string, Sha | null>;
+  /** The checks of each commit asked, as {@link ReconciliationPort.getCommitChecks} gives them. */
+  checks: Record<Sha, CheckRun[]>;
+}
+
 /** What is left of the platform's request budget for a repository, as its last answer said. */
 export interface RequestBudget {
   limit: number;
@@ -40,11 +50,14 @@ export interface RequestBudget {
 /** The reads of reconciliation; every method throws ForgeError only. */
 export interface ReconciliationPort {
   /**
-   * Pull requests, open or closed, updated at or after `since`, the most recently updated first
-   * (GitHub: `GET {r}/pulls?state=all&sort=updated&direction=desc`, pages of 100 until one older
-   * than `since`).
+   * In one read where the platform allows (GitHub: one GraphQL query for up to 50 pull requests,
+   * 2 branches and 5 commits): the pull requests, open or closed, updated at or after `ask.since`;
+   * the tips of `ask.branches`; the checks of `ask.commits`.
    */
-  listUpdatedPullRequests(repo: RepoName, since: Date): Promise<PullRequestHead[]>;
+  reconciliationFacts(
+    repo: RepoName,
+    ask: { since: Date; branches: readonly string[]; commits: readonly Sha[] },
+  ): Promise<ReconciliationFacts>;
   /**
    * The check runs (latest per app and name) and commit statuses (latest per context) on a
    * commit, as a snapshot carries them (the platform's own checks report app "yardmaster").

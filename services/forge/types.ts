@@ -22,7 +22,12 @@ import type { DomainErrorKind } from "../contracts/index.js";
 
 // The events the forges report are the port's too (forge-events.ts).
 export type { ForgeEvent, ForgeEventSink } from "./forge-events.js";
-export type { PullRequestHead, ReconciliationPort, RequestBudget } from "./reconciliation-port.js";
+export type {
+  PullRequestHead,
+  ReconciliationFacts,
+  ReconciliationPort,
+  RequestBudget,
+} from "./reconciliation-port.js";
 import type { ReconciliationPort } from "./reconciliation-port.js";
 
 /**
@@ -176,7 +181,8 @@ export interface ForgePort extends WorkflowActionsPort, ReconciliationPort {
   getDefaultBranch(repo: RepoName): Promise<string>;
   /**
    * The configuration file text on the default branch (`.yardmaster.yml`, then
-   * `.github/yardmaster.yml`), with the path it was read from; null when there is none.
+   * `.github/yardmaster.yml`), with the path it was read from and a SHA naming the version read
+   * (the local forge: the branch's tip commit; GitHub: the file's blob); null when there is none.
    */
   readConfigFile(repo: RepoName): Promise<{ path: string; text: string; sha: Sha } | null>;
   /** A file at a ref; null when absent. */

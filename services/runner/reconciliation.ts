@@ -8,15 +8,15 @@
  * | --- | --- |
  * | a queued pull request (or a check's draft) closed or merged | `pull_request_closed` (merged, merge commit) |
  * | a queued pull request's head moved | `pull_request_synchronized` |
- * | a pull request updated after the last snapshot the runner read of it (labels, reviews, title, base...), when it is queued, waiting to enter, or pull request rules exist | `pull_request_edited` |
+ * | a pull request changed since the last snapshot the runner read of it (labels, title, base...; for one not in the queue also a later `updated_at`: reviews, threads), when it is queued, waiting to enter, or pull request rules exist | `pull_request_edited` |
  * | the checks on a running check's commit differ from those the engine last recorded | `evaluate_check` |
  * | the checks on the head of a pull request waiting to enter changed since the last pass | `checks_changed` |
  * | a base branch with a queue moved (no merge of the queue in flight) | `branch_pushed` |
  *
- * Reads are the cheap ones of reconciliation-port.ts (conditional requests on GitHub, answered 304
- * when nothing changed, which GitHub does not count against the rate limit): the pull requests
- * updated since the previous pass's newest `updated_at` (one request per 100), the checks of the
- * commits above, the tips of the bases. A repository whose installation has less than
+ * A pass reads a repository once (reconciliation-port.ts `reconciliationFacts`; on GitHub one
+ * GraphQL query, which counts against GraphQL's own rate limit, not REST's): the pull requests
+ * updated since the previous pass's newest `updated_at` (50 a query), the checks of the commits
+ * above, the tips of the bases. A repository whose installation has less than
  * {@link RESERVE_SHARE} of its hourly requests left is skipped until the reset, as is one answered
  * `rate_limited` (until the wait it gave): webhooks keep the queue going meanwhile.
  *
@@ -27,16 +27,10 @@
  */
 import type { Logger } from "pino";
 import type { EngineState } from "../engine/index.js";
-import {
-  isForgeError,
-  type CheckRun,
-  type ForgeEvent,
-  type ForgePort,
-  type PullRequestHead,
-  type PullRequestSnapshot,
-} from "../forge/index.js";
+import { isForgeError, type ForgeEvent, type ForgePort, type PullRequestSnapshot } from "../forge/index.js";
 import { activeRepositories, listQueueRequests, loadQueueState, type Pool } from "../store/index.js";
 import type { RunnerInput } from "./inputs.js";
+import { factsOf, fingerprint, foreign, type Facts } from "./reconciliation-facts.js";
 import { storedRepositoryConfig } from "./repository-config.js";
 
 /** Below this share of the hour's requests left, a repository is not reconciled until the reset. */
@@ -76,38 +70,11 @@ interface Memory {
   waiting: Map<number, { sha: string; checks: string }>;
 }
 
-/** What both a list and a snapshot show of what the conditions read (updated_at has one-second steps). */
-const factsOf = (
-  p: Pick<PullRequestHead, Exclude<keyof PullRequestHead, "number" | "state" | "updatedAt" | "mergeCommitSha">>,
-) =>
-  JSON.stringify([
-    p.base,
-    p.headSha,
-    p.title,
-    p.body,
-    p.draft,
-    p.locked,
-    [...p.labels].sort(),
-    [...p.assignees].sort(),
-    [...p.requestedReviewers].sort(),
-    [...p.requestedTeams].sort(),
-    p.milestone,
-  ]);
-
-const fingerprint = (checks: readonly { name: string; state: string }[]) =>
-  checks
-    .map((c) => `${c.name}\u0000${c.state}`)
-    .sort()
-    .join("\n");
-
-/** The queue's check runs and statuses as the engine records them: not its own. */
-const foreign = (checks: readonly CheckRun[]) => checks.filter((c) => c.app !== "yardmaster");
-
 /** Compares the forge with the queue (see the file header). */
 export class Reconciler {
   private readonly memory = new Map<string, Memory>();
   /** `updatedAt` (epoch ms), head and facts of the last snapshot the runner read, by repository and number. */
-  private readonly seen = new Map<string, Map<number, { updatedAt: number; headSha: string; facts: string }>>();
+  private readonly seen = new Map<string, Map<number, { updatedAt: number; headSha: string; facts: Facts }>>();
   private readonly pausedUntil = new Map<string, number>();
 
   constructor(private readonly deps: ReconcilerDeps) {}
@@ -136,7 +103,7 @@ export class Reconciler {
     byNumber.set(pr.number, {
       updatedAt: pr.updatedAt.getTime(),
       headSha: pr.headSha,
-      facts: factsOf({ ...pr, labels: pr.labels.map((l) => l.name) }),
+      facts: { ...pr, labels: pr.labels.map((l) => l.name) },
     });
     if (byNumber.size > 10_000) byNumber.delete(byNumber.keys().next().value!);
   }
@@ -194,6 +161,10 @@ export class Reconciler {
     const waitingRows = await listQueueRequests(db, repository);
     const config = await storedRepositoryConfig({ forge, db }, repository);
     const rules = config.config.pull_request_rules.some((r) => !r.disabled);
+    const mq = config.config.merge_queue;
+    const statusLabels = new Set(
+      [mq.queued_label, mq.dequeued_label, mq.checking_label].flatMap((l) => (l ? [l.toLowerCase()] : [])),
+    );
     const first = !this.memory.has(repository);
     const memory: Memory = this.memory.get(repository) ?? {
       watermark: this.deps.now() - this.deps.intervalMs,
@@ -214,8 +185,23 @@ export class Reconciler {
     const inputs: RunnerInput[] = [];
     const forgeEvent = (event: ForgeEvent) => inputs.push({ kind: "forge", event });
     const seen = this.seen.get(repository) ?? new Map();
-    const listed = await forge.listUpdatedPullRequests(repository, new Date(since));
-    for (const p of listed) {
+    const running = checks.filter((c) => c.phase === "running" && c.headSha !== null);
+    const waitingHeads = [...waiting].flatMap((n) => {
+      const head = seen.get(n)?.headSha;
+      return head ? [[n, head] as const] : [];
+    });
+    const bases = Object.entries(state?.bases ?? {})
+      .filter(
+        ([branch, b]) => !b.deleted && b.mergingBatchId === null && state!.trains.some((t) => t.branch === branch),
+      )
+      .map(([branch, b]) => [branch, b.sha] as const);
+    // One read for the whole repository (GitHub: one GraphQL query; reconciliation-port.ts).
+    const facts = await forge.reconciliationFacts(repository, {
+      since: new Date(since),
+      branches: bases.map(([branch]) => branch),
+      commits: [...running.map((c) => c.headSha!), ...waitingHeads.map(([, head]) => head)],
+    });
+    for (const p of facts.pulls) {
       memory.watermark = Math.max(memory.watermark, p.updatedAt.getTime());
       const at = p.updatedAt.getTime();
       if (memory.reported.get(p.number) === at) continue;
@@ -242,10 +228,14 @@ export class Reconciler {
         });
       } else if (entry || waiting.has(p.number) || rules) {
         const last = seen.get(p.number);
-        // Changed since the runner's last read of it: a later `updated_at`, or (within the same
-        // second) other facts; never read by this process: on its first pass only what is queued.
+        // Changed since the runner's last read of it. Facts a list shows differ (the queue's status
+        // labels aside: its own output). A later `updated_at` (reviews, threads, comments: what a
+        // list does not show) counts for pull requests outside the queue: a queued one is read
+        // whole again when its batch's checks are evaluated, and its `updated_at` moves with the
+        // queue's own comments and labels. Never read by this process: on its first pass only
+        // what is queued or waiting.
         const changed = last
-          ? at > last.updatedAt || factsOf(p) !== last.facts
+          ? factsOf(p, statusLabels) !== factsOf(last.facts, statusLabels) || (!entry && at > last.updatedAt)
           : first
             ? entry !== undefined || waiting.has(p.number)
             : true;
@@ -255,17 +245,14 @@ export class Reconciler {
     }
     if (memory.reported.size > 10_000) memory.reported.delete(memory.reported.keys().next().value!);
 
-    for (const check of checks) {
-      if (check.phase !== "running" || check.headSha === null) continue;
-      const onForge = foreign(await forge.getCommitChecks(repository, check.headSha));
+    for (const check of running) {
+      const onForge = foreign(facts.checks[check.headSha!] ?? []);
       if (fingerprint(onForge) !== fingerprint(check.checks))
         inputs.push({ kind: "evaluate_check", checkId: check.id });
     }
 
-    for (const number of waiting) {
-      const head = seen.get(number)?.headSha;
-      if (!head) continue;
-      const now = fingerprint(foreign(await forge.getCommitChecks(repository, head)));
+    for (const [number, head] of waitingHeads) {
+      const now = fingerprint(foreign(facts.checks[head] ?? []));
       const was = memory.waiting.get(number);
       memory.waiting.set(number, { sha: head, checks: now });
       if (was && was.sha === head && was.checks !== now)
@@ -273,15 +260,10 @@ export class Reconciler {
     }
     for (const number of memory.waiting.keys()) if (!waiting.has(number)) memory.waiting.delete(number);
 
-    for (const [branch, base] of Object.entries(state?.bases ?? {})) {
-      if (base.deleted || base.mergingBatchId !== null) continue;
-      if (!(state?.trains ?? []).some((t) => t.branch === branch)) continue;
-      const tip = await forge.getBranchSha(repository, branch).catch((e) => {
-        if (isForgeError(e, "not_found")) return null;
-        throw e;
-      });
-      if (tip !== base.sha)
-        forgeEvent({ kind: "branch_pushed", repo: repository, branch, before: base.sha, after: tip, forced: false });
+    for (const [branch, known] of bases) {
+      const tip = facts.tips[branch] ?? null;
+      if (tip !== known)
+        forgeEvent({ kind: "branch_pushed", repo: repository, branch, before: known, after: tip, forced: false });
     }
     for (const input of inputs)
       this.deps.log.info(

@@ -15,7 +15,7 @@ import { mergeBatch } from "./merge-batch.js";
 import { mergePull } from "./merge-pull.js";
 import { closePull, editPull, openDraft } from "./pull-writes.js";
 import { readOpenPullRequests, readPullRequest } from "./read-pull.js";
-import { commitChecks, updatedPullRequests } from "./reconcile-reads.js";
+import { commitChecks, reconciliationFacts } from "./reconcile-reads.js";
 import { branchSha, fastForward, removeBranch } from "./refs.js";
 import { repoParams, type RepoParams } from "./repo-name.js";
 import { findOpenPull } from "./find-pull.js";
@@ -63,8 +63,8 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
       inRepo(repo, `reading pull request #${number}`, (gh, p) => readPullRequest(gh, ctx(repo, p), number)),
     listOpenPullRequests: (repo, only) =>
       inRepo(repo, "listing open pull requests", (gh, p) => readOpenPullRequests(gh, ctx(repo, p), only)),
-    listUpdatedPullRequests: (repo, since) =>
-      inRepo(repo, "listing recently updated pull requests", (gh, p) => updatedPullRequests(gh, p, since)),
+    reconciliationFacts: (repo, ask) =>
+      inRepo(repo, "reading what reconciliation compares", (gh, p) => reconciliationFacts(gh, ctx(repo, p), ask)),
     getCommitChecks: (repo, sha) =>
       inRepo(repo, `reading the checks of ${sha}`, (gh, p) => commitChecks(gh, ctx(repo, p), sha)),
     requestBudget: (repo) => client.rateFigures(repo),

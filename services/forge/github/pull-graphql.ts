@@ -12,7 +12,7 @@
  * read the old one too).
  */
 import type { CheckRun, CommitInfo, Review, ReviewState, Sha } from "../types.js";
-import { checkRunState, OWN_CHECK_APP } from "./check-states.js";
+import { checkRunsOf, complete, COMMIT_CHECK_FIELDS, statusesOf, type GqlCommitChecks } from "./graphql-checks.js";
 import type { GithubOctokit } from "./client.js";
 import type { RepoParams } from "./repo-name.js";
 import type { FileEntry } from "./snapshot.js";
@@ -31,17 +31,7 @@ export const PULL_SNAPSHOT_QUERY = `query PullSnapshot($owner: String!, $name: S
     }
     head: object(oid: $head) {
       ... on Commit {
-        checkSuites(first: 50) {
-          pageInfo { hasNextPage }
-          nodes {
-            app { databaseId slug }
-            checkRuns(first: 100, filterBy: { checkType: LATEST }) {
-              pageInfo { hasNextPage }
-              nodes { databaseId name status conclusion title detailsUrl permalink startedAt completedAt }
-            }
-          }
-        }
-        status { contexts { context state description targetUrl createdAt } }
+        ${COMMIT_CHECK_FIELDS}
       }
     }
     base: ref(qualifiedName: $baseRef) { target { oid } compare(headRef: $headRef) { behindBy } }
@@ -70,31 +60,7 @@ interface SnapshotAnswer {
       reviews: Page<{ state: string; submittedAt: string | null; author: { login: string } | null }>;
       reviewThreads: Page<{ isResolved: boolean; comments: { nodes: { body: string }[] } }>;
     } | null;
-    head: {
-      checkSuites?: Page<{
-        app: { databaseId: number | null; slug: string } | null;
-        checkRuns: Page<{
-          databaseId: number | null;
-          name: string;
-          status: string;
-          conclusion: string | null;
-          title: string | null;
-          detailsUrl: string | null;
-          permalink: string;
-          startedAt: string | null;
-          completedAt: string | null;
-        }>;
-      }>;
-      status?: {
-        contexts: {
-          context: string;
-          state: string;
-          description: string | null;
-          targetUrl: string | null;
-          createdAt: string;
-        }[];
-      } | null;
-    } | null;
+    head: GqlCommitChecks | null;
     base: { target: { oid: string } | null; compare: { behindBy: number } | null } | null;
   } | null;
 }
@@ -132,8 +98,6 @@ const PATCH_STATUS: Record<string, FileEntry["status"]> = {
 };
 
 const REVIEW_STATES: ReadonlySet<string> = new Set(["APPROVED", "CHANGES_REQUESTED", "COMMENTED", "DISMISSED"]);
-
-const date = (text: string | null | undefined) => (text ? new Date(text) : null);
 
 function commitOf(c: GqlCommit): CommitInfo {
   const { commit } = c;
@@ -180,50 +144,14 @@ export async function readGraphqlParts(
     checkRuns: false,
     comparison: false,
   };
-  const suites = data.repository?.head?.checkSuites;
-  gaps.checkRuns = !suites || suites.pageInfo.hasNextPage || suites.nodes.some((s) => s.checkRuns.pageInfo.hasNextPage);
+  const commit = data.repository?.head;
+  gaps.checkRuns = !commit?.checkSuites || !complete(commit);
   const compare = data.repository?.base;
   gaps.comparison = !compare?.target || !compare.compare;
 
   const resolved: string[] = [],
     unresolved: string[] = [];
   for (const t of pr.reviewThreads.nodes) (t.isResolved ? resolved : unresolved).push(t.comments.nodes[0]?.body ?? "");
-
-  // The latest run of each name per app (REST's filter=latest), in the order GitHub lists them.
-  const latest = new Map<string, { run: CheckRun; startedAt: number }>();
-  for (const suite of suites?.nodes ?? []) {
-    for (const r of suite.checkRuns.nodes) {
-      const key = `${suite.app?.databaseId ?? ""}\u0000${r.name}`;
-      const startedAt = date(r.startedAt)?.getTime() ?? 0;
-      const prev = latest.get(key);
-      if (prev && prev.startedAt > startedAt) continue;
-      latest.set(key, {
-        startedAt,
-        run: {
-          name: r.name,
-          state: checkRunState(r.status.toLowerCase(), r.conclusion?.toLowerCase()),
-          description: r.title ?? "",
-          detailsUrl: r.detailsUrl ?? r.permalink ?? null,
-          app: suite.app?.databaseId === ownAppId ? OWN_CHECK_APP : (suite.app?.slug ?? ""),
-          startedAt: date(r.startedAt),
-          completedAt: date(r.completedAt),
-        },
-      });
-    }
-  }
-  const statuses: CheckRun[] = (data.repository?.head?.status?.contexts ?? []).map((s) => {
-    const state =
-      s.state === "SUCCESS" ? "success" : s.state === "FAILURE" ? "failure" : s.state === "ERROR" ? "error" : "pending";
-    return {
-      name: s.context,
-      state,
-      description: s.description ?? "",
-      detailsUrl: s.targetUrl ?? null,
-      app: "",
-      startedAt: date(s.createdAt),
-      completedAt: state === "pending" ? null : date(s.createdAt),
-    };
-  });
 
   return {
     files: gaps.files ? null : pr.files.nodes.map((f) => ({ filename: f.path, status: PATCH_STATUS[f.changeType] })),
@@ -238,8 +166,8 @@ export async function readGraphqlParts(
             submittedAt: new Date(r.submittedAt!),
           })),
     reviewThreads: gaps.threads ? null : { resolved, unresolved },
-    checkRuns: gaps.checkRuns ? null : [...latest.values()].map((x) => x.run),
-    statuses,
+    checkRuns: gaps.checkRuns ? null : checkRunsOf(commit, ownAppId),
+    statuses: statusesOf(commit),
     comparison: gaps.comparison
       ? null
       : { baseTipSha: compare!.target!.oid, commitsBehind: compare!.compare!.behindBy },

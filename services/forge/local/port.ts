@@ -3,7 +3,14 @@
  * PostgreSQL rows (docs/local-forge.md). Reads take no lock; every write runs in a repository
  * write (write-context.ts) as the bot user, and emits what a GitHub webhook would map to.
  */
-import { ForgeError, type CheckState, type ForgePort, type PullRequestSnapshot, type RepoName } from "../types.js";
+import {
+  ForgeError,
+  type CheckRun,
+  type CheckState,
+  type ForgePort,
+  type PullRequestSnapshot,
+  type RepoName,
+} from "../types.js";
 import { localForgeStore as store } from "../../store/index.js";
 import {
   createSpeculativeBranch,
@@ -75,19 +82,19 @@ export function createLocalForgePort(core: ForgeCore, signals: CiSignals): Local
 
     // Reconciliation reads (reconciliation-port.ts). The local forge's events are written in the
     // transaction of its own writes and never lost, but the port is the same for both forges.
-    async listUpdatedPullRequests(repo, since) {
+    async reconciliationFacts(repo, ask) {
       const row = await readRepository(core, repo);
       const all = await asForgeError(`listing pull requests of ${repo}`, () =>
         store.listPullRequests(core.db, row.id, { order: "desc" }),
       );
       const updated = all
-        .filter((p) => p.updatedAt.getTime() >= since.getTime())
+        .filter((p) => p.updatedAt.getTime() >= ask.since.getTime())
         .sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime());
       // The list's facts are the snapshot's: built from it (the local forge has no cheaper read).
-      const heads = [];
+      const pulls = [];
       for (const p of updated) {
         const s = await buildSnapshot(core, row, p);
-        heads.push({
+        pulls.push({
           number: p.number,
           state: p.state,
           base: p.baseBranch,
@@ -105,7 +112,11 @@ export function createLocalForgePort(core: ForgeCore, signals: CiSignals): Local
           milestone: s.milestone,
         });
       }
-      return heads;
+      const tips: Record<string, string | null> = {};
+      for (const branch of ask.branches) tips[branch] = await findBranchSha(gitOf(row), branch);
+      const checks: Record<string, CheckRun[]> = {};
+      for (const sha of ask.commits) checks[sha] = await port.getCommitChecks(repo, sha);
+      return { pulls, tips, checks };
     },
 
     async getCommitChecks(repo, sha) {

@@ -5,10 +5,13 @@
  * `@octokit/graphql-schema`, in octokit-fixtures.test.ts). An unknown query is a problem of the test.
  */
 import { PULL_SNAPSHOT_QUERY } from "../../../../services/forge/github/pull-graphql.js";
+import { COMMIT_CHECKS_QUERY, RECONCILE_QUERY } from "../../../../services/forge/github/reconcile-reads.js";
 import { REVIEW_THREADS_QUERY } from "../../../../services/forge/github/review-threads.js";
-import { readRef } from "../../../../services/forge/local/git/index.js";
+import { commitsBehind, findCommit, readRef } from "../../../../services/forge/local/git/index.js";
 import type { Answer, HandlerContext } from "./double-answers.js";
 import { handlers } from "./double-handlers.js";
+import { commitChecks, commitChecksJson, reconcileFacts } from "./double-graphql-reconcile.js";
+import { once } from "./double-memo.js";
 import type { DoubleRepo } from "./double-state.js";
 import type { GithubDouble } from "./github-double.js";
 
@@ -20,6 +23,8 @@ export async function answerGraphql(double: GithubDouble, body: GraphqlBody, aut
   if (!double.isInstallationToken(token)) return { status: 401, body: { message: "Bad credentials" } };
   if (body?.query === REVIEW_THREADS_QUERY) return reviewThreads(double, body.variables ?? {});
   if (body?.query === PULL_SNAPSHOT_QUERY) return pullSnapshot(double, body.variables ?? {}, token);
+  if (body?.query === RECONCILE_QUERY) return reconcileFacts(double, body.variables ?? {}, token);
+  if (body?.query === COMMIT_CHECKS_QUERY) return commitChecks(double, body.variables ?? {}, token);
   double.problems.push(`POST /graphql: unexpected query ${String(body?.query).slice(0, 80)}`);
   return { status: 200, body: { errors: [{ type: "INVALID", message: "unexpected query" }] } };
 }
@@ -112,45 +117,25 @@ async function pullSnapshot(double: GithubDouble, v: Record<string, unknown>, to
   const page = { per_page: "100", page: "1" };
   const more = (a: Answer) => Boolean(a.headers?.link);
   const head = String(v.head);
-  const [files, commits, reviews, runs, status] = await Promise.all([
+  const [files, commits, reviews, headChecks] = await Promise.all([
     rest(double, repo, "pulls/list-files", n, page, token),
     rest(double, repo, "pulls/list-commits", n, page, token),
     rest(double, repo, "pulls/list-reviews", n, page, token),
-    rest(double, repo, "checks/list-for-ref", { ref: head }, { ...page, filter: "latest" }, token),
-    rest(double, repo, "repos/get-combined-status-for-ref", { ref: head }, page, token),
+    commitChecksJson(double, repo, head, token),
   ]);
   const threads = reviewThreads(double, { owner: v.owner, name: v.name, number: v.number }).body.data.repository
     .pullRequest.reviewThreads;
-  const bySuite = new Map<number, { app: Json; runs: Json[] }>();
-  for (const r of runs.body.check_runs as Json[]) {
-    const suite = bySuite.get(r.app.id) ?? { app: { databaseId: r.app.id, slug: r.app.slug }, runs: [] };
-    suite.runs.push({
-      databaseId: r.id,
-      name: r.name,
-      status: String(r.status).toUpperCase(),
-      conclusion: r.conclusion ? String(r.conclusion).toUpperCase() : null,
-      title: r.output?.title ?? null,
-      detailsUrl: r.details_url,
-      permalink: r.html_url,
-      startedAt: r.started_at,
-      completedAt: r.completed_at,
-    });
-    bySuite.set(r.app.id, suite);
-  }
   const baseRef = String(v.baseRef);
   const baseTip = baseRef.startsWith("refs/heads/") ? await readRef(repo.git, baseRef) : null;
-  let compare: Json = null;
-  if (baseTip) {
-    const c = await rest(
-      double,
-      repo,
-      "repos/compare-commits-with-basehead",
-      { basehead: `${baseRef.slice("refs/heads/".length)}...${String(v.headRef)}` },
-      { per_page: "1" },
-      token,
-    );
-    compare = c.status === 200 ? { behindBy: c.body.behind_by } : null;
-  }
+  const headOid = String(v.headRef);
+  const compare =
+    baseTip && (await findCommit(repo.git, headOid))
+      ? {
+          behindBy: await once(`behind ${repo.git.gitDir} ${baseTip} ${headOid}`, () =>
+            commitsBehind(repo.git, baseTip, headOid),
+          ),
+        }
+      : null;
   return {
     status: 200,
     body: {
@@ -184,24 +169,7 @@ async function pullSnapshot(double: GithubDouble, v: Record<string, unknown>, to
             },
             reviewThreads: threads,
           },
-          head: {
-            checkSuites: {
-              pageInfo: { hasNextPage: false },
-              nodes: [...bySuite.values()].map((s) => ({
-                app: s.app,
-                checkRuns: { pageInfo: { hasNextPage: more(runs) }, nodes: s.runs },
-              })),
-            },
-            status: {
-              contexts: (status.body.statuses as Json[]).map((s) => ({
-                context: s.context,
-                state: String(s.state).toUpperCase(),
-                description: s.description,
-                targetUrl: s.target_url,
-                createdAt: s.created_at,
-              })),
-            },
-          },
+          head: headChecks,
           base: baseTip ? { target: { oid: baseTip }, compare } : null,
         },
       },
