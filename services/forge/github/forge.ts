@@ -20,6 +20,7 @@ import { branchSha, fastForward, removeBranch } from "./refs.js";
 import { repoParams, type RepoParams } from "./repo-name.js";
 import { findOpenPull } from "./find-pull.js";
 import { buildSpeculativeBranch } from "./speculative-branch.js";
+import { TtlCache } from "./ttl-cache.js";
 import { updateWithBase } from "./update-with-base.js";
 import { githubWorkflowActions } from "./workflow-actions.js";
 
@@ -30,6 +31,15 @@ export interface GithubForgeDeps extends GithubAppOptions {
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * How long a repository's default branch is kept without asking GitHub again, ms: it is read on
+ * every push (is the pushed branch the default one, whose configuration file counts?) and rarely
+ * changes (docs/github.md "Request budget").
+ */
+export const DEFAULT_BRANCH_TTL_MS = 5 * 60_000;
+/** How long a branch's protection (classic and rulesets) is kept, ms: read by most rounds, changed by hand, rarely (a change is seen within this time). */
+export const PROTECTION_TTL_MS = 5 * 60_000;
 
 /**
  * Creates the adapter. No request is made until a method is called.
@@ -56,6 +66,22 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
   }
 
   const ctx = (repo: RepoName, params: RepoParams) => ({ name: repo, params, appId: client.appId });
+  const defaultBranches = new TtlCache<string, string>(DEFAULT_BRANCH_TTL_MS, 10_000, client.now);
+  const protections = new TtlCache<string, Awaited<ReturnType<typeof readBranchProtection>>>(
+    PROTECTION_TTL_MS,
+    10_000,
+    client.now,
+  );
+  /** Ids of the App's check runs it wrote: repository, head SHA and name. */
+  const checkRunIds = new TtlCache<string, number>(24 * 3_600_000, 50_000, client.now);
+  const defaultBranchOf = async (repo: RepoName, gh: GithubOctokit, params: RepoParams) => {
+    const key = repo.toLowerCase();
+    const known = defaultBranches.get(key);
+    if (known !== undefined) return known;
+    const branch = await readDefaultBranch(gh, params);
+    defaultBranches.set(key, branch);
+    return branch;
+  };
 
   return {
     ...githubWorkflowActions(inRepo),
@@ -70,8 +96,9 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
     requestBudget: (repo) => client.rateFigures(repo),
     findOpenPullRequest: (repo, head, base) =>
       inRepo(repo, `finding the pull request from ${head} into ${base}`, (gh, p) => findOpenPull(gh, p, head, base)),
-    getDefaultBranch: (repo) => inRepo(repo, "reading the default branch", readDefaultBranch),
-    readConfigFile: (repo) => inRepo(repo, "reading the configuration file", readConfig),
+    getDefaultBranch: (repo) => inRepo(repo, "reading the default branch", (gh, p) => defaultBranchOf(repo, gh, p)),
+    readConfigFile: (repo) =>
+      inRepo(repo, "reading the configuration file", (gh, p) => readConfig(gh, p, () => defaultBranchOf(repo, gh, p))),
     readFile: (repo, ref, path) => inRepo(repo, `reading ${path} at ${ref}`, (gh, p) => readTextFile(gh, p, ref, path)),
     getBranchSha: (repo, branch) => inRepo(repo, `reading branch ${branch}`, (gh, p) => branchSha(gh, p, branch)),
     createSpeculativeBranch: (repo, branch, baseSha, pulls) =>
@@ -100,7 +127,10 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
     fastForwardBranch: (repo, branch, sha) =>
       inRepo(repo, `fast-forwarding ${branch}`, (gh, p) => fastForward(gh, p, branch, sha)),
     upsertCheckRun: (repo, input) =>
-      inRepo(repo, `posting check run ${input.name}`, (gh, p) => upsertOwnCheckRun(gh, p, client.appId, input)),
+      inRepo(repo, `posting check run ${input.name}`, async (gh, p) => {
+        const key = `${repo.toLowerCase()} ${input.headSha} ${input.name}`;
+        checkRunIds.set(key, await upsertOwnCheckRun(gh, p, client.appId, input, checkRunIds.get(key)));
+      }),
     comment: (repo, number, body) =>
       inRepo(repo, `commenting on #${number}`, (gh, p) => postComment(gh, p, number, body)),
     findOwnComment: (repo, number, text) =>
@@ -112,7 +142,14 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
     removeLabels: (repo, number, labels) =>
       inRepo(repo, `unlabelling #${number}`, (gh, p) => removeIssueLabels(gh, p, number, labels)),
     getBranchProtection: (repo, branch) =>
-      inRepo(repo, `reading the protection of ${branch}`, (gh, p) => readBranchProtection(gh, p, branch)),
+      inRepo(repo, `reading the protection of ${branch}`, async (gh, p) => {
+        const key = `${repo.toLowerCase()} ${branch}`;
+        const known = protections.get(key);
+        if (known !== undefined) return known;
+        const read = await readBranchProtection(gh, p, branch);
+        protections.set(key, read);
+        return read;
+      }),
     getPermission: (repo, login) =>
       inRepo(repo, `reading the permission of ${login}`, (gh, p) => userPermission(gh, p, login)),
   };
