@@ -17,6 +17,7 @@ import {
   type EngineState,
   type LogEffect,
 } from "../engine/index.js";
+import type { ForgeEvent } from "../forge/index.js";
 import { deleteInbox, listFreezes, loadQueueState, takeInbox } from "../store/index.js";
 import { checkResults } from "./check-evaluation.js";
 import { onFreezesChanged } from "./freeze-input.js";
@@ -153,7 +154,7 @@ export async function applyRound(
       else if (input.kind === "evaluate_check") await checkResults(env, input.checkId);
       else if (input.kind === "freezes_changed") await onFreezesChanged(env);
       else if (input.kind === "evaluate_pull_rules") await runPullRulesOnTime(env, input.number);
-      else {
+      else if (!isLabelEcho(ctx, env, repository, input.event)) {
         await translateForgeEvent(env, input.event);
         await runPullRules(env, input.event);
       }
@@ -175,6 +176,18 @@ export async function applyRound(
     if (applying !== null && !isTransientFailure(e)) blame(applying);
     throw e;
   }
+}
+
+/**
+ * Whether `event` reports the queue's own status-label change (label-echoes.ts): nothing to read,
+ * unless a queue rule or pull request rule names that label (then it is read as any event).
+ */
+function isLabelEcho(ctx: RunnerContext, env: IngressEnv, repository: string, event: ForgeEvent): boolean {
+  if (event.kind !== "pull_request_labeled" || !event.label) return false;
+  const { queue_rules, pull_request_rules } = env.config.config;
+  const named = JSON.stringify([queue_rules, pull_request_rules]).toLowerCase();
+  if (named.includes(event.label.name.toLowerCase())) return false;
+  return ctx.labelEchoes.take(repository, event.number, event.label);
 }
 
 /** Tells the metrics what a committed round did; a failure there is logged, never the round's. */

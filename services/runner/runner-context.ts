@@ -9,6 +9,7 @@ import type { Pool } from "../store/index.js";
 import type { EngineEventInput } from "../engine/index.js";
 import type { QueueFigures } from "../metrics/index.js";
 import { SET_ASIDE_AFTER } from "./input-failures.js";
+import { LabelEchoes } from "./label-echoes.js";
 import { TrafficTuning, type TrafficReader } from "./traffic-tuning.js";
 
 /**
@@ -80,6 +81,8 @@ export interface RunnerContext {
   /** The observed traffic per repository; null without a reader. */
   tuning: TrafficTuning | null;
   observeRound?: (figures: QueueFigures) => void;
+  /** The queue's own status-label changes, whose events are not read (label-echoes.ts). */
+  labelEchoes: LabelEchoes;
 }
 
 /** Longest time a sweep holds a repository's lock before letting a waiting request in, ms. */
@@ -101,5 +104,6 @@ export function runnerContext(deps: RunnerDeps): RunnerContext {
     setAsideAfter: deps.setAsideAfter ?? SET_ASIDE_AFTER,
     tuning: deps.readTraffic ? new TrafficTuning(deps.readTraffic, now, log) : null,
     observeRound: deps.observeRound,
+    labelEchoes: new LabelEchoes(now),
   };
 }

@@ -32,7 +32,12 @@ const pullRequestPayload = z.object({
   number: z.number().int().positive(),
   repository,
   sender: login.nullish(),
-  pull_request: z.object({ head: z.object({ sha }), merged: z.boolean().nullish(), merge_commit_sha: sha.nullish() }),
+  label: z.object({ name: z.string() }).nullish(),
+  pull_request: z.object({
+    head: z.object({ sha, ref: z.string().nullish() }),
+    merged: z.boolean().nullish(),
+    merge_commit_sha: sha.nullish(),
+  }),
 });
 const pullNumberPayload = z.object({
   action: z.string(),
@@ -104,9 +109,10 @@ function mapPullRequest(payload: unknown): WebhookMapping {
   const kind = PULL_ACTIONS[p.action];
   const repo = p.repository.full_name,
     number = p.number;
+  const head = p.pull_request.head.ref ? { head: p.pull_request.head.ref } : {};
   switch (kind) {
     case "opened":
-      return events({ kind: "pull_request_opened", repo, number });
+      return events({ kind: "pull_request_opened", repo, number, ...head });
     case "synchronized":
       return events({
         kind: "pull_request_synchronized",
@@ -114,9 +120,10 @@ function mapPullRequest(payload: unknown): WebhookMapping {
         number,
         headSha: p.pull_request.head.sha,
         by: p.sender?.login ?? null,
+        ...head,
       });
     case "edited":
-      return events({ kind: "pull_request_edited", repo, number });
+      return events({ kind: "pull_request_edited", repo, number, ...head });
     case "closed": {
       const merged = p.pull_request.merged === true;
       return events({
@@ -125,10 +132,16 @@ function mapPullRequest(payload: unknown): WebhookMapping {
         number,
         merged,
         mergeCommitSha: merged ? (p.pull_request.merge_commit_sha ?? null) : null,
+        ...head,
       });
     }
-    case "labeled":
-      return events({ kind: "pull_request_labeled", repo, number });
+    case "labeled": {
+      const label =
+        p.label && (p.action === "labeled" || p.action === "unlabeled")
+          ? { label: { name: p.label.name, added: p.action === "labeled" } }
+          : {};
+      return events({ kind: "pull_request_labeled", repo, number, ...head, ...label });
+    }
     default:
       return ignored(`pull_request action "${p.action}" does not change what the queue reads`);
   }
