@@ -6,9 +6,10 @@
  * Associated: the commit is the pull request's head or one of its commits (reachable from the head,
  * not from the base). Items are the pull request's JSON without the fields a list leaves out.
  */
-import { isAncestor, readRef } from "../../../../services/forge/local/git/index.js";
+import { readRef } from "../../../../services/forge/local/git/index.js";
 import { linkHeaders, page, type Handler } from "./double-answers.js";
 import { pullAnswer } from "./double-pull-handlers.js";
+import { headIn, readRefs } from "./double-refs.js";
 import type { DoublePull } from "./double-state.js";
 
 /** Fields of a full pull request that `pull-request-simple` (list items) does not carry. */
@@ -34,29 +35,25 @@ export const commitPullHandlers: Record<string, Handler> = {
       ? ctx.params.commit_sha
       : await readRef(repo.git, `refs/heads/${ctx.params.commit_sha}`);
     if (!sha) return { status: 200, body: [] };
-    const defaultTip = (await readRef(repo.git, `refs/heads/${repo.defaultBranch}`))!;
-    const inDefault = await isAncestor(repo.git, sha, defaultTip).catch(() => false);
+    // Two git commands for any number of pull requests: every ref, and the refs holding the commit.
+    const [refs, holding] = await Promise.all([readRefs(repo), readRefs(repo, sha).catch(() => new Map())]);
+    const inDefault = holding.has(`refs/heads/${repo.defaultBranch}`);
     const matches: DoublePull[] = [];
     for (const p of repo.pulls.values()) {
+      const head = headIn(refs, p);
       if (inDefault) {
-        if (p.mergedAt !== null && (p.mergeCommitSha === sha || (await repo.headSha(p)) === sha)) matches.push(p);
+        if (p.mergedAt !== null && (p.mergeCommitSha === sha || head === sha)) matches.push(p);
         continue;
       }
       if (p.state !== "open" && p.mergedAt === null) continue;
-      const head = await repo.headSha(p);
-      if (head === sha) {
-        matches.push(p);
-        continue;
-      }
-      const baseTip = await readRef(repo.git, `refs/heads/${p.base}`);
-      const inHead = await isAncestor(repo.git, sha, head).catch(() => false);
-      const inBase = baseTip !== null && (await isAncestor(repo.git, sha, baseTip).catch(() => false));
-      if (inHead && !inBase) matches.push(p);
+      const headHolds =
+        head === sha || (p.fork ? holding.has(`refs/pull/${p.number}/head`) : holding.has(`refs/heads/${p.headRef}`));
+      if (headHolds && (head === sha || !holding.has(`refs/heads/${p.base}`))) matches.push(p);
     }
     const shown = page(matches, ctx.query);
     const items = [];
     for (const p of shown) {
-      const { body } = await pullAnswer(repo, p);
+      const { body } = await pullAnswer(repo, p, 200, refs);
       for (const k of NOT_IN_LISTS) delete body[k];
       items.push(body);
     }

@@ -43,6 +43,8 @@ export interface GithubQueueOptions {
    * the test calls {@link GithubQueue.finishCi} (a CI that takes its time).
    */
   ci?: "auto" | "manual";
+  /** With `ci: "auto"`, how long a CI run takes, real ms (default 0). */
+  ciDelayMs?: number;
 }
 
 export interface GithubQueue {
@@ -100,22 +102,7 @@ export async function githubQueue(opts: GithubQueueOptions): Promise<GithubQueue
   const runCi = async (repo: DoubleRepo, sha: string): Promise<boolean> => {
     if (tested.has(`${repo.fullName} ${sha}`)) return false;
     tested.add(`${repo.fullName} ${sha}`);
-    const broken = (await readFileBlob(repo.git, sha, "BROKEN").catch(() => null)) !== null;
-    const at = double.now();
-    repo.checkRuns.push({
-      id: double.id(),
-      name: "ci",
-      headSha: sha,
-      status: "completed",
-      conclusion: broken ? "failure" : "success",
-      title: broken ? "BROKEN is present" : "passed",
-      summary: "",
-      appId: ACTIONS_APP.id,
-      appSlug: ACTIONS_APP.slug,
-      detailsUrl: null,
-      startedAt: at,
-      completedAt: at,
-    });
+    await reportCi(double, repo, sha);
     await double.events.observe(repo, { login: `${ACTIONS_APP.slug}[bot]`, id: 41898282 });
     return true;
   };
@@ -130,7 +117,7 @@ export async function githubQueue(opts: GithubQueueOptions): Promise<GithubQueue
     if (!repo) return;
     if (opts.ci === "manual") waiting.push([repo, sha]);
     // After the event that triggered it, as GitHub Actions would (never inside the App's request).
-    else setImmediate(() => void runCi(repo, sha).catch(() => {}));
+    else setTimeout(() => void runCi(repo, sha).catch(() => {}), opts.ciDelayMs ?? 0);
   });
 
   return {
@@ -155,6 +142,30 @@ export async function githubQueue(opts: GithubQueueOptions): Promise<GithubQueue
       await webhook.close();
     },
   };
+}
+
+/**
+ * What the CI reports on `sha`: a completed check run `ci` of GitHub Actions, failed when the
+ * commit holds a file named BROKEN (no event: the caller reports the change, or it happened before
+ * deliveries started).
+ */
+export async function reportCi(double: GithubDouble, repo: DoubleRepo, sha: string): Promise<void> {
+  const broken = (await readFileBlob(repo.git, sha, "BROKEN").catch(() => null)) !== null;
+  const at = double.now();
+  repo.checkRuns.push({
+    id: double.id(),
+    name: "ci",
+    headSha: sha,
+    status: "completed",
+    conclusion: broken ? "failure" : "success",
+    title: broken ? "BROKEN is present" : "passed",
+    summary: "",
+    appId: ACTIONS_APP.id,
+    appSlug: ACTIONS_APP.slug,
+    detailsUrl: null,
+    startedAt: at,
+    completedAt: at,
+  });
 }
 
 /** The tip of `branch` in `repo`. */
