@@ -3,14 +3,7 @@
  * PostgreSQL rows (docs/local-forge.md). Reads take no lock; every write runs in a repository
  * write (write-context.ts) as the bot user, and emits what a GitHub webhook would map to.
  */
-import {
-  ForgeError,
-  type CheckRun,
-  type CheckState,
-  type ForgePort,
-  type PullRequestSnapshot,
-  type RepoName,
-} from "../types.js";
+import { ForgeError, type CheckState, type ForgePort, type PullRequestSnapshot, type RepoName } from "../types.js";
 import { localForgeStore as store } from "../../store/index.js";
 import {
   createSpeculativeBranch,
@@ -22,6 +15,7 @@ import {
   validateBranchName,
 } from "./git/index.js";
 import { asForgeError, gitOf, OWN_CHECK_APP, readPull, readRepository, type ForgeCore } from "./core.js";
+import { reconciliationFacts } from "./reconcile-reads.js";
 import { recordBranchMove } from "./branch-moves.js";
 import { declaredChecks, type CiSignals } from "./ci-requests.js";
 import { writeCheckRun } from "./check-runs.js";
@@ -80,44 +74,8 @@ export function createLocalForgePort(core: ForgeCore, signals: CiSignals): Local
       return snapshots;
     },
 
-    // Reconciliation reads (reconciliation-port.ts). The local forge's events are written in the
-    // transaction of its own writes and never lost, but the port is the same for both forges.
-    async reconciliationFacts(repo, ask) {
-      const row = await readRepository(core, repo);
-      const all = await asForgeError(`listing pull requests of ${repo}`, () =>
-        store.listPullRequests(core.db, row.id, { order: "desc" }),
-      );
-      const updated = all
-        .filter((p) => p.updatedAt.getTime() >= ask.since.getTime())
-        .sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime());
-      // The list's facts are the snapshot's: built from it (the local forge has no cheaper read).
-      const pulls = [];
-      for (const p of updated) {
-        const s = await buildSnapshot(core, row, p);
-        pulls.push({
-          number: p.number,
-          state: p.state,
-          base: p.baseBranch,
-          headSha: p.headSha,
-          updatedAt: p.updatedAt,
-          mergeCommitSha: p.mergeCommitSha,
-          title: s.title,
-          body: s.body,
-          draft: s.draft,
-          locked: s.locked,
-          labels: s.labels.map((l) => l.name),
-          assignees: s.assignees,
-          requestedReviewers: s.requestedReviewers,
-          requestedTeams: s.requestedTeams,
-          milestone: s.milestone,
-        });
-      }
-      const tips: Record<string, string | null> = {};
-      for (const branch of ask.branches) tips[branch] = await findBranchSha(gitOf(row), branch);
-      const checks: Record<string, CheckRun[]> = {};
-      for (const sha of ask.commits) checks[sha] = await port.getCommitChecks(repo, sha);
-      return { pulls, tips, checks };
-    },
+    // Reconciliation reads (reconciliation-port.ts; reconcile-reads.ts).
+    reconciliationFacts: (repo, ask) => reconciliationFacts(core, repo, ask, (sha) => port.getCommitChecks(repo, sha)),
 
     async getCommitChecks(repo, sha) {
       const row = await readRepository(core, repo);
