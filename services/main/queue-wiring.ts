@@ -52,6 +52,10 @@ export function wireQueue(deps: {
   observeRound?: (figures: QueueFigures) => void;
   /** Which repositories this process works among the replicas (docs/deployment.md "Several replicas"); default all. */
   ownership?: RepositoryOwnership;
+  /** Seconds between reconciliation passes (0: none; docs/github.md "Reconciliation"). */
+  reconcileIntervalSeconds?: number;
+  /** The platform's recovery of lost events, run before each reconciliation pass. */
+  redeliver?: () => Promise<unknown>;
 }): QueueWiring {
   const runner = createQueueRunner({
     db: deps.db,
@@ -62,6 +66,8 @@ export function wireQueue(deps: {
     readTraffic: deps.readTraffic,
     observeRound: deps.observeRound,
     ownership: deps.ownership,
+    reconcileIntervalMs: (deps.reconcileIntervalSeconds ?? 0) * 1000,
+    redeliver: deps.redeliver,
   });
   const queueService = createQueueService({
     db: deps.api ?? deps.db,

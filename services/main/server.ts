@@ -187,6 +187,8 @@ export async function startServer(
           readTraffic,
           observeRound: (f) => metrics.observeRound(f),
           ownership: membership,
+          reconcileIntervalSeconds: settings.reconcileIntervalSeconds,
+          redeliver: forge.redeliver,
         });
         replicaNow = () => replicaFigures(membership, queue.runner);
         forge.setSink(queue.sink);
