@@ -39,22 +39,8 @@ export type {
 } from "./reconciliation-port.js";
 import type { ReconciliationPort } from "./reconciliation-port.js";
 
-/** A repository the forge knows: its name as the forge spells it and its default branch. */
-export interface ForgeRepository {
-  fullName: RepoName;
-  defaultBranch: string;
-}
-
-/**
- * The repositories a forge knows (docs/dashboard.md "Repositories"): the local forge's
- * repositories, or those the GitHub App is installed on. Throws {@link ForgeError} and nothing else.
- */
-export interface RepositoryDirectory {
-  /** Every repository, sorted by name (case-insensitively). */
-  list(): Promise<ForgeRepository[]>;
-  /** The repository named `fullName` (compared case-insensitively), or null. */
-  find(fullName: RepoName): Promise<ForgeRepository | null>;
-}
+// The repositories a forge knows (repository-directory.ts).
+export type { ForgeRepository, RepositoryDirectory } from "./repository-directory.js";
 
 /**
  * How a pull request is merged into its base (docs/local-forge.md "Merge methods", docs/github.md
