@@ -145,7 +145,7 @@ describe("merge protections on GitHub", () => {
     await runner.drain();
     expect(runsOf(repo).map((r) => [r.conclusion, r.title])).toEqual([["failure", "1 merge protection fails"]]);
     expect(runsOf(repo)[0]!.summary).toMatch(
-      /### 🔴 Configuration changed\n\n- \[ \] `\.yardmaster\.yml` loads without error:\n {2}- queue_rules/,
+      /### 🔴 Configuration changed\n\n- \[ \] `\.yardmaster\.yml` loads without error:\n {2}- expected a list, got the number 3 @ queue_rules/,
     );
   });
 
