@@ -17,6 +17,7 @@ import { closePull, editPull, openDraft } from "./pull-writes.js";
 import { readOpenPullRequests, readPullRequest } from "./read-pull.js";
 import { branchSha, fastForward, removeBranch } from "./refs.js";
 import { repoParams, type RepoParams } from "./repo-name.js";
+import { rerunFailedJobs } from "./rerun-checks.js";
 import { findOpenPull } from "./find-pull.js";
 import { buildSpeculativeBranch } from "./speculative-branch.js";
 import { updateWithBase } from "./update-with-base.js";
@@ -93,6 +94,10 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
       ),
     fastForwardBranch: (repo, branch, sha) =>
       inRepo(repo, `fast-forwarding ${branch}`, (gh, p) => fastForward(gh, p, branch, sha)),
+    rerunChecks: (repo, input) =>
+      inRepo(repo, `re-running ${input.checks.join(", ")} at ${input.headSha}`, async (gh, p) => {
+        await rerunFailedJobs(gh, p, input);
+      }),
     upsertCheckRun: (repo, input) =>
       inRepo(repo, `posting check run ${input.name}`, (gh, p) => upsertOwnCheckRun(gh, p, client.appId, input)),
     comment: (repo, number, body) =>
