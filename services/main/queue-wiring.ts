@@ -12,6 +12,7 @@ import {
   FREEZE_START_TIMER_PREFIX,
   type QueueRunner,
   type RunnerInput,
+  type TestResultsReader,
   type TrafficReader,
 } from "../runner/index.js";
 import { createQueueService } from "../queue/index.js";
@@ -47,6 +48,8 @@ export function wireQueue(deps: {
   readTraffic?: TrafficReader;
   /** Told the queue's figures after each round (the metrics, docs/observability.md). */
   observeRound?: (figures: QueueFigures) => void;
+  /** CI Insights' facts about failed checks (docs/merge-queue.md "Verdicts from test results"); none: blind to tests. */
+  testResults?: TestResultsReader;
 }): QueueWiring {
   const runner = createQueueRunner({
     db: deps.db,
@@ -56,6 +59,7 @@ export function wireQueue(deps: {
     now: deps.now,
     readTraffic: deps.readTraffic,
     observeRound: deps.observeRound,
+    testResults: deps.testResults,
   });
   const queueService = createQueueService({
     db: deps.api ?? deps.db,

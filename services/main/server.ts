@@ -206,6 +206,8 @@ export async function startServer(
           live,
           readTraffic,
           observeRound: (f) => metrics.observeRound(f),
+          // docs/merge-queue.md "Verdicts from test results": CI Insights in this process.
+          testResults: ciInsights?.testResults,
         });
         forge.setSink(queue.sink);
         queue.runner.start();

@@ -27,6 +27,7 @@ import {
 import type { ProtectionCache } from "./protection-cache.js";
 import { carriedPulls } from "../engine/index.js";
 import type { IngressEnv } from "./ingress-env.js";
+import { afterRerun, gatherTestFacts, type EvaluatedMember, type TestResultsReader } from "./test-facts.js";
 
 /** The batch whose current check has this id, or undefined. */
 export function batchOfCheck(state: EngineState, checkId: string): { batch: Batch; branch: string } | undefined {
@@ -69,6 +70,8 @@ export async function evaluateCheck(
     protections: ProtectionCache;
     now: Date;
     freezes: readonly CompiledFreeze[];
+    /** CI Insights' facts about failed checks (null: the queue is blind to tests). */
+    testResults?: TestResultsReader | null;
   },
   state: EngineState,
   checkId: string,
@@ -85,7 +88,14 @@ export async function evaluateCheck(
   const conditions = ruleConditions(rule, "merge", protection);
   const checkPr = await deps.forge.getPullRequest(deps.repository, check.number!);
   // Only checks of the checked commit count: a check of an older head says nothing about this one.
-  const checks = checkPr.headSha === check.headSha ? checkPr.checks.filter((c) => c.app !== OWN_APP) : [];
+  // After a re-run for known flaky tests, the re-run jobs' earlier results are pending (test-facts.ts).
+  const checks =
+    checkPr.headSha === check.headSha
+      ? afterRerun(
+          checkPr.checks.filter((c) => c.app !== OWN_APP),
+          check,
+        )
+      : [];
   const results: Truth[] = [];
   // Members whose conditions are false only because of time or held by a freeze, with when they
   // hold; `timeOnly` turns false when a member's conditions are false for another reason.
@@ -94,21 +104,23 @@ export async function evaluateCheck(
   let frozen = false;
   let openEnded = false;
   const evaluations: Record<string, Record<string, unknown>> = {};
+  const evaluated: EvaluatedMember[] = [];
   for (const n of batch.members) {
     const member = n === checkPr.number ? checkPr : await deps.forge.getPullRequest(deps.repository, n);
     const entry = state.pulls[String(n)];
     const withChecks: PullRequestSnapshot = { ...member, checks };
     const queue = { queueName: batch.queueRule, queuedAt: entry ? new Date(entry.queuedAt) : null };
-    const evaluated = evaluateFor(conditions, withChecks, queue, deps.now);
+    const evaluation = evaluateFor(conditions, withChecks, queue, deps.now);
+    evaluated.push({ snapshot: withChecks, evaluate: (s) => evaluateFor(conditions, s, queue, deps.now) });
     const verdict = scheduleVerdict(
-      (at) => (at === deps.now ? evaluated : evaluateFor(conditions, withChecks, queue, at)),
+      (at) => (at === deps.now ? evaluation : evaluateFor(conditions, withChecks, queue, at)),
       deps.now,
     );
     const hold =
       verdict.truth === "pending" || (verdict.truth === false && verdict.opensAt === null)
         ? null
         : freezeHold(deps.freezes, member, queue, deps.now);
-    evaluations[String(n)] = conditionEvaluationEventJson(evaluated, n) as unknown as Record<string, unknown>;
+    evaluations[String(n)] = conditionEvaluationEventJson(evaluation, n) as unknown as Record<string, unknown>;
     if (hold !== null) {
       frozen = true;
       openEnded ||= hold.openEnded;
@@ -131,6 +143,17 @@ export async function evaluateCheck(
   const truth = and(results);
   // False only because of a closed schedule or a freeze for every member that is false: wait until all are open.
   const scheduleOpensAt = truth === false && timeOnly ? Math.max(...Object.values(blocked)) : null;
+  // A failure: what its test results say (docs/merge-queue.md "Verdicts from test results").
+  const tests =
+    truth === false && scheduleOpensAt === null
+      ? await gatherTestFacts(deps.testResults ?? null, {
+          repository: deps.repository,
+          baseBranch: branch,
+          headSha: check.headSha!,
+          checks,
+          members: evaluated,
+        })
+      : undefined;
   return {
     type: "check_results",
     checkId,
@@ -141,6 +164,7 @@ export async function evaluateCheck(
     scheduleBlocked: scheduleOpensAt === null ? null : blocked,
     holdKind: frozen && scheduleOpensAt !== null ? "freeze" : "schedule",
     ...(frozen && openEnded && scheduleOpensAt !== null ? { holdOpenEnded: true } : {}),
+    ...(tests ? { tests } : {}),
   };
 }
 
@@ -222,6 +246,7 @@ export async function checkResults(env: IngressEnv, checkId: string): Promise<vo
       protections: env.protections,
       now: env.now,
       freezes: env.freezes,
+      testResults: env.testResults,
     },
     env.state(),
     checkId,

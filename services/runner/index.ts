@@ -14,3 +14,4 @@ export type { EnqueueResult } from "./ingress.js";
 export type { RunnerInput } from "./inputs.js";
 export { FREEZE_START_TIMER_PREFIX } from "./freeze-input.js";
 export { retuned, TrafficTuning, TUNING_REFRESH_MS, TUNING_WINDOW_MS, type TrafficReader } from "./traffic-tuning.js";
+export type { TestResultsReader } from "./test-facts.js";

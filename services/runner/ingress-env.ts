@@ -12,6 +12,7 @@ import type { ForgePort } from "../forge/index.js";
 import type { ProtectionCache } from "./protection-cache.js";
 import type { RepositoryConfig } from "./repository-config.js";
 import type { RuleActionEffect } from "./rule-actions/effect.js";
+import type { TestResultsReader } from "./test-facts.js";
 
 /** What translating needs: the transaction, the forge, the configuration and the engine. */
 export interface IngressEnv {
@@ -26,6 +27,8 @@ export interface IngressEnv {
   logger: Logger;
   /** The repository's observed traffic for its self-tuned rules (null: static defaults; docs/self-tuning.md). */
   traffic: ObservedTraffic | null;
+  /** CI Insights' facts about failed checks (null: the queue is blind to tests; test-facts.ts). */
+  testResults: TestResultsReader | null;
   /** The engine state as of now (after the events emitted so far). */
   state(): EngineState;
   /** Applies an engine event now. Returns false when the engine refused it (logged). */

@@ -98,6 +98,7 @@ export async function applyRound(
       freezes,
       logger: ctx.log,
       traffic,
+      testResults: ctx.testResults,
       state: () => current,
       emit: (event) => {
         try {

@@ -10,6 +10,7 @@ import type { EngineEventInput } from "../engine/index.js";
 import type { QueueFigures } from "../metrics/index.js";
 import { SET_ASIDE_AFTER } from "./input-failures.js";
 import { TrafficTuning, type TrafficReader } from "./traffic-tuning.js";
+import type { TestResultsReader } from "./test-facts.js";
 
 /**
  * What the queue runner needs: the PostgreSQL pool (state, inbox, effects, timers, outbox), the
@@ -48,6 +49,11 @@ export interface RunnerDeps {
   readTraffic?: TrafficReader;
   /** Told the queue's figures after each committed round that applied something (round-figures.ts; metrics). */
   observeRound?: (figures: QueueFigures) => void;
+  /**
+   * Reads CI Insights' facts about a failed check (docs/merge-queue.md "Verdicts from test
+   * results"); without it the queue is blind to tests: a failed check fails.
+   */
+  testResults?: TestResultsReader;
 }
 
 /** A synchronous request from the API, applied under the repository's lock. */
@@ -70,6 +76,7 @@ export interface RunnerContext {
   /** The observed traffic per repository; null without a reader. */
   tuning: TrafficTuning | null;
   observeRound?: (figures: QueueFigures) => void;
+  testResults: TestResultsReader | null;
 }
 
 /** Longest time a sweep holds a repository's lock before letting a waiting request in, ms. */
@@ -91,5 +98,6 @@ export function runnerContext(deps: RunnerDeps): RunnerContext {
     setAsideAfter: deps.setAsideAfter ?? SET_ASIDE_AFTER,
     tuning: deps.readTraffic ? new TrafficTuning(deps.readTraffic, now, log) : null,
     observeRound: deps.observeRound,
+    testResults: deps.testResults ?? null,
   };
 }

@@ -6,7 +6,7 @@
  * after. `stop()` lets the repository being processed finish its current round and starts nothing
  * more.
  */
-import { SCHEDULE_TIMER_PREFIX } from "../engine/index.js";
+import { SCHEDULE_TIMER_PREFIX, TEST_RESULTS_TIMER_PREFIX } from "../engine/index.js";
 import { FailureStreak } from "../outage/index.js";
 import {
   addToInbox,
@@ -74,10 +74,10 @@ export class RunnerScheduling {
           : pullRules !== null
             ? [{ kind: "evaluate_pull_rules", number: pullRules }]
             : [{ kind: "engine", event: { type: "timer_fired", key: t.key } }];
-        // A check waiting for a schedule is evaluated again when it opens.
-        if (t.key.startsWith(SCHEDULE_TIMER_PREFIX)) {
-          inputs.push({ kind: "evaluate_check", checkId: t.key.slice(SCHEDULE_TIMER_PREFIX.length) });
-        }
+        // A check waiting for a schedule is evaluated again when it opens, one waiting for its
+        // test results when it looks again (docs/merge-queue.md "Verdicts from test results").
+        for (const prefix of [SCHEDULE_TIMER_PREFIX, TEST_RESULTS_TIMER_PREFIX])
+          if (t.key.startsWith(prefix)) inputs.push({ kind: "evaluate_check", checkId: t.key.slice(prefix.length) });
         await addToInbox(client, t.repository, inputs);
       }
       return due;
