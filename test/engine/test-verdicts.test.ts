@@ -220,8 +220,15 @@ describe("suspect-first bisection", () => {
       "create Sub-batch 1.2 [1,2,4] ahead []",
     ]);
     expect(h.picture()).toContain("  bisecting Batch 1 [1,2,3,4] depth 0 held []");
-    h.created("Sub-batch 1.1", 111);
-    h.created("Sub-batch 1.2", 112);
+    const reasons = [...h.created("Sub-batch 1.1", 111), ...h.created("Sub-batch 1.2", 112)]
+      .filter((e): e is LogEffect => e.kind === "log" && e.type === "action.queue.checks_start")
+      .map((e) => [e.pullRequest, e.metadata.start_reason]);
+    expect(reasons).toEqual([
+      [3, "Bisection of Batch 1: checking #3 alone, which its failing tests point to (it failed them in its own CI)"],
+      [1, "Bisection of Batch 1: checking the rest of the failed batch without #3"],
+      [2, "Bisection of Batch 1: checking the rest of the failed batch without #3"],
+      [4, "Bisection of Batch 1: checking the rest of the failed batch without #3"],
+    ]);
     h.at(60).ci("Sub-batch 1.1", false);
     expect(h.lines(["action.queue.leave"])).toEqual(["log action.queue.leave #3 CHECKS_FAILED"]);
     expect(h.lines(["create_speculative_check"])).toEqual(["create Batch 4 [1,2,4] ahead []"]);
