@@ -65,6 +65,7 @@ export { queueListing, type QueueListingView, type QueuedPullRequestView } from 
 export { autoChecksTimeoutMs } from "./outcomes.js";
 export type { BatchView, BatchPullRequestView, BatchStatusCode } from "./views/batch-view.js";
 export { defaultQueueRule, queueConfiguration, type QueueKnobs } from "./simulation/configurations.js";
+export type { TestWorkload } from "./simulation/test-workload.js";
 export { carriedPulls } from "./merging.js";
 export type { EngineEffect, LogEffect } from "./effects.js";
 export { SCHEDULE_TIMER_PREFIX } from "./reconcile.js";
