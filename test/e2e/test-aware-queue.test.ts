@@ -16,6 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { restCall } from "../support/rest-client.js";
+import { eventually } from "../support/eventually.js";
 import { BIN, ROOT, startServerProcess, type ServerProcess } from "../support/server-process.js";
 
 /** The sh blocks of the page's section "### Try it on the local forge" under "## Verdicts from test results". */
@@ -69,6 +70,14 @@ async function state(n: number): Promise<string> {
 
 const leaveCode = async (n: number) => (await events("action.queue.leave", n)).map((e) => e.metadata.dequeue_code);
 
+/** The events of `type` once at least `count` of them reached the log (it is written by the outbox relay, after the merge). */
+const logged = (type: string, pull: number | undefined, count = 1) =>
+  eventually(async () => {
+    const found = await events(type, pull);
+    expect(found.length).toBeGreaterThanOrEqual(count);
+    return found;
+  });
+
 beforeAll(async () => {
   const page = await readFile(path.join(ROOT, "docs", "merge-queue.md"), "utf8");
   blocks = scenarioBlocks(page);
@@ -102,6 +111,7 @@ describe("docs/merge-queue.md, the queue that knows its tests, on the local forg
   it("merges a batch failing only on a quarantined test, the log and the summary naming the ignored failure", async () => {
     await bash(blocks[1]!);
     for (const n of [1, 2, 3]) expect(await state(n), `#${n}`).toBe("merged");
+    await logged("action.queue.leave", 1);
     const ends = (await events("action.queue.checks_end", 1)).filter((e) => !e.metadata.aborted);
     expect(ends.at(-1)!.metadata).toMatchObject({
       ignored_failing_tests: ["app.clock"],
@@ -116,6 +126,7 @@ describe("docs/merge-queue.md, the queue that knows its tests, on the local forg
 
   it("bisects a batch failing on a test never seen before, and dequeues the culprit", async () => {
     await bash(blocks[2]!);
+    await logged("action.queue.leave", 5);
     expect(await leaveCode(5)).toEqual(["CHECKS_FAILED"]);
     for (const n of [4, 6]) expect(await state(n), `#${n}`).toBe("merged");
     const starts = await events("action.queue.batch_bisection_start", 4);
@@ -128,6 +139,7 @@ describe("docs/merge-queue.md, the queue that knows its tests, on the local forg
 
   it("checks alone first the member whose own CI failed the failing test, and dequeues it after one round", async () => {
     await bash(blocks[3]!);
+    await Promise.all([7, 8, 9].map((n) => logged("action.queue.leave", n)));
     expect(await leaveCode(8)).toEqual(["CHECKS_FAILED"]);
     for (const n of [7, 9]) expect(await state(n), `#${n}`).toBe("merged");
     const starts = [7, 8, 9].map(async (n) =>
@@ -153,6 +165,8 @@ describe("docs/merge-queue.md, the queue that knows its tests, on the local forg
   it("re-runs a batch failing on a known flaky test once, logged, with no bisection, and merges it", async () => {
     await bash(blocks[4]!);
     for (const n of [10, 11, 12]) expect(await state(n), `#${n}`).toBe("merged");
+    // Leaves are logged after the retry and the pass that merged them.
+    await Promise.all([10, 11, 12].map((n) => logged("action.queue.leave", n)));
     const retried = await events("ci_insights.job_retried");
     expect(retried).toHaveLength(1);
     expect(retried[0]!.metadata).toMatchObject({
