@@ -18,6 +18,7 @@ import { TreeHistory, type Tree } from "./tree-history.js";
 
 export type { DurationModel, ForgeStats, SimItem } from "./simulation-types.js";
 import { emptyForgeStats, type DurationModel, type ForgeStats, type SimItem } from "./simulation-types.js";
+import type { TestFacts } from "../test-facts.js";
 import type { RunOutcome, TestOutcomes } from "./test-workload.js";
 
 interface Job {
@@ -61,6 +62,8 @@ export class VirtualForge {
   private readonly jobs = new Map<string, Job>();
   /** Failed runs the engine may ask to run again (with a tests workload): their sha and own pull requests. */
   private readonly failedRuns = new Map<string, { sha: string; own: number[] }>();
+  /** Checks failing only on quarantined tests not yet reported (a freeze holds them): their facts. */
+  private readonly quarantinedPasses = new Map<string, TestFacts>();
   private readonly ciQueue: string[] = [];
   private readonly timerTokens = new Map<string, number>();
   private running = 0;
@@ -119,16 +122,19 @@ export class VirtualForge {
       this.awaitingWindow.add(checkId);
     }
     if (failed && tests) this.failedRuns.set(checkId, { sha: job.sha, own: job.own });
-    if (failed && tests?.withoutQuarantined === true) this.passedOwn.set(checkId, job.own);
-    return failed
-      ? {
-          type: "check_results",
-          checkId,
-          conditions: false,
-          checks: [{ ...CHECK, state: "failure" }],
-          ...(tests ? { tests } : {}),
-        }
-      : this.windowVerdict(checkId, now, carried);
+    if (failed && tests?.withoutQuarantined === true) {
+      // As the runner does: a check passing on quarantined failures is held by a freeze first.
+      this.passedOwn.set(checkId, job.own);
+      this.quarantinedPasses.set(checkId, tests);
+      return this.windowVerdict(checkId, now, carried);
+    }
+    return failed ? this.failure(checkId, tests) : this.windowVerdict(checkId, now, carried);
+  }
+
+  /** A failed run's result, with its failing tests when the engine reads them. */
+  private failure(checkId: string, tests: TestFacts | undefined): EngineEvent {
+    const checks = [{ ...CHECK, state: "failure" as const }];
+    return { type: "check_results", checkId, conditions: false, checks, ...(tests ? { tests } : {}) };
   }
 
   /** What one run of `job` says: with a tests workload its failing tests, else a flake draw. */
@@ -160,6 +166,9 @@ export class VirtualForge {
     for (const n of frozen) blocked.set(n, Math.max(blocked.get(n) ?? 0, this.freezeUntil!));
     if (blocked.size === 0) {
       this.awaitingWindow.delete(checkId);
+      const tests = this.quarantinedPasses.get(checkId);
+      this.quarantinedPasses.delete(checkId);
+      if (tests) return this.failure(checkId, tests);
       return { type: "check_results", checkId, conditions: true, checks };
     }
     return {
@@ -206,6 +215,7 @@ export class VirtualForge {
 
   private cancelCi(checkId: string): void {
     this.failedRuns.delete(checkId);
+    this.quarantinedPasses.delete(checkId);
     this.passedOwn.delete(checkId);
     this.awaitingWindow.delete(checkId);
     const job = this.jobs.get(checkId);
