@@ -105,6 +105,8 @@ export async function evaluateCheck(
   let openEnded = false;
   const evaluations: Record<string, Record<string, unknown>> = {};
   const evaluated: EvaluatedMember[] = [];
+  // How a freeze would hold each member were its checks passing (a pass on quarantined failures).
+  const heldIfPassed: Record<string, FreezeHold> = {};
   for (const n of batch.members) {
     const member = n === checkPr.number ? checkPr : await deps.forge.getPullRequest(deps.repository, n);
     const entry = state.pulls[String(n)];
@@ -121,6 +123,8 @@ export async function evaluateCheck(
         ? null
         : freezeHold(deps.freezes, member, queue, deps.now);
     evaluations[String(n)] = conditionEvaluationEventJson(evaluation, n) as unknown as Record<string, unknown>;
+    const ifPassed = hold ?? freezeHold(deps.freezes, member, queue, deps.now);
+    if (ifPassed !== null) heldIfPassed[String(n)] = ifPassed;
     if (hold !== null) {
       frozen = true;
       openEnded ||= hold.openEnded;
@@ -154,6 +158,18 @@ export async function evaluateCheck(
           members: evaluated,
         })
       : undefined;
+  // Passing on quarantined failures merges: a freeze holds such a check as it holds a passed one.
+  const quarantineHold =
+    tests?.withoutQuarantined === true ? await freezeOfPass(deps, state, checkId, heldIfPassed) : null;
+  if (quarantineHold !== null)
+    return {
+      type: "check_results",
+      checkId,
+      conditions: false,
+      checks: checks.map(queueCheck),
+      evaluations,
+      ...quarantineHold,
+    };
   return {
     type: "check_results",
     checkId,
@@ -252,4 +268,27 @@ export async function checkResults(env: IngressEnv, checkId: string): Promise<vo
     checkId,
   );
   if (event) env.emit(event);
+}
+
+type CheckResultsInput = Extract<EngineEventInput, { type: "check_results" }>;
+
+/**
+ * The freeze hold of a check that would pass (its failures only on quarantined tests): its members
+ * a freeze holds (`held`) and what the pass would carry along, each until when, as the event's
+ * hold fields (`holdKind: "freeze"`); null when no freeze holds any (docs/scheduled-freeze.md).
+ */
+async function freezeOfPass(
+  deps: FreezeDeps,
+  state: EngineState,
+  checkId: string,
+  held: Record<string, FreezeHold>,
+): Promise<Pick<CheckResultsInput, "scheduleOpensAt" | "scheduleBlocked" | "holdKind" | "holdOpenEnded"> | null> {
+  const holds = Object.entries({ ...held, ...(await carriedFreezes(deps, state, checkId)) });
+  if (holds.length === 0) return null;
+  return {
+    scheduleOpensAt: Math.max(...holds.map(([, h]) => h.until)),
+    scheduleBlocked: Object.fromEntries(holds.map(([n, h]) => [n, h.until])),
+    holdKind: "freeze",
+    ...(holds.some(([, h]) => h.openEnded) ? { holdOpenEnded: true } : {}),
+  };
 }
