@@ -24,8 +24,8 @@ const FLOORS = [
   ["ci-insights", "forge"],
   // The I/O shell that drives the engine.
   ["runner"],
-  // The API's services.
-  ["admin", "queue", "simulator"],
+  // The API's services (notifications: outgoing webhooks, their API and their delivery loop).
+  ["admin", "notifications", "queue", "simulator"],
   // The edge: one port for every protocol (it is handed the services; see `gateway-edge`).
   ["gateway"],
   // The composition root: wires everything.

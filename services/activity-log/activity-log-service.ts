@@ -1,7 +1,8 @@
 /**
  * The ActivityLogService implementation (proto/yardmaster/v1/activity_log.proto): AppendEvents
  * writes through the PostgreSQL outbox (append-events.ts); ListLogs and AggregateLogs read
- * ClickHouse (list-logs.ts, aggregate-logs.ts). Decisions: docs/activity-log.md.
+ * ClickHouse (list-logs.ts, aggregate-logs.ts), and so does GetQueueStatistics
+ * (queue-statistics-handler.ts). Decisions: docs/activity-log.md.
  */
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { ActivityLogService } from "../../gen/yardmaster/v1/activity_log_pb.js";
@@ -9,6 +10,7 @@ import type { ClickHouseClient } from "@clickhouse/client";
 import { aggregateLogsHandler } from "./aggregate-logs.js";
 import { appendEventsHandler, type AppendDeps } from "./append-events.js";
 import { listLogsHandler } from "./list-logs.js";
+import { queueStatisticsHandler } from "./queue-statistics-handler.js";
 import { createCursorCodec } from "./log-cursor.js";
 import type { LogPageCache } from "./page-cache.js";
 import { settledWindowEnds } from "./settled-time.js";
@@ -55,6 +57,7 @@ export function createActivityLogService(
     appendEvents: appendEventsHandler(deps),
     listLogs: listLogsHandler(read),
     aggregateLogs: aggregateLogsHandler(read),
+    getQueueStatistics: queueStatisticsHandler(read),
     ...(deps.live && {
       watchLogs: watchLogsHandler({
         ...read,

@@ -1,7 +1,8 @@
 /**
  * Histogram buckets of `/logs/aggregate` (docs/activity-log.md
- * "Aggregates"): the interval is the smallest of 1 min, 5 min, 15 min, 1 h, 3 h, 6 h, 12 h, 1 day
- * and 7 days that covers the window with at most 100 buckets; beyond that (windows over ~2 years),
+ * "Aggregates"): the interval is the smallest of 1 s, 5 s, 15 s, 30 s, 1 min, 5 min, 15 min, 1 h,
+ * 3 h, 6 h, 12 h, 1 day and 7 days that covers the window with at most 100 buckets (the seconds
+ * steps give a window fitted to a run of a minute or two more than one bar per minute); beyond that (windows over ~2 years),
  * the smallest multiple of 7 days that does. Buckets are aligned to the interval, counted from
  * Monday 1970-01-05 00:00 UTC (so hours, days and weeks start where people expect: 7-day buckets
  * start on Mondays); the first and last buckets may reach outside the window but count only events
@@ -11,7 +12,9 @@ import { TIMESTAMP_RANGE_MS } from "../contracts/index.js";
 import type { LogWindow } from "./log-filters.js";
 
 /** The interval ladder, in seconds. */
-export const INTERVAL_LADDER_SECONDS = [60, 300, 900, 3_600, 10_800, 21_600, 43_200, 86_400, 604_800] as const;
+export const INTERVAL_LADDER_SECONDS = [
+  1, 5, 15, 30, 60, 300, 900, 3_600, 10_800, 21_600, 43_200, 86_400, 604_800,
+] as const;
 /** At most this many buckets. */
 export const MAX_BUCKETS = 100;
 /** Bucket boundaries are origin + k·interval: Monday 1970-01-05T00:00:00Z. */

@@ -122,12 +122,31 @@ export { renderTemplate, TemplateError, type TemplateVariables } from "./templat
 export { templateVariables } from "./templates/variables.js";
 export { TEMPLATED_OPTIONS } from "./templates/template-issues.js";
 export {
+  outputLimitOf,
+  TEMPLATE_STEP_LIMIT,
+  TEMPLATE_WRITE_LIMIT,
+  type OutputLimit,
+} from "./templates/template-limits.js";
+export {
+  needsBoundedRender,
   planAction,
+  postCheckConclusion,
+  postCheckFromPlan,
   postCheckVerdict,
   pullRulesWakeUp,
   QUEUE_ACTIONS,
   ruleMatches,
   type PlannedAction,
+  type PostCheckConclusion,
   type PostCheckVerdict,
 } from "./rules/pull-rule-actions.js";
 export { plannedActionsMarkdown } from "./simulator/planned-actions.js";
+export {
+  evaluateProtections,
+  type DependencyFact,
+  type ProtectionsInput,
+  type ProtectionState,
+  type ProtectionsVerdict,
+  type RuleVerdict,
+} from "./protections/verdict.js";
+export { parseMergeAfter, type MergeAfter } from "./protections/built-ins.js";

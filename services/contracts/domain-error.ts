@@ -53,22 +53,34 @@ export interface DomainRefusal {
   kind: DomainErrorKind;
   message: string;
   field: string | undefined;
+  /** When the caller may try again, seconds (`Retry-After`), for a refusal that says so. */
+  retryAfterSeconds: number | undefined;
 }
 
 /**
  * The refusal `e` stands for: a {@link DomainError}, or any Error whose `errorKind` is one of
- * {@link DOMAIN_ERROR_KINDS}; null for anything else (an unexpected failure).
+ * {@link DOMAIN_ERROR_KINDS} (and whose `retryAfterSeconds`, a positive number, says when to try
+ * again); null for anything else (an unexpected failure).
  */
 export function domainErrorOf(e: unknown): DomainRefusal | null {
   if (!(e instanceof Error)) return null;
-  const { errorKind, errorField } = e as { errorKind?: unknown; errorField?: unknown };
+  const { errorKind, errorField, retryAfterSeconds } = e as {
+    errorKind?: unknown;
+    errorField?: unknown;
+    retryAfterSeconds?: unknown;
+  };
   if (typeof errorKind !== "string" || !KINDS.has(errorKind)) return null;
   return {
     kind: errorKind as DomainErrorKind,
     message: e.message,
     field: typeof errorField === "string" ? errorField : undefined,
+    retryAfterSeconds:
+      typeof retryAfterSeconds === "number" && retryAfterSeconds > 0 ? Math.ceil(retryAfterSeconds) : undefined,
   };
 }
+
+/** The metadata key (and REST header) of a refusal's retry time, seconds (RFC 9110 §10.2.3). */
+const RETRY_AFTER = "retry-after";
 
 /** The Connect code of each kind (REST statuses: docs/errors.md). */
 const CODES: Readonly<Record<DomainErrorKind, Code>> = {
@@ -85,12 +97,15 @@ const CODES: Readonly<Record<DomainErrorKind, Code>> = {
 
 /**
  * The ConnectError a refusal is answered with (its message kept, `e` as the cause; an
- * invalid_argument naming a field carries that field violation), or null when `e` is no refusal.
+ * invalid_argument naming a field carries that field violation; a retry time becomes
+ * `retry-after` metadata, the REST `Retry-After` header), or null when `e` is no refusal.
  */
 export function domainErrorToConnect(e: unknown): ConnectError | null {
   const refusal = domainErrorOf(e);
   if (refusal === null) return null;
   if (refusal.kind === "invalid_argument" && refusal.field !== undefined)
     return invalidField(refusal.field, refusal.message);
-  return new ConnectError(refusal.message, CODES[refusal.kind], undefined, undefined, e);
+  const metadata =
+    refusal.retryAfterSeconds === undefined ? undefined : { [RETRY_AFTER]: String(refusal.retryAfterSeconds) };
+  return new ConnectError(refusal.message, CODES[refusal.kind], metadata, undefined, e);
 }

@@ -186,4 +186,9 @@ export interface Bisection {
   /** Culprits found inside this range, for batch_bisection_end. */
   confirmedCulprits: number[];
   droppedUnverified: number[];
+  /**
+   * The checks of the failed batch's check as they concluded (the status view shows them on the
+   * bisecting batch). Absent in states saved before it existed.
+   */
+  failedChecks?: QueueCheck[];
 }

@@ -69,11 +69,12 @@ export function addBatch(
   },
   index?: number,
 ): Batch {
-  const { id, seq } = ctx.nextBatch();
+  const name = init.name ?? `Batch ${ctx.nextBatchNumber()}`;
+  const { id } = ctx.nextBatch();
   const batch: Batch = {
     ...init,
     id,
-    name: init.name ?? `Batch ${seq}`,
+    name,
     createdAt: ctx.now,
     check: null,
     retries: 0,
@@ -141,7 +142,8 @@ export function releaseCheckingLabel(ctx: Ctx, batch: Batch): void {
 }
 
 /**
- * Cancels batches (in train order): their checks stop with `code` (or the code of `leaving` for a
+ * Cancels batches (in train order): their checks stop with `code` and `reason` (default: the code's
+ * sentence), or the code of `leaving` for a
  * pull request that leaves), their other members return to waiting keeping their readiness, and
  * the ids of bisections that lost a sub-batch are returned (to abandon). A batch being merged is
  * never cancelled: its merge is in flight.
@@ -152,12 +154,13 @@ export function cancelBatches(
   batches: Batch[],
   code: AbortCode,
   leaving: Map<number, AbortCode> = new Map(),
+  reason?: string,
 ): string[] {
   const abandoned = new Set<string>();
   const inMerge = new Set(batchesInMerge(train).map((c) => c.id));
   const ids = new Set(batches.filter((c) => !inMerge.has(c.id)).map((c) => c.id));
   for (const batch of train.batches.filter((c) => ids.has(c.id))) {
-    stopCheck(ctx, batch, (pr) => ({ code: leaving.get(pr) ?? code }));
+    stopCheck(ctx, batch, (pr) => (leaving.has(pr) ? { code: leaving.get(pr)! } : { code, reason }));
     for (const m of batch.members) {
       const pull = ctx.pull(m);
       if (!pull) continue;

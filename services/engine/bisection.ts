@@ -125,6 +125,7 @@ function split(ctx: Ctx, train: Train, batch: Batch, parent: Bisection | null): 
     startedAt: ctx.now,
     confirmedCulprits: [],
     droppedUnverified: [],
+    failedChecks: (batch.check?.checks ?? []).map((c) => ({ ...c })),
     memberRefs: batch.members.map((n) => {
       const p = ctx.mustPull(n);
       return {

@@ -74,7 +74,11 @@ export function onCheckCreated(ctx: Ctx, event: EventOf<"speculative_check_creat
   batch.restartReason = null;
 }
 
-/** speculative_check_failed: conflicts leave or are deferred; other errors are retried, then leave. */
+/**
+ * speculative_check_failed: conflicts leave or are deferred; a landing the platform would refuse
+ * makes the batch's pull requests leave (INCOMPATIBILITY_WITH_BRANCH_PROTECTIONS); other errors are
+ * retried, then leave.
+ */
 export function onCheckCreationFailed(ctx: Ctx, event: EventOf<"speculative_check_failed">): void {
   const found = ctx.findCheck(event.checkId);
   if (!found || found.check.phase !== "creating") return;
@@ -106,6 +110,11 @@ export function onCheckCreationFailed(ctx: Ctx, event: EventOf<"speculative_chec
   }
   if (event.reason === "branch_update_failed") {
     leaveQueue(ctx, named, "BRANCH_UPDATE_FAILED", { reason });
+    return;
+  }
+  if (event.reason === "protection") {
+    // Refused before any CI ran: the platform would refuse the landing whatever the checks say.
+    leaveQueue(ctx, [...batch.members], "INCOMPATIBILITY_WITH_BRANCH_PROTECTIONS", { reason });
     return;
   }
   check.creationFailures += 1;

@@ -8,6 +8,7 @@
  * the in-place rule holds. With merge_method fast-forward the draft is built on the check commit of
  * the batch ahead, so that merging moves the base to exactly the tested commit.
  */
+import { batchMetadata } from "./batch-metadata.js";
 import { laneScopes, mustBuildOn } from "./batches.js";
 import { usesInPlaceChecks } from "./config.js";
 import type { Ctx } from "./context.js";
@@ -99,6 +100,8 @@ function requestCreation(ctx: Ctx, train: Train, batch: Batch, check: CheckAttem
     title: title(batch.members),
     body: `This draft pull request checks ${batch.name} of the merge queue (queue rule \`${batch.queueRule}\`) on top of \`${train.branch}\` at ${build.baseSha}.\n\nPull requests, in merge order:\n${lines.join("\n")}\n`,
     botAccount: rule.draftBotAccount,
+    metadata: batchMetadata(ctx, train, batch, build.baseSha, build.pulls),
+    mergeMethod: rule.mergeMethod,
   });
 }
 

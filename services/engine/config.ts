@@ -29,7 +29,8 @@ export interface EngineQueueRule {
   maxChecksRetries: number;
   /** null = unlimited; 0 = dequeue a failed batch without bisecting. */
   batchMaxFailureResolutionAttempts: number | null;
-  mergeMethod: MergeMethodSetting;
+  /** null: the repository's default, the first method it allows (the forge resolves it at merge time; docs/configuration.md). */
+  mergeMethod: MergeMethodSetting | null;
   updateMethod: "merge" | "rebase";
   queueBranchPrefix: string;
   draftBotAccount: string | null;
@@ -114,7 +115,7 @@ function checkFingerprint(rule: QueueRuleConfig): string {
 
 /** Projects one queue rule (defaults already filled by the configuration module). */
 export function projectQueueRule(rule: QueueRuleConfig): EngineQueueRule {
-  const mergeMethod = rule.merge_method ?? "merge";
+  const mergeMethod = rule.merge_method ?? null;
   const single =
     rule.merge_conditions.length === 0 ||
     JSON.stringify(rule.merge_conditions) === JSON.stringify(rule.queue_conditions);

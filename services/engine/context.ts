@@ -111,6 +111,13 @@ export class Ctx {
     return { id: deterministicUuid(this.state.repository, "batch", seq), seq };
   }
 
+  /** The number of the next top-level batch's name (`Batch <n>`; see EngineState.counters). */
+  nextBatchNumber(): number {
+    const c = this.state.counters;
+    c.named = (c.named ?? c.batch) + 1;
+    return c.named;
+  }
+
   /** A new session id (one per stay of a pull request in the queue). */
   nextSession(): string {
     return deterministicUuid(this.state.repository, "session", ++this.state.counters.session);

@@ -27,7 +27,8 @@ export class NotQueuedError extends EngineInputError {
  */
 export function onPause(ctx: Ctx, event: EventOf<"pause">): void {
   const was = ctx.state.pause;
-  ctx.state.pause = { reason: event.reason, pausedAt: was?.pausedAt ?? ctx.now };
+  // The pause's own time (the endpoint's, docs/pause.md), so the status and the pause route agree.
+  ctx.state.pause = { reason: event.reason, pausedAt: was?.pausedAt ?? event.pausedAt ?? ctx.now };
   if (was) return;
   for (const train of ctx.state.trains) {
     const first = train.batches.find(

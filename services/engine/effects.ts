@@ -4,6 +4,44 @@
  */
 import type { MergeMethodSetting } from "../config/index.js";
 
+/**
+ * One failed batch a sub-batch descends from, in a batch's metadata for CI (batch-metadata.ts;
+ * docs/merge-queue.md "Batch metadata for CI"): its check's pull request and the pull requests it checked.
+ */
+export interface FailedBatchMetadata {
+  /** The failed batch's draft pull request (null when it was checked in place or never created). */
+  draft_pr_number: number | null;
+  /** The same number, under the name the compatible service moved to. */
+  batch_pr_number: number | null;
+  checked_pull_requests: number[];
+}
+
+/** The metadata of one check attempt for CI (batch-metadata.ts builds it). */
+export interface BatchMetadata {
+  /** The commit the speculative branch is built on (the base, or the check ahead with fast-forward). */
+  checking_base_sha: string;
+  base_ref: string;
+  /** The base branch's tip as the queue knows it. */
+  base_sha: string;
+  batch_id: string;
+  batch_name: string;
+  queue_rule: string;
+  /** Every pull request merged into the branch, in order: those of the batches ahead first. */
+  pull_requests: {
+    number: number;
+    title: string;
+    author: string;
+    head_sha: string;
+    scopes: string[];
+    /** Part of a batch ahead (checked with this one, merged before it). */
+    batch_ahead: boolean;
+  }[];
+  scopes: string[];
+  all_scopes: boolean;
+  /** The failed batches this one is bisecting, oldest first (empty for a batch as embarked). */
+  previous_failed_batches: FailedBatchMetadata[];
+}
+
 /** A pull request to merge into a check branch or into the base, with the head SHA expected. */
 export interface PullHead {
   number: number;
@@ -30,6 +68,15 @@ export interface CreateSpeculativeCheckEffect {
   title: string;
   body: string;
   botAccount: string | null;
+  /** The batch's metadata for CI (batch-metadata.ts); absent in effects stored before it existed. */
+  metadata?: BatchMetadata;
+  /**
+   * The queue rule's merge_method (null: the repository's default), so that the forge can build a
+   * check branch the landing accepts (GitHub: a linear one where the base requires linear history
+   * or the batch lands by rebase; docs/github.md "Speculative branches"). Absent in effects stored
+   * before it existed.
+   */
+  mergeMethod?: MergeMethodSetting | null;
 }
 
 /**
@@ -73,7 +120,8 @@ export interface MergeBatchEffect {
   batchId: string;
   baseRef: string;
   pulls: PullHead[];
-  method: MergeMethodSetting;
+  /** null: the repository's default method, resolved by the forge (docs/configuration.md `merge_method`). */
+  method: MergeMethodSetting | null;
   expectedBaseSha: string;
   checkBaseSha: string;
   checkSha: string;

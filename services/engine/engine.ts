@@ -64,6 +64,7 @@ import { EngineInputError, parseEvent, type EngineEvent } from "./events.js";
 import { onMergeCompleted, onMergeFailed } from "./merging.js";
 import { onCheckRerunFailed, onCheckResults } from "./outcomes.js";
 import { onFreezeReleased } from "./schedule-yield.js";
+import { onMergeQueueDisabled, onProtectionsEvaluated, onScopesChanged } from "./holds.js";
 import { onBaseChanged, onClosed, onMergedExternally, onQueueConditions, onQueued, onUpdated } from "./pull-events.js";
 import { reconcile } from "./reconcile.js";
 import { copyState } from "./state-copy.js";
@@ -134,6 +135,12 @@ function dispatch(ctx: Ctx, event: EngineEvent): void {
       return onFreezeReleased(ctx, event.numbers);
     case "dequeue_requested":
       return onDequeue(ctx, event);
+    case "merge_protections_evaluated":
+      return onProtectionsEvaluated(ctx, event);
+    case "pull_request_scopes_changed":
+      return onScopesChanged(ctx, event);
+    case "merge_queue_disabled":
+      return onMergeQueueDisabled(ctx, event);
   }
 }
 

@@ -81,6 +81,8 @@ const queuedPull = z.object({
   partitions: z.array(z.string()).default([]),
   /** `Depends-On` predecessors. */
   dependsOn: z.array(number).default([]),
+  /** Why merge protections hold it (docs/merge-protections.md "The queue"); null when they do not. */
+  protectionsHold: z.string().max(1000).nullable().default(null),
 });
 
 const schemas = {
@@ -127,7 +129,8 @@ const schemas = {
   speculative_check_failed: z.object({
     type: z.literal("speculative_check_failed"),
     checkId: z.string().min(1),
-    reason: z.enum(["conflict_with_base", "conflict_with_pull_ahead", "branch_update_failed", "error"]),
+    /** protection: the platform would refuse to land the batch (INCOMPATIBILITY_WITH_BRANCH_PROTECTIONS). */
+    reason: z.enum(["conflict_with_base", "conflict_with_pull_ahead", "branch_update_failed", "protection", "error"]),
     pullRequest: number.nullable(),
     message: z.string(),
   }),
@@ -181,7 +184,15 @@ const schemas = {
   merge_failed: z.object({
     type: z.literal("merge_failed"),
     batchId: z.string().min(1),
-    reason: z.enum(["conflict", "base_moved", "error"]),
+    /**
+     * conflict: a pull request does not apply; base_moved: the base is not where the batch was
+     * checked; head_moved: a pull request's head moved after its check (the forge refused it:
+     * PULL_REQUEST_UPDATED); protection: the platform's branch protection, rules or merge settings
+     * refused the merge (INCOMPATIBILITY_WITH_BRANCH_PROTECTIONS, the platform's message kept);
+     * stale_check: the platform accepts only a check built on the base's current tip (GitHub's
+     * "require branches to be up to date"), so the batch is checked again; error: anything else.
+     */
+    reason: z.enum(["conflict", "base_moved", "head_moved", "protection", "stale_check", "error"]),
     /** The pull request that failed to merge, when known. */
     pullRequest: number.nullable(),
     /** The base tip the runner found (required to act on "base_moved"). */
@@ -191,7 +202,13 @@ const schemas = {
   base_branch_moved: z.object({ type: z.literal("base_branch_moved"), branch: z.string().min(1), sha }),
   base_branch_deleted: z.object({ type: z.literal("base_branch_deleted"), branch: z.string().min(1) }),
   timer_fired: z.object({ type: z.literal("timer_fired"), key: z.string().min(1) }),
-  pause: z.object({ type: z.literal("pause"), reason: z.string().min(1).max(255), actor }),
+  pause: z.object({
+    type: z.literal("pause"),
+    reason: z.string().min(1).max(255),
+    actor,
+    /** When the pause endpoint paused the queue (epoch ms, UTC): the engine's pause keeps the API's own time. */
+    pausedAt: z.number().int().nonnegative().optional(),
+  }),
   unpause: z.object({ type: z.literal("unpause"), actor }),
   /** Pull requests that gave way to a scheduled freeze which no longer holds them (it ended early, was deleted or changed). */
   freeze_released: z.object({ type: z.literal("freeze_released"), numbers: z.array(number).max(10_000) }),
@@ -201,6 +218,21 @@ const schemas = {
     trigger: z.string().min(1),
     source: z.enum(["api", "command"]),
   }),
+  /** The merge protections' verdict on a queued pull request: `hold` says why they hold it, null when they do not. */
+  merge_protections_evaluated: z.object({
+    type: z.literal("merge_protections_evaluated"),
+    number,
+    hold: z.string().max(1000).nullable(),
+  }),
+  /** New scopes for a queued pull request (sent by CI: docs/merge-queue.md "Scopes from CI"). */
+  pull_request_scopes_changed: z.object({
+    type: z.literal("pull_request_scopes_changed"),
+    number,
+    scopes: z.array(z.string().min(1).max(255)).max(100),
+    allScopes: z.boolean(),
+  }),
+  /** The merge_queue product was disabled: every queued pull request leaves (PR_DEQUEUED). */
+  merge_queue_disabled: z.object({ type: z.literal("merge_queue_disabled"), trigger: z.string().min(1) }),
 } as const;
 
 type Schemas = typeof schemas;
@@ -234,10 +266,17 @@ export type EngineEventType = keyof Schemas;
  * - merge_completed `{batchId, newBaseSha}` / merge_failed `{batchId, reason, pullRequest, currentBaseSha, message}`.
  * - base_branch_moved `{branch, sha}`: a push to a base branch (the queue's own or external).
  * - base_branch_deleted `{branch}`: the base branch is gone (BASE_BRANCH_MISSING).
- * - timer_fired `{key}`; pause `{reason, actor?}` (again: a new reason); unpause `{actor?}`.
+ * - timer_fired `{key}`; pause `{reason, actor?, pausedAt?}` (again: a new reason; `pausedAt` the
+ *   pause endpoint's own time, else now); unpause `{actor?}`.
  * - freeze_released `{numbers}`: those that gave way to a scheduled freeze may embark again now
  *   (docs/scheduled-freeze.md); others named are ignored.
  * - dequeue_requested `{number, trigger, source}`: API or `@yardmaster dequeue`.
+ * - merge_protections_evaluated `{number, hold}`: merge protections hold it (`hold`, why) or not
+ *   (null); a held pull request is not embarked, and its batch, if any, stops
+ *   (docs/merge-protections.md "The queue").
+ * - pull_request_scopes_changed `{number, scopes, allScopes}`: its scopes changed; a batch holding
+ *   it stops (BATCH_SCOPES_CHANGED) and it is embarked again with them.
+ * - merge_queue_disabled `{trigger}`: every queued pull request leaves (PR_DEQUEUED).
  */
 export type EngineEvent = { [K in EngineEventType]: z.output<Schemas[K]> }[EngineEventType];
 /** An event as callers may write it (fields with defaults may be left out). */

@@ -9,8 +9,9 @@
  * size waits until `batch_max_wait_time` after its oldest member became ready (entering, or
  * already earlier for a re-embarked one). Nothing is embarked on pause, in the lanes of a failed
  * batch that a later one may still vindicate (skip_intermediate_results), while a conflict is
- * deferred behind pull requests still queued, or, for a pull request that gave way to its closed
- * merge schedule, before that schedule opens (schedule-yield.ts).
+ * deferred behind pull requests still queued, for a pull request that gave way to its closed
+ * merge schedule, before that schedule opens (schedule-yield.ts), or while merge protections hold
+ * it (holds.ts).
  */
 import { ancestorsFor, addBatch, laneScopes, scopesOverlap } from "./batches.js";
 import type { Ctx } from "./context.js";
@@ -31,6 +32,7 @@ function eligible(ctx: Ctx, train: Train): PullEntry[] {
     if (!ctx.rule(p.queueRule)) return false;
     if (p.conflictBlockers?.some((n) => ctx.pull(n))) return false;
     if ((p.scheduleYieldUntil ?? 0) > ctx.now) return false; // gave way to a closed schedule (schedule-yield.ts)
+    if ((p.protectionsHold ?? null) !== null) return false; // merge protections hold it (holds.ts)
     if (mode === "serial" && failed.length > 0) return false;
     if (mode === "parallel" && failed.some((c) => scopesOverlap(c, p))) return false;
     return true;

@@ -94,3 +94,4 @@ export {
   type TrafficInput,
   type QueueOutcome,
 } from "./simulation/traffic-replay.js";
+export type { BatchMetadata, FailedBatchMetadata } from "./batch-metadata.js";

@@ -77,7 +77,7 @@ export function startMerges(ctx: Ctx, train: Train): boolean {
     batchId: batch.id,
     baseRef: train.branch,
     pulls: pulls.map((n) => ({ number: n, headSha: ctx.mustPull(n).headSha })),
-    method: rule?.mergeMethod ?? "merge",
+    method: rule?.mergeMethod ?? null,
     expectedBaseSha: base.sha,
     checkBaseSha: check.baseSha,
     checkSha: check.headSha!,
@@ -179,7 +179,15 @@ export function onMergeCompleted(ctx: Ctx, event: EventOf<"merge_completed">): v
   if (pending !== null && pending !== event.newBaseSha) externalMove(ctx, train.branch, pending);
 }
 
-/** merge_failed: the base moved (reset), or a pull request cannot merge (it leaves; others re-embark); into a deleted base, everything of it leaves (BASE_BRANCH_MISSING). */
+/**
+ * merge_failed: the base moved (reset); the platform wants a check built on the base's current tip
+ * (the batch is checked again, MERGE_QUEUE_RESET); the platform's protection refused the merge (the
+ * pull request it named leaves with INCOMPATIBILITY_WITH_BRANCH_PROTECTIONS, or every member when
+ * it named none); a head moved (that pull request leaves, PULL_REQUEST_UPDATED); else a pull request
+ * cannot merge (the one named, or the first, leaves with PR_UNEXPECTEDLY_FAILED_TO_MERGE). The
+ * platform's message is the leave's reason; the others re-embark. Into a deleted base, everything
+ * of it leaves (BASE_BRANCH_MISSING).
+ */
 export function onMergeFailed(ctx: Ctx, event: EventOf<"merge_failed">): void {
   const found = ctx.findBatch(event.batchId);
   if (!found || !found.batch.merging) return;
@@ -194,8 +202,17 @@ export function onMergeFailed(ctx: Ctx, event: EventOf<"merge_failed">): void {
     externalMove(ctx, train.branch, (event.currentBaseSha ?? pending)!);
     return;
   }
-  const culprit =
-    event.pullRequest !== null && batch.members.includes(event.pullRequest) ? event.pullRequest : batch.members[0]!;
-  leaveQueue(ctx, culprit, "PR_UNEXPECTEDLY_FAILED_TO_MERGE", { reason: event.message || undefined });
+  const reason = event.message || undefined;
+  if (event.reason === "stale_check") {
+    stopCheck(ctx, batch, () => ({ code: "MERGE_QUEUE_RESET", reason }));
+    batch.restartReason = `Checked again on ${train.branch}'s current tip: ${event.message}`;
+  } else {
+    const named = event.pullRequest !== null && batch.members.includes(event.pullRequest) ? event.pullRequest : null;
+    if (event.reason === "protection")
+      leaveQueue(ctx, named ?? [...batch.members], "INCOMPATIBILITY_WITH_BRANCH_PROTECTIONS", { reason });
+    else if (event.reason === "head_moved" && named !== null)
+      leaveQueue(ctx, named, "PULL_REQUEST_UPDATED", { reason });
+    else leaveQueue(ctx, named ?? batch.members[0]!, "PR_UNEXPECTEDLY_FAILED_TO_MERGE", { reason });
+  }
   if (pending !== null) externalMove(ctx, train.branch, pending);
 }

@@ -83,6 +83,7 @@ export function onQueued(ctx: Ctx, event: EventOf<"pull_request_queued">): void 
         hostLabels: input.hostLabels,
         author: input.author,
         priorityRuleName: input.priorityRuleName,
+        protectionsHold: input.protectionsHold,
       });
       return;
     }
@@ -121,6 +122,7 @@ export function onQueued(ctx: Ctx, event: EventOf<"pull_request_queued">): void 
     lastChecks: [],
     lastEvaluation: null,
     pendingHeadSha: null,
+    protectionsHold: input.protectionsHold,
   };
   ctx.state.pulls[String(pull.number)] = pull;
   for (const p of partitions) ctx.train(pull.baseRef, p).waiting.push(pull.number);

@@ -164,6 +164,7 @@ export class Simulation {
         allScopes: false,
         partitions: [],
         dependsOn: options.dependsOn ?? [],
+        protectionsHold: null,
       },
     });
     return number;

@@ -83,6 +83,11 @@ export interface PullEntry {
   scheduleYieldBy?: HoldKind;
   /** When it gave way (its wait outside the train counts from then: yield-wait.ts). Absent or null = not held back. */
   scheduleYieldSince?: EpochMs | null;
+  /**
+   * Why merge protections hold it (docs/merge-protections.md "The queue"): it is not embarked
+   * while set. Absent or null = not held.
+   */
+  protectionsHold?: string | null;
 }
 
 /** One train: a base branch (and partition). */
@@ -130,7 +135,13 @@ export interface EngineState {
   repository: string;
   config: EngineConfig;
   pause: PauseState | null;
-  counters: { batch: number; session: number; check: number; pull: number };
+  /**
+   * Sequence numbers of ids and names. `batch` numbers batch ids, sub-batches included; `named`
+   * numbers the top-level batches' names (`Batch <n>`), so names do not skip the numbers of
+   * sub-batches (docs/merge-queue.md "Identifiers and names"). `named` is absent in states saved
+   * before it existed: it then continues from `batch`.
+   */
+  counters: { batch: number; session: number; check: number; pull: number; named?: number };
   /** Queued pull requests by number (decimal string keys). */
   pulls: Record<string, PullEntry>;
   trains: Train[];
@@ -150,7 +161,7 @@ export function emptyState(repository: string, config: EngineConfig = emptyEngin
     repository,
     config,
     pause: null,
-    counters: { batch: 0, session: 0, check: 0, pull: 0 },
+    counters: { batch: 0, session: 0, check: 0, pull: 0, named: 0 },
     pulls: {},
     trains: [],
     bases: {},

@@ -24,4 +24,6 @@ export const FAILPOINT_NAMES = {
   copyPullOpened: (action: string) => `runner.effect.rule_action.${action}.after-pull-request`,
   /** GitHub batch merge: one pull request merged, the next not yet. */
   githubBetweenPulls: "github.merge-batch.between-pulls",
+  /** GitHub batch landed through its own pull request: that one merged, the batch's pull requests not yet closed. */
+  githubThroughPullMerged: "github.land-through-pull.after-merge",
 } as const;

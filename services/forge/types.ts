@@ -18,63 +18,42 @@ export type {
   Sha,
 } from "../config/index.js";
 import type { CheckState, Permission, PullRequestSnapshot, RepoName, Sha } from "../config/index.js";
-import type { DomainErrorKind } from "../contracts/index.js";
+
+// The errors of the port (forge-errors.ts).
+export {
+  FORGE_ERROR_KINDS,
+  ForgeError,
+  type ForgeErrorKind,
+  isForgeError,
+  type MergeRefusal,
+  MergeRefusedError,
+} from "./forge-errors.js";
 
 // The events the forges report are the port's too (forge-events.ts).
 export type { ForgeEvent, ForgeEventSink } from "./forge-events.js";
+
+/** A repository the forge knows: its name as the forge spells it and its default branch. */
+export interface ForgeRepository {
+  fullName: RepoName;
+  defaultBranch: string;
+}
+
+/**
+ * The repositories a forge knows (docs/dashboard.md "Repositories"): the local forge's
+ * repositories, or those the GitHub App is installed on. Throws {@link ForgeError} and nothing else.
+ */
+export interface RepositoryDirectory {
+  /** Every repository, sorted by name (case-insensitively). */
+  list(): Promise<ForgeRepository[]>;
+  /** The repository named `fullName` (compared case-insensitively), or null. */
+  find(fullName: RepoName): Promise<ForgeRepository | null>;
+}
 
 /**
  * How a pull request is merged into its base (docs/local-forge.md "Merge methods", docs/github.md
  * §6); a batch may also use "merge-batch" (see ForgePort.mergePullRequests).
  */
 export type MergeMethod = "merge" | "squash" | "rebase" | "fast-forward";
-
-/** Errors of the port. Adapters throw only these; `kind` is a closed set. */
-export type ForgeErrorKind = "not_found" | "conflict" | "permission" | "rate_limited" | "transient" | "invalid";
-
-/**
- * The refusal each {@link ForgeErrorKind} is answered with when it reaches an API caller
- * (docs/errors.md): not_found 404, conflict 409 (aborted: something moved meanwhile), permission
- * 403, rate_limited 429, transient 503, invalid 422.
- */
-export const FORGE_ERROR_KINDS: Readonly<Record<ForgeErrorKind, DomainErrorKind>> = {
-  not_found: "not_found",
-  conflict: "aborted",
-  permission: "permission_denied",
-  rate_limited: "resource_exhausted",
-  transient: "unavailable",
-  invalid: "invalid_argument",
-};
-
-/**
- * The only error a {@link ForgePort} method throws: a {@link ForgeErrorKind}, a message, and for
- * rate_limited the delay before retrying (milliseconds).
- */
-export class ForgeError extends Error {
-  override readonly name = "ForgeError";
-  /** The refusal this error is answered with (contracts/domain-error.ts; docs/errors.md). */
-  get errorKind(): DomainErrorKind {
-    return FORGE_ERROR_KINDS[this.kind];
-  }
-  /**
-   * @param kind what went wrong (conflict = git conflict, or the ref moved)
-   * @param message a sentence for logs and users
-   * @param retryAfterMs for rate_limited: when to try again, in milliseconds
-   */
-  constructor(
-    readonly kind: ForgeErrorKind,
-    message: string,
-    readonly retryAfterMs?: number,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
-}
-
-/** Whether `e` is a {@link ForgeError}, of `kind` when one is given. */
-export function isForgeError(e: unknown, kind?: ForgeErrorKind): e is ForgeError {
-  return e instanceof ForgeError && (kind === undefined || e.kind === kind);
-}
 
 /** Yardmaster's own check run on a pull request (the queue summary). */
 export interface CheckRunInput {
@@ -84,6 +63,18 @@ export interface CheckRunInput {
   conclusion: CheckState | null;
   title: string;
   summary: string;
+}
+
+/**
+ * A deployment of Yardmaster's own on a commit: merge protections with `reporting_method:
+ * deployments` (docs/merge-protections.md "`merge_protections_settings`"). `description` is shown next to the state
+ * (GitHub keeps 140 characters).
+ */
+export interface DeploymentInput {
+  environment: string;
+  sha: Sha;
+  state: "success" | "failure" | "pending";
+  description: string;
 }
 
 /**
@@ -143,6 +134,29 @@ export interface WorkflowActionsPort {
   ): Promise<void>;
 }
 
+/** How {@link ForgePort.createSpeculativeBranch} should build the branch for the batch's landing. */
+export interface SpeculativeBranchOptions {
+  /** The base branch the batch is for (its protection decides, e.g. linear history). */
+  base?: string;
+  /** The queue rule's merge method (null: the repository's default). */
+  method?: MergeMethod | "merge-batch" | null;
+}
+
+/** A tested batch to merge ({@link ForgePort.mergePullRequests}). */
+export interface BatchMergeRequest {
+  base: string;
+  expectedBaseSha: Sha;
+  /** null: the repository's default method, the first it allows (the local forge's: merge). */
+  method: MergeMethod | "merge-batch" | null;
+  pulls: { number: number; headSha: Sha; commitTitle?: string; commitMessage?: string }[];
+  /** The tested commit (the check branch's tip, or the pull request's head in place). */
+  checkSha?: Sha;
+  /** The pull request the batch was checked on (its draft, or the pull request itself in place). */
+  checkPullRequest?: number;
+  /** Whether the batch was checked in place, on its one pull request. */
+  inPlace?: boolean;
+}
+
 /** Which open pull requests {@link ForgePort.listOpenPullRequests} reads: every field given must match. */
 export interface OpenPullFilter {
   /** The head commit's SHA. */
@@ -182,16 +196,26 @@ export interface ForgePort extends WorkflowActionsPort {
   /** The SHA a branch points at; not_found when the branch does not exist. */
   getBranchSha(repo: RepoName, branch: string): Promise<Sha>;
   /**
-   * Creates (or force-moves) `branch` to a new commit made of `baseSha` with the heads of
-   * `pulls` merged in, in order (one merge commit each, message "Merge of #n").
-   * conflict names the first pull request that does not merge.
+   * Creates (or force-moves) `branch` to a commit whose tree is `baseSha` with the heads of `pulls`
+   * merged in, in order. The local forge writes one merge commit each ("Merge of #n"); GitHub
+   * writes one commit whose parents are the base and the heads, or a linear replay where the
+   * landing needs one (docs/github.md "Speculative branches"). conflict names the first pull
+   * request that does not merge.
    */
   createSpeculativeBranch(
     repo: RepoName,
     branch: string,
     baseSha: Sha,
     pulls: { number: number; headSha: Sha }[],
+    options?: SpeculativeBranchOptions,
   ): Promise<Sha>;
+  /**
+   * Attaches `text` as the git note of commit `sha` under each notes ref of `refs`
+   * (`refs/notes/...`), replacing the note that commit had there; other commits' notes stay. The
+   * queue's batch metadata for CI (docs/merge-queue.md "Batch metadata for CI"). A forge that
+   * cannot hold notes leaves it out.
+   */
+  addNotes?(repo: RepoName, input: { refs: string[]; sha: Sha; text: string }): Promise<void>;
   /** Deletes a branch; no error when already absent. */
   deleteBranch(repo: RepoName, branch: string): Promise<void>;
   /** Opens a draft pull request from `head` into `base`; returns its number. */
@@ -206,32 +230,28 @@ export interface ForgePort extends WorkflowActionsPort {
   /** Brings a pull request's head up to date with its base (merge or rebase); returns the new head SHA. conflict when it does not apply. */
   updatePullRequestWithBase(repo: RepoName, number: number, method: "merge" | "rebase"): Promise<Sha>;
   /**
-   * Merges a pull request with a method; returns the new base tip SHA. `expectedHeadSha` guards
+   * Merges a pull request with a method (null: the repository's default, the first method it
+   * allows; the local forge's is merge); returns the new base tip SHA. `expectedHeadSha` guards
    * against a push after the checks ran (conflict when it moved). fast-forward moves base to head.
    */
   mergePullRequest(
     repo: RepoName,
     number: number,
-    input: { method: MergeMethod; expectedHeadSha: Sha; commitTitle?: string; commitMessage?: string },
+    input: { method: MergeMethod | null; expectedHeadSha: Sha; commitTitle?: string; commitMessage?: string },
   ): Promise<Sha>;
   /**
    * Merges a tested batch into `base`: the pull requests in order, one method, starting from
    * `expectedBaseSha` (conflict when the base is elsewhere, or a pull request does not apply, or a
    * head moved from its `headSha`). The local forge builds every commit and moves the base once
-   * (atomic); GitHub merges one pull request at a time (docs/github.md). "merge-batch" merges the
-   * check branch at `checkSha` instead (one merge commit for the batch). Returns the new base tip
-   * and each pull request's merge commit (merge, squash), last replayed commit (rebase) or head
-   * (fast-forward).
+   * (atomic); GitHub lands it the way the branch's protection accepts (docs/github.md "Landing a
+   * batch"). "merge-batch" merges the check branch at `checkSha` instead (one merge commit for the
+   * batch); "fast-forward" moves the base to `checkSha` when given. Returns the new base tip and
+   * each pull request's merge commit (merge, squash), last replayed commit (rebase) or head
+   * (fast-forward). A refusal that is not a conflict of the code is a {@link MergeRefusedError}.
    */
   mergePullRequests(
     repo: RepoName,
-    input: {
-      base: string;
-      expectedBaseSha: Sha;
-      method: MergeMethod | "merge-batch";
-      pulls: { number: number; headSha: Sha; commitTitle?: string; commitMessage?: string }[];
-      checkSha?: Sha;
-    },
+    input: BatchMergeRequest,
   ): Promise<{ newBaseSha: Sha; mergeCommits: Record<number, Sha> }>;
   /** Moves a branch to a SHA that must descend from its current tip (fast-forward only); conflict otherwise. */
   fastForwardBranch(repo: RepoName, branch: string, sha: Sha): Promise<void>;
@@ -246,6 +266,11 @@ export interface ForgePort extends WorkflowActionsPort {
   rerunChecks(repo: RepoName, input: { headSha: Sha; branch: string; checks: string[] }): Promise<void>;
   /** Creates or updates (by name and head SHA) a check run of Yardmaster's own. */
   upsertCheckRun(repo: RepoName, input: CheckRunInput): Promise<void>;
+  /**
+   * Creates (once per environment and SHA) a deployment of Yardmaster's own and sets its state.
+   * A forge without deployments (the local forge) leaves it out; its callers post a check run instead.
+   */
+  upsertDeployment?(repo: RepoName, input: DeploymentInput): Promise<void>;
   /** Posts a comment; returns its id. */
   comment(repo: RepoName, number: number, body: string): Promise<number>;
   /**
@@ -266,7 +291,13 @@ export interface ForgePort extends WorkflowActionsPort {
   getBranchProtection(
     repo: RepoName,
     branch: string,
-  ): Promise<{ requiredChecks: string[]; requiredApprovals: number; requireConversationResolution: boolean }>;
+  ): Promise<{
+    requiredChecks: string[];
+    requiredApprovals: number;
+    requireConversationResolution: boolean;
+    /** What the rules come from, shown next to the injected conditions; absent: GitHub's branch protection. */
+    description?: string;
+  }>;
   /** The permission of a user on the repository (for commands_restrictions). */
   getPermission(repo: RepoName, login: string): Promise<Permission>;
 }

@@ -21,7 +21,8 @@ import { logFailure, publicError } from "./error-body.js";
 import { dualProtocolServerFactory } from "./dual-protocol-server.js";
 import { answerFastifyError, type FastifyErrorLike, type MediaScope } from "./fastify-errors.js";
 import { withRefusalBodies } from "./protocol-refusals.js";
-import { parseJsonBodyBounded, WorkLimitError } from "../offload/index.js";
+import { INLINE_JSON_CHARACTERS, parseJsonBodyBounded, WorkLimitError } from "../offload/index.js";
+import { bodyAdmission, bodyCaller } from "./body-admission.js";
 import { createGuardInterceptor } from "./interceptors.js";
 import { createRequestTurns } from "./request-turns.js";
 import { createMetricsInterceptor, restMetricsHook } from "./request-metrics.js";
@@ -133,6 +134,8 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
   });
 
   await app.register(async (rest) => {
+    // A large body's caller over its share of the worker threads: 429 before the body is read.
+    rest.addHook("onRequest", bodyAdmission(deps.authorizer));
     // A compressed body is refused (415 naming the header), not misread as JSON (docs/rest-json.md);
     // upload routes take their raw media types and encodings, within their limits (upload-body.ts).
     registerUploads(rest, trie, routes, (reply, req, error, status) => sendError(reply, error, String(req.id), status));
@@ -140,7 +143,7 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
     // JSON is the only body media type: Fastify's text/plain parser is removed, so a body sent as
     // text/plain is refused with 415 naming content-type instead of being read as a JSON string.
     rest.removeContentTypeParser(["application/json", "text/plain"]);
-    rest.addContentTypeParser("application/json", { parseAs: "buffer" }, (_req, body, done) => {
+    rest.addContentTypeParser("application/json", { parseAs: "buffer" }, (req, body, done) => {
       let text: string;
       try {
         // RFC 8259 §8.1: JSON text is UTF-8. Invalid bytes are refused, not replaced by U+FFFD.
@@ -152,11 +155,21 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
         );
       }
       if (text.trim() === "") return done(null, undefined);
-      // A large body is parsed off the event loop (services/offload).
-      parseJsonBodyBounded(text).then(
-        (value) => done(null, value),
-        (e: Error) => done(bodyParseError(e), undefined),
-      );
+      if (text.length <= INLINE_JSON_CHARACTERS) {
+        parseJsonBodyBounded(text, "").then(
+          (value) => done(null, value),
+          (e: Error) => done(bodyParseError(e), undefined),
+        );
+        return;
+      }
+      // A large body is parsed off the event loop (services/offload), as its caller's task
+      // (body-admission.ts); one whose bearer does not authenticate is not parsed (403 follows).
+      bodyCaller(req, deps.authorizer)
+        .then((caller) => (caller === null ? undefined : parseJsonBodyBounded(text, caller)))
+        .then(
+          (value) => done(null, value),
+          (e: Error) => done(bodyParseError(e), undefined),
+        );
     });
     rest.setErrorHandler((err, req, reply) => {
       if (err instanceof ConnectError || domainErrorOf(err) !== null) return answerError(reply, req, err, deps.logger);
@@ -206,11 +219,12 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
 
 /**
  * What a body that did not parse answers: not JSON (a syntax error, or nesting deeper than the
- * parser's stack) is 422 naming `body`; a body over the worker pool's time or memory limit, or a
- * full pool, is resource_exhausted; anything else is an internal error.
+ * parser's stack) is 422 naming `body`; a body over the worker pool's time or memory limit is
+ * resource_exhausted; a busy pool its own refusal (429 or 503, with Retry-After); anything else is
+ * an internal error.
  */
 function bodyParseError(e: Error): Error {
-  if (e instanceof ConnectError) return e;
+  if (e instanceof ConnectError || domainErrorOf(e) !== null) return e;
   if (e instanceof WorkLimitError)
     return new ConnectError(`the request body ${e.message} to parse`, Code.ResourceExhausted);
   if (e.name === "SyntaxError" || e.name === "RangeError")

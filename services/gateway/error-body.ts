@@ -1,6 +1,8 @@
 /**
  * The one REST error body (docs/errors.md):
- *     {"code": "not_found", "message": "...", "details": [...]}
+ *     {"code": "not_found", "message": "...", "detail": "...", "details": [...]}
+ * `detail` repeats `message`: it is the field Mergify's API answers errors with, which Mergify's
+ * CLI prints (docs/mergify-cli.md "Errors").
  * `details` holds `{"type": "field_violation", "field", "description"}` items for invalid
  * arguments and `{"type": "request_info", "request_id"}` on every error, so a report can be
  * matched with the server log. An unexpected failure never shows its text: the client sees
@@ -11,16 +13,19 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import { domainErrorToConnect, violationsOf } from "../contracts/index.js";
+import { isPoolBusy } from "../offload/index.js";
 import { RETRY_AFTER_SECONDS, unavailableDatabase } from "../outage/index.js";
 import { codeName, restStatus } from "./http-status.js";
 
 /**
  * The JSON body of every REST error (docs/errors.md): `code` is the Connect code name
- * (`not_found`), `message` one sentence, `details` the field_violation and request_info items.
+ * (`not_found`), `message` one sentence, `detail` the same sentence (the field Mergify's CLI
+ * prints), `details` the field_violation and request_info items.
  */
 export interface ErrorBody {
   code: string;
   message: string;
+  detail: string;
   details: Record<string, unknown>[];
 }
 
@@ -61,7 +66,8 @@ export function publicError(e: unknown, requestId: string): ConnectError {
 
 /**
  * Status, headers and body of a REST error response: `Retry-After` (seconds) for UNAVAILABLE,
- * from the error's metadata or {@link RETRY_AFTER_SECONDS}.
+ * from the error's metadata or {@link RETRY_AFTER_SECONDS}, and for any other error whose metadata
+ * has one (a busy worker pool's 429, docs/errors.md).
  */
 export function restError(
   e: ConnectError,
@@ -72,8 +78,14 @@ export function restError(
     details.push({ type: "field_violation", field: v.field, description: v.description });
   details.push({ type: "request_info", request_id: requestId });
   const headers: Record<string, string> = {};
-  if (e.code === Code.Unavailable) headers[RETRY_AFTER] = e.metadata.get(RETRY_AFTER) ?? String(RETRY_AFTER_SECONDS);
-  return { status: restStatus(e.code), headers, body: { code: codeName(e.code), message: e.rawMessage, details } };
+  const retryAfter = e.metadata.get(RETRY_AFTER);
+  if (e.code === Code.Unavailable) headers[RETRY_AFTER] = retryAfter ?? String(RETRY_AFTER_SECONDS);
+  else if (retryAfter !== null) headers[RETRY_AFTER] = retryAfter;
+  return {
+    status: restStatus(e.code),
+    headers,
+    body: { code: codeName(e.code), message: e.rawMessage, detail: e.rawMessage, details },
+  };
 }
 
 /**
@@ -88,7 +100,8 @@ export function logFailure(
   fields: Record<string, unknown>,
 ): void {
   if (answered.code === Code.Internal) logger.error({ err: original, ...fields }, "request failed");
-  else if (answered.code === Code.Unavailable && answered !== original) {
+  // A busy worker pool's 503 is the load's answer, not a fault: not logged (docs/reliability.md "Tenants").
+  else if (answered.code === Code.Unavailable && answered !== original && !isPoolBusy(original)) {
     logger.warn({ err: original, ...fields }, "request failed: a database does not answer");
   }
 }

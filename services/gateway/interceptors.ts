@@ -14,12 +14,21 @@ import { ServerReflection as ServerReflectionV1Alpha } from "../../gen/grpc/refl
 import { principalKey, type Authorizer } from "../auth/index.js";
 import { logFailure, publicError } from "./error-body.js";
 import type { RequestTurns } from "./request-turns.js";
+import { unreadableAsInvalidArgument } from "./unparsable-request.js";
 
 const OPEN_SERVICES = new Set([ServerReflection.typeName, ServerReflectionV1Alpha.typeName]);
 
-/** The one message of a server-streaming call's request stream. */
+/**
+ * The one message of a server-streaming call's request stream.
+ * @throws ConnectError INVALID_ARGUMENT when there is none, or it cannot be read (a frame flagged
+ *   compressed without an encoding, a binary message that does not parse: unparsable-request.ts)
+ */
 async function onlyMessage(stream: AsyncIterable<unknown>): Promise<unknown> {
-  for await (const m of stream) return m;
+  try {
+    for await (const m of stream) return m;
+  } catch (e) {
+    throw unreadableAsInvalidArgument(e);
+  }
   throw new ConnectError("the request has no message", Code.InvalidArgument);
 }
 

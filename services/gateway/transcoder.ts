@@ -28,6 +28,7 @@ import {
   type FieldViolation,
 } from "../contracts/index.js";
 import { principalKey, type Authorizer } from "../auth/index.js";
+import { arrivedPrincipal } from "./body-admission.js";
 import type { CompiledRoute, ServiceBinding } from "./compile-routes.js";
 import { logFailure, publicError, restError } from "./error-body.js";
 import { resolveFieldPath, setAtPath } from "./field-path.js";
@@ -92,7 +93,7 @@ export function registerTranscoder(app: FastifyInstance<any, any, any, any>, opt
     restRpcOf.set(req, `${route.service.typeName}/${route.method.name}`);
     let uploadRefusal: number | undefined;
     try {
-      const principal = await opts.authorizer.authenticate(req.headers.authorization);
+      const principal = arrivedPrincipal(req) ?? (await opts.authorizer.authenticate(req.headers.authorization));
       const input = buildRequest(
         route,
         segments,

@@ -8,8 +8,11 @@
  * - Connect unary: HTTP 500 with the JSON error body → HTTP 400 with `invalid_argument`;
  * - gRPC: the `grpc-status` 13 trailer (or trailers-only header) → 3;
  * - gRPC-Web: the same status inside the trailer frame at the end of the body.
- * Every other response passes through unchanged, byte for byte.
+ * Every other response passes through unchanged, byte for byte. The request of a server-streaming
+ * call is read inside the call: the guard interceptor classifies its failure the same way
+ * ({@link unreadableAsInvalidArgument}).
  */
+import { Code, ConnectError } from "@connectrpc/connect";
 import type { UniversalHandler, UniversalServerResponse } from "@connectrpc/connect/protocol";
 
 /**
@@ -24,6 +27,18 @@ const UNREADABLE = [
   "received compressed envelope, but do not know how to decompress",
 ];
 const isUnreadable = (message: string) => UNREADABLE.some((prefix) => message.startsWith(prefix));
+
+/**
+ * `e` as the caller's mistake when it is Connect-ES's INTERNAL failure to read a request message
+ * (see UNREADABLE): INVALID_ARGUMENT with the same text; anything else unchanged. For the request
+ * of a server-streaming call, which is read inside the call (interceptors.ts) where the response
+ * rewrite below cannot tell it from a handler's failure.
+ */
+export function unreadableAsInvalidArgument(e: unknown): unknown {
+  if (e instanceof ConnectError && e.code === Code.Internal && isUnreadable(e.rawMessage))
+    return new ConnectError(e.rawMessage, Code.InvalidArgument, undefined, undefined, e);
+  return e;
+}
 const GRPC_INTERNAL = "13";
 const GRPC_INVALID_ARGUMENT = "3";
 /** The flag byte of a gRPC-Web trailer frame. */

@@ -27,14 +27,25 @@ export async function loadOrCreateAdminKey(
   return { key, generated: true, source: file };
 }
 
-/** The admin key for CLI clients: YARDMASTER_ADMIN_KEY, else the data directory's file. */
+/**
+ * The admin key for CLI clients: YARDMASTER_ADMIN_KEY, else the data directory's file.
+ * @throws Error naming the file and YARDMASTER_ADMIN_KEY when neither gives a key
+ */
 export async function readAdminKey(dataDir: string, fromEnv?: string): Promise<string> {
   if (fromEnv) return fromEnv;
   try {
     return (await readFile(adminKeyFile(dataDir), "utf8")).trim();
   } catch {
     throw new Error(
-      `no admin key: set YARDMASTER_ADMIN_KEY or start the service once so it writes ${adminKeyFile(dataDir)}`,
+      `no admin key: YARDMASTER_ADMIN_KEY is not set and ${adminKeyFile(dataDir)} does not exist (the service writes it when it first starts): start it with \`npm start\` from this directory, or set YARDMASTER_DATA_DIR to its data directory, or YARDMASTER_ADMIN_KEY to its key`,
     );
   }
+}
+
+/**
+ * A key shown without giving it away (docs/auth.md "The admin key"): its first characters (8 of a
+ * generated key's 47: `yma_` and 4 of its 43 random ones; a quarter of a shorter given key) and "…".
+ */
+export function maskedKey(key: string): string {
+  return `${key.slice(0, Math.min(8, Math.floor(key.length / 4)))}…`;
 }

@@ -7,12 +7,14 @@
 import { Command, CommanderError } from "commander";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { COMMANDS } from "./commands/index.js";
+import { yardmasterVersion } from "./version.js";
 
 /** Builds the program (exported for tests). */
 export function buildProgram(): Command {
   // exitOverride before the subcommands exist, so they inherit it (usage errors exit with 2).
   const program = new Command("yardmaster")
     .description("An open merge queue: batches, speculative checks, bisection, and an activity log.")
+    .version(yardmasterVersion(), "-V, --version", "print the version of Yardmaster")
     .showHelpAfterError()
     .exitOverride();
   for (const register of COMMANDS) register(program);

@@ -6,14 +6,22 @@
  */
 import type { Logger } from "pino";
 import { ForgeService } from "../../gen/yardmaster/v1/forge_pb.js";
-import { createGithubForge, createGithubTokenVerifier, registerGithubWebhook } from "../forge/index.js";
+import {
+  createGithubForge,
+  createGithubInstallationCheck,
+  createGithubRepositoryDirectory,
+  createGithubTokenVerifier,
+  registerGithubWebhook,
+} from "../forge/index.js";
+import { SUMMARY_CHECK_NAME } from "../runner/index.js";
 import {
   ciLeaseFromEnvironment,
   ciSlotsFromEnvironment,
   createForgeService,
   createLocalForge,
+  localRepositoryDirectory,
 } from "../forge/index.js";
-import type { ForgeEventSink, ForgePort, LocalCiInsights } from "../forge/index.js";
+import type { ForgeEventSink, ForgePort, LocalCiInsights, RepositoryDirectory } from "../forge/index.js";
 import type { PlatformTokenVerifier } from "../auth/index.js";
 import type { App, ServiceBinding } from "../gateway/index.js";
 import { pruneGithubDeliveries, type Pool } from "../store/index.js";
@@ -26,6 +34,8 @@ import { SettingsError, type Settings } from "./settings.js";
  */
 export interface ForgeWiring {
   forge: ForgePort;
+  /** The repositories the forge knows (ListRepositories); absent: those with queue state only. */
+  directory?: RepositoryDirectory;
   /** Extra services (ForgeService for the local forge). */
   bindings: ServiceBinding[];
   /** Extra routes (the GitHub webhook). */
@@ -34,13 +44,18 @@ export interface ForgeWiring {
   platform?: PlatformTokenVerifier;
   /** Where forge events go; set once the queue exists. */
   setSink(sink: ForgeEventSink): void;
+  /** What `/readyz` shows of the forge (FORGE=github: the App installations' check); absent: nothing. */
+  readiness?: () => Record<string, unknown>;
   close(): Promise<void>;
 }
 
 /** GitHub tokens accepted by the API (FORGE=github), with the forge or without it (a process running only the activity log). */
-export function githubTokenVerifier(logger: Logger): PlatformTokenVerifier {
-  return createGithubTokenVerifier({ log: logger.child({ component: "github" }) });
+export function githubTokenVerifier(logger: Logger, settings: Settings): PlatformTokenVerifier {
+  return createGithubTokenVerifier({ log: logger.child({ component: "github" }), baseUrl: settings.github.apiUrl });
 }
+
+/** How often the installations' permissions are checked again after the check at start (ms). */
+const INSTALLATION_CHECK_INTERVAL_MS = 3_600_000;
 
 /**
  * Builds the forge of the settings (`insights`: CI Insights' hooks for the local CI's reports and
@@ -70,6 +85,7 @@ export async function wireForge(
     }
     return {
       forge: local,
+      directory: localRepositoryDirectory(db),
       bindings: [{ service: ForgeService, impl: createForgeService(local) } as ServiceBinding],
       routes: async () => {},
       setSink: (s) => void local.attachEventSink(s),
@@ -95,12 +111,29 @@ export async function wireForge(
     3_600_000,
   );
   prune.unref();
+  const app = {
+    appId: appId!,
+    privateKey: privateKey!,
+    log,
+    baseUrl: settings.github.apiUrl,
+    spaceWrites: settings.github.spaceWrites,
+  };
+  // Each installation's granted permissions, checked at start and hourly (logged, and in /readyz).
+  const installations = createGithubInstallationCheck(app);
+  void installations.run();
+  const recheck = setInterval(() => void installations.run(), INSTALLATION_CHECK_INTERVAL_MS);
+  recheck.unref();
   return {
-    forge: createGithubForge({ appId: appId!, privateKey: privateKey!, log }),
+    forge: createGithubForge({ ...app, ownCheckNames: [SUMMARY_CHECK_NAME] }),
+    directory: createGithubRepositoryDirectory(app),
     bindings: [],
     routes: (app) => registerGithubWebhook(app as never, { secret: webhookSecret!, pool: db, sink: deliver, log }),
-    platform: githubTokenVerifier(logger),
+    platform: githubTokenVerifier(logger, settings),
     setSink: (s) => void (sink = s),
-    close: async () => clearInterval(prune),
+    readiness: () => ({ github: installations.readiness() }),
+    close: async () => {
+      clearInterval(prune);
+      clearInterval(recheck);
+    },
   };
 }

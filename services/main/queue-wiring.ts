@@ -6,11 +6,12 @@
  */
 import type { QueueFigures } from "../metrics/index.js";
 import type { Logger } from "pino";
-import type { ForgeEventSink, ForgePort } from "../forge/index.js";
+import type { ForgeEventSink, ForgePort, RepositoryDirectory } from "../forge/index.js";
 import {
   createQueueRunner,
   FREEZE_START_TIMER_PREFIX,
   type QueueRunner,
+  type RepositoryOwnership,
   type RunnerInput,
   type TestResultsReader,
   type TrafficReader,
@@ -39,6 +40,8 @@ export function wireQueue(deps: {
   db: Pool;
   api?: Pool;
   forge: ForgePort;
+  /** The repositories the forge knows (ListRepositories). */
+  directory?: RepositoryDirectory;
   logger: Logger;
   eventsWritten: () => void;
   now?: () => number;
@@ -50,6 +53,8 @@ export function wireQueue(deps: {
   observeRound?: (figures: QueueFigures) => void;
   /** CI Insights' facts about failed checks (docs/merge-queue.md "Verdicts from test results"); none: blind to tests. */
   testResults?: TestResultsReader;
+  /** Which repositories this process works among the replicas (docs/deployment.md "Several replicas"); default all. */
+  ownership?: RepositoryOwnership;
 }): QueueWiring {
   const runner = createQueueRunner({
     db: deps.db,
@@ -60,11 +65,13 @@ export function wireQueue(deps: {
     readTraffic: deps.readTraffic,
     observeRound: deps.observeRound,
     testResults: deps.testResults,
+    ownership: deps.ownership,
   });
   const queueService = createQueueService({
     db: deps.api ?? deps.db,
     runner,
     forge: deps.forge,
+    directory: deps.directory,
     now: deps.now,
     live: deps.live,
     eventsWritten: deps.eventsWritten,
@@ -73,7 +80,7 @@ export function wireQueue(deps: {
         {
           kind: "engine",
           event: change.paused
-            ? { type: "pause", reason: change.reason, actor: change.actor }
+            ? { type: "pause", reason: change.reason, actor: change.actor, pausedAt: change.pausedAt.getTime() }
             : { type: "unpause", actor: change.actor },
         },
       ]),
@@ -81,6 +88,8 @@ export function wireQueue(deps: {
     freezeChanged: (client, repository, freeze) =>
       freezeChangedInputs(client, repository, freeze, deps.now?.() ?? Date.now()),
     freezeCommitted: (repository) => runner.wake(repository),
+    scopesChanged: (client, repository, number) => addToInbox(client, repository, [{ kind: "scopes_changed", number }]),
+    scopesCommitted: (repository) => runner.wake(repository),
   });
   return {
     runner,
@@ -103,4 +112,18 @@ export async function freezeChangedInputs(
   const key = `${FREEZE_START_TIMER_PREFIX}${freeze.id}`;
   if (freeze.deleted || freeze.start.getTime() <= now) await cancelTimer(client, repository, key);
   else await setTimer(client, repository, key, freeze.start);
+}
+
+/**
+ * A product was switched on `repository`: the queue runner applies the switch (docs/configuration.md
+ * "Products"), here or in the process running the queue: the input is in the shared inbox, written
+ * in the switch's transaction and found by the next sweep.
+ */
+export async function productChangedInput(
+  client: PoolClient,
+  repository: string,
+  product: string,
+  enabled: boolean,
+): Promise<void> {
+  await addToInbox(client, repository, [{ kind: "products_changed", product, enabled }]);
 }

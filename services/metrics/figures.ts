@@ -39,3 +39,16 @@ export interface OutboxFigures {
   waiting: number;
   oldestAgeSeconds: number;
 }
+
+/**
+ * This process among the queue runner's replicas, read at each scrape (docs/observability.md
+ * "Replicas"; docs/deployment.md "Several replicas").
+ */
+export interface ReplicaFigures {
+  /** This replica's name (YARDMASTER_REPLICA_NAME). */
+  replica: string;
+  /** Live replicas in this one's view, itself included (0 before it joined). */
+  replicas: number;
+  /** The repositories ("owner/name") this replica works: it processed them and they are still its own. */
+  repositories: string[];
+}

@@ -7,7 +7,8 @@
  */
 import { ciInsightsMetrics, type CiInsightsMetrics } from "./ci-insights-metrics.js";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { OutboxFigures, QueueFigures, RequestFigures } from "./figures.js";
+import type { OutboxFigures, QueueFigures, ReplicaFigures, RequestFigures } from "./figures.js";
+import { registerReplicaGauges } from "./replica-gauges.js";
 
 /** Most distinct (repository, branch) pairs labelled by name; the rest share branch `__other__`. */
 export const MAX_BRANCH_SERIES = 1000;
@@ -38,10 +39,12 @@ export interface Metrics {
  * Creates the registry with every metric of docs/observability.md and the process metrics of
  * prom-client (`process_*`, `nodejs_*`).
  * @param outbox reads the outbox at each scrape; a failure leaves the outbox gauges at -1 for that scrape
+ * @param replica reads this process's place among the queue runner's replicas at each scrape (where the queue runs)
  */
-export function createMetrics(outbox?: () => Promise<OutboxFigures>): Metrics {
+export function createMetrics(outbox?: () => Promise<OutboxFigures>, replica?: () => ReplicaFigures): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  if (replica) registerReplicaGauges(registry, replica);
   const queue = ["repository", "branch"] as const;
   const waiting = new Gauge({
     name: "yardmaster_queue_pull_requests_waiting",

@@ -9,7 +9,7 @@
  */
 import { byteLength, MAX_CONFIGURATION_BYTES, type LoadOptions, type LoadResult } from "../config/index.js";
 import { runLoadTask, type ExtendedText, type LoadOutcome, type LoadTask } from "./load-task.js";
-import { WorkLimitError, type WorkerPool } from "./worker-pool.js";
+import { WorkLimitError, type RunOptions, type WorkerPool } from "./worker-pool.js";
 
 /** Texts (with the text they extend) up to this many bytes of UTF-8 load inline. */
 export const INLINE_CONFIGURATION_BYTES = 4 * 1024;
@@ -18,14 +18,16 @@ export const INLINE_CONFIGURATION_BYTES = 4 * 1024;
 export type PooledLoadResult = LoadResult & { transient?: true };
 
 /**
- * Loads a text as `loadConfiguration` does (same options, same results), in `pool` when large.
- * @throws DomainError resource_exhausted when the pool's queue is full
+ * Loads a text as `loadConfiguration` does (same options, same results), in `pool` when large
+ * (as `run.caller`'s task).
+ * @throws PoolBusyError when the pool is busy (the caller over its share, or waiting too long)
  */
 export async function loadConfigurationIn(
   pool: WorkerPool,
   text: string,
   options: LoadOptions = {},
   inlineMaxBytes = INLINE_CONFIGURATION_BYTES,
+  run: RunOptions = {},
 ): Promise<PooledLoadResult> {
   const own = byteLength(text);
   let extended: ExtendedText | undefined;
@@ -43,7 +45,7 @@ export async function loadConfigurationIn(
     let outcome: LoadOutcome;
     try {
       outcome =
-        cost <= inlineMaxBytes ? await runLoadTask(task) : await pool.run<LoadOutcome>("loadConfiguration", task);
+        cost <= inlineMaxBytes ? await runLoadTask(task) : await pool.run<LoadOutcome>("loadConfiguration", task, run);
     } catch (e) {
       if (!(e instanceof WorkLimitError)) throw e;
       return {

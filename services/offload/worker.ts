@@ -4,6 +4,7 @@
  */
 import { parseJsonBody as parseJson } from "./json-body.js";
 import { runLoadTask } from "./load-task.js";
+import { planRuleAction } from "./plan-task.js";
 import { simulatePullRequest as simulate } from "./simulation-task.js";
 import { taskFunction } from "./task.js";
 import { readTestReport } from "./test-report-task.js";
@@ -25,3 +26,5 @@ export const testReport = taskFunction(readTestReport);
 export const logPattern = taskFunction(matchLogPattern);
 /** Inflates a gzip request body (inflate-task.ts). */
 export const inflate = taskFunction(inflateGzip);
+/** Renders a rule action's templates (plan-task.ts). */
+export const planAction = taskFunction(planRuleAction);

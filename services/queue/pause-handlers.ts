@@ -32,7 +32,7 @@ export interface PauseDeps {
   pauseChanged?: (
     client: PoolClient,
     repository: string,
-    change: { paused: true; reason: string; actor: ActorInfo } | { paused: false; actor: ActorInfo },
+    change: { paused: true; reason: string; actor: ActorInfo; pausedAt: Date } | { paused: false; actor: ActorInfo },
   ) => Promise<void>;
   /** Called after the commit (wakes the runner). */
   pauseCommitted?: (repository: string) => void;
@@ -50,9 +50,13 @@ export function pauseOperations(deps: PauseDeps) {
         deps.db,
         { repository: repo, reason: req.reason, pausedBy: actor },
         (kind) => pauseEvent(repo, kind, req.reason, actor),
-        (client) =>
-          deps.pauseChanged?.(client as PoolClient, repo, { paused: true, reason: req.reason, actor }) ??
-          Promise.resolve(),
+        (client, _created, stored) =>
+          deps.pauseChanged?.(client as PoolClient, repo, {
+            paused: true,
+            reason: req.reason,
+            actor,
+            pausedAt: stored.pausedAt,
+          }) ?? Promise.resolve(),
       );
       deps.eventsWritten();
       deps.pauseCommitted?.(repo);

@@ -6,7 +6,7 @@
  * "Queues"; decisions: docs/merge-queue.md, docs/pause.md, docs/scheduled-freeze.md.
  */
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
-import type { ServiceImpl } from "@connectrpc/connect";
+import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { create } from "@bufbuild/protobuf";
 import { GetMergeQueueStatusResponseSchema, type QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
 import { DomainError, invalidField } from "../contracts/index.js";
@@ -19,9 +19,9 @@ import {
   statusView,
   type EngineState,
 } from "../engine/index.js";
-import { storedRepositoryConfig, type QueueRunner } from "../runner/index.js";
-import type { ForgePort } from "../forge/index.js";
-import { formatConfigError, queueRulesApiConfiguration, renderChecklist, type Configuration } from "../config/index.js";
+import type { QueueRunner } from "../runner/index.js";
+import type { ForgePort, RepositoryDirectory } from "../forge/index.js";
+import { queueRulesApiConfiguration, renderChecklist, type Configuration } from "../config/index.js";
 import { baseRefsInWindow, type ChangeFeed } from "../store/index.js";
 import { fullName, type RepoRequest } from "./caller.js";
 import { watchMergeQueueHandler } from "./watch-status.js";
@@ -29,24 +29,34 @@ import type { LiveRegistry } from "../live/index.js";
 import { flatFreezeHandlers } from "./flat-freeze-handlers.js";
 import { freezeHandlers, type FreezeDeps } from "./freeze-handlers.js";
 import { pauseHandlers, type PauseDeps } from "./pause-handlers.js";
+import { scopeHandlers, type ScopeDeps } from "./scope-handlers.js";
 import { evaluatedMergeConditions, mergeabilityDetail, readsOnce } from "./pull-detail.js";
 import { queueStateSnapshots, type QueueStateReads } from "./state-snapshots.js";
 import { statusAnswers } from "./status-answers.js";
+import { storedConfiguration } from "./stored-configuration.js";
+import { knownRepositories, requireKnownRepository } from "./known-repository.js";
 import { autoSeconds, ruleApiConfig, runningSettings } from "./rule-config.js";
 import { queuedPullRequest, status, ts } from "./view-mapping.js";
+import { pullRequestSummary } from "./pull-summary.js";
+import { repositoryHandlers } from "./repositories.js";
 
 /**
  * What {@link createQueueService} needs besides the pause deps: the queue runner (writes), the
  * forge port (condition reads), the clock (epoch milliseconds UTC; default `Date.now`) and the
  * reads of the committed queue state (default: snapshots over `db`, state-snapshots.ts).
  */
-export interface QueueServiceDeps extends PauseDeps, Omit<FreezeDeps, "now"> {
+export interface QueueServiceDeps
+  extends PauseDeps,
+    Omit<FreezeDeps, "now">,
+    Pick<ScopeDeps, "scopesChanged" | "scopesCommitted"> {
   runner: QueueRunner;
   forge: ForgePort;
   now?: () => number;
   states?: QueueStateReads;
   /** The live streams' registry and change feed; without them WatchMergeQueue is not served. */
   live?: { registry: LiveRegistry; feed: ChangeFeed };
+  /** The repositories the forge knows (ListRepositories); without it, those with queue state only. */
+  directory?: RepositoryDirectory;
 }
 
 const DAY_MS = 86_400_000;
@@ -88,22 +98,9 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
     return Number(n);
   };
 
-  /**
-   * The configuration the queue runs with: the stored file, loaded (once per text), or, for a
-   * repository without one (or not read yet), the default configuration the runner uses (one
-   * queue rule "default" with every default: docs/merge-queue.md, runner/repository-config.ts).
-   * @throws DomainError failed_precondition (422) when the stored file is invalid (over 1 MiB included)
-   */
-  async function configuration(repo: string): Promise<Configuration> {
-    const loaded = await storedRepositoryConfig({ forge: deps.forge, db: deps.db }, repo);
-    if (loaded.errors) {
-      throw new DomainError(
-        "failed_precondition",
-        `the configuration file is invalid: ${loaded.errors.map(formatConfigError).join("; ")}`,
-      );
-    }
-    return loaded.config;
-  }
+  /** The configuration the queue runs with, for the caller of `ctx` (stored-configuration.ts). */
+  const configuration = (repo: string, ctx: HandlerContext): Promise<Configuration> =>
+    storedConfiguration({ forge: deps.forge, db: deps.db }, repo, ctx);
 
   /** The status answer of `req` now, and the state it was computed from (status-answers.ts). */
   async function statusNow(req: RepoRequest & { branch?: string }) {
@@ -117,10 +114,20 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
   const freezes = freezeHandlers({ ...deps, now });
   // A forge failure while answering (mergeability detail, an extended configuration) is answered
   // with its own kind by the gateway (contracts/domain-error.ts): 429, 503, 404.
-  return {
+  const handlers: Partial<ServiceImpl<typeof QueueService>> = {
     ...pauseHandlers(deps),
+    ...scopeHandlers(deps),
     ...freezes,
     ...flatFreezeHandlers(freezes, now),
+    ...repositoryHandlers({ db: deps.db, directory: deps.directory, now }),
+    async getPullRequestSummary(req, ctx) {
+      const repo = fullName(req);
+      const [s, config] = await Promise.all([state(req), configuration(repo, ctx).catch((e: Error) => e)]);
+      return pullRequestSummary(
+        { forge: readsOnce(deps.forge), repository: repo, state: s, config, now: new Date(now()) },
+        number(req.prNumber),
+      );
+    },
     async listMergeQueueBranches(req) {
       const s = await state(req);
       return { branches: s ? branchesWithQueue(s) : [] };
@@ -131,18 +138,18 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
     ...(deps.live && {
       watchMergeQueue: watchMergeQueueHandler({ ...deps.live, now, status: statusNow }),
     }),
-    async getQueuedPullRequest(req) {
+    async getQueuedPullRequest(req, ctx) {
       const s = await state(req);
       const view = s && pullView(s, number(req.prNumber), now());
       if (!view) throw notQueued(req.prNumber);
       const repo = fullName(req);
-      const config = await configuration(repo).catch(() => null);
+      const config = await configuration(repo, ctx).catch(() => null);
       return {
         number: req.prNumber,
         queuedAt: ts(view.queuedAt),
         estimatedTimeOfMerge: ts(view.estimatedTimeOfMerge),
         position: BigInt(view.position),
-        priorityRuleName: view.priorityRuleName ?? "",
+        priorityRuleName: view.priorityRuleName ?? undefined,
         queueRuleName: view.queueRuleName,
         checksTimeoutAt: ts(view.checksTimeoutAt),
         queueRule: { name: view.queueRuleName, config: ruleApiConfig(config, view.queueRuleName, s!) },
@@ -180,17 +187,17 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
       }
       return {};
     },
-    async getQueuesConfiguration(req) {
-      const [config, s] = await Promise.all([configuration(fullName(req)), state(req)]);
+    async getQueuesConfiguration(req, ctx) {
+      const [config, s] = await Promise.all([configuration(fullName(req), ctx), state(req)]);
       // docs/self-tuning.md: a self-tuned rule shows the settings the engine runs with.
       const running = s && runningSettings(s);
       return { configuration: queueRulesApiConfiguration(config, s ? autoSeconds(s) : null, running) as never };
     },
-    async listQueues(req) {
+    async listQueues(req, ctx) {
       const s = await state(req);
       if (!s) return { queues: [] };
       const repo = fullName(req);
-      const config = await configuration(repo).catch(() => null);
+      const config = await configuration(repo, ctx).catch(() => null);
       const evaluation = { forge: readsOnce(deps.forge), repository: repo, config, now: new Date(now()) };
       const listing = queueListing(s, now());
       return {
@@ -243,4 +250,6 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
       return { queueRule: result.rule, position: BigInt(view?.position ?? -1) };
     },
   };
+  // A repository the forge does not know is 404 on every method (known-repository.ts).
+  return requireKnownRepository(handlers, knownRepositories(deps.forge, now), ["watchMergeQueue"]);
 }

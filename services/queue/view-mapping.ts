@@ -20,7 +20,7 @@ export const ts = (ms: number | null | undefined) =>
 
 /**
  * A pull request of a batch or of the waiting list (docs/api.md "Merge queue status");
- * epoch-millisecond times become Timestamps, a null priority rule name "". `estimatedMergeAt`
+ * epoch-millisecond times become Timestamps. `estimatedMergeAt`
  * (epoch ms or null) is its batch's estimate, or its own while waiting.
  */
 export function batchPullRequest(
@@ -34,11 +34,13 @@ export function batchPullRequest(
     author: { id: BigInt(p.author.id), login: p.author.login },
     queuedAt: ts(p.queuedAt),
     priorityAlias: p.priorityAlias,
-    priorityRuleName: p.priorityRuleName ?? "",
+    priorityRuleName: p.priorityRuleName ?? undefined,
     labels: p.labels,
     hostLabels: p.hostLabels.map((l) => ({ id: BigInt(l.id), name: l.name, color: l.color, default: l.default })),
     scopes: p.scopes,
     estimatedMergeAt: ts(estimatedMergeAt),
+    allScopes: p.allScopes,
+    mergeProtectionsHold: p.protectionsHold ?? undefined,
   };
 }
 
@@ -58,6 +60,10 @@ export function batch(b: BatchView): MessageInitShape<typeof BatchSchema> {
     checksSummary: b.checksSummary,
     pullRequests: b.pullRequests.map((p) => batchPullRequest(p, b.estimatedMergeAt)),
     subBatches: b.subBatches.map(batch),
+    checks: b.checks.map(checkItem),
+    maxBatchSlots: b.maxBatchSlots ?? 0,
+    batchMaxStartAt: ts(b.batchMaxStartAt),
+    checksTimeoutAt: ts(b.checksTimeoutAt),
   };
 }
 

@@ -14,9 +14,10 @@
  * result (comments, labels, the summary check), is logged and dropped.
  */
 import type { Logger } from "pino";
-import { type ForgeError, isForgeError, type ForgePort } from "../forge/index.js";
+import { type ForgeError, isForgeError, MergeRefusedError, type ForgePort } from "../forge/index.js";
 import type { EngineEffect } from "../engine/index.js";
 import type { EngineEventInput } from "../engine/index.js";
+import { batchMetadataYaml, batchNoteRefs, bodyWithMetadata } from "./batch-notes.js";
 import { conflictingPull, performMerge } from "./merge-effect.js";
 import { performRerun } from "./rerun-effect.js";
 
@@ -63,11 +64,15 @@ export async function performEffect(
     case "create_speculative_check": {
       let sha: string;
       try {
-        sha = await forge.createSpeculativeBranch(repo, effect.draftBranch, effect.baseSha, effect.pulls);
+        sha = await forge.createSpeculativeBranch(repo, effect.draftBranch, effect.baseSha, effect.pulls, {
+          base: effect.baseRef,
+          method: effect.mergeMethod ?? null,
+        });
       } catch (e) {
         if (isRetryable(e)) throw e;
         const pull = conflictingPull(e);
-        let reason: "conflict_with_base" | "conflict_with_pull_ahead" | "error" = "error";
+        let reason: "conflict_with_base" | "conflict_with_pull_ahead" | "protection" | "error" =
+          e instanceof MergeRefusedError && e.refusal === "protection" ? "protection" : "error";
         if (isForgeError(e, "conflict") && pull !== null) {
           const alone = await forge.getPullRequest(repo, pull).catch(() => null);
           reason = alone?.conflict ? "conflict_with_base" : "conflict_with_pull_ahead";
@@ -82,11 +87,13 @@ export async function performEffect(
           },
         ];
       }
+      await attachBatchNotes(deps, effect, sha);
       try {
         const existing = await forge.findOpenPullRequest(repo, effect.draftBranch, effect.baseRef);
-        const draft = { head: effect.draftBranch, base: effect.baseRef, title: effect.title, body: effect.body };
+        const body = bodyWithMetadata(effect.body, effect.metadata);
+        const draft = { head: effect.draftBranch, base: effect.baseRef, title: effect.title, body };
         const number = existing ?? (await forge.openDraftPullRequest(repo, draft));
-        if (existing !== null) await forge.updatePullRequest(repo, number, { title: effect.title, body: effect.body });
+        if (existing !== null) await forge.updatePullRequest(repo, number, { title: effect.title, body });
         return [
           { type: "speculative_check_created", checkId: effect.checkId, pullRequestNumber: number, headSha: sha },
         ];
@@ -184,6 +191,23 @@ export async function performEffect(
       // Recorded in the transaction that decided them (runner.ts), never performed here.
       return [];
   }
+}
+
+/**
+ * The batch's metadata as git notes on the branch's head (batch-notes.ts), before CI can run on the
+ * draft. Notes the forge refuses are logged and left out: CI then falls back to the draft's body.
+ * @throws ForgeError transient / rate_limited (to retry the whole effect: the branch is force-moved again)
+ */
+async function attachBatchNotes(
+  deps: ExecutorDeps,
+  effect: Extract<EngineEffect, { kind: "create_speculative_check" }>,
+  sha: string,
+): Promise<void> {
+  if (effect.metadata === undefined || !deps.forge.addNotes) return;
+  const text = batchMetadataYaml(effect.metadata);
+  await dropUnlessRetryable(deps, effect, () =>
+    deps.forge.addNotes!(deps.repository, { refs: batchNoteRefs(effect.draftBranch), sha, text }),
+  );
 }
 
 async function ignoreGone(fn: () => Promise<unknown>): Promise<void> {

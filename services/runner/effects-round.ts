@@ -13,6 +13,11 @@ import { performStoredEffect } from "./effect-journal.js";
 import type { RunnerInput } from "./inputs.js";
 import type { RepositoryLockSession } from "./lock-session.js";
 import type { RunnerContext } from "./runner-context.js";
+import {
+  isProtectionsReport,
+  performProtectionsReport,
+  type ProtectionsReportEffect,
+} from "./merge-protections/effect.js";
 import { isRuleActionEffect, type RuleActionEffect } from "./rule-actions/effect.js";
 import { performRuleActionRow } from "./rule-actions/perform-round.js";
 
@@ -31,13 +36,18 @@ export async function performEffects(
   repository: string,
 ): Promise<boolean> {
   const client = lock.client;
-  const due = await dueEffects<EngineEffect | RuleActionEffect>(client, repository);
+  const due = await dueEffects<EngineEffect | RuleActionEffect | ProtectionsReportEffect>(client, repository);
   let any = false;
   for (const row of due) {
     await lock.assertHeld();
     try {
       if (isRuleActionEffect(row.effect)) {
         await performRuleActionRow(ctx, client, repository, { ...row, effect: row.effect });
+        any = true;
+        continue;
+      }
+      if (isProtectionsReport(row.effect)) {
+        await performProtectionsReport(ctx, client, repository, { ...row, effect: row.effect });
         any = true;
         continue;
       }

@@ -1,14 +1,20 @@
 /**
  * Entering the queue (docs/merge-queue.md "Runner"): a pull request is queued under the rule named
  * or the first whose queue conditions hold; while they are pending the request waits in
- * queue_requests and is retried when the pull request changes. Also the queue's replies as
- * comments (merge_queue.status_comments). Used by the ingress (forge events, commands) and the
- * runner's API calls.
+ * queue_requests and is retried when the pull request changes. Nothing enters while the
+ * merge_queue product is off; merge protections that do not pass hold it from the start. Also the
+ * queue's replies as comments (merge_queue.status_comments). Used by the ingress (forge events,
+ * commands) and the runner's API calls.
  */
-import { choosePriority, chooseRule, parseDependsOn, partitionsOf, scopesOf } from "../config/index.js";
+import { choosePriority, chooseRule, parseDependsOn, partitionsOf } from "../config/index.js";
+import { scopesFor } from "./ci-scopes.js";
 import { deleteQueueRequest, putQueueRequest } from "../store/index.js";
 import type { IngressEnv } from "./ingress-env.js";
+import { holdOf, protectionsOf } from "./merge-protections/evaluate.js";
 import { replies } from "./replies.js";
+
+/** Why nothing enters while the merge_queue product is off (docs/configuration.md "Products and unused sections"). */
+export const QUEUE_DISABLED = "the merge queue is disabled on this repository";
 
 /**
  * The outcome of {@link enqueue}: queued under `rule`; pending (waiting in queue_requests for the
@@ -38,6 +44,11 @@ export async function enqueue(
   trigger: string,
   replyTo: boolean,
 ): Promise<EnqueueResult> {
+  if (!env.products.merge_queue) {
+    await deleteQueueRequest(env.client, env.repository, number);
+    if (replyTo) reply(env, number, replies.queueDisabled(), true);
+    return { kind: "refused", reason: QUEUE_DISABLED };
+  }
   const pr = await env.forge.getPullRequest(env.repository, number);
   if (pr.state !== "open") {
     await deleteQueueRequest(env.client, env.repository, number);
@@ -58,10 +69,12 @@ export async function enqueue(
   }
   await deleteQueueRequest(env.client, env.repository, number);
   const priority = choosePriority(env.config.config, pr, choice.rule.name, env.now);
-  const { scopes, allScopes } = scopesOf(env.config.config, pr.files);
+  const { scopes, allScopes } = await scopesFor(env, pr);
   const dependsOn = parseDependsOn(pr.body)
     .filter((d) => d.repository === null || d.repository.toLowerCase() === env.repository.toLowerCase())
     .map((d) => d.number);
+  // Merge protections hold it from the start when they do not pass (docs/merge-protections.md "The queue").
+  const protectionsHold = env.products.merge_protections ? holdOf((await protectionsOf(env, pr)).verdict) : null;
   const ok = env.emit({
     type: "pull_request_queued",
     trigger,
@@ -83,6 +96,7 @@ export async function enqueue(
       allScopes,
       partitions: partitionsOf(env.config.config, pr, env.now),
       dependsOn,
+      protectionsHold,
     },
   });
   if (!ok) return { kind: "refused", reason: "the queue refused the pull request" };

@@ -31,6 +31,7 @@ import type { IngressEnv } from "./ingress-env.js";
 export type { IngressEnv } from "./ingress-env.js";
 export { enqueue, type EnqueueResult } from "./enqueue.js";
 import { enqueue, queued, reply } from "./enqueue.js";
+import { autoQueue } from "./merge-protections/auto-merge.js";
 
 /** Queue conditions of a queued pull request, evaluated now. */
 async function reevaluate(env: IngressEnv, pr: PullRequestSnapshot): Promise<void> {
@@ -55,7 +56,10 @@ async function reevaluate(env: IngressEnv, pr: PullRequestSnapshot): Promise<voi
   await onPullChangedUnderFreeze(env, pr.number);
 }
 
-/** Pull requests that may enter now: a pending request, or a matching pull_request_rules `queue` action. */
+/**
+ * Pull requests that may enter now: a pending request, auto-merge (merge_protections_settings,
+ * merge-protections/auto-merge.ts), or a matching pull_request_rules `queue` action.
+ */
 async function admit(env: IngressEnv, number: number): Promise<void> {
   if (queued(env, number)) return;
   const pending = (await listQueueRequests(env.client, env.repository)).find((r) => r.number === number);
@@ -63,10 +67,16 @@ async function admit(env: IngressEnv, number: number): Promise<void> {
     await enqueue(env, number, pending.queueRule, pending.trigger, true);
     return;
   }
-  const rules = env.config.config.pull_request_rules.filter((r) => !r.disabled && r.actions.queue !== undefined);
-  if (rules.length === 0) return;
+  if (!env.products.merge_queue) return;
+  // The `queue` action is workflow automation's: none while that product is off (docs/configuration.md "Products and unused sections").
+  const rules = env.products.workflow_automation
+    ? env.config.config.pull_request_rules.filter((r) => !r.disabled && r.actions.queue !== undefined)
+    : [];
+  const auto = env.products.merge_protections && env.config.config.merge_protections_settings.auto_merge_conditions;
+  if (rules.length === 0 && (auto === null || auto === false)) return;
   const pr = await env.forge.getPullRequest(env.repository, number);
   if (pr.state !== "open") return;
+  if (await autoQueue(env, pr)) return;
   for (const r of rules) {
     if (evaluateFor(r.conditions, pr, {}, env.now).match !== true) continue;
     const options = (r.actions.queue ?? {}) as { name?: string | null };

@@ -6,6 +6,7 @@
  * the runner moves it to `queue_inbox_set_aside`, so the inputs behind it are applied instead of
  * waiting for good.
  */
+import { isPoolBusy } from "../offload/index.js";
 import { isDatabaseUnavailable } from "../outage/index.js";
 import { isRetryable } from "./effect-executor.js";
 import { LockLostError } from "./lock-session.js";
@@ -26,12 +27,13 @@ const TRANSIENT_SQLSTATE_CLASSES = new Set(["08", "40", "53", "55", "57", "58"])
 /**
  * Whether an error would likely not happen again on a retry, whatever input was being applied: a
  * forge error worth retrying, a database that does not answer (outage/database-unavailable.ts), a
- * repository lock this runner lost (lock-session.ts), a lock or serialization conflict. Such
+ * repository lock this runner lost (lock-session.ts), a lock or serialization conflict, worker
+ * threads too busy to take a task (offload's "busy": docs/reliability.md "Tenants"). Such
  * failures blame no input.
  * @param e anything thrown
  */
 export function isTransientFailure(e: unknown): boolean {
-  if (isRetryable(e) || e instanceof LockLostError || isDatabaseUnavailable(e)) return true;
+  if (isRetryable(e) || e instanceof LockLostError || isDatabaseUnavailable(e) || isPoolBusy(e)) return true;
   const code = (e as { code?: unknown } | null)?.code;
   return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) && TRANSIENT_SQLSTATE_CLASSES.has(code.slice(0, 2));
 }
@@ -40,8 +42,8 @@ export function isTransientFailure(e: unknown): boolean {
  * How long a repository whose processing failed `count` times in a row waits before the next try,
  * ms (docs/merge-queue.md "Runner", items 7 and 9): the platform's retry time for a rate limit;
  * 2 s for another forge error worth retrying; 250 ms doubling to 2 s for a database outage, a
- * lost lock or a conflict (so the queue goes on within 2 s of the database's return); otherwise
- * `backoff.first` doubling to `backoff.max`.
+ * lost lock, a conflict or busy worker threads (so the queue goes on within 2 s of the database's
+ * return, or of a thread's); otherwise `backoff.first` doubling to `backoff.max`.
  */
 export function retryDelayMs(e: unknown, count: number, backoff: { first: number; max: number }): number {
   if (isRetryable(e)) return e.kind === "rate_limited" && e.retryAfterMs ? e.retryAfterMs : 2000;

@@ -18,4 +18,10 @@ export type RunnerInput =
   /** The scheduled freezes changed, or one began: look again at every check and at who gave way to a freeze. */
   | { kind: "freezes_changed" }
   /** A time condition changed a pull request rule's verdict: evaluate the rules on that pull request (rule-actions/clock-timer.ts). */
-  | { kind: "evaluate_pull_rules"; number: number };
+  | { kind: "evaluate_pull_rules"; number: number }
+  /** The clock or a dependency changed a pull request's merge protections: evaluate them (merge-protections/). */
+  | { kind: "evaluate_protections"; number: number }
+  /** CI sent new scopes for a pull request (docs/merge-queue.md "Scopes from CI"). */
+  | { kind: "scopes_changed"; number: number }
+  /** A product was enabled or disabled on the repository (docs/configuration.md "Products and unused sections"). */
+  | { kind: "products_changed"; product: string; enabled: boolean };

@@ -8,8 +8,11 @@
  * nothing done (the local forge's merge is atomic and a write that did not commit is undone at
  * start-up). A merge-batch batch is left to the forge's own resumption: on GitHub a pull request
  * merged by the batch's merge commit does not name that commit.
+ * A refusal is reported with its reason (merge_failed): the base moved; a conflict; or the
+ * forge's {@link MergeRefusedError} (head_moved, protection, stale_check), whose message is the
+ * platform's (docs/github.md "Landing a batch").
  */
-import { isForgeError, type ForgePort, type PullRequestSnapshot } from "../forge/index.js";
+import { isForgeError, MergeRefusedError, type ForgePort, type PullRequestSnapshot } from "../forge/index.js";
 import type { EngineEffect } from "../engine/index.js";
 import type { EngineEventInput } from "../engine/index.js";
 
@@ -75,6 +78,8 @@ export async function performMerge(
       method: effect.method,
       pulls: effect.pulls,
       checkSha: effect.checkSha,
+      checkPullRequest: effect.checkPullRequest,
+      inPlace: effect.inPlace,
     });
     return completed(result.newBaseSha);
   } catch (e) {
@@ -88,9 +93,11 @@ export async function performMerge(
     const reason =
       current !== null && current !== effect.expectedBaseSha
         ? "base_moved"
-        : isForgeError(e, "conflict")
-          ? "conflict"
-          : "error";
+        : e instanceof MergeRefusedError
+          ? e.refusal
+          : isForgeError(e, "conflict")
+            ? "conflict"
+            : "error";
     const message = (e as Error).message;
     const pullRequest = conflictingPull(e);
     return [{ type: "merge_failed", batchId: effect.batchId, reason, pullRequest, currentBaseSha: current, message }];

@@ -23,6 +23,7 @@ export async function pauseCorrection(
   const { pause, pending } = await pauseWithPendingInput(client, repository, []);
   if (pending) return null;
   if (pause === null) return state.pause === null ? null : { type: "unpause" };
-  if (state.pause === null || state.pause.reason !== pause.reason) return { type: "pause", reason: pause.reason };
+  if (state.pause === null || state.pause.reason !== pause.reason)
+    return { type: "pause", reason: pause.reason, pausedAt: pause.pausedAt.getTime() };
   return null;
 }

@@ -4,6 +4,7 @@
  * nothing is left, for at most one lock hold; a failure backs the repository off, and an input
  * blamed for every failed round is set aside (input-failures.ts).
  */
+import { isForgeError } from "../forge/index.js";
 import { setAsideInput } from "../store/index.js";
 import { performEffects } from "./effects-round.js";
 import { InputFailureCount, retryDelayMs } from "./input-failures.js";
@@ -20,12 +21,23 @@ export class RepositoryProcessing {
   /** The inbox input a repository's last round failed on, when the failure blames it. */
   private readonly failedInput = new Map<string, string>();
   private readonly inputFailures = new InputFailureCount();
+  /** The repositories this process took the lock of to work them (for the metrics; see {@link worked}). */
+  private readonly workedHere = new Set<string>();
 
   constructor(private readonly ctx: RunnerContext) {}
 
   /** Whether the repository waits out a backoff now. */
   inBackoff(repository: string): boolean {
     return (this.backoffUntil.get(repository) ?? 0) > this.ctx.now();
+  }
+
+  /**
+   * The repositories this process works: it processed them, and they are still its own (a
+   * repository whose ownership moved to another replica is forgotten here).
+   */
+  worked(): string[] {
+    for (const r of this.workedHere) if (!this.ctx.ownership.owns(r)) this.workedHere.delete(r);
+    return [...this.workedHere].sort();
   }
 
   /** Ends a backoff: new input may be what was missing (the repository now exists). */
@@ -52,6 +64,7 @@ export class RepositoryProcessing {
     if (this.inBackoff(repository)) return false;
     const lock = await RepositoryLockSession.open(this.ctx.db, repository, "try");
     if (!lock) return false;
+    this.workedHere.add(repository);
     try {
       // The lock is held for at most lockHoldMs of rounds at a time: an API request waiting for
       // it (a dequeue, an enqueue) gets it between two holds instead of after the backlog.
@@ -97,10 +110,12 @@ export class RepositoryProcessing {
     this.failures.set(repository, count);
     const wait = retryDelayMs(e, count, this.ctx.failureBackoffMs);
     this.backoffUntil.set(repository, this.ctx.now() + wait);
-    // The first failure is logged with its stack; repeats only at 2, 4, 8, ... failures.
-    if (count === 1)
-      log.warn({ repository, err: e, retryInMs: wait }, "processing failed; the inputs stay in the inbox");
-    else if ((count & (count - 1)) === 0) {
+    // The first failure is logged with its stack (a repository the forge does not know with its
+    // message alone: nothing in the code failed); repeats only at 2, 4, 8, ... failures.
+    if (count === 1) {
+      const err = isForgeError(e, "not_found") ? e.message : e;
+      log.warn({ repository, err, retryInMs: wait }, "processing failed; the inputs stay in the inbox");
+    } else if ((count & (count - 1)) === 0) {
       const fields = { repository, failures: count, err: (e as Error).message, retryInMs: wait };
       log.warn(fields, "processing still fails; the inputs stay in the inbox");
     }

@@ -22,6 +22,8 @@ export const replies = {
   queueConditionsFailed: (rule: string, evaluation: EvaluatedCondition) =>
     `This pull request was not queued: the queue conditions of \`${rule}\` are not met.\n\n${renderChecklist(evaluation)}`,
   dequeued: () => "This pull request is no longer queued.",
+  queueDisabled: () =>
+    "The merge queue is disabled on this repository: this pull request cannot be queued. An administrator can enable it again (`yardmaster product enable`).",
   notInQueue: () => "This pull request is not in the merge queue.",
   refreshed: () => "The conditions of this pull request were evaluated again.",
   notAllowed: (command: string, evaluation: EvaluatedCondition) =>

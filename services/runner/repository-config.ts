@@ -4,12 +4,16 @@
  * (services/config) and kept in PostgreSQL (`repository_configurations`), with an
  * in-process cache keyed by the file's SHA. A repository without a file gets the default
  * configuration: one queue rule named "default" with every default filled (docs/merge-queue.md).
- * A large file is loaded off the event loop, within the limits of docs/configuration.md "Limits";
- * a file stopped by the time or memory limit is not cached (it may load when the machine is less busy).
+ * A large file is loaded off the event loop, within the limits of docs/configuration.md "Limits",
+ * in the runner's own worker threads (docs/reliability.md "Tenants": API requests never delay it),
+ * or in the API's when an API request asks; a file stopped by the time or memory limit is not
+ * cached (it may load when the machine is less busy). The file its `extends` names is read with
+ * the service's access; a repository that does not exist reads as one without a file, so the
+ * errors never say which repositories exist (docs/configuration.md "extends").
  */
 import { createHash } from "node:crypto";
-import type { ForgePort } from "../forge/index.js";
-import { loadConfigurationBounded } from "../offload/index.js";
+import { isForgeError, type ForgePort } from "../forge/index.js";
+import { loadConfigurationBounded, type WorkOrigin } from "../offload/index.js";
 import { loadConfiguration, type ConfigError, type Configuration } from "../config/index.js";
 import { getStoredConfig, putStoredConfig, type Pool } from "../store/index.js";
 import type { ConfigurationInput } from "../engine/index.js";
@@ -30,17 +34,30 @@ export interface RepositoryConfig {
   textSha: string;
   /** Errors of the stored file when it is invalid (the last valid configuration is not kept: the default is used). */
   errors: ConfigError[] | null;
+  /** The repository ("owner/name") whose configuration the file's `extends` read, or null. */
+  extended: string | null;
 }
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 const cache = new Map<string, RepositoryConfig>();
 
+/** The text of `owner/other`'s configuration file, null when it has none or does not exist. */
+async function extendedText(forge: ForgePort, repository: string): Promise<string | null> {
+  try {
+    return (await forge.readConfigFile(repository))?.text ?? null;
+  } catch (e) {
+    if (isForgeError(e, "not_found")) return null;
+    throw e;
+  }
+}
+
 async function load(
   forge: ForgePort,
   repository: string,
   path: string | null,
   text: string | null,
+  origin: WorkOrigin,
 ): Promise<RepositoryConfig> {
   const used = text ?? DEFAULT_CONFIGURATION_TEXT;
   const textSha = sha256(used);
@@ -48,16 +65,18 @@ async function load(
   const cached = cache.get(key);
   if (cached) return cached;
   const [owner, name] = repository.split("/");
-  const result = await loadConfigurationBounded(used, {
+  let extended: string | null = null;
+  const options = {
     repositoryName: name,
-    loadExtended: async (other) => (await forge.readConfigFile(`${owner}/${other}`))?.text ?? null,
-  });
+    loadExtended: (other: string) => extendedText(forge, (extended = `${owner}/${other}`)),
+  };
+  const result = await loadConfigurationBounded(used, options, origin);
   let out: RepositoryConfig;
-  if (result.ok) out = { config: result.config, path, textSha, errors: null };
+  if (result.ok) out = { config: result.config, path, textSha, errors: null, extended };
   else {
     const fallback = await loadConfiguration(DEFAULT_CONFIGURATION_TEXT);
     if (!fallback.ok) throw new Error("the default configuration does not load");
-    out = { config: fallback.config, path, textSha, errors: result.errors };
+    out = { config: fallback.config, path, textSha, errors: result.errors, extended };
   }
   if (!result.ok && result.transient) return out;
   cache.set(key, out);
@@ -66,17 +85,20 @@ async function load(
 }
 
 /**
- * The repository's configuration. `refresh` reads the file from the forge again (after a push to
- * the default branch); otherwise the text stored in PostgreSQL is used when there is one.
+ * The repository's configuration, loaded in the runner's lane. `refresh` reads the file from the
+ * forge again (after a push to the default branch); otherwise the text stored in PostgreSQL is
+ * used when there is one.
+ * @throws PoolBusyError when the runner's worker threads are busy (transient: retry shortly)
  */
 export async function repositoryConfig(
   deps: { forge: ForgePort; db: Pool },
   repository: string,
   refresh = false,
 ): Promise<RepositoryConfig> {
+  const origin: WorkOrigin = { lane: "runner", repository };
   if (!refresh) {
     const stored = await getStoredConfig(deps.db, repository);
-    if (stored) return load(deps.forge, repository, stored.path, stored.text);
+    if (stored) return load(deps.forge, repository, stored.path, stored.text, origin);
   }
   const file = await deps.forge.readConfigFile(repository);
   await putStoredConfig(deps.db, repository, {
@@ -84,20 +106,23 @@ export async function repositoryConfig(
     text: file?.text ?? null,
     textSha: file ? sha256(file.text) : null,
   });
-  return load(deps.forge, repository, file?.path ?? null, file?.text ?? null);
+  return load(deps.forge, repository, file?.path ?? null, file?.text ?? null, origin);
 }
 
 /**
  * The configuration the queue runs with, from the text stored in PostgreSQL (the default when the
  * repository has no file or was not read yet), without reading the forge: for the QueueService's
- * reads. Loaded once per text (the same cache as the runner's).
+ * reads. Loaded once per text (the same cache as the runner's), as the task of API `caller` (auth's
+ * `callerKey`: its share of the API's worker threads).
+ * @throws PoolBusyError when the caller is over its share of the API's worker threads
  */
 export async function storedRepositoryConfig(
   deps: { forge: ForgePort; db: Pool },
   repository: string,
+  caller: string,
 ): Promise<RepositoryConfig> {
   const stored = await getStoredConfig(deps.db, repository);
-  return load(deps.forge, repository, stored?.path ?? null, stored?.text ?? null);
+  return load(deps.forge, repository, stored?.path ?? null, stored?.text ?? null, { lane: "api", caller });
 }
 
 /** The sections the engine keeps (engine/config.ts). */

@@ -16,6 +16,7 @@ import {
   type EventRow,
 } from "../store/index.js";
 import type { RunnerContext } from "./runner-context.js";
+import type { ProtectionsReportEffect } from "./merge-protections/effect.js";
 import type { RuleActionEffect } from "./rule-actions/effect.js";
 
 /** What a round decided: the state after it, the effects and log events, and its time (epoch ms UTC). */
@@ -23,8 +24,8 @@ export interface RoundWrites {
   state: EngineState;
   effects: readonly EngineEffect[];
   logs: readonly LogEffect[];
-  /** Actions of pull request rules, stored after the engine's effects (rule-actions/). */
-  ruleEffects?: readonly RuleActionEffect[];
+  /** Actions of pull request rules and merge protections reports, stored after the engine's effects. */
+  ruleEffects?: readonly (RuleActionEffect | ProtectionsReportEffect)[];
   at: number;
 }
 

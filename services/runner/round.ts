@@ -17,8 +17,9 @@ import {
   type EngineState,
   type LogEffect,
 } from "../engine/index.js";
-import { deleteInbox, listFreezes, loadQueueState, takeInbox } from "../store/index.js";
+import { deleteInbox, listFreezes, loadQueueState, productStates, takeInbox } from "../store/index.js";
 import { checkResults } from "./check-evaluation.js";
+import { onScopesSent } from "./ci-scopes.js";
 import { onFreezesChanged } from "./freeze-input.js";
 import { enqueue, translateForgeEvent, type EnqueueResult, type IngressEnv } from "./ingress.js";
 import { isTransientFailure } from "./input-failures.js";
@@ -27,7 +28,11 @@ import { pauseCorrection } from "./pause-agreement.js";
 import { ProtectionCache } from "./protection-cache.js";
 import { engineConfigurationInput, repositoryConfig, type RepositoryConfig } from "./repository-config.js";
 import { roundFigures, type CommittedRound } from "./round-figures.js";
+import { outcomeLines } from "./round-log.js";
 import { persistRound } from "./round-persist.js";
+import type { ProtectionsReportEffect } from "./merge-protections/effect.js";
+import { runProtections, runProtectionsOn, runProtectionsOnAll } from "./merge-protections/trigger.js";
+import { onProductSwitched } from "./product-switches.js";
 import type { RuleActionEffect } from "./rule-actions/effect.js";
 import { runPullRules, runPullRulesOnTime } from "./rule-actions/trigger.js";
 import type { RunnerContext, RunnerRequest } from "./runner-context.js";
@@ -84,7 +89,7 @@ export async function applyRound(
     const at = ctx.now();
     const effects: EngineEffect[] = [];
     const logs: LogEffect[] = [];
-    const ruleEffects: RuleActionEffect[] = [];
+    const ruleEffects: (RuleActionEffect | ProtectionsReportEffect)[] = [];
     let current: EngineState = state;
     const evaluateAfter: string[] = [];
     const freezes = (await listFreezes(client, repository)).map(compileFreeze);
@@ -99,6 +104,7 @@ export async function applyRound(
       logger: ctx.log,
       traffic,
       testResults: ctx.testResults,
+      products: await productStates(client, repository),
       state: () => current,
       emit: (event) => {
         try {
@@ -149,11 +155,17 @@ export async function applyRound(
       const input = row.input;
       if (input.kind === "engine") env.emit(input.event);
       else if (input.kind === "evaluate_check") await checkResults(env, input.checkId);
-      else if (input.kind === "freezes_changed") await onFreezesChanged(env);
-      else if (input.kind === "evaluate_pull_rules") await runPullRulesOnTime(env, input.number);
+      else if (input.kind === "freezes_changed") {
+        await onFreezesChanged(env);
+        await runProtectionsOnAll(env);
+      } else if (input.kind === "evaluate_pull_rules") await runPullRulesOnTime(env, input.number);
+      else if (input.kind === "evaluate_protections") await runProtectionsOn(env, input.number);
+      else if (input.kind === "products_changed") await onProductSwitched(env, input.product, input.enabled);
+      else if (input.kind === "scopes_changed") await onScopesSent(env, input.number);
       else {
         await translateForgeEvent(env, input.event);
         await runPullRules(env, input.event);
+        await runProtections(env, input.event);
       }
       await evaluatePending();
     }
@@ -175,8 +187,12 @@ export async function applyRound(
   }
 }
 
-/** Tells the metrics what a committed round did; a failure there is logged, never the round's. */
+/**
+ * Tells the log (one `info` line per merge, dequeue and failed batch: round-log.ts) and the
+ * metrics what a committed round did; a failure there is logged, never the round's.
+ */
 function observe(ctx: RunnerContext, round: CommittedRound): void {
+  for (const line of outcomeLines(round.repository, round.logs)) ctx.log.info(line.fields, line.msg);
   if (!ctx.observeRound) return;
   try {
     ctx.observeRound(roundFigures(round));

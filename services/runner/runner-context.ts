@@ -9,6 +9,7 @@ import type { Pool } from "../store/index.js";
 import type { EngineEventInput } from "../engine/index.js";
 import type { QueueFigures } from "../metrics/index.js";
 import { SET_ASIDE_AFTER } from "./input-failures.js";
+import { SOLE_REPLICA, type RepositoryOwnership } from "./replicas/ownership.js";
 import { TrafficTuning, type TrafficReader } from "./traffic-tuning.js";
 import type { TestResultsReader } from "./test-facts.js";
 
@@ -54,6 +55,11 @@ export interface RunnerDeps {
    * results"); without it the queue is blind to tests: a failed check fails.
    */
   testResults?: TestResultsReader;
+  /**
+   * Which repositories this process works, among several replicas (replicas/membership.ts;
+   * docs/deployment.md "Several replicas"); default: every one.
+   */
+  ownership?: RepositoryOwnership;
 }
 
 /** A synchronous request from the API, applied under the repository's lock. */
@@ -77,6 +83,7 @@ export interface RunnerContext {
   tuning: TrafficTuning | null;
   observeRound?: (figures: QueueFigures) => void;
   testResults: TestResultsReader | null;
+  ownership: RepositoryOwnership;
 }
 
 /** Longest time a sweep holds a repository's lock before letting a waiting request in, ms. */
@@ -99,5 +106,6 @@ export function runnerContext(deps: RunnerDeps): RunnerContext {
     tuning: deps.readTraffic ? new TrafficTuning(deps.readTraffic, now, log) : null,
     observeRound: deps.observeRound,
     testResults: deps.testResults ?? null,
+    ownership: deps.ownership ?? SOLE_REPLICA,
   };
 }

@@ -53,6 +53,8 @@ export interface QueueRunner {
   start(): void;
   /** Stops the sweep; resolves once the repositories being processed finished their current round. */
   stop(): Promise<void>;
+  /** The repositories this process works (processed, and still its own among the replicas), sorted. */
+  workedRepositories(): string[];
 }
 
 /** Builds a runner (not started). */
@@ -104,5 +106,6 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
     drain: () => scheduling.drain(),
     start: () => scheduling.start(),
     stop: () => scheduling.stop(),
+    workedRepositories: () => processing.worked(),
   };
 }

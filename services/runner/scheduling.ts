@@ -5,6 +5,10 @@
  * differ. One processing per repository at a time in this process; a kick during one runs it again
  * after. `stop()` lets the repository being processed finish its current round and starts nothing
  * more.
+ *
+ * With several replicas (docs/deployment.md "Several replicas") this process works only the
+ * repositories the ownership gives it: the sweep passes the others by, and new input for one of
+ * them is handed to the replica that works it (a notification) instead of being processed here.
  */
 import { SCHEDULE_TIMER_PREFIX, TEST_RESULTS_TIMER_PREFIX } from "../engine/index.js";
 import { FailureStreak } from "../outage/index.js";
@@ -19,6 +23,7 @@ import { FREEZE_START_TIMER_PREFIX } from "./freeze-input.js";
 import { InboxKeyPruner } from "./inbox-keys.js";
 import type { RunnerInput } from "./inputs.js";
 import type { RepositoryProcessing } from "./processing.js";
+import { protectionsTimerNumber } from "./merge-protections/report.js";
 import { pullRulesTimerNumber } from "./rule-actions/clock-timer.js";
 import type { RunnerContext } from "./runner-context.js";
 
@@ -38,10 +43,29 @@ export class RunnerScheduling {
     private readonly processing: RepositoryProcessing,
   ) {
     this.inboxKeys = new InboxKeyPruner(ctx.db, ctx.log);
+    ctx.ownership.onWork((repository) => {
+      if (this.stopped) return;
+      if (repository === null) void this.sweep();
+      else void this.work(repository);
+    });
   }
 
-  /** Processes `repository` now, or again after the processing under way; resolves when that one ends. */
+  /**
+   * New input for `repository`: processes it now (or again after the processing under way) when
+   * this process works it, else hands it to the replica that does. Resolves when this process's
+   * processing ends.
+   */
   kick(repository: string): Promise<void> {
+    if (this.ending) return Promise.resolve();
+    if (!this.ctx.ownership.owns(repository)) {
+      this.ctx.ownership.handOver(repository);
+      return Promise.resolve();
+    }
+    return this.work(repository);
+  }
+
+  /** Processes `repository` here now, or again after the processing under way. */
+  private work(repository: string): Promise<void> {
     if (this.ending) return Promise.resolve();
     const running = this.active.get(repository);
     if (running) {
@@ -55,7 +79,8 @@ export class RunnerScheduling {
       .finally(() => {
         this.active.delete(repository);
         // After stop() nothing starts again: the pool is about to close.
-        if (this.again.delete(repository) && !this.ending) void this.kick(repository);
+        if (this.again.delete(repository) && !this.ending && this.ctx.ownership.owns(repository))
+          void this.work(repository);
       });
     this.active.set(repository, p);
     return p;
@@ -66,14 +91,18 @@ export class RunnerScheduling {
     const fired = await withTransaction(this.ctx.db, async (client) => {
       const due = await claimDueTimers(client, new Date(this.ctx.now()));
       for (const t of due) {
-        // A freeze's start and a pull request's rules are the runner's own timers (freeze-input.ts,
-        // rule-actions/clock-timer.ts); the others are the engine's.
+        // A freeze's start, a pull request's rules and its merge protections are the runner's own
+        // timers (freeze-input.ts, rule-actions/clock-timer.ts, merge-protections/report.ts); the
+        // others are the engine's.
         const pullRules = pullRulesTimerNumber(t.key);
+        const protections = protectionsTimerNumber(t.key);
         const inputs: RunnerInput[] = t.key.startsWith(FREEZE_START_TIMER_PREFIX)
           ? [{ kind: "freezes_changed" }]
           : pullRules !== null
             ? [{ kind: "evaluate_pull_rules", number: pullRules }]
-            : [{ kind: "engine", event: { type: "timer_fired", key: t.key } }];
+            : protections !== null
+              ? [{ kind: "evaluate_protections", number: protections }]
+              : [{ kind: "engine", event: { type: "timer_fired", key: t.key } }];
         // A check waiting for a schedule is evaluated again when it opens, one waiting for its
         // test results when it looks again (docs/merge-queue.md "Verdicts from test results").
         for (const prefix of [SCHEDULE_TIMER_PREFIX, TEST_RESULTS_TIMER_PREFIX])
@@ -89,9 +118,11 @@ export class RunnerScheduling {
   async drain(): Promise<void> {
     for (let i = 0; i < 100; i++) {
       await this.fireTimers();
-      const pending = (await repositoriesWithWork(this.ctx.db)).filter((r) => !this.processing.inBackoff(r));
+      const pending = (await repositoriesWithWork(this.ctx.db)).filter(
+        (r) => !this.processing.inBackoff(r) && this.ctx.ownership.owns(r),
+      );
       if (pending.length === 0 && this.active.size === 0) return;
-      await Promise.all([...pending.map((r) => this.kick(r)), ...this.active.values()]);
+      await Promise.all([...pending.map((r) => this.work(r)), ...this.active.values()]);
     }
   }
 
@@ -119,7 +150,7 @@ export class RunnerScheduling {
         ...(await repositoriesWithWork(this.ctx.db)),
         ...(await repositoriesPausedDifferently(this.ctx.db)),
       ];
-      for (const r of new Set(work)) void this.kick(r);
+      for (const r of new Set(work)) if (this.ctx.ownership.owns(r)) void this.work(r);
       const ended = this.sweepFailures.succeed();
       if (ended > 0) this.ctx.log.info({ failures: ended }, "queue runner sweep works again");
     } catch (e) {

@@ -7,7 +7,8 @@
  * - SimulatePullRequest evaluates every pull request rule and queue rule against the pull
  *   request's current attributes from the forge: which rules match, which actions would run,
  *   which queue it would enter with which priority, each rule's conditions as a checklist, and
- *   the scheduled freezes that hold or will hold its merge (freeze-notes.ts).
+ *   the scheduled freezes that hold or will hold its merge (freeze-notes.ts), its scopes and its
+ *   merge protections' verdict (protection-notes.ts).
  * A text that does not validate is INVALID_ARGUMENT (422) listing its errors (the first 100, then
  * one counting the rest), each as a field violation of `service_yml` (or `mergify_yml`, the name
  * Mergify's CLI sends: configuration-text.ts) naming the configuration
@@ -26,9 +27,10 @@ import { DomainError, InvalidArgumentError } from "../contracts/index.js";
 import { isForgeError, type PullRequestSnapshot } from "../forge/index.js";
 import { simulatePullRequestBounded, WorkLimitError } from "../offload/index.js";
 import { listFreezes, productStates } from "../store/index.js";
-import { validate, type SimulatorDeps } from "./caller-configuration.js";
+import { callerOf, validate, type SimulatorDeps } from "./caller-configuration.js";
 import { configurationText, type ConfigurationText } from "./configuration-text.js";
 import { freezeNotes } from "./freeze-notes.js";
+import { protectionNotes, scopeNotes } from "./protection-notes.js";
 import { simulateTraffic } from "./traffic-simulation.js";
 import {
   attributesOf,
@@ -64,15 +66,16 @@ async function simulateBounded(
   context: EvaluationContext,
   field: ConfigurationText["field"],
   pull: PullRequestSnapshot,
+  caller: string,
 ): Promise<SimulationSummary> {
   try {
-    return await simulatePullRequestBounded(config, context, pull);
+    return await simulatePullRequestBounded(config, context, pull, caller);
   } catch (e) {
     if (!(e instanceof WorkLimitError)) throw e;
     throw new InvalidArgumentError([
       {
         field,
-        description: `evaluating the rules ${e.message}: a regular expression of a condition may backtrack without end, e.g. (a+)+`,
+        description: `evaluating the rules ${e.message}: a regular expression of a condition may backtrack without end, e.g. (a+)+, or a template of an action take too long`,
       },
     ]);
   }
@@ -117,8 +120,18 @@ export function createSimulatorService(deps: SimulatorDeps): ServiceImpl<typeof 
         throw isForgeError(e, "not_found") ? notFound() : e;
       }
       const at = new Date(now());
-      const summary = await simulateBounded(config, { attributes: attributesOf(pr), now: at }, text.field, pr);
-      const notes = freezeNotes(await listFreezes(deps.db, repo), pr, at);
+      const summary = await simulateBounded(
+        config,
+        { attributes: attributesOf(pr), now: at },
+        text.field,
+        pr,
+        callerOf(ctx),
+      );
+      const freezes = await listFreezes(deps.db, repo);
+      const notes =
+        freezeNotes(freezes, pr, at) +
+        (await scopeNotes(deps.db, repo, config, pr)) +
+        (await protectionNotes(deps, repo, config, pr, freezes, at, callerOf(ctx)));
       return { title: summary.title, summary: summary.summary + notes, deprecations: deprecations.map(deprecation) };
     },
     simulateTraffic: (req, ctx) => simulateTraffic(deps, req, ctx),

@@ -19,7 +19,7 @@ import type { Configuration } from "../config/index.js";
 import { DomainError, InvalidArgumentError } from "../contracts/index.js";
 import { nearestRank, type ConfigurationInput, type QueueOutcome, type TrafficInput } from "../engine/index.js";
 import { simulateTrafficBounded, WorkLimitError } from "../offload/index.js";
-import { runningConfiguration, validate, type SimulatorDeps } from "./caller-configuration.js";
+import { callerOf, runningConfiguration, validate, type SimulatorDeps } from "./caller-configuration.js";
 import { configurationForWindow } from "./window-tuning.js";
 
 /** Fewest pull requests entering the queue, and concluded CI runs, a window must hold (docs/what-if.md "Too little traffic"). */
@@ -64,9 +64,14 @@ const engineInput = (c: Configuration): ConfigurationInput => ({
   partition_rules: c.partition_rules,
 });
 
-async function replay(input: TrafficInput, config: Configuration, t: RecordedTraffic): Promise<QueueOutcome> {
+async function replay(
+  input: TrafficInput,
+  config: Configuration,
+  t: RecordedTraffic,
+  caller: string,
+): Promise<QueueOutcome> {
   try {
-    return await simulateTrafficBounded(input, configurationForWindow(engineInput(config), t));
+    return await simulateTrafficBounded(input, configurationForWindow(engineInput(config), t), caller);
   } catch (e) {
     if (!(e instanceof WorkLimitError)) throw e;
     throw new DomainError("resource_exhausted", `the what-if ${e.message}: narrow the window (since, until)`);
@@ -115,8 +120,9 @@ function trafficSummary(t: RecordedTraffic) {
  * The SimulateTraffic handler (see the module comment).
  * @throws InvalidArgumentError (422) naming `until` or `since` for a bad window, `service_yml` for
  *   a text that does not load; DomainError failed_precondition (422) naming the figure short of
- *   its minimum; resource_exhausted (429) past the time limit; unavailable (503) when this
- *   process reads no activity log or ClickHouse does not answer
+ *   its minimum; resource_exhausted (429) past the time limit or over the caller's share of the
+ *   what-if threads; unavailable (503) when this process reads no activity log or ClickHouse does
+ *   not answer
  */
 export async function simulateTraffic(
   deps: SimulatorDeps,
@@ -137,7 +143,8 @@ export async function simulateTraffic(
   const window = { repository, fromMs, toMs, branch: req.branch === "" ? null : req.branch };
   const traffic = await readRecordedTraffic(deps.clickhouse, window, { readTimeoutMs: READ_TIMEOUT_MS });
   requireEnough(traffic);
-  const current = await runningConfiguration(deps, req.owner, req.repository);
+  const caller = callerOf(ctx);
+  const current = await runningConfiguration(deps, req.owner, req.repository, caller);
   const input: TrafficInput = {
     arrivals: traffic.arrivals,
     outsidePushes: traffic.outsidePushes,
@@ -147,7 +154,10 @@ export async function simulateTraffic(
     flakeRate: traffic.flakeRate,
     seed: TRAFFIC_SEED,
   };
-  const [now, next] = await Promise.all([replay(input, current, traffic), replay(input, candidate, traffic)]);
+  const [now, next] = await Promise.all([
+    replay(input, current, traffic, caller),
+    replay(input, candidate, traffic, caller),
+  ]);
   return {
     traffic: trafficSummary(traffic),
     observed: outcome(traffic.observed),

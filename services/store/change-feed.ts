@@ -2,7 +2,8 @@
  * The change signal of the live streams (docs/api.md "Streams"): one PostgreSQL session per
  * process LISTENs on {@link QUEUE_CHANNEL} (a trigger notifies every committed write of a queue
  * state, migration 0012) and {@link LOG_CHANNEL} (the relay notifies after each batch it stored in
- * the activity log, outbox-relay.ts). Notifications reach every process listening, so a change
+ * the activity log, outbox-relay.ts); the queue runner's replicas listen on the same session to
+ * their work and membership channels (replicas.ts). Notifications reach every process listening, so a change
  * committed by another process is seen too (https://www.postgresql.org/docs/15/sql-notify.html).
  *
  * A lost session (a database restart) is reconnected with exponential backoff (250 ms doubling to
@@ -10,6 +11,7 @@
  * while not listening"), so nothing committed meanwhile is missed.
  */
 import pg from "pg";
+import { REPLICAS_CHANNEL, WORK_CHANNEL } from "./replicas.js";
 
 /** Channel of queue state changes; payload: the repository ("owner/name" as stored). */
 export const QUEUE_CHANNEL = "yardmaster_queue";
@@ -26,6 +28,9 @@ export interface ChangeFeed {
   /** Ends the session; no listener is called afterwards. */
   close(): Promise<void>;
 }
+
+/** Every channel the feed listens on: the live streams' and the queue runner's replicas' (store/replicas.ts). */
+const CHANNELS = [QUEUE_CHANNEL, LOG_CHANNEL, WORK_CHANNEL, REPLICAS_CHANNEL];
 
 const MIN_RETRY_MS = 250;
 const MAX_RETRY_MS = 5000;
@@ -54,7 +59,7 @@ export async function startChangeFeed(url: string, onError: (e: Error) => void =
     c.on("notification", (n) => emit(n.channel, n.payload ?? null));
     try {
       await c.connect();
-      await c.query(`LISTEN ${QUEUE_CHANNEL}; LISTEN ${LOG_CHANNEL}`);
+      await c.query(CHANNELS.map((channel) => `LISTEN ${channel}`).join("; "));
     } catch (e) {
       lost(c, e as Error);
       return;

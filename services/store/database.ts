@@ -48,6 +48,12 @@ export interface Database {
    * connections, never for `pool`'s, which the queue runner, the relay and the forge use.
    */
   api: pg.Pool;
+  /**
+   * One connection for the queue runner's replica heartbeats (docs/deployment.md "Several
+   * replicas"), kept open: they never wait for the runner's work, and the open session is how the
+   * other replicas know this process lives.
+   */
+  heartbeats: pg.Pool;
   /** The connection string in use (password included: never log it). */
   url: string;
   /** Closes the pool and stops the embedded server if one was started. */
@@ -116,10 +122,12 @@ export function guardConnectionErrors(pool: pg.Pool, onError: (e: Error) => void
 }
 
 /**
- * Opens the database: the pool of the service's own work (10 connections) and the API's (5).
+ * Opens the database: the pool of the service's own work (10 connections), the API's (5) and the
+ * replica heartbeats' (1; no connection is made until it is used).
  * @param opts.url DATABASE_URL, or undefined for the embedded server under `<dataDir>/postgres`
  * @param opts.onLog receives the embedded server's log lines and connection errors (debug detail)
  * @param opts.log receives the embedded server's deaths and restarts (postgres-supervisor.ts)
+ * @param opts.applicationName names every session of the two pools (docs/deployment.md "Several replicas")
  */
 export async function openDatabase(opts: {
   url?: string;
@@ -128,6 +136,11 @@ export async function openDatabase(opts: {
   log?: SupervisorLog;
   maxConnections?: number;
   apiConnections?: number;
+  /**
+   * The `application_name` of every session of both pools: a replica's own
+   * (store/replicas.ts `replicaApplicationName`), so that the others can find and end its sessions.
+   */
+  applicationName?: string;
 }): Promise<Database> {
   let embedded: SupervisedPostgres | undefined;
   let url = opts.url;
@@ -136,16 +149,25 @@ export async function openDatabase(opts: {
     embedded = await superviseEmbeddedPostgres(path.join(opts.dataDir, "postgres"), log, opts.onLog);
     url = embedded.url;
   }
-  const poolOptions = { connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, Client: PostgresClient };
+  const poolOptions = {
+    connectionString: url,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    Client: PostgresClient,
+    ...(opts.applicationName ? { application_name: opts.applicationName } : {}),
+  };
   const pool = new pg.Pool({ ...poolOptions, max: opts.maxConnections ?? 10 });
   guardConnectionErrors(pool, (e) => opts.onLog?.(`connection error: ${e.message}`));
   const api = new pg.Pool({ ...poolOptions, query_timeout: API_QUERY_TIMEOUT_MS, max: opts.apiConnections ?? 5 });
   guardConnectionErrors(api, (e) => opts.onLog?.(`API connection error: ${e.message}`));
+  const heartbeats = new pg.Pool({ ...poolOptions, query_timeout: API_QUERY_TIMEOUT_MS, max: 1, idleTimeoutMillis: 0 });
+  guardConnectionErrors(heartbeats, (e) => opts.onLog?.(`heartbeat connection error: ${e.message}`));
   return {
     pool,
     api,
+    heartbeats,
     url,
     async close() {
+      await heartbeats.end();
       await api.end();
       await pool.end();
       await embedded?.stop();

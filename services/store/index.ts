@@ -19,6 +19,21 @@ export {
   type ChangeListener,
 } from "./change-feed.js";
 export { FreshRead } from "./fresh-read.js";
+export {
+  announceReplica,
+  endReplicaSessions,
+  expireReplicas,
+  heartbeatReplica,
+  leaveReplicas,
+  listReplicas,
+  notifyWork,
+  replicaApplicationName,
+  REPLICAS_CHANNEL,
+  sessionApplicationName,
+  WORK_CHANNEL,
+  type ExpiredReplica,
+  type ReplicaRow,
+} from "./replicas.js";
 export { migrate } from "./migrate.js";
 export {
   appendToOutbox,
@@ -35,16 +50,42 @@ export {
   createFreeze,
   deleteFreeze,
   listFreezes,
+  listFreezesNotEnded,
   updateFreeze,
   type FreezeAttributes,
   type FreezeRow,
 } from "./scheduled-freezes.js";
 export { findToken, insertToken, listTokens, revokeToken, type TokenRow } from "./tokens.js";
+export {
+  deleteWebhook,
+  insertWebhook,
+  listWebhooks,
+  MAX_WEBHOOKS_PER_REPOSITORY,
+  type WebhookRow,
+} from "./webhooks.js";
+export {
+  claimDeliveries,
+  listDeliveries,
+  pruneDeliveries,
+  recordAttempt,
+  redeliver,
+  releaseDeliveries,
+  type AttemptRow,
+  type ClaimedDelivery,
+  type DeliveryEvent,
+  type DeliveryRow,
+} from "./webhook-deliveries.js";
+export {
+  queueOverviews,
+  repositoriesWithQueueState,
+  type BranchOverview,
+  type QueueOverview,
+} from "./repository-overview.js";
 export { deliverEvents, type DeliveryResult } from "./deliveries.js";
 export * from "./queue/index.js";
 export * as localForgeStore from "./local-forge/index.js";
 export * as ciInsightsStore from "./ci-insights/index.js";
-export { PRODUCT_DEFAULTS, productStates, setProductEnabled, type ProductName } from "./products.js";
+export { isProductEnabled, PRODUCT_DEFAULTS, productStates, setProductEnabled, type ProductName } from "./products.js";
 export {
   claimGithubDelivery,
   completeGithubDelivery,

@@ -11,6 +11,9 @@
  * processes (pg_try_advisory_lock), so batches keep their order. The PostgreSQL connection held
  * through a cycle listens to its own `error` event: one that dies (a restart) fails the cycle,
  * which is retried, instead of ending the process.
+ * Webhooks (docs/notifications.md "Where events come from"): the transaction that deletes an
+ * acknowledged batch also creates the webhook deliveries of its events (webhooks.ts), so each
+ * event is fanned out exactly once, and only once the activity log holds it.
  */
 import type pg from "pg";
 import type { Logger } from "pino";
@@ -23,6 +26,7 @@ import {
   type StoredEventRow,
 } from "./outbox.js";
 import { LOG_CHANNEL } from "./change-feed.js";
+import { fanOutRelayBatch } from "./webhooks.js";
 
 /** Where relayed events go (activity-log/event-store.ts for ClickHouse). */
 export interface EventSink {
@@ -61,6 +65,8 @@ export function startOutboxRelay(deps: {
   sink: EventSink;
   logger: Logger;
   intervalMs?: number;
+  /** Called after a batch created webhook deliveries (the delivery loop can start at once). */
+  onDeliveries?: () => void;
 }): OutboxRelay {
   const interval = deps.intervalMs ?? 1000;
   let stopped = false;
@@ -97,7 +103,17 @@ export function startOutboxRelay(deps: {
             // A session that died let go of the relay lock: another relay may be sending this batch.
             if (lost) throw lost;
             await deps.sink.insertEvents(rows, { mayExist });
-            await deleteRelayBatch(client, batch);
+            await client.query("BEGIN");
+            let deliveries: number;
+            try {
+              deliveries = await fanOutRelayBatch(client, batch);
+              await deleteRelayBatch(client, batch);
+              await client.query("COMMIT");
+            } catch (e) {
+              await client.query("ROLLBACK").catch(() => {});
+              throw e;
+            }
+            if (deliveries > 0) deps.onDeliveries?.();
             // Live streams learn of the stored events (change-feed.ts), in every process.
             await client.query("SELECT pg_notify($1::text, $2::text)", [LOG_CHANNEL, notifyPayload(rows)]);
           }

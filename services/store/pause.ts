@@ -39,14 +39,14 @@ export async function getPause(db: pg.Pool | pg.ClientBase, repository: string):
 /**
  * Pauses the queue, or changes the reason of the current pause (paused_at is kept).
  * @param event builds the log event: "create" for a new pause, "update" for a changed reason
- * @param also more writes of the same transaction (the queue runner's inbox row)
+ * @param also more writes of the same transaction (the queue runner's inbox row), given the pause as stored
  * @returns the pause and whether it was created
  */
 export async function setPause(
   db: pg.Pool,
   input: { repository: string; reason: string; pausedBy: unknown },
   event: (kind: "create" | "update") => EventRow,
-  also: (client: pg.ClientBase, created: boolean) => Promise<void> = async () => {},
+  also: (client: pg.ClientBase, created: boolean, pause: PauseRow) => Promise<void> = async () => {},
 ): Promise<{ pause: PauseRow; created: boolean }> {
   return withTransaction(db, async (client) => {
     const res = await client.query(
@@ -58,8 +58,9 @@ export async function setPause(
     );
     const created: boolean = res.rows[0].created;
     await appendToOutbox(client, [event(created ? "create" : "update")]);
-    await also(client, created);
-    return { pause: toRow(res.rows[0]), created };
+    const pause = toRow(res.rows[0]);
+    await also(client, created, pause);
+    return { pause, created };
   });
 }
 

@@ -37,7 +37,20 @@ export async function productStates(
 }
 
 /**
- * Sets a product's state; writes `event` when it changed.
+ * Whether `product` is enabled on `repository` (its default without a row): the hook every
+ * product's code asks before acting (docs/configuration.md "Products and unused sections").
+ */
+export async function isProductEnabled(
+  db: pg.Pool | pg.ClientBase,
+  repository: string,
+  product: ProductName,
+): Promise<boolean> {
+  return (await productStates(db, repository))[product];
+}
+
+/**
+ * Sets a product's state; writes `event` when it changed, and `also`'s writes (the queue runner's
+ * inbox input) in the same transaction.
  * @returns whether it changed
  */
 export async function setProductEnabled(
@@ -46,6 +59,7 @@ export async function setProductEnabled(
   product: ProductName,
   enabled: boolean,
   event: () => EventRow,
+  also: (client: pg.ClientBase) => Promise<void> = async () => {},
 ): Promise<boolean> {
   return withTransaction(db, async (client) => {
     await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1::text, 9173))", [repository]);
@@ -57,6 +71,7 @@ export async function setProductEnabled(
       [repository, product, enabled],
     );
     await appendToOutbox(client, [event()]);
+    await also(client);
     return true;
   });
 }

@@ -56,6 +56,24 @@ export async function listFreezes(db: pg.Pool | pg.ClientBase, repository: strin
 }
 
 /**
+ * The freezes of the repositories `lowerNames` (lower-case "owner/name") that have not ended at
+ * `now` (UTC): in force or ahead, by repository, start, id.
+ */
+export async function listFreezesNotEnded(
+  db: pg.Pool | pg.ClientBase,
+  lowerNames: readonly string[],
+  now: Date,
+): Promise<FreezeRow[]> {
+  const res = await db.query(
+    `SELECT ${COLUMNS} FROM scheduled_freezes
+     WHERE lower(repository) = ANY($1::text[]) AND (end_at IS NULL OR end_at > $2::timestamptz)
+     ORDER BY lower(repository), start_at, id`,
+    [lowerNames, now],
+  );
+  return res.rows.map(toRow);
+}
+
+/**
  * Creates a freeze with a new id; created_at is the server clock (UTC, milliseconds).
  * @param event builds the scheduled_freeze.create event from the stored row
  * @param also more writes of the same transaction (the queue runner's inbox and timers)

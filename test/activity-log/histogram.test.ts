@@ -13,7 +13,12 @@ const W = Date.UTC(2026, 10, 18, 10, 17, 23, 456);
 
 describe("histogram interval", () => {
   it.each([
-    ["1 minute", W, W + MIN, 60, 2],
+    ["1 minute: one-second buckets", W, W + MIN, 1, 61],
+    ["90 seconds: 91 one-second buckets", W, W + 90_000, 1, 91],
+    ["2 minutes: 121 one-second buckets are too many", W, W + 2 * MIN, 5, 25],
+    ["5 minutes", W, W + 5 * MIN, 5, 61],
+    ["20 minutes", W, W + 20 * MIN, 15, 81],
+    ["40 minutes", W, W + 40 * MIN, 30, 81],
     ["100 aligned minutes", Date.UTC(2026, 10, 18, 10), Date.UTC(2026, 10, 18, 10) + 100 * MIN, 60, 100],
     ["100 minutes not aligned: 101 one-minute buckets are too many", W, W + 100 * MIN, 300, 21],
     ["1 day (the default window)", W, W + DAY, 900, 97],

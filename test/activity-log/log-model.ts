@@ -65,7 +65,7 @@ export function expectedList(events: ModelEvent[], f: ModelFilters): ModelEvent[
     .sort((a, b) => b.receivedAtMs - a.receivedAtMs || (b.id > a.id ? 1 : b.id < a.id ? -1 : 0));
 }
 
-const LADDER = [60, 300, 900, 3600, 10800, 21600, 43200, 86400, 604800];
+const LADDER = [1, 5, 15, 30, 60, 300, 900, 3600, 10800, 21600, 43200, 86400, 604800];
 const MONDAY = Date.UTC(1970, 0, 5);
 
 /**

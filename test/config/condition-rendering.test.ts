@@ -250,6 +250,20 @@ describe("branch protection", () => {
     );
   });
 
+  it("describes the conditions as the forge says its rules come from (the local forge's CI file)", () => {
+    const conditions = branchProtectionConditions({
+      requiredChecks: ["ci"],
+      requiredApprovals: 0,
+      requireConversationResolution: false,
+      description: "🛡 required by the local CI (.yardmaster/ci.yml)",
+    });
+    const tree = evaluateConditions(conditions, contextFor(pullRequest({ checks: [checkRun("ci", "success")] })));
+    expect(renderChecklist(tree)).not.toContain("GitHub");
+    expect(renderChecklist(tree).split("\n")[0]).toBe(
+      "- [X] any of: [🛡 required by the local CI (.yardmaster/ci.yml)]",
+    );
+  });
+
   it("injects nothing for an unprotected branch", () => {
     expect(
       branchProtectionConditions({ requiredChecks: [], requiredApprovals: 0, requireConversationResolution: false }),

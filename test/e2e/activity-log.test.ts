@@ -18,6 +18,7 @@ import { runCli } from "../support/cli.js";
 import { eventually } from "../support/eventually.js";
 import { grpcClient, grpcUnary, type GrpcClient } from "../support/grpc-client.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
+import { createLocalRepository } from "../support/rest-client.js";
 
 const MAX = "9223372036854775807";
 let server: ServerProcess;
@@ -59,6 +60,7 @@ function importLines(): string {
 
 beforeAll(async () => {
   server = await startServerProcess();
+  await createLocalRepository(server, "acme/alpha");
   log = grpcClient(ActivityLogService, `127.0.0.1:${server.port}`);
   dir = await mkdtemp(path.join(os.tmpdir(), "ym-e2e-log-"));
   const token = await runCli(["token", "create", "--repo", "acme/alpha"], server.cliEnv);

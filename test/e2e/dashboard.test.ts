@@ -1,11 +1,15 @@
 /**
- * The web dashboard in a real browser (docs/dashboard.md "Tests"): Debian's chromium
- * driven by playwright-core against the real server process, whose local-forge repository is
- * being replayed (this project's first 6 changes, CI `sleep 3`). One server, one browser, one
- * page that is loaded once and then only clicked through:
- * - the queue page shows batches appear, then empty as their pull requests merge, without a reload;
+ * The web dashboard in a real browser (docs/dashboard.md "Tests"): Debian's chromium driven by
+ * playwright-core against the real server process, whose local-forge repository is being replayed
+ * (this project's first 6 changes, CI `sleep 3`). One server, one browser, one page that is loaded
+ * once and then only clicked through:
+ * - signed in with the admin key alone, the home lists the replayed repository by itself;
+ * - the queue page shows batches appear, then empty as their pull requests merge, without a
+ *   reload, and lists them as recently merged, each with its batch;
+ * - the statistics page shows the figures GetQueueStatistics answers for the replay;
  * - pausing from the page shows the banner, and `GET merge-queue/pause` agrees; so does unpausing;
- * - a facet filter on the log page shows the counts `/logs/aggregate` answers for that filter;
+ * - a facet filter on the log page shows the counts `/logs/aggregate` answers for that filter, in
+ *   a window fitted to the run's events;
  * - the simulator page shows a configuration error at its line and column;
  * - a second repository, self-tuned with a week of recorded traffic (test/support/recorded-traffic.ts),
  *   answers the same tuned settings and traffic on `/queues`, the queued pull request and
@@ -47,7 +51,7 @@ async function api(method: string, route: string, body?: unknown, repo = REPO): 
 beforeAll(async () => {
   server = await startServerProcess();
   browser = await launchBrowser();
-  ({ page, loads } = await signedInPage(browser, server.url, server.adminKey, [REPO]));
+  ({ page, loads } = await signedInPage(browser, server.url, server.adminKey));
   replay = runCli(
     ["replay", "--json", "--from", ROOT, "--repo", REPO, "--limit", "6", "--ci", "sleep 3", "--speed", "1e9"],
     server.cliEnv,
@@ -64,7 +68,7 @@ describe("the dashboard, live on a replayed repository", () => {
   it("shows batches appear on the queue page, then its pull requests merge, without a reload", async () => {
     // The branch appears on the first page when its queue does (WatchMergeQueue), then one click.
     await page.getByRole("link", { name: "main", exact: true }).waitFor({ timeout: 120_000 });
-    await screenshot(page, "repositories");
+    await screenshot(page, "repositories-replay");
     await clickThrough(page, "main", /^Queue of main/);
     await page.getByTestId("batch").first().waitFor({ timeout: 120_000 });
     const shown = (await page.getByTestId("batch-pr").getByRole("link").allInnerTexts()).map((t) => Number(t.slice(1)));
@@ -72,10 +76,10 @@ describe("the dashboard, live on a replayed repository", () => {
     await screenshot(page, "queue");
 
     // A pull request of the train, and back (history, no reload).
-    await clickThrough(page, `#${shown[0]}`, `Pull request #${shown[0]}`);
+    await clickThrough(page, `#${shown[0]}`, new RegExp(`^#${shown[0]} `));
     await page.getByRole("heading", { name: "Timeline" }).waitFor();
     await page.getByTestId("event").first().waitFor();
-    await screenshot(page, "pull-request");
+    await screenshot(page, "pull-request-queued");
     await page.goBack();
     await page.getByRole("heading", { name: /^Queue of main/ }).waitFor();
 
@@ -86,10 +90,35 @@ describe("the dashboard, live on a replayed repository", () => {
     expect(report.merged).toEqual(expect.arrayContaining(shown));
     await page.getByText("No batch is being checked.").waitFor({ timeout: 30_000 });
     await page.getByText("No pull request waits for a batch.").waitFor();
+    // Each merged pull request is in the history, with its result in words and its batch.
+    const rows = page.getByTestId("history-row");
+    await eventually(async () => expect(await rows.count()).toBe(6), 30_000);
+    const merged = (await rows.locator("td:first-child").allInnerTexts()).map((t) => Number(t.slice(1)));
+    expect(merged.sort((a, b) => a - b)).toEqual([...report.merged].sort((a, b) => a - b));
+    expect(new Set(await rows.locator("td:nth-child(2)").allInnerTexts())).toEqual(new Set(["merged"]));
+    expect(await rows.getByRole("link", { name: "batch" }).count()).toBe(6);
+    await screenshot(page, "queue-history");
+    expect(loads()).toBe(1);
+  });
+
+  it("shows the replay's statistics as GetQueueStatistics answers them, in a window fitted to its events", async () => {
+    await clickThrough(page, "Statistics", /^Statistics/);
+    const stats = (await api("GET", "queues/statistics?base_ref=main")).json;
+    expect(Number(stats.summary.merges)).toBe(6);
+    const total = (id: string) => page.getByTestId(`total-${id}`);
+    await total("merges").getByText("6", { exact: true }).waitFor();
+    expect(await total("ci-runs").textContent()).toBe(String(stats.summary.ci_runs));
+    expect(await total("ci-runs-per-merge").textContent()).toBe(stats.summary.ci_runs_per_merge.toFixed(2));
+    expect(await total("bisections").textContent()).toBe("0");
+    expect(await page.getByTestId("window").textContent()).toContain("fitted to the queue's events");
+    expect(await page.getByTestId("chart").count()).toBe(7);
+    await screenshot(page, "statistics");
+    await clickThrough(page, "Branches", /^demo\/dash/);
     expect(loads()).toBe(1);
   });
 
   it("pauses from the page: the banner shows, and GET merge-queue/pause agrees; then unpauses", async () => {
+    await clickThrough(page, "main", /^Queue of main/);
     await page.getByLabel("Pause reason").fill("release freeze from the dashboard");
     await page.getByRole("button", { name: "Pause the queue" }).click();
     const banner = page.getByRole("status", { name: "Queue paused" });
@@ -108,26 +137,32 @@ describe("the dashboard, live on a replayed repository", () => {
     await clickThrough(page, "Activity log", /^Activity log/);
     const type = "action.queue.merged";
     const facetBox = page.locator('fieldset[data-facet="event_type"]');
-    await facetBox.getByLabel(new RegExp(`${type.replaceAll(".", "\\.")} \\d+$`)).check();
+    // The facet says the type in words, its name in the label's title.
+    await facetBox.locator(`li[data-value="${type}"] input`).check();
     await page.waitForURL(/event_type=action\.queue\.merged/);
     const agg = (await api("GET", `logs/aggregate?event_type=${type}`)).json;
     expect(Number(agg.total)).toBe(6);
     await page.getByTestId("total").getByText(String(agg.total), { exact: true }).waitFor();
-    const facet = async (param: string) =>
-      Object.fromEntries(
-        (await page.locator(`fieldset[data-facet="${param}"] li`).allInnerTexts()).map((t) => {
-          const m = /^\s*(.*\S)\s+(\d+)\s*$/s.exec(t)!;
-          return [m[1], Number(m[2])];
-        }),
-      );
+    const facet = async (param: string) => {
+      const items = page.locator(`fieldset[data-facet="${param}"] li`);
+      const values = await items.evaluateAll((lis) => lis.map((li) => li.getAttribute("data-value")));
+      const counts = await items.locator(".count").allInnerTexts();
+      return Object.fromEntries(values.map((v, i) => [v, Number(counts[i])]));
+    };
     const expected = (list: { value: string; count: number | string }[]) =>
       Object.fromEntries(list.map((f) => [String(f.value), Number(f.count)]));
     expect(await facet("event_type")).toEqual(expected(agg.by_event_type));
     expect(await facet("outcome")).toEqual(expected(agg.by_outcome));
     expect(await facet("trigger")).toEqual(expected(agg.by_trigger));
     expect(await facet("pull_request")).toEqual(expected(agg.by_pull_request));
-    const types = await page.getByTestId("event").locator("td:nth-child(2)").allInnerTexts();
+    const types = await page.getByTestId("event").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-type")));
     expect(new Set(types)).toEqual(new Set([type]));
+    expect(new Set(await page.getByTestId("event").locator("td:nth-child(2)").allInnerTexts())).toEqual(
+      new Set(["merged by the queue"]),
+    );
+    // The default window is fitted to the events: the run's minute is spread over many buckets.
+    expect(await page.getByTestId("window").textContent()).toContain("fitted to the events");
+    expect(await page.getByTestId("window").textContent()).toMatch(/in buckets of \d+ s$/);
     await screenshot(page, "activity-log");
     expect(loads()).toBe(1);
   });
@@ -227,9 +262,8 @@ describe("a self-tuned repository with a week of recorded traffic", () => {
 
   it("shows the running settings, the configured ones and the traffic on the configuration page", async () => {
     const rule = await ruleConfig();
-    await clickThrough(page, "Yardmaster", "Repositories");
-    await page.getByLabel("Add a repository").fill(TUNED);
-    await page.getByRole("button", { name: "Add" }).click();
+    // The home lists the new repository by itself (ListRepositories).
+    await clickThrough(page, "Yardmaster", /^Repositories/);
     await clickThrough(page, TUNED, TUNED);
     await clickThrough(page, "Configuration", /^Configuration$/);
     const section = page.locator('section[data-rule="default"]');

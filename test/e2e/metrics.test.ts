@@ -136,3 +136,23 @@ describe("GET /metrics", () => {
     expect(count({ protocol: "grpc", rpc, status: "ok" })).toBeGreaterThanOrEqual(1);
   });
 });
+
+describe("the log at info level", () => {
+  it("says each merge, dequeue and failed batch in one line, and never the admin key", async () => {
+    const records = server
+      .output()
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l));
+    const about = (msg: string) => records.filter((r) => r.msg === msg && r.repository === repo.repository);
+    expect(about("pull request merged")).toEqual([expect.objectContaining({ level: 30, branch: "main" })]);
+    expect(about("pull request dequeued")).toEqual([
+      expect.objectContaining({ level: 30, code: "DROPPED_BY_BISECTION_ELIMINATION", reason: expect.any(String) }),
+    ]);
+    expect(about("batch failed its checks")).toEqual([
+      expect.objectContaining({ level: 30, pull_requests: expect.any(Array), failing_checks: ["test"] }),
+    ]);
+    expect(server.output()).not.toContain(server.adminKey);
+    expect(server.output()).toMatch(/Admin key: generated now, in \S+admin-key \(yma_\w{4}…;/);
+  });
+});

@@ -10,6 +10,7 @@ import { createClickHouseClient, type ClickHouseClient } from "../../services/ac
 import { startClickHouseHttp, type ClickHouseHttpProcess } from "../support/clickhouse-http-process.js";
 import { eventually } from "../support/eventually.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
+import { createLocalRepository } from "../support/rest-client.js";
 
 let clickhouse: ClickHouseHttpProcess;
 let server: ServerProcess;
@@ -18,6 +19,7 @@ let reader: ClickHouseClient;
 beforeAll(async () => {
   clickhouse = await startClickHouseHttp();
   server = await startServerProcess({ CLICKHOUSE_URL: clickhouse.url });
+  await createLocalRepository(server, "acme/paused");
   reader = createClickHouseClient({ url: clickhouse.url });
 });
 afterAll(async () => {

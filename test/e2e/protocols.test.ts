@@ -17,10 +17,12 @@ import {
 import { QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
 import { grpcClient, grpcUnary } from "../support/grpc-client.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
+import { createLocalRepository } from "../support/rest-client.js";
 
 let server: ServerProcess;
 beforeAll(async () => {
   server = await startServerProcess();
+  for (const repo of ["acme/grpc", "acme/protocols", "acme/h2c"]) await createLocalRepository(server, repo);
 });
 afterAll(() => server?.stop());
 
@@ -216,5 +218,32 @@ describe("one port for REST, Connect, gRPC and gRPC-Web", () => {
     const trailer = body.subarray(trailerAt + 5).toString("latin1");
     expect(trailer).toMatch(/grpc-status: 3\r\n/);
     expect(decodeURIComponent(/grpc-message: (.*)\r\n/.exec(trailer)![1])).toMatch(/^parse binary: /);
+  });
+
+  it("answers a streaming frame flagged compressed without an encoding as invalid_argument, logging no error", async () => {
+    const logged = server.output().length;
+    const payload = Buffer.from(JSON.stringify({ owner: "acme", repository: "compressed" }));
+    const frame = Buffer.concat([Buffer.from([0x01, 0, 0, 0, payload.length]), payload]);
+    // Connect's server-streaming WatchMergeQueue, no connect-content-encoding: the end-of-stream frame holds the error.
+    const res = await fetch(`${server.url}/yardmaster.v1.QueueService/WatchMergeQueue`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.adminKey}`, "content-type": "application/connect+json" },
+      body: frame,
+    });
+    const body = Buffer.from(await res.arrayBuffer());
+    expect(body[0]).toBe(0x02);
+    expect(JSON.parse(body.subarray(5).toString("utf8"))).toEqual({
+      error: { code: "invalid_argument", message: "received compressed envelope, but do not know how to decompress" },
+    });
+    // gRPC-Web answers the same frame the same way (status 3 in the trailer frame).
+    const web = await fetch(`${server.url}/yardmaster.v1.QueueService/WatchMergeQueue`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.adminKey}`, "content-type": "application/grpc-web+json" },
+      body: frame,
+    });
+    expect(Buffer.from(await web.arrayBuffer()).toString("latin1")).toMatch(/grpc-status: 3\r\n/);
+    // A caller's mistake: the server logs it at no error level (a log line is written before its answer).
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect(server.output().slice(logged)).not.toMatch(/"level":50/);
   });
 });

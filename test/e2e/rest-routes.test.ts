@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openApiProblems } from "../support/openapi-check.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
+import { createLocalRepository } from "../support/rest-client.js";
 
 let server: ServerProcess;
 let auth: Record<string, string>;
@@ -15,6 +16,8 @@ const repo = "/v1/repos/acme/widgets";
 
 beforeAll(async () => {
   server = await startServerProcess();
+  await createLocalRepository(server, "acme/widgets");
+  await createLocalRepository(server, "acme/identity");
   auth = { authorization: `Bearer ${server.adminKey}` };
 });
 afterAll(() => server?.stop());
@@ -398,8 +401,8 @@ describe("bad input", () => {
     expect(checked.size).toBeGreaterThanOrEqual(5);
     const page = await fetch(`${server.url}/docs`);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain("/docs/swagger-ui-bundle.js");
-    const bundle = await fetch(`${server.url}/docs/swagger-ui-bundle.js`);
+    expect(await page.text()).toContain("/docs/redoc.standalone.js");
+    const bundle = await fetch(`${server.url}/docs/redoc.standalone.js`);
     expect(bundle.headers.get("content-type")).toContain("javascript");
     expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
   });

@@ -14,7 +14,7 @@ import { ActivityLogService } from "../../gen/yardmaster/v1/activity_log_pb.js";
 import { eventually } from "../support/eventually.js";
 import { grpcClient, grpcUnary } from "../support/grpc-client.js";
 import { runCli } from "../support/cli.js";
-import { restCall } from "../support/rest-client.js";
+import { createLocalRepository, restCall } from "../support/rest-client.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
 import { collect, connectClient, openSse } from "../support/stream-clients.js";
 
@@ -28,6 +28,7 @@ beforeAll(async () => {
     { YARDMASTER_ADMIN_KEY: ADMIN_KEY, DATABASE_URL: log.db.url, YARDMASTER_ACTIVITY_LOG_URL: log.url },
     ["--only", "queue,simulator"],
   );
+  await createLocalRepository(front, "acme/split");
 }, 180_000);
 afterAll(async () => {
   await front?.stop();

@@ -185,11 +185,11 @@ describe("checks_start previous batch on restarts", () => {
     h.created("Sub-batch 1.3", 113);
     h.at(60).ci("Sub-batch 1.1", true);
     h.at(61).ci("Sub-batch 1.2", false);
-    h.created("Batch 6", 106);
+    h.created("Batch 3", 106);
     expect(starts(h)).toEqual([
-      "#1 Batch 6 after Sub-batch 1.1: Re-embarked after Sub-batch 1.1 passed",
-      "#3 Batch 6 after Sub-batch 1.3: Re-embarked after Sub-batch 1.3 stopped",
-      "#4 Batch 6 after Batch 1: Re-embarked after Batch 1 failed",
+      "#1 Batch 3 after Sub-batch 1.1: Re-embarked after Sub-batch 1.1 passed",
+      "#3 Batch 3 after Sub-batch 1.3: Re-embarked after Sub-batch 1.3 stopped",
+      "#4 Batch 3 after Batch 1: Re-embarked after Batch 1 failed",
     ]);
   });
 

@@ -105,8 +105,8 @@ describe("log metadata", () => {
     h.at(60).ci("Sub-batch 1.1", true);
     h.at(61).ci("Sub-batch 1.2", true);
     h.send({ type: "dequeue_requested", number: 4, trigger: "@ada", source: "api" });
-    h.created("Batch 6", 106);
-    h.ci("Batch 6", true);
+    h.created("Batch 4", 106);
+    h.ci("Batch 4", true);
     h.mergeRequested();
     const logs = h.history.filter((e) => e.kind === "log");
     expect(new Set(logs.map((l) => l.kind === "log" && l.type))).toEqual(

@@ -48,7 +48,7 @@ describe("failures", () => {
       "create Sub-batch 1.2 [2] ahead [1]",
       "create Sub-batch 1.3 [3] ahead [1,2]",
       // Sub-batches take no checks slot and nothing is built on them: #5 goes on.
-      "create Batch 5 [5] ahead []",
+      "create Batch 2 [5] ahead []",
       "cancel timer batch-wait",
     ]);
     expect(h.picture()).toEqual([
@@ -56,7 +56,7 @@ describe("failures", () => {
       "  Sub-batch 1.1 [1] draft creating",
       "  Sub-batch 1.2 [2] draft creating on Sub-batch 1.1",
       "  Sub-batch 1.3 [3] draft creating on Sub-batch 1.1+Sub-batch 1.2",
-      "  Batch 5 [5] draft creating",
+      "  Batch 2 [5] draft creating",
       "  bisecting Batch 1 [1,2,3,4] depth 0 held [4]",
     ]);
     h.created("Sub-batch 1.1", 111);
@@ -68,12 +68,12 @@ describe("failures", () => {
       "log action.queue.checks_end #2 Sub-batch 1.2 failure",
       "log action.queue.checks_end #3 Sub-batch 1.3 aborted BATCH_AHEAD_FAILED",
       "cancel Sub-batch 1.3 (BATCH_AHEAD_FAILED)",
-      // #1 passed, but Batch 5 is being checked: merging #1 now would invalidate it, so #1 is re-embarked.
+      // #1 passed, but Batch 2 is being checked: merging #1 now would invalidate it, so #1 is re-embarked.
       "cancel Sub-batch 1.1 (BATCH_AHEAD_FAILED)",
       "cancel Sub-batch 1.2 (culprit found)",
       ...[1, 2, 3, 4].map((n) => `log action.queue.batch_bisection_end #${n} Batch 1 culprits [2]`),
       "log action.queue.leave #2 CHECKS_FAILED",
-      "create Batch 6 [1,3,4] ahead [5]",
+      "create Batch 3 [1,3,4] ahead [5]",
     ]);
     const end = h.effects.find((e) => e.kind === "log" && e.type === "action.queue.batch_bisection_end");
     expect(end?.kind === "log" && end.metadata).toMatchObject({

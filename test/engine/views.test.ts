@@ -12,7 +12,7 @@ import {
   statusView,
   type BatchView,
 } from "../../services/engine/index.js";
-import { batchOf, configuration, minutes, pauseEvent, QueueHarness, queueRule } from "./fixtures.js";
+import { batchOf, configuration, minutes, pauseEvent, QueueHarness, queueRule, unpauseEvent } from "./fixtures.js";
 
 const at = (ms: number | null) => (ms === null ? null : (ms - minutes(0)) / 60_000);
 
@@ -87,7 +87,7 @@ describe("status view", () => {
         ],
       },
       {
-        name: "Batch 4",
+        name: "Batch 2",
         code: "preparing",
         prs: [4],
         parents: [],
@@ -98,7 +98,7 @@ describe("status view", () => {
         subs: [],
       },
       {
-        name: "Batch 5",
+        name: "Batch 3",
         code: "waiting_for_batch",
         prs: [5],
         parents: [],
@@ -108,6 +108,16 @@ describe("status view", () => {
         timeoutAt: null,
         subs: [],
       },
+    ]);
+    // The bisecting batch shows the check that failed, never "0 of 0"; a sub-batch its own checks.
+    const [bisecting] = status.batches;
+    expect(bisecting!.checksSummary).toEqual({ passed: 0, total: 1 });
+    expect(bisecting!.checks).toEqual([
+      { name: "ci", description: "tests", url: null, state: "failure", avatar_url: null },
+    ]);
+    expect(bisecting!.subBatches.map((b) => [b.name, b.checks.length])).toEqual([
+      ["Sub-batch 1.1", 0],
+      ["Sub-batch 1.2", 0],
     ]);
     const filling = status.batches[2]!;
     expect([filling.batchFilledSlots, filling.maxBatchSlots, at(filling.batchMaxStartAt)]).toEqual([1, 3, 42]);
@@ -127,6 +137,8 @@ describe("status view", () => {
       labels: [],
       hostLabels: [],
       scopes: [],
+      allScopes: false,
+      protectionsHold: null,
     });
   });
 
@@ -140,6 +152,57 @@ describe("status view", () => {
     const [batch2] = statusView(h.state, "main", h.now).batches;
     // Typical CI: the one concluded check, 20 minutes; Batch 2 started at 0 so it ends at 20 (now).
     expect([batch2!.name, at(batch2!.estimatedCiFinishAt), at(batch2!.estimatedMergeAt)]).toEqual(["Batch 2", 20, 20]);
+  });
+
+  it("gives no estimate for a check running longer than the typical CI, nor for what waits behind it", () => {
+    const h = new QueueHarness(
+      configuration({
+        rules: [queueRule({ batch_size: batchOf(1), batch_max_wait_time: 0 })],
+        mergeQueue: { max_parallel_checks: 2 },
+      }),
+    ).firstOfTwoMerged();
+    h.queue(3);
+    const view = () => {
+      const s = statusView(h.state, "main", h.now);
+      return [...s.batches, ...s.waitingPullRequests].map((b) =>
+        "status" in b
+          ? [b.name, at(b.estimatedCiFinishAt), at(b.estimatedMergeAt)]
+          : [b.number, at(b.estimatedMergeAt)],
+      );
+    };
+    // Typical CI 20 minutes: Batch 2 (started at 0) is due at 20; Batch 3, on top of it, 20 later.
+    expect(view()).toEqual([
+      ["Batch 2", 20, 20],
+      ["Batch 3", 40, 40],
+    ]);
+    h.at(21);
+    // Batch 3's own CI still has an estimate (not started: now + typical), not its merge.
+    expect(view()).toEqual([
+      ["Batch 2", null, null],
+      ["Batch 3", 41, null],
+    ]);
+  });
+
+  it("gives no merge estimate while the queue is paused, and estimates again once unpaused", () => {
+    const h = new QueueHarness(
+      configuration({
+        rules: [queueRule({ batch_size: batchOf(1), batch_max_wait_time: 0 })],
+        mergeQueue: { max_parallel_checks: 2 },
+      }),
+    ).firstOfTwoMerged();
+    h.queue(3);
+    h.send(pauseEvent("deploy"));
+    const s = statusView(h.state, "main", h.now);
+    const estimates = [
+      ...s.batches.map((b) => b.estimatedMergeAt),
+      ...s.waitingPullRequests.map((p) => p.estimatedMergeAt),
+    ];
+    expect(estimates.length).toBeGreaterThan(0);
+    expect(estimates).toEqual(estimates.map(() => null));
+    expect(pullView(h.state, 3, h.now)?.estimatedTimeOfMerge).toBeNull();
+    h.send(unpauseEvent());
+    const after = statusView(h.state, "main", h.now);
+    expect([...after.batches, ...after.waitingPullRequests].every((b) => b.estimatedMergeAt !== null)).toBe(true);
   });
 
   it("shows the hosting platform's labels given at queue time, refreshed when the conditions are evaluated again", () => {

@@ -11,7 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isRunning } from "../../services/store/process-state.js";
 import { eventually } from "../support/eventually.js";
-import { restCall } from "../support/rest-client.js";
+import { createLocalRepository, restCall } from "../support/rest-client.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
 
 let server: ServerProcess;
@@ -27,6 +27,7 @@ beforeAll(async () => {
   // As root, the embedded PostgreSQL runs under its own user, which must be able to enter the directory.
   await chmod(dataDir, 0o755);
   server = await startServerProcess({ DATABASE_URL: undefined, YARDMASTER_DATA_DIR: dataDir });
+  await createLocalRepository(server, "acme/embedded");
 }, 300_000);
 
 afterAll(async () => {

@@ -6,7 +6,10 @@
  *   while the text is parsed (before: a 29.8 MB body after 6.9 s, the health check held 6.3 s);
  * - a text of 1.2 MB, over the 1 MiB limit in bytes though not in characters, is refused unparsed;
  * - `extends` in a simulation made with a token of one repository: the same PERMISSION_DENIED,
- *   whether the other repository exists (with rules) or not, and none of its rules shown;
+ *   whether the other repository exists (with rules) or not, and none of its rules shown; the
+ *   same answer when a repository's stored file extends one the token does not reach (it said
+ *   422 "repository … does not exist"), and to the admin key an error that never says whether a
+ *   repository exists;
  * - a pull request simulation whose condition backtracks (`title~=^(a+)+$` on a title of 26 a's
  *   and a "!", seconds of matching): the health route answers meanwhile.
  */
@@ -15,6 +18,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hostileConfigurations } from "../../bench/config/hostile-texts.js";
+import { eventually } from "../support/eventually.js";
 import { gitWorkdir } from "../support/git-workdir.js";
 import { restCall } from "../support/rest-client.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
@@ -23,16 +27,20 @@ let server: ServerProcess;
 let work: string;
 let widgetsToken: string;
 let bothToken: string;
+let extendersToken: string;
 
 const SECRET_RULE = "release-train-of-the-secret-repository";
 
 /** The title of pull request 1 of acme/widgets: `^(a+)+$` takes seconds to fail on it. */
 const BACKTRACKING_TITLE = `${"a".repeat(26)}!`;
 
-/** A local forge repository acme/<name> whose default branch holds `config` as .yardmaster.yml; `pull`: a pull request titled so. */
-async function repository(name: string, config: string, pull?: string): Promise<void> {
+/**
+ * A local forge repository acme/<name> whose default branch holds `config` as .yardmaster.yml (no
+ * file when null); `pull`: a pull request titled so.
+ */
+async function repository(name: string, config: string | null, pull?: string): Promise<void> {
   const source = await gitWorkdir(path.join(work, name));
-  await source.commit("Initial commit", { ".yardmaster.yml": config });
+  await source.commit("Initial commit", config === null ? { "README.md": "plain\n" } : { ".yardmaster.yml": config });
   const calls: [string, object][] = [
     ["CreateRepository", { owner: "acme", repository: name, fromPath: source.path, atRef: "main" }],
   ];
@@ -88,8 +96,14 @@ beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), "ym-hostile-"));
   await repository("widgets", "queue_rules:\n  - name: default\n", BACKTRACKING_TITLE);
   await repository("secret", `queue_rules:\n  - name: ${SECRET_RULE}\n    batch_size: 7\n`);
+  // Stored files extending a repository that does not exist, and one without a file; the
+  // pull request makes the runner read and store each file.
+  await repository("extends-missing", "extends: no-such-repository\n", "x");
+  await repository("plain", null);
+  await repository("extends-plain", "extends: plain\n", "x");
   widgetsToken = await token(["acme/widgets"]);
   bothToken = await token(["acme/widgets", "acme/secret"]);
+  extendersToken = await token(["acme/extends-missing", "acme/extends-plain"]);
 });
 afterAll(async () => {
   await server?.stop();
@@ -166,6 +180,41 @@ describe("extends in a simulation with a token of one repository", () => {
     // The extended file's errors are reported to a caller who may read it.
     const res = await simulate("extends: secret\nqueue_rules:\n  - name: default\n    batch_size: 0\n", bothToken);
     expect(res.status).toBe(422);
+  });
+});
+
+describe("extends in a repository's stored file", () => {
+  /** The answer to reading `name`'s queue configuration once the runner has stored its file. */
+  const storedAnswer = (name: string, bearer: string) =>
+    eventually(async () => {
+      const res = await fetch(`${server.url}/v1/repos/acme/${name}/queues/configuration`, {
+        headers: { authorization: `Bearer ${bearer}` },
+      });
+      const json = (await res.json()) as { code: string; message: string };
+      expect(res.status, JSON.stringify(json)).not.toBe(200);
+      return { status: res.status, code: json.code, message: json.message as string };
+    });
+
+  it("answers a token that does not reach the extended repository the simulator's 403, whether it exists or not", async () => {
+    const simulated = (await (await simulate("extends: no-such-repository\n", widgetsToken)).json()) as {
+      message: string;
+    };
+    const missing = await storedAnswer("extends-missing", extendersToken);
+    expect(missing).toEqual({ status: 403, code: "permission_denied", message: simulated.message });
+    const plain = await storedAnswer("extends-plain", extendersToken);
+    expect({ ...plain, message: plain.message.replace("acme/plain", "acme/no-such-repository") }).toEqual(missing);
+  });
+
+  it("tells the admin key the file has nothing to extend, never whether a repository exists", async () => {
+    for (const [name, other] of [
+      ["extends-missing", "no-such-repository"],
+      ["extends-plain", "plain"],
+    ]) {
+      const answer = await storedAnswer(name, server.adminKey);
+      expect(answer.status).toBe(422);
+      expect(answer.message).toContain(`repository "${other}" has no configuration file to extend`);
+      expect(answer.message).not.toMatch(/does not exist/);
+    }
   });
 });
 

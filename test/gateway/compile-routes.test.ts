@@ -66,11 +66,20 @@ function compileError(rules: [string, Rule][]): string {
 }
 
 describe("compiling google.api.http rules at boot", () => {
-  it("compiles all 27 REST routes: 20 of docs/api.md, 4 freezes of docs/mergify-cli.md, 2 streams, the what-if", () => {
+  it("compiles all 32 REST routes: 20 of docs/api.md, 4 freezes of docs/mergify-cli.md, 2 streams, the what-if, the repositories (2), the pull request summary, the statistics, the scopes", () => {
     const { routes } = compileRoutes(
       [QueueService, SimulatorService, ActivityLogService].map((service) => ({ service, impl: {} })),
     );
-    expect(routes.map((r) => `${r.httpMethod} ${r.template.source}`).sort()).toHaveLength(27);
+    const all = routes.map((r) => `${r.httpMethod} ${r.template.source}`);
+    expect(all).toHaveLength(32);
+    expect(all).toEqual(
+      expect.arrayContaining([
+        "GET /v1/repos",
+        "GET /v1/repos/{owner}/{repository}",
+        "GET /v1/repos/{owner}/{repository}/pulls/{pr_number}",
+        "GET /v1/repos/{owner}/{repository}/queues/statistics",
+      ]),
+    );
     expect(routes.filter((r) => r.method.methodKind === "server_streaming").map((r) => r.template.source)).toEqual([
       "/v1/repos/{owner}/{repository}/merge-queue/status:watch",
       "/v1/repos/{owner}/{repository}/logs:watch",

@@ -124,7 +124,7 @@ describe("refusals of the HTTP layer", () => {
     expect(res.status).toBe(status);
     expect(res.text).not.toContain("FST_ERR");
     const body = JSON.parse(res.text);
-    expect(body).toEqual({ code, message: expect.any(String), details: expect.any(Array) });
+    expect(body).toEqual({ code, message: expect.any(String), detail: body.message, details: expect.any(Array) });
     expect(body.details.at(-1)).toEqual({ type: "request_info", request_id: res.headers["x-request-id"] });
     if (field !== null) {
       expect(body.message.startsWith(`${field}: `)).toBe(true);

@@ -48,7 +48,9 @@ const PyQueuePullRequest = z.object({
   author: z.object({ id: z.number().int(), login: z.string() }),
   queued_at: z.string(),
   priority_alias: z.string(),
-  priority_rule_name: z.string(),
+  // `typing.Required[str]`; Yardmaster answers null when no priority rule gave the priority, as the
+  // events do (docs/api.md "Decisions"); TypedDicts are not checked at run time.
+  priority_rule_name: z.string().nullable(),
   labels: z.array(z.string()),
   scopes: z.array(z.string()),
   estimated_merge_at: z.string().nullable().optional(),

@@ -31,4 +31,10 @@ export const SOURCES = {
   httpDetail: at("04dce96ae5392684f696c2704a048456500e0c5d", "crates/mergify-core/src/http.rs"),
   pyQueueApi: at("32f8e4f29be0565e776b6b18a1a036d9fb1893a1", "mergify_cli/queue/api.py"),
   pyFreezeApi: at("0fa9eee7e5a7387611cf29f10808a253b2a4b35f", "mergify_cli/freeze/api.py"),
+  httpErrors: at("04dce96ae5392684f696c2704a048456500e0c5d", "crates/mergify-core/src/http.rs"),
+  scopesSend: at("013954ae3e79cb15b75e0020ccb4cca22347750c", "crates/mergify-ci/src/scopes_send.rs"),
+  queueInfo: at("2616909bed72111e0fa208602187ef7204f29bfa", "crates/mergify-ci/src/queue_info.rs"),
+  ciGit: at("11dc9924958d322a2f048024018500f497c1e1bb", "crates/mergify-ci/src/git.rs"),
+  queueMetadata: at("11dc9924958d322a2f048024018500f497c1e1bb", "crates/mergify-ci/src/queue_metadata.rs"),
+  gitRefs: at("0003a82149fec7126907ee9ffe877b6eab2c4089", "crates/mergify-ci/src/git_refs.rs"),
 } as const;

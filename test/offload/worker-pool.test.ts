@@ -77,6 +77,24 @@ describe("the pool's limits", () => {
     }
   });
 
+  it("replace a thread stopped at the time limit: the tasks waiting behind it run", { timeout: 120_000 }, async () => {
+    // No wait limit to speak of: what is tested is that the tasks behind run, however slow the machine.
+    const hurried = createWorkerPool({ maxThreads: 1, timeoutMs: 200, maxWaitMs: 100_000 });
+    try {
+      const bomb = loadConfigurationIn(hurried, dupKeys, {}, 0);
+      // Queued behind it: before the pool handed tasks over one at a time, piscina started no
+      // thread for them once the stopped one was gone, and they waited until another task came.
+      const behind = ["a", "b", "c"].map((name) =>
+        loadConfigurationIn(hurried, `queue_rules:\n  - name: ${name}\n`, {}, 0),
+      );
+      const [stopped, ...loaded] = await Promise.all([bomb, ...behind]);
+      expect(stopped.ok ? [] : stopped.errors[0].message).toMatch(/took more than 0.2 s/);
+      for (const result of loaded) expect(result.ok).toBe(true);
+    } finally {
+      await hurried.close();
+    }
+  });
+
   it("answer resource_exhausted when the queue is full", async () => {
     const small = createWorkerPool({ maxThreads: 1, maxQueue: 1 });
     try {

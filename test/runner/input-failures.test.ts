@@ -3,8 +3,12 @@
  * database connection or a lock conflict must never set an input aside; a bug or bad data does.
  */
 import { describe, expect, it } from "vitest";
-import { InputFailureCount, isTransientFailure } from "../../services/runner/input-failures.js";
+import { InputFailureCount, isTransientFailure, retryDelayMs } from "../../services/runner/input-failures.js";
 import { ForgeError } from "../../services/forge/types.js";
+import { PoolBusyError } from "../../services/offload/index.js";
+
+/** The runner's backoff for failures that are not transient (runner-context.ts). */
+const BACKOFF = { first: 5000, max: 300_000 };
 
 const pgError = (code: string) => Object.assign(new Error(`pg ${code}`), { code });
 
@@ -23,6 +27,19 @@ describe("isTransientFailure", () => {
     expect(isTransientFailure(pgError("23505"))).toBe(false);
     expect(isTransientFailure(new ForgeError("not_found", "no pull request 9"))).toBe(false);
     expect(isTransientFailure("a string")).toBe(false);
+  });
+});
+
+describe("busy worker threads", () => {
+  it("are transient: retried within seconds, not backed off for minutes", () => {
+    const busy = new PoolBusyError("resource_exhausted", "the server is busy", 2);
+    const waited = new PoolBusyError("unavailable", "no worker thread was free within 60 s", 6);
+    for (const e of [busy, waited]) {
+      expect(isTransientFailure(e)).toBe(true);
+      // The runner's backoff (5 s doubling to 5 min) would wait 5 min after the eighth failure.
+      for (let count = 1; count <= 8; count++) expect(retryDelayMs(e, count, BACKOFF)).toBeLessThanOrEqual(2000);
+    }
+    expect(retryDelayMs(new TypeError("a bug"), 8, BACKOFF)).toBe(300_000);
   });
 });
 

@@ -27,7 +27,7 @@ describe("the queue runner on a repository the forge does not know", () => {
   it("backs off, logs rarely, and processes the inputs once the repository exists", async () => {
     const db: TestDatabase = await freshDatabase();
     const dir = await mkdtemp(join(tmpdir(), "ym-ghost-"));
-    const lines: { msg: string; failures?: number }[] = [];
+    const lines: { msg: string; failures?: number; err?: unknown }[] = [];
     const logger = pino({ level: "warn" }, { write: (line: string) => void lines.push(JSON.parse(line)) });
     let runner: QueueRunner | undefined;
     const forge: LocalForge = createLocalForge({
@@ -62,6 +62,9 @@ describe("the queue runner on a repository the forge does not know", () => {
     // Tries come 1, 2, 4, 8 s apart by the runner's clock; they are logged at the 1st, 2nd, 4th,
     // 8th... failure. While the clock stands still, a sweep every 20 ms tries nothing more.
     await eventually(async () => expect(failed()).toHaveLength(1), 20_000, 20);
+    // The forge's refusal is logged as its message, with no stack trace: nothing in the code failed.
+    expect(typeof failed()[0]!.err).toBe("string");
+    expect(String(failed()[0]!.err)).toContain(GHOST);
     await sweeps();
     expect(failed()).toHaveLength(1);
     advance(1000);

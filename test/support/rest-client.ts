@@ -18,3 +18,14 @@ export async function restCall(
   const text = await res.text();
   return { status: res.status, json: text ? JSON.parse(text) : undefined, headers: res.headers };
 }
+
+/**
+ * Creates repository `owner/name` on the server's local forge (one empty commit on `main`), through
+ * ForgeService.CreateRepository over Connect JSON: the queue's routes answer 404 for a repository
+ * the forge does not know (docs/api.md "Decisions").
+ */
+export async function createLocalRepository(server: ServerProcess, fullName: string): Promise<void> {
+  const [owner, repository] = fullName.split("/");
+  const res = await restCall(server, "POST", "/yardmaster.v1.ForgeService/CreateRepository", { owner, repository });
+  if (res.status !== 200) throw new Error(`creating ${fullName}: ${res.status} ${JSON.stringify(res.json)}`);
+}

@@ -1,10 +1,11 @@
 /**
  * Starts the real service process (`node bin/yardmaster.js serve`, what `npm start` runs) on a free
  * port, with its own data directory and a fresh database, as an end-to-end test's user would
- * (docs/architecture.md "How it is tested"). Its stdout banner gives the port and the admin key.
+ * (docs/architecture.md "How it is tested"). Its stdout banner gives the port; the admin key is
+ * YARDMASTER_ADMIN_KEY when the test sets it, else the data directory's file.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -71,7 +72,7 @@ export async function startServerProcess(
 ): Promise<ServerProcess> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "ym-e2e-"));
   const db = await freshDatabase({ migrated: false });
-  const fullEnv = {
+  const fullEnv: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: "0",
     HOST: "127.0.0.1",
@@ -90,8 +91,12 @@ export async function startServerProcess(
     child.stdout!.on("data", (d) => (out += d));
     child.stderr!.on("data", (d) => (out += d));
     const listening = await waitForLine(child, /listening on http:\/\/127\.0\.0\.1:(\d+)/, () => out);
-    const key = await waitForLine(child, /Admin key[^:]*: (\S+)/, () => out);
-    return { child, output: () => out, port: Number(listening[1]), adminKey: key[1] };
+    // The banner says where the key is, never the key itself (docs/auth.md "The admin key").
+    await waitForLine(child, /Admin key: /, () => out);
+    const adminKey =
+      fullEnv.YARDMASTER_ADMIN_KEY ||
+      (await readFile(path.join(fullEnv.YARDMASTER_DATA_DIR ?? dataDir, "admin-key"), "utf8")).trim();
+    return { child, output: () => out, port: Number(listening[1]), adminKey };
   };
   const stopChild = async (child: ChildProcess) => {
     if (child.exitCode !== null) return;

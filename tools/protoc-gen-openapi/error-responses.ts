@@ -11,10 +11,14 @@ export function errorSchemas(): Record<string, JsonSchema> {
     Error: {
       type: "object",
       description: "The one REST error body (docs/errors.md).",
-      required: ["code", "message", "details"],
+      required: ["code", "message", "detail", "details"],
       properties: {
         code: { type: "string", enum: codeNames(), description: "The Connect code name." },
         message: { type: "string", description: "One sentence; for invalid arguments it starts with the field path." },
+        detail: {
+          type: "string",
+          description: "The same sentence as `message`: the field Mergify's API and CLI use (docs/errors.md).",
+        },
         details: {
           type: "array",
           items: {
@@ -41,8 +45,10 @@ const WHEN: Record<string, string> = {
     "A URL whose percent-escapes do not decode, or a body shorter or longer than its content-length (invalid_argument).",
   "403":
     "No, malformed, unknown or revoked credentials (unauthenticated), or a credential for another repository (permission_denied).",
-  "404": "What the path names does not exist (not_found), e.g. a pull request in no merge queue.",
-  "409": "An idempotency key reused for other content (already_exists, aborted).",
+  "404":
+    "What the path names does not exist (not_found): a repository the forge does not know, a pull request in no merge queue.",
+  "409":
+    "The hosting platform reported a conflict (aborted): a ref that moved meanwhile, GitHub's answer for an empty repository; or an idempotency key reused for other content (already_exists).",
   "413": "A request body over 4 MiB (resource_exhausted).",
   "415":
     "A body that is not application/json, or is compressed (invalid_argument naming content-type or content-encoding).",

@@ -28,17 +28,17 @@ export function openApiPath(route: RouteShape): string {
 
 /**
  * The error statuses a route can answer (docs/api.md "Statuses"): every route 400 (a URL that does
- * not decode), 403 (credentials, checked first), 422 (a bad parameter; an unknown query parameter on
- * any route), 429 (the hosting platform's rate limit), 431 (headers over 16 KiB), 500 and 503 (a
- * database or the forge does not answer); a route with path
- * variables 404 (what the path names does not exist); a route with a body 413 (over 4 MiB) and
- * 415 (not JSON, or compressed); a request with an `idempotency_key` field 409.
+ * not decode), 403 (credentials, checked first), 409 (the hosting platform reported a conflict: a
+ * ref that moved meanwhile, GitHub's answer for an empty repository; or an idempotency key reused),
+ * 422 (a bad parameter; an unknown query parameter on any route), 429 (the hosting platform's rate
+ * limit), 431 (headers over 16 KiB), 500 and 503 (a database or the forge does not answer); a
+ * route with path variables 404 (what the path names does not exist: the repository the forge does
+ * not know included); a route with a body 413 (over 4 MiB) and 415 (not JSON, or compressed).
  */
 export function errorStatuses(route: RouteShape): string[] {
-  const statuses = ["400", "403", "422", "429", "431", "500", "503"];
+  const statuses = ["400", "403", "409", "422", "429", "431", "500", "503"];
   if (route.variables.length > 0) statuses.push("404");
   if (route.body !== null) statuses.push("413", "415");
-  if (route.method.input.fields.some((f) => f.name === "idempotency_key")) statuses.push("409");
   return statuses.sort();
 }
 

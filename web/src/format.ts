@@ -13,20 +13,14 @@ export function when(d: Date | undefined): string {
   return sameDay ? d.toLocaleTimeString([], { hour12: false }) : d.toISOString().slice(0, 16).replace("T", " ");
 }
 
-/** "in 3 min", "2 min ago", "now". */
+/** "in 3 min", "2 min ago", "in a few seconds". */
 export function relative(d: Date | undefined, now = Date.now()): string {
   if (!d) return "";
   const s = Math.round((d.getTime() - now) / 1000);
   const abs = Math.abs(s);
-  const text =
-    abs < 5
-      ? "now"
-      : abs < 90
-        ? `${abs} s`
-        : abs < 5400
-          ? `${Math.round(abs / 60)} min`
-          : `${Math.round(abs / 3600)} h`;
-  return text === "now" ? text : s > 0 ? `in ${text}` : `${text} ago`;
+  if (abs < 10) return s >= 0 ? "in a few seconds" : "a few seconds ago";
+  const text = abs < 90 ? `${abs} s` : abs < 5400 ? `${Math.round(abs / 60)} min` : `${Math.round(abs / 3600)} h`;
+  return s > 0 ? `in ${text}` : `${text} ago`;
 }
 
 /** A number of seconds as "45 s", "10 min", "1 h 5 min". */
@@ -38,4 +32,14 @@ export function duration(seconds: number): string {
     .map((n, i) => (n ? `${n} ${["h", "min", "s"][i]}` : ""))
     .filter(Boolean)
     .join(" ");
+}
+
+/** Seconds as "45 s", "12 min", "1 h 5 min"; "—" when absent. */
+export function seconds(s: number | null | undefined): string {
+  return s === null || s === undefined ? "—" : duration(s);
+}
+
+/** A rate (0-1) as "12.5%"; "—" when absent. */
+export function percent(r: number | null | undefined): string {
+  return r === null || r === undefined ? "—" : `${(r * 100).toFixed(1)}%`;
 }

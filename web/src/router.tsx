@@ -51,7 +51,13 @@ export function Link(props: { href: string; children: ComponentChildren; class?:
 export const paths = {
   repository: (o: string, r: string) => `/repos/${o}/${r}`,
   queue: (o: string, r: string, branch: string) => `/repos/${o}/${r}/queue/${encodeURIComponent(branch)}`,
-  pull: (o: string, r: string, n: bigint | number) => `/repos/${o}/${r}/pull/${n}`,
+  pull: (o: string, r: string, n: bigint | number | string) => `/repos/${o}/${r}/pull/${n}`,
   logs: (o: string, r: string) => `/repos/${o}/${r}/logs`,
+  statistics: (o: string, r: string, branch?: string) =>
+    `/repos/${o}/${r}/statistics${branch ? `?branch=${encodeURIComponent(branch)}` : ""}`,
   configuration: (o: string, r: string) => `/repos/${o}/${r}/configuration`,
+  webhooks: (o: string, r: string) => `/repos/${o}/${r}/webhooks`,
+  /** A batch, found through one of its pull requests (its events are that pull request's). */
+  batch: (o: string, r: string, id: string, pull: bigint | number) => `/repos/${o}/${r}/batches/${id}?pull=${pull}`,
+  checkRun: (o: string, r: string, id: bigint | number | string) => `/repos/${o}/${r}/check-runs/${id}`,
 };

@@ -1,42 +1,55 @@
 /**
- * The browser session's credential and repositories (docs/dashboard.md "Signing in"): given once,
- * kept in sessionStorage, so they last while the tab lives and are gone when it closes. The
- * token is any credential of docs/auth.md: the admin key reaches every repository, a repository
- * token the repositories it names.
+ * The browser session's credential (docs/dashboard.md "Signing in"): given once, kept in
+ * sessionStorage, so it lasts while the tab lives and is gone when it closes. The credential is
+ * any of docs/auth.md: the admin key reaches every repository, a repository token the repositories
+ * it names; the dashboard lists them itself (ListRepositories). When the service stops accepting
+ * it (revoked, or the admin key changed), the session ends with a message the sign-in page shows.
  */
 const TOKEN = "yardmaster.token";
-const REPOSITORIES = "yardmaster.repositories";
+const ENDED = "yardmaster.ended";
 
-/** "owner/repository" names, as the user gave them. */
-export type RepositoryName = string;
+const listeners = new Set<() => void>();
+
+/** Calls `f` whenever the session starts or ends; returns the unsubscribe function. */
+export function onSessionChange(f: () => void): () => void {
+  listeners.add(f);
+  return () => listeners.delete(f);
+}
+
+const changed = () => {
+  for (const l of listeners) l();
+};
 
 /** The bearer credential of this tab, or null before sign-in. */
 export function token(): string | null {
   return sessionStorage.getItem(TOKEN);
 }
 
-/** The repositories this tab shows on its first page, in the order given. */
-export function repositories(): RepositoryName[] {
-  return JSON.parse(sessionStorage.getItem(REPOSITORIES) ?? "[]") as RepositoryName[];
-}
-
-/** Keeps the credential and the repositories for this tab. */
-export function signIn(credential: string, repos: RepositoryName[]): void {
+/** Keeps the credential for this tab. */
+export function signIn(credential: string): void {
   sessionStorage.setItem(TOKEN, credential.trim());
-  sessionStorage.setItem(REPOSITORIES, JSON.stringify(repos));
+  sessionStorage.removeItem(ENDED);
+  changed();
 }
 
-/** Adds a repository to the list (no duplicate, compared case-insensitively as GitHub does). */
-export function addRepository(name: RepositoryName): void {
-  const list = repositories();
-  if (!list.some((r) => r.toLowerCase() === name.toLowerCase())) list.push(name);
-  sessionStorage.setItem(REPOSITORIES, JSON.stringify(list));
-}
-
-/** Forgets the credential and the repositories. */
+/** Forgets the credential. */
 export function signOut(): void {
   sessionStorage.removeItem(TOKEN);
-  sessionStorage.removeItem(REPOSITORIES);
+  sessionStorage.removeItem(ENDED);
+  changed();
+}
+
+/** Ends the session because the service refused the credential; `why` is shown on the sign-in page. */
+export function endSession(why: string): void {
+  if (!token()) return;
+  sessionStorage.removeItem(TOKEN);
+  sessionStorage.setItem(ENDED, why);
+  changed();
+}
+
+/** Why the last session ended, or null when it was not ended by a refusal. */
+export function endedBecause(): string | null {
+  return sessionStorage.getItem(ENDED);
 }
 
 /** Parses "owner/repository" as the API's path parameters check them; null when it is not one. */

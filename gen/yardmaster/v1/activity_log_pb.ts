@@ -16,7 +16,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file yardmaster/v1/activity_log.proto.
  */
 export const file_yardmaster_v1_activity_log: GenFile = /*@__PURE__*/
-  fileDesc("CiB5YXJkbWFzdGVyL3YxL2FjdGl2aXR5X2xvZy5wcm90bxINeWFyZG1hc3Rlci52MSKuBQoPTGlzdExvZ3NSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQSHgoMcHVsbF9yZXF1ZXN0GAMgAygDQgjK8xgESAFwZBIiChBub3RfcHVsbF9yZXF1ZXN0GAQgAygDQgjK8xgESAFwZBIgCghiYXNlX3JlZhgFIAEoCUIJyvMYBSgBMP8BSACIAQESHAoKYmF0Y2hfcHVsbBgGIAMoA0IIyvMYBEgBcGQSIAoObm90X2JhdGNoX3B1bGwYByADKANCCMrzGARIAXBkEhoKCmV2ZW50X3R5cGUYCCADKAlCBsrzGAJwZBIeCg5ub3RfZXZlbnRfdHlwZRgJIAMoCUIGyvMYAnBkEi8KB291dGNvbWUYCiADKA4yFi55YXJkbWFzdGVyLnYxLk91dGNvbWVCBsrzGAJwZBIzCgtub3Rfb3V0Y29tZRgLIAMoDjIWLnlhcmRtYXN0ZXIudjEuT3V0Y29tZUIGyvMYAnBkEhoKB3RyaWdnZXIYDCADKAlCCcrzGAUw/wFwZBIeCgtub3RfdHJpZ2dlchgNIAMoCUIJyvMYBTD/AXBkEjEKDXJlY2VpdmVkX2Zyb20YDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC3JlY2VpdmVkX3RvGA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgZjdXJzb3IYECABKAlIAYgBARIjCghwZXJfcGFnZRgRIAEoBUIMyvMYCEABSAFgZGgBSAKIAQFCCwoJX2Jhc2VfcmVmQgkKB19jdXJzb3JCCwoJX3Blcl9wYWdlIlgKEExpc3RMb2dzUmVzcG9uc2USDAoEc2l6ZRgBIAEoBRIQCghwZXJfcGFnZRgCIAEoBRIkCgZldmVudHMYAyADKAsyFC55YXJkbWFzdGVyLnYxLkV2ZW50IswEChBXYXRjaExvZ3NSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQSHgoMcHVsbF9yZXF1ZXN0GAMgAygDQgjK8xgESAFwZBIiChBub3RfcHVsbF9yZXF1ZXN0GAQgAygDQgjK8xgESAFwZBIgCghiYXNlX3JlZhgFIAEoCUIJyvMYBSgBMP8BSACIAQESHAoKYmF0Y2hfcHVsbBgGIAMoA0IIyvMYBEgBcGQSIAoObm90X2JhdGNoX3B1bGwYByADKANCCMrzGARIAXBkEhoKCmV2ZW50X3R5cGUYCCADKAlCBsrzGAJwZBIeCg5ub3RfZXZlbnRfdHlwZRgJIAMoCUIGyvMYAnBkEi8KB291dGNvbWUYCiADKA4yFi55YXJkbWFzdGVyLnYxLk91dGNvbWVCBsrzGAJwZBIzCgtub3Rfb3V0Y29tZRgLIAMoDjIWLnlhcmRtYXN0ZXIudjEuT3V0Y29tZUIGyvMYAnBkEhoKB3RyaWdnZXIYDCADKAlCCcrzGAUw/wFwZBIeCgtub3RfdHJpZ2dlchgNIAMoCUIJyvMYBTD/AXBkEjEKDXJlY2VpdmVkX2Zyb20YDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKBmN1cnNvchgQIAEoCUgBiAEBQgsKCV9iYXNlX3JlZkIJCgdfY3Vyc29yIkgKEVdhdGNoTG9nc1Jlc3BvbnNlEiMKBWV2ZW50GAEgASgLMhQueWFyZG1hc3Rlci52MS5FdmVudBIOCgZjdXJzb3IYAiABKAki4QQKFEFnZ3JlZ2F0ZUxvZ3NSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQSHgoMcHVsbF9yZXF1ZXN0GAMgAygDQgjK8xgESAFwZBIiChBub3RfcHVsbF9yZXF1ZXN0GAQgAygDQgjK8xgESAFwZBIgCghiYXNlX3JlZhgFIAEoCUIJyvMYBSgBMP8BSACIAQESHAoKYmF0Y2hfcHVsbBgGIAMoA0IIyvMYBEgBcGQSIAoObm90X2JhdGNoX3B1bGwYByADKANCCMrzGARIAXBkEhoKCmV2ZW50X3R5cGUYCCADKAlCBsrzGAJwZBIeCg5ub3RfZXZlbnRfdHlwZRgJIAMoCUIGyvMYAnBkEi8KB291dGNvbWUYCiADKA4yFi55YXJkbWFzdGVyLnYxLk91dGNvbWVCBsrzGAJwZBIzCgtub3Rfb3V0Y29tZRgLIAMoDjIWLnlhcmRtYXN0ZXIudjEuT3V0Y29tZUIGyvMYAnBkEhoKB3RyaWdnZXIYDCADKAlCCcrzGAUw/wFwZBIeCgtub3RfdHJpZ2dlchgNIAMoCUIJyvMYBTD/AXBkEjEKDXJlY2VpdmVkX2Zyb20YDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC3JlY2VpdmVkX3RvGA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEILCglfYmFzZV9yZWYidAoPSGlzdG9ncmFtQnVja2V0EikKBXN0YXJ0GAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBInCgNlbmQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg0KBWNvdW50GAMgASgDIioKCkZhY2V0Q291bnQSDQoFdmFsdWUYASABKAkSDQoFY291bnQYAiABKAMi9gIKFUFnZ3JlZ2F0ZUxvZ3NSZXNwb25zZRINCgV0b3RhbBgBIAEoAxIdChVpbnRlcnZhbF9zaXplX3NlY29uZHMYAiABKAMSMQoJaGlzdG9ncmFtGAMgAygLMh4ueWFyZG1hc3Rlci52MS5IaXN0b2dyYW1CdWNrZXQSMAoNYnlfZXZlbnRfdHlwZRgEIAMoCzIZLnlhcmRtYXN0ZXIudjEuRmFjZXRDb3VudBItCgpieV9vdXRjb21lGAUgAygLMhkueWFyZG1hc3Rlci52MS5GYWNldENvdW50Ei0KCmJ5X3RyaWdnZXIYBiADKAsyGS55YXJkbWFzdGVyLnYxLkZhY2V0Q291bnQSMgoPYnlfcHVsbF9yZXF1ZXN0GAcgAygLMhkueWFyZG1hc3Rlci52MS5GYWNldENvdW50EjgKFWJ5X2JhdGNoX3B1bGxfcmVxdWVzdBgIIAMoCzIZLnlhcmRtYXN0ZXIudjEuRmFjZXRDb3VudCKUAgoKRXZlbnRJbnB1dBIUCgR0eXBlGAEgASgJQgbK8xgCUAESHQoKcmVwb3NpdG9yeRgCIAEoCUIJyvMYBTCNAVABEhkKDHB1bGxfcmVxdWVzdBgDIAEoA0gAiAEBEiAKCGJhc2VfcmVmGAQgASgJQgnK8xgFKAEw/wFIAYgBARIaCgd0cmlnZ2VyGAUgASgJQgnK8xgFMP8BUAESLwoLcmVjZWl2ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEikKCG1ldGFkYXRhGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEIPCg1fcHVsbF9yZXF1ZXN0QgsKCV9iYXNlX3JlZiJkChNBcHBlbmRFdmVudHNSZXF1ZXN0EiIKD2lkZW1wb3RlbmN5X2tleRgBIAEoCUIJyvMYBTDIAVABEikKBmV2ZW50cxgCIAMoCzIZLnlhcmRtYXN0ZXIudjEuRXZlbnRJbnB1dCI1ChRBcHBlbmRFdmVudHNSZXNwb25zZRILCgNpZHMYASADKAMSEAoIcmVwbGF5ZWQYAiABKAgygQQKEkFjdGl2aXR5TG9nU2VydmljZRJ4CghMaXN0TG9ncxIeLnlhcmRtYXN0ZXIudjEuTGlzdExvZ3NSZXF1ZXN0Gh8ueWFyZG1hc3Rlci52MS5MaXN0TG9nc1Jlc3BvbnNlIiuC0+STAiUSIy92MS9yZXBvcy97b3duZXJ9L3tyZXBvc2l0b3J5fS9sb2dzEpEBCg1BZ2dyZWdhdGVMb2dzEiMueWFyZG1hc3Rlci52MS5BZ2dyZWdhdGVMb2dzUmVxdWVzdBokLnlhcmRtYXN0ZXIudjEuQWdncmVnYXRlTG9nc1Jlc3BvbnNlIjWC0+STAi8SLS92MS9yZXBvcy97b3duZXJ9L3tyZXBvc2l0b3J5fS9sb2dzL2FnZ3JlZ2F0ZRKDAQoJV2F0Y2hMb2dzEh8ueWFyZG1hc3Rlci52MS5XYXRjaExvZ3NSZXF1ZXN0GiAueWFyZG1hc3Rlci52MS5XYXRjaExvZ3NSZXNwb25zZSIxgtPkkwIrEikvdjEvcmVwb3Mve293bmVyfS97cmVwb3NpdG9yeX0vbG9nczp3YXRjaDABElcKDEFwcGVuZEV2ZW50cxIiLnlhcmRtYXN0ZXIudjEuQXBwZW5kRXZlbnRzUmVxdWVzdBojLnlhcmRtYXN0ZXIudjEuQXBwZW5kRXZlbnRzUmVzcG9uc2ViBnByb3RvMw", [file_google_api_annotations, file_google_protobuf_struct, file_google_protobuf_timestamp, file_yardmaster_v1_common, file_yardmaster_v1_events]);
+  fileDesc("CiB5YXJkbWFzdGVyL3YxL2FjdGl2aXR5X2xvZy5wcm90bxINeWFyZG1hc3Rlci52MSKuBQoPTGlzdExvZ3NSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQSHgoMcHVsbF9yZXF1ZXN0GAMgAygDQgjK8xgESAFwZBIiChBub3RfcHVsbF9yZXF1ZXN0GAQgAygDQgjK8xgESAFwZBIgCghiYXNlX3JlZhgFIAEoCUIJyvMYBSgBMP8BSACIAQESHAoKYmF0Y2hfcHVsbBgGIAMoA0IIyvMYBEgBcGQSIAoObm90X2JhdGNoX3B1bGwYByADKANCCMrzGARIAXBkEhoKCmV2ZW50X3R5cGUYCCADKAlCBsrzGAJwZBIeCg5ub3RfZXZlbnRfdHlwZRgJIAMoCUIGyvMYAnBkEi8KB291dGNvbWUYCiADKA4yFi55YXJkbWFzdGVyLnYxLk91dGNvbWVCBsrzGAJwZBIzCgtub3Rfb3V0Y29tZRgLIAMoDjIWLnlhcmRtYXN0ZXIudjEuT3V0Y29tZUIGyvMYAnBkEhoKB3RyaWdnZXIYDCADKAlCCcrzGAUw/wFwZBIeCgtub3RfdHJpZ2dlchgNIAMoCUIJyvMYBTD/AXBkEjEKDXJlY2VpdmVkX2Zyb20YDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC3JlY2VpdmVkX3RvGA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgZjdXJzb3IYECABKAlIAYgBARIjCghwZXJfcGFnZRgRIAEoBUIMyvMYCEABSAFgZGgBSAKIAQFCCwoJX2Jhc2VfcmVmQgkKB19jdXJzb3JCCwoJX3Blcl9wYWdlIlgKEExpc3RMb2dzUmVzcG9uc2USDAoEc2l6ZRgBIAEoBRIQCghwZXJfcGFnZRgCIAEoBRIkCgZldmVudHMYAyADKAsyFC55YXJkbWFzdGVyLnYxLkV2ZW50IswEChBXYXRjaExvZ3NSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQSHgoMcHVsbF9yZXF1ZXN0GAMgAygDQgjK8xgESAFwZBIiChBub3RfcHVsbF9yZXF1ZXN0GAQgAygDQgjK8xgESAFwZBIgCghiYXNlX3JlZhgFIAEoCUIJyvMYBSgBMP8BSACIAQESHAoKYmF0Y2hfcHVsbBgGIAMoA0IIyvMYBEgBcGQSIAoObm90X2JhdGNoX3B1bGwYByADKANCCMrzGARIAXBkEhoKCmV2ZW50X3R5cGUYCCADKAlCBsrzGAJwZBIeCg5ub3RfZXZlbnRfdHlwZRgJIAMoCUIGyvMYAnBkEi8KB291dGNvbWUYCiADKA4yFi55YXJkbWFzdGVyLnYxLk91dGNvbWVCBsrzGAJwZBIzCgtub3Rfb3V0Y29tZRgLIAMoDjIWLnlhcmRtYXN0ZXIudjEuT3V0Y29tZUIGyvMYAnBkEhoKB3RyaWdnZXIYDCADKAlCCcrzGAUw/wFwZBIeCgtub3RfdHJpZ2dlchgNIAMoCUIJyvMYBTD/AXBkEjEKDXJlY2VpdmVkX2Zyb20YDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKBmN1cnNvchgQIAEoCUgBiAEBQgsKCV9iYXNlX3JlZkIJCgdfY3Vyc29yIkgKEVdhdGNoTG9nc1Jlc3BvbnNlEiMKBWV2ZW50GAEgASgLMhQueWFyZG1hc3Rlci52MS5FdmVudBIOCgZjdXJzb3IYAiABKAki4QQKFEFnZ3JlZ2F0ZUxvZ3NSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQSHgoMcHVsbF9yZXF1ZXN0GAMgAygDQgjK8xgESAFwZBIiChBub3RfcHVsbF9yZXF1ZXN0GAQgAygDQgjK8xgESAFwZBIgCghiYXNlX3JlZhgFIAEoCUIJyvMYBSgBMP8BSACIAQESHAoKYmF0Y2hfcHVsbBgGIAMoA0IIyvMYBEgBcGQSIAoObm90X2JhdGNoX3B1bGwYByADKANCCMrzGARIAXBkEhoKCmV2ZW50X3R5cGUYCCADKAlCBsrzGAJwZBIeCg5ub3RfZXZlbnRfdHlwZRgJIAMoCUIGyvMYAnBkEi8KB291dGNvbWUYCiADKA4yFi55YXJkbWFzdGVyLnYxLk91dGNvbWVCBsrzGAJwZBIzCgtub3Rfb3V0Y29tZRgLIAMoDjIWLnlhcmRtYXN0ZXIudjEuT3V0Y29tZUIGyvMYAnBkEhoKB3RyaWdnZXIYDCADKAlCCcrzGAUw/wFwZBIeCgtub3RfdHJpZ2dlchgNIAMoCUIJyvMYBTD/AXBkEjEKDXJlY2VpdmVkX2Zyb20YDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC3JlY2VpdmVkX3RvGA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEILCglfYmFzZV9yZWYidAoPSGlzdG9ncmFtQnVja2V0EikKBXN0YXJ0GAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBInCgNlbmQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg0KBWNvdW50GAMgASgDIioKCkZhY2V0Q291bnQSDQoFdmFsdWUYASABKAkSDQoFY291bnQYAiABKAMi9gIKFUFnZ3JlZ2F0ZUxvZ3NSZXNwb25zZRINCgV0b3RhbBgBIAEoAxIdChVpbnRlcnZhbF9zaXplX3NlY29uZHMYAiABKAMSMQoJaGlzdG9ncmFtGAMgAygLMh4ueWFyZG1hc3Rlci52MS5IaXN0b2dyYW1CdWNrZXQSMAoNYnlfZXZlbnRfdHlwZRgEIAMoCzIZLnlhcmRtYXN0ZXIudjEuRmFjZXRDb3VudBItCgpieV9vdXRjb21lGAUgAygLMhkueWFyZG1hc3Rlci52MS5GYWNldENvdW50Ei0KCmJ5X3RyaWdnZXIYBiADKAsyGS55YXJkbWFzdGVyLnYxLkZhY2V0Q291bnQSMgoPYnlfcHVsbF9yZXF1ZXN0GAcgAygLMhkueWFyZG1hc3Rlci52MS5GYWNldENvdW50EjgKFWJ5X2JhdGNoX3B1bGxfcmVxdWVzdBgIIAMoCzIZLnlhcmRtYXN0ZXIudjEuRmFjZXRDb3VudCKEAgoZR2V0UXVldWVTdGF0aXN0aWNzUmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEiAKCGJhc2VfcmVmGAMgASgJQgnK8xgFKAEw/wFIAIgBARIxCg1yZWNlaXZlZF9mcm9tGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtyZWNlaXZlZF90bxgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCCwoJX2Jhc2VfcmVmIsYECg9RdWV1ZVN0YXRpc3RpY3MSDgoGbWVyZ2VzGAEgASgDEhcKD21lcmdlc19wZXJfaG91chgCIAEoARImChl0aW1lX2luX3F1ZXVlX3A1MF9zZWNvbmRzGAMgASgBSACIAQESJgoZdGltZV9pbl9xdWV1ZV9wOTBfc2Vjb25kcxgEIAEoAUgBiAEBEg8KB2NpX3J1bnMYBSABKAMSEgoKY2lfc2Vjb25kcxgGIAEoARIeChFjaV9ydW5zX3Blcl9tZXJnZRgHIAEoAUgCiAEBEiEKFGNpX3NlY29uZHNfcGVyX21lcmdlGAggASgBSAOIAQESFgoOY29uY2x1ZGVkX3J1bnMYCSABKAMSEwoLZmFpbGVkX3J1bnMYCiABKAMSEgoKZmxha3lfcnVucxgLIAEoAxIZCgxmYWlsdXJlX3JhdGUYDCABKAFIBIgBARIXCgpmbGFrZV9yYXRlGA0gASgBSAWIAQESEgoKYmlzZWN0aW9ucxgOIAEoAxIQCghyZW1vdmFscxgPIAEoAxITCgtxdWV1ZV9kZXB0aBgQIAEoAxIXCg9xdWV1ZV9kZXB0aF9tYXgYESABKANCHAoaX3RpbWVfaW5fcXVldWVfcDUwX3NlY29uZHNCHAoaX3RpbWVfaW5fcXVldWVfcDkwX3NlY29uZHNCFAoSX2NpX3J1bnNfcGVyX21lcmdlQhcKFV9jaV9zZWNvbmRzX3Blcl9tZXJnZUIPCg1fZmFpbHVyZV9yYXRlQg0KC19mbGFrZV9yYXRlIp8BChVRdWV1ZVN0YXRpc3RpY3NCdWNrZXQSKQoFc3RhcnQYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEicKA2VuZBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMgoKc3RhdGlzdGljcxgDIAEoCzIeLnlhcmRtYXN0ZXIudjEuUXVldWVTdGF0aXN0aWNzIrwCChpHZXRRdWV1ZVN0YXRpc3RpY3NSZXNwb25zZRIxCg1yZWNlaXZlZF9mcm9tGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtyZWNlaXZlZF90bxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASHQoVaW50ZXJ2YWxfc2l6ZV9zZWNvbmRzGAMgASgDEi8KB3N1bW1hcnkYBCABKAsyHi55YXJkbWFzdGVyLnYxLlF1ZXVlU3RhdGlzdGljcxI1CgdidWNrZXRzGAUgAygLMiQueWFyZG1hc3Rlci52MS5RdWV1ZVN0YXRpc3RpY3NCdWNrZXQSMwoQcmVtb3ZhbHNfYnlfY29kZRgGIAMoCzIZLnlhcmRtYXN0ZXIudjEuRmFjZXRDb3VudCKUAgoKRXZlbnRJbnB1dBIUCgR0eXBlGAEgASgJQgbK8xgCUAESHQoKcmVwb3NpdG9yeRgCIAEoCUIJyvMYBTCNAVABEhkKDHB1bGxfcmVxdWVzdBgDIAEoA0gAiAEBEiAKCGJhc2VfcmVmGAQgASgJQgnK8xgFKAEw/wFIAYgBARIaCgd0cmlnZ2VyGAUgASgJQgnK8xgFMP8BUAESLwoLcmVjZWl2ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEikKCG1ldGFkYXRhGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEIPCg1fcHVsbF9yZXF1ZXN0QgsKCV9iYXNlX3JlZiJkChNBcHBlbmRFdmVudHNSZXF1ZXN0EiIKD2lkZW1wb3RlbmN5X2tleRgBIAEoCUIJyvMYBTDIAVABEikKBmV2ZW50cxgCIAMoCzIZLnlhcmRtYXN0ZXIudjEuRXZlbnRJbnB1dCI1ChRBcHBlbmRFdmVudHNSZXNwb25zZRILCgNpZHMYASADKAMSEAoIcmVwbGF5ZWQYAiABKAgypwUKEkFjdGl2aXR5TG9nU2VydmljZRJ4CghMaXN0TG9ncxIeLnlhcmRtYXN0ZXIudjEuTGlzdExvZ3NSZXF1ZXN0Gh8ueWFyZG1hc3Rlci52MS5MaXN0TG9nc1Jlc3BvbnNlIiuC0+STAiUSIy92MS9yZXBvcy97b3duZXJ9L3tyZXBvc2l0b3J5fS9sb2dzEpEBCg1BZ2dyZWdhdGVMb2dzEiMueWFyZG1hc3Rlci52MS5BZ2dyZWdhdGVMb2dzUmVxdWVzdBokLnlhcmRtYXN0ZXIudjEuQWdncmVnYXRlTG9nc1Jlc3BvbnNlIjWC0+STAi8SLS92MS9yZXBvcy97b3duZXJ9L3tyZXBvc2l0b3J5fS9sb2dzL2FnZ3JlZ2F0ZRKDAQoJV2F0Y2hMb2dzEh8ueWFyZG1hc3Rlci52MS5XYXRjaExvZ3NSZXF1ZXN0GiAueWFyZG1hc3Rlci52MS5XYXRjaExvZ3NSZXNwb25zZSIxgtPkkwIrEikvdjEvcmVwb3Mve293bmVyfS97cmVwb3NpdG9yeX0vbG9nczp3YXRjaDABEqMBChJHZXRRdWV1ZVN0YXRpc3RpY3MSKC55YXJkbWFzdGVyLnYxLkdldFF1ZXVlU3RhdGlzdGljc1JlcXVlc3QaKS55YXJkbWFzdGVyLnYxLkdldFF1ZXVlU3RhdGlzdGljc1Jlc3BvbnNlIjiC0+STAjISMC92MS9yZXBvcy97b3duZXJ9L3tyZXBvc2l0b3J5fS9xdWV1ZXMvc3RhdGlzdGljcxJXCgxBcHBlbmRFdmVudHMSIi55YXJkbWFzdGVyLnYxLkFwcGVuZEV2ZW50c1JlcXVlc3QaIy55YXJkbWFzdGVyLnYxLkFwcGVuZEV2ZW50c1Jlc3BvbnNlYgZwcm90bzM", [file_google_api_annotations, file_google_protobuf_struct, file_google_protobuf_timestamp, file_yardmaster_v1_common, file_yardmaster_v1_events]);
 
 /**
  * Request of ListLogs, REST GET /v1/repos/{owner}/{repository}/logs (docs/activity-log.md):
@@ -512,6 +512,252 @@ export const AggregateLogsResponseSchema: GenMessage<AggregateLogsResponse> = /*
   messageDesc(file_yardmaster_v1_activity_log, 7);
 
 /**
+ * Request of GetQueueStatistics, REST GET /v1/repos/{owner}/{repository}/queues/statistics
+ * (docs/activity-log.md "Queue statistics").
+ *
+ * @generated from message yardmaster.v1.GetQueueStatisticsRequest
+ */
+export type GetQueueStatisticsRequest = Message<"yardmaster.v1.GetQueueStatisticsRequest"> & {
+  /**
+   * @generated from field: string owner = 1;
+   */
+  owner: string;
+
+  /**
+   * @generated from field: string repository = 2;
+   */
+  repository: string;
+
+  /**
+   * Only this base branch; every branch when absent.
+   *
+   * @generated from field: optional string base_ref = 3;
+   */
+  baseRef?: string | undefined;
+
+  /**
+   * Window start (inclusive), RFC 3339 with a UTC offset; default received_to minus 7 days.
+   *
+   * @generated from field: google.protobuf.Timestamp received_from = 4;
+   */
+  receivedFrom?: Timestamp | undefined;
+
+  /**
+   * Window end (exclusive), RFC 3339 with a UTC offset; default now.
+   *
+   * @generated from field: google.protobuf.Timestamp received_to = 5;
+   */
+  receivedTo?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message yardmaster.v1.GetQueueStatisticsRequest.
+ * Use `create(GetQueueStatisticsRequestSchema)` to create a new message.
+ */
+export const GetQueueStatisticsRequestSchema: GenMessage<GetQueueStatisticsRequest> = /*@__PURE__*/
+  messageDesc(file_yardmaster_v1_activity_log, 8);
+
+/**
+ * The queue's figures over a span of time (docs/activity-log.md "Queue statistics"). Durations
+ * are in seconds; a figure that needs a divisor (a rate, a quantile, a figure per merge) is null
+ * when the divisor is zero.
+ *
+ * @generated from message yardmaster.v1.QueueStatistics
+ */
+export type QueueStatistics = Message<"yardmaster.v1.QueueStatistics"> & {
+  /**
+   * Pull requests merged by the queue (leaves with PR_MERGED or PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED).
+   *
+   * @generated from field: int64 merges = 1;
+   */
+  merges: bigint;
+
+  /**
+   * merges divided by the span's hours.
+   *
+   * @generated from field: double merges_per_hour = 2;
+   */
+  mergesPerHour: number;
+
+  /**
+   * Time in queue of the merged pull requests, from queued to merged: nearest-rank p50 and p90.
+   *
+   * @generated from field: optional double time_in_queue_p50_seconds = 3;
+   */
+  timeInQueueP50Seconds?: number | undefined;
+
+  /**
+   * @generated from field: optional double time_in_queue_p90_seconds = 4;
+   */
+  timeInQueueP90Seconds?: number | undefined;
+
+  /**
+   * CI runs started (one per check of a batch, retries and sub-batches included).
+   *
+   * @generated from field: int64 ci_runs = 5;
+   */
+  ciRuns: bigint;
+
+  /**
+   * CI time of the runs that ended (from the check's start to its end), summed.
+   *
+   * @generated from field: double ci_seconds = 6;
+   */
+  ciSeconds: number;
+
+  /**
+   * @generated from field: optional double ci_runs_per_merge = 7;
+   */
+  ciRunsPerMerge?: number | undefined;
+
+  /**
+   * @generated from field: optional double ci_seconds_per_merge = 8;
+   */
+  ciSecondsPerMerge?: number | undefined;
+
+  /**
+   * Runs that concluded (success, failure or timed out; not aborted), failed among them, and
+   * failed without any of their pull requests having broken the build (flaky).
+   *
+   * @generated from field: int64 concluded_runs = 9;
+   */
+  concludedRuns: bigint;
+
+  /**
+   * @generated from field: int64 failed_runs = 10;
+   */
+  failedRuns: bigint;
+
+  /**
+   * @generated from field: int64 flaky_runs = 11;
+   */
+  flakyRuns: bigint;
+
+  /**
+   * failed_runs / concluded_runs and flaky_runs / concluded_runs.
+   *
+   * @generated from field: optional double failure_rate = 12;
+   */
+  failureRate?: number | undefined;
+
+  /**
+   * @generated from field: optional double flake_rate = 13;
+   */
+  flakeRate?: number | undefined;
+
+  /**
+   * Bisections started (failed batches split to find the culprit).
+   *
+   * @generated from field: int64 bisections = 14;
+   */
+  bisections: bigint;
+
+  /**
+   * Pull requests that left the queue without merging.
+   *
+   * @generated from field: int64 removals = 15;
+   */
+  removals: bigint;
+
+  /**
+   * Queued pull requests at the end of the span, and the most at any instant in it.
+   *
+   * @generated from field: int64 queue_depth = 16;
+   */
+  queueDepth: bigint;
+
+  /**
+   * @generated from field: int64 queue_depth_max = 17;
+   */
+  queueDepthMax: bigint;
+};
+
+/**
+ * Describes the message yardmaster.v1.QueueStatistics.
+ * Use `create(QueueStatisticsSchema)` to create a new message.
+ */
+export const QueueStatisticsSchema: GenMessage<QueueStatistics> = /*@__PURE__*/
+  messageDesc(file_yardmaster_v1_activity_log, 9);
+
+/**
+ * One bucket of GetQueueStatisticsResponse: the figures of [start, end) (UTC).
+ *
+ * @generated from message yardmaster.v1.QueueStatisticsBucket
+ */
+export type QueueStatisticsBucket = Message<"yardmaster.v1.QueueStatisticsBucket"> & {
+  /**
+   * @generated from field: google.protobuf.Timestamp start = 1;
+   */
+  start?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp end = 2;
+   */
+  end?: Timestamp | undefined;
+
+  /**
+   * @generated from field: yardmaster.v1.QueueStatistics statistics = 3;
+   */
+  statistics?: QueueStatistics | undefined;
+};
+
+/**
+ * Describes the message yardmaster.v1.QueueStatisticsBucket.
+ * Use `create(QueueStatisticsBucketSchema)` to create a new message.
+ */
+export const QueueStatisticsBucketSchema: GenMessage<QueueStatisticsBucket> = /*@__PURE__*/
+  messageDesc(file_yardmaster_v1_activity_log, 10);
+
+/**
+ * Response of GetQueueStatistics: the window, the figures of the whole window, the same per
+ * bucket (oldest first, every bucket, empty ones included), and the removals by dequeue code.
+ *
+ * @generated from message yardmaster.v1.GetQueueStatisticsResponse
+ */
+export type GetQueueStatisticsResponse = Message<"yardmaster.v1.GetQueueStatisticsResponse"> & {
+  /**
+   * @generated from field: google.protobuf.Timestamp received_from = 1;
+   */
+  receivedFrom?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp received_to = 2;
+   */
+  receivedTo?: Timestamp | undefined;
+
+  /**
+   * Width of a bucket, in seconds: the interval of AggregateLogs for the same window.
+   *
+   * @generated from field: int64 interval_size_seconds = 3;
+   */
+  intervalSizeSeconds: bigint;
+
+  /**
+   * @generated from field: yardmaster.v1.QueueStatistics summary = 4;
+   */
+  summary?: QueueStatistics | undefined;
+
+  /**
+   * @generated from field: repeated yardmaster.v1.QueueStatisticsBucket buckets = 5;
+   */
+  buckets: QueueStatisticsBucket[];
+
+  /**
+   * Pull requests that left without merging in the window, by dequeue code, most first.
+   *
+   * @generated from field: repeated yardmaster.v1.FacetCount removals_by_code = 6;
+   */
+  removalsByCode: FacetCount[];
+};
+
+/**
+ * Describes the message yardmaster.v1.GetQueueStatisticsResponse.
+ * Use `create(GetQueueStatisticsResponseSchema)` to create a new message.
+ */
+export const GetQueueStatisticsResponseSchema: GenMessage<GetQueueStatisticsResponse> = /*@__PURE__*/
+  messageDesc(file_yardmaster_v1_activity_log, 11);
+
+/**
  * An event to record; the service assigns its id and derives its outcome.
  *
  * @generated from message yardmaster.v1.EventInput
@@ -564,7 +810,7 @@ export type EventInput = Message<"yardmaster.v1.EventInput"> & {
  * Use `create(EventInputSchema)` to create a new message.
  */
 export const EventInputSchema: GenMessage<EventInput> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_activity_log, 8);
+  messageDesc(file_yardmaster_v1_activity_log, 12);
 
 /**
  * Request of AppendEvents (internal, admin key only, no REST route): up to 10,000 events of
@@ -595,7 +841,7 @@ export type AppendEventsRequest = Message<"yardmaster.v1.AppendEventsRequest"> &
  * Use `create(AppendEventsRequestSchema)` to create a new message.
  */
 export const AppendEventsRequestSchema: GenMessage<AppendEventsRequest> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_activity_log, 9);
+  messageDesc(file_yardmaster_v1_activity_log, 13);
 
 /**
  * Response of AppendEvents: the ids assigned, or those of the first delivery when the same
@@ -624,7 +870,7 @@ export type AppendEventsResponse = Message<"yardmaster.v1.AppendEventsResponse">
  * Use `create(AppendEventsResponseSchema)` to create a new message.
  */
 export const AppendEventsResponseSchema: GenMessage<AppendEventsResponse> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_activity_log, 10);
+  messageDesc(file_yardmaster_v1_activity_log, 14);
 
 /**
  * The activity log of a repository, stored in ClickHouse. docs/activity-log.md; decisions in
@@ -678,6 +924,22 @@ export const ActivityLogService: GenService<{
     methodKind: "server_streaming";
     input: typeof WatchLogsRequestSchema;
     output: typeof WatchLogsResponseSchema;
+  },
+  /**
+   * The statistics of a repository's merge queue (one base branch, or all) over a window,
+   * computed by ClickHouse from the queue events of the log (docs/activity-log.md "Queue
+   * statistics"): merges and time in queue (p50, p90), CI runs and CI time per merge, failure and
+   * flake rates, bisections, removals by dequeue code and queue depth, for the whole window and
+   * per bucket (the buckets of AggregateLogs for the same window). Errors: INVALID_ARGUMENT (422)
+   * naming the field for a window whose start is after its end or a date without UTC offset;
+   * UNAVAILABLE (503) when ClickHouse cannot be reached.
+   *
+   * @generated from rpc yardmaster.v1.ActivityLogService.GetQueueStatistics
+   */
+  getQueueStatistics: {
+    methodKind: "unary";
+    input: typeof GetQueueStatisticsRequestSchema;
+    output: typeof GetQueueStatisticsResponseSchema;
   },
   /**
    * Internal (admin key only, no REST route): records events of other producers. Every event is

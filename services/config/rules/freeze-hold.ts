@@ -17,6 +17,8 @@ import { HORIZON_MS } from "./schedule-verdict.js";
 /** A freeze ready to evaluate: id, start and end (epoch ms UTC; end null = open-ended), parsed conditions. */
 export interface CompiledFreeze {
   id: string;
+  /** Its reason, when known (merge protections name the freeze holding a pull request). */
+  reason?: string;
   start: number;
   end: number | null;
   matching: Condition[];
@@ -26,6 +28,7 @@ export interface CompiledFreeze {
 /** What {@link compileFreeze} reads of a stored freeze (store/scheduled-freezes.ts FreezeRow). */
 export interface FreezeSource {
   id: string;
+  reason?: string;
   start: Date;
   end: Date | null;
   matchingConditions: unknown[];
@@ -43,6 +46,7 @@ function conditions(value: unknown[]): Condition[] {
 export function compileFreeze(f: FreezeSource): CompiledFreeze {
   return {
     id: f.id,
+    ...(f.reason === undefined ? {} : { reason: f.reason }),
     start: f.start.getTime(),
     end: f.end?.getTime() ?? null,
     matching: conditions(f.matchingConditions),

@@ -5,10 +5,14 @@
  * port) with autoescape off. Variables are the pull request's attributes with `-` written `_`
  * (`{{ author }}`, `{{ number }}`, `{{ title }}`, `{{ body }}`, `{{ labels }}`,
  * `{{ approved_reviews_by }}`...) plus the action's own (`{{ check_rule_name }}`...). Rules:
- * docs/workflow-automation.md "Templates". Pure: no loader, no file system.
+ * docs/workflow-automation.md "Templates". Every render is bounded in steps, characters written
+ * and the size of its result (template-limits.ts, bounded-runtime.ts). Pure: no loader, no file system.
  */
 import nunjucks from "nunjucks";
+import { boundEnvironment, withBudget } from "./bounded-runtime.js";
 import { TEMPLATE_FILTERS } from "./filters.js";
+import { templateCostProblem } from "./template-cost.js";
+import type { OutputLimit } from "./template-limits.js";
 import { templateNames } from "./template-names.js";
 
 /** A template that does not parse or names an unknown filter or variable. */
@@ -18,6 +22,7 @@ export class TemplateError extends Error {
 
 const environment = new nunjucks.Environment(null, { autoescape: false, throwOnUndefined: false });
 for (const [name, fn] of Object.entries(TEMPLATE_FILTERS)) environment.addFilter(name, fn as never);
+boundEnvironment(environment);
 
 /** Values a template reads, by variable name. */
 export type TemplateVariables = Readonly<Record<string, unknown>>;
@@ -46,26 +51,34 @@ function cleanMessage(e: unknown): string {
     .replace(/^\(unknown path\)\s*/, "")
     .replace(/\s*\n\s*/g, ": ")
     .replace(/^Error: /, "")
+    .replace(/(^|: )(Template\w*Error|RangeError): /, "$1")
     .trim();
 }
 
 /**
  * Renders `source` with `variables`; an undefined variable renders as an empty text (Jinja2's
- * default).
- * @throws TemplateError when the template does not parse or a filter fails
+ * default). The render takes at most TEMPLATE_STEP_LIMIT steps and writes at most
+ * TEMPLATE_WRITE_LIMIT characters (template-limits.ts); its result holds at most `limit`'s characters.
+ * @throws TemplateError when the template does not parse, a filter fails, or a limit is passed
+ *   (its message names the limit; nothing of the output is kept)
  */
-export function renderTemplate(source: string, variables: TemplateVariables): string {
+export function renderTemplate(source: string, variables: TemplateVariables, limit?: OutputLimit): string {
   const template = compile(source);
+  let out: string;
   try {
-    return template.render({ ...variables });
+    out = withBudget(() => template.render({ ...variables }));
   } catch (e) {
     throw new TemplateError(cleanMessage(e));
   }
+  if (limit !== undefined && out.length > limit.characters)
+    throw new TemplateError(`the text is ${out.length} characters long, over ${limit.characters} (${limit.source})`);
+  return out;
 }
 
 /**
- * Checks a template against the variables it may read: it must parse, its filters must exist, and
- * the free variables it reads must be in `known`.
+ * Checks a template against the variables it may read: it must parse, its constant loops must fit
+ * the steps of a render (template-cost.ts), its filters must exist, and the free variables it
+ * reads must be in `known`.
  * @returns the problem, or null when the template is valid
  */
 export function templateProblem(source: string, known: readonly string[]): string | null {
@@ -74,6 +87,8 @@ export function templateProblem(source: string, known: readonly string[]): strin
   } catch (e) {
     return (e as Error).message;
   }
+  const costly = templateCostProblem(source);
+  if (costly !== null) return costly;
   const { variables, filters } = templateNames(source);
   const registered = (environment as unknown as { filters: Record<string, unknown> }).filters;
   const badFilters = [...filters].filter((f) => registered[f] === undefined);

@@ -45,6 +45,10 @@ export interface BatchPullRequestView {
   labels: string[];
   hostLabels: { id: number; name: string; color: string; default: boolean }[];
   scopes: string[];
+  /** Touches every scope: checked alone (barrier). */
+  allScopes: boolean;
+  /** Why merge protections hold it (docs/merge-protections.md "The queue"); null when they do not. */
+  protectionsHold: string | null;
 }
 
 /** A batch (docs/api.md "Merge queue status", Batch). Times are epoch ms UTC, null when unknown. */
@@ -62,6 +66,8 @@ export interface BatchView {
   scopes: string[];
   queueRuleName: string;
   checksSummary: { passed: number; total: number };
+  /** The checks of its current check; on a bisecting batch, those of the check that failed. */
+  checks: QueueCheck[];
   pullRequests: BatchPullRequestView[];
   /** Present (non-empty) on a batch being bisected: its prefixes. */
   subBatches: BatchView[];
@@ -76,6 +82,12 @@ export interface BatchView {
 }
 
 const PASSING = new Set<QueueCheck["state"]>(["success", "neutral", "skipped"]);
+
+/** How many of `checks` passed (success, neutral, skipped), out of how many. */
+const summaryOf = (checks: QueueCheck[]) => ({
+  passed: checks.filter((c) => PASSING.has(c.state)).length,
+  total: checks.length,
+});
 
 /** Status code of a live batch. */
 export function batchStatus(train: Train, batch: Batch): BatchStatusCode {
@@ -105,6 +117,8 @@ export function pullRequestView(ctx: Ctx, number: number): BatchPullRequestView 
     labels: [...p.labels],
     hostLabels: (p.hostLabels ?? []).map((l) => ({ ...l })),
     scopes: [...p.scopes],
+    allScopes: p.allScopes,
+    protectionsHold: p.protectionsHold ?? null,
   };
 }
 
@@ -127,10 +141,8 @@ export function batchView(ctx: Ctx, train: Train, batch: Batch, mergeAt: number 
     ciFinishedAt: check?.endedAt ?? null,
     scopes: [...batch.scopes],
     queueRuleName: batch.queueRule,
-    checksSummary: {
-      passed: check?.checks.filter((c) => PASSING.has(c.state)).length ?? 0,
-      total: check?.checks.length ?? 0,
-    },
+    checksSummary: summaryOf(check?.checks ?? []),
+    checks: (check?.checks ?? []).map((c) => ({ ...c })),
     pullRequests: views(ctx, batch.members),
     subBatches: [],
     checkPullRequestNumber: check?.number ?? null,
@@ -168,7 +180,8 @@ export function bisectionView(ctx: Ctx, train: Train, b: Bisection, mergeAt: Map
     ciFinishedAt: null,
     scopes: [...b.scopes],
     queueRuleName: b.queueRule,
-    checksSummary: { passed: 0, total: 0 },
+    checksSummary: summaryOf(b.failedChecks ?? []),
+    checks: (b.failedChecks ?? []).map((c) => ({ ...c })),
     pullRequests: views(ctx, b.members),
     subBatches: subs,
     checkPullRequestNumber: b.checkPullRequest,
@@ -185,11 +198,11 @@ export function formingView(ctx: Ctx, train: Train, offset: number): BatchView |
   const f = train.forming;
   if (!f) return null;
   const first = ctx.pull(f.members[0]!);
-  const seq = ctx.state.counters.batch + 1 + offset;
+  const c = ctx.state.counters;
   return {
-    id: deterministicUuid(ctx.state.repository, "batch", seq),
+    id: deterministicUuid(ctx.state.repository, "batch", c.batch + 1 + offset),
     parentIds: [],
-    name: `Batch ${seq}`,
+    name: `Batch ${(c.named ?? c.batch) + 1 + offset}`,
     status: { code: "waiting_for_batch" },
     branch: train.branch,
     partition: train.partition,
@@ -200,6 +213,7 @@ export function formingView(ctx: Ctx, train: Train, offset: number): BatchView |
     scopes: [...new Set(f.members.flatMap((n) => ctx.pull(n)?.scopes ?? []))].sort(),
     queueRuleName: first?.queueRule ?? "",
     checksSummary: { passed: 0, total: 0 },
+    checks: [],
     pullRequests: views(ctx, f.members),
     subBatches: [],
     checkPullRequestNumber: null,

@@ -2,7 +2,9 @@
  * Time estimates of the read views (docs/merge-queue.md "Estimates"). The typical CI duration is
  * the median of the recent concluded checks kept in the state (none known: no estimate, null).
  * A running check finishes at its start plus that duration (a check not started yet: now plus
- * it); a batch merges when it and every batch it is checked on top of have finished; a waiting
+ * it; a check already running longer than that: no estimate); a batch merges when it and every
+ * batch it is checked on top of have finished; while the queue is paused nothing has a merge
+ * estimate (it merges nothing until unpaused, at a time nobody knows); a waiting
  * pull request at index i merges after the batches in the train and `floor(i / (batch size x
  * max_parallel_checks)) + 1` more rounds. Times are epoch milliseconds UTC.
  */
@@ -18,7 +20,9 @@ export function ciFinishAt(ctx: Ctx, batch: Batch): number | null {
   if ((check?.scheduleHeldSince ?? null) !== null) return check!.scheduleHeldSince!; // CI done, a schedule is closed
   const typical = typicalCiMs(ctx);
   if (typical === null) return null;
-  return Math.max(ctx.now, (check?.startedAt ?? ctx.now) + typical);
+  const end = (check?.startedAt ?? ctx.now) + typical;
+  // A check running longer than the typical duration: nobody knows when it ends.
+  return end < ctx.now ? null : end;
 }
 
 /** Estimated merge times: per batch id, and per waiting pull request number. */
@@ -27,6 +31,11 @@ export function mergeEstimates(
   train: Train,
 ): { batches: Map<string, number | null>; waiting: Map<number, number | null> } {
   const batches = new Map<string, number | null>();
+  // While the queue is paused nothing merges, and nobody knows when it resumes.
+  if (ctx.state.pause) {
+    for (const batch of train.batches) batches.set(batch.id, null);
+    return { batches, waiting: new Map(orderedWaiting(ctx, train).map((p) => [p.number, null])) };
+  }
   for (const batch of train.batches) {
     const ci = ciFinishAt(ctx, batch);
     // A check waiting for a schedule merges when it opens at the earliest; under an open-ended

@@ -120,6 +120,17 @@ export interface GithubAppClient {
    * @throws ForgeError as {@link forRepo}
    */
   botLogin(repo: RepoName): Promise<string>;
+  /**
+   * The App's slug as the installation on `repo` reports it (classic branch protection names
+   * apps by slug).
+   * @throws ForgeError as {@link forRepo}
+   */
+  appSlug(repo: RepoName): Promise<string>;
+  /**
+   * Every installation of the App (`GET /app/installations`, all pages, with the App's JWT): its
+   * account and the permissions and events it granted.
+   */
+  installations(): Promise<{ id: number; account: string; permissions: Record<string, string>; events: string[] }[]>;
   /** Forgets the installation of `repo` (after GitHub said the App lost access). */
   forget(repo: RepoName): void;
   now(): number;
@@ -178,6 +189,20 @@ export function createGithubAppClient(opts: GithubAppOptions): GithubAppClient {
     },
     async botLogin(repo) {
       return `${(await installationOf(repo)).slug}[bot]`;
+    },
+    async installations() {
+      const list = await app.paginate("GET /app/installations", { per_page: 100 });
+      return list.map((i) => ({
+        id: i.id,
+        account: ((i.account as { login?: string; name?: string } | null)?.login ??
+          (i.account as { name?: string } | null)?.name ??
+          String(i.id)) as string,
+        permissions: i.permissions as Record<string, string>,
+        events: i.events,
+      }));
+    },
+    async appSlug(repo) {
+      return (await installationOf(repo)).slug;
     },
     async forRepo(repo) {
       const installationId = (await installationOf(repo)).id;

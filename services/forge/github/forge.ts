@@ -4,14 +4,18 @@
  * installation on the repository (client.ts), makes its REST calls (one module per concern) and
  * converts every failure to a {@link ForgeError} (errors.ts), so callers see only the port's closed set of error kinds.
  */
-import type { ForgePort, RepoName } from "../types.js";
+import { type ForgePort, MergeRefusedError, type RepoName, type SpeculativeBranchOptions } from "../types.js";
 import { readBranchProtection } from "./branch-protection.js";
+import { addGithubNotes } from "./batch-notes.js";
 import { upsertOwnCheckRun } from "./check-run.js";
+import { upsertOwnDeployment } from "./deployment.js";
 import { createGithubAppClient, type GithubAppOptions, type GithubOctokit } from "./client.js";
 import { readConfig, readDefaultBranch, readTextFile } from "./contents.js";
 import { githubStatus, toForgeError } from "./errors.js";
 import { addIssueLabels, findOwnComment, postComment, removeIssueLabels, userPermission } from "./issues.js";
-import { mergeBatch } from "./merge-batch.js";
+import { planLanding } from "./landing-plan.js";
+import { acceptedMethods, readLandingRules, type LandingRules } from "./landing-rules.js";
+import { mergeBatch, type LandingEnv } from "./merge-batch.js";
 import { mergePull } from "./merge-pull.js";
 import { closePull, editPull, openDraft } from "./pull-writes.js";
 import { readOpenPullRequests, readPullRequest } from "./read-pull.js";
@@ -19,17 +23,30 @@ import { branchSha, fastForward, removeBranch } from "./refs.js";
 import { repoParams, type RepoParams } from "./repo-name.js";
 import { rerunFailedJobs } from "./rerun-checks.js";
 import { findOpenPull } from "./find-pull.js";
-import { buildSpeculativeBranch } from "./speculative-branch.js";
+import { buildSpeculativeBranch, type BuildShape } from "./speculative-branch.js";
+import { TtlCache } from "./ttl-cache.js";
 import { updateWithBase } from "./update-with-base.js";
 import { githubWorkflowActions } from "./workflow-actions.js";
 
 /** What {@link createGithubForge} needs: the App's credentials and, optionally, HTTP tuning. */
 export interface GithubForgeDeps extends GithubAppOptions {
-  /** Sleeps between reads while GitHub updates a fork's branch in the background (ms); default setTimeout. */
+  /**
+   * Sleeps between reads while GitHub updates a fork's branch in the background, and between
+   * attempts of a merge GitHub answered "Base branch was modified" (ms); default setTimeout.
+   */
   wait?: (ms: number) => Promise<void>;
+  /**
+   * Names of the check runs the App posts (the queue's summary check): when a branch requires one,
+   * it is concluded just before a landing so that it never blocks it (own-checks.ts). Default none.
+   */
+  ownCheckNames?: readonly string[];
 }
 
+/** How long the landing rules of a base branch are kept, in ms (a refusal drops them at once). */
+export const LANDING_RULES_TTL_MS = 60_000;
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const SILENT = { debug() {}, info() {}, warn() {}, error() {} };
 
 /**
  * Creates the adapter. No request is made until a method is called.
@@ -38,6 +55,55 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export function createGithubForge(deps: GithubForgeDeps): ForgePort {
   const client = createGithubAppClient(deps);
   const wait = deps.wait ?? sleep;
+  const log = deps.log ?? SILENT;
+  const rulesCache = new TtlCache<string, Promise<LandingRules>>(LANDING_RULES_TTL_MS, 10_000, client.now);
+
+  /** The landing rules of `base` in `repo`, read at most once a minute. */
+  function landingRules(gh: GithubOctokit, repo: RepoName, params: RepoParams, base: string): Promise<LandingRules> {
+    const key = `${repo.toLowerCase()}#${base}`;
+    let rules = rulesCache.get(key);
+    if (rules === undefined) {
+      rules = client.appSlug(repo).then((slug) => readLandingRules(gh, params, base, slug));
+      rulesCache.set(key, rules);
+      rules.catch(() => rulesCache.delete(key));
+    }
+    return rules;
+  }
+
+  /** What a landing in `repo` needs (merge-batch.ts). */
+  async function landingEnv(gh: GithubOctokit, repo: RepoName, params: RepoParams): Promise<LandingEnv> {
+    return {
+      wait,
+      log,
+      bot: await client.botLogin(repo),
+      own: { appId: client.appId, names: deps.ownCheckNames ?? [] },
+      rules: (base) => landingRules(gh, repo, params, base),
+      forgetRules: (base) => rulesCache.delete(`${repo.toLowerCase()}#${base}`),
+    };
+  }
+
+  /** The shape of a check branch for `options` (speculative-branch.ts). */
+  async function buildShape(
+    gh: GithubOctokit,
+    repo: RepoName,
+    params: RepoParams,
+    options: SpeculativeBranchOptions | undefined,
+  ): Promise<BuildShape> {
+    if (options?.base === undefined) return { linear: false, signed: false };
+    const rules = await landingRules(gh, repo, params, options.base);
+    // A landing GitHub would refuse whatever the checks say is refused now, before CI runs for nothing.
+    planLanding(
+      { base: options.base, expectedBaseSha: "", method: options.method ?? null, pulls: [], checkPullRequest: 0 },
+      rules,
+    );
+    const method = options.method ?? acceptedMethods(rules)[0];
+    const pushes = method === "fast-forward";
+    return {
+      // A batch that lands through its own pull request by rebase needs commits GitHub can replay.
+      linear: (method === "rebase" && rules.merge.strict) || (pushes && rules.push.linear),
+      signed: pushes && rules.push.signatures,
+    };
+  }
 
   /** Runs one operation in `repo`, mapping every failure to a ForgeError. */
   async function inRepo<T>(
@@ -69,9 +135,9 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
     readConfigFile: (repo) => inRepo(repo, "reading the configuration file", readConfig),
     readFile: (repo, ref, path) => inRepo(repo, `reading ${path} at ${ref}`, (gh, p) => readTextFile(gh, p, ref, path)),
     getBranchSha: (repo, branch) => inRepo(repo, `reading branch ${branch}`, (gh, p) => branchSha(gh, p, branch)),
-    createSpeculativeBranch: (repo, branch, baseSha, pulls) =>
-      inRepo(repo, `building speculative branch ${branch}`, (gh, p) =>
-        buildSpeculativeBranch(gh, p, branch, baseSha, pulls),
+    createSpeculativeBranch: (repo, branch, baseSha, pulls, options) =>
+      inRepo(repo, `building speculative branch ${branch}`, async (gh, p) =>
+        buildSpeculativeBranch(gh, p, branch, baseSha, pulls, await buildShape(gh, repo, p, options)),
       ),
     deleteBranch: (repo, branch) => inRepo(repo, `deleting branch ${branch}`, (gh, p) => removeBranch(gh, p, branch)),
     openDraftPullRequest: (repo, input) =>
@@ -85,12 +151,23 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
         updateWithBase(gh, p, number, method, wait),
       ),
     mergePullRequest: (repo, number, input) =>
-      inRepo(repo, `merging pull request #${number} (${input.method})`, (gh, p) => mergePull(gh, p, number, input)),
+      inRepo(repo, `merging pull request #${number} (${input.method ?? "the repository's default method"})`, (gh, p) =>
+        mergePull(gh, p, number, input, {
+          wait,
+          log,
+          resolve: async (base) => {
+            const method = acceptedMethods(await landingRules(gh, repo, p, base))[0];
+            if (method === undefined)
+              throw new MergeRefusedError("protection", `no merge method is accepted on ${base} of ${repo}`, number);
+            return method;
+          },
+        }),
+      ),
     mergePullRequests: (repo, input) =>
       inRepo(
         repo,
-        `merging ${input.pulls.map((p) => `#${p.number}`).join(", ")} into ${input.base} (${input.method})`,
-        async (gh, p) => mergeBatch(gh, p, input, await client.botLogin(repo)),
+        `merging ${input.pulls.map((p) => `#${p.number}`).join(", ")} into ${input.base} (${input.method ?? "the repository's default method"})`,
+        async (gh, p) => mergeBatch(gh, p, input, await landingEnv(gh, repo, p)),
       ),
     fastForwardBranch: (repo, branch, sha) =>
       inRepo(repo, `fast-forwarding ${branch}`, (gh, p) => fastForward(gh, p, branch, sha)),
@@ -100,6 +177,11 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
       }),
     upsertCheckRun: (repo, input) =>
       inRepo(repo, `posting check run ${input.name}`, (gh, p) => upsertOwnCheckRun(gh, p, client.appId, input)),
+    upsertDeployment: (repo, input) =>
+      inRepo(repo, `posting deployment ${input.environment}`, (gh, p) =>
+        upsertOwnDeployment(gh, p, () => client.botLogin(repo), input),
+      ),
+    addNotes: (repo, input) => inRepo(repo, `adding notes to ${input.sha}`, (gh, p) => addGithubNotes(gh, p, input)),
     comment: (repo, number, body) =>
       inRepo(repo, `commenting on #${number}`, (gh, p) => postComment(gh, p, number, body)),
     findOwnComment: (repo, number, text) =>

@@ -49,7 +49,16 @@ export async function editPull(
   });
 }
 
-/** Closes a pull request without merging it (closing a closed one is harmless). */
+/**
+ * Closes a pull request without merging it. Closing a closed one is harmless, and so is closing a
+ * merged one (the batch's pull request after it landed), which GitHub answers 422.
+ */
 export async function closePull(gh: GithubOctokit, params: RepoParams, number: number): Promise<void> {
-  await gh.rest.pulls.update({ ...params, pull_number: number, state: "closed" });
+  try {
+    await gh.rest.pulls.update({ ...params, pull_number: number, state: "closed" });
+  } catch (e) {
+    if (githubStatus(e) !== 422) throw e;
+    const { data } = await gh.rest.pulls.get({ ...params, pull_number: number });
+    if (data.state === "open") throw e;
+  }
 }

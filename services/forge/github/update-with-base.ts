@@ -9,19 +9,16 @@
  *   `expected_head_sha`), which works in the background: the pull request is re-read until its
  *   head moves (`wait` between reads, at most {@link UPDATE_POLLS} reads);
  * - rebase (same repository only: the API cannot write a fork): each non-merge commit of the head
- *   is replayed on the base tip with the API alone. For a commit C with parent P, a helper commit
- *   with the current tip's tree and parent P is merged with C on a temporary branch; the merge's
- *   tree is the tip's tree plus C's change (the merge base is P), and a commit with that tree, C's
- *   message and author, and the tip as parent is written. A commit whose change is already there
- *   (same tree) is dropped, as `git rebase` does. The head branch then moves to the last commit,
- *   after checking it still points where it did.
+ *   is replayed on the base tip with the API alone (replay-commits.ts). The head branch then moves
+ *   to the last commit, after checking it still points where it did.
  */
 import { MergeConflictError } from "../local/git/index.js";
 import { ForgeError, type Sha } from "../types.js";
 import type { GithubOctokit } from "./client.js";
 import { githubMessage, githubStatus } from "./errors.js";
 import type { GhPull } from "./github-types.js";
-import { branchSha, forceBranch, removeBranch } from "./refs.js";
+import { branchSha, removeBranch } from "./refs.js";
+import { replayCommits } from "./replay-commits.js";
 import type { RepoParams } from "./repo-name.js";
 
 /** Reads of the pull request while waiting for GitHub's background update of a fork. */
@@ -95,46 +92,17 @@ async function rebaseOntoBase(gh: GithubOctokit, params: RepoParams, pull: GhPul
       `pull request #${pull.number} has ${cmp.ahead_by} commits; a rebase through the GitHub API replays at most ${MAX_REBASE_COMMITS}`,
     );
   }
-  let tip = cmp.base_commit.sha;
-  let tipTree = cmp.base_commit.commit.tree.sha;
   const temp = `yardmaster/tmp-rebase-${pull.number}`;
+  let tip: Sha;
   try {
-    for (const c of cmp.commits) {
-      if (c.parents.length !== 1) continue;
-      const helper = await gh.rest.git.createCommit({
-        ...params,
-        message: `yardmaster: rebase helper for ${c.sha}`,
-        tree: tipTree,
-        parents: [c.parents[0].sha],
-      });
-      await forceBranch(gh, params, temp, helper.data.sha);
-      let tree: string;
-      try {
-        const merged = await gh.rest.repos.merge({
-          ...params,
-          base: temp,
-          head: c.sha,
-          commit_message: "yardmaster: rebase helper",
-        });
-        tree = merged.status === 201 ? merged.data.commit.tree.sha : tipTree;
-      } catch (e) {
-        if (githubStatus(e) === 409) throw conflict(pull.number, e);
-        throw e;
-      }
-      if (tree === tipTree) continue;
-      const author = c.commit.author;
-      const written = await gh.rest.git.createCommit({
-        ...params,
-        message: c.commit.message,
-        tree,
-        parents: [tip],
-        ...(author?.name && author.email
-          ? { author: { name: author.name, email: author.email, ...(author.date ? { date: author.date } : {}) } }
-          : {}),
-      });
-      tip = written.data.sha;
-      tipTree = tree;
-    }
+    const onto = { sha: cmp.base_commit.sha, tree: cmp.base_commit.commit.tree.sha };
+    tip = (
+      await replayCommits(gh, params, onto, cmp.commits, {
+        temp,
+        pullRequest: pull.number,
+        conflictMessage: `pull request #${pull.number} does not update cleanly with its base`,
+      })
+    ).sha;
   } finally {
     await removeBranch(gh, params, temp).catch(() => {});
   }

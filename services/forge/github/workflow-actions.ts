@@ -26,8 +26,10 @@ import type { RepoParams } from "./repo-name.js";
 /** Runs one operation in a repository with its client (forge.ts's `inRepo`). */
 type InRepo = <T>(repo: string, operation: string, fn: (gh: GithubOctokit, p: RepoParams) => Promise<T>) => Promise<T>;
 
-const DRAFT_MUTATION = `mutation($id: ID!) { convertPullRequestToDraft(input: {pullRequestId: $id}) { clientMutationId } }`;
-const READY_MUTATION = `mutation($id: ID!) { markPullRequestReadyForReview(input: {pullRequestId: $id}) { clientMutationId } }`;
+/** GraphQL: converts a pull request to a draft (REST has no such call). */
+export const DRAFT_MUTATION = `mutation($id: ID!) { convertPullRequestToDraft(input: {pullRequestId: $id}) { clientMutationId } }`;
+/** GraphQL: marks a draft pull request ready for review (REST has no such call). */
+export const READY_MUTATION = `mutation($id: ID!) { markPullRequestReadyForReview(input: {pullRequestId: $id}) { clientMutationId } }`;
 
 /**
  * Cherry-picks `commits` onto `onto` in a temporary branch; returns the new tip and the paths that

@@ -4,10 +4,10 @@
  * The newest run of that name by that app on that commit is updated, or a run is created; every
  * write emits `checks_changed`. docs/local-forge.md "Check runs".
  */
-import type { CheckState, RepoName, Sha } from "../types.js";
+import { ForgeError, type CheckState, type RepoName, type Sha } from "../types.js";
 import { localForgeStore as store } from "../../store/index.js";
 import { resolveCommit } from "./git/index.js";
-import type { ForgeCore } from "./core.js";
+import { asForgeError, readRepository, type ForgeCore } from "./core.js";
 import { LocalForgeError, withField } from "./errors.js";
 import { inRepository } from "./write-context.js";
 
@@ -68,4 +68,15 @@ export async function writeCheckRun(core: ForgeCore, repo: RepoName, input: Chec
     }
     ctx.emit({ kind: "checks_changed", repo: ctx.repo.fullName, sha });
   });
+}
+
+/**
+ * Check run `id` of a repository, with its whole stored output (ForgeService.GetCheckRunLog).
+ * @throws ForgeError not_found for an unknown repository or check run
+ */
+export async function readCheckRun(core: ForgeCore, repo: RepoName, id: number): Promise<store.CheckRunRow> {
+  const repository = await readRepository(core, repo);
+  const row = await asForgeError(`reading check run ${id}`, () => store.findCheckRun(core.db, repository.id, id));
+  if (!row) throw new ForgeError("not_found", `${repository.fullName} has no check run ${id}`);
+  return row;
 }

@@ -82,6 +82,16 @@ export function pullUrl(core: ForgeCore, repo: RepoName, number: number, comment
 }
 
 /**
+ * The address of a check run's log (`<web base>owner/name/check-runs/<id>`): the page a local CI
+ * check run links to, which the dashboard opens at `/repos/owner/name/check-runs/<id>`
+ * (ForgeService.GetCheckRunLog; docs/local-forge.md "Check runs").
+ */
+export function checkRunUrl(core: ForgeCore, repo: RepoName, id: number): string {
+  const base = core.webBaseUrl.endsWith("/") ? core.webBaseUrl : `${core.webBaseUrl}/`;
+  return `${base}${repo}/check-runs/${id}`;
+}
+
+/**
  * The repository row of `repo`, read without locking.
  * @throws ForgeError not_found when the local forge has no such repository
  */

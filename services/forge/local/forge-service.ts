@@ -1,6 +1,7 @@
 /**
  * The ForgeService implementation (proto/yardmaster/v1/forge.proto) over the local forge: the
- * RPCs behind `yardmaster repo|pr|ci` and external CIs. Admin key only, as the proto says. Errors:
+ * RPCs behind `yardmaster repo|pr|ci` and external CIs. Admin key only, as the proto says, but for
+ * GetCheckRunLog (any caller reaching the repository: the dashboard's CI log page). Errors:
  * NOT_FOUND, ALREADY_EXISTS, FAILED_PRECONDITION, ABORTED (something moved meanwhile),
  * INVALID_ARGUMENT naming the field; docs/local-forge.md "CLI".
  */
@@ -92,9 +93,29 @@ export function localPullRequestOf(view: PullRequestView): MessageInitShape<type
   };
 }
 
+const ts = (d: Date | null) => (d === null ? undefined : timestampFromDate(d));
+
 /** Builds the ForgeService implementation over a local forge. */
 export function createForgeService(forge: LocalForge): ServiceImpl<typeof ForgeService> {
   return {
+    // Not admin-only: anyone who reaches the repository reads its CI's logs (the gateway checked that).
+    async getCheckRunLog(req) {
+      if (req.checkRunId > BigInt(Number.MAX_SAFE_INTEGER))
+        throw new DomainError("not_found", `${repoOf(req)} has no check run ${req.checkRunId}`);
+      const run = await forge.readCheckRun(repoOf(req), Number(req.checkRunId));
+      return {
+        id: BigInt(run.id),
+        name: run.name,
+        sha: run.sha,
+        state: run.state,
+        description: run.description,
+        app: run.app,
+        startedAt: ts(run.startedAt),
+        completedAt: ts(run.completedAt),
+        detailsUrl: run.detailsUrl ?? "",
+        output: run.output,
+      };
+    },
     createRepository: (req, ctx) =>
       handle(ctx, async () => {
         const created = await forge.addRepository({

@@ -11,3 +11,4 @@ export { CONFIG_PATHS } from "./port.js";
 export type { PullRequestView } from "./pull-views.js";
 export { createForgeService, localPullRequestOf } from "./forge-service.js";
 export { ciLeaseFromEnvironment, ciSlotsFromEnvironment } from "./ci-settings.js";
+export { localRepositoryDirectory } from "./repository-directory.js";

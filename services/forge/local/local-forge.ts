@@ -13,7 +13,8 @@ import { CiSlots } from "./ci/index.js";
 import { createCore, gitOf, readRepository, type ForgeCore } from "./core.js";
 import { CiWorker, type CiWorkerOptions } from "./ci-worker.js";
 import { runChecksAt } from "./check-actions.js";
-import { writeCheckRun } from "./check-runs.js";
+import { readCheckRun, writeCheckRun } from "./check-runs.js";
+import type { localForgeStore } from "../../store/index.js";
 import { LocalForgeError, withField } from "./errors.js";
 import { createLocalForgePort } from "./port.js";
 import { commentPull, labelPull, openPull, reviewPull, type REVIEW_EVENTS } from "./pull-actions.js";
@@ -122,6 +123,11 @@ export interface LocalForge extends ForgePort {
     repo: RepoName,
     input: { sha: Sha; name: string; state: CheckState; description: string; detailsUrl: string | null; app: string },
   ): Promise<void>;
+  /**
+   * A check run with its whole stored output (ForgeService.GetCheckRunLog).
+   * @throws ForgeError not_found for an unknown repository or check run
+   */
+  readCheckRun(repo: RepoName, id: number): Promise<localForgeStore.CheckRunRow>;
   /** A branch's tip and its tree (ForgeService.GetBranch). */
   getBranch(repo: RepoName, branch: string): Promise<{ sha: Sha; treeSha: Sha }>;
   /** The CI worker (started unless `ci.start` was false). */
@@ -183,6 +189,7 @@ export function createLocalForge(deps: LocalForgeDeps): LocalForge {
     listPullRequests: (repo, state) => listPullRequestViews(core, repo, state),
     runChecks: (repo, ref) => runChecksAt(core, ci, repo, ref),
     postCheckRun: (repo, input) => writeCheckRun(core, repo, { ...input, output: "" }),
+    readCheckRun: (repo, id) => readCheckRun(core, repo, id),
     getBranch: async (repo, branch) => {
       const git = gitOf(await readRepository(core, repo));
       const sha = await withField("branch", () => getBranchSha(git, branch));

@@ -30,9 +30,10 @@ import type { WriteContext } from "./write-context.js";
 export interface MergeBatchInput {
   base: string;
   expectedBaseSha: Sha;
-  method: MergeMethod | "merge-batch";
+  /** null: the repository's default, which for the local forge is merge (it allows every method). */
+  method: MergeMethod | "merge-batch" | null;
   pulls: { number: number; headSha: Sha; commitTitle?: string; commitMessage?: string }[];
-  /** The tested check branch's tip; required by merge-batch. */
+  /** The tested check branch's tip; required by merge-batch, and where fast-forward moves the base when given. */
   checkSha?: Sha;
 }
 
@@ -79,8 +80,12 @@ export async function mergeBatch(ctx: WriteContext, signals: CiSignals, input: M
   if (input.method === "merge-batch") {
     ({ previous, tip } = await mergeCheckBranch(ctx, input, rows));
     for (const pull of rows) mergeCommits[pull.number] = tip;
+  } else if (input.method === "fast-forward" && input.checkSha !== undefined) {
+    // The tested commit itself becomes the base (docs/domain.md §3.6), not each pull request's head.
+    ({ previous, tip } = await fastForwardToCheck(ctx, input, rows));
+    for (const pull of rows) mergeCommits[pull.number] = pull.headSha;
   } else {
-    const method = input.method;
+    const method = input.method ?? "merge";
     const outcome = await mergePullRequests(ctx.git, {
       base: input.base,
       expectedBaseSha: input.expectedBaseSha,
@@ -117,17 +122,15 @@ function alreadyMerged(pulls: store.PullRequestRow[], base: string, bot: string)
   return { newBaseSha: pulls[pulls.length - 1]!.mergeCommitSha!, mergeCommits };
 }
 
-/** merge-batch: one merge commit of the tested check branch into the base. */
-async function mergeCheckBranch(
+/** Checks that the base is at the expected tip and that `checkSha` descends from it and holds every head. */
+async function checkTestedCommit(
   ctx: WriteContext,
   input: MergeBatchInput,
   rows: store.PullRequestRow[],
-): Promise<{ previous: Sha; tip: Sha }> {
-  if (input.checkSha === undefined)
-    throw new ForgeError("invalid", "merge-batch needs checkSha, the tested check branch's tip");
+): Promise<{ expected: Sha; checkSha: Sha }> {
   const [expected, checkSha] = await Promise.all([
     resolveCommit(ctx.git, input.expectedBaseSha),
-    resolveCommit(ctx.git, input.checkSha),
+    resolveCommit(ctx.git, input.checkSha!),
   ]);
   const current = await getBranchSha(ctx.git, input.base);
   if (current !== expected)
@@ -144,6 +147,29 @@ async function mergeCheckBranch(
     if (!(await isAncestor(ctx.git, pull.headSha, checkSha)))
       throw new ForgeError("conflict", `the check branch ${checkSha} does not contain pull request #${pull.number}`);
   }
+  return { expected, checkSha };
+}
+
+/** fast-forward with a tested commit: the base moves to it. */
+async function fastForwardToCheck(
+  ctx: WriteContext,
+  input: MergeBatchInput,
+  rows: store.PullRequestRow[],
+): Promise<{ previous: Sha; tip: Sha }> {
+  const { expected, checkSha } = await checkTestedCommit(ctx, input, rows);
+  await compareAndSwapRef(ctx.git, branchRef(input.base), expected, checkSha);
+  return { previous: expected, tip: checkSha };
+}
+
+/** merge-batch: one merge commit of the tested check branch into the base. */
+async function mergeCheckBranch(
+  ctx: WriteContext,
+  input: MergeBatchInput,
+  rows: store.PullRequestRow[],
+): Promise<{ previous: Sha; tip: Sha }> {
+  if (input.checkSha === undefined)
+    throw new ForgeError("invalid", "merge-batch needs checkSha, the tested check branch's tip");
+  const { expected, checkSha } = await checkTestedCommit(ctx, input, rows);
   const first = input.pulls[0]!;
   const message =
     first.commitTitle !== undefined

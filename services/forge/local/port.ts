@@ -6,6 +6,7 @@
 import { ForgeError, type CheckState, type ForgePort, type PullRequestSnapshot, type RepoName } from "../types.js";
 import { localForgeStore as store } from "../../store/index.js";
 import {
+  addNote,
   createSpeculativeBranch,
   fastForwardBranch,
   findBranchSha,
@@ -28,6 +29,9 @@ import { localWorkflowActions } from "./workflow-port.js";
 
 /** The configuration file names, in the order they are tried (docs/configuration.md). */
 export const CONFIG_PATHS: readonly string[] = [".yardmaster.yml", ".github/yardmaster.yml"];
+
+/** What the local forge's required checks come from, shown next to the conditions they add. */
+export const LOCAL_CI_REQUIREMENT = "🛡 required by the local CI (.yardmaster/ci.yml)";
 
 /** How many snapshots are built at once by a listing (each runs a few git commands). */
 const SNAPSHOT_CONCURRENCY = 4;
@@ -121,6 +125,11 @@ export function createLocalForgePort(core: ForgeCore, signals: CiSignals): Local
           checks: `speculative branch ${branch}`,
         });
         return after;
+      }),
+
+    addNotes: (repo, input) =>
+      write(repo, `adding notes to ${input.sha}`, async (ctx) => {
+        for (const ref of input.refs) await addNote(ctx.git, ref, input.sha, input.text, ctx.now);
       }),
 
     deleteBranch: async (repo, branch) => {
@@ -242,6 +251,7 @@ export function createLocalForgePort(core: ForgeCore, signals: CiSignals): Local
         requiredChecks: sha === null ? [] : await declaredChecks(git, sha),
         requiredApprovals: 0,
         requireConversationResolution: false,
+        description: LOCAL_CI_REQUIREMENT,
       };
     },
 

@@ -8,15 +8,18 @@
 import type { CheckRun, PullRequestSnapshot } from "../types.js";
 import { localForgeStore as store } from "../../store/index.js";
 import { getBranchSha, pullRequestFacts } from "./git/index.js";
-import { asForgeError, gitOf, pullUrl, type ForgeCore } from "./core.js";
+import { asForgeError, checkRunUrl, gitOf, LOCAL_CI_APP, pullUrl, type ForgeCore } from "./core.js";
 
-/** A check run row as the port reports it. */
-export function checkRunOf(row: store.CheckRunRow): CheckRun {
+/**
+ * A check run row as the port reports it. A run of the local CI without a link of its own links to
+ * its log ({@link checkRunUrl}), as a GitHub check run links to its CI's page.
+ */
+export function checkRunOf(core: ForgeCore, repo: string, row: store.CheckRunRow): CheckRun {
   return {
     name: row.name,
     state: row.state,
     description: row.description,
-    detailsUrl: row.detailsUrl,
+    detailsUrl: row.detailsUrl ?? (row.app === LOCAL_CI_APP ? checkRunUrl(core, repo, row.id) : null),
     app: row.app,
     startedAt: row.startedAt,
     completedAt: row.completedAt,
@@ -73,7 +76,7 @@ export async function buildSnapshot(
     requestedReviewers: rows.reviewers,
     requestedTeams: [],
     reviews: rows.reviews.map((r) => ({ author: r.author, state: r.state, submittedAt: r.submittedAt })),
-    checks: rows.checks.map(checkRunOf),
+    checks: rows.checks.map((c) => checkRunOf(core, repo.fullName, c)),
     files: facts.files,
     addedFiles: facts.addedFiles,
     modifiedFiles: facts.modifiedFiles,

@@ -6,15 +6,19 @@ import type { Command } from "commander";
 import { registerCi } from "./ci.js";
 import { registerEvents } from "./events.js";
 import { registerFreeze } from "./freeze.js";
+import { registerGithubApp } from "./github-app.js";
 import { registerClickHouseHttp } from "./clickhouse-http.js";
+import { registerConfig } from "./config.js";
 import { registerMigrate } from "./migrate.js";
 import { registerPr } from "./pr.js";
 import { registerProduct } from "./product.js";
+import { registerQueue } from "./queue.js";
 import { registerRepo } from "./repo.js";
 import { registerReplay } from "./replay.js";
 import { registerServe } from "./serve.js";
 import { registerTests } from "./tests.js";
 import { registerToken } from "./token.js";
+import { registerWebhook } from "./webhook.js";
 import { registerWhatIf } from "./whatif.js";
 
 /**
@@ -26,6 +30,9 @@ export const COMMANDS: ((program: Command) => void)[] = [
   registerMigrate,
   registerClickHouseHttp,
   registerToken,
+  registerQueue,
+  registerConfig,
+  registerWebhook,
   registerRepo,
   registerPr,
   registerCi,
@@ -35,4 +42,5 @@ export const COMMANDS: ((program: Command) => void)[] = [
   registerTests,
   registerReplay,
   registerWhatIf,
+  registerGithubApp,
 ];

@@ -26,10 +26,16 @@ export function registerServe(program: Command): void {
         .filter((s) => s !== "");
       const server = await startServer(settings, out, only);
       let stopping = false;
+      // docs/deployment.md "Several replicas": unready at once, the port open for the delay (a load
+      // balancer stops sending meanwhile), then the port closed after the requests under way, the
+      // runner stopped after its round (its locks released), and the replicas left.
       const stop = async (signal: string) => {
         if (stopping) return;
         stopping = true;
-        server.logger.info({ signal }, "shutting down");
+        const delaySeconds = settings.replica.shutdownDelaySeconds;
+        server.logger.info({ signal, delaySeconds }, "shutting down");
+        server.beginShutdown();
+        if (delaySeconds > 0) await new Promise((r) => setTimeout(r, delaySeconds * 1000));
         await server.close();
         process.exit(0);
       };

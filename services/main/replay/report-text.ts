@@ -11,8 +11,14 @@ const list = (ns: number[]) => (ns.length === 0 ? "none" : ns.map((n) => `#${n}`
 export function formatReport(r: ReplayReport): string {
   const lines = [
     `Replay of ${r.changes} changes into ${r.repository} (${r.mode === "merges" ? "merge commits: pull request heads" : "linear history: one pull request per commit"}), ${seconds(r.wallSeconds)} at speed ${r.speed.toFixed(r.speed < 10 ? 2 : 0)}x`,
-    `pull requests: ${r.pullRequests}, merged ${r.merged.length}, dequeued ${r.dequeued.length}, not queued ${r.notQueued.length}`,
+    `pull requests: ${r.pullRequests}, merged ${r.merged.length + r.mergedWithLater.length}${
+      r.mergedWithLater.length > 0 ? ` (${r.mergedWithLater.length} with a later pull request)` : ""
+    }, dequeued ${r.dequeued.length}, not queued ${r.notQueued.length}`,
   ];
+  for (const m of r.mergedWithLater)
+    lines.push(
+      `  merged with a later pull request: #${m.number} (pull ${m.order}): a later head holding its commit merged first (PR_MANUALLY_MERGED)`,
+    );
   for (const d of r.dequeued)
     lines.push(`  dequeued #${d.number} (pull ${d.order}): ${d.code}${d.reason ? ` — ${d.reason}` : ""}`);
   for (const n of r.notQueued)
@@ -25,7 +31,7 @@ export function formatReport(r: ReplayReport): string {
     for (const reason of r.outsideChanges.refused) lines.push(`  refused: ${reason}`);
   }
   lines.push(
-    `CI runs (speculative checks started): ${r.ciRuns}, ${r.ciRunsPerMerge === null ? "no merge" : `${r.ciRunsPerMerge.toFixed(2)} per merged pull request`}`,
+    `CI runs: ${r.ciRuns} speculative checks started, ${r.ciRunsCompleted} ran to a result, ${r.ciRuns - r.ciRunsCompleted} stopped first (a reset); ${r.ciRunsPerMerge === null ? "no merge" : `${r.ciRunsPerMerge.toFixed(2)} started per merged pull request`}`,
     `time in queue of merged pull requests: ${r.timeInQueue === null ? "none merged" : `mean ${seconds(r.timeInQueue.meanSeconds)}, p95 ${seconds(r.timeInQueue.p95Seconds)}`}`,
     `batches checked: ${r.batches}, bisections: ${r.bisections} (sub-batches checked: ${r.subBatches})`,
     `activity log: ${

@@ -1,9 +1,14 @@
 /**
  * The replay's report (pure; docs/replay.md "The report"), from the plan, the tracker and the
  * run's activity log:
- * - merged / dequeued (with their dequeue codes) / not queued pull requests, outside changes;
+ * - merged / merged with a later pull request / dequeued (with their dequeue codes) / not queued
+ *   pull requests, outside changes. "Merged with a later pull request": left the queue with
+ *   `PR_MANUALLY_MERGED`, which in a replay happens only when a later head that contains the pull
+ *   request's commit merged first (a linear history's heads stack): its change landed, so it is
+ *   not counted as dequeued (docs/replay.md "Breaking a linear history");
  * - CI runs: speculative checks started (`action.queue.checks_start`, counted once per check: on
- *   the first pull request of its batch), per merged pull request;
+ *   the first pull request of its batch), how many of them ran to a result and how many were
+ *   stopped first (`action.queue.checks_end`, `aborted`), per landed pull request;
  * - time in queue of merged pull requests, from `queued_at` of the session that merged to its
  *   `action.queue.leave`: mean and p95 (nearest rank) in seconds;
  * - batches (distinct `Batch n` ids checked), sub-batches (`Sub-batch ...`), bisections
@@ -35,11 +40,17 @@ export interface ReplayReport {
   changes: number;
   pullRequests: number;
   merged: number[];
+  /** Left with PR_MANUALLY_MERGED: a later head holding its commit merged first; its change landed. */
+  mergedWithLater: { order: number; number: number }[];
   dequeued: { order: number; number: number; code: string; reason: string }[];
   notQueued: { order: number; number: number | null; reason: string }[];
   broken: number[];
   outsideChanges: { pushed: number; refused: string[] };
+  /** Speculative checks started. */
   ciRuns: number;
+  /** Of those, the ones that ran to a result (success, failure, timeout); the rest were stopped first. */
+  ciRunsCompleted: number;
+  /** CI runs per landed pull request (merged, or merged with a later one); null when none landed. */
   ciRunsPerMerge: number | null;
   timeInQueue: { meanSeconds: number; p95Seconds: number } | null;
   batches: number;
@@ -85,19 +96,25 @@ export function summarizeReplay(input: ReportInput): ReplayReport {
   const { events, tracker } = input;
   const of = (type: string) => events.filter((e) => e.type === type);
   const merged: number[] = [];
+  const mergedWithLater: ReplayReport["mergedWithLater"] = [];
   const dequeued: ReplayReport["dequeued"] = [];
   const notQueued: ReplayReport["notQueued"] = [];
   for (const [order, s] of [...tracker.pulls].sort((a, b) => a[0] - b[0])) {
     if (s.kind === "merged") merged.push(s.number);
+    else if (s.kind === "dequeued" && s.code === "PR_MANUALLY_MERGED")
+      mergedWithLater.push({ order, number: s.number });
     else if (s.kind === "dequeued") dequeued.push({ order, number: s.number, code: s.code, reason: s.reason });
     else if (s.kind === "not_queued") notQueued.push({ order, number: s.number, reason: s.reason });
     else if (s.kind === "not_opened") notQueued.push({ order, number: null, reason: s.reason });
   }
-  const starts = of("action.queue.checks_start");
-  const checks = starts.filter((e) => {
+  /** One event per check: the one of the first pull request of its batch. */
+  const perCheck = (e: LogEvent) => {
     const members = e.metadata.pull_request_numbers;
     return Array.isArray(members) && members.length > 0 && num(members[0]) === e.pullRequest;
-  });
+  };
+  const checks = of("action.queue.checks_start").filter(perCheck);
+  const completed = of("action.queue.checks_end").filter((e) => perCheck(e) && e.metadata.aborted !== true).length;
+  const landed = merged.length + mergedWithLater.length;
   const batchIds = (prefix: string) =>
     new Set(checks.filter((e) => str(e.metadata.batch_name).startsWith(prefix)).map((e) => str(e.metadata.batch_id)))
       .size;
@@ -116,6 +133,7 @@ export function summarizeReplay(input: ReportInput): ReplayReport {
     changes: input.plan.changes,
     pullRequests: input.plan.pulls.length,
     merged,
+    mergedWithLater,
     dequeued,
     notQueued,
     broken: [...input.breaks].sort((a, b) => a - b),
@@ -124,7 +142,8 @@ export function summarizeReplay(input: ReportInput): ReplayReport {
       refused: outside.flatMap((p) => (p.kind === "refused" ? [p.reason] : [])),
     },
     ciRuns: checks.length,
-    ciRunsPerMerge: merged.length === 0 ? null : checks.length / merged.length,
+    ciRunsCompleted: completed,
+    ciRunsPerMerge: landed === 0 ? null : checks.length / landed,
     timeInQueue: meanWait === null ? null : { meanSeconds: meanWait, p95Seconds: percentile(waits, 95)! },
     batches: batchIds("Batch "),
     subBatches: batchIds("Sub-batch "),

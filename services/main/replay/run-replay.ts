@@ -1,10 +1,9 @@
 /**
  * One replay from start to report (docs/replay.md): read the history, plan, set up the repository
- * in the local forge, drive the steps with a progress bar, then read the run's log and the base's
+ * in the local forge, drive the steps with a progress bar (progress lines off a terminal), then read the run's log and the base's
  * final tree and build the report. The scratch workspace is removed at the end, whatever happens.
  */
 import { setTimeout as delay } from "node:timers/promises";
-import { Presets, SingleBar } from "cli-progress";
 import type { Settings } from "../settings.js";
 import { connectReplayClients, type ReplayClients } from "./clients.js";
 import { driveReplay } from "./driver.js";
@@ -13,6 +12,7 @@ import { readHistory } from "./history.js";
 import { countEvents, readEvents } from "./log-reader.js";
 import type { ReplayOptions } from "./options.js";
 import { planReplay } from "./plan.js";
+import { startProgress } from "./progress.js";
 import { REPORT_EVENT_TYPES, summarizeReplay, type ReplayReport } from "./report.js";
 import { replayDelays } from "./schedule.js";
 import { prepareReplay } from "./setup.js";
@@ -60,20 +60,9 @@ export async function runReplay(
       plan.pulls.map((p) => p.order),
       plan.pushes.length,
     );
-    const bar = new SingleBar(
-      {
-        stream: progress,
-        format:
-          "replaying |{bar}| {value}/{total} changes resolved | {queued} in queue, {merged} merged, {dequeued} dequeued",
-        hideCursor: true,
-      },
-      Presets.shades_classic,
-    );
-    bar.start(plan.pulls.length + plan.pushes.length, 0, { queued: 0, merged: 0, dequeued: 0 });
-    const update = () => {
-      const c = tracker.counts();
-      bar.update(c.resolved, { queued: c.queued, merged: c.merged, dequeued: c.dequeued });
-    };
+    // A bar on a terminal, progress lines otherwise (progress.ts).
+    const bar = startProgress(progress, plan.pulls.length + plan.pushes.length);
+    const update = () => bar.update(tracker.counts());
     try {
       await driveReplay(clients, {
         plan,

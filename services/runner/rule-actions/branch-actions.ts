@@ -53,7 +53,7 @@ export async function performBranchAction(
       const [title, ...rest] =
         typeof o.commit_message_template === "string" ? o.commit_message_template.split("\n") : [];
       await forge.mergePullRequest(repo, n, {
-        method: ((o.method as MergeMethod | null) ?? "merge") as MergeMethod,
+        method: (o.method as MergeMethod | null | undefined) ?? null,
         expectedHeadSha: pr.headSha,
         commitTitle: title?.trim() || undefined,
         commitMessage: title === undefined ? undefined : rest.join("\n").trim(),

@@ -7,11 +7,12 @@
  * whatever redelivery or second runner asks). The effects are performed after the commit
  * (perform-round.ts). Exceptions to "once per transition": post_check follows its conclusion while
  * it is evaluated, dismiss_reviews (`when: synchronize`) runs on each push while the rule matches,
- * and `label.toggle` removes its labels when the rule stops matching.
+ * `label.toggle` removes its labels when the rule stops matching, and merge waits, while the rule
+ * matches, for the merge protections to succeed.
  */
 import {
-  planAction,
-  postCheckVerdict,
+  postCheckConclusion,
+  postCheckFromPlan,
   QUEUE_ACTIONS,
   ruleMatches,
   type PullRequestRuleConfig,
@@ -26,10 +27,13 @@ import {
 } from "../../store/index.js";
 import type { IngressEnv } from "../ingress-env.js";
 import { ruleActionKey, type RuleActionEffect } from "./effect.js";
+import { protectionsOf } from "../merge-protections/evaluate.js";
 import { withoutLoops } from "./label-loop.js";
+import { planRuleAction } from "./plan.js";
 
-/** Rules with an action for this machinery (not only `queue`), enabled. */
+/** Rules with an action for this machinery (not only `queue`), enabled; none while workflow automation is off. */
 export function actingRules(env: IngressEnv): PullRequestRuleConfig[] {
+  if (!env.products.workflow_automation) return [];
   return env.config.config.pull_request_rules.filter(
     (r) => !r.disabled && Object.keys(r.actions).some((a) => !QUEUE_ACTIONS.has(a)),
   );
@@ -58,11 +62,12 @@ export async function decidePullRules(
     };
     const matching = ruleMatches(rule, pr, env.now);
     const next: PullRuleState = { ...prev, matching };
-    if (matching && !prev.matching) {
-      next.transitions += 1;
-      for (const [action, options] of Object.entries(rule.actions))
-        await decide(env, pr, rule, next.transitions, action, options ?? {});
-    }
+    if (matching && !prev.matching) next.transitions += 1;
+    // A rule with a merge goes through its actions again while it matches: a merge that waited
+    // for the merge protections, and the actions after it, are decided once they succeed (the
+    // idempotency keys keep every action to once per transition).
+    if (matching && (!prev.matching || rule.actions.merge !== undefined))
+      await decideActions(env, pr, rule, next.transitions);
     if (!matching && prev.matching && list(rule.actions.label?.toggle).length > 0) {
       const remove = list(rule.actions.label?.toggle);
       await emitAction(env, pr, rule, `${prev.transitions}#label#off`, "label", { add: [], remove }, null, true);
@@ -119,7 +124,7 @@ async function emitAction(
     action,
   });
   if (!claimed) return;
-  let planned = preplanned ?? planAction(action, options, pr);
+  let planned = preplanned ?? (await planRuleAction(env.repository, action, options, pr));
   if (isLabel) {
     // Only what changes the labels: removing a label the pull request lacks is nothing to do.
     const have = new Set(pr.labels.map((l) => l.name.toLowerCase()));
@@ -149,6 +154,32 @@ async function emitAction(
     error: planned.error,
   };
   env.ruleEffect(effect);
+}
+
+/**
+ * The actions of a rule's transition, in the order of the file. A merge is not decided before the
+ * merge protections succeed (docs/merge-protections.md "The queue"): while they fail or wait, the
+ * list stops at the merge, and the merge and the actions after it are decided at a later
+ * evaluation of the rule, as long as it still matches.
+ */
+async function decideActions(
+  env: IngressEnv,
+  pr: PullRequestSnapshot,
+  rule: PullRequestRuleConfig,
+  transition: number,
+): Promise<void> {
+  for (const [action, options] of Object.entries(rule.actions)) {
+    if (action === "merge") {
+      const waits =
+        env.products.merge_protections &&
+        pr.state === "open" &&
+        (await protectionsOf(env, pr)).verdict.conclusion !== "success";
+      if (waits) return;
+      await emitAction(env, pr, rule, `${transition}#merge`, "merge", options ?? {});
+      continue;
+    }
+    await decide(env, pr, rule, transition, action, options ?? {});
+  }
 }
 
 /** dequeue and refresh act on the queue itself, in this round. */
@@ -190,7 +221,9 @@ async function decidePostCheck(
   const options = rule.actions.post_check ?? {};
   if (options.success_conditions != null && !matching) return posted;
   if (pr.state !== "open") return posted;
-  const verdict = postCheckVerdict(rule, options, pr, env.now);
+  const { conclusion, variables } = postCheckConclusion(rule, options, pr, env.now);
+  const planned = await planRuleAction(env.repository, "post_check", options, pr, variables);
+  const verdict = postCheckFromPlan(rule, conclusion, planned);
   const check = { headSha: pr.headSha, conclusion: verdict.conclusion, title: verdict.title, summary: verdict.summary };
   const last = (posted ?? null) as (typeof check & { seq: number }) | null;
   const same =

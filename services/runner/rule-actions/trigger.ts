@@ -14,7 +14,7 @@ import { keepClockTimer } from "./clock-timer.js";
 import { actingRules, decidePullRules } from "./decide.js";
 
 /** Whether `pr` is one of the queue's draft pull requests (speculative checks), by number or branch prefix. */
-function isQueueDraft(env: IngressEnv, pr: PullRequestSnapshot): boolean {
+export function isQueueDraft(env: IngressEnv, pr: PullRequestSnapshot): boolean {
   for (const t of env.state().trains)
     for (const b of t.batches) if (b.check?.mode === "draft" && b.check.number === pr.number) return true;
   return env.config.config.queue_rules.some(
@@ -22,7 +22,8 @@ function isQueueDraft(env: IngressEnv, pr: PullRequestSnapshot): boolean {
   );
 }
 
-async function pullsOf(env: IngressEnv, e: ForgeEvent): Promise<PullRequestSnapshot[]> {
+/** The open pull requests a forge event concerns (see the module header); [] for one the forge no longer knows. */
+export async function pullsOf(env: IngressEnv, e: ForgeEvent): Promise<PullRequestSnapshot[]> {
   switch (e.kind) {
     case "checks_changed":
       return env.forge.listOpenPullRequests(env.repository, { headSha: e.sha });
@@ -34,7 +35,8 @@ async function pullsOf(env: IngressEnv, e: ForgeEvent): Promise<PullRequestSnaps
   }
 }
 
-async function pullNumbered(env: IngressEnv, number: number): Promise<PullRequestSnapshot[]> {
+/** Pull request `number` as a list of one, or [] when the forge does not know it. */
+export async function pullNumbered(env: IngressEnv, number: number): Promise<PullRequestSnapshot[]> {
   try {
     return [await env.forge.getPullRequest(env.repository, number)];
   } catch (err) {
@@ -52,6 +54,17 @@ export async function runPullRules(env: IngressEnv, e: ForgeEvent): Promise<void
   const rules = actingRules(env);
   if (rules.length === 0) return;
   await evaluate(env, rules, await pullsOf(env, e), e.kind === "pull_request_synchronized");
+}
+
+/**
+ * Evaluates the pull request rules on every open pull request (workflow automation switched on:
+ * product-switches.ts), in the round's transaction.
+ * @throws ForgeError when the forge cannot be read (the input is retried)
+ */
+export async function runPullRulesOnAll(env: IngressEnv): Promise<void> {
+  const rules = actingRules(env);
+  if (rules.length === 0) return;
+  await evaluate(env, rules, await env.forge.listOpenPullRequests(env.repository), false);
 }
 
 /**

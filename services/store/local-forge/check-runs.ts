@@ -161,6 +161,15 @@ export async function findNewestCheckRun(
   return res.rows[0] ? toRow(res.rows[0]) : null;
 }
 
+/** The check run `id` of a repository, or null. */
+export async function findCheckRun(q: Queryable, repositoryId: number, id: number): Promise<CheckRunRow | null> {
+  const res = await q.query(
+    `SELECT ${COLUMNS} FROM local_forge_check_runs WHERE repository_id = $1::bigint AND id = $2::bigint`,
+    [repositoryId, id],
+  );
+  return res.rows[0] ? toRow(res.rows[0]) : null;
+}
+
 /** The newest run of each name on a commit, by name. */
 export async function newestCheckRunsOfCommit(q: Queryable, repositoryId: number, sha: string): Promise<CheckRunRow[]> {
   const res = await q.query(

@@ -6,6 +6,7 @@ export type { Queryable } from "./queryable.js";
 export {
   insertLocalRepository,
   findLocalRepository,
+  listLocalRepositories,
   lockLocalRepository,
   takePullRequestNumber,
   type LocalRepositoryRow,
@@ -54,6 +55,7 @@ export { insertForgeEvents, storedForgeEvents, deleteForgeEvents, type StoredFor
 export {
   insertCheckRun,
   updateCheckRun,
+  findCheckRun,
   findNewestCheckRun,
   newestCheckRunsOfCommit,
   checkRunsOfCiJob,

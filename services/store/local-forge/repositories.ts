@@ -53,6 +53,12 @@ export async function findLocalRepository(q: Queryable, fullName: string): Promi
   return res.rows[0] ? toRow(res.rows[0]) : null;
 }
 
+/** Every repository, by name (case-insensitively). */
+export async function listLocalRepositories(q: Queryable): Promise<LocalRepositoryRow[]> {
+  const res = await q.query(`SELECT ${COLUMNS} FROM local_forge_repositories ORDER BY lower(full_name), id`);
+  return res.rows.map(toRow);
+}
+
 /**
  * Locks the repository's row for the caller's transaction (`FOR NO KEY UPDATE`): every write of
  * the local forge to a repository holds it, so writes to one repository are serial, while rows

@@ -30,3 +30,11 @@ export {
   type PullRuleActionKey,
   type PullRuleState,
 } from "./pull-rules.js";
+export {
+  lastProtectionReport,
+  protectionDependents,
+  replaceProtectionDependencies,
+  saveProtectionReport,
+  type ProtectionReport,
+} from "./merge-protections.js";
+export { pullRequestScopes, putPullRequestScopes, type SentScopes } from "./pull-scopes.js";

@@ -4,7 +4,7 @@
  * createSpeculativeBranch), against the OpenAPI-checked double over real git.
  */
 import { describe, expect, it } from "vitest";
-import { isMergeConflict, readCommit, readRef } from "../../../services/forge/local/git/index.js";
+import { isMergeConflict, readCommit, readFile, readRef } from "../../../services/forge/local/git/index.js";
 import { isForgeError } from "../../../services/forge/types.js";
 import { useGithubDouble, type GithubDouble } from "./support/github-double.js";
 import { forgeFor, freshRepoName, repoWithPulls } from "./support/scenarios.js";
@@ -79,7 +79,7 @@ describe("branches", () => {
 });
 
 describe("createSpeculativeBranch", () => {
-  it("chains one merge commit per pull request on the base SHA and moves the branch once", async () => {
+  it("writes one commit with the base and every head as parents, and moves the branch once", async () => {
     const { repo, pulls } = await repoWithPulls(double, 3);
     const forge = forgeFor(double);
     const base = await forge.getBranchSha(repo.fullName, "main");
@@ -87,13 +87,15 @@ describe("createSpeculativeBranch", () => {
     const tip = await forge.createSpeculativeBranch(repo.fullName, branch, base, pulls);
 
     expect(await readRef(repo.git, `refs/heads/${branch}`)).toBe(tip);
-    const chain = [];
-    for (let sha = tip; sha !== base; ) {
-      const c = await readCommit(repo.git, sha);
-      chain.unshift({ message: c.title, merged: c.parents[1] });
-      sha = c.parents[0];
-    }
-    expect(chain).toEqual(pulls.map((p) => ({ message: `Merge of #${p.number}`, merged: p.headSha })));
+    const c = await readCommit(repo.git, tip);
+    // The tested commit carries no [skip ci]: CI runs on it; the merges made to build it do carry it.
+    expect({ message: c.title, parents: c.parents }).toEqual({
+      message: "Merge of #1, #2, #3",
+      parents: [base, ...pulls.map((p) => p.headSha)],
+    });
+    const built = double.calls("repos/merge").map((r) => (r.body as { commit_message: string }).commit_message);
+    expect(built.slice(-3)).toEqual(pulls.map((p) => `Merge of #${p.number} [skip ci]`));
+    expect((await readFile(repo.git, tip, "f3.txt"))?.toString()).toBe("file 3\n");
     // Built on a temporary branch, gone afterwards; the final branch was written once.
     expect(await readRef(repo.git, "refs/heads/yardmaster/merge-queue/tmp-abc123")).toBeNull();
     expect(double.calls("git/create-ref").map((r) => (r.body as { ref: string }).ref)).toContain(

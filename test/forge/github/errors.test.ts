@@ -122,7 +122,8 @@ describe("error kinds", () => {
     const refusals: [string, ForgeErrorKind][] = [
       ["Pull Request is not mergeable", "conflict"],
       ["Repository rule violations found\n\n2 of 2 required status checks are expected.", "permission"],
-      ["Merge commits are not allowed on this repository.", "invalid"],
+      // The repository's settings refuse the method: a refusal of the batch's landing, not bad input.
+      ["Merge commits are not allowed on this repository.", "permission"],
     ];
     for (const [message, kind] of refusals) {
       double.inject({ operationId: "pulls/merge", status: 405, body: { message, documentation_url: DOCS } });

@@ -31,22 +31,28 @@ describe("mergePullRequests", () => {
     },
   );
 
-  it("merges the tested check branch as one merge commit with merge-batch", async () => {
+  it("lands merge-batch by merging the batch's draft pull request: one merge commit, every pull request merged", async () => {
     const { repo, pulls } = await repoWithPulls(double, 2);
     const forge = forgeFor(double);
     const base = (await readRef(repo.git, "refs/heads/main"))!;
-    const checkSha = await forge.createSpeculativeBranch(repo.fullName, "yardmaster/merge-queue/batch", base, pulls);
+    const branch = "yardmaster/merge-queue/batch";
+    const checkSha = await forge.createSpeculativeBranch(repo.fullName, branch, base, pulls);
+    const draft = await forge.openDraftPullRequest(repo.fullName, { head: branch, base: "main", title: "b", body: "" });
     const out = await forge.mergePullRequests(repo.fullName, {
       base: "main",
       expectedBaseSha: base,
       method: "merge-batch",
       pulls,
       checkSha,
+      checkPullRequest: draft,
     });
     const commit = await readCommit(repo.git, out.newBaseSha);
     expect(commit.parents).toEqual([base, checkSha]);
-    expect(commit.title).toBe(`Merge of #${pulls[0].number}, #${pulls[1].number}`);
+    expect(commit.title).toBe(`Merge queue: #${pulls[0].number}, #${pulls[1].number} (#${draft})`);
     expect(out.mergeCommits).toEqual({ [pulls[0].number]: out.newBaseSha, [pulls[1].number]: out.newBaseSha });
+    // Through a pull request, never a direct write to the base; GitHub marks the batch's pull requests merged.
+    expect(double.calls("repos/merge").filter((r) => (r.body as { base: string }).base === "main")).toEqual([]);
+    expect(pulls.map((p) => repo.pull(p.number)!.mergedAt !== null)).toEqual([true, true]);
   });
 
   it("refuses when the base moved, before merging anything", async () => {

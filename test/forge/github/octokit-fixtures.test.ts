@@ -155,8 +155,8 @@ describe("edit: draft and ready for review (GraphQL)", () => {
     pull.draft = true;
     await forge.setDraft(repo.fullName, pull.number, false);
     expect(github.graphql.map((g) => [/\{\s*(\w+)\(/.exec(g.query)?.[1], g.variables])).toEqual([
-      ["convertPullRequestToDraft", { id: `PR_${pull.number}` }],
-      ["markPullRequestReadyForReview", { id: `PR_${pull.number}` }],
+      ["convertPullRequestToDraft", { id: `PR_${repo.id}_${pull.number}` }],
+      ["markPullRequestReadyForReview", { id: `PR_${repo.id}_${pull.number}` }],
     ]);
     for (const g of github.graphql) expect(validate(g.query).map((e) => e.message)).toEqual([]);
   });

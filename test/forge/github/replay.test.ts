@@ -1,6 +1,6 @@
 /**
  * GitHub effects performed again after a crash (docs/reliability.md "Crashes: every effect exactly
- * once"; docs/github.md "Merging"), against the OpenAPI-checked double: a batch merge that
+ * once"; docs/github.md "Landing a batch"), against the OpenAPI-checked double: a batch merge that
  * stopped part-way resumes from the first pull request the App has not merged, answering the real
  * merge commits of those it had; a merge-batch batch already in the base is found, not merged
  * again; a pull request someone else merged is not taken for the App's; the App's own comment is
@@ -77,13 +77,22 @@ describe("a batch merge performed again", () => {
     expect(merges()).toBe(0);
   });
 
-  it("finds a merge-batch batch already in the base by its merge commit, instead of merging it again", async () => {
+  it("finds a merge-batch batch already landed through its pull request, instead of merging it again", async () => {
     const { repo, pulls } = await repoWithPulls(double, 2);
     const forge = forgeFor(double);
     const base = (await readRef(repo.git, "refs/heads/main"))!;
-    const checkSha = await forge.createSpeculativeBranch(repo.fullName, "yardmaster/merge-queue/batch", base, pulls);
-    const input = { base: "main", expectedBaseSha: base, method: "merge-batch" as const, pulls, checkSha };
-    const merges = counter("repos/merge");
+    const branch = "yardmaster/merge-queue/batch";
+    const checkSha = await forge.createSpeculativeBranch(repo.fullName, branch, base, pulls);
+    const draft = await forge.openDraftPullRequest(repo.fullName, { head: branch, base: "main", title: "b", body: "" });
+    const input = {
+      base: "main",
+      expectedBaseSha: base,
+      method: "merge-batch" as const,
+      pulls,
+      checkSha,
+      checkPullRequest: draft,
+    };
+    const merges = counter("pulls/merge");
     const first = await forge.mergePullRequests(repo.fullName, input);
     await repo.commit("main", { "later.txt": "l\n" }, "Later");
     expect(await forge.mergePullRequests(repo.fullName, input)).toEqual(first);

@@ -64,6 +64,19 @@ describe("check runs from the local CI", () => {
     expect(snapshot.checks.find((c) => c.name === "pass")?.state).toBe("success");
   });
 
+  it("links each run to its log, which the forge reads back whole (GetCheckRunLog)", async () => {
+    const sha = await repo.push("feature", repo.src.root, ciFile("  - {name: fail, run: 'echo broken >&2; exit 3'}\n"));
+    const n = await repo.open("feature");
+    await w.forge.ci.drain();
+    const [run] = await runs(sha);
+    const [check] = (await w.forge.getPullRequest(REPO, n)).checks;
+    expect(check!.detailsUrl).toBe(`local-forge://${REPO}/check-runs/${run!.id}`);
+    const read = await w.forge.readCheckRun(REPO, run!.id);
+    expect([read.name, read.state, read.output, read.sha]).toEqual(["fail", "failure", "broken\n", sha]);
+    await expect(w.forge.readCheckRun(REPO, run!.id + 1000)).rejects.toMatchObject({ kind: "not_found" });
+    await expect(w.forge.readCheckRun("acme/nothing", run!.id)).rejects.toMatchObject({ kind: "not_found" });
+  });
+
   it("reports a CI file that does not parse as a failed yardmaster/ci-config check", async () => {
     const sha = await repo.push("feature", repo.src.root, {
       ".yardmaster/ci.yml": "checks:\n  - {name: test, timout: 3}\n",

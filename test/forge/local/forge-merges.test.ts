@@ -85,6 +85,30 @@ describe("merging", () => {
     expect(await w.forge.getPullRequest(REPO, 2)).toMatchObject({ state: "merged", mergeCommitSha: head });
   });
 
+  it("with no method set merges with merge commits (the local forge allows every method; merge is its first)", async () => {
+    const result = await w.forge.mergePullRequests(REPO, {
+      base: "main",
+      expectedBaseSha: mainTip,
+      method: null,
+      pulls: batch(2),
+    });
+    expect((await readCommit(repo.git, result.newBaseSha)).title).toBe("Merge pull request #2");
+  });
+
+  it("fast-forward with the tested commit moves the base to it, not to each pull request's head", async () => {
+    const check = await w.forge.createSpeculativeBranch(REPO, "yardmaster/merge-queue/main/ff", mainTip, batch(1, 2));
+    const result = await w.forge.mergePullRequests(REPO, {
+      base: "main",
+      expectedBaseSha: mainTip,
+      method: "fast-forward",
+      pulls: batch(1, 2),
+      checkSha: check,
+    });
+    expect(result.newBaseSha).toBe(check);
+    expect(await w.forge.getBranchSha(REPO, "main")).toBe(check);
+    for (const n of [1, 2]) expect((await w.forge.getPullRequest(REPO, n)).state).toBe("merged");
+  });
+
   it("merge-batch writes one merge commit of the tested check branch", async () => {
     const check = await w.forge.createSpeculativeBranch(REPO, "yardmaster/merge-queue/main/1", mainTip, batch(1, 2));
     const result = await w.forge.mergePullRequests(REPO, {

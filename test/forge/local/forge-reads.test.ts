@@ -248,11 +248,12 @@ describe("repository reads", () => {
     await expect(w.forge.getPermission("acme/nothing", "dana")).rejects.toMatchObject({ kind: "not_found" });
   });
 
-  it("requires, as branch protection, the checks the branch's CI file declares", async () => {
+  it("requires, as branch protection, the checks the branch's CI file declares, described as the local CI's", async () => {
     expect(await w.forge.getBranchProtection(REPO, "main")).toEqual({
       requiredChecks: [],
       requiredApprovals: 0,
       requireConversationResolution: false,
+      description: "🛡 required by the local CI (.yardmaster/ci.yml)",
     });
     await repo.push("main", repo.src.root, {
       ".yardmaster/ci.yml": "checks:\n  - {name: test, run: 'true'}\n  - {name: lint, run: 'true'}\n",
@@ -262,7 +263,7 @@ describe("repository reads", () => {
 
   it("protects nothing on a branch that does not exist, as GitHub answers 404 for it", async () => {
     // A queued pull request is re-evaluated before the branch deletion's event dequeues it.
-    expect(await w.forge.getBranchProtection(REPO, "gone")).toEqual({
+    expect(await w.forge.getBranchProtection(REPO, "gone")).toMatchObject({
       requiredChecks: [],
       requiredApprovals: 0,
       requireConversationResolution: false,

@@ -5,7 +5,10 @@
  * (WatchMergeQueue, WatchLogs) or from polling the unary RPCs is the source's business, so a
  * stream replaces polling without any change to the components.
  */
+import { Code, ConnectError } from "@connectrpc/connect";
 import { useEffect, useState } from "preact/hooks";
+import { endSession } from "../session.js";
+import { REFUSED_TOKEN } from "./clients.js";
 
 /** Snapshots of one view until `signal` aborts. */
 export type Source<T> = (signal: AbortSignal) => AsyncIterable<T>;
@@ -16,6 +19,19 @@ export interface Live<T> {
   error: Error | undefined;
   /** True while the source is connected and answering. */
   live: boolean;
+  /**
+   * True when the source failed with an answer that trying again cannot change (not found, not
+   * allowed, invalid): it is not reopened, and the page shows the error instead of "reconnecting".
+   */
+  stopped: boolean;
+}
+
+/** Codes after which a source is not reopened (the answer would be the same). */
+const FINAL = new Set<Code>([Code.InvalidArgument, Code.NotFound, Code.PermissionDenied, Code.Unauthenticated]);
+
+/** Whether `e` is an answer that trying again cannot change. */
+export function isFinal(e: unknown): boolean {
+  return e instanceof ConnectError && FINAL.has(e.code);
 }
 
 /** Waits `ms` milliseconds, or less when `signal` aborts. */
@@ -49,23 +65,28 @@ function backoff(attempt: number): number {
  * is reopened with backoff (the last snapshot stays on screen, with the error beside it).
  */
 export function useLive<T>(source: Source<T>, deps: unknown[]): Live<T> & { refresh: () => void } {
-  const [state, setState] = useState<Live<T>>({ value: undefined, error: undefined, live: false });
+  const [state, setState] = useState<Live<T>>({ value: undefined, error: undefined, live: false, stopped: false });
   const [generation, setGeneration] = useState(0);
   useEffect(() => {
     const abort = new AbortController();
-    setState((s) => ({ ...s, live: false }));
+    setState((s) => ({ ...s, live: false, stopped: false }));
     (async () => {
       for (let attempt = 0; !abort.signal.aborted; attempt++) {
         try {
           for await (const value of source(abort.signal)) {
             if (abort.signal.aborted) return;
             attempt = 0;
-            setState({ value, error: undefined, live: true });
+            setState({ value, error: undefined, live: true, stopped: false });
           }
           return;
         } catch (e) {
           if (abort.signal.aborted) return;
-          setState((s) => ({ ...s, error: e as Error, live: false }));
+          const error = ConnectError.from(e);
+          // A stream's refusal arrives while reading it, past the client's interceptor.
+          if (error.code === Code.Unauthenticated) endSession(REFUSED_TOKEN);
+          const stopped = isFinal(error);
+          setState((s) => ({ ...s, error: e as Error, live: false, stopped }));
+          if (stopped) return;
           await sleep(backoff(attempt), abort.signal);
         }
       }
@@ -136,4 +157,71 @@ export function reloadOn<T>(
     },
     poll(load, pollMs),
   );
+}
+
+/**
+ * A source that loads once, then again after changes (a server stream that says something
+ * changed), at most once every `minMs` however many changes come, falling back to polling `load`
+ * every `pollMs` without streams. For views whose reading costs more than a change is worth (the
+ * statistics), where {@link reloadOn} would read again on every change.
+ */
+export function reloadThrottled<T>(
+  load: (signal: AbortSignal) => Promise<T>,
+  changes: (signal: AbortSignal) => AsyncIterable<unknown>,
+  minMs: number,
+  pollMs: number,
+): Source<T> {
+  return streamOr(
+    async function* (signal) {
+      let dirty = false;
+      let ended = false;
+      let failed: unknown = null;
+      const waker: { wake: (() => void) | null } = { wake: null };
+      signal.addEventListener("abort", () => waker.wake?.(), { once: true });
+      // The stream is opened before the first load, so no change between the two is missed.
+      (async () => {
+        try {
+          for await (const _ of changes(signal)) {
+            dirty = true;
+            waker.wake?.();
+          }
+        } catch (e) {
+          failed = e;
+        }
+        ended = true;
+        waker.wake?.();
+      })();
+      yield await load(signal);
+      while (!signal.aborted) {
+        if (!dirty && !ended) await new Promise<void>((resolve) => (waker.wake = resolve));
+        waker.wake = null;
+        if (failed !== null) throw failed;
+        if (!dirty) return;
+        await sleep(minMs, signal);
+        dirty = false;
+        yield await load(signal);
+      }
+    },
+    poll(load, pollMs),
+  );
+}
+
+/** The most WatchLogs streams from the past, less a margin for clocks (docs/api.md "Streams": one day). */
+const WATCH_BACK_MS = 23 * 3_600_000;
+
+/**
+ * Where a WatchLogs that follows a listing starts. The listing ends where the log has settled (a
+ * few seconds back, more while the relay lags behind), so a stream opened at "now" would miss the
+ * events between the two: it starts at the newest listed event instead (inclusive, so the caller
+ * drops what it already has by id), or, when nothing was listed, at the listing's window start
+ * (`windowFrom`), not further back than the stream allows. `receivedAt` values are those of the
+ * listed events; `now` is epoch milliseconds.
+ */
+export function tailStart(
+  receivedAt: ({ seconds: bigint; nanos: number } | undefined)[],
+  windowFrom: Date,
+  now = Date.now(),
+): Date {
+  const newest = receivedAt.reduce((m, t) => (t ? Math.max(m, Number(t.seconds) * 1000 + t.nanos / 1e6) : m), 0);
+  return new Date(Math.max(newest, windowFrom.getTime(), now - WATCH_BACK_MS));
 }

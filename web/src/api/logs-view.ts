@@ -10,7 +10,8 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { AggregateLogsResponse } from "../../../gen/yardmaster/v1/activity_log_pb.js";
 import { Outcome, type Event } from "../../../gen/yardmaster/v1/events_pb.js";
 import { activityLog, queue } from "./clients.js";
-import { merge, poll, sleep, streamOr, type Source } from "./live.js";
+import { fitWindow, type FittedWindow } from "./fit-window.js";
+import { merge, poll, sleep, streamOr, tailStart, type Source } from "./live.js";
 import type { RepositoryRef } from "./queue-view.js";
 
 /** The filters of the page, as its URL's query spells them (the names of the REST query). */
@@ -20,8 +21,8 @@ export interface LogFilters {
   pullRequest: string[];
   trigger: string[];
   baseRef: string | undefined;
-  /** Window length in hours, ending now (default 24). */
-  hours: number;
+  /** Window length in hours, ending now; null (the default): the window fitted to the events. */
+  hours: number | null;
   /** Opaque cursor of the page shown; undefined for the newest page (the live tail). */
   cursor: string | undefined;
 }
@@ -34,13 +35,17 @@ export function filtersOf(q: URLSearchParams): LogFilters {
     pullRequest: q.getAll("pull_request"),
     trigger: q.getAll("trigger"),
     baseRef: q.get("base_ref") ?? undefined,
-    hours: Number(q.get("hours") ?? 24) || 24,
+    hours: q.get("hours") === null ? null : Number(q.get("hours")) || 24,
     cursor: q.get("cursor") ?? undefined,
   };
 }
 
+/** The window of the page. */
+export type LogWindow = FittedWindow;
+
 /** One snapshot of the log page. */
 export interface LogsView {
+  window: LogWindow;
   aggregate: AggregateLogsResponse;
   events: Event[];
   /** Cursors of the neighbouring pages, from the Link response header. */
@@ -56,8 +61,8 @@ function cursorOf(link: string | null, rel: string): string | undefined {
   return m ? (new URL(m[1], "http://x").searchParams.get("cursor") ?? undefined) : undefined;
 }
 
-/** The request fields of the filters (without paging). */
-function requestOf(repo: RepositoryRef, f: LogFilters, withBaseRef = true) {
+/** The request fields of the filters (without window and paging). */
+function filterFields(repo: RepositoryRef, f: LogFilters, withBaseRef = true) {
   return {
     ...repo,
     eventType: f.eventType,
@@ -65,30 +70,45 @@ function requestOf(repo: RepositoryRef, f: LogFilters, withBaseRef = true) {
     pullRequest: f.pullRequest.map((n) => BigInt(n)),
     trigger: f.trigger,
     baseRef: withBaseRef ? f.baseRef : undefined,
-    receivedFrom: timestampFromDate(new Date(Date.now() - f.hours * 3_600_000)),
   };
+}
+
+/** The request fields of the filters and the window (without paging). */
+function requestOf(repo: RepositoryRef, f: LogFilters, w: LogWindow, withBaseRef = true) {
+  return {
+    ...filterFields(repo, f, withBaseRef),
+    receivedFrom: timestampFromDate(w.from),
+    receivedTo: w.to ? timestampFromDate(w.to) : undefined,
+  };
+}
+
+/** The window of the page: the last `hours` when chosen; otherwise fitted to the events (fit-window.ts). */
+export async function windowOf(repo: RepositoryRef, f: LogFilters, signal: AbortSignal): Promise<LogWindow> {
+  if (f.hours !== null) return { from: new Date(Date.now() - f.hours * 3_600_000), to: undefined, fitted: false };
+  return fitWindow(filterFields(repo, f), signal);
 }
 
 /** Events per page. */
 export const PER_PAGE = 25;
 
-async function load(repo: RepositoryRef, f: LogFilters, signal: AbortSignal): Promise<LogsView> {
-  const req = requestOf(repo, f);
+async function load(repo: RepositoryRef, f: LogFilters, w: LogWindow, signal: AbortSignal): Promise<LogsView> {
+  const req = requestOf(repo, f, w);
   let link: string | null = null;
   const page = activityLog.listLogs(
     { ...(f.cursor ? { ...repo, cursor: f.cursor } : req), perPage: PER_PAGE },
     { signal, onHeader: (h) => (link = h.get("link")) },
   );
   const aggregate = activityLog.aggregateLogs(req, { signal });
-  const refs = await queue.listQueueBaseRefs({ ...repo, startAt: req.receivedFrom }, { signal });
+  const refs = await queue.listQueueBaseRefs({ ...repo, startAt: req.receivedFrom, endAt: req.receivedTo }, { signal });
   const counts = await Promise.all(
     refs.baseRefs.slice(0, 20).map(async (value) => {
-      const a = await activityLog.aggregateLogs({ ...requestOf(repo, f, false), baseRef: value }, { signal });
+      const a = await activityLog.aggregateLogs({ ...requestOf(repo, f, w, false), baseRef: value }, { signal });
       return { value, count: Number(a.total) };
     }),
   );
   const events = (await page).events;
   return {
+    window: w,
     aggregate: await aggregate,
     events,
     next: cursorOf(link, "next"),
@@ -121,14 +141,19 @@ type Tick = { event: Event } | { tick: true };
 /** The newest page, then the same with each streamed event; counts read again while events come. */
 function streamed(repo: RepositoryRef, filters: LogFilters): Source<LogsView> {
   return async function* (signal) {
-    const from = new Date();
-    let view = await load(repo, filters, signal);
+    let window = await windowOf(repo, filters, signal);
+    let view = await load(repo, filters, window, signal);
     let loadedAt = Date.now();
     let lastEventAt = 0;
     const tail = new Map<bigint, Event>();
     yield view;
-    const { receivedFrom: _, ...req } = requestOf(repo, filters);
+    const req = filterFields(repo, filters);
     const events = async function* (): AsyncIterable<Tick> {
+      // From the newest listed event on: the listing ends where the log has settled (tailStart).
+      const from = tailStart(
+        view.events.map((e) => e.receivedAt),
+        window.from,
+      );
       for await (const m of activityLog.watchLogs({ ...req, receivedFrom: timestampFromDate(from) }, { signal }))
         if (m.event) yield { event: m.event };
     };
@@ -144,7 +169,9 @@ function streamed(repo: RepositoryRef, filters: LogFilters): Source<LogsView> {
         lastEventAt = Date.now();
       } else if (lastEventAt >= loadedAt - RECOUNT_MS) {
         // The listing's window ends where the log has settled (2 s back): read until it covers them.
-        view = await load(repo, filters, signal);
+        // A fitted window that ended before these events reaches now from here on.
+        if (window.to) window = { ...window, to: undefined };
+        view = await load(repo, filters, window, signal);
         loadedAt = Date.now();
         const oldest = view.events.at(-1);
         for (const [id, e] of tail)
@@ -157,12 +184,10 @@ function streamed(repo: RepositoryRef, filters: LogFilters): Source<LogsView> {
 
 /** Snapshots of the log page for `filters`; `tail` false, or an older page, reads once. */
 export function logsView(repo: RepositoryRef, filters: LogFilters, tail: boolean): Source<LogsView> {
+  const once = async (signal: AbortSignal) => load(repo, filters, await windowOf(repo, filters, signal), signal);
   if (!tail || filters.cursor)
     return async function* (signal) {
-      yield await load(repo, filters, signal);
+      yield await once(signal);
     };
-  return streamOr(
-    streamed(repo, filters),
-    poll((signal) => load(repo, filters, signal), LOGS_POLL_MS),
-  );
+  return streamOr(streamed(repo, filters), poll(once, LOGS_POLL_MS));
 }

@@ -1,11 +1,16 @@
 /**
  * The queue page's snapshot (docs/dashboard.md "Pages"): the branch's merge-queue status, the
- * position and estimated merge time of every queued pull request (ListQueues), and the pause.
- * Live from WatchMergeQueue (a new status on every committed change) and WatchLogs of the pause
- * events (queue.pause.*: the pause is not part of the status); polled when the server has no
- * streams.
+ * position and estimated merge time of every queued pull request (ListQueues), the pause and the
+ * scheduled freezes. Live from WatchMergeQueue (a new status on every committed change) and
+ * WatchLogs of the pause and freeze events (queue.pause.*, scheduled_freeze.*: neither is part of
+ * the status); polled when the server has no streams.
  */
-import type { GetMergeQueuePauseResponse, GetMergeQueueStatusResponse } from "../../../gen/yardmaster/v1/queue_pb.js";
+import type {
+  GetMergeQueuePauseResponse,
+  GetMergeQueueStatusResponse,
+  ScheduledFreeze,
+} from "../../../gen/yardmaster/v1/queue_pb.js";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { activityLog, queue } from "./clients.js";
 import { merge, poll, streamOr, type Source } from "./live.js";
 
@@ -21,6 +26,8 @@ export interface QueueView {
   /** Pull request number -> its standing, for the branch shown. */
   standings: Map<bigint, Standing>;
   pause: GetMergeQueuePauseResponse;
+  /** The repository's scheduled freezes, by start (ended ones included until deleted). */
+  freezes: ScheduledFreeze[];
 }
 
 /** The repository a page is about. */
@@ -32,8 +39,24 @@ export interface RepositoryRef {
 /** Polling interval of the queue page when the server has no streams, in milliseconds. */
 export const QUEUE_POLL_MS = 1000;
 
-/** The activity-log event types of a pause change (docs/pause.md). */
-const PAUSE_EVENTS = ["queue.pause.create", "queue.pause.update", "queue.pause.delete"];
+/** The activity-log event types of a pause or freeze change (docs/pause.md, docs/scheduled-freeze.md). */
+const PAUSE_EVENTS = [
+  "queue.pause.create",
+  "queue.pause.update",
+  "queue.pause.delete",
+  "scheduled_freeze.create",
+  "scheduled_freeze.update",
+  "scheduled_freeze.delete",
+];
+
+/** The pause and the freezes (read together: either may have changed). */
+async function holdsOf(repo: RepositoryRef, signal: AbortSignal) {
+  const [pause, freezes] = await Promise.all([
+    queue.getMergeQueuePause(repo, { signal }),
+    queue.listScheduledFreezes(repo, { signal }),
+  ]);
+  return { pause, freezes: freezes.scheduledFreezes };
+}
 
 /** The standings of the queued pull requests of `branch`. */
 async function standingsOf(repo: RepositoryRef, branch: string, signal: AbortSignal) {
@@ -61,16 +84,18 @@ function streamed(repo: RepositoryRef, branch: string): Source<QueueView> {
       for await (const m of queue.watchMergeQueue({ ...repo, branch }, { signal }))
         if (m.status) yield { status: m.status };
     };
+    // From before the first read of the pause and freezes: a change made meanwhile is still seen.
+    const from = timestampFromDate(new Date());
     const pauses = async function* (): AsyncIterable<Change> {
-      for await (const _ of activityLog.watchLogs({ ...repo, eventType: PAUSE_EVENTS }, { signal }))
+      for await (const _ of activityLog.watchLogs({ ...repo, eventType: PAUSE_EVENTS, receivedFrom: from }, { signal }))
         yield { pause: true };
     };
-    let pause = await queue.getMergeQueuePause(repo, { signal });
+    let holds = await holdsOf(repo, signal);
     let status: GetMergeQueueStatusResponse | undefined;
     for await (const change of merge([statuses(), pauses()])) {
       if ("status" in change) status = change.status;
-      else pause = await queue.getMergeQueuePause(repo, { signal });
-      if (status) yield { status, pause, standings: await standingsOf(repo, branch, signal) };
+      else holds = await holdsOf(repo, signal);
+      if (status) yield { status, ...holds, standings: await standingsOf(repo, branch, signal) };
     }
   };
 }
@@ -78,12 +103,12 @@ function streamed(repo: RepositoryRef, branch: string): Source<QueueView> {
 /** Snapshots polled each {@link QUEUE_POLL_MS}. */
 function polled(repo: RepositoryRef, branch: string): Source<QueueView> {
   return poll(async (signal) => {
-    const [status, pause, standings] = await Promise.all([
+    const [status, holds, standings] = await Promise.all([
       queue.getMergeQueueStatus({ ...repo, branch }, { signal }),
-      queue.getMergeQueuePause(repo, { signal }),
+      holdsOf(repo, signal),
       standingsOf(repo, branch, signal),
     ]);
-    return { status, pause, standings };
+    return { status, ...holds, standings };
   }, QUEUE_POLL_MS);
 }
 

@@ -12,6 +12,8 @@ export interface Facet {
   values: { value: string; count: bigint | number }[];
   /** Only one value at a time (base_ref is a single filter). */
   single?: boolean;
+  /** How a value reads (event types in words); the value itself is the label's title. */
+  label?: (value: string) => string;
 }
 
 function toggle(url: URL, facet: Facet, value: string) {
@@ -35,14 +37,15 @@ export function Facets({ url, facets }: { url: URL; facets: Facet[] }) {
           {f.values.length === 0 && <p class="muted">none</p>}
           <ul>
             {f.values.slice(0, 30).map((v) => (
-              <li key={v.value}>
-                <label>
+              <li key={v.value} data-value={v.value}>
+                <label title={v.value}>
                   <input
                     type="checkbox"
                     checked={q.getAll(f.param).includes(v.value)}
                     onChange={() => toggle(url, f, v.value)}
-                  />{" "}
-                  <span class="facet-value">{v.value}</span> <span class="count">{String(v.count)}</span>
+                  />
+                  <span class="facet-value">{f.label ? f.label(v.value) : v.value}</span>
+                  <span class="count">{String(v.count)}</span>
                 </label>
               </li>
             ))}

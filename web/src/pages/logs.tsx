@@ -12,11 +12,13 @@ import { Facets, type Facet } from "../components/facets.js";
 import { Histogram } from "../components/histogram.js";
 import { ErrorNote, LiveBadge } from "../components/status.js";
 import { Link, navigate } from "../router.js";
+import { duration, when } from "../format.js";
+import { eventTypeWords } from "../words.js";
 
 function facetsOf(view: LogsView): Facet[] {
   const a = view.aggregate;
   return [
-    { param: "event_type", legend: "Event type", values: a.byEventType },
+    { param: "event_type", legend: "Event type", values: a.byEventType, label: eventTypeWords },
     { param: "outcome", legend: "Outcome", values: a.byOutcome },
     { param: "pull_request", legend: "Pull request", values: a.byPullRequest },
     { param: "base_ref", legend: "Base ref", values: view.baseRefs, single: true },
@@ -43,19 +45,22 @@ export function LogsPage({ repo, url }: { repo: RepositoryRef; url: URL }) {
   ]);
   return (
     <>
-      <h1>Activity log {tail && !filters.cursor && <LiveBadge live={live} />}</h1>
+      <h1>Activity log {tail && !filters.cursor && <LiveBadge live={live} error={error} />}</h1>
       <div class="toolbar">
         <label>
           Window{" "}
           <select
-            value={String(filters.hours)}
+            value={filters.hours === null ? "" : String(filters.hours)}
             onChange={(e) => {
               const q = new URLSearchParams(url.search);
-              q.set("hours", (e.currentTarget as HTMLSelectElement).value);
+              const v = (e.currentTarget as HTMLSelectElement).value;
+              if (v) q.set("hours", v);
+              else q.delete("hours");
               q.delete("cursor");
               navigate(`${url.pathname}?${q.toString()}`);
             }}
           >
+            <option value="">fitted to the events</option>
             <option value="1">last hour</option>
             <option value="24">last day</option>
             <option value="168">last 7 days</option>
@@ -70,7 +75,12 @@ export function LogsPage({ repo, url }: { repo: RepositoryRef; url: URL }) {
       {value && (
         <>
           <p data-testid="total">
-            <strong>{String(value.aggregate.total)}</strong> events
+            <strong>{String(value.aggregate.total)}</strong> events{" "}
+            <span class="muted" data-testid="window">
+              from {when(value.window.from)} to {value.window.to ? when(value.window.to) : "now"}
+              {value.window.fitted ? " (fitted to the events)" : ""}, in buckets of{" "}
+              {duration(Number(value.aggregate.intervalSizeSeconds))}
+            </span>
           </p>
           <Histogram buckets={value.aggregate.histogram} total={value.aggregate.total} />
           <div class="split">

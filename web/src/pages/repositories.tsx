@@ -1,92 +1,152 @@
 /**
- * The first page: the session's repositories, each with its branches that have a queue
- * (ListMergeQueueBranches), read again on every change of its queue (WatchMergeQueue); and one
- * repository's page with the same list.
+ * The repositories the credential reaches (docs/dashboard.md "Repositories"): the home page lists
+ * them (ListRepositories, read every {@link REPOSITORIES_POLL_MS}) with their branches and queue,
+ * pause and scheduled freezes; a repository's page shows the same for one (GetRepository), or
+ * "not found" when the service knows no such repository.
  */
-import { useState } from "preact/hooks";
+import type { Repository } from "../../../gen/yardmaster/v1/queue_pb.js";
 import { queue } from "../api/clients.js";
-import { reloadOn, useLive } from "../api/live.js";
+import { poll, useLive } from "../api/live.js";
 import type { RepositoryRef } from "../api/queue-view.js";
-import { ErrorNote } from "../components/status.js";
+import { ErrorNote, isNotFound, LiveBadge, NotFound } from "../components/status.js";
+import { toDate, when } from "../format.js";
 import { Link, paths } from "../router.js";
-import { addRepository, parseRepository, repositories } from "../session.js";
 
-function Branches({ repo }: { repo: RepositoryRef }) {
+/** How often the home page reads the list again, in milliseconds. */
+export const REPOSITORIES_POLL_MS = 5000;
+
+/** The branches of a repository with their queue; the default branch listed even without one. */
+function Branches({ repo }: { repo: Repository }) {
+  const branches = [...repo.branches];
+  if (repo.defaultBranch && !branches.some((b) => b.name === repo.defaultBranch))
+    branches.unshift({ name: repo.defaultBranch, queued: 0, inBatches: 0 } as Repository["branches"][number]);
+  if (branches.length === 0) return <span class="muted">no queue yet</span>;
+  return (
+    <ul class="inline-list">
+      {branches.map((b) => (
+        <li key={b.name}>
+          <Link href={paths.queue(repo.owner, repo.repository, b.name)}>{b.name}</Link>{" "}
+          <span class="muted">
+            {b.queued === 0 ? "empty" : `${b.queued} queued${b.inBatches ? `, ${b.inBatches} in batches` : ""}`}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The pause and freeze badges of a repository. */
+function Holds({ repo }: { repo: Repository }) {
+  return (
+    <>
+      {repo.pause && (
+        <span class="badge warn" title={`since ${when(toDate(repo.pause.pausedAt))}`}>
+          paused: {repo.pause.reason}
+        </span>
+      )}{" "}
+      {repo.activeFreezes.map((f) => (
+        <span key={f.id} class="badge warn">
+          frozen: {f.reason}
+        </span>
+      ))}
+      {!repo.pause && repo.activeFreezes.length === 0 && <span class="badge ok">running</span>}
+    </>
+  );
+}
+
+/** The home page: every repository the credential reaches. */
+export function Repositories() {
+  const { value, error, live, stopped } = useLive(
+    poll((signal) => queue.listRepositories({}, { signal }), REPOSITORIES_POLL_MS),
+    [],
+  );
+  return (
+    <>
+      <h1>
+        Repositories <LiveBadge live={live} stopped={stopped} error={error} />
+      </h1>
+      <ErrorNote error={error} />
+      {value && value.repositories.length === 0 && (
+        <p>
+          No repository yet: this credential reaches none the forge knows or the queue has seen (create one with{" "}
+          <code>yardmaster repo add</code>, or run <code>yardmaster replay</code>).
+        </p>
+      )}
+      {value && value.repositories.length > 0 && (
+        <div class="scroll">
+          <table data-testid="repositories">
+            <caption class="sr-only">Repositories</caption>
+            <thead>
+              <tr>
+                <th scope="col">Repository</th>
+                <th scope="col">Queued</th>
+                <th scope="col">Branches</th>
+                <th scope="col">State</th>
+              </tr>
+            </thead>
+            <tbody>
+              {value.repositories.map((r) => {
+                const name = `${r.owner}/${r.repository}`;
+                return (
+                  <tr key={name} data-testid="repository" data-name={name}>
+                    <th scope="row">
+                      <Link href={paths.repository(r.owner, r.repository)}>{name}</Link>
+                    </th>
+                    <td>{r.queueDepth}</td>
+                    <td>
+                      <Branches repo={r} />
+                    </td>
+                    <td>
+                      <Holds repo={r} />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}
+
+/** One repository: its branches with their queue, pause, freezes, and its other pages. */
+export function RepositoryPage({ repo }: { repo: RepositoryRef }) {
   const { value, error } = useLive(
-    reloadOn(
-      (signal) => queue.listMergeQueueBranches(repo, { signal }),
-      (signal) => queue.watchMergeQueue(repo, { signal }),
-      3000,
-    ),
+    poll((signal) => queue.getRepository(repo, { signal }), REPOSITORIES_POLL_MS),
     [repo.owner, repo.repository],
   );
-  return (
-    <>
-      <ErrorNote error={error} />
-      {value && value.branches.length === 0 && <p>No branch has a queue.</p>}
-      <ul>
-        {value?.branches.map((b) => (
-          <li key={b}>
-            <Link href={paths.queue(repo.owner, repo.repository, b)}>{b}</Link>
-          </li>
-        ))}
-      </ul>
-    </>
-  );
-}
-
-/** The repositories of the session, with their queued branches. */
-export function Repositories() {
-  const [list, setList] = useState(repositories());
-  const [error, setError] = useState<string | null>(null);
-  return (
-    <>
-      <h1>Repositories</h1>
-      {list.map((name) => {
-        const repo = parseRepository(name)!;
-        return (
-          <section key={name} aria-labelledby={`repo-${name}`}>
-            <h2 id={`repo-${name}`}>
-              <Link href={paths.repository(repo.owner, repo.repository)}>{name}</Link>
-            </h2>
-            <Branches repo={repo} />
-          </section>
-        );
-      })}
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          const input = (e.currentTarget as HTMLFormElement).elements.namedItem("repository") as HTMLInputElement;
-          if (!parseRepository(input.value)) return setError(`"${input.value}" is not owner/repository.`);
-          addRepository(input.value.trim());
-          setList(repositories());
-          setError(null);
-          input.value = "";
-        }}
-      >
-        <label>
-          Add a repository <input name="repository" placeholder="owner/repository" />
-        </label>
-        <button type="submit">Add</button>
-        {error && (
-          <p role="alert" class="error">
-            {error}
-          </p>
-        )}
-      </form>
-    </>
-  );
-}
-
-/** One repository: its branches with a queue. */
-export function RepositoryPage({ repo }: { repo: RepositoryRef }) {
+  if (isNotFound(error)) return <RepositoryNotFound repo={repo} />;
   return (
     <>
       <h1>
         {repo.owner}/{repo.repository}
       </h1>
-      <h2>Branches with a queue</h2>
-      <Branches repo={repo} />
+      <ErrorNote error={error} />
+      {value && (
+        <>
+          <p>
+            <Holds repo={value} /> {value.queueDepth} pull request{value.queueDepth === 1 ? "" : "s"} queued
+            {value.onForge ? "" : " (known from its queue only: the forge does not list it)"}.
+          </p>
+          <h2>Branches</h2>
+          <Branches repo={value} />
+          <h2>Figures</h2>
+          <p>
+            <Link href={paths.statistics(repo.owner, repo.repository)}>Statistics</Link> of its queue: time in queue,
+            merges, CI runs per merge, failure and flake rates.
+          </p>
+        </>
+      )}
     </>
+  );
+}
+
+/** The page of a repository the service does not know. */
+export function RepositoryNotFound({ repo }: { repo: RepositoryRef }) {
+  return (
+    <NotFound
+      what={`Yardmaster knows no repository ${repo.owner}/${repo.repository}: the forge has none of that name, and its queue has never seen one.`}
+    />
   );
 }

@@ -1,27 +1,40 @@
 /**
- * Sign-in (docs/dashboard.md "Signing in"): the credential, given once and kept for the tab's
- * session, and the repositories to show. Nothing is checked here: each page's calls are, and a
- * refused credential shows the service's own message there.
+ * Sign-in (docs/dashboard.md "Signing in"): the credential, checked at once by listing the
+ * repositories it reaches (ListRepositories): a refused credential is an error here, with the
+ * service's message, and the tab keeps nothing. After a session ended because the service stopped
+ * accepting its credential, the form says so.
  */
+import { Code, ConnectError } from "@connectrpc/connect";
 import { useState } from "preact/hooks";
+import { queue } from "../api/clients.js";
 import { navigate } from "../router.js";
-import { parseRepository, signIn } from "../session.js";
+import { endedBecause, signIn, signOut } from "../session.js";
 
 /** The sign-in form. */
 export function SignIn() {
-  const [error, setError] = useState<string | null>(null);
-  const submit = (e: Event) => {
+  const [error, setError] = useState<string | null>(endedBecause());
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget as HTMLFormElement);
     const credential = String(form.get("token") ?? "").trim();
-    const repos = String(form.get("repositories") ?? "")
-      .split(/[\s,]+/)
-      .filter(Boolean);
-    const bad = repos.find((r) => parseRepository(r) === null);
     if (!credential) return setError("Token: give the admin key or a repository token.");
-    if (bad) return setError(`Repositories: "${bad}" is not owner/repository.`);
-    signIn(credential, repos);
-    navigate(window.location.pathname === "/sign-in" ? "/" : window.location.pathname + window.location.search);
+    setBusy(true);
+    try {
+      await queue.listRepositories({}, { headers: { authorization: `Bearer ${credential}` } });
+      signIn(credential);
+      navigate(window.location.pathname === "/sign-in" ? "/" : window.location.pathname + window.location.search);
+    } catch (err) {
+      const c = ConnectError.from(err);
+      signOut();
+      setError(
+        c.code === Code.Unauthenticated || c.code === Code.PermissionDenied
+          ? `This token was refused: ${c.rawMessage}. Give the admin key (.yardmaster/admin-key) or a token from yardmaster token create.`
+          : `The service could not be reached: ${c.rawMessage}`,
+      );
+    } finally {
+      setBusy(false);
+    }
   };
   return (
     <main class="narrow">
@@ -35,16 +48,14 @@ export function SignIn() {
           Token
           <input name="token" type="password" autoComplete="off" required />
         </label>
-        <label>
-          Repositories (owner/repository, one per line)
-          <textarea name="repositories" rows={3} />
-        </label>
         {error && (
-          <p role="alert" class="error">
+          <p role="alert" class="error" data-testid="sign-in-error">
             {error}
           </p>
         )}
-        <button type="submit">Sign in</button>
+        <button type="submit" disabled={busy}>
+          Sign in
+        </button>
       </form>
     </main>
   );

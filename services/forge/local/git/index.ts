@@ -70,4 +70,5 @@ export { commitsContainedIn } from "./contained-tips.js";
 export { diffFacts, diffBetween, type DiffFacts } from "./diff-facts.js";
 export { pullRequestFacts, type PullRequestGitFacts } from "./pull-facts.js";
 export { fetchCommit } from "./fetch-commit.js";
+export { addNote } from "./notes.js";
 export { GitCommandError, runGit, type GitRunOptions, type GitOutput } from "./git-command.js";

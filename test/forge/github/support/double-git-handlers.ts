@@ -21,8 +21,18 @@ import {
   runGit,
   writeCommit,
 } from "../../../../services/forge/local/git/index.js";
-import { DOCS, example, linkHeaders, notFound, page, unprocessable, type Handler } from "./double-answers.js";
+import {
+  DOCS,
+  example,
+  linkHeaders,
+  notFound,
+  page,
+  unprocessable,
+  type Answer,
+  type Handler,
+} from "./double-answers.js";
 import { commitJson, gitCommitJson, iso, refJson, repoJson } from "./double-json.js";
+import { once } from "./double-memo.js";
 import { markContainedPullsMerged } from "./double-pull-handlers.js";
 import { changedFiles } from "./double-tree-handlers.js";
 import type { DoubleRepo } from "./double-state.js";
@@ -47,7 +57,7 @@ export const gitHandlers: Record<string, Handler> = {
     status: 201,
     body: {
       ...example("apps/create-installation-access-token", 201),
-      token: ctx.double.issueInstallationToken(),
+      token: ctx.double.issueInstallationToken(Number(ctx.params.installation_id)),
       expires_at: iso(new Date(Date.now() + 3600_000)),
     },
   }),
@@ -68,7 +78,24 @@ export const gitHandlers: Record<string, Handler> = {
     return { status: 200, body: { ...example("users/get-authenticated", 200), login: user.login, id: user.id } };
   },
 
-  "apps/list-repos-accessible-to-installation": () => ({ status: 200, body: { total_count: 0, repositories: [] } }),
+  // With an installation token, that installation's repositories; a user token reaches none this way.
+  "apps/list-repos-accessible-to-installation": (ctx) => {
+    const installation = ctx.double.installationOf(ctx.token);
+    const repos = ctx.double.allRepos().filter((r) => installation !== undefined && r.installationId === installation);
+    return { status: 200, body: { total_count: repos.length, repositories: repos.map((r) => repoJson(r)) } };
+  },
+
+  "apps/list-installations": (ctx) => ({
+    status: 200,
+    body: ctx.double.allRepos().map((r) => ({
+      ...example("apps/list-installations", 200)[0],
+      // GitHub's own example account lacks fields its schema requires; the schema allows null.
+      account: null,
+      id: r.installationId,
+      app_id: ctx.double.appId,
+      app_slug: ctx.double.appSlug,
+    })),
+  }),
 
   "git/get-ref": async (ctx) => {
     const sha = await readRef(ctx.repo.git, `refs/${ctx.params.ref}`);
@@ -192,28 +219,8 @@ export const gitHandlers: Record<string, Handler> = {
     const base = await resolveRev(ctx.repo, baseRev),
       head = await resolveRev(ctx.repo, headRev);
     if (!base || !head) return notFound();
-    const mb = (await mergeBase(ctx.repo.git, base, head))!;
-    const [ahead, behind, commits] = await Promise.all([
-      commitsAhead(ctx.repo.git, base, head),
-      commitsBehind(ctx.repo.git, base, head),
-      commitsBetween(ctx.repo.git, base, head),
-    ]);
     const per = Number(ctx.query.get("per_page") ?? 250);
-    const name = ctx.repo.fullName;
-    return {
-      status: 200,
-      body: {
-        ...example("repos/compare-commits-with-basehead", 200),
-        base_commit: commitJson(name, await readCommit(ctx.repo.git, base)),
-        merge_base_commit: commitJson(name, await readCommit(ctx.repo.git, mb)),
-        status: ahead && behind ? "diverged" : ahead ? "ahead" : behind ? "behind" : "identical",
-        ahead_by: ahead,
-        behind_by: behind,
-        total_commits: ahead,
-        commits: commits.slice(0, per).map((c) => commitJson(name, c)),
-        files: await changedFiles(ctx.repo, mb, head),
-      },
-    };
+    return once(`compare ${ctx.repo.git.gitDir} ${base} ${head} ${per}`, () => compare(ctx.repo, base, head, per));
   },
 
   "repos/get-branch-protection": (ctx) => {
@@ -258,3 +265,28 @@ export const gitHandlers: Record<string, Handler> = {
     return { status: 200, headers: linkHeaders(ctx, rules.length), body: page(rules, ctx.query) };
   },
 };
+
+/** GitHub's comparison of two commits (the same every time for the same SHAs: computed once). */
+async function compare(repo: DoubleRepo, base: string, head: string, per: number): Promise<Answer> {
+  const mb = (await mergeBase(repo.git, base, head))!;
+  const [ahead, behind, commits] = await Promise.all([
+    commitsAhead(repo.git, base, head),
+    commitsBehind(repo.git, base, head),
+    commitsBetween(repo.git, base, head),
+  ]);
+  const name = repo.fullName;
+  return {
+    status: 200,
+    body: {
+      ...example("repos/compare-commits-with-basehead", 200),
+      base_commit: commitJson(name, await readCommit(repo.git, base)),
+      merge_base_commit: commitJson(name, await readCommit(repo.git, mb)),
+      status: ahead && behind ? "diverged" : ahead ? "ahead" : behind ? "behind" : "identical",
+      ahead_by: ahead,
+      behind_by: behind,
+      total_commits: ahead,
+      commits: commits.slice(0, per).map((c) => commitJson(name, c)),
+      files: await changedFiles(repo, mb, head),
+    },
+  };
+}

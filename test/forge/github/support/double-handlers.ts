@@ -1,12 +1,18 @@
 /**
  * Every operation of the GitHub test double, by OpenAPI operationId (repository operations in
  * double-git-handlers.ts, pull request operations in double-pull-handlers.ts, trees in
- * double-tree-handlers.ts).
+ * double-tree-handlers.ts); those that honour the repository's merge settings, branch
+ * protection and rulesets replace the plain ones (double-rule-handlers.ts), and the App's own
+ * (double-app-handlers.ts).
  */
 import type { Handler } from "./double-answers.js";
+import { deploymentHandlers } from "./double-deployment-handlers.js";
+import { appHandlers } from "./double-app-handlers.js";
 import { gitHandlers } from "./double-git-handlers.js";
 import { pullHandlers } from "./double-pull-handlers.js";
+import { ruleHandlers } from "./double-rule-handlers.js";
 import { treeHandlers } from "./double-tree-handlers.js";
+import { deliveryHandlers } from "./double-webhooks.js";
 import { workflowHandlers } from "./double-workflow-handlers.js";
 
 export type { Answer, Handler, HandlerContext } from "./double-answers.js";
@@ -16,4 +22,8 @@ export const handlers: Record<string, Handler> = {
   ...pullHandlers,
   ...treeHandlers,
   ...workflowHandlers,
+  ...deploymentHandlers,
+  ...ruleHandlers,
+  ...appHandlers,
+  ...deliveryHandlers,
 };

@@ -159,7 +159,8 @@ export function pullJson(
   return {
     ...t,
     id: repo.id * 1000 + p.number,
-    node_id: `PR_${p.number}`,
+    // Unique across the double's repositories: the GraphQL mutations find the pull request by it.
+    node_id: `PR_${repo.id}_${p.number}`,
     number: p.number,
     url: `${API}/repos/${repo.fullName}/pulls/${p.number}`,
     html_url: `https://github.com/${repo.fullName}/pull/${p.number}`,

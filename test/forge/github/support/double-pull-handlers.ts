@@ -30,6 +30,7 @@ import {
   type HandlerContext,
 } from "./double-answers.js";
 import { checkRunJson, commitJson, iso, labelJson, pullJson, userJson } from "./double-json.js";
+import { once } from "./double-memo.js";
 import type { DoublePull, DoubleRepo } from "./double-state.js";
 
 /** Head and base facts of a pull request, with the counts its JSON carries. */
@@ -41,7 +42,10 @@ async function pullFacts(repo: DoubleRepo, p: DoublePull) {
     p.mergedAt ? (await readCommit(repo.git, p.mergeCommitSha!)).parents[0] : base,
     head,
   );
-  const commits = p.state === "open" ? await commitsAhead(repo.git, base, head) : 1;
+  const commits =
+    p.state === "open"
+      ? await once(`ahead ${repo.git.gitDir} ${base} ${head}`, () => commitsAhead(repo.git, base, head))
+      : 1;
   return {
     head,
     base,
@@ -54,10 +58,12 @@ async function pullFacts(repo: DoubleRepo, p: DoublePull) {
   };
 }
 
-async function pullAnswer(repo: DoubleRepo, p: DoublePull, status = 200): Promise<Answer> {
+export async function pullAnswer(repo: DoubleRepo, p: DoublePull, status = 200): Promise<Answer> {
   const f = await pullFacts(repo, p);
   if (p.state === "open" && p.mergeable !== null) {
-    const conflicting = await hasConflict(repo.git, f.base, f.head);
+    const conflicting = await once(`conflict ${repo.git.gitDir} ${f.base} ${f.head}`, () =>
+      hasConflict(repo.git, f.base, f.head),
+    );
     p.mergeableState = conflicting ? "dirty" : "clean";
     p.mergeable = !conflicting;
   } else if (p.state === "open") {
@@ -67,7 +73,11 @@ async function pullAnswer(repo: DoubleRepo, p: DoublePull, status = 200): Promis
 }
 
 /** GitHub's diff entries of `head` against its merge base with `base` (renames detected). */
-async function diffEntries(repo: DoubleRepo, base: string, head: string) {
+function diffEntries(repo: DoubleRepo, base: string, head: string) {
+  return once(`diff ${repo.git.gitDir} ${base} ${head}`, () => computeDiffEntries(repo, base, head));
+}
+
+async function computeDiffEntries(repo: DoubleRepo, base: string, head: string) {
   const from = (await mergeBase(repo.git, base, head)) ?? base;
   const [status, numstat] = await Promise.all([
     runGit(repo.git.gitDir, ["diff-tree", "-r", "-M", "--name-status", "--no-commit-id", from, head]),
@@ -270,7 +280,9 @@ export const pullHandlers: Record<string, Handler> = {
     const p = ctx.repo.pull(Number(ctx.params.pull_number));
     if (!p) return notFound();
     const f = await pullFacts(ctx.repo, p);
-    const commits = await commitsBetween(ctx.repo.git, f.base, f.head);
+    const commits = await once(`between ${ctx.repo.git.gitDir} ${f.base} ${f.head}`, () =>
+      commitsBetween(ctx.repo.git, f.base, f.head),
+    );
     return {
       status: 200,
       headers: linkHeaders(ctx, commits.length),

@@ -75,6 +75,16 @@ export interface DoubleStatus {
   at: Date;
 }
 
+/** A deployment and its statuses, newest last. */
+export interface DoubleDeployment {
+  id: number;
+  sha: string;
+  environment: string;
+  creator: string;
+  description: string | null;
+  statuses: { id: number; state: string; description: string }[];
+}
+
 export interface DoubleReview {
   id: number;
   user: string;
@@ -88,6 +98,7 @@ export class DoubleRepo {
   readonly pulls = new Map<number, DoublePull>();
   readonly checkRuns: DoubleCheckRun[] = [];
   readonly statuses: DoubleStatus[] = [];
+  readonly deployments: DoubleDeployment[] = [];
   readonly reviews = new Map<number, DoubleReview[]>();
   /** Workflow dispatches received (actions/create-workflow-dispatch). */
   readonly dispatches: { workflow: string; ref: string; inputs: Record<string, string> }[] = [];

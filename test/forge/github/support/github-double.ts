@@ -9,12 +9,15 @@
  */
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { createPublicKey, generateKeyPairSync, randomBytes, verify, type KeyObject } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { REVIEW_THREADS_QUERY } from "../../../../services/forge/github/review-threads.js";
 import { handlers, type Answer, type HandlerContext } from "./double-handlers.js";
+import { answerDraftMutation } from "./double-app-handlers.js";
+import { DoubleEvents } from "./double-events.js";
 import { DoubleRepo } from "./double-state.js";
+import { DoubleWebhooks, type WebhookTarget } from "./double-webhooks.js";
 import { GithubOpenApi } from "./openapi.js";
 
 /** A queued fault: the next `times` requests of `operationId` get this answer instead. */
@@ -36,7 +39,14 @@ export interface SeenRequest {
 }
 
 /** The operations that GitHub authenticates with the App's JWT. */
-const APP_OPERATIONS = new Set(["apps/get-repo-installation", "apps/create-installation-access-token"]);
+const APP_OPERATIONS = new Set([
+  "apps/get-repo-installation",
+  "apps/create-installation-access-token",
+  "apps/list-installations",
+  "apps/list-webhook-deliveries",
+  "apps/get-webhook-delivery",
+  "apps/redeliver-webhook-delivery",
+]);
 /** Operations a user token (not an installation token) may call. */
 const USER_OPERATIONS = new Set(["users/get-authenticated", "repos/get", "apps/list-repos-accessible-to-installation"]);
 
@@ -49,7 +59,8 @@ export class GithubDouble {
   readonly privateKey: string;
   private readonly publicKey: KeyObject;
   private readonly repos = new Map<string, DoubleRepo>();
-  private readonly installationTokens = new Set<string>();
+  /** Installation access tokens issued, each with its installation's id. */
+  private readonly installationTokens = new Map<string, number>();
   /** User tokens: token → user and the repositories (lower case) it can read. */
   readonly users = new Map<string, { login: string; id: number; readable: Set<string>; installation?: boolean }>();
   private readonly faults: (Fault & { left: number })[] = [];
@@ -57,6 +68,14 @@ export class GithubDouble {
   /** Fork branches GitHub is updating in the background ("owner/name#N"): reads left before the new head lands. */
   readonly pendingUpdates = new Map<string, { reads: number; from: string; to: string }>();
   clock = new Date("2026-03-02T10:00:00Z");
+  /** The App's webhook: deliveries, lost ones, the delivery API (double-webhooks.ts). */
+  readonly webhooks = new DoubleWebhooks(() => this.now());
+  /** Repository changes turned into webhook events (double-events.ts). */
+  readonly events = new DoubleEvents(
+    this.webhooks,
+    () => ({ login: `${this.appSlug}[bot]`, id: this.appId }),
+    () => this.now(),
+  );
 
   private constructor(private readonly dir: string) {
     const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
@@ -92,7 +111,45 @@ export class GithubDouble {
       this.now,
     );
     this.repos.set(fullName.toLowerCase(), repo);
+    if (this.webhooks.enabled) await this.events.baseline(repo);
     return repo;
+  }
+
+  /**
+   * A repository whose git is a copy of `template`'s (its commits, branches and tags; none of its
+   * pull requests or other platform data), with ids of its own: many alike repositories without the
+   * cost of building each (`npm run bench:scale`).
+   */
+  async copyRepo(fullName: string, template: DoubleRepo): Promise<DoubleRepo> {
+    const gitDir = path.join(this.dir, `${fullName.replace("/", "__")}.git`);
+    await cp(template.git.gitDir, gitDir, { recursive: true, errorOnExist: true, force: false });
+    const git = { gitDir, name: fullName };
+    const repo = new DoubleRepo(fullName, this.id(), this.id(), template.defaultBranch, git, this.now);
+    this.repos.set(fullName.toLowerCase(), repo);
+    return repo;
+  }
+
+  /**
+   * Sends the App's webhook deliveries to `target` (signed with `secret`) from now on: what the
+   * repositories hold now is taken as already reported; each later change is an event.
+   */
+  async deliverWebhooksTo(target: WebhookTarget, secret: string): Promise<void> {
+    this.webhooks.deliverTo(target, secret);
+    for (const repo of this.repos.values()) await this.events.baseline(repo);
+  }
+
+  /**
+   * Reports the changes a test made to `repo` directly (not through the API) as webhook events,
+   * as done by `sender` (default octocat), and waits until they were delivered.
+   */
+  async changed(repo: DoubleRepo, sender = { login: "octocat", id: 583231 }): Promise<void> {
+    await this.events.observe(repo, sender);
+    await this.webhooks.settled();
+  }
+
+  /** Every repository of the double. */
+  allRepos(): DoubleRepo[] {
+    return [...this.repos.values()];
   }
 
   repo(owner: string, name: string): DoubleRepo | undefined {
@@ -133,10 +190,15 @@ export class GithubDouble {
   }
 
   /** Issues an installation access token (POST /app/installations/{id}/access_tokens). */
-  issueInstallationToken(): string {
+  issueInstallationToken(installationId: number): string {
     const token = `ghs_${randomBytes(18).toString("hex")}`;
-    this.installationTokens.add(token);
+    this.installationTokens.set(token, installationId);
     return token;
+  }
+
+  /** The installation an installation token was issued for; undefined for any other credential. */
+  installationOf(token: string): number | undefined {
+    return this.installationTokens.get(token);
   }
 
   private respond(answer: Answer, url: URL): Response {
@@ -165,7 +227,12 @@ export class GithubDouble {
     const text = typeof init.body === "string" ? init.body : undefined;
     const body = text === undefined || text === "" ? undefined : JSON.parse(text);
     const authorization = new Headers(init.headers).get("authorization") ?? "";
-    if (url.pathname === "/graphql" && method === "POST") return this.respond(this.graphql(body, authorization), url);
+    if (url.pathname === "/graphql" && method === "POST") {
+      const answer = (await answerDraftMutation(this, body, authorization)) ?? this.graphql(body, authorization);
+      if (/^\s*mutation/.test(String(body?.query ?? "")))
+        for (const repo of this.repos.values()) await this.events.observe(repo);
+      return this.respond(answer, url);
+    }
 
     const matched = GithubOpenApi.load().match(method, url.pathname);
     const seen: SeenRequest = {
@@ -192,8 +259,15 @@ export class GithubDouble {
       this.fault(operation.operationId) ??
       (await this.handle(operation.operationId, pathParams, url.searchParams, body, authorization));
     this.problems.push(...api.checkResponse(operation, answer.status, answer.body));
+    const repo = pathParams.owner && pathParams.repo ? this.repo(pathParams.owner, pathParams.repo) : undefined;
+    if (repo && (method !== "GET" || this.pendingUpdates.size > 0)) await this.events.observe(repo);
     return this.respond(answer, url);
   };
+
+  /** Whether `token` is an installation access token the double issued. */
+  isInstallationToken(token: string): boolean {
+    return this.installationTokens.has(token);
+  }
 
   private authorize(operationId: string, authorization: string): Answer | null {
     const [scheme, credential = ""] = authorization.split(" ");

@@ -1,0 +1,50 @@
+/**
+ * What every scenario ends with (docs/github.md "Landing a batch"): each green pull request landed
+ * exactly once (one `action.queue.merged` and one PR_MERGED leave, its change added by one commit
+ * of main, and GitHub shows it merged or the queue closed it with a comment naming the commit),
+ * the culprit sent back with the code of a failed batch, no pull request dequeued by a transient
+ * refusal, main's tree the union of the green changes, no write refused by the double's rules and
+ * no request outside GitHub's OpenAPI description.
+ */
+import { expect } from "vitest";
+import { restCall } from "../../../support/rest-client.js";
+import { settingsOf } from "../support/double-rules.js";
+import type { GithubWorld } from "../support/github-world.js";
+
+/** The codes a culprit found by a failed batch leaves with (docs/domain.md §3.5). */
+const CULPRIT_CODES = ["CHECKS_FAILED", "DROPPED_BY_BISECTION_ELIMINATION"];
+
+/** Waits for the queue to settle, then asserts the outcome above; returns the leaves. */
+export async function expectLandedOnce(world: GithubWorld, timeoutMs?: number): Promise<Map<number, string[]>> {
+  const leaves = await world.settled(timeoutMs);
+  const green = world.pulls.filter((n) => n !== world.culprit);
+  const output = world.server.output().slice(-3000);
+  for (const n of green) expect([n, leaves.get(n)], output).toEqual([n, ["PR_MERGED"]]);
+  const culprit = leaves.get(world.culprit)!;
+  expect(culprit.length).toBe(1);
+  expect(CULPRIT_CODES).toContain(culprit[0]);
+  expect(world.repo.pull(world.culprit)!.state).toBe("open");
+
+  const query = "per_page=100&received_from=2000-01-01T00:00:00Z&event_type=action.queue.merged";
+  const merged = (await restCall(world.server, "GET", `/v1/repos/${world.repo.fullName}/logs?${query}`)).json.events;
+  expect(
+    merged.map((e: { pull_request: string }) => Number(e.pull_request)).sort((a: number, b: number) => a - b),
+  ).toEqual(green);
+
+  const files = (await world.git("ls-tree", "-r", "--name-only", "main")).split("\n");
+  expect(files.filter((f) => f.startsWith("changes/")).sort()).toEqual(green.map((n) => `changes/${n}.txt`).sort());
+  expect(files).not.toContain("BROKEN");
+  for (const n of green) {
+    const adds = await world.git("log", "main", "--format=%H", "--diff-filter=A", "--", `changes/${n}.txt`);
+    expect([n, adds.split("\n").filter(Boolean).length]).toEqual([n, 1]);
+    const pull = world.repo.pull(n)!;
+    expect([n, pull.state]).toEqual([n, "closed"]);
+    if (pull.mergedAt === null) {
+      const note = world.repo.comments.find((c) => c.number === n && /Merged by the merge queue/.test(c.body));
+      expect(note, `#${n} closed without the queue's note`).toBeDefined();
+    }
+  }
+  expect(settingsOf(world.repo).refusals).toEqual([]);
+  expect(world.double.problems).toEqual([]);
+  return leaves;
+}
