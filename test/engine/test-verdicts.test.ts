@@ -231,7 +231,7 @@ describe("suspect-first bisection", () => {
     ]);
     h.at(60).ci("Sub-batch 1.1", false);
     expect(h.lines(["action.queue.leave"])).toEqual(["log action.queue.leave #3 CHECKS_FAILED"]);
-    expect(h.lines(["create_speculative_check"])).toEqual(["create Batch 4 [1,2,4] ahead []"]);
+    expect(h.lines(["create_speculative_check"])).toEqual(["create Batch 2 [1,2,4] ahead []"]);
   });
 
   it("falls back to halving the rest when the suspect passes and the rest fails", () => {
