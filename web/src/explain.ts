@@ -1,7 +1,7 @@
 /**
  * Every state explained (docs/dashboard.md "Every state explained"): the sentence a batch card
  * shows under its status, and the text of an estimate. Built from the status the API answers
- * (GetMergeQueueStatus, docs/merge-queue.md "Batch states" and "Estimates") and the pause; never
+ * (GetMergeQueueStatus, docs/merge-queue.md "Batch states and transitions" and "Estimates") and the pause; never
  * "0 of 0 passed" (a batch without reported checks says so), and no estimate while the queue is
  * paused or a check runs longer than usual (the service then gives none).
  */

@@ -2,7 +2,7 @@
  * The dashboard's words for the service's codes (docs/dashboard.md "Every state explained"), in one
  * module so they can be reviewed and changed together: event types (docs/events.md), dequeue codes
  * (docs/domain.md §3.9; the leave event's own `reason` sentence is shown beside them), batch
- * statuses (docs/merge-queue.md "Batch states") and check states. A code without words here is
+ * statuses (docs/merge-queue.md "Batch states and transitions") and check states. A code without words here is
  * shown in lower case with spaces, never hidden.
  */
 

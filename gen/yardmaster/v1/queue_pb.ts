@@ -1532,7 +1532,7 @@ export type Batch = Message<"yardmaster.v1.Batch"> & {
 
   /**
    * The checks of its current check, each with its state and link to the CI run; on a batch
-   * being bisected, those of the check that failed (docs/merge-queue.md "Estimates and checks").
+   * being bisected, those of the check that failed (docs/merge-queue.md "Estimates").
    *
    * @generated from field: repeated yardmaster.v1.MergeabilityCheckItem checks = 14;
    */

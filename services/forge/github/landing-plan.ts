@@ -77,7 +77,7 @@ export function planLanding(input: BatchMergeRequest, rules: LandingRules): Land
       if (rules.pushRefusals.length > 0)
         throw refuse(
           base,
-          `merge_method fast-forward moves the branch directly, and ${rules.pushRefusals.join("; ")}. Add the App to the bypass list (docs/github.md "Branch protection")`,
+          `merge_method fast-forward moves the branch directly, and ${rules.pushRefusals.join("; ")}. Add the App to the bypass list (docs/github.md "Branch protection recipes")`,
         );
       return { path: "push" };
     }
