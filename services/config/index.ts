@@ -117,6 +117,7 @@ export {
   type FreezeSource,
 } from "./rules/freeze-hold.js";
 export { HORIZON_MS, scheduleVerdict, type ScheduleVerdict } from "./rules/schedule-verdict.js";
+export { BASE_FACTS, COMMENT_FACTS, rulesReadAttributes } from "./rules/rule-attributes.js";
 export type { MergeMethodSetting, PartitionRuleConfig, ScopesConfig } from "./model.js";
 export { renderTemplate, TemplateError, type TemplateVariables } from "./templates/template.js";
 export { templateVariables } from "./templates/variables.js";

@@ -129,7 +129,10 @@ export function onQueued(ctx: Ctx, event: EventOf<"pull_request_queued">): void 
   const cfg = ctx.state.config;
   logEnter(ctx, pull);
   if (cfg.queuedLabel) ctx.emit({ kind: "add_labels", number: pull.number, labels: [cfg.queuedLabel] });
-  if (cfg.dequeuedLabel) ctx.emit({ kind: "remove_labels", number: pull.number, labels: [cfg.dequeuedLabel] });
+  // Only a label it carries (as last read) is removed: removing an absent one is a request for nothing.
+  const dequeued = cfg.dequeuedLabel?.toLowerCase();
+  if (dequeued && pull.labels.some((l) => l.toLowerCase() === dequeued))
+    ctx.emit({ kind: "remove_labels", number: pull.number, labels: [cfg.dequeuedLabel!] });
   const position = orderedTrainPulls(ctx, ctx.train(pull.baseRef, partitions[0]!)).indexOf(pull.number);
   ctx.emit({
     kind: "post_summary_check",

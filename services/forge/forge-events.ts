@@ -8,19 +8,41 @@ import type { RepoName, Sha } from "../config/index.js";
  * What happened on the hosting platform, as both forges report it (a GitHub webhook, or the local
  * forge's own actions). Events are triggers: whoever handles one re-reads the current state
  * through {@link ForgePort} rather than trusting the payload, so a late or repeated delivery
- * cannot make the queue act on stale facts.
+ * cannot make the queue act on stale facts. `head` (the head branch, where the platform's event
+ * names it: GitHub's payloads) lets the runner pass over the queue's own draft pull requests
+ * without reading them (docs/github.md "Request budget").
  */
 export type ForgeEvent =
   /** A pull request was opened or reopened. */
-  | { kind: "pull_request_opened"; repo: RepoName; number: number }
+  | { kind: "pull_request_opened"; repo: RepoName; number: number; head?: string }
   /** New commits were pushed to a pull request's head (`by`: who pushed, when known). */
-  | { kind: "pull_request_synchronized"; repo: RepoName; number: number; headSha: Sha; by: string | null }
+  | {
+      kind: "pull_request_synchronized";
+      repo: RepoName;
+      number: number;
+      headSha: Sha;
+      by: string | null;
+      head?: string;
+    }
   /** Title, body, base branch or draft state changed. */
-  | { kind: "pull_request_edited"; repo: RepoName; number: number }
+  | { kind: "pull_request_edited"; repo: RepoName; number: number; head?: string }
   /** Closed without merge, or merged (by anyone, the queue included). */
-  | { kind: "pull_request_closed"; repo: RepoName; number: number; merged: boolean; mergeCommitSha: Sha | null }
-  /** Labels, assignees or requested reviewers changed. */
-  | { kind: "pull_request_labeled"; repo: RepoName; number: number }
+  | {
+      kind: "pull_request_closed";
+      repo: RepoName;
+      number: number;
+      merged: boolean;
+      mergeCommitSha: Sha | null;
+      head?: string;
+    }
+  /** Labels, assignees or requested reviewers changed (`label`: the label added or removed, when the platform says). */
+  | {
+      kind: "pull_request_labeled";
+      repo: RepoName;
+      number: number;
+      head?: string;
+      label?: { name: string; added: boolean };
+    }
   /** A review was submitted or dismissed. */
   | { kind: "pull_request_reviewed"; repo: RepoName; number: number }
   /** A comment on a pull request (commands such as `@yardmaster queue` arrive this way). */

@@ -3,6 +3,7 @@ export * from "./types.js";
 export {
   createGithubForge,
   createGithubInstallationCheck,
+  createGithubRedelivery,
   createGithubRepositoryDirectory,
   createGithubTokenVerifier,
   githubAppManifest,

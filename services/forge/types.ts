@@ -31,23 +31,16 @@ export {
 
 // The events the forges report are the port's too (forge-events.ts).
 export type { ForgeEvent, ForgeEventSink } from "./forge-events.js";
+export type {
+  PullRequestHead,
+  ReconciliationFacts,
+  ReconciliationPort,
+  RequestBudget,
+} from "./reconciliation-port.js";
+import type { ReconciliationPort } from "./reconciliation-port.js";
 
-/** A repository the forge knows: its name as the forge spells it and its default branch. */
-export interface ForgeRepository {
-  fullName: RepoName;
-  defaultBranch: string;
-}
-
-/**
- * The repositories a forge knows (docs/dashboard.md "Repositories"): the local forge's
- * repositories, or those the GitHub App is installed on. Throws {@link ForgeError} and nothing else.
- */
-export interface RepositoryDirectory {
-  /** Every repository, sorted by name (case-insensitively). */
-  list(): Promise<ForgeRepository[]>;
-  /** The repository named `fullName` (compared case-insensitively), or null. */
-  find(fullName: RepoName): Promise<ForgeRepository | null>;
-}
+// The repositories a forge knows (repository-directory.ts).
+export type { ForgeRepository, RepositoryDirectory } from "./repository-directory.js";
 
 /**
  * How a pull request is merged into its base (docs/local-forge.md "Merge methods", docs/github.md
@@ -169,7 +162,7 @@ export interface OpenPullFilter {
  * What the engine and the simulator may ask of a code hosting platform.
  * Every method throws {@link ForgeError} and nothing else.
  */
-export interface ForgePort extends WorkflowActionsPort {
+export interface ForgePort extends WorkflowActionsPort, ReconciliationPort {
   /** Reads one pull request with all condition attributes. not_found when absent. */
   getPullRequest(repo: RepoName, number: number): Promise<PullRequestSnapshot>;
   /**
@@ -188,7 +181,8 @@ export interface ForgePort extends WorkflowActionsPort {
   getDefaultBranch(repo: RepoName): Promise<string>;
   /**
    * The configuration file text on the default branch (`.yardmaster.yml`, then
-   * `.github/yardmaster.yml`), with the path it was read from; null when there is none.
+   * `.github/yardmaster.yml`), with the path it was read from and a SHA naming the version read
+   * (the local forge: the branch's tip commit; GitHub: the file's blob); null when there is none.
    */
   readConfigFile(repo: RepoName): Promise<{ path: string; text: string; sha: Sha } | null>;
   /** A file at a ref; null when absent. */

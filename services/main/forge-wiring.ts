@@ -9,6 +9,7 @@ import { ForgeService } from "../../gen/yardmaster/v1/forge_pb.js";
 import {
   createGithubForge,
   createGithubInstallationCheck,
+  createGithubRedelivery,
   createGithubRepositoryDirectory,
   createGithubTokenVerifier,
   registerGithubWebhook,
@@ -46,6 +47,8 @@ export interface ForgeWiring {
   setSink(sink: ForgeEventSink): void;
   /** What `/readyz` shows of the forge (FORGE=github: the App installations' check); absent: nothing. */
   readiness?: () => Record<string, unknown>;
+  /** The platform's recovery of lost events, run by reconciliation (GitHub: failed deliveries redelivered). */
+  redeliver?: () => Promise<unknown>;
   close(): Promise<void>;
 }
 

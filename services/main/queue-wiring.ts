@@ -55,6 +55,10 @@ export function wireQueue(deps: {
   testResults?: TestResultsReader;
   /** Which repositories this process works among the replicas (docs/deployment.md "Several replicas"); default all. */
   ownership?: RepositoryOwnership;
+  /** Seconds between reconciliation passes (0: none; docs/github.md "Reconciliation"). */
+  reconcileIntervalSeconds?: number;
+  /** The platform's recovery of lost events, run before each reconciliation pass. */
+  redeliver?: () => Promise<unknown>;
 }): QueueWiring {
   const runner = createQueueRunner({
     db: deps.db,
@@ -66,6 +70,8 @@ export function wireQueue(deps: {
     observeRound: deps.observeRound,
     testResults: deps.testResults,
     ownership: deps.ownership,
+    reconcileIntervalMs: (deps.reconcileIntervalSeconds ?? 0) * 1000,
+    redeliver: deps.redeliver,
   });
   const queueService = createQueueService({
     db: deps.api ?? deps.db,

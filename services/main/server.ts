@@ -189,6 +189,8 @@ export async function startServer(
           // docs/merge-queue.md "Verdicts from test results": CI Insights in this process.
           testResults: ciInsights?.testResults,
           ownership: membership,
+          reconcileIntervalSeconds: settings.reconcileIntervalSeconds,
+          redeliver: forge.redeliver,
         });
         replicaNow = () => replicaFigures(membership, queue.runner);
         forge.setSink(queue.sink);

@@ -38,6 +38,8 @@ const Env = z.object({
     .url()
     .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), "must be an http(s) URL")
     .optional(),
+  // Reconciliation's interval (docs/github.md "Reconciliation"); 0 turns it off.
+  RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   LOG_FORMAT: z.enum(["auto", "pretty", "json"]).default("auto"),
   YARDMASTER_URL: z.string().url().default("http://127.0.0.1:8080"),
@@ -92,6 +94,12 @@ export type Settings = {
   forge: "local" | "github";
   /** The GitHub App; `apiUrl` is GITHUB_API_URL (absent: https://api.github.com), `spaceWrites` GITHUB_SPACE_WRITES. */
   github: { appId?: string; privateKey?: string; webhookSecret?: string; apiUrl?: string; spaceWrites: boolean };
+  /**
+   * Seconds between reconciliation passes (RECONCILE_INTERVAL_SECONDS; docs/github.md
+   * "Reconciliation"): default 60 with FORGE=github, 0 (off) with the local forge, whose events
+   * cannot be lost.
+   */
+  reconcileIntervalSeconds: number;
   logLevel: string;
   /** JSON lines, pretty text, or pretty when stdout is a terminal (docs/observability.md "Logs"). */
   logFormat: "auto" | "pretty" | "json";
@@ -157,6 +165,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       apiUrl: e.GITHUB_API_URL?.replace(/\/+$/, ""),
       spaceWrites: e.GITHUB_SPACE_WRITES === "true",
     },
+    reconcileIntervalSeconds: e.RECONCILE_INTERVAL_SECONDS ?? (e.FORGE === "github" ? 60 : 0),
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     serviceUrl: e.YARDMASTER_URL,

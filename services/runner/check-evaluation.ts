@@ -86,16 +86,22 @@ export async function evaluateCheck(
   if (!rule) return null;
   const protection = await deps.protections.get(branch);
   const conditions = ruleConditions(rule, "merge", protection);
-  const checkPr = await deps.forge.getPullRequest(deps.repository, check.number!);
+  // In place, the checked pull request is the member; a draft's checks are those of its commit,
+  // read alone (on GitHub one query instead of a pull request's two: docs/github.md "Request budget").
+  const checkPr = check.mode === "in_place" ? await deps.forge.getPullRequest(deps.repository, check.number!) : null;
   // Only checks of the checked commit count: a check of an older head says nothing about this one.
-  // After a re-run for known flaky tests, the re-run jobs' earlier results are pending (test-facts.ts).
-  const checks =
-    checkPr.headSha === check.headSha
-      ? afterRerun(
-          checkPr.checks.filter((c) => c.app !== OWN_APP),
-          check,
-        )
+  const onCommit = checkPr
+    ? checkPr.headSha === check.headSha
+      ? checkPr.checks
+      : []
+    : check.headSha
+      ? await deps.forge.getCommitChecks(deps.repository, check.headSha)
       : [];
+  // After a re-run for known flaky tests, the re-run jobs' earlier results are pending (test-facts.ts).
+  const checks = afterRerun(
+    onCommit.filter((c) => c.app !== OWN_APP),
+    check,
+  );
   const results: Truth[] = [];
   // Members whose conditions are false only because of time or held by a freeze, with when they
   // hold; `timeOnly` turns false when a member's conditions are false for another reason.
@@ -108,7 +114,7 @@ export async function evaluateCheck(
   // How a freeze would hold each member were its checks passing (a pass on quarantined failures).
   const heldIfPassed: Record<string, FreezeHold> = {};
   for (const n of batch.members) {
-    const member = n === checkPr.number ? checkPr : await deps.forge.getPullRequest(deps.repository, n);
+    const member = checkPr && n === checkPr.number ? checkPr : await deps.forge.getPullRequest(deps.repository, n);
     const entry = state.pulls[String(n)];
     const withChecks: PullRequestSnapshot = { ...member, checks };
     const queue = { queueName: batch.queueRule, queuedAt: entry ? new Date(entry.queuedAt) : null };

@@ -18,6 +18,7 @@ import { type ForgeError, isForgeError, MergeRefusedError, type ForgePort } from
 import type { EngineEffect } from "../engine/index.js";
 import type { EngineEventInput } from "../engine/index.js";
 import { batchMetadataYaml, batchNoteRefs, bodyWithMetadata } from "./batch-notes.js";
+import type { LabelEchoes } from "./label-echoes.js";
 import { conflictingPull, performMerge } from "./merge-effect.js";
 import { performRerun } from "./rerun-effect.js";
 
@@ -34,6 +35,8 @@ export interface ExecutorDeps {
   logger: Logger;
   /** The effect's idempotency key (its queue_effects id; effect-journal.ts); comments carry it. */
   idempotencyKey?: string;
+  /** Told the status labels the queue changes, whose events need no reading (label-echoes.ts). */
+  labelEchoes?: LabelEchoes;
 }
 
 /**
@@ -89,10 +92,21 @@ export async function performEffect(
       }
       await attachBatchNotes(deps, effect, sha);
       try {
-        const existing = await forge.findOpenPullRequest(repo, effect.draftBranch, effect.baseRef);
+        // The draft of this branch exists when an earlier attempt opened it (a replay), or when
+        // opening is refused because one is open: looked for then only (a request on GitHub).
+        const find = () => forge.findOpenPullRequest(repo, effect.draftBranch, effect.baseRef);
         const body = bodyWithMetadata(effect.body, effect.metadata);
         const draft = { head: effect.draftBranch, base: effect.baseRef, title: effect.title, body };
-        const number = existing ?? (await forge.openDraftPullRequest(repo, draft));
+        let existing = replay ? await find() : null;
+        let number = existing;
+        if (number === null) {
+          try {
+            number = await forge.openDraftPullRequest(repo, draft);
+          } catch (e) {
+            if (isRetryable(e) || (existing = await find()) === null) throw e;
+            number = existing;
+          }
+        }
         if (existing !== null) await forge.updatePullRequest(repo, number, { title: effect.title, body });
         return [
           { type: "speculative_check_created", checkId: effect.checkId, pullRequestNumber: number, headSha: sha },
@@ -180,9 +194,11 @@ export async function performEffect(
       );
       return [];
     case "add_labels":
+      deps.labelEchoes?.expect(repo, effect.number, effect.labels, true);
       await dropUnlessRetryable(deps, effect, () => forge.addLabels(repo, effect.number, effect.labels));
       return [];
     case "remove_labels":
+      deps.labelEchoes?.expect(repo, effect.number, effect.labels, false);
       await dropUnlessRetryable(deps, effect, () => forge.removeLabels(repo, effect.number, effect.labels));
       return [];
     case "schedule_timer":

@@ -52,7 +52,8 @@ export async function performEffects(
         continue;
       }
       const engineRow = { ...row, effect: row.effect as EngineEffect };
-      const results = await performStoredEffect({ forge: ctx.forge, repository, logger: ctx.log }, client, engineRow);
+      const deps = { forge: ctx.forge, repository, logger: ctx.log, labelEchoes: ctx.labelEchoes };
+      const results = await performStoredEffect(deps, client, engineRow);
       await inTransaction(client, async () => {
         await addToInbox(
           client,

@@ -1,5 +1,11 @@
 /** Public surface of the queue runner (the I/O half of the merge queue). */
-export { createQueueRunner, type QueueRunner, type RunnerDeps, type RunnerRequest } from "./runner.js";
+export {
+  createQueueRunner,
+  type QueueRunner,
+  type ReconcileReport,
+  type RunnerDeps,
+  type RunnerRequest,
+} from "./runner.js";
 export { ProtectionCache } from "./protection-cache.js";
 export {
   DEFAULT_CONFIGURATION_TEXT,

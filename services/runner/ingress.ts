@@ -27,6 +27,7 @@ import { evaluateFor, ruleConditions } from "../config/index.js";
 import { replies } from "./replies.js";
 import { engineConfigurationInput } from "./repository-config.js";
 import type { IngressEnv } from "./ingress-env.js";
+import { isQueueBranch } from "./queue-drafts.js";
 
 export type { IngressEnv } from "./ingress-env.js";
 export { enqueue, type EnqueueResult } from "./enqueue.js";
@@ -225,6 +226,8 @@ function draftChecksAt(state: EngineState, branch: string, sha: string): string[
 
 /** Applies one forge event. @throws ForgeError when the forge cannot be read (retried later). */
 export async function translateForgeEvent(env: IngressEnv, e: ForgeEvent): Promise<void> {
+  // The queue's own drafts never enter the queue: only their closing matters (onClosed).
+  if ("head" in e && e.kind !== "pull_request_closed" && isQueueBranch(env, e.head)) return;
   switch (e.kind) {
     case "comment_created":
       return onCommand(env, e);

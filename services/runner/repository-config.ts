@@ -113,16 +113,18 @@ export async function repositoryConfig(
  * The configuration the queue runs with, from the text stored in PostgreSQL (the default when the
  * repository has no file or was not read yet), without reading the forge: for the QueueService's
  * reads. Loaded once per text (the same cache as the runner's), as the task of API `caller` (auth's
- * `callerKey`: its share of the API's worker threads).
+ * `callerKey`: its share of the API's worker threads), or in the lane `caller` names (reconciliation:
+ * the runner's).
  * @throws PoolBusyError when the caller is over its share of the API's worker threads
  */
 export async function storedRepositoryConfig(
   deps: { forge: ForgePort; db: Pool },
   repository: string,
-  caller: string,
+  caller: string | WorkOrigin,
 ): Promise<RepositoryConfig> {
   const stored = await getStoredConfig(deps.db, repository);
-  return load(deps.forge, repository, stored?.path ?? null, stored?.text ?? null, { lane: "api", caller });
+  const origin: WorkOrigin = typeof caller === "string" ? { lane: "api", caller } : caller;
+  return load(deps.forge, repository, stored?.path ?? null, stored?.text ?? null, origin);
 }
 
 /** The sections the engine keeps (engine/config.ts). */

@@ -17,6 +17,7 @@ import {
   type EngineState,
   type LogEffect,
 } from "../engine/index.js";
+import type { ForgeEvent } from "../forge/index.js";
 import { deleteInbox, listFreezes, loadQueueState, productStates, takeInbox } from "../store/index.js";
 import { checkResults } from "./check-evaluation.js";
 import { onScopesSent } from "./ci-scopes.js";
@@ -29,6 +30,7 @@ import { ProtectionCache } from "./protection-cache.js";
 import { engineConfigurationInput, repositoryConfig, type RepositoryConfig } from "./repository-config.js";
 import { roundFigures, type CommittedRound } from "./round-figures.js";
 import { outcomeLines } from "./round-log.js";
+import { roundReads } from "./round-reads.js";
 import { persistRound } from "./round-persist.js";
 import type { ProtectionsReportEffect } from "./merge-protections/effect.js";
 import { runProtections, runProtectionsOn, runProtectionsOnAll } from "./merge-protections/trigger.js";
@@ -93,12 +95,14 @@ export async function applyRound(
     let current: EngineState = state;
     const evaluateAfter: string[] = [];
     const freezes = (await listFreezes(client, repository)).map(compileFreeze);
+    // Each pull request read once in the round (round-reads.ts).
+    const forge = roundReads(ctx.forge);
     const env: IngressEnv = {
       repository,
-      forge: ctx.forge,
+      forge,
       client,
       config,
-      protections: new ProtectionCache(ctx.forge, repository),
+      protections: new ProtectionCache(forge, repository),
       now: new Date(at),
       freezes,
       logger: ctx.log,
@@ -123,7 +127,7 @@ export async function applyRound(
       effect: (e) => effects.push(e),
       ruleEffect: (e) => ruleEffects.push(e),
       log: (e) => logs.push(e),
-      refreshConfig: () => repositoryConfig({ forge: ctx.forge, db: client as never }, repository, true),
+      refreshConfig: () => repositoryConfig({ forge, db: client as never }, repository, true),
       setConfig: (c) => {
         config = c;
         env.config = c;
@@ -162,7 +166,7 @@ export async function applyRound(
       else if (input.kind === "evaluate_protections") await runProtectionsOn(env, input.number);
       else if (input.kind === "products_changed") await onProductSwitched(env, input.product, input.enabled);
       else if (input.kind === "scopes_changed") await onScopesSent(env, input.number);
-      else {
+      else if (!isLabelEcho(ctx, env, repository, input.event)) {
         await translateForgeEvent(env, input.event);
         await runPullRules(env, input.event);
         await runProtections(env, input.event);
@@ -185,6 +189,18 @@ export async function applyRound(
     if (applying !== null && !isTransientFailure(e)) blame(applying);
     throw e;
   }
+}
+
+/**
+ * Whether `event` reports the queue's own status-label change (label-echoes.ts): nothing to read,
+ * unless a queue rule or pull request rule names that label (then it is read as any event).
+ */
+function isLabelEcho(ctx: RunnerContext, env: IngressEnv, repository: string, event: ForgeEvent): boolean {
+  if (event.kind !== "pull_request_labeled" || !event.label) return false;
+  const { queue_rules, pull_request_rules } = env.config.config;
+  const named = JSON.stringify([queue_rules, pull_request_rules]).toLowerCase();
+  if (named.includes(event.label.name.toLowerCase())) return false;
+  return ctx.labelEchoes.take(repository, event.number, event.label);
 }
 
 /**

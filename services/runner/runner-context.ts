@@ -10,6 +10,7 @@ import type { EngineEventInput } from "../engine/index.js";
 import type { QueueFigures } from "../metrics/index.js";
 import { SET_ASIDE_AFTER } from "./input-failures.js";
 import { SOLE_REPLICA, type RepositoryOwnership } from "./replicas/ownership.js";
+import { LabelEchoes } from "./label-echoes.js";
 import { TrafficTuning, type TrafficReader } from "./traffic-tuning.js";
 import type { TestResultsReader } from "./test-facts.js";
 
@@ -60,6 +61,16 @@ export interface RunnerDeps {
    * docs/deployment.md "Several replicas"); default: every one.
    */
   ownership?: RepositoryOwnership;
+  /**
+   * Interval of reconciliation's passes, ms (reconciliation.ts; docs/github.md "Reconciliation");
+   * absent or 0: no periodic pass (`QueueRunner.reconcile` still runs one).
+   */
+  reconcileIntervalMs?: number;
+  /**
+   * The platform's own recovery, run before each periodic reconciliation pass by the one process
+   * that reconciles (GitHub: failed webhook deliveries redelivered); its failure is logged.
+   */
+  redeliver?: () => Promise<unknown>;
 }
 
 /** A synchronous request from the API, applied under the repository's lock. */
@@ -84,6 +95,8 @@ export interface RunnerContext {
   observeRound?: (figures: QueueFigures) => void;
   testResults: TestResultsReader | null;
   ownership: RepositoryOwnership;
+  /** The queue's own status-label changes, whose events are not read (label-echoes.ts). */
+  labelEchoes: LabelEchoes;
 }
 
 /** Longest time a sweep holds a repository's lock before letting a waiting request in, ms. */
@@ -107,5 +120,6 @@ export function runnerContext(deps: RunnerDeps): RunnerContext {
     observeRound: deps.observeRound,
     testResults: deps.testResults ?? null,
     ownership: deps.ownership ?? SOLE_REPLICA,
+    labelEchoes: new LabelEchoes(now),
   };
 }

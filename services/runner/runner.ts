@@ -24,11 +24,14 @@ import type { EnqueueResult } from "./ingress.js";
 import type { RunnerInput } from "./inputs.js";
 import { RepositoryLockSession } from "./lock-session.js";
 import { RepositoryProcessing } from "./processing.js";
+import { ReconciliationLoop } from "./reconciliation-loop.js";
+import { Reconciler, type ReconcileReport } from "./reconciliation.js";
 import { applyRound } from "./round.js";
 import { runnerContext, type RunnerDeps, type RunnerRequest } from "./runner-context.js";
 import { RunnerScheduling } from "./scheduling.js";
 
 export type { RunnerDeps, RunnerRequest } from "./runner-context.js";
+export type { ReconcileReport } from "./reconciliation.js";
 
 /**
  * The queue runner of the file header (docs/merge-queue.md "Runner"); `start` begins the sweep
@@ -49,7 +52,12 @@ export interface QueueRunner {
   wake(repository: string): void;
   /** Processes every repository with work until none is left (tests, shutdown). */
   drain(): Promise<void>;
-  /** Starts the sweep (timers, repositories with work) every `intervalMs`. */
+  /**
+   * One reconciliation pass now (reconciliation.ts): the inputs lost webhooks would have made,
+   * put in the inbox. @throws the database's error
+   */
+  reconcile(): Promise<ReconcileReport>;
+  /** Starts the sweep (timers, repositories with work) every `intervalMs`, and reconciliation every `reconcileIntervalMs`. */
   start(): void;
   /** Stops the sweep; resolves once the repositories being processed finished their current round. */
   stop(): Promise<void>;
@@ -59,9 +67,26 @@ export interface QueueRunner {
 
 /** Builds a runner (not started). */
 export function createQueueRunner(deps: RunnerDeps): QueueRunner {
-  const ctx = runnerContext(deps);
+  const base = runnerContext(deps);
+  const reconciler = new Reconciler({
+    db: base.db,
+    forge: base.forge,
+    log: base.log,
+    now: base.now,
+    intervalMs: deps.reconcileIntervalMs || 60_000,
+    addInputs: async (repository, inputs) => {
+      await addToInbox(base.db, repository, inputs);
+      processing.clearBackoff(repository);
+      void scheduling.kick(repository);
+    },
+  });
+  // The runner's reads are recorded, so that reconciliation knows which changes it has seen.
+  const ctx = { ...base, forge: reconciler.recording(base.forge) };
   const processing = new RepositoryProcessing(ctx);
   const scheduling = new RunnerScheduling(ctx, processing);
+  const loop = deps.reconcileIntervalMs
+    ? new ReconciliationLoop(reconciler, base.db, base.log, deps.reconcileIntervalMs, deps.redeliver)
+    : null;
   return {
     wake(repository) {
       processing.clearBackoff(repository);
@@ -104,8 +129,15 @@ export function createQueueRunner(deps: RunnerDeps): QueueRunner {
       }
     },
     drain: () => scheduling.drain(),
-    start: () => scheduling.start(),
-    stop: () => scheduling.stop(),
+    reconcile: () => reconciler.pass(),
+    start: () => {
+      scheduling.start();
+      loop?.start();
+    },
+    stop: async () => {
+      await loop?.stop();
+      await scheduling.stop();
+    },
     workedRepositories: () => processing.worked(),
   };
 }

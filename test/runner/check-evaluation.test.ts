@@ -59,6 +59,8 @@ async function verdict(
   ]);
   const forge = {
     getPullRequest: async (_repo: string, n: number) => snapshots.get(n)!,
+    // A draft's checks are read as its commit's (the draft's snapshot is not read).
+    getCommitChecks: async (_repo: string, sha: string) => (sha === check.headSha ? snapshots.get(101)!.checks : []),
     getBranchProtection: async () => ({
       requiredChecks: [],
       requiredApprovals: 0,

@@ -5,17 +5,23 @@
  *   gives the installation id (cached one hour), and one client per installation uses
  *   installation access tokens (created, cached and renewed by `@octokit/auth-app`).
  * - `@octokit/plugin-retry` retries network failures and 5xx answers (3 times, 1 s, 4 s, 9 s);
- *   `@octokit/plugin-throttling` spaces writes one second apart (GitHub's advice against secondary
- *   limits) and retries once after a secondary rate limit whose `retry-after` is at most a minute;
- *   otherwise (and for a primary limit, which lasts until the hourly reset) the error reaches
- *   errors.ts and becomes `rate_limited` with the wait.
+ *   `@octokit/plugin-throttling` retries once after a secondary rate limit whose `retry-after` is
+ *   at most a minute; otherwise (and for a primary limit, which lasts until the hourly reset) the
+ *   error reaches errors.ts and becomes `rate_limited` with the wait.
+ * - Each installation's reads are conditional requests (conditional-requests.ts: a 304 does not
+ *   count against the primary limit), and its content-creating requests are paced under GitHub's
+ *   secondary limit (content-pacing.ts); the rate-limit headers of its answers are kept
+ *   (rate-budget.ts) for reconciliation (docs/github.md "Request budget").
  */
 import { createAppAuth } from "@octokit/auth-app";
 import { retry } from "@octokit/plugin-retry";
 import { throttling } from "@octokit/plugin-throttling";
 import { Octokit } from "@octokit/rest";
 import { ForgeError, type RepoName } from "../types.js";
+import { ConditionalCache, useConditionalRequests } from "./conditional-requests.js";
+import { ContentPacer, createsContent, GITHUB_CONTENT_LIMITS, type ContentLimits } from "./content-pacing.js";
 import { toForgeError } from "./errors.js";
+import { RateBudget, type RateFigures } from "./rate-budget.js";
 import { repoParams } from "./repo-name.js";
 import { TtlCache } from "./ttl-cache.js";
 
@@ -44,8 +50,15 @@ export interface GithubHttpOptions {
   rateLimitRetries?: number;
   /** Longest rate-limit wait accepted inside a call, in seconds; longer waits end the call with `rate_limited`. Default 60. */
   maxRateLimitWaitSeconds?: number;
-  /** Space write requests one second apart (GitHub's advice); default true. Tests against a double turn it off. */
+  /**
+   * Pace content-creating requests under GitHub's secondary limit (content-pacing.ts); default true.
+   * Tests against a double turn it off.
+   */
   spaceWrites?: boolean;
+  /** The pacing's limits; default GitHub's (1 s apart, 80 a minute, 500 an hour). */
+  contentLimits?: Partial<ContentLimits>;
+  /** Send reads as conditional requests, with their answers cached by ETag; default true. */
+  conditionalRequests?: boolean;
   /** The clock, epoch milliseconds (rate-limit reset times, caches); default `Date.now`. */
   now?: () => number;
   log?: GithubLogger;
@@ -88,12 +101,15 @@ export function octokitOptions(http: GithubHttpOptions, throttleId: string): Rec
     // 405/409/422 are answers about the request (conflicts, validation), not failures to retry;
     // 403/429 rate limits belong to the throttling plugin.
     retry: { doNotRetry: [400, 401, 403, 404, 405, 409, 410, 422, 429, 451], retryAfterBaseValue: secondMs },
+    // Content-creating requests are paced by content-pacing.ts (sliding windows), not by the
+    // plugin's write groups.
     throttle: {
       id: throttleId,
       retryAfterBaseValue: secondMs,
       onRateLimit: onLimit("primary"),
       onSecondaryRateLimit: onLimit("secondary"),
-      ...(http.spaceWrites === false ? { write: UNSPACED, notifications: UNSPACED } : {}),
+      write: UNSPACED,
+      notifications: UNSPACED,
     },
   };
 }
@@ -134,6 +150,15 @@ export interface GithubAppClient {
   /** Forgets the installation of `repo` (after GitHub said the App lost access). */
   forget(repo: RepoName): void;
   now(): number;
+  /**
+   * What is left of the REST rate limit of `repo`'s installation, as its last answer said; null
+   * before any answer or when the installation is not known yet. Makes no request.
+   */
+  rateFigures(repo: RepoName): RateFigures | null;
+  /** The client acting as the App itself (JWT): the App's own endpoints, such as its webhook deliveries. */
+  readonly app: GithubOctokit;
+  /** The conditional-request cache (its figures are the benchmark's). */
+  readonly conditional: ConditionalCache;
 }
 
 /** Normalises a PEM given through an environment variable (literal `\n` sequences). */
@@ -161,6 +186,21 @@ export function createGithubAppClient(opts: GithubAppOptions): GithubAppClient {
   const app = new GithubOctokit({ ...common, authStrategy: createAppAuth, auth: { appId, privateKey } });
   const installations = new TtlCache<string, { id: number; slug: string }>(60 * 60_000, 10_000, now);
   const clients = new Map<number, GithubOctokit>();
+  const conditional = new ConditionalCache();
+  const budget = new RateBudget();
+  const limits: ContentLimits = { ...GITHUB_CONTENT_LIMITS, ...opts.contentLimits };
+  const secondMs = opts.secondMs ?? 1000;
+  const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, (ms * secondMs) / 1000));
+
+  /** Adds the installation's hooks: conditional reads and rate figures, then pacing of content-creating requests. */
+  function instrument(client: GithubOctokit, installationId: number): void {
+    if (opts.conditionalRequests !== false) useConditionalRequests(client, conditional, budget, String(installationId));
+    if (opts.spaceWrites === false) return;
+    const pacer = new ContentPacer(limits, now, sleep);
+    client.hook.before("request", async (options) => {
+      if (createsContent(String(options.method), String(options.url), options)) await pacer.slot();
+    });
+  }
 
   async function installationOf(repo: RepoName): Promise<{ id: number; slug: string }> {
     const params = repoParams(repo);
@@ -184,6 +224,12 @@ export function createGithubAppClient(opts: GithubAppOptions): GithubAppClient {
   return {
     appId,
     now,
+    app,
+    conditional,
+    rateFigures(repo) {
+      const installation = installations.get(repo.toLowerCase());
+      return installation ? budget.get(String(installation.id)) : null;
+    },
     forget(repo) {
       installations.delete(repo.toLowerCase());
     },
@@ -214,6 +260,7 @@ export function createGithubAppClient(opts: GithubAppOptions): GithubAppClient {
           factory: (auth: Record<string, unknown>) =>
             new GithubOctokit({ ...common, authStrategy: createAppAuth, auth }),
         })) as GithubOctokit;
+        instrument(client, installationId);
         clients.set(installationId, client);
       }
       return client;

@@ -4,7 +4,7 @@
  * larger one comes with encoding "none" and is read as a blob (`GET .../git/blobs/{sha}`, up to
  * 100 MB). A directory, a symlink or a submodule at the path reads as absent (null).
  * The configuration file is `.yardmaster.yml`, then `.github/yardmaster.yml`
- * (docs/configuration.md), read at the default branch's tip commit, whose SHA is returned with it.
+ * (docs/configuration.md), read at the default branch; its blob SHA is returned with it.
  */
 import type { Sha } from "../types.js";
 import type { GithubOctokit } from "./client.js";
@@ -30,6 +30,16 @@ export async function readTextFile(
   ref: string,
   path: string,
 ): Promise<string | null> {
+  return (await readBlob(gh, params, ref, path))?.text ?? null;
+}
+
+/** The file's text and blob SHA at `ref`; null when the path is not a file there. */
+async function readBlob(
+  gh: GithubOctokit,
+  params: RepoParams,
+  ref: string,
+  path: string,
+): Promise<{ text: string; sha: Sha } | null> {
   let data: unknown;
   try {
     ({ data } = await gh.rest.repos.getContent({ ...params, path, ref }));
@@ -41,25 +51,29 @@ export async function readTextFile(
   const file = data as { type: string; encoding?: string; content?: string; sha: string };
   if (file.type !== "file") return null;
   if (file.encoding === "base64" && typeof file.content === "string")
-    return Buffer.from(file.content, "base64").toString("utf8");
+    return { text: Buffer.from(file.content, "base64").toString("utf8"), sha: file.sha };
   const { data: blob } = await gh.rest.git.getBlob({ ...params, file_sha: file.sha });
-  return blob.encoding === "base64" ? Buffer.from(blob.content, "base64").toString("utf8") : blob.content;
+  return {
+    text: blob.encoding === "base64" ? Buffer.from(blob.content, "base64").toString("utf8") : blob.content,
+    sha: file.sha,
+  };
 }
 
 /**
- * The configuration file on the default branch.
- * @returns its path, text and the commit SHA it was read at; null when neither file exists
+ * The configuration file on the default branch, read at the branch's name: a conditional request
+ * (conditional-requests.ts) answered 304 while the file is unchanged, whatever else moved the
+ * branch (docs/github.md "Request budget").
+ * @returns its path, text and blob SHA; null when neither file exists
  */
 export async function readConfig(
   gh: GithubOctokit,
   params: RepoParams,
+  defaultBranch: () => Promise<string> = () => readDefaultBranch(gh, params),
 ): Promise<{ path: string; text: string; sha: Sha } | null> {
-  const branch = await readDefaultBranch(gh, params);
-  const { data: ref } = await gh.rest.git.getRef({ ...params, ref: `heads/${branch}` });
-  const sha = ref.object.sha;
+  const branch = await defaultBranch();
   for (const path of CONFIG_PATHS) {
-    const text = await readTextFile(gh, params, sha, path);
-    if (text !== null) return { path, text, sha };
+    const file = await readBlob(gh, params, branch, path);
+    if (file !== null) return { path, ...file };
   }
   return null;
 }

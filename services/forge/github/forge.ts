@@ -19,6 +19,7 @@ import { mergeBatch, type LandingEnv } from "./merge-batch.js";
 import { mergePull } from "./merge-pull.js";
 import { closePull, editPull, openDraft } from "./pull-writes.js";
 import { readOpenPullRequests, readPullRequest } from "./read-pull.js";
+import { commitChecks, reconciliationFacts } from "./reconcile-reads.js";
 import { branchSha, fastForward, removeBranch } from "./refs.js";
 import { repoParams, type RepoParams } from "./repo-name.js";
 import { rerunFailedJobs } from "./rerun-checks.js";
@@ -47,6 +48,15 @@ export const LANDING_RULES_TTL_MS = 60_000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const SILENT = { debug() {}, info() {}, warn() {}, error() {} };
+
+/**
+ * How long a repository's default branch is kept without asking GitHub again, ms: it is read on
+ * every push (is the pushed branch the default one, whose configuration file counts?) and rarely
+ * changes (docs/github.md "Request budget").
+ */
+export const DEFAULT_BRANCH_TTL_MS = 5 * 60_000;
+/** How long a branch's protection (classic and rulesets) is kept, ms: read by most rounds, changed by hand, rarely (a change is seen within this time). */
+export const PROTECTION_TTL_MS = 5 * 60_000;
 
 /**
  * Creates the adapter. No request is made until a method is called.
@@ -122,6 +132,22 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
   }
 
   const ctx = (repo: RepoName, params: RepoParams) => ({ name: repo, params, appId: client.appId });
+  const defaultBranches = new TtlCache<string, string>(DEFAULT_BRANCH_TTL_MS, 10_000, client.now);
+  const protections = new TtlCache<string, Awaited<ReturnType<typeof readBranchProtection>>>(
+    PROTECTION_TTL_MS,
+    10_000,
+    client.now,
+  );
+  /** Ids of the App's check runs it wrote: repository, head SHA and name. */
+  const checkRunIds = new TtlCache<string, number>(24 * 3_600_000, 50_000, client.now);
+  const defaultBranchOf = async (repo: RepoName, gh: GithubOctokit, params: RepoParams) => {
+    const key = repo.toLowerCase();
+    const known = defaultBranches.get(key);
+    if (known !== undefined) return known;
+    const branch = await readDefaultBranch(gh, params);
+    defaultBranches.set(key, branch);
+    return branch;
+  };
 
   return {
     ...githubWorkflowActions(inRepo),
@@ -129,10 +155,16 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
       inRepo(repo, `reading pull request #${number}`, (gh, p) => readPullRequest(gh, ctx(repo, p), number)),
     listOpenPullRequests: (repo, only) =>
       inRepo(repo, "listing open pull requests", (gh, p) => readOpenPullRequests(gh, ctx(repo, p), only)),
+    reconciliationFacts: (repo, ask) =>
+      inRepo(repo, "reading what reconciliation compares", (gh, p) => reconciliationFacts(gh, ctx(repo, p), ask)),
+    getCommitChecks: (repo, sha) =>
+      inRepo(repo, `reading the checks of ${sha}`, (gh, p) => commitChecks(gh, ctx(repo, p), sha)),
+    requestBudget: (repo) => client.rateFigures(repo),
     findOpenPullRequest: (repo, head, base) =>
       inRepo(repo, `finding the pull request from ${head} into ${base}`, (gh, p) => findOpenPull(gh, p, head, base)),
-    getDefaultBranch: (repo) => inRepo(repo, "reading the default branch", readDefaultBranch),
-    readConfigFile: (repo) => inRepo(repo, "reading the configuration file", readConfig),
+    getDefaultBranch: (repo) => inRepo(repo, "reading the default branch", (gh, p) => defaultBranchOf(repo, gh, p)),
+    readConfigFile: (repo) =>
+      inRepo(repo, "reading the configuration file", (gh, p) => readConfig(gh, p, () => defaultBranchOf(repo, gh, p))),
     readFile: (repo, ref, path) => inRepo(repo, `reading ${path} at ${ref}`, (gh, p) => readTextFile(gh, p, ref, path)),
     getBranchSha: (repo, branch) => inRepo(repo, `reading branch ${branch}`, (gh, p) => branchSha(gh, p, branch)),
     createSpeculativeBranch: (repo, branch, baseSha, pulls, options) =>
@@ -176,7 +208,10 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
         await rerunFailedJobs(gh, p, input);
       }),
     upsertCheckRun: (repo, input) =>
-      inRepo(repo, `posting check run ${input.name}`, (gh, p) => upsertOwnCheckRun(gh, p, client.appId, input)),
+      inRepo(repo, `posting check run ${input.name}`, async (gh, p) => {
+        const key = `${repo.toLowerCase()} ${input.headSha} ${input.name}`;
+        checkRunIds.set(key, await upsertOwnCheckRun(gh, p, client.appId, input, checkRunIds.get(key)));
+      }),
     upsertDeployment: (repo, input) =>
       inRepo(repo, `posting deployment ${input.environment}`, (gh, p) =>
         upsertOwnDeployment(gh, p, () => client.botLogin(repo), input),
@@ -193,7 +228,14 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
     removeLabels: (repo, number, labels) =>
       inRepo(repo, `unlabelling #${number}`, (gh, p) => removeIssueLabels(gh, p, number, labels)),
     getBranchProtection: (repo, branch) =>
-      inRepo(repo, `reading the protection of ${branch}`, (gh, p) => readBranchProtection(gh, p, branch)),
+      inRepo(repo, `reading the protection of ${branch}`, async (gh, p) => {
+        const key = `${repo.toLowerCase()} ${branch}`;
+        const known = protections.get(key);
+        if (known !== undefined) return known;
+        const read = await readBranchProtection(gh, p, branch);
+        protections.set(key, read);
+        return read;
+      }),
     getPermission: (repo, login) =>
       inRepo(repo, `reading the permission of ${login}`, (gh, p) => userPermission(gh, p, login)),
   };

@@ -23,3 +23,4 @@ export {
   type InstallationCheck,
   type InstallationReport,
 } from "./installation-check.js";
+export { createGithubRedelivery, type GithubRedelivery, type RedeliveryReport } from "./redelivery.js";

@@ -1,17 +1,22 @@
 /**
  * Reading pull requests with every condition attribute (ForgePort.getPullRequest and
- * listOpenPullRequests; docs/domain.md §2.2). One snapshot costs, in parallel after
- * `pulls.get`: files, commits and reviews (paginated), check runs and the combined commit status
- * of the head, a comparison of the base branch with the head (base tip, commits behind) and the
- * review threads (GraphQL). docs/github.md "Pull request attributes".
+ * listOpenPullRequests; docs/domain.md §2.2; docs/github.md "Pull request attributes" and
+ * "Request budget"). One snapshot costs two requests: `pulls.get` (REST, a conditional request),
+ * then one GraphQL query (pull-graphql.ts) for the files, commits, reviews, review threads, the
+ * head's check runs and commit statuses and the comparison with the base branch. A part GraphQL
+ * cannot give in one page (or renamed files) is read with REST as before: files, commits and
+ * reviews (paginated), check runs and the combined commit status of the head, a comparison of the
+ * base branch with the head, the review threads.
  */
-import type { OpenPullFilter, PullRequestSnapshot, RepoName } from "../types.js";
+import type { CheckRun, OpenPullFilter, PullRequestSnapshot, RepoName } from "../types.js";
+import { checkRunOf, commitStatusOf } from "./check-states.js";
 import type { GithubOctokit } from "./client.js";
-import type { GhStatus } from "./github-types.js";
+import type { GhPull, GhStatus } from "./github-types.js";
 import type { RepoParams } from "./repo-name.js";
 import { githubStatus } from "./errors.js";
+import { readGraphqlParts } from "./pull-graphql.js";
 import { readReviewThreads } from "./review-threads.js";
-import { buildSnapshot } from "./snapshot.js";
+import { buildSnapshot, commitInfoOf, reviewsOf } from "./snapshot.js";
 
 /** The repository a read is about. */
 export interface RepoContext {
@@ -22,7 +27,7 @@ export interface RepoContext {
 }
 
 /** The latest commit status of each context on `ref` (every page of the combined status). */
-async function combinedStatuses(gh: GithubOctokit, params: RepoParams, ref: string): Promise<GhStatus[]> {
+export async function combinedStatuses(gh: GithubOctokit, params: RepoParams, ref: string): Promise<GhStatus[]> {
   const all: GhStatus[] = [];
   for (let page = 1; ; page++) {
     const { data } = await gh.rest.repos.getCombinedStatusForRef({ ...params, ref, per_page: 100, page });
@@ -31,27 +36,31 @@ async function combinedStatuses(gh: GithubOctokit, params: RepoParams, ref: stri
   }
 }
 
-/** Tip of the base branch and how many of its commits the head lacks. */
-async function baseComparison(
-  gh: GithubOctokit,
-  params: RepoParams,
-  base: string,
-  head: string,
-  open: boolean,
-  fallbackBase: string,
-) {
+/** Tip of the base branch and how many of its commits the head lacks (REST). */
+async function baseComparison(gh: GithubOctokit, params: RepoParams, pull: GhPull) {
   try {
     const { data } = await gh.rest.repos.compareCommitsWithBasehead({
       ...params,
-      basehead: `${base}...${head}`,
+      basehead: `${pull.base.ref}...${pull.head.sha}`,
       per_page: 1,
     });
     return { baseTipSha: data.base_commit.sha, commitsBehind: data.behind_by };
   } catch (e) {
     // A closed pull request may have lost its base branch or head commit: keep what GitHub recorded.
-    if (!open && githubStatus(e) === 404) return { baseTipSha: fallbackBase, commitsBehind: 0 };
+    if (pull.state !== "open" && githubStatus(e) === 404) return { baseTipSha: pull.base.sha, commitsBehind: 0 };
     throw e;
   }
+}
+
+/** The head's check runs (latest per app and name) with REST, every page. */
+export async function restCheckRuns(gh: GithubOctokit, ctx: RepoContext, head: string): Promise<CheckRun[]> {
+  const runs = await gh.paginate(gh.rest.checks.listForRef, {
+    ...ctx.params,
+    ref: head,
+    filter: "latest",
+    per_page: 100,
+  });
+  return runs.map((r) => checkRunOf(r, ctx.appId));
 }
 
 /**
@@ -67,14 +76,15 @@ export async function readPullRequest(
   const pr = { ...params, pull_number: number, per_page: 100 };
   const { data: pull } = await gh.rest.pulls.get({ ...params, pull_number: number });
   const head = pull.head.sha;
+  const parts = await readGraphqlParts(gh, params, number, head, pull.base.ref, ctx.appId);
   const [files, commits, reviews, checkRuns, statuses, comparison, reviewThreads] = await Promise.all([
-    gh.paginate(gh.rest.pulls.listFiles, pr),
-    gh.paginate(gh.rest.pulls.listCommits, pr),
-    gh.paginate(gh.rest.pulls.listReviews, pr),
-    gh.paginate(gh.rest.checks.listForRef, { ...params, ref: head, filter: "latest", per_page: 100 }),
-    combinedStatuses(gh, params, head),
-    baseComparison(gh, params, pull.base.ref, head, pull.state === "open", pull.base.sha),
-    readReviewThreads(gh, params, number),
+    parts?.files ?? gh.paginate(gh.rest.pulls.listFiles, pr),
+    parts?.commits ?? gh.paginate(gh.rest.pulls.listCommits, pr).then((list) => list.map(commitInfoOf)),
+    parts?.reviews ?? gh.paginate(gh.rest.pulls.listReviews, pr).then(reviewsOf),
+    parts?.checkRuns ?? restCheckRuns(gh, ctx, head),
+    parts?.statuses ?? combinedStatuses(gh, params, head).then((list) => list.map(commitStatusOf)),
+    parts?.comparison ?? baseComparison(gh, params, pull),
+    parts?.reviewThreads ?? readReviewThreads(gh, params, number),
   ]);
   return buildSnapshot({
     repository: ctx.name,
@@ -82,11 +92,9 @@ export async function readPullRequest(
     files,
     commits,
     reviews,
-    checkRuns,
-    statuses,
+    checks: [...checkRuns, ...statuses],
     ...comparison,
     reviewThreads,
-    ownAppId: ctx.appId,
   });
 }
 
@@ -104,25 +112,41 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
   return out;
 }
 
+/** Numbers of the open pull requests whose head is `sha`, from the commit's pull requests (one request). */
+async function openPullsAt(gh: GithubOctokit, ctx: RepoContext, sha: string, base: string | undefined) {
+  const associated = await gh.paginate(gh.rest.repos.listPullRequestsAssociatedWithCommit, {
+    ...ctx.params,
+    commit_sha: sha,
+    per_page: 100,
+  });
+  return associated
+    .filter((p) => p.state === "open" && p.head.sha === sha && (base === undefined || p.base.ref === base))
+    .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.number - b.number);
+}
+
 /**
- * Every open pull request, oldest first (`pulls.list` sorted by creation), each read in full,
- * four at a time. A pull request closed between the list and its read is left out.
+ * Every open pull request, oldest first, each read in full, four at a time; only those at head
+ * `only.headSha` and into `only.base` when given. At a head SHA they are found with the commit's
+ * pull requests (`GET {r}/commits/{sha}/pulls`: one request, "open pull requests associated with
+ * the commit" while it is not in the default branch), not by listing every open one. A pull
+ * request closed between the list and its read is left out.
  */
 export async function readOpenPullRequests(
   gh: GithubOctokit,
   ctx: RepoContext,
   only: OpenPullFilter = {},
 ): Promise<PullRequestSnapshot[]> {
-  const listed = await gh.paginate(gh.rest.pulls.list, {
-    ...ctx.params,
-    state: "open",
-    sort: "created",
-    direction: "asc",
-    per_page: 100,
-    ...(only.base === undefined ? {} : { base: only.base }),
-  });
-  // The list carries each head's SHA: only the matching pull requests are read whole.
-  const open = only.headSha === undefined ? listed : listed.filter((p) => p.head.sha === only.headSha);
+  const open =
+    only.headSha !== undefined
+      ? await openPullsAt(gh, ctx, only.headSha, only.base)
+      : await gh.paginate(gh.rest.pulls.list, {
+          ...ctx.params,
+          state: "open",
+          sort: "created",
+          direction: "asc",
+          per_page: 100,
+          ...(only.base === undefined ? {} : { base: only.base }),
+        });
   const read = await mapLimited(open, 4, async (p) => {
     try {
       return await readPullRequest(gh, ctx, p.number);

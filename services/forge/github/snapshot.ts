@@ -1,26 +1,30 @@
 /**
  * A {@link PullRequestSnapshot} from GitHub's answers (docs/domain.md §2.2; docs/github.md
- * "Pull request attributes" gives the source of each field). Pure: read-pull.ts fetches the parts.
+ * "Pull request attributes" gives the source of each field), and the conversions of REST answers
+ * to the port's terms. Pure: read-pull.ts fetches the parts.
  */
-import type { CommitInfo, PullRequestSnapshot, Review, ReviewState, Sha } from "../types.js";
-import { checkRunOf, commitStatusOf } from "./check-states.js";
-import type { GhCheckRun, GhCommit, GhFile, GhPull, GhReview, GhStatus } from "./github-types.js";
+import type { CheckRun, CommitInfo, PullRequestSnapshot, Review, ReviewState, Sha } from "../types.js";
+import type { GhCommit, GhFile, GhPull, GhReview } from "./github-types.js";
 
-/** Everything a snapshot is made of. */
+/** A changed file as the REST API lists it (the fields read). */
+export type FileEntry = Pick<GhFile, "filename" | "status" | "previous_filename">;
+
+/**
+ * Everything a snapshot is made of, each list already in the port's terms (read-pull.ts reads
+ * them with GraphQL or REST).
+ */
 export interface SnapshotParts {
   repository: string;
   pull: GhPull;
-  files: GhFile[];
-  commits: GhCommit[];
-  reviews: GhReview[];
-  checkRuns: GhCheckRun[];
-  statuses: GhStatus[];
+  files: FileEntry[];
+  commits: CommitInfo[];
+  reviews: Review[];
+  /** Check runs (latest per app and name), then commit statuses (latest per context). */
+  checks: CheckRun[];
   /** From the comparison of the base branch with the head: tip of base, commits of base not in head. */
   baseTipSha: Sha;
   commitsBehind: number;
   reviewThreads: { resolved: string[]; unresolved: string[] };
-  /** Id of Yardmaster's App, whose check runs are marked as its own. */
-  ownAppId: number;
 }
 
 /**
@@ -28,7 +32,7 @@ export interface SnapshotParts {
  * removed-files and the new one to added-files; a copy is an added file; a mode change modified.
  */
 export function fileLists(
-  files: readonly GhFile[],
+  files: readonly FileEntry[],
 ): Pick<PullRequestSnapshot, "files" | "addedFiles" | "modifiedFiles" | "removedFiles"> {
   const all: string[] = [],
     added: string[] = [],
@@ -110,12 +114,12 @@ export function buildSnapshot(p: SnapshotParts): PullRequestSnapshot {
     assignees: (pull.assignees ?? []).map((a) => a.login),
     requestedReviewers: (pull.requested_reviewers ?? []).map((u) => u.login),
     requestedTeams: (pull.requested_teams ?? []).map((t) => t.slug),
-    reviews: reviewsOf(p.reviews),
-    checks: [...p.checkRuns.map((r) => checkRunOf(r, p.ownAppId)), ...p.statuses.map(commitStatusOf)],
+    reviews: p.reviews,
+    checks: p.checks,
     ...fileLists(p.files),
     addedLines: pull.additions,
     deletedLines: pull.deletions,
-    commits: p.commits.map(commitInfoOf),
+    commits: p.commits,
     milestone: pull.milestone?.title ?? null,
     mergedBy: pull.merged_by?.login ?? null,
     // For an open pull request GitHub's merge_commit_sha is its test merge, not a merge.

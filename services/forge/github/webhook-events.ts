@@ -32,7 +32,12 @@ const pullRequestPayload = z.object({
   number: z.number().int().positive(),
   repository,
   sender: login.nullish(),
-  pull_request: z.object({ head: z.object({ sha }), merged: z.boolean().nullish(), merge_commit_sha: sha.nullish() }),
+  label: z.object({ name: z.string() }).nullish(),
+  pull_request: z.object({
+    head: z.object({ sha, ref: z.string().nullish() }),
+    merged: z.boolean().nullish(),
+    merge_commit_sha: sha.nullish(),
+  }),
 });
 const pullNumberPayload = z.object({
   action: z.string(),
@@ -52,8 +57,9 @@ const issueCommentPayload = z.object({
       .nullish(),
   }),
 });
-const checkRunPayload = z.object({ action: z.string(), repository, check_run: z.object({ head_sha: sha }) });
-const checkSuitePayload = z.object({ action: z.string(), repository, check_suite: z.object({ head_sha: sha }) });
+const app = z.object({ id: z.number().int() }).nullish();
+const checkRunPayload = z.object({ action: z.string(), repository, check_run: z.object({ head_sha: sha, app }) });
+const checkSuitePayload = z.object({ action: z.string(), repository, check_suite: z.object({ head_sha: sha, app }) });
 const statusPayload = z.object({ repository, sha });
 const pushPayload = z.object({
   repository,
@@ -103,9 +109,10 @@ function mapPullRequest(payload: unknown): WebhookMapping {
   const kind = PULL_ACTIONS[p.action];
   const repo = p.repository.full_name,
     number = p.number;
+  const head = p.pull_request.head.ref ? { head: p.pull_request.head.ref } : {};
   switch (kind) {
     case "opened":
-      return events({ kind: "pull_request_opened", repo, number });
+      return events({ kind: "pull_request_opened", repo, number, ...head });
     case "synchronized":
       return events({
         kind: "pull_request_synchronized",
@@ -113,9 +120,10 @@ function mapPullRequest(payload: unknown): WebhookMapping {
         number,
         headSha: p.pull_request.head.sha,
         by: p.sender?.login ?? null,
+        ...head,
       });
     case "edited":
-      return events({ kind: "pull_request_edited", repo, number });
+      return events({ kind: "pull_request_edited", repo, number, ...head });
     case "closed": {
       const merged = p.pull_request.merged === true;
       return events({
@@ -124,10 +132,16 @@ function mapPullRequest(payload: unknown): WebhookMapping {
         number,
         merged,
         mergeCommitSha: merged ? (p.pull_request.merge_commit_sha ?? null) : null,
+        ...head,
       });
     }
-    case "labeled":
-      return events({ kind: "pull_request_labeled", repo, number });
+    case "labeled": {
+      const label =
+        p.label && (p.action === "labeled" || p.action === "unlabeled")
+          ? { label: { name: p.label.name, added: p.action === "labeled" } }
+          : {};
+      return events({ kind: "pull_request_labeled", repo, number, ...head, ...label });
+    }
     default:
       return ignored(`pull_request action "${p.action}" does not change what the queue reads`);
   }
@@ -164,13 +178,28 @@ function mapPush(payload: unknown): WebhookMapping {
   });
 }
 
+/** What the mapping knows of the App receiving the delivery. */
+export interface WebhookMappingOptions {
+  /**
+   * The App's own id: its own check runs and check suites are ignored, since no condition reads
+   * them (docs/github.md "Request budget"); each would otherwise cost the reads of a check event.
+   */
+  appId?: number;
+}
+
+const OWN_CHECK = "the App's own check: no condition reads it";
+
 /**
  * Maps one delivery.
  * @param eventName the `X-GitHub-Event` header (e.g. "pull_request")
  * @param payload the parsed JSON body
  * @throws WebhookPayloadError when a field the mapping reads is missing or malformed
  */
-export function mapGithubWebhook(eventName: string, payload: unknown): WebhookMapping {
+export function mapGithubWebhook(
+  eventName: string,
+  payload: unknown,
+  options: WebhookMappingOptions = {},
+): WebhookMapping {
   switch (eventName) {
     case "pull_request":
       return mapPullRequest(payload);
@@ -191,12 +220,14 @@ export function mapGithubWebhook(eventName: string, payload: unknown): WebhookMa
     case "check_run": {
       const p = parse(eventName, checkRunPayload, payload);
       if (p.action === "requested_action") return ignored("check_run requested_action: a button press, not a result");
+      if (options.appId !== undefined && p.check_run.app?.id === options.appId) return ignored(OWN_CHECK);
       return events({ kind: "checks_changed", repo: p.repository.full_name, sha: p.check_run.head_sha });
     }
     case "check_suite": {
       const p = parse(eventName, checkSuitePayload, payload);
       if (p.action !== "completed")
         return ignored(`check_suite action "${p.action}": its check runs report their own changes`);
+      if (options.appId !== undefined && p.check_suite.app?.id === options.appId) return ignored(OWN_CHECK);
       return events({ kind: "checks_changed", repo: p.repository.full_name, sha: p.check_suite.head_sha });
     }
     case "status": {

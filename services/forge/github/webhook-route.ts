@@ -45,6 +45,8 @@ export interface GithubWebhookDeps {
   log: GithubLogger;
   /** The clock (claim times); default `() => new Date()`. */
   now?: () => Date;
+  /** The App's id: deliveries about its own check runs are ignored (webhook-events.ts). */
+  appId?: number;
 }
 
 function headerOf(req: FastifyRequest, name: string): string | null {
@@ -96,7 +98,7 @@ export async function registerGithubWebhook(app: FastifyInstance, deps: GithubWe
 
       let mapping: WebhookMapping;
       try {
-        mapping = mapGithubWebhook(event, payload);
+        mapping = mapGithubWebhook(event, payload, { appId: deps.appId });
       } catch (e) {
         deps.log.error({ err: e, event, delivery }, "GitHub webhook payload could not be mapped");
         return reply.code(202).send({ status: "unreadable", delivery });

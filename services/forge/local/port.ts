@@ -16,6 +16,7 @@ import {
   validateBranchName,
 } from "./git/index.js";
 import { asForgeError, gitOf, OWN_CHECK_APP, readPull, readRepository, type ForgeCore } from "./core.js";
+import { reconciliationFacts } from "./reconcile-reads.js";
 import { recordBranchMove } from "./branch-moves.js";
 import { declaredChecks, type CiSignals } from "./ci-requests.js";
 import { writeCheckRun } from "./check-runs.js";
@@ -23,7 +24,7 @@ import { rerunChecksOf } from "./check-actions.js";
 import { mergeBatch } from "./merges.js";
 import { closePull, commentPull, editPull, labelPull, openPull } from "./pull-actions.js";
 import { removeBranch } from "./repository-actions.js";
-import { buildSnapshot } from "./snapshot.js";
+import { buildSnapshot, checkRunOf } from "./snapshot.js";
 import { inRepository } from "./write-context.js";
 import { localWorkflowActions } from "./workflow-port.js";
 
@@ -77,6 +78,19 @@ export function createLocalForgePort(core: ForgeCore, signals: CiSignals): Local
       }
       return snapshots;
     },
+
+    // Reconciliation reads (reconciliation-port.ts; reconcile-reads.ts).
+    reconciliationFacts: (repo, ask) => reconciliationFacts(core, repo, ask, (sha) => port.getCommitChecks(repo, sha)),
+
+    async getCommitChecks(repo, sha) {
+      const row = await readRepository(core, repo);
+      const rows = await asForgeError(`reading the checks of ${sha} in ${repo}`, () =>
+        store.newestCheckRunsOfCommit(core.db, row.id, sha),
+      );
+      return rows.map((r) => checkRunOf(core, repo, r));
+    },
+
+    requestBudget: () => null,
 
     async findOpenPullRequest(repo, head, base) {
       const row = await readRepository(core, repo);

@@ -40,10 +40,13 @@ async function act(deps: ActionDeps, effect: RuleActionEffect, type: string): Pr
   const { forge, repository: repo } = deps;
   const o = effect.options;
   const n = effect.number;
-  const pr = await forge.getPullRequest(repo, n);
+  // Read only for the actions that look at the pull request (a comment, a close, a posted check
+  // or a dispatch do not): each read is requests on GitHub (docs/github.md "Request budget").
+  const read = () => forge.getPullRequest(repo, n);
   const one = (metadata: Record<string, unknown>) => [{ type, metadata }];
   switch (effect.action) {
     case "label": {
+      const pr = await read();
       const have = new Set(pr.labels.map((l) => l.name.toLowerCase()));
       const added = list(o.add).filter((l) => deps.replay || !have.has(l.toLowerCase()));
       const removed = list(o.remove).filter((l) => deps.replay || have.has(l.toLowerCase()));
@@ -64,18 +67,19 @@ async function act(deps: ActionDeps, effect: RuleActionEffect, type: string): Pr
       return one({ message });
     }
     case "assign": {
+      const pr = await read();
       const add = [...loginsOf(o.users, pr), ...loginsOf(o.add_users, pr)];
       const remove = loginsOf(o.remove_users, pr);
       await forge.setAssignees(repo, n, { add, remove });
       return one({ added: add, removed: remove });
     }
     case "edit": {
-      if (typeof o.draft !== "boolean") return one({ draft: pr.draft });
+      if (typeof o.draft !== "boolean") return one({ draft: (await read()).draft });
       await forge.setDraft(repo, n, o.draft);
       return one({ draft: o.draft });
     }
     case "request_reviews": {
-      const chosen = pickReviewers(o, pr, effect.key);
+      const chosen = pickReviewers(o, await read(), effect.key);
       await forge.requestReviews(repo, n, chosen);
       return one({ reviewers: chosen.users, team_reviewers: chosen.teams });
     }
@@ -84,7 +88,8 @@ async function act(deps: ActionDeps, effect: RuleActionEffect, type: string): Pr
       const message = o.message == null ? null : String(o.message);
       const state = { APPROVE: "APPROVED", REQUEST_CHANGES: "CHANGES_REQUESTED", COMMENT: "COMMENTED" }[reviewType];
       const since = deps.startedAt?.getTime() ?? Number.POSITIVE_INFINITY;
-      const done = deps.replay && pr.reviews.some((r) => r.state === state && r.submittedAt.getTime() >= since - 1000);
+      const done =
+        deps.replay && (await read()).reviews.some((r) => r.state === state && r.submittedAt.getTime() >= since - 1000);
       if (!done) await forge.submitReview(repo, n, { event: reviewType, body: message ?? "" });
       return one({ review_type: reviewType, reviewer: null, message });
     }
@@ -131,7 +136,7 @@ async function act(deps: ActionDeps, effect: RuleActionEffect, type: string): Pr
       return events;
     }
     default:
-      return performBranchAction(deps, effect, pr, type);
+      return performBranchAction(deps, effect, await read(), type);
   }
 }
 

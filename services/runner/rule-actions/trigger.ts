@@ -2,14 +2,17 @@
  * Which pull requests a forge event makes the runner evaluate pull request rules on
  * (docs/workflow-automation.md "When actions run"): the pull request an event names (opened,
  * pushed, edited, labelled, reviewed, commented, closed); the open pull requests at a commit whose
- * checks changed; the open pull requests into a branch that moved (their `#commits-behind` and
- * `conflict` changed; a move of the default branch may change the configuration too). The queue's
- * own draft pull requests are never evaluated. The clock evaluates them too, at the instant a time
+ * checks changed; the open pull requests into a branch that moved, when a rule reads what that
+ * changes (their `#commits-behind` and `conflict`: config/rules/rule-attributes.ts; nothing else
+ * of theirs changes, so without such a rule none is read again); on a comment, the pull request
+ * when a rule reads `updated-at` (the only attribute a comment changes). The queue's own draft
+ * pull requests are never evaluated. The clock evaluates them too, at the instant a time
  * condition changes a verdict (clock-timer.ts).
  */
-import type { PullRequestRuleConfig } from "../../config/index.js";
+import { BASE_FACTS, COMMENT_FACTS, rulesReadAttributes, type PullRequestRuleConfig } from "../../config/index.js";
 import { isForgeError, type ForgeEvent, type PullRequestSnapshot } from "../../forge/index.js";
 import type { IngressEnv } from "../ingress-env.js";
+import { isQueueBranch } from "../queue-drafts.js";
 import { keepClockTimer } from "./clock-timer.js";
 import { actingRules, decidePullRules } from "./decide.js";
 
@@ -17,19 +20,35 @@ import { actingRules, decidePullRules } from "./decide.js";
 export function isQueueDraft(env: IngressEnv, pr: PullRequestSnapshot): boolean {
   for (const t of env.state().trains)
     for (const b of t.batches) if (b.check?.mode === "draft" && b.check.number === pr.number) return true;
-  return env.config.config.queue_rules.some(
-    (q) => q.queue_branch_prefix !== "" && pr.head.startsWith(q.queue_branch_prefix),
-  );
+  return isQueueBranch(env, pr.head);
 }
 
-/** The open pull requests a forge event concerns (see the module header); [] for one the forge no longer knows. */
-export async function pullsOf(env: IngressEnv, e: ForgeEvent): Promise<PullRequestSnapshot[]> {
+function isDraftCheckCommit(env: IngressEnv, sha: string): boolean {
+  return env.state().trains.some((t) => t.batches.some((b) => b.check?.mode === "draft" && b.check.headSha === sha));
+}
+
+/**
+ * The open pull requests a forge event concerns (see the module header); [] for one the forge no
+ * longer knows. With `rules`, only those whose facts the rules read (docs/github.md "Request
+ * budget"); without, every one the event may change.
+ */
+export async function pullsOf(
+  env: IngressEnv,
+  e: ForgeEvent,
+  rules?: readonly PullRequestRuleConfig[],
+): Promise<PullRequestSnapshot[]> {
   switch (e.kind) {
     case "checks_changed":
+      // The commit of a draft check is the draft's head alone: no pull request the rules look at.
+      if (isDraftCheckCommit(env, e.sha)) return [];
       return env.forge.listOpenPullRequests(env.repository, { headSha: e.sha });
     case "branch_pushed":
-      if (e.after === null) return [];
+      if (e.after === null || (rules && !rulesReadAttributes(rules, BASE_FACTS))) return [];
       return env.forge.listOpenPullRequests(env.repository, { base: e.branch });
+    case "comment_created":
+      // A comment changes only `updated-at` (its command, if any, is the queue's: ingress.ts).
+      if (rules && !rulesReadAttributes(rules, COMMENT_FACTS)) return [];
+      return pullNumbered(env, e.number);
     default:
       return pullNumbered(env, e.number);
   }
@@ -53,7 +72,9 @@ export async function pullNumbered(env: IngressEnv, number: number): Promise<Pul
 export async function runPullRules(env: IngressEnv, e: ForgeEvent): Promise<void> {
   const rules = actingRules(env);
   if (rules.length === 0) return;
-  await evaluate(env, rules, await pullsOf(env, e), e.kind === "pull_request_synchronized");
+  // An event about one of the queue's drafts (named by its branch): not evaluated, not read.
+  if ("head" in e && isQueueBranch(env, e.head)) return;
+  await evaluate(env, rules, await pullsOf(env, e, rules), e.kind === "pull_request_synchronized");
 }
 
 /**

@@ -1,4 +1,5 @@
 /** The queue runner's tables. */
+export { activeRepositories } from "./active-repositories.js";
 export { baseRefsInWindow, recordBaseRefActivity } from "./base-ref-activity.js";
 export { addEffects, deleteEffect, dueEffects, markEffectStarted, postponeEffect, type EffectRow } from "./effects.js";
 export { addToInboxOnce, INBOX_KEY_RETENTION_MS, pruneInboxKeys } from "./inbox-keys.js";

@@ -4,7 +4,7 @@
  * createSpeculativeBranch), against the OpenAPI-checked double over real git.
  */
 import { describe, expect, it } from "vitest";
-import { isMergeConflict, readCommit, readFile, readRef } from "../../../services/forge/local/git/index.js";
+import { isMergeConflict, readCommit, readFile, readRef, runGit } from "../../../services/forge/local/git/index.js";
 import { isForgeError } from "../../../services/forge/types.js";
 import { useGithubDouble, type GithubDouble } from "./support/github-double.js";
 import { forgeFor, freshRepoName, repoWithPulls } from "./support/scenarios.js";
@@ -19,13 +19,15 @@ describe("files", () => {
       defaultBranch: "trunk",
       files: { ".yardmaster.yml": "queue_rules: []\n", ".github/yardmaster.yml": "other: 1\n" },
     });
-    const tip = await forge.getBranchSha(both.fullName, "trunk");
     expect(await forge.getDefaultBranch(both.fullName)).toBe("trunk");
+    // Read at the branch, named by the file's blob (a conditional read: 304 while it is unchanged).
+    const blob = (await runGit(both.git.gitDir, ["rev-parse", "trunk:.yardmaster.yml"])).stdout.toString().trim();
     expect(await forge.readConfigFile(both.fullName)).toEqual({
       path: ".yardmaster.yml",
       text: "queue_rules: []\n",
-      sha: tip,
+      sha: blob,
     });
+    expect(double.calls("repos/get-content").at(-1)!.query.ref).toBe("trunk");
     const nested = await double.addRepo(freshRepoName(), {
       files: { ".github/yardmaster.yml": "pull_request_rules: []\n" },
     });

@@ -12,6 +12,9 @@
  */
 import { validate } from "@octokit/graphql-schema";
 import { afterEach, describe, expect, it } from "vitest";
+import { PULL_SNAPSHOT_QUERY } from "../../../services/forge/github/pull-graphql.js";
+import { COMMIT_CHECKS_QUERY, RECONCILE_QUERY } from "../../../services/forge/github/reconcile-reads.js";
+import { REVIEW_THREADS_QUERY } from "../../../services/forge/github/review-threads.js";
 import { isForgeError } from "../../../services/forge/types.js";
 import { useGithubDouble, type GithubDouble } from "./support/github-double.js";
 import { RecordedGithub, recorded, type Recording } from "./support/recordings.js";
@@ -122,21 +125,45 @@ describe("refs (scenario git-refs)", () => {
 });
 
 describe("commit statuses (scenario create-status)", () => {
-  it("reads a pull request's commit statuses from GitHub's combined status", async () => {
+  it("reads a commit's statuses from GitHub's combined status", async () => {
     const rec = recorded("create-status", "get", 1);
     const statusPath = /^\/repos\/octokit-fixture-org\/create-status\/commits\/[0-9a-f]{40}\/status$/;
-    const { repo, forge, github } = await withRecordings("create-status", [{ recording: rec, path: statusPath }]);
+    // A commit's checks are one GraphQL query; past its first page of check suites they are read
+    // with REST, every page: the GraphQL answer here says there is more.
+    const morePages = {
+      data: { repository: { commit: { checkSuites: { pageInfo: { hasNextPage: true }, nodes: [] } } } },
+    };
+    const { repo, forge, github } = await withRecordings(
+      "create-status",
+      [{ recording: rec, path: statusPath }],
+      [morePages],
+    );
     const head = await repo.commit("feature", { "a.txt": "a\n" }, "Change");
-    const pull = await repo.openPull({ head: "feature", title: "Change" });
-    const snapshot = await forge.getPullRequest(repo.fullName, pull.number);
+    const checks = await forge.getCommitChecks(repo.fullName, head);
     expect(github.served.map((s) => [s.path, s.query])).toEqual([
       [`/repos/octokit-fixture-org/create-status/commits/${head}/status`, { per_page: "100", page: "1" }],
     ]);
-    const statuses = snapshot.checks.filter((c) => c.app === "");
+    const statuses = checks.filter((c) => c.app === "");
     expect(statuses.map((c) => [c.name, c.state, c.description, c.detailsUrl, c.completedAt?.toISOString()])).toEqual([
       ["example/1", "failure", "create-status failure test", "https://example.com", "2017-10-10T16:00:00.000Z"],
       ["example/2", "success", "create-status success test", "https://example.com", "2017-10-10T16:00:00.000Z"],
     ]);
+  });
+});
+
+describe("read queries (GraphQL)", () => {
+  // The double answers these queries by name; GitHub's schema says whether GitHub would.
+  it.each([
+    ["PullSnapshot", PULL_SNAPSHOT_QUERY],
+    ["ReviewThreads", REVIEW_THREADS_QUERY],
+    ["ReconcileFacts", RECONCILE_QUERY],
+    ["CommitChecks", COMMIT_CHECKS_QUERY],
+  ])("%s is valid against GitHub's public schema", (_name, query) => {
+    expect(validate(query).map((e) => e.message)).toEqual([]);
+  });
+
+  it("a query that asks for a field GitHub does not have is refused by the schema", () => {
+    expect(validate(RECONCILE_QUERY.replace("isDraft", "isDrafted")).length).toBeGreaterThan(0);
   });
 });
 

@@ -99,7 +99,9 @@ describe("exact events", () => {
     const opened = first("pull_request", "opened");
     expect(mapGithubWebhook("pull_request", opened)).toEqual({
       kind: "events",
-      events: [{ kind: "pull_request_opened", repo: "Codertocat/Hello-World", number: 2 }],
+      events: [
+        { kind: "pull_request_opened", repo: "Codertocat/Hello-World", number: 2, head: opened.pull_request.head.ref },
+      ],
     });
     const sync = first("pull_request", "synchronize");
     expect(mapGithubWebhook("pull_request", sync)).toEqual({
@@ -111,6 +113,7 @@ describe("exact events", () => {
           number: sync.number,
           headSha: sync.pull_request.head.sha,
           by: sync.sender.login,
+          head: sync.pull_request.head.ref,
         },
       ],
     });
@@ -118,7 +121,14 @@ describe("exact events", () => {
     expect(mapGithubWebhook("pull_request", closed)).toEqual({
       kind: "events",
       events: [
-        { kind: "pull_request_closed", repo: "Codertocat/Hello-World", number: 2, merged: false, mergeCommitSha: null },
+        {
+          kind: "pull_request_closed",
+          repo: "Codertocat/Hello-World",
+          number: 2,
+          merged: false,
+          mergeCommitSha: null,
+          head: closed.pull_request.head.ref,
+        },
       ],
     });
   });
@@ -135,6 +145,7 @@ describe("exact events", () => {
           number: 2,
           merged: true,
           mergeCommitSha: merged.pull_request.merge_commit_sha,
+          head: merged.pull_request.head.ref,
         },
       ],
     });
@@ -176,6 +187,27 @@ describe("exact events", () => {
         },
       ],
     });
+  });
+
+  it("a label added or removed is named, with its direction", () => {
+    const labeled = first("pull_request", "labeled");
+    const [event] = (mapGithubWebhook("pull_request", labeled) as { events: any[] }).events;
+    expect(event).toMatchObject({ kind: "pull_request_labeled", label: { name: labeled.label.name, added: true } });
+    const unlabeled = { ...labeled, action: "unlabeled" };
+    const [removed] = (mapGithubWebhook("pull_request", unlabeled) as { events: any[] }).events;
+    expect(removed.label).toEqual({ name: labeled.label.name, added: false });
+    const assigned = first("pull_request", "assigned");
+    const [other] = (mapGithubWebhook("pull_request", assigned) as { events: any[] }).events;
+    expect(other.label).toBeUndefined();
+  });
+
+  it("ignores the App's own check runs and check suites: no condition reads them", () => {
+    const run = first("check_run", "completed");
+    const suite = first("check_suite", "completed");
+    const ownRun = mapGithubWebhook("check_run", run, { appId: run.check_run.app.id });
+    expect(ownRun).toMatchObject({ kind: "ignored", reason: expect.stringContaining("own check") });
+    expect(mapGithubWebhook("check_suite", suite, { appId: suite.check_suite.app.id }).kind).toBe("ignored");
+    expect(mapGithubWebhook("check_run", run, { appId: run.check_run.app.id + 1 }).kind).toBe("events");
   });
 
   it("check runs, check suites and statuses name the commit", () => {

@@ -119,7 +119,9 @@ describe("signature", () => {
   it("accepts the exact bytes GitHub signed, also form-encoded", async () => {
     const res = await deliver("pull_request", payloadOf("pull_request", "opened"), { form: true });
     expect(res.statusCode).toBe(200);
-    expect(received).toEqual([{ kind: "pull_request_opened", repo: "Codertocat/Hello-World", number: 2 }]);
+    expect(received).toEqual([
+      { kind: "pull_request_opened", repo: "Codertocat/Hello-World", number: 2, head: "changes" },
+    ]);
   });
 });
 
@@ -136,7 +138,15 @@ describe("deliveries", () => {
       delivery: "72d3162e-cc78-11e3-81ab-4c9367dc0958",
     });
     expect([again.statusCode, again.json().status]).toEqual([200, "duplicate"]);
-    expect(received).toEqual([{ kind: "pull_request_labeled", repo: "Codertocat/Hello-World", number: 2 }]);
+    expect(received).toEqual([
+      {
+        kind: "pull_request_labeled",
+        repo: "Codertocat/Hello-World",
+        number: 2,
+        head: "changes",
+        label: { name: "bug", added: true },
+      },
+    ]);
   });
 
   it("answers 500 when the sink fails, so that a redelivery is processed", async () => {

@@ -23,7 +23,8 @@
  * on `@octokit/webhooks-examples` (webhook-events.test.ts). Events go to the App's webhook
  * (double-webhooks.ts) only while it has a target.
  */
-import { isAncestor, runGit } from "../../../../services/forge/local/git/index.js";
+import { isAncestor } from "../../../../services/forge/local/git/index.js";
+import { headIn, readRefs } from "./double-refs.js";
 import type { DoublePull, DoubleRepo } from "./double-state.js";
 import type { DoubleWebhooks } from "./double-webhooks.js";
 
@@ -53,33 +54,14 @@ interface PullSeen {
 
 const ZERO = "0".repeat(40);
 
-async function refsOf(repo: DoubleRepo): Promise<Map<string, string>> {
-  const out = await runGit(repo.git.gitDir, [
-    "for-each-ref",
-    "--format=%(objectname) %(refname)",
-    "refs/heads/",
-    "refs/pull/",
-  ]);
-  const refs = new Map<string, string>();
-  for (const line of out.stdout.toString("utf8").split("\n"))
-    if (line.length > 41) refs.set(line.slice(41), line.slice(0, 40));
-  return refs;
-}
-
-function headOf(refs: Map<string, string>, p: DoublePull): string | null {
-  return (
-    (p.fork ? null : (refs.get(`refs/heads/${p.headRef}`) ?? null)) ?? refs.get(`refs/pull/${p.number}/head`) ?? null
-  );
-}
-
 async function seenOf(repo: DoubleRepo): Promise<Seen> {
-  const refs = await refsOf(repo);
+  const refs = await readRefs(repo);
   const pulls = new Map<number, PullSeen>();
   for (const p of repo.pulls.values()) {
     pulls.set(p.number, {
       state: p.state,
       merged: p.mergedAt !== null,
-      head: headOf(refs, p),
+      head: headIn(refs, p),
       base: p.base,
       title: p.title,
       body: p.body,

@@ -1,11 +1,13 @@
 /**
  * Every operation of the GitHub test double, by OpenAPI operationId (repository operations in
  * double-git-handlers.ts, pull request operations in double-pull-handlers.ts, trees in
- * double-tree-handlers.ts); those that honour the repository's merge settings, branch
- * protection and rulesets replace the plain ones (double-rule-handlers.ts), and the App's own
- * (double-app-handlers.ts).
+ * double-tree-handlers.ts; those that honour the repository's merge settings, branch protection and
+ * rulesets replace the plain ones (double-rule-handlers.ts), the App's own (double-app-handlers.ts),
+ * the App's webhook deliveries in double-webhooks.ts, a commit's pull
+ * requests in double-commit-pulls.ts).
  */
 import type { Handler } from "./double-answers.js";
+import { commitPullHandlers } from "./double-commit-pulls.js";
 import { deploymentHandlers } from "./double-deployment-handlers.js";
 import { appHandlers } from "./double-app-handlers.js";
 import { gitHandlers } from "./double-git-handlers.js";
@@ -26,4 +28,5 @@ export const handlers: Record<string, Handler> = {
   ...ruleHandlers,
   ...appHandlers,
   ...deliveryHandlers,
+  ...commitPullHandlers,
 };

@@ -31,12 +31,13 @@ import {
 } from "./double-answers.js";
 import { checkRunJson, commitJson, iso, labelJson, pullJson, userJson } from "./double-json.js";
 import { once } from "./double-memo.js";
+import { headIn, readRefs, type RefMap } from "./double-refs.js";
 import type { DoublePull, DoubleRepo } from "./double-state.js";
 
-/** Head and base facts of a pull request, with the counts its JSON carries. */
-async function pullFacts(repo: DoubleRepo, p: DoublePull) {
-  const head = await repo.headSha(p);
-  const base = (await readRef(repo.git, `refs/heads/${p.base}`))!;
+/** Head and base facts of a pull request, with the counts its JSON carries (`refs`: the refs read once for many). */
+async function pullFacts(repo: DoubleRepo, p: DoublePull, refs?: RefMap) {
+  const head = (refs && headIn(refs, p)) || (await repo.headSha(p));
+  const base = (refs?.get(`refs/heads/${p.base}`) ?? (await readRef(repo.git, `refs/heads/${p.base}`)))!;
   const files = await diffEntries(
     repo,
     p.mergedAt ? (await readCommit(repo.git, p.mergeCommitSha!)).parents[0] : base,
@@ -58,8 +59,8 @@ async function pullFacts(repo: DoubleRepo, p: DoublePull) {
   };
 }
 
-export async function pullAnswer(repo: DoubleRepo, p: DoublePull, status = 200): Promise<Answer> {
-  const f = await pullFacts(repo, p);
+export async function pullAnswer(repo: DoubleRepo, p: DoublePull, status = 200, refs?: RefMap): Promise<Answer> {
+  const f = await pullFacts(repo, p, refs);
   if (p.state === "open" && p.mergeable !== null) {
     const conflicting = await once(`conflict ${repo.git.gitDir} ${f.base} ${f.head}`, () =>
       hasConflict(repo.git, f.base, f.head),
@@ -128,6 +129,17 @@ export async function markContainedPullsMerged(ctx: HandlerContext, branch: stri
         mergedBy: `${ctx.double.appSlug}[bot]`,
       });
   }
+}
+
+/**
+ * GitHub's order of a pull request list: `sort` created (default) or updated, `direction` asc or
+ * desc, by default "desc when sort is created or sort is not specified, otherwise asc"
+ * (https://docs.github.com/en/rest/pulls/pulls#list-pull-requests).
+ */
+function pullOrder(q: URLSearchParams): (a: DoublePull, b: DoublePull) => number {
+  const by = q.get("sort") === "updated" ? "updatedAt" : "createdAt";
+  const sign = (q.get("direction") ?? (by === "createdAt" ? "desc" : "asc")) === "desc" ? -1 : 1;
+  return (a, b) => sign * (a[by].getTime() - b[by].getTime() || a.number - b.number);
 }
 
 export const pullHandlers: Record<string, Handler> = {
@@ -243,11 +255,12 @@ export const pullHandlers: Record<string, Handler> = {
       .filter((p) => state === "all" || p.state === state)
       .filter((p) => head === null || (p.fork === null && head === `${ctx.repo.owner}:${p.headRef}`))
       .filter((p) => base === null || p.base === base)
-      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.number - b.number);
+      .sort(pullOrder(ctx.query));
     const shown = page(pulls, ctx.query);
     const bodies = [];
+    const refs = await readRefs(ctx.repo);
     for (const p of shown) {
-      const { body } = await pullAnswer(ctx.repo, p);
+      const { body } = await pullAnswer(ctx.repo, p, 200, refs);
       for (const k of [
         "merged",
         "mergeable",

@@ -12,11 +12,12 @@ import { createPublicKey, generateKeyPairSync, randomBytes, verify, type KeyObje
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { REVIEW_THREADS_QUERY } from "../../../../services/forge/github/review-threads.js";
 import { handlers, type Answer, type HandlerContext } from "./double-handlers.js";
 import { answerDraftMutation } from "./double-app-handlers.js";
 import { DoubleEvents } from "./double-events.js";
+import { answerGraphql } from "./double-graphql.js";
 import { DoubleRepo } from "./double-state.js";
+import { DoubleTraffic, etagOf, isContentCreating, matchesEtag } from "./double-traffic.js";
 import { DoubleWebhooks, type WebhookTarget } from "./double-webhooks.js";
 import { GithubOpenApi } from "./openapi.js";
 
@@ -59,7 +60,7 @@ export class GithubDouble {
   readonly privateKey: string;
   private readonly publicKey: KeyObject;
   private readonly repos = new Map<string, DoubleRepo>();
-  /** Installation access tokens issued, each with its installation's id. */
+  /** Installation access tokens issued, with the installation each acts for. */
   private readonly installationTokens = new Map<string, number>();
   /** User tokens: token → user and the repositories (lower case) it can read. */
   readonly users = new Map<string, { login: string; id: number; readable: Set<string>; installation?: boolean }>();
@@ -68,6 +69,10 @@ export class GithubDouble {
   /** Fork branches GitHub is updating in the background ("owner/name#N"): reads left before the new head lands. */
   readonly pendingUpdates = new Map<string, { reads: number; from: string; to: string }>();
   clock = new Date("2026-03-02T10:00:00Z");
+  /** When set, the double's time (epoch ms) instead of `clock`: a clock that runs (the queue's tests, the benchmark). */
+  clockSource: (() => number) | null = null;
+  /** Rate limits, conditional requests and the requests per route (double-traffic.ts). */
+  readonly traffic = new DoubleTraffic(() => this.now().getTime());
   /** The App's webhook: deliveries, lost ones, the delivery API (double-webhooks.ts). */
   readonly webhooks = new DoubleWebhooks(() => this.now());
   /** Repository changes turned into webhook events (double-events.ts). */
@@ -96,7 +101,7 @@ export class GithubDouble {
     return this.nextId++;
   }
 
-  now = (): Date => new Date(this.clock);
+  now = (): Date => new Date(this.clockSource ? this.clockSource() : this.clock);
 
   async addRepo(
     fullName: string,
@@ -190,7 +195,7 @@ export class GithubDouble {
   }
 
   /** Issues an installation access token (POST /app/installations/{id}/access_tokens). */
-  issueInstallationToken(installationId: number): string {
+  issueInstallationToken(installationId = 0): string {
     const token = `ghs_${randomBytes(18).toString("hex")}`;
     this.installationTokens.set(token, installationId);
     return token;
@@ -226,13 +231,11 @@ export class GithubDouble {
     const method = (init.method ?? "GET").toUpperCase();
     const text = typeof init.body === "string" ? init.body : undefined;
     const body = text === undefined || text === "" ? undefined : JSON.parse(text);
-    const authorization = new Headers(init.headers).get("authorization") ?? "";
-    if (url.pathname === "/graphql" && method === "POST") {
-      const answer = (await answerDraftMutation(this, body, authorization)) ?? this.graphql(body, authorization);
-      if (/^\s*mutation/.test(String(body?.query ?? "")))
-        for (const repo of this.repos.values()) await this.events.observe(repo);
-      return this.respond(answer, url);
-    }
+    const headers = new Headers(init.headers);
+    const authorization = headers.get("authorization") ?? "";
+    const installation = this.installationTokens.get(authorization.split(" ")[1] ?? "") ?? null;
+    if (url.pathname === "/graphql" && method === "POST")
+      return this.respond(await this.graphqlRequest(body, authorization, installation), url);
 
     const matched = GithubOpenApi.load().match(method, url.pathname);
     const seen: SeenRequest = {
@@ -254,15 +257,55 @@ export class GithubDouble {
     const api = GithubOpenApi.load();
     this.problems.push(...api.checkRequest(operation, pathParams, url.searchParams, body));
 
-    const answer =
-      this.authorize(operation.operationId, authorization) ??
-      this.fault(operation.operationId) ??
-      (await this.handle(operation.operationId, pathParams, url.searchParams, body, authorization));
+    const route = operation.operationId;
+    const denied = this.authorize(route, authorization);
+    const refused =
+      denied === null && installation !== null
+        ? this.traffic.admit(installation, "core", route, isContentCreating(method))
+        : null;
+    let answer =
+      denied ??
+      refused ??
+      this.fault(route) ??
+      (await this.handle(route, pathParams, url.searchParams, body, authorization));
     this.problems.push(...api.checkResponse(operation, answer.status, answer.body));
+    // Conditional requests: a GET answer carries its ETag; the same ETag in If-None-Match is a 304.
+    if (method === "GET" && answer.status === 200 && answer.body !== undefined) {
+      const etag = etagOf(answer.body);
+      answer = matchesEtag(headers.get("if-none-match"), etag)
+        ? { status: 304, headers: { etag } }
+        : { ...answer, headers: { ...answer.headers, etag } };
+    }
+    this.traffic.record(installation, "core", route, answer.status, refused !== null);
+    if (installation !== null)
+      answer = { ...answer, headers: { ...this.traffic.headers(installation, "core"), ...answer.headers } };
     const repo = pathParams.owner && pathParams.repo ? this.repo(pathParams.owner, pathParams.repo) : undefined;
     if (repo && (method !== "GET" || this.pendingUpdates.size > 0)) await this.events.observe(repo);
     return this.respond(answer, url);
   };
+
+  /** A GraphQL request: counted per operation name, limited as GitHub's GraphQL resource (double-graphql.ts answers it). */
+  private async graphqlRequest(
+    body: { query?: string; variables?: Record<string, unknown> } | undefined,
+    authorization: string,
+    installation: number | null,
+  ): Promise<Answer> {
+    const query = String(body?.query ?? "");
+    const [, kind = "query", name = "anonymous"] = /^\s*(query|mutation)\s*(\w*)/.exec(query) ?? [];
+    const route = `graphql ${name || "anonymous"}`;
+    this.requests.push({ method: "POST", path: "/graphql", operationId: route, query: {}, body });
+    const refused =
+      installation !== null ? this.traffic.admit(installation, "graphql", route, kind === "mutation") : null;
+    let answer =
+      refused ??
+      (await answerDraftMutation(this, body, authorization)) ??
+      (await answerGraphql(this, body, authorization));
+    this.traffic.record(installation, "graphql", route, answer.status, refused !== null);
+    if (installation !== null)
+      answer = { ...answer, headers: { ...this.traffic.headers(installation, "graphql"), ...answer.headers } };
+    if (kind === "mutation") for (const repo of this.repos.values()) await this.events.observe(repo);
+    return answer;
+  }
 
   /** Whether `token` is an installation access token the double issued. */
   isInstallationToken(token: string): boolean {
@@ -323,50 +366,6 @@ export class GithubDouble {
       token: authorization.split(" ")[1] ?? "",
     };
     return handler(ctx);
-  }
-
-  private graphql(
-    body: { query?: string; variables?: Record<string, unknown> } | undefined,
-    authorization: string,
-  ): Answer {
-    const token = authorization.split(" ")[1] ?? "";
-    if (!this.installationTokens.has(token)) return { status: 401, body: { message: "Bad credentials" } };
-    if (body?.query !== REVIEW_THREADS_QUERY) {
-      this.problems.push(`POST /graphql: unexpected query ${String(body?.query).slice(0, 80)}`);
-      return { status: 200, body: { errors: [{ type: "INVALID", message: "unexpected query" }] } };
-    }
-    const v = body.variables ?? {};
-    for (const name of ["owner", "name", "number"])
-      if (v[name] === undefined) this.problems.push(`POST /graphql: variable ${name} missing`);
-    const repo = this.repo(String(v.owner), String(v.name));
-    if (!repo || !repo.pull(Number(v.number))) {
-      return {
-        status: 200,
-        body: {
-          data: { repository: repo ? { pullRequest: null } : null },
-          errors: [{ type: "NOT_FOUND", path: ["repository"], message: "Could not resolve to a PullRequest" }],
-        },
-      };
-    }
-    const all = repo.threads.get(Number(v.number)) ?? [];
-    const start = v.cursor ? Number(v.cursor) : 0;
-    const page = all.slice(start, start + 100);
-    const end = start + page.length;
-    return {
-      status: 200,
-      body: {
-        data: {
-          repository: {
-            pullRequest: {
-              reviewThreads: {
-                pageInfo: { hasNextPage: end < all.length, endCursor: end < all.length ? String(end) : null },
-                nodes: page.map((t) => ({ isResolved: t.isResolved, comments: { nodes: [{ body: t.body }] } })),
-              },
-            },
-          },
-        },
-      },
-    };
   }
 }
 
