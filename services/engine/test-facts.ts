@@ -63,6 +63,17 @@ export const testFactsSchema = z.object({
 });
 
 /**
+ * The schema of `check_rerun_failed` (events.ts): the failed jobs of a check re-run for known flaky
+ * tests could not run again (the forge refused: no Actions workflow holds the check, permission
+ * missing); the check fails as it was.
+ */
+export const checkRerunFailedSchema = z.object({
+  type: z.literal("check_rerun_failed"),
+  checkId: z.string().min(1),
+  message: z.string(),
+});
+
+/**
  * What the runner read about a failed check's tests (absent from `check_results`: the queue is
  * blind to tests there, as when CI Insights is off).
  */

@@ -165,17 +165,10 @@ export async function evaluateCheck(
         })
       : undefined;
   // Passing on quarantined failures merges: a freeze holds such a check as it holds a passed one.
-  const quarantineHold =
-    tests?.withoutQuarantined === true ? await freezeOfPass(deps, state, checkId, heldIfPassed) : null;
-  if (quarantineHold !== null)
-    return {
-      type: "check_results",
-      checkId,
-      conditions: false,
-      checks: checks.map(queueCheck),
-      evaluations,
-      ...quarantineHold,
-    };
+  const held = tests?.withoutQuarantined === true ? await freezeOfPass(deps, state, checkId, heldIfPassed) : null;
+  const queueChecks = checks.map(queueCheck);
+  if (held !== null)
+    return { type: "check_results", checkId, conditions: false, checks: queueChecks, evaluations, ...held };
   return {
     type: "check_results",
     checkId,
