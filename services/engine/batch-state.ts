@@ -96,6 +96,24 @@ export interface CheckAttempt {
    * base plus pull requests, so nothing is checked on top of it until it merged. Absent = false.
    */
   edited?: boolean;
+  /**
+   * Its merge conditions were false and its test results had not all arrived: the wait ends at
+   * `until`, and the runner evaluates it again at `nextLookAt` (epoch ms; docs/merge-queue.md
+   * "Verdicts from test results"). Absent or null = not waiting.
+   */
+  testsAwait?: { since: EpochMs; until: EpochMs; nextLookAt: EpochMs } | null;
+  /**
+   * Its failed jobs were run again because every failing test is known flaky (`known flaky
+   * tests`): when, which jobs and tests. Results of those jobs that ended before `requestedAt` are
+   * the run before. Absent or null = not re-run.
+   */
+  rerun?: { requestedAt: EpochMs; jobs: string[]; tests: string[] } | null;
+  /** Quarantined failing tests ignored to pass it (checks_end `ignored_failing_tests`). Absent = none. */
+  ignoredTests?: string[];
+  /** What its test results decided, for checks_end `test_results_note`. Absent or null = nothing. */
+  testNote?: string | null;
+  /** The member its failing tests point to, when it failed (suspect-first bisection). Absent or null = none. */
+  suspect?: { number: number; reason: "failed_in_own_ci" | "touches_test_file" } | null;
   /** Creation failures of this attempt; the creation is retried at nextCreationAt. */
   creationFailures: number;
   nextCreationAt: EpochMs | null;
@@ -160,6 +178,11 @@ export interface Bisection {
   startedAt: EpochMs;
   /** Who its members were when it started, so batch_bisection_end names all of them even after some left. */
   memberRefs: PullRef[];
+  /**
+   * How the split was chosen (batch_bisection_start `split_strategy`): halving into cumulative
+   * prefixes, or the suspect alone and the rest together. Absent = halving.
+   */
+  split?: { strategy: "halving" | "suspect_first"; suspect: number | null; reason: string | null };
   /** Culprits found inside this range, for batch_bisection_end. */
   confirmedCulprits: number[];
   droppedUnverified: number[];

@@ -17,6 +17,11 @@
  * - Pull requests proven good by a passed sub-batch merge from it when that is still exact and
  *   stops no other check (no other batch of the train holds a check); otherwise they are
  *   re-embarked and checked again with the train.
+ * - Suspect-first: when the failed batch's failing tests point to one member (its check's
+ *   `suspect`, test-facts.ts), that member alone and the rest together are checked side by side on
+ *   top of the batch's ancestors instead. The suspect failing is a confirmed culprit; the rest
+ *   failing is bisected again as usual (a wrong suspect), once the suspect's check concluded; both
+ *   passing make the suspect the elimination candidate (together they failed).
  * Each split is one resolution attempt; past the limit, every pull request of the original batch
  * not yet proven good leaves with BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS.
  */
@@ -87,8 +92,14 @@ function canSplit(ctx: Ctx, batch: Batch, root: Bisection | null): boolean {
   return max === null || (root?.attempts ?? 0) < max;
 }
 
-/** Replaces a failed batch by diagnostic sub-batches checking cumulative prefixes of its members but the last. */
+/**
+ * Replaces a failed batch by diagnostic sub-batches: cumulative prefixes of its members but the
+ * last (halving), or, when its failing tests point to one member (`check.suspect`), that member
+ * alone and the rest together, both on top of the failed batch's ancestors (suspect-first).
+ */
 function split(ctx: Ctx, train: Train, batch: Batch, parent: Bisection | null): void {
+  const suspect = batch.check?.suspect ?? null;
+  const suspectFirst = suspect !== null && batch.members.length > 1 && batch.members.includes(suspect.number);
   const head = batch.members.slice(0, -1);
   const parts = Math.min(Math.max(2, ctx.state.config.maxParallelChecks), head.length);
   const size = Math.ceil(head.length / parts);
@@ -104,7 +115,10 @@ function split(ctx: Ctx, train: Train, batch: Batch, parent: Bisection | null): 
     scopes: batch.scopes,
     allScopes: batch.allScopes,
     subBatchIds: [],
-    candidates: [batch.members.at(-1)!],
+    candidates: suspectFirst ? [] : [batch.members.at(-1)!],
+    split: suspectFirst
+      ? { strategy: "suspect_first", suspect: suspect.number, reason: suspect.reason }
+      : { strategy: "halving", suspect: null, reason: null },
     checkPullRequest: batch.check?.number ?? null,
     timedOut: batch.check?.timedOut ?? false,
     attempts: 0,
@@ -128,11 +142,15 @@ function split(ctx: Ctx, train: Train, batch: Batch, parent: Bisection | null): 
   discardBatch(ctx, train, batch, "bisection");
   record.ancestors = ancestorsFor(ctx, train, batch);
   const prefix = batch.name.replace(/^Batch /, "Sub-batch ");
-  for (let i = 0, k = 0; i < head.length; i += size, k++) {
+  // Suspect-first: the suspect alone and the rest together, side by side (neither on the other).
+  const chunks = suspectFirst
+    ? [[suspect.number], batch.members.filter((n) => n !== suspect.number)]
+    : Array.from({ length: Math.ceil(head.length / size) }, (_, k) => head.slice(k * size, (k + 1) * size));
+  chunks.forEach((members, k) => {
     const sub = addBatch(ctx, train, {
       queueRule: batch.queueRule,
-      members: head.slice(i, i + size),
-      ancestors: [...record.ancestors, ...record.subBatchIds],
+      members,
+      ancestors: suspectFirst ? [...record.ancestors] : [...record.ancestors, ...record.subBatchIds],
       scopes: batch.scopes,
       allScopes: batch.allScopes,
       bisectionId: record.id,
@@ -140,7 +158,7 @@ function split(ctx: Ctx, train: Train, batch: Batch, parent: Bisection | null): 
       name: `${prefix}.${k + 1}`,
     });
     record.subBatchIds.push(sub.id);
-  }
+  });
   train.bisections.push(record);
   for (const ref of record.memberRefs) logBisectionStart(ctx, ref, record);
 }
@@ -211,6 +229,13 @@ export function progressBisections(ctx: Ctx, train: Train): boolean {
     if (train.bisections.some((x) => x.parentId === b.id)) continue;
     const live = train.batches.filter((c) => c.bisectionId === b.id);
     if (!live.every((c) => c.check?.phase === "passed")) continue;
+    // Suspect-first: each side passed alone, together they failed; the suspect is the candidate.
+    const suspect = b.split?.strategy === "suspect_first" ? b.split.suspect : null;
+    const alone = live.find((c) => c.members.length === 1 && c.members[0] === suspect);
+    if (alone) {
+      discardBatch(ctx, train, alone, "suspect eliminated");
+      b.candidates.push(suspect!);
+    }
     const candidates = b.candidates.filter((n) => ctx.pull(n));
     b.candidates = [];
     if (candidates.length > 0) {

@@ -32,6 +32,12 @@ const ENDED: Record<CheckEnding, string> = {
 function startReason(ctx: Ctx, train: Train, batch: Batch, number: number): string {
   if (batch.restartReason) return batch.restartReason;
   const b = ctx.bisection(train, batch.bisectionId);
+  if (b?.split?.strategy === "suspect_first") {
+    const why = b.split.reason === "failed_in_own_ci" ? "it failed them in its own CI" : "only its diff touches them";
+    return batch.members.includes(b.split.suspect!)
+      ? `Bisection of ${b.name}: checking #${b.split.suspect} alone, which its failing tests point to (${why})`
+      : `Bisection of ${b.name}: checking the rest of the failed batch without #${b.split.suspect}`;
+  }
   if (b) return `Bisection of ${b.name}: checking a prefix of the failed batch`;
   if (batch.check!.attempt > 0)
     return `Retry ${batch.check!.attempt} of ${ctx.rule(batch.queueRule)?.maxChecksRetries ?? 0} after a failure`;

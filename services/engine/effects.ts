@@ -132,6 +132,25 @@ export interface MergeBatchEffect {
   botAccount: string | null;
 }
 
+/**
+ * Run the failed jobs of a check again on the same commit (docs/merge-queue.md "Verdicts from test
+ * results": every failing test is known flaky). `number` is the check's pull request (the draft,
+ * or the pull request in place), `draftBranch` the draft's branch (null in place). A replay finds
+ * the jobs run again since `requestedAt` (epoch ms) and does nothing. Result on failure:
+ * check_rerun_failed; none otherwise (the jobs' new results come as check results).
+ */
+export interface RerunChecksEffect {
+  kind: "rerun_checks";
+  checkId: string;
+  batchId: string;
+  number: number;
+  headSha: string;
+  draftBranch: string | null;
+  /** The failed checks (CI jobs) to run again. */
+  checks: string[];
+  requestedAt: number;
+}
+
 /** Close a pull request (a draft after its batch merged) and delete `deleteBranch` if not null. */
 export interface ClosePullRequestEffect {
   kind: "close_pull_request";
@@ -197,6 +216,7 @@ export type EngineEffect =
   | StartInPlaceCheckEffect
   | CancelSpeculativeCheckEffect
   | MergeBatchEffect
+  | RerunChecksEffect
   | ClosePullRequestEffect
   | CommentEffect
   | PostSummaryCheckEffect

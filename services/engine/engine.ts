@@ -62,7 +62,7 @@ import { onConfigurationChanged, onDequeue, onPause, onUnpause } from "./control
 import type { EngineEffect } from "./effects.js";
 import { EngineInputError, parseEvent, type EngineEvent } from "./events.js";
 import { onMergeCompleted, onMergeFailed } from "./merging.js";
-import { onCheckResults } from "./outcomes.js";
+import { onCheckRerunFailed, onCheckResults } from "./outcomes.js";
 import { onFreezeReleased } from "./schedule-yield.js";
 import { onMergeQueueDisabled, onProtectionsEvaluated, onScopesChanged } from "./holds.js";
 import { onBaseChanged, onClosed, onMergedExternally, onQueueConditions, onQueued, onUpdated } from "./pull-events.js";
@@ -111,7 +111,10 @@ function dispatch(ctx: Ctx, event: EngineEvent): void {
         event.scheduleBlocked ?? null,
         event.holdKind ?? "schedule",
         event.holdOpenEnded ?? false,
+        event.tests ?? null,
       );
+    case "check_rerun_failed":
+      return onCheckRerunFailed(ctx, event.checkId, event.message);
     case "merge_completed":
       return onMergeCompleted(ctx, event);
     case "merge_failed":

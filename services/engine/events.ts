@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import type { ConfigurationInput } from "./config.js";
+import { checkRerunFailedSchema, testFactsSchema } from "./test-facts.js";
 
 /** A bad event: `path` names the field ("pull.headSha"), `message` says what is wrong. */
 export class EngineInputError extends Error {
@@ -163,15 +164,16 @@ const schemas = {
       .nullable()
       .optional(),
     /**
-     * What holds the check with scheduleOpensAt: "schedule" (default: the merge conditions' time
-     * leaves, `waiting_schedule`) or "freeze" (a scheduled freeze holds some members, `frozen`;
-     * docs/scheduled-freeze.md). A freeze hold may also come for a check that passed and has not
-     * begun to merge; conditions true then releases it.
+     * What holds the check with scheduleOpensAt: "schedule" (default: the merge conditions' time leaves,
+     * `waiting_schedule`) or "freeze" (a scheduled freeze holds some members, `frozen`; docs/scheduled-freeze.md).
+     * A freeze hold may also come for a check that passed and has not begun to merge; conditions true then releases it.
      */
     holdKind: z.enum(["schedule", "freeze"]).optional(),
     /** With a freeze hold: an open-ended freeze holds it, so scheduleOpensAt is only when the runner looks again (no merge estimate). */
     holdOpenEnded: z.boolean().optional(),
+    tests: testFactsSchema.optional(),
   }),
+  check_rerun_failed: checkRerunFailedSchema,
   merge_completed: z.object({ type: z.literal("merge_completed"), batchId: z.string().min(1), newBaseSha: sha }),
   merge_failed: z.object({
     type: z.literal("merge_failed"),
@@ -247,11 +249,11 @@ export type EngineEventType = keyof Schemas;
  * - speculative_check_closed `{checkId}`: someone closed the draft (BATCH_PULL_REQUEST_CLOSED).
  * - speculative_check_edited `{checkId, headSha}`: commits the queue did not make reached the draft's
  *   branch, which now points at `headSha` (DRAFT_PULL_REQUEST_CHANGED unless allow_queue_branch_edit).
- * - check_results `{checkId, conditions, checks, evaluations?, scheduleOpensAt?, scheduleBlocked?, holdKind?, holdOpenEnded?}`:
+ * - check_results `{checkId, conditions, checks, evaluations?, scheduleOpensAt?, scheduleBlocked?, holdKind?, holdOpenEnded?, tests?}`:
  *   merge_conditions evaluated on the check's pull request (`evaluations`: each member's evaluated
  *   tree, kept for its leave event; `scheduleOpensAt`: false only until then, because of
  *   time-based conditions or a scheduled freeze (`holdKind`; `holdOpenEnded`: one without an
- *   end); `scheduleBlocked`: which members that holds for, and until when).
+ *   end); `scheduleBlocked`: which members that holds for, and until when; `tests`, check_rerun_failed: test-facts.ts).
  * - merge_completed `{batchId, newBaseSha}` / merge_failed `{batchId, reason, pullRequest, currentBaseSha, message}`.
  * - base_branch_moved `{branch, sha}`: a push to a base branch (the queue's own or external).
  * - base_branch_deleted `{branch}`: the base branch is gone (BASE_BRANCH_MISSING).

@@ -65,9 +65,19 @@ export { queueListing, type QueueListingView, type QueuedPullRequestView } from 
 export { autoChecksTimeoutMs } from "./outcomes.js";
 export type { BatchView, BatchPullRequestView, BatchStatusCode } from "./views/batch-view.js";
 export { defaultQueueRule, queueConfiguration, type QueueKnobs } from "./simulation/configurations.js";
+export type { TestWorkload } from "./simulation/test-workload.js";
 export { carriedPulls } from "./merging.js";
 export type { EngineEffect, LogEffect } from "./effects.js";
 export { SCHEDULE_TIMER_PREFIX } from "./reconcile.js";
+export {
+  KNOWN_FLAKY_RULE_ID,
+  KNOWN_FLAKY_RULE_NAME,
+  MAX_LISTED_FAILING_TESTS,
+  TEST_RESULTS_TIMER_PREFIX,
+  TEST_RESULTS_WAIT_MS,
+  type FailingTestFact,
+  type TestFacts,
+} from "./test-facts.js";
 export {
   MIN_CHECKS,
   MIN_RESOLVED,

@@ -147,6 +147,9 @@ export function logChecksEnd(
     pull_request_numbers: batch.members,
     direct_merge_impacted_base_scopes: null,
     ...batchFields(batch),
+    // What the test results decided (docs/merge-queue.md "Verdicts from test results"), when they did.
+    ...(!end.aborted && check.ignoredTests?.length ? { ignored_failing_tests: check.ignoredTests } : {}),
+    ...(!end.aborted && check.testNote ? { test_results_note: check.testNote } : {}),
   });
 }
 
@@ -192,7 +195,10 @@ function bisectionFields(pull: PullRef, b: Bisection) {
   };
 }
 
-/** action.queue.batch_bisection_start for one member of the bisected batch. */
+/**
+ * action.queue.batch_bisection_start for one member of the bisected batch, with how the split was
+ * chosen (`split_strategy`: halving, or suspect_first with the suspect and why).
+ */
 export function logBisectionStart(ctx: Ctx, pull: PullRef, b: Bisection): void {
   ctx.log("action.queue.batch_bisection_start", pull.number, pull.baseRef, INTERNAL_TRIGGER, {
     ...bisectionFields(pull, b),
@@ -200,6 +206,9 @@ export function logBisectionStart(ctx: Ctx, pull: PullRef, b: Bisection): void {
     number_of_sub_batches: b.subBatchIds.length,
     bisection_depth: b.depth,
     is_top_level: b.depth === 0,
+    split_strategy: b.split?.strategy ?? "halving",
+    suspect_pr_number: b.split?.suspect ?? null,
+    suspect_reason: b.split?.reason ?? null,
   });
 }
 

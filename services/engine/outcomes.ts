@@ -13,6 +13,8 @@ import { rebuildDescendants, resolveFailedBatch, sameTreeDescendants } from "./b
 import { descendantsOf, endCheckFor, stopCheck } from "./batches.js";
 import type { Ctx } from "./context.js";
 import type { Batch, CheckAttempt, EngineState, EpochMs, HoldKind, QueueCheck, Train } from "./state.js";
+import type { TestFacts } from "./test-facts.js";
+import { rerunFailed, testVerdict } from "./test-verdicts.js";
 
 const MAX_DURATIONS = 50;
 
@@ -85,7 +87,9 @@ export function checkFailed(ctx: Ctx, batch: Batch, timedOut: boolean): void {
  * false only until then because of time or a scheduled freeze (`holdKind`); `scheduleBlocked`:
  * the members that holds for, each with its own instant (the others could merge now; see
  * schedule-yield.ts). For a check that passed and is not merging, only a freeze hold (or its
- * release, conditions true) is taken: docs/scheduled-freeze.md.
+ * release, conditions true) is taken: docs/scheduled-freeze.md. Conditions false with `tests`
+ * (the failing checks' test results) are read by test-verdicts.ts first: they may pass the check,
+ * re-run it, or have it wait for its results.
  */
 export function onCheckResults(
   ctx: Ctx,
@@ -97,6 +101,7 @@ export function onCheckResults(
   scheduleBlocked: Record<string, EpochMs> | null = null,
   holdKind: HoldKind = "schedule",
   openEnded = false,
+  tests: TestFacts | null = null,
 ): void {
   const found = ctx.findCheck(checkId);
   if (found?.check.phase === "passed" && !found.batch.merging) {
@@ -106,7 +111,7 @@ export function onCheckResults(
     return;
   }
   if (!found || found.check.phase !== "running") return; // stale: a cancelled or concluded attempt
-  const { batch, check } = found;
+  const { train, batch, check } = found;
   check.checks = checks;
   for (const m of batch.members) {
     const p = ctx.pull(m);
@@ -120,11 +125,21 @@ export function onCheckResults(
     return;
   }
   releaseSchedule(ctx, batch, check);
+  if (conditions !== false) check.testsAwait = null;
   if (conditions === "pending") return;
   if (conditions === false) {
-    checkFailed(ctx, batch, false);
-    return;
+    const verdict = tests === null ? "fail" : testVerdict(ctx, train, batch, check, tests);
+    if (verdict === "held") return;
+    if (verdict === "fail") {
+      checkFailed(ctx, batch, false);
+      return;
+    }
   }
+  checkPassed(ctx, batch, check);
+}
+
+/** A running check passed (its conditions hold, or its only failures are quarantined tests): checks_end per member. */
+function checkPassed(ctx: Ctx, batch: Batch, check: CheckAttempt): void {
   check.phase = "passed";
   check.endedAt = ctx.now;
   recordDuration(ctx, check);
@@ -133,6 +148,12 @@ export function onCheckResults(
     const pull = ctx.pull(m);
     if (pull) endCheckFor(ctx, pull, batch, check, { aborted: false, conclusion: "success" }, maxRetries);
   }
+}
+
+/** check_rerun_failed: the failed jobs could not run again; the check fails as it was. */
+export function onCheckRerunFailed(ctx: Ctx, checkId: string, message: string): void {
+  const found = ctx.findCheck(checkId);
+  if (found && rerunFailed(found.check, message)) checkFailed(ctx, found.batch, false);
 }
 
 /** Holds a check's merge until `opensAt` (at least a second from now), for the blocked members or all. */
@@ -182,14 +203,17 @@ export function releaseSchedule(ctx: Ctx, batch: Batch, check: CheckAttempt): vo
 }
 
 /**
- * When a running check times out (epoch ms), or null: checks_timeout after its start, not counting
- * the time it waited for a schedule; null while it waits, or without a timeout.
+ * When a running check times out (epoch ms), or null: checks_timeout after its start (or its re-run
+ * for known flaky tests), not counting the time it waited for a schedule; null while it waits, or
+ * without a timeout.
  */
 export function checksTimeoutAt(ctx: Ctx, batch: Batch): EpochMs | null {
   const check = batch.check;
   if (!check || check.startedAt === null || (check.scheduleHeldUntil ?? null) !== null) return null;
   const timeout = checksTimeoutMs(ctx, batch.queueRule);
-  return timeout === null ? null : check.startedAt + timeout + (check.scheduleWaitedMs ?? 0);
+  // A re-run for known flaky tests starts the CI again: its timeout counts from the re-run.
+  const from = check.rerun?.requestedAt ?? check.startedAt;
+  return timeout === null ? null : from + timeout + (check.scheduleWaitedMs ?? 0);
 }
 
 /** Running checks whose checks_timeout has expired fail with a timeout (not while waiting for a schedule). Returns true on change. */
@@ -205,6 +229,15 @@ export function expireTimeouts(ctx: Ctx, train: Train): boolean {
     }
   }
   return changed;
+}
+
+/** Whether `batch` is the rest of a suspect-first split whose suspect's own check has not concluded yet. */
+function siblingRunning(ctx: Ctx, train: Train, batch: Batch): boolean {
+  const b = ctx.bisection(train, batch.bisectionId);
+  if (b?.split?.strategy !== "suspect_first" || batch.members.includes(b.split.suspect!)) return false;
+  return train.batches.some(
+    (c) => c !== batch && c.bisectionId === b.id && c.check?.phase !== "passed" && c.check?.phase !== "failed",
+  );
 }
 
 /**
@@ -227,6 +260,8 @@ export function resolveFailures(ctx: Ctx, train: Train): boolean {
         descendants.some((d) => d.bisectionId === null && d.check !== null && d.check.phase !== "failed")
       )
         continue;
+      // Suspect-first: the rest failing is judged once the suspect's own check concluded.
+      if (siblingRunning(ctx, train, batch)) continue;
       resolveFailedBatch(ctx, train, batch);
       return true;
     }

@@ -14,6 +14,7 @@ import { logChecksChange } from "./log-events.js";
 import { startMerges } from "./merging.js";
 import { checksTimeoutAt, expireTimeouts, resolveFailures } from "./outcomes.js";
 import { nextScheduleReturn, SCHEDULE_YIELD_TIMER_PREFIX, yieldToSchedules } from "./schedule-yield.js";
+import { TEST_RESULTS_TIMER_PREFIX } from "./test-facts.js";
 
 const MAX_ROUNDS = 10_000;
 
@@ -38,6 +39,8 @@ export function desiredTimers(ctx: Ctx): Record<string, number> {
       else if (check.phase === "running") {
         const at = checksTimeoutAt(ctx, batch);
         if (at !== null) out[`checks-timeout/${check.id}`] = at;
+        // Test results awaited (test-verdicts.ts): the runner evaluates the check again then.
+        if (check.testsAwait) out[`${TEST_RESULTS_TIMER_PREFIX}${check.id}`] = check.testsAwait.nextLookAt;
       }
     }
   }

@@ -11,6 +11,7 @@ import { apply, createState } from "./engine.js";
 import type { EngineEvent } from "./events.js";
 import { EventHeap } from "./simulation/event-heap.js";
 import { Prng } from "./simulation/prng.js";
+import { TestOutcomes, type TestWorkload } from "./simulation/test-workload.js";
 import { VirtualForge, type DurationModel, type ForgeStats, type SimItem } from "./simulation/virtual-forge.js";
 import { carriedPulls } from "./merging.js";
 import { SCHEDULE_TIMER_PREFIX } from "./reconcile.js";
@@ -33,6 +34,8 @@ export interface SimulationSetup {
   ciDuration: DurationModel;
   ciSlots: number;
   flakeRate: number;
+  /** With test identities (simulation/test-workload.ts): failures on named tests replace `flakeRate`. */
+  tests?: TestWorkload;
   /** Start of virtual time (epoch ms); default 2026-01-05T00:00:00Z. */
   startAt?: number;
   branch?: string;
@@ -64,6 +67,8 @@ export class Simulation {
   now: number;
   readonly rng: Prng;
   readonly forge: VirtualForge;
+  /** The tests workload's outcomes, when the setup has one. */
+  readonly tests: TestOutcomes | null;
   readonly fates = new Map<number, PullFate>();
   readonly logs: LogEffect[] = [];
   readonly branch: string;
@@ -77,9 +82,11 @@ export class Simulation {
     this.branch = setup.branch ?? "main";
     this.state = createState("acme/simulated", setup.config);
     this.config = setup.config;
+    this.tests = setup.tests ? new TestOutcomes(setup.tests, setup.seed) : null;
+    const tests = this.tests ?? undefined;
     this.forge = new VirtualForge(
       this.rng,
-      { ciSlots: setup.ciSlots, flakeRate: setup.flakeRate, duration: setup.ciDuration },
+      { ciSlots: setup.ciSlots, flakeRate: setup.flakeRate, duration: setup.ciDuration, tests },
       (at, item) => this.agenda.push(at, item),
     );
   }
@@ -134,6 +141,7 @@ export class Simulation {
   ): number {
     const number = this.nextNumber++;
     if (options.bad) this.forge.bad.add(number);
+    this.tests?.arrived(number, options.bad === true);
     this.fates.set(number, { queuedAt: this.now, leftAt: null, code: null });
     this.send({
       type: "pull_request_queued",

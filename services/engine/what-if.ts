@@ -6,6 +6,7 @@
  */
 import type { ConfigurationInput } from "./config.js";
 import { Simulation, type PullFate, type SimulationStep } from "./simulate.js";
+import type { TestWorkload } from "./simulation/test-workload.js";
 import type { DurationModel } from "./simulation/virtual-forge.js";
 
 /** Options of an open-loop (Poisson arrivals) or closed-loop (saturated) run. */
@@ -23,6 +24,8 @@ export interface WhatIfOptions {
   /** k: CI runners. */
   ciSlots: number;
   ciDuration: DurationModel;
+  /** Failures with test identities (simulation/test-workload.ts); `flakeRate` is then unused. */
+  tests?: TestWorkload;
   /** Closed loop: keep this many pull requests queued at all times (measures capacity). */
   saturation?: number;
   /** Open loop: stop and report unstable once this many pull requests are queued at once (default 1000). */
@@ -40,8 +43,13 @@ export interface WhatIfReport {
   dequeueCodes: Record<string, number>;
   /** Time from queued to merged, merged pull requests only. */
   meanMinutes: number;
+  p50Minutes: number;
   p95Minutes: number;
   ciRuns: number;
+  /** Failed checks run again for known flaky tests (counted in ciRuns too). */
+  reruns: number;
+  /** Bisections started (top-level and nested splits of failed batches). */
+  bisections: number;
   runsPerMerge: number;
   /** Runs cancelled before they ended (counted in ciRuns). */
   cancelledRuns: number;
@@ -74,6 +82,7 @@ export function simulateQueue(options: WhatIfOptions): WhatIfReport {
     ciDuration: options.ciDuration,
     ciSlots: options.ciSlots,
     flakeRate: options.flakeRate,
+    tests: options.tests,
     observe: options.observe,
   });
   const start = sim.now;
@@ -143,8 +152,13 @@ export function reportOf(sim: Simulation, start: number, arrived: number, unstab
     stillQueued: sim.queued,
     dequeueCodes: codes,
     meanMinutes: latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length),
+    p50Minutes: percentile(latencies, 0.5),
     p95Minutes: percentile(latencies, 0.95),
     ciRuns: stats.ciRuns,
+    reruns: stats.reruns,
+    bisections: new Set(
+      sim.logs.filter((l) => l.type === "action.queue.batch_bisection_start").map((l) => l.metadata.batch_id),
+    ).size,
     runsPerMerge: stats.ciRuns / Math.max(1, merged.length),
     cancelledRuns: stats.cancelledRuns,
     ciMinutesPerMerge: stats.ciMs / 60_000 / Math.max(1, merged.length),

@@ -249,6 +249,15 @@ export interface ForgePort extends WorkflowActionsPort, ReconciliationPort {
   ): Promise<{ newBaseSha: Sha; mergeCommits: Record<number, Sha> }>;
   /** Moves a branch to a SHA that must descend from its current tip (fast-forward only); conflict otherwise. */
   fastForwardBranch(repo: RepoName, branch: string, sha: Sha): Promise<void>;
+  /**
+   * Runs the named checks (CI jobs) of commit `headSha` again, on `branch` (the branch the commit
+   * is checked for: a draft's, a pull request's head). GitHub: Actions' re-run of the failed jobs
+   * of each workflow run holding a failed check run of one of those names on the commit
+   * (`POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun-failed-jobs`, permission "Actions:
+   * write"); local forge: the commit's CI job again (every check of `.yardmaster/ci.yml` there).
+   * not_found when none of those checks ran on the commit.
+   */
+  rerunChecks(repo: RepoName, input: { headSha: Sha; branch: string; checks: string[] }): Promise<void>;
   /** Creates or updates (by name and head SHA) a check run of Yardmaster's own. */
   upsertCheckRun(repo: RepoName, input: CheckRunInput): Promise<void>;
   /**

@@ -9,12 +9,15 @@ import type { Logger } from "pino";
 import { CiInsightsService } from "../../gen/yardmaster/v1/ci_insights_pb.js";
 import { clusterLayout, type ClickHouseClient } from "../activity-log/index.js";
 import {
+  checkTestFacts,
   createCiInsightsService,
   decideRetry,
   ingestReport,
   migrateTestRuns,
   sweepCiInsights,
   type CiInsightsDeps,
+  type CheckTestsAnswer,
+  type CheckTestsQuery,
 } from "../ci-insights/index.js";
 import type { ForgePort, LocalCiInsights, LocalCiJob, ReportsInput, ReportsVerdict } from "../forge/index.js";
 import type { ServiceBinding } from "../gateway/index.js";
@@ -30,6 +33,8 @@ export interface CiInsightsWiring {
   localCi: LocalCiInsights;
   /** Sets the forge asked for default branches and pull requests. */
   setForge(forge: ForgePort): void;
+  /** The facts the merge queue reads about a failed check (docs/merge-queue.md "Verdicts from test results"). */
+  testResults(query: CheckTestsQuery): Promise<CheckTestsAnswer | null>;
 }
 
 /** Seconds between two sweeps: `YARDMASTER_CI_INSIGHTS_SWEEP_SECONDS` (1-3600), default 60. */
@@ -85,7 +90,11 @@ export async function wireCiInsights(
     clearInterval(timer);
     await running;
   });
-  return { localCi: localCiInsights(deps), setForge: (f) => void (forge = f) };
+  return {
+    localCi: localCiInsights(deps),
+    setForge: (f) => void (forge = f),
+    testResults: (query) => checkTestFacts(deps, query),
+  };
 }
 
 /** Where a local CI job's runs belong: the batch checked on its branch, or the pull requests whose head it is. */
@@ -98,7 +107,10 @@ async function jobContext(deps: CiInsightsDeps, job: LocalCiJob) {
   return { batchId: "", pullRequests: pulls.map((p) => p.number), baseBranch: pulls[0]?.baseBranch ?? "" };
 }
 
-/** The local CI's CI Insights: its reports stored per file, quarantined failures passed, retries decided. */
+/**
+ * The local CI's CI Insights: its reports stored per file, a pull request check's quarantined
+ * failures passed (a batch's are the queue's to judge), retries decided.
+ */
 function localCiInsights(deps: CiInsightsDeps): LocalCiInsights {
   return {
     async reports(job: LocalCiJob, r: ReportsInput): Promise<ReportsVerdict> {
@@ -133,10 +145,18 @@ function localCiInsights(deps: CiInsightsDeps): LocalCiInsights {
       if (r.files.length) lines.push(`CI Insights stored ${stored} test runs from ${r.files.length} JUnit report(s)`);
       const quarantined = [...failing].filter(([, q]) => q).map(([n]) => n);
       const blocking = [...failing].filter(([, q]) => !q).map(([n]) => n);
-      const only = r.state === "failure" && quarantined.length > 0 && blocking.length === 0;
+      // A batch's verdict is the merge queue's (docs/merge-queue.md "Verdicts from test results"):
+      // its check keeps failing here, and the queue ignores quarantined failures itself.
+      const batch = where.batchId !== "";
+      const only = r.state === "failure" && quarantined.length > 0 && blocking.length === 0 && !batch;
+      const what = only
+        ? "passed: its only failing tests are quarantined"
+        : batch
+          ? "quarantined failing tests, left to the merge queue's verdict"
+          : "quarantined failing tests";
       if (quarantined.length)
         lines.push(
-          `${only ? "passed: its only failing tests are quarantined" : "quarantined failing tests"} (${quarantined.length}): ${quarantined.slice(0, 20).join(", ")}${quarantined.length > 20 ? ", ..." : ""}`,
+          `${what} (${quarantined.length}): ${quarantined.slice(0, 20).join(", ")}${quarantined.length > 20 ? ", ..." : ""}`,
         );
       return { lines, onlyQuarantinedFailures: only };
     },

@@ -13,6 +13,7 @@ import {
   type QueueRunner,
   type RepositoryOwnership,
   type RunnerInput,
+  type TestResultsReader,
   type TrafficReader,
 } from "../runner/index.js";
 import { createQueueService } from "../queue/index.js";
@@ -50,6 +51,8 @@ export function wireQueue(deps: {
   readTraffic?: TrafficReader;
   /** Told the queue's figures after each round (the metrics, docs/observability.md). */
   observeRound?: (figures: QueueFigures) => void;
+  /** CI Insights' facts about failed checks (docs/merge-queue.md "Verdicts from test results"); none: blind to tests. */
+  testResults?: TestResultsReader;
   /** Which repositories this process works among the replicas (docs/deployment.md "Several replicas"); default all. */
   ownership?: RepositoryOwnership;
   /** Seconds between reconciliation passes (0: none; docs/github.md "Reconciliation"). */
@@ -65,6 +68,7 @@ export function wireQueue(deps: {
     now: deps.now,
     readTraffic: deps.readTraffic,
     observeRound: deps.observeRound,
+    testResults: deps.testResults,
     ownership: deps.ownership,
     reconcileIntervalMs: (deps.reconcileIntervalSeconds ?? 0) * 1000,
     redeliver: deps.redeliver,

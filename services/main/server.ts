@@ -186,6 +186,8 @@ export async function startServer(
           live,
           readTraffic,
           observeRound: (f) => metrics.observeRound(f),
+          // docs/merge-queue.md "Verdicts from test results": CI Insights in this process.
+          testResults: ciInsights?.testResults,
           ownership: membership,
           reconcileIntervalSeconds: settings.reconcileIntervalSeconds,
           redeliver: forge.redeliver,

@@ -27,6 +27,7 @@ import {
 import type { ProtectionCache } from "./protection-cache.js";
 import { carriedPulls } from "../engine/index.js";
 import type { IngressEnv } from "./ingress-env.js";
+import { afterRerun, gatherTestFacts, type EvaluatedMember, type TestResultsReader } from "./test-facts.js";
 
 /** The batch whose current check has this id, or undefined. */
 export function batchOfCheck(state: EngineState, checkId: string): { batch: Batch; branch: string } | undefined {
@@ -69,6 +70,8 @@ export async function evaluateCheck(
     protections: ProtectionCache;
     now: Date;
     freezes: readonly CompiledFreeze[];
+    /** CI Insights' facts about failed checks (null: the queue is blind to tests). */
+    testResults?: TestResultsReader | null;
   },
   state: EngineState,
   checkId: string,
@@ -94,7 +97,11 @@ export async function evaluateCheck(
     : check.headSha
       ? await deps.forge.getCommitChecks(deps.repository, check.headSha)
       : [];
-  const checks = onCommit.filter((c) => c.app !== OWN_APP);
+  // After a re-run for known flaky tests, the re-run jobs' earlier results are pending (test-facts.ts).
+  const checks = afterRerun(
+    onCommit.filter((c) => c.app !== OWN_APP),
+    check,
+  );
   const results: Truth[] = [];
   // Members whose conditions are false only because of time or held by a freeze, with when they
   // hold; `timeOnly` turns false when a member's conditions are false for another reason.
@@ -103,21 +110,27 @@ export async function evaluateCheck(
   let frozen = false;
   let openEnded = false;
   const evaluations: Record<string, Record<string, unknown>> = {};
+  const evaluated: EvaluatedMember[] = [];
+  // How a freeze would hold each member were its checks passing (a pass on quarantined failures).
+  const heldIfPassed: Record<string, FreezeHold> = {};
   for (const n of batch.members) {
     const member = checkPr && n === checkPr.number ? checkPr : await deps.forge.getPullRequest(deps.repository, n);
     const entry = state.pulls[String(n)];
     const withChecks: PullRequestSnapshot = { ...member, checks };
     const queue = { queueName: batch.queueRule, queuedAt: entry ? new Date(entry.queuedAt) : null };
-    const evaluated = evaluateFor(conditions, withChecks, queue, deps.now);
+    const evaluation = evaluateFor(conditions, withChecks, queue, deps.now);
+    evaluated.push({ snapshot: withChecks, evaluate: (s) => evaluateFor(conditions, s, queue, deps.now) });
     const verdict = scheduleVerdict(
-      (at) => (at === deps.now ? evaluated : evaluateFor(conditions, withChecks, queue, at)),
+      (at) => (at === deps.now ? evaluation : evaluateFor(conditions, withChecks, queue, at)),
       deps.now,
     );
     const hold =
       verdict.truth === "pending" || (verdict.truth === false && verdict.opensAt === null)
         ? null
         : freezeHold(deps.freezes, member, queue, deps.now);
-    evaluations[String(n)] = conditionEvaluationEventJson(evaluated, n) as unknown as Record<string, unknown>;
+    evaluations[String(n)] = conditionEvaluationEventJson(evaluation, n) as unknown as Record<string, unknown>;
+    const ifPassed = hold ?? freezeHold(deps.freezes, member, queue, deps.now);
+    if (ifPassed !== null) heldIfPassed[String(n)] = ifPassed;
     if (hold !== null) {
       frozen = true;
       openEnded ||= hold.openEnded;
@@ -140,6 +153,22 @@ export async function evaluateCheck(
   const truth = and(results);
   // False only because of a closed schedule or a freeze for every member that is false: wait until all are open.
   const scheduleOpensAt = truth === false && timeOnly ? Math.max(...Object.values(blocked)) : null;
+  // A failure: what its test results say (docs/merge-queue.md "Verdicts from test results").
+  const tests =
+    truth === false && scheduleOpensAt === null
+      ? await gatherTestFacts(deps.testResults ?? null, {
+          repository: deps.repository,
+          baseBranch: branch,
+          headSha: check.headSha!,
+          checks,
+          members: evaluated,
+        })
+      : undefined;
+  // Passing on quarantined failures merges: a freeze holds such a check as it holds a passed one.
+  const held = tests?.withoutQuarantined === true ? await freezeOfPass(deps, state, checkId, heldIfPassed) : null;
+  const queueChecks = checks.map(queueCheck);
+  if (held !== null)
+    return { type: "check_results", checkId, conditions: false, checks: queueChecks, evaluations, ...held };
   return {
     type: "check_results",
     checkId,
@@ -150,6 +179,7 @@ export async function evaluateCheck(
     scheduleBlocked: scheduleOpensAt === null ? null : blocked,
     holdKind: frozen && scheduleOpensAt !== null ? "freeze" : "schedule",
     ...(frozen && openEnded && scheduleOpensAt !== null ? { holdOpenEnded: true } : {}),
+    ...(tests ? { tests } : {}),
   };
 }
 
@@ -231,9 +261,33 @@ export async function checkResults(env: IngressEnv, checkId: string): Promise<vo
       protections: env.protections,
       now: env.now,
       freezes: env.freezes,
+      testResults: env.testResults,
     },
     env.state(),
     checkId,
   );
   if (event) env.emit(event);
+}
+
+type CheckResultsInput = Extract<EngineEventInput, { type: "check_results" }>;
+
+/**
+ * The freeze hold of a check that would pass (its failures only on quarantined tests): its members
+ * a freeze holds (`held`) and what the pass would carry along, each until when, as the event's
+ * hold fields (`holdKind: "freeze"`); null when no freeze holds any (docs/scheduled-freeze.md).
+ */
+async function freezeOfPass(
+  deps: FreezeDeps,
+  state: EngineState,
+  checkId: string,
+  held: Record<string, FreezeHold>,
+): Promise<Pick<CheckResultsInput, "scheduleOpensAt" | "scheduleBlocked" | "holdKind" | "holdOpenEnded"> | null> {
+  const holds = Object.entries({ ...held, ...(await carriedFreezes(deps, state, checkId)) });
+  if (holds.length === 0) return null;
+  return {
+    scheduleOpensAt: Math.max(...holds.map(([, h]) => h.until)),
+    scheduleBlocked: Object.fromEntries(holds.map(([n, h]) => [n, h.until])),
+    holdKind: "freeze",
+    ...(holds.some(([, h]) => h.openEnded) ? { holdOpenEnded: true } : {}),
+  };
 }

@@ -5,7 +5,8 @@
  * force-moved and its draft reused, a replayed merge first reads whether its pull requests are
  * merged (merge-effect.ts), a comment carries its effect's idempotency key in a hidden marker and a
  * replay looks for it before posting, closing a closed pull request or deleting a missing branch is
- * no error, labels and the summary check run are set, not added.
+ * no error, labels and the summary check run are set, not added, and a re-run of failed jobs looks
+ * whether they run again already (rerun-effect.ts).
  *
  * Errors: a transient or rate-limited forge error is thrown to the caller, which retries the
  * effect later (rate limits: after the time the platform gave). Any other forge error becomes the
@@ -19,6 +20,7 @@ import type { EngineEventInput } from "../engine/index.js";
 import { batchMetadataYaml, batchNoteRefs, bodyWithMetadata } from "./batch-notes.js";
 import type { LabelEchoes } from "./label-echoes.js";
 import { conflictingPull, performMerge } from "./merge-effect.js";
+import { performRerun } from "./rerun-effect.js";
 
 /** The name of Yardmaster's own summary check run on pull requests. */
 export const SUMMARY_CHECK_NAME = "Yardmaster";
@@ -160,6 +162,8 @@ export async function performEffect(
     }
     case "merge_batch":
       return performMerge(forge, repo, effect, replay, isRetryable);
+    case "rerun_checks":
+      return performRerun(forge, repo, effect, isRetryable);
     case "close_pull_request":
       await ignoreGone(() => forge.closePullRequest(repo, effect.number));
       if (effect.deleteBranch) await ignoreGone(() => forge.deleteBranch(repo, effect.deleteBranch!));

@@ -14,6 +14,7 @@ import type { RepositoryConfig } from "./repository-config.js";
 import type { ProductName } from "../store/index.js";
 import type { ProtectionsReportEffect } from "./merge-protections/effect.js";
 import type { RuleActionEffect } from "./rule-actions/effect.js";
+import type { TestResultsReader } from "./test-facts.js";
 
 /** What translating needs: the transaction, the forge, the configuration and the engine. */
 export interface IngressEnv {
@@ -28,6 +29,8 @@ export interface IngressEnv {
   logger: Logger;
   /** The repository's observed traffic for its self-tuned rules (null: static defaults; docs/self-tuning.md). */
   traffic: ObservedTraffic | null;
+  /** CI Insights' facts about failed checks (null: the queue is blind to tests; test-facts.ts). */
+  testResults: TestResultsReader | null;
   /** Which products are enabled on the repository, read at the start of the round (docs/configuration.md "Products and unused sections"). */
   products: Record<ProductName, boolean>;
   /** The engine state as of now (after the events emitted so far). */

@@ -107,6 +107,7 @@ export async function applyRound(
       freezes,
       logger: ctx.log,
       traffic,
+      testResults: ctx.testResults,
       products: await productStates(client, repository),
       state: () => current,
       emit: (event) => {

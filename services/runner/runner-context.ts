@@ -12,6 +12,7 @@ import { SET_ASIDE_AFTER } from "./input-failures.js";
 import { SOLE_REPLICA, type RepositoryOwnership } from "./replicas/ownership.js";
 import { LabelEchoes } from "./label-echoes.js";
 import { TrafficTuning, type TrafficReader } from "./traffic-tuning.js";
+import type { TestResultsReader } from "./test-facts.js";
 
 /**
  * What the queue runner needs: the PostgreSQL pool (state, inbox, effects, timers, outbox), the
@@ -51,6 +52,11 @@ export interface RunnerDeps {
   /** Told the queue's figures after each committed round that applied something (round-figures.ts; metrics). */
   observeRound?: (figures: QueueFigures) => void;
   /**
+   * Reads CI Insights' facts about a failed check (docs/merge-queue.md "Verdicts from test
+   * results"); without it the queue is blind to tests: a failed check fails.
+   */
+  testResults?: TestResultsReader;
+  /**
    * Which repositories this process works, among several replicas (replicas/membership.ts;
    * docs/deployment.md "Several replicas"); default: every one.
    */
@@ -87,6 +93,7 @@ export interface RunnerContext {
   /** The observed traffic per repository; null without a reader. */
   tuning: TrafficTuning | null;
   observeRound?: (figures: QueueFigures) => void;
+  testResults: TestResultsReader | null;
   ownership: RepositoryOwnership;
   /** The queue's own status-label changes, whose events are not read (label-echoes.ts). */
   labelEchoes: LabelEchoes;
@@ -111,6 +118,7 @@ export function runnerContext(deps: RunnerDeps): RunnerContext {
     setAsideAfter: deps.setAsideAfter ?? SET_ASIDE_AFTER,
     tuning: deps.readTraffic ? new TrafficTuning(deps.readTraffic, now, log) : null,
     observeRound: deps.observeRound,
+    testResults: deps.testResults ?? null,
     ownership: deps.ownership ?? SOLE_REPLICA,
     labelEchoes: new LabelEchoes(now),
   };

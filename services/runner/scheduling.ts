@@ -10,7 +10,7 @@
  * repositories the ownership gives it: the sweep passes the others by, and new input for one of
  * them is handed to the replica that works it (a notification) instead of being processed here.
  */
-import { SCHEDULE_TIMER_PREFIX } from "../engine/index.js";
+import { SCHEDULE_TIMER_PREFIX, TEST_RESULTS_TIMER_PREFIX } from "../engine/index.js";
 import { FailureStreak } from "../outage/index.js";
 import {
   addToInbox,
@@ -103,10 +103,10 @@ export class RunnerScheduling {
             : protections !== null
               ? [{ kind: "evaluate_protections", number: protections }]
               : [{ kind: "engine", event: { type: "timer_fired", key: t.key } }];
-        // A check waiting for a schedule is evaluated again when it opens.
-        if (t.key.startsWith(SCHEDULE_TIMER_PREFIX)) {
-          inputs.push({ kind: "evaluate_check", checkId: t.key.slice(SCHEDULE_TIMER_PREFIX.length) });
-        }
+        // A check waiting for a schedule is evaluated again when it opens, one waiting for its
+        // test results when it looks again (docs/merge-queue.md "Verdicts from test results").
+        for (const prefix of [SCHEDULE_TIMER_PREFIX, TEST_RESULTS_TIMER_PREFIX])
+          if (t.key.startsWith(prefix)) inputs.push({ kind: "evaluate_check", checkId: t.key.slice(prefix.length) });
         await addToInbox(client, t.repository, inputs);
       }
       return due;

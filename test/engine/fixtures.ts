@@ -270,6 +270,8 @@ export function describeEffects(effects: EngineEffect[], nameOf: (id: string) =>
         return `cancel ${nameOf(e.batchId)} (${e.reason})`;
       case "merge_batch":
         return `merge ${nameOf(e.batchId)} [${e.pulls.map((p) => p.number).join(",")}] ${e.method}${e.exactTree ? " exact" : ""}`;
+      case "rerun_checks":
+        return `rerun ${nameOf(e.batchId)} ${e.checks.join(",")}`;
       case "close_pull_request":
         return `close #${e.number}`;
       case "comment":
@@ -314,6 +316,7 @@ export const STORY = [
   "start_in_place_check",
   "cancel_speculative_check",
   "merge_batch",
+  "rerun_checks",
   "close_pull_request",
   "schedule_timer",
   "cancel_timer",

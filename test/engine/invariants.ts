@@ -202,3 +202,22 @@ export function batchLinkProblems(logs: LogEffect[]): string[] {
   }
   return out;
 }
+
+/**
+ * What a scenario's log shows it exercised: dequeue and abort codes, event types, waits for a
+ * schedule or a freeze, suspect-first splits and quarantined failures ignored.
+ */
+export function seenInLogs(logs: readonly LogEffect[]): Set<string> {
+  const seen = new Set<string>();
+  for (const l of logs) {
+    seen.add(l.type);
+    for (const key of ["dequeue_code", "abort_code"])
+      if (typeof l.metadata[key] === "string") seen.add(l.metadata[key] as string);
+    if (Number(l.metadata.seconds_waiting_for_schedule ?? 0) > 0) seen.add("seconds_waiting_for_schedule");
+    if (Number(l.metadata.seconds_waiting_for_freeze ?? 0) > 0) seen.add("seconds_waiting_for_freeze");
+    if (l.metadata.split_strategy === "suspect_first") seen.add("suspect_first");
+    if (Array.isArray(l.metadata.ignored_failing_tests) && l.metadata.ignored_failing_tests.length > 0)
+      seen.add("ignored_failing_tests");
+  }
+  return seen;
+}

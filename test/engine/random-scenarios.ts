@@ -10,9 +10,17 @@ import {
   constantMinutes,
   type ConfigurationInput,
   type SimulationStep,
+  type TestWorkload,
 } from "../../services/engine/index.js";
 import { configuration, queueRule } from "./fixtures.js";
-import { batchLinkProblems, impactProblems, logProblems, pairingProblems, stateProblems } from "./invariants.js";
+import {
+  batchLinkProblems,
+  impactProblems,
+  logProblems,
+  pairingProblems,
+  seenInLogs,
+  stateProblems,
+} from "./invariants.js";
 
 /** One step of a random scenario. */
 export type Action =
@@ -46,6 +54,8 @@ export interface Scenario {
   fastForward: boolean;
   ciMinutes: number;
   flake: number;
+  /** Failures with test identities (quarantined, known flaky, new, attributable culprits); `flake` is then unused. */
+  tests: TestWorkload | null;
   ciSlots: number;
   actions: Action[];
 }
@@ -115,6 +125,15 @@ export function scenarios(modes: Scenario["mode"][] = ["serial"]): fc.Arbitrary<
     fastForward: fc.boolean(),
     ciMinutes: fc.integer({ min: 5, max: 40 }),
     flake: fc.constantFrom(0, 0, 0.1, 0.3),
+    tests: fc.option(
+      fc.record({
+        attributable: fc.constantFrom(0, 0.7, 1),
+        spurious: fc.constantFrom(0.1, 0.3, 0.6),
+        quarantinedShare: fc.constantFrom(0, 0.3, 0.5),
+        flakyShare: fc.constantFrom(0.3, 0.5),
+        aware: fc.constantFrom(true, true, false),
+      }),
+    ),
     ciSlots: fc.integer({ min: 1, max: 4 }),
     actions: fc.array(action, { minLength: 1, maxLength: 24 }),
   });
@@ -174,6 +193,7 @@ export function runScenario(s: Scenario, options: { checkImpact?: boolean } = {}
     ciDuration: constantMinutes(s.ciMinutes),
     ciSlots: s.ciSlots,
     flakeRate: s.flake,
+    tests: s.tests ?? undefined,
     observe,
   });
   const numbers: number[] = [];
@@ -269,14 +289,7 @@ export function runScenario(s: Scenario, options: { checkImpact?: boolean } = {}
   problems.push(...pairingProblems(sim.logs, sim.state), ...batchLinkProblems(sim.logs));
   const badMerged = [...mergedByForge].filter((n) => sim.forge.bad.has(n)).length;
   if (strict && badMerged) problems.push(`${badMerged} breaking pull requests reached the base`);
-  const seen = new Set<string>();
-  for (const l of sim.logs) {
-    seen.add(l.type);
-    for (const key of ["dequeue_code", "abort_code"])
-      if (typeof l.metadata[key] === "string") seen.add(l.metadata[key] as string);
-    if (Number(l.metadata.seconds_waiting_for_schedule ?? 0) > 0) seen.add("seconds_waiting_for_schedule");
-    if (Number(l.metadata.seconds_waiting_for_freeze ?? 0) > 0) seen.add("seconds_waiting_for_freeze");
-  }
+  const seen = seenInLogs(sim.logs);
   return {
     problems,
     merged: mergedByForge.size,

@@ -3,13 +3,15 @@
  * conditions evaluated for each member, and, when they are false only because of a closed
  * schedule, when they hold (`scheduleOpensAt`) and which members the schedule blocks
  * (`scheduleBlocked`: the batch gives way to the others, docs/merge-queue.md rule 5); members an
- * active scheduled freeze holds count as blocked until it ends (docs/scheduled-freeze.md). The
- * hosting platform is a test double answering the two reads the evaluation makes.
+ * active scheduled freeze holds count as blocked until it ends (docs/scheduled-freeze.md), also
+ * when the check would pass on failures of quarantined tests only. The hosting platform is a test
+ * double answering the two reads the evaluation makes; CI Insights' answer is scripted.
  */
 import { describe, expect, it } from "vitest";
 import type { ForgePort, PullRequestSnapshot } from "../../services/forge/types.js";
 import { ProtectionCache } from "../../services/runner/protection-cache.js";
 import { evaluateCheck } from "../../services/runner/check-evaluation.js";
+import type { TestResultsReader } from "../../services/runner/test-facts.js";
 import { compileFreeze, type CompiledFreeze } from "../../services/config/index.js";
 import { loadConfiguration, type Configuration } from "../../services/config/index.js";
 import { checkRun, labels, pullRequest } from "../config/builders.js";
@@ -41,6 +43,7 @@ async function verdict(
   ci: "success" | "failure",
   freezes: CompiledFreeze[] = [],
   passed: "no" | "passed" | "passed and held" = "no",
+  testResults: TestResultsReader | null = null,
 ) {
   const h = new QueueHarness(
     configuration({ rules: [queueRule({ batch_size: batchOf(2), batch_max_wait_time: 600 })] }),
@@ -71,6 +74,7 @@ async function verdict(
     protections: new ProtectionCache(forge, "acme/app"),
     now: SATURDAY,
     freezes,
+    testResults,
   };
   if (passed !== "no") check.phase = "passed";
   if (passed === "passed and held") check.scheduleHeldUntil = MONDAY_NINE;
@@ -184,5 +188,43 @@ describe("a check's verdict under a scheduled freeze", () => {
       conditions: true,
     });
     expect(await verdict([], "success", [], "passed")).toBeNull();
+  });
+});
+
+/** CI Insights' answer for the draft's failing check `test`: one failing test, quarantined on the base branch. */
+const quarantinedFailure: TestResultsReader = async () => ({
+  jobs: [{ name: "test", results: "stored", failing: 1, truncated: false }],
+  failing: [
+    {
+      testId: "00000000-0000-4000-8000-000000000001",
+      name: "app.clock",
+      file: "tests/clock.t",
+      quarantined: true,
+      quarantineId: "00000000-0000-4000-8000-000000000002",
+      health: "flaky",
+      flakinessRatio: 0.5,
+      failureMessage: "drift",
+      job: "test",
+      failedInOwnCi: [],
+    },
+  ],
+});
+
+describe("a check failing only on quarantined tests", () => {
+  it("is handed to the engine with its test facts, which pass it", async () => {
+    const result = await verdict([], "failure", [], "no", quarantinedFailure);
+    expect(result).toMatchObject({ conditions: false, scheduleOpensAt: null, tests: { withoutQuarantined: true } });
+  });
+
+  it("is held by a freeze that holds its members, as a passed check is, until the freeze ends", async () => {
+    const result = await verdict([], "failure", [freezeOf([])], "no", quarantinedFailure);
+    const end = SATURDAY.getTime() + 2 * HOUR;
+    expect(result).toMatchObject({
+      conditions: false,
+      scheduleOpensAt: end,
+      scheduleBlocked: { "1": end, "2": end },
+      holdKind: "freeze",
+    });
+    expect(result).not.toHaveProperty("tests");
   });
 });

@@ -33,4 +33,23 @@ export interface ForgeStats {
   refusedMerges: number;
   /** Merges of a pull request an active scheduled freeze matched when the merge was asked for. */
   frozenMerges: number;
+  /** Failed jobs run again on the engine's request (`rerun_checks`, known flaky tests). */
+  reruns: number;
+}
+
+/** Counters at zero. */
+export function emptyForgeStats(): ForgeStats {
+  return {
+    ciRuns: 0,
+    cancelledRuns: 0,
+    ciMs: 0,
+    draftsCreated: 0,
+    merges: 0,
+    untestedMerges: 0,
+    exactnessViolations: 0,
+    doubleMerges: 0,
+    refusedMerges: 0,
+    frozenMerges: 0,
+    reruns: 0,
+  };
 }

@@ -3,21 +3,23 @@
  * tree is the set of changes applied on the initial base, stored as a tip of the base history
  * plus the pull requests added on top; a commit SHA names a tree. A check fails when its tree
  * contains a pull request that breaks the build (or a broken change already in the base), or by a
- * flake (probability `flakeRate` per run). CI has `ciSlots` runners; checks beyond them wait.
+ * flake (probability `flakeRate` per run); with a `tests` workload (test-workload.ts) the failing
+ * tests decide instead, and the engine may run a failed check again (`rerun_checks`). CI has
+ * `ciSlots` runners; checks beyond them wait.
  * Every run that starts counts, cancelled ones included; the CI time used is counted too (a
- * cancelled run for the time it ran). The forge audits what the engine asks:
- * a merge must start from the expected base, merge no pull request twice, and leave as base tip
- * the tree of a check that passed (otherwise it is an untested merge, which only some
- * configurations accept; `exactTree: true` must never be wrong).
+ * cancelled run for the time it ran). The forge audits the merges the engine asks (merge-audit.ts).
  */
 import type { EngineEffect } from "../effects.js";
 import type { EngineEvent } from "../events.js";
 import type { QueueCheck } from "../state.js";
 import type { Prng } from "./prng.js";
+import { auditedMerge } from "./merge-audit.js";
 import { TreeHistory, type Tree } from "./tree-history.js";
 
 export type { DurationModel, ForgeStats, SimItem } from "./simulation-types.js";
-import type { DurationModel, ForgeStats, SimItem } from "./simulation-types.js";
+import { emptyForgeStats, type DurationModel, type ForgeStats, type SimItem } from "./simulation-types.js";
+import type { TestFacts } from "../test-facts.js";
+import type { RunOutcome, TestOutcomes } from "./test-workload.js";
 
 interface Job {
   tree: Tree;
@@ -34,18 +36,7 @@ const CHECK: QueueCheck = { name: "ci", description: "", url: null, state: "succ
 
 /** The forge and CI of a simulation: performs engine effects and schedules their results. */
 export class VirtualForge {
-  readonly stats: ForgeStats = {
-    ciRuns: 0,
-    cancelledRuns: 0,
-    ciMs: 0,
-    draftsCreated: 0,
-    merges: 0,
-    untestedMerges: 0,
-    exactnessViolations: 0,
-    doubleMerges: 0,
-    refusedMerges: 0,
-    frozenMerges: 0,
-  };
+  readonly stats: ForgeStats = emptyForgeStats();
   /** Pull requests that break the build. */
   readonly bad = new Set<number>();
   /**
@@ -69,6 +60,10 @@ export class VirtualForge {
   private readonly history: TreeHistory;
   private readonly passed = new Set<string>();
   private readonly jobs = new Map<string, Job>();
+  /** Failed runs the engine may ask to run again (with a tests workload): their sha and own pull requests. */
+  private readonly failedRuns = new Map<string, { sha: string; own: number[] }>();
+  /** Checks failing only on quarantined tests not yet reported (a freeze holds them): their facts. */
+  private readonly quarantinedPasses = new Map<string, TestFacts>();
   private readonly ciQueue: string[] = [];
   private readonly timerTokens = new Map<string, number>();
   private running = 0;
@@ -77,7 +72,7 @@ export class VirtualForge {
 
   constructor(
     private readonly rng: Prng,
-    private readonly options: { ciSlots: number; flakeRate: number; duration: DurationModel },
+    private readonly options: { ciSlots: number; flakeRate: number; duration: DurationModel; tests?: TestOutcomes },
     private readonly schedule: (at: number, item: SimItem) => void,
   ) {
     this.history = new TreeHistory(this.bad);
@@ -119,18 +114,36 @@ export class VirtualForge {
     this.running--;
     this.stats.ciMs += now - job.startedAt!;
     this.pump();
-    const failed =
-      this.history.brokenAt(job.tree.tip) ||
-      job.tree.extra.some((n) => this.bad.has(n)) ||
-      this.rng.chance(this.options.flakeRate);
-    if (!failed) this.passed.add(job.sha);
+    const { failed, tested, tests } = this.outcome(job);
+    // Failures only on quarantined tests: the tree is a tested one by definition (docs/merge-queue.md).
+    if (tested) this.passed.add(job.sha);
     if (!failed) {
       this.passedOwn.set(checkId, job.own);
       this.awaitingWindow.add(checkId);
     }
-    return failed
-      ? { type: "check_results", checkId, conditions: false, checks: [{ ...CHECK, state: "failure" }] }
-      : this.windowVerdict(checkId, now, carried);
+    if (failed && tests) this.failedRuns.set(checkId, { sha: job.sha, own: job.own });
+    if (failed && tests?.withoutQuarantined === true) {
+      // As the runner does: a check passing on quarantined failures is held by a freeze first.
+      this.passedOwn.set(checkId, job.own);
+      this.quarantinedPasses.set(checkId, tests);
+      return this.windowVerdict(checkId, now, carried);
+    }
+    return failed ? this.failure(checkId, tests) : this.windowVerdict(checkId, now, carried);
+  }
+
+  /** A failed run's result, with its failing tests when the engine reads them. */
+  private failure(checkId: string, tests: TestFacts | undefined): EngineEvent {
+    const checks = [{ ...CHECK, state: "failure" as const }];
+    return { type: "check_results", checkId, conditions: false, checks, ...(tests ? { tests } : {}) };
+  }
+
+  /** What one run of `job` says: with a tests workload its failing tests, else a flake draw. */
+  private outcome(job: Job): Pick<RunOutcome, "failed" | "tested" | "tests"> {
+    const broken = this.history.brokenAt(job.tree.tip);
+    const culprits = job.tree.extra.filter((n) => this.bad.has(n));
+    if (this.options.tests) return this.options.tests.run(culprits, broken);
+    const failed = broken || culprits.length > 0 || this.rng.chance(this.options.flakeRate);
+    return { failed, tested: !failed };
   }
 
   /**
@@ -153,6 +166,9 @@ export class VirtualForge {
     for (const n of frozen) blocked.set(n, Math.max(blocked.get(n) ?? 0, this.freezeUntil!));
     if (blocked.size === 0) {
       this.awaitingWindow.delete(checkId);
+      const tests = this.quarantinedPasses.get(checkId);
+      this.quarantinedPasses.delete(checkId);
+      if (tests) return this.failure(checkId, tests);
       return { type: "check_results", checkId, conditions: true, checks };
     }
     return {
@@ -198,6 +214,8 @@ export class VirtualForge {
   }
 
   private cancelCi(checkId: string): void {
+    this.failedRuns.delete(checkId);
+    this.quarantinedPasses.delete(checkId);
     this.passedOwn.delete(checkId);
     this.awaitingWindow.delete(checkId);
     const job = this.jobs.get(checkId);
@@ -209,33 +227,6 @@ export class VirtualForge {
       this.stats.ciMs += this.now - job.startedAt!;
       this.pump();
     }
-  }
-
-  private merge(effect: Extract<EngineEffect, { kind: "merge_batch" }>, emit: (e: EngineEvent) => void): void {
-    if (this.baseSha !== effect.expectedBaseSha) {
-      this.stats.refusedMerges++;
-      emit({
-        type: "merge_failed",
-        batchId: effect.batchId,
-        reason: "base_moved",
-        pullRequest: null,
-        currentBaseSha: this.baseSha,
-        message: "the base moved",
-      });
-      return;
-    }
-    const numbers = effect.pulls.map((p) => p.number);
-    if (numbers.some((n) => this.history.merged(n))) this.stats.doubleMerges++;
-    if (numbers.some((n) => this.frozenAt(n, this.now))) this.stats.frozenMerges++;
-    const result: Tree = { tip: this.history.lastTip, extra: [...new Set(numbers)].sort((a, b) => a - b) };
-    const tested = this.history.tree(effect.checkSha);
-    const exact = tested !== undefined && this.passed.has(effect.checkSha) && this.history.same(result, tested);
-    if (!exact) this.stats.untestedMerges++;
-    if (effect.exactTree && !exact) this.stats.exactnessViolations++;
-    const sha = this.history.addTip(numbers.filter((n) => !this.history.merged(n)));
-    this.stats.merges++;
-    emit({ type: "merge_completed", batchId: effect.batchId, newBaseSha: sha });
-    emit({ type: "base_branch_moved", branch: effect.baseRef, sha });
   }
 
   /** Performs one effect at `now`; results are scheduled as engine events at `now`. */
@@ -277,8 +268,20 @@ export class VirtualForge {
       case "cancel_speculative_check":
         this.cancelCi(effect.checkId);
         return;
+      case "rerun_checks": {
+        const failed = this.failedRuns.get(effect.checkId);
+        if (!failed) return;
+        this.failedRuns.delete(effect.checkId);
+        this.stats.reruns++;
+        this.startCi(effect.checkId, failed.sha, failed.own);
+        return;
+      }
       case "merge_batch":
-        this.merge(effect, emit);
+        auditedMerge(
+          { history: this.history, passed: this.passed, stats: this.stats, frozen: (n) => this.frozenAt(n, now) },
+          effect,
+          emit,
+        );
         return;
       case "schedule_timer": {
         const token = this.history.nextId();

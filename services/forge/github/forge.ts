@@ -22,6 +22,7 @@ import { readOpenPullRequests, readPullRequest } from "./read-pull.js";
 import { commitChecks, reconciliationFacts } from "./reconcile-reads.js";
 import { branchSha, fastForward, removeBranch } from "./refs.js";
 import { repoParams, type RepoParams } from "./repo-name.js";
+import { rerunFailedJobs } from "./rerun-checks.js";
 import { findOpenPull } from "./find-pull.js";
 import { buildSpeculativeBranch, type BuildShape } from "./speculative-branch.js";
 import { TtlCache } from "./ttl-cache.js";
@@ -202,6 +203,10 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
       ),
     fastForwardBranch: (repo, branch, sha) =>
       inRepo(repo, `fast-forwarding ${branch}`, (gh, p) => fastForward(gh, p, branch, sha)),
+    rerunChecks: (repo, input) =>
+      inRepo(repo, `re-running ${input.checks.join(", ")} at ${input.headSha}`, async (gh, p) => {
+        await rerunFailedJobs(gh, p, input);
+      }),
     upsertCheckRun: (repo, input) =>
       inRepo(repo, `posting check run ${input.name}`, async (gh, p) => {
         const key = `${repo.toLowerCase()} ${input.headSha} ${input.name}`;

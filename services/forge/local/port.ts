@@ -20,6 +20,7 @@ import { reconciliationFacts } from "./reconcile-reads.js";
 import { recordBranchMove } from "./branch-moves.js";
 import { declaredChecks, type CiSignals } from "./ci-requests.js";
 import { writeCheckRun } from "./check-runs.js";
+import { rerunChecksOf } from "./check-actions.js";
 import { mergeBatch } from "./merges.js";
 import { closePull, commentPull, editPull, labelPull, openPull } from "./pull-actions.js";
 import { removeBranch } from "./repository-actions.js";
@@ -211,6 +212,8 @@ export function createLocalForgePort(core: ForgeCore, signals: CiSignals): Local
         const after = await getBranchSha(ctx.git, branch);
         await recordBranchMove(ctx, signals, { branch, before, after, by: await ctx.bot() });
       }),
+
+    rerunChecks: (repo, input) => rerunChecksOf(core, signals, repo, input),
 
     upsertCheckRun: async (repo, input) => {
       if (input.name.trim() === "") throw new ForgeError("invalid", "name: a check run needs a name");

@@ -1,0 +1,117 @@
+/**
+ * The runs of the queue benchmark's `tests` workload (docs/benchmarks.md "The tests workload"):
+ * the self-tuned default at one rate, on one seed, with failures that have test identities,
+ * either blind to tests or test-aware, beside the same engine on the same seed without spurious
+ * failures. Each job is reduced to plain figures (it crosses worker threads); the jobs run on
+ * worker threads (tests-worker.ts) or, without the compiled worker, in this thread.
+ */
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import {
+  constantMinutes,
+  queueConfiguration,
+  simulateQueue,
+  tunedQueueSettings,
+  type QueueKnobs,
+  type TestWorkload,
+} from "../../services/engine/index.js";
+import { BREAK_PROBABILITY, CI_SLOTS, D_MINUTES } from "./runs.js";
+import { summarize, type RunSummary } from "./summary.js";
+
+/** a: a culprit's own CI failed its test before it was queued. */
+export const ATTRIBUTABLE = 0.7;
+/** f: a CI run fails spuriously on one test. */
+export const SPURIOUS = 0.03;
+/** Of the spurious failures: on quarantined tests, on tests known flaky on the base branch (the rest: new flaky tests). */
+export const QUARANTINED_SHARE = 0.3;
+export const FLAKY_SHARE = 0.5;
+
+/**
+ * What a run is: `clean` no spurious failure (the flake-free reference), `blind` and `aware` the
+ * workload, `aware-known` the same f with no new flaky test (every spurious failure on a
+ * quarantined or known flaky test: what those alone send back; blind to tests, the kinds are alike).
+ */
+export const MODES = ["clean", "blind", "aware", "aware-known"] as const;
+export type Mode = (typeof MODES)[number];
+
+/** The workload of a mode. */
+export function workloadOf(mode: Mode): TestWorkload {
+  const known = mode.endsWith("-known");
+  return {
+    attributable: ATTRIBUTABLE,
+    spurious: mode === "clean" ? 0 : SPURIOUS,
+    quarantinedShare: known ? QUARANTINED_SHARE / (QUARANTINED_SHARE + FLAKY_SHARE) : QUARANTINED_SHARE,
+    flakyShare: known ? FLAKY_SHARE / (QUARANTINED_SHARE + FLAKY_SHARE) : FLAKY_SHARE,
+    aware: mode !== "blind",
+  };
+}
+
+/** The self-tuned default's knobs at `lambda` per hour (docs/self-tuning.md). */
+export function defaultKnobs(lambda: number): QueueKnobs {
+  return tunedQueueSettings({ arrivalsPerHour: lambda, ciSeconds: D_MINUTES * 60, failureRate: BREAK_PROBABILITY });
+}
+
+/** One run: `mode` at `lambda` per hour, `pullRequests` arrivals, `seed`. */
+export interface TestsJob {
+  mode: Mode;
+  lambda: number;
+  pullRequests: number;
+  seed: number;
+}
+
+/** A run's figures: the benchmark's counting, plus re-runs and bisections. */
+export interface TestsRunSummary extends RunSummary {
+  reruns: number;
+  bisections: number;
+}
+
+/** Runs one job in this thread (open loop, unstable once 300 pull requests wait). */
+export function runTestsJob(job: TestsJob): TestsRunSummary {
+  const report = simulateQueue({
+    seed: job.seed,
+    config: queueConfiguration(defaultKnobs(job.lambda)),
+    pullRequests: job.pullRequests,
+    arrivalsPerHour: job.lambda,
+    breakProbability: BREAK_PROBABILITY,
+    flakeRate: 0,
+    ciSlots: CI_SLOTS,
+    ciDuration: constantMinutes(D_MINUTES),
+    maxQueued: 300,
+    tests: workloadOf(job.mode),
+  });
+  return { ...summarize(report), reruns: report.reruns, bisections: report.bisections };
+}
+
+/** Runs the jobs on `workers` threads; results in job order. */
+export async function runTestsJobs(jobs: TestsJob[], workers: number): Promise<TestsRunSummary[]> {
+  const script = fileURLToPath(new URL("./tests-worker.js", import.meta.url));
+  if (workers <= 1 || !existsSync(script)) return jobs.map(runTestsJob);
+  const results: TestsRunSummary[] = new Array(jobs.length);
+  let next = 0;
+  let done = 0;
+  const threads = Array.from({ length: Math.min(workers, jobs.length) }, () => new Worker(script));
+  await Promise.all(
+    threads.map(
+      (w) =>
+        new Promise<void>((resolve, reject) => {
+          const send = () => {
+            if (next >= jobs.length) {
+              void w.terminate().then(() => resolve());
+              return;
+            }
+            const id = next++;
+            w.postMessage({ ...jobs[id], id });
+          };
+          w.on("message", (m: { id: number; summary: TestsRunSummary }) => {
+            results[m.id] = m.summary;
+            process.stderr.write(`  run ${++done}/${jobs.length} done\r`);
+            send();
+          });
+          w.on("error", reject);
+          send();
+        }),
+    ),
+  );
+  return results;
+}

@@ -1,0 +1,133 @@
+/**
+ * Verdicts from test results (docs/merge-queue.md "Verdicts from test results"): what a failed
+ * check's test results (test-facts.ts) make of it. Failures only on quarantined tests pass the
+ * check, which names them (checks_end `ignored_failing_tests`, the summary check of its pull
+ * request); failures only on tests known flaky on the base branch run the failed jobs once more
+ * before anything is bisected (`ci_insights.job_retried` by the built-in rule `known flaky tests`);
+ * results that have not arrived are waited for TEST_RESULTS_WAIT_MS, then the check's own
+ * conclusion stands; anything else is a real failure, which keeps the member its tests point to
+ * for the bisection (suspect-first, bisection.ts). Nothing here merges: a pass goes through the
+ * same path as conditions true (outcomes.ts).
+ */
+import type { Ctx } from "./context.js";
+import {
+  KNOWN_FLAKY_RULE_ID,
+  KNOWN_FLAKY_RULE_NAME,
+  namedTests,
+  readTestFacts,
+  suspectOf,
+  TEST_RESULTS_POLL_MS,
+  TEST_RESULTS_WAIT_MS,
+  type TestFacts,
+} from "./test-facts.js";
+import type { Batch, CheckAttempt, Train } from "./state.js";
+
+/** What the caller does next: nothing yet (`held`), conclude the check as passed, or as failed. */
+export type TestVerdict = "held" | "pass" | "fail";
+
+/**
+ * Applies the facts of a check whose merge conditions are false (it is running, its checks
+ * recorded) and says what the caller does with it; sets its test note, ignored tests or suspect.
+ */
+export function testVerdict(ctx: Ctx, train: Train, batch: Batch, check: CheckAttempt, facts: TestFacts): TestVerdict {
+  const awaitedOut = check.testsAwait != null && ctx.now >= check.testsAwait.until;
+  const reading = readTestFacts(facts, awaitedOut, check.rerun != null);
+  if (reading.kind !== "await") check.testsAwait = null;
+  switch (reading.kind) {
+    case "await": {
+      check.testsAwait ??= { since: ctx.now, until: ctx.now + TEST_RESULTS_WAIT_MS, nextLookAt: 0 };
+      check.testsAwait.nextLookAt = Math.min(check.testsAwait.until, ctx.now + TEST_RESULTS_POLL_MS);
+      return "held";
+    }
+    case "pending":
+      return "held";
+    case "pass": {
+      check.ignoredTests = reading.ignored;
+      check.testNote = `passed: its only failing tests are quarantined ${namedTests(reading.ignored)}`;
+      if (check.number !== null && check.headSha !== null)
+        ctx.emit({
+          kind: "post_summary_check",
+          number: check.number,
+          headSha: check.headSha,
+          conclusion: "success",
+          title: `${batch.name} passed: quarantined failing tests ignored`,
+          summary: `The checks of ${batch.name} failed only on tests quarantined on \`${train.branch}\`, which the merge queue ignores: ${namedTests(reading.ignored)}.`,
+        });
+      return "pass";
+    }
+    case "rerun":
+      rerun(ctx, train, batch, check, reading.jobs, reading.tests);
+      return "held";
+    case "fail": {
+      check.suspect = batch.members.length > 1 ? suspectOf(facts, batch.members) : null;
+      check.testNote = failureNote(facts, check, awaitedOut);
+      return "fail";
+    }
+  }
+}
+
+function failureNote(facts: TestFacts, check: CheckAttempt, awaitedOut: boolean): string {
+  const names = [...new Set(facts.failing.filter((t) => !t.quarantined).map((t) => t.name))];
+  const count = Math.max(facts.failingCount ?? 0, facts.failing.length);
+  if (awaitedOut && facts.awaiting.length > 0)
+    return `the test results of ${facts.awaiting.join(", ")} did not arrive within ${TEST_RESULTS_WAIT_MS / 1000} s: the check's own conclusion stands`;
+  if (check.rerun) return `failed again after a re-run for known flaky tests: failing tests ${namedTests(names)}`;
+  if (count > facts.failing.length) return `${count} failing tests: too many to classify, a real failure`;
+  if (names.length === 0) return "the failing checks have no failing test in their results: a real failure";
+  const unknown = facts.failing.filter((t) => !t.quarantined && t.health === "unknown").map((t) => t.name);
+  const suffix = unknown.length > 0 ? `; never run on the base branch before, not re-run ${namedTests(unknown)}` : "";
+  return `real failure: failing tests ${namedTests(names)}${suffix}`;
+}
+
+/** Runs the failed jobs once more: the effect, one `ci_insights.job_retried` per job, the summary in progress. */
+function rerun(ctx: Ctx, train: Train, batch: Batch, check: CheckAttempt, jobs: string[], tests: string[]): void {
+  check.rerun = { requestedAt: ctx.now, jobs, tests };
+  ctx.emit({
+    kind: "rerun_checks",
+    checkId: check.id,
+    batchId: batch.id,
+    number: check.number!,
+    headSha: check.headSha!,
+    draftBranch: check.branch,
+    checks: jobs,
+    requestedAt: ctx.now,
+  });
+  for (const job of jobs) {
+    ctx.log("ci_insights.job_retried", check.number, train.branch, `CI Insights retry rule: ${KNOWN_FLAKY_RULE_NAME}`, {
+      rule_id: KNOWN_FLAKY_RULE_ID,
+      rule_name: KNOWN_FLAKY_RULE_NAME,
+      max_retry: 1,
+      retry_mode: "job",
+      retry_attempt: 1,
+      condition_matches: [
+        {
+          type: "known_flaky_tests",
+          job,
+          base_branch: train.branch,
+          failing_tests: tests.slice(0, 20),
+          batch_id: batch.id,
+          batch_name: batch.name,
+          pull_request_numbers: batch.members,
+        },
+      ],
+      outcome: "retried",
+      workflow_run_id: null,
+      job_url: null,
+    });
+  }
+  ctx.emit({
+    kind: "post_summary_check",
+    number: check.number!,
+    headSha: check.headSha!,
+    conclusion: null,
+    title: `${batch.name}: re-running ${jobs.join(", ")} (known flaky tests)`,
+    summary: `Every failing test of ${batch.name} is known flaky on \`${train.branch}\` ${namedTests(tests)}: the failed jobs run once more before anything is bisected (rule \`${KNOWN_FLAKY_RULE_NAME}\`).`,
+  });
+}
+
+/** check_rerun_failed: the re-run could not start; the failure stands (true: the caller fails the check). */
+export function rerunFailed(check: CheckAttempt, message: string): boolean {
+  if (check.phase !== "running" || !check.rerun) return false;
+  check.testNote = `the re-run for known flaky tests could not start (${message}): the failure stands`;
+  return true;
+}
