@@ -4,18 +4,40 @@
  * without TLS (docs/architecture.md "One port for every protocol"), hence the sniffing. REST, Connect, gRPC and
  * gRPC-Web all reach the same Fastify handler. `close()` stops accepting, closes idle HTTP/1.1
  * connections and HTTP/2 sessions, so shutdown does not wait for keep-alive timeouts.
+ *
+ * An idle HTTP/1.1 connection is kept open {@link KEEP_ALIVE_TIMEOUT_MS} (Fastify's own default,
+ * which Fastify does not apply to a `serverFactory`'s server): with Node's 5 s, a client that
+ * reused a connection idle for about 4 s (undici's margin under the advertised `Keep-Alive:
+ * timeout=5`) could see it closed under its request, and read "other side closed" instead of the
+ * answer (a refused upload's 413 included), whenever this process's timers ran before it read
+ * the new request.
  */
 import http from "node:http";
 import http2 from "node:http2";
 import net from "node:net";
 import { answerClientErrors } from "./client-error.js";
 
+/**
+ * How long an idle HTTP/1.1 keep-alive connection stays open, milliseconds: Fastify's default
+ * (<https://fastify.dev/docs/latest/Reference/Server/#keepalivetimeout>), longer than the idle
+ * timeouts of common load balancers (60 s), so that the client or the proxy, not this server,
+ * closes an idle connection.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+
 // biome-ignore lint/suspicious/noExplicitAny: Node passes HTTP/1.1 or HTTP/2 request and response objects here
 type Handler = (req: any, res: any) => void;
 
-/** A Fastify `serverFactory` serving HTTP/1.1 and h2c on one listening socket. */
-export function dualProtocolServerFactory(handler: Handler): http2.Http2Server {
+/**
+ * A Fastify `serverFactory` serving HTTP/1.1 and h2c on one listening socket.
+ * @param options Fastify's options: their `keepAliveTimeout` (ms) when set, else {@link KEEP_ALIVE_TIMEOUT_MS}
+ */
+export function dualProtocolServerFactory(
+  handler: Handler,
+  options?: { keepAliveTimeout?: number },
+): http2.Http2Server {
   const h1 = http.createServer(handler);
+  h1.keepAliveTimeout = options?.keepAliveTimeout ?? KEEP_ALIVE_TIMEOUT_MS;
   // Requests the parser refuses (headers over 16 KiB, malformed) get the REST error body.
   answerClientErrors(h1);
   // Starts Node's connection tracking (timeouts, closeIdleConnections) although h1 never listens.
