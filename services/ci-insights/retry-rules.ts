@@ -97,7 +97,8 @@ export async function decideRetry(deps: CiInsightsDeps, job: FinishedJob): Promi
         repository: job.repository,
         day: now.toISOString().slice(0, 10),
         quota,
-        jobKey: `${job.pipeline}\u0000${job.job}\u0000${job.headSha}`,
+        // JSON, not NUL separators: PostgreSQL's text holds no NUL, and names may hold any other character.
+        jobKey: JSON.stringify([job.pipeline, job.job, job.headSha]),
         maxRetry: rule.maxRetry,
         now,
       });
