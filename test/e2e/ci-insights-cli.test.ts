@@ -32,6 +32,7 @@ import {
 import { mergifyClient } from "../mergify-cli/http.js";
 import { cliStdout } from "../support/cli.js";
 import { eventually } from "../support/eventually.js";
+import { parsePrometheusText, sampleSum } from "../support/prometheus-text.js";
 import { ROOT, startServerProcess, type ServerProcess } from "../support/server-process.js";
 
 const FIXTURES = path.join(ROOT, "test/fixtures/ci-insights");
@@ -44,6 +45,21 @@ const cli = (...args: string[]) => cliStdout(server.cliEnv, args);
 const json = async (r: Response) => (await r.json()) as any;
 const post = (p: string, headers: Record<string, string>, body: Uint8Array | string) =>
   fetch(new URL(p, server.url), { method: "POST", headers, body });
+
+/** The value of a series of `GET /metrics` (answered without credentials). */
+async function metric(name: string, labels: Record<string, string>): Promise<number> {
+  const res = await fetch(new URL("/metrics", server.url));
+  return sampleSum(parsePrometheusText(await res.text()), name, labels);
+}
+const runsByOutcome = async () =>
+  Object.fromEntries(
+    await Promise.all(
+      ["passed", "failed", "skipped", "error"].map(async (o) => [
+        o,
+        await metric("yardmaster_test_runs_total", { outcome: o }),
+      ]),
+    ),
+  );
 
 /** Test runs stored for the repository (every test's runs, through the search and runs routes). */
 async function storedRuns(): Promise<number> {
@@ -79,9 +95,12 @@ describe("the product switch", () => {
 
 describe("mergify ci junit-process (replayed)", () => {
   it("accepts the gzipped OTLP upload and stores every test case with its outcome", async () => {
+    expect(await runsByOutcome()).toEqual({ passed: 0, failed: 0, skipped: 0, error: 0 });
     const res = await post(tracesPath("acme/shop"), traceHeaders(server.adminKey), otlp);
     expect(res.status).toBe(200);
     expect((await json(res)).test_runs).toBe(5);
+    // yardmaster_test_runs_total counts what was stored, by outcome (the CLI sends an <error> as failed).
+    expect(await runsByOutcome()).toEqual({ passed: 2, failed: 2, skipped: 1, error: 0 });
     const found = SearchTestsResponse.parse((await client.get(searchPath("acme", "shop"))).json);
     expect(found.tests).toHaveLength(5);
     expect(new Set(found.tests.map((t) => `${t.pipeline_name} / ${t.job_name}`))).toEqual(
@@ -94,6 +113,7 @@ describe("mergify ci junit-process (replayed)", () => {
     expect(res.status).toBe(200);
     expect((await json(res)).test_runs).toBe(0);
     expect(await storedRuns()).toBe(5);
+    expect(await runsByOutcome()).toEqual({ passed: 2, failed: 2, skipped: 1, error: 0 });
   });
 
   it("answers the quarantine check junit-process makes for its failing tests", async () => {
@@ -140,6 +160,8 @@ describe("mergify tests quarantine | quarantined | unquarantine", () => {
       addQuarantine("tests.test_db.test_connect", "flaky db", "main"),
     );
     expect(created.status).toBe(201);
+    expect(await metric("yardmaster_quarantined_tests", { source: "manual" })).toBe(1);
+    expect(await metric("yardmaster_quarantined_tests", { source: "auto" })).toBe(0);
     id = AddQuarantineResponse.parse(created.json).id;
     expect(looksLikeUuid(id)).toBe(true);
     const list = QuarantineList.parse((await client.get(quarantinesPath("acme", "shop"))).json);
@@ -176,6 +198,7 @@ describe("mergify tests quarantine | quarantined | unquarantine", () => {
   it("logs test.quarantined and test.dequarantined, and answers 404 for a quarantine already lifted", async () => {
     expect((await client.delete(`${quarantinesPath("acme", "shop")}/${id}`)).status).toBe(204);
     expect((await client.delete(`${quarantinesPath("acme", "shop")}/${id}`)).status).toBe(404);
+    expect(await metric("yardmaster_quarantined_tests", { source: "manual" })).toBe(0);
     expect(QuarantineList.parse((await client.get(quarantinesPath("acme", "shop"))).json).quarantined_tests).toEqual(
       [],
     );
@@ -291,5 +314,7 @@ describe("refusals of the new routes", () => {
     );
     expect(big.status).toBe(200);
     expect((await json(big)).test_runs).toBe(10_000);
+    // The refusals counted nothing; the 10,000 passed cases count once each.
+    expect(await runsByOutcome()).toEqual({ passed: 10_002, failed: 2, skipped: 1, error: 0 });
   }, 120_000);
 });
