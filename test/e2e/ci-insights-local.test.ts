@@ -18,6 +18,7 @@ import { mergifyClient } from "../mergify-cli/http.js";
 import { cliStdout } from "../support/cli.js";
 import { eventually } from "../support/eventually.js";
 import { gitWorkdir, type GitWorkdir } from "../support/git-workdir.js";
+import { parsePrometheusText, sampleSum } from "../support/prometheus-text.js";
 import { grpcClient, grpcUnary, type GrpcClient } from "../support/grpc-client.js";
 import { ROOT, startServerProcess, type ServerProcess } from "../support/server-process.js";
 
@@ -107,6 +108,8 @@ describe("the local CI's JUnit reports", () => {
       health_status_at_event: "flaky",
       quarantined_by: null,
     });
+    const scraped = parsePrometheusText(await (await fetch(new URL("/metrics", server.url))).text());
+    expect(sampleSum(scraped, "yardmaster_quarantined_tests", { source: "auto" })).toBe(1);
     const enabled = await client.get("/v1/repos/acme/app/logs", [
       ["event_type", "ci_insights.auto_quarantine.enabled"],
     ]);
