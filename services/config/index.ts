@@ -86,9 +86,9 @@ export {
 } from "./simulator/queue-rule-api.js";
 export { DOCS_BASE_URL } from "./docs-url.js";
 export { parseDuration, DurationError } from "./duration.js";
+export { CHECK_STATES, FAILURE_CHECK_STATES, isFailureCheckState, type CheckState } from "./conditions/check-states.js";
 export type {
   CheckRun,
-  CheckState,
   CommitInfo,
   Permission,
   PullRequestSnapshot,

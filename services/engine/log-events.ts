@@ -4,16 +4,15 @@
  * always equal to `batch_id`). Queue events are per pull request: each carries that pull
  * request's session, queue name and priority rule (docs/domain.md §4.4).
  */
+import { isFailureCheckState } from "../config/index.js";
 import { abortStatus, reasonOf, type AbortCode, type DequeueCode } from "./codes.js";
 import type { Ctx } from "./context.js";
 import { INTERNAL_TRIGGER } from "./effects.js";
 import type { Bisection, Batch, CheckAttempt, PullEntry, PullRef, QueueCheck } from "./state.js";
 
-const UNSUCCESSFUL = new Set(["failure", "error", "cancelled", "action_required", "timed_out"]);
-
 /** Checks that did not succeed (events' `unsuccessful_checks`). */
 export function unsuccessful(checks: QueueCheck[]): QueueCheck[] {
-  return checks.filter((c) => UNSUCCESSFUL.has(c.state));
+  return checks.filter((c) => isFailureCheckState(c.state));
 }
 
 function queueFields(ctx: Ctx, pull: PullEntry) {
