@@ -5,7 +5,7 @@
  * speculation, docs/domain.md §3.4), in parallel mode the batches ahead that share a scope
  * (and theirs), in isolated mode none (§3.3).
  */
-import type { AbortCode } from "./codes.js";
+import type { AbortCode } from "../config/index.js";
 import type { Ctx } from "./context.js";
 import { logChecksEnd, type CheckEnd } from "./log-events.js";
 import type { Batch, CheckAttempt, PullEntry, Train } from "./state.js";

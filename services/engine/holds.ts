@@ -18,7 +18,7 @@
  */
 import { abandonBisections } from "./bisection-end.js";
 import { cancelBatches, withDescendants } from "./batches.js";
-import type { AbortCode } from "./codes.js";
+import type { AbortCode } from "../config/index.js";
 import type { Ctx } from "./context.js";
 import type { EventOf } from "./events.js";
 import { leaveQueue } from "./leave.js";

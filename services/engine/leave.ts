@@ -7,7 +7,8 @@
  */
 import { abandonBisections } from "./bisection-end.js";
 import { batchesInMerge, cancelBatches, withDescendants } from "./batches.js";
-import { reasonOf, type AbortCode, type DefinitiveCode, type DequeueCode } from "./codes.js";
+import { reasonOf } from "./codes.js";
+import type { AbortCode, DefinitiveCode, DequeueCode } from "../config/index.js";
 import type { Ctx } from "./context.js";
 import { INTERNAL_TRIGGER } from "./effects.js";
 import { logLeave, logQueueChange, type LeaveBatch } from "./log-events.js";

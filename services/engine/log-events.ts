@@ -4,8 +4,8 @@
  * always equal to `batch_id`). Queue events are per pull request: each carries that pull
  * request's session, queue name and priority rule (docs/domain.md §4.4).
  */
-import { isFailureCheckState } from "../config/index.js";
-import { abortStatus, reasonOf, type AbortCode, type DequeueCode } from "./codes.js";
+import { isFailureCheckState, type AbortCode, type DequeueCode } from "../config/index.js";
+import { abortStatus, reasonOf } from "./codes.js";
 import type { Ctx } from "./context.js";
 import { INTERNAL_TRIGGER } from "./effects.js";
 import type { Bisection, Batch, CheckAttempt, PullEntry, PullRef, QueueCheck } from "./state.js";
