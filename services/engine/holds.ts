@@ -28,7 +28,7 @@ function stopBatchesOf(ctx: Ctx, number: number, code: AbortCode, reason: string
   for (const train of ctx.trainsOf(number)) {
     const batch = train.batches.find((b) => b.members.includes(number) && !b.merging);
     if (!batch) continue;
-    abandonBisections(ctx, train, cancelBatches(ctx, train, withDescendants(train, batch), code, new Map(), reason));
+    abandonBisections(ctx, train, cancelBatches(ctx, train, withDescendants(train, batch), code, { reason }));
   }
 }
 

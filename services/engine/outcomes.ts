@@ -70,14 +70,13 @@ export function checkFailed(ctx: Ctx, batch: Batch, timedOut: boolean): void {
   for (const m of batch.members) {
     const pull = ctx.pull(m);
     if (pull)
-      endCheckFor(
-        ctx,
+      endCheckFor(ctx, {
         pull,
         batch,
         check,
-        { aborted: false, conclusion: timedOut ? "timed_out" : "failure" },
+        end: { aborted: false, conclusion: timedOut ? "timed_out" : "failure" },
         maxRetries,
-      );
+      });
   }
 }
 
@@ -146,7 +145,7 @@ function checkPassed(ctx: Ctx, batch: Batch, check: CheckAttempt): void {
   const maxRetries = ctx.rule(batch.queueRule)?.maxChecksRetries ?? 0;
   for (const m of batch.members) {
     const pull = ctx.pull(m);
-    if (pull) endCheckFor(ctx, pull, batch, check, { aborted: false, conclusion: "success" }, maxRetries);
+    if (pull) endCheckFor(ctx, { pull, batch, check, end: { aborted: false, conclusion: "success" }, maxRetries });
   }
 }
 
