@@ -73,7 +73,16 @@ export {
   branchProtectionConditions,
   type BranchProtectionRules,
 } from "./conditions/branch-protection.js";
-export { DEQUEUE_CODES } from "./conditions/dequeue-codes.js";
+export {
+  DEFINITIVE_CODES,
+  DEQUEUE_REASON_VALUES,
+  MERGED_CODES,
+  REEMBARKED_CODES,
+  type AbortCode,
+  type DefinitiveCode,
+  type DequeueCode,
+  type ReembarkedCode,
+} from "./conditions/dequeue-codes.js";
 
 export { simulatePullRequestSummary, simulateRepositorySummary, type SimulationSummary } from "./simulator/summary.js";
 export { chooseQueueRule, priorityOf } from "./simulator/queue-choice.js";
@@ -86,9 +95,9 @@ export {
 } from "./simulator/queue-rule-api.js";
 export { DOCS_BASE_URL } from "./docs-url.js";
 export { parseDuration, DurationError } from "./duration.js";
+export { CHECK_STATES, FAILURE_CHECK_STATES, isFailureCheckState, type CheckState } from "./conditions/check-states.js";
 export type {
   CheckRun,
-  CheckState,
   CommitInfo,
   Permission,
   PullRequestSnapshot,

@@ -3,6 +3,8 @@
  * JSON data stored as JSONB, times as epoch milliseconds UTC. Vocabulary: docs/domain.md
  * "Glossary".
  */
+import type { CheckState } from "../config/index.js";
+
 /** Epoch milliseconds, UTC. */
 export type EpochMs = number;
 
@@ -11,17 +13,7 @@ export interface QueueCheck {
   name: string;
   description: string;
   url: string | null;
-  state:
-    | "failure"
-    | "error"
-    | "cancelled"
-    | "action_required"
-    | "timed_out"
-    | "pending"
-    | "neutral"
-    | "skipped"
-    | "stale"
-    | "success";
+  state: CheckState;
   avatar_url: string | null;
 }
 

@@ -5,10 +5,10 @@
  * speculation, docs/domain.md §3.4), in parallel mode the batches ahead that share a scope
  * (and theirs), in isolated mode none (§3.3).
  */
-import type { AbortCode } from "./codes.js";
+import type { AbortCode } from "../config/index.js";
 import type { Ctx } from "./context.js";
-import { logChecksEnd, type CheckEnd } from "./log-events.js";
-import type { Batch, CheckAttempt, PullEntry, Train } from "./state.js";
+import { logChecksEnd, type MemberCheckEnd } from "./log-events.js";
+import type { Batch, Train } from "./state.js";
 
 /** Whether two scope sets share a scope (a batch touching every scope shares with all). */
 export function scopesOverlap(
@@ -90,15 +90,9 @@ export function addBatch(
  * checks_end of one member for a check attempt that started, which makes the batch the one the
  * member was checked in just before its next check (checks_start `previous_batch_*`).
  */
-export function endCheckFor(
-  ctx: Ctx,
-  pull: PullEntry,
-  batch: Batch,
-  check: CheckAttempt,
-  end: CheckEnd,
-  maxRetries: number,
-): void {
-  logChecksEnd(ctx, pull, batch, check, end, maxRetries);
+export function endCheckFor(ctx: Ctx, ending: MemberCheckEnd): void {
+  logChecksEnd(ctx, ending);
+  const { pull, batch, end } = ending;
   const ended = end.aborted
     ? "stopped"
     : end.conclusion === "success"
@@ -118,7 +112,14 @@ export function stopCheck(ctx: Ctx, batch: Batch, endFor: (pr: number) => { code
     check.endedAt = ctx.now;
     for (const m of batch.members) {
       const pull = ctx.pull(m);
-      if (pull) endCheckFor(ctx, pull, batch, check, { aborted: true, ...endFor(m) }, rule?.maxChecksRetries ?? 0);
+      if (pull)
+        endCheckFor(ctx, {
+          pull,
+          batch,
+          check,
+          end: { aborted: true, ...endFor(m) },
+          maxRetries: rule?.maxChecksRetries ?? 0,
+        });
     }
   }
   ctx.emit({
@@ -142,20 +143,20 @@ export function releaseCheckingLabel(ctx: Ctx, batch: Batch): void {
 }
 
 /**
- * Cancels batches (in train order): their checks stop with `code` and `reason` (default: the code's
- * sentence), or the code of `leaving` for a
- * pull request that leaves), their other members return to waiting keeping their readiness, and
- * the ids of bisections that lost a sub-batch are returned (to abandon). A batch being merged is
- * never cancelled: its merge is in flight.
+ * Cancels batches (in train order): their checks stop with `code` and `options.reason` (default:
+ * the code's sentence), or the code of `options.leaving` for a pull request that leaves; their
+ * other members return to waiting keeping their readiness, and the ids of bisections that lost a
+ * sub-batch are returned (to abandon). A batch being merged is never cancelled: its merge is in
+ * flight.
  */
 export function cancelBatches(
   ctx: Ctx,
   train: Train,
   batches: Batch[],
   code: AbortCode,
-  leaving: Map<number, AbortCode> = new Map(),
-  reason?: string,
+  options: { leaving?: ReadonlyMap<number, AbortCode>; reason?: string } = {},
 ): string[] {
+  const { leaving = new Map<number, AbortCode>(), reason } = options;
   const abandoned = new Set<string>();
   const inMerge = new Set(batchesInMerge(train).map((c) => c.id));
   const ids = new Set(batches.filter((c) => !inMerge.has(c.id)).map((c) => c.id));

@@ -27,7 +27,7 @@
  */
 import { endChain, inTree, reembarkCandidates, rootOf, settleSubs } from "./bisection-end.js";
 import { addBatch, ancestorsFor, cancelBatches, descendantsOf, releaseCheckingLabel, stopCheck } from "./batches.js";
-import type { AbortCode } from "./codes.js";
+import type { AbortCode } from "../config/index.js";
 import type { Ctx } from "./context.js";
 import { leaveQueue } from "./leave.js";
 import { logBisectionStart, type LeaveBatch } from "./log-events.js";

@@ -1,65 +1,9 @@
 /**
- * Abort and dequeue codes (docs/domain.md §3.9) with
- * their status and the sentence shown to users. DEFINITIVE: the pull request leaves the queue.
- * REEMBARKED: its check stops but it stays queued and is checked again.
+ * The status of each abort and dequeue code (docs/domain.md §3.9) and the sentence shown to users.
+ * DEFINITIVE: the pull request leaves the queue. REEMBARKED: its check stops but it stays queued
+ * and is checked again. The codes themselves are declared in config/ (conditions read them too).
  */
-
-/** Codes that stop a check and make the pull request leave. */
-export const DEFINITIVE_CODES = [
-  "PR_DEQUEUED",
-  "PR_DEQUEUED_FROM_PARTITION",
-  "CHECKS_TIMEOUT",
-  "CHECKS_FAILED",
-  "CHECKS_INTERRUPTED",
-  "DROPPED_BY_BISECTION_ELIMINATION",
-  "QUEUE_RULE_MISSING",
-  "BASE_BRANCH_MISSING",
-  "BASE_BRANCH_CHANGED",
-  "PR_UNEXPECTEDLY_FAILED_TO_MERGE",
-  "BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS",
-  "CONFLICT_WITH_BASE_BRANCH",
-  "CONFLICT_WITH_PULL_AHEAD",
-  "BRANCH_UPDATE_FAILED",
-  "DRAFT_PULL_REQUEST_CHANGED",
-  "BATCH_PULL_REQUEST_CLOSED",
-  "PULL_REQUEST_UPDATED",
-  "INCOMPATIBILITY_WITH_BRANCH_PROTECTIONS",
-  "PR_MANUALLY_MERGED",
-  "DRAFT_PULL_REQUEST_CREATION_FAILED",
-  "DRAFT_PULL_REQUEST_CREATION_BRANCH_NOT_INDEXED",
-  "CONFIGURATION_CHANGED",
-  "UNPROCESSABLE_PULL_REQUEST",
-  "PR_MANUALLY_DEQUEUED",
-  "STACK_PREDECESSOR_DEQUEUED",
-  "BASE_REF_ALIGNMENT_TIMEOUT",
-  "HOST_STACKED_PULL_REQUEST_MERGE_UNSUPPORTED",
-  "HOST_WORKFLOWS_PERMISSION_MISSING",
-] as const;
-
-/** Codes that stop a check while the pull request stays queued. MERGE_QUEUE_RESET re-embarks everything. */
-export const REEMBARKED_CODES = [
-  "PR_AHEAD_DEQUEUED",
-  "BATCH_AHEAD_FAILED",
-  "PR_WITH_HIGHER_PRIORITY_QUEUED",
-  "SCHEDULED_FREEZE_STATUS_CHANGED",
-  "SPECULATIVE_CHECK_NUMBER_REDUCED",
-  "PR_CHECKS_STOPPED_BECAUSE_MERGE_QUEUE_PAUSE",
-  "INTERMEDIATE_RESULTS_SKIPPED",
-  "CHECKS_RETRIED",
-  "SCHEDULE_BLOCKED_AHEAD_YIELDED",
-  "BATCH_SCOPES_CHANGED",
-  "BATCH_AHEAD_BRANCH_EDITED",
-  "MERGE_QUEUE_RESET",
-] as const;
-
-/** A code after which the pull request leaves. */
-export type DefinitiveCode = (typeof DEFINITIVE_CODES)[number];
-/** A code after which the pull request stays queued. */
-export type ReembarkedCode = (typeof REEMBARKED_CODES)[number];
-/** A value of `abort_code`. */
-export type AbortCode = DefinitiveCode | ReembarkedCode;
-/** A value of `dequeue_code` (leave events): a definitive code or a merge. */
-export type DequeueCode = DefinitiveCode | "PR_MERGED" | "PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED";
+import { REEMBARKED_CODES, type AbortCode, type DequeueCode } from "../config/index.js";
 
 const REEMBARKED = new Set<string>(REEMBARKED_CODES);
 

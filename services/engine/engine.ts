@@ -101,18 +101,7 @@ function dispatch(ctx: Ctx, event: EngineEvent): void {
     case "speculative_check_edited":
       return onCheckEdited(ctx, event);
     case "check_results":
-      return onCheckResults(
-        ctx,
-        event.checkId,
-        event.conditions,
-        event.checks,
-        event.evaluations,
-        event.scheduleOpensAt ?? null,
-        event.scheduleBlocked ?? null,
-        event.holdKind ?? "schedule",
-        event.holdOpenEnded ?? false,
-        event.tests ?? null,
-      );
+      return onCheckResults(ctx, event);
     case "check_rerun_failed":
       return onCheckRerunFailed(ctx, event.checkId, event.message);
     case "merge_completed":

@@ -6,6 +6,7 @@
  * merge conditions as true / false / "pending").
  */
 import { z } from "zod";
+import { CHECK_STATES } from "../config/index.js";
 import type { ConfigurationInput } from "./config.js";
 import { checkRerunFailedSchema, testFactsSchema } from "./test-facts.js";
 
@@ -29,18 +30,7 @@ const queueCheck = z.object({
   name: z.string(),
   description: z.string(),
   url: z.string().nullable(),
-  state: z.enum([
-    "failure",
-    "error",
-    "cancelled",
-    "action_required",
-    "timed_out",
-    "pending",
-    "neutral",
-    "skipped",
-    "stale",
-    "success",
-  ]),
+  state: z.enum(CHECK_STATES),
   avatar_url: z.string().nullable(),
 });
 const hostLabel = z.object({ id: z.number().int(), name: z.string(), color: z.string(), default: z.boolean() });

@@ -66,15 +66,17 @@ function stackOf(
   return visit(seed, 0) ? chain : null;
 }
 
+/** What a new batch is filled from: its first members (the seed's stack), then its group, at most `size`. */
+interface Filling {
+  first: PullEntry[];
+  group: PullEntry[];
+  size: number;
+  /** The pull requests in the batches the new one is checked on top of. */
+  embarked: Set<number>;
+}
+
 /** Fills a batch after `first`: group members whose stack is already embarked or taken, at most `size` in all. */
-function fill(
-  ctx: Ctx,
-  train: Train,
-  first: PullEntry[],
-  group: PullEntry[],
-  size: number,
-  embarked: Set<number>,
-): PullEntry[] {
+function fill(ctx: Ctx, train: Train, { first, group, size, embarked }: Filling): PullEntry[] {
   const taken = first.slice(0, size);
   for (const p of group) {
     if (taken.length >= size) break;
@@ -133,7 +135,7 @@ export function formBatches(ctx: Ctx, train: Train): boolean {
         );
     const { min, max } = rule.batchSize;
     const size = seed.allScopes ? 1 : min === max ? max : Math.min(max, Math.max(min, Math.ceil(group.length / free)));
-    const members = fill(ctx, train, stack, group, size, embarked);
+    const members = fill(ctx, train, { first: stack, group, size, embarked });
     if (members.length < size) {
       const deadline = Math.min(...members.map((p) => p.readySince)) + rule.batchMaxWaitTime * 1000;
       if (ctx.now < deadline) {

@@ -18,7 +18,7 @@
  */
 import { abandonBisections } from "./bisection-end.js";
 import { cancelBatches, withDescendants } from "./batches.js";
-import type { AbortCode } from "./codes.js";
+import type { AbortCode } from "../config/index.js";
 import type { Ctx } from "./context.js";
 import type { EventOf } from "./events.js";
 import { leaveQueue } from "./leave.js";
@@ -28,7 +28,7 @@ function stopBatchesOf(ctx: Ctx, number: number, code: AbortCode, reason: string
   for (const train of ctx.trainsOf(number)) {
     const batch = train.batches.find((b) => b.members.includes(number) && !b.merging);
     if (!batch) continue;
-    abandonBisections(ctx, train, cancelBatches(ctx, train, withDescendants(train, batch), code, new Map(), reason));
+    abandonBisections(ctx, train, cancelBatches(ctx, train, withDescendants(train, batch), code, { reason }));
   }
 }
 

@@ -38,16 +38,7 @@ export {
   type EngineConfig,
   type EngineQueueRule,
 } from "./config.js";
-export {
-  abortStatus,
-  reasonOf,
-  DEFINITIVE_CODES,
-  REEMBARKED_CODES,
-  type AbortCode,
-  type DefinitiveCode,
-  type DequeueCode,
-  type ReembarkedCode,
-} from "./codes.js";
+export { abortStatus, reasonOf } from "./codes.js";
 export { deterministicUuid, UUID_PATTERN } from "./ids.js";
 export {
   Simulation,

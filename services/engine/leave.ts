@@ -7,10 +7,11 @@
  */
 import { abandonBisections } from "./bisection-end.js";
 import { batchesInMerge, cancelBatches, withDescendants } from "./batches.js";
-import { reasonOf, type AbortCode, type DefinitiveCode, type DequeueCode } from "./codes.js";
+import { reasonOf } from "./codes.js";
+import type { AbortCode, DefinitiveCode } from "../config/index.js";
 import type { Ctx } from "./context.js";
 import { INTERNAL_TRIGGER } from "./effects.js";
-import { logLeave, logQueueChange, type LeaveBatch } from "./log-events.js";
+import { logLeave, logQueueChange, type Leave, type LeaveBatch } from "./log-events.js";
 import type { PullEntry } from "./state.js";
 import { endYield } from "./yield-wait.js";
 
@@ -66,21 +67,21 @@ export function leaveQueue(
       const cancelled = withDescendants(train, batch);
       for (const c of cancelled)
         for (const m of c.members) if (leaving.has(m) && !batchOf.has(m)) batchOf.set(m, { ...c });
-      const abandoned = cancelBatches(ctx, train, cancelled, options.othersCode ?? "PR_AHEAD_DEQUEUED", leaving);
+      const abandoned = cancelBatches(ctx, train, cancelled, options.othersCode ?? "PR_AHEAD_DEQUEUED", {
+        leaving,
+      });
       abandonBisections(ctx, train, abandoned);
       for (const m of list) train.waiting = train.waiting.filter((n) => n !== m);
     }
   }
   const left = [...list];
   for (const number of list) {
-    announceLeave(
-      ctx,
-      ctx.mustPull(number),
+    announceLeave(ctx, ctx.mustPull(number), {
       code,
-      batchOf.get(number) ?? options.from?.get(number) ?? null,
-      options.trigger ?? INTERNAL_TRIGGER,
-      options.reason,
-    );
+      batch: batchOf.get(number) ?? options.from?.get(number) ?? null,
+      trigger: options.trigger ?? INTERNAL_TRIGGER,
+      reason: options.reason,
+    });
   }
   for (const number of options.cascade === false ? [] : list) {
     for (const successor of Object.values(ctx.state.pulls)) {
@@ -93,22 +94,16 @@ export function leaveQueue(
 }
 
 /**
- * Logs the leave and its side effects (`batch`: the batch it left from, null when it was waiting),
- * then forgets the pull request. Held pull requests whose
- * conflict was deferred behind it are released when nothing else blocks them.
+ * Logs the leave and its side effects (`leave.batch`: the batch it left from, null when it was
+ * waiting), then forgets the pull request. Held pull requests whose conflict was deferred behind it
+ * are released when nothing else blocks them.
  */
-export function announceLeave(
-  ctx: Ctx,
-  pull: PullEntry,
-  code: DequeueCode,
-  batch: LeaveBatch | null,
-  trigger: string,
-  reason?: string,
-): void {
+export function announceLeave(ctx: Ctx, pull: PullEntry, leave: Leave): void {
+  const { code, trigger, reason } = leave;
   const merged = code === "PR_MERGED" || code === "PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED";
   const cfg = ctx.state.config;
   endYield(pull, ctx.now);
-  logLeave(ctx, pull, code, batch, trigger, reason);
+  logLeave(ctx, pull, leave);
   if (cfg.queuedLabel) ctx.emit({ kind: "remove_labels", number: pull.number, labels: [cfg.queuedLabel] });
   if (!merged && cfg.dequeuedLabel) ctx.emit({ kind: "add_labels", number: pull.number, labels: [cfg.dequeuedLabel] });
   const sentence = reason ?? reasonOf(code);

@@ -4,16 +4,15 @@
  * always equal to `batch_id`). Queue events are per pull request: each carries that pull
  * request's session, queue name and priority rule (docs/domain.md §4.4).
  */
-import { abortStatus, reasonOf, type AbortCode, type DequeueCode } from "./codes.js";
+import { isFailureCheckState, type AbortCode, type DequeueCode } from "../config/index.js";
+import { abortStatus, reasonOf } from "./codes.js";
 import type { Ctx } from "./context.js";
 import { INTERNAL_TRIGGER } from "./effects.js";
 import type { Bisection, Batch, CheckAttempt, PullEntry, PullRef, QueueCheck } from "./state.js";
 
-const UNSUCCESSFUL = new Set(["failure", "error", "cancelled", "action_required", "timed_out"]);
-
 /** Checks that did not succeed (events' `unsuccessful_checks`). */
 export function unsuccessful(checks: QueueCheck[]): QueueCheck[] {
-  return checks.filter((c) => UNSUCCESSFUL.has(c.state));
+  return checks.filter((c) => isFailureCheckState(c.state));
 }
 
 function queueFields(ctx: Ctx, pull: PullEntry) {
@@ -68,15 +67,19 @@ export function logEnter(ctx: Ctx, pull: PullEntry): void {
  */
 export type LeaveBatch = Pick<Batch, "id" | "scopes" | "allScopes">;
 
-/** action.queue.leave; `batch` is the batch it was in when it left (null when waiting). */
-export function logLeave(
-  ctx: Ctx,
-  pull: PullEntry,
-  code: DequeueCode,
-  batch: LeaveBatch | null,
-  trigger: string,
-  reason?: string,
-): void {
+/** One pull request leaving the queue. */
+export interface Leave {
+  code: DequeueCode;
+  /** The batch it was in when it left; null when it was waiting. */
+  batch: LeaveBatch | null;
+  /** What caused it (the log event's trigger). */
+  trigger: string;
+  /** The sentence shown to users; default: the code's (engine/codes.ts). */
+  reason?: string;
+}
+
+/** action.queue.leave for a pull request leaving the queue. */
+export function logLeave(ctx: Ctx, pull: PullEntry, { code, batch, trigger, reason }: Leave): void {
   const merged = code === "PR_MERGED" || code === "PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED";
   ctx.log("action.queue.leave", pull.number, pull.baseRef, trigger, {
     reason: reason ?? reasonOf(code),
@@ -121,15 +124,18 @@ export type CheckEnd =
   | { aborted: false; conclusion: "success" | "failure" | "timed_out" }
   | { aborted: true; code: AbortCode; reason?: string };
 
+/** How a check attempt ended for one member of its batch. */
+export interface MemberCheckEnd {
+  pull: PullEntry;
+  batch: Batch;
+  check: CheckAttempt;
+  end: CheckEnd;
+  /** The queue rule's max_checks_retries. */
+  maxRetries: number;
+}
+
 /** action.queue.checks_end for one member: the check concluded (aborted false) or stopped with a code. */
-export function logChecksEnd(
-  ctx: Ctx,
-  pull: PullEntry,
-  batch: Batch,
-  check: CheckAttempt,
-  end: CheckEnd,
-  maxRetries: number,
-): void {
+export function logChecksEnd(ctx: Ctx, { pull, batch, check, end, maxRetries }: MemberCheckEnd): void {
   const conclusion = end.aborted ? "cancelled" : end.conclusion;
   const retried = end.aborted && end.code === "CHECKS_RETRIED";
   ctx.log("action.queue.checks_end", pull.number, pull.baseRef, INTERNAL_TRIGGER, {

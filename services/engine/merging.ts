@@ -166,13 +166,11 @@ export function onMergeCompleted(ctx: Ctx, event: EventOf<"merge_completed">): v
     const pull = ctx.mustPull(n);
     logMerged(ctx, pull, event.newBaseSha);
     forgetElsewhere(ctx, train, n);
-    announceLeave(
-      ctx,
-      pull,
-      skipped ? "PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED" : "PR_MERGED",
-      from,
-      "merge queue internal",
-    );
+    announceLeave(ctx, pull, {
+      code: skipped ? "PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED" : "PR_MERGED",
+      batch: from,
+      trigger: "merge queue internal",
+    });
   }
   const pending = base.pendingMoveSha;
   base.pendingMoveSha = null;

@@ -12,8 +12,8 @@
 import { rebuildDescendants, resolveFailedBatch, sameTreeDescendants } from "./bisection.js";
 import { descendantsOf, endCheckFor, stopCheck } from "./batches.js";
 import type { Ctx } from "./context.js";
-import type { Batch, CheckAttempt, EngineState, EpochMs, HoldKind, QueueCheck, Train } from "./state.js";
-import type { TestFacts } from "./test-facts.js";
+import type { Batch, CheckAttempt, EngineState, EpochMs, HoldKind, Train } from "./state.js";
+import type { EventOf } from "./events.js";
 import { rerunFailed, testVerdict } from "./test-verdicts.js";
 
 const MAX_DURATIONS = 50;
@@ -70,20 +70,21 @@ export function checkFailed(ctx: Ctx, batch: Batch, timedOut: boolean): void {
   for (const m of batch.members) {
     const pull = ctx.pull(m);
     if (pull)
-      endCheckFor(
-        ctx,
+      endCheckFor(ctx, {
         pull,
         batch,
         check,
-        { aborted: false, conclusion: timedOut ? "timed_out" : "failure" },
+        end: { aborted: false, conclusion: timedOut ? "timed_out" : "failure" },
         maxRetries,
-      );
+      });
   }
 }
 
 /**
- * check_results: records the checks (and each member's evaluated merge conditions, for its leave
- * event) and concludes the attempt when the conditions are decided. `scheduleOpensAt` (epoch ms):
+ * check_results (the validated event, fields documented in events.ts): records the checks (and
+ * each member's evaluated merge conditions, for its leave event) and concludes the attempt when
+ * the conditions are decided; an unknown, cancelled or concluded check is ignored (a stale result).
+ * `scheduleOpensAt` (epoch ms):
  * false only until then because of time or a scheduled freeze (`holdKind`); `scheduleBlocked`:
  * the members that holds for, each with its own instant (the others could merge now; see
  * schedule-yield.ts). For a check that passed and is not merging, only a freeze hold (or its
@@ -91,22 +92,20 @@ export function checkFailed(ctx: Ctx, batch: Batch, timedOut: boolean): void {
  * (the failing checks' test results) are read by test-verdicts.ts first: they may pass the check,
  * re-run it, or have it wait for its results.
  */
-export function onCheckResults(
-  ctx: Ctx,
-  checkId: string,
-  conditions: true | false | "pending",
-  checks: QueueCheck[],
-  evaluations: Record<string, Record<string, unknown>> = {},
-  scheduleOpensAt: EpochMs | null = null,
-  scheduleBlocked: Record<string, EpochMs> | null = null,
-  holdKind: HoldKind = "schedule",
-  openEnded = false,
-  tests: TestFacts | null = null,
-): void {
+export function onCheckResults(ctx: Ctx, event: EventOf<"check_results">): void {
+  const { checkId, conditions, checks, evaluations = {}, tests = null } = event;
+  const held: HoldRequest | null =
+    event.scheduleOpensAt === undefined || event.scheduleOpensAt === null
+      ? null
+      : {
+          opensAt: event.scheduleOpensAt,
+          blocked: event.scheduleBlocked ?? null,
+          kind: event.holdKind ?? "schedule",
+          openEnded: event.holdOpenEnded ?? false,
+        };
   const found = ctx.findCheck(checkId);
   if (found?.check.phase === "passed" && !found.batch.merging) {
-    if (conditions === false && scheduleOpensAt !== null && holdKind === "freeze")
-      hold(ctx, found.batch, found.check, scheduleOpensAt, scheduleBlocked, holdKind, openEnded);
+    if (conditions === false && held?.kind === "freeze") hold(ctx, found.batch, found.check, held);
     else if (conditions === true) releaseSchedule(ctx, found.batch, found.check);
     return;
   }
@@ -119,9 +118,9 @@ export function onCheckResults(
     p.lastChecks = checks;
     if (evaluations[String(m)]) p.lastEvaluation = evaluations[String(m)];
   }
-  if (conditions === false && scheduleOpensAt !== null) {
+  if (conditions === false && held !== null) {
     // Only a schedule or a freeze stands in the way: wait for it (no timeout), checked again when it opens.
-    hold(ctx, batch, check, scheduleOpensAt, scheduleBlocked, holdKind, openEnded);
+    hold(ctx, batch, check, held);
     return;
   }
   releaseSchedule(ctx, batch, check);
@@ -146,7 +145,7 @@ function checkPassed(ctx: Ctx, batch: Batch, check: CheckAttempt): void {
   const maxRetries = ctx.rule(batch.queueRule)?.maxChecksRetries ?? 0;
   for (const m of batch.members) {
     const pull = ctx.pull(m);
-    if (pull) endCheckFor(ctx, pull, batch, check, { aborted: false, conclusion: "success" }, maxRetries);
+    if (pull) endCheckFor(ctx, { pull, batch, check, end: { aborted: false, conclusion: "success" }, maxRetries });
   }
 }
 
@@ -156,16 +155,19 @@ export function onCheckRerunFailed(ctx: Ctx, checkId: string, message: string): 
   if (found && rerunFailed(found.check, message)) checkFailed(ctx, found.batch, false);
 }
 
+/** What holds a check's merge, from a check_results event (events.ts documents each field). */
+interface HoldRequest {
+  /** When the hold opens (epoch ms, UTC). */
+  opensAt: EpochMs;
+  /** The members held, each until its own instant (epoch ms, UTC); null: every member. */
+  blocked: Record<string, EpochMs> | null;
+  kind: HoldKind;
+  /** The hold has no known end (a freeze without one): `opensAt` is only when to look again. */
+  openEnded: boolean;
+}
+
 /** Holds a check's merge until `opensAt` (at least a second from now), for the blocked members or all. */
-function hold(
-  ctx: Ctx,
-  batch: Batch,
-  check: CheckAttempt,
-  opensAt: EpochMs,
-  blocked: Record<string, EpochMs> | null,
-  kind: HoldKind,
-  openEnded: boolean,
-): void {
+function hold(ctx: Ctx, batch: Batch, check: CheckAttempt, { opensAt, blocked, kind, openEnded }: HoldRequest): void {
   check.scheduleHeldSince ??= ctx.now;
   check.scheduleHeldUntil = Math.max(opensAt, ctx.now + 1000);
   check.scheduleHeldBy = kind;

@@ -56,7 +56,7 @@ export function testVerdict(ctx: Ctx, train: Train, batch: Batch, check: CheckAt
       return "pass";
     }
     case "rerun":
-      rerun(ctx, train, batch, check, reading.jobs, reading.tests);
+      rerun(ctx, train, batch, check, reading);
       return "held";
     case "fail": {
       check.suspect = batch.members.length > 1 ? suspectOf(facts, batch.members) : null;
@@ -79,8 +79,17 @@ function failureNote(facts: TestFacts, check: CheckAttempt, awaitedOut: boolean)
   return `real failure: failing tests ${namedTests(names)}${suffix}`;
 }
 
-/** Runs the failed jobs once more: the effect, one `ci_insights.job_retried` per job, the summary in progress. */
-function rerun(ctx: Ctx, train: Train, batch: Batch, check: CheckAttempt, jobs: string[], tests: string[]): void {
+/**
+ * Runs the failed jobs once more (`jobs`, for the flaky `tests`): the effect, one
+ * `ci_insights.job_retried` per job, the summary in progress.
+ */
+function rerun(
+  ctx: Ctx,
+  train: Train,
+  batch: Batch,
+  check: CheckAttempt,
+  { jobs, tests }: { jobs: string[]; tests: string[] },
+): void {
   check.rerun = { requestedAt: ctx.now, jobs, tests };
   ctx.emit({
     kind: "rerun_checks",

@@ -4,6 +4,7 @@
  * (its pull requests and failing checks), read from the log events of a committed round, as the
  * metrics are (round-figures.ts). Everything else the runner does stays at `debug`.
  */
+import { isFailureCheckState } from "../config/index.js";
 import type { LogEffect } from "../engine/index.js";
 
 /** A log line: its message and fields (pino's `logger.info(fields, msg)`). */
@@ -11,8 +12,6 @@ export interface OutcomeLine {
   msg: string;
   fields: Record<string, unknown>;
 }
-
-const FAILED = new Set(["failure", "error", "timed_out", "cancelled", "action_required"]);
 
 const names = (checks: unknown): string[] =>
   Array.isArray(checks) ? checks.map((c) => String((c as { name?: unknown })?.name ?? "")).filter((n) => n !== "") : [];
@@ -38,7 +37,7 @@ export function outcomeLines(repository: string, logs: readonly LogEffect[]): Ou
       const check = m.speculative_check_pull_request as { checks_conclusion?: unknown } | undefined;
       const conclusion = String(check?.checks_conclusion ?? "");
       const batch = String(m.batch_id ?? m.batch_name ?? "");
-      if (!FAILED.has(conclusion) || failedBatches.has(batch)) continue;
+      if (!isFailureCheckState(conclusion) || failedBatches.has(batch)) continue;
       failedBatches.add(batch);
       lines.push({
         msg: "batch failed its checks",

@@ -3,6 +3,7 @@
  * the forge reports it and from what only the queue knows (position, queue name, sender of a
  * command...). docs/conditions.md "Attributes" lists where each value comes from.
  */
+import { isFailureCheckState } from "./check-states.js";
 import type { CheckRun, Permission, PullRequestSnapshot } from "./pull-request-facts.js";
 import type { AttributeValue, CommitAttributes, PullRequestAttributes } from "./context.js";
 
@@ -46,7 +47,6 @@ export interface QueueContext {
 export const CONFIGURATION_FILES: readonly string[] = [".yardmaster.yml", ".github/yardmaster.yml"];
 
 const OWN_CHECK_APP = "yardmaster";
-const FAILURE = new Set(["failure", "error", "cancelled", "timed_out", "action_required"]);
 
 function checkNames(checks: readonly CheckRun[], accept: (state: string) => boolean): string[] {
   return checks.filter((c) => accept(c.state)).map((c) => c.name);
@@ -157,7 +157,7 @@ export function attributesOf(snapshot: PullRequestSnapshot, queue: QueueContext 
     "modified-files": [...snapshot.modifiedFiles],
     "removed-files": [...snapshot.removedFiles],
     "check-success": checkNames(checks, (s) => s === "success"),
-    "check-failure": checkNames(checks, (s) => FAILURE.has(s)),
+    "check-failure": checkNames(checks, isFailureCheckState),
     "check-neutral": checkNames(checks, (s) => s === "neutral"),
     "check-skipped": checkNames(checks, (s) => s === "skipped"),
     "check-cancelled": checkNames(checks, (s) => s === "cancelled"),

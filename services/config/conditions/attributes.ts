@@ -4,6 +4,7 @@
  * (the format's PullRequestAttributes schema) and docs/conditions.md "Attributes".
  */
 import type { Operator } from "../model.js";
+import { FAILURE_CHECK_STATES } from "./check-states.js";
 
 /** How the value written after the operator is read (docs/conditions.md "Values"). */
 export type ValueType =
@@ -106,11 +107,14 @@ function timestamp(name: string, description: string, nullable: boolean): Attrib
     description,
   };
 }
-function check(name: string, states: string[], description: string, extra: Partial<AttributeSpec> = {}): AttributeSpec {
+function check(
+  name: string,
+  states: readonly string[],
+  description: string,
+  extra: Partial<AttributeSpec> = {},
+): AttributeSpec {
   return textList(name, description, { checkStates: states, ...extra });
 }
-
-const FAILURE_STATES = ["failure", "error", "cancelled", "timed_out", "action_required"];
 
 // biome-ignore format: a table, one row per line
 const SPECS: AttributeSpec[] = [
@@ -157,17 +161,17 @@ const SPECS: AttributeSpec[] = [
   textList("modified-files", "Paths modified by the pull request."),
   textList("removed-files", "Paths removed by the pull request."),
   check("check-success", ["success"], "Checks that succeeded."),
-  check("check-failure", FAILURE_STATES, "Checks that failed (also cancelled, timed out and action required)."),
+  check("check-failure", FAILURE_CHECK_STATES, "Checks that failed (also cancelled, timed out and action required)."),
   check("check-neutral", ["neutral"], "Checks that concluded neutral."),
   check("check-skipped", ["skipped"], "Checks that were skipped."),
   check("check-cancelled", ["cancelled"], "Checks that were cancelled."),
   check("check-timed-out", ["timed_out"], "Checks that timed out."),
   check("check-pending", ["pending"], "Checks still running."),
   check("check-stale", ["stale"], "Checks marked stale."),
-  check("check", ["success", "pending", "neutral", "skipped", "stale", ...FAILURE_STATES], "Every check, whatever its state."),
+  check("check", ["success", "pending", "neutral", "skipped", "stale", ...FAILURE_CHECK_STATES], "Every check, whatever its state."),
   check("check-success-or-neutral", ["success", "neutral"], "Deprecated: checks that succeeded or concluded neutral.", { aliasOf: "check-success-or-neutral" }),
   check("status-success", ["success"], "Deprecated name of check-success.", { aliasOf: "check-success" }),
-  check("status-failure", FAILURE_STATES, "Deprecated name of check-failure.", { aliasOf: "check-failure" }),
+  check("status-failure", FAILURE_CHECK_STATES, "Deprecated name of check-failure.", { aliasOf: "check-failure" }),
   check("status-neutral", ["neutral"], "Deprecated name of check-neutral.", { aliasOf: "check-neutral" }),
   textList("commits-unverified", "Titles of commits whose signature is not verified."),
   textList("deployment-success", "Deployments that succeeded."),

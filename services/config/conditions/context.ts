@@ -4,7 +4,7 @@
  * memberships conditions may name (`approved-reviews-by=@org/team`). docs/conditions.md
  * "Evaluation".
  */
-import type { CheckState } from "./pull-request-facts.js";
+import type { CheckState } from "./check-states.js";
 
 /**
  * One value of an attribute: a scalar, a list, or null when unset. Times are UTC Dates. Lists of

@@ -3,25 +3,13 @@
  * checks, reviews and commits, in the shapes both forges report them (services/forge re-exports
  * these as part of its port). Times are `Date` in UTC; numbers are pull request numbers.
  */
+import type { CheckState } from "./check-states.js";
 
 /** A repository's full name, "owner/name". */
 export type RepoName = string;
 
 /** A commit SHA: 40 lowercase hex characters. */
 export type Sha = string;
-
-/** Conclusion or state of one check run or commit status, as the conditions language sees it. */
-export type CheckState =
-  | "success"
-  | "failure"
-  | "error"
-  | "cancelled"
-  | "action_required"
-  | "timed_out"
-  | "pending"
-  | "neutral"
-  | "skipped"
-  | "stale";
 
 /** One check run (or commit status) on a commit. */
 export interface CheckRun {

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { CHECK_STATES } from "../../config/index.js";
 import { registerJunitUpload } from "./junit-upload.js";
 import { out } from "./output.js";
 import { forgeClient, parseRepoArgument } from "./repo.js";
@@ -31,10 +32,7 @@ export function registerCi(program: Command): void {
     .argument("<owner/name>", "the repository", parseRepoArgument)
     .argument("<sha>", "the commit (40 hex digits)")
     .argument("<name>", "the check's name (check-success=<name>)")
-    .argument(
-      "<state>",
-      "success, failure, error, cancelled, action_required, timed_out, pending, neutral, skipped or stale",
-    )
+    .argument("<state>", `${CHECK_STATES.slice(0, -1).join(", ")} or ${CHECK_STATES.at(-1)}`)
     .option("--description <text>", "a line shown next to the check", "")
     .option("--url <url>", "where the run's details are", "")
     .option("--app <name>", "the CI posting it", "")

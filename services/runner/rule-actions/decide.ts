@@ -70,11 +70,17 @@ export async function decidePullRules(
       await decideActions(env, pr, rule, next.transitions);
     if (!matching && prev.matching && list(rule.actions.label?.toggle).length > 0) {
       const remove = list(rule.actions.label?.toggle);
-      await emitAction(env, pr, rule, `${prev.transitions}#label#off`, "label", { add: [], remove }, null, true);
+      await emitAction(env, pr, {
+        rule,
+        suffix: `${prev.transitions}#label#off`,
+        action: "label",
+        options: { add: [], remove },
+      });
     }
     const dismiss = rule.actions.dismiss_reviews;
     if (dismiss && matching && pushed && dismiss.when !== "always") {
-      await emitAction(env, pr, rule, `${next.transitions}#dismiss_reviews#${pr.headSha}`, "dismiss_reviews", dismiss);
+      const suffix = `${next.transitions}#dismiss_reviews#${pr.headSha}`;
+      await emitAction(env, pr, { rule, suffix, action: "dismiss_reviews", options: dismiss });
     }
     if (rule.actions.post_check) next.postedCheck = await decidePostCheck(env, pr, rule, matching, prev.postedCheck);
     if (next.matching !== prev.matching || next.postedCheck !== prev.postedCheck || !states.has(rule.name))
@@ -82,37 +88,36 @@ export async function decidePullRules(
   }
 }
 
-async function decide(
-  env: IngressEnv,
-  pr: PullRequestSnapshot,
-  rule: PullRequestRuleConfig,
-  transition: number,
-  action: string,
-  options: Options,
-): Promise<void> {
+/**
+ * One action of a rule as it is decided: its idempotency key's suffix (`<transition>#<action>`,
+ * qualified for an action decided more than once per transition) and its options.
+ */
+interface DueAction {
+  rule: PullRequestRuleConfig;
+  suffix: string;
+  action: string;
+  options: Options;
+  /** Options and error already planned (post_check); absent: planned when the key is claimed. */
+  planned?: { options: Options; error: string | null };
+}
+
+/** Decides one action of a rule's transition as its kind wants (queue actions and post_check are decided elsewhere). */
+async function decide(env: IngressEnv, pr: PullRequestSnapshot, due: DueAction): Promise<void> {
+  const { action, options } = due;
   if (QUEUE_ACTIONS.has(action) || action === "post_check") return;
   if (action === "dismiss_reviews" && options.when !== "always") return;
-  const suffix = `${transition}#${action}`;
-  if (action === "dequeue" || action === "refresh") return decideInRound(env, pr, rule, suffix, action);
+  if (action === "dequeue" || action === "refresh") return decideInRound(env, pr, due.rule, due.suffix, action);
   if (action === "label") {
     const add = [...list(options.add), ...list(options.toggle)];
     const remove = options.remove_all ? pr.labels.map((l) => l.name) : list(options.remove);
-    return emitAction(env, pr, rule, suffix, action, { add, remove }, null, true);
+    return emitAction(env, pr, { ...due, options: { add, remove } });
   }
-  await emitAction(env, pr, rule, suffix, action, options);
+  await emitAction(env, pr, due);
 }
 
-/** Claims the key and queues the effect (label: after the loop check). */
-async function emitAction(
-  env: IngressEnv,
-  pr: PullRequestSnapshot,
-  rule: PullRequestRuleConfig,
-  suffix: string,
-  action: string,
-  options: Options,
-  preplanned: { options: Options; error: string | null } | null = null,
-  isLabel = false,
-): Promise<void> {
+/** Claims the key and queues the effect (label: after the loop check, and only what changes the labels). */
+async function emitAction(env: IngressEnv, pr: PullRequestSnapshot, due: DueAction): Promise<void> {
+  const { rule, suffix, action, options } = due;
   const key = ruleActionKey(env.repository, pr.number, rule.name, suffix);
   const transition = Number(suffix.split("#")[0]);
   const claimed = await claimPullRuleAction(env.client, {
@@ -124,8 +129,8 @@ async function emitAction(
     action,
   });
   if (!claimed) return;
-  let planned = preplanned ?? (await planRuleAction(env.repository, action, options, pr));
-  if (isLabel) {
+  let planned = due.planned ?? (await planRuleAction(env.repository, action, options, pr));
+  if (action === "label") {
     // Only what changes the labels: removing a label the pull request lacks is nothing to do.
     const have = new Set(pr.labels.map((l) => l.name.toLowerCase()));
     const change = await withoutLoops(
@@ -175,10 +180,10 @@ async function decideActions(
         pr.state === "open" &&
         (await protectionsOf(env, pr)).verdict.conclusion !== "success";
       if (waits) return;
-      await emitAction(env, pr, rule, `${transition}#merge`, "merge", options ?? {});
+      await emitAction(env, pr, { rule, suffix: `${transition}#merge`, action, options: options ?? {} });
       continue;
     }
-    await decide(env, pr, rule, transition, action, options ?? {});
+    await decide(env, pr, { rule, suffix: `${transition}#${action}`, action, options: options ?? {} });
   }
 }
 
@@ -234,17 +239,12 @@ async function decidePostCheck(
     last.summary === check.summary;
   if (same) return posted;
   const seq = (last?.seq ?? 0) + 1;
-  await emitAction(
-    env,
-    pr,
+  await emitAction(env, pr, {
     rule,
-    `0#post_check#${seq}`,
-    "post_check",
-    {},
-    {
-      options: { name: rule.name, ...check },
-      error: verdict.error,
-    },
-  );
+    suffix: `0#post_check#${seq}`,
+    action: "post_check",
+    options: {},
+    planned: { options: { name: rule.name, ...check }, error: verdict.error },
+  });
   return { ...check, seq };
 }

@@ -3,27 +3,15 @@
  * SHA and name. Several runs may share a name (a re-run, another app); readers take the newest
  * (highest id) per name. docs/local-forge.md "Check runs".
  */
+import type { CheckState } from "../../config/index.js";
 import { num, numOrNull, type Queryable } from "./queryable.js";
-
-/** States of a check run (services/forge/types.ts `CheckState`). */
-export type LocalCheckState =
-  | "success"
-  | "failure"
-  | "error"
-  | "cancelled"
-  | "action_required"
-  | "timed_out"
-  | "pending"
-  | "neutral"
-  | "skipped"
-  | "stale";
 
 /** One check run. Times are UTC. */
 export interface CheckRunRow {
   id: number;
   sha: string;
   name: string;
-  state: LocalCheckState;
+  state: CheckState;
   description: string;
   detailsUrl: string | null;
   app: string;
@@ -60,7 +48,7 @@ export interface NewCheckRun {
   repositoryId: number;
   sha: string;
   name: string;
-  state: LocalCheckState;
+  state: CheckState;
   description: string;
   detailsUrl: string | null;
   app: string;
@@ -97,7 +85,7 @@ export async function insertCheckRun(q: Queryable, c: NewCheckRun): Promise<Chec
 
 /** Fields of {@link updateCheckRun}; an absent one keeps its value. */
 export interface CheckRunChange {
-  state: LocalCheckState;
+  state: CheckState;
   description?: string;
   detailsUrl?: string | null;
   output?: string;

@@ -62,7 +62,6 @@ export {
   cancelCheckRunsOfCiJobs,
   type CheckRunChange,
   type CheckRunRow,
-  type LocalCheckState,
   type NewCheckRun,
 } from "./check-runs.js";
 export {
