@@ -96,10 +96,13 @@ export interface CheckAttempt {
   testsAwait?: { since: EpochMs; until: EpochMs; nextLookAt: EpochMs } | null;
   /**
    * Its failed jobs were run again because every failing test is known flaky (`known flaky
-   * tests`): when, which jobs and tests. Results of those jobs that ended before `requestedAt` are
-   * the run before. Absent or null = not re-run.
+   * tests`): when, which jobs and tests, and when each failed job's run ended as the forge reported
+   * it (`replacedEndedAt`, by job; absent for a job the forge gave no end time, or in state stored
+   * before it was kept). A result of a job that ended no later than its replaced run (or, without
+   * that time, before `requestedAt`) is the run before: the round's clock is read before the forge,
+   * so the failed run may end after `requestedAt`. Absent or null = not re-run.
    */
-  rerun?: { requestedAt: EpochMs; jobs: string[]; tests: string[] } | null;
+  rerun?: { requestedAt: EpochMs; jobs: string[]; tests: string[]; replacedEndedAt?: Record<string, EpochMs> } | null;
   /** Quarantined failing tests ignored to pass it (checks_end `ignored_failing_tests`). Absent = none. */
   ignoredTests?: string[];
   /** What its test results decided, for checks_end `test_results_note`. Absent or null = nothing. */

@@ -136,7 +136,8 @@ export interface MergeBatchEffect {
  * Run the failed jobs of a check again on the same commit (docs/merge-queue.md "Verdicts from test
  * results": every failing test is known flaky). `number` is the check's pull request (the draft,
  * or the pull request in place), `draftBranch` the draft's branch (null in place). A replay finds
- * the jobs run again since `requestedAt` (epoch ms) and does nothing. Result on failure:
+ * the jobs run again (a run ended after the failed run it replaces, `replacedEndedAt` by job,
+ * else after `requestedAt`, both epoch ms) and does nothing. Result on failure:
  * check_rerun_failed; none otherwise (the jobs' new results come as check results).
  */
 export interface RerunChecksEffect {
@@ -149,6 +150,8 @@ export interface RerunChecksEffect {
   /** The failed checks (CI jobs) to run again. */
   checks: string[];
   requestedAt: number;
+  /** When the failed run of each job ended (the forge's clock, epoch ms); absent in effects stored before it was kept. */
+  replacedEndedAt?: Record<string, number>;
 }
 
 /** Close a pull request (a draft after its batch merged) and delete `deleteBranch` if not null. */

@@ -60,6 +60,15 @@ export const testFactsSchema = z.object({
   withoutQuarantined: truth,
   /** The merge conditions as if each failing check whose failing tests are all quarantined or known flaky had passed. */
   withoutKnownFlaky: truth,
+  /**
+   * When each failing check (CI job) ended, epoch milliseconds UTC as the forge reports it, by check
+   * name (a check the forge gives no end time is absent; absent altogether from older events): a
+   * re-run's results are the runs that end later (test-verdicts.ts).
+   */
+  endedAt: z
+    .record(z.string().min(1).max(255), z.number().int().nonnegative())
+    .refine((ended) => Object.keys(ended).length <= 100, "endedAt names at most 100 checks")
+    .optional(),
 });
 
 /**

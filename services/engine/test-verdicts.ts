@@ -56,7 +56,7 @@ export function testVerdict(ctx: Ctx, train: Train, batch: Batch, check: CheckAt
       return "pass";
     }
     case "rerun":
-      rerun(ctx, train, batch, check, reading);
+      rerun(ctx, train, batch, check, { ...reading, replacedEndedAt: replacedEnds(facts, reading.jobs) });
       return "held";
     case "fail": {
       check.suspect = batch.members.length > 1 ? suspectOf(facts, batch.members) : null;
@@ -80,17 +80,27 @@ function failureNote(facts: TestFacts, check: CheckAttempt, awaitedOut: boolean)
 }
 
 /**
- * Runs the failed jobs once more (`jobs`, for the flaky `tests`): the effect, one
- * `ci_insights.job_retried` per job, the summary in progress.
+ * When the failed run of each re-run job ended (the facts' `endedAt`, the forge's clock): the
+ * re-run's results are the runs that end later. The engine's clock alone cannot tell: it is read
+ * when the runner's round begins, before the forge is, so the failed run may end after it.
+ */
+function replacedEnds(facts: TestFacts, jobs: readonly string[]): Record<string, number> {
+  const ended = facts.endedAt ?? {};
+  return Object.fromEntries(jobs.filter((job) => Object.hasOwn(ended, job)).map((job) => [job, ended[job]!]));
+}
+
+/**
+ * Runs the failed jobs once more (`jobs`, for the flaky `tests`; `replacedEndedAt`: when each
+ * failed run ended): the effect, one `ci_insights.job_retried` per job, the summary in progress.
  */
 function rerun(
   ctx: Ctx,
   train: Train,
   batch: Batch,
   check: CheckAttempt,
-  { jobs, tests }: { jobs: string[]; tests: string[] },
+  { jobs, tests, replacedEndedAt }: { jobs: string[]; tests: string[]; replacedEndedAt: Record<string, number> },
 ): void {
-  check.rerun = { requestedAt: ctx.now, jobs, tests };
+  check.rerun = { requestedAt: ctx.now, jobs, tests, replacedEndedAt };
   ctx.emit({
     kind: "rerun_checks",
     checkId: check.id,
@@ -100,6 +110,7 @@ function rerun(
     draftBranch: check.branch,
     checks: jobs,
     requestedAt: ctx.now,
+    replacedEndedAt,
   });
   for (const job of jobs) {
     ctx.log("ci_insights.job_retried", check.number, train.branch, `CI Insights retry rule: ${KNOWN_FLAKY_RULE_NAME}`, {

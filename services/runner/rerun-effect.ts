@@ -2,13 +2,15 @@
  * The `rerun_checks` effect (docs/merge-queue.md "Verdicts from test results"): the failed jobs of a
  * check whose failing tests are all known flaky run once more, through ForgePort.rerunChecks. Safe
  * to perform twice (docs/reliability.md "Crashes: every effect exactly once"): the check's pull
- * request is read first, and when each named check is pending again or ended after the request,
- * the jobs already run again and nothing is done; a pull request whose head moved has a new check
+ * request is read first, and when each named check is pending again or ended after the failed run
+ * it replaces (test-facts.ts isRunBefore: by the forge's clock, else after the request), the jobs
+ * already run again and nothing is done; a pull request whose head moved has a new check
  * coming, and nothing is done either. A forge error that is not worth retrying becomes
  * `check_rerun_failed` (the failure stands).
  */
 import type { ForgeError, ForgePort } from "../forge/index.js";
 import type { EngineEffect, EngineEventInput } from "../engine/index.js";
+import { isRunBefore } from "./test-facts.js";
 
 type RerunEffect = Extract<EngineEffect, { kind: "rerun_checks" }>;
 
@@ -27,9 +29,7 @@ export async function performRerun(
     const pr = await forge.getPullRequest(repo, effect.number);
     if (pr.headSha !== effect.headSha) return [];
     const named = pr.checks.filter((c) => effect.checks.includes(c.name));
-    const again = (c: (typeof named)[number]) =>
-      c.state === "pending" || (c.completedAt !== null && c.completedAt.getTime() >= effect.requestedAt);
-    if (named.length > 0 && named.every(again)) return [];
+    if (named.length > 0 && named.every((c) => !isRunBefore(c, effect))) return [];
     await forge.rerunChecks(repo, {
       headSha: effect.headSha,
       branch: effect.draftBranch ?? pr.head,

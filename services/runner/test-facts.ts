@@ -26,21 +26,48 @@ export interface EvaluatedMember {
 const and = (values: Truth[]): Truth =>
   values.includes(false) ? false : values.includes("pending") ? "pending" : true;
 
+/** What a re-run for known flaky tests replaced (engine CheckAttempt `rerun`, or the rerun_checks effect). */
+export interface ReplacedRuns {
+  /** When the re-run was asked (epoch ms, the queue's clock). */
+  requestedAt: number;
+  /** When the failed run of each job ended (epoch ms, the forge's clock); absent when not known. */
+  replacedEndedAt?: Record<string, number>;
+}
+
 /**
- * The checks of a check re-run for known flaky tests as they stand for it: a named check that
- * ended before the re-run was asked is the run before, so it counts as pending (on GitHub the new
- * check run appears a moment after the re-run is asked).
+ * Whether run `c` of a re-run job is the run the re-run replaced rather than the re-run's own: it
+ * is not pending and ended no later than the failed run the queue saw (by the forge's clock; the
+ * round's clock is read before the forge, so that run may end after `requestedAt`), or, when that
+ * end is not known, before the re-run was asked; a run that ended with no end time is the run
+ * before too (docs/reliability.md "Crashes: every effect exactly once").
+ */
+export function isRunBefore(c: CheckRun, rerun: ReplacedRuns): boolean {
+  if (c.state === "pending") return false;
+  if (c.completedAt === null) return true;
+  const ended = rerun.replacedEndedAt;
+  if (ended !== undefined && Object.hasOwn(ended, c.name)) return c.completedAt.getTime() <= ended[c.name]!;
+  return c.completedAt.getTime() < rerun.requestedAt;
+}
+
+/**
+ * The checks of a check re-run for known flaky tests as they stand for it: a named check that is
+ * the run before (isRunBefore) counts as pending (on GitHub the new check run appears a moment
+ * after the re-run is asked).
  */
 export function afterRerun(checks: CheckRun[], check: CheckAttempt): CheckRun[] {
   const rerun = check.rerun;
   if (!rerun) return checks;
-  return checks.map((c) =>
-    rerun.jobs.includes(c.name) &&
-    c.state !== "pending" &&
-    (c.completedAt === null || c.completedAt.getTime() < rerun.requestedAt)
-      ? { ...c, state: "pending" }
-      : c,
-  );
+  return checks.map((c) => (rerun.jobs.includes(c.name) && isRunBefore(c, rerun) ? { ...c, state: "pending" } : c));
+}
+
+/** When each failed check of `jobs` ended (epoch ms, the latest run of a name), for `tests.endedAt`. */
+function endedAt(checks: readonly CheckRun[], jobs: readonly string[]): Record<string, number> {
+  const ended = new Map<string, number>();
+  for (const c of checks) {
+    if (!jobs.includes(c.name) || !FAILED.has(c.state) || c.completedAt === null) continue;
+    ended.set(c.name, Math.max(ended.get(c.name) ?? 0, c.completedAt.getTime()));
+  }
+  return Object.fromEntries(ended);
 }
 
 const normalise = (path: string) => path.replace(/^\.\//, "");
@@ -100,5 +127,6 @@ export async function gatherTestFacts(
     awaiting: answer.jobs.filter((j) => j.results === "awaited").map((j) => j.name),
     withoutQuarantined: passing((t) => t.quarantined),
     withoutKnownFlaky: passing((t) => t.quarantined || t.health === "flaky"),
+    endedAt: endedAt(input.checks, jobs),
   };
 }

@@ -131,6 +131,21 @@ describe("known flaky failures", () => {
     expect(h.history.filter((e) => e.kind === "rerun_checks")).toHaveLength(1);
   });
 
+  it("keep when each failed job's run ended, the forge's clock, for the effect and its replay", () => {
+    const h = batchOfFour();
+    // The round's clock (T0) is read before the forge: the failed run may end after it.
+    const effects = failWith(
+      h,
+      "Batch 1",
+      facts([failing("app.flaky", { health: "flaky" })], { endedAt: { ci: T0 + 14, other: T0 } }),
+    );
+    expect(effects.find((e) => e.kind === "rerun_checks")).toMatchObject({
+      requestedAt: T0,
+      replacedEndedAt: { ci: T0 + 14 },
+    });
+    expect(h.batch("Batch 1").batch.check!.rerun).toMatchObject({ requestedAt: T0, replacedEndedAt: { ci: T0 + 14 } });
+  });
+
   it("fail for real on the second failure: bisected, naming the re-run in checks_end", () => {
     const h = batchOfFour();
     failWith(h, "Batch 1", facts([failing("app.flaky", { health: "flaky" })]));

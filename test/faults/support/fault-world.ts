@@ -60,6 +60,10 @@ export interface FaultWorldOptions {
   queue?: boolean;
   /** More branches made at the initial commit (a backport's targets). */
   branches?: string[];
+  /** The local CI's `.yardmaster/ci.yml` (default: one check `test` running `check`). */
+  ci?: string;
+  /** More files of the initial commit (a CI script). */
+  files?: Record<string, string>;
 }
 
 /**
@@ -74,8 +78,12 @@ export async function faultWorld(
 ): Promise<FaultWorld> {
   const work = await mkdtemp(path.join(os.tmpdir(), "ym-faults-"));
   const src = await gitWorkdir(path.join(work, "source"));
-  const ci = `checks:\n  - name: test\n    run: "${check}"\n`;
-  await src.commit("Initial commit", { ".yardmaster.yml": options.config ?? CONFIG, ".yardmaster/ci.yml": ci });
+  const ci = options.ci ?? `checks:\n  - name: test\n    run: "${check}"\n`;
+  await src.commit("Initial commit", {
+    ".yardmaster.yml": options.config ?? CONFIG,
+    ".yardmaster/ci.yml": ci,
+    ...options.files,
+  });
   for (const branch of options.branches ?? []) src.git("branch", branch, "main");
   const pulls = Array.from({ length: count }, (_, i) => i + 1);
   for (const n of pulls) {
