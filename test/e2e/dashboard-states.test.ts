@@ -102,7 +102,7 @@ describe("signing in and finding repositories", () => {
     await own.page
       .getByTestId("sign-in-error")
       .getByText(/did not accept the token/)
-      .waitFor({ timeout: 20_000 });
+      .waitFor({ timeout: 60_000 });
     await own.page.close();
   });
 });
@@ -162,7 +162,7 @@ describe("a failing batch, bisected", () => {
     await eventually(async () => {
       const rows = await page.getByTestId("history-row").count();
       expect(rows).toBe(report.merged.length + report.dequeued.length);
-    }, 20_000);
+    }, 60_000);
     await culprit.getByRole("link", { name: "batch" }).click();
     await page.getByTestId("batch-story").getByRole("link", { name: "replay" }).first().waitFor();
     await screenshot(page, "batch");
@@ -195,7 +195,7 @@ describe("a pull request held in its batch", () => {
     await page.getByTestId("requeue-answer").getByText("Queued under urgent, at position 1.").waitFor();
     await eventually(async () => {
       expect((await api("GET", "/v1/repos/demo/hold/merge-queue/pull/1")).queue_rule.name).toBe("urgent");
-    }, 20_000);
+    }, 60_000);
   });
 
   it("shows no estimate while paused, and a scheduled freeze as a banner and in the list", async () => {
@@ -203,7 +203,7 @@ describe("a pull request held in its batch", () => {
     await clickThrough(page, "main", /^Queue of main/);
     await page.getByLabel("Pause reason").fill("hold everything");
     await page.getByRole("button", { name: "Pause the queue" }).click();
-    await page.getByText("none while the queue is paused").first().waitFor({ timeout: 20_000 });
+    await page.getByText("none while the queue is paused").first().waitFor({ timeout: 60_000 });
     expect(await page.getByText(/in a few seconds|\(in \d/).count()).toBe(0);
     await page.getByRole("status", { name: "Queue paused" }).getByRole("button", { name: "Unpause" }).click();
     const freeze = await api("POST", "/v1/repos/demo/hold/scheduled_freeze", {
@@ -213,11 +213,11 @@ describe("a pull request held in its batch", () => {
       exclude_conditions: [],
     });
     const banner = page.getByRole("status", { name: "Scheduled freeze in force" });
-    await banner.getByText("release 2.0").waitFor({ timeout: 20_000 });
+    await banner.getByText("release 2.0").waitFor({ timeout: 60_000 });
     expect(await page.getByTestId("freeze").getByText("in force").count()).toBe(1);
     await screenshot(page, "queue-frozen");
     await api("POST", `/v1/repos/demo/hold/scheduled_freeze/${freeze.id}/delete`, { delete_reason: "done" });
-    await banner.waitFor({ state: "detached", timeout: 20_000 });
+    await banner.waitFor({ state: "detached", timeout: 60_000 });
   });
 });
 

@@ -129,7 +129,11 @@ describe("1 MiB of duplicate keys", () => {
     expect(body.length).toBeLessThan(64 * 1024);
     const json = JSON.parse(body);
     expect(json.details.filter((d: { type: string }) => d.type === "field_violation").length).toBeLessThanOrEqual(101);
-    expect(json.message).toMatch(/^service_yml: YAML error: the file has more than 50000 YAML nodes/);
+    // Refused by the node limit, or, on a machine too busy for the API's low-priority threads to
+    // get there within the 10 s limit, by the time limit (docs/reliability.md "Hostile input").
+    expect(json.message).toMatch(
+      /^service_yml: (YAML error: the file has more than 50000 YAML nodes|parsing and validating the file took more than 10 s \(the time limit\))/,
+    );
     expect(health.answered).toBeGreaterThan(0);
     expect(health.longestWait).toBeLessThan(health.took / 2);
   });
