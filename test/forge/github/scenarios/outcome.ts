@@ -50,12 +50,10 @@ export async function expectLandedOnce(world: GithubWorld, timeoutMs?: number): 
   return leaves;
 }
 
-/**
- * Webhook deliveries lost at random (seeded) on a scenario's first attempts, and the reconciliation
- * interval the server runs with then (RECONCILE_INTERVAL_SECONDS), seconds.
- */
-export const lossy = (seed: number) => ({ drop: { rate: 0.1, seed }, reconcileIntervalSeconds: RECONCILE_SECONDS });
+/** The reconciliation interval of the scenarios with lost webhooks (RECONCILE_INTERVAL_SECONDS), seconds. */
 const RECONCILE_SECONDS = 5;
+/** One first delivery attempt in ten lost at random (drawn from `seed`), with reconciliation every 5 s. */
+export const lossy = (seed: number) => ({ drop: { rate: 0.1, seed }, reconcileIntervalSeconds: RECONCILE_SECONDS });
 /** The time within which a lost event is recovered, ms: one interval plus a pass's time (docs/github.md "Reconciliation"). */
 export const RECOVERY_MS = 2 * RECONCILE_SECONDS * 1000;
 
