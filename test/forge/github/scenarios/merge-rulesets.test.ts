@@ -27,7 +27,7 @@ function expectOwnMerges(w: GithubWorld): void {
 
 describe("merge commits, rulesets with a bypass actor, a transient 405 on every third merge", () => {
   it("lands every green pull request once with its own merge commit; the culprit is sent back; lost webhooks are recovered", {
-    timeout: 420_000,
+    timeout: 600_000,
   }, async () => {
     // The installation granted Actions: read only (the github_actions action's need): the queue works,
     // and the missing permission is named in the log and in /readyz.
