@@ -126,8 +126,11 @@ export async function wireForge(
   void installations.run();
   const recheck = setInterval(() => void installations.run(), INSTALLATION_CHECK_INTERVAL_MS);
   recheck.unref();
+  // Failed webhook deliveries redelivered before each reconciliation pass (docs/github.md "Reconciliation").
+  const redelivery = createGithubRedelivery(app);
   return {
     forge: createGithubForge({ ...app, ownCheckNames: [SUMMARY_CHECK_NAME] }),
+    redeliver: () => redelivery.pass(),
     directory: createGithubRepositoryDirectory(app),
     bindings: [],
     routes: (app) => registerGithubWebhook(app as never, { secret: webhookSecret!, pool: db, sink: deliver, log }),

@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { githubWorld, type GithubWorld } from "../support/github-world.js";
-import { expectLandedOnce } from "./outcome.js";
+import { expectLandedOnce, expectLostEventsRecovered, lossy, RECOVERY_MS } from "./outcome.js";
 import { LINEAR_FAST_FORWARD } from "./repositories.js";
 
 let world: GithubWorld | undefined;
@@ -28,10 +28,13 @@ async function expectLinearTested(w: GithubWorld): Promise<void> {
 }
 
 describe("linear history with fast-forward", () => {
-  it("moves main to each tested commit; the culprit is sent back", { timeout: 600_000 }, async () => {
-    world = await githubWorld(LINEAR_FAST_FORWARD);
+  it("moves main to each tested commit; the culprit is sent back; lost webhooks are recovered", {
+    timeout: 600_000,
+  }, async () => {
+    world = await githubWorld(LINEAR_FAST_FORWARD, lossy(13));
     await expectLandedOnce(world);
     await expectLinearTested(world);
+    await expectLostEventsRecovered(world, RECOVERY_MS);
   });
 
   it("the same with the server killed (kill -9) after main moved, before the move was recorded", {

@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { settingsOf } from "../support/double-rules.js";
 import { githubWorld, type GithubWorld } from "../support/github-world.js";
-import { expectLandedOnce } from "./outcome.js";
+import { expectLandedOnce, expectLostEventsRecovered, lossy, RECOVERY_MS } from "./outcome.js";
 import { MERGE_RULESETS } from "./repositories.js";
 
 let world: GithubWorld | undefined;
@@ -26,14 +26,15 @@ function expectOwnMerges(w: GithubWorld): void {
 }
 
 describe("merge commits, rulesets with a bypass actor, a transient 405 on every third merge", () => {
-  it("lands every green pull request once with its own merge commit; the culprit is sent back", {
-    timeout: 420_000,
+  it("lands every green pull request once with its own merge commit; the culprit is sent back; lost webhooks are recovered", {
+    timeout: 600_000,
   }, async () => {
     // The installation granted Actions: read only (the github_actions action's need): the queue works,
     // and the missing permission is named in the log and in /readyz.
-    world = await githubWorld(MERGE_RULESETS, { grants: (g) => void (g.permissions.actions = "read") });
+    world = await githubWorld(MERGE_RULESETS, { grants: (g) => void (g.permissions.actions = "read"), ...lossy(11) });
     await expectLandedOnce(world);
     expectOwnMerges(world);
+    await expectLostEventsRecovered(world, RECOVERY_MS);
     const ready = (await fetch(`${world.server.url}/readyz`).then((r) => r.json())) as {
       github: { lacking: unknown[] };
     };

@@ -7,6 +7,7 @@
  * no request outside GitHub's OpenAPI description.
  */
 import { expect } from "vitest";
+import { eventually } from "../../../support/eventually.js";
 import { restCall } from "../../../support/rest-client.js";
 import { settingsOf } from "../support/double-rules.js";
 import type { GithubWorld } from "../support/github-world.js";
@@ -47,4 +48,34 @@ export async function expectLandedOnce(world: GithubWorld, timeoutMs?: number): 
   expect(settingsOf(world.repo).refusals).toEqual([]);
   expect(world.double.problems).toEqual([]);
   return leaves;
+}
+
+/** The reconciliation interval of the scenarios with lost webhooks (RECONCILE_INTERVAL_SECONDS), seconds. */
+const RECONCILE_SECONDS = 5;
+/** One first delivery attempt in ten lost at random (drawn from `seed`), with reconciliation every 5 s. */
+export const lossy = (seed: number) => ({ drop: { rate: 0.1, seed }, reconcileIntervalSeconds: RECONCILE_SECONDS });
+/** The time within which a lost event is recovered, ms: one interval plus a pass's time (docs/github.md "Reconciliation"). */
+export const RECOVERY_MS = 2 * RECONCILE_SECONDS * 1000;
+
+/**
+ * Webhook deliveries were lost (the world's `drop`), and each lost event reached the server within
+ * `withinMs` of its loss (docs/github.md "Reconciliation": one interval plus the pass's own time):
+ * the server's redelivery sent it again and the server took it ("OK"). A pass may have recovered
+ * its effect earlier from what GitHub shows; the event's arrival bounds when its effect came.
+ * Waits for the losses after the queue settled to be recovered too. @returns the events lost
+ */
+export async function expectLostEventsRecovered(world: GithubWorld, withinMs: number): Promise<string[]> {
+  const deliveries = world.double.webhooks.deliveries;
+  const lost = deliveries.filter((d) => d.dropped);
+  expect(lost.length, "no delivery was dropped").toBeGreaterThan(0);
+  const taken = (guid: string) => deliveries.find((d) => d.guid === guid && d.status === "OK");
+  await eventually(async () => {
+    for (const d of lost) expect([d.event, d.action, taken(d.guid)?.status]).toEqual([d.event, d.action, "OK"]);
+  }, 3 * withinMs);
+  const late = lost.flatMap((d) => {
+    const after = taken(d.guid)!.deliveredAt.getTime() - d.deliveredAt.getTime();
+    return after <= withinMs ? [] : [`${d.event}.${d.action} taken ${after} ms after its loss`];
+  });
+  expect(late).toEqual([]);
+  return lost.map((d) => `${d.event}.${d.action}`);
 }

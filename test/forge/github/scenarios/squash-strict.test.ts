@@ -8,7 +8,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { githubWorld, type GithubWorld } from "../support/github-world.js";
-import { expectLandedOnce } from "./outcome.js";
+import { expectLandedOnce, expectLostEventsRecovered, lossy, RECOVERY_MS } from "./outcome.js";
 import { SQUASH_STRICT } from "./repositories.js";
 
 let world: GithubWorld | undefined;
@@ -26,10 +26,13 @@ async function expectSquashesOnly(w: GithubWorld): Promise<void> {
 }
 
 describe("squash only, strict required checks, a required pull request, Actions on pull_request", () => {
-  it("lands each batch as one squash of its pull request; the culprit is sent back", { timeout: 600_000 }, async () => {
-    world = await githubWorld(SQUASH_STRICT);
+  it("lands each batch as one squash of its pull request; the culprit is sent back; lost webhooks are recovered", {
+    timeout: 600_000,
+  }, async () => {
+    world = await githubWorld(SQUASH_STRICT, lossy(7));
     await expectLandedOnce(world);
     await expectSquashesOnly(world);
+    await expectLostEventsRecovered(world, RECOVERY_MS);
   });
 
   it("the same with the server killed (kill -9) after the batch's pull request merged", {

@@ -50,6 +50,8 @@ export interface WorldOptions {
   killAt?: string;
   /** Webhook deliveries lost on their first attempt: a rule, or at random. */
   drop?: DropRule | { rate: number; seed: number };
+  /** The server's RECONCILE_INTERVAL_SECONDS (default: the server's own, 60 s). */
+  reconcileIntervalSeconds?: number;
   /** Changes what the App's installations granted (default: everything the App asks for). */
   grants?: (grants: AppGrants) => void;
 }
@@ -93,6 +95,9 @@ async function queueFile(repo: DoubleRepo, setup: RepositorySetup, options: Worl
 /** Builds the world: the double over HTTP, the repository, the server, the pull requests, queued. */
 export async function githubWorld(setup: RepositorySetup, options: WorldOptions = {}): Promise<GithubWorld> {
   const double = await GithubDouble.start();
+  // A clock that runs, as GitHub's does: the server's redelivery and reconciliation read the
+  // deliveries' and pull requests' times against its own.
+  double.clockSource = Date.now;
   const actions = new DoubleActions(double);
   const reads = new ReadCache();
   actions.onChange = () => reads.invalidate();
@@ -137,6 +142,9 @@ export async function githubWorld(setup: RepositorySetup, options: WorldOptions 
     GITHUB_API_URL: http.url,
     GITHUB_SPACE_WRITES: "false",
     LOG_LEVEL: "warn",
+    ...(options.reconcileIntervalSeconds === undefined
+      ? {}
+      : { RECONCILE_INTERVAL_SECONDS: String(options.reconcileIntervalSeconds) }),
   };
   const servers: ServerProcess[] = [];
   const first = await startServerProcess({
