@@ -133,7 +133,15 @@ export async function wireForge(
     redeliver: () => redelivery.pass(),
     directory: createGithubRepositoryDirectory(app),
     bindings: [],
-    routes: (app) => registerGithubWebhook(app as never, { secret: webhookSecret!, pool: db, sink: deliver, log }),
+    // The App's id: deliveries about its own check runs are not read (docs/github.md "Request budget").
+    routes: (app) =>
+      registerGithubWebhook(app as never, {
+        secret: webhookSecret!,
+        pool: db,
+        sink: deliver,
+        log,
+        appId: Number(appId),
+      }),
     platform: githubTokenVerifier(logger, settings),
     setSink: (s) => void (sink = s),
     readiness: () => ({ github: installations.readiness() }),
