@@ -12,7 +12,7 @@ import type {
 } from "../../../gen/yardmaster/v1/queue_pb.js";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { activityLog, queue } from "./clients.js";
-import { merge, poll, streamOr, type Source } from "./live.js";
+import { merge, poll, sleep, streamOr, type Source } from "./live.js";
 
 /** Where a queued pull request stands: 0-indexed position and estimated merge time (UTC). */
 export interface Standing {
@@ -38,6 +38,11 @@ export interface RepositoryRef {
 
 /** Polling interval of the queue page when the server has no streams, in milliseconds. */
 export const QUEUE_POLL_MS = 1000;
+/**
+ * While streaming, the pause and freezes are also read again this often (ms): a pause or freeze
+ * event the log's stream did not bring (a stream dropped and reopened meanwhile) shows within it.
+ */
+export const HOLDS_REFRESH_MS = 15_000;
 
 /** The activity-log event types of a pause or freeze change (docs/pause.md, docs/scheduled-freeze.md). */
 const PAUSE_EVENTS = [
@@ -77,7 +82,10 @@ async function standingsOf(repo: RepositoryRef, branch: string, signal: AbortSig
 
 type Change = { status: GetMergeQueueStatusResponse } | { pause: true };
 
-/** Statuses from WatchMergeQueue, and a signal on every pause event of the log. */
+/**
+ * Statuses from WatchMergeQueue, and a signal on every pause or freeze event of the log (and every
+ * {@link HOLDS_REFRESH_MS}) to read the pause and freezes again.
+ */
 function streamed(repo: RepositoryRef, branch: string): Source<QueueView> {
   return async function* (signal) {
     const statuses = async function* (): AsyncIterable<Change> {
@@ -90,9 +98,16 @@ function streamed(repo: RepositoryRef, branch: string): Source<QueueView> {
       for await (const _ of activityLog.watchLogs({ ...repo, eventType: PAUSE_EVENTS, receivedFrom: from }, { signal }))
         yield { pause: true };
     };
+    const refreshes = async function* (): AsyncIterable<Change> {
+      for (;;) {
+        await sleep(HOLDS_REFRESH_MS, signal);
+        if (signal.aborted) return;
+        yield { pause: true };
+      }
+    };
     let holds = await holdsOf(repo, signal);
     let status: GetMergeQueueStatusResponse | undefined;
-    for await (const change of merge([statuses(), pauses()])) {
+    for await (const change of merge([statuses(), pauses(), refreshes()])) {
       if ("status" in change) status = change.status;
       else holds = await holdsOf(repo, signal);
       if (status) yield { status, ...holds, standings: await standingsOf(repo, branch, signal) };
