@@ -14,7 +14,8 @@ import type { GithubDouble } from "./github-double.js";
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
 
-async function rest(
+/** Runs one of the double's REST handlers for `repo` (the GraphQL answers are built from the same state). */
+export async function rest(
   double: GithubDouble,
   repo: DoubleRepo,
   operationId: string,

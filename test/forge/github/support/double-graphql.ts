@@ -8,11 +8,9 @@ import { PULL_SNAPSHOT_QUERY } from "../../../../services/forge/github/pull-grap
 import { COMMIT_CHECKS_QUERY, RECONCILE_QUERY } from "../../../../services/forge/github/reconcile-reads.js";
 import { REVIEW_THREADS_QUERY } from "../../../../services/forge/github/review-threads.js";
 import { commitsBehind, findCommit, readRef } from "../../../../services/forge/local/git/index.js";
-import type { Answer, HandlerContext } from "./double-answers.js";
-import { handlers } from "./double-handlers.js";
-import { commitChecks, commitChecksJson, reconcileFacts } from "./double-graphql-reconcile.js";
+import type { Answer } from "./double-answers.js";
+import { commitChecks, commitChecksJson, reconcileFacts, rest } from "./double-graphql-reconcile.js";
 import { once } from "./double-memo.js";
-import type { DoubleRepo } from "./double-state.js";
 import type { GithubDouble } from "./github-double.js";
 
 type GraphqlBody = { query?: string; variables?: Record<string, unknown> } | undefined;
@@ -65,26 +63,6 @@ function reviewThreads(double: GithubDouble, v: Record<string, unknown>): Answer
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
-
-/** Runs one of the double's REST handlers for `repo` (the GraphQL answer is built from the same state). */
-async function rest(
-  double: GithubDouble,
-  repo: DoubleRepo,
-  operationId: string,
-  params: Record<string, string>,
-  query: Record<string, string>,
-  token: string,
-): Promise<Answer> {
-  const ctx: HandlerContext = {
-    double,
-    repo,
-    params: { owner: repo.owner, repo: repo.name, ...params },
-    query: new URLSearchParams(query),
-    body: {},
-    token,
-  };
-  return handlers[operationId](ctx);
-}
 
 const PATCH_STATUS: Record<string, string> = {
   added: "ADDED",
