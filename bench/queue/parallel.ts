@@ -29,13 +29,27 @@ export function runJob(job: Job): RunSummary {
 }
 
 /** Runs the jobs on `workers` threads (longest first would need sizes; they go in order); results in job order. */
-export async function runJobs(jobs: Job[], workers: number): Promise<RunSummary[]> {
-  const script = fileURLToPath(new URL("./worker.js", import.meta.url));
-  if (workers <= 1 || !existsSync(script)) return jobs.map(runJob);
-  const results: RunSummary[] = new Array(jobs.length);
+export function runJobs(jobs: Job[], workers: number): Promise<RunSummary[]> {
+  return runOnWorkers(jobs, workers, new URL("./worker.js", import.meta.url), runJob);
+}
+
+/**
+ * Runs `jobs` on `workers` threads of `script` (a worker answering `{id, summary}` to each job
+ * posted with its `id`), or in this thread with `inline` when one worker is asked or the script
+ * is not built; results in job order.
+ */
+export async function runOnWorkers<J extends object, R>(
+  jobs: J[],
+  workers: number,
+  script: URL,
+  inline: (job: J) => R,
+): Promise<R[]> {
+  const path = fileURLToPath(script);
+  if (workers <= 1 || !existsSync(path)) return jobs.map(inline);
+  const results: R[] = new Array(jobs.length);
   let next = 0;
   let done = 0;
-  const threads = Array.from({ length: Math.min(workers, jobs.length) }, () => new Worker(script));
+  const threads = Array.from({ length: Math.min(workers, jobs.length) }, () => new Worker(path));
   await Promise.all(
     threads.map(
       (w) =>
@@ -48,7 +62,7 @@ export async function runJobs(jobs: Job[], workers: number): Promise<RunSummary[
             const id = next++;
             w.postMessage({ ...jobs[id], id });
           };
-          w.on("message", (m: { id: number; summary: RunSummary }) => {
+          w.on("message", (m: { id: number; summary: R }) => {
             results[m.id] = m.summary;
             process.stderr.write(`  run ${++done}/${jobs.length} done\r`);
             send();

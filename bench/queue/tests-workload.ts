@@ -5,9 +5,6 @@
  * failures. Each job is reduced to plain figures (it crosses worker threads); the jobs run on
  * worker threads (tests-worker.ts) or, without the compiled worker, in this thread.
  */
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
 import {
   constantMinutes,
   queueConfiguration,
@@ -16,6 +13,7 @@ import {
   type QueueKnobs,
   type TestWorkload,
 } from "../../services/engine/index.js";
+import { runOnWorkers } from "./parallel.js";
 import { BREAK_PROBABILITY, CI_SLOTS, D_MINUTES } from "./runs.js";
 import { summarize, type RunSummary } from "./summary.js";
 
@@ -84,34 +82,6 @@ export function runTestsJob(job: TestsJob): TestsRunSummary {
 }
 
 /** Runs the jobs on `workers` threads; results in job order. */
-export async function runTestsJobs(jobs: TestsJob[], workers: number): Promise<TestsRunSummary[]> {
-  const script = fileURLToPath(new URL("./tests-worker.js", import.meta.url));
-  if (workers <= 1 || !existsSync(script)) return jobs.map(runTestsJob);
-  const results: TestsRunSummary[] = new Array(jobs.length);
-  let next = 0;
-  let done = 0;
-  const threads = Array.from({ length: Math.min(workers, jobs.length) }, () => new Worker(script));
-  await Promise.all(
-    threads.map(
-      (w) =>
-        new Promise<void>((resolve, reject) => {
-          const send = () => {
-            if (next >= jobs.length) {
-              void w.terminate().then(() => resolve());
-              return;
-            }
-            const id = next++;
-            w.postMessage({ ...jobs[id], id });
-          };
-          w.on("message", (m: { id: number; summary: TestsRunSummary }) => {
-            results[m.id] = m.summary;
-            process.stderr.write(`  run ${++done}/${jobs.length} done\r`);
-            send();
-          });
-          w.on("error", reject);
-          send();
-        }),
-    ),
-  );
-  return results;
+export function runTestsJobs(jobs: TestsJob[], workers: number): Promise<TestsRunSummary[]> {
+  return runOnWorkers(jobs, workers, new URL("./tests-worker.js", import.meta.url), runTestsJob);
 }
