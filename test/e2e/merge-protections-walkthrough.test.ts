@@ -7,42 +7,18 @@
  * and the queue holding the pull request), then the third block (the label), then the second again
  * until the check succeeds and the pull request is merged.
  */
-import { spawn } from "node:child_process";
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { docBlocks, startWalkthrough, type Walkthrough } from "../support/doc-walkthrough.js";
 import { eventually } from "../support/eventually.js";
-import { BIN, ROOT, startServerProcess, type ServerProcess } from "../support/server-process.js";
 
-const SECTION = "Try it on the local forge";
+const SECTION = "## Try it on the local forge";
 
-/** The code blocks of `lang` in the page's section `title`, in order. */
-function blocks(page: string, title: string, lang: string): string[] {
-  const start = page.indexOf(`## ${title}`);
-  if (start === -1) throw new Error(`docs/merge-protections.md has no section "${title}"`);
-  const end = page.indexOf("\n## ", start + 3);
-  const section = page.slice(start, end === -1 ? undefined : end);
-  return [...section.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, "g"))].map((m) => m[1]!);
-}
-
-let server: ServerProcess;
-let work: string;
-let env: NodeJS.ProcessEnv;
+let walk: Walkthrough;
 let look: string;
 let release: string;
 
 /** Runs `script` with bash in the walkthrough's directory; its exit code and output. */
-function bash(script: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn("bash", ["-c", `set -e\n${script}`], { cwd: path.join(work, "gate"), env });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const bash = (script: string) => walk.bash(script);
 
 /** The look block's output: `pr show` then the status JSON (its last line). */
 async function looked(): Promise<{ page: string; status: any }> {
@@ -53,37 +29,18 @@ async function looked(): Promise<{ page: string; status: any }> {
 }
 
 beforeAll(async () => {
-  const page = await readFile(path.join(ROOT, "docs", "merge-protections.md"), "utf8");
-  const [config] = blocks(page, SECTION, "yaml");
-  const [setUp, looking, labelling] = blocks(page, SECTION, "sh");
+  const [config] = await docBlocks("merge-protections.md", SECTION, "yaml");
+  const [setUp, looking, labelling] = await docBlocks("merge-protections.md", SECTION, "sh");
   if (!config || !setUp || !looking || !labelling) throw new Error("the section lost its YAML block or a sh block");
   look = looking;
   release = labelling;
-  work = await mkdtemp(path.join(os.tmpdir(), "ym-protections-walkthrough-"));
-  await mkdir(path.join(work, "gate"));
-  await writeFile(path.join(work, "gate", ".yardmaster.yml"), config);
-  const bin = path.join(work, "bin");
-  await mkdir(bin);
-  await writeFile(path.join(bin, "yardmaster"), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-  await chmod(path.join(bin, "yardmaster"), 0o755);
-  server = await startServerProcess();
-  env = {
-    ...server.cliEnv,
-    YARDMASTER_URL: server.url,
-    YARDMASTER_ADMIN_KEY: server.adminKey,
-    PATH: `${bin}:${process.env.PATH}`,
-    GIT_AUTHOR_NAME: "Walkthrough",
-    GIT_AUTHOR_EMAIL: "walkthrough@example.com",
-    GIT_COMMITTER_NAME: "Walkthrough",
-    GIT_COMMITTER_EMAIL: "walkthrough@example.com",
-  };
+  walk = await startWalkthrough({ name: "protections-walkthrough", repository: "gate", config });
   const run = await bash(setUp);
-  if (run.code !== 0) throw new Error(`the set-up block failed: ${run.stderr}\n${server.output().slice(-2000)}`);
+  if (run.code !== 0) throw new Error(`the set-up block failed: ${run.stderr}\n${walk.server.output().slice(-2000)}`);
 }, 120_000);
 
 afterAll(async () => {
-  await server?.stop();
-  if (work) await rm(work, { recursive: true, force: true });
+  await walk?.close();
 });
 
 describe("docs/merge-protections.md, tried on the local forge as written", () => {

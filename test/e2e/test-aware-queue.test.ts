@@ -10,41 +10,18 @@
  * first and dequeues it after one round; a batch failing on a known flaky test is merged after one
  * logged re-run, with no bisection.
  */
-import { spawn } from "node:child_process";
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { restCall } from "../support/rest-client.js";
+import { docBlocks, startWalkthrough, type Walkthrough } from "../support/doc-walkthrough.js";
 import { eventually } from "../support/eventually.js";
-import { BIN, ROOT, startServerProcess, type ServerProcess } from "../support/server-process.js";
+import { restCall } from "../support/rest-client.js";
+import type { ServerProcess } from "../support/server-process.js";
 
-/** The sh blocks of the page's section "### Try it on the local forge" under "## Verdicts from test results". */
-function scenarioBlocks(page: string): string[] {
-  const from = page.indexOf("## Verdicts from test results");
-  const start = page.indexOf("### Try it on the local forge", from);
-  if (from === -1 || start === -1) throw new Error("docs/merge-queue.md lost its local forge scenario");
-  const end = page.indexOf("\n## ", start);
-  return [...page.slice(start, end).matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
-}
-
+let walk: Walkthrough;
 let server: ServerProcess;
-let work: string;
-let env: NodeJS.ProcessEnv;
 let blocks: string[];
 
 /** Runs `script` with bash in the scenario's directory; fails with its output when it fails. */
-function bash(script: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("bash", ["-c", `set -e\n${script}`], { cwd: path.join(work, "shop"), env });
-    let out = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (out += d));
-    child.on("close", (code) =>
-      code === 0 ? resolve(out) : reject(new Error(`exit ${code}: ${out}\n${server.output().slice(-3000)}`)),
-    );
-  });
-}
+const bash = (script: string): Promise<string> => walk.run(script);
 
 interface LogEvent {
   pull_request: number | null;
@@ -79,32 +56,15 @@ const logged = (type: string, pull: number | undefined, count = 1) =>
   });
 
 beforeAll(async () => {
-  const page = await readFile(path.join(ROOT, "docs", "merge-queue.md"), "utf8");
-  blocks = scenarioBlocks(page);
+  blocks = await docBlocks("merge-queue.md", "### Try it on the local forge", "sh", "## Verdicts from test results");
   if (blocks.length !== 5) throw new Error(`expected the set-up block and four batches, found ${blocks.length} blocks`);
-  work = await mkdtemp(path.join(os.tmpdir(), "ym-test-aware-"));
-  await mkdir(path.join(work, "shop"));
-  const bin = path.join(work, "bin");
-  await mkdir(bin);
-  await writeFile(path.join(bin, "yardmaster"), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-  await chmod(path.join(bin, "yardmaster"), 0o755);
-  server = await startServerProcess();
-  env = {
-    ...server.cliEnv,
-    YARDMASTER_URL: server.url,
-    YARDMASTER_ADMIN_KEY: server.adminKey,
-    PATH: `${bin}:${process.env.PATH}`,
-    GIT_AUTHOR_NAME: "Walkthrough",
-    GIT_AUTHOR_EMAIL: "walkthrough@example.com",
-    GIT_COMMITTER_NAME: "Walkthrough",
-    GIT_COMMITTER_EMAIL: "walkthrough@example.com",
-  };
+  walk = await startWalkthrough({ name: "test-aware", repository: "shop" });
+  server = walk.server;
   await bash(blocks[0]!);
 }, 300_000);
 
 afterAll(async () => {
-  await server?.stop();
-  if (work) await rm(work, { recursive: true, force: true });
+  await walk?.close();
 });
 
 describe("docs/merge-queue.md, the queue that knows its tests, on the local forge as written", () => {

@@ -6,71 +6,30 @@
  * looking commands) is run until it shows what the page promises: the label swapped, the comment
  * rendered, the review requested, the squash merge, the backport pull request, and the events.
  */
-import { spawn } from "node:child_process";
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { docBlocks, startWalkthrough, type Walkthrough } from "../support/doc-walkthrough.js";
 import { eventually } from "../support/eventually.js";
-import { BIN, ROOT, startServerProcess, type ServerProcess } from "../support/server-process.js";
 
-/** The code blocks of `lang` in the page's section `title`, in order. */
-function blocks(page: string, title: string, lang: string): string[] {
-  const start = page.indexOf(`## ${title}`);
-  if (start === -1) throw new Error(`docs/workflow-automation.md has no section "${title}"`);
-  const end = page.indexOf("\n## ", start + 3);
-  const section = page.slice(start, end === -1 ? undefined : end);
-  return [...section.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, "g"))].map((m) => m[1]!);
-}
+const SECTION = "## Try it on the local forge";
 
-let server: ServerProcess;
-let work: string;
-let env: NodeJS.ProcessEnv;
+let walk: Walkthrough;
 let look: string;
 
 /** Runs `script` with bash in the walkthrough's directory; its exit code and output. */
-function bash(script: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn("bash", ["-c", `set -e\n${script}`], { cwd: path.join(work, "widgets"), env });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const bash = (script: string) => walk.bash(script);
 
 beforeAll(async () => {
-  const page = await readFile(path.join(ROOT, "docs", "workflow-automation.md"), "utf8");
-  const [config] = blocks(page, "Try it on the local forge", "yaml");
-  const [setUp, looking] = blocks(page, "Try it on the local forge", "sh");
+  const [config] = await docBlocks("workflow-automation.md", SECTION, "yaml");
+  const [setUp, looking] = await docBlocks("workflow-automation.md", SECTION, "sh");
   if (!config || !setUp || !looking) throw new Error("the section lost its YAML block or one of its two sh blocks");
   look = looking;
-  work = await mkdtemp(path.join(os.tmpdir(), "ym-workflow-walkthrough-"));
-  await mkdir(path.join(work, "widgets"));
-  await writeFile(path.join(work, "widgets", ".yardmaster.yml"), config);
-  const bin = path.join(work, "bin");
-  await mkdir(bin);
-  await writeFile(path.join(bin, "yardmaster"), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-  await chmod(path.join(bin, "yardmaster"), 0o755);
-  server = await startServerProcess();
-  env = {
-    ...server.cliEnv,
-    YARDMASTER_URL: server.url,
-    YARDMASTER_ADMIN_KEY: server.adminKey,
-    PATH: `${bin}:${process.env.PATH}`,
-    GIT_AUTHOR_NAME: "Walkthrough",
-    GIT_AUTHOR_EMAIL: "walkthrough@example.com",
-    GIT_COMMITTER_NAME: "Walkthrough",
-    GIT_COMMITTER_EMAIL: "walkthrough@example.com",
-  };
+  walk = await startWalkthrough({ name: "workflow-walkthrough", repository: "widgets", config });
   const run = await bash(setUp);
-  if (run.code !== 0) throw new Error(`the set-up block failed: ${run.stderr}\n${server.output().slice(-2000)}`);
+  if (run.code !== 0) throw new Error(`the set-up block failed: ${run.stderr}\n${walk.server.output().slice(-2000)}`);
 }, 120_000);
 
 afterAll(async () => {
-  await server?.stop();
-  if (work) await rm(work, { recursive: true, force: true });
+  await walk?.close();
 });
 
 describe("docs/workflow-automation.md, tried on the local forge as written", () => {
