@@ -71,6 +71,6 @@ export function defaultVerdict(t: Target, def: PointFigures, configs: Measured[]
   const bestP95 = Math.min(...p95Pool.map((f) => f.p95Minutes));
   const bestRuns = Math.min(...runsPool.map((f) => f.runsPerMerge));
   const ok = sound(def) && def.p95Minutes <= 1.1 * bestP95 && def.runsPerMerge <= 1.1 * bestRuns;
-  const line = `${ok ? "PASS" : "FAIL"}  λ=${t.lambda}/h untuned default within 10% of the best measured on each axis (${figure(def)}; best p95 ${fmt(bestP95)} min, fewest runs ${fmt(bestRuns, 3)})`;
+  const line = `${ok ? "PASS" : "FAIL"}  λ=${t.lambda}/h self-tuned default (estimated) within 10% of the best measured on each axis (${figure(def)}; best p95 ${fmt(bestP95)} min, fewest runs ${fmt(bestRuns, 3)})`;
   return { ok, line };
 }
