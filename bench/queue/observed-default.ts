@@ -48,7 +48,7 @@ export const STATIC_DEFAULTS: QueueKnobs = {
 export const FIRST_READ_HOURS = 24;
 export const WINDOW_HOURS = 168;
 /** Where the observed windows begin (epoch ms, UTC). */
-const START = Date.UTC(2026, 0, 5);
+export const WINDOWS_START = Date.UTC(2026, 0, 5);
 
 /** The traffic a window is drawn from: the benchmark's model at `lambda` per hour, on `seed`. */
 export interface WindowSpec {
@@ -121,7 +121,7 @@ export async function observedDefaults(
   store: EventStore,
   read: CountsReader,
 ): Promise<ObservedDefault[]> {
-  const dayEnd = START + FIRST_READ_HOURS * H;
+  const dayEnd = WINDOWS_START + FIRST_READ_HOURS * H;
   const weekEnd = dayEnd + WINDOW_HOURS * H;
   const window = (s: WindowSpec, knobs: QueueKnobs, seed: number, fromMs: number, toMs: number): WindowJob => ({
     lambda: s.lambda,
@@ -131,11 +131,11 @@ export async function observedDefaults(
     fromMs,
     toMs,
   });
-  const days = await run(specs.map((s) => window(s, STATIC_DEFAULTS, s.seed, START, dayEnd)));
+  const days = await run(specs.map((s) => window(s, STATIC_DEFAULTS, s.seed, WINDOWS_START, dayEnd)));
   const first: Awaited<ReturnType<typeof choose>>[] = [];
   for (const [i, s] of specs.entries()) {
     await store(s.repository, days[i]!);
-    first.push(await choose(read, s.repository, START, dayEnd));
+    first.push(await choose(read, s.repository, WINDOWS_START, dayEnd));
   }
   const weeks = await run(specs.map((s, i) => window(s, first[i]!.knobs, s.seed + 500, dayEnd, weekEnd)));
   const out: ObservedDefault[] = [];
@@ -148,6 +148,21 @@ export async function observedDefaults(
 }
 
 /**
+ * Production's store and reader on a ClickHouse client: events stored by {@link storeEvents}
+ * (numbered in order across windows), counts read by activity-log `readTrafficSample`.
+ */
+export function clickHouseTuning(client: ClickHouseClient): { store: EventStore; read: CountsReader } {
+  let nextId = 1;
+  return {
+    store: async (repository, logged) => {
+      await storeEvents(client, repository, logged, nextId);
+      nextId += logged.length;
+    },
+    read: (repository, from, to) => readTrafficSample(client, repository, from, to),
+  };
+}
+
+/**
  * {@link observedDefaults} with the windows on `workers` threads, stored in and read from a fresh
  * embedded ClickHouse (chdb) in a temporary directory, removed afterwards. Call it once per
  * process (chdb binds one data directory per process).
@@ -155,18 +170,12 @@ export async function observedDefaults(
 export async function observedDefaultsEmbedded(specs: WindowSpec[], workers: number): Promise<ObservedDefault[]> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "ym-bench-tuning-"));
   const client = createClickHouseClient({ embeddedPath: dir });
-  let nextId = 1;
   try {
     await migrateClickHouse(client);
-    return await observedDefaults(
-      specs,
-      (jobs) => runOnWorkers(jobs, workers, new URL("./window-worker.js", import.meta.url), simulateWindow),
-      async (repository, logged) => {
-        await storeEvents(client, repository, logged, nextId);
-        nextId += logged.length;
-      },
-      (repository, from, to) => readTrafficSample(client, repository, from, to),
-    );
+    const { store, read } = clickHouseTuning(client);
+    const run: WindowRunner = (jobs) =>
+      runOnWorkers(jobs, workers, new URL("./window-worker.js", import.meta.url), simulateWindow);
+    return await observedDefaults(specs, run, store, read);
   } finally {
     await client.close();
     await rm(dir, { recursive: true, force: true });
