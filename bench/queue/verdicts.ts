@@ -27,7 +27,7 @@ export function figure(f: PointFigures): string {
 }
 
 /**
- * The untuned default against the configurations measured at the same rate: its p95 at most 10%
+ * The self-tuned default against the configurations measured at the same rate: its p95 at most 10%
  * above the best p95 of the configurations within the target's runs, and its runs per merge at
  * most 10% above the fewest of the configurations within the target's p95 (on an axis where no
  * configuration meets the other bound, against every configuration no worse than the default on
