@@ -26,7 +26,9 @@ import { postgresBaseline } from "./log/postgres-baseline.js";
 const N = Number(process.env.BENCH_EVENTS ?? 10_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? MIN_SAMPLES);
 if (!(Number.isInteger(RUNS) && RUNS >= MIN_SAMPLES)) {
-  console.error(`BENCH_RUNS must be a whole number of at least ${MIN_SAMPLES} (a p95 from fewer samples is not a figure)`);
+  console.error(
+    `BENCH_RUNS must be a whole number of at least ${MIN_SAMPLES} (a p95 from fewer samples is not a figure)`,
+  );
   process.exit(2);
 }
 /** The synthetic month ends here (a fixed instant, so reused data stays valid). */
@@ -45,7 +47,9 @@ try {
   console.log(`hot repository org0/repo0; ${RUNS} timed runs per scenario after 3 warm-ups, parameters varied per run`);
   const results = await queryScenarios(client, END_MS, RUNS);
   for (const [name, l] of Object.entries(results))
-    console.log(`  ${name.padEnd(46)} p50 ${fmt(l.p50).padStart(9)}  p95 ${fmt(l.p95).padStart(9)}  (${l.runs} samples)`);
+    console.log(
+      `  ${name.padEnd(46)} p50 ${fmt(l.p50).padStart(9)}  p95 ${fmt(l.p95).padStart(9)}  (${l.runs} samples)`,
+    );
   const rate = await insertThroughput(client, END_MS);
   console.log(`  insert through the relay's sink (batches of 1,000)   ${Math.round(rate).toLocaleString("en")} rows/s`);
 
