@@ -9,7 +9,8 @@
  * aggregate p95 <= 100 ms, ClickHouse >= 8x faster than PostgreSQL on the 30-day aggregate.
  *
  * Environment: BENCH_EVENTS (default 10,000,000), BENCH_RUNS (timed runs per scenario, default
- * 30), BENCH_DIR (keep the data between runs: a directory whose events are reused when their count
+ * and least 200: every p95, PostgreSQL's too, comes from at least 200 samples; docs/activity-log.md
+ * "Benchmark"), BENCH_DIR (keep the data between runs: a directory whose events are reused when their count
  * matches; default a temporary directory removed at the end), DATABASE_URL (a PostgreSQL server;
  * default an embedded one in the bench directory), BENCH_SKIP_POSTGRES=1.
  * Timings are wall clock on a shared machine: they vary by ±30% between runs (docs/activity-log.md "Benchmark").
@@ -19,10 +20,17 @@ import os from "node:os";
 import path from "node:path";
 import { createClickHouseClient, migrateClickHouse } from "../services/activity-log/index.js";
 import { insertThroughput, loadEvents, queryScenarios } from "./log/clickhouse-scenarios.js";
+import { MIN_SAMPLES } from "./log/percentiles.js";
 import { postgresBaseline } from "./log/postgres-baseline.js";
 
 const N = Number(process.env.BENCH_EVENTS ?? 10_000_000);
-const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+const RUNS = Number(process.env.BENCH_RUNS ?? MIN_SAMPLES);
+if (!(Number.isInteger(RUNS) && RUNS >= MIN_SAMPLES)) {
+  console.error(
+    `BENCH_RUNS must be a whole number of at least ${MIN_SAMPLES} (a p95 from fewer samples is not a figure)`,
+  );
+  process.exit(2);
+}
 /** The synthetic month ends here (a fixed instant, so reused data stays valid). */
 const END_MS = Date.UTC(2026, 10, 1);
 
@@ -39,7 +47,9 @@ try {
   console.log(`hot repository org0/repo0; ${RUNS} timed runs per scenario after 3 warm-ups, parameters varied per run`);
   const results = await queryScenarios(client, END_MS, RUNS);
   for (const [name, l] of Object.entries(results))
-    console.log(`  ${name.padEnd(46)} p50 ${fmt(l.p50).padStart(9)}  p95 ${fmt(l.p95).padStart(9)}`);
+    console.log(
+      `  ${name.padEnd(46)} p50 ${fmt(l.p50).padStart(9)}  p95 ${fmt(l.p95).padStart(9)}  (${l.runs} samples)`,
+    );
   const rate = await insertThroughput(client, END_MS);
   console.log(`  insert through the relay's sink (batches of 1,000)   ${Math.round(rate).toLocaleString("en")} rows/s`);
 

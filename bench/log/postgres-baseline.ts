@@ -226,10 +226,10 @@ export async function postgresBaseline(
     const gs = await measure(() => groupingSets(pool, ...month()), runs);
     const six = await measure(() => sixQueries(pool, ...month()), runs);
     print(
-      `  30-day aggregate, one GROUPING SETS statement        p50 ${gs.p50.toFixed(1)} ms  p95 ${gs.p95.toFixed(1)} ms`,
+      `  30-day aggregate, one GROUPING SETS statement        p50 ${gs.p50.toFixed(1)} ms  p95 ${gs.p95.toFixed(1)} ms  (${gs.runs} samples)`,
     );
     print(
-      `  30-day aggregate, six GROUP BYs on six connections   p50 ${six.p50.toFixed(1)} ms  p95 ${six.p95.toFixed(1)} ms`,
+      `  30-day aggregate, six GROUP BYs on six connections   p50 ${six.p50.toFixed(1)} ms  p95 ${six.p95.toFixed(1)} ms  (${six.runs} samples)`,
     );
     print(
       `  PostgreSQL and ClickHouse give the same 30-day counts: ${(await agrees(client, pool, endMs - 30 * DAY, endMs)) ? "yes" : "NO"}`,

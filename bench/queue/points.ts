@@ -1,16 +1,16 @@
 /**
  * What `npm run bench:queue` measures at each arrival rate (docs/benchmarks.md "The merge queue"):
- * the anchors (simpler queues), a scan of Yardmaster configurations (the frontier the targets and
- * the self-tuning default are judged against), and the untuned default (settings chosen by the
- * engine from the rate, D and p alone).
+ * the anchors (simpler queues) and the scan of Yardmaster configurations, a grid that is the same
+ * at every rate (the configurations the targets are chosen from on the choosing seeds). The
+ * self-tuned default is not here: it is chosen from an observed window of the traffic
+ * (observed-default.ts), never from the benchmark's true λ, D and p.
  */
-import { tunedQueueSettings, type QueueKnobs } from "../../services/engine/index.js";
-import { BREAK_PROBABILITY, D_MINUTES } from "./runs.js";
+import type { QueueKnobs } from "../../services/engine/index.js";
 
 /** One queue measured at one rate. */
 export interface Point {
   name: string;
-  /** anchor: a simpler queue; scan: a configured Yardmaster; default: the untuned (self-tuned) default. */
+  /** anchor: a simpler queue; scan: a configured Yardmaster; default: the self-tuned default. */
   role: "anchor" | "scan" | "default";
   knobs: QueueKnobs;
 }
@@ -28,35 +28,35 @@ export const ANCHORS: Point[] = [
   { name: "serial", role: "anchor", knobs: knobs(1, 1, 0, 1) },
 ];
 
-/** The configurations scanned per rate: batch size {min, max}, wait (min), parallel checks. */
-const SCAN: Record<number, [number, number, number, number][]> = {
-  8: [
-    [2, 2, 5, 10],
-    [2, 3, 5, 10],
-    [2, 4, 10, 6],
-    [3, 4, 15, 6],
+/** The scan's grid: batch sizes {min, max} × batch_max_wait_time (minutes) × max_parallel_checks (speculative checks). */
+export const GRID = {
+  batchSizes: [
+    [2, 2],
+    [2, 3],
+    [2, 4],
+    [3, 4],
+    [4, 6],
   ],
-  16: [
-    [2, 4, 5, 10],
-    [2, 3, 10, 6],
-    [3, 4, 10, 6],
-    [4, 6, 10, 4],
-  ],
-};
+  waitMinutes: [5, 10, 15],
+  parallelChecks: [4, 6, 10],
+} as const;
 
-const label = (k: QueueKnobs) =>
+/** "{2,4} 10m ×6". */
+export const label = (k: QueueKnobs) =>
   `{${k.batchSize.min},${k.batchSize.max}} ${k.batchMaxWaitSeconds / 60}m ×${k.maxParallelChecks}`;
 
-/** Every point measured at `lambda` (per hour): anchors, scan, then the untuned default. */
-export function pointsAt(lambda: number, quick = false): Point[] {
-  const scan = (SCAN[lambda] ?? SCAN[8]!).slice(0, quick ? 2 : undefined).map(([a, b, w, k]) => {
-    const kn = knobs(a, b, w, k);
-    return { name: `yardmaster ${label(kn)}`, role: "scan" as const, knobs: kn };
-  });
-  const tuned = tunedQueueSettings({
-    arrivalsPerHour: lambda,
-    ciSeconds: D_MINUTES * 60,
-    failureRate: BREAK_PROBABILITY,
-  });
-  return [...ANCHORS, ...scan, { name: `untuned default ${label(tuned)}`, role: "default", knobs: tuned }];
+/**
+ * The grid's configurations (45), in grid order; `quick` keeps every fifth (9), for trying the
+ * harness, not for verdicts.
+ */
+export function scanPoints(quick = false): Point[] {
+  const all = GRID.batchSizes.flatMap(([min, max]) =>
+    GRID.waitMinutes.flatMap((w) =>
+      GRID.parallelChecks.map((k) => {
+        const kn = knobs(min, max, w, k);
+        return { name: `yardmaster ${label(kn)}`, role: "scan" as const, knobs: kn };
+      }),
+    ),
+  );
+  return quick ? all.filter((_, i) => i % 5 === 0) : all;
 }

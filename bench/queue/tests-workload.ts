@@ -1,7 +1,7 @@
 /**
  * The runs of the queue benchmark's `tests` workload (docs/benchmarks.md "The tests workload"):
- * the self-tuned default at one rate, on one seed, with failures that have test identities,
- * either blind to tests or test-aware, beside the same engine on the same seed without spurious
+ * one configuration at one rate, on one seed, with failures that have test identities, either
+ * blind to tests or test-aware, beside the same engine on the same seed without spurious
  * failures. Each job is reduced to plain figures (it crosses worker threads); the jobs run on
  * worker threads (tests-worker.ts) or, without the compiled worker, in this thread.
  */
@@ -9,7 +9,6 @@ import {
   constantMinutes,
   queueConfiguration,
   simulateQueue,
-  tunedQueueSettings,
   type QueueKnobs,
   type TestWorkload,
 } from "../../services/engine/index.js";
@@ -45,13 +44,9 @@ export function workloadOf(mode: Mode): TestWorkload {
   };
 }
 
-/** The self-tuned default's knobs at `lambda` per hour (docs/self-tuning.md). */
-export function defaultKnobs(lambda: number): QueueKnobs {
-  return tunedQueueSettings({ arrivalsPerHour: lambda, ciSeconds: D_MINUTES * 60, failureRate: BREAK_PROBABILITY });
-}
-
-/** One run: `mode` at `lambda` per hour, `pullRequests` arrivals, `seed`. */
+/** One run: `knobs` in `mode` at `lambda` per hour, `pullRequests` arrivals, `seed`. */
 export interface TestsJob {
+  knobs: QueueKnobs;
   mode: Mode;
   lambda: number;
   pullRequests: number;
@@ -68,7 +63,7 @@ export interface TestsRunSummary extends RunSummary {
 export function runTestsJob(job: TestsJob): TestsRunSummary {
   const report = simulateQueue({
     seed: job.seed,
-    config: queueConfiguration(defaultKnobs(job.lambda)),
+    config: queueConfiguration(job.knobs),
     pullRequests: job.pullRequests,
     arrivalsPerHour: job.lambda,
     breakProbability: BREAK_PROBABILITY,
