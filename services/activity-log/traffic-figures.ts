@@ -21,7 +21,7 @@
  *   way `yardmaster replay` reports (docs/replay.md "The report").
  * Times are epoch milliseconds UTC.
  */
-import type { QueueOutcome } from "../engine/index.js";
+import type { QueueOutcome } from "../simulation/index.js";
 
 /** One queue event with the metadata fields read (empty string or null when absent). */
 export interface TrafficRow {

@@ -13,7 +13,8 @@ import type {
   SimulationSummary,
   TemplateVariables,
 } from "../config/index.js";
-import type { ConfigurationInput, TrafficInput, QueueOutcome } from "../engine/index.js";
+import type { ConfigurationInput } from "../engine/index.js";
+import type { QueueOutcome, TrafficInput } from "../simulation/index.js";
 import { loadConfigurationIn, type PooledLoadResult } from "./configuration-loader.js";
 import { parseJsonBodyIn } from "./json-body-offload.js";
 import { closeLanes, laneOf, RENDER_TIME_LIMIT_MS, trafficLane, type WorkOrigin } from "./lanes.js";

@@ -1,14 +1,17 @@
 /**
  * The running service's RPCs a replay uses (docs/deployment.md "The operational contract": the CLI
  * is a client like any other): ForgeService (the local forge), QueueService (status,
- * configuration), ActivityLogService (the run's log), all with the admin key through rpc-client.ts.
+ * configuration), ActivityLogService (the run's log), all through the connector the CLI hands in
+ * (main/rpc-client.ts: the service's address and the admin key).
  */
+import type { DescService } from "@bufbuild/protobuf";
 import type { Client } from "@connectrpc/connect";
-import { ActivityLogService } from "../../../gen/yardmaster/v1/activity_log_pb.js";
-import { ForgeService } from "../../../gen/yardmaster/v1/forge_pb.js";
-import { QueueService } from "../../../gen/yardmaster/v1/queue_pb.js";
-import { serviceClient } from "../rpc-client.js";
-import type { Settings } from "../settings.js";
+import { ActivityLogService } from "../../gen/yardmaster/v1/activity_log_pb.js";
+import { ForgeService } from "../../gen/yardmaster/v1/forge_pb.js";
+import { QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
+
+/** Opens a typed Connect client of `service` on the running Yardmaster (the CLI's, with its admin key). */
+export type ServiceConnector = <S extends DescService>(service: S) => Promise<Client<S>>;
 
 /** The three clients and the repository they act on. */
 export interface ReplayClients {
@@ -19,15 +22,15 @@ export interface ReplayClients {
   repo: { owner: string; repository: string };
 }
 
-/** Connects to the service named by `settings` (YARDMASTER_URL, admin key). */
+/** Connects to the running service through `connect`. */
 export async function connectReplayClients(
-  settings: Settings,
+  connect: ServiceConnector,
   repo: { owner: string; repository: string },
 ): Promise<ReplayClients> {
   const [forge, queue, log] = await Promise.all([
-    serviceClient(ForgeService, settings),
-    serviceClient(QueueService, settings),
-    serviceClient(ActivityLogService, settings),
+    connect(ForgeService),
+    connect(QueueService),
+    connect(ActivityLogService),
   ]);
   return { forge, queue, log, repo };
 }

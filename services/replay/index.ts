@@ -3,6 +3,7 @@
  * service's local forge and merge queue, with a report (docs/replay.md). Public surface.
  */
 export { runReplay } from "./run-replay.js";
+export type { ServiceConnector } from "./clients.js";
 export { parseReplayOptions, type RawReplayOptions, type ReplayOptions } from "./options.js";
 export {
   readHistory,

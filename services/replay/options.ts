@@ -6,7 +6,7 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { formatConfigError, loadConfiguration } from "../../config/index.js";
+import { formatConfigError, loadConfiguration } from "../config/index.js";
 import { ReplayError } from "./errors.js";
 import { ciFile, DEFAULT_CI_COMMAND, DEFAULT_REPLAY_CONFIG } from "./replay-files.js";
 import { parseSpeed, type Speed } from "./schedule.js";

@@ -9,9 +9,8 @@
  * the path), and fails by a flake at the recorded rate. CI runners are unbounded: the recorded durations already hold any wait for a
  * runner. Seeded and deterministic; pure (no clock, no I/O).
  */
-import type { ConfigurationInput } from "../config.js";
-import type { LogEffect } from "../effects.js";
-import { Simulation } from "../simulate.js";
+import type { ConfigurationInput, LogEffect } from "../engine/index.js";
+import { Simulation } from "./simulate.js";
 import type { DurationModel } from "./simulation-types.js";
 
 /** One recorded pull request, in arrival order. Times are epoch milliseconds UTC. */

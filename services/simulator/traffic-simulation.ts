@@ -17,8 +17,9 @@ import type {
 import { readRecordedTraffic, type RecordedTraffic } from "../activity-log/index.js";
 import type { Configuration } from "../config/index.js";
 import { DomainError, InvalidArgumentError } from "../contracts/index.js";
-import { nearestRank, type ConfigurationInput, type QueueOutcome, type TrafficInput } from "../engine/index.js";
+import type { ConfigurationInput } from "../engine/index.js";
 import { simulateTrafficBounded, WorkLimitError } from "../offload/index.js";
+import { nearestRank, type QueueOutcome, type TrafficInput } from "../simulation/index.js";
 import { callerOf, runningConfiguration, validate, type SimulatorDeps } from "./caller-configuration.js";
 import { configurationForWindow } from "./window-tuning.js";
 

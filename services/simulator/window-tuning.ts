@@ -7,13 +7,8 @@
  * of resolved pull requests that failed) are taken from the window itself.
  */
 import type { RecordedTraffic } from "../activity-log/index.js";
-import {
-  nearestRank,
-  observedTraffic,
-  tunedConfiguration,
-  type ConfigurationInput,
-  type ObservedTraffic,
-} from "../engine/index.js";
+import { observedTraffic, tunedConfiguration, type ConfigurationInput, type ObservedTraffic } from "../engine/index.js";
+import { nearestRank } from "../simulation/index.js";
 
 /**
  * The traffic the self-tuning default reads from `t` (engine/tuning.ts `observedTraffic`): null

@@ -15,7 +15,7 @@ import {
   ReplayError,
   type PullStep,
   type PushStep,
-} from "../../services/main/replay/index.js";
+} from "../../services/replay/index.js";
 import { historyRepo, minuteMs, type HistoryRepo } from "./history-fixture.js";
 
 let dir: string;

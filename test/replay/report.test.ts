@@ -15,7 +15,7 @@ import {
   type LogEvent,
   type ReplayPlan,
   type ReportInput,
-} from "../../services/main/replay/index.js";
+} from "../../services/replay/index.js";
 
 const T0 = Date.UTC(2026, 0, 1);
 let id = 0;

@@ -7,7 +7,8 @@
 import { describe, expect, it } from "vitest";
 import type { RecordedTraffic } from "../../services/activity-log/index.js";
 import { loadConfiguration, type Configuration } from "../../services/config/index.js";
-import { replayTraffic, type ConfigurationInput } from "../../services/engine/index.js";
+import { type ConfigurationInput } from "../../services/engine/index.js";
+import { replayTraffic } from "../../services/simulation/index.js";
 import { configurationForWindow, windowTraffic } from "../../services/simulator/window-tuning.js";
 
 const HOUR = 3_600_000;

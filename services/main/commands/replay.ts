@@ -6,16 +6,18 @@
  * the history's tree at B; 1 otherwise, with a one-line message after the report.
  */
 import type { Command } from "commander";
-import type { RawReplayOptions } from "../replay/index.js";
+import type { RawReplayOptions } from "../../replay/index.js";
+import { serviceClient } from "../rpc-client.js";
 import { readSettings } from "../settings.js";
 import { out } from "./output.js";
 
 /** `replay`: see the module comment. */
 async function replay(raw: RawReplayOptions): Promise<void> {
   // Loaded here, not at the top: importing the replay costs every CLI start about 0.2 s.
-  const { formatReport, parseReplayOptions, runReplay } = await import("../replay/index.js");
+  const { formatReport, parseReplayOptions, runReplay } = await import("../../replay/index.js");
   const options = await parseReplayOptions(raw);
-  const report = await runReplay(readSettings(), options);
+  const settings = readSettings();
+  const report = await runReplay((service) => serviceClient(service, settings), options);
   out(options.json ? JSON.stringify(report) : formatReport(report));
   if (!report.ok)
     throw new Error(
