@@ -6,7 +6,12 @@
  * worker threads (tests-worker.ts) or, without the compiled worker, in this thread.
  */
 import { tunedQueueSettings, type QueueKnobs } from "../../services/engine/index.js";
-import { constantMinutes, queueConfiguration, simulateQueue, type TestWorkload } from "../../services/simulation/index.js";
+import {
+  constantMinutes,
+  queueConfiguration,
+  simulateQueue,
+  type TestWorkload,
+} from "../../services/simulation/index.js";
 import { runOnWorkers } from "./parallel.js";
 import { BREAK_PROBABILITY, CI_SLOTS, D_MINUTES } from "./runs.js";
 import { summarize, type RunSummary } from "./summary.js";

@@ -3,7 +3,16 @@
  * the engine event by event and renders the whole state and the effects as readable lines (so
  * scenario tests assert everything without copying 40-line objects).
  */
-import { apply, createState, DEFAULT_MERGE_QUEUE, type ConfigurationInput, type EngineEffect, type EngineEventInput, type EngineState, type QueuedPullInput } from "../../services/engine/index.js";
+import {
+  apply,
+  createState,
+  DEFAULT_MERGE_QUEUE,
+  type ConfigurationInput,
+  type EngineEffect,
+  type EngineEventInput,
+  type EngineState,
+  type QueuedPullInput,
+} from "../../services/engine/index.js";
 import { defaultQueueRule } from "../../services/simulation/index.js";
 import type { MergeQueueConfig, QueueRuleConfig } from "../../services/config/model.js";
 

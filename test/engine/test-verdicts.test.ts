@@ -5,7 +5,17 @@
  * and otherwise fail it, keeping the member its tests point to for a suspect-first bisection.
  */
 import { describe, expect, it } from "vitest";
-import { apply, createState, EngineInputError, KNOWN_FLAKY_RULE_NAME, TEST_RESULTS_WAIT_MS, type EngineEffect, type FailingTestFact, type LogEffect, type TestFacts } from "../../services/engine/index.js";
+import {
+  apply,
+  createState,
+  EngineInputError,
+  KNOWN_FLAKY_RULE_NAME,
+  TEST_RESULTS_WAIT_MS,
+  type EngineEffect,
+  type FailingTestFact,
+  type LogEffect,
+  type TestFacts,
+} from "../../services/engine/index.js";
 import { suspectOf } from "../../services/engine/test-facts.js";
 import { batchOf, configuration, QueueHarness, queueRule, STORY, T0 } from "./fixtures.js";
 import { logProblems } from "./invariants.js";

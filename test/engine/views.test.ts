@@ -4,7 +4,14 @@
  * batch and estimates from recent CI durations. Times are minutes after T0 here.
  */
 import { describe, expect, it } from "vitest";
-import { branchesWithQueue, pauseView, pullView, queueListing, statusView, type BatchView } from "../../services/engine/index.js";
+import {
+  branchesWithQueue,
+  pauseView,
+  pullView,
+  queueListing,
+  statusView,
+  type BatchView,
+} from "../../services/engine/index.js";
 import { batchOf, configuration, minutes, pauseEvent, QueueHarness, queueRule, unpauseEvent } from "./fixtures.js";
 
 const at = (ms: number | null) => (ms === null ? null : (ms - minutes(0)) / 60_000);

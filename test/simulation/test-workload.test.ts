@@ -6,8 +6,14 @@
  * requests back and spends fewer CI runs per merge than the engine blind to tests.
  */
 import { describe, expect, it } from "vitest";
-import { TestOutcomes } from "../../services/simulation/index.js";
-import { constantMinutes, queueConfiguration, simulateQueue, type TestWorkload, type WhatIfOptions } from "../../services/simulation/index.js";
+import {
+  constantMinutes,
+  queueConfiguration,
+  simulateQueue,
+  TestOutcomes,
+  type TestWorkload,
+  type WhatIfOptions,
+} from "../../services/simulation/index.js";
 
 const batched = queueConfiguration({ batchSize: { min: 2, max: 4 }, batchMaxWaitSeconds: 300, maxParallelChecks: 6 });
 const common = { seed: 1, config: batched, flakeRate: 0, ciSlots: 10, ciDuration: constantMinutes(30), maxQueued: 300 };
