@@ -12,7 +12,7 @@
  * - draft time: mean, over checks whose start is the only thing logged at its instant, of the time
  *   from the queue's last logged round before it to its start (the draft being built: the log has
  *   no event for the request itself, and a start logged beside other events may have been asked
- *   for in any round before). Means, not medians: the replay puts them on a chain of runs, whose
+ *   for in any round before). Means, not medians: the traffic simulation puts them on a chain of runs, whose
  *   length is their sum;
  * - flake rate: concluded failures with no pull request that broke the build among their
  *   members, over concluded runs;
@@ -64,7 +64,7 @@ export interface RecordedTraffic {
 }
 
 const MERGED = new Set(["PR_MERGED", "PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED"]);
-/** Leave codes that are the queue's verdict on CI: replayed by the CI, not as withdrawals. */
+/** Leave codes that are the queue's verdict on CI: simulated by the CI, not as withdrawals. */
 const CI_VERDICTS = new Set([
   "CHECKS_FAILED",
   "DROPPED_BY_BISECTION_ELIMINATION",

@@ -93,7 +93,7 @@ export function planActionBounded(
 }
 
 /**
- * Replays recorded traffic under a configuration in a worker thread (traffic-task.ts), within
+ * Simulates recorded traffic under a configuration in a worker thread (traffic-task.ts), within
  * TRAFFIC_TIME_LIMIT_MS, as the task of API `caller`.
  * @throws WorkLimitError past the time or memory limit; PoolBusyError when other what-ifs already wait
  */

@@ -5,7 +5,7 @@
  * limit.
  */
 import type { ConfigurationInput } from "../engine/index.js";
-import { replayTraffic, type QueueOutcome, type TrafficInput } from "../simulation/index.js";
+import { simulateTraffic, type QueueOutcome, type TrafficInput } from "../simulation/index.js";
 
 /** What crosses to the thread (structured clone: plain data). */
 export interface TrafficTask {
@@ -13,7 +13,7 @@ export interface TrafficTask {
   config: ConfigurationInput;
 }
 
-/** Replays the traffic under the configuration (simulation/traffic-simulation.ts). */
-export function simulateTraffic(task: TrafficTask): QueueOutcome {
-  return replayTraffic(task.input, task.config);
+/** Simulates the traffic under the configuration (simulation/traffic-simulation.ts). */
+export function trafficTask(task: TrafficTask): QueueOutcome {
+  return simulateTraffic(task.input, task.config);
 }

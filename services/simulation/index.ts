@@ -2,7 +2,7 @@
  * Public surface of the virtual-time simulation (services/simulation): the engine driven by a
  * virtual forge and an event heap instead of the runner and a clock. Used by the what-if on drawn
  * traffic (`simulateQueue`), the traffic simulation of a repository's recorded traffic
- * (`replayTraffic`, docs/what-if.md) and the benchmark's harness (docs/benchmarks.md). Pure like
+ * (`simulateTraffic`, docs/what-if.md) and the benchmark's harness (docs/benchmarks.md). Pure like
  * the engine: no I/O, no clock, no randomness but its seeded generator.
  */
 export {
@@ -18,7 +18,7 @@ export { defaultQueueRule, queueConfiguration } from "./configurations.js";
 export { TestOutcomes, type TestWorkload, type RunOutcome } from "./test-workload.js";
 export type { DurationModel, ForgeStats } from "./simulation-types.js";
 export {
-  replayTraffic,
+  simulateTraffic,
   nearestRank,
   type TrafficArrival,
   type TrafficInput,

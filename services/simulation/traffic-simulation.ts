@@ -23,7 +23,7 @@ export interface TrafficArrival {
   withdrawal: { at: number; code: string } | null;
 }
 
-/** The recorded traffic to replay. Times are epoch milliseconds UTC, durations milliseconds. */
+/** The recorded traffic to simulate. Times are epoch milliseconds UTC, durations milliseconds. */
 export interface TrafficInput {
   arrivals: TrafficArrival[];
   /** Instants of outside pushes of the base. */
@@ -42,7 +42,7 @@ export interface TrafficInput {
 }
 
 /**
- * What a queue did with traffic, predicted by this replay or observed in the activity log
+ * What a queue did with traffic, predicted by this traffic simulation or observed in the activity log
  * (services/activity-log/traffic-figures.ts measures the same figures into this type). Milliseconds.
  */
 export interface QueueOutcome {
@@ -97,12 +97,12 @@ function countLogs(logs: readonly LogEffect[]): { batches: number; bisections: n
 }
 
 /**
- * Replays recorded traffic through the engine under `config` (its first queue rule) and reports
+ * Simulates recorded traffic through the engine under `config` (its first queue rule) and reports
  * what the queue would have done.
  * @throws Error when `ciDurationsMs` is empty (the caller refuses such a window first)
  */
-export function replayTraffic(input: TrafficInput, config: ConfigurationInput): QueueOutcome {
-  if (input.ciDurationsMs.length === 0) throw new Error("replayTraffic: no recorded CI duration to draw from");
+export function simulateTraffic(input: TrafficInput, config: ConfigurationInput): QueueOutcome {
+  if (input.ciDurationsMs.length === 0) throw new Error("simulateTraffic: no recorded CI duration to draw from");
   const durations = input.ciDurationsMs;
   const overhead = input.draftMs + input.mergeMs;
   const duration: DurationModel = (rng) => durations[rng.int(durations.length)]! + overhead;

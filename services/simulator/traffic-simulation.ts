@@ -1,7 +1,7 @@
 /**
  * SimulateTraffic (docs/what-if.md): what a configuration would have done to a repository's
  * recorded traffic. Reads the window's traffic from the activity log (activity-log/
- * traffic-reader.ts), refuses a window with too little of it, replays it through the engine in
+ * traffic-reader.ts), refuses a window with too little of it, simulates it again in
  * virtual time under the configuration the queue runs with and under the caller's text (their
  * self-tuned rules with the settings the window's traffic chooses: window-tuning.ts), each in a
  * worker thread within its time limit (offload/), and answers both beside what the log observed.
@@ -49,7 +49,7 @@ function requireEnough(t: RecordedTraffic): void {
   const short = (figure: string, min: number) =>
     new DomainError(
       "failed_precondition",
-      `too little traffic to replay: from ${span}, ${figure} in ${where}; a what-if needs at least ${min}: widen since and until`,
+      `too little traffic to simulate: from ${span}, ${figure} in ${where}; a what-if needs at least ${min}: widen since and until`,
       { field: "since" },
     );
   if (t.arrivals.length < MIN_PULL_REQUESTS)
@@ -65,7 +65,7 @@ const engineInput = (c: Configuration): ConfigurationInput => ({
   partition_rules: c.partition_rules,
 });
 
-async function replay(
+async function simulate(
   input: TrafficInput,
   config: Configuration,
   t: RecordedTraffic,
@@ -156,8 +156,8 @@ export async function simulateTraffic(
     seed: TRAFFIC_SEED,
   };
   const [now, next] = await Promise.all([
-    replay(input, current, traffic, caller),
-    replay(input, candidate, traffic, caller),
+    simulate(input, current, traffic, caller),
+    simulate(input, candidate, traffic, caller),
   ]);
   return {
     traffic: trafficSummary(traffic),

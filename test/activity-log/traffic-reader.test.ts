@@ -16,8 +16,8 @@ import {
   type ClickHouseClient,
   type RecordedTraffic,
 } from "../../services/activity-log/index.js";
-import { type LogEffect } from "../../services/engine/index.js";
-import { constantMinutes, queueConfiguration, replayTraffic, Simulation } from "../../services/simulation/index.js";
+import type { LogEffect } from "../../services/engine/index.js";
+import { constantMinutes, queueConfiguration, simulateTraffic, Simulation } from "../../services/simulation/index.js";
 import { embeddedClickHouse } from "../support/clickhouse.js";
 
 const START = Date.UTC(2026, 10, 2, 9);
@@ -123,10 +123,10 @@ describe("reading a repository's recorded traffic", () => {
 
   it("replayed under the configuration that ran, gives back the run's own figures", () => {
     const input = { ...traffic, seed: 1 };
-    const predicted = replayTraffic(input, CONFIG);
+    const predicted = simulateTraffic(input, CONFIG);
     expect(predicted).toEqual(traffic.observed);
     // Larger batches (up to 8, waiting 30 minutes for company) spend fewer runs on the same traffic.
-    const larger = replayTraffic(
+    const larger = simulateTraffic(
       input,
       queueConfiguration({ ...KNOBS, batchSize: { min: 6, max: 8 }, batchMaxWaitSeconds: 1800 }),
     );

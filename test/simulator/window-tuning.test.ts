@@ -7,8 +7,8 @@
 import { describe, expect, it } from "vitest";
 import type { RecordedTraffic } from "../../services/activity-log/index.js";
 import { loadConfiguration, type Configuration } from "../../services/config/index.js";
-import { type ConfigurationInput } from "../../services/engine/index.js";
-import { replayTraffic } from "../../services/simulation/index.js";
+import type { ConfigurationInput } from "../../services/engine/index.js";
+import { simulateTraffic } from "../../services/simulation/index.js";
 import { configurationForWindow, windowTraffic } from "../../services/simulator/window-tuning.js";
 
 const HOUR = 3_600_000;
@@ -62,7 +62,7 @@ async function engineInput(text: string): Promise<ConfigurationInput> {
 }
 
 const replay = (t: RecordedTraffic, config: ConfigurationInput) =>
-  replayTraffic(
+  simulateTraffic(
     {
       arrivals: t.arrivals,
       outsidePushes: [],
