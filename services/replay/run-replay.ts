@@ -50,6 +50,7 @@ export async function runReplay(
       ciYml: options.ciYml,
       configYml: options.configYml,
       breaks: options.breaks,
+      flaky: options.flaky,
     });
     const { delays, factor } = replayDelays(
       plan.steps.map((s) => s.arrivalAt),
@@ -93,6 +94,7 @@ export async function runReplay(
       plan,
       tracker,
       breaks: options.breaks,
+      flaky: options.flaky,
       events,
       aggregated: aggregated.byType,
       tree: { expected: prepared.expectedTree, actual: branch.treeSha },

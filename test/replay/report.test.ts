@@ -76,6 +76,7 @@ function input(over: Partial<ReportInput> = {}): ReportInput {
     plan: PLAN,
     tracker,
     breaks: new Set([3]),
+    flaky: null,
     events: EVENTS,
     aggregated: listed,
     tree: { expected: "t1", actual: "t2" },

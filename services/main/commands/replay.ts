@@ -51,6 +51,18 @@ export function registerReplay(program: Command): void {
       "auto",
     )
     .option("--break <n,m>", "make these pull requests (replay order, from 1) fail CI, to exercise bisection")
+    .option(
+      "--flaky <rate>",
+      "make the CI fail spuriously at this rate (0-1, per run) on named flaky tests, with JUnit reports for CI Insights (docs/replay.md)",
+    )
+    .option(
+      "--flaky-tests <names>",
+      "the flaky tests CI Insights knows as flaky (comma-separated; default replay.flaky_network,replay.flaky_timing)",
+    )
+    .option(
+      "--quarantined-tests <names>",
+      "flaky tests quarantined on the base branch (comma-separated; default replay.flaky_clock)",
+    )
     .option("--timeout <seconds>", "give up when the queue is not done after this long", "1800")
     .option("--json", "print the report as one JSON object", false)
     .action(replay);
