@@ -20,7 +20,9 @@ import { DomainError, InvalidArgumentError } from "../contracts/index.js";
 import type { ConfigurationInput } from "../engine/index.js";
 import { simulateTrafficBounded, WorkLimitError } from "../offload/index.js";
 import { nearestRank, type QueueOutcome, type TrafficInput } from "../simulation/index.js";
+import { isProductEnabled } from "../store/index.js";
 import { callerOf, runningConfiguration, validate, type SimulatorDeps } from "./caller-configuration.js";
+import { testAssumptions, type TestAssumptions } from "./test-assumptions.js";
 import { configurationForWindow } from "./window-tuning.js";
 
 /** Fewest pull requests entering the queue, and concluded CI runs, a window must hold (docs/what-if.md "Too little traffic"). */
@@ -92,10 +94,12 @@ function outcome(o: QueueOutcome): MessageInitShape<typeof TrafficOutcomeSchema>
     bisections: BigInt(o.bisections),
     dequeuesByCode: Object.fromEntries(Object.entries(o.dequeuesByCode).map(([k, v]) => [k, BigInt(v)])),
     stillQueued: BigInt(o.stillQueued),
+    retries: BigInt(o.retries),
+    ignoredFailures: BigInt(o.ignoredFailures),
   };
 }
 
-function trafficSummary(t: RecordedTraffic) {
+function trafficSummary(t: RecordedTraffic, a: TestAssumptions) {
   const sorted = [...t.ciDurationsMs].sort((a, b) => a - b);
   const first = t.arrivals[0]!.at;
   const hours = (t.arrivals.at(-1)!.at - first) / 3_600_000;
@@ -114,6 +118,15 @@ function trafficSummary(t: RecordedTraffic) {
     flakeRate: t.flakeRate,
     outsidePushes: BigInt(t.outsidePushes.length),
     withdrawn: BigInt(t.arrivals.filter((a) => a.withdrawal !== null).length),
+    ignoredFailures: BigInt(t.ignoredFailures),
+    retries: BigInt(t.retries),
+    tests: {
+      testAware: a.testAware,
+      spuriousRate: a.spuriousRate,
+      quarantinedShare: a.quarantinedShare,
+      knownFlakyShare: a.knownFlakyShare,
+      note: a.note,
+    },
   };
 }
 
@@ -146,6 +159,8 @@ export async function simulateTraffic(
   requireEnough(traffic);
   const caller = callerOf(ctx);
   const current = await runningConfiguration(deps, req.owner, req.repository, caller);
+  // Quarantines and retries (test-assumptions.ts): the queue reads test results when CI Insights is on.
+  const assumed = testAssumptions(traffic, await isProductEnabled(deps.db, repository, "ci_insights"));
   const input: TrafficInput = {
     arrivals: traffic.arrivals,
     outsidePushes: traffic.outsidePushes,
@@ -153,6 +168,7 @@ export async function simulateTraffic(
     mergeMs: traffic.mergeMs,
     draftMs: traffic.draftMs,
     flakeRate: traffic.flakeRate,
+    ...(assumed.workload ? { tests: assumed.workload } : {}),
     seed: TRAFFIC_SEED,
   };
   const [now, next] = await Promise.all([
@@ -160,7 +176,7 @@ export async function simulateTraffic(
     simulate(input, candidate, traffic, caller),
   ]);
   return {
-    traffic: trafficSummary(traffic),
+    traffic: trafficSummary(traffic, assumed),
     observed: outcome(traffic.observed),
     current: outcome(now),
     candidate: outcome(next),

@@ -71,7 +71,12 @@ describe("a history replayed with flaky tests", () => {
     expect(r.dequeued).toEqual([]);
     expect(r.bisections).toBe(0);
     expect(r.tree.equal).toBe(true);
-    expect(r.flaky).toMatchObject({ rate: 0.5, known: ["net.timeout"], quarantined: ["clock.drift"], goodSentBack: [] });
+    expect(r.flaky).toMatchObject({
+      rate: 0.5,
+      known: ["net.timeout"],
+      quarantined: ["clock.drift"],
+      goodSentBack: [],
+    });
     expect(r.flaky!.retries).toBeGreaterThanOrEqual(1);
     expect(r.flaky!.ignoredFailures.length).toBeGreaterThanOrEqual(1);
     for (const i of r.flaky!.ignoredFailures) expect(i.tests).toEqual(["clock.drift"]);

@@ -110,6 +110,14 @@ describe("yardmaster whatif on a replayed repository", () => {
     expect(text.stdout).toMatch(/CI runs per merge\s+[\d.]+\s+[\d.]+\s+[\d.]+/);
   });
 
+  it("says what it assumed of the tests: blind to them, CI Insights being off for the repository", () => {
+    const res = JSON.parse(whatIf.stdout);
+    expect(res.traffic.tests).toMatchObject({ test_aware: false, quarantined_share: 0, known_flaky_share: 0 });
+    expect(res.traffic).toMatchObject({ retries: "0", ignored_failures: "0" });
+    expect(text.stdout).toContain("Assumed: blind to tests (CI Insights is off for the repository)");
+    expect(text.stdout).toMatch(/retries \(known flaky\)\s+0\s+0\s+0/);
+  });
+
   it("answers the same over REST, and refuses a window with too little traffic naming the figure", async () => {
     const post = (since: string, until?: string) =>
       fetch(`${server.url}/v1/repos/acme/traffic/traffic-simulator`, {

@@ -32,6 +32,8 @@ function busyWindow(): RecordedTraffic {
     bisections: 4,
     dequeuesByCode: {},
     stillQueued: 0,
+    retries: 0,
+    ignoredFailures: 0,
   };
   const ci = Array.from({ length: 40 }, () => CI_MS);
   return {
@@ -44,6 +46,8 @@ function busyWindow(): RecordedTraffic {
     mergeMs: 0,
     draftMs: 0,
     flakeRate: 0,
+    ignoredFailures: 0,
+    retries: 0,
     observed,
   };
 }
