@@ -4,7 +4,8 @@
  * then one commit on top of A adds the CI file and the queue configuration, pushed to the base as
  * a fast-forward. The heads to open (marker commits on top of the broken ones) and the outside
  * changes get refs in the workspace, and the tree the base must end with is computed: B's tree
- * with the same two files written over it (so the comparison accounts for them exactly).
+ * with the same two files written over it (so the comparison accounts for them exactly). With
+ * `--flaky`, CI Insights is then taught the flaky tests (flaky-setup.ts).
  */
 import { setTimeout as delay } from "node:timers/promises";
 import { Code, ConnectError } from "@connectrpc/connect";
