@@ -18,10 +18,12 @@ import {
   DEFAULT_FLAKY_TESTS,
   DEFAULT_QUARANTINED_TESTS,
   flakyReport,
+  formatReport,
   parseFlaky,
   parseReplayOptions,
   ReplayError,
   type LogEvent,
+  type ReplayReport,
 } from "../../services/replay/index.js";
 import { parseJunit } from "../../services/test-reports/index.js";
 
@@ -158,5 +160,50 @@ describe("the flaky part of the report", () => {
       ignoredFailures: [{ batch: "Batch 1", tests: ["clock.drift"] }],
       goodSentBack: [5],
     });
+  });
+});
+
+describe("the flaky part of the text report", () => {
+  const report = {
+    repository: "demo/flaky",
+    mode: "merges",
+    changes: 4,
+    pullRequests: 4,
+    merged: [1, 2, 4],
+    mergedWithLater: [],
+    dequeued: [{ order: 3, number: 3, code: "CHECKS_FAILED", reason: "" }],
+    notQueued: [],
+    broken: [],
+    outsideChanges: { pushed: 0, refused: [] },
+    ciRuns: 5,
+    ciRunsCompleted: 5,
+    ciRunsPerMerge: 5 / 3,
+    timeInQueue: null,
+    batches: 2,
+    subBatches: 2,
+    bisections: 1,
+    log: { listed: {}, aggregated: {}, consistent: true },
+    tree: { expected: "t1", actual: "t2", equal: false },
+    wallSeconds: 10,
+    speed: 60,
+    ok: true,
+  };
+
+  it("says the tests, the retries, the ignored failures and the good pull requests sent back", () => {
+    const flaky = {
+      rate: 0.2,
+      known: ["net.timeout"],
+      quarantined: ["clock.drift"],
+      retries: 2,
+      ignoredFailures: [{ batch: "Batch 1", tests: ["clock.drift"] }],
+      goodSentBack: [3],
+    };
+    const text = formatReport({ ...report, flaky } as ReplayReport);
+    expect(text).toContain("flaky tests (--flaky 0.2): known flaky net.timeout; quarantined clock.drift");
+    expect(text).toContain(
+      "  retries (known flaky tests): 2; ignored failures (quarantined tests): 1 checks passed (clock.drift)",
+    );
+    expect(text).toContain("  good pull requests sent back: #3");
+    expect(formatReport({ ...report, flaky: null } as ReplayReport)).not.toContain("flaky tests");
   });
 });
