@@ -35,7 +35,7 @@ export type SimulateTrafficRequest = Message<"yardmaster.v1.SimulateTrafficReque
   repository: string;
 
   /**
-   * Start of the window (inclusive): pull requests that entered the queue from then on are replayed.
+   * Start of the window (inclusive): pull requests that entered the queue from then on are simulated.
    *
    * @generated from field: google.protobuf.Timestamp since = 3;
    */
@@ -56,7 +56,7 @@ export type SimulateTrafficRequest = Message<"yardmaster.v1.SimulateTrafficReque
   serviceYml: string;
 
   /**
-   * The base branch whose queue is replayed; default: the branch with the most arrivals in the window.
+   * The base branch whose queue is simulated; default: the branch with the most arrivals in the window.
    *
    * @generated from field: string branch = 6;
    */
@@ -77,7 +77,7 @@ export const SimulateTrafficRequestSchema: GenMessage<SimulateTrafficRequest> = 
  */
 export type RecordedTraffic = Message<"yardmaster.v1.RecordedTraffic"> & {
   /**
-   * The base branch replayed.
+   * The base branch simulated.
    *
    * @generated from field: string branch = 1;
    */
@@ -108,7 +108,7 @@ export type RecordedTraffic = Message<"yardmaster.v1.RecordedTraffic"> & {
   arrivalsPerHour: number;
 
   /**
-   * CI runs that concluded (success or failure), whose durations are replayed.
+   * CI runs that concluded (success or failure), whose durations are drawn from.
    *
    * @generated from field: int64 ci_runs = 6;
    */
@@ -127,7 +127,7 @@ export type RecordedTraffic = Message<"yardmaster.v1.RecordedTraffic"> & {
   ciP95Seconds: number;
 
   /**
-   * Mean time from a passing check's end to its merge, seconds (added to each replayed run).
+   * Mean time from a passing check's end to its merge, seconds (added to each simulated run).
    *
    * @generated from field: double merge_seconds = 9;
    */
@@ -156,7 +156,7 @@ export type RecordedTraffic = Message<"yardmaster.v1.RecordedTraffic"> & {
 
   /**
    * Pull requests withdrawn by people (dequeued, closed, updated or merged outside the queue),
-   * replayed as withdrawals at their recorded time.
+   * simulated as withdrawals at their recorded time.
    *
    * @generated from field: int64 withdrawn = 13;
    */
@@ -164,7 +164,7 @@ export type RecordedTraffic = Message<"yardmaster.v1.RecordedTraffic"> & {
 
   /**
    * Time to build a check's draft before its CI starts, seconds: the mean over checks logged alone
-   * at their start of the time from the queue's previous round (added to each replayed run).
+   * at their start of the time from the queue's previous round (added to each simulated run).
    *
    * @generated from field: double draft_seconds = 14;
    */
@@ -341,7 +341,7 @@ export const TrafficOutcomeSchema: GenMessage<TrafficOutcome> = /*@__PURE__*/
   messageDesc(file_yardmaster_v1_simulator, 3);
 
 /**
- * Response of SimulateTraffic: the traffic replayed, what the log observed, and the predictions
+ * Response of SimulateTraffic: the traffic simulated, what the log observed, and the predictions
  * under the configuration the queue runs with (`current`) and under `service_yml` (`candidate`).
  *
  * @generated from message yardmaster.v1.SimulateTrafficResponse
@@ -718,7 +718,7 @@ export const SimulatorService: GenService<{
   /**
    * What-if on recorded traffic (docs/what-if.md): reads the repository's traffic of the window
    * [since, until) from the activity log (arrivals and their order, CI run durations, the pull
-   * requests that failed alone, the flake rate, outside pushes of the base), replays it through the
+   * requests that failed alone, the flake rate, outside pushes of the base), simulates it again through the
    * engine in virtual time under the configuration the queue runs with and under `service_yml`,
    * and answers both predictions side by side with what the log observed. Errors:
    * FAILED_PRECONDITION (400) when the window holds too little traffic, naming the figure and the
