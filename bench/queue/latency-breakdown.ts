@@ -6,7 +6,7 @@
  * with its share of merges, mean and p95 minutes, and its share of the slowest 5%. This is what
  * the p95 target is up against (docs/benchmarks.md "The merge queue").
  */
-import type { SimulationStep, WhatIfReport } from "../../services/engine/index.js";
+import type { SimulationStep, WhatIfReport } from "../../services/simulation/index.js";
 
 /** One class of merged pull requests. Minutes are virtual time from queued to merged. */
 export interface LatencyClass {

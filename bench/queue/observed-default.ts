@@ -31,9 +31,9 @@ import {
   type LogEffect,
   type ObservedTraffic,
   type QueueKnobs,
-  type TestWorkload,
   type TrafficCounts,
 } from "../../services/engine/index.js";
+import type { TestWorkload } from "../../services/simulation/index.js";
 import { runOnWorkers } from "./parallel.js";
 import { simulateWindow, type LoggedEvent, type WindowJob } from "./traffic-window.js";
 

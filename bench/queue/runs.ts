@@ -2,14 +2,14 @@
  * The runs of the queue benchmark: one queue simulated with the real engine in virtual time, open
  * loop (Poisson arrivals) or saturated (the closed forms), with the benchmark's model constants.
  */
+import type { QueueKnobs } from "../../services/engine/index.js";
 import {
   constantMinutes,
   queueConfiguration,
   simulateQueue,
-  type QueueKnobs,
   type WhatIfOptions,
   type WhatIfReport,
-} from "../../services/engine/index.js";
+} from "../../services/simulation/index.js";
 
 /** CI duration in minutes (constant). */
 export const D_MINUTES = 30;

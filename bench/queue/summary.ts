@@ -5,7 +5,7 @@
  * (cancelled ones too), and CI time counts a cancelled run for the part of D it ran; a good pull
  * request that left without merging is counted against the queue.
  */
-import type { WhatIfReport } from "../../services/engine/index.js";
+import type { WhatIfReport } from "../../services/simulation/index.js";
 
 /** One run (one seed) of one queue, as plain data (it crosses worker threads). Minutes are virtual time. */
 export interface RunSummary {

@@ -5,13 +5,13 @@
  * failures. Each job is reduced to plain figures (it crosses worker threads); the jobs run on
  * worker threads (tests-worker.ts) or, without the compiled worker, in this thread.
  */
+import type { QueueKnobs } from "../../services/engine/index.js";
 import {
   constantMinutes,
   queueConfiguration,
   simulateQueue,
-  type QueueKnobs,
   type TestWorkload,
-} from "../../services/engine/index.js";
+} from "../../services/simulation/index.js";
 import { runOnWorkers } from "./parallel.js";
 import { BREAK_PROBABILITY, CI_SLOTS, D_MINUTES } from "./runs.js";
 import { summarize, type RunSummary } from "./summary.js";

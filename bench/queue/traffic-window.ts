@@ -5,14 +5,13 @@
  * the tests workload's failures; every event the engine logs, with its virtual instant. Pure and
  * plain data in and out (it runs on worker threads: window-worker.ts).
  */
+import type { LogEffect, QueueKnobs } from "../../services/engine/index.js";
 import {
   constantMinutes,
   queueConfiguration,
   Simulation,
-  type LogEffect,
-  type QueueKnobs,
   type TestWorkload,
-} from "../../services/engine/index.js";
+} from "../../services/simulation/index.js";
 import { BREAK_PROBABILITY, CI_SLOTS, D_MINUTES } from "./runs.js";
 
 /** A window to simulate. */

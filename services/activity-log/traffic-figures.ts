@@ -12,16 +12,19 @@
  * - draft time: mean, over checks whose start is the only thing logged at its instant, of the time
  *   from the queue's last logged round before it to its start (the draft being built: the log has
  *   no event for the request itself, and a start logged beside other events may have been asked
- *   for in any round before). Means, not medians: the replay puts them on a chain of runs, whose
+ *   for in any round before). Means, not medians: the traffic simulation puts them on a chain of runs, whose
  *   length is their sum;
  * - flake rate: concluded failures with no pull request that broke the build among their
  *   members, over concluded runs;
+ * - tests (docs/what-if.md "Quarantines and retries"): checks passed on quarantined failures only
+ *   (`checks_end` with `ignored_failing_tests`) and failed jobs run again for known flaky tests
+ *   (`ci_insights.job_retried` by the rule `known flaky tests`); a retry is a CI run of its own;
  * - outside pushes: the instants the queue reset its checks (MERGE_QUEUE_RESET), one per instant;
  * - observed: what the queue did with the pull requests that arrived in the window, measured the
  *   way `yardmaster replay` reports (docs/replay.md "The report").
  * Times are epoch milliseconds UTC.
  */
-import type { QueueOutcome } from "../engine/index.js";
+import type { QueueOutcome } from "../simulation/index.js";
 
 /** One queue event with the metadata fields read (empty string or null when absent). */
 export interface TrafficRow {
@@ -38,6 +41,11 @@ export interface TrafficRow {
   conclusion: string;
   startedAt: number | null;
   endedAt: number | null;
+  /** checks_end: how many failing tests were ignored, quarantined (absent: none). */
+  ignoredTests?: number;
+  /** ci_insights.job_retried: the retry rule's name and the outcome (`retried`). */
+  retryRule?: string;
+  retryOutcome?: string;
 }
 
 /** A pull request as recorded: its pull request number, arrival, whether it broke the build, its withdrawal. */
@@ -59,12 +67,18 @@ export interface RecordedTraffic {
   ciDurationsMs: number[];
   mergeMs: number;
   draftMs: number;
+  /** Concluded runs that failed with no culprit, failures ignored and retries aside, over concluded runs. */
   flakeRate: number;
+  /** Checks passed on quarantined failures only, and failed jobs run again for known flaky tests. */
+  ignoredFailures: number;
+  retries: number;
   observed: QueueOutcome;
 }
 
 const MERGED = new Set(["PR_MERGED", "PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED"]);
-/** Leave codes that are the queue's verdict on CI: replayed by the CI, not as withdrawals. */
+/** The queue's built-in retry rule (engine/test-facts.ts KNOWN_FLAKY_RULE_NAME; a string here: the log runs no engine code). */
+const KNOWN_FLAKY_RULE = "known flaky tests";
+/** Leave codes that are the queue's verdict on CI: simulated by the CI, not as withdrawals. */
 const CI_VERDICTS = new Set([
   "CHECKS_FAILED",
   "DROPPED_BY_BISECTION_ELIMINATION",
@@ -131,6 +145,10 @@ export function trafficFigures(
   const runEnds = rows.filter((r) => r.type === "action.queue.checks_end" && isFirstMember(r));
   const concluded = runEnds.filter((r) => !r.aborted && CONCLUDED.has(r.conclusion) && r.startedAt !== null);
   const flaky = concluded.filter((r) => r.conclusion !== "success" && !r.members.some((n) => bad.has(n)));
+  const ignoredFailures = concluded.filter((r) => (r.ignoredTests ?? 0) > 0).length;
+  const retries = rows.filter(
+    (r) => r.type === "ci_insights.job_retried" && r.retryRule === KNOWN_FLAKY_RULE && r.retryOutcome === "retried",
+  ).length;
   const mergedBy = new Map<number, TrafficRow>();
   for (const [n, a] of arrived) if (a.leave && MERGED.has(a.leave.dequeueCode)) mergedBy.set(n, a.leave);
   const mergeLags = concluded.flatMap((r) => {
@@ -167,7 +185,9 @@ export function trafficFigures(
     merges: waits.length,
     timeInQueueP50Ms: nearestRank(waits, 0.5),
     timeInQueueP95Ms: nearestRank(waits, 0.95),
-    ciRuns: starts.length,
+    ciRuns: starts.length + retries,
+    retries,
+    ignoredFailures,
     ciMs: runEnds.reduce((s, r) => s + Math.max(0, (r.endedAt ?? r.at) - (r.startedAt ?? r.at)), 0),
     batches: new Set(starts.filter((r) => r.batchName.startsWith("Batch ")).map((r) => r.batchId)).size,
     bisections: new Set(rows.filter((r) => r.type === "action.queue.batch_bisection_start").map((r) => r.batchId)).size,
@@ -184,6 +204,8 @@ export function trafficFigures(
     mergeMs: mean(mergeLags),
     draftMs: mean(draftLags),
     flakeRate: concluded.length === 0 ? 0 : flaky.length / concluded.length,
+    ignoredFailures,
+    retries,
     observed,
   };
   return traffic;

@@ -24,6 +24,7 @@ const TYPES = [
   "action.queue.checks_start",
   "action.queue.checks_end",
   "action.queue.batch_bisection_start",
+  "ci_insights.job_retried",
 ];
 
 const WINDOW = `repository = {repo:String}
@@ -56,6 +57,9 @@ interface Row {
   conclusion: string;
   started_at: string;
   ended_at: string;
+  ignored: string;
+  retry_rule: string;
+  retry_outcome: string;
 }
 
 const toRow = (r: Row): TrafficRow => ({
@@ -72,6 +76,9 @@ const toRow = (r: Row): TrafficRow => ({
   conclusion: r.conclusion,
   startedAt: r.started_at === "" ? null : Date.parse(r.started_at),
   endedAt: r.ended_at === "" ? null : Date.parse(r.ended_at),
+  ignoredTests: Number(r.ignored),
+  retryRule: r.retry_rule,
+  retryOutcome: r.retry_outcome,
 });
 
 /**
@@ -98,7 +105,10 @@ export async function readRecordedTraffic(
                 JSONExtractString(metadata, 'abort_code') AS abort_code,
                 JSONExtractString(metadata, 'speculative_check_pull_request', 'checks_conclusion') AS conclusion,
                 JSONExtractString(metadata, 'speculative_check_pull_request', 'checks_started_at') AS started_at,
-                JSONExtractString(metadata, 'speculative_check_pull_request', 'checks_ended_at') AS ended_at
+                JSONExtractString(metadata, 'speculative_check_pull_request', 'checks_ended_at') AS ended_at,
+                toString(JSONLength(metadata, 'ignored_failing_tests')) AS ignored,
+                JSONExtractString(metadata, 'rule_name') AS retry_rule,
+                JSONExtractString(metadata, 'outcome') AS retry_outcome
               FROM events
               WHERE ${WINDOW} AND base_ref = {branch:String} AND type IN {types:Array(String)}
               ORDER BY received_at, id`,

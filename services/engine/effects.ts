@@ -135,7 +135,7 @@ export interface MergeBatchEffect {
 /**
  * Run the failed jobs of a check again on the same commit (docs/merge-queue.md "Verdicts from test
  * results": every failing test is known flaky). `number` is the check's pull request (the draft,
- * or the pull request in place), `draftBranch` the draft's branch (null in place). A replay finds
+ * or the pull request in place), `draftBranch` the draft's branch (null in place). A resume finds
  * the jobs run again (a run ended after the failed run it replaces, `replacedEndedAt` by job,
  * else after `requestedAt`, both epoch ms) and does nothing. Result on failure:
  * check_rerun_failed; none otherwise (the jobs' new results come as check results).

@@ -1,7 +1,7 @@
 /**
  * Deterministic identifiers. The engine has no randomness: batch, check and session ids are
  * UUID-shaped strings derived from the repository name, a kind and a counter kept in the state,
- * so replaying the same events gives the same ids (docs/merge-queue.md "Identifiers and names").
+ * so applying the same events again gives the same ids (docs/merge-queue.md "Identifiers and names").
  */
 
 /** 32-bit FNV-1a of a string with a seed, used four times to fill 128 bits. */

@@ -1,6 +1,7 @@
 /**
  * Public surface of the merge queue engine (services/engine): a pure state machine
- * `apply(state, event, now) -> {state, effects}`, its read views and the what-if simulation.
+ * `apply(state, event, now) -> {state, effects}` and its read views (the simulation in virtual time
+ * that drives it: services/simulation/).
  * Rules: engine.ts header and docs/merge-queue.md.
  */
 export { apply, createState, type ApplyResult } from "./engine.js";
@@ -40,23 +41,12 @@ export {
 } from "./config.js";
 export { abortStatus, reasonOf } from "./codes.js";
 export { deterministicUuid, UUID_PATTERN } from "./ids.js";
-export {
-  Simulation,
-  constantMinutes,
-  type SimulationSetup,
-  type SimulationStep,
-  type PullFate,
-  type RunHooks,
-} from "./simulate.js";
-export { reportOf, simulateQueue, type WhatIfOptions, type WhatIfReport } from "./what-if.js";
 export { statusView, branchesWithQueue, pauseView, type StatusView } from "./views/status.js";
 export { pullView, type PullView, type MergeabilityCheckView } from "./views/pull.js";
 export { dequeueImpact, type DequeueImpact } from "./views/impact.js";
 export { queueListing, type QueueListingView, type QueuedPullRequestView } from "./views/listing.js";
 export { autoChecksTimeoutMs } from "./outcomes.js";
 export type { BatchView, BatchPullRequestView, BatchStatusCode } from "./views/batch-view.js";
-export { defaultQueueRule, queueConfiguration, type QueueKnobs } from "./simulation/configurations.js";
-export type { TestWorkload } from "./simulation/test-workload.js";
 export { carriedPulls } from "./merging.js";
 export type { EngineEffect, LogEffect } from "./effects.js";
 export { SCHEDULE_TIMER_PREFIX } from "./reconcile.js";
@@ -75,14 +65,8 @@ export {
   observedTraffic,
   tunedConfiguration,
   tunedQueueSettings,
+  type QueueKnobs,
   type TrafficCounts,
 } from "./tuning.js";
 export type { ObservedTraffic } from "./traffic.js";
-export {
-  replayTraffic,
-  nearestRank,
-  type TrafficArrival,
-  type TrafficInput,
-  type QueueOutcome,
-} from "./simulation/traffic-replay.js";
 export type { BatchMetadata, FailedBatchMetadata } from "./batch-metadata.js";

@@ -16,9 +16,21 @@
  *   brings at the mean batch size, plus two for the batches rechecked behind a failure, 2 to 6
  *   (more checks in flight made restarts behind failures cost more than they saved at λD = 8).
  */
+import type { MergeQueueConfig } from "../config/index.js";
 import type { ConfigurationInput } from "./config.js";
-import type { QueueKnobs } from "./simulation/configurations.js";
 import type { ObservedTraffic } from "./traffic.js";
+
+/**
+ * Knobs of a queue rule: what the self-tuning default chooses, and what a simulation varies
+ * (services/simulation/configurations.ts makes a configuration of them). `batchMaxWaitSeconds` in seconds.
+ */
+export interface QueueKnobs {
+  batchSize: { min: number; max: number };
+  batchMaxWaitSeconds: number;
+  maxParallelChecks: number;
+  maxChecksRetries?: number;
+  mergeQueue?: Partial<MergeQueueConfig>;
+}
 
 const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));
 

@@ -13,7 +13,8 @@ import type {
   SimulationSummary,
   TemplateVariables,
 } from "../config/index.js";
-import type { ConfigurationInput, TrafficInput, QueueOutcome } from "../engine/index.js";
+import type { ConfigurationInput } from "../engine/index.js";
+import type { QueueOutcome, TrafficInput } from "../simulation/index.js";
 import { loadConfigurationIn, type PooledLoadResult } from "./configuration-loader.js";
 import { parseJsonBodyIn } from "./json-body-offload.js";
 import { closeLanes, laneOf, RENDER_TIME_LIMIT_MS, trafficLane, type WorkOrigin } from "./lanes.js";
@@ -92,7 +93,7 @@ export function planActionBounded(
 }
 
 /**
- * Replays recorded traffic under a configuration in a worker thread (traffic-task.ts), within
+ * Simulates recorded traffic under a configuration in a worker thread (traffic-task.ts), within
  * TRAFFIC_TIME_LIMIT_MS, as the task of API `caller`.
  * @throws WorkLimitError past the time or memory limit; PoolBusyError when other what-ifs already wait
  */

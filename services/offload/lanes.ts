@@ -20,7 +20,7 @@ export type WorkOrigin = { lane: "runner"; repository: string } | { lane: "api";
 
 /**
  * Time limit of one what-if on recorded traffic (one configuration), milliseconds: a month of a
- * repository merging a few hundred pull requests a day replays in a few seconds (docs/what-if.md "Bounds").
+ * repository merging a few hundred pull requests a day is simulated in a few seconds (docs/what-if.md "Bounds").
  */
 export const TRAFFIC_TIME_LIMIT_MS = 60_000;
 

@@ -4,7 +4,8 @@
  * CPU that must not hold the server's event loop; in a thread it also stops at its pool's time
  * limit.
  */
-import { replayTraffic, type ConfigurationInput, type TrafficInput, type QueueOutcome } from "../engine/index.js";
+import type { ConfigurationInput } from "../engine/index.js";
+import { simulateTraffic, type QueueOutcome, type TrafficInput } from "../simulation/index.js";
 
 /** What crosses to the thread (structured clone: plain data). */
 export interface TrafficTask {
@@ -12,7 +13,7 @@ export interface TrafficTask {
   config: ConfigurationInput;
 }
 
-/** Replays the traffic under the configuration (engine/simulation/traffic-replay.ts). */
-export function simulateTraffic(task: TrafficTask): QueueOutcome {
-  return replayTraffic(task.input, task.config);
+/** Simulates the traffic under the configuration (simulation/traffic-simulation.ts). */
+export function trafficTask(task: TrafficTask): QueueOutcome {
+  return simulateTraffic(task.input, task.config);
 }

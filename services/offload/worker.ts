@@ -10,7 +10,7 @@ import { taskFunction } from "./task.js";
 import { readTestReport } from "./test-report-task.js";
 import { matchLogPattern } from "./log-pattern-task.js";
 import { inflateGzip } from "./inflate-task.js";
-import { simulateTraffic as replay } from "./traffic-task.js";
+import { trafficTask } from "./traffic-task.js";
 
 /** Loads a configuration text (load-task.ts). */
 export const loadConfiguration = taskFunction(runLoadTask);
@@ -18,8 +18,8 @@ export const loadConfiguration = taskFunction(runLoadTask);
 export const parseJsonBody = taskFunction(parseJson);
 /** Simulates a pull request (simulation-task.ts). */
 export const simulatePullRequest = taskFunction(simulate);
-/** Replays recorded traffic under a configuration (traffic-task.ts). */
-export const simulateTraffic = taskFunction(replay);
+/** Simulates recorded traffic under a configuration (traffic-task.ts). */
+export const simulateTraffic = taskFunction(trafficTask);
 /** Reads an uploaded test report into rows (test-report-task.ts). */
 export const testReport = taskFunction(readTestReport);
 /** Searches a retry rule's log pattern in a job's log (log-pattern-task.ts). */

@@ -17,7 +17,7 @@
  * loop (services/offload). `extends` reads only a repository the caller's credential reaches: any
  * other is PERMISSION_DENIED (403) with one message, whether it exists or not (docs/auth.md).
  * A pull request that does not exist is 404.
- * - SimulateTraffic replays the repository's recorded traffic under the running configuration and
+ * - SimulateTraffic simulates the repository's recorded traffic under the running configuration and
  *   under the text (traffic-simulation.ts, docs/what-if.md).
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";

@@ -1,7 +1,7 @@
 /**
  * SimulateTraffic (docs/what-if.md): what a configuration would have done to a repository's
  * recorded traffic. Reads the window's traffic from the activity log (activity-log/
- * traffic-reader.ts), refuses a window with too little of it, replays it through the engine in
+ * traffic-reader.ts), refuses a window with too little of it, simulates it again in
  * virtual time under the configuration the queue runs with and under the caller's text (their
  * self-tuned rules with the settings the window's traffic chooses: window-tuning.ts), each in a
  * worker thread within its time limit (offload/), and answers both beside what the log observed.
@@ -17,9 +17,12 @@ import type {
 import { readRecordedTraffic, type RecordedTraffic } from "../activity-log/index.js";
 import type { Configuration } from "../config/index.js";
 import { DomainError, InvalidArgumentError } from "../contracts/index.js";
-import { nearestRank, type ConfigurationInput, type QueueOutcome, type TrafficInput } from "../engine/index.js";
+import type { ConfigurationInput } from "../engine/index.js";
 import { simulateTrafficBounded, WorkLimitError } from "../offload/index.js";
+import { nearestRank, type QueueOutcome, type TrafficInput } from "../simulation/index.js";
+import { isProductEnabled } from "../store/index.js";
 import { callerOf, runningConfiguration, validate, type SimulatorDeps } from "./caller-configuration.js";
+import { testAssumptions, type TestAssumptions } from "./test-assumptions.js";
 import { configurationForWindow } from "./window-tuning.js";
 
 /** Fewest pull requests entering the queue, and concluded CI runs, a window must hold (docs/what-if.md "Too little traffic"). */
@@ -48,7 +51,7 @@ function requireEnough(t: RecordedTraffic): void {
   const short = (figure: string, min: number) =>
     new DomainError(
       "failed_precondition",
-      `too little traffic to replay: from ${span}, ${figure} in ${where}; a what-if needs at least ${min}: widen since and until`,
+      `too little traffic to simulate: from ${span}, ${figure} in ${where}; a what-if needs at least ${min}: widen since and until`,
       { field: "since" },
     );
   if (t.arrivals.length < MIN_PULL_REQUESTS)
@@ -64,7 +67,7 @@ const engineInput = (c: Configuration): ConfigurationInput => ({
   partition_rules: c.partition_rules,
 });
 
-async function replay(
+async function simulate(
   input: TrafficInput,
   config: Configuration,
   t: RecordedTraffic,
@@ -91,10 +94,12 @@ function outcome(o: QueueOutcome): MessageInitShape<typeof TrafficOutcomeSchema>
     bisections: BigInt(o.bisections),
     dequeuesByCode: Object.fromEntries(Object.entries(o.dequeuesByCode).map(([k, v]) => [k, BigInt(v)])),
     stillQueued: BigInt(o.stillQueued),
+    retries: BigInt(o.retries),
+    ignoredFailures: BigInt(o.ignoredFailures),
   };
 }
 
-function trafficSummary(t: RecordedTraffic) {
+function trafficSummary(t: RecordedTraffic, a: TestAssumptions) {
   const sorted = [...t.ciDurationsMs].sort((a, b) => a - b);
   const first = t.arrivals[0]!.at;
   const hours = (t.arrivals.at(-1)!.at - first) / 3_600_000;
@@ -113,6 +118,15 @@ function trafficSummary(t: RecordedTraffic) {
     flakeRate: t.flakeRate,
     outsidePushes: BigInt(t.outsidePushes.length),
     withdrawn: BigInt(t.arrivals.filter((a) => a.withdrawal !== null).length),
+    ignoredFailures: BigInt(t.ignoredFailures),
+    retries: BigInt(t.retries),
+    tests: {
+      testAware: a.testAware,
+      spuriousRate: a.spuriousRate,
+      quarantinedShare: a.quarantinedShare,
+      knownFlakyShare: a.knownFlakyShare,
+      note: a.note,
+    },
   };
 }
 
@@ -145,6 +159,8 @@ export async function simulateTraffic(
   requireEnough(traffic);
   const caller = callerOf(ctx);
   const current = await runningConfiguration(deps, req.owner, req.repository, caller);
+  // Quarantines and retries (test-assumptions.ts): the queue reads test results when CI Insights is on.
+  const assumed = testAssumptions(traffic, await isProductEnabled(deps.db, repository, "ci_insights"));
   const input: TrafficInput = {
     arrivals: traffic.arrivals,
     outsidePushes: traffic.outsidePushes,
@@ -152,14 +168,15 @@ export async function simulateTraffic(
     mergeMs: traffic.mergeMs,
     draftMs: traffic.draftMs,
     flakeRate: traffic.flakeRate,
+    ...(assumed.workload ? { tests: assumed.workload } : {}),
     seed: TRAFFIC_SEED,
   };
   const [now, next] = await Promise.all([
-    replay(input, current, traffic, caller),
-    replay(input, candidate, traffic, caller),
+    simulate(input, current, traffic, caller),
+    simulate(input, candidate, traffic, caller),
   ]);
   return {
-    traffic: trafficSummary(traffic),
+    traffic: trafficSummary(traffic, assumed),
     observed: outcome(traffic.observed),
     current: outcome(now),
     candidate: outcome(next),

@@ -1,19 +1,14 @@
 /**
  * The self-tuning default inside a what-if (docs/what-if.md "Self-tuned rules"): a queue rule
  * that sets no batch size or wait runs, in the queue, with settings chosen from the repository's
- * observed traffic (docs/self-tuning.md). A replay of a window must run it with the settings that
+ * observed traffic (docs/self-tuning.md). A traffic simulation of a window must run it with the settings that
  * traffic chooses, not with the static defaults the queue only keeps while it has too little
  * traffic: the counts the tuner reads (arrivals per hour of the window, median CI duration, share
  * of resolved pull requests that failed) are taken from the window itself.
  */
 import type { RecordedTraffic } from "../activity-log/index.js";
-import {
-  nearestRank,
-  observedTraffic,
-  tunedConfiguration,
-  type ConfigurationInput,
-  type ObservedTraffic,
-} from "../engine/index.js";
+import { observedTraffic, tunedConfiguration, type ConfigurationInput, type ObservedTraffic } from "../engine/index.js";
+import { nearestRank } from "../simulation/index.js";
 
 /**
  * The traffic the self-tuning default reads from `t` (engine/tuning.ts `observedTraffic`): null

@@ -17,7 +17,8 @@ import {
   type RecordedTraffic,
 } from "../../services/activity-log/index.js";
 import { queueStatistics, type QueueStatisticsResult } from "../../services/activity-log/queue-statistics.js";
-import { constantMinutes, queueConfiguration, Simulation, type LogEffect } from "../../services/engine/index.js";
+import type { LogEffect } from "../../services/engine/index.js";
+import { constantMinutes, queueConfiguration, Simulation } from "../../services/simulation/index.js";
 import { embeddedClickHouse } from "../support/clickhouse.js";
 import {
   checksEndMetadata,

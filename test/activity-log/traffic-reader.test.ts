@@ -5,7 +5,7 @@
  * pull requests arrive when, which break the build, how long CI takes, when the base is pushed
  * outside the queue, who is withdrawn), stored with each event's instant as its received_at.
  * The reader must give back that traffic, and the outcome the run measured; replayed through the
- * engine under the same configuration (engine/simulation/traffic-replay.ts), it gives back the
+ * engine under the same configuration (services/simulation/traffic-simulation.ts), it gives back the
  * run's own figures exactly (nothing in virtual time is left to estimate).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,13 +16,8 @@ import {
   type ClickHouseClient,
   type RecordedTraffic,
 } from "../../services/activity-log/index.js";
-import {
-  constantMinutes,
-  queueConfiguration,
-  replayTraffic,
-  Simulation,
-  type LogEffect,
-} from "../../services/engine/index.js";
+import type { LogEffect } from "../../services/engine/index.js";
+import { constantMinutes, queueConfiguration, simulateTraffic, Simulation } from "../../services/simulation/index.js";
 import { embeddedClickHouse } from "../support/clickhouse.js";
 
 const START = Date.UTC(2026, 10, 2, 9);
@@ -128,10 +123,10 @@ describe("reading a repository's recorded traffic", () => {
 
   it("replayed under the configuration that ran, gives back the run's own figures", () => {
     const input = { ...traffic, seed: 1 };
-    const predicted = replayTraffic(input, CONFIG);
+    const predicted = simulateTraffic(input, CONFIG);
     expect(predicted).toEqual(traffic.observed);
     // Larger batches (up to 8, waiting 30 minutes for company) spend fewer runs on the same traffic.
-    const larger = replayTraffic(
+    const larger = simulateTraffic(
       input,
       queueConfiguration({ ...KNOBS, batchSize: { min: 6, max: 8 }, batchMaxWaitSeconds: 1800 }),
     );

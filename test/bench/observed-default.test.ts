@@ -8,7 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ClickHouseClient } from "../../services/activity-log/index.js";
-import { constantMinutes, queueConfiguration, Simulation, tunedQueueSettings } from "../../services/engine/index.js";
+import { tunedQueueSettings } from "../../services/engine/index.js";
+import { constantMinutes, queueConfiguration, Simulation } from "../../services/simulation/index.js";
 import {
   clickHouseTuning,
   FIRST_READ_HOURS,

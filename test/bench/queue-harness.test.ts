@@ -5,7 +5,7 @@
  * back counts against the queue, and the seeds of a point are pooled.
  */
 import { describe, expect, it } from "vitest";
-import { Simulation, constantMinutes, queueConfiguration, reportOf } from "../../services/engine/index.js";
+import { Simulation, constantMinutes, queueConfiguration, reportOf } from "../../services/simulation/index.js";
 import { pool, summarize } from "../../bench/queue/summary.js";
 
 const MIN = 60_000;

@@ -17,7 +17,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ReplayReport } from "../../services/main/replay/index.js";
+import type { ReplayReport } from "../../services/replay/index.js";
 import { clickThrough, launchBrowser, screenshot, signedInPage } from "../support/browser.js";
 import { runCli } from "../support/cli.js";
 import { goInPage, heldRepository, issueToken, revokeToken } from "../support/dashboard-world.js";

@@ -23,7 +23,7 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ForgeService } from "../../gen/yardmaster/v1/forge_pb.js";
-import type { ReplayReport } from "../../services/main/replay/index.js";
+import type { ReplayReport } from "../../services/replay/index.js";
 import { clickThrough, launchBrowser, screenshot, signedInPage } from "../support/browser.js";
 import { runCli, type CliResult } from "../support/cli.js";
 import { eventually } from "../support/eventually.js";

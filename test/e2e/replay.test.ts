@@ -16,7 +16,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ReplayReport } from "../../services/main/replay/index.js";
+import type { ReplayReport } from "../../services/replay/index.js";
 import { runCli, type CliResult } from "../support/cli.js";
 import { ROOT, startServerProcess, type ServerProcess } from "../support/server-process.js";
 import { historyRepo, type HistoryRepo } from "../replay/history-fixture.js";

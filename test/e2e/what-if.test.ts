@@ -14,7 +14,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ReplayReport } from "../../services/main/replay/index.js";
+import type { ReplayReport } from "../../services/replay/index.js";
 import { historyRepo } from "../replay/history-fixture.js";
 import { runCli, type CliResult } from "../support/cli.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
@@ -108,6 +108,17 @@ describe("yardmaster whatif on a replayed repository", () => {
     expect(res.candidate.ci_runs_per_merge).toBeLessThan(res.current.ci_runs_per_merge);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/CI runs per merge\s+[\d.]+\s+[\d.]+\s+[\d.]+/);
+  });
+
+  it("says what it assumed of the tests: blind to them, CI Insights being off for the repository", () => {
+    const res = JSON.parse(whatIf.stdout);
+    // Proto JSON leaves out fields at their default: false, 0.
+    expect(res.traffic.tests.note).toMatch(/^blind to tests/);
+    expect(res.traffic.tests.test_aware).toBeUndefined();
+    expect(res.traffic.retries).toBeUndefined();
+    expect(res.traffic.ignored_failures).toBeUndefined();
+    expect(text.stdout).toContain("Assumed: blind to tests (CI Insights is off for the repository)");
+    expect(text.stdout).toMatch(/retries \(known flaky\)\s+0\s+0\s+0/);
   });
 
   it("answers the same over REST, and refuses a window with too little traffic naming the figure", async () => {

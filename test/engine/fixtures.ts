@@ -6,7 +6,6 @@
 import {
   apply,
   createState,
-  defaultQueueRule,
   DEFAULT_MERGE_QUEUE,
   type ConfigurationInput,
   type EngineEffect,
@@ -14,6 +13,7 @@ import {
   type EngineState,
   type QueuedPullInput,
 } from "../../services/engine/index.js";
+import { defaultQueueRule } from "../../services/simulation/index.js";
 import type { MergeQueueConfig, QueueRuleConfig } from "../../services/config/model.js";
 
 /** Monday 2026-01-05 09:00 UTC: minute 0 of every scenario. */

@@ -9,13 +9,8 @@ import { getOption, hasOption, type DescMessage } from "@bufbuild/protobuf";
 import { event_type } from "../../gen/yardmaster/v1/common_pb.js";
 import { file_yardmaster_v1_events } from "../../gen/yardmaster/v1/events_pb.js";
 import { checkJson } from "../../services/contracts/index.js";
-import {
-  dequeueImpact,
-  type EngineEffect,
-  type EngineState,
-  type LogEffect,
-  type SimulationStep,
-} from "../../services/engine/index.js";
+import { dequeueImpact, type EngineEffect, type EngineState, type LogEffect } from "../../services/engine/index.js";
+import type { SimulationStep } from "../../services/simulation/index.js";
 
 const SCHEMAS: ReadonlyMap<string, DescMessage> = new Map(
   file_yardmaster_v1_events.messages.filter((m) => hasOption(m, event_type)).map((m) => [getOption(m, event_type), m]),

@@ -5,13 +5,13 @@
  * virtual forge, then is unpaused and drained; `runScenario` returns every problem found.
  */
 import fc from "fast-check";
+import type { ConfigurationInput } from "../../services/engine/index.js";
 import {
   Simulation,
   constantMinutes,
-  type ConfigurationInput,
   type SimulationStep,
   type TestWorkload,
-} from "../../services/engine/index.js";
+} from "../../services/simulation/index.js";
 import { configuration, queueRule } from "./fixtures.js";
 import {
   batchLinkProblems,

@@ -9,13 +9,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  planReplay,
-  readHistory,
-  ReplayError,
-  type PullStep,
-  type PushStep,
-} from "../../services/main/replay/index.js";
+import { planReplay, readHistory, ReplayError, type PullStep, type PushStep } from "../../services/replay/index.js";
 import { historyRepo, minuteMs, type HistoryRepo } from "./history-fixture.js";
 
 let dir: string;

@@ -1,6 +1,6 @@
 /** A replay's progress off a terminal (docs/replay.md "While it runs"): lines, not a bar. */
 import { describe, expect, it } from "vitest";
-import { startProgress } from "../../services/main/replay/progress.js";
+import { startProgress } from "../../services/replay/progress.js";
 
 describe("progress off a terminal", () => {
   it("writes a line when a change is resolved, and every 10 s while none is", () => {

@@ -15,7 +15,7 @@ import {
   type LogEvent,
   type ReplayPlan,
   type ReportInput,
-} from "../../services/main/replay/index.js";
+} from "../../services/replay/index.js";
 
 const T0 = Date.UTC(2026, 0, 1);
 let id = 0;
@@ -76,6 +76,7 @@ function input(over: Partial<ReportInput> = {}): ReportInput {
     plan: PLAN,
     tracker,
     breaks: new Set([3]),
+    flaky: null,
     events: EVENTS,
     aggregated: listed,
     tree: { expected: "t1", actual: "t2" },

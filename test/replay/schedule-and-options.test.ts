@@ -21,7 +21,7 @@ import {
   parseSpeed,
   replayDelays,
   ReplayError,
-} from "../../services/main/replay/index.js";
+} from "../../services/replay/index.js";
 import { loadConfiguration } from "../../services/config/index.js";
 
 let dir: string;

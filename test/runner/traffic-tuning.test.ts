@@ -7,13 +7,8 @@
  */
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import {
-  createState,
-  defaultQueueRule,
-  queueConfiguration,
-  type ConfigurationInput,
-  type TrafficCounts,
-} from "../../services/engine/index.js";
+import { createState, type ConfigurationInput, type TrafficCounts } from "../../services/engine/index.js";
+import { defaultQueueRule, queueConfiguration } from "../../services/simulation/index.js";
 import { retuned, TrafficTuning, TUNING_REFRESH_MS } from "../../services/runner/index.js";
 
 const busy: TrafficCounts = {

@@ -7,7 +7,8 @@
 import { describe, expect, it } from "vitest";
 import type { RecordedTraffic } from "../../services/activity-log/index.js";
 import { loadConfiguration, type Configuration } from "../../services/config/index.js";
-import { replayTraffic, type ConfigurationInput } from "../../services/engine/index.js";
+import type { ConfigurationInput } from "../../services/engine/index.js";
+import { simulateTraffic } from "../../services/simulation/index.js";
 import { configurationForWindow, windowTraffic } from "../../services/simulator/window-tuning.js";
 
 const HOUR = 3_600_000;
@@ -31,6 +32,8 @@ function busyWindow(): RecordedTraffic {
     bisections: 4,
     dequeuesByCode: {},
     stillQueued: 0,
+    retries: 0,
+    ignoredFailures: 0,
   };
   const ci = Array.from({ length: 40 }, () => CI_MS);
   return {
@@ -43,6 +46,8 @@ function busyWindow(): RecordedTraffic {
     mergeMs: 0,
     draftMs: 0,
     flakeRate: 0,
+    ignoredFailures: 0,
+    retries: 0,
     observed,
   };
 }
@@ -61,7 +66,7 @@ async function engineInput(text: string): Promise<ConfigurationInput> {
 }
 
 const replay = (t: RecordedTraffic, config: ConfigurationInput) =>
-  replayTraffic(
+  simulateTraffic(
     {
       arrivals: t.arrivals,
       outsidePushes: [],

@@ -23,6 +23,8 @@ const CLEAN: Record<string, string> = {
   "services/runner/index.ts":
     'import type pg from "pg";\nimport { apply } from "../engine/index.js";\nimport { pool } from "../store/index.js";\n' +
     "export const round = (c: pg.ClientBase) => [apply(new Date()), pool(), c, Date.now()];\n",
+  "services/simulation/index.ts":
+    'import { apply } from "../engine/index.js";\nexport const simulate = (ms: number) => apply(new Date(ms));\n',
   "services/gateway/index.ts": 'import { limit } from "../config/index.js";\nexport const port = limit;\n',
   "services/live/index.ts": "export const streams = 0;\n",
 };
@@ -35,6 +37,8 @@ const PLANTED: { rule: string; file: string; text: string }[] = [
   { rule: "through-index", file: "services/runner/inside.ts", text: 'import { up } from "../engine/up.js";\nexport const inside = up;\n' },
   { rule: "postgres-in-store", file: "services/live/db.ts", text: 'import pg from "pg";\nexport const client = () => new pg.Client();\n' },
   { rule: "pure-engine-and-config", file: "services/config/files.ts", text: 'import { readFileSync } from "node:fs";\nexport const read = readFileSync;\n' },
+  { rule: "pure-engine-and-config", file: "services/simulation/files.ts", text: 'import { readFileSync } from "node:fs";\nexport const read = readFileSync;\n' },
+  { rule: "floors-simulation", file: "services/simulation/up.ts", text: 'import { round } from "../runner/index.js";\nexport const up = round;\n' },
   { rule: "gateway-edge", file: "services/gateway/db.ts", text: 'import { pool } from "../store/index.js";\nexport const db = pool;\n' },
   { rule: "known-folder", file: "services/newroom/index.ts", text: 'import { limit } from "../config/index.js";\nexport const x = limit;\n' },
   { rule: "no-circular", file: "services/runner/a.ts", text: 'import { b } from "./b.js";\nexport const a = () => b;\n' },
@@ -100,7 +104,7 @@ describe("lint:deps", () => {
   });
 });
 
-describe("lint: pure engine and config", () => {
+describe("lint: pure engine, config and simulation", () => {
   const planted = "services/engine/clock.ts";
   const impure = [
     "export const a = () => Date.now();",
@@ -111,11 +115,13 @@ describe("lint: pure engine and config", () => {
     "export const f = () => performance.now();",
   ];
 
-  it("refuses a clock, randomness or a timer in engine/ and config/, once per use", async () => {
-    await writeTree({ [planted]: `${impure.join("\n")}\n`, "services/config/clock.ts": impure[0] });
-    const { ok, text } = await biome([planted, "services/config/clock.ts"]);
+  it("refuses a clock, randomness or a timer in engine/, config/ and simulation/, once per use", async () => {
+    const others = { "services/config/clock.ts": impure[0], "services/simulation/clock.ts": impure[2] };
+    await writeTree({ [planted]: `${impure.join("\n")}\n`, ...others });
+    const { ok, text } = await biome([planted, ...Object.keys(others)]);
     expect(ok).toBe(false);
-    expect(text.match(/are pure: no clock/g)?.length).toBe(impure.length + 1);
+    expect(text.match(/are pure: no clock/g)?.length).toBe(impure.length + 2);
+    expect(text).toContain("services/simulation/clock.ts");
   });
 
   it("accepts a date made from an argument there, and the clock elsewhere", async () => {

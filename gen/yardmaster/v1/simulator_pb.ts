@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file yardmaster/v1/simulator.proto.
  */
 export const file_yardmaster_v1_simulator: GenFile = /*@__PURE__*/
-  fileDesc("Ch15YXJkbWFzdGVyL3YxL3NpbXVsYXRvci5wcm90bxINeWFyZG1hc3Rlci52MSKGAgoWU2ltdWxhdGVUcmFmZmljUmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEjEKBXNpbmNlGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEIGyvMYAlABEikKBXVudGlsGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIfCgtzZXJ2aWNlX3ltbBgFIAEoCUIKyvMYBjCAgEBQARIXCgZicmFuY2gYBiABKAlCB8rzGAMw/wEi7QIKD1JlY29yZGVkVHJhZmZpYxIOCgZicmFuY2gYASABKAkSKQoFc2luY2UYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEikKBXVudGlsGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIVCg1wdWxsX3JlcXVlc3RzGAQgASgDEhkKEWFycml2YWxzX3Blcl9ob3VyGAUgASgBEg8KB2NpX3J1bnMYBiABKAMSFgoOY2lfcDUwX3NlY29uZHMYByABKAESFgoOY2lfcDk1X3NlY29uZHMYCCABKAESFQoNbWVyZ2Vfc2Vjb25kcxgJIAEoARIUCgxmYWlsZWRfYWxvbmUYCiABKAMSEgoKZmxha2VfcmF0ZRgLIAEoARIWCg5vdXRzaWRlX3B1c2hlcxgMIAEoAxIRCgl3aXRoZHJhd24YDSABKAMSFQoNZHJhZnRfc2Vjb25kcxgOIAEoASLtAgoOVHJhZmZpY091dGNvbWUSDgoGbWVyZ2VzGAEgASgDEiEKGXRpbWVfaW5fcXVldWVfcDUwX3NlY29uZHMYAiABKAESIQoZdGltZV9pbl9xdWV1ZV9wOTVfc2Vjb25kcxgDIAEoARIPCgdjaV9ydW5zGAQgASgDEhkKEWNpX3J1bnNfcGVyX21lcmdlGAUgASgBEhoKEmNpX2hvdXJzX3Blcl9tZXJnZRgGIAEoARIPCgdiYXRjaGVzGAcgASgDEhIKCmJpc2VjdGlvbnMYCCABKAMSSwoQZGVxdWV1ZXNfYnlfY29kZRgJIAMoCzIxLnlhcmRtYXN0ZXIudjEuVHJhZmZpY091dGNvbWUuRGVxdWV1ZXNCeUNvZGVFbnRyeRIUCgxzdGlsbF9xdWV1ZWQYCiABKAMaNQoTRGVxdWV1ZXNCeUNvZGVFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAM6AjgBIusBChdTaW11bGF0ZVRyYWZmaWNSZXNwb25zZRIvCgd0cmFmZmljGAEgASgLMh4ueWFyZG1hc3Rlci52MS5SZWNvcmRlZFRyYWZmaWMSLwoIb2JzZXJ2ZWQYAiABKAsyHS55YXJkbWFzdGVyLnYxLlRyYWZmaWNPdXRjb21lEi4KB2N1cnJlbnQYAyABKAsyHS55YXJkbWFzdGVyLnYxLlRyYWZmaWNPdXRjb21lEjAKCWNhbmRpZGF0ZRgEIAEoCzIdLnlhcmRtYXN0ZXIudjEuVHJhZmZpY091dGNvbWUSDAoEc2VlZBgFIAEoAyLIAQoaU2ltdWxhdGVQdWxsUmVxdWVzdFJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIWCgZudW1iZXIYAyABKANCBsrzGAJIARIdCgtzZXJ2aWNlX3ltbBgEIAEoCUIIyvMYBDCAgEASHQoLbWVyZ2lmeV95bWwYBSABKAlCCMrzGAQwgIBAIq8BChlTaW11bGF0ZVJlcG9zaXRvcnlSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQSHQoLc2VydmljZV95bWwYAyABKAlCCMrzGAQwgIBAEh0KC21lcmdpZnlfeW1sGAQgASgJQgjK8xgEMICAQCKyAQocU2ltdWxhdGVDb25maWd1cmF0aW9uUmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEh0KC3NlcnZpY2VfeW1sGAMgASgJQgjK8xgEMICAQBIdCgttZXJnaWZ5X3ltbBgEIAEoCUIIyvMYBDCAgEAiYwoLRGVwcmVjYXRpb24SDwoHbWVzc2FnZRgBIAEoCRIQCghkZWFkbGluZRgCIAEoCRIxCg1wYXRoX3RvX2ZpZWxkGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLkxpc3RWYWx1ZSJvChtTaW11bGF0ZVB1bGxSZXF1ZXN0UmVzcG9uc2USDQoFdGl0bGUYASABKAkSDwoHc3VtbWFyeRgCIAEoCRIwCgxkZXByZWNhdGlvbnMYAyADKAsyGi55YXJkbWFzdGVyLnYxLkRlcHJlY2F0aW9uIm4KGlNpbXVsYXRlUmVwb3NpdG9yeVJlc3BvbnNlEg0KBXRpdGxlGAEgASgJEg8KB3N1bW1hcnkYAiABKAkSMAoMZGVwcmVjYXRpb25zGAMgAygLMhoueWFyZG1hc3Rlci52MS5EZXByZWNhdGlvbiJcCg1VbnVzZWRTZWN0aW9uEg8KB3NlY3Rpb24YASABKAkSDwoHcHJvZHVjdBgCIAEoCRIUCgxwcm9kdWN0X25hbWUYAyABKAkSEwoLcHJvZHVjdF91cmwYBCABKAkimQEKHVNpbXVsYXRlQ29uZmlndXJhdGlvblJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSMAoMZGVwcmVjYXRpb25zGAIgAygLMhoueWFyZG1hc3Rlci52MS5EZXByZWNhdGlvbhI1Cg91bnVzZWRfc2VjdGlvbnMYAyADKAsyHC55YXJkbWFzdGVyLnYxLlVudXNlZFNlY3Rpb24yvgUKEFNpbXVsYXRvclNlcnZpY2USsAEKE1NpbXVsYXRlUHVsbFJlcXVlc3QSKS55YXJkbWFzdGVyLnYxLlNpbXVsYXRlUHVsbFJlcXVlc3RSZXF1ZXN0GioueWFyZG1hc3Rlci52MS5TaW11bGF0ZVB1bGxSZXF1ZXN0UmVzcG9uc2UiQoLT5JMCPDoBKiI3L3YxL3JlcG9zL3tvd25lcn0ve3JlcG9zaXRvcnl9L3B1bGxzL3tudW1iZXJ9L3NpbXVsYXRvchKeAQoSU2ltdWxhdGVSZXBvc2l0b3J5EigueWFyZG1hc3Rlci52MS5TaW11bGF0ZVJlcG9zaXRvcnlSZXF1ZXN0GikueWFyZG1hc3Rlci52MS5TaW11bGF0ZVJlcG9zaXRvcnlSZXNwb25zZSIzgtPkkwItOgEqIigvdjEvcmVwb3Mve293bmVyfS97cmVwb3NpdG9yeX0vc2ltdWxhdG9yErUBChVTaW11bGF0ZUNvbmZpZ3VyYXRpb24SKy55YXJkbWFzdGVyLnYxLlNpbXVsYXRlQ29uZmlndXJhdGlvblJlcXVlc3QaLC55YXJkbWFzdGVyLnYxLlNpbXVsYXRlQ29uZmlndXJhdGlvblJlc3BvbnNlIkGC0+STAjs6ASoiNi92MS9yZXBvcy97b3duZXJ9L3tyZXBvc2l0b3J5fS9jb25maWd1cmF0aW9uLXNpbXVsYXRvchKdAQoPU2ltdWxhdGVUcmFmZmljEiUueWFyZG1hc3Rlci52MS5TaW11bGF0ZVRyYWZmaWNSZXF1ZXN0GiYueWFyZG1hc3Rlci52MS5TaW11bGF0ZVRyYWZmaWNSZXNwb25zZSI7gtPkkwI1OgEqIjAvdjEvcmVwb3Mve293bmVyfS97cmVwb3NpdG9yeX0vdHJhZmZpYy1zaW11bGF0b3JiBnByb3RvMw", [file_google_api_annotations, file_google_protobuf_struct, file_google_protobuf_timestamp, file_yardmaster_v1_common]);
+  fileDesc("Ch15YXJkbWFzdGVyL3YxL3NpbXVsYXRvci5wcm90bxINeWFyZG1hc3Rlci52MSKGAgoWU2ltdWxhdGVUcmFmZmljUmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEjEKBXNpbmNlGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEIGyvMYAlABEikKBXVudGlsGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIfCgtzZXJ2aWNlX3ltbBgFIAEoCUIKyvMYBjCAgEBQARIXCgZicmFuY2gYBiABKAlCB8rzGAMw/wEixwMKD1JlY29yZGVkVHJhZmZpYxIOCgZicmFuY2gYASABKAkSKQoFc2luY2UYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEikKBXVudGlsGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIVCg1wdWxsX3JlcXVlc3RzGAQgASgDEhkKEWFycml2YWxzX3Blcl9ob3VyGAUgASgBEg8KB2NpX3J1bnMYBiABKAMSFgoOY2lfcDUwX3NlY29uZHMYByABKAESFgoOY2lfcDk1X3NlY29uZHMYCCABKAESFQoNbWVyZ2Vfc2Vjb25kcxgJIAEoARIUCgxmYWlsZWRfYWxvbmUYCiABKAMSEgoKZmxha2VfcmF0ZRgLIAEoARIWCg5vdXRzaWRlX3B1c2hlcxgMIAEoAxIRCgl3aXRoZHJhd24YDSABKAMSFQoNZHJhZnRfc2Vjb25kcxgOIAEoARIYChBpZ25vcmVkX2ZhaWx1cmVzGA8gASgDEg8KB3JldHJpZXMYECABKAMSLQoFdGVzdHMYESABKAsyHi55YXJkbWFzdGVyLnYxLlRlc3RBc3N1bXB0aW9ucyKAAQoPVGVzdEFzc3VtcHRpb25zEhIKCnRlc3RfYXdhcmUYASABKAgSFQoNc3B1cmlvdXNfcmF0ZRgCIAEoARIZChFxdWFyYW50aW5lZF9zaGFyZRgDIAEoARIZChFrbm93bl9mbGFreV9zaGFyZRgEIAEoARIMCgRub3RlGAUgASgJIpgDCg5UcmFmZmljT3V0Y29tZRIOCgZtZXJnZXMYASABKAMSIQoZdGltZV9pbl9xdWV1ZV9wNTBfc2Vjb25kcxgCIAEoARIhChl0aW1lX2luX3F1ZXVlX3A5NV9zZWNvbmRzGAMgASgBEg8KB2NpX3J1bnMYBCABKAMSGQoRY2lfcnVuc19wZXJfbWVyZ2UYBSABKAESGgoSY2lfaG91cnNfcGVyX21lcmdlGAYgASgBEg8KB2JhdGNoZXMYByABKAMSEgoKYmlzZWN0aW9ucxgIIAEoAxJLChBkZXF1ZXVlc19ieV9jb2RlGAkgAygLMjEueWFyZG1hc3Rlci52MS5UcmFmZmljT3V0Y29tZS5EZXF1ZXVlc0J5Q29kZUVudHJ5EhQKDHN0aWxsX3F1ZXVlZBgKIAEoAxIPCgdyZXRyaWVzGAsgASgDEhgKEGlnbm9yZWRfZmFpbHVyZXMYDCABKAMaNQoTRGVxdWV1ZXNCeUNvZGVFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAM6AjgBIusBChdTaW11bGF0ZVRyYWZmaWNSZXNwb25zZRIvCgd0cmFmZmljGAEgASgLMh4ueWFyZG1hc3Rlci52MS5SZWNvcmRlZFRyYWZmaWMSLwoIb2JzZXJ2ZWQYAiABKAsyHS55YXJkbWFzdGVyLnYxLlRyYWZmaWNPdXRjb21lEi4KB2N1cnJlbnQYAyABKAsyHS55YXJkbWFzdGVyLnYxLlRyYWZmaWNPdXRjb21lEjAKCWNhbmRpZGF0ZRgEIAEoCzIdLnlhcmRtYXN0ZXIudjEuVHJhZmZpY091dGNvbWUSDAoEc2VlZBgFIAEoAyLIAQoaU2ltdWxhdGVQdWxsUmVxdWVzdFJlcXVlc3QSKQoFb3duZXIYASABKAlCGsrzGBYoATAoOhBeW2EtekEtWjAtOVwtXSskEikKCnJlcG9zaXRvcnkYAiABKAlCFcrzGBEoATBkOgteW1x3XC1cLl0rJBIWCgZudW1iZXIYAyABKANCBsrzGAJIARIdCgtzZXJ2aWNlX3ltbBgEIAEoCUIIyvMYBDCAgEASHQoLbWVyZ2lmeV95bWwYBSABKAlCCMrzGAQwgIBAIq8BChlTaW11bGF0ZVJlcG9zaXRvcnlSZXF1ZXN0EikKBW93bmVyGAEgASgJQhrK8xgWKAEwKDoQXlthLXpBLVowLTlcLV0rJBIpCgpyZXBvc2l0b3J5GAIgASgJQhXK8xgRKAEwZDoLXltcd1wtXC5dKyQSHQoLc2VydmljZV95bWwYAyABKAlCCMrzGAQwgIBAEh0KC21lcmdpZnlfeW1sGAQgASgJQgjK8xgEMICAQCKyAQocU2ltdWxhdGVDb25maWd1cmF0aW9uUmVxdWVzdBIpCgVvd25lchgBIAEoCUIayvMYFigBMCg6EF5bYS16QS1aMC05XC1dKyQSKQoKcmVwb3NpdG9yeRgCIAEoCUIVyvMYESgBMGQ6C15bXHdcLVwuXSskEh0KC3NlcnZpY2VfeW1sGAMgASgJQgjK8xgEMICAQBIdCgttZXJnaWZ5X3ltbBgEIAEoCUIIyvMYBDCAgEAiYwoLRGVwcmVjYXRpb24SDwoHbWVzc2FnZRgBIAEoCRIQCghkZWFkbGluZRgCIAEoCRIxCg1wYXRoX3RvX2ZpZWxkGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLkxpc3RWYWx1ZSJvChtTaW11bGF0ZVB1bGxSZXF1ZXN0UmVzcG9uc2USDQoFdGl0bGUYASABKAkSDwoHc3VtbWFyeRgCIAEoCRIwCgxkZXByZWNhdGlvbnMYAyADKAsyGi55YXJkbWFzdGVyLnYxLkRlcHJlY2F0aW9uIm4KGlNpbXVsYXRlUmVwb3NpdG9yeVJlc3BvbnNlEg0KBXRpdGxlGAEgASgJEg8KB3N1bW1hcnkYAiABKAkSMAoMZGVwcmVjYXRpb25zGAMgAygLMhoueWFyZG1hc3Rlci52MS5EZXByZWNhdGlvbiJcCg1VbnVzZWRTZWN0aW9uEg8KB3NlY3Rpb24YASABKAkSDwoHcHJvZHVjdBgCIAEoCRIUCgxwcm9kdWN0X25hbWUYAyABKAkSEwoLcHJvZHVjdF91cmwYBCABKAkimQEKHVNpbXVsYXRlQ29uZmlndXJhdGlvblJlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkSMAoMZGVwcmVjYXRpb25zGAIgAygLMhoueWFyZG1hc3Rlci52MS5EZXByZWNhdGlvbhI1Cg91bnVzZWRfc2VjdGlvbnMYAyADKAsyHC55YXJkbWFzdGVyLnYxLlVudXNlZFNlY3Rpb24yvgUKEFNpbXVsYXRvclNlcnZpY2USsAEKE1NpbXVsYXRlUHVsbFJlcXVlc3QSKS55YXJkbWFzdGVyLnYxLlNpbXVsYXRlUHVsbFJlcXVlc3RSZXF1ZXN0GioueWFyZG1hc3Rlci52MS5TaW11bGF0ZVB1bGxSZXF1ZXN0UmVzcG9uc2UiQoLT5JMCPDoBKiI3L3YxL3JlcG9zL3tvd25lcn0ve3JlcG9zaXRvcnl9L3B1bGxzL3tudW1iZXJ9L3NpbXVsYXRvchKeAQoSU2ltdWxhdGVSZXBvc2l0b3J5EigueWFyZG1hc3Rlci52MS5TaW11bGF0ZVJlcG9zaXRvcnlSZXF1ZXN0GikueWFyZG1hc3Rlci52MS5TaW11bGF0ZVJlcG9zaXRvcnlSZXNwb25zZSIzgtPkkwItOgEqIigvdjEvcmVwb3Mve293bmVyfS97cmVwb3NpdG9yeX0vc2ltdWxhdG9yErUBChVTaW11bGF0ZUNvbmZpZ3VyYXRpb24SKy55YXJkbWFzdGVyLnYxLlNpbXVsYXRlQ29uZmlndXJhdGlvblJlcXVlc3QaLC55YXJkbWFzdGVyLnYxLlNpbXVsYXRlQ29uZmlndXJhdGlvblJlc3BvbnNlIkGC0+STAjs6ASoiNi92MS9yZXBvcy97b3duZXJ9L3tyZXBvc2l0b3J5fS9jb25maWd1cmF0aW9uLXNpbXVsYXRvchKdAQoPU2ltdWxhdGVUcmFmZmljEiUueWFyZG1hc3Rlci52MS5TaW11bGF0ZVRyYWZmaWNSZXF1ZXN0GiYueWFyZG1hc3Rlci52MS5TaW11bGF0ZVRyYWZmaWNSZXNwb25zZSI7gtPkkwI1OgEqIjAvdjEvcmVwb3Mve293bmVyfS97cmVwb3NpdG9yeX0vdHJhZmZpYy1zaW11bGF0b3JiBnByb3RvMw", [file_google_api_annotations, file_google_protobuf_struct, file_google_protobuf_timestamp, file_yardmaster_v1_common]);
 
 /**
  * Request of SimulateTraffic (docs/what-if.md), REST route
@@ -35,7 +35,7 @@ export type SimulateTrafficRequest = Message<"yardmaster.v1.SimulateTrafficReque
   repository: string;
 
   /**
-   * Start of the window (inclusive): pull requests that entered the queue from then on are replayed.
+   * Start of the window (inclusive): pull requests that entered the queue from then on are simulated.
    *
    * @generated from field: google.protobuf.Timestamp since = 3;
    */
@@ -56,7 +56,7 @@ export type SimulateTrafficRequest = Message<"yardmaster.v1.SimulateTrafficReque
   serviceYml: string;
 
   /**
-   * The base branch whose queue is replayed; default: the branch with the most arrivals in the window.
+   * The base branch whose queue is simulated; default: the branch with the most arrivals in the window.
    *
    * @generated from field: string branch = 6;
    */
@@ -77,7 +77,7 @@ export const SimulateTrafficRequestSchema: GenMessage<SimulateTrafficRequest> = 
  */
 export type RecordedTraffic = Message<"yardmaster.v1.RecordedTraffic"> & {
   /**
-   * The base branch replayed.
+   * The base branch simulated.
    *
    * @generated from field: string branch = 1;
    */
@@ -108,7 +108,7 @@ export type RecordedTraffic = Message<"yardmaster.v1.RecordedTraffic"> & {
   arrivalsPerHour: number;
 
   /**
-   * CI runs that concluded (success or failure), whose durations are replayed.
+   * CI runs that concluded (success or failure), whose durations are drawn from.
    *
    * @generated from field: int64 ci_runs = 6;
    */
@@ -127,7 +127,7 @@ export type RecordedTraffic = Message<"yardmaster.v1.RecordedTraffic"> & {
   ciP95Seconds: number;
 
   /**
-   * Mean time from a passing check's end to its merge, seconds (added to each replayed run).
+   * Mean time from a passing check's end to its merge, seconds (added to each simulated run).
    *
    * @generated from field: double merge_seconds = 9;
    */
@@ -156,7 +156,7 @@ export type RecordedTraffic = Message<"yardmaster.v1.RecordedTraffic"> & {
 
   /**
    * Pull requests withdrawn by people (dequeued, closed, updated or merged outside the queue),
-   * replayed as withdrawals at their recorded time.
+   * simulated as withdrawals at their recorded time.
    *
    * @generated from field: int64 withdrawn = 13;
    */
@@ -164,11 +164,32 @@ export type RecordedTraffic = Message<"yardmaster.v1.RecordedTraffic"> & {
 
   /**
    * Time to build a check's draft before its CI starts, seconds: the mean over checks logged alone
-   * at their start of the time from the queue's previous round (added to each replayed run).
+   * at their start of the time from the queue's previous round (added to each simulated run).
    *
    * @generated from field: double draft_seconds = 14;
    */
   draftSeconds: number;
+
+  /**
+   * Checks that passed although their job failed, every failing test quarantined (their failures
+   * ignored), and failed jobs run again because every failing test was known flaky
+   * (docs/merge-queue.md "Verdicts from test results").
+   *
+   * @generated from field: int64 ignored_failures = 15;
+   */
+  ignoredFailures: bigint;
+
+  /**
+   * @generated from field: int64 retries = 16;
+   */
+  retries: bigint;
+
+  /**
+   * What the predictions assume of the repository's tests (docs/what-if.md "Quarantines and retries").
+   *
+   * @generated from field: yardmaster.v1.TestAssumptions tests = 17;
+   */
+  tests?: TestAssumptions | undefined;
 };
 
 /**
@@ -177,6 +198,55 @@ export type RecordedTraffic = Message<"yardmaster.v1.RecordedTraffic"> & {
  */
 export const RecordedTrafficSchema: GenMessage<RecordedTraffic> = /*@__PURE__*/
   messageDesc(file_yardmaster_v1_simulator, 1);
+
+/**
+ * The tests the traffic simulation assumes: failures on quarantined tests ignored and on known
+ * flaky tests retried, at the shares the window measured (docs/what-if.md "Quarantines and retries").
+ *
+ * @generated from message yardmaster.v1.TestAssumptions
+ */
+export type TestAssumptions = Message<"yardmaster.v1.TestAssumptions"> & {
+  /**
+   * The queue reads test results (CI Insights is enabled for the repository); false: blind to tests.
+   *
+   * @generated from field: bool test_aware = 1;
+   */
+  testAware: boolean;
+
+  /**
+   * Probability (0-1) that a CI run fails with no culprit among its pull requests.
+   *
+   * @generated from field: double spurious_rate = 2;
+   */
+  spuriousRate: number;
+
+  /**
+   * Of those failures, the shares on quarantined tests and on known flaky tests (the rest: tests
+   * nobody knows as flaky, real failures to the queue).
+   *
+   * @generated from field: double quarantined_share = 3;
+   */
+  quarantinedShare: number;
+
+  /**
+   * @generated from field: double known_flaky_share = 4;
+   */
+  knownFlakyShare: number;
+
+  /**
+   * The assumptions in one sentence, for people.
+   *
+   * @generated from field: string note = 5;
+   */
+  note: string;
+};
+
+/**
+ * Describes the message yardmaster.v1.TestAssumptions.
+ * Use `create(TestAssumptionsSchema)` to create a new message.
+ */
+export const TestAssumptionsSchema: GenMessage<TestAssumptions> = /*@__PURE__*/
+  messageDesc(file_yardmaster_v1_simulator, 2);
 
 /**
  * What a queue did, or would do, with the traffic (docs/what-if.md "Method"). Times in seconds.
@@ -243,11 +313,24 @@ export type TrafficOutcome = Message<"yardmaster.v1.TrafficOutcome"> & {
   dequeuesByCode: { [key: string]: bigint };
 
   /**
-   * Pull requests still queued at the end (observed: at `until`; predicted: never, the replay drains).
+   * Pull requests still queued at the end (observed: at `until`; predicted: never, the simulation drains).
    *
    * @generated from field: int64 still_queued = 10;
    */
   stillQueued: bigint;
+
+  /**
+   * Failed jobs run again for known flaky tests (counted in ci_runs), and checks passed on the
+   * failures of quarantined tests only.
+   *
+   * @generated from field: int64 retries = 11;
+   */
+  retries: bigint;
+
+  /**
+   * @generated from field: int64 ignored_failures = 12;
+   */
+  ignoredFailures: bigint;
 };
 
 /**
@@ -255,10 +338,10 @@ export type TrafficOutcome = Message<"yardmaster.v1.TrafficOutcome"> & {
  * Use `create(TrafficOutcomeSchema)` to create a new message.
  */
 export const TrafficOutcomeSchema: GenMessage<TrafficOutcome> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_simulator, 2);
+  messageDesc(file_yardmaster_v1_simulator, 3);
 
 /**
- * Response of SimulateTraffic: the traffic replayed, what the log observed, and the predictions
+ * Response of SimulateTraffic: the traffic simulated, what the log observed, and the predictions
  * under the configuration the queue runs with (`current`) and under `service_yml` (`candidate`).
  *
  * @generated from message yardmaster.v1.SimulateTrafficResponse
@@ -297,7 +380,7 @@ export type SimulateTrafficResponse = Message<"yardmaster.v1.SimulateTrafficResp
  * Use `create(SimulateTrafficResponseSchema)` to create a new message.
  */
 export const SimulateTrafficResponseSchema: GenMessage<SimulateTrafficResponse> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_simulator, 3);
+  messageDesc(file_yardmaster_v1_simulator, 4);
 
 /**
  * Request of SimulatePullRequest (docs/api.md "Simulation" #9), REST route
@@ -342,7 +425,7 @@ export type SimulatePullRequestRequest = Message<"yardmaster.v1.SimulatePullRequ
  * Use `create(SimulatePullRequestRequestSchema)` to create a new message.
  */
 export const SimulatePullRequestRequestSchema: GenMessage<SimulatePullRequestRequest> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_simulator, 4);
+  messageDesc(file_yardmaster_v1_simulator, 5);
 
 /**
  * Request of SimulateRepository (docs/api.md "Simulation" #10), REST route
@@ -381,7 +464,7 @@ export type SimulateRepositoryRequest = Message<"yardmaster.v1.SimulateRepositor
  * Use `create(SimulateRepositoryRequestSchema)` to create a new message.
  */
 export const SimulateRepositoryRequestSchema: GenMessage<SimulateRepositoryRequest> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_simulator, 5);
+  messageDesc(file_yardmaster_v1_simulator, 6);
 
 /**
  * Request of SimulateConfiguration (docs/api.md "Simulation" #11), REST route
@@ -421,7 +504,7 @@ export type SimulateConfigurationRequest = Message<"yardmaster.v1.SimulateConfig
  * Use `create(SimulateConfigurationRequestSchema)` to create a new message.
  */
 export const SimulateConfigurationRequestSchema: GenMessage<SimulateConfigurationRequest> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_simulator, 6);
+  messageDesc(file_yardmaster_v1_simulator, 7);
 
 /**
  * A deprecated key or attribute found in the configuration (docs/configuration.md).
@@ -454,7 +537,7 @@ export type Deprecation = Message<"yardmaster.v1.Deprecation"> & {
  * Use `create(DeprecationSchema)` to create a new message.
  */
 export const DeprecationSchema: GenMessage<Deprecation> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_simulator, 7);
+  messageDesc(file_yardmaster_v1_simulator, 8);
 
 /**
  * Response of SimulatePullRequest: the simulated check run's title and summary, and the
@@ -488,7 +571,7 @@ export type SimulatePullRequestResponse = Message<"yardmaster.v1.SimulatePullReq
  * Use `create(SimulatePullRequestResponseSchema)` to create a new message.
  */
 export const SimulatePullRequestResponseSchema: GenMessage<SimulatePullRequestResponse> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_simulator, 8);
+  messageDesc(file_yardmaster_v1_simulator, 9);
 
 /**
  * Response of SimulateRepository: the title "The configuration is valid", an empty summary
@@ -518,7 +601,7 @@ export type SimulateRepositoryResponse = Message<"yardmaster.v1.SimulateReposito
  * Use `create(SimulateRepositoryResponseSchema)` to create a new message.
  */
 export const SimulateRepositoryResponseSchema: GenMessage<SimulateRepositoryResponse> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_simulator, 9);
+  messageDesc(file_yardmaster_v1_simulator, 10);
 
 /**
  * A section present in the configuration whose product is not enabled on the repository.
@@ -556,7 +639,7 @@ export type UnusedSection = Message<"yardmaster.v1.UnusedSection"> & {
  * Use `create(UnusedSectionSchema)` to create a new message.
  */
 export const UnusedSectionSchema: GenMessage<UnusedSection> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_simulator, 10);
+  messageDesc(file_yardmaster_v1_simulator, 11);
 
 /**
  * Response of SimulateConfiguration: the message, the deprecations found and the sections of
@@ -589,7 +672,7 @@ export type SimulateConfigurationResponse = Message<"yardmaster.v1.SimulateConfi
  * Use `create(SimulateConfigurationResponseSchema)` to create a new message.
  */
 export const SimulateConfigurationResponseSchema: GenMessage<SimulateConfigurationResponse> = /*@__PURE__*/
-  messageDesc(file_yardmaster_v1_simulator, 11);
+  messageDesc(file_yardmaster_v1_simulator, 12);
 
 /**
  * What Yardmaster would do with a configuration, before it lands. docs/api.md "Simulation" (#9-#11).
@@ -635,7 +718,7 @@ export const SimulatorService: GenService<{
   /**
    * What-if on recorded traffic (docs/what-if.md): reads the repository's traffic of the window
    * [since, until) from the activity log (arrivals and their order, CI run durations, the pull
-   * requests that failed alone, the flake rate, outside pushes of the base), replays it through the
+   * requests that failed alone, the flake rate, outside pushes of the base), simulates it again through the
    * engine in virtual time under the configuration the queue runs with and under `service_yml`,
    * and answers both predictions side by side with what the log observed. Errors:
    * FAILED_PRECONDITION (400) when the window holds too little traffic, naming the figure and the

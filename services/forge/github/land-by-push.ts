@@ -5,7 +5,7 @@
  * concluded on it first, own-checks.ts). GitHub marks each pull request whose
  * head the base now contains as merged; one whose commits were replayed (a linear check branch) is
  * closed by the landing with a comment naming the commit (landed-pulls.ts).
- * A replay after a crash finds the base already at the tested commit and only closes what is still open.
+ * Resumed after a crash, it finds the base already at the tested commit and only closes what is still open.
  * GitHub's refusal of the move (protection, rules: 422, 409 or 403 other than "not a fast
  * forward") is a {@link MergeRefusedError} protection with GitHub's message.
  */

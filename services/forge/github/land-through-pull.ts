@@ -15,7 +15,7 @@
  * 4. with `merge`, GitHub marks every pull request of the batch merged (their heads are in the
  *    merge); with `squash` or `rebase` they are closed with a comment naming the commit
  *    (landed-pulls.ts).
- * A replay after a crash finds the batch's pull request merged by the App and only finishes step 4.
+ * Resumed after a crash, it finds the batch's pull request merged by the App and only finishes step 4.
  */
 import { FAILPOINT_NAMES, failpoint } from "../../failpoints/index.js";
 import { ForgeError, MergeRefusedError, type BatchMergeRequest, type Sha } from "../types.js";

@@ -5,7 +5,7 @@
  * (a squash or rebase of the batch's pull request, a linear check branch). Those are closed by
  * the queue, each with a comment naming the commit that carries its change, so that none stays
  * open with its change already in the base. A pull request already closed is left alone (a
- * replay after a crash).
+ * resume after a crash).
  */
 import type { Sha } from "../types.js";
 import type { GithubOctokit } from "./client.js";

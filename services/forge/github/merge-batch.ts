@@ -9,7 +9,7 @@
  *   queue's summary check) is concluded first (own-checks.ts);
  * - "through-pull": the batch's pull request, whose head is the tested commit (land-through-pull.ts);
  * - "push": the base moved to the tested commit (land-by-push.ts).
- * A merge performed again (a replay after a crash, docs/reliability.md) resumes: for "pulls", when
+ * A merge performed again (resumed after a crash, docs/reliability.md) goes on: for "pulls", when
  * the base is no longer at `expectedBaseSha`, the pull requests the App itself merged already count
  * as merged with their real merge commits, and merging goes on from the first one still open,
  * provided the base is where those merges left it; the other paths find their landing done.
@@ -91,7 +91,7 @@ async function mergeOneByOne(
   let tip = input.expectedBaseSha;
   let todo = input.pulls;
   if (current !== input.expectedBaseSha) {
-    // Not where the batch was tested: a replay finds what the App merged already, in order.
+    // Not where the batch was tested: a resumed merge finds what the App merged already, in order.
     for (const pull of input.pulls) {
       const landed = await mergedByApp(gh, params, pull.number, env.bot);
       if (landed === null) break;

@@ -5,7 +5,7 @@
  * requests are marked merged (merge commit, merged by the bot) in the same transaction, and a
  * write that does not commit moves the base back (the ref journal, write-context.ts).
  * "merge-batch" writes one merge commit of the tested check branch instead. A batch whose pull
- * requests the bot merged already (a replay after a crash) answers their merge commits and changes
+ * requests the bot merged already (a resume after a crash) answers their merge commits and changes
  * nothing (docs/reliability.md).
  */
 import { FAILPOINT_NAMES, failpoint } from "../../failpoints/index.js";

@@ -6,16 +6,18 @@
  * the history's tree at B; 1 otherwise, with a one-line message after the report.
  */
 import type { Command } from "commander";
-import type { RawReplayOptions } from "../replay/index.js";
+import type { RawReplayOptions } from "../../replay/index.js";
+import { serviceClient } from "../rpc-client.js";
 import { readSettings } from "../settings.js";
 import { out } from "./output.js";
 
 /** `replay`: see the module comment. */
 async function replay(raw: RawReplayOptions): Promise<void> {
   // Loaded here, not at the top: importing the replay costs every CLI start about 0.2 s.
-  const { formatReport, parseReplayOptions, runReplay } = await import("../replay/index.js");
+  const { formatReport, parseReplayOptions, runReplay } = await import("../../replay/index.js");
   const options = await parseReplayOptions(raw);
-  const report = await runReplay(readSettings(), options);
+  const settings = readSettings();
+  const report = await runReplay((service) => serviceClient(service, settings), options);
   out(options.json ? JSON.stringify(report) : formatReport(report));
   if (!report.ok)
     throw new Error(
@@ -49,6 +51,18 @@ export function registerReplay(program: Command): void {
       "auto",
     )
     .option("--break <n,m>", "make these pull requests (replay order, from 1) fail CI, to exercise bisection")
+    .option(
+      "--flaky <rate>",
+      "make the CI fail spuriously at this rate (0-1, per run) on named flaky tests, with JUnit reports for CI Insights (docs/replay.md)",
+    )
+    .option(
+      "--flaky-tests <names>",
+      "the flaky tests CI Insights knows as flaky (comma-separated; default replay.flaky_network,replay.flaky_timing)",
+    )
+    .option(
+      "--quarantined-tests <names>",
+      "flaky tests quarantined on the base branch (comma-separated; default replay.flaky_clock)",
+    )
     .option("--timeout <seconds>", "give up when the queue is not done after this long", "1800")
     .option("--json", "print the report as one JSON object", false)
     .action(replay);

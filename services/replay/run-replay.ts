@@ -4,8 +4,7 @@
  * final tree and build the report. The scratch workspace is removed at the end, whatever happens.
  */
 import { setTimeout as delay } from "node:timers/promises";
-import type { Settings } from "../settings.js";
-import { connectReplayClients, type ReplayClients } from "./clients.js";
+import { connectReplayClients, type ReplayClients, type ServiceConnector } from "./clients.js";
 import { driveReplay } from "./driver.js";
 import { ReplayError } from "./errors.js";
 import { readHistory } from "./history.js";
@@ -20,13 +19,13 @@ import { ReplayTracker } from "./tracker.js";
 import { createWorkspace } from "./workspace.js";
 
 /**
- * Runs a replay against the service of `settings`.
+ * Runs a replay against the running service `connect` reaches.
  * @returns the report (its `ok` says whether the tree matched where it must)
  * @throws ReplayError for bad input (naming the option) or a replay that did not finish;
  *   ConnectError when the service fails
  */
 export async function runReplay(
-  settings: Settings,
+  connect: ServiceConnector,
   options: ReplayOptions,
   progress: NodeJS.WriteStream = process.stderr,
 ): Promise<ReplayReport> {
@@ -37,7 +36,7 @@ export async function runReplay(
     throw new ReplayError(
       `--break: the replay has ${plan.pulls.length} pull requests; there is no pull request ${tooLarge.join(", ")}`,
     );
-  const clients = await connectReplayClients(settings, options.repo);
+  const clients = await connectReplayClients(connect, options.repo);
   const ws = await createWorkspace(history.path);
   try {
     // The repository is new, so every event of it belongs to this replay; the minute of margin
@@ -51,6 +50,7 @@ export async function runReplay(
       ciYml: options.ciYml,
       configYml: options.configYml,
       breaks: options.breaks,
+      flaky: options.flaky,
     });
     const { delays, factor } = replayDelays(
       plan.steps.map((s) => s.arrivalAt),
@@ -94,6 +94,7 @@ export async function runReplay(
       plan,
       tracker,
       breaks: options.breaks,
+      flaky: options.flaky,
       events,
       aggregated: aggregated.byType,
       tree: { expected: prepared.expectedTree, actual: branch.treeSha },

@@ -15,9 +15,12 @@
  *   (distinct bisected batch ids of `action.queue.batch_bisection_start`);
  * - the log's counts per type from ListLogs against AggregateLogs (they must agree);
  * - the final tree against the expected one.
- * `ok` is true when the tree matched, or when pull requests were broken on purpose (then the
- * tree is reported but not required).
+ * - with `--flaky`, retries, ignored failures and good pull requests sent back (flaky-report.ts).
+ * `ok` is true when the tree matched, or when pull requests were broken on purpose or flaky
+ * failures sent good ones back (then the tree is reported but not required).
  */
+import { flakyReport, type FlakyReport } from "./flaky-report.js";
+import type { FlakyTests } from "./flaky-tests.js";
 import type { LogEvent } from "./log-reader.js";
 import type { ReplayPlan } from "./plan.js";
 import type { ReplayTracker } from "./tracker.js";
@@ -31,6 +34,7 @@ export const REPORT_EVENT_TYPES = [
   "action.queue.checks_end",
   "action.queue.batch_bisection_start",
   "action.queue.batch_bisection_end",
+  "ci_insights.job_retried",
 ] as const;
 
 /** The report. Times in seconds. */
@@ -58,6 +62,8 @@ export interface ReplayReport {
   bisections: number;
   log: { listed: Record<string, number>; aggregated: Record<string, number>; consistent: boolean };
   tree: { expected: string; actual: string; equal: boolean };
+  /** With `--flaky`: retries, ignored failures, good pull requests sent back; null without. */
+  flaky: FlakyReport | null;
   wallSeconds: number;
   speed: number;
   ok: boolean;
@@ -69,6 +75,7 @@ export interface ReportInput {
   plan: ReplayPlan;
   tracker: ReplayTracker;
   breaks: ReadonlySet<number>;
+  flaky: FlakyTests | null;
   events: readonly LogEvent[];
   aggregated: Record<string, number>;
   tree: { expected: string; actual: string };
@@ -127,6 +134,7 @@ export function summarizeReplay(input: ReportInput): ReplayReport {
   const outside = tracker.pushes;
   const equal = input.tree.expected === input.tree.actual;
   const meanWait = mean(waits);
+  const flaky = input.flaky === null ? null : flakyReport(input.flaky, events, dequeued, input.breaks);
   return {
     repository: input.repository,
     mode: input.plan.mode,
@@ -150,8 +158,9 @@ export function summarizeReplay(input: ReportInput): ReplayReport {
     bisections: new Set(of("action.queue.batch_bisection_start").map((e) => str(e.metadata.batch_id))).size,
     log: { listed, aggregated: { ...input.aggregated }, consistent },
     tree: { ...input.tree, equal },
+    flaky,
     wallSeconds: input.wallSeconds,
     speed: input.speed,
-    ok: equal || input.breaks.size > 0,
+    ok: equal || input.breaks.size > 0 || (flaky !== null && flaky.goodSentBack.length > 0),
   };
 }

@@ -1,5 +1,5 @@
 /**
- * The base history and the trees of the what-if simulation's forge (simulation/virtual-forge.ts).
+ * The base history and the trees of the what-if simulation's forge (virtual-forge.ts).
  * Trees are abstract: a tree is the set of changes applied on the initial base, stored as a tip of
  * the base history plus the pull requests added on top (sorted, none already in that tip); a
  * commit SHA (a 40-hex counter) names a tree. A tip is broken when a change that breaks the build

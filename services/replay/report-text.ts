@@ -39,10 +39,24 @@ export function formatReport(r: ReplayReport): string {
         .map(([t, n]) => `${t.replace("action.queue.", "")} ${n}`)
         .join(", ") || "no events"
     }; /logs/aggregate ${r.log.consistent ? "agrees" : `DISAGREES (${JSON.stringify(r.log.aggregated)})`}`,
+    ...flakyLines(r),
     `merged pull requests: ${list(r.merged)}`,
     r.tree.equal
       ? `final tree of the base equals the original history's tree at B (${r.tree.actual})`
       : `final tree of the base ${r.tree.actual} differs from the original history's tree at B ${r.tree.expected}${r.broken.length > 0 ? " (expected: pull requests were broken on purpose)" : ""}`,
   );
   return lines.join("\n");
+}
+
+/** The flaky tests' lines (none without `--flaky`). */
+function flakyLines(r: ReplayReport): string[] {
+  const f = r.flaky;
+  if (f === null) return [];
+  const names = (ns: string[]) => (ns.length === 0 ? "none" : ns.join(", "));
+  const ignored = f.ignoredFailures.flatMap((i) => i.tests);
+  return [
+    `flaky tests (--flaky ${f.rate}): known flaky ${names(f.known)}; quarantined ${names(f.quarantined)}`,
+    `  retries (known flaky tests): ${f.retries}; ignored failures (quarantined tests): ${f.ignoredFailures.length} checks passed${ignored.length > 0 ? ` (${[...new Set(ignored)].join(", ")})` : ""}`,
+    `  good pull requests sent back: ${f.goodSentBack.length === 0 ? "none" : list(f.goodSentBack)}`,
+  ];
 }

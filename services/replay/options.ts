@@ -4,10 +4,12 @@
  * service. `--config` is loaded with the configuration module, so a bad file is reported with its
  * line and column before the replay starts.
  */
+import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { formatConfigError, loadConfiguration } from "../../config/index.js";
+import { formatConfigError, loadConfiguration } from "../config/index.js";
 import { ReplayError } from "./errors.js";
+import { parseFlaky, type FlakyTests } from "./flaky-tests.js";
 import { ciFile, DEFAULT_CI_COMMAND, DEFAULT_REPLAY_CONFIG } from "./replay-files.js";
 import { parseSpeed, type Speed } from "./schedule.js";
 
@@ -24,6 +26,9 @@ export interface RawReplayOptions {
   break?: string;
   timeout?: string;
   json?: boolean;
+  flaky?: string;
+  flakyTests?: string;
+  quarantinedTests?: string;
 }
 
 /** Checked options. */
@@ -42,6 +47,8 @@ export interface ReplayOptions {
   breaks: Set<number>;
   /** Give up after this long, in milliseconds. */
   timeoutMs: number;
+  /** `--flaky`: the flaky tests and their rate; null without it. */
+  flaky: FlakyTests | null;
   json: boolean;
 }
 
@@ -72,9 +79,12 @@ export async function parseReplayOptions(raw: RawReplayOptions): Promise<ReplayO
   } catch (error) {
     throw new ReplayError((error as Error).message);
   }
+  const flaky = parseFlaky(raw);
+  // One run counter per replay: a repository name may be replayed again on another service.
+  const counter = `${parts[0]}-${parts[1]}-${randomUUID()}`;
   let ciYml: string;
   try {
-    ciYml = ciFile(raw.ci ?? DEFAULT_CI_COMMAND);
+    ciYml = ciFile(raw.ci ?? DEFAULT_CI_COMMAND, flaky === null ? null : { tests: flaky, counter });
   } catch (error) {
     throw new ReplayError((error as Error).message);
   }
@@ -90,6 +100,7 @@ export async function parseReplayOptions(raw: RawReplayOptions): Promise<ReplayO
     breaks,
     timeoutMs: Number(raw.timeout ?? 1800) * 1000,
     json: raw.json ?? false,
+    flaky,
   };
 }
 

@@ -8,7 +8,7 @@
  * cannot be queued" / "was not queued"). Only those few are read from the forge, so polling
  * costs the service little while many pull requests are open.
  */
-import type { Batch } from "../../../gen/yardmaster/v1/queue_pb.js";
+import type { Batch } from "../../gen/yardmaster/v1/queue_pb.js";
 import type { ReplayClients } from "./clients.js";
 import { readEvents } from "./log-reader.js";
 import type { Observation } from "./tracker.js";

@@ -9,10 +9,10 @@
  * the path), and fails by a flake at the recorded rate. CI runners are unbounded: the recorded durations already hold any wait for a
  * runner. Seeded and deterministic; pure (no clock, no I/O).
  */
-import type { ConfigurationInput } from "../config.js";
-import type { LogEffect } from "../effects.js";
-import { Simulation } from "../simulate.js";
+import type { ConfigurationInput, LogEffect } from "../engine/index.js";
+import { Simulation } from "./simulate.js";
 import type { DurationModel } from "./simulation-types.js";
+import type { TestWorkload } from "./test-workload.js";
 
 /** One recorded pull request, in arrival order. Times are epoch milliseconds UTC. */
 export interface TrafficArrival {
@@ -24,7 +24,7 @@ export interface TrafficArrival {
   withdrawal: { at: number; code: string } | null;
 }
 
-/** The recorded traffic to replay. Times are epoch milliseconds UTC, durations milliseconds. */
+/** The recorded traffic to simulate. Times are epoch milliseconds UTC, durations milliseconds. */
 export interface TrafficInput {
   arrivals: TrafficArrival[];
   /** Instants of outside pushes of the base. */
@@ -37,13 +37,19 @@ export interface TrafficInput {
   draftMs: number;
   /** Probability that a run fails with no culprit (0-1). */
   flakeRate: number;
+  /**
+   * The repository's tests (test-workload.ts): spurious failures on quarantined tests (ignored),
+   * known flaky tests (retried once) and unknown ones, replacing `flakeRate`. Absent: every
+   * spurious failure is a real one to the queue.
+   */
+  tests?: TestWorkload;
   seed: number;
   /** Virtual time allowed after the last recorded instant for the queue to drain (default 30 days). */
   drainLimitMs?: number;
 }
 
 /**
- * What a queue did with traffic, predicted by this replay or observed in the activity log
+ * What a queue did with traffic, predicted by this traffic simulation or observed in the activity log
  * (services/activity-log/traffic-figures.ts measures the same figures into this type). Milliseconds.
  */
 export interface QueueOutcome {
@@ -51,7 +57,11 @@ export interface QueueOutcome {
   /** Time in queue of merged pull requests, median and 95th percentile (nearest rank); null when none merged. */
   timeInQueueP50Ms: number | null;
   timeInQueueP95Ms: number | null;
+  /** CI runs, retries included. */
   ciRuns: number;
+  /** Failed jobs run again for known flaky tests, and checks passed on quarantined failures only. */
+  retries: number;
+  ignoredFailures: number;
   /** CI time used, without the draft and merge times added to each run (cancelled runs for the time they ran). */
   ciMs: number;
   /** Batches checked (named `Batch n`) and batches bisected. */
@@ -85,25 +95,30 @@ function timeline(input: TrafficInput): Step[] {
 
 const MERGED = new Set(["PR_MERGED", "PR_MERGED_INTERMEDIATE_RESULTS_SKIPPED"]);
 
-function countLogs(logs: readonly LogEffect[]): { batches: number; bisections: number } {
+function countLogs(logs: readonly LogEffect[]): { batches: number; bisections: number; ignoredFailures: number } {
   const batches = new Set<string>();
   const bisections = new Set<string>();
+  let ignoredFailures = 0;
   for (const l of logs) {
+    const members = l.metadata.pull_request_numbers;
+    const first = Array.isArray(members) && members[0] === l.pullRequest;
+    if (l.type === "action.queue.checks_end" && first && Array.isArray(l.metadata.ignored_failing_tests))
+      ignoredFailures++;
     const id = String(l.metadata.batch_id ?? "");
     if (l.type === "action.queue.checks_start" && String(l.metadata.batch_name ?? "").startsWith("Batch "))
       batches.add(id);
     if (l.type === "action.queue.batch_bisection_start") bisections.add(id);
   }
-  return { batches: batches.size, bisections: bisections.size };
+  return { batches: batches.size, bisections: bisections.size, ignoredFailures };
 }
 
 /**
- * Replays recorded traffic through the engine under `config` (its first queue rule) and reports
+ * Simulates recorded traffic through the engine under `config` (its first queue rule) and reports
  * what the queue would have done.
  * @throws Error when `ciDurationsMs` is empty (the caller refuses such a window first)
  */
-export function replayTraffic(input: TrafficInput, config: ConfigurationInput): QueueOutcome {
-  if (input.ciDurationsMs.length === 0) throw new Error("replayTraffic: no recorded CI duration to draw from");
+export function simulateTraffic(input: TrafficInput, config: ConfigurationInput): QueueOutcome {
+  if (input.ciDurationsMs.length === 0) throw new Error("simulateTraffic: no recorded CI duration to draw from");
   const durations = input.ciDurationsMs;
   const overhead = input.draftMs + input.mergeMs;
   const duration: DurationModel = (rng) => durations[rng.int(durations.length)]! + overhead;
@@ -115,6 +130,7 @@ export function replayTraffic(input: TrafficInput, config: ConfigurationInput): 
     ciDuration: duration,
     ciSlots: Number.MAX_SAFE_INTEGER,
     flakeRate: input.flakeRate,
+    ...(input.tests ? { tests: input.tests } : {}),
     startAt,
   });
   const numberOf: number[] = [];
@@ -150,6 +166,7 @@ export function replayTraffic(input: TrafficInput, config: ConfigurationInput): 
     timeInQueueP50Ms: nearestRank(waits, 0.5),
     timeInQueueP95Ms: nearestRank(waits, 0.95),
     ciRuns: stats.ciRuns,
+    retries: stats.reruns,
     ciMs: Math.max(0, stats.ciMs - (stats.ciRuns - stats.cancelledRuns) * overhead),
     ...countLogs(sim.logs),
     dequeuesByCode,

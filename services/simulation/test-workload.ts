@@ -9,7 +9,7 @@
  * where CI Insights is off. Draws come from a stream of their own, so the same seed gives the same
  * workload to the blind and the aware engine.
  */
-import type { TestFacts } from "../test-facts.js";
+import type { TestFacts } from "../engine/index.js";
 import { Prng } from "./prng.js";
 
 /** The workload's parameters. Probabilities in [0, 1]. */

@@ -8,6 +8,7 @@
  * pushes start no check, and the queue's checks (the drafts, built on the base) run the CI above.
  */
 import { stringify } from "yaml";
+import { flakyEnding, REPORT_GLOB, type FlakyTests } from "./flaky-tests.js";
 
 /**
  * Where the replay commits its CI file ({@link ciFile}): the local forge's CI file
@@ -52,11 +53,14 @@ merge_queue:
  * The CI file running `command` (a bash script). A commit broken on purpose runs it too, then
  * fails whatever it answered: a broken change fails its CI after the CI's time, as a failing
  * test suite does, so the replay's runs take the known duration of `command` whatever their
- * outcome (which calibrating a what-if needs: docs/what-if.md "Calibration").
+ * outcome (which calibrating a what-if needs: docs/what-if.md "Calibration"). With `flaky`
+ * (`--flaky`) the run also fails spuriously on the flaky tests and writes a JUnit report
+ * (flaky-tests.ts); `counter` names its run counter.
  * @throws RangeError when `command` is blank
  */
-export function ciFile(command: string): string {
+export function ciFile(command: string, flaky: { tests: FlakyTests; counter: string } | null = null): string {
   if (command.trim() === "") throw new RangeError("--ci: the command is empty");
+  if (flaky !== null) return flakyCiFile(command, flaky.tests, flaky.counter);
   const run = [
     `if [ -d ${BROKEN_DIR} ]; then`,
     `  (${command}
@@ -68,6 +72,24 @@ export function ciFile(command: string): string {
     "",
   ].join("\n");
   return `# Written by yardmaster replay (docs/replay.md).\n${stringify({ checks: [{ name: CHECK_NAME, run }] })}`;
+}
+
+/** {@link ciFile} with flaky tests: the command's status and the marker kept for the report. */
+function flakyCiFile(command: string, tests: FlakyTests, counter: string): string {
+  const run = [
+    `broken=""; if [ -d ${BROKEN_DIR} ]; then broken="$(ls ${BROKEN_DIR})"; fi`,
+    'if [ -n "$broken" ]; then',
+    `  (${command}
+  ) >/dev/null 2>&1; ci=0`,
+    '  echo "broken on purpose by yardmaster replay --break: $broken"',
+    "else",
+    `  (${command}
+  ); ci=$?`,
+    "fi",
+    ...flakyEnding(tests, counter),
+    "",
+  ].join("\n");
+  return `# Written by yardmaster replay (docs/replay.md).\n${stringify({ checks: [{ name: CHECK_NAME, run, junit: REPORT_GLOB }] })}`;
 }
 
 /** The marker file of the pull request of replay order `order`, and its text. */

@@ -3,8 +3,8 @@
  * of docs/domain.md §1.2 and the `merge_queue` defaults of §1.3, overridden by the few knobs a
  * simulation varies. The result is the same ConfigurationInput the configuration module produces.
  */
-import type { MergeQueueConfig, QueueRuleConfig } from "../../config/index.js";
-import { DEFAULT_MERGE_QUEUE, type ConfigurationInput } from "../config.js";
+import type { QueueRuleConfig } from "../config/index.js";
+import { DEFAULT_MERGE_QUEUE, type ConfigurationInput, type QueueKnobs } from "../engine/index.js";
 
 /** A queue rule named `name` with the configuration defaults (batch of 1, no wait, no timeout). */
 export function defaultQueueRule(name = "default", over: Partial<QueueRuleConfig> = {}): QueueRuleConfig {
@@ -32,15 +32,6 @@ export function defaultQueueRule(name = "default", over: Partial<QueueRuleConfig
     priority: 0,
     ...over,
   };
-}
-
-/** Knobs of a simulated queue. `batchMaxWaitSeconds` in seconds. */
-export interface QueueKnobs {
-  batchSize: { min: number; max: number };
-  batchMaxWaitSeconds: number;
-  maxParallelChecks: number;
-  maxChecksRetries?: number;
-  mergeQueue?: Partial<MergeQueueConfig>;
 }
 
 /** A configuration with one queue rule set by `knobs`. */

@@ -3,6 +3,7 @@
  * service's local forge and merge queue, with a report (docs/replay.md). Public surface.
  */
 export { runReplay } from "./run-replay.js";
+export type { ServiceConnector } from "./clients.js";
 export { parseReplayOptions, type RawReplayOptions, type ReplayOptions } from "./options.js";
 export {
   readHistory,
@@ -38,3 +39,13 @@ export { nextCursor, type LogEvent } from "./log-reader.js";
 export { loginOf } from "./driver.js";
 export { createWorkspace, type Workspace } from "./workspace.js";
 export { ReplayError } from "./errors.js";
+export {
+  parseFlaky,
+  flakyEnding,
+  DEFAULT_FLAKY_TESTS,
+  DEFAULT_QUARANTINED_TESTS,
+  CI_TEST,
+  BROKEN_TEST,
+  type FlakyTests,
+} from "./flaky-tests.js";
+export { flakyReport, type FlakyReport } from "./flaky-report.js";

@@ -4,8 +4,7 @@
  * (otherwise it is an untested merge; `exactTree: true` must never be wrong); a merge of a pull
  * request a scheduled freeze holds is counted too (docs/merge-queue.md "Simulation").
  */
-import type { EngineEffect } from "../effects.js";
-import type { EngineEvent } from "../events.js";
+import type { EngineEffect, EngineEvent } from "../engine/index.js";
 import type { ForgeStats } from "./simulation-types.js";
 import type { Tree, TreeHistory } from "./tree-history.js";
 

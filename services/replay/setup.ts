@@ -4,12 +4,15 @@
  * then one commit on top of A adds the CI file and the queue configuration, pushed to the base as
  * a fast-forward. The heads to open (marker commits on top of the broken ones) and the outside
  * changes get refs in the workspace, and the tree the base must end with is computed: B's tree
- * with the same two files written over it (so the comparison accounts for them exactly).
+ * with the same two files written over it (so the comparison accounts for them exactly). With
+ * `--flaky`, CI Insights is then taught the flaky tests (flaky-setup.ts).
  */
 import { setTimeout as delay } from "node:timers/promises";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { ReplayClients } from "./clients.js";
 import { ReplayError } from "./errors.js";
+import { teachFlakyTests } from "./flaky-setup.js";
+import type { FlakyTests } from "./flaky-tests.js";
 import type { ReplayPlan } from "./plan.js";
 import { brokenMarker, CI_PATH, CONFIG_PATH } from "./replay-files.js";
 import type { FileTexts, Workspace } from "./workspace.js";
@@ -37,6 +40,8 @@ export interface PrepareInput {
   configYml: string;
   /** Replay orders of the pull requests to break. */
   breaks: ReadonlySet<number>;
+  /** `--flaky`: CI Insights is taught the flaky tests before the first pull request. */
+  flaky: FlakyTests | null;
   /** How long to wait for the queue to read the configuration, in milliseconds. */
   configTimeoutMs?: number;
 }
@@ -102,6 +107,7 @@ export async function prepareReplay(
     pusher: "replay",
   });
   await waitForConfiguration(clients, input.configTimeoutMs ?? 60_000);
+  if (input.flaky !== null) await teachFlakyTests(clients, input.flaky, { base: input.base, sha: setupSha });
   return { setupSha, pullRefs, pushRefs, expectedTree };
 }
 

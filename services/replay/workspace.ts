@@ -9,7 +9,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { runGit } from "../../forge/index.js";
+import { runGit } from "../forge/index.js";
 
 const IDENTITY = { name: "yardmaster replay", email: "replay@yardmaster.invalid" };
 

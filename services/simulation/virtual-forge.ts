@@ -9,16 +9,13 @@
  * Every run that starts counts, cancelled ones included; the CI time used is counted too (a
  * cancelled run for the time it ran). The forge audits the merges the engine asks (merge-audit.ts).
  */
-import type { EngineEffect } from "../effects.js";
-import type { EngineEvent } from "../events.js";
-import type { QueueCheck } from "../state.js";
+import type { EngineEffect, EngineEvent, QueueCheck, TestFacts } from "../engine/index.js";
 import type { Prng } from "./prng.js";
 import { auditedMerge } from "./merge-audit.js";
 import { TreeHistory, type Tree } from "./tree-history.js";
 
 export type { DurationModel, ForgeStats, SimItem } from "./simulation-types.js";
 import { emptyForgeStats, type DurationModel, type ForgeStats, type SimItem } from "./simulation-types.js";
-import type { TestFacts } from "../test-facts.js";
 import type { RunOutcome, TestOutcomes } from "./test-workload.js";
 
 interface Job {

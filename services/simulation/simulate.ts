@@ -1,21 +1,24 @@
 /**
  * What-if simulation in virtual time: the real engine driven by a simulated forge and CI
- * (simulation/virtual-forge.ts). Pull requests arrive as a Poisson process (rate λ per hour), each
+ * (virtual-forge.ts). Pull requests arrive as a Poisson process (rate λ per hour), each
  * breaks the build with probability p, CI runs take a drawn duration on k runners and flake with
  * probability f. Seeded and deterministic. Used by bench/queue.ts and the engine's property tests;
  * the method and the closed forms it is checked against: docs/merge-queue.md "Simulation".
  */
-import type { ConfigurationInput } from "./config.js";
-import type { LogEffect } from "./effects.js";
-import { apply, createState } from "./engine.js";
-import type { EngineEvent } from "./events.js";
-import { EventHeap } from "./simulation/event-heap.js";
-import { Prng } from "./simulation/prng.js";
-import { TestOutcomes, type TestWorkload } from "./simulation/test-workload.js";
-import { VirtualForge, type DurationModel, type ForgeStats, type SimItem } from "./simulation/virtual-forge.js";
-import { carriedPulls } from "./merging.js";
-import { SCHEDULE_TIMER_PREFIX } from "./reconcile.js";
-import type { EngineState } from "./state.js";
+import {
+  apply,
+  carriedPulls,
+  createState,
+  SCHEDULE_TIMER_PREFIX,
+  type ConfigurationInput,
+  type EngineEvent,
+  type EngineState,
+  type LogEffect,
+} from "../engine/index.js";
+import { EventHeap } from "./event-heap.js";
+import { Prng } from "./prng.js";
+import { TestOutcomes, type TestWorkload } from "./test-workload.js";
+import { VirtualForge, type DurationModel, type ForgeStats, type SimItem } from "./virtual-forge.js";
 
 /** One applied event, for observers (tests check invariants on every step). */
 export interface SimulationStep {
@@ -34,7 +37,7 @@ export interface SimulationSetup {
   ciDuration: DurationModel;
   ciSlots: number;
   flakeRate: number;
-  /** With test identities (simulation/test-workload.ts): failures on named tests replace `flakeRate`. */
+  /** With test identities (test-workload.ts): failures on named tests replace `flakeRate`. */
   tests?: TestWorkload;
   /** Start of virtual time (epoch ms); default 2026-01-05T00:00:00Z. */
   startAt?: number;

@@ -2,7 +2,7 @@
  * The vocabulary of the what-if simulation (docs/merge-queue.md "Simulation"): what its agenda
  * holds, how CI durations are drawn, and what the virtual forge counts.
  */
-import type { EngineEvent } from "../events.js";
+import type { EngineEvent } from "../engine/index.js";
 import type { Prng } from "./prng.js";
 
 /** Something scheduled on the simulation agenda. */

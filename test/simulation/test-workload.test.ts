@@ -1,19 +1,19 @@
 /**
- * The simulation's `tests` workload (services/engine/simulation/test-workload.ts) and the engine
+ * The simulation's `tests` workload (services/simulation/test-workload.ts) and the engine
  * that reads test results in it: failures only on quarantined tests merge tested trees, failures
  * on known flaky tests are run again instead of bisected, failing tests that point to one member
  * have it checked alone first; on the same seeds the test-aware engine sends fewer good pull
  * requests back and spends fewer CI runs per merge than the engine blind to tests.
  */
 import { describe, expect, it } from "vitest";
-import { TestOutcomes } from "../../services/engine/simulation/test-workload.js";
 import {
   constantMinutes,
   queueConfiguration,
   simulateQueue,
+  TestOutcomes,
   type TestWorkload,
   type WhatIfOptions,
-} from "../../services/engine/index.js";
+} from "../../services/simulation/index.js";
 
 const batched = queueConfiguration({ batchSize: { min: 2, max: 4 }, batchMaxWaitSeconds: 300, maxParallelChecks: 6 });
 const common = { seed: 1, config: batched, flakeRate: 0, ciSlots: 10, ciDuration: constantMinutes(30), maxQueued: 300 };

@@ -1,10 +1,10 @@
 /**
- * The what-if simulation (services/engine/simulate.ts): deterministic per seed, close to the
+ * The what-if simulation (services/simulation/simulate.ts): deterministic per seed, close to the
  * closed forms it is benchmarked against, able to tell an unstable queue, counting the CI time
  * used, and its forge's audit catches a base that received an untested tree.
  */
 import { describe, expect, it } from "vitest";
-import { constantMinutes, queueConfiguration, Simulation, simulateQueue } from "../../services/engine/index.js";
+import { constantMinutes, queueConfiguration, Simulation, simulateQueue } from "../../services/simulation/index.js";
 
 const serial = queueConfiguration({ batchSize: { min: 1, max: 1 }, batchMaxWaitSeconds: 0, maxParallelChecks: 1 });
 const batched = queueConfiguration({ batchSize: { min: 2, max: 4 }, batchMaxWaitSeconds: 600, maxParallelChecks: 5 });

@@ -5,7 +5,7 @@
  * facts for every non-first parent of a merge commit (the pull request heads).
  */
 import path from "node:path";
-import { GitCommandError, runGit } from "../../forge/index.js";
+import { GitCommandError, runGit } from "../forge/index.js";
 import { ReplayError } from "./errors.js";
 
 /** One commit as the replay needs it. */

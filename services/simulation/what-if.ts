@@ -4,10 +4,10 @@
  * queue (closed loop), measured for latency, throughput and CI cost. Used by bench/queue.ts and
  * the engine's tests.
  */
-import type { ConfigurationInput } from "./config.js";
+import type { ConfigurationInput } from "../engine/index.js";
 import { Simulation, type PullFate, type SimulationStep } from "./simulate.js";
-import type { TestWorkload } from "./simulation/test-workload.js";
-import type { DurationModel } from "./simulation/virtual-forge.js";
+import type { TestWorkload } from "./test-workload.js";
+import type { DurationModel } from "./virtual-forge.js";
 
 /** Options of an open-loop (Poisson arrivals) or closed-loop (saturated) run. */
 export interface WhatIfOptions {
@@ -24,7 +24,7 @@ export interface WhatIfOptions {
   /** k: CI runners. */
   ciSlots: number;
   ciDuration: DurationModel;
-  /** Failures with test identities (simulation/test-workload.ts); `flakeRate` is then unused. */
+  /** Failures with test identities (test-workload.ts); `flakeRate` is then unused. */
   tests?: TestWorkload;
   /** Closed loop: keep this many pull requests queued at all times (measures capacity). */
   saturation?: number;
