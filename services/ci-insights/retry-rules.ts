@@ -44,8 +44,11 @@ export interface FinishedJob {
   headSha: string;
   /** failure, timed_out, cancelled or error (success is never retried). */
   conclusion: string;
-  /** The job's log (its last mebibyte). */
-  log: string;
+  /**
+   * The job's log (its last mebibyte), or how to read it: called once, and only when a rule with a
+   * `log_pattern` matches the job otherwise (a GitHub job's log is a download).
+   */
+  log: string | (() => Promise<string>);
   workflowRunId: number | null;
   jobUrl: string | null;
 }
@@ -71,6 +74,7 @@ const anyGlob = (globs: readonly string[], value: string) =>
 export async function decideRetry(deps: CiInsightsDeps, job: FinishedJob): Promise<RetryDecision> {
   if (job.conclusion === "success") return { retry: false, reason: "no_rule" };
   if (!(await productStates(deps.db, job.repository)).ci_insights) return { retry: false, reason: "disabled" };
+  let log: Promise<string> | undefined;
   for (const rule of await store.listRetryRules(deps.db, job.repository)) {
     const conclusions = rule.conclusions.length ? rule.conclusions : ["failure"];
     if (!conclusions.includes(job.conclusion)) continue;
@@ -86,7 +90,13 @@ export async function decideRetry(deps: CiInsightsDeps, job: FinishedJob): Promi
       },
     ];
     if (rule.logPattern !== "") {
-      const found = await matchLogPatternBounded(rule.logPattern, job.log).catch(() => null);
+      log ??= typeof job.log === "string" ? Promise.resolve(job.log) : job.log();
+      const text = await log.catch((e: unknown) => {
+        deps.logger.warn({ err: e, job: job.job }, "the job's log could not be read: its log patterns do not match");
+        return null;
+      });
+      if (text === null) continue;
+      const found = await matchLogPatternBounded(rule.logPattern, text).catch(() => null);
       if (found === null) continue;
       matches.push({ type: "log_pattern_on_job_log", pattern: rule.logPattern, match: found });
     }

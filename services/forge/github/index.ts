@@ -7,7 +7,18 @@ export { createGithubForge, type GithubForgeDeps } from "./forge.js";
 export { createGithubRepositoryDirectory, DIRECTORY_TTL_MS } from "./installed-repositories.js";
 export { type GithubAppOptions, type GithubHttpOptions, type GithubLogger, normalizePrivateKey } from "./client.js";
 export { registerGithubWebhook, GITHUB_WEBHOOK_PATH, type GithubWebhookDeps } from "./webhook-route.js";
-export { mapGithubWebhook, WebhookPayloadError, type WebhookMapping } from "./webhook-events.js";
+export {
+  mapGithubWebhook,
+  WebhookPayloadError,
+  type CompletedWorkflowRun,
+  type WebhookMapping,
+} from "./webhook-events.js";
+export {
+  createGithubJobRetries,
+  type GithubFinishedJob,
+  type GithubJobRetryHook,
+  type RunRetryOutcome,
+} from "./job-retries.js";
 export { createGithubTokenVerifier, looksLikeGithubToken, TOKEN_CACHE_TTL_MS } from "./token-verifier.js";
 export { OWN_CHECK_APP } from "./check-states.js";
 export {
