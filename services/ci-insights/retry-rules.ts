@@ -70,6 +70,15 @@ function globMatches(glob: string, value: string): boolean {
 const anyGlob = (globs: readonly string[], value: string) =>
   globs.length === 0 || globs.some((g) => globMatches(g, value));
 
+/**
+ * Whether a finished job of `repository` could be retried at all: CI Insights is enabled there and
+ * it has a retry rule. A CI whose jobs cost requests to describe (GitHub Actions) asks this first.
+ */
+export async function retriesWanted(deps: CiInsightsDeps, repository: string): Promise<boolean> {
+  if (!(await productStates(deps.db, repository)).ci_insights) return false;
+  return (await store.listRetryRules(deps.db, repository)).length > 0;
+}
+
 /** Decides whether to retry `job`, counts and logs the decision (see the module comment). */
 export async function decideRetry(deps: CiInsightsDeps, job: FinishedJob): Promise<RetryDecision> {
   if (job.conclusion === "success") return { retry: false, reason: "no_rule" };

@@ -12,6 +12,7 @@ import {
   checkTestFacts,
   createCiInsightsService,
   decideRetry,
+  retriesWanted,
   ingestReport,
   migrateTestRuns,
   sweepCiInsights,
@@ -101,9 +102,12 @@ export async function wireCiInsights(
   });
   return {
     localCi: localCiInsights(deps),
-    githubRetries: async (job) => {
-      const decision = await decideRetry(deps, job);
-      return decision.retry ? decision.mode : null;
+    githubRetries: {
+      wanted: (repository) => retriesWanted(deps, repository),
+      decide: async (job) => {
+        const decision = await decideRetry(deps, job);
+        return decision.retry ? decision.mode : null;
+      },
     },
     setForge: (f) => void (forge = f),
     testResults: (query) => checkTestFacts(deps, query),

@@ -37,12 +37,17 @@ export interface GithubFinishedJob {
   jobUrl: string | null;
 }
 
-/** Decides whether a failed job is retried, and how (CI Insights' `decideRetry`); null: not retried. */
-export type GithubJobRetryHook = (job: GithubFinishedJob) => Promise<"job" | "pipeline" | null>;
+/** CI Insights' retry decision, as the GitHub adapter asks it. */
+export interface GithubJobRetryHook {
+  /** Whether `repository` retries jobs at all (CI Insights on, a rule): else its runs cost no request. */
+  wanted(repository: RepoName): Promise<boolean>;
+  /** Decides whether a failed job is retried, and how (`decideRetry`); null: not retried. */
+  decide(job: GithubFinishedJob): Promise<"job" | "pipeline" | null>;
+}
 
 /** What was done for one completed run. */
 export interface RunRetryOutcome {
-  /** The failed jobs read, by name. */
+  /** The failed jobs read, by name (none when the repository retries nothing). */
   failedJobs: string[];
   /** The re-run made: none, one job (by name), or the whole run. */
   rerun: { kind: "none" } | { kind: "job"; job: string } | { kind: "run" };
@@ -64,6 +69,7 @@ export function githubJobRetries(
   log: GithubLogger,
 ): (run: CompletedWorkflowRun) => Promise<RunRetryOutcome> {
   return async (run) => {
+    if (!(await decide.wanted(run.repo))) return { failedJobs: [], rerun: { kind: "none" } };
     const gh = await client.forRepo(run.repo);
     const p = repoParams(run.repo);
     const jobs = await gh.paginate(gh.rest.actions.listJobsForWorkflowRunAttempt, {
@@ -75,7 +81,7 @@ export function githubJobRetries(
     const failed = jobs.filter((j) => j.status === "completed" && RETRYABLE.has(j.conclusion ?? ""));
     let rerun: RunRetryOutcome["rerun"] = { kind: "none" };
     for (const j of failed.slice(0, MAX_JOBS_PER_RUN)) {
-      const mode = await decide({
+      const mode = await decide.decide({
         repository: run.repo,
         pipeline: run.workflow,
         job: j.name,

@@ -8,7 +8,11 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { createGithubAppClient, type GithubOctokit } from "../../../services/forge/github/client.js";
 import { readJobLogTail } from "../../../services/forge/github/job-logs.js";
-import { githubJobRetries, type GithubFinishedJob } from "../../../services/forge/github/job-retries.js";
+import {
+  githubJobRetries,
+  type GithubFinishedJob,
+  type GithubJobRetryHook,
+} from "../../../services/forge/github/job-retries.js";
 import type { DoubleRepo } from "./support/double-state.js";
 import type { DoubleRunJob, DoubleWorkflowRun } from "./support/double-workflow-runs.js";
 import { useGithubDouble, type GithubDouble } from "./support/github-double.js";
@@ -55,6 +59,9 @@ function run(jobs: DoubleRunJob[]): DoubleWorkflowRun {
   return r;
 }
 
+/** A retry hook deciding with `decide`, for a repository that wants retries. */
+const hook = (decide: GithubJobRetryHook["decide"]): GithubJobRetryHook => ({ wanted: async () => true, decide });
+
 const completed = (r: DoubleWorkflowRun) => ({
   repo: repo.fullName,
   runId: r.id,
@@ -98,6 +105,16 @@ describe("a job's log", () => {
 });
 
 describe("a completed run's failed jobs", () => {
+  it("are not read for a repository that retries nothing", async () => {
+    const r = run([job("unit", "failure")]);
+    const listed = double.calls("actions/list-jobs-for-workflow-run-attempt").length;
+    const none: GithubJobRetryHook = { wanted: async () => false, decide: async () => "job" };
+    const retries = githubJobRetries(client(), double.fetch, none, console);
+    expect(await retries(completed(r))).toEqual({ failedJobs: [], rerun: { kind: "none" } });
+    expect(double.calls("actions/list-jobs-for-workflow-run-attempt")).toHaveLength(listed);
+    expect(reruns).toEqual([]);
+  });
+
   it("are decided in order until one is retried, and that job alone is re-run, its log unread unless asked", async () => {
     const r = run([job("build", "success"), job("lint", "failure"), job("unit", "timed_out"), job("e2e", "failure")]);
     const seen: GithubFinishedJob[] = [];
@@ -106,10 +123,10 @@ describe("a completed run's failed jobs", () => {
     const retries = githubJobRetries(
       client(),
       double.fetch,
-      async (j) => {
+      hook(async (j) => {
         seen.push(j);
         return j.job === "unit" ? "job" : null;
-      },
+      }),
       console,
     );
     const outcome = await retries(completed(r));
@@ -128,7 +145,12 @@ describe("a completed run's failed jobs", () => {
     const r = run([job("lint", "failure"), job("unit", "failure")]);
     const seen: string[] = [];
     const runReruns = double.calls("actions/re-run-workflow").length;
-    const retries = githubJobRetries(client(), double.fetch, async (j) => (seen.push(j.job), "pipeline"), console);
+    const retries = githubJobRetries(
+      client(),
+      double.fetch,
+      hook(async (j) => (seen.push(j.job), "pipeline")),
+      console,
+    );
     expect((await retries(completed(r))).rerun).toEqual({ kind: "run" });
     expect(seen).toEqual(["lint"]);
     expect(reruns).toEqual([["lint", "unit"]]);
@@ -140,7 +162,12 @@ describe("a completed run's failed jobs", () => {
     double.inject({ operationId: "actions/re-run-job-for-workflow-run", status: 403 });
     const errors: string[] = [];
     const log = { debug() {}, info() {}, warn() {}, error: (_o: unknown, m?: string) => void errors.push(m ?? "") };
-    const retries = githubJobRetries(client(), double.fetch, async () => "job", log);
+    const retries = githubJobRetries(
+      client(),
+      double.fetch,
+      hook(async () => "job"),
+      log,
+    );
     expect((await retries(completed(r))).rerun).toEqual({ kind: "job", job: "unit" });
     expect(errors).toEqual([expect.stringMatching(/GitHub refused the re-run of workflow run \d+/)]);
     expect(reruns).toEqual([]);
