@@ -7,12 +7,8 @@ export { createGithubForge, type GithubForgeDeps } from "./forge.js";
 export { createGithubRepositoryDirectory, DIRECTORY_TTL_MS } from "./installed-repositories.js";
 export { type GithubAppOptions, type GithubHttpOptions, type GithubLogger, normalizePrivateKey } from "./client.js";
 export { registerGithubWebhook, GITHUB_WEBHOOK_PATH, type GithubWebhookDeps } from "./webhook-route.js";
-export {
-  mapGithubWebhook,
-  WebhookPayloadError,
-  type CompletedWorkflowRun,
-  type WebhookMapping,
-} from "./webhook-events.js";
+export { mapGithubWebhook, WebhookPayloadError, type WebhookMapping } from "./webhook-events.js";
+export type { CompletedWorkflowRun } from "./workflow-run.js";
 export {
   createGithubJobRetries,
   type GithubFinishedJob,

@@ -18,7 +18,7 @@ import { createGithubAppClient, type GithubAppClient, type GithubAppOptions, typ
 import { readJobLogTail } from "./job-logs.js";
 import { rerunJob, rerunWorkflowRun } from "./job-reruns.js";
 import { repoParams } from "./repo-name.js";
-import type { CompletedWorkflowRun } from "./webhook-events.js";
+import type { CompletedWorkflowRun } from "./workflow-run.js";
 
 /** A finished GitHub Actions job, as the retry decision reads it. */
 export interface GithubFinishedJob {

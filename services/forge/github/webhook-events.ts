@@ -6,26 +6,7 @@
  */
 import { z } from "zod";
 import type { ForgeEvent } from "../types.js";
-
-/**
- * A GitHub Actions workflow run that completed without success (`workflow_run` completed): what CI
- * Insights' job retry rules read (docs/ci-insights.md "Job retries"; job-retries.ts).
- */
-export interface CompletedWorkflowRun {
-  repo: string;
-  /** The run's id (`run_id` of the Actions API). */
-  runId: number;
-  /** Its attempt (1, then 2 after a re-run...). */
-  attempt: number;
-  /** The workflow's name: a retry rule's pipeline. */
-  workflow: string;
-  headSha: string;
-  /** The branch it ran on; "" when none (a tag). */
-  branch: string;
-  /** failure, timed_out, cancelled, startup_failure... */
-  conclusion: string;
-  url: string | null;
-}
+import type { CompletedWorkflowRun } from "./workflow-run.js";
 
 /** Either the events a delivery stands for, a workflow run for CI Insights, or why it is ignored. */
 export type WebhookMapping =

@@ -28,7 +28,8 @@ import type pg from "pg";
 import { claimGithubDelivery, completeGithubDelivery, githubEventKey } from "../../store/index.js";
 import type { ForgeEventSink } from "../types.js";
 import type { GithubLogger } from "./client.js";
-import { mapGithubWebhook, type CompletedWorkflowRun, type WebhookMapping } from "./webhook-events.js";
+import { mapGithubWebhook, type WebhookMapping } from "./webhook-events.js";
+import type { CompletedWorkflowRun } from "./workflow-run.js";
 
 /** The route's path. */
 export const GITHUB_WEBHOOK_PATH = "/webhooks/github";
