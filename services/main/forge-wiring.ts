@@ -70,8 +70,9 @@ const INSTALLATION_CHECK_INTERVAL_MS = 3_600_000;
 /**
  * Builds the forge of the settings (`insights`: CI Insights' hooks for the local CI's reports and
  * retries, when CI Insights runs here; `githubRetries`: its retry decision for GitHub Actions jobs,
- * which the webhook route hands every failed workflow run, docs/ci-insights.md "Job retries"). The local forge has run its start-up recovery when this
- * resolves (docs/local-forge.md "Writes and events"); its events wait, stored, until `setSink`.
+ * which the webhook route hands every failed workflow run, docs/ci-insights.md "Job retries"). The
+ * local forge has run its start-up recovery when this resolves (docs/local-forge.md "Writes and
+ * events"); its events wait, stored, until `setSink`.
  * @throws SettingsError when FORGE=github lacks GITHUB_APP_ID, GITHUB_PRIVATE_KEY or GITHUB_WEBHOOK_SECRET;
  *   ForgeError transient when the local forge's recovery fails
  */
