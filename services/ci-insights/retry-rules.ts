@@ -44,8 +44,11 @@ export interface FinishedJob {
   headSha: string;
   /** failure, timed_out, cancelled or error (success is never retried). */
   conclusion: string;
-  /** The job's log (its last mebibyte). */
-  log: string;
+  /**
+   * The job's log (its last mebibyte), or how to read it: called once, and only when a rule with a
+   * `log_pattern` matches the job otherwise (a GitHub job's log is a download).
+   */
+  log: string | (() => Promise<string>);
   workflowRunId: number | null;
   jobUrl: string | null;
 }
@@ -67,10 +70,20 @@ function globMatches(glob: string, value: string): boolean {
 const anyGlob = (globs: readonly string[], value: string) =>
   globs.length === 0 || globs.some((g) => globMatches(g, value));
 
+/**
+ * Whether a finished job of `repository` could be retried at all: CI Insights is enabled there and
+ * it has a retry rule. A CI whose jobs cost requests to describe (GitHub Actions) asks this first.
+ */
+export async function retriesWanted(deps: CiInsightsDeps, repository: string): Promise<boolean> {
+  if (!(await productStates(deps.db, repository)).ci_insights) return false;
+  return (await store.listRetryRules(deps.db, repository)).length > 0;
+}
+
 /** Decides whether to retry `job`, counts and logs the decision (see the module comment). */
 export async function decideRetry(deps: CiInsightsDeps, job: FinishedJob): Promise<RetryDecision> {
   if (job.conclusion === "success") return { retry: false, reason: "no_rule" };
   if (!(await productStates(deps.db, job.repository)).ci_insights) return { retry: false, reason: "disabled" };
+  let log: Promise<string> | undefined;
   for (const rule of await store.listRetryRules(deps.db, job.repository)) {
     const conclusions = rule.conclusions.length ? rule.conclusions : ["failure"];
     if (!conclusions.includes(job.conclusion)) continue;
@@ -86,7 +99,13 @@ export async function decideRetry(deps: CiInsightsDeps, job: FinishedJob): Promi
       },
     ];
     if (rule.logPattern !== "") {
-      const found = await matchLogPatternBounded(rule.logPattern, job.log).catch(() => null);
+      log ??= typeof job.log === "string" ? Promise.resolve(job.log) : job.log();
+      const text = await log.catch((e: unknown) => {
+        deps.logger.warn({ err: e, job: job.job }, "the job's log could not be read: its log patterns do not match");
+        return null;
+      });
+      if (text === null) continue;
+      const found = await matchLogPatternBounded(rule.logPattern, text).catch(() => null);
       if (found === null) continue;
       matches.push({ type: "log_pattern_on_job_log", pattern: rule.logPattern, match: found });
     }

@@ -3,11 +3,14 @@ export * from "./types.js";
 export {
   createGithubForge,
   createGithubInstallationCheck,
+  createGithubJobRetries,
   createGithubRedelivery,
   createGithubRepositoryDirectory,
   createGithubTokenVerifier,
   githubAppManifest,
   registerGithubWebhook,
+  type GithubFinishedJob,
+  type GithubJobRetryHook,
   type InstallationCheck,
 } from "./github/index.js";
 export {

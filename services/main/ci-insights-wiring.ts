@@ -12,6 +12,7 @@ import {
   checkTestFacts,
   createCiInsightsService,
   decideRetry,
+  retriesWanted,
   ingestReport,
   migrateTestRuns,
   sweepCiInsights,
@@ -19,7 +20,14 @@ import {
   type CheckTestsAnswer,
   type CheckTestsQuery,
 } from "../ci-insights/index.js";
-import type { ForgePort, LocalCiInsights, LocalCiJob, ReportsInput, ReportsVerdict } from "../forge/index.js";
+import type {
+  ForgePort,
+  GithubJobRetryHook,
+  LocalCiInsights,
+  LocalCiJob,
+  ReportsInput,
+  ReportsVerdict,
+} from "../forge/index.js";
 import type { ServiceBinding } from "../gateway/index.js";
 import type { Metrics } from "../metrics/index.js";
 import { batchOfCheckBranch, ciInsightsStore, localForgeStore, type Pool } from "../store/index.js";
@@ -31,6 +39,8 @@ export const LOCAL_PIPELINE = "yardmaster-ci";
 export interface CiInsightsWiring {
   /** The local CI's hooks (FORGE=local). */
   localCi: LocalCiInsights;
+  /** The retry decision of a failed GitHub Actions job (FORGE=github). */
+  githubRetries: GithubJobRetryHook;
   /** Sets the forge asked for default branches and pull requests. */
   setForge(forge: ForgePort): void;
   /** The facts the merge queue reads about a failed check (docs/merge-queue.md "Verdicts from test results"). */
@@ -92,6 +102,13 @@ export async function wireCiInsights(
   });
   return {
     localCi: localCiInsights(deps),
+    githubRetries: {
+      wanted: (repository) => retriesWanted(deps, repository),
+      decide: async (job) => {
+        const decision = await decideRetry(deps, job);
+        return decision.retry ? decision.mode : null;
+      },
+    },
     setForge: (f) => void (forge = f),
     testResults: (query) => checkTestFacts(deps, query),
   };

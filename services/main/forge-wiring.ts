@@ -9,6 +9,7 @@ import { ForgeService } from "../../gen/yardmaster/v1/forge_pb.js";
 import {
   createGithubForge,
   createGithubInstallationCheck,
+  createGithubJobRetries,
   createGithubRedelivery,
   createGithubRepositoryDirectory,
   createGithubTokenVerifier,
@@ -22,7 +23,13 @@ import {
   createLocalForge,
   localRepositoryDirectory,
 } from "../forge/index.js";
-import type { ForgeEventSink, ForgePort, LocalCiInsights, RepositoryDirectory } from "../forge/index.js";
+import type {
+  ForgeEventSink,
+  ForgePort,
+  GithubJobRetryHook,
+  LocalCiInsights,
+  RepositoryDirectory,
+} from "../forge/index.js";
 import type { PlatformTokenVerifier } from "../auth/index.js";
 import type { App, ServiceBinding } from "../gateway/index.js";
 import { pruneGithubDeliveries, type Pool } from "../store/index.js";
@@ -62,8 +69,10 @@ const INSTALLATION_CHECK_INTERVAL_MS = 3_600_000;
 
 /**
  * Builds the forge of the settings (`insights`: CI Insights' hooks for the local CI's reports and
- * retries, when CI Insights runs here). The local forge has run its start-up recovery when this
- * resolves (docs/local-forge.md "Writes and events"); its events wait, stored, until `setSink`.
+ * retries, when CI Insights runs here; `githubRetries`: its retry decision for GitHub Actions jobs,
+ * which the webhook route hands every failed workflow run, docs/ci-insights.md "Job retries"). The
+ * local forge has run its start-up recovery when this resolves (docs/local-forge.md "Writes and
+ * events"); its events wait, stored, until `setSink`.
  * @throws SettingsError when FORGE=github lacks GITHUB_APP_ID, GITHUB_PRIVATE_KEY or GITHUB_WEBHOOK_SECRET;
  *   ForgeError transient when the local forge's recovery fails
  */
@@ -72,6 +81,7 @@ export async function wireForge(
   db: Pool,
   logger: Logger,
   insights?: LocalCiInsights,
+  githubRetries?: GithubJobRetryHook,
 ): Promise<ForgeWiring> {
   if (settings.forge === "local") {
     const local = createLocalForge({
@@ -128,6 +138,8 @@ export async function wireForge(
   recheck.unref();
   // Failed webhook deliveries redelivered before each reconciliation pass (docs/github.md "Reconciliation").
   const redelivery = createGithubRedelivery(app);
+  // CI Insights' job retry rules, handed each failed workflow run (docs/ci-insights.md "Job retries").
+  const workflowRuns = githubRetries ? createGithubJobRetries(app, githubRetries) : undefined;
   return {
     forge: createGithubForge({ ...app, ownCheckNames: [SUMMARY_CHECK_NAME] }),
     redeliver: () => redelivery.pass(),
@@ -141,6 +153,7 @@ export async function wireForge(
         sink: deliver,
         log,
         appId: Number(appId),
+        workflowRuns,
       }),
     platform: githubTokenVerifier(logger, settings),
     setSink: (s) => void (sink = s),

@@ -161,7 +161,7 @@ export async function startServer(
     let routes: ((app: App) => Promise<void>) | undefined;
     let forgeReadiness: (() => Record<string, unknown>) | undefined;
     if (services.has("queue") || services.has("simulator")) {
-      const forge = await wireForge(settings, db.pool, logger, ciInsights?.localCi);
+      const forge = await wireForge(settings, db.pool, logger, ciInsights?.localCi, ciInsights?.githubRetries);
       cleanups.push(() => forge.close());
       ciInsights?.setForge(forge.forge);
       platform = forge.platform;

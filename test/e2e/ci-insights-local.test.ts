@@ -15,6 +15,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ForgeService } from "../../gen/yardmaster/v1/forge_pb.js";
 import { mergifyClient } from "../mergify-cli/http.js";
+import { clickThrough, launchBrowser, screenshot, signedInPage } from "../support/browser.js";
 import { cliStdout } from "../support/cli.js";
 import { eventually } from "../support/eventually.js";
 import { gitWorkdir, type GitWorkdir } from "../support/git-workdir.js";
@@ -160,6 +161,156 @@ describe("the local CI's JUnit reports", () => {
     ).quarantined_tests.map((q) => q.test_name);
     expect(names.sort()).toEqual(["app.broken", "app.flaky"]);
   }, 60_000);
+});
+
+describe("the dashboard's Tests page", () => {
+  type Summary = {
+    test_id: string;
+    test_name: string;
+    health_status: string;
+    success_ratio: number;
+    failure_ratio: number;
+    flakiness_ratio: number;
+    runs: string;
+    daily_failures: string[];
+  };
+  const pct = (r: number) => `${(r * 100).toFixed(1)}%`;
+  const listed = async () => ((await client.get(`${base}/tests`)).json as { tests: Summary[] }).tests;
+  const quarantines = async () =>
+    (
+      (await client.get(`${base}/quarantines`)).json as {
+        quarantined_tests: { test_name: string; assignee: string | null; expires_at: string | null; source: string }[];
+      }
+    ).quarantined_tests;
+
+  it("lists the tests by health with the API's ratios and failures per day, live, and a test's history", async () => {
+    const browser = await launchBrowser();
+    try {
+      const { page, loads } = await signedInPage(browser, server.url, server.adminKey);
+      await page.goto(`${server.url}/repos/acme/app`);
+      const opened = loads();
+      await clickThrough(page, "Tests", /^Tests/);
+      const row = (name: string) => page.locator(`tr[data-test="${name}"]`);
+      await row("app.ok").waitFor();
+      const api = await listed();
+      // Broken first, then flaky, then the rest, as the API orders them.
+      const names = await page
+        .locator("tr[data-test]")
+        .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-test")));
+      expect(names).toEqual(api.map((t) => t.test_name));
+      expect(names.slice(0, 2)).toEqual(["app.broken", "app.flaky"]);
+      for (const t of api) {
+        const text = await row(t.test_name).textContent();
+        expect(text).toContain(t.health_status);
+        for (const r of [t.success_ratio, t.failure_ratio, t.flakiness_ratio]) expect(text).toContain(pct(r));
+        const failures = t.daily_failures.map(Number);
+        const total = failures.reduce((a, b) => a + b, 0);
+        expect(await row(t.test_name).getByRole("img").getAttribute("aria-label")).toBe(
+          `${total} failure${total === 1 ? "" : "s"} over 14 days, per day: ${failures.join(", ")}`,
+        );
+      }
+      // The broken test failed on every run: its sparkline counts them all.
+      const broken = api.find((t) => t.test_name === "app.broken")!;
+      expect(broken.daily_failures.map(Number).reduce((a, b) => a + b, 0)).toBe(Number(broken.runs));
+      expect(await row("app.broken").getByTestId("quarantine-note").textContent()).toBe(
+        "quarantined (manual), owner alice, until lifted",
+      );
+      expect(await row("app.flaky").getByTestId("quarantine-note").textContent()).toMatch(
+        /^quarantined \(auto\), expires in \d+ h$/,
+      );
+      expect(await row("app.ok").locator("td").nth(9).textContent()).toBe("—");
+
+      // Live: a new run on main shows without a reload.
+      const runsCell = row("app.ok").locator("td").nth(3);
+      const before = Number(await runsCell.textContent());
+      await runChecks("main");
+      await expect.poll(async () => Number(await runsCell.textContent()), { timeout: 30_000 }).toBe(before + 1);
+      await screenshot(page, "tests");
+
+      // A test's page: its details as GetTest answers them, and its runs as ListTestRuns does.
+      const flaky = (await listed()).find((t) => t.test_name === "app.flaky")!;
+      await clickThrough(page, "app.flaky", "app.flaky");
+      const details = page.getByTestId("test-details");
+      await details.waitFor();
+      const shown = await details.textContent();
+      expect(shown).toContain("flaky");
+      expect(shown).toContain(pct(flaky.flakiness_ratio));
+      const runs = ((await client.get(`${base}/tests/${flaky.test_id}/runs`)).json as { runs: { outcome: string }[] })
+        .runs;
+      const rows = page.getByTestId("runs").locator("tbody tr");
+      await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(runs.length);
+      expect(await rows.first().locator("td").nth(1).textContent()).toBe(runs[0]!.outcome);
+      await page.getByTestId("chart").locator("canvas").first().waitFor();
+      expect(await page.getByTestId("quarantine-note").count()).toBe(0);
+      expect(
+        await page.locator("table[data-testid=quarantines] tr[data-quarantine='app.flaky']").textContent(),
+      ).toContain("auto");
+      await screenshot(page, "test-history");
+      // Every step above happened in the page as loaded, without a reload.
+      expect(loads()).toBe(opened);
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
+
+  it("quarantines with an owner and an expiry, lifts, and saves the auto-quarantine settings from the page", async () => {
+    const browser = await launchBrowser();
+    try {
+      const { page, loads } = await signedInPage(browser, server.url, server.adminKey);
+      await page.goto(`${server.url}/repos/acme/app/tests`);
+      const opened = loads();
+      const form = page.getByRole("form", { name: "Quarantine a test" });
+      await form.getByLabel("Test").fill("app.ok");
+      await form.getByLabel("Reason").fill("timing-dependent");
+      await form.getByLabel("Owner").fill("bob");
+      await form.getByLabel("Expires in (days)").fill("3");
+      const asked = Date.now();
+      await form.getByRole("button", { name: "Quarantine" }).click();
+      const row = page.locator("tr[data-quarantine='app.ok']");
+      await row.waitFor();
+      const stored = (await quarantines()).find((q) => q.test_name === "app.ok")!;
+      expect(stored).toMatchObject({ assignee: "bob", source: "manual" });
+      const expires = Date.parse(stored.expires_at!);
+      expect(expires).toBeGreaterThanOrEqual(asked + 3 * 86_400_000 - 1000);
+      expect(expires).toBeLessThanOrEqual(Date.now() + 3 * 86_400_000);
+      expect(await page.locator("tr[data-test='app.ok']").getByTestId("quarantine-note").textContent()).toBe(
+        "quarantined (manual), owner bob, expires in 72 h",
+      );
+
+      await row.getByRole("button", { name: "Lift the quarantine of app.ok" }).click();
+      await row.waitFor({ state: "detached" });
+      expect((await quarantines()).map((q) => q.test_name).sort()).toEqual(["app.broken", "app.flaky"]);
+
+      const settings = page.getByRole("form", { name: "Auto-quarantine settings" });
+      await settings.getByLabel("Minimum runs").fill("4");
+      await settings.getByLabel("Expiry (days, 0 = until lifted)").fill("10");
+      await settings.getByRole("button", { name: "Save" }).click();
+      await eventually(async () => {
+        const s = (await client.get(`${base}/auto-quarantine`)).json as Record<string, unknown>;
+        expect(s).toMatchObject({ enabled: true, min_runs: 4, expiry_days: 10, flakiness_threshold: 0.5 });
+      });
+      await eventually(async () => {
+        const modified = await client.get("/v1/repos/acme/app/logs", [
+          ["event_type", "ci_insights.auto_quarantine.modified"],
+        ]);
+        expect((modified.json as { events: unknown[] }).events).toHaveLength(1);
+      }, 30_000);
+      // A value the service refuses is its error beside the form, and nothing changes.
+      await settings.getByLabel("Window (days)", { exact: true }).fill("0");
+      // Past the browser's own check of `min`, so the service's refusal shows.
+      await settings.evaluate((f) => {
+        (f as unknown as { noValidate: boolean }).noValidate = true;
+      });
+      await settings.getByRole("button", { name: "Save" }).click();
+      await settings.getByRole("alert").waitFor();
+      expect(await settings.getByRole("alert").textContent()).toMatch(/window_days/);
+      expect(((await client.get(`${base}/auto-quarantine`)).json as { window_days: number }).window_days).toBe(14);
+      // Every step above happened in the page as loaded, without a reload.
+      expect(loads()).toBe(opened);
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
 });
 
 describe("this project's own tests as data", () => {

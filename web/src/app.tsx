@@ -2,7 +2,7 @@
  * The dashboard's shell: the sign-in gate, the header with navigation, and the page of the path.
  * Paths (docs/dashboard.md "Pages"): / (repositories), /repos/O/R (a repository), and the
  * repository's sections: queue/BRANCH, pull/N, batches/ID, check-runs/ID, statistics, logs,
- * configuration, webhooks. An unknown repository is a "not found" page; a refused credential ends the
+ * configuration, webhooks, tests[/ID]. An unknown repository is a "not found" page; a refused credential ends the
  * session (clients.ts) and the sign-in form says why.
  */
 import { useEffect, useState } from "preact/hooks";
@@ -24,6 +24,8 @@ import { WebhooksPage } from "./pages/webhooks.js";
 import { StatisticsPage } from "./pages/statistics.js";
 import { BatchPage } from "./pages/batch.js";
 import { CheckRunPage } from "./pages/check-run.js";
+import { TestPage } from "./pages/test.js";
+import { TestsPage } from "./pages/tests.js";
 
 /** A repository section's page: the repository, the rest of the path, and the URL (its query). */
 type SectionPage = (p: { repo: RepositoryRef; rest: string; url: URL }) => ComponentChildren;
@@ -42,6 +44,8 @@ const SECTIONS: Record<string, SectionPage> = {
   logs: ({ repo, url }) => <LogsPage repo={repo} url={url} />,
   configuration: ({ repo }) => <ConfigurationPage repo={repo} />,
   webhooks: ({ repo }) => <WebhooksPage repo={repo} />,
+  tests: ({ repo, rest, url }) =>
+    rest === "" ? <TestsPage repo={repo} url={url} /> : <TestPage key={rest} repo={repo} id={rest} />,
 };
 
 const REPO = /^\/repos\/([^/]+)\/([^/]+)(?:\/([^/]+)(?:\/(.+))?)?\/?$/;

@@ -15,6 +15,7 @@ export interface NavEntry {
 export const REPOSITORY_NAV: NavEntry[] = [
   { label: "Branches", href: paths.repository, sections: ["", "queue", "pull", "batches", "check-runs"] },
   { label: "Statistics", href: (o, r) => paths.statistics(o, r), sections: ["statistics"] },
+  { label: "Tests", href: paths.tests, sections: ["tests"] },
   { label: "Activity log", href: paths.logs, sections: ["logs"] },
   { label: "Configuration", href: paths.configuration, sections: ["configuration"] },
   { label: "Webhooks", href: paths.webhooks, sections: ["webhooks"] },

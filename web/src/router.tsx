@@ -57,6 +57,8 @@ export const paths = {
     `/repos/${o}/${r}/statistics${branch ? `?branch=${encodeURIComponent(branch)}` : ""}`,
   configuration: (o: string, r: string) => `/repos/${o}/${r}/configuration`,
   webhooks: (o: string, r: string) => `/repos/${o}/${r}/webhooks`,
+  tests: (o: string, r: string) => `/repos/${o}/${r}/tests`,
+  test: (o: string, r: string, id: string) => `/repos/${o}/${r}/tests/${id}`,
   /** A batch, found through one of its pull requests (its events are that pull request's). */
   batch: (o: string, r: string, id: string, pull: bigint | number) => `/repos/${o}/${r}/batches/${id}?pull=${pull}`,
   checkRun: (o: string, r: string, id: bigint | number | string) => `/repos/${o}/${r}/check-runs/${id}`,

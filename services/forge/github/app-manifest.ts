@@ -27,7 +27,7 @@ export const NEEDED_PERMISSIONS: readonly NeededPermission[] = [
     name: "actions",
     title: "Actions",
     level: "write",
-    why: "the `github_actions` action of pull request rules dispatches workflows (`POST .../actions/workflows/{id}/dispatches`)",
+    why: "the `github_actions` action of pull request rules dispatches workflows (`POST .../actions/workflows/{id}/dispatches`); `rerunChecks` and CI Insights' job retry rules re-run failed jobs (`POST .../actions/runs/{id}/rerun-failed-jobs`, `.../actions/jobs/{id}/rerun`, `.../actions/runs/{id}/rerun`) after reading a failed run's jobs and their logs (`GET .../actions/runs/{id}/attempts/{n}/jobs`, `.../actions/jobs/{id}/logs`)",
   },
   {
     name: "administration",
@@ -76,7 +76,7 @@ export interface NeededEvent {
   why: string;
 }
 
-/** The webhook events the queue follows. */
+/** The webhook events the queue (and CI Insights' job retries) follow. */
 export const NEEDED_EVENTS: readonly NeededEvent[] = [
   { name: "check_run", why: "a check concluded or restarted" },
   { name: "check_suite", why: "a suite of checks concluded" },
@@ -86,6 +86,7 @@ export const NEEDED_EVENTS: readonly NeededEvent[] = [
   { name: "pull_request_review_thread", why: "resolved conversations" },
   { name: "push", why: "moves of base branches and of the queue's own branches" },
   { name: "status", why: "legacy commit statuses" },
+  { name: "workflow_run", why: "a GitHub Actions run that failed: CI Insights' job retry rules" },
 ];
 
 /** The manifest's fields Yardmaster's deployment decides. */

@@ -8,6 +8,13 @@ export { createGithubRepositoryDirectory, DIRECTORY_TTL_MS } from "./installed-r
 export { type GithubAppOptions, type GithubHttpOptions, type GithubLogger, normalizePrivateKey } from "./client.js";
 export { registerGithubWebhook, GITHUB_WEBHOOK_PATH, type GithubWebhookDeps } from "./webhook-route.js";
 export { mapGithubWebhook, WebhookPayloadError, type WebhookMapping } from "./webhook-events.js";
+export type { CompletedWorkflowRun } from "./workflow-run.js";
+export {
+  createGithubJobRetries,
+  type GithubFinishedJob,
+  type GithubJobRetryHook,
+  type RunRetryOutcome,
+} from "./job-retries.js";
 export { createGithubTokenVerifier, looksLikeGithubToken, TOKEN_CACHE_TTL_MS } from "./token-verifier.js";
 export { OWN_CHECK_APP } from "./check-states.js";
 export {

@@ -6,9 +6,13 @@
  */
 import { z } from "zod";
 import type { ForgeEvent } from "../types.js";
+import type { CompletedWorkflowRun } from "./workflow-run.js";
 
-/** Either the events a delivery stands for, or why it is ignored. */
-export type WebhookMapping = { kind: "events"; events: ForgeEvent[] } | { kind: "ignored"; reason: string };
+/** Either the events a delivery stands for, a workflow run for CI Insights, or why it is ignored. */
+export type WebhookMapping =
+  | { kind: "events"; events: ForgeEvent[] }
+  | { kind: "workflow_run"; run: CompletedWorkflowRun }
+  | { kind: "ignored"; reason: string };
 
 /** A payload that lacks a field the mapping reads; `path` names it (e.g. "pull_request.number"). */
 export class WebhookPayloadError extends Error {
@@ -61,6 +65,19 @@ const app = z.object({ id: z.number().int() }).nullish();
 const checkRunPayload = z.object({ action: z.string(), repository, check_run: z.object({ head_sha: sha, app }) });
 const checkSuitePayload = z.object({ action: z.string(), repository, check_suite: z.object({ head_sha: sha, app }) });
 const statusPayload = z.object({ repository, sha });
+const workflowRunPayload = z.object({
+  action: z.string(),
+  repository,
+  workflow_run: z.object({
+    id: z.number().int().positive(),
+    name: z.string().nullish(),
+    head_sha: sha,
+    head_branch: z.string().nullish(),
+    run_attempt: z.number().int().positive().nullish(),
+    conclusion: z.string().nullish(),
+    html_url: z.string().nullish(),
+  }),
+});
 const pushPayload = z.object({
   repository,
   ref: z.string(),
@@ -164,6 +181,31 @@ function mapIssueComment(payload: unknown): WebhookMapping {
   });
 }
 
+/** Conclusions of a completed run that nothing retries. */
+const NOT_FAILED = new Set(["success", "neutral", "skipped", "stale", "action_required"]);
+
+function mapWorkflowRun(payload: unknown): WebhookMapping {
+  const p = parse("workflow_run", workflowRunPayload, payload);
+  if (p.action !== "completed") return ignored(`workflow_run action "${p.action}": only a completed run is retried`);
+  const r = p.workflow_run;
+  const conclusion = r.conclusion ?? "";
+  if (NOT_FAILED.has(conclusion) || conclusion === "")
+    return ignored(`workflow run ${r.id} concluded ${conclusion || "without a conclusion"}: nothing to retry`);
+  return {
+    kind: "workflow_run",
+    run: {
+      repo: p.repository.full_name,
+      runId: r.id,
+      attempt: r.run_attempt ?? 1,
+      workflow: r.name ?? "",
+      headSha: r.head_sha,
+      branch: r.head_branch ?? "",
+      conclusion,
+      url: r.html_url ?? null,
+    },
+  };
+}
+
 function mapPush(payload: unknown): WebhookMapping {
   const p = parse("push", pushPayload, payload);
   if (!p.ref.startsWith("refs/heads/")) return ignored(`push to ${p.ref}: not a branch`);
@@ -236,6 +278,8 @@ export function mapGithubWebhook(
     }
     case "push":
       return mapPush(payload);
+    case "workflow_run":
+      return mapWorkflowRun(payload);
     default:
       return ignored(`event "${eventName}" is not one the queue follows`);
   }

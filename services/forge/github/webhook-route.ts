@@ -11,7 +11,8 @@
  * | event or action the queue does not follow | 202 | ignored |
  * | payload the mapping cannot read (logged) | 202 | unreadable |
  * | delivery already processed | 200 | duplicate |
- * | events handed to the sink | 200 | processed |
+ * | events handed to the sink, or a failed workflow run to the job retries | 200 | processed |
+ * | a failed workflow run where no job retries are wired | 202 | ignored |
  * | the sink failed (logged; a redelivery is processed) | 500 | (error: internal) |
  *
  * Errors are thrown and answered in the one error body of every route (docs/errors.md).
@@ -28,6 +29,7 @@ import { claimGithubDelivery, completeGithubDelivery, githubEventKey } from "../
 import type { ForgeEventSink } from "../types.js";
 import type { GithubLogger } from "./client.js";
 import { mapGithubWebhook, type WebhookMapping } from "./webhook-events.js";
+import type { CompletedWorkflowRun } from "./workflow-run.js";
 
 /** The route's path. */
 export const GITHUB_WEBHOOK_PATH = "/webhooks/github";
@@ -47,6 +49,11 @@ export interface GithubWebhookDeps {
   now?: () => Date;
   /** The App's id: deliveries about its own check runs are ignored (webhook-events.ts). */
   appId?: number;
+  /**
+   * CI Insights' job retries (job-retries.ts): each workflow run completed without success. Absent:
+   * `workflow_run` deliveries are ignored. Awaited like the sink: a failure answers 500.
+   */
+  workflowRuns?: (run: CompletedWorkflowRun) => Promise<unknown>;
 }
 
 function headerOf(req: FastifyRequest, name: string): string | null {
@@ -105,13 +112,19 @@ export async function registerGithubWebhook(app: FastifyInstance, deps: GithubWe
       }
       if (mapping.kind === "ignored")
         return reply.code(202).send({ status: "ignored", delivery, reason: mapping.reason });
+      const runs = deps.workflowRuns;
+      if (mapping.kind === "workflow_run" && !runs)
+        return reply
+          .code(202)
+          .send({ status: "ignored", delivery, reason: "job retries do not run here (no CI Insights)" });
 
       if (!(await claimGithubDelivery(deps.pool, delivery, event, now()))) {
         deps.log.info({ event, delivery }, "GitHub webhook delivery already processed");
         return reply.code(200).send({ status: "duplicate", delivery });
       }
       try {
-        for (const [i, e] of mapping.events.entries()) await deps.sink(e, githubEventKey(delivery, i));
+        if (mapping.kind === "workflow_run") await runs!(mapping.run);
+        else for (const [i, e] of mapping.events.entries()) await deps.sink(e, githubEventKey(delivery, i));
       } catch (e) {
         throw new Error(
           `the events of GitHub delivery ${delivery} (${event}) could not be handed over; a redelivery is processed`,
@@ -119,7 +132,8 @@ export async function registerGithubWebhook(app: FastifyInstance, deps: GithubWe
         );
       }
       await completeGithubDelivery(deps.pool, delivery, now());
-      return reply.code(200).send({ status: "processed", delivery, events: mapping.events.length });
+      const events = mapping.kind === "events" ? mapping.events.length : 0;
+      return reply.code(200).send({ status: "processed", delivery, events });
     });
   });
 }

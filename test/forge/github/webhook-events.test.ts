@@ -52,6 +52,10 @@ function expectedKind(event: string, p: any): string {
       return "checks_changed";
     case "push":
       return p.ref.startsWith("refs/heads/") ? "branch_pushed" : "ignored";
+    case "workflow_run":
+      return p.action === "completed" && ["failure", "timed_out", "cancelled"].includes(p.workflow_run.conclusion)
+        ? "workflow_run"
+        : "ignored";
     default:
       return "ignored";
   }
@@ -66,6 +70,7 @@ const FOLLOWED = [
   "check_suite",
   "status",
   "push",
+  "workflow_run",
 ];
 
 describe("every real example payload", () => {
@@ -82,6 +87,7 @@ describe("every real example payload", () => {
       check_suite: 9,
       status: 4,
       push: 7,
+      workflow_run: 5,
     });
   });
 
@@ -89,12 +95,38 @@ describe("every real example payload", () => {
     const mapping = mapGithubWebhook(name, payload);
     const expected = expectedKind(name, payload);
     if (expected === "ignored") expect(mapping.kind).toBe("ignored");
+    else if (expected === "workflow_run") expect(mapping.kind).toBe("workflow_run");
     else expect(mapping.kind === "events" && mapping.events.map((e) => e.kind)).toEqual([expected]);
     if (mapping.kind === "events") for (const e of mapping.events) expect(e.repo).toBe(payload.repository.full_name);
   });
 });
 
 describe("exact events", () => {
+  it("workflow_run completed without success, for CI Insights' job retries; a success or a request is ignored", () => {
+    const run = first("workflow_run", "completed");
+    run.workflow_run.conclusion = "failure";
+    run.workflow_run.run_attempt = 2;
+    expect(mapGithubWebhook("workflow_run", run)).toEqual({
+      kind: "workflow_run",
+      run: {
+        repo: run.repository.full_name,
+        runId: run.workflow_run.id,
+        attempt: 2,
+        workflow: "Manually triggered workflow",
+        headSha: run.workflow_run.head_sha,
+        branch: "main",
+        conclusion: "failure",
+        url: run.workflow_run.html_url,
+      },
+    });
+    run.workflow_run.conclusion = "success";
+    expect(mapGithubWebhook("workflow_run", run).kind).toBe("ignored");
+    expect(mapGithubWebhook("workflow_run", first("workflow_run", "requested")).kind).toBe("ignored");
+    expect(() => mapGithubWebhook("workflow_run", { action: "completed", repository: run.repository })).toThrow(
+      /workflow_run payload: workflow_run: /,
+    );
+  });
+
   it("pull_request opened, synchronize and closed", () => {
     const opened = first("pull_request", "opened");
     expect(mapGithubWebhook("pull_request", opened)).toEqual({

@@ -37,6 +37,10 @@ export function LiveBadge(props: { live: boolean; stopped?: boolean; error?: Err
 
 const TONE: Record<string, string> = {
   success: "ok",
+  passed: "ok",
+  healthy: "ok",
+  flaky: "warn",
+  broken: "bad",
   merged: "ok",
   waiting_for_merge: "ok",
   running: "run",

@@ -16,10 +16,13 @@
  * A job fails when the tree it checks holds a given path (the test's culprit), else succeeds. The
  * double's state is compared with what was last seen after each request ({@link DoubleActions.observe});
  * a run starts at once (check run `in_progress`) and concludes `delayMs` later, each change
- * reported as webhook events by the double (`github-actions[bot]` as sender).
+ * reported as webhook events by the double (`github-actions[bot]` as sender). Each job runs in a
+ * workflow run of its own (its `workflow`'s name), with a log, which the re-run operations start
+ * again as the run's next attempt (double-workflow-runs.ts).
  */
 import { mergeCommits, readCommit, runGit } from "../../../../services/forge/local/git/index.js";
 import type { DoubleRepo } from "./double-state.js";
+import { latest, type DoubleRerunner, type DoubleRunJob, type DoubleWorkflowRun } from "./double-workflow-runs.js";
 import type { GithubDouble } from "./github-double.js";
 
 /** One job of a workflow. */
@@ -31,6 +34,10 @@ export interface WorkflowJob {
   skipDrafts?: boolean;
   /** The job fails on a tree holding this path. */
   failsWith: string;
+  /** Its workflow's name (default "CI"). */
+  workflow?: string;
+  /** The last lines of its log when it fails (default: a line naming `failsWith`). */
+  failureLog?: string;
 }
 
 /** A run that started (or was skipped), for a test to read. */
@@ -90,7 +97,7 @@ async function paths(repo: DoubleRepo, tree: string): Promise<Set<string>> {
 }
 
 /** The Actions of a double's repositories. */
-export class DoubleActions {
+export class DoubleActions implements DoubleRerunner {
   readonly runs: WorkflowRun[] = [];
   /** Called when a run changes the double's state (a check run created or concluded). */
   onChange: () => void = () => {};
@@ -98,11 +105,15 @@ export class DoubleActions {
   private readonly seen = new Map<DoubleRepo, Seen>();
   private chain: Promise<void> = Promise.resolve();
   private running = new Set<Promise<void>>();
+  /** What each workflow run checks: its job and the tree (null: its head commit's). */
+  private readonly specs = new Map<number, { job: WorkflowJob; tree: string | null }>();
 
   constructor(
     private readonly double: GithubDouble,
     private readonly delayMs = 20,
-  ) {}
+  ) {
+    double.rerunner = this;
+  }
 
   /** Gives `repo` its workflows' jobs; what it holds now is taken as seen. */
   async use(repo: DoubleRepo, jobs: WorkflowJob[]): Promise<void> {
@@ -146,7 +157,7 @@ export class DoubleActions {
       for (const job of jobs) {
         const on = job.on.push;
         if (on && (on.branches ?? ["**"]).some((g) => globMatch(g, branch)))
-          await this.start(repo, job, { event: "push", ref: branch, sha, tree: null });
+          await this.start(repo, job, { event: "push", ref: branch, sha, tree: null, branch });
       }
     }
     for (const p of repo.pulls.values()) {
@@ -174,7 +185,7 @@ export class DoubleActions {
         await this.start(
           repo,
           job,
-          { event: "pull_request", ref: String(p.number), sha: is.head, tree: merge.tree },
+          { event: "pull_request", ref: String(p.number), sha: is.head, tree: merge.tree, branch: p.headRef },
           skipped,
         );
       }
@@ -184,21 +195,73 @@ export class DoubleActions {
   private async start(
     repo: DoubleRepo,
     job: WorkflowJob,
-    on: { event: "push" | "pull_request"; ref: string; sha: string; tree: string | null },
+    on: { event: "push" | "pull_request"; ref: string; sha: string; tree: string | null; branch: string },
     skipDraft = false,
   ): Promise<void> {
     const head = await readCommit(repo.git, on.sha);
     const message = head.message;
-    const run: WorkflowRun = { job: job.name, event: on.event, ref: on.ref, sha: on.sha, conclusion: null };
-    this.runs.push(run);
+    const record: WorkflowRun = { job: job.name, event: on.event, ref: on.ref, sha: on.sha, conclusion: null };
+    this.runs.push(record);
     if (skipDraft || SKIP.some((re) => re.test(message))) {
-      run.conclusion = "skipped";
+      record.conclusion = "skipped";
       return;
     }
-    const check = {
+    const run: DoubleWorkflowRun = {
       id: this.double.id(),
-      name: job.name,
+      name: job.workflow ?? "CI",
       headSha: on.sha,
+      headBranch: on.branch,
+      event: on.event,
+      attempts: [[]],
+    };
+    this.specs.set(run.id, { job, tree: on.tree });
+    repo.workflowRuns.push(run);
+    await this.launch(repo, run, this.entry(run), record);
+  }
+
+  /** Starts the next attempt of `run`: the jobs `which` picks run again, the others keep their result. */
+  async rerun(repo: DoubleRepo, run: DoubleWorkflowRun, which: (job: DoubleRunJob) => boolean): Promise<void> {
+    const previous = latest(run);
+    const again = previous.filter(which);
+    run.attempts.push(previous.filter((j) => !which(j)).map((j) => ({ ...j })));
+    for (const j of again) {
+      const record: WorkflowRun = {
+        job: j.name,
+        event: run.event as "push",
+        ref: run.headBranch,
+        sha: run.headSha,
+        conclusion: null,
+      };
+      this.runs.push(record);
+      // Not awaited: the re-run is asked by a request that a webhook delivery may be waiting on,
+      // and launching waits for the deliveries it causes.
+      const started = this.launch(repo, run, this.entry(run, j.name), record);
+      this.running.add(started);
+      void started.finally(() => this.running.delete(started));
+    }
+  }
+
+  /** A new job of `run`'s latest attempt, in progress (its id is its check run's). */
+  private entry(run: DoubleWorkflowRun, name = this.specs.get(run.id)!.job.name): DoubleRunJob {
+    const job: DoubleRunJob = {
+      id: this.double.id(),
+      name,
+      status: "in_progress",
+      conclusion: null,
+      startedAt: this.double.now(),
+      completedAt: null,
+      log: "",
+    };
+    latest(run).push(job);
+    return job;
+  }
+
+  private async launch(repo: DoubleRepo, run: DoubleWorkflowRun, entry: DoubleRunJob, record: WorkflowRun) {
+    const { job, tree } = this.specs.get(run.id)!;
+    const check = {
+      id: entry.id,
+      name: job.name,
+      headSha: run.headSha,
       status: "in_progress",
       conclusion: null as string | null,
       title: null,
@@ -214,10 +277,18 @@ export class DoubleActions {
     await this.double.changed(repo, SENDER);
     const done = (async () => {
       await new Promise((resolve) => setTimeout(resolve, this.delayMs));
-      const tree = on.tree ?? (await readCommit(repo.git, on.sha)).tree;
-      const fails = (await paths(repo, tree)).has(job.failsWith);
-      run.conclusion = fails ? "failure" : "success";
-      Object.assign(check, { status: "completed", conclusion: run.conclusion, completedAt: this.double.now() });
+      const checked = tree ?? (await readCommit(repo.git, run.headSha)).tree;
+      const fails = (await paths(repo, checked)).has(job.failsWith);
+      record.conclusion = fails ? "failure" : "success";
+      const completedAt = this.double.now();
+      const log = fails ? (job.failureLog ?? `Error: the tree holds ${job.failsWith}`) : "All checks passed.";
+      Object.assign(entry, {
+        status: "completed",
+        conclusion: record.conclusion,
+        completedAt,
+        log: `${run.name} / ${job.name}\n${log}\n`,
+      });
+      Object.assign(check, { status: "completed", conclusion: record.conclusion, completedAt });
       this.onChange();
       await this.double.changed(repo, SENDER);
     })();

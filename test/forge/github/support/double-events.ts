@@ -13,6 +13,7 @@
  * | title, body or base changed; draft state; lock | `pull_request` edited / converted_to_draft, ready_for_review / locked, unlocked |
  * | assignees, requested reviewers | `pull_request` assigned, unassigned / review_requested, review_request_removed |
  * | a check run created / completed | `check_run` created / completed |
+ * | a workflow run's attempt completed | `workflow_run` completed (after its jobs' `check_run`s) |
  * | a commit status | `status` |
  * | a comment on a pull request | `issue_comment` created |
  * | a review submitted | `pull_request_review` submitted |
@@ -27,12 +28,15 @@ import { isAncestor } from "../../../../services/forge/local/git/index.js";
 import { headIn, readRefs } from "./double-refs.js";
 import type { DoublePull, DoubleRepo } from "./double-state.js";
 import type { DoubleWebhooks } from "./double-webhooks.js";
+import { runCompleted, workflowRunJson } from "./double-workflow-runs.js";
 
 /** What the observer compares: a repository's state reduced to what events report. */
 interface Seen {
   refs: Map<string, string>;
   pulls: Map<number, PullSeen>;
   runs: Map<number, { status: string; conclusion: string | null }>;
+  /** Workflow runs: attempt and whether it completed. */
+  workflows: Map<number, string>;
   statuses: number;
   comments: number;
   reviews: Map<number, number>;
@@ -76,6 +80,7 @@ async function seenOf(repo: DoubleRepo): Promise<Seen> {
     refs,
     pulls,
     runs: new Map(repo.checkRuns.map((r) => [r.id, { status: r.status, conclusion: r.conclusion }])),
+    workflows: new Map(repo.workflowRuns.map((w) => [w.id, `${w.attempts.length}:${runCompleted(w)}`])),
     statuses: repo.statuses.length,
     comments: repo.comments.length,
     reviews: new Map([...repo.reviews].map(([n, list]) => [n, list.length])),
@@ -120,6 +125,7 @@ export class DoubleEvents {
       refs: new Map(),
       pulls: new Map(),
       runs: new Map(),
+      workflows: new Map(),
       statuses: 0,
       comments: 0,
       reviews: new Map(),
@@ -206,6 +212,11 @@ export class DoubleEvents {
           pull_requests: [],
         },
       });
+    }
+    for (const w of repo.workflowRuns) {
+      const is = now.workflows.get(w.id);
+      if (is === before.workflows.get(w.id) || !is?.endsWith(":true")) continue;
+      emit("workflow_run", { action: "completed", workflow_run: workflowRunJson(repo, w), workflow: { name: w.name } });
     }
     for (const s of repo.statuses.slice(before.statuses)) {
       emit("status", {

@@ -4,7 +4,7 @@
  * double-tree-handlers.ts; those that honour the repository's merge settings, branch protection and
  * rulesets replace the plain ones (double-rule-handlers.ts), the App's own (double-app-handlers.ts),
  * the App's webhook deliveries in double-webhooks.ts, a commit's pull
- * requests in double-commit-pulls.ts).
+ * requests in double-commit-pulls.ts, Actions' workflow runs and re-runs in double-workflow-runs.ts).
  */
 import type { Handler } from "./double-answers.js";
 import { commitPullHandlers } from "./double-commit-pulls.js";
@@ -16,6 +16,7 @@ import { ruleHandlers } from "./double-rule-handlers.js";
 import { treeHandlers } from "./double-tree-handlers.js";
 import { deliveryHandlers } from "./double-webhooks.js";
 import { workflowHandlers } from "./double-workflow-handlers.js";
+import { workflowRunHandlers } from "./double-workflow-runs.js";
 
 export type { Answer, Handler, HandlerContext } from "./double-answers.js";
 
@@ -24,6 +25,7 @@ export const handlers: Record<string, Handler> = {
   ...pullHandlers,
   ...treeHandlers,
   ...workflowHandlers,
+  ...workflowRunHandlers,
   ...deploymentHandlers,
   ...ruleHandlers,
   ...appHandlers,

@@ -1,9 +1,9 @@
 /**
  * The GitHub test double served over HTTP on a free local port, for a real server process to reach
  * with `GITHUB_API_URL` (docs/github.md "GitHub Enterprise Server": any API root works the same).
- * Each request is handed to a `fetch` of the double as the adapter would call it; `Link` headers,
- * which the double writes with GitHub's origin, are rewritten to this server's, so that paginated
- * reads come back here.
+ * Each request is handed to a `fetch` of the double as the adapter would call it; `Link` and
+ * `Location` headers, which the double writes with GitHub's origin, are rewritten to this server's,
+ * so that paginated reads and redirects (a job log's signed URL) come back here.
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -37,7 +37,7 @@ export async function serveDouble(fetchFn: typeof fetch): Promise<DoubleHttp> {
         });
         const out: Record<string, string> = {};
         answer.headers.forEach((v, k) => {
-          out[k] = k === "link" ? v.replaceAll("https://api.github.com", origin) : v;
+          out[k] = k === "link" || k === "location" ? v.replaceAll("https://api.github.com", origin) : v;
         });
         res.writeHead(answer.status, out);
         res.end(Buffer.from(await answer.arrayBuffer()));

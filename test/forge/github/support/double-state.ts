@@ -4,6 +4,7 @@
  * git), and the platform data git does not hold (pull requests, check runs, statuses, reviews,
  * labels, comments, collaborators), set by the tests through named builders.
  */
+import type { DoubleWorkflowRun } from "./double-workflow-runs.js";
 import path from "node:path";
 import {
   commitToBranch,
@@ -100,6 +101,8 @@ export class DoubleRepo {
   readonly statuses: DoubleStatus[] = [];
   readonly deployments: DoubleDeployment[] = [];
   readonly reviews = new Map<number, DoubleReview[]>();
+  /** GitHub Actions workflow runs (double-workflow-runs.ts). */
+  readonly workflowRuns: DoubleWorkflowRun[] = [];
   /** Workflow dispatches received (actions/create-workflow-dispatch). */
   readonly dispatches: { workflow: string; ref: string; inputs: Record<string, string> }[] = [];
   readonly threads = new Map<number, { isResolved: boolean; body: string }[]>();

@@ -19,6 +19,7 @@ import { answerGraphql } from "./double-graphql.js";
 import { DoubleRepo } from "./double-state.js";
 import { DoubleTraffic, etagOf, isContentCreating, matchesEtag } from "./double-traffic.js";
 import { DoubleWebhooks, type WebhookTarget } from "./double-webhooks.js";
+import { ACTIONS_LOG_PATH, serveJobLog, type DoubleRerunner } from "./double-workflow-runs.js";
 import { GithubOpenApi } from "./openapi.js";
 
 /** A queued fault: the next `times` requests of `operationId` get this answer instead. */
@@ -53,6 +54,8 @@ const USER_OPERATIONS = new Set(["users/get-authenticated", "repos/get", "apps/l
 
 export class GithubDouble {
   readonly problems: string[] = [];
+  /** What re-runs Actions jobs (DoubleActions sets itself), for the re-run operations. */
+  rerunner: DoubleRerunner | null = null;
   readonly requests: SeenRequest[] = [];
   readonly appId = 4242;
   readonly appSlug = "yardmaster-test";
@@ -234,6 +237,7 @@ export class GithubDouble {
     const headers = new Headers(init.headers);
     const authorization = headers.get("authorization") ?? "";
     const installation = this.installationTokens.get(authorization.split(" ")[1] ?? "") ?? null;
+    if (url.pathname.startsWith(ACTIONS_LOG_PATH)) return serveJobLog(this, url, headers.get("authorization"));
     if (url.pathname === "/graphql" && method === "POST")
       return this.respond(await this.graphqlRequest(body, authorization, installation), url);
 
