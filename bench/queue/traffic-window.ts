@@ -6,12 +6,7 @@
  * plain data in and out (it runs on worker threads: window-worker.ts).
  */
 import type { LogEffect, QueueKnobs } from "../../services/engine/index.js";
-import {
-  constantMinutes,
-  queueConfiguration,
-  Simulation,
-  type TestWorkload,
-} from "../../services/simulation/index.js";
+import { constantMinutes, queueConfiguration, Simulation, type TestWorkload } from "../../services/simulation/index.js";
 import { BREAK_PROBABILITY, CI_SLOTS, D_MINUTES } from "./runs.js";
 
 /** A window to simulate. */
