@@ -67,6 +67,15 @@ export function testVerdict(ctx: Ctx, train: Train, batch: Batch, check: CheckAt
         check.rerun != null && onlyKnownFlaky(facts)
           ? [...new Set(facts.failing.filter((t) => !t.quarantined).map((t) => t.name))]
           : null;
+      if (check.flakyOnly && check.mode === "in_place" && (batch.flakyRetests ?? 0) < MAX_FLAKY_RETESTS) {
+        // In place, a fresh check would test the same commit: its failed jobs run once more instead.
+        batch.flakyRetests = (batch.flakyRetests ?? 0) + 1;
+        const jobs = [...new Set(facts.failing.filter((t) => !t.quarantined).map((t) => t.job))];
+        const tests = check.flakyOnly;
+        check.flakyOnly = null;
+        rerun(ctx, train, batch, check, { jobs, tests, replacedEndedAt: replacedEnds(facts, jobs) }, 2);
+        return "held";
+      }
       check.testNote = failureNote(facts, check, awaitedOut);
       return "fail";
     }
@@ -98,7 +107,8 @@ function replacedEnds(facts: TestFacts, jobs: readonly string[]): Record<string,
 
 /**
  * Runs the failed jobs once more (`jobs`, for the flaky `tests`; `replacedEndedAt`: when each
- * failed run ended): the effect, one `ci_insights.job_retried` per job, the summary in progress.
+ * failed run ended; `attempt` 2 for the re-test of a check in place): the effect, one
+ * `ci_insights.job_retried` per job, the summary in progress.
  */
 function rerun(
   ctx: Ctx,
@@ -106,6 +116,7 @@ function rerun(
   batch: Batch,
   check: CheckAttempt,
   { jobs, tests, replacedEndedAt }: { jobs: string[]; tests: string[]; replacedEndedAt: Record<string, number> },
+  attempt = 1,
 ): void {
   check.rerun = { requestedAt: ctx.now, jobs, tests, replacedEndedAt };
   ctx.emit({
@@ -123,9 +134,9 @@ function rerun(
     ctx.log("ci_insights.job_retried", check.number, train.branch, `CI Insights retry rule: ${KNOWN_FLAKY_RULE_NAME}`, {
       rule_id: KNOWN_FLAKY_RULE_ID,
       rule_name: KNOWN_FLAKY_RULE_NAME,
-      max_retry: 1,
+      max_retry: attempt === 1 ? 1 : 1 + MAX_FLAKY_RETESTS,
       retry_mode: "job",
-      retry_attempt: 1,
+      retry_attempt: attempt,
       condition_matches: [
         {
           type: "known_flaky_tests",
@@ -165,7 +176,8 @@ export const MAX_FLAKY_RETESTS = 1;
 /**
  * An attempt that failed again after its re-run, and again only on quarantined or known flaky
  * tests (`check.flakyOnly`), names no culprit: the batch is checked again from scratch (a fresh
- * draft on the same ancestors; its own failed jobs may be re-run once more), at most
+ * draft on the same ancestors; its own failed jobs may be re-run once more; a check in place has
+ * its failed jobs run a second time instead, in {@link testVerdict}), at most
  * {@link MAX_FLAKY_RETESTS} times per batch, before such a failure counts as a real one (bisected,
  * or its only member sent back). The attempt ends with CHECKS_RETRIED, its reason naming the
  * tests, and `ci_insights.job_retried` (rule `known flaky tests`, `retry_mode: pipeline`) records

@@ -185,17 +185,33 @@ describe("known flaky failures", () => {
 
   it("check a pull request alone that failed twice on known flaky tests only again, instead of sending it back", () => {
     // Before: CHECKS_FAILED after the re-run failed, its own check being the whole batch.
-    const h = new QueueHarness(configuration({ rules: [queueRule()] }));
+    const h = new QueueHarness(configuration({ mergeQueue: { max_parallel_checks: 2 } }));
     h.queue(1);
     h.created("Batch 1", 101);
     const flaky = facts([failing("app.flaky", { health: "flaky" }), failing("app.slow", { quarantined: true })]);
     failWith(h, "Batch 1", flaky);
     failWith(h.at(40), "Batch 1", flaky);
-    expect(h.lines(["action.queue.leave", "create_speculative_check", "start_in_place_check"])).toHaveLength(1);
-    expect(h.history.some((e) => e.kind === "log" && e.type === "action.queue.leave")).toBe(false);
+    expect(h.lines(["action.queue.leave", "create_speculative_check"])).toEqual(["create Batch 1 [1] ahead []"]);
     h.created("Batch 1", 102);
     h.at(70).ci("Batch 1", true);
     expect(h.lines(["merge_batch"])).toEqual(["merge Batch 1 [1] merge exact"]);
+    expect(h.history.some((e) => e.kind === "log" && e.type === "action.queue.leave")).toBe(false);
+  });
+
+  it("in place, run the failed jobs a second time instead of a fresh check; a third failure is a real one", () => {
+    const h = new QueueHarness(configuration({ mergeQueue: { max_parallel_checks: 1 } }));
+    h.queue(1);
+    h.created("Batch 1");
+    expect(h.batch("Batch 1").batch.check!.mode).toBe("in_place");
+    const flaky = facts([failing("app.flaky", { health: "flaky" })]);
+    failWith(h, "Batch 1", flaky);
+    const effects = failWith(h.at(40), "Batch 1", flaky);
+    expect(h.lines(STORY)).toEqual(["rerun Batch 1 ci"]);
+    expect(logsOf(effects, "ci_insights.job_retried").map((l) => l.metadata)).toEqual([
+      expect.objectContaining({ retry_mode: "job", retry_attempt: 2, max_retry: 2 }),
+    ]);
+    failWith(h.at(80), "Batch 1", flaky);
+    expect(h.lines(["action.queue.leave"])).toEqual(["log action.queue.leave #1 CHECKS_FAILED"]);
   });
 
   it("fail for real when the fresh attempt fails twice on known flaky tests too: bisected, naming the re-run", () => {
