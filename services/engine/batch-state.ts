@@ -107,6 +107,12 @@ export interface CheckAttempt {
   ignoredTests?: string[];
   /** What its test results decided, for checks_end `test_results_note`. Absent or null = nothing. */
   testNote?: string | null;
+  /**
+   * It failed again after its re-run for known flaky tests, and again only on quarantined or known
+   * flaky tests: their names (no test of its failure points to a pull request; docs/merge-queue.md
+   * "Verdicts from test results", the re-test). Absent or null = not so.
+   */
+  flakyOnly?: string[] | null;
   /** The member its failing tests point to, when it failed (suspect-first bisection). Absent or null = none. */
   suspect?: { number: number; reason: "failed_in_own_ci" | "touches_test_file" } | null;
   /** Creation failures of this attempt; the creation is retried at nextCreationAt. */
@@ -135,6 +141,11 @@ export interface Batch {
   check: CheckAttempt | null;
   /** Failed attempts retried so far (max_checks_retries). */
   retries: number;
+  /**
+   * Attempts checked again from scratch because the last one failed twice on known flaky tests
+   * only (docs/merge-queue.md "Verdicts from test results"; at most 1). Absent = 0.
+   */
+  flakyRetests?: number;
   /** A merge effect was emitted and its result is awaited. */
   merging: boolean;
   /** Why its next check starts again (checks_start `start_reason`), set when it is rechecked. */

@@ -5,8 +5,9 @@
  * - a batch of one pull request names its culprit: CHECKS_FAILED (CHECKS_TIMEOUT after a timeout);
  * - with batch_max_failure_resolution_attempts 0 the whole batch leaves;
  * - otherwise it is bisected: its members but the last are cut into `max(2, max_parallel_checks)`
- *   chunks checked as cumulative prefixes (sub-batch i includes chunks 1..i) on top of the train's
- *   other batches; the last member is held as the elimination candidate. Sub-batches are
+ *   chunks checked as cumulative prefixes (sub-batch i includes chunks 1..i) on top of the failed
+ *   batch's own ancestors (never the batches behind it, so a failure behind it does not restart
+ *   the bisection); the last member is held as the elimination candidate. Sub-batches are
  *   diagnostic leaves: nothing is checked on top of them and they take no checks slot, so a
  *   bisection never holds up or endangers the rest of the train. The first failing sub-batch
  *   holds the culprit: a single member is a confirmed culprit, more are bisected again (one more
@@ -140,7 +141,10 @@ function split(ctx: Ctx, train: Train, batch: Batch, parent: Bisection | null): 
   const root = parent ? rootOf(train, parent) : record;
   root.attempts += 1;
   discardBatch(ctx, train, batch, "bisection");
-  record.ancestors = ancestorsFor(ctx, train, batch);
+  // On the failed batch's own ancestors, not on the batches behind it (rebuilt without it): a
+  // failure behind it never restarts its bisection.
+  const usable = new Set(ancestorsFor(ctx, train, batch));
+  record.ancestors = batch.ancestors.filter((id) => usable.has(id));
   const prefix = batch.name.replace(/^Batch /, "Sub-batch ");
   // Suspect-first: the suspect alone and the rest together, side by side (neither on the other).
   const chunks = suspectFirst

@@ -109,7 +109,7 @@ function startCheck(ctx: Ctx, train: Train, batch: Batch, build: BuildPoint): vo
   const rule = ctx.mustRule(batch.queueRule);
   const inPlace =
     usesInPlaceChecks(ctx.state.config, rule) && batch.members.length === 1 && batch.ancestors.length === 0;
-  const attempt = batch.retries;
+  const attempt = batch.retries + (batch.flakyRetests ?? 0);
   batch.check = {
     id: ctx.nextCheckId(),
     attempt,

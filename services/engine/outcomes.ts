@@ -2,10 +2,11 @@
  * Results of checks (docs/domain.md §3.4-3.5): merge conditions true = passed, false = failed,
  * "pending" = still running, false only because of a schedule = waiting for it (`waiting_schedule`,
  * no timeout meanwhile), or held by a scheduled freeze (`frozen`, also after passing);
- * checks_timeout expiring = failed with a timeout. A failure is first
- * retried while max_checks_retries allows (a fresh draft; the aborted attempt ends with
- * CHECKS_RETRIED). A failed batch is resolved once every batch it is checked on top of has passed;
- * until then it waits (waiting_for_previous_batches). The batches checked on top of it are
+ * checks_timeout expiring = failed with a timeout. A failure is first retried while
+ * max_checks_retries allows (a fresh draft; the aborted attempt ends with CHECKS_RETRIED); before
+ * that, an attempt that failed twice on known flaky tests only is checked again from scratch once
+ * (test-verdicts.ts). A failed batch is resolved once every batch it is checked on top of has
+ * passed; until then it waits (waiting_for_previous_batches). The batches checked on top of it are
  * rechecked without it at once (they contain its failure) - unless skip_intermediate_results lets
  * a later batch vindicate it, in which case they run to the end.
  */
@@ -14,7 +15,7 @@ import { descendantsOf, endCheckFor, stopCheck } from "./batches.js";
 import type { Ctx } from "./context.js";
 import type { Batch, CheckAttempt, EngineState, EpochMs, HoldKind, Train } from "./state.js";
 import type { EventOf } from "./events.js";
-import { rerunFailed, testVerdict } from "./test-verdicts.js";
+import { rerunFailed, retestForFlakes, testVerdict } from "./test-verdicts.js";
 
 const MAX_DURATIONS = 50;
 
@@ -61,6 +62,12 @@ export function checkFailed(ctx: Ctx, batch: Batch, timedOut: boolean): void {
   check.timedOut = timedOut;
   check.endedAt = ctx.now;
   recordDuration(ctx, check);
+  // Failed twice on known flaky tests only: no culprit; checked again from scratch first.
+  if (
+    !timedOut &&
+    retestForFlakes(ctx, batch, (reason) => stopCheck(ctx, batch, () => ({ code: "CHECKS_RETRIED", reason })))
+  )
+    return;
   if (batch.retries < maxRetries) {
     stopCheck(ctx, batch, () => ({ code: "CHECKS_RETRIED" }));
     batch.retries += 1;

@@ -117,7 +117,8 @@ const listed = (facts: TestFacts) => facts.failingCount === undefined || facts.f
 /**
  * The decision of the module header for a check whose conditions are false. `awaitedOut`: the wait
  * for missing results has run out (the check's own conclusion then stands); `rerunDone`: the check
- * was re-run for known flaky tests already (a second failure is a real one).
+ * was re-run for known flaky tests already (a second failure fails the attempt: see
+ * {@link onlyKnownFlaky} for the re-test that may follow).
  */
 export function readTestFacts(facts: TestFacts, awaitedOut: boolean, rerunDone: boolean): TestReading {
   if (facts.awaiting.length > 0 && !awaitedOut) return { kind: "await" };
@@ -135,6 +136,18 @@ export function readTestFacts(facts: TestFacts, awaitedOut: boolean, rerunDone: 
     jobs: [...new Set(others.map((t) => t.job))],
     tests: [...new Set(others.map((t) => t.name))],
   };
+}
+
+/**
+ * Whether a failure names nobody: its failing tests are all listed and arrived, every one is
+ * quarantined or known flaky on the base branch (at least one flaky), and the merge conditions hold
+ * without their checks. Such a failure, even after its re-run, is no evidence against a pull
+ * request: the batch is checked again from scratch once before it counts (test-verdicts.ts).
+ */
+export function onlyKnownFlaky(facts: TestFacts): boolean {
+  if (!listed(facts) || facts.awaiting.length > 0 || facts.withoutKnownFlaky !== true) return false;
+  const others = facts.failing.filter((t) => !t.quarantined);
+  return others.length > 0 && others.every((t) => t.health === "flaky");
 }
 
 /**

@@ -3,7 +3,9 @@
  * check's test results (test-facts.ts) make of it. Failures only on quarantined tests pass the
  * check, which names them (checks_end `ignored_failing_tests`, the summary check of its pull
  * request); failures only on tests known flaky on the base branch run the failed jobs once more
- * before anything is bisected (`ci_insights.job_retried` by the built-in rule `known flaky tests`);
+ * before anything is bisected (`ci_insights.job_retried` by the built-in rule `known flaky tests`),
+ * and an attempt failing again on those tests only is replaced by a fresh one, once per batch
+ * ({@link retestForFlakes}: such a failure never sends a pull request back by itself);
  * results that have not arrived are waited for TEST_RESULTS_WAIT_MS, then the check's own
  * conclusion stands; anything else is a real failure, which keeps the member its tests point to
  * for the bisection (suspect-first, bisection.ts). Nothing here merges: a pass goes through the
@@ -14,6 +16,7 @@ import {
   KNOWN_FLAKY_RULE_ID,
   KNOWN_FLAKY_RULE_NAME,
   namedTests,
+  onlyKnownFlaky,
   readTestFacts,
   suspectOf,
   TEST_RESULTS_POLL_MS,
@@ -60,6 +63,19 @@ export function testVerdict(ctx: Ctx, train: Train, batch: Batch, check: CheckAt
       return "held";
     case "fail": {
       check.suspect = batch.members.length > 1 ? suspectOf(facts, batch.members) : null;
+      check.flakyOnly =
+        check.rerun != null && onlyKnownFlaky(facts)
+          ? [...new Set(facts.failing.filter((t) => !t.quarantined).map((t) => t.name))]
+          : null;
+      if (check.flakyOnly && check.mode === "in_place" && (batch.flakyRetests ?? 0) < MAX_FLAKY_RETESTS) {
+        // In place, a fresh check would test the same commit: its failed jobs run once more instead.
+        batch.flakyRetests = (batch.flakyRetests ?? 0) + 1;
+        const jobs = [...new Set(facts.failing.filter((t) => !t.quarantined).map((t) => t.job))];
+        const tests = check.flakyOnly;
+        check.flakyOnly = null;
+        rerun(ctx, train, batch, check, { jobs, tests, replacedEndedAt: replacedEnds(facts, jobs) }, 2);
+        return "held";
+      }
       check.testNote = failureNote(facts, check, awaitedOut);
       return "fail";
     }
@@ -91,7 +107,8 @@ function replacedEnds(facts: TestFacts, jobs: readonly string[]): Record<string,
 
 /**
  * Runs the failed jobs once more (`jobs`, for the flaky `tests`; `replacedEndedAt`: when each
- * failed run ended): the effect, one `ci_insights.job_retried` per job, the summary in progress.
+ * failed run ended; `attempt` 2 for the re-test of a check in place): the effect, one
+ * `ci_insights.job_retried` per job, the summary in progress.
  */
 function rerun(
   ctx: Ctx,
@@ -99,6 +116,7 @@ function rerun(
   batch: Batch,
   check: CheckAttempt,
   { jobs, tests, replacedEndedAt }: { jobs: string[]; tests: string[]; replacedEndedAt: Record<string, number> },
+  attempt = 1,
 ): void {
   check.rerun = { requestedAt: ctx.now, jobs, tests, replacedEndedAt };
   ctx.emit({
@@ -116,9 +134,9 @@ function rerun(
     ctx.log("ci_insights.job_retried", check.number, train.branch, `CI Insights retry rule: ${KNOWN_FLAKY_RULE_NAME}`, {
       rule_id: KNOWN_FLAKY_RULE_ID,
       rule_name: KNOWN_FLAKY_RULE_NAME,
-      max_retry: 1,
+      max_retry: attempt === 1 ? 1 : 1 + MAX_FLAKY_RETESTS,
       retry_mode: "job",
-      retry_attempt: 1,
+      retry_attempt: attempt,
       condition_matches: [
         {
           type: "known_flaky_tests",
@@ -149,5 +167,52 @@ function rerun(
 export function rerunFailed(check: CheckAttempt, message: string): boolean {
   if (check.phase !== "running" || !check.rerun) return false;
   check.testNote = `the re-run for known flaky tests could not start (${message}): the failure stands`;
+  return true;
+}
+
+/** How many times a batch is checked again from scratch after an attempt failed twice on known flaky tests only. */
+export const MAX_FLAKY_RETESTS = 1;
+
+/**
+ * An attempt that failed again after its re-run, and again only on quarantined or known flaky
+ * tests (`check.flakyOnly`), names no culprit: the batch is checked again from scratch (a fresh
+ * draft on the same ancestors; its own failed jobs may be re-run once more; a check in place has
+ * its failed jobs run a second time instead, in {@link testVerdict}), at most
+ * {@link MAX_FLAKY_RETESTS} times per batch, before such a failure counts as a real one (bisected,
+ * or its only member sent back). The attempt ends with CHECKS_RETRIED, its reason naming the
+ * tests, and `ci_insights.job_retried` (rule `known flaky tests`, `retry_mode: pipeline`) records
+ * it. Returns true when the batch is re-tested (the caller stops there).
+ * Rule: docs/merge-queue.md "Verdicts from test results".
+ */
+export function retestForFlakes(ctx: Ctx, batch: Batch, stop: (reason: string) => void): boolean {
+  const check = batch.check;
+  const tests = check?.flakyOnly ?? null;
+  if (!check || tests === null || (batch.flakyRetests ?? 0) >= MAX_FLAKY_RETESTS) return false;
+  const branch = ctx.pull(batch.members[0]!)?.baseRef ?? null;
+  ctx.log("ci_insights.job_retried", check.number, branch, `CI Insights retry rule: ${KNOWN_FLAKY_RULE_NAME}`, {
+    rule_id: KNOWN_FLAKY_RULE_ID,
+    rule_name: KNOWN_FLAKY_RULE_NAME,
+    max_retry: MAX_FLAKY_RETESTS,
+    retry_mode: "pipeline",
+    retry_attempt: (batch.flakyRetests ?? 0) + 1,
+    condition_matches: [
+      {
+        type: "known_flaky_tests_failed_again",
+        jobs: check.rerun?.jobs ?? [],
+        base_branch: branch,
+        failing_tests: tests.slice(0, 20),
+        batch_id: batch.id,
+        batch_name: batch.name,
+        pull_request_numbers: batch.members,
+      },
+    ],
+    outcome: "retried",
+    workflow_run_id: null,
+    job_url: null,
+  });
+  stop(
+    `failed again after its re-run, only on known flaky tests ${namedTests(tests)}: no culprit, the batch is checked again from scratch (rule \`${KNOWN_FLAKY_RULE_NAME}\`)`,
+  );
+  batch.flakyRetests = (batch.flakyRetests ?? 0) + 1;
   return true;
 }

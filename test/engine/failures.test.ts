@@ -231,7 +231,7 @@ describe("failures", () => {
     ]);
   });
 
-  it("keeps the later prefixes of a bisection when a prefix failed only because of a batch it is checked on top of", () => {
+  it("builds a bisection's prefixes on the failed batch's own ancestors: a failure behind it restarts nothing", () => {
     const h = new QueueHarness(
       configuration({
         rules: [queueRule({ batch_size: batchOf(3), batch_max_wait_time: 600 })],
@@ -245,24 +245,23 @@ describe("failures", () => {
     h.created("Batch 2", 103);
     h.created("Sub-batch 1.1", 111);
     h.created("Sub-batch 1.2", 112);
-    // Sub-batch 1.1 fails while Batch 2, which it is checked on top of, runs: not judged yet.
-    h.at(60).ci("Sub-batch 1.1", false);
-    expect(h.lines(STORY)).toEqual(["log action.queue.checks_end #1 Sub-batch 1.1 failure"]);
-    h.at(61).ci("Batch 2", false);
-    expect(h.picture().slice(0, 3)).toEqual([
-      TRAIN,
-      "  Sub-batch 1.1 [1] draft creating",
-      "  Sub-batch 1.2 [2] draft creating on Sub-batch 1.1",
+    // Batch 2, rebuilt without Batch 1, is behind it: the prefixes are not checked on top of it.
+    expect(h.picture().slice(1)).toEqual([
+      "  Batch 2 [4,5,6] draft running",
+      "  Sub-batch 1.1 [1] draft running",
+      "  Sub-batch 1.2 [2] draft running on Sub-batch 1.1",
+      "  bisecting Batch 1 [1,2,3] depth 0 held [3]",
     ]);
-    h.created("Sub-batch 1.1", 113);
-    h.created("Sub-batch 1.2", 114);
-    h.at(91).ci("Sub-batch 1.1", true);
-    // #3 is not dropped by elimination while #2 was never checked without Batch 2's culprit.
-    h.at(92).ci("Sub-batch 1.2", false);
+    // Batch 2 fails: the prefixes run on (before, they were rebuilt and the bisection restarted).
+    h.at(45).ci("Batch 2", false);
+    expect(h.lines(STORY).filter((l) => l.includes("Sub-batch 1."))).toEqual([]);
+    h.at(60).ci("Sub-batch 1.1", true);
+    h.at(61).ci("Sub-batch 1.2", false);
     const leaves = h.history
       .filter((e) => e.kind === "log" && e.type === "action.queue.leave")
       .map((e) => e.kind === "log" && `${e.pullRequest} ${e.metadata.dequeue_code}`);
-    expect(leaves).toEqual(["2 CHECKS_FAILED"]);
+    expect(leaves).toContain("2 CHECKS_FAILED");
+    expect(leaves).not.toContain("3 DROPPED_BY_BISECTION_ELIMINATION");
   });
 
   it("lets a later passing batch vindicate a failed one with skip_intermediate_results", () => {

@@ -146,14 +146,98 @@ describe("known flaky failures", () => {
     expect(h.batch("Batch 1").batch.check!.rerun).toMatchObject({ requestedAt: T0, replacedEndedAt: { ci: T0 + 14 } });
   });
 
-  it("fail for real on the second failure: bisected, naming the re-run in checks_end", () => {
+  it("check a batch failing twice on known flaky tests only again from scratch: no culprit, nobody sent back", () => {
+    // Two members: before, the second failure bisected them and #2, held as the elimination
+    // candidate, left with DROPPED_BY_BISECTION_ELIMINATION once #1 alone passed.
+    const h = new QueueHarness(
+      configuration({ rules: [queueRule({ batch_size: batchOf(2), batch_max_wait_time: 600 })] }),
+    );
+    h.queue(1);
+    h.queue(2);
+    h.created("Batch 1", 101);
+    const flaky = facts([failing("app.flaky", { health: "flaky" })]);
+    failWith(h, "Batch 1", flaky);
+    const effects = failWith(h.at(40), "Batch 1", flaky);
+    expect(h.lines(STORY)).toEqual([
+      "log action.queue.checks_end #1 Batch 1 aborted CHECKS_RETRIED",
+      "log action.queue.checks_end #2 Batch 1 aborted CHECKS_RETRIED",
+      "cancel Batch 1 (CHECKS_RETRIED)",
+      "create Batch 1 [1,2] ahead []",
+    ]);
+    expect(effects.find((e) => e.kind === "create_speculative_check")).toMatchObject({
+      draftBranch: expect.stringMatching(/batch-1-retry-1$/),
+    });
+    expect(logsOf(effects, "action.queue.checks_end")[0]!.metadata).toMatchObject({
+      abort_code: "CHECKS_RETRIED",
+      abort_reason:
+        "failed again after its re-run, only on known flaky tests (1): app.flaky: no culprit, the batch is checked again from scratch (rule `known flaky tests`)",
+    });
+    const retried = logsOf(effects, "ci_insights.job_retried");
+    expect(retried.map((l) => l.metadata)).toEqual([
+      expect.objectContaining({ rule_name: KNOWN_FLAKY_RULE_NAME, retry_mode: "pipeline", retry_attempt: 1 }),
+    ]);
+    expect(logProblems(retried[0]!)).toEqual([]);
+    h.created("Batch 1", 102);
+    h.at(70).ci("Batch 1", true);
+    expect(h.lines(["merge_batch", "action.queue.leave"])).toEqual(["merge Batch 1 [1,2] merge exact"]);
+    expect(h.history.filter((e) => e.kind === "log" && e.type === "action.queue.batch_bisection_start")).toEqual([]);
+  });
+
+  it("check a pull request alone that failed twice on known flaky tests only again, instead of sending it back", () => {
+    // Before: CHECKS_FAILED after the re-run failed, its own check being the whole batch.
+    const h = new QueueHarness(configuration({ mergeQueue: { max_parallel_checks: 2 } }));
+    h.queue(1);
+    h.created("Batch 1", 101);
+    const flaky = facts([failing("app.flaky", { health: "flaky" }), failing("app.slow", { quarantined: true })]);
+    failWith(h, "Batch 1", flaky);
+    failWith(h.at(40), "Batch 1", flaky);
+    expect(h.lines(["action.queue.leave", "create_speculative_check"])).toEqual(["create Batch 1 [1] ahead []"]);
+    h.created("Batch 1", 102);
+    h.at(70).ci("Batch 1", true);
+    expect(h.lines(["merge_batch"])).toEqual(["merge Batch 1 [1] merge exact"]);
+    expect(h.history.some((e) => e.kind === "log" && e.type === "action.queue.leave")).toBe(false);
+  });
+
+  it("in place, run the failed jobs a second time instead of a fresh check; a third failure is a real one", () => {
+    const h = new QueueHarness(configuration({ mergeQueue: { max_parallel_checks: 1 } }));
+    h.queue(1);
+    h.created("Batch 1");
+    expect(h.batch("Batch 1").batch.check!.mode).toBe("in_place");
+    const flaky = facts([failing("app.flaky", { health: "flaky" })]);
+    failWith(h, "Batch 1", flaky);
+    const effects = failWith(h.at(40), "Batch 1", flaky);
+    expect(h.lines(STORY)).toEqual(["rerun Batch 1 ci"]);
+    expect(logsOf(effects, "ci_insights.job_retried").map((l) => l.metadata)).toEqual([
+      expect.objectContaining({ retry_mode: "job", retry_attempt: 2, max_retry: 2 }),
+    ]);
+    failWith(h.at(80), "Batch 1", flaky);
+    expect(h.lines(["action.queue.leave"])).toEqual(["log action.queue.leave #1 CHECKS_FAILED"]);
+  });
+
+  it("fail for real when the fresh attempt fails twice on known flaky tests too: bisected, naming the re-run", () => {
     const h = batchOfFour();
-    failWith(h, "Batch 1", facts([failing("app.flaky", { health: "flaky" })]));
-    const effects = failWith(h.at(40), "Batch 1", facts([failing("app.flaky", { health: "flaky" })]));
+    const flaky = facts([failing("app.flaky", { health: "flaky" })]);
+    failWith(h, "Batch 1", flaky);
+    failWith(h.at(40), "Batch 1", flaky);
+    h.created("Batch 1", 102);
+    expect(failWith(h.at(50), "Batch 1", flaky).filter((e) => e.kind === "rerun_checks")).toHaveLength(1);
+    const effects = failWith(h.at(80), "Batch 1", flaky);
     expect(logsOf(effects, "ci_insights.job_retried")).toEqual([]);
     expect(logsOf(effects, "action.queue.checks_end")[0]!.metadata.test_results_note).toBe(
       "failed again after a re-run for known flaky tests: failing tests (1): app.flaky",
     );
+    expect(logsOf(effects, "action.queue.batch_bisection_start")).toHaveLength(4);
+  });
+
+  it("fail for real on a second failure with a test that is not known flaky: bisected at once", () => {
+    const h = batchOfFour();
+    failWith(h, "Batch 1", facts([failing("app.flaky", { health: "flaky" })]));
+    const effects = failWith(
+      h.at(40),
+      "Batch 1",
+      facts([failing("app.flaky", { health: "flaky" }), failing("app.new", { health: "unknown" })]),
+    );
+    expect(logsOf(effects, "ci_insights.job_retried")).toEqual([]);
     expect(logsOf(effects, "action.queue.batch_bisection_start")).toHaveLength(4);
   });
 

@@ -133,16 +133,18 @@ describe("a check re-run for known flaky tests whose failed run ended after the 
     expect(reruns).toHaveLength(1);
   });
 
-  it("a second failure of the re-run is a real one: bisected, naming the re-run", async () => {
+  it("a second failure of the re-run on the known flaky test only is read: the batch is checked again from scratch", async () => {
     const { h, runs, evaluate, perform } = await world();
     const rerun = h.send(await evaluate()).find((e) => e.kind === "rerun_checks")!;
     await perform(rerun, false);
     runs.current = run(8, "failure", h.now + 30_000);
     const effects = h.send(await evaluate());
     const end = effects.find((e) => e.kind === "log" && e.type === "action.queue.checks_end");
-    expect(end?.kind === "log" && end.metadata.test_results_note).toBe(
-      "failed again after a re-run for known flaky tests: failing tests (1): app.flaky",
+    expect(end?.kind === "log" && end.metadata.abort_reason).toBe(
+      "failed again after its re-run, only on known flaky tests (1): app.flaky: no culprit, the batch is checked again from scratch (rule `known flaky tests`)",
     );
-    expect(h.lines(["action.queue.batch_bisection_start"])).toHaveLength(2);
+    expect(h.lines(["create_speculative_check", "action.queue.batch_bisection_start"])).toEqual([
+      "create Batch 1 [1,2] ahead []",
+    ]);
   });
 });
