@@ -3,7 +3,7 @@
  * without dashes (32 hex) and secret 32 random bytes in base64url. Only SHA-256(secret) is stored;
  * comparisons are constant-time. The admin application key is compared the same way.
  */
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+import { hash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 
 const TOKEN = /^ym_([0-9a-f]{32})_([A-Za-z0-9_-]{43})$/;
 
@@ -37,7 +37,8 @@ export function parseToken(bearer: string): { id: string; secret: string } | nul
  * secrets are compared.
  */
 export function sha256(text: string): Buffer {
-  return createHash("sha256").update(text).digest();
+  // The one-shot hash: no Hash object per call (every request's bearer is hashed: docs/rest-json.md "Cost of the transcoder").
+  return hash("sha256", text, "buffer");
 }
 
 /** Constant-time comparison of a presented secret with a stored SHA-256 (different lengths never match). */

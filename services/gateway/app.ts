@@ -77,6 +77,11 @@ export interface GatewayDeps {
    * without credentials (docs/observability.md "Access"). Without it, neither.
    */
   metrics?: Pick<Metrics, "observeRequest" | "scrape">;
+  /**
+   * Whether requests take turns with the service's own work (request-turns.ts); default true.
+   * False only to measure what the turns cost (`npm run bench`, bench/transcoder.ts).
+   */
+  requestTurns?: boolean;
 }
 
 /** Builds the application (not listening). @throws RouteCompileError for a bad google.api.http rule. */
@@ -103,12 +108,13 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
     return answerWith(reply, req, err as FastifyErrorLike, "any-protocol", deps.logger);
   });
 
-  app.addHook("onSend", async (req, reply) => {
+  app.addHook("onSend", (req, reply, _payload, done) => {
     reply.header("x-request-id", String(req.id));
+    done();
   });
 
   // Every protocol's requests take turns with the service's own work (request-turns.ts).
-  const turns = createRequestTurns();
+  const turns = deps.requestTurns === false ? undefined : createRequestTurns();
   await app.register(fastifyConnectPlugin, {
     routes: (router: ConnectRouter) => {
       for (const b of deps.bindings) router.service(b.service, b.impl as never);

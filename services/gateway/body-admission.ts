@@ -29,24 +29,38 @@ function mayBeLarge(req: FastifyRequest): boolean {
   return length === undefined || Number(length) > INLINE_JSON_CHARACTERS;
 }
 
-/** The onRequest hook of the REST routes (see the module comment). */
+/**
+ * The onRequest hook of the REST routes (see the module comment). A callback hook, not an async
+ * one: a request that cannot carry a large body (a GET) passes it without a promise.
+ */
 export function bodyAdmission(authorizer: Authorizer) {
-  return async (req: FastifyRequest, reply: FastifyReply) => {
-    if (!mayBeLarge(req)) return;
-    let principal: Principal;
-    try {
-      principal = await authorizer.authenticate(req.headers.authorization);
-    } catch {
-      return;
-    }
-    principals.set(req, principal);
-    const refusal = apiRefusal(callerKey(principal));
-    if (refusal === null) return;
-    const requestId = String(req.id);
-    const { status, headers, body } = restError(publicError(refusal, requestId), requestId);
-    await reply.code(status).headers(headers).type("application/json; charset=utf-8").send(JSON.stringify(body));
-    return reply;
+  return (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void => {
+    if (!mayBeLarge(req)) return done();
+    admit(authorizer, req, reply).then(
+      (refused) => {
+        // A refused request is answered: it goes no further (done is not called).
+        if (!refused) done();
+      },
+      (e: Error) => done(e),
+    );
   };
+}
+
+/** Authenticates a request that may carry a large body; answers 429 when its caller is over its share. Whether it answered. */
+async function admit(authorizer: Authorizer, req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+  let principal: Principal;
+  try {
+    principal = await authorizer.authenticate(req.headers.authorization);
+  } catch {
+    return false;
+  }
+  principals.set(req, principal);
+  const refusal = apiRefusal(callerKey(principal));
+  if (refusal === null) return false;
+  const requestId = String(req.id);
+  const { status, headers, body } = restError(publicError(refusal, requestId), requestId);
+  reply.code(status).headers(headers).type("application/json; charset=utf-8").send(JSON.stringify(body));
+  return true;
 }
 
 /**

@@ -45,15 +45,19 @@ export function createMetricsInterceptor(observe: ObserveRequest): Interceptor {
   };
 }
 
-/** An onResponse hook timing REST requests under `prefix` ("/v1/"). */
+/** An onResponse hook timing REST requests under `prefix` ("/v1/"); a callback hook: no promise per request. */
 export function restMetricsHook(observe: ObserveRequest, prefix: string) {
-  return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    if (!req.url.startsWith(prefix)) return;
-    observe({
-      protocol: "rest",
-      rpc: restRpcOf.get(req) ?? "unmatched",
-      status: String(reply.statusCode),
-      seconds: reply.elapsedTime / 1000,
-    });
+  return (req: FastifyRequest, reply: FastifyReply, done: () => void): void => {
+    try {
+      if (req.url.startsWith(prefix))
+        observe({
+          protocol: "rest",
+          rpc: restRpcOf.get(req) ?? "unmatched",
+          status: String(reply.statusCode),
+          seconds: reply.elapsedTime / 1000,
+        });
+    } finally {
+      done();
+    }
   };
 }

@@ -32,11 +32,13 @@ export function writeRestJson(desc: DescMessage, message: unknown): string {
 }
 
 /**
- * The body of an answer: {@link writeRestJson}'s text, or for a shared message its UTF-8 bytes,
- * encoded once (a large answer sent to many requests is then not encoded again for each).
+ * The body of an answer: the UTF-8 bytes of {@link writeRestJson}'s text; for a shared message
+ * encoded once (a large answer sent to many requests is then not encoded again for each). Bytes,
+ * not the text: the writer's text is a rope of many pieces, which the server would flatten once
+ * to count its bytes (Content-Length) and walk again to write them.
  */
-export function restJsonBody(desc: DescMessage, message: unknown): string | Buffer {
-  if (!isSharedMessage(message)) return writeRestJson(desc, message);
+export function restJsonBody(desc: DescMessage, message: unknown): Buffer {
+  if (!isSharedMessage(message)) return Buffer.from(writeRestJson(desc, message));
   let body = sharedBodies.get(message);
   if (body === undefined) sharedBodies.set(message, (body = Buffer.from(writeRestJson(desc, message))));
   return body;

@@ -49,7 +49,7 @@ export async function sendEventStream(
     for await (const message of stream) {
       const cursor = (message as { cursor?: unknown }).cursor;
       const id = typeof cursor === "string" && cursor !== "" ? `id: ${cursor}\n` : "";
-      await write(Buffer.concat([Buffer.from(`${id}data: `), asBuffer(restJsonBody(output, message)), LF2]));
+      await write(Buffer.concat([Buffer.from(`${id}data: `), restJsonBody(output, message), LF2]));
     }
   } catch (e) {
     if (!res.destroyed && !opts.abort.signal.aborted) {
@@ -64,7 +64,6 @@ export async function sendEventStream(
 }
 
 const LF2 = Buffer.from("\n\n");
-const asBuffer = (b: string | Buffer) => (typeof b === "string" ? Buffer.from(b) : b);
 
 interface Writable {
   write(chunk: string | Buffer): boolean;

@@ -186,7 +186,7 @@ export function sendError(reply: FastifyReply, e: ConnectError, requestId: strin
  * decoded and checked against its FieldRules.
  * @throws InvalidArgumentError listing every violation of the body, the path and the query
  */
-function buildRequest(route: CompiledRoute, segments: string[], body: unknown, query: string): unknown {
+export function buildRequest(route: CompiledRoute, segments: string[], body: unknown, query: string): unknown {
   const input = route.method.input;
   const obj: Record<string, unknown> = {};
   const violations: FieldViolation[] = [];

@@ -102,11 +102,16 @@ export function registerUploads(
   for (const [type, bodyLimit] of limits)
     rest.addContentTypeParser(type, { parseAs: "buffer", bodyLimit }, (_req, body, done) => done(null, body));
   const uploadTypes = new Set(limits.keys());
-  rest.addHook("onRequest", async (req, reply) => {
-    const refusal = refuseHeaders(routeOf(trie, req), req.headers, uploadTypes);
-    if (refusal === null) return;
-    await send(reply, req, refusal.error, refusal.status);
-    return reply;
+  // A callback hook, not an async one: most requests (a GET) pass it without a promise.
+  rest.addHook("onRequest", (req, reply, done) => {
+    const h = req.headers;
+    // Without a content type, encoding or length no refusal applies, whatever the route: no route match.
+    if (h["content-type"] === undefined && h["content-encoding"] === undefined && h["content-length"] === undefined)
+      return done();
+    const refusal = refuseHeaders(routeOf(trie, req), h, uploadTypes);
+    if (refusal === null) return done();
+    // The refusal is the answer: the request goes no further (done is not called).
+    send(reply, req, refusal.error, refusal.status);
   });
 }
 

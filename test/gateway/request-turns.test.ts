@@ -39,4 +39,39 @@ describe("request turns", () => {
       server.close();
     }
   });
+
+  it("grant a request its turn at once when the pass has turns left: no hop of the event loop", async () => {
+    const turns = createRequestTurns();
+    let passed = false;
+    setImmediate(() => {
+      passed = true;
+    });
+    await turns.turn();
+    await turns.turn();
+    expect(passed).toBe(false);
+  });
+
+  it("grant at most PER_TURN turns per pass, whether taken at once or queued", async () => {
+    const turns = createRequestTurns();
+    let pass = 0;
+    let ticking = true;
+    const tick = () => {
+      pass++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const perPass = new Map<number, number>();
+    const take = async () => {
+      await turns.turn();
+      perPass.set(pass, (perPass.get(pass) ?? 0) + 1);
+    };
+    // Requests arriving together, then more arriving during later passes.
+    const first = Array.from({ length: 3 * PER_TURN }, take);
+    await new Promise((r) => setImmediate(r));
+    const later = Array.from({ length: 2 * PER_TURN }, take);
+    await Promise.all([...first, ...later]);
+    ticking = false;
+    expect([...perPass.values()].reduce((a, b) => a + b, 0)).toBe(5 * PER_TURN);
+    expect(Math.max(...perPass.values())).toBeLessThanOrEqual(PER_TURN);
+  });
 });
