@@ -13,8 +13,12 @@ import { prettyFactory } from "pino-pretty";
 /** How log records are written: JSON lines, pretty text, or pretty exactly when stdout is a terminal. */
 export type LogFormat = "auto" | "pretty" | "json";
 
-/** Longest time start-up log lines are held back, ms. */
-export const START_HOLD_MS = 10_000;
+/**
+ * Longest time start-up log lines are held back, ms: a cap for a start that hangs (a start that
+ * fails releases them at once). A minute, because the embedded PostgreSQL and ClickHouse can take
+ * tens of seconds to start on a busy machine, and the banner must still come first.
+ */
+export const START_HOLD_MS = 60_000;
 /** Most start-up log lines held back. */
 export const START_HOLD_LINES = 500;
 
