@@ -101,6 +101,8 @@ class PostgresClient extends pg.Client {
       };
     }
     const result = (super.query as (...a: unknown[]) => unknown)(...args);
+    // node-postgres declares query with a dozen overloads that no one typed signature implements:
+    // this override answers `never` (assignable to each), and what it returns is what the base gave.
     if (result instanceof Promise)
       return result.catch((e: unknown) => {
         drop(e);
