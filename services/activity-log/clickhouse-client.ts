@@ -8,7 +8,7 @@
  * 64-bit integers come back quoted (exact as strings), date-times are parsed best-effort on insert,
  * and inserts wait until they are visible.
  */
-import { ClickHouseLogLevel, createClient, type ClickHouseClient } from "@clickhouse/client";
+import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from "@clickhouse/client";
 import { createChdbConnection } from "chdb/connection";
 
 // chdb types its Connection against @clickhouse/client-common; @clickhouse/client bundles its own
@@ -17,11 +17,11 @@ type InjectedConnection = NonNullable<NonNullable<Parameters<typeof createClient
 
 export type { ClickHouseClient };
 
-const SETTINGS = {
+const SETTINGS: ClickHouseSettings = {
   output_format_json_quote_64bit_integers: 1,
   date_time_input_format: "best_effort",
   async_insert: 0,
-} as const;
+};
 
 /** Where ClickHouse is: a server URL (with optional credentials) or an embedded data directory. */
 export type ClickHouseTarget =
@@ -39,7 +39,7 @@ export function createClickHouseClient(target: ClickHouseTarget): ClickHouseClie
       username: target.username,
       password: target.password,
       database: target.database,
-      clickhouse_settings: SETTINGS as never,
+      clickhouse_settings: SETTINGS,
       request_timeout: 30_000,
       // Failures reach callers as errors, which log them with context; the client's own log is off.
       log: { level: ClickHouseLogLevel.OFF },
@@ -47,7 +47,7 @@ export function createClickHouseClient(target: ClickHouseTarget): ClickHouseClie
   }
   return createClient({
     connection: createChdbConnection({ path: target.embeddedPath }) as unknown as InjectedConnection,
-    clickhouse_settings: SETTINGS as never,
+    clickhouse_settings: SETTINGS,
     log: { level: ClickHouseLogLevel.OFF },
   });
 }

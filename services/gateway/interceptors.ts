@@ -4,7 +4,7 @@
  * contracts/), so every protocol reaches the implementations under the same rules. The reflection
  * service is exempt from authentication (reflection.ts).
  */
-import type { DescMessage, Message } from "@bufbuild/protobuf";
+import type { Message } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import { randomUUID } from "node:crypto";
@@ -23,7 +23,7 @@ const OPEN_SERVICES = new Set([ServerReflection.typeName, ServerReflectionV1Alph
  * @throws ConnectError INVALID_ARGUMENT when there is none, or it cannot be read (a frame flagged
  *   compressed without an encoding, a binary message that does not parse: unparsable-request.ts)
  */
-async function onlyMessage(stream: AsyncIterable<unknown>): Promise<unknown> {
+async function onlyMessage<T>(stream: AsyncIterable<T>): Promise<T> {
   try {
     for await (const m of stream) return m;
   } catch (e) {
@@ -63,14 +63,14 @@ export function createGuardInterceptor(authorizer: Authorizer, logger: Logger, t
       const principal = await authorizer.authenticate(req.header.get("authorization"));
       req.contextValues.set(principalKey, principal);
       // A server-streaming call reaches interceptors as a stream of its one request message.
-      let message: unknown;
+      let message: Message;
       if (!req.stream) message = req.message;
       else if (req.method.methodKind === "server_streaming") message = await onlyMessage(req.message);
       else throw new ConnectError("client-streaming calls are not served", Code.Unimplemented);
-      throwIfViolations(checkMessageRules(req.method.input as DescMessage, message as never));
+      throwIfViolations(checkMessageRules(req.method.input, message));
       await authorizer.authorize(principal, req.method, message as Record<string, unknown>);
       await turns?.turn();
-      const res = await next(req.stream ? { ...req, message: once(message as Message) } : req);
+      const res = await next(req.stream ? { ...req, message: once(message) } : req);
       await turns?.turn();
       // A stream's later failure gets the same hygiene as a unary call's.
       if (res.stream) return { ...res, message: guardedStream(res.message, requestId, req.method.name, logger) };

@@ -20,6 +20,10 @@ import {
 import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
 import {
+  ErrorResponseSchema,
+  ExtensionNumberResponseSchema,
+  FileDescriptorResponseSchema,
+  ListServiceResponseSchema,
   ServerReflection,
   ServerReflectionRequestSchema,
   ServerReflectionResponseSchema,
@@ -97,17 +101,23 @@ export function createReflectionServices(services: DescService[]): ReflectionSer
     const res = (messageResponse: ServerReflectionResponse["messageResponse"]) =>
       create(ServerReflectionResponseSchema, { validHost: req.host, originalRequest: req, messageResponse });
     const notFound = (what: string) =>
-      res({ case: "errorResponse", value: { errorCode: NOT_FOUND, errorMessage: `${what} not found` } as never });
+      res({
+        case: "errorResponse",
+        value: create(ErrorResponseSchema, { errorCode: NOT_FOUND, errorMessage: `${what} not found` }),
+      });
     const fileAnswer = (f: DescFile | undefined, what: string) =>
       f
-        ? res({ case: "fileDescriptorResponse", value: { fileDescriptorProto: withDependencies(f) } as never })
+        ? res({
+            case: "fileDescriptorResponse",
+            value: create(FileDescriptorResponseSchema, { fileDescriptorProto: withDependencies(f) }),
+          })
         : notFound(what);
     const r = req.messageRequest;
     switch (r.case) {
       case "listServices":
         return res({
           case: "listServicesResponse",
-          value: { service: serviceNames.map((name) => ({ name })) } as never,
+          value: create(ListServiceResponseSchema, { service: serviceNames.map((name) => ({ name })) }),
         });
       case "fileByFilename":
         return fileAnswer(files.get(r.value), `file ${r.value}`);
@@ -122,13 +132,13 @@ export function createReflectionServices(services: DescService[]): ReflectionSer
         const numbers = (extensions.get(r.value) ?? []).map((x) => x.number);
         return res({
           case: "allExtensionNumbersResponse",
-          value: { baseTypeName: r.value, extensionNumber: numbers } as never,
+          value: create(ExtensionNumberResponseSchema, { baseTypeName: r.value, extensionNumber: numbers }),
         });
       }
       default:
         return res({
           case: "errorResponse",
-          value: { errorCode: 3, errorMessage: "empty reflection request" } as never,
+          value: create(ErrorResponseSchema, { errorCode: 3, errorMessage: "empty reflection request" }),
         });
     }
   };

@@ -9,7 +9,7 @@
  * One writer function is generated per message type on first use and cached, so a response is
  * written in one walk without an intermediate JSON object.
  */
-import { ScalarType, toJson, type DescEnum, type DescField, type DescMessage } from "@bufbuild/protobuf";
+import { create, ScalarType, toJson, type DescEnum, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import { ListValueSchema, TimestampSchema, ValueSchema, DurationSchema } from "@bufbuild/protobuf/wkt";
 import { isSharedMessage } from "../contracts/index.js";
 
@@ -235,7 +235,7 @@ function isoSeconds(seconds: number): string {
 export function timestampJson(v: { seconds: bigint; nanos: number }): string {
   const seconds = Number(v.seconds);
   if (!Number.isSafeInteger(seconds) || seconds < -62135596800 || seconds > 253402300799)
-    return JSON.stringify(toJson(TimestampSchema, v as never));
+    return JSON.stringify(toJson(TimestampSchema, create(TimestampSchema, v)));
   const base = isoSeconds(seconds);
   const nanos = v.nanos;
   if (nanos === 0) return `"${base}Z"`;

@@ -15,7 +15,7 @@
  * No REST route is written by hand: adding a rule to a .proto file adds the route.
  */
 import { randomUUID } from "node:crypto";
-import { create, fromJson, type DescMessage } from "@bufbuild/protobuf";
+import { create, fromJson, type DescMessage, type JsonObject, type MessageInitShape } from "@bufbuild/protobuf";
 import { Code, ConnectError, createContextValues } from "@connectrpc/connect";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
@@ -153,8 +153,10 @@ export function registerTranscoder(app: FastifyInstance<any, any, any, any>, opt
         reply.header(k, origin === null ? v : absoluteLinks(v, origin));
       });
       if (route.method.output.typeName === "google.protobuf.Empty") return reply.code(204).send();
-      const message =
-        res && typeof res === "object" && "$typeName" in res ? res : create(route.method.output, (res ?? {}) as never);
+      // The RPC's implementation returns its output message or that message's init shape: typed per
+      // RPC by Connect, unknown here where one path serves every RPC.
+      const init = (res ?? {}) as MessageInitShape<DescMessage>;
+      const message = res && typeof res === "object" && "$typeName" in res ? res : create(route.method.output, init);
       return reply
         .code(route.successStatus)
         .type("application/json; charset=utf-8")
@@ -188,7 +190,7 @@ export function sendError(reply: FastifyReply, e: ConnectError, requestId: strin
  */
 export function buildRequest(route: CompiledRoute, segments: string[], body: unknown, query: string): unknown {
   const input = route.method.input;
-  const obj: Record<string, unknown> = {};
+  const obj: JsonObject = {};
   const violations: FieldViolation[] = [];
   if (route.body === "*") {
     if (body !== undefined) {
@@ -241,7 +243,7 @@ export function buildRequest(route: CompiledRoute, segments: string[], body: unk
   }
   let message;
   try {
-    message = fromJson(input, obj as never);
+    message = fromJson(input, obj);
   } catch (e) {
     throw invalidField("body", (e as Error).message);
   }

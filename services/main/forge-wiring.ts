@@ -147,7 +147,7 @@ export async function wireForge(
     bindings: [],
     // The App's id: deliveries about its own check runs are not read (docs/github.md "Request budget").
     routes: (app) =>
-      registerGithubWebhook(app as never, {
+      registerGithubWebhook(app, {
         secret: webhookSecret!,
         pool: db,
         sink: deliver,

@@ -103,7 +103,7 @@ export async function mergeabilityDetail(
     state: m.state,
     checks: m.checks.map(checkItem),
     conditionsEvaluation: evaluated
-      ? fromJson(ConditionsEvaluationSchema, conditionsEvaluationJson(evaluated, view.number) as never)
+      ? fromJson(ConditionsEvaluationSchema, conditionsEvaluationJson(evaluated, view.number))
       : undefined,
   };
 }

@@ -33,7 +33,7 @@ export interface SummaryDeps {
 type SummaryInit = MessageInitShape<typeof PullRequestSummarySchema>;
 
 const tree = (e: EvaluatedCondition | null, n: number) =>
-  e ? fromJson(ConditionsEvaluationSchema, conditionsEvaluationJson(e, n) as never) : undefined;
+  e ? fromJson(ConditionsEvaluationSchema, conditionsEvaluationJson(e, n)) : undefined;
 
 /**
  * The summary of pull request `number`.

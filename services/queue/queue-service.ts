@@ -7,7 +7,7 @@
  */
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
-import { create } from "@bufbuild/protobuf";
+import { create, type JsonObject } from "@bufbuild/protobuf";
 import { GetMergeQueueStatusResponseSchema, type QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
 import { DomainError, invalidField } from "../contracts/index.js";
 import {
@@ -191,7 +191,10 @@ export function createQueueService(deps: QueueServiceDeps): Partial<ServiceImpl<
       const [config, s] = await Promise.all([configuration(fullName(req), ctx), state(req)]);
       // docs/self-tuning.md: a self-tuned rule shows the settings the engine runs with.
       const running = s && runningSettings(s);
-      return { configuration: queueRulesApiConfiguration(config, s ? autoSeconds(s) : null, running) as never };
+      const rules = queueRulesApiConfiguration(config, s ? autoSeconds(s) : null, running);
+      // Each rule's configuration is a google.protobuf.Struct. Its JSON is declared with interfaces
+      // and optional keys, which TypeScript does not take for a JsonObject: every value is JSON.
+      return { configuration: rules.map((r) => ({ name: r.name, config: r.config as unknown as JsonObject })) };
     },
     async listQueues(req, ctx) {
       const s = await state(req);

@@ -2,7 +2,7 @@
  * Engine read views (services/engine/views, plain data, epoch ms) to QueueService messages
  * (queue.proto). Only shape changes here: every number and rule comes from the engine.
  */
-import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { JsonObject, MessageInitShape } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import type {
   BatchPullRequestSchema,
@@ -111,7 +111,8 @@ export function queuedPullRequest(
     effectivePriority: BigInt(p.effectivePriority),
     priorityAlias: p.priorityAlias,
     partitionName: p.partitionName,
-    queueRule: queueRule as never,
+    // The rule's configuration is JSON (a google.protobuf.Struct), held as a plain record.
+    queueRule: { name: queueRule.name, config: queueRule.config as JsonObject },
     speculativeCheckPullRequest: m
       ? {
           inPlace: m.checkType === "in_place",

@@ -8,15 +8,18 @@
  * no error, labels and the summary check run are set, not added, and a re-run of failed jobs looks
  * whether they run again already (rerun-effect.ts).
  *
- * Errors: a transient or rate-limited forge error is thrown to the caller, which retries the
+ * Errors: a transient or rate-limited forge error is thrown to the effect journal, which retries the
  * effect later (rate limits: after the time the platform gave). Any other forge error becomes the
  * effect's failure event (speculative_check_failed, merge_failed) or, for effects without a
  * result (comments, labels, the summary check), is logged and dropped.
  */
 import type { Logger } from "pino";
-import { type ForgeError, isForgeError, MergeRefusedError, type ForgePort } from "../forge/index.js";
+import { isForgeError, MergeRefusedError, type ForgePort } from "../forge/index.js";
 import type { EngineEffect } from "../engine/index.js";
 import type { EngineEventInput } from "../engine/index.js";
+import { addToInbox } from "../store/index.js";
+import { type EffectPerformer, isRetryable } from "./effect-journal.js";
+import type { RunnerInput } from "./inputs.js";
 import { batchMetadataYaml, batchNoteRefs, bodyWithMetadata } from "./batch-notes.js";
 import type { LabelEchoes } from "./label-echoes.js";
 import { conflictingPull, performMerge } from "./merge-effect.js";
@@ -47,9 +50,22 @@ export function effectMarker(key: string): string {
   return `<!-- yardmaster:effect ${key} -->`;
 }
 
-/** Whether an error should be retried later rather than reported as the effect's failure. */
-export function isRetryable(e: unknown): e is ForgeError {
-  return isForgeError(e, "transient") || isForgeError(e, "rate_limited");
+/**
+ * The effect journal's performer of the engine's effects (effect-journal.ts): performs one with
+ * its idempotency key; its result events go to the inbox in the transaction that deletes it.
+ */
+export function enginePerformer(
+  deps: Omit<ExecutorDeps, "idempotencyKey">,
+): EffectPerformer<EngineEffect, EngineEventInput[]> {
+  return {
+    perform: (effect, attempt) => performEffect({ ...deps, idempotencyKey: attempt.key }, effect, attempt.replay),
+    record: (tx, _effect, results) =>
+      addToInbox(
+        tx,
+        deps.repository,
+        results.map((event) => ({ kind: "engine", event }) satisfies RunnerInput),
+      ),
+  };
 }
 
 /**

@@ -1,33 +1,28 @@
 /**
  * The effects round (docs/merge-queue.md "Runner", item 4): after a round's commit, the forge
- * effects it decided are performed one by one, in order (effect-journal.ts marks each started
- * first); each result goes to the inbox in the transaction that deletes the effect. A forge error
- * worth retrying postpones the effect with exponential backoff (and the effects behind it wait);
- * any other error, or too many attempts, drops it with an error in the log.
+ * effects it decided are performed one by one, in order, each through the effect journal
+ * (effect-journal.ts: marked started, performed, its result recorded with its deletion) by the
+ * performer of its kind: the engine's effects (effect-executor.ts), rule actions
+ * (rule-actions/perform-round.ts) and merge protections reports (merge-protections/effect.ts). A
+ * postponed effect stops the round: the effects behind it wait.
  */
-import type pg from "pg";
 import type { EngineEffect } from "../engine/index.js";
-import { addToInbox, deleteEffect, dueEffects, postponeEffect } from "../store/index.js";
-import { isRetryable } from "./effect-executor.js";
-import { performStoredEffect } from "./effect-journal.js";
-import type { RunnerInput } from "./inputs.js";
+import { dueEffects, type EffectRow } from "../store/index.js";
+import { enginePerformer } from "./effect-executor.js";
+import { runEffect, settleFailedEffect } from "./effect-journal.js";
 import type { RepositoryLockSession } from "./lock-session.js";
 import type { RunnerContext } from "./runner-context.js";
-import {
-  isProtectionsReport,
-  performProtectionsReport,
-  type ProtectionsReportEffect,
-} from "./merge-protections/effect.js";
+import { isProtectionsReport, protectionsPerformer, type ProtectionsReportEffect } from "./merge-protections/effect.js";
 import { isRuleActionEffect, type RuleActionEffect } from "./rule-actions/effect.js";
-import { performRuleActionRow } from "./rule-actions/perform-round.js";
+import { ruleActionPerformer } from "./rule-actions/perform-round.js";
 
-/** Attempts of one effect before it is dropped (the last waits about a minute). */
-const MAX_EFFECT_ATTEMPTS = 12;
+/** Every kind of effect the runner stores in `queue_effects`. */
+type StoredEffect = EngineEffect | RuleActionEffect | ProtectionsReportEffect;
 
 /**
  * Performs the repository's due effects in order on `lock`'s connection; returns whether any was
- * performed. Stops at the first postponed one. Each effect waits for `lock` to prove it is still
- * held (lock-session.ts).
+ * performed (or dropped). Stops at the first postponed one. Each effect waits for `lock` to prove
+ * it is still held (lock-session.ts).
  * @throws LockLostError before any forge call once the lock is lost; the database's error
  */
 export async function performEffects(
@@ -36,60 +31,30 @@ export async function performEffects(
   repository: string,
 ): Promise<boolean> {
   const client = lock.client;
-  const due = await dueEffects<EngineEffect | RuleActionEffect | ProtectionsReportEffect>(client, repository);
+  const due = await dueEffects<StoredEffect>(client, repository);
   let any = false;
   for (const row of due) {
     await lock.assertHeld();
     try {
-      if (isRuleActionEffect(row.effect)) {
-        await performRuleActionRow(ctx, client, repository, { ...row, effect: row.effect });
-        any = true;
-        continue;
-      }
-      if (isProtectionsReport(row.effect)) {
-        await performProtectionsReport(ctx, client, repository, { ...row, effect: row.effect });
-        any = true;
-        continue;
-      }
-      const engineRow = { ...row, effect: row.effect as EngineEffect };
-      const deps = { forge: ctx.forge, repository, logger: ctx.log, labelEchoes: ctx.labelEchoes };
-      const results = await performStoredEffect(deps, client, engineRow);
-      await inTransaction(client, async () => {
-        await addToInbox(
-          client,
-          repository,
-          results.map((event) => ({ kind: "engine", event }) satisfies RunnerInput),
-        );
-        await deleteEffect(client, row.id);
-      });
-      any = true;
+      await perform(ctx, client, repository, row);
     } catch (e) {
-      const attempts = row.attempts + 1;
-      if (isRetryable(e) && attempts < MAX_EFFECT_ATTEMPTS) {
-        const delay =
-          e.kind === "rate_limited" && e.retryAfterMs ? e.retryAfterMs : Math.min(60_000, 500 * 2 ** attempts);
-        await postponeEffect(client, row.id, delay, (e as Error).message);
-        ctx.log.warn(
-          { repository, effect: row.effect.kind, attempts, delayMs: delay, err: (e as Error).message },
-          "forge effect postponed",
-        );
-        return any;
-      }
-      ctx.log.error({ repository, effect: row.effect.kind, err: e }, "forge effect failed for good");
-      await deleteEffect(client, row.id);
-      any = true;
+      if (await settleFailedEffect(client, row, e, { logger: ctx.log, repository })) return any;
     }
+    any = true;
   }
   return any;
 }
 
-async function inTransaction(client: pg.ClientBase, fn: () => Promise<void>): Promise<void> {
-  await client.query("BEGIN");
-  try {
-    await fn();
-    await client.query("COMMIT");
-  } catch (e) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw e;
-  }
+/** Runs one stored effect through the journal with the performer of its kind. */
+function perform(
+  ctx: RunnerContext,
+  client: RepositoryLockSession["client"],
+  repository: string,
+  row: EffectRow<StoredEffect>,
+): Promise<void> {
+  const effect = row.effect;
+  if (isRuleActionEffect(effect)) return runEffect(client, { ...row, effect }, ruleActionPerformer(ctx, repository));
+  if (isProtectionsReport(effect)) return runEffect(client, { ...row, effect }, protectionsPerformer(ctx, repository));
+  const deps = { forge: ctx.forge, repository, logger: ctx.log, labelEchoes: ctx.labelEchoes };
+  return runEffect(client, { ...row, effect }, enginePerformer(deps));
 }

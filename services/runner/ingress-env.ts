@@ -16,23 +16,28 @@ import type { ProtectionsReportEffect } from "./merge-protections/effect.js";
 import type { RuleActionEffect } from "./rule-actions/effect.js";
 import type { TestResultsReader } from "./test-facts.js";
 
-/** What translating needs: the transaction, the forge, the configuration and the engine. */
+/**
+ * What translating needs: the transaction, the forge, the configuration and the engine. Built once
+ * per round (round.ts); nothing outside it writes its members: the engine's state changes through
+ * `emit`, the configuration through `reloadConfig`.
+ */
 export interface IngressEnv {
-  repository: string;
-  forge: ForgePort;
-  client: pg.ClientBase;
-  config: RepositoryConfig;
-  protections: ProtectionCache;
-  now: Date;
+  readonly repository: string;
+  readonly forge: ForgePort;
+  readonly client: pg.ClientBase;
+  /** The configuration in use (the one read again after a push to the default branch, once read). */
+  readonly config: RepositoryConfig;
+  readonly protections: ProtectionCache;
+  readonly now: Date;
   /** The repository's scheduled freezes, read at the start of the round (config/rules/freeze-hold.ts). */
-  freezes: readonly CompiledFreeze[];
-  logger: Logger;
+  readonly freezes: readonly CompiledFreeze[];
+  readonly logger: Logger;
   /** The repository's observed traffic for its self-tuned rules (null: static defaults; docs/self-tuning.md). */
-  traffic: ObservedTraffic | null;
+  readonly traffic: ObservedTraffic | null;
   /** CI Insights' facts about failed checks (null: the queue is blind to tests; test-facts.ts). */
-  testResults: TestResultsReader | null;
+  readonly testResults: TestResultsReader | null;
   /** Which products are enabled on the repository, read at the start of the round (docs/configuration.md "Products and unused sections"). */
-  products: Record<ProductName, boolean>;
+  readonly products: Readonly<Record<ProductName, boolean>>;
   /** The engine state as of now (after the events emitted so far). */
   state(): EngineState;
   /** Applies an engine event now. Returns false when the engine refused it (logged). */
@@ -43,7 +48,6 @@ export interface IngressEnv {
   ruleEffect(effect: RuleActionEffect | ProtectionsReportEffect): void;
   /** A log event of the runner itself (command.*, action.refresh). */
   log(effect: LogEffect): void;
-  /** Reads the configuration file again; returns the new configuration. */
-  refreshConfig(): Promise<RepositoryConfig>;
-  setConfig(config: RepositoryConfig): void;
+  /** Reads the configuration file from the forge again and uses it from now on; returns it. */
+  reloadConfig(): Promise<RepositoryConfig>;
 }

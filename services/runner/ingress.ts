@@ -191,8 +191,7 @@ async function onBranchPushed(env: IngressEnv, e: Extract<ForgeEvent, { kind: "b
   const defaultBranch = await env.forge.getDefaultBranch(env.repository);
   if (e.branch === defaultBranch) {
     const before = env.config.textSha;
-    const next = await env.refreshConfig();
-    env.setConfig(next);
+    const next = await env.reloadConfig();
     if (next.textSha !== before)
       env.emit({
         type: "configuration_changed",

@@ -8,7 +8,7 @@
  */
 import { isPoolBusy } from "../offload/index.js";
 import { isDatabaseUnavailable } from "../outage/index.js";
-import { isRetryable } from "./effect-executor.js";
+import { isRetryable } from "./effect-journal.js";
 import { LockLostError } from "./lock-session.js";
 
 /**

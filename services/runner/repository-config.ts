@@ -15,7 +15,7 @@ import { createHash } from "node:crypto";
 import { isForgeError, type ForgePort } from "../forge/index.js";
 import { loadConfigurationBounded, type WorkOrigin } from "../offload/index.js";
 import { loadConfiguration, type ConfigError, type Configuration } from "../config/index.js";
-import { getStoredConfig, putStoredConfig, type Pool } from "../store/index.js";
+import { getStoredConfig, putStoredConfig, type Queryable } from "../store/index.js";
 import type { ConfigurationInput } from "../engine/index.js";
 
 /** The configuration used when a repository has no configuration file. */
@@ -91,7 +91,7 @@ async function load(
  * @throws PoolBusyError when the runner's worker threads are busy (transient: retry shortly)
  */
 export async function repositoryConfig(
-  deps: { forge: ForgePort; db: Pool },
+  deps: { forge: ForgePort; db: Queryable },
   repository: string,
   refresh = false,
 ): Promise<RepositoryConfig> {
@@ -118,7 +118,7 @@ export async function repositoryConfig(
  * @throws PoolBusyError when the caller is over its share of the API's worker threads
  */
 export async function storedRepositoryConfig(
-  deps: { forge: ForgePort; db: Pool },
+  deps: { forge: ForgePort; db: Queryable },
   repository: string,
   caller: string | WorkOrigin,
 ): Promise<RepositoryConfig> {

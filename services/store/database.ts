@@ -36,6 +36,8 @@ export const API_QUERY_TIMEOUT_MS = 5000;
 export type Pool = pg.Pool;
 /** A client checked out of a {@link Pool} (e.g. inside {@link withTransaction}); same value types. */
 export type PoolClient = pg.PoolClient;
+/** What runs queries: a pool, or one client (in a transaction or not). */
+export type Queryable = pg.Pool | pg.ClientBase;
 
 /**
  * An open PostgreSQL database ({@link openDatabase}): the pool, its connection string and how to
@@ -99,6 +101,8 @@ class PostgresClient extends pg.Client {
       };
     }
     const result = (super.query as (...a: unknown[]) => unknown)(...args);
+    // node-postgres declares query with a dozen overloads that no one typed signature implements:
+    // this override answers `never` (assignable to each), and what it returns is what the base gave.
     if (result instanceof Promise)
       return result.catch((e: unknown) => {
         drop(e);
@@ -188,18 +192,36 @@ export function siblingPool(pool: pg.Pool, max: number, onError: (e: Error) => v
   return sibling;
 }
 
-/** Runs `fn` in a transaction; commits on success, rolls back and rethrows on error. */
-export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
+/**
+ * Runs `fn` in one transaction (BEGIN ... COMMIT); rolls back and rethrows when `fn` or the COMMIT
+ * fails. The project's one transaction helper (docs/reliability.md "Crashes: every effect exactly
+ * once" relies on it to record an effect's result and delete the effect together).
+ * @param db a pool (a client is checked out for the transaction and released after), or a client
+ *   that is not inside a transaction already (e.g. one holding a session-level advisory lock)
+ * @returns what `fn` returns, once committed
+ * @throws whatever `fn`, BEGIN or COMMIT threw (the transaction is rolled back)
+ */
+export async function withTransaction<T>(
+  db: pg.Pool | pg.ClientBase,
+  fn: (client: pg.ClientBase) => Promise<T>,
+): Promise<T> {
+  if (!(db instanceof pg.Pool)) return inTransaction(db, fn);
+  const client = await db.connect();
   try {
-    await client.query("BEGIN");
+    return await inTransaction(client, fn);
+  } finally {
+    client.release();
+  }
+}
+
+async function inTransaction<C extends pg.ClientBase, T>(client: C, fn: (client: C) => Promise<T>): Promise<T> {
+  await client.query("BEGIN");
+  try {
     const result = await fn(client);
     await client.query("COMMIT");
     return result;
   } catch (e) {
     await client.query("ROLLBACK").catch(() => {});
     throw e;
-  } finally {
-    client.release();
   }
 }

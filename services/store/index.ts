@@ -9,6 +9,7 @@ export {
   type Database,
   type Pool,
   type PoolClient,
+  type Queryable,
 } from "./database.js";
 export { freePort, startEmbeddedPostgres } from "./embedded-postgres.js";
 export {

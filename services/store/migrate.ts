@@ -36,7 +36,7 @@ export async function migrate(url: string, log: (line: string) => void = () => {
         warn: (m: string) => log(m),
         error: (m: string) => log(m),
       },
-    } as never);
+    });
     return applied.map((m) => m.name);
   } finally {
     await client.end();

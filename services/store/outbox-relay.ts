@@ -26,6 +26,7 @@ import {
   type StoredEventRow,
 } from "./outbox.js";
 import { LOG_CHANNEL } from "./change-feed.js";
+import { withTransaction } from "./database.js";
 import { fanOutRelayBatch } from "./webhooks.js";
 
 /** Where relayed events go (activity-log/event-store.ts for ClickHouse). */
@@ -103,16 +104,11 @@ export function startOutboxRelay(deps: {
             // A session that died let go of the relay lock: another relay may be sending this batch.
             if (lost) throw lost;
             await deps.sink.insertEvents(rows, { mayExist });
-            await client.query("BEGIN");
-            let deliveries: number;
-            try {
-              deliveries = await fanOutRelayBatch(client, batch);
-              await deleteRelayBatch(client, batch);
-              await client.query("COMMIT");
-            } catch (e) {
-              await client.query("ROLLBACK").catch(() => {});
-              throw e;
-            }
+            const deliveries = await withTransaction(client, async (tx) => {
+              const fannedOut = await fanOutRelayBatch(tx, batch);
+              await deleteRelayBatch(tx, batch);
+              return fannedOut;
+            });
             if (deliveries > 0) deps.onDeliveries?.();
             // Live streams learn of the stored events (change-feed.ts), in every process.
             await client.query("SELECT pg_notify($1::text, $2::text)", [LOG_CHANNEL, notifyPayload(rows)]);

@@ -4,6 +4,7 @@
  * only by the delivery loop (webhook-deliveries.ts), never returned by these functions.
  */
 import type pg from "pg";
+import { withTransaction } from "./database.js";
 
 /** A subscription as the API shows it (no secret). Times UTC. */
 export interface WebhookRow {
@@ -42,31 +43,20 @@ export async function insertWebhook(
   db: pg.Pool,
   w: Omit<WebhookRow, "createdAt"> & { secret: string; createdBy: unknown },
 ): Promise<WebhookRow | null> {
-  const client = await db.connect();
-  try {
-    await client.query("BEGIN");
+  return withTransaction(db, async (client) => {
     await client.query("SELECT pg_advisory_xact_lock(hashtext('webhooks:' || $1::text))", [w.repository]);
     const count = await client.query<{ n: number }>(
       "SELECT count(*)::int AS n FROM webhook_subscriptions WHERE repository = $1::text",
       [w.repository],
     );
-    if (count.rows[0].n >= MAX_WEBHOOKS_PER_REPOSITORY) {
-      await client.query("ROLLBACK");
-      return null;
-    }
+    if (count.rows[0].n >= MAX_WEBHOOKS_PER_REPOSITORY) return null;
     const res = await client.query(
       `INSERT INTO webhook_subscriptions (id, repository, url, format, event_types, secret, description, created_by)
        VALUES ($1::uuid, $2::text, $3::text, $4::text, $5::text[], $6::text, $7::text, $8::jsonb) RETURNING ${COLUMNS}`,
       [w.id, w.repository, w.url, w.format, w.eventTypes, w.secret, w.description, JSON.stringify(w.createdBy)],
     );
-    await client.query("COMMIT");
     return toRow(res.rows[0]);
-  } catch (e) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw e;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** The repository's subscriptions, oldest first. */

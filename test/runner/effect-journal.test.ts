@@ -9,8 +9,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type pg from "pg";
 import type { EngineEffect } from "../../services/engine/effects.js";
-import { performStoredEffect } from "../../services/runner/effect-journal.js";
-import { addEffects, deleteEffect, dueEffects } from "../../services/store/index.js";
+import { enginePerformer, type ExecutorDeps } from "../../services/runner/effect-executor.js";
+import { performJournaled } from "../../services/runner/effect-journal.js";
+import { addEffects, deleteEffect, dueEffects, type EffectRow } from "../../services/store/index.js";
 import { createWorld, REPO, widgets, type ForgeWorld, type Widgets } from "../forge/local/forge-fixture.js";
 import { testLogger } from "../support/logger.js";
 
@@ -52,6 +53,9 @@ async function afterCrash(id: string) {
 }
 
 const deps = () => ({ forge: w.forge, repository: REPO, logger: testLogger().logger });
+/** Marks the effect started and performs it, its result not recorded (the runner crashes there). */
+const performStoredEffect = (d: ExecutorDeps, c: pg.ClientBase, row: EffectRow<EngineEffect>) =>
+  performJournaled(c, row, enginePerformer(d));
 const bodies = async () => {
   const { comments } = await w.forge.describePullRequest(REPO, 1);
   return comments.filter((c) => c.author === "yardmaster[bot]").map((c) => c.body);

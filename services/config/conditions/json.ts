@@ -9,26 +9,26 @@ import type { Condition, EvaluatedCondition, Schedule } from "../model.js";
 import { conditionLabel } from "./format.js";
 
 /** One pull request's result for one node. */
-export interface ConditionEvaluationItemJson {
+export type ConditionEvaluationItemJson = {
   pull_request: number;
   match: boolean;
   evaluation_error: string | null;
   related_checks: string[];
   /** ISO-8601 UTC instant at which time alone may change the result, or null. */
   next_evaluation_at: string | null;
-}
+};
 
 /** `{timezone, days: {monday: {times: [{start_at: {hour, minute}, end_at: {hour, minute}}]}, ...}}`. */
-export interface ScheduleJson {
+export type ScheduleJson = {
   timezone: string;
   days: Record<
     string,
     { times: { start_at: { hour: number; minute: number }; end_at: { hour: number; minute: number } }[] }
   >;
-}
+};
 
 /** queue.proto `ConditionsEvaluation`. */
-export interface ConditionsEvaluationJson {
+export type ConditionsEvaluationJson = {
   match: boolean;
   label: string;
   description: string;
@@ -36,7 +36,7 @@ export interface ConditionsEvaluationJson {
   schedule: ScheduleJson | null;
   subconditions: ConditionsEvaluationJson[];
   evaluations: ConditionEvaluationItemJson[];
-}
+};
 
 /** events.proto `ConditionEvaluation`. */
 export interface ConditionEvaluationEventJson {

@@ -99,10 +99,10 @@ function flatten(
           });
         break;
       case "too_small":
-        out.push({ path, message: rangeMessage(issue as never, true) });
+        out.push({ path, message: rangeMessage(issue, true) });
         break;
       case "too_big":
-        out.push({ path, message: rangeMessage(issue as never, false) });
+        out.push({ path, message: rangeMessage(issue, false) });
         break;
       case "invalid_value":
         out.push({

@@ -78,7 +78,7 @@ export function indexDocument(doc: Document): { index: YamlIndex; problems: Inde
             node,
             message: `unknown anchor *${node.source}: an alias must refer to an anchor (&${node.source}) set earlier in the same file`,
           });
-        } else if (ancestors.includes(target as never)) {
+        } else if (ancestors.some((a) => a === target)) {
           problems.push({
             kind: "alias",
             node,

@@ -21,7 +21,7 @@ export class TemplateError extends Error {
 }
 
 const environment = new nunjucks.Environment(null, { autoescape: false, throwOnUndefined: false });
-for (const [name, fn] of Object.entries(TEMPLATE_FILTERS)) environment.addFilter(name, fn as never);
+for (const [name, fn] of Object.entries(TEMPLATE_FILTERS)) environment.addFilter(name, fn);
 boundEnvironment(environment);
 
 /** Values a template reads, by variable name. */

@@ -18,7 +18,7 @@ import type pg from "pg";
 import type { Logger } from "pino";
 import pRetry from "p-retry";
 import { FAILPOINT_NAMES, failpoint } from "../../failpoints/index.js";
-import { localForgeStore as store } from "../../store/index.js";
+import { localForgeStore as store, withTransaction } from "../../store/index.js";
 import { compareAndSwapRef, readRef, type BareRepo, type RefMoveObserver } from "./git/index.js";
 
 /** One journalled ref change. */
@@ -166,9 +166,7 @@ function report(logger: Logger, repository: string, move: Omit<Move, "id">, resu
 export async function recoverRefJournal(db: pg.Pool, logger: Logger): Promise<Record<UndoResult, number>> {
   const counts: Record<UndoResult, number> = { reverted: 0, untouched: 0, diverged: 0 };
   for (const fullName of await store.repositoriesWithRefIntents(db)) {
-    const client = await db.connect();
-    try {
-      await client.query("BEGIN");
+    await withTransaction(db, async (client) => {
       const repo = await store.lockLocalRepository(client, fullName);
       const done: number[] = [];
       for (const row of repo === null ? [] : await store.lockRefIntents(client, repo.id)) {
@@ -185,13 +183,7 @@ export async function recoverRefJournal(db: pg.Pool, logger: Logger): Promise<Re
         }
       }
       await store.deleteRefIntents(client, done);
-      await client.query("COMMIT");
-    } catch (e) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw e;
-    } finally {
-      client.release();
-    }
+    });
   }
   return counts;
 }

@@ -8,13 +8,11 @@
  * deletes the effect. Replays are safe: the check run and the deployment are set, not added, and
  * the comment carries its key in a hidden marker looked for first.
  */
-import type pg from "pg";
 import { internalEventRow } from "../../activity-log/index.js";
-import { FAILPOINT_NAMES, failpoint } from "../../failpoints/index.js";
-import { ForgeError, isForgeError } from "../../forge/index.js";
-import { appendToOutbox, deleteEffect, markEffectStarted, type EffectRow } from "../../store/index.js";
-import { effectMarker, isRetryable } from "../effect-executor.js";
-import { isReplay } from "../effect-journal.js";
+import { isForgeError } from "../../forge/index.js";
+import { appendToOutbox, type EventRow } from "../../store/index.js";
+import { effectMarker } from "../effect-executor.js";
+import { type EffectPerformer, isRetryable } from "../effect-journal.js";
 import type { RunnerContext } from "../runner-context.js";
 
 /** The name of the check run (and deployment environment) of merge protections. */
@@ -49,37 +47,41 @@ export function protectionsComment(effect: ProtectionsReportEffect): string {
 }
 
 /**
- * Posts one stored report on `client` (outside a transaction, holding the repository's lock).
- * A refusal of the forge (not transient) is logged and the report dropped: the next one replaces it.
- * @throws ForgeError transient / rate_limited (the caller postpones the effect); the database's error
+ * The effect journal's performer of merge protections reports (effect-journal.ts). A refusal of
+ * the forge (not transient) is logged and becomes the event's `error`: the next report replaces
+ * this one. The `action.post_check` event goes to the outbox in the transaction that deletes the
+ * effect.
  */
-export async function performProtectionsReport(
-  ctx: RunnerContext,
-  client: pg.ClientBase,
+export function protectionsPerformer(
+  ctx: Pick<RunnerContext, "forge" | "now" | "log" | "eventsWritten">,
   repository: string,
-  row: EffectRow<ProtectionsReportEffect>,
-): Promise<void> {
-  const effect = row.effect;
-  if (row.startedAt === null) {
-    try {
-      await markEffectStarted(client, row.id);
-    } catch (e) {
-      throw new ForgeError("transient", `could not record the report as started: ${(e as Error).message}`, undefined, {
-        cause: e,
-      });
-    }
-  }
-  await failpoint(FAILPOINT_NAMES.effectStarted(effect.kind));
-  let error: string | null = null;
-  try {
-    await post(ctx, repository, effect, isReplay(row));
-  } catch (e) {
-    if (isRetryable(e) || !isForgeError(e)) throw e;
-    error = e.message;
-    ctx.log.warn({ repository, number: effect.number, err: e.message }, "the merge protections report was refused");
-  }
-  await failpoint(FAILPOINT_NAMES.effectPerformed(effect.kind));
-  const event = internalEventRow({
+): EffectPerformer<ProtectionsReportEffect, string | null> {
+  return {
+    async perform(effect, attempt) {
+      try {
+        await post(ctx, repository, effect, attempt.replay);
+        return null;
+      } catch (e) {
+        if (isRetryable(e) || !isForgeError(e)) throw e;
+        ctx.log.warn({ repository, number: effect.number, err: e.message }, "the merge protections report was refused");
+        return e.message;
+      }
+    },
+    async record(tx, effect, error) {
+      await appendToOutbox(tx, [reportEvent(ctx, repository, effect, error)]);
+    },
+    committed: () => ctx.eventsWritten(),
+  };
+}
+
+/** The `action.post_check` event of a report (`error`: the forge's refusal, or null). */
+function reportEvent(
+  ctx: Pick<RunnerContext, "now">,
+  repository: string,
+  effect: ProtectionsReportEffect,
+  error: string | null,
+): EventRow {
+  return internalEventRow({
     type: "action.post_check",
     repository,
     pullRequest: effect.number,
@@ -93,20 +95,10 @@ export async function performProtectionsReport(
       ...(error === null ? {} : { error }),
     },
   });
-  await client.query("BEGIN");
-  try {
-    await appendToOutbox(client, [event]);
-    await deleteEffect(client, row.id);
-    await client.query("COMMIT");
-  } catch (e) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw e;
-  }
-  ctx.eventsWritten();
 }
 
 async function post(
-  ctx: RunnerContext,
+  ctx: Pick<RunnerContext, "forge">,
   repository: string,
   effect: ProtectionsReportEffect,
   replay: boolean,

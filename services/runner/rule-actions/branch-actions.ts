@@ -8,7 +8,7 @@
  */
 import { FAILPOINT_NAMES, failpoint } from "../../failpoints/index.js";
 import { ForgeError, isForgeError, type MergeMethod, type PullRequestSnapshot } from "../../forge/index.js";
-import { isRetryable } from "../effect-executor.js";
+import { isRetryable } from "../effect-journal.js";
 import type { RuleActionEffect } from "./effect.js";
 import { loginsOf, type ActionDeps, type ActionEvent } from "./action-deps.js";
 

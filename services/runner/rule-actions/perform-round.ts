@@ -1,55 +1,61 @@
 /**
- * A stored rule action performed in the effects round (docs/reliability.md "Crashes: every effect
- * exactly once", docs/workflow-automation.md "When actions run"): marked started in a committed
- * statement, performed through the forge (perform.ts, replay-safe), then in one transaction its
- * events go to the outbox, its outcome to `pull_rule_actions`, and the effect is deleted. A crash
- * before that transaction replays the action, which reads the forge first; a crash after it has
- * nothing left to do.
+ * The effect journal's performer of stored rule actions (effect-journal.ts; docs/reliability.md
+ * "Crashes: every effect exactly once", docs/workflow-automation.md "When actions run"): the action
+ * is performed through the forge (perform.ts, replay-safe), then its events go to the outbox and
+ * its outcome to `pull_rule_actions` in the transaction that deletes the effect. Besides the
+ * journal's failpoints, `runner.effect.rule_action.<action>.after-perform` follows the action.
  */
-import type pg from "pg";
 import { internalEventRow } from "../../activity-log/index.js";
-import { FAILPOINT_NAMES, failpoint } from "../../failpoints/index.js";
-import { ForgeError } from "../../forge/index.js";
-import {
-  appendToOutbox,
-  deleteEffect,
-  markEffectStarted,
-  recordPullRuleOutcome,
-  type EffectRow,
-  type EventRow,
-} from "../../store/index.js";
-import { isReplay } from "../effect-journal.js";
+import { FAILPOINT_NAMES } from "../../failpoints/index.js";
+import { appendToOutbox, recordPullRuleOutcome, type EventRow } from "../../store/index.js";
+import type { EffectPerformer } from "../effect-journal.js";
 import type { RunnerContext } from "../runner-context.js";
+import type { ActionEvent } from "./action-deps.js";
 import type { RuleActionEffect } from "./effect.js";
 import { performRuleAction } from "./perform.js";
 
 /**
- * Performs one stored rule action on `client` (outside a transaction, holding the repository's lock).
- * @throws ForgeError transient / rate_limited (the caller postpones the effect); the database's error
+ * The performer of `repository`'s rule actions (what they need of the runner: `ctx`'s forge,
+ * clock, log and event wake-up).
  */
-export async function performRuleActionRow(
-  ctx: RunnerContext,
-  client: pg.ClientBase,
+export function ruleActionPerformer(
+  ctx: Pick<RunnerContext, "forge" | "now" | "log" | "eventsWritten">,
   repository: string,
-  row: EffectRow<RuleActionEffect>,
-): Promise<void> {
-  const effect = row.effect;
-  if (row.startedAt === null) {
-    try {
-      await markEffectStarted(client, row.id);
-    } catch (e) {
-      throw new ForgeError("transient", `could not record the action as started: ${(e as Error).message}`, undefined, {
-        cause: e,
-      });
-    }
-  }
-  await failpoint(FAILPOINT_NAMES.effectStarted(effect.kind));
-  const events = await performRuleAction(
-    { forge: ctx.forge, repository, replay: isReplay(row), startedAt: row.startedAt ?? new Date(ctx.now()) },
-    effect,
-  );
-  await failpoint(FAILPOINT_NAMES.effectPerformed(effect.kind));
-  await failpoint(FAILPOINT_NAMES.ruleActionPerformed(effect.action));
+): EffectPerformer<RuleActionEffect, PerformedAction> {
+  return {
+    async perform(effect, attempt) {
+      const deps = { forge: ctx.forge, repository, replay: attempt.replay };
+      const events = await performRuleAction({ ...deps, startedAt: attempt.startedAt ?? new Date(ctx.now()) }, effect);
+      return { events, rows: eventRows(ctx, repository, effect, events) };
+    },
+    failpoints: (effect) => [FAILPOINT_NAMES.ruleActionPerformed(effect.action)],
+    async record(tx, effect, { events, rows }) {
+      await appendToOutbox(tx, rows);
+      await recordPullRuleOutcome(tx, effect.key, failed(events) ? "failure" : "success");
+    },
+    committed(effect, { events, rows }) {
+      if (failed(events))
+        ctx.log.warn({ repository, action: effect.action, key: effect.key, events }, "a rule action failed");
+      if (rows.length) ctx.eventsWritten();
+    },
+  };
+}
+
+/** A performed action: its events, and their activity log rows (the invalid ones left out). */
+interface PerformedAction {
+  events: ActionEvent[];
+  rows: EventRow[];
+}
+
+const failed = (events: ActionEvent[]) => events.some((e) => typeof e.metadata.error === "string");
+
+/** The activity log rows of an action's events; an invalid one is logged and left out. */
+function eventRows(
+  ctx: Pick<RunnerContext, "now" | "log">,
+  repository: string,
+  effect: RuleActionEffect,
+  events: ActionEvent[],
+): EventRow[] {
   const receivedAt = new Date(ctx.now());
   const rows: EventRow[] = [];
   for (const e of events) {
@@ -69,17 +75,5 @@ export async function performRuleActionRow(
       ctx.log.error({ repository, type: e.type, err: (err as Error).message }, "dropped an invalid action event");
     }
   }
-  const failed = events.some((e) => typeof e.metadata.error === "string");
-  await client.query("BEGIN");
-  try {
-    await appendToOutbox(client, rows);
-    await recordPullRuleOutcome(client, effect.key, failed ? "failure" : "success");
-    await deleteEffect(client, row.id);
-    await client.query("COMMIT");
-  } catch (e) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw e;
-  }
-  if (failed) ctx.log.warn({ repository, action: effect.action, key: effect.key, events }, "a rule action failed");
-  if (rows.length) ctx.eventsWritten();
+  return rows;
 }

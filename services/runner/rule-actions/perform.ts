@@ -11,7 +11,8 @@
  * other refusal becomes the event's `error` (outcome failure) and never stops other actions.
  */
 import { isForgeError } from "../../forge/index.js";
-import { effectMarker, isRetryable } from "../effect-executor.js";
+import { effectMarker } from "../effect-executor.js";
+import { isRetryable } from "../effect-journal.js";
 import { performBranchAction } from "./branch-actions.js";
 import { loginsOf, type ActionDeps, type ActionEvent } from "./action-deps.js";
 import type { RuleActionEffect } from "./effect.js";

@@ -4,6 +4,7 @@
  * write's own transaction (docs/local-forge.md "Writes and events").
  */
 import type pg from "pg";
+import { withTransaction } from "../database.js";
 import { num, type Queryable } from "./queryable.js";
 
 /** A ref change to record: `oldSha` null = the ref did not exist, `newSha` null = it is deleted. */
@@ -49,23 +50,15 @@ export async function countRefIntentsAfterLock(
   ids: readonly number[],
   lockTimeoutMs: number,
 ): Promise<number> {
-  const client = await db.connect();
-  try {
-    await client.query("BEGIN");
+  return withTransaction(db, async (client) => {
     await client.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(lockTimeoutMs))}`);
     const res = await client.query(
       `SELECT count(*)::int AS n
        FROM (SELECT 1 FROM local_forge_ref_journal WHERE id = ANY($1::bigint[]) FOR UPDATE) AS locked`,
       [ids],
     );
-    await client.query("COMMIT");
-    return res.rows[0].n;
-  } catch (e) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw e;
-  } finally {
-    client.release();
-  }
+    return res.rows[0].n as number;
+  });
 }
 
 /** The repositories with journal rows, by full name (recovery at start-up). */
