@@ -1,10 +1,10 @@
 /**
  * Performs the engine's forge effects through the forge port and reports their results as engine
- * events (docs/merge-queue.md "Events and effects"). Effects are replayed after a crash, so each is safe to
+ * events (docs/merge-queue.md "Events and effects"). Effects are resumed after a crash, so each is safe to
  * perform twice (docs/reliability.md "Crashes: every effect exactly once"): a check branch is
- * force-moved and its draft reused, a replayed merge first reads whether its pull requests are
+ * force-moved and its draft reused, a resumed merge first reads whether its pull requests are
  * merged (merge-effect.ts), a comment carries its effect's idempotency key in a hidden marker and a
- * replay looks for it before posting, closing a closed pull request or deleting a missing branch is
+ * resume looks for it before posting, closing a closed pull request or deleting a missing branch is
  * no error, labels and the summary check run are set, not added, and a re-run of failed jobs looks
  * whether they run again already (rerun-effect.ts).
  *
@@ -44,7 +44,7 @@ export interface ExecutorDeps {
 
 /**
  * The hidden marker a comment effect carries (an HTML comment: GitHub and the local forge's views
- * do not show it), found again by a replay (docs/reliability.md).
+ * do not show it), found again when resumed (docs/reliability.md).
  */
 export function effectMarker(key: string): string {
   return `<!-- yardmaster:effect ${key} -->`;
@@ -58,7 +58,7 @@ export function enginePerformer(
   deps: Omit<ExecutorDeps, "idempotencyKey">,
 ): EffectPerformer<EngineEffect, EngineEventInput[]> {
   return {
-    perform: (effect, attempt) => performEffect({ ...deps, idempotencyKey: attempt.key }, effect, attempt.replay),
+    perform: (effect, attempt) => performEffect({ ...deps, idempotencyKey: attempt.key }, effect, attempt.resumed),
     record: (tx, _effect, results) =>
       addToInbox(
         tx,
@@ -70,13 +70,13 @@ export function enginePerformer(
 
 /**
  * Performs one effect; returns the engine events reporting its result (possibly none).
- * @param replay true when an earlier attempt may have been performed already
+ * @param resumed true when an earlier attempt may have been performed already
  * @throws ForgeError transient / rate_limited (to retry)
  */
 export async function performEffect(
   deps: ExecutorDeps,
   effect: EngineEffect,
-  replay: boolean,
+  resumed: boolean,
 ): Promise<EngineEventInput[]> {
   const { forge, repository: repo } = deps;
   switch (effect.kind) {
@@ -108,12 +108,12 @@ export async function performEffect(
       }
       await attachBatchNotes(deps, effect, sha);
       try {
-        // The draft of this branch exists when an earlier attempt opened it (a replay), or when
+        // The draft of this branch exists when an earlier attempt opened it (a resume), or when
         // opening is refused because one is open: looked for then only (a request on GitHub).
         const find = () => forge.findOpenPullRequest(repo, effect.draftBranch, effect.baseRef);
         const body = bodyWithMetadata(effect.body, effect.metadata);
         const draft = { head: effect.draftBranch, base: effect.baseRef, title: effect.title, body };
-        let existing = replay ? await find() : null;
+        let existing = resumed ? await find() : null;
         let number = existing;
         if (number === null) {
           try {
@@ -177,7 +177,7 @@ export async function performEffect(
       return [];
     }
     case "merge_batch":
-      return performMerge(forge, repo, effect, replay, isRetryable);
+      return performMerge(forge, repo, effect, resumed, isRetryable);
     case "rerun_checks":
       return performRerun(forge, repo, effect, isRetryable);
     case "close_pull_request":
@@ -192,7 +192,7 @@ export async function performEffect(
       }
       const marker = effectMarker(key);
       await dropUnlessRetryable(deps, effect, async () => {
-        if (replay && (await forge.findOwnComment(repo, effect.number, marker)) !== null) return;
+        if (resumed && (await forge.findOwnComment(repo, effect.number, marker)) !== null) return;
         await forge.comment(repo, effect.number, `${effect.body}\n\n${marker}`);
       });
       return [];

@@ -6,16 +6,16 @@
  *    exist, or neither. Its row id is its idempotency key.
  * 2. Started. Before the forge is called, the row is marked started in a committed statement of
  *    its own. From here on a crash leaves the row started, so the next attempt knows the forge may
- *    have acted: it is a replay.
+ *    have acted: it is a resume.
  * 3. Performed. The performer of the effect's kind acts on the forge. Each performer is safe to run
- *    again as a replay: it reads the forge first (is the batch merged, is the draft open, is the
+ *    again as a resume: it reads the forge first (is the batch merged, is the draft open, is the
  *    comment with the key's hidden marker there) or sets rather than adds (labels, check runs).
  * 4. Recorded. In ONE transaction, what the performer returned is recorded (engine events to the
  *    inbox, activity log events to the outbox, a rule's outcome) and the row is deleted. A crash
- *    before that commit leaves the row started (step 3 runs again, as a replay); a crash after it
+ *    before that commit leaves the row started (step 3 runs again, as a resume); a crash after it
  *    leaves nothing to do. So the result is recorded once, and the forge acted once.
  * 5. Postponed or dropped. A transient or rate-limited forge error (or a start that could not be
- *    recorded) leaves the row, postponed with exponential backoff; it runs again as a replay, and
+ *    recorded) leaves the row, postponed with exponential backoff; it runs again as a resume, and
  *    the repository's later effects wait behind it. Any other error, or too many attempts, deletes
  *    the row with an error in the log: never performed twice, at worst not at all.
  *
@@ -39,14 +39,14 @@ export const MAX_EFFECT_ATTEMPTS = 12;
  */
 export interface EffectAttempt {
   key: string;
-  replay: boolean;
+  resumed: boolean;
   startedAt: Date | null;
 }
 
 /** How effects of one kind are performed (step 3) and what is recorded of them (step 4). */
 export interface EffectPerformer<E extends { kind: string }, R> {
   /**
-   * Acts on the forge; safe to run again when `attempt.replay`.
+   * Acts on the forge; safe to run again when `attempt.resumed`.
    * @throws ForgeError transient / rate_limited (the effect is postponed); anything else drops it
    */
   perform(effect: E, attempt: EffectAttempt): Promise<R>;
@@ -66,7 +66,7 @@ export function isRetryable(e: unknown): e is ForgeError {
 /**
  * Steps 2 and 3: marks the effect started (committed on `client`, which must not be inside a
  * transaction), passes its failpoints and performs it. A crash after this and before
- * {@link recordEffect} is what a replay resumes.
+ * {@link recordEffect} is what a resume completes.
  * @returns what the performer returned
  * @throws ForgeError transient (to postpone) when the start cannot be recorded; the performer's errors
  */
@@ -85,8 +85,8 @@ export async function performJournaled<E extends { kind: string }, R>(
     }
   }
   await failpoint(FAILPOINT_NAMES.effectStarted(row.effect.kind));
-  // A postponed effect is a replay too: its failed attempt may have reached the forge.
-  const attempt = { key: row.id, replay: row.startedAt !== null || row.attempts > 0, startedAt: row.startedAt };
+  // A postponed effect is resumed too: its failed attempt may have reached the forge.
+  const attempt = { key: row.id, resumed: row.startedAt !== null || row.attempts > 0, startedAt: row.startedAt };
   const result = await performer.perform(row.effect, attempt);
   await failpoint(FAILPOINT_NAMES.effectPerformed(row.effect.kind));
   for (const name of performer.failpoints?.(row.effect) ?? []) await failpoint(name);
@@ -95,7 +95,7 @@ export async function performJournaled<E extends { kind: string }, R>(
 
 /**
  * Step 4: in one transaction on `client`, records what the performer returned and deletes the effect.
- * @throws the database's error (rolled back: the effect stays, started, and is replayed)
+ * @throws the database's error (rolled back: the effect stays, started, and is resumed)
  */
 export async function recordEffect<E extends { kind: string }, R>(
   client: pg.ClientBase,

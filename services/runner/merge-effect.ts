@@ -1,7 +1,7 @@
 /**
  * The `merge_batch` effect (docs/merge-queue.md "Events and effects", docs/reliability.md "Crashes: every
  * effect exactly once"). Performed for the first time, it asks the forge to merge. Performed again
- * (a replay: the effect was recorded as started before a crash, or postponed), it first reads the
+ * (a resume: the effect was recorded as started before a crash, or postponed), it first reads the
  * forge to learn what the earlier attempt did: every pull request of the batch merged means the
  * batch landed, and `merge_completed` names the commit where the last one landed, without a second
  * merge. Otherwise it asks the forge to merge, which resumes a part-way batch (GitHub) or finds
@@ -60,13 +60,13 @@ export async function performMerge(
   forge: ForgePort,
   repo: string,
   effect: MergeBatch,
-  replay: boolean,
+  resumed: boolean,
   isRetryable: IsRetryable,
 ): Promise<EngineEventInput[]> {
   const completed = (newBaseSha: string): EngineEventInput[] => [
     { type: "merge_completed", batchId: effect.batchId, newBaseSha },
   ];
-  const readFirst = replay && effect.method !== "merge-batch";
+  const readFirst = resumed && effect.method !== "merge-batch";
   if (readFirst) {
     const landed = await landedCommit(forge, repo, effect, isRetryable);
     if (landed !== null) return completed(landed);
@@ -85,7 +85,7 @@ export async function performMerge(
   } catch (e) {
     if (isRetryable(e)) throw e;
     const current = await forge.getBranchSha(repo, effect.baseRef).catch(() => null);
-    if (replay && current !== effect.expectedBaseSha && effect.method !== "merge-batch") {
+    if (resumed && current !== effect.expectedBaseSha && effect.method !== "merge-batch") {
       // The merge may have landed between the read above and the call (another attempt still in flight).
       const landed = await landedCommit(forge, repo, effect, isRetryable);
       if (landed !== null) return completed(landed);

@@ -1,7 +1,7 @@
 /**
  * Forge effects performed again after a crash (docs/reliability.md "Crashes: every effect exactly
  * once"), over the real local forge: an effect is marked started before the forge is called; a
- * stored effect found started (its result never recorded) is a replay, which reads the forge
+ * stored effect found started (its result never recorded) is a resume, which reads the forge
  * instead of acting blindly. A comment carries its effect's idempotency key in a hidden marker
  * and is not posted twice; a merge whose pull requests are merged reports the commit where the
  * batch landed, not the base's tip.
@@ -62,13 +62,13 @@ const bodies = async () => {
 };
 
 describe("a comment effect", () => {
-  it("is posted once with its key in a hidden marker, and a replay finds it instead of posting again", async () => {
+  it("is posted once with its key in a hidden marker, and a resume finds it instead of posting again", async () => {
     const row = await stored({ kind: "comment", number: 1, body: "Queued" });
     expect(row.startedAt).toBeNull();
     await performStoredEffect(deps(), client, row);
-    const replay = await afterCrash(row.id);
-    expect(replay.startedAt).not.toBeNull();
-    await performStoredEffect(deps(), client, replay);
+    const resumed = await afterCrash(row.id);
+    expect(resumed.startedAt).not.toBeNull();
+    await performStoredEffect(deps(), client, resumed);
     expect(await bodies()).toEqual([`Queued\n\n<!-- yardmaster:effect ${row.id} -->`]);
   });
 
@@ -82,7 +82,7 @@ describe("a comment effect", () => {
   });
 });
 
-describe("a merge effect replayed after its merge committed", () => {
+describe("a merge effect resumed after its merge committed", () => {
   const merge = (): EngineEffect => ({
     kind: "merge_batch",
     batchId: "b1",
@@ -103,7 +103,7 @@ describe("a merge effect replayed after its merge committed", () => {
     const [first] = await performStoredEffect(deps(), client, row);
     expect(first).toMatchObject({ type: "merge_completed", batchId: "b1" });
     const landed = (first as { newBaseSha: string }).newBaseSha;
-    // Someone pushes to main before the restarted runner replays the effect.
+    // Someone pushes to main before the restarted runner resumes the effect.
     const later = await repo.src.commit("later", repo.src.root, { "later.txt": "later\n" });
     const { after: pushed } = await w.forge.pushBranch({
       repo: REPO,

@@ -5,7 +5,7 @@
  * (or, with `reporting_method: deployments` on a forge that has deployments, a deployment of that
  * name), and with `post_comment` a comment when the protections start failing. Its
  * `action.post_check` event (trigger `Merge protections`) is written in the transaction that
- * deletes the effect. Replays are safe: the check run and the deployment are set, not added, and
+ * deletes the effect. Resumes are safe: the check run and the deployment are set, not added, and
  * the comment carries its key in a hidden marker looked for first.
  */
 import { internalEventRow } from "../../activity-log/index.js";
@@ -59,7 +59,7 @@ export function protectionsPerformer(
   return {
     async perform(effect, attempt) {
       try {
-        await post(ctx, repository, effect, attempt.replay);
+        await post(ctx, repository, effect, attempt.resumed);
         return null;
       } catch (e) {
         if (isRetryable(e) || !isForgeError(e)) throw e;
@@ -101,7 +101,7 @@ async function post(
   ctx: Pick<RunnerContext, "forge">,
   repository: string,
   effect: ProtectionsReportEffect,
-  replay: boolean,
+  resumed: boolean,
 ): Promise<void> {
   const forge = ctx.forge;
   const completed = effect.conclusion !== "pending";
@@ -124,6 +124,6 @@ async function post(
   }
   if (!effect.comment) return;
   const marker = effectMarker(effect.key);
-  if (replay && (await forge.findOwnComment(repository, effect.number, marker)) !== null) return;
+  if (resumed && (await forge.findOwnComment(repository, effect.number, marker)) !== null) return;
   await forge.comment(repository, effect.number, `${protectionsComment(effect)}\n\n${marker}`);
 }

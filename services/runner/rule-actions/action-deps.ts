@@ -7,12 +7,12 @@ export interface ActionEvent {
   metadata: Record<string, unknown>;
 }
 
-/** What performing needs: the forge, the repository, whether this is a replay and since when it started. */
+/** What performing needs: the forge, the repository, whether the effect is resumed and since when it started. */
 export interface ActionDeps {
   forge: ForgePort;
   repository: string;
-  replay: boolean;
-  /** When the effect was first recorded as started (replays look for what was done since). */
+  resumed: boolean;
+  /** When the effect was first recorded as started (a resume looks for what was done since). */
   startedAt: Date | null;
 }
 

@@ -1,7 +1,7 @@
 /**
  * The actions of pull request rules that write git (docs/workflow-automation.md "Actions"): merge,
  * update, rebase, squash, delete_head_branch, backport and copy. Each reads the forge first so a
- * replay after a crash does not act twice: a merged pull request is not merged again, a head with
+ * resume after a crash does not act twice: a merged pull request is not merged again, a head with
  * nothing behind its base is not updated again, a squashed head stays one commit, a deleted
  * branch is gone, and a backport's branch and pull request (named after the source pull request
  * and the target) are found again.
@@ -117,7 +117,7 @@ async function copyTo(
   const branch = copyBranchName(effect.action, target, pr.number);
   const labels = Array.isArray(o.labels) ? o.labels.map(String) : [];
   const assignees = loginsOf(o.assignees, pr);
-  const existing = deps.replay ? await forge.findOpenPullRequest(repo, branch, target) : null;
+  const existing = deps.resumed ? await forge.findOpenPullRequest(repo, branch, target) : null;
   if (existing !== null) {
     // Opened by an earlier attempt, which may have stopped before its labels and assignees (both
     // sets: setting them again is harmless). Whether that attempt conflicted is not known any more.

@@ -1,7 +1,7 @@
 /**
  * The effect journal's performer of stored rule actions (effect-journal.ts; docs/reliability.md
  * "Crashes: every effect exactly once", docs/workflow-automation.md "When actions run"): the action
- * is performed through the forge (perform.ts, replay-safe), then its events go to the outbox and
+ * is performed through the forge (perform.ts, safe to resume), then its events go to the outbox and
  * its outcome to `pull_rule_actions` in the transaction that deletes the effect. Besides the
  * journal's failpoints, `runner.effect.rule_action.<action>.after-perform` follows the action.
  */
@@ -24,7 +24,7 @@ export function ruleActionPerformer(
 ): EffectPerformer<RuleActionEffect, PerformedAction> {
   return {
     async perform(effect, attempt) {
-      const deps = { forge: ctx.forge, repository, replay: attempt.replay };
+      const deps = { forge: ctx.forge, repository, resumed: attempt.resumed };
       const events = await performRuleAction({ ...deps, startedAt: attempt.startedAt ?? new Date(ctx.now()) }, effect);
       return { events, rows: eventRows(ctx, repository, effect, events) };
     },

@@ -2,7 +2,7 @@
  * Performing one action of a pull request rule through the forge port
  * (docs/workflow-automation.md "Actions"), and the activity log event that reports it. The pull
  * request is read again first: an action acts on the forge as it is now. Every action is safe to
- * perform again after a crash (`replay`): set-like writes (labels, assignees, reviewers, draft,
+ * perform again after a crash (`resumed`): set-like writes (labels, assignees, reviewers, draft,
  * check runs) are performed again as they are; comments carry their idempotency key in a hidden
  * marker looked for first; reviews are not submitted twice when the bot's review of that type is
  * already there since the first attempt; branch actions read the forge first (branch-actions.ts).
@@ -49,8 +49,8 @@ async function act(deps: ActionDeps, effect: RuleActionEffect, type: string): Pr
     case "label": {
       const pr = await read();
       const have = new Set(pr.labels.map((l) => l.name.toLowerCase()));
-      const added = list(o.add).filter((l) => deps.replay || !have.has(l.toLowerCase()));
-      const removed = list(o.remove).filter((l) => deps.replay || have.has(l.toLowerCase()));
+      const added = list(o.add).filter((l) => deps.resumed || !have.has(l.toLowerCase()));
+      const removed = list(o.remove).filter((l) => deps.resumed || have.has(l.toLowerCase()));
       if (added.length) await forge.addLabels(repo, n, added);
       if (removed.length) await forge.removeLabels(repo, n, removed);
       return one({ added, removed });
@@ -90,7 +90,7 @@ async function act(deps: ActionDeps, effect: RuleActionEffect, type: string): Pr
       const state = { APPROVE: "APPROVED", REQUEST_CHANGES: "CHANGES_REQUESTED", COMMENT: "COMMENTED" }[reviewType];
       const since = deps.startedAt?.getTime() ?? Number.POSITIVE_INFINITY;
       const done =
-        deps.replay && (await read()).reviews.some((r) => r.state === state && r.submittedAt.getTime() >= since - 1000);
+        deps.resumed && (await read()).reviews.some((r) => r.state === state && r.submittedAt.getTime() >= since - 1000);
       if (!done) await forge.submitReview(repo, n, { event: reviewType, body: message ?? "" });
       return one({ review_type: reviewType, reviewer: null, message });
     }
@@ -141,10 +141,10 @@ async function act(deps: ActionDeps, effect: RuleActionEffect, type: string): Pr
   }
 }
 
-/** Posts `message` once: a replay first looks for the effect's marker. */
+/** Posts `message` once: a resume first looks for the effect's marker. */
 async function commentOnce(deps: ActionDeps, effect: RuleActionEffect, message: string): Promise<void> {
   const marker = effectMarker(effect.key);
-  if (deps.replay && (await deps.forge.findOwnComment(deps.repository, effect.number, marker)) !== null) return;
+  if (deps.resumed && (await deps.forge.findOwnComment(deps.repository, effect.number, marker)) !== null) return;
   await deps.forge.comment(deps.repository, effect.number, `${message}\n\n${marker}`);
 }
 

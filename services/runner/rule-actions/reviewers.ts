@@ -2,7 +2,7 @@
  * The reviewers request_reviews asks (https://docs.mergify.com/workflow/actions/request_reviews/):
  * `users` and `teams` as lists, or as login -> weight maps; with `random_count`, that many are
  * drawn without replacement, each with a chance proportional to its weight. The draw is seeded
- * by the action's idempotency key, so a replay after a crash asks the same people. The author is
+ * by the action's idempotency key, so a resume after a crash asks the same people. The author is
  * never asked.
  */
 import type { PullRequestSnapshot } from "../../forge/index.js";
