@@ -21,13 +21,18 @@
  * test/activity-log/cluster-layout.test.ts.
  */
 
-/** The log's tables, and CI Insights' test runs (docs/ci-insights.md "Storage"), sharded alike by repository. */
+/**
+ * The log's tables, and CI Insights' test runs and their health states (docs/ci-insights.md
+ * "Storage"), sharded alike by repository.
+ */
 const TABLES = new Set([
   "events",
   "events_rollup_dims",
   "events_rollup_pull_requests",
   "events_rollup_batch_pulls",
   "test_runs",
+  "test_health_daily",
+  "test_health_commits",
 ]);
 
 function createTable(name: string, body: string, engine: string, rest: string, cluster: string): string[] {
@@ -57,7 +62,7 @@ export function clusterLayout(cluster: string): (sql: string) => string[] {
     }
     const view = /^CREATE MATERIALIZED VIEW IF NOT EXISTS (\w+) TO (\w+) AS\s*([\s\S]*)$/.exec(sql);
     if (view) {
-      const select = view[3].replace(/\bFROM events\b/g, "FROM events_local");
+      const select = view[3].replace(/\bFROM (events|test_runs)\b/g, "FROM $1_local");
       return [`CREATE MATERIALIZED VIEW IF NOT EXISTS ${view[1]} ON CLUSTER ${c} TO ${view[2]}_local AS ${select}`];
     }
     const alter = /^ALTER TABLE (\w+)\s+([\s\S]*)$/.exec(sql);
