@@ -85,5 +85,9 @@ describe("cluster layout", () => {
       expect(v).toMatch(/ ON CLUSTER 'logs' TO test_health_\w+_local AS /);
       expect(v).toContain("FROM test_runs_local");
     }
+    expect(sql.filter((s) => s.startsWith("ALTER TABLE"))).toEqual([
+      "ALTER TABLE test_runs_local ON CLUSTER 'logs' ADD PROJECTION IF NOT EXISTS prj_branch_time (SELECT _part_offset ORDER BY repository, branch, received_at)",
+      "ALTER TABLE test_runs_local ON CLUSTER 'logs' MATERIALIZE PROJECTION prj_branch_time",
+    ]);
   });
 });

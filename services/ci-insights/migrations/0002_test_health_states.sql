@@ -90,3 +90,10 @@ SELECT repository, branch, test_id, toDate(received_at) AS day, head_sha,
   countIf(outcome = 'passed'), countIf(outcome IN ('failed', 'error'))
 FROM test_runs WHERE (SELECT count() FROM test_health_commits) = 0
 GROUP BY repository, branch, test_id, day, head_sha;
+
+-- The rows of a window's first partial day, found by time: an index of the runs in time order per
+-- branch (a projection of the part offsets only, not a copy of the rows), built for the parts
+-- already stored by a background mutation.
+ALTER TABLE test_runs ADD PROJECTION IF NOT EXISTS prj_branch_time (SELECT _part_offset ORDER BY repository, branch, received_at);
+
+ALTER TABLE test_runs MATERIALIZE PROJECTION prj_branch_time;
