@@ -27,6 +27,7 @@ const { values } = parseArgs({
     results: { type: "string", default: "1000000" },
     "per-upload": { type: "string", default: "10000" },
     only: { type: "string" },
+    profile: { type: "string" },
     runs: { type: "string", default: "5000000" },
     tests: { type: "string", default: "10000" },
     rounds: { type: "string", default: "30" },
@@ -52,7 +53,8 @@ function report(upload: number, n: number): string {
 }
 
 async function ingest(): Promise<void> {
-  const server = await startBenchServer();
+  // `--profile DIR`: the server writes a CPU profile of its main thread there when it stops.
+  const server = await startBenchServer(values.profile ? ["--cpu-prof", "--cpu-prof-dir", values.profile] : []);
   try {
     const products = createClient(
       ProductService,
@@ -108,7 +110,7 @@ async function health(): Promise<void> {
     await migrateTestRuns(client);
     const now = Date.now();
     const t0 = performance.now();
-    // One run per (test, commit) and a second one on every other commit; tests ≡ 0 (mod 100) flip
+    // Spread over 15 days, so that the 14-day window starts inside a day that has runs. One run per (test, commit) and a second one on every other commit; tests ≡ 0 (mod 100) flip
     // between the two runs of a commit (flaky), tests ≡ 1 (mod 1000) always fail (broken).
     await client.command({
       query: `INSERT INTO test_runs (repository, pipeline, job, test_id, name, outcome, duration_ms, head_sha, branch, run_id, attempt, received_at)
@@ -116,7 +118,7 @@ async function health(): Promise<void> {
           toUUID(concat('00000000-0000-4000-8000-', leftPad(toString(t), 12, '0'))), concat('pkg.test_', toString(t)),
           multiIf(t % 1000 = 1, 'failed', t % 100 = 0 AND k % 2 = 1, 'failed', 'passed'),
           10 + t % 90, toString(intDiv(k, 2)), 'main', toString(k), 1,
-          fromUnixTimestamp64Milli(toInt64(${now} - (${RUNS} - number) * (13 * 86400000 / ${RUNS})))
+          fromUnixTimestamp64Milli(toInt64(${now} - (${RUNS} - number) * (15 * 86400000 / ${RUNS})))
         FROM (SELECT number, number % ${TESTS} AS t, intDiv(number, ${TESTS}) AS k FROM numbers(${RUNS}))`,
     });
     for (const table of ["test_runs", "test_health_daily", "test_health_commits"])
