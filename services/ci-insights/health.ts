@@ -2,12 +2,13 @@
  * Test health (docs/ci-insights.md "Health"; the rule in health-figures.ts), computed by ClickHouse
  * from aggregates, never from rows read into Node nor from every row of the window: the
  * materialized views of migrations/0002_test_health_states.sql keep, per test, branch and UTC day,
- * the counts and the partial states (-State) of the times, the latest outcome, the latest runs and
- * the failures' commits (`test_health_daily`), and per commit the passed and failed runs
+ * the counts and times, and the partial states (-State) of the latest outcome and of the
+ * failures' commits (`test_health_daily`), and per commit the passed and failed runs
  * (`test_health_commits`). A window [from, now] reads the whole days after `from` from them and
- * the rest of `from`'s own day from `test_runs` (rows of one day at most), merges both with -Merge
- * and gives, to the millisecond, what the rows give (health-rows.ts, the reference;
- * test/ci-insights/health-paths.test.ts).
+ * the rest of `from`'s own day from `test_runs` (one day's rows at most, found through the
+ * time projection), merges both with -Merge and gives, to the millisecond, what the rows give
+ * (health-rows.ts, the reference; test/ci-insights/health-paths.test.ts). The latest runs (the
+ * broken rule) are read from the rows, for the few tests that can be broken.
  */
 import type { ClickHouseClient } from "../activity-log/index.js";
 import {
