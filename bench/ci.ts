@@ -4,10 +4,14 @@
  *    takes `--results` test results (default 1,000,000) as JUnit uploads of `--per-upload` cases
  *    (default 10,000), two at a time; prints rows/s and the server's event loop delay during the
  *    ingest against its own idle baseline, measured in the same run (loop-probe.ts).
+ *    `--profile DIR`: the server's CPU profile, written there when it stops.
  * 2. The health query: `--runs` executions (default 5,000,000) of `--tests` tests (default 10,000)
- *    generated inside an embedded ClickHouse, then the health of every test of the branch over 14
- *    days (the Tests page's and the sweep's query) timed `--rounds` times (default 30): p50, p95.
- * PASS/FAIL lines: ingest loop delay max ≤ 50 ms; health p95 ≤ 100 ms. `-- --results 200000
+ *    over 15 days, generated inside an embedded ClickHouse (through the materialized views), then
+ *    the health of every test of the branch over 14 days (the Tests page's and the sweep's query)
+ *    timed `--rounds` times (default 30) from the daily aggregates (the service's path) and
+ *    `--row-rounds` times (default 5) from the rows (the reference): p50, p95 and CPU per call.
+ * PASS/FAIL lines: the two health paths give the same figures; health p95 ≤ 100 ms; ingest loop
+ * delay max ≤ 50 ms. `--only health` or `--only ingest` runs one part; `-- --results 200000
  * --runs 1000000` for a short run.
  */
 import { mkdtemp, rm } from "node:fs/promises";
