@@ -4,10 +4,14 @@
  *    takes `--results` test results (default 1,000,000) as JUnit uploads of `--per-upload` cases
  *    (default 10,000), two at a time; prints rows/s and the server's event loop delay during the
  *    ingest against its own idle baseline, measured in the same run (loop-probe.ts).
+ *    `--profile DIR`: the server's CPU profile, written there when it stops.
  * 2. The health query: `--runs` executions (default 5,000,000) of `--tests` tests (default 10,000)
- *    generated inside an embedded ClickHouse, then the health of every test of the branch over 14
- *    days (the Tests page's and the sweep's query) timed `--rounds` times (default 30): p50, p95.
- * PASS/FAIL lines: ingest loop delay max ≤ 50 ms; health p95 ≤ 100 ms. `-- --results 200000
+ *    over 15 days, generated inside an embedded ClickHouse (through the materialized views), then
+ *    the health of every test of the branch over 14 days (the Tests page's and the sweep's query)
+ *    timed `--rounds` times (default 30) from the daily aggregates (the service's path) and
+ *    `--row-rounds` times (default 5) from the rows (the reference): p50, p95 and CPU per call.
+ * PASS/FAIL lines: the two health paths give the same figures; health p95 ≤ 100 ms; ingest loop
+ * delay max ≤ 50 ms. `--only health` or `--only ingest` runs one part; `-- --results 200000
  * --runs 1000000` for a short run.
  */
 import { mkdtemp, rm } from "node:fs/promises";
@@ -18,16 +22,20 @@ import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { ProductService } from "../gen/yardmaster/v1/admin_pb.js";
 import { createClickHouseClient } from "../services/activity-log/index.js";
-import { migrateTestRuns, testHealth } from "../services/ci-insights/index.js";
+import { migrateTestRuns, testHealth, type TestHealth } from "../services/ci-insights/index.js";
+import { testHealthFromRuns } from "../services/ci-insights/health-rows.js";
 import { startBenchServer } from "./load/server.js";
 
 const { values } = parseArgs({
   options: {
     results: { type: "string", default: "1000000" },
     "per-upload": { type: "string", default: "10000" },
+    only: { type: "string" },
+    profile: { type: "string" },
     runs: { type: "string", default: "5000000" },
     tests: { type: "string", default: "10000" },
     rounds: { type: "string", default: "30" },
+    "row-rounds": { type: "string", default: "5" },
   },
 });
 const RESULTS = Number(values.results);
@@ -35,6 +43,7 @@ const PER_UPLOAD = Number(values["per-upload"]);
 const RUNS = Number(values.runs);
 const TESTS = Number(values.tests);
 const ROUNDS = Number(values.rounds);
+const ROW_ROUNDS = Number(values["row-rounds"]);
 const pass = (ok: boolean) => (ok ? "PASS" : "FAIL");
 
 /** A JUnit report of `n` cases, one in 50 failing, named per upload so that tests repeat across uploads. */
@@ -48,7 +57,8 @@ function report(upload: number, n: number): string {
 }
 
 async function ingest(): Promise<void> {
-  const server = await startBenchServer();
+  // `--profile DIR`: the server writes a CPU profile of its main thread there when it stops.
+  const server = await startBenchServer(values.profile ? ["--cpu-prof", "--cpu-prof-dir", values.profile] : []);
   try {
     const products = createClient(
       ProductService,
@@ -104,7 +114,7 @@ async function health(): Promise<void> {
     await migrateTestRuns(client);
     const now = Date.now();
     const t0 = performance.now();
-    // One run per (test, commit) and a second one on every other commit; tests ≡ 0 (mod 100) flip
+    // Spread over 15 days, so that the 14-day window starts inside a day that has runs. One run per (test, commit) and a second one on every other commit; tests ≡ 0 (mod 100) flip
     // between the two runs of a commit (flaky), tests ≡ 1 (mod 1000) always fail (broken).
     await client.command({
       query: `INSERT INTO test_runs (repository, pipeline, job, test_id, name, outcome, duration_ms, head_sha, branch, run_id, attempt, received_at)
@@ -112,30 +122,56 @@ async function health(): Promise<void> {
           toUUID(concat('00000000-0000-4000-8000-', leftPad(toString(t), 12, '0'))), concat('pkg.test_', toString(t)),
           multiIf(t % 1000 = 1, 'failed', t % 100 = 0 AND k % 2 = 1, 'failed', 'passed'),
           10 + t % 90, toString(intDiv(k, 2)), 'main', toString(k), 1,
-          fromUnixTimestamp64Milli(toInt64(${now} - (${RUNS} - number) * (13 * 86400000 / ${RUNS})))
+          fromUnixTimestamp64Milli(toInt64(${now} - (${RUNS} - number) * (15 * 86400000 / ${RUNS})))
         FROM (SELECT number, number % ${TESTS} AS t, intDiv(number, ${TESTS}) AS k FROM numbers(${RUNS}))`,
     });
-    await client.command({ query: "OPTIMIZE TABLE test_runs FINAL" });
+    for (const table of ["test_runs", "test_health_daily", "test_health_commits"])
+      await client.command({ query: `OPTIMIZE TABLE ${table} FINAL` });
     console.log(
       `health: ${RUNS.toLocaleString("en")} runs of ${TESTS.toLocaleString("en")} tests generated and merged in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
-    const from = new Date(now - 14 * 86_400_000);
-    const times: number[] = [];
-    let statuses: Record<string, number> = {};
-    for (let i = 0; i < ROUNDS + 2; i++) {
-      const t = performance.now();
-      const h = await testHealth(client, { repository: "bench/health", branch: "main", from });
-      if (i >= 2) times.push(performance.now() - t);
-      statuses = {};
-      for (const x of h) statuses[x.status] = (statuses[x.status] ?? 0) + 1;
-    }
-    times.sort((a, b) => a - b);
-    const p = (q: number) => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)]!;
+    // The window of the Tests page: 14 days back from now, to the millisecond (so the part of its
+    // first day is read from the rows, as in the service).
+    const q = { repository: "bench/health", branch: "main", from: new Date(now - 14 * 86_400_000) };
+    const timed = async (rounds: number, f: () => Promise<TestHealth[]>) => {
+      const times: number[] = [];
+      const cpu: number[] = [];
+      let last: TestHealth[] = [];
+      for (let i = 0; i < rounds + 2; i++) {
+        const t = performance.now();
+        const c = process.cpuUsage();
+        last = await f();
+        const used = process.cpuUsage(c);
+        if (i >= 2) times.push(performance.now() - t);
+        if (i >= 2) cpu.push((used.user + used.system) / 1000);
+      }
+      const p = (xs: number[], x: number) =>
+        [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(x * xs.length) - 1)]!;
+      return { last, p50: p(times, 0.5), p95: p(times, 0.95), cpu50: p(cpu, 0.5) };
+    };
+    const agg = await timed(ROUNDS, () => testHealth(client, q));
+    const rows = await timed(ROW_ROUNDS, () => testHealthFromRuns(client, q));
+    const statuses: Record<string, number> = {};
+    for (const x of agg.last) statuses[x.status] = (statuses[x.status] ?? 0) + 1;
+    const canonical = (h: TestHealth[]) => JSON.stringify([...h].sort((a, b) => a.testId.localeCompare(b.testId)));
+    const same = canonical(agg.last) === canonical(rows.last);
     console.log(
-      `health: ${JSON.stringify(statuses)} over ${ROUNDS} rounds: p50 ${p(0.5).toFixed(1)} ms, p95 ${p(0.95).toFixed(1)} ms`,
+      `health: aggregates ${JSON.stringify(statuses)} over ${ROUNDS} rounds: p50 ${agg.p50.toFixed(1)} ms, p95 ${agg.p95.toFixed(1)} ms (CPU p50 ${agg.cpu50.toFixed(1)} ms)`,
     );
     console.log(
-      `${pass(p(0.95) <= 100)} health: p95 ≤ 100 ms for ${TESTS.toLocaleString("en")} tests × ${RUNS.toLocaleString("en")} runs`,
+      `health: rows (the reference, ${ROW_ROUNDS} rounds): p50 ${rows.p50.toFixed(1)} ms, p95 ${rows.p95.toFixed(1)} ms (CPU p50 ${rows.cpu50.toFixed(1)} ms); aggregates ${(rows.p95 / agg.p95).toFixed(1)}× faster at p95, ${(rows.cpu50 / agg.cpu50).toFixed(1)}× less CPU`,
+    );
+    console.log(
+      `health: load average ${os
+        .loadavg()
+        .map((x) => x.toFixed(1))
+        .join(" ")} on ${os.cpus().length} cores`,
+    );
+    console.log(
+      `${pass(same)} health: the aggregates give what the rows give for all ${agg.last.length.toLocaleString("en")} tests`,
+    );
+    console.log(
+      `${pass(agg.p95 <= 100)} health: p95 ≤ 100 ms for ${TESTS.toLocaleString("en")} tests × ${RUNS.toLocaleString("en")} runs`,
     );
   } finally {
     await client.close();
@@ -143,5 +179,6 @@ async function health(): Promise<void> {
   }
 }
 
-await health();
-await ingest();
+const parts = new Set((values.only ?? "health,ingest").split(","));
+if (parts.has("health")) await health();
+if (parts.has("ingest")) await ingest();

@@ -10,7 +10,8 @@
  *   event of a repository lives on one shard and each repository's pages and aggregates are
  *   computed whole on it (with `optimize_skip_unused_shards = 1` only that shard is asked);
  * - the materialized views on the local tables (each node rolls up the rows it stores);
- * - ALTERs applied to the local tables and to the Distributed table alike;
+ * - ALTERs applied to the local tables and to the Distributed table alike, but for projections
+ *   and skip indexes (local tables only: a Distributed table stores no parts);
  * every DDL statement `ON CLUSTER`. The service keeps using the table names it knows: reads and
  * the relay's inserts go through the Distributed tables.
  * Inserted blocks are deduplicated by ReplicatedMergeTree (a block re-sent after an unclear
@@ -21,13 +22,18 @@
  * test/activity-log/cluster-layout.test.ts.
  */
 
-/** The log's tables, and CI Insights' test runs (docs/ci-insights.md "Storage"), sharded alike by repository. */
+/**
+ * The log's tables, and CI Insights' test runs and their health states (docs/ci-insights.md
+ * "Storage"), sharded alike by repository.
+ */
 const TABLES = new Set([
   "events",
   "events_rollup_dims",
   "events_rollup_pull_requests",
   "events_rollup_batch_pulls",
   "test_runs",
+  "test_health_daily",
+  "test_health_commits",
 ]);
 
 function createTable(name: string, body: string, engine: string, rest: string, cluster: string): string[] {
@@ -57,10 +63,14 @@ export function clusterLayout(cluster: string): (sql: string) => string[] {
     }
     const view = /^CREATE MATERIALIZED VIEW IF NOT EXISTS (\w+) TO (\w+) AS\s*([\s\S]*)$/.exec(sql);
     if (view) {
-      const select = view[3].replace(/\bFROM events\b/g, "FROM events_local");
+      const select = view[3].replace(/\bFROM (events|test_runs)\b/g, "FROM $1_local");
       return [`CREATE MATERIALIZED VIEW IF NOT EXISTS ${view[1]} ON CLUSTER ${c} TO ${view[2]}_local AS ${select}`];
     }
     const alter = /^ALTER TABLE (\w+)\s+([\s\S]*)$/.exec(sql);
+    // Projections and skip indexes belong to the stored parts: the local tables only.
+    if (alter && TABLES.has(alter[1]) && /^(ADD|MATERIALIZE|DROP) (PROJECTION|INDEX)\b/.test(alter[2])) {
+      return [`ALTER TABLE ${alter[1]}_local ON CLUSTER ${c} ${alter[2]}`];
+    }
     if (alter && TABLES.has(alter[1])) {
       return [
         `ALTER TABLE ${alter[1]}_local ON CLUSTER ${c} ${alter[2]}`,

@@ -1,5 +1,10 @@
 /** Public surface of services/activity-log. */
-export { createClickHouseClient, type ClickHouseClient, type ClickHouseTarget } from "./clickhouse-client.js";
+export {
+  createClickHouseClient,
+  insertRaw,
+  type ClickHouseClient,
+  type ClickHouseTarget,
+} from "./clickhouse-client.js";
 export { migrateClickHouse } from "./clickhouse-migrations.js";
 export {
   batchPullOf,

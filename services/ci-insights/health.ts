@@ -1,172 +1,184 @@
 /**
- * Test health (docs/ci-insights.md "Health"), computed by ClickHouse over the stored runs of one
- * branch in a window — one aggregate per test, never rows read into Node:
- * - `broken`: its last {@link BROKEN_RUNS} runs on the branch all failed (an error counts as a
- *   failure), the rule for a test that fails for everyone;
- * - `flaky`: in the window, it both passed and failed on the same commit (a retry or a re-run gave
- *   another answer for the same code);
- * - otherwise `healthy`. Broken wins over flaky: a test failing every time now needs a fix, not a retry.
- * Ratios are over the window's runs that passed or failed (skipped runs say nothing):
- * success = passed / (passed + failed), failure = failed / (passed + failed); flakiness =
- * commits with both / commits run on.
+ * Test health (docs/ci-insights.md "Health"; the rule in health-figures.ts), computed by ClickHouse
+ * from aggregates, never from rows read into Node nor from every row of the window: the
+ * materialized views of migrations/0002_test_health_states.sql keep, per test, branch and UTC day,
+ * the counts and times, and the partial states (-State) of the latest outcome and of the
+ * failures' commits (`test_health_daily`), and per commit the passed and failed runs
+ * (`test_health_commits`). A window [from, now] reads the whole days after `from` from them and
+ * the rest of `from`'s own day from `test_runs` (one day's rows at most, found through the
+ * time projection), merges both with -Merge and gives, to the millisecond, what the rows give
+ * (health-rows.ts, the reference; test/ci-insights/health-paths.test.ts). The latest runs (the
+ * broken rule) are read from the rows, for the few tests that can be broken.
  */
 import type { ClickHouseClient } from "../activity-log/index.js";
-import { clickHouseTime, fromClickHouseTime } from "./test-runs.js";
+import {
+  BROKEN_RUNS,
+  FAILED,
+  toHealth,
+  type FailureRow,
+  type HealthQuery,
+  type HealthRow,
+  type TestHealth,
+} from "./health-figures.js";
+import { clickHouseTime } from "./test-runs.js";
 
-/** Consecutive failed runs, the latest ones, that make a test broken. */
-export const BROKEN_RUNS = 5;
+export { BROKEN_RUNS, type HealthQuery, type HealthStatus, type TestHealth } from "./health-figures.js";
 
-/** A test's health. */
-export type HealthStatus = "healthy" | "flaky" | "broken";
-
-/** One test's health figures on a branch over a window. Times UTC. */
-export interface TestHealth {
-  testId: string;
-  name: string;
-  pipeline: string;
-  job: string;
-  status: HealthStatus;
-  runs: number;
-  passes: number;
-  failures: number;
-  commits: number;
-  flakyCommits: number;
-  successRatio: number;
-  failureRatio: number;
-  flakinessRatio: number;
-  lastOutcome: "passed" | "failed" | "skipped" | "error";
-  lastRunAt: Date;
-  firstFailureAt: Date | null;
-  firstFailureCommit: string | null;
-  firstFailurePulls: number[];
-  lastFailureAt: Date | null;
-  lastFailureCommit: string | null;
-  lastSuccessAt: Date | null;
-  file: string;
-  framework: string;
-  language: string;
-}
-
-/** A row of the first query; aliases never reuse a column's name (an alias would replace the column in WHERE). */
-interface HealthRow {
-  id: string;
-  test_name: string;
-  pipeline_name: string;
-  job_name: string;
-  runs: string;
-  passes: string;
-  failures: string;
-  last_outcome: TestHealth["lastOutcome"];
-  last_run_at: string;
-  first_failure_at: string;
-  last_failure_at: string;
-  last_success_at: string;
-  file_path: string;
-  test_framework: string;
-  test_language: string;
-}
-
-/** A row of the second query, for the tests that failed. */
-interface FailureRow {
-  id: string;
-  commits: string;
-  flaky_commits: string;
-  broken: number;
-  first_failure_commit: string;
-  first_failure_pulls: string[];
-  last_failure_commit: string;
-}
-
-const FAILED = "outcome IN ('failed', 'error')";
-
-/** What to compute: a branch, the window's start, optionally some tests only. */
-export interface HealthQuery {
-  repository: string;
-  branch: string;
-  from: Date;
-  testIds?: readonly string[];
-}
+const DAY_MS = 86_400_000;
 
 /**
- * The health of every test run on the branch since `from` (or of `testIds`), in no order. Two
- * aggregates: counts and times for every test (cheap sums over the branch's range), then the
- * commits, the latest runs and the first failure's commit for the tests that failed at least once
- * (only they can be flaky or broken): the per-commit and latest-runs aggregates, the costly ones,
- * run on a few tests rather than all (bench/ci.ts).
+ * The two parts of a window, as WHERE conditions: whole UTC days from `day` on (the daily
+ * tables), and the rows of [from, dayStart) (`test_runs`) when `from` is not a midnight.
  */
-export async function testHealth(client: ClickHouseClient, q: HealthQuery): Promise<TestHealth[]> {
-  const scope =
-    "repository = {repo:String} AND branch = {branch:String} AND received_at >= {from:DateTime64(3, 'UTC')}";
-  const params = { repo: q.repository, branch: q.branch, from: clickHouseTime(q.from) };
-  const only = q.testIds ? "AND test_id IN {ids:Array(UUID)}" : "";
-  const rs = await client.query({
-    query: `SELECT toString(test_id) AS id, any(name) AS test_name, any(pipeline) AS pipeline_name, any(job) AS job_name,
-        count() AS runs, countIf(outcome = 'passed') AS passes, countIf(${FAILED}) AS failures,
-        toString(argMax(outcome, received_at)) AS last_outcome, toString(max(received_at)) AS last_run_at,
-        toString(minIf(received_at, ${FAILED})) AS first_failure_at, toString(maxIf(received_at, ${FAILED})) AS last_failure_at,
-        toString(maxIf(received_at, outcome = 'passed')) AS last_success_at,
-        any(file) AS file_path, toString(any(framework)) AS test_framework, toString(any(language)) AS test_language
-      FROM test_runs WHERE ${scope} ${only} GROUP BY test_id`,
-    query_params: { ...params, ids: q.testIds ?? [] },
-    format: "JSONEachRow",
-  });
-  const rows = await rs.json<HealthRow>();
-  const failing = rows.filter((r) => Number(r.failures) > 0).map((r) => r.id);
-  const extra = new Map<string, FailureRow>();
-  if (failing.length > 0) {
-    const fs = await client.query({
-      query: `SELECT toString(test_id) AS id, uniqExact(head_sha) AS commits,
-          length(arrayIntersect(groupUniqArrayIf(head_sha, outcome = 'passed'), groupUniqArrayIf(head_sha, ${FAILED}))) AS flaky_commits,
-          groupArraySorted(${BROKEN_RUNS})(tuple(-toUnixTimestamp64Milli(received_at), toUInt8(${FAILED}))) AS recent,
-          length(recent) = ${BROKEN_RUNS} AND arrayAll(x -> x.2 = 1, recent) AS broken,
-          argMinIf(head_sha, received_at, ${FAILED}) AS first_failure_commit,
-          argMinIf(pull_requests, received_at, ${FAILED}) AS first_failure_pulls,
-          argMaxIf(head_sha, received_at, ${FAILED}) AS last_failure_commit
-        FROM test_runs WHERE ${scope} AND test_id IN {ids:Array(UUID)} GROUP BY test_id`,
-      query_params: { ...params, ids: failing },
-      format: "JSONEachRow",
-    });
-    for (const r of await fs.json<FailureRow>()) extra.set(r.id, r);
-  }
-  return rows.map((r) => toHealth(r, extra.get(r.id) ?? null));
-}
-
-function toHealth(r: HealthRow, f: FailureRow | null): TestHealth {
-  const passes = Number(r.passes);
-  const failures = Number(r.failures);
-  const commits = Number(f?.commits ?? 0);
-  const flakyCommits = Number(f?.flaky_commits ?? 0);
-  const decided = passes + failures;
-  const when = (t: string) => (failures === 0 ? null : fromClickHouseTime(t));
+function windowParts(q: HealthQuery) {
+  const from = q.from.getTime();
+  const dayStart = Math.ceil(from / DAY_MS) * DAY_MS;
+  const branch = "repository = {repo:String} AND branch = {branch:String}";
   return {
-    testId: r.id,
-    name: r.test_name,
-    pipeline: r.pipeline_name,
-    job: r.job_name,
-    status: Number(f?.broken ?? 0) === 1 ? "broken" : flakyCommits > 0 ? "flaky" : "healthy",
-    runs: Number(r.runs),
-    passes,
-    failures,
-    commits,
-    flakyCommits,
-    successRatio: decided === 0 ? 0 : passes / decided,
-    failureRatio: decided === 0 ? 0 : failures / decided,
-    flakinessRatio: commits === 0 ? 0 : flakyCommits / commits,
-    lastOutcome: r.last_outcome,
-    lastRunAt: fromClickHouseTime(r.last_run_at),
-    firstFailureAt: when(r.first_failure_at),
-    firstFailureCommit: f === null ? null : f.first_failure_commit,
-    firstFailurePulls: f === null ? [] : f.first_failure_pulls.map(Number),
-    lastFailureAt: when(r.last_failure_at),
-    lastFailureCommit: f === null ? null : f.last_failure_commit,
-    lastSuccessAt: passes === 0 ? null : fromClickHouseTime(r.last_success_at),
-    file: r.file_path,
-    framework: r.test_framework,
-    language: r.test_language,
+    params: {
+      repo: q.repository,
+      branch: q.branch,
+      from: clickHouseTime(q.from),
+      dayStart: clickHouseTime(new Date(dayStart)),
+      day: new Date(dayStart).toISOString().slice(0, 10),
+      ids: q.testIds ?? [],
+    },
+    days: `${branch} AND day >= {day:Date}`,
+    /** null when the window starts at a midnight: the days hold all of it. */
+    rows:
+      dayStart === from
+        ? null
+        : `${branch} AND received_at >= {from:DateTime64(3, 'UTC')} AND received_at < {dayStart:DateTime64(3, 'UTC')}`,
   };
 }
 
-/** Failed runs per test and UTC day over the `days` days ending today, oldest first (the sparkline). */
+/**
+ * The health of every test run on the branch since `q.from` (or of `q.testIds`), in no order.
+ * Counts and times of every test from the daily states; then, for the tests that failed at least
+ * once (only they can be flaky or broken), their failures' commits and their commits
+ * ({@link failuresOf}).
+ * @throws ClickHouseError when a query fails
+ */
+export async function testHealth(client: ClickHouseClient, q: HealthQuery): Promise<TestHealth[]> {
+  const w = windowParts(q);
+  const only = q.testIds ? "AND test_id IN {ids:Array(UUID)}" : "";
+  const fromRows =
+    w.rows === null
+      ? ""
+      : `UNION ALL
+        SELECT test_id, any(name), any(pipeline), any(job), any(file), any(framework), any(language),
+          count(), countIf(outcome = 'passed'), countIf(${FAILED}), max(received_at), argMaxState(outcome, received_at),
+          min(if(${FAILED}, received_at, toDateTime64('2299-12-31 00:00:00', 3, 'UTC'))),
+          max(if(${FAILED}, received_at, toDateTime64(0, 3, 'UTC'))),
+          max(if(outcome = 'passed', received_at, toDateTime64(0, 3, 'UTC')))
+        FROM test_runs WHERE ${w.rows} ${only} GROUP BY test_id`;
+  const rs = await client.query({
+    query: `SELECT toString(test_id) AS id, any(name) AS test_name, any(pipeline) AS pipeline_name, any(job) AS job_name,
+        sum(runs) AS n_runs, sum(passes) AS n_passes, sum(failures) AS n_failures,
+        toString(argMaxMerge(last_outcome)) AS last_conclusion, toString(max(last_run_at)) AS last_run,
+        toString(min(first_failure_at)) AS first_failure, toString(max(last_failure_at)) AS last_failure,
+        toString(max(last_success_at)) AS last_success,
+        any(file) AS file_path, toString(any(framework)) AS test_framework, toString(any(language)) AS test_language
+      FROM (
+        SELECT test_id, name, pipeline, job, file, framework, language, runs, passes, failures, last_run_at, last_outcome,
+          first_failure_at, last_failure_at, last_success_at
+        FROM test_health_daily WHERE ${w.days} ${only}
+        ${fromRows}
+      ) GROUP BY test_id`,
+    query_params: w.params,
+    format: "JSONEachRow",
+  });
+  const rows = await rs.json<HealthRow>();
+  const failures = await failuresOf(client, q, w, rows);
+  return rows.map((r) => toHealth(r, failures.get(r.id) ?? null));
+}
+
+/**
+ * The figures of the tests of `rows` that failed in the window: the first and last failure's
+ * commit (daily states), the commits run on and those with both a passed and a failed run (per
+ * commit sums), and whether the latest {@link BROKEN_RUNS} runs all failed — read from the rows of
+ * the tests whose latest run failed and that failed that often (the candidates: a handful), since
+ * the latest runs of a test do not merge cheaply from daily states.
+ */
+async function failuresOf(
+  client: ClickHouseClient,
+  q: HealthQuery,
+  w: ReturnType<typeof windowParts>,
+  rows: HealthRow[],
+): Promise<Map<string, FailureRow>> {
+  const out = new Map<string, FailureRow>();
+  const failing = rows.filter((r) => Number(r.n_failures) > 0);
+  if (failing.length === 0) return out;
+  const only = "AND test_id IN {ids:Array(UUID)}";
+  const params = { ...w.params, ids: failing.map((r) => r.id) };
+  const commitRows =
+    w.rows === null
+      ? ""
+      : `UNION ALL SELECT test_id, head_sha, countIf(outcome = 'passed'), countIf(${FAILED})
+         FROM test_runs WHERE ${w.rows} ${only} GROUP BY test_id, head_sha`;
+  const failureRows =
+    w.rows === null
+      ? ""
+      : `UNION ALL SELECT test_id, argMinIfState(head_sha, received_at, ${FAILED}),
+           argMinIfState(pull_requests, received_at, ${FAILED}), argMaxIfState(head_sha, received_at, ${FAILED})
+         FROM test_runs WHERE ${w.rows} ${only} GROUP BY test_id`;
+  const rs = await client.query({
+    query: `SELECT toString(f.test_id) AS id, c.n_commits AS n_commits, c.n_flaky_commits AS n_flaky_commits,
+        f.failure_commit_first AS failure_commit_first, f.failure_pulls_first AS failure_pulls_first,
+        f.failure_commit_last AS failure_commit_last
+      FROM (
+        SELECT test_id, argMinIfMerge(first_failure_commit) AS failure_commit_first,
+          argMinIfMerge(first_failure_pulls) AS failure_pulls_first, argMaxIfMerge(last_failure_commit) AS failure_commit_last
+        FROM (
+          SELECT test_id, first_failure_commit, first_failure_pulls, last_failure_commit
+          FROM test_health_daily WHERE ${w.days} ${only}
+          ${failureRows}
+        ) GROUP BY test_id
+      ) AS f
+      LEFT JOIN (
+        SELECT test_id, count() AS n_commits, countIf(p > 0 AND e > 0) AS n_flaky_commits
+        FROM (
+          SELECT test_id, head_sha, sum(passes) AS p, sum(failures) AS e FROM (
+            SELECT test_id, head_sha, passes, failures FROM test_health_commits WHERE ${w.days} ${only}
+            ${commitRows}
+          ) GROUP BY test_id, head_sha
+        ) GROUP BY test_id
+      ) AS c ON c.test_id = f.test_id`,
+    query_params: params,
+    format: "JSONEachRow",
+  });
+  const broken = await brokenOf(client, q, failing);
+  for (const r of await rs.json<Omit<FailureRow, "is_broken">>())
+    out.set(r.id, { ...r, is_broken: broken.has(r.id) ? 1 : 0 });
+  return out;
+}
+
+/** The tests among `failing` whose latest {@link BROKEN_RUNS} runs in the window all failed. */
+async function brokenOf(client: ClickHouseClient, q: HealthQuery, failing: HealthRow[]): Promise<Set<string>> {
+  const candidates = failing
+    .filter(
+      (r) => Number(r.n_failures) >= BROKEN_RUNS && (r.last_conclusion === "failed" || r.last_conclusion === "error"),
+    )
+    .map((r) => r.id);
+  if (candidates.length === 0) return new Set();
+  // Ties at one millisecond sort a failure after a pass (the pass counts as the later), as in health-rows.ts.
+  const rs = await client.query({
+    query: `SELECT toString(test_id) AS id FROM test_runs
+      WHERE repository = {repo:String} AND branch = {branch:String} AND received_at >= {from:DateTime64(3, 'UTC')}
+        AND test_id IN {ids:Array(UUID)}
+      GROUP BY test_id
+      HAVING arrayAll(x -> x.2 = 1, groupArraySorted(${BROKEN_RUNS})(tuple(-toUnixTimestamp64Milli(received_at), toUInt8(${FAILED}))))`,
+    query_params: { repo: q.repository, branch: q.branch, from: clickHouseTime(q.from), ids: candidates },
+    format: "JSONEachRow",
+  });
+  return new Set((await rs.json<{ id: string }>()).map((r) => r.id));
+}
+
+/**
+ * Failed runs per test and UTC day over the `days` days ending today (UTC), oldest first (the
+ * sparkline), from the daily states: the window starts at a midnight, so whole days give it exactly.
+ * @throws ClickHouseError when the query fails
+ */
 export async function dailyFailures(
   client: ClickHouseClient,
   repository: string,
@@ -178,17 +190,17 @@ export async function dailyFailures(
   const out = new Map<string, number[]>(testIds.map((id) => [id, new Array<number>(days).fill(0)]));
   if (testIds.length === 0) return out;
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  const from = new Date(today - (days - 1) * 86_400_000);
+  const from = new Date(today - (days - 1) * DAY_MS);
   const rs = await client.query({
-    query: `SELECT toString(test_id) AS id, toString(toDate(received_at)) AS day, countIf(${FAILED}) AS failed
-            FROM test_runs WHERE repository = {repo:String} AND branch = {branch:String}
-              AND received_at >= {from:DateTime64(3, 'UTC')} AND test_id IN {ids:Array(UUID)}
-            GROUP BY id, day`,
-    query_params: { repo: repository, branch, from: clickHouseTime(from), ids: testIds },
+    query: `SELECT toString(test_id) AS id, toString(day) AS on_day, sum(failures) AS failed
+            FROM test_health_daily WHERE repository = {repo:String} AND branch = {branch:String}
+              AND day >= {from:Date} AND test_id IN {ids:Array(UUID)}
+            GROUP BY test_id, day`,
+    query_params: { repo: repository, branch, from: from.toISOString().slice(0, 10), ids: testIds },
     format: "JSONEachRow",
   });
-  for (const r of await rs.json<{ id: string; day: string; failed: string }>()) {
-    const index = Math.round((Date.parse(`${r.day}T00:00:00Z`) - from.getTime()) / 86_400_000);
+  for (const r of await rs.json<{ id: string; on_day: string; failed: string }>()) {
+    const index = Math.round((Date.parse(`${r.on_day}T00:00:00Z`) - from.getTime()) / DAY_MS);
     const series = out.get(r.id);
     if (series && index >= 0 && index < days) series[index] = Number(r.failed);
   }

@@ -2,7 +2,8 @@
  * Ingest (docs/ci-insights.md "Ingest"): an uploaded report (OTLP traces or JUnit XML) or a report
  * the local CI read becomes rows of `test_runs`. Refused while the repository's `ci_insights`
  * product is disabled. The report is read and its rows serialised in a worker thread
- * (offload/test-report-task.ts); then one insert stores them all or none. A report already stored
+ * (offload/test-report-task.ts), which hands back UTF-8 bytes that ClickHouse takes as they are;
+ * then one insert stores them all or none. A report already stored
  * (same bytes, same run context) is not stored again. The answer says which failing tests are
  * quarantined on the branch the tests target (the base branch when the report says it).
  */
@@ -77,14 +78,14 @@ export async function ingestReport(deps: CiInsightsDeps, input: IngestInput): Pr
     },
   });
   if (!result.ok) throw invalidField("body", result.message);
-  const { rows, run, uploadId } = result;
+  const { rows, data, run, uploadId } = result;
   if (rows.count > 0 && run.headSha === "")
     throw invalidField("body", "does not say the commit tested (the vcs.ref.head.revision resource attribute)");
   if (rows.count > 0 && run.branch === "")
     throw invalidField("body", "does not say the branch tested (the vcs.ref.head.name resource attribute)");
   const duplicate = rows.count > 0 && (await uploadStored(deps.clickhouse, input.repository, uploadId));
   if (!duplicate) {
-    await insertTestRuns(deps.clickhouse, rows.text);
+    await insertTestRuns(deps.clickhouse, data);
     deps.figures?.testRunsStored(rows.outcomes);
   }
   const names = rows.failing.map((f) => f.name);

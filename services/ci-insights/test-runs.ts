@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { clickHouseTime, migrateClickHouse, type ClickHouseClient } from "../activity-log/index.js";
+import { clickHouseTime, insertRaw, migrateClickHouse, type ClickHouseClient } from "../activity-log/index.js";
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
 
@@ -36,12 +36,15 @@ export async function uploadStored(client: ClickHouseClient, repository: string,
   return Number(row?.n ?? 0) > 0;
 }
 
-/** Inserts JSONEachRow text (one block: at most 500,000 rows, test-reports' limit). */
-export async function insertTestRuns(client: ClickHouseClient, rowsText: string): Promise<void> {
-  if (rowsText === "") return;
-  // The rows are JSONEachRow text already (serialised in the worker thread), sent as the data of
-  // the INSERT: the client's insert() would encode them again, row by row, on the event loop.
-  await client.command({ query: `INSERT INTO test_runs FORMAT JSONEachRow\n${rowsText}` });
+/**
+ * Inserts JSONEachRow rows, UTF-8 bytes serialised in a worker thread, as one block (at most
+ * 500,000 rows, test-reports' limit): all stored or none. The bytes go to ClickHouse as they are
+ * (insertRaw): neither the client's insert() (which would encode the rows again, row by row) nor a
+ * query string of megabytes runs on the event loop (docs/ci-insights.md "Ingest").
+ * @throws ClickHouseError (or chdb's error) when the insert fails
+ */
+export async function insertTestRuns(client: ClickHouseClient, data: Uint8Array): Promise<void> {
+  await insertRaw(client, "test_runs", "JSONEachRow", data);
 }
 
 /** A test's identity as searched. */

@@ -10,11 +10,13 @@ import { clusterLayout } from "../../services/activity-log/index.js";
 
 const DIR = path.resolve(import.meta.dirname, "../../services/activity-log/migrations");
 
-async function rewritten(): Promise<string[]> {
+const CI_DIR = path.resolve(import.meta.dirname, "../../services/ci-insights/migrations");
+
+async function rewritten(dir = DIR): Promise<string[]> {
   const rewrite = clusterLayout("logs");
   const out: string[] = [];
-  for (const file of (await readdir(DIR)).sort()) {
-    const sql = (await readFile(path.join(DIR, file), "utf8")).replace(/^\s*--.*$/gm, "");
+  for (const file of (await readdir(dir)).sort()) {
+    const sql = (await readFile(path.join(dir, file), "utf8")).replace(/^\s*--.*$/gm, "");
     for (const s of sql
       .split(/;[ \t]*$/m)
       .map((x) => x.trim())
@@ -59,6 +61,33 @@ describe("cluster layout", () => {
     expect(alters.map((s) => s.split(" MODIFY")[0])).toEqual([
       "ALTER TABLE events_local ON CLUSTER 'logs'",
       "ALTER TABLE events ON CLUSTER 'logs'",
+    ]);
+  });
+
+  it("lays CI Insights' test runs and health states out alike, their views on each node's runs", async () => {
+    const sql = await rewritten(CI_DIR);
+    for (const [table, engine] of [
+      ["test_runs", "ReplicatedMergeTree"],
+      ["test_health_daily", "ReplicatedAggregatingMergeTree"],
+      ["test_health_commits", "ReplicatedAggregatingMergeTree"],
+    ]) {
+      const local = sql.find((s) => s.startsWith(`CREATE TABLE IF NOT EXISTS ${table}_local ON CLUSTER 'logs' (`));
+      expect(local, table).toContain(
+        `ENGINE = ${engine}('/clickhouse/tables/{shard}/{database}/${table}_local', '{replica}')`,
+      );
+      expect(sql).toContain(
+        `CREATE TABLE IF NOT EXISTS ${table} ON CLUSTER 'logs' AS ${table}_local ENGINE = Distributed('logs', currentDatabase(), ${table}_local, cityHash64(repository))`,
+      );
+    }
+    const views = sql.filter((s) => s.startsWith("CREATE MATERIALIZED VIEW"));
+    expect(views).toHaveLength(2);
+    for (const v of views) {
+      expect(v).toMatch(/ ON CLUSTER 'logs' TO test_health_\w+_local AS /);
+      expect(v).toContain("FROM test_runs_local");
+    }
+    expect(sql.filter((s) => s.startsWith("ALTER TABLE"))).toEqual([
+      "ALTER TABLE test_runs_local ON CLUSTER 'logs' ADD PROJECTION IF NOT EXISTS prj_branch_time (SELECT _part_offset ORDER BY repository, branch, received_at)",
+      "ALTER TABLE test_runs_local ON CLUSTER 'logs' MATERIALIZE PROJECTION prj_branch_time",
     ]);
   });
 });
