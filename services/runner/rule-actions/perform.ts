@@ -90,7 +90,8 @@ async function act(deps: ActionDeps, effect: RuleActionEffect, type: string): Pr
       const state = { APPROVE: "APPROVED", REQUEST_CHANGES: "CHANGES_REQUESTED", COMMENT: "COMMENTED" }[reviewType];
       const since = deps.startedAt?.getTime() ?? Number.POSITIVE_INFINITY;
       const done =
-        deps.resumed && (await read()).reviews.some((r) => r.state === state && r.submittedAt.getTime() >= since - 1000);
+        deps.resumed &&
+        (await read()).reviews.some((r) => r.state === state && r.submittedAt.getTime() >= since - 1000);
       if (!done) await forge.submitReview(repo, n, { event: reviewType, body: message ?? "" });
       return one({ review_type: reviewType, reviewer: null, message });
     }
