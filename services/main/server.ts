@@ -30,7 +30,6 @@ import {
   outboxLag,
   revokeToken,
   startChangeFeed,
-  startOutboxRelay,
   type Database,
 } from "../store/index.js";
 import { loadOrCreateAdminKey } from "./admin-key.js";

@@ -41,7 +41,6 @@ let client: ReturnType<typeof mergifyClient>;
 let otlp: Buffer;
 
 const cli = (...args: string[]) => cliStdout(server.cliEnv, args);
-// biome-ignore lint/suspicious/noExplicitAny: an error or answer body, read by key
 const json = async (r: Response) => (await r.json()) as any;
 const post = (p: string, headers: Record<string, string>, body: Uint8Array | string) =>
   fetch(new URL(p, server.url), { method: "POST", headers, body });
@@ -216,8 +215,7 @@ describe("mergify tests quarantine | quarantined | unquarantine", () => {
 });
 
 describe("refusals of the new routes", () => {
-  const junitPath =
-    "/v1/repos/acme/shop/ci/junit?pipeline_name=ci&job_name=unit&head_sha=" + "a".repeat(40) + "&branch=main";
+  const junitPath = `/v1/repos/acme/shop/ci/junit?pipeline_name=ci&job_name=unit&head_sha=${"a".repeat(40)}&branch=main`;
   const xml = (cases: string) =>
     `<?xml version="1.0"?><testsuites><testsuite name="s">${cases}</testsuite></testsuites>`;
 
