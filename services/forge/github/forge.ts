@@ -25,6 +25,7 @@ import { repoParams, type RepoParams } from "./repo-name.js";
 import { rerunFailedJobs } from "./rerun-checks.js";
 import { findOpenPull } from "./find-pull.js";
 import { buildSpeculativeBranch, type BuildShape } from "./speculative-branch.js";
+import { SpeculativeChains } from "./speculative-chains.js";
 import { TtlCache } from "./ttl-cache.js";
 import { updateWithBase } from "./update-with-base.js";
 import { githubWorkflowActions } from "./workflow-actions.js";
@@ -138,6 +139,8 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
     10_000,
     client.now,
   );
+  /** The speculative branches built, for the batches behind them (speculative-chains.ts). */
+  const chains = new SpeculativeChains(client.now);
   /** Ids of the App's check runs it wrote: repository, head SHA and name. */
   const checkRunIds = new TtlCache<string, number>(24 * 3_600_000, 50_000, client.now);
   const defaultBranchOf = async (repo: RepoName, gh: GithubOctokit, params: RepoParams) => {
@@ -169,7 +172,10 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
     getBranchSha: (repo, branch) => inRepo(repo, `reading branch ${branch}`, (gh, p) => branchSha(gh, p, branch)),
     createSpeculativeBranch: (repo, branch, baseSha, pulls, options) =>
       inRepo(repo, `building speculative branch ${branch}`, async (gh, p) =>
-        buildSpeculativeBranch(gh, p, branch, baseSha, pulls, await buildShape(gh, repo, p, options)),
+        buildSpeculativeBranch(gh, p, branch, baseSha, pulls, await buildShape(gh, repo, p, options), {
+          chains,
+          repo,
+        }),
       ),
     deleteBranch: (repo, branch) => inRepo(repo, `deleting branch ${branch}`, (gh, p) => removeBranch(gh, p, branch)),
     openDraftPullRequest: (repo, input) =>
