@@ -44,8 +44,12 @@ export interface GithubForgeDeps extends GithubAppOptions {
   ownCheckNames?: readonly string[];
 }
 
-/** How long the landing rules of a base branch are kept, in ms (a refusal drops them at once). */
-export const LANDING_RULES_TTL_MS = 60_000;
+/**
+ * How long the landing rules of a base branch are kept, in ms (a refusal drops them at once): as
+ * long as a branch's protection (a change of settings is seen within that time; docs/github.md
+ * "Request budget"). Three reads each time (the repository, classic protection, rulesets).
+ */
+export const LANDING_RULES_TTL_MS = 5 * 60_000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const SILENT = { debug() {}, info() {}, warn() {}, error() {} };
@@ -69,7 +73,7 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
   const log = deps.log ?? SILENT;
   const rulesCache = new TtlCache<string, Promise<LandingRules>>(LANDING_RULES_TTL_MS, 10_000, client.now);
 
-  /** The landing rules of `base` in `repo`, read at most once a minute. */
+  /** The landing rules of `base` in `repo`, read at most once in {@link LANDING_RULES_TTL_MS}. */
   function landingRules(gh: GithubOctokit, repo: RepoName, params: RepoParams, base: string): Promise<LandingRules> {
     const key = `${repo.toLowerCase()}#${base}`;
     let rules = rulesCache.get(key);
