@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { settingsOf } from "../support/double-rules.js";
 import { githubWorld, type GithubWorld } from "../support/github-world.js";
-import { expectLandedOnce, expectLostEventsRecovered, lossy, RECOVERY_MS } from "./outcome.js";
+import { expectLandedOnce, expectLostEventsRecovered, KILL_PULLS, lossy, RECOVERY_MS } from "./outcome.js";
 import { MERGE_RULESETS } from "./repositories.js";
 
 let world: GithubWorld | undefined;
@@ -49,10 +49,18 @@ describe("merge commits, rulesets with a bypass actor, a transient 405 on every 
     expect(world.server.output()).toContain("lacks the permission actions: write (granted: read)");
   });
 
-  it("the same with the server killed (kill -9) between two merges of a batch", { timeout: 600_000 }, async () => {
-    world = await githubWorld(MERGE_RULESETS, { killAt: "github.merge-batch.between-pulls" });
-    expect(await world.restartAfterKill()).toContain("failpoint github.merge-batch.between-pulls: kill");
+  it("the same on 6 pull requests, webhooks lost, the server killed (kill -9) between two merges of a batch", {
+    timeout: 600_000,
+  }, async () => {
+    world = await githubWorld(MERGE_RULESETS, {
+      killAt: "github.merge-batch.between-pulls",
+      pulls: KILL_PULLS,
+      ...lossy(19),
+    });
+    const killed = await world.restartAfterKill({ redeliver: false });
+    expect(killed).toContain("failpoint github.merge-batch.between-pulls: kill");
     await expectLandedOnce(world);
     expectOwnMerges(world);
+    await expectLostEventsRecovered(world, RECOVERY_MS);
   });
 });
