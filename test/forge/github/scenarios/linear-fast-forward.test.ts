@@ -38,7 +38,7 @@ describe("linear history with fast-forward", () => {
   });
 
   it("the same on 6 pull requests, webhooks lost, the server killed (kill -9) after main moved, before the move was recorded", {
-    timeout: 420_000,
+    timeout: 600_000,
   }, async () => {
     world = await githubWorld(LINEAR_FAST_FORWARD, {
       killAt: "runner.effect.merge_batch.after-perform",

@@ -36,7 +36,7 @@ describe("squash only, strict required checks, a required pull request, Actions 
   });
 
   it("the same on 6 pull requests, webhooks lost, the server killed (kill -9) after the batch's pull request merged", {
-    timeout: 420_000,
+    timeout: 600_000,
   }, async () => {
     world = await githubWorld(SQUASH_STRICT, {
       killAt: "github.land-through-pull.after-merge",

@@ -207,7 +207,7 @@ export async function githubWorld(setup: RepositorySetup, options: WorldOptions 
       const child = world.server.child;
       await eventually(
         async () => expect(child.signalCode, world.server.output().slice(-3000)).toBe("SIGKILL"),
-        180_000,
+        300_000,
         100,
       );
       const output = world.server.output();
