@@ -18,11 +18,11 @@ afterEach(async () => {
 });
 
 function expectOwnMerges(w: GithubWorld): void {
-  for (const n of w.pulls.filter((p) => p !== w.culprit))
-    expect([n, w.repo.pull(n)!.mergedAt !== null]).toEqual([n, true]);
+  const green = w.pulls.filter((p) => p !== w.culprit);
+  for (const n of green) expect([n, w.repo.pull(n)!.mergedAt !== null]).toEqual([n, true]);
   // Every third merge request was answered "Base branch was modified"; each was merged again (no leave
   // other than PR_MERGED, expectLandedOnce).
-  expect(settingsOf(w.repo).baseModifiedAnswers).toBeGreaterThanOrEqual(3);
+  expect(settingsOf(w.repo).baseModifiedAnswers).toBeGreaterThanOrEqual(Math.floor(green.length / 3));
 }
 
 describe("merge commits, rulesets with a bypass actor, a transient 405 on every third merge", () => {
