@@ -7,7 +7,14 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { githubWorld, type GithubWorld } from "../support/github-world.js";
-import { expectLandedOnce, expectLostEventsRecovered, KILL_PULLS, lossy, RECOVERY_MS } from "./outcome.js";
+import {
+  expectLandedOnce,
+  expectLostEventsRecovered,
+  KILL_PULLS,
+  lossy,
+  RECOVERY_AFTER_RESTART_MS,
+  RECOVERY_MS,
+} from "./outcome.js";
 import { LINEAR_FAST_FORWARD } from "./repositories.js";
 
 let world: GithubWorld | undefined;
@@ -49,6 +56,6 @@ describe("linear history with fast-forward", () => {
     expect(killed).toContain("failpoint runner.effect.merge_batch.after-perform: kill");
     await expectLandedOnce(world);
     await expectLinearTested(world);
-    await expectLostEventsRecovered(world, RECOVERY_MS);
+    await expectLostEventsRecovered(world, RECOVERY_AFTER_RESTART_MS);
   });
 });

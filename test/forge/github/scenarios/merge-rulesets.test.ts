@@ -8,7 +8,14 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { settingsOf } from "../support/double-rules.js";
 import { githubWorld, type GithubWorld } from "../support/github-world.js";
-import { expectLandedOnce, expectLostEventsRecovered, KILL_PULLS, lossy, RECOVERY_MS } from "./outcome.js";
+import {
+  expectLandedOnce,
+  expectLostEventsRecovered,
+  KILL_PULLS,
+  lossy,
+  RECOVERY_AFTER_RESTART_MS,
+  RECOVERY_MS,
+} from "./outcome.js";
 import { MERGE_RULESETS } from "./repositories.js";
 
 let world: GithubWorld | undefined;
@@ -61,6 +68,6 @@ describe("merge commits, rulesets with a bypass actor, a transient 405 on every 
     expect(killed).toContain("failpoint github.merge-batch.between-pulls: kill");
     await expectLandedOnce(world);
     expectOwnMerges(world);
-    await expectLostEventsRecovered(world, RECOVERY_MS);
+    await expectLostEventsRecovered(world, RECOVERY_AFTER_RESTART_MS);
   });
 });

@@ -62,6 +62,11 @@ const RECONCILE_SECONDS = 5;
 export const lossy = (seed: number) => ({ drop: { rate: 0.1, seed }, reconcileIntervalSeconds: RECONCILE_SECONDS });
 /** The time within which a lost event is recovered, ms: one interval plus a pass's time (docs/github.md "Reconciliation"). */
 export const RECOVERY_MS = 2 * RECONCILE_SECONDS * 1000;
+/**
+ * The same after a restart, ms: the new process's first pass redelivers, one after another, every
+ * delivery the dead one missed (a dozen or more), so that pass is longer; two intervals more.
+ */
+export const RECOVERY_AFTER_RESTART_MS = 4 * RECONCILE_SECONDS * 1000;
 
 /**
  * Webhook deliveries were lost (the world's `drop`), and each lost event reached the server within

@@ -8,7 +8,14 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { githubWorld, type GithubWorld } from "../support/github-world.js";
-import { expectLandedOnce, expectLostEventsRecovered, KILL_PULLS, lossy, RECOVERY_MS } from "./outcome.js";
+import {
+  expectLandedOnce,
+  expectLostEventsRecovered,
+  KILL_PULLS,
+  lossy,
+  RECOVERY_AFTER_RESTART_MS,
+  RECOVERY_MS,
+} from "./outcome.js";
 import { SQUASH_STRICT } from "./repositories.js";
 
 let world: GithubWorld | undefined;
@@ -47,6 +54,6 @@ describe("squash only, strict required checks, a required pull request, Actions 
     expect(killed).toContain("failpoint github.land-through-pull.after-merge: kill");
     await expectLandedOnce(world);
     await expectSquashesOnly(world);
-    await expectLostEventsRecovered(world, RECOVERY_MS);
+    await expectLostEventsRecovered(world, RECOVERY_AFTER_RESTART_MS);
   });
 });
