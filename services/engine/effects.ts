@@ -177,6 +177,12 @@ export interface PostSummaryCheckEffect {
   conclusion: "success" | "failure" | "cancelled" | "neutral" | null;
   title: string;
   summary: string;
+  /**
+   * The first post of this stay in the queue (on entering it): the forge may create the run without
+   * looking for an earlier one (docs/github.md "Request budget"; a run of an earlier stay is then
+   * superseded by the new one, as a re-run is).
+   */
+  first?: true;
 }
 
 /** Add or remove labels (queued_label, checking_label, dequeued_label). */

@@ -141,6 +141,7 @@ export function onQueued(ctx: Ctx, event: EventOf<"pull_request_queued">): void 
     conclusion: null,
     title: `Queued in ${pull.queueRule} at position ${position}`,
     summary: `The pull request is queued for ${pull.baseRef} (queue rule \`${pull.queueRule}\`).`,
+    first: true,
   });
   if (cfg.statusComments === "all")
     ctx.emit({

@@ -206,6 +206,8 @@ export async function performEffect(
           conclusion: effect.conclusion,
           title: effect.title,
           summary: effect.summary,
+          // After a crash the run may exist already: a replay looks it up first.
+          ...(effect.first && !replay ? { fresh: true } : {}),
         }),
       );
       return [];

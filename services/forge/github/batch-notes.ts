@@ -4,21 +4,47 @@
  * commit by its full SHA, so the Git data API writes it: for each ref, the current notes commit
  * and tree are read (`GET .../git/ref/notes/...`, `GET .../git/commits/{sha}`), a tree with the
  * note's blob at `<sha>` on top of that one is created (`POST .../git/trees`), then a commit
- * (`POST .../git/commits`, parent the previous notes commit), and the ref is created or
- * force-moved to it (`POST .../git/refs`, `PATCH .../git/refs/notes/...`). `git fetch
+ * (`POST .../git/commits`, parent the previous notes commit), and the ref is force-moved to it
+ * (`PATCH .../git/refs/notes/...`); a ref that does not exist yet is created (`POST .../git/refs`)
+ * at a first notes commit, without reading anything. `git fetch
  * +refs/notes/...` then finds it, and `git notes show` reads it (a flat notes tree).
  */
 import type { Sha } from "../types.js";
 import { ForgeError } from "../types.js";
 import type { GithubOctokit } from "./client.js";
-import { githubStatus } from "./errors.js";
+import { githubMessage, githubStatus } from "./errors.js";
 import type { RepoParams } from "./repo-name.js";
 
 /** The message of the notes commits: git's own for `git notes add`. */
 const NOTES_MESSAGE = "Notes added by 'git notes add'";
 
+/** A notes commit holding `content` for `sha` on top of `parent` (null: a first notes commit). */
+async function notesCommit(
+  gh: GithubOctokit,
+  params: RepoParams,
+  note: { sha: Sha; content: string },
+  parent: { sha: Sha; tree: Sha } | null,
+): Promise<Sha> {
+  const tree = await gh.rest.git.createTree({
+    ...params,
+    ...(parent === null ? {} : { base_tree: parent.tree }),
+    tree: [{ path: note.sha, mode: "100644", type: "blob", content: note.content }],
+  });
+  const commit = await gh.rest.git.createCommit({
+    ...params,
+    message: NOTES_MESSAGE,
+    tree: tree.data.sha,
+    parents: parent === null ? [] : [parent.sha],
+  });
+  return commit.data.sha;
+}
+
 /**
- * Attaches `text` to commit `sha` under each notes ref of `refs` (`refs/notes/...`).
+ * Attaches `text` to commit `sha` under each notes ref of `refs` (`refs/notes/...`). A ref is
+ * first created at a notes commit holding this note alone, written once for all the refs (the
+ * usual case: the refs are named after a new check branch, so nothing needs reading: docs/github.md
+ * "Request budget"); a ref that already exists (422 "Reference already exists") is extended: its
+ * commit and tree read, the note added on top, the ref force-moved.
  * @throws ForgeError invalid for a ref outside refs/notes/; the Octokit error otherwise
  */
 export async function addGithubNotes(
@@ -26,31 +52,23 @@ export async function addGithubNotes(
   params: RepoParams,
   input: { refs: readonly string[]; sha: Sha; text: string },
 ): Promise<void> {
-  for (const ref of input.refs) {
+  for (const ref of input.refs)
     if (!ref.startsWith("refs/notes/") || /\.\.|\s/.test(ref))
       throw new ForgeError("invalid", `${ref} is not a notes ref (refs/notes/...)`);
-    const short = ref.slice("refs/".length);
-    let parent: Sha | null = null;
-    let baseTree: Sha | undefined;
+  const note = { sha: input.sha, content: input.text.endsWith("\n") ? input.text : `${input.text}\n` };
+  let first: Sha | null = null;
+  for (const ref of input.refs) {
+    first ??= await notesCommit(gh, params, note, null);
     try {
-      parent = (await gh.rest.git.getRef({ ...params, ref: short })).data.object.sha;
-      baseTree = (await gh.rest.git.getCommit({ ...params, commit_sha: parent })).data.tree.sha;
+      await gh.rest.git.createRef({ ...params, ref, sha: first });
+      continue;
     } catch (e) {
-      if (githubStatus(e) !== 404) throw e;
+      if (githubStatus(e) !== 422 || !/already exists/i.test(githubMessage(e))) throw e;
     }
-    const content = input.text.endsWith("\n") ? input.text : `${input.text}\n`;
-    const tree = await gh.rest.git.createTree({
-      ...params,
-      ...(baseTree === undefined ? {} : { base_tree: baseTree }),
-      tree: [{ path: input.sha, mode: "100644", type: "blob", content }],
-    });
-    const commit = await gh.rest.git.createCommit({
-      ...params,
-      message: NOTES_MESSAGE,
-      tree: tree.data.sha,
-      parents: parent === null ? [] : [parent],
-    });
-    if (parent === null) await gh.rest.git.createRef({ ...params, ref, sha: commit.data.sha });
-    else await gh.rest.git.updateRef({ ...params, ref: short, sha: commit.data.sha, force: true });
+    const short = ref.slice("refs/".length);
+    const parent = (await gh.rest.git.getRef({ ...params, ref: short })).data.object.sha;
+    const tree = (await gh.rest.git.getCommit({ ...params, commit_sha: parent })).data.tree.sha;
+    const sha = await notesCommit(gh, params, note, { sha: parent, tree });
+    await gh.rest.git.updateRef({ ...params, ref: short, sha, force: true });
   }
 }

@@ -2,8 +2,9 @@
  * Yardmaster's own check run on a commit (ForgePort.upsertCheckRun; the queue summary,
  * docs/merge-queue.md "Events and effects" and docs/github.md "Operations"). The App's run with
  * that name on that head SHA is looked up (`GET .../commits/{sha}/check-runs?check_name=&app_id=`)
- * and updated (`PATCH .../check-runs/{id}`), or created (`POST .../check-runs`). GitHub limits
- * `output.summary` to 65,535 characters: a longer one is cut with a note. The adapter keeps the ids
+ * and updated (`PATCH .../check-runs/{id}`), or created (`POST .../check-runs`); a first post
+ * (`input.fresh`: the queue's post on entering, not a replay) is created without the lookup.
+ * GitHub limits `output.summary` to 65,535 characters: a longer one is cut with a note. The adapter keeps the ids
  * of the runs it wrote, so a later update of one is a single request (docs/github.md "Request budget"). The port's `error` state
  * is posted as `failure` (GitHub has no `error` conclusion); `pending` as no conclusion.
  */
@@ -59,15 +60,19 @@ export async function upsertOwnCheckRun(
       if (githubStatus(e) !== 404) throw e;
     }
   }
-  const { data } = await gh.rest.checks.listForRef({
-    ...params,
-    ref: input.headSha,
-    check_name: input.name,
-    app_id: appId,
-    filter: "latest",
-    per_page: 1,
-  });
-  const existing = data.check_runs[0];
+  // A first post has nothing to find (ForgePort's CheckRunInput.fresh): created at once.
+  const existing = input.fresh
+    ? undefined
+    : (
+        await gh.rest.checks.listForRef({
+          ...params,
+          ref: input.headSha,
+          check_name: input.name,
+          app_id: appId,
+          filter: "latest",
+          per_page: 1,
+        })
+      ).data.check_runs[0];
   if (existing) {
     await gh.rest.checks.update({ ...params, check_run_id: existing.id, ...fields });
     return existing.id;

@@ -25,6 +25,7 @@ import { repoParams, type RepoParams } from "./repo-name.js";
 import { rerunFailedJobs } from "./rerun-checks.js";
 import { findOpenPull } from "./find-pull.js";
 import { buildSpeculativeBranch, type BuildShape } from "./speculative-branch.js";
+import { SpeculativeChains } from "./speculative-chains.js";
 import { TtlCache } from "./ttl-cache.js";
 import { updateWithBase } from "./update-with-base.js";
 import { githubWorkflowActions } from "./workflow-actions.js";
@@ -43,8 +44,12 @@ export interface GithubForgeDeps extends GithubAppOptions {
   ownCheckNames?: readonly string[];
 }
 
-/** How long the landing rules of a base branch are kept, in ms (a refusal drops them at once). */
-export const LANDING_RULES_TTL_MS = 60_000;
+/**
+ * How long the landing rules of a base branch are kept, in ms (a refusal drops them at once): as
+ * long as a branch's protection (a change of settings is seen within that time; docs/github.md
+ * "Request budget"). Three reads each time (the repository, classic protection, rulesets).
+ */
+export const LANDING_RULES_TTL_MS = 5 * 60_000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const SILENT = { debug() {}, info() {}, warn() {}, error() {} };
@@ -68,7 +73,7 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
   const log = deps.log ?? SILENT;
   const rulesCache = new TtlCache<string, Promise<LandingRules>>(LANDING_RULES_TTL_MS, 10_000, client.now);
 
-  /** The landing rules of `base` in `repo`, read at most once a minute. */
+  /** The landing rules of `base` in `repo`, read at most once in {@link LANDING_RULES_TTL_MS}. */
   function landingRules(gh: GithubOctokit, repo: RepoName, params: RepoParams, base: string): Promise<LandingRules> {
     const key = `${repo.toLowerCase()}#${base}`;
     let rules = rulesCache.get(key);
@@ -138,6 +143,8 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
     10_000,
     client.now,
   );
+  /** The speculative branches built, for the batches behind them (speculative-chains.ts). */
+  const chains = new SpeculativeChains(client.now);
   /** Ids of the App's check runs it wrote: repository, head SHA and name. */
   const checkRunIds = new TtlCache<string, number>(24 * 3_600_000, 50_000, client.now);
   const defaultBranchOf = async (repo: RepoName, gh: GithubOctokit, params: RepoParams) => {
@@ -169,7 +176,10 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
     getBranchSha: (repo, branch) => inRepo(repo, `reading branch ${branch}`, (gh, p) => branchSha(gh, p, branch)),
     createSpeculativeBranch: (repo, branch, baseSha, pulls, options) =>
       inRepo(repo, `building speculative branch ${branch}`, async (gh, p) =>
-        buildSpeculativeBranch(gh, p, branch, baseSha, pulls, await buildShape(gh, repo, p, options)),
+        buildSpeculativeBranch(gh, p, branch, baseSha, pulls, await buildShape(gh, repo, p, options), {
+          chains,
+          repo,
+        }),
       ),
     deleteBranch: (repo, branch) => inRepo(repo, `deleting branch ${branch}`, (gh, p) => removeBranch(gh, p, branch)),
     openDraftPullRequest: (repo, input) =>

@@ -10,6 +10,9 @@
  *    pushed by a merge: the last merge's tree, the base and every merged head as parents (one
  *    commit, as bors builds its staging commit), message `Merge of #1, #2` without the marker;
  * 4. the final branch is created or force-moved to it, and the temporary branch deleted.
+ * A batch behind another starts from the other's build instead of the base (step 1 at the other's
+ * last `[skip ci]` merge; step 2 for its own pull requests only; speculative-chains.ts says why the
+ * tree is the same).
  * So the final branch moves once, to the finished commit (CI that runs on pushes never sees half a
  * batch, and runs on it: the marker is only on commits that are not its tip), a conflict leaves it
  * untouched, and the heads are parents of the tested commit: landing that commit (fast-forward,
@@ -27,6 +30,7 @@ import { githubStatus } from "./errors.js";
 import { checkBranchName, forceBranch, removeBranch } from "./refs.js";
 import type { RepoParams } from "./repo-name.js";
 import { replayCommits, SKIP_CI, type ReplayTip } from "./replay-commits.js";
+import type { ChainStart, SpeculativeChains } from "./speculative-chains.js";
 
 /** The temporary branch a speculative branch is built on: `tmp-` before its last segment. */
 export function temporaryBranchOf(branch: string): string {
@@ -40,6 +44,12 @@ export interface BuildShape {
   signed: boolean;
 }
 
+/** What a build made: the tested commit, and where a later batch's build may start (null: nothing merged). */
+interface Built {
+  tip: Sha;
+  start: Omit<ChainStart, "count"> | null;
+}
+
 async function mergedTree(
   gh: GithubOctokit,
   params: RepoParams,
@@ -47,10 +57,12 @@ async function mergedTree(
   branch: string,
   baseSha: Sha,
   pulls: readonly { number: number; headSha: Sha }[],
-): Promise<Sha> {
-  let tree: Sha | null = null;
-  const parents: Sha[] = [];
-  for (const pull of pulls) {
+  from: ChainStart | null,
+): Promise<Built> {
+  let tree: Sha | null = from?.tree ?? null;
+  let last: Sha | null = from?.sha ?? null;
+  const parents: Sha[] = [...(from?.merged ?? [])];
+  for (const pull of pulls.slice(from?.count ?? 0)) {
     try {
       const res = await gh.rest.repos.merge({
         ...params,
@@ -60,6 +72,7 @@ async function mergedTree(
       });
       if (res.status === 201) {
         tree = res.data.commit.tree.sha;
+        last = res.data.sha;
         parents.push(pull.headSha);
       }
     } catch (e) {
@@ -74,7 +87,7 @@ async function mergedTree(
       throw e;
     }
   }
-  if (tree === null) return baseSha;
+  if (tree === null || last === null) return { tip: baseSha, start: null };
   const merged = pulls.filter((p) => parents.includes(p.headSha)).map((p) => `#${p.number}`);
   const { data } = await gh.rest.git.createCommit({
     ...params,
@@ -82,7 +95,7 @@ async function mergedTree(
     tree,
     parents: [baseSha, ...parents],
   });
-  return data.sha;
+  return { tip: data.sha, start: { sha: last, tree, merged: parents } };
 }
 
 async function replayedTip(
@@ -93,10 +106,15 @@ async function replayedTip(
   baseSha: Sha,
   pulls: readonly { number: number; headSha: Sha }[],
   signed: boolean,
-): Promise<Sha> {
-  const { data: start } = await gh.rest.git.getCommit({ ...params, commit_sha: baseSha });
-  let tip: ReplayTip = { sha: baseSha, tree: start.tree.sha };
-  for (const pull of pulls) {
+  from: ChainStart | null,
+): Promise<Built> {
+  let tip: ReplayTip;
+  if (from) tip = { sha: from.sha, tree: from.tree };
+  else {
+    const { data: start } = await gh.rest.git.getCommit({ ...params, commit_sha: baseSha });
+    tip = { sha: baseSha, tree: start.tree.sha };
+  }
+  for (const pull of pulls.slice(from?.count ?? 0)) {
     const { data: cmp } = await gh.rest.repos.compareCommitsWithBasehead({
       ...params,
       basehead: `${baseSha}...${pull.headSha}`,
@@ -111,11 +129,20 @@ async function replayedTip(
       conflictMessage: `pull request #${pull.number} does not apply to the speculative branch ${branch}`,
     });
   }
-  return tip.sha;
+  return { tip: tip.sha, start: tip.sha === baseSha ? null : { sha: tip.sha, tree: tip.tree, merged: [] } };
+}
+
+/** Where {@link buildSpeculativeBranch} keeps its builds, for the batches behind (speculative-chains.ts). */
+export interface ChainMemo {
+  chains: SpeculativeChains;
+  /** The repository, `owner/name`. */
+  repo: string;
 }
 
 /**
- * Builds the branch and points `branch` at it.
+ * Builds the branch and points `branch` at it. With `memo`, a branch whose pull requests begin
+ * with those of a branch built before on the same base (the batch ahead) starts from that build
+ * and merges only the rest (speculative-chains.ts): the same tree, fewer requests.
  * @returns the branch's new tip (`baseSha` when `pulls` is empty or all contained)
  * @throws MergeConflictError (ForgeError conflict, `pullRequest` set, `paths` empty: GitHub does
  *   not name them) for the first pull request that does not merge, with `branch` unchanged;
@@ -128,6 +155,7 @@ export async function buildSpeculativeBranch(
   baseSha: Sha,
   pulls: readonly { number: number; headSha: Sha }[],
   shape: BuildShape = { linear: false, signed: false },
+  memo?: ChainMemo,
 ): Promise<Sha> {
   checkBranchName(branch);
   const seen = new Set<number>();
@@ -137,14 +165,54 @@ export async function buildSpeculativeBranch(
     seen.add(p.number);
   }
   const temp = temporaryBranchOf(branch);
-  await forceBranch(gh, params, temp, baseSha);
+  const from = memo?.chains.longestPrefix(memo.repo, baseSha, shape, pulls) ?? null;
   try {
-    const tip = shape.linear
-      ? await replayedTip(gh, params, temp, branch, baseSha, pulls, shape.signed)
-      : await mergedTree(gh, params, temp, branch, baseSha, pulls);
-    await forceBranch(gh, params, branch, tip);
-    return tip;
+    let built: Built;
+    try {
+      built = await build(gh, params, { temp, branch, baseSha, pulls, shape, from });
+    } catch (e) {
+      // The start of a chain GitHub no longer has (a Git object removed): built from the base instead.
+      if (from === null || !isMissingObject(e)) throw e;
+      memo!.chains.forget(memo!.repo, baseSha, shape, pulls.slice(0, from.count));
+      built = await build(gh, params, { temp, branch, baseSha, pulls, shape, from: null });
+    }
+    // A linear build on a chain that added no commit would share the commit of the batch ahead.
+    if (from !== null && built.tip === from.sha)
+      built = await build(gh, params, { temp, branch, baseSha, pulls, shape, from: null });
+    if (built.start) memo?.chains.remember(memo.repo, baseSha, shape, pulls, built.start);
+    await forceBranch(gh, params, branch, built.tip);
+    return built.tip;
   } finally {
     await removeBranch(gh, params, temp).catch(() => {});
   }
+}
+
+/** One build of the temporary branch, from the base or from `from`; returns the tested commit. */
+async function build(
+  gh: GithubOctokit,
+  params: RepoParams,
+  b: {
+    temp: string;
+    branch: string;
+    baseSha: Sha;
+    pulls: readonly { number: number; headSha: Sha }[];
+    shape: BuildShape;
+    from: ChainStart | null;
+  },
+): Promise<Built> {
+  // A merge build merges into the temporary branch from its start (a `[skip ci]` merge on a chain:
+  // creating the branch there runs no workflow); a linear build moves it to each helper commit.
+  await forceBranch(gh, params, b.temp, b.shape.linear || b.from === null ? b.baseSha : b.from.sha);
+  return b.shape.linear
+    ? replayedTip(gh, params, b.temp, b.branch, b.baseSha, b.pulls, b.shape.signed, b.from)
+    : mergedTree(gh, params, b.temp, b.branch, b.baseSha, b.pulls, b.from);
+}
+
+/**
+ * GitHub's answer to a ref created at a commit it does not have (422 "Object does not exist") or
+ * a merge into a branch it does not find (404). A build from the base is right whatever the cause.
+ */
+function isMissingObject(e: unknown): boolean {
+  const status = githubStatus(e);
+  return status === 422 || status === 404;
 }

@@ -128,6 +128,57 @@ describe("createSpeculativeBranch", () => {
     expect(await readRef(repo.git, "refs/heads/yardmaster/merge-queue/tmp-clash")).toBeNull();
   });
 
+  it("builds a batch behind another on the other's build: one merge per own pull request, the same tree", async () => {
+    const { repo, pulls } = await repoWithPulls(double, 4);
+    const forge = forgeFor(double);
+    const base = await forge.getBranchSha(repo.fullName, "main");
+    await forge.createSpeculativeBranch(repo.fullName, "yardmaster/merge-queue/ahead", base, pulls.slice(0, 2));
+    const merges = double.calls("repos/merge").length;
+    const refs = double.calls("git/create-ref").length;
+    const tip = await forge.createSpeculativeBranch(repo.fullName, "yardmaster/merge-queue/behind", base, pulls);
+
+    const made = double.calls("repos/merge").slice(merges);
+    expect(made.map((r) => (r.body as { commit_message: string }).commit_message)).toEqual([
+      "Merge of #3 [skip ci]",
+      "Merge of #4 [skip ci]",
+    ]);
+    // The temporary branch starts at the batch ahead's last merge, which carries [skip ci]: no workflow runs.
+    const start = (double.calls("git/create-ref")[refs].body as { ref: string; sha: string }).sha;
+    expect((await readCommit(repo.git, start)).title).toBe("Merge of #2 [skip ci]");
+    const c = await readCommit(repo.git, tip);
+    expect({ message: c.title, parents: c.parents }).toEqual({
+      message: "Merge of #1, #2, #3, #4",
+      parents: [base, ...pulls.map((p) => p.headSha)],
+    });
+    // The tree a build from the base makes (a fresh adapter keeps no builds).
+    const fresh = await forgeFor(double).createSpeculativeBranch(
+      repo.fullName,
+      "yardmaster/merge-queue/f",
+      base,
+      pulls,
+    );
+    expect(double.calls("repos/merge").length - merges).toBe(2 + 4);
+    expect((await readCommit(repo.git, fresh)).tree).toBe(c.tree);
+
+    // A start GitHub no longer has (an unreferenced commit removed): built from the base, the same tree.
+    double.inject({
+      operationId: "git/create-ref",
+      status: 422,
+      body: {
+        message: "Object does not exist",
+        documentation_url: "https://docs.github.com/rest/git/refs#create-a-reference",
+      },
+    });
+    const before = double.calls("repos/merge").length;
+    const rebuilt = await forge.createSpeculativeBranch(repo.fullName, "yardmaster/merge-queue/again", base, [
+      ...pulls.slice(0, 2),
+      pulls[3],
+    ]);
+    expect(double.calls("repos/merge").length - before).toBe(3);
+    const tree = (await readCommit(repo.git, rebuilt)).tree;
+    expect((await runGit(repo.git.gitDir, ["ls-tree", "--name-only", tree])).stdout.toString()).toContain("f4.txt");
+  });
+
   it("refuses a pull request listed twice", async () => {
     const { repo, pulls } = await repoWithPulls(double, 1);
     const err = await forgeFor(double)

@@ -157,7 +157,11 @@ describe("merge protections on GitHub", () => {
       "refs/notes/yardmaster/yardmaster/merge-queue/main/batch-1",
       "refs/notes/mergify/yardmaster/merge-queue/main/batch-1",
     ];
+    const count = (op: string) => double.calls(op).length;
+    const [trees, reads] = [count("git/create-tree"), count("git/get-ref")];
     await forge.addNotes!(repo.fullName, { refs, sha: first, text: "---\nchecking_base_sha: abc\n" });
+    // New refs: one notes tree and commit for both, nothing read.
+    expect([count("git/create-tree") - trees, count("git/get-ref") - reads]).toEqual([1, 0]);
     const second = await repo.commit("yardmaster/merge-queue/main/batch-1", { "b.txt": "b\n" }, "B");
     await forge.addNotes!(repo.fullName, { refs, sha: second, text: "---\nchecking_base_sha: def\n" });
     const show = async (ref: string, sha: string) =>
@@ -166,7 +170,9 @@ describe("merge protections on GitHub", () => {
       expect(await show(ref, first)).toBe("---\nchecking_base_sha: abc\n");
       expect(await show(ref, second)).toBe("---\nchecking_base_sha: def\n");
     }
-    expect(double.calls("git/create-ref")).toHaveLength(2);
+    // Existing refs: each extended (the create of the first notes commit answered 422 "Reference already exists").
+    expect(double.calls("git/create-ref")).toHaveLength(4);
     expect(double.calls("git/update-ref")).toHaveLength(2);
+    expect(count("git/create-tree") - trees).toBe(1 + 1 + 2);
   });
 });

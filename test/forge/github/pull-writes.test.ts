@@ -212,6 +212,24 @@ describe("check runs, comments, labels, permissions", () => {
     expect(isForgeError(err, "invalid")).toBe(true);
   });
 
+  it("creates a first post without looking up the run, and updates it by the id the create gave", async () => {
+    const { repo, head } = await repoWithPull(double);
+    const forge = forgeFor(double);
+    const post = { name: "Yardmaster", headSha: head, conclusion: null, title: "Queued", summary: "in queue" };
+    const lookups = () => double.calls("checks/list-for-ref").length;
+    const [looked, created] = [lookups(), double.calls("checks/create").length];
+    await forge.upsertCheckRun(repo.fullName, { ...post, status: "in_progress", fresh: true });
+    await forge.upsertCheckRun(repo.fullName, { ...post, status: "completed", conclusion: "success", title: "Merged" });
+    expect(lookups() - looked).toBe(0);
+    expect(double.calls("checks/create").length - created).toBe(1);
+    expect(repo.checkRuns).toHaveLength(1);
+    expect(repo.checkRuns[0]).toMatchObject({ name: "Yardmaster", status: "completed", conclusion: "success" });
+    // Without `fresh` (a replay, another process) the run is looked up, and found.
+    await forgeFor(double).upsertCheckRun(repo.fullName, { ...post, status: "in_progress" });
+    expect(lookups() - looked).toBe(1);
+    expect(repo.checkRuns).toHaveLength(1);
+  });
+
   it("comments, adds and removes labels (an absent label is fine)", async () => {
     const { repo, pull } = await repoWithPull(double);
     const forge = forgeFor(double);

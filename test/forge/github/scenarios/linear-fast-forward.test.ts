@@ -7,7 +7,14 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { githubWorld, type GithubWorld } from "../support/github-world.js";
-import { expectLandedOnce, expectLostEventsRecovered, lossy, RECOVERY_MS } from "./outcome.js";
+import {
+  expectLandedOnce,
+  expectLostEventsRecovered,
+  KILL_PULLS,
+  lossy,
+  RECOVERY_AFTER_RESTART_MS,
+  RECOVERY_MS,
+} from "./outcome.js";
 import { LINEAR_FAST_FORWARD } from "./repositories.js";
 
 let world: GithubWorld | undefined;
@@ -37,12 +44,18 @@ describe("linear history with fast-forward", () => {
     await expectLostEventsRecovered(world, RECOVERY_MS);
   });
 
-  it("the same with the server killed (kill -9) after main moved, before the move was recorded", {
-    timeout: 420_000,
+  it("the same on 6 pull requests, webhooks lost, the server killed (kill -9) after main moved, before the move was recorded", {
+    timeout: 600_000,
   }, async () => {
-    world = await githubWorld(LINEAR_FAST_FORWARD, { killAt: "runner.effect.merge_batch.after-perform" });
-    expect(await world.restartAfterKill()).toContain("failpoint runner.effect.merge_batch.after-perform: kill");
+    world = await githubWorld(LINEAR_FAST_FORWARD, {
+      killAt: "runner.effect.merge_batch.after-perform",
+      pulls: KILL_PULLS,
+      ...lossy(17),
+    });
+    const killed = await world.restartAfterKill({ redeliver: false });
+    expect(killed).toContain("failpoint runner.effect.merge_batch.after-perform: kill");
     await expectLandedOnce(world);
     await expectLinearTested(world);
+    await expectLostEventsRecovered(world, RECOVERY_AFTER_RESTART_MS);
   });
 });

@@ -8,7 +8,14 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { githubWorld, type GithubWorld } from "../support/github-world.js";
-import { expectLandedOnce, expectLostEventsRecovered, lossy, RECOVERY_MS } from "./outcome.js";
+import {
+  expectLandedOnce,
+  expectLostEventsRecovered,
+  KILL_PULLS,
+  lossy,
+  RECOVERY_AFTER_RESTART_MS,
+  RECOVERY_MS,
+} from "./outcome.js";
 import { SQUASH_STRICT } from "./repositories.js";
 
 let world: GithubWorld | undefined;
@@ -35,12 +42,18 @@ describe("squash only, strict required checks, a required pull request, Actions 
     await expectLostEventsRecovered(world, RECOVERY_MS);
   });
 
-  it("the same with the server killed (kill -9) after the batch's pull request merged", {
-    timeout: 420_000,
+  it("the same on 6 pull requests, webhooks lost, the server killed (kill -9) after the batch's pull request merged", {
+    timeout: 600_000,
   }, async () => {
-    world = await githubWorld(SQUASH_STRICT, { killAt: "github.land-through-pull.after-merge" });
-    expect(await world.restartAfterKill()).toContain("failpoint github.land-through-pull.after-merge: kill");
+    world = await githubWorld(SQUASH_STRICT, {
+      killAt: "github.land-through-pull.after-merge",
+      pulls: KILL_PULLS,
+      ...lossy(23),
+    });
+    const killed = await world.restartAfterKill({ redeliver: false });
+    expect(killed).toContain("failpoint github.land-through-pull.after-merge: kill");
     await expectLandedOnce(world);
     await expectSquashesOnly(world);
+    await expectLostEventsRecovered(world, RECOVERY_AFTER_RESTART_MS);
   });
 });

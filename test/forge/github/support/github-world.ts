@@ -64,8 +64,15 @@ export interface GithubWorld {
   server: ServerProcess;
   pulls: number[];
   culprit: number;
-  /** Waits for the server killed by its failpoint, then starts another on the same data and database. */
-  restartAfterKill(): Promise<string>;
+  /**
+   * Waits for the server killed by its failpoint, then starts another on the same data and
+   * database; with `redeliver` (the default) an operator then redelivers the failed deliveries,
+   * without it the new server's own redelivery must (a lossy world's reconciliation).
+   * @returns the killed server's output
+   */
+  restartAfterKill(opts?: { redeliver?: boolean }): Promise<string>;
+  /** When the server restarted by {@link restartAfterKill} was ready (null before). */
+  restartedAt: Date | null;
   /** Redelivers every failed delivery once (GitHub's "Redeliver", as an operator would). */
   redeliverFailed(): Promise<void>;
   /** `action.queue.leave` events by pull request (their `dequeue_code`s, in order). */
@@ -195,18 +202,20 @@ export async function githubWorld(setup: RepositorySetup, options: WorldOptions 
     actions,
     pulls,
     culprit,
-    async restartAfterKill() {
+    restartedAt: null,
+    async restartAfterKill({ redeliver = true } = {}) {
       const child = world.server.child;
       await eventually(
         async () => expect(child.signalCode, world.server.output().slice(-3000)).toBe("SIGKILL"),
-        180_000,
+        300_000,
         100,
       );
       const output = world.server.output();
       const same = { YARDMASTER_DATA_DIR: first.dataDir, DATABASE_URL: first.db.url };
       world.server = await startServerProcess({ ...env, ...same });
+      world.restartedAt = new Date();
       servers.push(world.server);
-      await world.redeliverFailed();
+      if (redeliver) await world.redeliverFailed();
       return output;
     },
     async redeliverFailed() {
