@@ -57,7 +57,7 @@ export interface CheckRunInput {
   title: string;
   summary: string;
   /**
-   * The caller's first post of this run on this head, not a replay: there is no run to find, so
+   * The caller's first post of this run on this head, not a resume after a crash: there is no run to find, so
    * the forge creates it without looking one up (a run of that name already there is superseded:
    * platforms show the latest run of a name).
    */

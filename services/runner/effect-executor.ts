@@ -206,8 +206,8 @@ export async function performEffect(
           conclusion: effect.conclusion,
           title: effect.title,
           summary: effect.summary,
-          // After a crash the run may exist already: a replay looks it up first.
-          ...(effect.first && !replay ? { fresh: true } : {}),
+          // After a crash the run may exist already: a resume looks it up first.
+          ...(effect.first && !resumed ? { fresh: true } : {}),
         }),
       );
       return [];

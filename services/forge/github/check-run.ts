@@ -3,7 +3,7 @@
  * docs/merge-queue.md "Events and effects" and docs/github.md "Operations"). The App's run with
  * that name on that head SHA is looked up (`GET .../commits/{sha}/check-runs?check_name=&app_id=`)
  * and updated (`PATCH .../check-runs/{id}`), or created (`POST .../check-runs`); a first post
- * (`input.fresh`: the queue's post on entering, not a replay) is created without the lookup.
+ * (`input.fresh`: the queue's post on entering, not a resume after a crash) is created without the lookup.
  * GitHub limits `output.summary` to 65,535 characters: a longer one is cut with a note. The adapter keeps the ids
  * of the runs it wrote, so a later update of one is a single request (docs/github.md "Request budget"). The port's `error` state
  * is posted as `failure` (GitHub has no `error` conclusion); `pending` as no conclusion.
