@@ -125,10 +125,10 @@ describe("reading a repository's recorded traffic", () => {
     const input = { ...traffic, seed: 1 };
     const predicted = simulateTraffic(input, CONFIG);
     expect(predicted).toEqual(traffic.observed);
-    // Larger batches (up to 8, waiting 30 minutes for company) spend fewer runs on the same traffic.
+    // Larger batches (4 to 8, waiting 30 minutes for company) spend fewer runs on the same traffic.
     const larger = simulateTraffic(
       input,
-      queueConfiguration({ ...KNOBS, batchSize: { min: 6, max: 8 }, batchMaxWaitSeconds: 1800 }),
+      queueConfiguration({ ...KNOBS, batchSize: { min: 4, max: 8 }, batchMaxWaitSeconds: 1800 }),
     );
     expect(larger.ciRuns / larger.merges).toBeLessThan(predicted.ciRuns / predicted.merges);
   });
