@@ -8,18 +8,23 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
  * The slowest files, slowest first (seconds in a clean-clone run on the 2-core development machine,
- * 2026-11-25: ~135, ~120, ~100, ~47; before the local forge's git changes of that day they took
- * ~270, ~225, ~165 and ~50, in another order). Forge and runner files of 60-100 s follow by
- * vitest's own timing cache once it exists.
+ * 2026-11-28: the three GitHub scenarios ~250, ~240 and ~180, then ~100, ~80, ~80, ~65, ~65, ~60).
+ * With 3 workers the scenarios take one each from the start, and the rest fill in around them.
+ * Other files follow by vitest's own timing cache once it exists.
  */
 const SLOWEST = [
-  "test/e2e/local-forge.test.ts",
+  "test/forge/github/scenarios/merge-rulesets.test.ts",
+  "test/forge/github/scenarios/squash-strict.test.ts",
+  "test/forge/github/scenarios/linear-fast-forward.test.ts",
+  "test/e2e/dashboard-states.test.ts",
   "test/e2e/replay.test.ts",
-  "test/e2e/readme-walkthrough.test.ts",
-  "test/e2e/crash-recovery.test.ts",
-  // Fault tests (docs/reliability.md): servers killed and started again, ~45 s and ~30 s.
+  "test/e2e/what-if.test.ts",
+  // Fault tests (docs/reliability.md): servers killed and started again.
   "test/faults/random-kills.test.ts",
-  "test/faults/merge-crash.test.ts",
+  "test/e2e/test-aware-queue.test.ts",
+  "test/e2e/readme-walkthrough.test.ts",
+  "test/e2e/ci-insights-local.test.ts",
+  "test/faults/tenant-isolation.test.ts",
 ];
 
 function rank(file: TestSpecification): number {
