@@ -56,11 +56,7 @@ export interface CheckRunInput {
   conclusion: CheckState | null;
   title: string;
   summary: string;
-  /**
-   * The caller's first post of this run on this head, not a resume after a crash: there is no run to find, so
-   * the forge creates it without looking one up (a run of that name already there is superseded:
-   * platforms show the latest run of a name).
-   */
+  /** First post of this run on this head (not resumed): created without a lookup; the latest run of a name shows. */
   fresh?: boolean;
 }
 
