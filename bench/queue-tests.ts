@@ -14,9 +14,8 @@
  * `--choosing-pull-requests M` (1500), `--seeds S` (3 per stage), `--seed FIRST` (1), `--workers W`
  * (2), `--quick` (9 of the grid's configurations).
  */
-import { availableParallelism } from "node:os";
-import { parseArgs } from "node:util";
-import { heldOutVerdict, pickForTarget, splitSeeds, stableAndTested } from "./queue/held-out.js";
+import { fmt, queueBenchCommandLine, WINDOW_SEED_OFFSET } from "./queue/command-line.js";
+import { heldOutVerdict, pickForTarget, stableAndTested } from "./queue/held-out.js";
 import { estimateLabel, observedDefaultsEmbedded } from "./queue/observed-default.js";
 import { label, scanPoints } from "./queue/points.js";
 import { D_MINUTES } from "./queue/runs.js";
@@ -35,30 +34,11 @@ import {
 } from "./queue/tests-workload.js";
 import type { Target } from "./queue/verdicts.js";
 
-const { values } = parseArgs({
-  options: {
-    "pull-requests": { type: "string", default: "20000" },
-    "choosing-pull-requests": { type: "string", default: "1500" },
-    seeds: { type: "string", default: "3" },
-    seed: { type: "string", default: "1" },
-    workers: { type: "string", default: String(Math.min(2, availableParallelism())) },
-    quick: { type: "boolean", default: false },
-  },
-});
-const SPLIT = splitSeeds(
-  Number(values.seed),
-  Number(values.seeds),
-  Number(values["choosing-pull-requests"]),
-  Number(values["pull-requests"]),
-);
-const WORKERS = Number(values.workers);
+const { split: SPLIT, workers: WORKERS, quick: QUICK } = queueBenchCommandLine();
 const TARGETS: Target[] = [
   { lambda: 8, p95: 60, runs: 0.8 },
   { lambda: 16, p95: 90, runs: 0.7 },
 ];
-/** The window a held-out seed's default is observed on: another draw of the same traffic. */
-const WINDOW_SEED_OFFSET = 1000;
-const fmt = (x: number, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : "-");
 
 /** The pooled figures of one row at one rate. */
 function figures(runs: TestsRunSummary[]) {
@@ -81,7 +61,7 @@ console.log(
   `Merge queue benchmark, tests workload: D = ${D_MINUTES} min, p = 0.05, a = ${ATTRIBUTABLE}, f = ${SPURIOUS} (quarantined ${QUARANTINED_SHARE}, known flaky ${FLAKY_SHARE}, new ${fmt(1 - QUARANTINED_SHARE - FLAKY_SHARE, 1)}), k = 10; choosing on seeds ${SPLIT.choosing.join(", ")} × ${SPLIT.choosingPullRequests} pull requests (test-aware), judging on held-out seeds ${SPLIT.heldOut.join(", ")} × ${SPLIT.heldOutPullRequests}; ${WORKERS} workers`,
 );
 const started = Date.now();
-const scan = scanPoints(values.quick);
+const scan = scanPoints(QUICK);
 type ScanJob = TestsJob & { point: number };
 const scanJobs: ScanJob[] = TARGETS.flatMap((t) =>
   scan.flatMap((p, point) =>

@@ -12,11 +12,10 @@
  * `--choosing-pull-requests M` (1500), `--seeds S` (3 per stage), `--seed FIRST` (1), `--workers W`
  * (worker threads, default 2), `--quick` (9 of the grid's configurations, to try the harness).
  */
-import { availableParallelism } from "node:os";
-import { parseArgs } from "node:util";
 import { closedFormChecks } from "./queue/closed-form-checks.js";
 import { printEstimates } from "./queue/estimate-lines.js";
-import { heldOutNames, heldOutVerdict, pickForTarget, referencePicks, splitSeeds } from "./queue/held-out.js";
+import { fmt, queueBenchCommandLine, WINDOW_SEED_OFFSET } from "./queue/command-line.js";
+import { heldOutNames, heldOutVerdict, pickForTarget, referencePicks } from "./queue/held-out.js";
 import { latencyClasses } from "./queue/latency-breakdown.js";
 import { estimateLabel, observedDefaultsEmbedded } from "./queue/observed-default.js";
 import { runJobs, type Job } from "./queue/parallel.js";
@@ -25,30 +24,11 @@ import { BREAK_PROBABILITY, CI_SLOTS, D_MINUTES } from "./queue/runs.js";
 import { pool, type PointFigures, type RunSummary } from "./queue/summary.js";
 import { defaultVerdict, figure, type Measured, type Target } from "./queue/verdicts.js";
 
-const { values } = parseArgs({
-  options: {
-    "pull-requests": { type: "string", default: "20000" },
-    "choosing-pull-requests": { type: "string", default: "1500" },
-    seeds: { type: "string", default: "3" },
-    seed: { type: "string", default: "1" },
-    workers: { type: "string", default: String(Math.min(2, availableParallelism())) },
-    quick: { type: "boolean", default: false },
-  },
-});
-const SPLIT = splitSeeds(
-  Number(values.seed),
-  Number(values.seeds),
-  Number(values["choosing-pull-requests"]),
-  Number(values["pull-requests"]),
-);
-const WORKERS = Number(values.workers);
+const { split: SPLIT, workers: WORKERS, quick: QUICK } = queueBenchCommandLine();
 const TARGETS: Target[] = [
   { lambda: 8, p95: 60, runs: 0.8 },
   { lambda: 16, p95: 90, runs: 0.85 },
 ];
-/** The window a held-out seed's default is observed on: another draw of the same traffic (the weeks before). */
-const WINDOW_SEED_OFFSET = 1000;
-const fmt = (x: number, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : "-");
 
 function row(name: string, f: PointFigures): string {
   const state = f.unstable ? `UNSTABLE (${fmt(f.mergesPerHour, 2)} merges/h)` : "stable";
@@ -70,7 +50,7 @@ console.log(
   `Merge queue benchmark: D = ${D_MINUTES} min, p = ${BREAK_PROBABILITY}, no flakes, k = ${CI_SLOTS} CI slots; choosing on seeds ${SPLIT.choosing.join(", ")} × ${SPLIT.choosingPullRequests} pull requests, judging on held-out seeds ${SPLIT.heldOut.join(", ")} × ${SPLIT.heldOutPullRequests}; ${WORKERS} workers`,
 );
 const started = Date.now();
-const scan = scanPoints(values.quick);
+const scan = scanPoints(QUICK);
 
 // Stage 1: the grid on the choosing seeds, while the self-tuned defaults are observed in this thread.
 type ScanJob = Job & { lambda: number; point: number };

@@ -9,7 +9,7 @@ import type { AutoQuarantineSettings } from "../../../gen/yardmaster/v1/ci_insig
 import { ciInsights } from "../api/ci-insights-client.js";
 import type { RepositoryRef } from "../api/queue-view.js";
 import { ErrorNote } from "./status.js";
-import { useAction } from "./quarantines.js";
+import { useAction } from "./use-action.js";
 
 function NumberField(props: { name: string; label: string; value: number; min: number; max: number; step?: string }) {
   return (

@@ -5,33 +5,12 @@
  * (CreateQuarantine, DeleteQuarantine); the caller refreshes its page after either.
  */
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { useState } from "preact/hooks";
 import type { Quarantine } from "../../../gen/yardmaster/v1/ci_insights_pb.js";
 import { ciInsights } from "../api/ci-insights-client.js";
 import type { RepositoryRef } from "../api/queue-view.js";
 import { relative, toDate, when } from "../format.js";
 import { ErrorNote, StateBadge } from "./status.js";
-
-/** Runs a call, keeping its error and refreshing after a success; `busy` while it runs. */
-export function useAction(refresh: () => void) {
-  const [error, setError] = useState<Error>();
-  const [busy, setBusy] = useState(false);
-  const run = async <T,>(call: () => Promise<T>): Promise<T | undefined> => {
-    setBusy(true);
-    try {
-      const out = await call();
-      setError(undefined);
-      refresh();
-      return out;
-    } catch (e) {
-      setError(e as Error);
-      return undefined;
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { error, busy, run };
-}
+import { useAction } from "./use-action.js";
 
 const DAY_MS = 86_400_000;
 

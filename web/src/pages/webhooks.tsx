@@ -11,27 +11,7 @@ import type { RepositoryRef } from "../api/queue-view.js";
 import { webhooks } from "../api/webhooks-client.js";
 import { toDate, when } from "../format.js";
 import { ErrorNote, StateBadge } from "../components/status.js";
-
-/** Runs a call, keeping its error for the page and refreshing after it. */
-function useAction(refresh: () => void) {
-  const [error, setError] = useState<Error>();
-  const [busy, setBusy] = useState(false);
-  const run = async <T,>(call: () => Promise<T>): Promise<T | undefined> => {
-    setBusy(true);
-    try {
-      const out = await call();
-      setError(undefined);
-      refresh();
-      return out;
-    } catch (e) {
-      setError(e as Error);
-      return undefined;
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { error, busy, run };
-}
+import { useAction } from "../components/use-action.js";
 
 function AddWebhook({ repo, added }: { repo: RepositoryRef; added: () => void }) {
   const { error, busy, run } = useAction(added);
