@@ -131,26 +131,12 @@ function rerun(
     replacedEndedAt,
   });
   for (const job of jobs) {
-    ctx.log("ci_insights.job_retried", check.number, train.branch, `CI Insights retry rule: ${KNOWN_FLAKY_RULE_NAME}`, {
-      rule_id: KNOWN_FLAKY_RULE_ID,
-      rule_name: KNOWN_FLAKY_RULE_NAME,
-      max_retry: attempt === 1 ? 1 : 1 + MAX_FLAKY_RETESTS,
-      retry_mode: "job",
-      retry_attempt: attempt,
-      condition_matches: [
-        {
-          type: "known_flaky_tests",
-          job,
-          base_branch: train.branch,
-          failing_tests: tests.slice(0, 20),
-          batch_id: batch.id,
-          batch_name: batch.name,
-          pull_request_numbers: batch.members,
-        },
-      ],
-      outcome: "retried",
-      workflow_run_id: null,
-      job_url: null,
+    logKnownFlakyRetry(ctx, check.number, train.branch, {
+      maxRetry: attempt === 1 ? 1 : 1 + MAX_FLAKY_RETESTS,
+      mode: "job",
+      attempt,
+      match: { type: "known_flaky_tests", job, base_branch: train.branch, failing_tests: tests.slice(0, 20) },
+      batch,
     });
   }
   ctx.emit({
@@ -189,30 +175,47 @@ export function retestForFlakes(ctx: Ctx, batch: Batch, stop: (reason: string) =
   const tests = check?.flakyOnly ?? null;
   if (!check || tests === null || (batch.flakyRetests ?? 0) >= MAX_FLAKY_RETESTS) return false;
   const branch = ctx.pull(batch.members[0]!)?.baseRef ?? null;
-  ctx.log("ci_insights.job_retried", check.number, branch, `CI Insights retry rule: ${KNOWN_FLAKY_RULE_NAME}`, {
-    rule_id: KNOWN_FLAKY_RULE_ID,
-    rule_name: KNOWN_FLAKY_RULE_NAME,
-    max_retry: MAX_FLAKY_RETESTS,
-    retry_mode: "pipeline",
-    retry_attempt: (batch.flakyRetests ?? 0) + 1,
-    condition_matches: [
-      {
-        type: "known_flaky_tests_failed_again",
-        jobs: check.rerun?.jobs ?? [],
-        base_branch: branch,
-        failing_tests: tests.slice(0, 20),
-        batch_id: batch.id,
-        batch_name: batch.name,
-        pull_request_numbers: batch.members,
-      },
-    ],
-    outcome: "retried",
-    workflow_run_id: null,
-    job_url: null,
+  logKnownFlakyRetry(ctx, check.number, branch, {
+    maxRetry: MAX_FLAKY_RETESTS,
+    mode: "pipeline",
+    attempt: (batch.flakyRetests ?? 0) + 1,
+    match: {
+      type: "known_flaky_tests_failed_again",
+      jobs: check.rerun?.jobs ?? [],
+      base_branch: branch,
+      failing_tests: tests.slice(0, 20),
+    },
+    batch,
   });
   stop(
     `failed again after its re-run, only on known flaky tests ${namedTests(tests)}: no culprit, the batch is checked again from scratch (rule \`${KNOWN_FLAKY_RULE_NAME}\`)`,
   );
   batch.flakyRetests = (batch.flakyRetests ?? 0) + 1;
   return true;
+}
+
+/**
+ * Logs `ci_insights.job_retried` by the built-in rule `known flaky tests` (docs/ci-insights.md
+ * "Job retries"): `match` (the condition that matched) gains the batch's id, name and pull
+ * requests; `mode` is `job` for a re-run of failed jobs, `pipeline` for a re-test from scratch.
+ */
+function logKnownFlakyRetry(
+  ctx: Ctx,
+  number: number | null,
+  branch: string | null,
+  o: { maxRetry: number; mode: "job" | "pipeline"; attempt: number; match: Record<string, unknown>; batch: Batch },
+): void {
+  ctx.log("ci_insights.job_retried", number, branch, `CI Insights retry rule: ${KNOWN_FLAKY_RULE_NAME}`, {
+    rule_id: KNOWN_FLAKY_RULE_ID,
+    rule_name: KNOWN_FLAKY_RULE_NAME,
+    max_retry: o.maxRetry,
+    retry_mode: o.mode,
+    retry_attempt: o.attempt,
+    condition_matches: [
+      { ...o.match, batch_id: o.batch.id, batch_name: o.batch.name, pull_request_numbers: o.batch.members },
+    ],
+    outcome: "retried",
+    workflow_run_id: null,
+    job_url: null,
+  });
 }
