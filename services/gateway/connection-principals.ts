@@ -11,7 +11,8 @@
  * - Kept per connection, not in a process-wide table: the header compared is one this
  *   connection's own client sent and proved, so the comparison (not constant-time) tells a
  *   client nothing it does not already know; a header that differs is authenticated in full.
- * - Nothing outlives the connection (a WeakMap keyed by its socket).
+ * - Nothing outlives the connection (a WeakMap keyed by its socket). Over HTTP/2 (h2c) Node gives
+ *   each stream a socket object of its own, so there the key is still verified per request.
  */
 import type { FastifyRequest } from "fastify";
 import type { Authorizer, Principal } from "../auth/index.js";
