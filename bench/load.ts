@@ -7,7 +7,7 @@
  *   sets);  both at once (50 + 50).
  * Printed: requests/s, p50/p99 latency, and the merge rate under load as a share of the unloaded
  * one, each against its target (status >= 1,500 requests/s, filtered /logs >= 300 requests/s,
- * p99 <= 250 ms, merge rate >= 80% of unloaded).
+ * p99 <= 250 ms, merge rate >= 85% of unloaded).
  *
  * Options: --seconds N (per window, default 30), --pulls N (default 100), --ci-seconds N (the
  * check's sleep, default 3), --connections N (per reader, default 50), --warmup N (seconds after

@@ -11,7 +11,9 @@
  * - `no-encoding`: the implementation answers a shared message (contracts/frozen-message.ts), whose
  *   JSON bytes the writer keeps: the JSON encoding is done once, not per request.
  * Routing, request building and validation cannot be turned off without changing the answer; they
- * are timed in this process before it listens (µs of CPU per call). Prints one line of JSON:
+ * are timed in this process before it listens (µs of CPU per call), with the authentication of a
+ * connection that already proved the admin key, and the answer's bytes made with `Buffer.from`
+ * and with the transcoder's slab (answer-bytes.ts). Prints one line of JSON:
  * `{"ports": {variant: port}, "inProcess": {layer: µs}}`.
  */
 import { create } from "@bufbuild/protobuf";
@@ -21,7 +23,8 @@ import { GetMergeQueueStatusResponseSchema, QueueService } from "../gen/yardmast
 import { createAuthorizer } from "../services/auth/index.js";
 import { checkMessageRules, shareMessage } from "../services/contracts/index.js";
 import { buildApp, compileRoutes } from "../services/gateway/index.js";
-import { writeRestJson } from "../services/gateway/rest-json.js";
+import { authenticateOnConnection, knownPrincipal } from "../services/gateway/connection-principals.js";
+import { restJsonBody, writeRestJson } from "../services/gateway/rest-json.js";
 import { buildRequest } from "../services/gateway/transcoder.js";
 import { createMetrics } from "../services/metrics/index.js";
 
@@ -130,12 +133,20 @@ const found = trie.match("GET", path);
 if (found.kind !== "found") throw new Error(`${path} matches no route`);
 const { route, segments } = found.match;
 const request = buildRequest(route, segments, undefined, "") as never;
+// A request on a connection that already proved the admin key (connection-principals.ts).
+const onConnection = { headers: { authorization: `Bearer ${ADMIN_KEY}` }, socket: {} } as never;
+await authenticateOnConnection(authorizer, onConnection);
 const inProcess = {
   routing: cpuPerCall(() => trie.match("GET", path)),
   "request building and validation": cpuPerCall(() => buildRequest(route, segments, undefined, "")),
   validation: cpuPerCall(() => checkMessageRules(route.method.input, request)),
   authentication: cpuPerCall(() => authorizer.authenticate(`Bearer ${ADMIN_KEY}`)),
+  "authentication, connection proven": cpuPerCall(() => knownPrincipal(onConnection)),
   "JSON encoding": cpuPerCall(() => writeRestJson(GetMergeQueueStatusResponseSchema, status)),
+  "JSON encoding + Buffer.from": cpuPerCall(() =>
+    Buffer.from(writeRestJson(GetMergeQueueStatusResponseSchema, status)),
+  ),
+  "JSON encoding + answer bytes": cpuPerCall(() => restJsonBody(GetMergeQueueStatusResponseSchema, status)),
   "plain JSON.stringify": cpuPerCall(() => JSON.stringify(plainBody)),
 };
 const ports: Record<string, number> = {};

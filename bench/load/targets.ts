@@ -10,8 +10,8 @@ export const STATUS_RPS = 1500;
 export const LOGS_RPS = 300;
 /** p99 latency of either read, ms. */
 export const P99_MS = 250;
-/** Merge rate under load as a share of the unloaded one. */
-export const MERGE_RATIO = 0.8;
+/** Merge rate under load as a share of the unloaded one (85%: raised from 80% once 80% was met). */
+export const MERGE_RATIO = 0.85;
 
 const verdict = (ok: boolean) => (ok ? "PASS" : "FAIL");
 

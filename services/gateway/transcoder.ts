@@ -29,6 +29,7 @@ import {
 } from "../contracts/index.js";
 import { principalKey, type Authorizer } from "../auth/index.js";
 import { arrivedPrincipal } from "./body-admission.js";
+import { authenticateOnConnection, knownPrincipal } from "./connection-principals.js";
 import type { CompiledRoute, ServiceBinding } from "./compile-routes.js";
 import { logFailure, publicError, restError } from "./error-body.js";
 import { resolveFieldPath, setAtPath } from "./field-path.js";
@@ -66,6 +67,14 @@ export interface TranscoderOptions {
 
 const ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"];
 
+/** "yardmaster.v1.QueueService/GetMergeQueueStatus" of each route, made once (request-metrics.ts). */
+const rpcNames = new WeakMap<CompiledRoute, string>();
+function rpcName(route: CompiledRoute): string {
+  let name = rpcNames.get(route);
+  if (name === undefined) rpcNames.set(route, (name = `${route.service.typeName}/${route.method.name}`));
+  return name;
+}
+
 /** Registers the catch-all REST route under `prefix` on a Fastify instance. */
 // biome-ignore lint/suspicious/noExplicitAny: any server, request and reply types: the app runs over a server factory serving HTTP/1.1 and h2c
 export function registerTranscoder(app: FastifyInstance<any, any, any, any>, opts: TranscoderOptions): void {
@@ -90,10 +99,12 @@ export function registerTranscoder(app: FastifyInstance<any, any, any, any>, opt
       );
     }
     const { route, segments } = found.match;
-    restRpcOf.set(req, `${route.service.typeName}/${route.method.name}`);
+    restRpcOf.set(req, rpcName(route));
     let uploadRefusal: number | undefined;
     try {
-      const principal = arrivedPrincipal(req) ?? (await opts.authorizer.authenticate(req.headers.authorization));
+      // The admin key a connection already proved is not hashed again (connection-principals.ts).
+      const principal =
+        arrivedPrincipal(req) ?? knownPrincipal(req) ?? (await authenticateOnConnection(opts.authorizer, req));
       const input = buildRequest(
         route,
         segments,
