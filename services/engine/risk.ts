@@ -1,10 +1,11 @@
 /**
  * A pull request's predicted failure risk, from its own signals as the runner reads them when it
  * enters the queue (docs/merge-queue.md "Risk-aware batching"), and the rule that makes it risky.
- * With a queue rule's `risk_aware_batching`, batch formation (formation.ts) checks a risky pull
- * request alone: a culprit found alone costs one run and delays no innocent, where in a batch it
- * fails the batch, costs a bisection and sends the batches behind back. The signals and their
- * thresholds are measured on the benchmark's `tests` workload (docs/benchmarks.md).
+ * With a queue rule's `risk_aware_batching`, batch formation (formation.ts) ends a batch with a
+ * risky pull request (alone when it comes first): a smaller batch puts fewer innocents behind a
+ * likely failure, and the risky member is the one halving holds as its elimination candidate
+ * (bisection.ts), so a failing batch whose other members pass names it after one round. Measured
+ * on the benchmark's `tests` workload (docs/benchmarks.md "Risk-aware batching").
  */
 import { z } from "zod";
 import type { EngineQueueRule } from "./config.js";
@@ -49,9 +50,10 @@ export function riskReason(signals: RiskSignals | null | undefined): string | nu
 }
 
 /**
- * Whether batch formation checks a pull request with `signals` alone under `rule`
- * (`risk_aware_batching` on and the pull request risky).
+ * Whether a pull request with `signals` ends its batch under `rule` (`risk_aware_batching` on and
+ * the pull request risky): formation.ts makes it the batch's last member, or checks it alone when
+ * it is the first.
  */
-export function checkedAlone(rule: EngineQueueRule, signals: RiskSignals | null | undefined): boolean {
+export function endsBatch(rule: EngineQueueRule, signals: RiskSignals | null | undefined): boolean {
   return (rule.riskAwareBatching ?? false) && riskReason(signals) !== null;
 }

@@ -1,7 +1,8 @@
 /**
  * Risk-aware batching (docs/merge-queue.md "Risk-aware batching"): with the queue rule's
- * `risk_aware_batching`, a pull request whose own signals say it is risky is checked in a batch of
- * its own, in queue order; without the option, or without a signal, batches form as usual.
+ * `risk_aware_batching`, a pull request whose own signals say it is risky ends its batch (checked
+ * alone when it comes first), in queue order; without the option, or without a signal, batches
+ * form as usual.
  */
 import { describe, expect, it } from "vitest";
 import { riskReason } from "../../services/engine/index.js";
@@ -10,34 +11,37 @@ import { batchOf, configuration, pauseEvent, QueueHarness, queueRule, STORY, unp
 const ownCiFailed = { ownCiFailures: 1, flakyTestsTouched: 0, changedFiles: 3, changedLines: 40 };
 const quiet = { ownCiFailures: 0, flakyTestsTouched: 0, changedFiles: 3, changedLines: 40 };
 
-/** Six pull requests queued while paused (#3 risky), then the queue unpaused: the batches formed. */
+/** Nine pull requests queued while paused (#1, #3 and #6 risky), then the queue unpaused: the batches formed. */
 function batchesFormed(riskAware: boolean): string[] {
   const h = new QueueHarness(
     configuration({
-      rules: [queueRule({ batch_size: batchOf(3), batch_max_wait_time: 600, risk_aware_batching: riskAware })],
+      rules: [queueRule({ batch_size: batchOf(4), batch_max_wait_time: 600, risk_aware_batching: riskAware })],
       mergeQueue: { max_parallel_checks: 3 },
     }),
   );
   h.send(pauseEvent());
-  for (const n of [1, 2, 3, 4, 5, 6]) h.queue(n, { risk: n === 3 ? ownCiFailed : quiet });
+  for (const n of [1, 2, 3, 4, 5, 6, 7, 8, 9]) h.queue(n, { risk: [1, 3, 6].includes(n) ? ownCiFailed : quiet });
   h.send(unpauseEvent());
   return h.lines(STORY).filter((l) => l.startsWith("create"));
 }
 
 describe("risk-aware batching", () => {
-  it("checks a risky pull request alone, closing the batch before it, in queue order", () => {
+  it("ends a batch with a risky pull request, alone when it comes first, in queue order", () => {
     expect(batchesFormed(true)).toEqual([
-      "create Batch 1 [1,2] ahead []",
-      "create Batch 2 [3] ahead [1,2]",
+      "create Batch 1 [1] ahead []",
+      "create Batch 2 [2,3] ahead [1]",
       "create Batch 3 [4,5,6] ahead [1,2,3]",
     ]);
   });
 
   it("batches it with the others when the option is off", () => {
-    expect(batchesFormed(false)).toEqual(["create Batch 1 [1,2,3] ahead []", "create Batch 2 [4,5,6] ahead [1,2,3]"]);
+    expect(batchesFormed(false)).toEqual([
+      "create Batch 1 [1,2,3,4] ahead []",
+      "create Batch 2 [5,6,7,8] ahead [1,2,3,4]",
+    ]);
   });
 
-  it("does not make a batch closed before a risky pull request wait to fill", () => {
+  it("starts a batch ended by a risky pull request without waiting for it to fill", () => {
     const h = new QueueHarness(
       configuration({
         rules: [queueRule({ batch_size: batchOf(3), batch_max_wait_time: 600, risk_aware_batching: true })],
@@ -47,11 +51,7 @@ describe("risk-aware batching", () => {
     h.at(0).queue(1, { risk: quiet });
     expect(h.lines(STORY)).toEqual(["timer batch-wait at +10m"]);
     h.at(1).queue(2, { risk: { ...quiet, changedFiles: 80 } });
-    expect(h.lines(STORY)).toEqual([
-      "create Batch 1 [1] ahead []",
-      "create Batch 2 [2] ahead [1]",
-      "cancel timer batch-wait",
-    ]);
+    expect(h.lines(STORY)).toEqual(["create Batch 1 [1,2] ahead []", "cancel timer batch-wait"]);
   });
 
   it("names the signal that makes a pull request risky, and none without signals", () => {
