@@ -175,8 +175,8 @@ export interface QueueRuleConfig {
   self_tuned?: boolean;
   /**
    * risk_aware_batching: a pull request whose own signals say it is likely to fail (its own CI
-   * failed, it touches a known flaky test, a large change) is checked in a batch of its own
-   * (docs/merge-queue.md "Risk-aware batching"). Absent = false (set only when written).
+   * failed, it touches a known flaky test, a large change) ends its batch, alone when it comes
+   * first (docs/merge-queue.md "Risk-aware batching"). Absent = false (set only when written).
    */
   risk_aware_batching?: boolean;
 }

@@ -20,8 +20,8 @@
  *   re-embarked and checked again with the train.
  * - Suspect-first: when the failed batch of three members or more has failing tests pointing to
  *   one member (its check's `suspect`, test-facts.ts), that member alone and the rest together are
- *   checked side by side on top of the batch's ancestors instead (a batch of two is halved: one run). The suspect failing is a confirmed culprit; the rest
- *   failing is bisected again as usual (a wrong suspect), once the suspect's check concluded; both
+ *   checked side by side on top of the batch's ancestors instead (a batch of two is halved: one
+ *   run). The suspect failing is a confirmed culprit; the rest failing is bisected again as usual (a wrong suspect), once the suspect's check concluded; both
  *   passing make the suspect the elimination candidate (together they failed).
  * Each split is one resolution attempt; past the limit, every pull request of the original batch
  * not yet proven good leaves with BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS.

@@ -43,8 +43,8 @@ export interface EngineQueueRule {
    */
   allowQueueBranchEdit?: boolean;
   /**
-   * risk_aware_batching: a risky pull request (risk.ts) is checked in a batch of its own. Absent in
-   * states saved before it existed (= false).
+   * risk_aware_batching: a risky pull request (risk.ts) ends its batch, alone when it comes first.
+   * Absent in states saved before it existed (= false).
    */
   riskAwareBatching?: boolean;
   /** merge_conditions empty or equal to queue_conditions: the pull request's own CI is the check. */

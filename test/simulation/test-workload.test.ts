@@ -54,6 +54,21 @@ describe("the tests workload's runs", () => {
     expect(outcome.tests).toBeUndefined();
   });
 
+  it("gives every attributable culprit, and the share ownCiFailedGood of good pull requests, a failed own CI", () => {
+    const signals = (over: Partial<TestWorkload>) => {
+      const tests = new TestOutcomes(workload(over), 7);
+      tests.arrived(1, true);
+      for (let n = 2; n <= 401; n++) tests.arrived(n, false);
+      const flagged = (n: number) => tests.riskOf(n).ownCiFailures === 1;
+      return { culprit: flagged(1), good: Array.from({ length: 400 }, (_, k) => k + 2).filter(flagged).length };
+    };
+    expect(signals({ attributable: 1 })).toEqual({ culprit: true, good: 0 });
+    expect(signals({ attributable: 0, ownCiFailedGood: 1 })).toEqual({ culprit: false, good: 400 });
+    const some = signals({ attributable: 1, ownCiFailedGood: 0.1 });
+    expect(some.good).toBeGreaterThan(20);
+    expect(some.good).toBeLessThan(60);
+  });
+
   it("a new flaky test is unknown on the base branch (never re-run)", () => {
     const tests = new TestOutcomes(workload({ spurious: 1, quarantinedShare: 0, flakyShare: 0 }), 7);
     expect(tests.run([], false).tests?.failing).toEqual([expect.objectContaining({ health: "unknown" })]);
