@@ -23,6 +23,12 @@ export const SPURIOUS = 0.03;
 /** Of the spurious failures: on quarantined tests, on tests known flaky on the base branch (the rest: new flaky tests). */
 export const QUARANTINED_SHARE = 0.3;
 export const FLAKY_SHARE = 0.5;
+/**
+ * Of the good pull requests, the share whose own CI failed before they were queued (on a flake or
+ * an earlier commit): the false positives of the risk signal (`risk_aware_batching`), beside the
+ * attributable culprits (a), whose own CI failed.
+ */
+export const OWN_CI_FAILED_GOOD = 0.1;
 
 /**
  * What a run is: `clean` no spurious failure (the flake-free reference), `blind` and `aware` the
@@ -41,6 +47,7 @@ export function workloadOf(mode: Mode): TestWorkload {
     quarantinedShare: known ? QUARANTINED_SHARE / (QUARANTINED_SHARE + FLAKY_SHARE) : QUARANTINED_SHARE,
     flakyShare: known ? FLAKY_SHARE / (QUARANTINED_SHARE + FLAKY_SHARE) : FLAKY_SHARE,
     aware: mode !== "blind",
+    ownCiFailedGood: OWN_CI_FAILED_GOOD,
   };
 }
 

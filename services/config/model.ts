@@ -173,6 +173,12 @@ export interface QueueRuleConfig {
    * above are the static defaults used until there is enough traffic to measure.
    */
   self_tuned?: boolean;
+  /**
+   * risk_aware_batching: a pull request whose own signals say it is likely to fail (its own CI
+   * failed, it touches a known flaky test, a large change) ends its batch, alone when it comes
+   * first (docs/merge-queue.md "Risk-aware batching"). Absent = false (set only when written).
+   */
+  risk_aware_batching?: boolean;
 }
 
 /** `merge_queue` with every default filled (docs/domain.md §1.3). */

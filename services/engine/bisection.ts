@@ -18,10 +18,10 @@
  * - Pull requests proven good by a passed sub-batch merge from it when that is still exact and
  *   stops no other check (no other batch of the train holds a check); otherwise they are
  *   re-embarked and checked again with the train.
- * - Suspect-first: when the failed batch's failing tests point to one member (its check's
- *   `suspect`, test-facts.ts), that member alone and the rest together are checked side by side on
- *   top of the batch's ancestors instead. The suspect failing is a confirmed culprit; the rest
- *   failing is bisected again as usual (a wrong suspect), once the suspect's check concluded; both
+ * - Suspect-first: when the failed batch of three members or more has failing tests pointing to
+ *   one member (its check's `suspect`, test-facts.ts), that member alone and the rest together are
+ *   checked side by side on top of the batch's ancestors instead (a batch of two is halved: one
+ *   run). The suspect failing is a confirmed culprit; the rest failing is bisected again as usual (a wrong suspect), once the suspect's check concluded; both
  *   passing make the suspect the elimination candidate (together they failed).
  * Each split is one resolution attempt; past the limit, every pull request of the original batch
  * not yet proven good leaves with BATCH_MAX_FAILURE_RESOLUTION_ATTEMPTS.
@@ -100,7 +100,9 @@ function canSplit(ctx: Ctx, batch: Batch, root: Bisection | null): boolean {
  */
 function split(ctx: Ctx, train: Train, batch: Batch, parent: Bisection | null): void {
   const suspect = batch.check?.suspect ?? null;
-  const suspectFirst = suspect !== null && batch.members.length > 1 && batch.members.includes(suspect.number);
+  // Only for three members or more: a batch of two is resolved by one run when halving (its first
+  // member alone; the last is the elimination candidate), where suspect-first spends two.
+  const suspectFirst = suspect !== null && batch.members.length >= 3 && batch.members.includes(suspect.number);
   const head = batch.members.slice(0, -1);
   const parts = Math.min(Math.max(2, ctx.state.config.maxParallelChecks), head.length);
   const size = Math.ceil(head.length / parts);

@@ -42,6 +42,11 @@ export interface EngineQueueRule {
    * again on the new head) instead of dequeueing it. Absent in states saved before it existed (= false).
    */
   allowQueueBranchEdit?: boolean;
+  /**
+   * risk_aware_batching: a risky pull request (risk.ts) ends its batch, alone when it comes first.
+   * Absent in states saved before it existed (= false).
+   */
+  riskAwareBatching?: boolean;
   /** merge_conditions empty or equal to queue_conditions: the pull request's own CI is the check. */
   singleStepCi: boolean;
   /** Changes of these settings invalidate a running check of this rule. */
@@ -135,6 +140,7 @@ export function projectQueueRule(rule: QueueRuleConfig): EngineQueueRule {
     updateBotAccount: rule.update_bot_account,
     allowInplaceChecks: rule.allow_inplace_checks,
     allowQueueBranchEdit: rule.allow_queue_branch_edit,
+    riskAwareBatching: rule.risk_aware_batching ?? false,
     singleStepCi: single,
     checkFingerprint: checkFingerprint(rule),
     commitMessageFormat: rule.commit_message_format,

@@ -15,7 +15,7 @@
  * 3. Batches are formed from the head of the waiting list: up to `batch_size` pull requests of the
  *    same queue rule and priority (and, outside serial mode, the same scopes). A batch that is not
  *    full waits at most `batch_max_wait_time`. With a `{min, max}` size, the backlog is spread over
- *    the free slots.
+ *    the free slots. With `risk_aware_batching`, a risky pull request ends its batch (risk.ts).
  * 4. Up to `max_parallel_checks` batches are checked at once. Each batch is checked on top of the
  *    batches ahead of it (speculatively: as if they had merged) - in serial mode all of them, in
  *    parallel mode those sharing a scope, in isolated mode none. A check runs on a draft pull

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { CHECK_STATES } from "../config/index.js";
 import type { ConfigurationInput } from "./config.js";
+import { riskSignalsSchema } from "./risk.js";
 import { checkRerunFailedSchema, testFactsSchema } from "./test-facts.js";
 
 /** A bad event: `path` names the field ("pull.headSha"), `message` says what is wrong. */
@@ -73,6 +74,8 @@ const queuedPull = z.object({
   dependsOn: z.array(number).default([]),
   /** Why merge protections hold it (docs/merge-protections.md "The queue"); null when they do not. */
   protectionsHold: z.string().max(1000).nullable().default(null),
+  /** Its own signals of failure risk (risk.ts, docs/merge-queue.md "Risk-aware batching"); null when none are known. */
+  risk: riskSignalsSchema.nullable().default(null),
 });
 
 const schemas = {

@@ -11,11 +11,14 @@
  * batch that a later one may still vindicate (skip_intermediate_results), while a conflict is
  * deferred behind pull requests still queued, for a pull request that gave way to its closed
  * merge schedule, before that schedule opens (schedule-yield.ts), or while merge protections hold
- * it (holds.ts).
+ * it (holds.ts). With the queue rule's `risk_aware_batching`, a risky pull request (risk.ts) ends
+ * its batch: as the seed it is checked alone, otherwise it is the batch's last member and the
+ * batch starts without waiting to fill (queue order is kept).
  */
 import { ancestorsFor, addBatch, laneScopes, scopesOverlap } from "./batches.js";
 import type { Ctx } from "./context.js";
 import { effectivePriority, orderedWaiting } from "./order.js";
+import { endsBatch } from "./risk.js";
 import type { PullEntry, Train } from "./state.js";
 import { endYield } from "./yield-wait.js";
 
@@ -73,10 +76,15 @@ interface Filling {
   size: number;
   /** The pull requests in the batches the new one is checked on top of. */
   embarked: Set<number>;
+  /** A risky group member (risk-aware batching): the batch closes after it. */
+  risky: (p: PullEntry) => boolean;
 }
 
-/** Fills a batch after `first`: group members whose stack is already embarked or taken, at most `size` in all. */
-function fill(ctx: Ctx, train: Train, { first, group, size, embarked }: Filling): PullEntry[] {
+/**
+ * Fills a batch after `first`: group members whose stack is already embarked or taken, at most
+ * `size` in all. `closed`: it stopped after a risky member (the batch does not wait to fill).
+ */
+function fill(ctx: Ctx, train: Train, { first, group, size, embarked, risky }: Filling) {
   const taken = first.slice(0, size);
   for (const p of group) {
     if (taken.length >= size) break;
@@ -86,9 +94,11 @@ function fill(ctx: Ctx, train: Train, { first, group, size, embarked }: Filling)
       !embarked.has(n) &&
       !taken.some((t) => t.number === n) &&
       ctx.trainsOf(n).includes(train);
-    if (!p.dependsOn.some(blocked)) taken.push(p);
+    if (p.dependsOn.some(blocked)) continue;
+    taken.push(p);
+    if (risky(p)) return { taken, closed: true };
   }
-  return taken;
+  return { taken, closed: false };
 }
 
 /** Forms new batches from the waiting pull requests. Returns true when a batch was formed. */
@@ -134,9 +144,16 @@ export function formBatches(ctx: Ctx, train: Train): boolean {
             (mode === "serial" || laneKey(p) === laneKey(seed)),
         );
     const { min, max } = rule.batchSize;
-    const size = seed.allScopes ? 1 : min === max ? max : Math.min(max, Math.max(min, Math.ceil(group.length / free)));
-    const members = fill(ctx, train, { first: stack, group, size, embarked });
-    if (members.length < size) {
+    // Risk-aware batching: a risky pull request ends its batch (alone when it is the seed).
+    const risky = (p: PullEntry) => endsBatch(rule, p.risk);
+    const size =
+      seed.allScopes || risky(seed)
+        ? 1
+        : min === max
+          ? max
+          : Math.min(max, Math.max(min, Math.ceil(group.length / free)));
+    const { taken: members, closed } = fill(ctx, train, { first: stack, group, size, embarked, risky });
+    if (members.length < size && !closed) {
       const deadline = Math.min(...members.map((p) => p.readySince)) + rule.batchMaxWaitTime * 1000;
       if (ctx.now < deadline) {
         train.forming = { members: members.map((p) => p.number), size, startsAt: deadline };

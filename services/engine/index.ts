@@ -69,4 +69,5 @@ export {
   type TrafficCounts,
 } from "./tuning.js";
 export type { ObservedTraffic } from "./traffic.js";
+export { riskReason, RISKY_CHANGED_FILES, RISKY_CHANGED_LINES, type RiskSignals } from "./risk.js";
 export type { BatchMetadata, FailedBatchMetadata } from "./batch-metadata.js";

@@ -84,6 +84,7 @@ export function onQueued(ctx: Ctx, event: EventOf<"pull_request_queued">): void 
         author: input.author,
         priorityRuleName: input.priorityRuleName,
         protectionsHold: input.protectionsHold,
+        risk: input.risk,
       });
       return;
     }
@@ -123,6 +124,7 @@ export function onQueued(ctx: Ctx, event: EventOf<"pull_request_queued">): void 
     lastEvaluation: null,
     pendingHeadSha: null,
     protectionsHold: input.protectionsHold,
+    risk: input.risk,
   };
   ctx.state.pulls[String(pull.number)] = pull;
   for (const p of partitions) ctx.train(pull.baseRef, p).waiting.push(pull.number);

@@ -6,6 +6,7 @@
  */
 import type { EpochMs, QueueCheck, CheckEnding, HoldKind, Batch, Bisection } from "./batch-state.js";
 import { emptyEngineConfig, type EngineConfig } from "./config.js";
+import type { RiskSignals } from "./risk.js";
 
 export type {
   EpochMs,
@@ -88,6 +89,11 @@ export interface PullEntry {
    * while set. Absent or null = not held.
    */
   protectionsHold?: string | null;
+  /**
+   * Its own signals of failure risk when it entered (risk.ts; `risk_aware_batching` checks a risky
+   * one alone). Absent or null = none known (absent in states saved before it existed).
+   */
+  risk?: RiskSignals | null;
 }
 
 /** One train: a base branch (and partition). */

@@ -29,6 +29,8 @@ export interface QueueKnobs {
   batchMaxWaitSeconds: number;
   maxParallelChecks: number;
   maxChecksRetries?: number;
+  /** The queue rule's `risk_aware_batching` (risk.ts); absent: the configuration's default. */
+  riskAwareBatching?: boolean;
   mergeQueue?: Partial<MergeQueueConfig>;
 }
 

@@ -42,6 +42,7 @@ export function queueConfiguration(knobs: QueueKnobs): ConfigurationInput {
         batch_size: knobs.batchSize,
         batch_max_wait_time: knobs.batchMaxWaitSeconds,
         max_checks_retries: knobs.maxChecksRetries ?? 0,
+        ...(knobs.riskAwareBatching !== undefined ? { risk_aware_batching: knobs.riskAwareBatching } : {}),
       }),
     ],
     merge_queue: { ...DEFAULT_MERGE_QUEUE, max_parallel_checks: knobs.maxParallelChecks, ...knobs.mergeQueue },

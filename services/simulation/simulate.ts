@@ -168,6 +168,7 @@ export class Simulation {
         partitions: [],
         dependsOn: options.dependsOn ?? [],
         protectionsHold: null,
+        risk: this.tests?.riskOf(number) ?? null,
       },
     });
     return number;

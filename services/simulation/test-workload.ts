@@ -8,8 +8,14 @@
  * (`check_results.tests`, engine/test-facts.ts); without it the engine is blind to tests, as it is
  * where CI Insights is off. Draws come from a stream of their own, so the same seed gives the same
  * workload to the blind and the aware engine.
+ *
+ * Each pull request also carries its own risk signal as the runner reads it on entering
+ * (`risk.ownCiFailures`, engine/risk.ts): 1 for an attributable culprit (its own CI failed), and
+ * for a good pull request with probability `ownCiFailedGood` (its own CI failed on a flake or on an
+ * earlier commit, then passed: the signal's false positives); 0 otherwise. These draws come from a
+ * second stream, so adding them changes no other draw.
  */
-import type { TestFacts } from "../engine/index.js";
+import type { RiskSignals, TestFacts } from "../engine/index.js";
 import { Prng } from "./prng.js";
 
 /** The workload's parameters. Probabilities in [0, 1]. */
@@ -24,6 +30,8 @@ export interface TestWorkload {
   flakyShare: number;
   /** The queue reads test results (false: blind to tests). */
   aware: boolean;
+  /** Of the good pull requests: the share whose own CI failed before they were queued. Absent: 0. */
+  ownCiFailedGood?: number;
 }
 
 /** What one CI run of a tree says. `tested`: a pass of it would merge a tested tree (only quarantined failures count as none). */
@@ -39,6 +47,8 @@ export interface RunOutcome {
 export class TestOutcomes {
   private readonly rng: Prng;
   private readonly attributable = new Set<number>();
+  private readonly riskRng: Prng;
+  private readonly ownCiFailed = new Set<number>();
   private newTests = 0;
   /** Spurious failures drawn so far, by kind. */
   readonly spuriousCount = { quarantined: 0, flaky: 0, new: 0 };
@@ -48,11 +58,27 @@ export class TestOutcomes {
     seed: number,
   ) {
     this.rng = new Prng((seed ^ 0x5bd1e995) >>> 0);
+    this.riskRng = new Prng((seed ^ 0x27d4eb2f) >>> 0);
   }
 
   /** A pull request arrived (`bad`: it breaks the build). */
   arrived(number: number, bad: boolean): void {
-    if (bad && this.rng.chance(this.workload.attributable)) this.attributable.add(number);
+    if (bad && this.rng.chance(this.workload.attributable)) {
+      this.attributable.add(number);
+      this.ownCiFailed.add(number);
+    }
+    const falseAlarm = this.riskRng.chance(this.workload.ownCiFailedGood ?? 0);
+    if (!bad && falseAlarm) this.ownCiFailed.add(number);
+  }
+
+  /** The risk signals of an arrived pull request, as the runner would read them. */
+  riskOf(number: number): RiskSignals {
+    return {
+      ownCiFailures: this.ownCiFailed.has(number) ? 1 : 0,
+      flakyTestsTouched: 0,
+      changedFiles: 0,
+      changedLines: 0,
+    };
   }
 
   /** One CI run of a tree holding the culprits `culprits` (`brokenBase`: the base itself is broken). */

@@ -56,6 +56,8 @@ export interface Scenario {
   flake: number;
   /** Failures with test identities (quarantined, known flaky, new, attributable culprits); `flake` is then unused. */
   tests: TestWorkload | null;
+  /** The queue rule's risk_aware_batching (pull requests carry risk signals with a `tests` workload). */
+  riskAware: boolean;
   ciSlots: number;
   actions: Action[];
 }
@@ -132,8 +134,10 @@ export function scenarios(modes: Scenario["mode"][] = ["serial"]): fc.Arbitrary<
         quarantinedShare: fc.constantFrom(0, 0.3, 0.5),
         flakyShare: fc.constantFrom(0.3, 0.5),
         aware: fc.constantFrom(true, true, false),
+        ownCiFailedGood: fc.constantFrom(0, 0.3),
       }),
     ),
+    riskAware: fc.boolean(),
     ciSlots: fc.integer({ min: 1, max: 4 }),
     actions: fc.array(action, { minLength: 1, maxLength: 24 }),
   });
@@ -155,6 +159,7 @@ function configOf(
         batch_max_failure_resolution_attempts: s.attempts,
         checks_timeout: s.timeoutMinutes === null ? null : s.timeoutMinutes * 60,
         merge_method: s.fastForward && mode === "serial" ? "fast-forward" : "merge",
+        risk_aware_batching: s.riskAware,
       }),
     ],
     mergeQueue: {

@@ -362,6 +362,25 @@ describe("suspect-first bisection", () => {
     expect(Object.keys(h.state.pulls)).toEqual([]);
   });
 
+  it("halves a batch of two even when its tests point to a member: one run names the culprit", () => {
+    const h = new QueueHarness(
+      configuration({ rules: [queueRule({ batch_size: batchOf(2), batch_max_wait_time: 600 })] }),
+    );
+    for (const n of [1, 2]) h.queue(n);
+    h.created("Batch 1", 101);
+    const effects = failWith(h, "Batch 1", facts([failing("app.login", { suspects: own(1) })]));
+    expect(logsOf(effects, "action.queue.batch_bisection_start")[0]!.metadata).toMatchObject({
+      split_strategy: "halving",
+      suspect_pr_number: null,
+    });
+    // The suspect, first, is checked alone; the last member is held as the elimination candidate.
+    expect(h.lines(["create_speculative_check"])).toEqual(["create Sub-batch 1.1 [1] ahead []"]);
+    h.created("Sub-batch 1.1", 111);
+    h.at(60).ci("Sub-batch 1.1", false);
+    expect(h.lines(["action.queue.leave"])).toEqual(["log action.queue.leave #1 CHECKS_FAILED"]);
+    expect(h.lines(["create_speculative_check"])).toEqual(["create Batch 2 [2] ahead []"]);
+  });
+
   it("halves as before when the tests point nowhere", () => {
     const h = batchOfFour();
     const effects = failWith(h, "Batch 1", facts([failing("app.login")]));

@@ -2,7 +2,7 @@
  * The simulation's `tests` workload (services/simulation/test-workload.ts) and the engine
  * that reads test results in it: failures only on quarantined tests merge tested trees, failures
  * on known flaky tests are run again instead of bisected, failing tests that point to one member
- * have it checked alone first; on the same seeds the test-aware engine sends fewer good pull
+ * of a batch of three or more have it checked alone first; on the same seeds the test-aware engine sends fewer good pull
  * requests back and spends fewer CI runs per merge than the engine blind to tests.
  */
 import { describe, expect, it } from "vitest";
@@ -54,6 +54,21 @@ describe("the tests workload's runs", () => {
     expect(outcome.tests).toBeUndefined();
   });
 
+  it("gives every attributable culprit, and the share ownCiFailedGood of good pull requests, a failed own CI", () => {
+    const signals = (over: Partial<TestWorkload>) => {
+      const tests = new TestOutcomes(workload(over), 7);
+      tests.arrived(1, true);
+      for (let n = 2; n <= 401; n++) tests.arrived(n, false);
+      const flagged = (n: number) => tests.riskOf(n).ownCiFailures === 1;
+      return { culprit: flagged(1), good: Array.from({ length: 400 }, (_, k) => k + 2).filter(flagged).length };
+    };
+    expect(signals({ attributable: 1 })).toEqual({ culprit: true, good: 0 });
+    expect(signals({ attributable: 0, ownCiFailedGood: 1 })).toEqual({ culprit: false, good: 400 });
+    const some = signals({ attributable: 1, ownCiFailedGood: 0.1 });
+    expect(some.good).toBeGreaterThan(20);
+    expect(some.good).toBeLessThan(60);
+  });
+
   it("a new flaky test is unknown on the base branch (never re-run)", () => {
     const tests = new TestOutcomes(workload({ spurious: 1, quarantinedShare: 0, flakyShare: 0 }), 7);
     expect(tests.run([], false).tests?.failing).toEqual([expect.objectContaining({ health: "unknown" })]);
@@ -85,14 +100,18 @@ describe("the test-aware engine in the simulation", () => {
     expect(aware.untestedMerges).toBe(0);
   });
 
-  it("checks the attributable culprit alone first: every culprit confirmed by its own check, none eliminated", () => {
+  it("checks the attributable culprit of a batch of three or more alone first; a batch of two is halved", () => {
     const attributable = workload({ attributable: 1, spurious: 0 });
     const opts = { pullRequests: 1000, breakProbability: 0.1 };
     const aware = run({ ...opts, tests: attributable });
     const blind = run({ ...opts, tests: { ...attributable, aware: false } });
-    expect(blind.dequeueCodes.DROPPED_BY_BISECTION_ELIMINATION).toBeGreaterThan(0);
-    expect(aware.dequeueCodes.DROPPED_BY_BISECTION_ELIMINATION).toBeUndefined();
-    expect(aware.dequeued).toBe(aware.dequeueCodes.CHECKS_FAILED);
+    const eliminated = (r: typeof aware) => r.dequeueCodes.DROPPED_BY_BISECTION_ELIMINATION ?? 0;
+    // Suspect-first confirms culprits by their own check where halving (blind) eliminates them;
+    // halving a batch of two still eliminates its last member when the first passes alone.
+    expect(eliminated(aware)).toBeGreaterThan(0);
+    expect(eliminated(aware)).toBeLessThan(eliminated(blind));
+    expect(aware.dequeueCodes.CHECKS_FAILED).toBeGreaterThan(blind.dequeueCodes.CHECKS_FAILED!);
+    expect(aware.dequeued).toBe(aware.dequeueCodes.CHECKS_FAILED! + eliminated(aware));
     expect(aware.goodDequeued).toBe(0);
     expect(aware.exactnessViolations + aware.untestedMerges).toBe(0);
   });

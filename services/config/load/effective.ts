@@ -91,6 +91,7 @@ function queueRule(
     update_bot_account: r.update_bot_account ?? null,
     queue_branch_prefix: r.queue_branch_prefix ?? QUEUE_RULE_DEFAULTS.queue_branch_prefix,
     allow_queue_branch_edit: r.allow_queue_branch_edit ?? false,
+    ...(r.risk_aware_batching !== undefined ? { risk_aware_batching: r.risk_aware_batching } : {}),
     batch_max_failure_resolution_attempts: r.batch_max_failure_resolution_attempts ?? null,
     merge_method: mergeMethod as QueueRuleConfig["merge_method"],
     update_method: r.update_method ?? null,

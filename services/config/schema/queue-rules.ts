@@ -76,6 +76,7 @@ export const queueRuleFields = {
   queue_branch_prefix: z.string().min(1).optional(),
   queue_branch_merge_method: z.literal("fast-forward").nullable().optional(),
   allow_queue_branch_edit: z.boolean().optional(),
+  risk_aware_batching: z.boolean().optional(),
   batch_max_failure_resolution_attempts: int(0).nullable().optional(),
   merge_method: z
     .enum(MERGE_METHODS as [string, ...string[]])
