@@ -12,6 +12,7 @@ import { deleteQueueRequest, putQueueRequest } from "../store/index.js";
 import type { IngressEnv } from "./ingress-env.js";
 import { holdOf, protectionsOf } from "./merge-protections/evaluate.js";
 import { replies } from "./replies.js";
+import { riskSignalsOf } from "./risk-signals.js";
 
 /** Why nothing enters while the merge_queue product is off (docs/configuration.md "Products and unused sections"). */
 export const QUEUE_DISABLED = "the merge queue is disabled on this repository";
@@ -97,6 +98,7 @@ export async function enqueue(
       partitions: partitionsOf(env.config.config, pr, env.now),
       dependsOn,
       protectionsHold,
+      risk: riskSignalsOf(pr),
     },
   });
   if (!ok) return { kind: "refused", reason: "the queue refused the pull request" };

@@ -273,4 +273,10 @@ describe("queue rule API config", () => {
     expect(queueRuleApiConfig(rule).checks_timeout).toBe(0);
     expect(queueRuleApiConfig(rule, 900).checks_timeout).toBe(900);
   });
+
+  it("shows risk_aware_batching only on a rule that turns it on", async () => {
+    const [on, off] = (await load("queue_rules: [{name: a, risk_aware_batching: true}, {name: b}]\n")).queue_rules;
+    expect(queueRuleApiConfig(on).risk_aware_batching).toBe(true);
+    expect(queueRuleApiConfig(off)).not.toHaveProperty("risk_aware_batching");
+  });
 });

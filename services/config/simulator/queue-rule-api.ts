@@ -34,6 +34,8 @@ export interface QueueRuleApiConfig {
   update_method: string;
   /** Only for a self-tuned rule (docs/self-tuning.md "Where it shows"). */
   self_tuning?: SelfTuningApi;
+  /** Only when the rule turns it on (docs/merge-queue.md "Risk-aware batching"). */
+  risk_aware_batching?: true;
 }
 
 /** Batch size, batch wait (seconds) and parallel checks of a queue rule. */
@@ -133,6 +135,7 @@ export function queueRuleApiConfig(
     update_bot_account: rule.update_bot_account ?? "",
     update_method: rule.update_method ?? "",
     ...(tuned ? { self_tuning: tuned } : {}),
+    ...(rule.risk_aware_batching ? { risk_aware_batching: true as const } : {}),
   };
 }
 
