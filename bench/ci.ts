@@ -182,7 +182,7 @@ async function health(): Promise<void> {
     console.log(`health: every test, from the rows (the reference, ${ROW_ROUNDS} rounds): ${ms(rows)}`);
     const first = paged[0]!;
     console.log(
-      `health: the first page costs ${(agg.p95 / first.p95).toFixed(1)}× less wall time at p95 and ${(agg.cpu50 / first.cpu50).toFixed(1)}× less CPU than every test from the aggregates`,
+      `health: every test from the aggregates / the first page: ${(agg.p95 / first.p95).toFixed(2)}× the wall time at p95, ${(agg.cpu50 / first.cpu50).toFixed(2)}× the CPU`,
     );
     console.log(
       `health: load average ${os
