@@ -23,7 +23,11 @@ export interface HealthPageQuery extends Omit<HealthQuery, "testIds"> {
   limit: number;
 }
 
-/** The page's tests in list order, the totals per status (whatever the filter), and where the next page starts. */
+/**
+ * The page's tests in list order (the list's figures: without the failures' commits and pull
+ * requests, `HealthQuery.summary`), the totals per status (whatever the filter), and where the
+ * next page starts.
+ */
 export interface HealthPage {
   tests: TestHealth[];
   totals: HealthTotals;
@@ -81,7 +85,7 @@ export async function healthPage(client: ClickHouseClient, q: HealthPageQuery): 
   const clean = Number(cleanCount);
   const ids = [...failingIds, ...slice];
   const byId = new Map(
-    ids.length === 0 ? [] : (await testHealth(client, { ...q, testIds: ids })).map((h) => [h.testId, h]),
+    ids.length === 0 ? [] : (await testHealth(client, { ...q, testIds: ids, summary: true })).map((h) => [h.testId, h]),
   );
   const failing = failingIds.flatMap((id) => byId.get(id) ?? []).sort(listOrder);
   const totals: HealthTotals = { broken: 0, flaky: 0, healthy: clean };

@@ -174,7 +174,14 @@ describe("the list of tests, a page at a time", () => {
           seen.push(...page.tests);
           offset = page.nextOffset;
         }
-        expect(seen, `${w.branch} from ${w.from.toISOString()} ${statuses}`).toEqual(wanted);
+        // A page holds the list's figures: all but the failures' commits and pull requests.
+        const summaries = wanted.map((h) => ({
+          ...h,
+          firstFailureCommit: null,
+          lastFailureCommit: null,
+          firstFailurePulls: [],
+        }));
+        expect(seen, `${w.branch} from ${w.from.toISOString()} ${statuses}`).toEqual(summaries);
       }
     }
   });
