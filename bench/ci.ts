@@ -5,13 +5,14 @@
  *    (default 10,000), two at a time; prints rows/s and the server's event loop delay during the
  *    ingest against its own idle baseline, measured in the same run (loop-probe.ts).
  *    `--profile DIR`: the server's CPU profile, written there when it stops.
- * 2. The health query: `--runs` executions (default 5,000,000) of `--tests` tests (default 10,000)
- *    over 15 days, generated inside an embedded ClickHouse (through the materialized views), then
- *    the health of every test of the branch over 14 days (the Tests page's and the sweep's query)
- *    timed `--rounds` times (default 30) from the daily aggregates (the service's path) and
- *    `--row-rounds` times (default 5) from the rows (the reference): p50, p95 and CPU per call.
- * PASS/FAIL lines: the two health paths give the same figures; health p95 ≤ 100 ms; ingest loop
- * delay max ≤ 50 ms. `--only health` or `--only ingest` runs one part; `-- --results 200000
+ * 2. The health reads: `--runs` executions (default 5,000,000) of `--tests` tests (default 10,000)
+ *    over 15 days, generated inside an embedded ClickHouse (through the materialized views); then
+ *    what a user's read costs, timed `--rounds` times (default 30): a page of the list over 14 days
+ *    with the totals per status (health-page.ts; the first 100, the first 500, 100 in the healthy
+ *    tail); and `--row-rounds` times (default 5) every test's health from the daily aggregates and
+ *    from the rows (the brute-force reference): p50, p95 and CPU per call.
+ * PASS/FAIL lines: the two health paths give the same figures; each page and its totals are the
+ * reference's; a page's p95 ≤ 100 ms; ingest loop delay max ≤ 50 ms. `--only health` or `--only ingest` runs one part; `-- --results 200000
  * --runs 1000000` for a short run.
  */
 import { mkdtemp, rm } from "node:fs/promises";
@@ -23,6 +24,7 @@ import { createConnectTransport } from "@connectrpc/connect-node";
 import { ProductService } from "../gen/yardmaster/v1/admin_pb.js";
 import { createClickHouseClient } from "../services/activity-log/index.js";
 import { migrateTestRuns, testHealth, type TestHealth } from "../services/ci-insights/index.js";
+import { healthPage, listOrder } from "../services/ci-insights/health-page.js";
 import { testHealthFromRuns } from "../services/ci-insights/health-rows.js";
 import { startBenchServer } from "./load/server.js";
 
@@ -133,10 +135,10 @@ async function health(): Promise<void> {
     // The window of the Tests page: 14 days back from now, to the millisecond (so the part of its
     // first day is read from the rows, as in the service).
     const q = { repository: "bench/health", branch: "main", from: new Date(now - 14 * 86_400_000) };
-    const timed = async (rounds: number, f: () => Promise<TestHealth[]>) => {
+    const timed = async <T>(rounds: number, f: () => Promise<T>) => {
       const times: number[] = [];
       const cpu: number[] = [];
-      let last: TestHealth[] = [];
+      let last: T | undefined;
       for (let i = 0; i < rounds + 2; i++) {
         const t = performance.now();
         const c = process.cpuUsage();
@@ -147,19 +149,43 @@ async function health(): Promise<void> {
       }
       const p = (xs: number[], x: number) =>
         [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(x * xs.length) - 1)]!;
-      return { last, p50: p(times, 0.5), p95: p(times, 0.95), cpu50: p(cpu, 0.5) };
+      return { last: last as T, p50: p(times, 0.5), p95: p(times, 0.95), cpu50: p(cpu, 0.5) };
     };
-    const agg = await timed(ROUNDS, () => testHealth(client, q));
+    const ms = (x: { p50: number; p95: number; cpu50: number }) =>
+      `p50 ${x.p50.toFixed(1)} ms, p95 ${x.p95.toFixed(1)} ms (CPU p50 ${x.cpu50.toFixed(1)} ms)`;
+    // What a user's read costs: the page the Tests page asks (100, worst first, with the totals per
+    // status), a bigger one (500), and a page deep in the healthy tail (the CLI's --page-token).
+    const pages = [
+      { name: "first page of 100 (the Tests page)", offset: 0, limit: 100 },
+      { name: "first page of 500", offset: 0, limit: 500 },
+      { name: `page of 100 at ${Math.floor(TESTS / 2)}`, offset: Math.floor(TESTS / 2), limit: 100 },
+    ];
+    const paged = [];
+    for (const pg of pages)
+      paged.push({ ...pg, ...(await timed(ROUNDS, () => healthPage(client, { ...q, statuses: [], ...pg }))) });
+    // Every test's health, the whole set (what the list read before it was paged; auto-quarantine's
+    // sweep reads it), from the aggregates and from the rows: the brute-force reference.
+    const agg = await timed(ROW_ROUNDS, () => testHealth(client, q));
     const rows = await timed(ROW_ROUNDS, () => testHealthFromRuns(client, q));
-    const statuses: Record<string, number> = {};
-    for (const x of agg.last) statuses[x.status] = (statuses[x.status] ?? 0) + 1;
+    const statuses: Record<string, number> = { broken: 0, flaky: 0, healthy: 0 };
+    for (const x of rows.last) statuses[x.status] = (statuses[x.status] ?? 0) + 1;
     const canonical = (h: TestHealth[]) => JSON.stringify([...h].sort((a, b) => a.testId.localeCompare(b.testId)));
     const same = canonical(agg.last) === canonical(rows.last);
-    console.log(
-      `health: aggregates ${JSON.stringify(statuses)} over ${ROUNDS} rounds: p50 ${agg.p50.toFixed(1)} ms, p95 ${agg.p95.toFixed(1)} ms (CPU p50 ${agg.cpu50.toFixed(1)} ms)`,
+    // A page holds the list's figures: all but the failures' commits and pull requests.
+    const ordered = [...rows.last]
+      .sort(listOrder)
+      .map((h) => ({ ...h, firstFailureCommit: null, lastFailureCommit: null, firstFailurePulls: [] }));
+    const pagesRight = paged.every(
+      (pg) =>
+        JSON.stringify(pg.last.tests) === JSON.stringify(ordered.slice(pg.offset, pg.offset + pg.limit)) &&
+        JSON.stringify(pg.last.totals) === JSON.stringify(statuses),
     );
+    for (const pg of paged) console.log(`health: ${pg.name}, totals ${JSON.stringify(pg.last.totals)}: ${ms(pg)}`);
+    console.log(`health: every test, from the aggregates (${ROW_ROUNDS} rounds): ${ms(agg)}`);
+    console.log(`health: every test, from the rows (the reference, ${ROW_ROUNDS} rounds): ${ms(rows)}`);
+    const first = paged[0]!;
     console.log(
-      `health: rows (the reference, ${ROW_ROUNDS} rounds): p50 ${rows.p50.toFixed(1)} ms, p95 ${rows.p95.toFixed(1)} ms (CPU p50 ${rows.cpu50.toFixed(1)} ms); aggregates ${(rows.p95 / agg.p95).toFixed(1)}× faster at p95, ${(rows.cpu50 / agg.cpu50).toFixed(1)}× less CPU`,
+      `health: every test from the aggregates / the first page: ${(agg.p95 / first.p95).toFixed(2)}× the wall time at p95, ${(agg.cpu50 / first.cpu50).toFixed(2)}× the CPU`,
     );
     console.log(
       `health: load average ${os
@@ -171,7 +197,11 @@ async function health(): Promise<void> {
       `${pass(same)} health: the aggregates give what the rows give for all ${agg.last.length.toLocaleString("en")} tests`,
     );
     console.log(
-      `${pass(agg.p95 <= 100)} health: p95 ≤ 100 ms for ${TESTS.toLocaleString("en")} tests × ${RUNS.toLocaleString("en")} runs`,
+      `${pass(pagesRight)} health: each page and its totals are those of the rows' figures, ordered and counted in Node`,
+    );
+    const worst = Math.max(...paged.map((pg) => pg.p95));
+    console.log(
+      `${pass(worst <= 100)} health: a page's p95 ≤ 100 ms for ${TESTS.toLocaleString("en")} tests × ${RUNS.toLocaleString("en")} runs (worst ${worst.toFixed(1)} ms)`,
     );
   } finally {
     await client.close();

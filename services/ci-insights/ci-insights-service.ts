@@ -141,8 +141,14 @@ export function createCiInsightsService(deps: CiInsightsDeps): ServiceImpl<typeo
         req.branch ?? null,
         req.healthStatus as HealthStatus[],
         req.perPage || 100,
+        req.pageToken,
       );
-      return { branch: r.branch, tests: r.tests.map((t) => testSummaryView(t.health, t.daily, t.quarantine)) };
+      return {
+        branch: r.branch,
+        tests: r.tests.map((t) => testSummaryView(t.health, t.daily, t.quarantine)),
+        totals: { healthy: BigInt(r.totals.healthy), flaky: BigInt(r.totals.flaky), broken: BigInt(r.totals.broken) },
+        nextPageToken: r.nextPageToken,
+      };
     },
     async listTestRuns(req) {
       return { runs: (await testRuns(deps, repoOf(req), req.testId, req.limit || 50)).map(testRunView) };

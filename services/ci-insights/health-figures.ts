@@ -52,6 +52,11 @@ export interface HealthQuery {
   branch: string;
   from: Date;
   testIds?: readonly string[];
+  /**
+   * The list's figures only (docs/ci-insights.md "The list of tests"): the first and last
+   * failure's commit and pull requests are not read (null, null and []); everything else is.
+   */
+  summary?: boolean;
 }
 
 /**

@@ -30,7 +30,7 @@ const DAY_MS = 86_400_000;
  * The two parts of a window, as WHERE conditions: whole UTC days from `day` on (the daily
  * tables), and the rows of [from, dayStart) (`test_runs`) when `from` is not a midnight.
  */
-function windowParts(q: HealthQuery) {
+export function windowParts(q: HealthQuery) {
   const from = q.from.getTime();
   const dayStart = Math.ceil(from / DAY_MS) * DAY_MS;
   const branch = "repository = {repo:String} AND branch = {branch:String}";
@@ -53,7 +53,8 @@ function windowParts(q: HealthQuery) {
 }
 
 /**
- * The health of every test run on the branch since `q.from` (or of `q.testIds`), in no order.
+ * The health of every test run on the branch since `q.from` (or of `q.testIds`), in no order
+ * (`q.summary`: without the failures' commits and pull requests).
  * Counts and times of every test from the daily states; then, for the tests that failed at least
  * once (only they can be flaky or broken), their failures' commits and their commits
  * ({@link failuresOf}).
@@ -90,7 +91,10 @@ export async function testHealth(client: ClickHouseClient, q: HealthQuery): Prom
   });
   const rows = await rs.json<HealthRow>();
   const failures = await failuresOf(client, q, w, rows);
-  return rows.map((r) => toHealth(r, failures.get(r.id) ?? null));
+  const all = rows.map((r) => toHealth(r, failures.get(r.id) ?? null));
+  if (q.summary)
+    for (const h of all) Object.assign(h, { firstFailureCommit: null, lastFailureCommit: null, firstFailurePulls: [] });
+  return all;
 }
 
 /**
@@ -122,8 +126,20 @@ async function failuresOf(
       : `UNION ALL SELECT test_id, argMinIfState(head_sha, received_at, ${FAILED}),
            argMinIfState(pull_requests, received_at, ${FAILED}), argMaxIfState(head_sha, received_at, ${FAILED})
          FROM test_runs WHERE ${w.rows} ${only} GROUP BY test_id`;
+  const commits = `SELECT test_id, count() AS n_commits, countIf(p > 0 AND e > 0) AS n_flaky_commits
+        FROM (
+          SELECT test_id, head_sha, sum(passes) AS p, sum(failures) AS e FROM (
+            SELECT test_id, head_sha, passes, failures FROM test_health_commits WHERE ${w.days} ${only}
+            ${commitRows}
+          ) GROUP BY test_id, head_sha
+        ) GROUP BY test_id`;
+  // The list's figures: the commits only, not the failures' commit states (docs/ci-insights.md "The list of tests").
+  const summary = `SELECT toString(test_id) AS id, n_commits, n_flaky_commits, '' AS failure_commit_first,
+      CAST([], 'Array(String)') AS failure_pulls_first, '' AS failure_commit_last FROM (${commits})`;
   const rs = await client.query({
-    query: `SELECT toString(f.test_id) AS id, c.n_commits AS n_commits, c.n_flaky_commits AS n_flaky_commits,
+    query: q.summary
+      ? summary
+      : `SELECT toString(f.test_id) AS id, c.n_commits AS n_commits, c.n_flaky_commits AS n_flaky_commits,
         f.failure_commit_first AS failure_commit_first, f.failure_pulls_first AS failure_pulls_first,
         f.failure_commit_last AS failure_commit_last
       FROM (
@@ -135,15 +151,7 @@ async function failuresOf(
           ${failureRows}
         ) GROUP BY test_id
       ) AS f
-      LEFT JOIN (
-        SELECT test_id, count() AS n_commits, countIf(p > 0 AND e > 0) AS n_flaky_commits
-        FROM (
-          SELECT test_id, head_sha, sum(passes) AS p, sum(failures) AS e FROM (
-            SELECT test_id, head_sha, passes, failures FROM test_health_commits WHERE ${w.days} ${only}
-            ${commitRows}
-          ) GROUP BY test_id, head_sha
-        ) GROUP BY test_id
-      ) AS c ON c.test_id = f.test_id`,
+      LEFT JOIN (${commits}) AS c ON c.test_id = f.test_id`,
     query_params: params,
     format: "JSONEachRow",
   });

@@ -4,9 +4,10 @@
  * repository's default branch unless one is asked) over the repository's window
  * (auto-quarantine settings, default 14 days).
  */
-import { DomainError } from "../contracts/index.js";
+import { DomainError, invalidField } from "../contracts/index.js";
 import { ciInsightsStore as store } from "../store/index.js";
 import { defaultBranchOf, nowOf, type CiInsightsDeps } from "./deps.js";
+import { healthPage, type HealthTotals } from "./health-page.js";
 import { dailyFailures, testHealth, type HealthStatus, type TestHealth } from "./health.js";
 import { holds } from "./quarantine.js";
 import { runsOfTest, searchTests, type TestRunRow, type TestSearch } from "./test-runs.js";
@@ -56,30 +57,56 @@ export async function testDetails(deps: CiInsightsDeps, repository: string, test
   return { health: h, branch: b, pull, quarantine: await quarantineOf(deps, repository, h.name, b) };
 }
 
-/** The list: tests by health, worst first, with failures per day and quarantines. */
+/**
+ * The page token of the list: the offset of the page's first test in the ordered list, as
+ * `o<offset>` in base64url. An offset, not a key: runs stored between two pages may move a test
+ * across the page boundary (docs/ci-insights.md "The list of tests").
+ */
+export const pageToken = {
+  encode: (offset: number): string => Buffer.from(`o${offset}`).toString("base64url"),
+  /** @throws InvalidArgumentError naming page_token for a token this list did not give */
+  decode(token: string): number {
+    if (token === "") return 0;
+    const m = /^o(\d{1,9})$/.exec(Buffer.from(token, "base64url").toString("latin1"));
+    if (m === null) throw invalidField("page_token", "is not a page token of this list (use next_page_token as given)");
+    return Number(m[1]);
+  },
+};
+
+/**
+ * A page of the list: tests by health, worst first (health-page.ts), with failures per UTC day
+ * and quarantines for the page's tests, and the totals per status over every test of the branch.
+ * @throws InvalidArgumentError naming page_token for a malformed token
+ */
 export async function listTests(
   deps: CiInsightsDeps,
   repository: string,
   branch: string | null,
   statuses: readonly HealthStatus[],
   limit: number,
+  token = "",
 ): Promise<{
   branch: string;
   tests: { health: TestHealth; daily: number[]; quarantine: store.QuarantineRow | null }[];
+  totals: HealthTotals;
+  nextPageToken: string;
 }> {
+  const offset = pageToken.decode(token);
   const b = branch ?? (await defaultBranchOf(deps, repository));
-  const all = await testHealth(deps.clickhouse, { repository, branch: b, from: await windowStart(deps, repository) });
-  const rank = { broken: 0, flaky: 1, healthy: 2 } as const;
-  const chosen = all
-    .filter((h) => statuses.length === 0 || statuses.includes(h.status))
-    .sort((x, y) => rank[x.status] - rank[y.status] || y.failureRatio - x.failureRatio || x.name.localeCompare(y.name))
-    .slice(0, limit);
+  const page = await healthPage(deps.clickhouse, {
+    repository,
+    branch: b,
+    from: await windowStart(deps, repository),
+    statuses,
+    offset,
+    limit,
+  });
   const now = nowOf(deps);
   const daily = await dailyFailures(
     deps.clickhouse,
     repository,
     b,
-    chosen.map((h) => h.testId),
+    page.tests.map((h) => h.testId),
     now,
   );
   const quarantines = new Map(
@@ -89,11 +116,13 @@ export async function listTests(
   );
   return {
     branch: b,
-    tests: chosen.map((h) => ({
+    tests: page.tests.map((h) => ({
       health: h,
       daily: daily.get(h.testId) ?? [],
       quarantine: quarantines.get(h.name) ?? null,
     })),
+    totals: page.totals,
+    nextPageToken: page.nextOffset === null ? "" : pageToken.encode(page.nextOffset),
   };
 }
 

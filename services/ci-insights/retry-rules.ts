@@ -51,12 +51,23 @@ export interface FinishedJob {
   log: string | (() => Promise<string>);
   workflowRunId: number | null;
   jobUrl: string | null;
+  /**
+   * The decision's idempotency key, when the same finished job may be handed over again (on GitHub
+   * a webhook delivered twice or redelivered: the check run's id and the run's attempt). A second
+   * decision for a key answers the first one's outcome, counting and logging nothing.
+   */
+  decisionKey?: string;
 }
 
 /** What to do with a finished job. */
 export type RetryDecision =
-  | { retry: true; mode: "job" | "pipeline"; rule: string; attempt: number }
-  | { retry: false; reason: "disabled" | "no_rule" | "exhausted" | "skipped_quota_exceeded"; rule?: string };
+  | { retry: true; mode: "job" | "pipeline"; rule: string; attempt: number; replayed?: true }
+  | {
+      retry: false;
+      reason: "disabled" | "no_rule" | "exhausted" | "skipped_quota_exceeded";
+      rule?: string;
+      replayed?: true;
+    };
 
 /** `*` any run of characters, `?` one; everything else literal; whole string. */
 function globMatches(glob: string, value: string): boolean {
@@ -79,7 +90,11 @@ export async function retriesWanted(deps: CiInsightsDeps, repository: string): P
   return (await store.listRetryRules(deps.db, repository)).length > 0;
 }
 
-/** Decides whether to retry `job`, counts and logs the decision (see the module comment). */
+/**
+ * Decides whether to retry `job`, counts and logs the decision (see the module comment). With a
+ * `decisionKey` already decided, answers that decision again (`replayed`), counting and logging
+ * nothing: a redelivered webhook costs no second unit of quota.
+ */
 export async function decideRetry(deps: CiInsightsDeps, job: FinishedJob): Promise<RetryDecision> {
   if (job.conclusion === "success") return { retry: false, reason: "no_rule" };
   if (!(await productStates(deps.db, job.repository)).ci_insights) return { retry: false, reason: "disabled" };
@@ -110,7 +125,10 @@ export async function decideRetry(deps: CiInsightsDeps, job: FinishedJob): Promi
       matches.push({ type: "log_pattern_on_job_log", pattern: rule.logPattern, match: found });
     }
     const now = nowOf(deps);
+    const key = job.decisionKey;
     const taken = await withTransaction(deps.db, async (client) => {
+      const prior = key === undefined ? null : await store.claimRetryDecision(client, job.repository, key, now);
+      if (prior !== null) return { outcome: "replayed" as const, prior };
       const quota = await store.dailyRetryQuota(client, job.repository);
       const t = await store.takeRetry(client, {
         repository: job.repository,
@@ -121,6 +139,13 @@ export async function decideRetry(deps: CiInsightsDeps, job: FinishedJob): Promi
         maxRetry: rule.maxRetry,
         now,
       });
+      if (key !== undefined)
+        await store.recordRetryDecision(client, job.repository, key, {
+          outcome: t.outcome,
+          ruleName: rule.name,
+          retryMode: rule.retryMode,
+          attempt: t.outcome === "retried" ? t.attempt : 0,
+        });
       if (t.outcome === "exhausted") return t;
       await appendToOutbox(client, [
         jobRetriedEvent({
@@ -139,6 +164,12 @@ export async function decideRetry(deps: CiInsightsDeps, job: FinishedJob): Promi
       ]);
       return t;
     });
+    if (taken.outcome === "replayed") {
+      const p = taken.prior;
+      if (p.outcome === "retried")
+        return { retry: true, mode: p.retryMode, rule: p.ruleName, attempt: p.attempt, replayed: true };
+      return { retry: false, reason: p.outcome, rule: p.ruleName, replayed: true };
+    }
     if (taken.outcome !== "exhausted") deps.eventsWritten();
     if (taken.outcome === "retried")
       return { retry: true, mode: rule.retryMode, rule: rule.name, attempt: taken.attempt };

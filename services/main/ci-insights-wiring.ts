@@ -106,7 +106,7 @@ export async function wireCiInsights(
       wanted: (repository) => retriesWanted(deps, repository),
       decide: async (job) => {
         const decision = await decideRetry(deps, job);
-        return decision.retry ? decision.mode : null;
+        return decision.retry ? { mode: decision.mode, replayed: decision.replayed === true } : null;
       },
     },
     setForge: (f) => void (forge = f),

@@ -93,6 +93,20 @@ describe("the local CI's JUnit reports", () => {
     const out = await cli("tests", "list", REPO);
     expect(out).toMatch(/^broken .* app\.broken$/m);
     expect(out).toMatch(/^flaky .* app\.flaky$/m);
+    expect(out).toContain("1 broken, 1 flaky, 1 healthy");
+    // The list a page at a time: the worst first, the totals per status, the next page's token.
+    const first = await client.get(`${base}/tests`, [["per_page", "2"]]);
+    const page = first.json as { tests: { test_name: string }[]; totals: unknown; next_page_token: string };
+    expect(page.tests.map((t) => t.test_name)).toEqual(["app.broken", "app.flaky"]);
+    expect(page.totals).toEqual({ healthy: 1, flaky: 1, broken: 1 });
+    const second = await client.get(`${base}/tests`, [
+      ["per_page", "2"],
+      ["page_token", page.next_page_token],
+    ]);
+    expect(second.json).toMatchObject({ tests: [{ test_name: "app.ok" }], next_page_token: "" });
+    const bad = await client.get(`${base}/tests`, [["page_token", "nonsense"]]);
+    expect(bad.status).toBe(422);
+    expect(JSON.stringify(bad.json)).toContain("page_token");
   }, 240_000);
 
   it("auto-quarantines the flaky test and logs it with its health", async () => {

@@ -20,3 +20,13 @@ export async function rerunJob(gh: GithubOctokit, p: RepoParams, jobId: number):
 export async function rerunWorkflowRun(gh: GithubOctokit, p: RepoParams, runId: number): Promise<void> {
   await gh.rest.actions.reRunWorkflow({ ...p, run_id: runId });
 }
+
+/**
+ * The run's latest attempt (`GET /repos/{owner}/{repo}/actions/runs/{run_id}`, its `run_attempt`,
+ * <https://docs.github.com/en/rest/actions/workflow-runs#get-a-workflow-run>): greater than a
+ * completed attempt once that attempt was re-run.
+ */
+export async function currentAttempt(gh: GithubOctokit, p: RepoParams, runId: number): Promise<number> {
+  const { data } = await gh.rest.actions.getWorkflowRun({ ...p, run_id: runId });
+  return data.run_attempt ?? 1;
+}

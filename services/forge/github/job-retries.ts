@@ -10,13 +10,16 @@
  * (and the jobs that need it). That re-run makes the run's next attempt, which holds the other
  * failed jobs with their result: they are decided when it completes, so a decision is counted only
  * when it can be acted on.
- * A re-run GitHub refuses is logged and not thrown: the decision was counted and logged already, and
- * a redelivery would count it twice.
+ * A re-run GitHub refuses is logged and not thrown: the decision was counted and logged already.
+ * Each decision carries the job's check run and the run's attempt as its idempotency key: a
+ * delivery processed again (redelivered after a failure part-way, or twice) gets the decision
+ * taken before without counting it again, and its re-run is made only if the run is still at that
+ * attempt (the first processing stopped before the re-run, or GitHub refused it).
  */
 import type { RepoName } from "../types.js";
 import { createGithubAppClient, type GithubAppClient, type GithubAppOptions, type GithubLogger } from "./client.js";
 import { readJobLogTail } from "./job-logs.js";
-import { rerunJob, rerunWorkflowRun } from "./job-reruns.js";
+import { currentAttempt, rerunJob, rerunWorkflowRun } from "./job-reruns.js";
 import { repoParams } from "./repo-name.js";
 import type { CompletedWorkflowRun } from "./workflow-run.js";
 
@@ -35,14 +38,19 @@ export interface GithubFinishedJob {
   log: () => Promise<string>;
   workflowRunId: number;
   jobUrl: string | null;
+  /** The decision's idempotency key: the check run (the job's id) and the run's attempt. */
+  decisionKey: string;
 }
 
 /** CI Insights' retry decision, as the GitHub adapter asks it. */
 export interface GithubJobRetryHook {
   /** Whether `repository` retries jobs at all (CI Insights on, a rule): else its runs cost no request. */
   wanted(repository: RepoName): Promise<boolean>;
-  /** Decides whether a failed job is retried, and how (`decideRetry`); null: not retried. */
-  decide(job: GithubFinishedJob): Promise<"job" | "pipeline" | null>;
+  /**
+   * Decides whether a failed job is retried, and how (`decideRetry`); null: not retried.
+   * `replayed`: the decision was taken for this job and attempt before (`decisionKey`), counted then.
+   */
+  decide(job: GithubFinishedJob): Promise<{ mode: "job" | "pipeline"; replayed: boolean } | null>;
 }
 
 /** What was done for one completed run. */
@@ -81,7 +89,7 @@ export function githubJobRetries(
     const failed = jobs.filter((j) => j.status === "completed" && RETRYABLE.has(j.conclusion ?? ""));
     let rerun: RunRetryOutcome["rerun"] = { kind: "none" };
     for (const j of failed.slice(0, MAX_JOBS_PER_RUN)) {
-      const mode = await decide.decide({
+      const decision = await decide.decide({
         repository: run.repo,
         pipeline: run.workflow,
         job: j.name,
@@ -91,10 +99,18 @@ export function githubJobRetries(
         log: () => readJobLogTail(gh, fetchFn, p, j.id),
         workflowRunId: run.runId,
         jobUrl: j.html_url ?? null,
+        decisionKey: `github:check-run:${j.id}:attempt:${run.attempt}`,
       });
-      if (mode === null) continue;
+      if (decision === null) continue;
+      const mode = decision.mode;
       rerun = mode === "pipeline" ? { kind: "run" } : { kind: "job", job: j.name };
       try {
+        // A decision taken before (a redelivery): re-run only if its re-run was never made (the
+        // first processing failed before it, or GitHub refused it), i.e. the run is still at this attempt.
+        if (decision.replayed && (await currentAttempt(gh, p, run.runId)) !== run.attempt) {
+          rerun = { kind: "none" };
+          break;
+        }
         if (mode === "pipeline") await rerunWorkflowRun(gh, p, run.runId);
         else await rerunJob(gh, p, j.id);
       } catch (e) {

@@ -32,22 +32,26 @@ export function registerTests(program: Command): void {
     .argument("<owner/name>", "the repository", parseRepoArgument)
     .option("--branch <branch>", "the branch health is computed on (default: the default branch)")
     .option("--health <status...>", "only these: healthy, flaky, broken")
-    .option("--limit <n>", "at most this many tests", "100")
-    .action(async (repo: Repo, o: { branch?: string; health?: string[]; limit: string }) => {
+    .option("--limit <n>", "at most this many tests (a page)", "100")
+    .option("--page-token <token>", "the page after the previous one (the token it printed)")
+    .action(async (repo: Repo, o: { branch?: string; health?: string[]; limit: string; pageToken?: string }) => {
       const res = await (await client()).listTests({
         ...repo,
         branch: o.branch,
         healthStatus: o.health ?? [],
         perPage: Number(o.limit),
+        pageToken: o.pageToken ?? "",
       });
-      if (res.tests.length === 0) return out(`no test has run on ${res.branch} in the window`);
-      out(`health on ${res.branch}:`);
+      if (res.tests.length === 0 && !o.pageToken) return out(`no test has run on ${res.branch} in the window`);
+      const n = res.totals;
+      out(`health on ${res.branch}: ${n?.broken ?? 0n} broken, ${n?.flaky ?? 0n} flaky, ${n?.healthy ?? 0n} healthy`);
       for (const t of res.tests) {
         const q = t.quarantine ? "  [quarantined]" : "";
         out(
           `${t.healthStatus.padEnd(8)} ${sparkline(t.dailyFailures)}  fail ${pct(t.failureRatio).padStart(6)}  flaky ${pct(t.flakinessRatio).padStart(6)}  ${t.runs} runs  ${t.testName}${q}`,
         );
       }
+      if (res.nextPageToken) out(`more: --page-token ${res.nextPageToken}`);
     });
   tests
     .command("show")

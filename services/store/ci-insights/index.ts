@@ -1,4 +1,5 @@
-/** CI Insights' PostgreSQL tables (migration 0013; docs/ci-insights.md): quarantines, auto-quarantine settings, retries. */
+/** CI Insights' PostgreSQL tables (migrations 0013 and 0018; docs/ci-insights.md): quarantines, auto-quarantine settings, retries. */
 export * from "./quarantines.js";
 export * from "./settings.js";
 export * from "./retries.js";
+export * from "./retry-decisions.js";

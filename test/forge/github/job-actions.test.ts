@@ -108,7 +108,10 @@ describe("a completed run's failed jobs", () => {
   it("are not read for a repository that retries nothing", async () => {
     const r = run([job("unit", "failure")]);
     const listed = double.calls("actions/list-jobs-for-workflow-run-attempt").length;
-    const none: GithubJobRetryHook = { wanted: async () => false, decide: async () => "job" };
+    const none: GithubJobRetryHook = {
+      wanted: async () => false,
+      decide: async () => ({ mode: "job", replayed: false }),
+    };
     const retries = githubJobRetries(client(), double.fetch, none, console);
     expect(await retries(completed(r))).toEqual({ failedJobs: [], rerun: { kind: "none" } });
     expect(double.calls("actions/list-jobs-for-workflow-run-attempt")).toHaveLength(listed);
@@ -125,7 +128,7 @@ describe("a completed run's failed jobs", () => {
       double.fetch,
       hook(async (j) => {
         seen.push(j);
-        return j.job === "unit" ? "job" : null;
+        return j.job === "unit" ? { mode: "job", replayed: false } : null;
       }),
       console,
     );
@@ -135,6 +138,10 @@ describe("a completed run's failed jobs", () => {
       ["CI", "lint", "failure", "main", r.id],
       ["CI", "unit", "timed_out", "main", r.id],
     ]);
+    // Each decision's idempotency key: the job's check run and the run's attempt.
+    expect(seen.map((j) => j.decisionKey)).toEqual(
+      r.attempts[0]!.slice(1, 3).map((j) => `github:check-run:${j.id}:attempt:1`),
+    );
     expect(double.calls("actions/download-job-logs-for-workflow-run")).toHaveLength(logsRead);
     expect(await seen[1]!.log()).toBe("unit: timed_out\n");
     expect(reruns).toEqual([["unit"]]);
@@ -148,7 +155,7 @@ describe("a completed run's failed jobs", () => {
     const retries = githubJobRetries(
       client(),
       double.fetch,
-      hook(async (j) => (seen.push(j.job), "pipeline")),
+      hook(async (j) => (seen.push(j.job), { mode: "pipeline", replayed: false })),
       console,
     );
     expect((await retries(completed(r))).rerun).toEqual({ kind: "run" });
@@ -165,11 +172,31 @@ describe("a completed run's failed jobs", () => {
     const retries = githubJobRetries(
       client(),
       double.fetch,
-      hook(async () => "job"),
+      hook(async () => ({ mode: "job", replayed: false })),
       log,
     );
     expect((await retries(completed(r))).rerun).toEqual({ kind: "job", job: "unit" });
     expect(errors).toEqual([expect.stringMatching(/GitHub refused the re-run of workflow run \d+/)]);
     expect(reruns).toEqual([]);
+  });
+
+  it("re-runs a redelivered decision only while the run is still at the decided attempt", async () => {
+    const r = run([job("unit", "failure")]);
+    const jobReruns = double.calls("actions/re-run-job-for-workflow-run").length;
+    const replayed = githubJobRetries(
+      client(),
+      double.fetch,
+      hook(async () => ({ mode: "job", replayed: true })),
+      console,
+    );
+    // The first processing counted the decision but stopped before the re-run: it is made now.
+    expect((await replayed(completed(r))).rerun).toEqual({ kind: "job", job: "unit" });
+    expect(reruns).toEqual([["unit"]]);
+    // The double's rerunner only records: the run's next attempt, as GitHub starts it.
+    r.attempts.push([job("unit", "failure")]);
+    // A later copy of attempt 1's delivery: the re-run was made, none is made again.
+    expect((await replayed(completed(r))).rerun).toEqual({ kind: "none" });
+    expect(reruns).toEqual([["unit"]]);
+    expect(double.calls("actions/re-run-job-for-workflow-run")).toHaveLength(jobReruns + 1);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * The Tests page of a repository (docs/dashboard.md "Tests", docs/ci-insights.md): its tests by
  * health (broken, then flaky, then by failure ratio) with their success, failure and flakiness
- * ratios, runs, failures per day over 14 days as a sparkline, last run and quarantine; a filter by
- * health kept in the URL (`health`); the quarantines with "Lift" and the form quarantining a test
+ * ratios, runs, failures per day over 14 days as a sparkline, last run and quarantine, 100 per
+ * page (the page token in the URL, `page`); a filter by health kept in the URL (`health`), with
+ * the number of tests of each status; the quarantines with "Lift" and the form quarantining a test
  * with an owner and an expiry; the auto-quarantine settings. Read again every 5 s: no event
  * announces a stored test run, so the page polls, like the configuration page.
  */
@@ -19,22 +20,39 @@ import { Link, navigate, paths } from "../router.js";
 /** How often the page reads its data again, in milliseconds. */
 const REFRESH_MS = 5000;
 const HEALTHS = ["broken", "flaky", "healthy"] as const;
+/** Tests per page: the worst first, so the first page holds what needs attention. */
+const PAGE_SIZE = 100;
 
 /** The Tests page of `repo`; `url` carries the `health` filter. */
 export function TestsPage({ repo, url }: { repo: RepositoryRef; url: URL }) {
   const health = url.searchParams.get("health") ?? "";
+  const page = url.searchParams.get("page") ?? "";
   const live = useLive(
     poll(async (signal) => {
       const [tests, quarantines, settings] = await Promise.all([
-        ciInsights.listTests({ ...repo, healthStatus: health ? [health] : [], perPage: 200 }, { signal }),
+        ciInsights.listTests(
+          { ...repo, healthStatus: health ? [health] : [], perPage: PAGE_SIZE, pageToken: page },
+          { signal },
+        ),
         ciInsights.listQuarantines(repo, { signal }),
         ciInsights.getAutoQuarantine(repo, { signal }),
       ]);
-      return { tests: tests.tests, branch: tests.branch, quarantines: quarantines.quarantinedTests, settings };
+      return {
+        tests: tests.tests,
+        branch: tests.branch,
+        totals: tests.totals,
+        next: tests.nextPageToken,
+        quarantines: quarantines.quarantinedTests,
+        settings,
+      };
     }, REFRESH_MS),
-    [repo.owner, repo.repository, health],
+    [repo.owner, repo.repository, health, page],
   );
   const v = live.value;
+  const listUrl = (h: string, p: string) => {
+    const q = new URLSearchParams([...(h ? [["health", h]] : []), ...(p ? [["page", p]] : [])]);
+    return `${paths.tests(repo.owner, repo.repository)}${q.size ? `?${q}` : ""}`;
+  };
   return (
     <>
       <h1>
@@ -51,13 +69,14 @@ export function TestsPage({ repo, url }: { repo: RepositoryRef; url: URL }) {
               value={health}
               onChange={(e) => {
                 const h = (e.currentTarget as HTMLSelectElement).value;
-                navigate(`${paths.tests(repo.owner, repo.repository)}${h ? `?health=${h}` : ""}`);
+                navigate(listUrl(h, ""));
               }}
             >
               <option value="">every test</option>
               {HEALTHS.map((h) => (
                 <option key={h} value={h}>
                   {h}
+                  {v?.totals && ` (${v.totals[h]})`}
                 </option>
               ))}
             </select>
@@ -115,6 +134,12 @@ export function TestsPage({ repo, url }: { repo: RepositoryRef; url: URL }) {
               </tbody>
             </table>
           </div>
+        )}
+        {v && (page || v.next) && (
+          <nav class="inline" aria-label="Pages of tests">
+            {page && <Link href={listUrl(health, "")}>First page</Link>}{" "}
+            {v.next && <Link href={listUrl(health, v.next)}>Next {PAGE_SIZE} tests</Link>}
+          </nav>
         )}
       </section>
       <section aria-labelledby="quarantines">

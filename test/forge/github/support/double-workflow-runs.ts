@@ -4,6 +4,7 @@
  * (https://docs.github.com/en/rest/actions/workflow-runs, .../workflow-jobs):
  * - a run has an id, the workflow's name, its head SHA and branch, an attempt number (1, then one
  *   more per re-run) and the jobs of each attempt; a job's id is its check run's id;
+ * - `GET .../actions/runs/{run_id}` describes the run (its latest `run_attempt`);
  * - `GET .../actions/runs/{run_id}/attempts/{n}/jobs` lists an attempt's jobs;
  * - `GET .../actions/jobs/{job_id}/logs` answers 302 to the job's plain-text log at a signed URL
  *   (here `/_double/actions-logs/...` on the double's origin), which is fetched without a token:
@@ -111,6 +112,12 @@ const rerunner = (ctx: Parameters<Handler>[0]) => {
 const forbidden = (message: string): Answer => ({ status: 403, body: { message, documentation_url: DOCS } });
 
 export const workflowRunHandlers: Record<string, Handler> = {
+  "actions/get-workflow-run": (ctx) => {
+    const run = ctx.repo.workflowRuns.find((r) => r.id === Number(ctx.params.run_id));
+    if (!run) return notFound();
+    return { status: 200, body: { ...example("actions/get-workflow-run", 200), ...workflowRunJson(ctx.repo, run) } };
+  },
+
   "actions/list-jobs-for-workflow-run-attempt": (ctx) => {
     const run = ctx.repo.workflowRuns.find((r) => r.id === Number(ctx.params.run_id));
     const n = Number(ctx.params.attempt_number);
