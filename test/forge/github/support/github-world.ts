@@ -150,17 +150,32 @@ export async function githubWorld(setup: RepositorySetup, options: WorldOptions 
       : { RECONCILE_INTERVAL_SECONDS: String(options.reconcileIntervalSeconds) }),
   };
   const servers: ServerProcess[] = [];
-  const first = await startServerProcess({
-    ...env,
-    ...(options.killAt ? { YARDMASTER_FAILPOINTS: `${options.killAt}=kill` } : {}),
-  });
+  // The pull requests exist, and their own CI ran, before the queue hears of them: it learns of each
+  // from its `@yardmaster queue` comment (fewer events to process, the same queue). They are made
+  // while the server starts: no webhook is delivered before `deliverWebhooksTo` below.
+  const made = (async () => {
+    const queued = await queueFile(repo, setup, options, double);
+    await actions.observe(repo);
+    await actions.idle();
+    return queued;
+  })();
+  const [started, queued] = await Promise.allSettled([
+    startServerProcess({
+      ...env,
+      ...(options.killAt ? { YARDMASTER_FAILPOINTS: `${options.killAt}=kill` } : {}),
+    }),
+    made,
+  ]);
+  if (started.status === "rejected" || queued.status === "rejected") {
+    if (started.status === "fulfilled") await started.value.stop();
+    await http.close();
+    await double.stop();
+    throw started.status === "rejected" ? started.reason : (queued as PromiseRejectedResult).reason;
+  }
+  const first = started.value;
   servers.push(first);
   const world = { server: first } as GithubWorld;
-  // The pull requests exist, and their own CI ran, before the queue hears of them: it learns of each
-  // from its `@yardmaster queue` comment (fewer events to process, the same queue).
-  const { pulls, culprit } = await queueFile(repo, setup, options, double);
-  await actions.observe(repo);
-  await actions.idle();
+  const { pulls, culprit } = queued.value;
   reads.invalidate();
   await double.deliverWebhooksTo(async (delivery) => {
     const res = await fetch(`${world.server.url}/webhooks/github`, {
