@@ -107,8 +107,8 @@ export async function githubWorld(setup: RepositorySetup, options: WorldOptions 
   double.clockSource = Date.now;
   // A GitHub Enterprise Server whose administrator turned the secondary rate limits off, as the
   // server is told (GITHUB_SPACE_WRITES=false below): against GitHub.com's 80 writes a minute the
-  // unpaced server was refused, and waited out a `retry-after` of about 50 s, twice a scenario
-  // (most of its time). Pacing under those limits is measured by `npm run bench:github` (adapter
+  // unpaced server was refused, and waited out a `retry-after` of about 50 s, twice in a measured
+  // case (most of its time). Pacing under those limits is measured by `npm run bench:github` (adapter
   // and double on a 10x clock), the retry after a refusal by errors.test.ts (docs/contributing.md
   // "The suite's time").
   double.traffic.configure({ contentPerMinute: Number.POSITIVE_INFINITY, contentPerHour: Number.POSITIVE_INFINITY });
