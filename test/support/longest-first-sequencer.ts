@@ -8,12 +8,13 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
  * The slowest files, slowest first. Seconds in a clean-clone run on the 2-core development machine,
- * 2026-11-28, with the three GitHub scenarios since measured again alone (load average 6-8), after
- * they stopped waiting out the double's secondary rate limit and a killed server's stop
- * (docs/contributing.md "The suite's time"): ~95, ~95 and ~80 (from ~245, ~180 and ~245), then
- * ~90, ~80, ~80, ~70, ~60, ~60, ~55, ~55, ~50. The scenarios stay first: they are still the
- * longest, and with 3 workers they take one each from the start while the rest fill in around
- * them. Other files follow by vitest's own timing cache once it exists.
+ * 2026-11-28, with the three GitHub scenarios since measured again alone, after they stopped waiting
+ * out the double's secondary rate limit and a killed server's stop
+ * (docs/contributing.md "The suite's time"): ~95, ~95 and ~80 at load 6-8, 37, 41 and 47 on a
+ * quiet machine (from ~245, ~180 and ~245 in the suite), then ~90, ~80, ~80, ~70, ~60, ~60, ~55,
+ * ~55, ~50. Under the suite's own load the scenarios are still among the longest and the least
+ * even (their kill cases), so they start first, one a worker, and the rest fill in around them.
+ * Other files follow by vitest's own timing cache once it exists.
  */
 const SLOWEST = [
   "test/forge/github/scenarios/merge-rulesets.test.ts",
