@@ -12,6 +12,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ForgeService } from "../../gen/yardmaster/v1/forge_pb.js";
 import { mergifyClient } from "../mergify-cli/http.js";
@@ -29,6 +30,10 @@ let work: string;
 let src: GitWorkdir;
 let forge: GrpcClient;
 let client: ReturnType<typeof mergifyClient>;
+let launched: Promise<Browser> | undefined;
+
+/** One chromium for the file's dashboard tests, launched by the first (docs/contributing.md "The suite's time"). */
+const sharedBrowser = (): Promise<Browser> => (launched ??= launchBrowser());
 
 const cli = (...args: string[]) => cliStdout(server.cliEnv, args);
 const base = "/v1/ci/acme/repositories/app";
@@ -81,6 +86,7 @@ beforeAll(async () => {
   await cli("product", "enable", REPO, "ci_insights");
 }, 180_000);
 afterAll(async () => {
+  await (await launched?.catch(() => undefined))?.close();
   forge?.close();
   await server?.stop();
   await rm(work, { recursive: true, force: true });
@@ -198,7 +204,7 @@ describe("the dashboard's Tests page", () => {
     ).quarantined_tests;
 
   it("lists the tests by health with the API's ratios and failures per day, live, and a test's history", async () => {
-    const browser = await launchBrowser();
+    const browser = await sharedBrowser();
     try {
       const { page, loads } = await signedInPage(browser, server.url, server.adminKey);
       await page.goto(`${server.url}/repos/acme/app`);
@@ -263,12 +269,13 @@ describe("the dashboard's Tests page", () => {
       // Every step above happened in the page as loaded, without a reload.
       expect(loads()).toBe(opened);
     } finally {
-      await browser.close();
+      // The page's own context (browser.newPage): the next test signs in afresh.
+      await Promise.all(browser.contexts().map((c) => c.close()));
     }
   }, 120_000);
 
   it("quarantines with an owner and an expiry, lifts, and saves the auto-quarantine settings from the page", async () => {
-    const browser = await launchBrowser();
+    const browser = await sharedBrowser();
     try {
       const { page, loads } = await signedInPage(browser, server.url, server.adminKey);
       await page.goto(`${server.url}/repos/acme/app/tests`);
@@ -322,7 +329,8 @@ describe("the dashboard's Tests page", () => {
       // Every step above happened in the page as loaded, without a reload.
       expect(loads()).toBe(opened);
     } finally {
-      await browser.close();
+      // The page's own context (browser.newPage): the next test signs in afresh.
+      await Promise.all(browser.contexts().map((c) => c.close()));
     }
   }, 120_000);
 });

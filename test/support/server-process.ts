@@ -99,7 +99,9 @@ export async function startServerProcess(
     return { child, output: () => out, port: Number(listening[1]), adminKey };
   };
   const stopChild = async (child: ChildProcess) => {
-    if (child.exitCode !== null) return;
+    // Already gone: exited, or killed by a signal (a test's kill -9 leaves exitCode null and sets
+    // signalCode); waiting for an `exit` that has passed would take the whole 15 s.
+    if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((r) => child.once("exit", r));
     child.kill("SIGTERM");
     await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
