@@ -15,6 +15,7 @@ import { githubStatus, toForgeError } from "./errors.js";
 import { addIssueLabels, findOwnComment, postComment, removeIssueLabels, userPermission } from "./issues.js";
 import { planLanding } from "./landing-plan.js";
 import { acceptedMethods, readLandingRules, type LandingRules } from "./landing-rules.js";
+import { LabelIds } from "./label-ids.js";
 import { mergeBatch, type LandingEnv } from "./merge-batch.js";
 import { mergePull } from "./merge-pull.js";
 import { closePull, editPull, openDraft } from "./pull-writes.js";
@@ -136,7 +137,9 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
     }
   }
 
-  const ctx = (repo: RepoName, params: RepoParams) => ({ name: repo, params, appId: client.appId });
+  /** The repositories' label lists, for the numeric label ids GraphQL does not give (label-ids.ts). */
+  const labelIds = new LabelIds(client.now);
+  const ctx = (repo: RepoName, params: RepoParams) => ({ name: repo, params, appId: client.appId, labelIds });
   const defaultBranches = new TtlCache<string, string>(DEFAULT_BRANCH_TTL_MS, 10_000, client.now);
   const protections = new TtlCache<string, Awaited<ReturnType<typeof readBranchProtection>>>(
     PROTECTION_TTL_MS,
