@@ -22,6 +22,7 @@ import { closePull, editPull, openDraft } from "./pull-writes.js";
 import { readOpenPullRequests, readPullRequest } from "./read-pull.js";
 import { commitChecks, reconciliationFacts } from "./reconcile-reads.js";
 import { branchSha, fastForward, removeBranch } from "./refs.js";
+import { RepositoryNodeIds } from "./ref-updates.js";
 import { repoParams, type RepoParams } from "./repo-name.js";
 import { rerunFailedJobs } from "./rerun-checks.js";
 import { findOpenPull } from "./find-pull.js";
@@ -139,6 +140,8 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
 
   /** The repositories' label lists, for the numeric label ids GraphQL does not give (label-ids.ts). */
   const labelIds = new LabelIds(client.now);
+  /** The repositories' node ids, for the refs written in one mutation (ref-updates.ts). */
+  const nodeIds = new RepositoryNodeIds(client.now);
   const ctx = (repo: RepoName, params: RepoParams) => ({ name: repo, params, appId: client.appId, labelIds });
   const defaultBranches = new TtlCache<string, string>(DEFAULT_BRANCH_TTL_MS, 10_000, client.now);
   const protections = new TtlCache<string, Awaited<ReturnType<typeof readBranchProtection>>>(
@@ -182,6 +185,7 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
         buildSpeculativeBranch(gh, p, branch, baseSha, pulls, await buildShape(gh, repo, p, options), {
           chains,
           repo,
+          repositoryId: () => nodeIds.idOf(gh, p),
         }),
       ),
     deleteBranch: (repo, branch) => inRepo(repo, `deleting branch ${branch}`, (gh, p) => removeBranch(gh, p, branch)),
@@ -229,7 +233,8 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
       inRepo(repo, `posting deployment ${input.environment}`, (gh, p) =>
         upsertOwnDeployment(gh, p, () => client.botLogin(repo), input),
       ),
-    addNotes: (repo, input) => inRepo(repo, `adding notes to ${input.sha}`, (gh, p) => addGithubNotes(gh, p, input)),
+    addNotes: (repo, input) =>
+      inRepo(repo, `adding notes to ${input.sha}`, (gh, p) => addGithubNotes(gh, p, input, () => nodeIds.idOf(gh, p))),
     comment: (repo, number, body) =>
       inRepo(repo, `commenting on #${number}`, (gh, p) => postComment(gh, p, number, body)),
     findOwnComment: (repo, number, text) =>

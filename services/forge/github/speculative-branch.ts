@@ -9,7 +9,8 @@
  * 3. the commit CI tests is then written with the Git data API (`POST .../git/commits`), not
  *    pushed by a merge: the last merge's tree, the base and every merged head as parents (one
  *    commit, as bors builds its staging commit), message `Merge of #1, #2` without the marker;
- * 4. the final branch is created or force-moved to it, and the temporary branch deleted.
+ * 4. the final branch is created or force-moved to it, and the temporary branch deleted, both in
+ *    one `updateRefs` mutation (ref-updates.ts; with REST, two requests, where GitHub refuses it).
  * A batch behind another starts from the other's build instead of the base (step 1 at the other's
  * last `[skip ci]` merge; step 2 for its own pull requests only; speculative-chains.ts says why the
  * tree is the same).
@@ -28,6 +29,7 @@ import { ForgeError, type Sha } from "../types.js";
 import type { GithubOctokit } from "./client.js";
 import { githubStatus } from "./errors.js";
 import { checkBranchName, forceBranch, removeBranch } from "./refs.js";
+import { DELETED_OID, isRefusedUpdate, type RepositoryIdOf, updateRefs } from "./ref-updates.js";
 import type { RepoParams } from "./repo-name.js";
 import { replayCommits, SKIP_CI, type ReplayTip } from "./replay-commits.js";
 import type { ChainStart, SpeculativeChains } from "./speculative-chains.js";
@@ -137,6 +139,34 @@ export interface ChainMemo {
   chains: SpeculativeChains;
   /** The repository, `owner/name`. */
   repo: string;
+  /** The repository's node id, to move the final branch and delete the temporary one in one request. */
+  repositoryId?: RepositoryIdOf;
+}
+
+/**
+ * Points `branch` at `tip` and deletes `temp`: one `updateRefs` mutation when the repository's
+ * node id is known, else (or when GitHub refuses the mutation: e.g. the temporary branch is
+ * already gone) REST's create-or-force then delete.
+ */
+async function finish(
+  gh: GithubOctokit,
+  params: RepoParams,
+  refs: { branch: string; temp: string; tip: Sha },
+  repositoryId: RepositoryIdOf | undefined,
+): Promise<void> {
+  if (repositoryId) {
+    try {
+      await updateRefs(gh, await repositoryId(), [
+        { name: `refs/heads/${refs.branch}`, afterOid: refs.tip, force: true },
+        { name: `refs/heads/${refs.temp}`, afterOid: DELETED_OID, force: true },
+      ]);
+      return;
+    } catch (e) {
+      if (!isRefusedUpdate(e)) throw e;
+    }
+  }
+  await forceBranch(gh, params, refs.branch, refs.tip);
+  await removeBranch(gh, params, refs.temp);
 }
 
 /**
@@ -166,6 +196,7 @@ export async function buildSpeculativeBranch(
   }
   const temp = temporaryBranchOf(branch);
   const from = memo?.chains.longestPrefix(memo.repo, baseSha, shape, pulls) ?? null;
+  let finished = false;
   try {
     let built: Built;
     try {
@@ -180,10 +211,11 @@ export async function buildSpeculativeBranch(
     if (from !== null && built.tip === from.sha)
       built = await build(gh, params, { temp, branch, baseSha, pulls, shape, from: null });
     if (built.start) memo?.chains.remember(memo.repo, baseSha, shape, pulls, built.start);
-    await forceBranch(gh, params, branch, built.tip);
+    await finish(gh, params, { branch, temp, tip: built.tip }, memo?.repositoryId);
+    finished = true;
     return built.tip;
   } finally {
-    await removeBranch(gh, params, temp).catch(() => {});
+    if (!finished) await removeBranch(gh, params, temp).catch(() => {});
   }
 }
 

@@ -86,6 +86,9 @@ describe("createSpeculativeBranch", () => {
     const forge = forgeFor(double);
     const base = await forge.getBranchSha(repo.fullName, "main");
     const branch = "yardmaster/merge-queue/abc123";
+    const [created, deleted, updated] = ["git/create-ref", "git/delete-ref", "graphql UpdateRefs"].map(
+      (op) => double.calls(op).length,
+    );
     const tip = await forge.createSpeculativeBranch(repo.fullName, branch, base, pulls);
 
     expect(await readRef(repo.git, `refs/heads/${branch}`)).toBe(tip);
@@ -98,11 +101,30 @@ describe("createSpeculativeBranch", () => {
     const built = double.calls("repos/merge").map((r) => (r.body as { commit_message: string }).commit_message);
     expect(built.slice(-3)).toEqual(pulls.map((p) => `Merge of #${p.number} [skip ci]`));
     expect((await readFile(repo.git, tip, "f3.txt"))?.toString()).toBe("file 3\n");
-    // Built on a temporary branch, gone afterwards; the final branch was written once.
+    // Built on a temporary branch, gone afterwards; the final branch was written once, in the same
+    // request (one updateRefs mutation) as the temporary branch's deletion.
     expect(await readRef(repo.git, "refs/heads/yardmaster/merge-queue/tmp-abc123")).toBeNull();
-    expect(double.calls("git/create-ref").map((r) => (r.body as { ref: string }).ref)).toContain(
-      `refs/heads/${branch}`,
-    );
+    expect(
+      double
+        .calls("git/create-ref")
+        .slice(created)
+        .map((r) => (r.body as { ref: string }).ref),
+    ).toEqual(["refs/heads/yardmaster/merge-queue/tmp-abc123"]);
+    expect(double.calls("git/delete-ref").length).toBe(deleted);
+    expect(
+      double
+        .calls("graphql UpdateRefs")
+        .slice(updated)
+        .map((r) => (r.body as { variables: unknown }).variables),
+    ).toEqual([
+      {
+        repositoryId: `R_${repo.id}`,
+        refUpdates: [
+          { name: `refs/heads/${branch}`, afterOid: tip, force: true },
+          { name: "refs/heads/yardmaster/merge-queue/tmp-abc123", afterOid: "0".repeat(40), force: true },
+        ],
+      },
+    ]);
 
     // Rebuilding force-moves the existing branch.
     const again = await forge.createSpeculativeBranch(repo.fullName, branch, base, pulls.slice(0, 1));

@@ -5,11 +5,13 @@
  * `@octokit/graphql-schema`, in octokit-fixtures.test.ts). An unknown query is a problem of the test.
  */
 import { PULL_SNAPSHOT_QUERY } from "../../../../services/forge/github/pull-graphql.js";
+import { UPDATE_REFS_MUTATION } from "../../../../services/forge/github/ref-updates.js";
 import { COMMIT_CHECKS_QUERY, RECONCILE_QUERY } from "../../../../services/forge/github/reconcile-reads.js";
 import { REVIEW_THREADS_QUERY } from "../../../../services/forge/github/review-threads.js";
 import type { Answer } from "./double-answers.js";
 import { pullSnapshot } from "./double-graphql-pull.js";
 import { commitChecks, reconcileFacts } from "./double-graphql-reconcile.js";
+import { updateRefsAnswer } from "./double-graphql-refs.js";
 import type { GithubDouble } from "./github-double.js";
 
 type GraphqlBody = { query?: string; variables?: Record<string, unknown> } | undefined;
@@ -22,6 +24,7 @@ export async function answerGraphql(double: GithubDouble, body: GraphqlBody, aut
   if (body?.query === PULL_SNAPSHOT_QUERY) return pullSnapshot(double, body.variables ?? {}, token);
   if (body?.query === RECONCILE_QUERY) return reconcileFacts(double, body.variables ?? {}, token);
   if (body?.query === COMMIT_CHECKS_QUERY) return commitChecks(double, body.variables ?? {}, token);
+  if (body?.query === UPDATE_REFS_MUTATION) return updateRefsAnswer(double, body.variables ?? {}, token);
   double.problems.push(`POST /graphql: unexpected query ${String(body?.query).slice(0, 80)}`);
   return { status: 200, body: { errors: [{ type: "INVALID", message: "unexpected query" }] } };
 }

@@ -142,10 +142,14 @@ function pullOrder(q: URLSearchParams): (a: DoublePull, b: DoublePull) => number
   return (a, b) => sign * (a[by].getTime() - b[by].getTime() || a.number - b.number);
 }
 
-/** The labels of a repository's pull requests, one per name (the first pull request's). */
+/** Every label a repository's pull requests carried, by name (a repository's label outlives its last use). */
+const labelsSeen = new WeakMap<DoubleRepo, Map<string, DoublePull["labels"][number]>>();
+
+/** The repository's labels: those its pull requests carry or carried, one per name (the first seen). */
 function repoLabels(repo: DoubleRepo) {
-  const byName = new Map<string, DoublePull["labels"][number]>();
-  for (const p of repo.pulls.values()) for (const l of p.labels) if (!byName.has(l.name)) byName.set(l.name, l);
+  const byName = labelsSeen.get(repo) ?? new Map<string, DoublePull["labels"][number]>();
+  labelsSeen.set(repo, byName);
+  for (const p of repo.pulls.values()) for (const l of p.labels) if (!byName.has(l.name)) byName.set(l.name, { ...l });
   return [...byName.values()];
 }
 
@@ -472,7 +476,7 @@ export const pullHandlers: Record<string, Handler> = {
     return { status: 200, body: p.labels.map(labelJson) };
   },
 
-  /** The repository's labels: those its pull requests carry (the double keeps no label without one). */
+  /** The repository's labels (those its pull requests carry or carried). */
   "issues/list-labels-for-repo": (ctx) => {
     const all = repoLabels(ctx.repo);
     return { status: 200, headers: linkHeaders(ctx, all.length), body: page(all, ctx.query).map(labelJson) };
