@@ -42,6 +42,30 @@ async function notesCommit(
 }
 
 /**
+ * Refuses a ref outside `refs/notes/` (or with `..` or blanks).
+ * @throws ForgeError invalid naming the ref
+ */
+export function checkNotesRefs(refs: readonly string[]): void {
+  for (const ref of refs)
+    if (!ref.startsWith("refs/notes/") || /\.\.|\s/.test(ref))
+      throw new ForgeError("invalid", `${ref} is not a notes ref (refs/notes/...)`);
+}
+
+/** The note of commit `sha`: `text` ending with a newline, as `git notes add` stores it. */
+function noteOf(sha: Sha, text: string): { sha: Sha; content: string } {
+  return { sha, content: text.endsWith("\n") ? text : `${text}\n` };
+}
+
+/**
+ * A first notes commit (no parent) holding `text` as the note of `sha`: a tree and a commit, for
+ * refs about to be created at it (branch-finish.ts writes them with the branch).
+ * @throws the Octokit error
+ */
+export function firstNotesCommit(gh: GithubOctokit, params: RepoParams, sha: Sha, text: string): Promise<Sha> {
+  return notesCommit(gh, params, noteOf(sha, text), null);
+}
+
+/**
  * Attaches `text` to commit `sha` under each notes ref of `refs` (`refs/notes/...`). The refs are
  * first created at a notes commit holding this note alone, written once for all the refs, in one
  * `updateRefs` mutation when `repositoryId` is given (the usual case: the refs are named after a new
@@ -57,10 +81,8 @@ export async function addGithubNotes(
   input: { refs: readonly string[]; sha: Sha; text: string },
   repositoryId?: RepositoryIdOf,
 ): Promise<void> {
-  for (const ref of input.refs)
-    if (!ref.startsWith("refs/notes/") || /\.\.|\s/.test(ref))
-      throw new ForgeError("invalid", `${ref} is not a notes ref (refs/notes/...)`);
-  const note = { sha: input.sha, content: input.text.endsWith("\n") ? input.text : `${input.text}\n` };
+  checkNotesRefs(input.refs);
+  const note = noteOf(input.sha, input.text);
   let first: Sha | null = null;
   if (repositoryId && input.refs.length > 0) {
     first = await notesCommit(gh, params, note, null);

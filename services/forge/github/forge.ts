@@ -186,6 +186,8 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
           chains,
           repo,
           repositoryId: () => nodeIds.idOf(gh, p),
+          notes: options?.notes,
+          log,
         }),
       ),
     deleteBranch: (repo, branch) => inRepo(repo, `deleting branch ${branch}`, (gh, p) => removeBranch(gh, p, branch)),

@@ -10,7 +10,8 @@
  *    pushed by a merge: the last merge's tree, the base and every merged head as parents (one
  *    commit, as bors builds its staging commit), message `Merge of #1, #2` without the marker;
  * 4. the final branch is created or force-moved to it, and the temporary branch deleted, both in
- *    one `updateRefs` mutation (ref-updates.ts; with REST, two requests, where GitHub refuses it).
+ *    one `updateRefs` mutation with the batch's notes refs when asked (branch-finish.ts; with REST,
+ *    a request each, where GitHub refuses it).
  * A batch behind another starts from the other's build instead of the base (step 1 at the other's
  * last `[skip ci]` merge; step 2 for its own pull requests only; speculative-chains.ts says why the
  * tree is the same).
@@ -26,10 +27,13 @@
  */
 import { MergeConflictError } from "../local/git/index.js";
 import { ForgeError, type Sha } from "../types.js";
-import type { GithubOctokit } from "./client.js";
+import type { GithubLogger, GithubOctokit } from "./client.js";
 import { githubStatus } from "./errors.js";
 import { checkBranchName, forceBranch, removeBranch } from "./refs.js";
-import { DELETED_OID, isRefusedUpdate, type RepositoryIdOf, updateRefs } from "./ref-updates.js";
+
+const SILENT: GithubLogger = { debug() {}, info() {}, warn() {}, error() {} };
+import { type BranchNotes, finishBranch } from "./branch-finish.js";
+import type { RepositoryIdOf } from "./ref-updates.js";
 import type { RepoParams } from "./repo-name.js";
 import { replayCommits, SKIP_CI, type ReplayTip } from "./replay-commits.js";
 import type { ChainStart, SpeculativeChains } from "./speculative-chains.js";
@@ -141,32 +145,10 @@ export interface ChainMemo {
   repo: string;
   /** The repository's node id, to move the final branch and delete the temporary one in one request. */
   repositoryId?: RepositoryIdOf;
-}
-
-/**
- * Points `branch` at `tip` and deletes `temp`: one `updateRefs` mutation when the repository's
- * node id is known, else (or when GitHub refuses the mutation: e.g. the temporary branch is
- * already gone) REST's create-or-force then delete.
- */
-async function finish(
-  gh: GithubOctokit,
-  params: RepoParams,
-  refs: { branch: string; temp: string; tip: Sha },
-  repositoryId: RepositoryIdOf | undefined,
-): Promise<void> {
-  if (repositoryId) {
-    try {
-      await updateRefs(gh, await repositoryId(), [
-        { name: `refs/heads/${refs.branch}`, afterOid: refs.tip, force: true },
-        { name: `refs/heads/${refs.temp}`, afterOid: DELETED_OID, force: true },
-      ]);
-      return;
-    } catch (e) {
-      if (!isRefusedUpdate(e)) throw e;
-    }
-  }
-  await forceBranch(gh, params, refs.branch, refs.tip);
-  await removeBranch(gh, params, refs.temp);
+  /** The batch's notes, written with the branch (branch-finish.ts). */
+  notes?: BranchNotes;
+  /** Where a refusal of the notes is logged. */
+  log?: GithubLogger;
 }
 
 /**
@@ -211,7 +193,12 @@ export async function buildSpeculativeBranch(
     if (from !== null && built.tip === from.sha)
       built = await build(gh, params, { temp, branch, baseSha, pulls, shape, from: null });
     if (built.start) memo?.chains.remember(memo.repo, baseSha, shape, pulls, built.start);
-    await finish(gh, params, { branch, temp, tip: built.tip }, memo?.repositoryId);
+    await finishBranch(
+      gh,
+      params,
+      { branch, temp, tip: built.tip },
+      { repositoryId: memo?.repositoryId, notes: memo?.notes, log: memo?.log ?? SILENT },
+    );
     finished = true;
     return built.tip;
   } finally {
