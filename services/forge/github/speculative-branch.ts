@@ -30,13 +30,13 @@ import { ForgeError, type Sha } from "../types.js";
 import type { GithubLogger, GithubOctokit } from "./client.js";
 import { githubStatus } from "./errors.js";
 import { checkBranchName, forceBranch, removeBranch } from "./refs.js";
-
-const SILENT: GithubLogger = { debug() {}, info() {}, warn() {}, error() {} };
 import { type BranchNotes, finishBranch } from "./branch-finish.js";
 import type { RepositoryIdOf } from "./ref-updates.js";
 import type { RepoParams } from "./repo-name.js";
 import { replayCommits, SKIP_CI, type ReplayTip } from "./replay-commits.js";
 import type { ChainStart, SpeculativeChains } from "./speculative-chains.js";
+
+const SILENT: GithubLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** The temporary branch a speculative branch is built on: `tmp-` before its last segment. */
 export function temporaryBranchOf(branch: string): string {
