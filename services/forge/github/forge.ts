@@ -244,7 +244,10 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
         findOwnComment(gh, p, number, text, await client.botLogin(repo)),
       ),
     addLabels: (repo, number, labels) =>
-      inRepo(repo, `labelling #${number}`, (gh, p) => addIssueLabels(gh, p, number, labels)),
+      inRepo(repo, `labelling #${number}`, async (gh, p) => {
+        // GitHub's answer names the labels' ids: kept, so the next read needs no label list.
+        labelIds.learn(repo, await addIssueLabels(gh, p, number, labels));
+      }),
     removeLabels: (repo, number, labels) =>
       inRepo(repo, `unlabelling #${number}`, (gh, p) => removeIssueLabels(gh, p, number, labels)),
     getBranchProtection: (repo, branch) =>

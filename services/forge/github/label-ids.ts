@@ -4,7 +4,8 @@
  * (https://docs.github.com/en/graphql/reference/objects#label), so the ids come from the
  * repository's label list (`GET {r}/labels`, every page, a conditional request), kept
  * {@link LABEL_IDS_TTL_MS} per repository and read again at once when a pull request carries a name
- * the kept list lacks (a label created since): docs/github.md "Request budget".
+ * the kept list lacks (a label created since); the labels the App adds are learnt from GitHub's
+ * answer (it names their ids): docs/github.md "Request budget".
  */
 import type { GithubOctokit } from "./client.js";
 import type { RepoParams } from "./repo-name.js";
@@ -20,6 +21,24 @@ export class LabelIds {
   /** @param now the clock, epoch milliseconds */
   constructor(now: () => number) {
     this.lists = new TtlCache(LABEL_IDS_TTL_MS, 10_000, now);
+  }
+
+  /**
+   * Adds labels whose ids GitHub gave in another answer (labels added to a pull request) to the
+   * kept list of `repo`, or starts one with them (a name it lacks still reads the whole list).
+   */
+  learn(repo: string, labels: readonly { name: string; id: number }[]): void {
+    if (labels.length === 0) return;
+    const key = repo.toLowerCase();
+    const kept = this.lists.get(key) ?? Promise.resolve(new Map<string, number>());
+    const next = kept
+      .catch(() => new Map<string, number>())
+      .then((ids) => {
+        const out = new Map(ids);
+        for (const l of labels) out.set(l.name, l.id);
+        return out;
+      });
+    this.lists.set(key, next);
   }
 
   /**

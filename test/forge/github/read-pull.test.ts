@@ -236,7 +236,7 @@ describe("getPullRequest", () => {
     expect(merged.mergedAt).toEqual(double.now());
   });
 
-  it("reads a pull request in one query, the label ids from the repository's list kept until a new name", async () => {
+  it("reads a pull request in one query, the label ids from the repository's list kept until a name it lacks", async () => {
     const { repo, pull } = await repoWithPull(double, {
       pull: { labels: [{ id: 21, name: "queue", color: "0e8a16", default: false }] },
     });
@@ -261,7 +261,13 @@ describe("getPullRequest", () => {
       [21, "queue"],
       [ready.id, "ready"],
     ]);
-    expect(count().map((n, i) => n - before[i])).toEqual([3, 0, 2, 0]);
+    // The label the App added: its id learnt from GitHub's answer, the list not read again.
+    expect(count().map((n, i) => n - before[i])).toEqual([3, 0, 1, 0]);
+    // A label someone else added (a name the kept list lacks) reads the list again.
+    repo.pull(pull.number)!.labels.push({ id: 77, name: "by-hand", color: "ededed", default: false });
+    const byHand = await forge.getPullRequest(repo.fullName, pull.number);
+    expect(byHand.labels.find((l) => l.name === "by-hand")?.id).toBe(77);
+    expect(count().map((n, i) => n - before[i])).toEqual([4, 0, 2, 0]);
   });
 
   it("is not_found for a pull request that does not exist", async () => {
