@@ -135,6 +135,13 @@ export interface SpeculativeBranchOptions {
   base?: string;
   /** The queue rule's merge method (null: the repository's default). */
   method?: MergeMethod | "merge-batch" | null;
+  /**
+   * Git notes to attach to the branch's new tip, as {@link ForgePort.addNotes} would (the batch's
+   * metadata for CI: docs/merge-queue.md "Batch metadata for CI"), written with the branch (GitHub:
+   * in the same request, docs/github.md "Request budget"). Notes the forge refuses are left out
+   * (logged): the branch is built all the same; a transient failure fails the whole call.
+   */
+  notes?: { refs: string[]; text: string };
 }
 
 /** A tested batch to merge ({@link ForgePort.mergePullRequests}). */

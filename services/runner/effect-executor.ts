@@ -86,6 +86,7 @@ export async function performEffect(
         sha = await forge.createSpeculativeBranch(repo, effect.draftBranch, effect.baseSha, effect.pulls, {
           base: effect.baseRef,
           method: effect.mergeMethod ?? null,
+          notes: batchNotesOf(deps, effect),
         });
       } catch (e) {
         if (isRetryable(e)) throw e;
@@ -106,7 +107,6 @@ export async function performEffect(
           },
         ];
       }
-      await attachBatchNotes(deps, effect, sha);
       try {
         // The draft of this branch exists when an earlier attempt opened it (a resume), or when
         // opening is refused because one is open: looked for then only (a request on GitHub).
@@ -228,20 +228,17 @@ export async function performEffect(
 }
 
 /**
- * The batch's metadata as git notes on the branch's head (batch-notes.ts), before CI can run on the
- * draft. Notes the forge refuses are logged and left out: CI then falls back to the draft's body.
- * @throws ForgeError transient / rate_limited (to retry the whole effect: the branch is force-moved again)
+ * The batch's metadata as git notes for the branch's new tip (batch-notes.ts), written by the forge
+ * with the branch, before CI can run on the draft (ForgePort.createSpeculativeBranch `notes`); none
+ * for a forge that cannot hold notes. Notes the forge refuses are left out: CI then falls back to
+ * the draft's body.
  */
-async function attachBatchNotes(
+function batchNotesOf(
   deps: ExecutorDeps,
   effect: Extract<EngineEffect, { kind: "create_speculative_check" }>,
-  sha: string,
-): Promise<void> {
-  if (effect.metadata === undefined || !deps.forge.addNotes) return;
-  const text = batchMetadataYaml(effect.metadata);
-  await dropUnlessRetryable(deps, effect, () =>
-    deps.forge.addNotes!(deps.repository, { refs: batchNoteRefs(effect.draftBranch), sha, text }),
-  );
+): { refs: string[]; text: string } | undefined {
+  if (effect.metadata === undefined || !deps.forge.addNotes) return undefined;
+  return { refs: batchNoteRefs(effect.draftBranch), text: batchMetadataYaml(effect.metadata) };
 }
 
 async function ignoreGone(fn: () => Promise<unknown>): Promise<void> {

@@ -15,12 +15,14 @@ import { githubStatus, toForgeError } from "./errors.js";
 import { addIssueLabels, findOwnComment, postComment, removeIssueLabels, userPermission } from "./issues.js";
 import { planLanding } from "./landing-plan.js";
 import { acceptedMethods, readLandingRules, type LandingRules } from "./landing-rules.js";
+import { LabelIds } from "./label-ids.js";
 import { mergeBatch, type LandingEnv } from "./merge-batch.js";
 import { mergePull } from "./merge-pull.js";
 import { closePull, editPull, openDraft } from "./pull-writes.js";
 import { readOpenPullRequests, readPullRequest } from "./read-pull.js";
 import { commitChecks, reconciliationFacts } from "./reconcile-reads.js";
 import { branchSha, fastForward, removeBranch } from "./refs.js";
+import { RepositoryNodeIds } from "./ref-updates.js";
 import { repoParams, type RepoParams } from "./repo-name.js";
 import { rerunFailedJobs } from "./rerun-checks.js";
 import { findOpenPull } from "./find-pull.js";
@@ -136,7 +138,11 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
     }
   }
 
-  const ctx = (repo: RepoName, params: RepoParams) => ({ name: repo, params, appId: client.appId });
+  /** The repositories' label lists, for the numeric label ids GraphQL does not give (label-ids.ts). */
+  const labelIds = new LabelIds(client.now);
+  /** The repositories' node ids, for the refs written in one mutation (ref-updates.ts). */
+  const nodeIds = new RepositoryNodeIds(client.now);
+  const ctx = (repo: RepoName, params: RepoParams) => ({ name: repo, params, appId: client.appId, labelIds });
   const defaultBranches = new TtlCache<string, string>(DEFAULT_BRANCH_TTL_MS, 10_000, client.now);
   const protections = new TtlCache<string, Awaited<ReturnType<typeof readBranchProtection>>>(
     PROTECTION_TTL_MS,
@@ -179,6 +185,9 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
         buildSpeculativeBranch(gh, p, branch, baseSha, pulls, await buildShape(gh, repo, p, options), {
           chains,
           repo,
+          repositoryId: () => nodeIds.idOf(gh, p),
+          notes: options?.notes,
+          log,
         }),
       ),
     deleteBranch: (repo, branch) => inRepo(repo, `deleting branch ${branch}`, (gh, p) => removeBranch(gh, p, branch)),
@@ -226,7 +235,8 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
       inRepo(repo, `posting deployment ${input.environment}`, (gh, p) =>
         upsertOwnDeployment(gh, p, () => client.botLogin(repo), input),
       ),
-    addNotes: (repo, input) => inRepo(repo, `adding notes to ${input.sha}`, (gh, p) => addGithubNotes(gh, p, input)),
+    addNotes: (repo, input) =>
+      inRepo(repo, `adding notes to ${input.sha}`, (gh, p) => addGithubNotes(gh, p, input, () => nodeIds.idOf(gh, p))),
     comment: (repo, number, body) =>
       inRepo(repo, `commenting on #${number}`, (gh, p) => postComment(gh, p, number, body)),
     findOwnComment: (repo, number, text) =>
@@ -234,7 +244,10 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
         findOwnComment(gh, p, number, text, await client.botLogin(repo)),
       ),
     addLabels: (repo, number, labels) =>
-      inRepo(repo, `labelling #${number}`, (gh, p) => addIssueLabels(gh, p, number, labels)),
+      inRepo(repo, `labelling #${number}`, async (gh, p) => {
+        // GitHub's answer names the labels' ids: kept, so the next read needs no label list.
+        labelIds.learn(repo, await addIssueLabels(gh, p, number, labels));
+      }),
     removeLabels: (repo, number, labels) =>
       inRepo(repo, `unlabelling #${number}`, (gh, p) => removeIssueLabels(gh, p, number, labels)),
     getBranchProtection: (repo, branch) =>

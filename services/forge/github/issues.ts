@@ -47,15 +47,16 @@ export async function findOwnComment(
   return null;
 }
 
-/** Adds labels (none: no request). */
+/** Adds labels (none: no request); returns the pull request's labels as GitHub answered, with their ids. */
 export async function addIssueLabels(
   gh: GithubOctokit,
   params: RepoParams,
   number: number,
   labels: readonly string[],
-): Promise<void> {
-  if (labels.length === 0) return;
-  await gh.rest.issues.addLabels({ ...params, issue_number: number, labels: [...labels] });
+): Promise<{ name: string; id: number }[]> {
+  if (labels.length === 0) return [];
+  const { data } = await gh.rest.issues.addLabels({ ...params, issue_number: number, labels: [...labels] });
+  return data.map((l) => ({ name: l.name, id: l.id }));
 }
 
 /** Removes labels; absent ones are skipped. */

@@ -1,8 +1,12 @@
 /**
- * The parts of a pull request snapshot that one GraphQL query reads in place of six REST calls
- * (docs/github.md "Request budget", "Pull request attributes"): changed files, commits, reviews,
- * review threads, the head commit's check runs and commit statuses, and the base branch's tip with
- * the number of its commits the head lacks (`Ref.compare(headRef:)`). Schema:
+ * A pull request snapshot in one GraphQL query, in place of `pulls.get` and six REST calls
+ * (docs/github.md "Request budget", "Pull request attributes"): the pull request's own attributes
+ * (pull-facts.ts), changed files, commits, reviews, review threads, the head commit's check runs
+ * and commit statuses (the last commit of the pull request, checked to be `headRefOid`), and the
+ * base branch's tip with the number of its commits the head lacks: `baseRef.compare(headRef:)`
+ * against `refs/pull/<n>/head`, the ref GitHub keeps in the base repository for every pull
+ * request, forks included (https://docs.github.com/en/pull-requests/collaborating-with-pull-requests/reviewing-changes-in-pull-requests/checking-out-pull-requests-locally),
+ * used only when the comparison's head is `headRefOid` (else REST's comparison). Schema:
  * https://docs.github.com/en/graphql/reference/objects#pullrequest (validated against
  * `@octokit/graphql-schema` in the tests).
  *
@@ -15,12 +19,15 @@ import type { CheckRun, CommitInfo, Review, ReviewState, Sha } from "../types.js
 import { checkRunsOf, complete, COMMIT_CHECK_FIELDS, statusesOf, type GqlCommitChecks } from "./graphql-checks.js";
 import type { GithubOctokit } from "./client.js";
 import type { RepoParams } from "./repo-name.js";
+import { factsNeedRest, factsOfGraphql, type GqlPullFacts, PULL_FACT_FIELDS, type PullFacts } from "./pull-facts.js";
 import type { FileEntry } from "./snapshot.js";
 
 /** The query, exported so the GitHub test double can recognise it. */
-export const PULL_SNAPSHOT_QUERY = `query PullSnapshot($owner: String!, $name: String!, $number: Int!, $head: GitObjectID!, $headRef: String!, $baseRef: String!) {
+export const PULL_SNAPSHOT_QUERY = `query PullSnapshot($owner: String!, $name: String!, $number: Int!, $pullRef: String!) {
   repository(owner: $owner, name: $name) {
+    nameWithOwner
     pullRequest(number: $number) {
+      ${PULL_FACT_FIELDS}
       files(first: 100) { pageInfo { hasNextPage } nodes { path changeType } }
       commits(first: 100) {
         pageInfo { hasNextPage }
@@ -28,13 +35,16 @@ export const PULL_SNAPSHOT_QUERY = `query PullSnapshot($owner: String!, $name: S
       }
       reviews(first: 100) { pageInfo { hasNextPage } nodes { state submittedAt author { login } } }
       reviewThreads(first: 100) { pageInfo { hasNextPage } nodes { isResolved comments(first: 1) { nodes { body } } } }
-    }
-    head: object(oid: $head) {
-      ... on Commit {
-        ${COMMIT_CHECK_FIELDS}
+      head: commits(last: 1) {
+        nodes {
+          commit {
+            oid
+            ${COMMIT_CHECK_FIELDS}
+          }
+        }
       }
+      baseRef { target { oid } compare(headRef: $pullRef) { behindBy headTarget { oid } } }
     }
-    base: ref(qualifiedName: $baseRef) { target { oid } compare(headRef: $headRef) { behindBy } }
   }
 }`;
 
@@ -54,14 +64,20 @@ interface GqlCommit {
 
 interface SnapshotAnswer {
   repository: {
-    pullRequest: {
-      files: Page<{ path: string; changeType: string }>;
-      commits: Page<GqlCommit>;
-      reviews: Page<{ state: string; submittedAt: string | null; author: { login: string } | null }>;
-      reviewThreads: Page<{ isResolved: boolean; comments: { nodes: { body: string }[] } }>;
-    } | null;
-    head: GqlCommitChecks | null;
-    base: { target: { oid: string } | null; compare: { behindBy: number } | null } | null;
+    nameWithOwner: string;
+    pullRequest:
+      | (GqlPullFacts & {
+          files: Page<{ path: string; changeType: string }>;
+          commits: Page<GqlCommit>;
+          reviews: Page<{ state: string; submittedAt: string | null; author: { login: string } | null }>;
+          reviewThreads: Page<{ isResolved: boolean; comments: { nodes: { body: string }[] } }>;
+          head: { nodes: { commit: GqlCommitChecks & { oid: string } }[] };
+          baseRef: {
+            target: { oid: string } | null;
+            compare: { behindBy: number; headTarget: { oid: string } | null } | null;
+          } | null;
+        })
+      | null;
   } | null;
 }
 
@@ -84,6 +100,8 @@ export interface GraphqlParts {
   /** Check runs (latest per app and name) then commit statuses; null when the runs need REST (the statuses are then in `statuses`). */
   checkRuns: CheckRun[] | null;
   statuses: CheckRun[];
+  /** Whether `statuses` were read (false: the head commit was not in the answer; REST reads them). */
+  statusesRead: boolean;
   comparison: { baseTipSha: Sha; commitsBehind: number } | null;
   gaps: SnapshotGaps;
 }
@@ -113,29 +131,34 @@ function commitOf(c: GqlCommit): CommitInfo {
   };
 }
 
+/** The pull request's attributes and the snapshot's parts, from one query. */
+export interface GraphqlPull {
+  facts: PullFacts;
+  /** Whether a list of the facts (labels, assignees, review requests) needs REST's `pulls.get`. */
+  factsIncomplete: boolean;
+  parts: GraphqlParts;
+}
+
 /**
- * Reads the parts of pull request `number` at head `head` into base branch `base`.
- * @returns null when GitHub says the pull request does not exist
+ * Reads pull request `number`.
+ * @returns null when GitHub says the repository has no such pull request
  * @throws the GraphQL client's error (the caller maps it with errors.ts)
  */
-export async function readGraphqlParts(
+export async function readGraphqlPull(
   gh: GithubOctokit,
   params: RepoParams,
   number: number,
-  head: Sha,
-  base: string,
   ownAppId: number,
-): Promise<GraphqlParts | null> {
+): Promise<GraphqlPull | null> {
   const data = await gh.graphql<SnapshotAnswer>(PULL_SNAPSHOT_QUERY, {
     owner: params.owner,
     name: params.repo,
     number,
-    head,
-    headRef: head,
-    baseRef: `refs/heads/${base}`,
+    pullRef: `refs/pull/${number}/head`,
   });
   const pr = data.repository?.pullRequest;
-  if (!pr) return null;
+  if (!data.repository || !pr) return null;
+  const facts = factsOfGraphql(pr, data.repository.nameWithOwner);
   const gaps: SnapshotGaps = {
     files: pr.files.pageInfo.hasNextPage || pr.files.nodes.some((f) => !PATCH_STATUS[f.changeType]),
     commits: pr.commits.pageInfo.hasNextPage,
@@ -144,16 +167,18 @@ export async function readGraphqlParts(
     checkRuns: false,
     comparison: false,
   };
-  const commit = data.repository?.head;
+  // The last commit is the head, unless GitHub's lists lag a push: then REST reads the head's checks.
+  const last = pr.head.nodes[0]?.commit;
+  const commit = last?.oid === facts.headSha ? last : null;
   gaps.checkRuns = !commit?.checkSuites || !complete(commit);
-  const compare = data.repository?.base;
-  gaps.comparison = !compare?.target || !compare.compare;
+  const compare = pr.baseRef;
+  gaps.comparison = !compare?.target || !compare.compare || compare.compare.headTarget?.oid !== facts.headSha;
 
   const resolved: string[] = [],
     unresolved: string[] = [];
   for (const t of pr.reviewThreads.nodes) (t.isResolved ? resolved : unresolved).push(t.comments.nodes[0]?.body ?? "");
 
-  return {
+  const parts: GraphqlParts = {
     files: gaps.files ? null : pr.files.nodes.map((f) => ({ filename: f.path, status: PATCH_STATUS[f.changeType] })),
     commits: gaps.commits ? null : pr.commits.nodes.map(commitOf),
     reviews: gaps.reviews
@@ -167,10 +192,12 @@ export async function readGraphqlParts(
           })),
     reviewThreads: gaps.threads ? null : { resolved, unresolved },
     checkRuns: gaps.checkRuns ? null : checkRunsOf(commit, ownAppId),
-    statuses: statusesOf(commit),
+    statuses: commit ? statusesOf(commit) : [],
+    statusesRead: commit !== null,
     comparison: gaps.comparison
       ? null
       : { baseTipSha: compare!.target!.oid, commitsBehind: compare!.compare!.behindBy },
     gaps,
   };
+  return { facts, factsIncomplete: factsNeedRest(pr), parts };
 }

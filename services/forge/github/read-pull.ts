@@ -1,20 +1,23 @@
 /**
  * Reading pull requests with every condition attribute (ForgePort.getPullRequest and
  * listOpenPullRequests; docs/domain.md §2.2; docs/github.md "Pull request attributes" and
- * "Request budget"). One snapshot costs two requests: `pulls.get` (REST, a conditional request),
- * then one GraphQL query (pull-graphql.ts) for the files, commits, reviews, review threads, the
- * head's check runs and commit statuses and the comparison with the base branch. A part GraphQL
- * cannot give in one page (or renamed files) is read with REST as before: files, commits and
- * reviews (paginated), check runs and the combined commit status of the head, a comparison of the
- * base branch with the head, the review threads.
+ * "Request budget"). One snapshot costs one request: the GraphQL query `PullSnapshot`
+ * (pull-graphql.ts) for the pull request's attributes, files, commits, reviews, review threads, the
+ * head's check runs and commit statuses and the comparison with the base branch; the labels'
+ * numeric ids come from the repository's kept label list (label-ids.ts). A part GraphQL cannot give
+ * in one page (or renamed files) is read with REST: `pulls.get` (more than 100 labels, assignees or
+ * review requests), files, commits and reviews (paginated), check runs and the combined commit
+ * status of the head, a comparison of the base branch with the head, the review threads.
  */
-import type { CheckRun, OpenPullFilter, PullRequestSnapshot, RepoName } from "../types.js";
+import { type CheckRun, ForgeError, type OpenPullFilter, type PullRequestSnapshot, type RepoName } from "../types.js";
 import { checkRunOf, commitStatusOf } from "./check-states.js";
 import type { GithubOctokit } from "./client.js";
-import type { GhPull, GhStatus } from "./github-types.js";
+import type { GhStatus } from "./github-types.js";
+import type { LabelIds } from "./label-ids.js";
+import { factsOfRest, type PullFacts } from "./pull-facts.js";
 import type { RepoParams } from "./repo-name.js";
 import { githubStatus } from "./errors.js";
-import { readGraphqlParts } from "./pull-graphql.js";
+import { readGraphqlPull } from "./pull-graphql.js";
 import { readReviewThreads } from "./review-threads.js";
 import { buildSnapshot, commitInfoOf, reviewsOf } from "./snapshot.js";
 
@@ -24,6 +27,8 @@ export interface RepoContext {
   params: RepoParams;
   /** Id of Yardmaster's App (its check runs are its own). */
   appId: number;
+  /** The repositories' label lists, for the labels' numeric ids. */
+  labelIds: LabelIds;
 }
 
 /** The latest commit status of each context on `ref` (every page of the combined status). */
@@ -37,17 +42,17 @@ export async function combinedStatuses(gh: GithubOctokit, params: RepoParams, re
 }
 
 /** Tip of the base branch and how many of its commits the head lacks (REST). */
-async function baseComparison(gh: GithubOctokit, params: RepoParams, pull: GhPull) {
+async function baseComparison(gh: GithubOctokit, params: RepoParams, pull: PullFacts) {
   try {
     const { data } = await gh.rest.repos.compareCommitsWithBasehead({
       ...params,
-      basehead: `${pull.base.ref}...${pull.head.sha}`,
+      basehead: `${pull.base}...${pull.headSha}`,
       per_page: 1,
     });
     return { baseTipSha: data.base_commit.sha, commitsBehind: data.behind_by };
   } catch (e) {
     // A closed pull request may have lost its base branch or head commit: keep what GitHub recorded.
-    if (pull.state !== "open" && githubStatus(e) === 404) return { baseTipSha: pull.base.sha, commitsBehind: 0 };
+    if (pull.state !== "open" && githubStatus(e) === 404) return { baseTipSha: pull.recordedBaseSha, commitsBehind: 0 };
     throw e;
   }
 }
@@ -65,7 +70,8 @@ export async function restCheckRuns(gh: GithubOctokit, ctx: RepoContext, head: s
 
 /**
  * Reads one pull request.
- * @throws the Octokit error of the first failed request (the caller maps it with errors.ts)
+ * @throws ForgeError not_found when the repository has no such pull request; the Octokit error of
+ *   the first failed request otherwise (the caller maps it with errors.ts)
  */
 export async function readPullRequest(
   gh: GithubOctokit,
@@ -74,21 +80,35 @@ export async function readPullRequest(
 ): Promise<PullRequestSnapshot> {
   const { params } = ctx;
   const pr = { ...params, pull_number: number, per_page: 100 };
-  const { data: pull } = await gh.rest.pulls.get({ ...params, pull_number: number });
-  const head = pull.head.sha;
-  const parts = await readGraphqlParts(gh, params, number, head, pull.base.ref, ctx.appId);
-  const [files, commits, reviews, checkRuns, statuses, comparison, reviewThreads] = await Promise.all([
-    parts?.files ?? gh.paginate(gh.rest.pulls.listFiles, pr),
-    parts?.commits ?? gh.paginate(gh.rest.pulls.listCommits, pr).then((list) => list.map(commitInfoOf)),
-    parts?.reviews ?? gh.paginate(gh.rest.pulls.listReviews, pr).then(reviewsOf),
-    parts?.checkRuns ?? restCheckRuns(gh, ctx, head),
-    parts?.statuses ?? combinedStatuses(gh, params, head).then((list) => list.map(commitStatusOf)),
-    parts?.comparison ?? baseComparison(gh, params, pull),
-    parts?.reviewThreads ?? readReviewThreads(gh, params, number),
+  const read = await readGraphqlPull(gh, params, number, ctx.appId);
+  if (read === null) throw new ForgeError("not_found", `pull request #${number} does not exist in ${ctx.name}`);
+  const { parts } = read;
+  // More than a page of labels, assignees or review requests: REST's pull request has them all.
+  const pull = read.factsIncomplete
+    ? factsOfRest((await gh.rest.pulls.get({ ...params, pull_number: number })).data)
+    : read.facts;
+  const head = pull.headSha;
+  const [files, commits, reviews, checkRuns, statuses, comparison, reviewThreads, labelIds] = await Promise.all([
+    parts.files ?? gh.paginate(gh.rest.pulls.listFiles, pr),
+    parts.commits ?? gh.paginate(gh.rest.pulls.listCommits, pr).then((list) => list.map(commitInfoOf)),
+    parts.reviews ?? gh.paginate(gh.rest.pulls.listReviews, pr).then(reviewsOf),
+    parts.checkRuns ?? restCheckRuns(gh, ctx, head),
+    parts.statusesRead ? parts.statuses : combinedStatuses(gh, params, head).then((list) => list.map(commitStatusOf)),
+    parts.comparison ?? baseComparison(gh, params, pull),
+    parts.reviewThreads ?? readReviewThreads(gh, params, number),
+    pull.labels.some((l) => l.id === null)
+      ? ctx.labelIds.idsOf(
+          gh,
+          ctx.name,
+          params,
+          pull.labels.map((l) => l.name),
+        )
+      : null,
   ]);
+  const labels = pull.labels.map((l) => ({ ...l, id: l.id ?? labelIds?.get(l.name) ?? null }));
   return buildSnapshot({
     repository: ctx.name,
-    pull,
+    pull: { ...pull, labels },
     files,
     commits,
     reviews,
@@ -151,7 +171,7 @@ export async function readOpenPullRequests(
     try {
       return await readPullRequest(gh, ctx, p.number);
     } catch (e) {
-      if (githubStatus(e) === 404) return null;
+      if (githubStatus(e) === 404 || (e instanceof ForgeError && e.kind === "not_found")) return null;
       throw e;
     }
   });

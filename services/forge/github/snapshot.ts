@@ -4,7 +4,8 @@
  * to the port's terms. Pure: read-pull.ts fetches the parts.
  */
 import type { CheckRun, CommitInfo, PullRequestSnapshot, Review, ReviewState, Sha } from "../types.js";
-import type { GhCommit, GhFile, GhPull, GhReview } from "./github-types.js";
+import type { GhCommit, GhFile, GhReview } from "./github-types.js";
+import type { PullFacts } from "./pull-facts.js";
 
 /** A changed file as the REST API lists it (the fields read). */
 export type FileEntry = Pick<GhFile, "filename" | "status" | "previous_filename">;
@@ -15,7 +16,8 @@ export type FileEntry = Pick<GhFile, "filename" | "status" | "previous_filename"
  */
 export interface SnapshotParts {
   repository: string;
-  pull: GhPull;
+  /** The pull request's attributes (pull-facts.ts), every label's numeric id filled in. */
+  pull: PullFacts;
   files: FileEntry[];
   commits: CommitInfo[];
   reviews: Review[];
@@ -77,58 +79,46 @@ export function reviewsOf(reviews: readonly GhReview[]): Review[] {
     .map((r) => ({ author: r.user!.login, state: r.state as ReviewState, submittedAt: new Date(r.submitted_at!) }));
 }
 
-/**
- * True when GitHub says the head does not merge into base: `mergeable` false or
- * `mergeable_state` "dirty". While GitHub is still computing (`mergeable` null) it is false: the
- * speculative branch will find a real conflict anyway (docs/github.md "Known differences from the local forge").
- */
-export function isConflicting(pull: Pick<GhPull, "mergeable" | "mergeable_state" | "state">): boolean {
-  if (pull.state !== "open") return false;
-  return pull.mergeable === false || pull.mergeable_state === "dirty";
-}
-
 /** Builds the snapshot. */
 export function buildSnapshot(p: SnapshotParts): PullRequestSnapshot {
   const { pull } = p;
-  const merged = pull.merged || pull.merged_at !== null;
-  const headRepo = pull.head.repo?.full_name ?? null;
+  const headRepo = pull.headRepoFullName;
   return {
     repository: p.repository,
     number: pull.number,
     title: pull.title,
-    body: pull.body ?? "",
-    url: pull.html_url,
-    author: { id: pull.user.id, login: pull.user.login },
-    base: pull.base.ref,
-    head: pull.head.ref,
-    headSha: pull.head.sha,
+    body: pull.body,
+    url: pull.url,
+    author: pull.author,
+    base: pull.base,
+    head: pull.head,
+    headSha: pull.headSha,
     baseSha: p.baseTipSha,
-    // A deleted fork leaves head.repo null; the label still names its owner.
-    headRepoFullName: headRepo ?? `${pull.head.label.split(":")[0]}/${p.repository.split("/")[1]}`,
-    draft: pull.draft ?? false,
-    state: merged ? "merged" : pull.state === "closed" ? "closed" : "open",
+    // A deleted fork leaves no head repository; the head's owner still names it.
+    headRepoFullName: headRepo ?? `${pull.headOwner}/${p.repository.split("/")[1]}`,
+    draft: pull.draft,
+    state: pull.state,
     locked: pull.locked,
-    conflict: isConflicting(pull),
+    conflict: pull.conflict,
     commitsBehind: p.commitsBehind,
-    labels: pull.labels.map((l) => ({ id: l.id, name: l.name, color: l.color, default: l.default })),
-    assignees: (pull.assignees ?? []).map((a) => a.login),
-    requestedReviewers: (pull.requested_reviewers ?? []).map((u) => u.login),
-    requestedTeams: (pull.requested_teams ?? []).map((t) => t.slug),
+    labels: pull.labels.map((l) => ({ id: l.id ?? 0, name: l.name, color: l.color, default: l.default })),
+    assignees: pull.assignees,
+    requestedReviewers: pull.requestedReviewers,
+    requestedTeams: pull.requestedTeams,
     reviews: p.reviews,
     checks: p.checks,
     ...fileLists(p.files),
     addedLines: pull.additions,
     deletedLines: pull.deletions,
     commits: p.commits,
-    milestone: pull.milestone?.title ?? null,
-    mergedBy: pull.merged_by?.login ?? null,
-    // For an open pull request GitHub's merge_commit_sha is its test merge, not a merge.
-    mergeCommitSha: merged ? (pull.merge_commit_sha ?? null) : null,
-    createdAt: new Date(pull.created_at),
-    updatedAt: new Date(pull.updated_at),
-    closedAt: pull.closed_at ? new Date(pull.closed_at) : null,
-    mergedAt: pull.merged_at ? new Date(pull.merged_at) : null,
-    fromFork: headRepo === null || headRepo.toLowerCase() !== pull.base.repo.full_name.toLowerCase(),
+    milestone: pull.milestone,
+    mergedBy: pull.mergedBy,
+    mergeCommitSha: pull.mergeCommitSha,
+    createdAt: pull.createdAt,
+    updatedAt: pull.updatedAt,
+    closedAt: pull.closedAt,
+    mergedAt: pull.mergedAt,
+    fromFork: headRepo === null || headRepo.toLowerCase() !== pull.baseRepoFullName.toLowerCase(),
     reviewThreadsResolved: p.reviewThreads.resolved,
     reviewThreadsUnresolved: p.reviewThreads.unresolved,
   };

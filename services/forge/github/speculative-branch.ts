@@ -9,7 +9,9 @@
  * 3. the commit CI tests is then written with the Git data API (`POST .../git/commits`), not
  *    pushed by a merge: the last merge's tree, the base and every merged head as parents (one
  *    commit, as bors builds its staging commit), message `Merge of #1, #2` without the marker;
- * 4. the final branch is created or force-moved to it, and the temporary branch deleted.
+ * 4. the final branch is created or force-moved to it, and the temporary branch deleted, both in
+ *    one `updateRefs` mutation with the batch's notes refs when asked (branch-finish.ts; with REST,
+ *    a request each, where GitHub refuses it).
  * A batch behind another starts from the other's build instead of the base (step 1 at the other's
  * last `[skip ci]` merge; step 2 for its own pull requests only; speculative-chains.ts says why the
  * tree is the same).
@@ -25,12 +27,16 @@
  */
 import { MergeConflictError } from "../local/git/index.js";
 import { ForgeError, type Sha } from "../types.js";
-import type { GithubOctokit } from "./client.js";
+import type { GithubLogger, GithubOctokit } from "./client.js";
 import { githubStatus } from "./errors.js";
 import { checkBranchName, forceBranch, removeBranch } from "./refs.js";
+import { type BranchNotes, finishBranch } from "./branch-finish.js";
+import type { RepositoryIdOf } from "./ref-updates.js";
 import type { RepoParams } from "./repo-name.js";
 import { replayCommits, SKIP_CI, type ReplayTip } from "./replay-commits.js";
 import type { ChainStart, SpeculativeChains } from "./speculative-chains.js";
+
+const SILENT: GithubLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** The temporary branch a speculative branch is built on: `tmp-` before its last segment. */
 export function temporaryBranchOf(branch: string): string {
@@ -137,6 +143,12 @@ export interface ChainMemo {
   chains: SpeculativeChains;
   /** The repository, `owner/name`. */
   repo: string;
+  /** The repository's node id, to move the final branch and delete the temporary one in one request. */
+  repositoryId?: RepositoryIdOf;
+  /** The batch's notes, written with the branch (branch-finish.ts). */
+  notes?: BranchNotes;
+  /** Where a refusal of the notes is logged. */
+  log?: GithubLogger;
 }
 
 /**
@@ -166,6 +178,7 @@ export async function buildSpeculativeBranch(
   }
   const temp = temporaryBranchOf(branch);
   const from = memo?.chains.longestPrefix(memo.repo, baseSha, shape, pulls) ?? null;
+  let finished = false;
   try {
     let built: Built;
     try {
@@ -180,10 +193,16 @@ export async function buildSpeculativeBranch(
     if (from !== null && built.tip === from.sha)
       built = await build(gh, params, { temp, branch, baseSha, pulls, shape, from: null });
     if (built.start) memo?.chains.remember(memo.repo, baseSha, shape, pulls, built.start);
-    await forceBranch(gh, params, branch, built.tip);
+    await finishBranch(
+      gh,
+      params,
+      { branch, temp, tip: built.tip },
+      { repositoryId: memo?.repositoryId, notes: memo?.notes, log: memo?.log ?? SILENT },
+    );
+    finished = true;
     return built.tip;
   } finally {
-    await removeBranch(gh, params, temp).catch(() => {});
+    if (!finished) await removeBranch(gh, params, temp).catch(() => {});
   }
 }
 

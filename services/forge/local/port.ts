@@ -121,7 +121,7 @@ export function createLocalForgePort(core: ForgeCore, signals: CiSignals): Local
       return getBranchSha(gitOf(await readRepository(core, repo)), branch);
     },
 
-    createSpeculativeBranch: (repo, branch, baseSha, pulls) =>
+    createSpeculativeBranch: (repo, branch, baseSha, pulls, options) =>
       write(repo, `building speculative branch ${branch}`, async (ctx) => {
         await validateBranchName(branch);
         if (branch === ctx.repo.defaultBranch)
@@ -138,6 +138,8 @@ export function createLocalForgePort(core: ForgeCore, signals: CiSignals): Local
           by: await ctx.bot(),
           checks: `speculative branch ${branch}`,
         });
+        // The batch's notes with the branch, in the same write (git/notes.ts).
+        for (const ref of options?.notes?.refs ?? []) await addNote(ctx.git, ref, after, options!.notes!.text, ctx.now);
         return after;
       }),
 

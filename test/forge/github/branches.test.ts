@@ -86,6 +86,9 @@ describe("createSpeculativeBranch", () => {
     const forge = forgeFor(double);
     const base = await forge.getBranchSha(repo.fullName, "main");
     const branch = "yardmaster/merge-queue/abc123";
+    const [created, deleted, updated] = ["git/create-ref", "git/delete-ref", "graphql UpdateRefs"].map(
+      (op) => double.calls(op).length,
+    );
     const tip = await forge.createSpeculativeBranch(repo.fullName, branch, base, pulls);
 
     expect(await readRef(repo.git, `refs/heads/${branch}`)).toBe(tip);
@@ -98,16 +101,76 @@ describe("createSpeculativeBranch", () => {
     const built = double.calls("repos/merge").map((r) => (r.body as { commit_message: string }).commit_message);
     expect(built.slice(-3)).toEqual(pulls.map((p) => `Merge of #${p.number} [skip ci]`));
     expect((await readFile(repo.git, tip, "f3.txt"))?.toString()).toBe("file 3\n");
-    // Built on a temporary branch, gone afterwards; the final branch was written once.
+    // Built on a temporary branch, gone afterwards; the final branch was written once, in the same
+    // request (one updateRefs mutation) as the temporary branch's deletion.
     expect(await readRef(repo.git, "refs/heads/yardmaster/merge-queue/tmp-abc123")).toBeNull();
-    expect(double.calls("git/create-ref").map((r) => (r.body as { ref: string }).ref)).toContain(
-      `refs/heads/${branch}`,
-    );
+    expect(
+      double
+        .calls("git/create-ref")
+        .slice(created)
+        .map((r) => (r.body as { ref: string }).ref),
+    ).toEqual(["refs/heads/yardmaster/merge-queue/tmp-abc123"]);
+    expect(double.calls("git/delete-ref").length).toBe(deleted);
+    expect(
+      double
+        .calls("graphql UpdateRefs")
+        .slice(updated)
+        .map((r) => (r.body as { variables: unknown }).variables),
+    ).toEqual([
+      {
+        repositoryId: `R_${repo.id}`,
+        refUpdates: [
+          { name: `refs/heads/${branch}`, afterOid: tip, force: true },
+          { name: "refs/heads/yardmaster/merge-queue/tmp-abc123", afterOid: "0".repeat(40), force: true },
+        ],
+      },
+    ]);
 
     // Rebuilding force-moves the existing branch.
     const again = await forge.createSpeculativeBranch(repo.fullName, branch, base, pulls.slice(0, 1));
     expect(await readRef(repo.git, `refs/heads/${branch}`)).toBe(again);
     expect(await forge.createSpeculativeBranch(repo.fullName, "yardmaster/merge-queue/empty", base, [])).toBe(base);
+  });
+
+  it("writes the batch's notes with the branch in one request, and with REST where GitHub refuses it", async () => {
+    const { repo, pulls } = await repoWithPulls(double, 2);
+    const forge = forgeFor(double);
+    const base = await forge.getBranchSha(repo.fullName, "main");
+    const branch = "yardmaster/merge-queue/noted";
+    const refs = [`refs/notes/yardmaster/${branch}`, `refs/notes/mergify/${branch}`];
+    const show = async (ref: string, sha: string) =>
+      (await runGit(repo.git.gitDir, ["notes", `--ref=${ref}`, "show", sha])).stdout.toString("utf8");
+    const routes = ["graphql UpdateRefs", "git/create-ref", "git/update-ref", "git/delete-ref"];
+    const count = () => routes.map((r) => double.calls(r).length);
+    let before = count();
+    const tip = await forge.createSpeculativeBranch(repo.fullName, branch, base, pulls, {
+      notes: { refs, text: "---\nbatch_name: Batch 1\n" },
+    });
+    // The temporary branch created (REST), then one mutation: final branch, temporary deleted, two notes refs.
+    expect(count().map((n, i) => n - before[i])).toEqual([1, 1, 0, 0]);
+    const mutation = double.calls("graphql UpdateRefs").at(-1)!.body as {
+      variables: { refUpdates: { name: string }[] };
+    };
+    expect(mutation.variables.refUpdates.map((u) => u.name)).toEqual([
+      `refs/heads/${branch}`,
+      "refs/heads/yardmaster/merge-queue/tmp-noted",
+      ...refs,
+    ]);
+    for (const ref of refs) expect(await show(ref, tip)).toBe("---\nbatch_name: Batch 1\n");
+
+    // Built again (a retry): the notes refs exist, GitHub refuses the mutation (nothing written),
+    // and REST writes the branch, deletes the temporary one and extends each notes ref.
+    before = count();
+    const again = await forge.createSpeculativeBranch(repo.fullName, branch, base, pulls.slice(0, 1), {
+      notes: { refs, text: "---\nbatch_name: Batch 1 retried\n" },
+    });
+    expect(await readRef(repo.git, `refs/heads/${branch}`)).toBe(again);
+    expect(await readRef(repo.git, "refs/heads/yardmaster/merge-queue/tmp-noted")).toBeNull();
+    for (const ref of refs) {
+      expect(await show(ref, tip)).toBe("---\nbatch_name: Batch 1\n");
+      expect(await show(ref, again)).toBe("---\nbatch_name: Batch 1 retried\n");
+    }
+    expect(count()[0] - before[0]).toBe(1);
   });
 
   it("names the pull request that does not merge and leaves the branch untouched", async () => {

@@ -66,7 +66,7 @@ describe("error kinds", () => {
 
   it.each(cases)("maps %s", async (_label, fault, kind, retryAfterMs) => {
     const { repo, pull } = await repoWithPull(double);
-    double.inject({ operationId: "pulls/get", ...fault() });
+    double.inject({ operationId: "graphql PullSnapshot", ...fault() });
     const err = await forgeFor(double)
       .getPullRequest(repo.fullName, pull.number)
       .catch((e) => e);
@@ -77,23 +77,23 @@ describe("error kinds", () => {
 
   it("retries a 5xx three times and then succeeds when GitHub recovers", async () => {
     const { repo, pull } = await repoWithPull(double);
-    const before = double.calls("pulls/get").length;
+    const before = double.calls("graphql PullSnapshot").length;
     double.inject({
-      operationId: "pulls/get",
+      operationId: "graphql PullSnapshot",
       status: 502,
       times: 3,
       body: { message: "Bad Gateway", documentation_url: DOCS },
     });
     const snap = await forgeFor(double).getPullRequest(repo.fullName, pull.number);
     expect(snap.number).toBe(pull.number);
-    expect(double.calls("pulls/get").length - before).toBe(4);
+    expect(double.calls("graphql PullSnapshot").length - before).toBe(4);
   });
 
   it("retries a secondary rate limit once, then succeeds", async () => {
     const { repo, pull } = await repoWithPull(double);
-    const before = double.calls("pulls/get").length;
+    const before = double.calls("graphql PullSnapshot").length;
     double.inject({
-      operationId: "pulls/get",
+      operationId: "graphql PullSnapshot",
       status: 403,
       body: {
         message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
@@ -103,7 +103,7 @@ describe("error kinds", () => {
     });
     const snap = await forgeFor(double).getPullRequest(repo.fullName, pull.number);
     expect(snap.title).toBe("Change two");
-    expect(double.calls("pulls/get").length - before).toBe(2);
+    expect(double.calls("graphql PullSnapshot").length - before).toBe(2);
   });
 
   it("maps a validation failure (422) to invalid and a refused merge (405) by its reason", async () => {
@@ -138,7 +138,7 @@ describe("error kinds", () => {
     const { repo, pull } = await repoWithPull(double);
     let calls = 0;
     const flaky: typeof fetch = async (input, init) => {
-      if (String(input instanceof Request ? input.url : input).includes(`/pulls/${pull.number}`) && calls++ < 4)
+      if (String(input instanceof Request ? input.url : input).endsWith("/graphql") && calls++ < 4)
         throw new TypeError("fetch failed", { cause: new Error("ECONNRESET") });
       return double.fetch(input as string, init);
     };

@@ -160,8 +160,11 @@ describe("merge protections on GitHub", () => {
     const count = (op: string) => double.calls(op).length;
     const [trees, reads] = [count("git/create-tree"), count("git/get-ref")];
     await forge.addNotes!(repo.fullName, { refs, sha: first, text: "---\nchecking_base_sha: abc\n" });
-    // New refs: one notes tree and commit for both, nothing read.
-    expect([count("git/create-tree") - trees, count("git/get-ref") - reads]).toEqual([1, 0]);
+    // New refs: one notes tree and commit for both, nothing read, both refs created in one request.
+    expect([count("git/create-tree") - trees, count("git/get-ref") - reads, count("git/create-ref")]).toEqual([
+      1, 0, 0,
+    ]);
+    expect(count("graphql UpdateRefs")).toBe(1);
     const second = await repo.commit("yardmaster/merge-queue/main/batch-1", { "b.txt": "b\n" }, "B");
     await forge.addNotes!(repo.fullName, { refs, sha: second, text: "---\nchecking_base_sha: def\n" });
     const show = async (ref: string, sha: string) =>
@@ -170,8 +173,10 @@ describe("merge protections on GitHub", () => {
       expect(await show(ref, first)).toBe("---\nchecking_base_sha: abc\n");
       expect(await show(ref, second)).toBe("---\nchecking_base_sha: def\n");
     }
-    // Existing refs: each extended (the create of the first notes commit answered 422 "Reference already exists").
-    expect(double.calls("git/create-ref")).toHaveLength(4);
+    // Existing refs: the mutation refused (not a fast-forward: nothing written), then each ref
+    // extended (its create answered 422 "Reference already exists").
+    expect(count("graphql UpdateRefs")).toBe(2);
+    expect(double.calls("git/create-ref")).toHaveLength(2);
     expect(double.calls("git/update-ref")).toHaveLength(2);
     expect(count("git/create-tree") - trees).toBe(1 + 1 + 2);
   });

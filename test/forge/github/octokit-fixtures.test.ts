@@ -13,6 +13,7 @@
 import { validate } from "@octokit/graphql-schema";
 import { afterEach, describe, expect, it } from "vitest";
 import { PULL_SNAPSHOT_QUERY } from "../../../services/forge/github/pull-graphql.js";
+import { UPDATE_REFS_MUTATION } from "../../../services/forge/github/ref-updates.js";
 import { COMMIT_CHECKS_QUERY, RECONCILE_QUERY } from "../../../services/forge/github/reconcile-reads.js";
 import { REVIEW_THREADS_QUERY } from "../../../services/forge/github/review-threads.js";
 import { isForgeError } from "../../../services/forge/types.js";
@@ -158,6 +159,7 @@ describe("read queries (GraphQL)", () => {
     ["ReviewThreads", REVIEW_THREADS_QUERY],
     ["ReconcileFacts", RECONCILE_QUERY],
     ["CommitChecks", COMMIT_CHECKS_QUERY],
+    ["UpdateRefs", UPDATE_REFS_MUTATION],
   ])("%s is valid against GitHub's public schema", (_name, query) => {
     expect(validate(query).map((e) => e.message)).toEqual([]);
   });

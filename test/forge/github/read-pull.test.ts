@@ -236,6 +236,40 @@ describe("getPullRequest", () => {
     expect(merged.mergedAt).toEqual(double.now());
   });
 
+  it("reads a pull request in one query, the label ids from the repository's list kept until a name it lacks", async () => {
+    const { repo, pull } = await repoWithPull(double, {
+      pull: { labels: [{ id: 21, name: "queue", color: "0e8a16", default: false }] },
+    });
+    const forge = forgeFor(double);
+    const routes = [
+      "graphql PullSnapshot",
+      "pulls/get",
+      "issues/list-labels-for-repo",
+      "repos/compare-commits-with-basehead",
+    ];
+    const count = () => routes.map((r) => double.calls(r).length);
+    const before = count();
+    const first = await forge.getPullRequest(repo.fullName, pull.number);
+    const again = await forge.getPullRequest(repo.fullName, pull.number);
+    expect(again).toEqual(first);
+    // Two reads: two queries, one label list, no REST pull request and no REST comparison.
+    expect(count().map((n, i) => n - before[i])).toEqual([2, 0, 1, 0]);
+    await forge.addLabels(repo.fullName, pull.number, ["ready"]);
+    const labelled = await forge.getPullRequest(repo.fullName, pull.number);
+    const ready = repo.pull(pull.number)!.labels.find((l) => l.name === "ready")!;
+    expect(labelled.labels.map((l) => [l.id, l.name])).toEqual([
+      [21, "queue"],
+      [ready.id, "ready"],
+    ]);
+    // The label the App added: its id learnt from GitHub's answer, the list not read again.
+    expect(count().map((n, i) => n - before[i])).toEqual([3, 0, 1, 0]);
+    // A label someone else added (a name the kept list lacks) reads the list again.
+    repo.pull(pull.number)!.labels.push({ id: 77, name: "by-hand", color: "ededed", default: false });
+    const byHand = await forge.getPullRequest(repo.fullName, pull.number);
+    expect(byHand.labels.find((l) => l.name === "by-hand")?.id).toBe(77);
+    expect(count().map((n, i) => n - before[i])).toEqual([4, 0, 2, 0]);
+  });
+
   it("is not_found for a pull request that does not exist", async () => {
     const { repo } = await repoWithPull(double);
     const err = await forgeFor(double)
@@ -270,13 +304,13 @@ describe("listOpenPullRequests", () => {
     await repo.openPull({ head: "b", title: "Add b" });
     await repo.openPull({ head: "c", title: "Add c", base: "release" });
     const forge = forgeFor(double);
-    const before = double.calls("pulls/get").length;
+    const before = double.calls("graphql PullSnapshot").length;
     const atB = await forge.listOpenPullRequests(repo.fullName, { headSha: heads[1]! });
     expect(atB.map((p) => p.number)).toEqual([2]);
     const intoRelease = await forge.listOpenPullRequests(repo.fullName, { base: "release" });
     expect(intoRelease.map((p) => p.number)).toEqual([3]);
     // Two snapshots built, not six: a check event on one commit costs one pull request's reads.
-    expect(double.calls("pulls/get").length - before).toBe(2);
+    expect(double.calls("graphql PullSnapshot").length - before).toBe(2);
   });
 
   it("finds one by its branches without reading any in full", async () => {

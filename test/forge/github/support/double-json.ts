@@ -52,6 +52,7 @@ export function repoJson(
   const out = {
     ...r,
     id: repo.id,
+    node_id: `R_${repo.id}`,
     name,
     full_name: repo.fullName,
     owner: userJson(owner, repo.id + 1_000_000, "Organization"),

@@ -142,6 +142,17 @@ function pullOrder(q: URLSearchParams): (a: DoublePull, b: DoublePull) => number
   return (a, b) => sign * (a[by].getTime() - b[by].getTime() || a.number - b.number);
 }
 
+/** Every label a repository's pull requests carried, by name (a repository's label outlives its last use). */
+const labelsSeen = new WeakMap<DoubleRepo, Map<string, DoublePull["labels"][number]>>();
+
+/** The repository's labels: those its pull requests carry or carried, one per name (the first seen). */
+function repoLabels(repo: DoubleRepo) {
+  const byName = labelsSeen.get(repo) ?? new Map<string, DoublePull["labels"][number]>();
+  labelsSeen.set(repo, byName);
+  for (const p of repo.pulls.values()) for (const l of p.labels) if (!byName.has(l.name)) byName.set(l.name, { ...l });
+  return [...byName.values()];
+}
+
 export const pullHandlers: Record<string, Handler> = {
   "repos/get-combined-status-for-ref": (ctx) => {
     const latest = new Map<string, (typeof ctx.repo.statuses)[number]>();
@@ -457,10 +468,18 @@ export const pullHandlers: Record<string, Handler> = {
     if (!p) return notFound();
     for (const raw of ctx.body.labels as (string | { name: string })[]) {
       const name = typeof raw === "string" ? raw : raw.name;
+      // A label belongs to the repository: the same name keeps its id on every pull request.
+      const known = repoLabels(ctx.repo).find((l) => l.name === name);
       if (!p.labels.some((l) => l.name === name))
-        p.labels.push({ id: ctx.double.id(), name, color: "ededed", default: false });
+        p.labels.push(known ? { ...known } : { id: ctx.double.id(), name, color: "ededed", default: false });
     }
     return { status: 200, body: p.labels.map(labelJson) };
+  },
+
+  /** The repository's labels (those its pull requests carry or carried). */
+  "issues/list-labels-for-repo": (ctx) => {
+    const all = repoLabels(ctx.repo);
+    return { status: 200, headers: linkHeaders(ctx, all.length), body: page(all, ctx.query).map(labelJson) };
   },
 
   "issues/remove-label": (ctx) => {

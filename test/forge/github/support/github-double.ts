@@ -302,6 +302,7 @@ export class GithubDouble {
       installation !== null ? this.traffic.admit(installation, "graphql", route, kind === "mutation") : null;
     let answer =
       refused ??
+      this.fault(route) ??
       (await answerDraftMutation(this, body, authorization)) ??
       (await answerGraphql(this, body, authorization));
     this.traffic.record(installation, "graphql", route, answer.status, refused !== null);
