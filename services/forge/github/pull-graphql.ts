@@ -140,6 +140,38 @@ export interface GraphqlPull {
 }
 
 /**
+ * The answer of `read`, or, when GitHub answers with errors that all lie under the base branch's
+ * comparison (`repository.pullRequest.baseRef`, e.g. a head ref it cannot compare) and data for
+ * the rest, that partial data: the comparison is then a gap read with REST, never a failed read.
+ * GitHub answers field errors beside partial data
+ * (https://docs.github.com/en/graphql/guides/forming-calls-with-graphql), which Octokit's client
+ * raises as a GraphqlResponseError carrying `data` and `errors`.
+ * @throws any other error of `read`, unchanged
+ */
+export async function comparisonTolerant<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (e) {
+    const answer = e as { name?: unknown; data?: unknown; errors?: { path?: unknown[] }[] };
+    const underComparison = (err: { path?: unknown[] }) =>
+      Array.isArray(err.path) &&
+      err.path[0] === "repository" &&
+      err.path[1] === "pullRequest" &&
+      err.path[2] === "baseRef";
+    if (
+      answer?.name === "GraphqlResponseError" &&
+      answer.data !== null &&
+      typeof answer.data === "object" &&
+      Array.isArray(answer.errors) &&
+      answer.errors.length > 0 &&
+      answer.errors.every(underComparison)
+    )
+      return answer.data as T;
+    throw e;
+  }
+}
+
+/**
  * Reads pull request `number`.
  * @returns null when GitHub says the repository has no such pull request
  * @throws the GraphQL client's error (the caller maps it with errors.ts)
@@ -150,12 +182,14 @@ export async function readGraphqlPull(
   number: number,
   ownAppId: number,
 ): Promise<GraphqlPull | null> {
-  const data = await gh.graphql<SnapshotAnswer>(PULL_SNAPSHOT_QUERY, {
-    owner: params.owner,
-    name: params.repo,
-    number,
-    pullRef: `refs/pull/${number}/head`,
-  });
+  const data = await comparisonTolerant(() =>
+    gh.graphql<SnapshotAnswer>(PULL_SNAPSHOT_QUERY, {
+      owner: params.owner,
+      name: params.repo,
+      number,
+      pullRef: `refs/pull/${number}/head`,
+    }),
+  );
   const pr = data.repository?.pullRequest;
   if (!data.repository || !pr) return null;
   const facts = factsOfGraphql(pr, data.repository.nameWithOwner);
