@@ -39,14 +39,12 @@ export type {
 } from "./reconciliation-port.js";
 import type { ReconciliationPort } from "./reconciliation-port.js";
 
+// What a batch's landing asks of a forge (landing-requests.ts).
+import type { BatchMergeRequest, MergeMethod, SpeculativeBranchOptions } from "./landing-requests.js";
+export type { BatchMergeRequest, MergeMethod, SpeculativeBranchOptions };
+
 // The repositories a forge knows (repository-directory.ts).
 export type { ForgeRepository, RepositoryDirectory } from "./repository-directory.js";
-
-/**
- * How a pull request is merged into its base (docs/local-forge.md "Merge methods", docs/github.md
- * §6); a batch may also use "merge-batch" (see ForgePort.mergePullRequests).
- */
-export type MergeMethod = "merge" | "squash" | "rebase" | "fast-forward";
 
 /** Yardmaster's own check run on a pull request (the queue summary). */
 export interface CheckRunInput {
@@ -127,36 +125,6 @@ export interface WorkflowActionsPort {
     repo: RepoName,
     input: { workflow: string; ref: string; inputs: Record<string, string | number | boolean> },
   ): Promise<void>;
-}
-
-/** How {@link ForgePort.createSpeculativeBranch} should build the branch for the batch's landing. */
-export interface SpeculativeBranchOptions {
-  /** The base branch the batch is for (its protection decides, e.g. linear history). */
-  base?: string;
-  /** The queue rule's merge method (null: the repository's default). */
-  method?: MergeMethod | "merge-batch" | null;
-  /**
-   * Git notes to attach to the branch's new tip, as {@link ForgePort.addNotes} would (the batch's
-   * metadata for CI: docs/merge-queue.md "Batch metadata for CI"), written with the branch (GitHub:
-   * in the same request, docs/github.md "Request budget"). Notes the forge refuses are left out
-   * (logged): the branch is built all the same; a transient failure fails the whole call.
-   */
-  notes?: { refs: string[]; text: string };
-}
-
-/** A tested batch to merge ({@link ForgePort.mergePullRequests}). */
-export interface BatchMergeRequest {
-  base: string;
-  expectedBaseSha: Sha;
-  /** null: the repository's default method, the first it allows (the local forge's: merge). */
-  method: MergeMethod | "merge-batch" | null;
-  pulls: { number: number; headSha: Sha; commitTitle?: string; commitMessage?: string }[];
-  /** The tested commit (the check branch's tip, or the pull request's head in place). */
-  checkSha?: Sha;
-  /** The pull request the batch was checked on (its draft, or the pull request itself in place). */
-  checkPullRequest?: number;
-  /** Whether the batch was checked in place, on its one pull request. */
-  inPlace?: boolean;
 }
 
 /** Which open pull requests {@link ForgePort.listOpenPullRequests} reads: every field given must match. */
