@@ -102,7 +102,8 @@ export async function testHealth(client: ClickHouseClient, q: HealthQuery): Prom
  * commit (daily states), the commits run on and those with both a passed and a failed run (per
  * commit sums), and whether the latest {@link BROKEN_RUNS} runs all failed — read from the rows of
  * the tests whose latest run failed and that failed that often (the candidates: a handful), since
- * the latest runs of a test do not merge cheaply from daily states.
+ * the latest runs of a test do not merge cheaply from daily states. One query: the broken rule is
+ * a subquery of the commits' query, not a query of its own.
  */
 async function failuresOf(
   client: ClickHouseClient,
@@ -114,7 +115,10 @@ async function failuresOf(
   const failing = rows.filter((r) => Number(r.n_failures) > 0);
   if (failing.length === 0) return out;
   const only = "AND test_id IN {ids:Array(UUID)}";
-  const params = { ...w.params, ids: failing.map((r) => r.id) };
+  const cands = brokenCandidates(failing);
+  const params = { ...w.params, ids: failing.map((r) => r.id), cands };
+  // Broken: read in the same query (one query's overhead, not two), 0 without candidates.
+  const broken = (id: string) => (cands.length === 0 ? "toUInt8(0)" : `toUInt8(${id} IN (${brokenSql}))`);
   const commitRows =
     w.rows === null
       ? ""
@@ -135,13 +139,14 @@ async function failuresOf(
         ) GROUP BY test_id`;
   // The list's figures: the commits only, not the failures' commit states (docs/ci-insights.md "The list of tests").
   const summary = `SELECT toString(test_id) AS id, n_commits, n_flaky_commits, '' AS failure_commit_first,
-      CAST([], 'Array(String)') AS failure_pulls_first, '' AS failure_commit_last FROM (${commits})`;
+      CAST([], 'Array(String)') AS failure_pulls_first, '' AS failure_commit_last, ${broken("test_id")} AS is_broken
+      FROM (${commits})`;
   const rs = await client.query({
     query: q.summary
       ? summary
       : `SELECT toString(f.test_id) AS id, c.n_commits AS n_commits, c.n_flaky_commits AS n_flaky_commits,
         f.failure_commit_first AS failure_commit_first, f.failure_pulls_first AS failure_pulls_first,
-        f.failure_commit_last AS failure_commit_last
+        f.failure_commit_last AS failure_commit_last, ${broken("f.test_id")} AS is_broken
       FROM (
         SELECT test_id, argMinIfMerge(first_failure_commit) AS failure_commit_first,
           argMinIfMerge(first_failure_pulls) AS failure_pulls_first, argMaxIfMerge(last_failure_commit) AS failure_commit_last
@@ -155,32 +160,32 @@ async function failuresOf(
     query_params: params,
     format: "JSONEachRow",
   });
-  const broken = await brokenOf(client, q, failing);
-  for (const r of await rs.json<Omit<FailureRow, "is_broken">>())
-    out.set(r.id, { ...r, is_broken: broken.has(r.id) ? 1 : 0 });
+  for (const r of await rs.json<FailureRow>()) out.set(r.id, r);
   return out;
 }
 
-/** The tests among `failing` whose latest {@link BROKEN_RUNS} runs in the window all failed. */
-async function brokenOf(client: ClickHouseClient, q: HealthQuery, failing: HealthRow[]): Promise<Set<string>> {
-  const candidates = failing
+/**
+ * The tests among `failing` that can be broken: their latest run failed and they failed at least
+ * {@link BROKEN_RUNS} times in the window (a handful: only their rows are read, {@link brokenSql}).
+ */
+function brokenCandidates(failing: HealthRow[]): string[] {
+  return failing
     .filter(
       (r) => Number(r.n_failures) >= BROKEN_RUNS && (r.last_conclusion === "failed" || r.last_conclusion === "error"),
     )
     .map((r) => r.id);
-  if (candidates.length === 0) return new Set();
-  // Ties at one millisecond sort a failure after a pass (the pass counts as the later), as in health-rows.ts.
-  const rs = await client.query({
-    query: `SELECT toString(test_id) AS id FROM test_runs
-      WHERE repository = {repo:String} AND branch = {branch:String} AND received_at >= {from:DateTime64(3, 'UTC')}
-        AND test_id IN {ids:Array(UUID)}
-      GROUP BY test_id
-      HAVING arrayAll(x -> x.2 = 1, groupArraySorted(${BROKEN_RUNS})(tuple(-toUnixTimestamp64Milli(received_at), toUInt8(${FAILED}))))`,
-    query_params: { repo: q.repository, branch: q.branch, from: clickHouseTime(q.from), ids: candidates },
-    format: "JSONEachRow",
-  });
-  return new Set((await rs.json<{ id: string }>()).map((r) => r.id));
 }
+
+/**
+ * The ids of the candidates (`{cands:Array(UUID)}`) whose latest {@link BROKEN_RUNS} runs in the
+ * window all failed, read from their rows. Ties at one millisecond sort a failure after a pass
+ * (the pass counts as the later), as in health-rows.ts.
+ */
+const brokenSql = `SELECT test_id FROM test_runs
+      WHERE repository = {repo:String} AND branch = {branch:String} AND received_at >= {from:DateTime64(3, 'UTC')}
+        AND test_id IN {cands:Array(UUID)}
+      GROUP BY test_id
+      HAVING arrayAll(x -> x.2 = 1, groupArraySorted(${BROKEN_RUNS})(tuple(-toUnixTimestamp64Milli(received_at), toUInt8(${FAILED}))))`;
 
 /**
  * Failed runs per test and UTC day over the `days` days ending today (UTC), oldest first (the
