@@ -17,7 +17,7 @@
  */
 import { ANY_KIND, kindKey, kindOf, type EventKind, type KindFields, type KindMatch } from "./stored-kinds.js";
 
-/** Distinct times kept per repository. */
+/** Distinct (time, kind) pairs kept per repository. */
 const MAX_POINTS = 8_192;
 /** Batches kept per repository. */
 const MAX_BATCHES = 512;
