@@ -7,11 +7,17 @@
  *
  * - a page's rows (up to `limit + 1` in reading order) are kept with the window they were read
  *   for [f1, t1) and the sink's sequence number read before the query;
- * - they answer the same filters, `per_page` and start again when no event was recorded since in
- *   [f1, t1); for a first page (no cursor) a window [f2, t2) whose end moved (a default window ends
- *   where the log has settled, which moves with the clock) is answered too when no event of the
- *   repository lies between t1 and t2, and f2 >= f1 or the kept page was full: the rows of [f2, t2)
- *   are then those of [f1, t1) from f2 on, and the newest `limit + 1` of them are among the kept ones;
+ * - they answer the same filters, `per_page` and start again when no event the filters may select
+ *   was recorded since in [f1, t1); for a first page (no cursor) a window [f2, t2) whose end moved
+ *   (a default window ends where the log has settled, which moves with the clock) is answered too
+ *   when no event of the repository the filters may select lies between t1 and t2, and f2 >= f1 or
+ *   the kept page was full: the rows of [f2, t2) are then those of [f1, t1) from f2 on, and the
+ *   newest `limit + 1` of them are among the kept ones;
+ * - "may select" is read from each recorded event's kind (stored-kinds.ts: type, pull request,
+ *   base ref, outcome, trigger, batch pull request, matched as the SQL of log-sql.ts does), so a
+ *   page filtered on one event type or pull request outlives the queue's other events; an event
+ *   whose kind is unknown, events stored before the record began, and what the record forgot to
+ *   stay bounded (stored-times.ts) count as selected;
  * - every other case reads ClickHouse; concurrent reads of the same page share one query.
  *
  * Only for the embedded engine: there every insert goes through this process's sink. A ClickHouse
@@ -22,6 +28,7 @@ import { LRUCache } from "lru-cache";
 import { filterScope } from "./log-cursor.js";
 import type { LogFilters, LogWindow } from "./log-filters.js";
 import { readLogRows, type LogRow, type PageStart } from "./log-page.js";
+import { kindMatch, type KindFields, type KindMatch } from "./stored-kinds.js";
 import { StoredTimes } from "./stored-times.js";
 
 interface Entry {
@@ -49,9 +56,10 @@ export interface LogPageCache {
   readonly times: StoredTimes;
   /**
    * What the relay's sink calls with every batch it sent, once the store answered or failed
-   * (event-store.ts `onSent`): the events' repositories and `received_at`.
+   * (event-store.ts `onSent`): the events' repositories, `received_at` and the columns the filters
+   * look at (type, pull request, base ref, outcome, trigger, batch pull request).
    */
-  readonly sent: (rows: readonly { repository: string; receivedAt: Date }[]) => void;
+  readonly sent: (rows: readonly ({ repository: string; receivedAt: Date } & KindFields)[]) => void;
   /**
    * The rows of a page as {@link readLogRows} returns them.
    * @throws the ClickHouse client's error when a query is needed and fails
@@ -87,15 +95,16 @@ export function createLogPageCache(client: ClickHouseClient, times = new StoredT
   function answers(
     e: Entry,
     filters: LogFilters,
+    match: KindMatch,
     w: LogWindow,
     after: PageStart,
     older: number | null,
   ): LogRow[] | null {
     const f1 = e.window.fromMs;
     const t1 = e.window.toMs;
-    if (times.storedSince(filters.repository, e.seq, f1, t1)) return null;
+    if (times.storedSince(filters.repository, e.seq, f1, t1, match)) return null;
     if (after !== null || (w.fromMs === f1 && w.toMs === t1)) return w.fromMs === f1 && w.toMs === t1 ? e.rows : null;
-    if (times.mayHold(filters.repository, older, Math.min(t1, w.toMs), Math.max(t1, w.toMs))) return null;
+    if (times.mayHold(filters.repository, older, Math.min(t1, w.toMs), Math.max(t1, w.toMs), match)) return null;
     if (w.fromMs < f1 && !e.full) return null;
     return e.rows.filter((r) => Number(r.ms) >= w.fromMs && Number(r.ms) < w.toMs);
   }
@@ -116,7 +125,8 @@ export function createLogPageCache(client: ClickHouseClient, times = new StoredT
 
   return {
     times,
-    sent: (rows) => times.record(rows.map((r) => ({ repository: r.repository, receivedAtMs: r.receivedAt.getTime() }))),
+    sent: (rows) =>
+      times.record(rows.map((r) => ({ repository: r.repository, receivedAtMs: r.receivedAt.getTime(), fields: r }))),
     async rows(filters, window, after, limit) {
       const key = JSON.stringify([
         filterScope(filters),
@@ -126,12 +136,13 @@ export function createLogPageCache(client: ClickHouseClient, times = new StoredT
         String(after?.position.id ?? ""),
       ]);
       const old = after === null ? await older(filters.repository) : null;
+      const match = kindMatch(filters);
       const cached = pages.get(key);
-      const hit = cached && answers(cached, filters, window, after, old);
+      const hit = cached && answers(cached, filters, match, window, after, old);
       if (hit) return hit;
       const running = inflight.get(key);
       if (running) {
-        const shared = answers(await running, filters, window, after, old);
+        const shared = answers(await running, filters, match, window, after, old);
         if (shared) return shared;
       }
       const p = query(key, filters, window, after, limit).finally(() => {

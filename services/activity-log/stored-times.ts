@@ -6,24 +6,48 @@
  * through this process's sink (one process per data directory), so an event of a repository is
  * either older than what the store held when the cache first looked at the repository, or here.
  *
- * Bounded: per repository the newest {@link MAX_POINTS} distinct times and {@link MAX_BATCHES}
- * batches are kept; past that the answers become "maybe" (true) for what was forgotten.
+ * With each time it keeps the event's kind (stored-kinds.ts: type, pull request, base ref, outcome,
+ * trigger, batch pull request), so a question may be asked for the events a request's filters
+ * select only: a page filtered on one event type is not dropped by an event of another.
+ *
+ * Bounded: per repository the newest {@link MAX_POINTS} distinct (time, kind) pairs and
+ * {@link MAX_BATCHES} batches are kept; past that the answers become "maybe" (true) for what was
+ * forgotten, whatever the filters. A row recorded without a kind, or whose kind cannot be told
+ * exactly, matches every filter.
  */
+import { ANY_KIND, kindKey, kindOf, type EventKind, type KindFields, type KindMatch } from "./stored-kinds.js";
 
-/** Distinct times kept per repository. */
+/** Distinct (time, kind) pairs kept per repository. */
 const MAX_POINTS = 8_192;
 /** Batches kept per repository. */
 const MAX_BATCHES = 512;
+/** Kinds shared per repository before the sharing starts afresh (memory stays bounded by the points). */
+const MAX_SHARED_KINDS = 4_096;
+
+/** A recorded event: repository, `received_at` in UTC ms, and the columns the filters look at (absent: unknown). */
+export interface RecordedEvent {
+  repository: string;
+  receivedAtMs: number;
+  fields?: KindFields;
+}
+
+/** Times (ascending) with the kind of each (null: unknown, matches every filter). */
+interface Points {
+  times: number[];
+  kinds: (EventKind | null)[];
+}
 
 interface RepositoryTimes {
-  /** Distinct times (UTC ms), ascending. */
-  points: number[];
+  /** Distinct (time in UTC ms, kind) pairs, ascending by time. */
+  points: Points;
   /** Times at or below this were forgotten (-Infinity: none). */
   forgottenUpTo: number;
-  /** Recent batches, oldest first: their sequence number and distinct times. */
-  batches: { seq: number; times: number[] }[];
+  /** Recent batches, oldest first: their sequence number and distinct (time, kind) pairs. */
+  batches: { seq: number; points: Points }[];
   /** Batches with a sequence number up to this were forgotten (0: none). */
   forgottenSeq: number;
+  /** One object per kind seen (interned), keyed by kindKey. */
+  shared: Map<string, EventKind>;
 }
 
 /** The record described in the file header. */
@@ -36,58 +60,113 @@ export class StoredTimes {
     return this.seq;
   }
 
-  /** Records a batch of stored (or maybe stored) events: repository and `received_at` in UTC ms. */
-  record(rows: readonly { repository: string; receivedAtMs: number }[]): void {
+  /**
+   * Records a batch of stored (or maybe stored) events: repository, `received_at` in UTC ms, and
+   * the columns the filters look at (an event without them matches every filter).
+   */
+  record(rows: readonly RecordedEvent[]): void {
     if (rows.length === 0) return;
     const seq = ++this.seq;
-    const byRepo = new Map<string, Set<number>>();
+    const byRepo = new Map<string, RecordedEvent[]>();
     for (const r of rows) {
-      let set = byRepo.get(r.repository);
-      if (!set) byRepo.set(r.repository, (set = new Set()));
-      set.add(r.receivedAtMs);
+      let list = byRepo.get(r.repository);
+      if (!list) byRepo.set(r.repository, (list = []));
+      list.push(r);
     }
-    for (const [repository, set] of byRepo) {
+    for (const [repository, list] of byRepo) {
       let t = this.repos.get(repository);
-      if (!t) this.repos.set(repository, (t = { points: [], forgottenUpTo: -Infinity, batches: [], forgottenSeq: 0 }));
-      const times = [...set].sort((a, b) => a - b);
-      for (const time of times) insertSorted(t.points, time);
-      t.batches.push({ seq, times });
-      if (t.points.length > MAX_POINTS)
-        t.forgottenUpTo = Math.max(t.forgottenUpTo, ...t.points.splice(0, t.points.length - MAX_POINTS));
+      if (!t)
+        this.repos.set(
+          repository,
+          (t = {
+            points: { times: [], kinds: [] },
+            forgottenUpTo: -Infinity,
+            batches: [],
+            forgottenSeq: 0,
+            shared: new Map(),
+          }),
+        );
+      const batch: Points = { times: [], kinds: [] };
+      for (const r of [...list].sort((a, b) => a.receivedAtMs - b.receivedAtMs)) {
+        const kind = this.share(t, r.fields ? kindOf(r.fields) : null);
+        insertSorted(batch, r.receivedAtMs, kind);
+        insertSorted(t.points, r.receivedAtMs, kind);
+      }
+      t.batches.push({ seq, points: batch });
+      const excess = t.points.times.length - MAX_POINTS;
+      if (excess > 0) {
+        t.forgottenUpTo = Math.max(t.forgottenUpTo, t.points.times[excess - 1]);
+        t.points.times.splice(0, excess);
+        t.points.kinds.splice(0, excess);
+      }
       if (t.batches.length > MAX_BATCHES)
         t.forgottenSeq = t.batches.splice(0, t.batches.length - MAX_BATCHES).at(-1)!.seq;
     }
   }
 
+  /** The one object of a kind for a repository (so equal kinds compare by identity). */
+  private share(t: RepositoryTimes, kind: EventKind | null): EventKind | null {
+    if (kind === null) return null;
+    const key = kindKey(kind);
+    const known = t.shared.get(key);
+    if (known) return known;
+    if (t.shared.size >= MAX_SHARED_KINDS) t.shared.clear();
+    t.shared.set(key, kind);
+    return kind;
+  }
+
   /**
-   * Whether an event of `repository` recorded after batch `sinceSeq` may lie in [fromMs, toMs).
+   * Whether an event of `repository` that `match` selects (every event when absent), recorded
+   * after batch `sinceSeq`, may lie in [fromMs, toMs).
    */
-  storedSince(repository: string, sinceSeq: number, fromMs: number, toMs: number): boolean {
+  storedSince(
+    repository: string,
+    sinceSeq: number,
+    fromMs: number,
+    toMs: number,
+    match: KindMatch = ANY_KIND,
+  ): boolean {
     const t = this.repos.get(repository);
     if (!t) return false;
     if (sinceSeq < t.forgottenSeq) return true;
     for (let i = t.batches.length - 1; i >= 0 && t.batches[i].seq > sinceSeq; i--) {
-      if (firstAtOrAfter(t.batches[i].times, fromMs) < toMs) return true;
+      if (anyIn(t.batches[i].points, fromMs, toMs, match)) return true;
     }
     return false;
   }
 
   /**
-   * Whether any event of `repository` may lie in [fromMs, toMs), given `olderUpTo`: the latest
-   * `received_at` of the events the store held before any of this repository's were recorded
-   * (read from the store after recording began).
+   * Whether an event of `repository` that `match` selects (every event when absent) may lie in
+   * [fromMs, toMs), given `olderUpTo`: the latest `received_at` of the events the store held
+   * before any of this repository's were recorded (read from the store after recording began;
+   * their kinds are unknown).
    */
-  mayHold(repository: string, olderUpTo: number | null, fromMs: number, toMs: number): boolean {
+  mayHold(
+    repository: string,
+    olderUpTo: number | null,
+    fromMs: number,
+    toMs: number,
+    match: KindMatch = ANY_KIND,
+  ): boolean {
     if (fromMs >= toMs) return false;
     if (olderUpTo !== null && fromMs <= olderUpTo) return true;
     const t = this.repos.get(repository);
     if (!t) return false;
     if (fromMs <= t.forgottenUpTo) return true;
-    return firstAtOrAfter(t.points, fromMs) < toMs;
+    return anyIn(t.points, fromMs, toMs, match);
   }
 }
 
-/** The first value >= x of an ascending array, or Infinity. */
+/** Whether a point in [fromMs, toMs) has an unknown kind or one `match` selects. */
+function anyIn(p: Points, fromMs: number, toMs: number, match: KindMatch): boolean {
+  for (let i = firstAtOrAfter(p.times, fromMs); i < p.times.length && p.times[i] < toMs; i++) {
+    const k = p.kinds[i];
+    if (k === null || match(k)) return true;
+  }
+  return false;
+}
+
+/** The index of the first value >= x of an ascending array (its length when none). */
 function firstAtOrAfter(sorted: number[], x: number): number {
   let lo = 0;
   let hi = sorted.length;
@@ -96,13 +175,14 @@ function firstAtOrAfter(sorted: number[], x: number): number {
     if (sorted[mid] < x) lo = mid + 1;
     else hi = mid;
   }
-  return lo < sorted.length ? sorted[lo] : Infinity;
+  return lo;
 }
 
-/** Inserts x into an ascending array of distinct values (mostly appended: times grow). */
-function insertSorted(sorted: number[], x: number): void {
-  let i = sorted.length;
-  while (i > 0 && sorted[i - 1] > x) i--;
-  if (i > 0 && sorted[i - 1] === x) return;
-  sorted.splice(i, 0, x);
+/** Inserts (time, kind) into points ascending by time, unless present (mostly appended: times grow). */
+function insertSorted(p: Points, time: number, kind: EventKind | null): void {
+  let i = p.times.length;
+  while (i > 0 && p.times[i - 1] > time) i--;
+  for (let j = i - 1; j >= 0 && p.times[j] === time; j--) if (p.kinds[j] === kind) return;
+  p.times.splice(i, 0, time);
+  p.kinds.splice(i, 0, kind);
 }

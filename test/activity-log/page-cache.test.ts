@@ -41,6 +41,8 @@ const FILTERS: Record<string, unknown>[] = [
   { pullRequest: [2n] },
   { baseRef: "main" },
   { notEventType: ["action.comment"], outcome: [] },
+  { eventType: ["action.label", "action.merge"], pullRequest: [2n] },
+  { notPullRequest: [1n], baseRef: "release" },
 ];
 
 let db: TestDatabase;
