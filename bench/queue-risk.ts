@@ -10,14 +10,13 @@ import { parseArgs } from "node:util";
 import { tunedQueueSettings } from "../services/engine/index.js";
 import { fmt } from "./queue/command-line.js";
 import { BREAK_PROBABILITY, D_MINUTES } from "./queue/runs.js";
-import { pool, quantile } from "./queue/summary.js";
 import {
   MODES,
   OWN_CI_FAILED_GOOD,
   runTestsJobs,
   type Mode,
   type TestsJob,
-  type TestsRunSummary,
+  testsFigures,
 } from "./queue/tests-workload.js";
 
 const { values } = parseArgs({
@@ -41,20 +40,6 @@ const VARIANTS = [
   { name: "risk-aware", risk: true },
 ];
 
-/** The pooled figures of one row. */
-function figures(runs: TestsRunSummary[]) {
-  const pooled = pool(runs, D_MINUTES);
-  const minutes = runs.flatMap((r) => r.minutes).sort((a, b) => a - b);
-  const sum = (f: (r: TestsRunSummary) => number) => runs.reduce((a, r) => a + f(r), 0);
-  return {
-    ...pooled,
-    p50Minutes: quantile(minutes, 0.5),
-    ciHoursPerMerge: (pooled.ciDPerMerge * D_MINUTES) / 60,
-    bisections: sum((r) => r.bisections),
-    reruns: sum((r) => r.reruns),
-  };
-}
-
 console.log(
   `Risk-aware batching, tests workload (${MODE}): D = ${D_MINUTES} min, p = ${BREAK_PROBABILITY}, own CI failed for attributable culprits and ${OWN_CI_FAILED_GOOD} of good pull requests; seeds ${SEEDS.join(", ")} × ${PULLS} pull requests; the self-tuned default from λ, D, p`,
 );
@@ -75,7 +60,7 @@ const jobs: (TestsJob & { rate: number; variant: number })[] = RATES.flatMap((la
 const results = await runTestsJobs(jobs, WORKERS);
 for (const lambda of RATES) {
   const rows = VARIANTS.map((_v, k) =>
-    figures(results.filter((_, i) => jobs[i]!.rate === lambda && jobs[i]!.variant === k)),
+    testsFigures(results.filter((_, i) => jobs[i]!.rate === lambda && jobs[i]!.variant === k)),
   );
   const k = jobs.find((j) => j.rate === lambda)!.knobs;
   console.log(
@@ -86,7 +71,7 @@ for (const lambda of RATES) {
       `  ${VARIANTS[i]!.name.padEnd(14)} p50 ${fmt(f.p50Minutes)} min  p95 ${fmt(f.p95Minutes)} min  ${fmt(f.runsPerMerge, 3)} runs/merge  ${fmt(f.ciHoursPerMerge, 3)} CI h/merge  ${f.bisections} bisections  ${f.reruns} re-runs  ${f.goodDequeued} good sent back  ${f.merged} merged${f.unstable ? "  UNSTABLE" : ""}`,
     ),
   );
-  const [off, on] = rows as [ReturnType<typeof figures>, ReturnType<typeof figures>];
+  const [off, on] = rows as [ReturnType<typeof testsFigures>, ReturnType<typeof testsFigures>];
   const runs = on.runsPerMerge / off.runsPerMerge;
   const p95 = on.p95Minutes / off.p95Minutes;
   const pays = (runs < 1 && p95 <= 1) || (p95 < 1 && runs <= 1);

@@ -19,7 +19,6 @@ import { heldOutVerdict, pickForTarget, stableAndTested } from "./queue/held-out
 import { estimateLabel, observedDefaultsEmbedded } from "./queue/observed-default.js";
 import { label, scanPoints } from "./queue/points.js";
 import { D_MINUTES } from "./queue/runs.js";
-import { pool, quantile } from "./queue/summary.js";
 import {
   ATTRIBUTABLE,
   FLAKY_SHARE,
@@ -30,7 +29,7 @@ import {
   workloadOf,
   type Mode,
   type TestsJob,
-  type TestsRunSummary,
+  testsFigures,
 } from "./queue/tests-workload.js";
 import type { Target } from "./queue/verdicts.js";
 
@@ -40,20 +39,7 @@ const TARGETS: Target[] = [
   { lambda: 16, p95: 90, runs: 0.7 },
 ];
 
-/** The pooled figures of one row at one rate. */
-function figures(runs: TestsRunSummary[]) {
-  const pooled = pool(runs, D_MINUTES);
-  const minutes = runs.flatMap((r) => r.minutes).sort((a, b) => a - b);
-  const sum = (f: (r: TestsRunSummary) => number) => runs.reduce((a, r) => a + f(r), 0);
-  return {
-    ...pooled,
-    p50Minutes: quantile(minutes, 0.5),
-    ciHoursPerMerge: (pooled.ciDPerMerge * D_MINUTES) / 60,
-    reruns: sum((r) => r.reruns),
-    bisections: sum((r) => r.bisections),
-  };
-}
-type Figures = ReturnType<typeof figures>;
+type Figures = ReturnType<typeof testsFigures>;
 const line = (name: string, f: Figures) =>
   `  ${name.padEnd(24)} p50 ${fmt(f.p50Minutes).padStart(6)} min   p95 ${fmt(f.p95Minutes).padStart(6)} min   ${fmt(f.runsPerMerge, 3)} runs/merge   ${fmt(f.ciHoursPerMerge, 3)} CI h/merge   ${String(f.bisections).padStart(5)} bisections   ${String(f.reruns).padStart(5)} re-runs   ${String(f.goodDequeued).padStart(4)} good sent back   ${f.unstable ? "UNSTABLE" : "stable"}`;
 
@@ -98,7 +84,7 @@ for (const t of TARGETS) {
   const measured = scan.map((p, point) => ({
     name: p.name,
     knobs: p.knobs,
-    figures: figures(scanRuns.filter((_, i) => scanJobs[i]!.lambda === t.lambda && scanJobs[i]!.point === point)),
+    figures: testsFigures(scanRuns.filter((_, i) => scanJobs[i]!.lambda === t.lambda && scanJobs[i]!.point === point)),
   }));
   for (const m of measured) console.log(line(m.name.replace("yardmaster ", ""), m.figures));
   const pick = pickForTarget(t, measured, stableAndTested);
@@ -139,7 +125,7 @@ for (const t of TARGETS) {
     `\nλ = ${t.lambda}/h, held-out seeds ${SPLIT.heldOut.join(", ")} × ${SPLIT.heldOutPullRequests}: the self-tuned default per row, then the configuration picked (test-aware)`,
   );
   const rowOf = (row: string) =>
-    figures(runs.filter((_, i) => heldOutJobs[i]!.lambda === t.lambda && heldOutJobs[i]!.row === row));
+    testsFigures(runs.filter((_, i) => heldOutJobs[i]!.lambda === t.lambda && heldOutJobs[i]!.row === row));
   const at = new Map<Mode, Figures>(MODES.map((mode) => [mode, rowOf(mode)]));
   for (const [mode, f] of at) console.log(line(mode, f));
   const picked = pick ? rowOf("picked") : null;

@@ -14,7 +14,7 @@ import {
 } from "../../services/simulation/index.js";
 import { runOnWorkers } from "./parallel.js";
 import { BREAK_PROBABILITY, CI_SLOTS, D_MINUTES } from "./runs.js";
-import { summarize, type RunSummary } from "./summary.js";
+import { pool, quantile, summarize, type RunSummary } from "./summary.js";
 
 /** a: a culprit's own CI failed its test before it was queued. */
 export const ATTRIBUTABLE = 0.7;
@@ -86,4 +86,22 @@ export function runTestsJob(job: TestsJob): TestsRunSummary {
 /** Runs the jobs on `workers` threads; results in job order. */
 export function runTestsJobs(jobs: TestsJob[], workers: number): Promise<TestsRunSummary[]> {
   return runOnWorkers(jobs, workers, new URL("./tests-worker.js", import.meta.url), runTestsJob);
+}
+
+/**
+ * The pooled figures of one row (the runs of one engine at one rate): summary.ts `pool`'s figures,
+ * plus the p50 of time in queue (minutes), CI hours per merge, and the bisections and failed jobs
+ * run again, summed over the runs.
+ */
+export function testsFigures(runs: TestsRunSummary[]) {
+  const pooled = pool(runs, D_MINUTES);
+  const minutes = runs.flatMap((r) => r.minutes).sort((a, b) => a - b);
+  const sum = (f: (r: TestsRunSummary) => number) => runs.reduce((a, r) => a + f(r), 0);
+  return {
+    ...pooled,
+    p50Minutes: quantile(minutes, 0.5),
+    ciHoursPerMerge: (pooled.ciDPerMerge * D_MINUTES) / 60,
+    bisections: sum((r) => r.bisections),
+    reruns: sum((r) => r.reruns),
+  };
 }
