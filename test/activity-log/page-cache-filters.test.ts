@@ -16,26 +16,22 @@ import {
 import type { LogFilters, LogWindow } from "../../services/activity-log/log-filters.js";
 import { readLogRows } from "../../services/activity-log/log-page.js";
 import type { StoredEventRow } from "../../services/store/index.js";
-import { embeddedClickHouse } from "../support/clickhouse.js";
+import { countingPageQueries, embeddedClickHouse } from "../support/clickhouse.js";
 
 const T0 = Date.UTC(2026, 10, 1, 12);
 
 let clickhouse: ClickHouseClient;
 let pages: LogPageCache;
 let sink: ReturnType<typeof createEventSink>;
-let pageQueries = 0;
+let pageQueries: () => number;
 let nextId = 1;
 
 beforeAll(async () => {
   clickhouse = await embeddedClickHouse();
   // The cache's page queries are counted: a page answered from the cache makes none.
-  const counting = new Proxy(clickhouse, {
-    get: (target, key) =>
-      key === "query"
-        ? (q: { query: string }) => (/FROM events WHERE/.test(q.query) && pageQueries++, target.query(q as never))
-        : Reflect.get(target, key),
-  });
-  pages = createLogPageCache(counting);
+  const counting = countingPageQueries(clickhouse);
+  pageQueries = counting.pageQueries;
+  pages = createLogPageCache(counting.client);
   sink = createEventSink(clickhouse, "events", pages.sent);
 });
 afterAll(async () => {
@@ -61,10 +57,10 @@ const store = (...rows: StoredEventRow[]) => sink.insertEvents(rows, { mayExist:
 /** A first page through the cache, checked against ClickHouse; whether the cache queried for it. */
 async function read(filters: LogFilters, fromMs: number, toMs: number) {
   const window: LogWindow = { fromMs: T0 + fromMs, toMs: T0 + toMs };
-  const before = pageQueries;
+  const before = pageQueries();
   const rows = await pages.rows(filters, window, null, 10);
   expect(rows).toEqual(await readLogRows(clickhouse, filters, window, null, 10));
-  return { ids: rows.map((r) => r.id_text), queried: pageQueries > before };
+  return { ids: rows.map((r) => r.id_text), queried: pageQueries() > before };
 }
 
 const cases: {

@@ -13,3 +13,19 @@ export async function embeddedClickHouse(): Promise<ClickHouseClient> {
   await migrateClickHouse(client);
   return client;
 }
+
+/**
+ * `client` with its `/logs` page queries counted (the queries reading `FROM events WHERE`, as
+ * log-page.ts builds them): the answer cache's tests tell by `pageQueries()` whether a page was
+ * answered from the cache (no query) or read again.
+ */
+export function countingPageQueries(client: ClickHouseClient): { client: ClickHouseClient; pageQueries: () => number } {
+  let count = 0;
+  const counting = new Proxy(client, {
+    get: (target, key) =>
+      key === "query"
+        ? (q: { query: string }) => (/FROM events WHERE/.test(q.query) && count++, target.query(q as never))
+        : Reflect.get(target, key),
+  });
+  return { client: counting, pageQueries: () => count };
+}
