@@ -172,7 +172,9 @@ export class DoubleEvents {
     const touched = new Set<number>();
     for (const p of repo.pulls.values()) {
       const was = before.pulls.get(p.number);
-      const is = now.pulls.get(p.number)!;
+      const is = now.pulls.get(p.number);
+      // A pull request created while this diff awaited git is reported by the next diff.
+      if (!is) continue;
       const pr = (action: string, extra: Record<string, unknown> = {}) => {
         if (was) touched.add(p.number);
         emit("pull_request", { action, number: p.number, pull_request: pullPayload(repo, p, is), ...extra });
@@ -198,7 +200,9 @@ export class DoubleEvents {
 
     for (const r of repo.checkRuns) {
       const was = before.runs.get(r.id);
-      const action = !was ? "created" : was.status !== "completed" && r.status === "completed" ? "completed" : null;
+      const is = now.runs.get(r.id);
+      if (!is) continue;
+      const action = !was ? "created" : was.status !== "completed" && is.status === "completed" ? "completed" : null;
       if (action === null) continue;
       emit("check_run", {
         action,
@@ -206,8 +210,8 @@ export class DoubleEvents {
           id: r.id,
           name: r.name,
           head_sha: r.headSha,
-          status: r.status,
-          conclusion: r.conclusion,
+          status: is.status,
+          conclusion: is.conclusion,
           app: { id: r.appId, slug: r.appSlug },
           pull_requests: [],
         },
@@ -218,7 +222,7 @@ export class DoubleEvents {
       if (is === before.workflows.get(w.id) || !is?.endsWith(":true")) continue;
       emit("workflow_run", { action: "completed", workflow_run: workflowRunJson(repo, w), workflow: { name: w.name } });
     }
-    for (const s of repo.statuses.slice(before.statuses)) {
+    for (const s of repo.statuses.slice(before.statuses, now.statuses)) {
       emit("status", {
         id: s.id,
         sha: s.sha,
@@ -228,7 +232,7 @@ export class DoubleEvents {
         target_url: s.targetUrl,
       });
     }
-    for (const c of repo.comments.slice(before.comments)) {
+    for (const c of repo.comments.slice(before.comments, now.comments)) {
       touched.add(c.number);
       emit("issue_comment", {
         action: "created",
@@ -246,13 +250,14 @@ export class DoubleEvents {
     }
     for (const [number, list] of repo.reviews) {
       const pull = repo.pull(number);
-      for (const review of list.slice(before.reviews.get(number) ?? 0)) {
+      const seenPull = now.pulls.get(number);
+      for (const review of list.slice(before.reviews.get(number) ?? 0, now.reviews.get(number) ?? 0)) {
         if (review.state === "PENDING") continue;
         touched.add(number);
         emit("pull_request_review", {
           action: "submitted",
           review: { id: review.id, state: review.state.toLowerCase(), user: { login: review.user } },
-          pull_request: pull ? pullPayload(repo, pull, now.pulls.get(number)!) : { number },
+          pull_request: pull && seenPull ? pullPayload(repo, pull, seenPull) : { number },
         });
       }
     }
