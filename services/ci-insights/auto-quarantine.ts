@@ -8,7 +8,8 @@
  * - lifts every quarantine whose expiry passed (any source), logging test.dequarantined with
  *   `source: auto`;
  * - marks `is_recovered` a quarantined test that ran without a failure over the last
- *   `recovery_days` on the default branch (and clears it after a new failure).
+ *   `recovery_days` on the default branch (and clears it after a new failure);
+ * - forgets job retry records older than their retention (store/ci-insights/retry-retention.ts).
  * Every write is idempotent (a unique test name per repository, SKIP LOCKED expiry claims), so two
  * processes sweeping at once log each change once.
  */
@@ -58,11 +59,13 @@ export interface SweepReport {
   quarantined: string[];
   lifted: string[];
   recovered: string[];
+  /** Job retry records forgotten (decisions, job counts, days of usage). */
+  forgotten: number;
 }
 
 /** Runs the sweep once over every repository (see the module comment). */
 export async function sweepCiInsights(deps: CiInsightsDeps): Promise<SweepReport> {
-  const report: SweepReport = { quarantined: [], lifted: [], recovered: [] };
+  const report: SweepReport = { quarantined: [], lifted: [], recovered: [], forgotten: 0 };
   for (const repository of await store.autoQuarantineRepositories(deps.db)) {
     if (!(await productStates(deps.db, repository)).ci_insights) continue;
     report.quarantined.push(...(await autoQuarantine(deps, repository)));
@@ -70,6 +73,9 @@ export async function sweepCiInsights(deps: CiInsightsDeps): Promise<SweepReport
   report.lifted.push(...(await liftExpired(deps)));
   for (const repository of await store.repositoriesWithQuarantines(deps.db))
     report.recovered.push(...(await markRecoveries(deps, repository)));
+  const retention = store.RETRY_RECORD_RETENTION_DAYS * 86_400_000;
+  const pruned = await store.pruneRetryRecords(deps.db, new Date(nowOf(deps).getTime() - retention));
+  report.forgotten = pruned.decisions + pruned.jobs + pruned.days;
   if (report.quarantined.length || report.lifted.length) deps.eventsWritten();
   return report;
 }

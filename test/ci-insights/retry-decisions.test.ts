@@ -8,7 +8,7 @@
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ClickHouseClient } from "../../services/activity-log/index.js";
-import { decideRetry, type CiInsightsDeps } from "../../services/ci-insights/index.js";
+import { decideRetry, sweepCiInsights, type CiInsightsDeps } from "../../services/ci-insights/index.js";
 import { createRetryRule, type FinishedJob } from "../../services/ci-insights/retry-rules.js";
 import { ciInsightsStore } from "../../services/store/index.js";
 import { freshDatabase, type TestDatabase } from "../support/database.js";
@@ -129,5 +129,33 @@ describe("a retry decision redelivered", () => {
     await decideRetry(deps, job(undefined, "d".repeat(40)));
     await decideRetry(deps, job(undefined, "d".repeat(40)));
     expect(await ciInsightsStore.retriesOn(db.pool, REPO, DAY)).toBe(before + 2);
+  });
+});
+
+describe("retry records past their retention (30 days)", () => {
+  const rows = async () => {
+    const res = await db.pool.query<{ n: string }>(
+      `SELECT (SELECT count(*) FROM ci_retry_decisions WHERE repository = $1)
+            + (SELECT count(*) FROM ci_job_retries WHERE repository = $1)
+            + (SELECT count(*) FROM ci_retry_usage WHERE repository = $1) AS n`,
+      [REPO],
+    );
+    return Number(res.rows[0]!.n);
+  };
+  const sweepAt = (daysLater: number) =>
+    sweepCiInsights({ ...deps, now: () => new Date(NOW.getTime() + daysLater * 86_400_000) });
+
+  it("are kept within 30 days, so a late redelivery is still answered once", async () => {
+    const kept = await rows();
+    expect(kept).toBeGreaterThan(0);
+    expect((await sweepAt(29)).forgotten).toBe(0);
+    expect(await rows()).toBe(kept);
+    expect(await decideRetry(deps, job("github:check-run:11:attempt:1"))).toMatchObject({ replayed: true });
+  });
+
+  it("are forgotten by the CI Insights sweep after 30 days", async () => {
+    const kept = await rows();
+    expect((await sweepAt(31)).forgotten).toBe(kept);
+    expect(await rows()).toBe(0);
   });
 });
