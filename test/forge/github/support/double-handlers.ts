@@ -1,6 +1,8 @@
 /**
  * Every operation of the GitHub test double, by OpenAPI operationId (repository operations in
- * double-git-handlers.ts, pull request operations in double-pull-handlers.ts, trees in
+ * double-git-handlers.ts, pull request reads and writes in double-pull-read-handlers.ts and
+ * double-pull-write-handlers.ts, reviews in double-review-handlers.ts, statuses and check runs in
+ * double-check-handlers.ts, comments and labels in double-issue-handlers.ts, trees in
  * double-tree-handlers.ts; those that honour the repository's merge settings, branch protection and
  * rulesets replace the plain ones (double-rule-handlers.ts), the App's own (double-app-handlers.ts),
  * the App's webhook deliveries in double-webhooks.ts, a commit's pull
@@ -11,7 +13,11 @@ import { commitPullHandlers } from "./double-commit-pulls.js";
 import { deploymentHandlers } from "./double-deployment-handlers.js";
 import { appHandlers } from "./double-app-handlers.js";
 import { gitHandlers } from "./double-git-handlers.js";
-import { pullHandlers } from "./double-pull-handlers.js";
+import { checkHandlers } from "./double-check-handlers.js";
+import { issueHandlers } from "./double-issue-handlers.js";
+import { pullReadHandlers } from "./double-pull-read-handlers.js";
+import { pullWriteHandlers } from "./double-pull-write-handlers.js";
+import { reviewHandlers } from "./double-review-handlers.js";
 import { ruleHandlers } from "./double-rule-handlers.js";
 import { treeHandlers } from "./double-tree-handlers.js";
 import { deliveryHandlers } from "./double-webhooks.js";
@@ -22,7 +28,11 @@ export type { Answer, Handler, HandlerContext } from "./double-answers.js";
 
 export const handlers: Record<string, Handler> = {
   ...gitHandlers,
-  ...pullHandlers,
+  ...checkHandlers,
+  ...reviewHandlers,
+  ...pullReadHandlers,
+  ...pullWriteHandlers,
+  ...issueHandlers,
   ...treeHandlers,
   ...workflowHandlers,
   ...workflowRunHandlers,
