@@ -8,7 +8,7 @@
  * the App's webhook deliveries in double-webhooks.ts, a commit's pull
  * requests in double-commit-pulls.ts, Actions' workflow runs and re-runs in double-workflow-runs.ts).
  */
-import type { Handler } from "./double-answers.js";
+import type { Answer, Handler, HandlerContext } from "./double-answers.js";
 import { commitPullHandlers } from "./double-commit-pulls.js";
 import { deploymentHandlers } from "./double-deployment-handlers.js";
 import { appHandlers } from "./double-app-handlers.js";
@@ -42,3 +42,37 @@ export const handlers: Record<string, Handler> = {
   ...deliveryHandlers,
   ...commitPullHandlers,
 };
+
+/**
+ * The answer of `double` to a request of `operationId` (its path parameters, query, JSON body and
+ * `Authorization` header): 404 for a repository it does not hold; 500, with a problem recorded,
+ * for an operation it has no handler for.
+ */
+export async function answerOperation(
+  double: HandlerContext["double"],
+  operationId: string,
+  pathParams: Record<string, string>,
+  query: URLSearchParams,
+  body: unknown,
+  authorization: string,
+): Promise<Answer> {
+  const handler = handlers[operationId];
+  if (!handler) {
+    double.problems.push(
+      `${operationId}: the double has no handler (the adapter called an operation the tests do not expect)`,
+    );
+    return { status: 500, body: { message: "no handler" } };
+  }
+  const repo = pathParams.owner && pathParams.repo ? (double.repo(pathParams.owner, pathParams.repo) ?? null) : null;
+  if (pathParams.owner && pathParams.repo && !repo)
+    return { status: 404, body: { message: "Not Found", documentation_url: "https://docs.github.com/rest" } };
+  const ctx: HandlerContext = {
+    double,
+    repo: repo!,
+    params: pathParams,
+    query,
+    body: (body ?? {}) as Record<string, unknown>,
+    token: authorization.split(" ")[1] ?? "",
+  };
+  return handler(ctx);
+}
