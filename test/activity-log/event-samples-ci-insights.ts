@@ -14,6 +14,7 @@ import {
 } from "./event-samples-shared.js";
 
 const autoQuarantine = (over: Json = {}): Json => ({ ignore_broken_on_default_branch: true, ...over });
+
 export const autoQuarantineDisabledMetadata: Builder = (o) => ({
   disabled_by: actor(),
   disabled_at: AT,

@@ -6,7 +6,9 @@
 import type { EngineEffect, EngineState } from "../../services/engine/index.js";
 import { T0 } from "./scenario-builders.js";
 
+/** The first 7 hex digits of a SHA. */
 const short = (s: string) => s.slice(0, 7);
+
 /**
  * The state as lines: pause, then per train its base, batches (status, members, ancestors by name,
  * check), bisections (members, sub-batches, held candidates), the filling batch, the waiting list.
