@@ -14,7 +14,8 @@ import { Outcome } from "../../gen/yardmaster/v1/events_pb.js";
 import { batchPullOf, checkEvent, EVENT_TYPES, outcomeOf } from "../../services/activity-log/index.js";
 import { isInvalidArgumentError, domainErrorToConnect } from "../../services/contracts/index.js";
 import { outboxSize } from "../../services/store/index.js";
-import { METADATA_BUILDERS, UUID_A } from "./event-samples.js";
+import { METADATA_BUILDERS } from "./event-samples.js";
+import { UUID_A } from "./event-samples-shared.js";
 import { startLogHarness, type AppendInput, type LogHarness } from "./log-harness.js";
 
 const T = Date.UTC(2026, 10, 22, 10);

@@ -8,7 +8,8 @@ import fc from "fast-check";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { Outcome } from "../../gen/yardmaster/v1/events_pb.js";
 import { EVENT_TYPES } from "../../services/activity-log/index.js";
-import { METADATA_BUILDERS, speculativeCheck } from "./event-samples.js";
+import { METADATA_BUILDERS } from "./event-samples.js";
+import { speculativeCheck } from "./event-samples-shared.js";
 import type { AggregateInit, AppendInput } from "./log-harness.js";
 import type { ModelFilters } from "./log-model.js";
 

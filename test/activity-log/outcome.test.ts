@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { EVENT_TYPES, outcomeOf } from "../../services/activity-log/index.js";
-import { METADATA_BUILDERS, speculativeCheck } from "./event-samples.js";
+import { METADATA_BUILDERS } from "./event-samples.js";
+import { speculativeCheck } from "./event-samples-shared.js";
 
 /** Outcome of each type's sample (event-samples.ts): the direct mappings, and the refined types' sample outcome. */
 const SAMPLE_OUTCOME: Record<string, string> = {

@@ -26,7 +26,8 @@ import { startOutboxRelay, type OutboxRelay } from "../../services/store/index.j
 import { countingPageQueries, embeddedClickHouse } from "../support/clickhouse.js";
 import { freshDatabase, type TestDatabase } from "../support/database.js";
 import { testLogger } from "../support/logger.js";
-import { commentMetadata, enterMetadata, labelMetadata, mergeMetadata } from "./event-samples.js";
+import { commentMetadata, labelMetadata, mergeMetadata } from "./event-samples-actions.js";
+import { enterMetadata } from "./event-samples-queue.js";
 import { linkCursor } from "./log-harness.js";
 
 const TYPES = {

@@ -20,13 +20,8 @@ import { queueStatistics, type QueueStatisticsResult } from "../../services/acti
 import type { LogEffect } from "../../services/engine/index.js";
 import { constantMinutes, queueConfiguration, Simulation } from "../../services/simulation/index.js";
 import { embeddedClickHouse } from "../support/clickhouse.js";
-import {
-  checksEndMetadata,
-  checksStartMetadata,
-  enterMetadata,
-  leaveMetadata,
-  speculativeCheck,
-} from "./event-samples.js";
+import { checksEndMetadata, checksStartMetadata, enterMetadata, leaveMetadata } from "./event-samples-queue.js";
+import { speculativeCheck } from "./event-samples-shared.js";
 
 // 11:00 UTC: the run crosses the 12:00 boundary of the rollups' 12-hour periods.
 const START = Date.UTC(2026, 10, 2, 11);

@@ -8,7 +8,7 @@ import { create, type JsonObject } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppendEventsRequestSchema } from "../../gen/yardmaster/v1/activity_log_pb.js";
 import { settledWindowEnd, UNCOMMITTED_GRACE_MS } from "../../services/activity-log/settled-time.js";
-import { pauseCreateMetadata } from "./event-samples.js";
+import { pauseCreateMetadata } from "./event-samples-controls.js";
 import { startLogHarness, type LogHarness } from "./log-harness.js";
 
 const REPO = { owner: "acme", repository: "settled" };

@@ -6,7 +6,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { runScenario, runs, scenarios } from "./random-scenarios.js";
+import { runs, scenarios } from "./scenario-generators.js";
+import { runScenario } from "./scenario-runner.js";
 
 describe("engine invariants in parallel and isolated modes", () => {
   it("hold over 4,000 random scenarios", () => {

@@ -16,7 +16,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { runScenario, runs, scenarios } from "./random-scenarios.js";
+import { runs, scenarios } from "./scenario-generators.js";
+import { runScenario } from "./scenario-runner.js";
 
 describe("engine invariants in serial mode", () => {
   it("hold over 6,000 random scenarios", () => {

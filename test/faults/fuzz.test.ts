@@ -27,17 +27,10 @@ import { hostileConfigurations } from "../../bench/config/hostile-texts.js";
 import { gitWorkdir } from "../support/git-workdir.js";
 import { restCall } from "../support/rest-client.js";
 import { startServerProcess, type ServerProcess } from "../support/server-process.js";
-import {
-  CONNECT_CODES,
-  connectRequest,
-  errorBodyProblem,
-  METHODS,
-  messageValue,
-  restRequest,
-  SERVICES,
-  useFuzzPaths,
-} from "./fuzz-arbitraries.js";
+import { connectRequest, METHODS, messageValue, SERVICES, useFuzzPaths } from "./fuzz-connect-requests.js";
+import { CONNECT_CODES, errorBodyProblem } from "./fuzz-error-body.js";
 import { rawGrpcClient, SERVER_FAILURES } from "./fuzz-grpc.js";
+import { restRequest } from "./fuzz-rest-requests.js";
 
 /** The longest any one answer may take, milliseconds: generous for a loaded CI machine, short of a hang. */
 const ANSWER_BOUND_MS = 30_000;

@@ -7,7 +7,8 @@
  */
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { ActivityLogService } from "../../gen/yardmaster/v1/activity_log_pb.js";
-import { checksEndMetadata, enterMetadata, leaveMetadata, speculativeCheck } from "../activity-log/event-samples.js";
+import { checksEndMetadata, enterMetadata, leaveMetadata } from "../activity-log/event-samples-queue.js";
+import { speculativeCheck } from "../activity-log/event-samples-shared.js";
 import { eventually } from "./eventually.js";
 import { grpcClient, grpcUnary } from "./grpc-client.js";
 import type { ServerProcess } from "./server-process.js";

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ForgeError, isForgeError, type ForgeErrorKind } from "../../../services/forge/types.js";
-import type { Fault } from "./support/github-double.js";
+import type { Fault } from "./support/double-faults.js";
 import { useGithubDouble, type GithubDouble } from "./support/github-double.js";
 import { forgeFor, repoWithPull } from "./support/scenarios.js";
 

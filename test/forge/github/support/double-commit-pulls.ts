@@ -8,25 +8,9 @@
  */
 import { readRef } from "../../../../services/forge/local/git/index.js";
 import { linkHeaders, page, type Handler } from "./double-answers.js";
-import { pullAnswer } from "./double-pull-handlers.js";
+import { NOT_IN_LISTS, pullAnswer } from "./double-pull-answer.js";
 import { headIn, readRefs } from "./double-refs.js";
 import type { DoublePull } from "./double-state.js";
-
-/** Fields of a full pull request that `pull-request-simple` (list items) does not carry. */
-const NOT_IN_LISTS = [
-  "merged",
-  "mergeable",
-  "mergeable_state",
-  "merged_by",
-  "comments",
-  "review_comments",
-  "maintainer_can_modify",
-  "commits",
-  "additions",
-  "deletions",
-  "changed_files",
-  "rebaseable",
-];
 
 export const commitPullHandlers: Record<string, Handler> = {
   "repos/list-pull-requests-associated-with-commit": async (ctx) => {

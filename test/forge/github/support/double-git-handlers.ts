@@ -33,7 +33,7 @@ import {
 } from "./double-answers.js";
 import { commitJson, gitCommitJson, iso, refJson, repoJson } from "./double-json.js";
 import { once } from "./double-memo.js";
-import { markContainedPullsMerged } from "./double-pull-handlers.js";
+import { markContainedPullsMerged } from "./double-pull-write-handlers.js";
 import { changedFiles } from "./double-tree-handlers.js";
 import type { DoubleRepo } from "./double-state.js";
 

@@ -1,7 +1,7 @@
 /**
  * The GitHub test double's operations that honour a repository's merge settings, branch
  * protection and rulesets (double-rules.ts has the model and its sources). They wrap the plain
- * operations of double-git-handlers.ts and double-pull-handlers.ts:
+ * operations of double-git-handlers.ts and double-pull-write-handlers.ts:
  * - `PUT .../pulls/{n}/merge`: every n-th request answered 405 "Base branch was modified. Review
  *   and try the merge again." when the test asks (GitHub answers it for a moment after the base
  *   moved: https://docs.github.com/en/rest/pulls/pulls#merge-a-pull-request lists 405 "if merge
@@ -20,7 +20,7 @@
 import { isAncestor, readRef } from "../../../../services/forge/local/git/index.js";
 import { DOCS, example, notFound, type Answer, type Handler, type HandlerContext } from "./double-answers.js";
 import { gitHandlers } from "./double-git-handlers.js";
-import { markContainedPullsMerged, pullHandlers } from "./double-pull-handlers.js";
+import { markContainedPullsMerged, pullWriteHandlers } from "./double-pull-write-handlers.js";
 import {
   isMergeCommit,
   isVerified,
@@ -177,7 +177,7 @@ export const ruleHandlers: Record<string, Handler> = {
       if (refused) return refuse(ctx, "pulls/merge", 405, refused);
     }
     const tip = (await readRef(ctx.repo.git, `refs/heads/${p.base}`))!;
-    const answer = await pullHandlers["pulls/merge"]!(ctx);
+    const answer = await pullWriteHandlers["pulls/merge"]!(ctx);
     if (answer.status === 200) {
       await verifyWritten(ctx.repo, tip, answer.body.sha);
       await markContainedPullsMerged(ctx, p.base, answer.body.sha);

@@ -2,34 +2,28 @@
  * A test double of GitHub's HTTP API, handed to the adapter as its `fetch`. Every request is
  * matched against GitHub's OpenAPI description and checked (openapi.ts); every answer is checked
  * against the operation's declared responses; a mismatch is recorded in `problems`, which each
- * test asserts empty. Authentication is GitHub's: App endpoints need a JWT signed with the App's
- * private key (RS256, verified with the public key), other endpoints an installation token the
- * double issued, or a user token it knows. Faults (rate limits, 5xx, 404...) can be queued for an
- * operation. The repositories are real bare git repositories (double-state.ts).
+ * test asserts empty. Authentication is GitHub's (double-credentials.ts): App endpoints need a JWT
+ * signed with the App's private key (RS256, verified with the public key), other endpoints an
+ * installation token the double issued, or a user token it knows. Faults (rate limits, 5xx,
+ * 404...) can be queued for an operation (double-faults.ts). Operations are answered by
+ * double-handlers.ts. The repositories are real bare git repositories (double-state.ts).
  */
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
-import { createPublicKey, generateKeyPairSync, randomBytes, verify, type KeyObject } from "node:crypto";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { handlers, type Answer, type HandlerContext } from "./double-handlers.js";
+import { answerOperation, type Answer } from "./double-handlers.js";
 import { answerDraftMutation } from "./double-app-handlers.js";
+import { DoubleCredentials } from "./double-credentials.js";
 import { DoubleEvents } from "./double-events.js";
+import { DoubleFaults, type Fault } from "./double-faults.js";
+import { answerResponse } from "./double-response.js";
 import { answerGraphql } from "./double-graphql.js";
 import { DoubleRepo } from "./double-state.js";
 import { DoubleTraffic, etagOf, isContentCreating, matchesEtag } from "./double-traffic.js";
 import { DoubleWebhooks, type WebhookTarget } from "./double-webhooks.js";
 import { ACTIONS_LOG_PATH, serveJobLog, type DoubleRerunner } from "./double-workflow-runs.js";
 import { GithubOpenApi } from "./openapi.js";
-
-/** A queued fault: the next `times` requests of `operationId` get this answer instead. */
-export interface Fault {
-  operationId: string;
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-  times?: number;
-}
 
 /** One request as the double saw it. */
 export interface SeenRequest {
@@ -40,18 +34,6 @@ export interface SeenRequest {
   body: unknown;
 }
 
-/** The operations that GitHub authenticates with the App's JWT. */
-const APP_OPERATIONS = new Set([
-  "apps/get-repo-installation",
-  "apps/create-installation-access-token",
-  "apps/list-installations",
-  "apps/list-webhook-deliveries",
-  "apps/get-webhook-delivery",
-  "apps/redeliver-webhook-delivery",
-]);
-/** Operations a user token (not an installation token) may call. */
-const USER_OPERATIONS = new Set(["users/get-authenticated", "repos/get", "apps/list-repos-accessible-to-installation"]);
-
 export class GithubDouble {
   readonly problems: string[] = [];
   /** What re-runs Actions jobs (DoubleActions sets itself), for the re-run operations. */
@@ -59,15 +41,15 @@ export class GithubDouble {
   readonly requests: SeenRequest[] = [];
   readonly appId = 4242;
   readonly appSlug = "yardmaster-test";
+  /** The App's key pair, the installation and user tokens (double-credentials.ts). */
+  private readonly credentials = new DoubleCredentials(this.appId);
   /** The App's private key as GitHub hands it out (PKCS#1 PEM). */
-  readonly privateKey: string;
-  private readonly publicKey: KeyObject;
+  readonly privateKey = this.credentials.privateKey;
   private readonly repos = new Map<string, DoubleRepo>();
-  /** Installation access tokens issued, with the installation each acts for. */
-  private readonly installationTokens = new Map<string, number>();
   /** User tokens: token → user and the repositories (lower case) it can read. */
-  readonly users = new Map<string, { login: string; id: number; readable: Set<string>; installation?: boolean }>();
-  private readonly faults: (Fault & { left: number })[] = [];
+  readonly users = this.credentials.users;
+  /** Faults queued for operations (double-faults.ts). */
+  private readonly faults = new DoubleFaults();
   private nextId = 100;
   /** Fork branches GitHub is updating in the background ("owner/name#N"): reads left before the new head lands. */
   readonly pendingUpdates = new Map<string, { reads: number; from: string; to: string }>();
@@ -85,11 +67,7 @@ export class GithubDouble {
     () => this.now(),
   );
 
-  private constructor(private readonly dir: string) {
-    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-    this.privateKey = privateKey.export({ type: "pkcs1", format: "pem" }).toString();
-    this.publicKey = createPublicKey(privateKey);
-  }
+  private constructor(private readonly dir: string) {}
 
   static async start(): Promise<GithubDouble> {
     return new GithubDouble(await mkdtemp(path.join(os.tmpdir(), "ym-github-double-")));
@@ -166,12 +144,12 @@ export class GithubDouble {
 
   /** Queues a fault for the next request(s) of an operation. */
   inject(fault: Fault): void {
-    this.faults.push({ ...fault, left: fault.times ?? 1 });
+    this.faults.inject(fault);
   }
 
   /** Faults queued and not yet answered (each test expects none left). */
   unusedFaults(): Fault[] {
-    return this.faults.splice(0);
+    return this.faults.unused();
   }
 
   /** The requests made of one operation. */
@@ -179,53 +157,14 @@ export class GithubDouble {
     return this.requests.filter((r) => r.operationId === operationId);
   }
 
-  private verifyJwt(jwt: string): boolean {
-    const [h, p, s] = jwt.split(".");
-    if (!h || !p || !s) return false;
-    if (!verify("RSA-SHA256", Buffer.from(`${h}.${p}`), this.publicKey, Buffer.from(s, "base64url"))) return false;
-    const claims = JSON.parse(Buffer.from(p, "base64url").toString("utf8")) as {
-      iss?: unknown;
-      exp?: number;
-      iat?: number;
-    };
-    // GitHub: iss is the App id (or client id); exp at most 10 minutes after iat.
-    return (
-      String(claims.iss) === String(this.appId) &&
-      typeof claims.exp === "number" &&
-      typeof claims.iat === "number" &&
-      claims.exp - claims.iat <= 600
-    );
-  }
-
   /** Issues an installation access token (POST /app/installations/{id}/access_tokens). */
   issueInstallationToken(installationId = 0): string {
-    const token = `ghs_${randomBytes(18).toString("hex")}`;
-    this.installationTokens.set(token, installationId);
-    return token;
+    return this.credentials.issueInstallationToken(installationId);
   }
 
   /** The installation an installation token was issued for; undefined for any other credential. */
   installationOf(token: string): number | undefined {
-    return this.installationTokens.get(token);
-  }
-
-  private respond(answer: Answer, url: URL): Response {
-    const response = this.response(answer);
-    // A fetch Response carries the URL it came from (Octokit's paginate reads it).
-    Object.defineProperty(response, "url", { value: url.href });
-    return response;
-  }
-
-  private response(answer: Answer): Response {
-    const headers = new Headers({
-      "x-ratelimit-limit": "5000",
-      "x-ratelimit-remaining": "4999",
-      "x-ratelimit-reset": "1900000000",
-      ...answer.headers,
-    });
-    if (answer.body === undefined) return new Response(null, { status: answer.status, headers });
-    headers.set("content-type", "application/json; charset=utf-8");
-    return new Response(JSON.stringify(answer.body), { status: answer.status, headers });
+    return this.credentials.installationTokens.get(token);
   }
 
   /** The `fetch` to give the adapter. */
@@ -236,10 +175,10 @@ export class GithubDouble {
     const body = text === undefined || text === "" ? undefined : JSON.parse(text);
     const headers = new Headers(init.headers);
     const authorization = headers.get("authorization") ?? "";
-    const installation = this.installationTokens.get(authorization.split(" ")[1] ?? "") ?? null;
+    const installation = this.credentials.installationTokens.get(authorization.split(" ")[1] ?? "") ?? null;
     if (url.pathname.startsWith(ACTIONS_LOG_PATH)) return serveJobLog(this, url, headers.get("authorization"));
     if (url.pathname === "/graphql" && method === "POST")
-      return this.respond(await this.graphqlRequest(body, authorization, installation), url);
+      return answerResponse(await this.graphqlRequest(body, authorization, installation), url);
 
     const matched = GithubOpenApi.load().match(method, url.pathname);
     const seen: SeenRequest = {
@@ -252,7 +191,7 @@ export class GithubDouble {
     this.requests.push(seen);
     if (!matched) {
       this.problems.push(`${method} ${url.pathname}: no such operation in GitHub's OpenAPI description`);
-      return this.respond(
+      return answerResponse(
         { status: 404, body: { message: "Not Found", documentation_url: "https://docs.github.com/rest" } },
         url,
       );
@@ -262,7 +201,7 @@ export class GithubDouble {
     this.problems.push(...api.checkRequest(operation, pathParams, url.searchParams, body));
 
     const route = operation.operationId;
-    const denied = this.authorize(route, authorization);
+    const denied = this.credentials.authorize(route, authorization, this.problems);
     const refused =
       denied === null && installation !== null
         ? this.traffic.admit(installation, "core", route, isContentCreating(method))
@@ -270,8 +209,8 @@ export class GithubDouble {
     let answer =
       denied ??
       refused ??
-      this.fault(route) ??
-      (await this.handle(route, pathParams, url.searchParams, body, authorization));
+      this.faults.take(route) ??
+      (await answerOperation(this, route, pathParams, url.searchParams, body, authorization));
     this.problems.push(...api.checkResponse(operation, answer.status, answer.body));
     // Conditional requests: a GET answer carries its ETag; the same ETag in If-None-Match is a 304.
     if (method === "GET" && answer.status === 200 && answer.body !== undefined) {
@@ -285,7 +224,7 @@ export class GithubDouble {
       answer = { ...answer, headers: { ...this.traffic.headers(installation, "core"), ...answer.headers } };
     const repo = pathParams.owner && pathParams.repo ? this.repo(pathParams.owner, pathParams.repo) : undefined;
     if (repo && (method !== "GET" || this.pendingUpdates.size > 0)) await this.events.observe(repo);
-    return this.respond(answer, url);
+    return answerResponse(answer, url);
   };
 
   /** A GraphQL request: counted per operation name, limited as GitHub's GraphQL resource (double-graphql.ts answers it). */
@@ -302,7 +241,7 @@ export class GithubDouble {
       installation !== null ? this.traffic.admit(installation, "graphql", route, kind === "mutation") : null;
     let answer =
       refused ??
-      this.fault(route) ??
+      this.faults.take(route) ??
       (await answerDraftMutation(this, body, authorization)) ??
       (await answerGraphql(this, body, authorization));
     this.traffic.record(installation, "graphql", route, answer.status, refused !== null);
@@ -314,63 +253,7 @@ export class GithubDouble {
 
   /** Whether `token` is an installation access token the double issued. */
   isInstallationToken(token: string): boolean {
-    return this.installationTokens.has(token);
-  }
-
-  private authorize(operationId: string, authorization: string): Answer | null {
-    const [scheme, credential = ""] = authorization.split(" ");
-    const denied: Answer = {
-      status: 401,
-      body: { message: "Bad credentials", documentation_url: "https://docs.github.com/rest" },
-    };
-    if (APP_OPERATIONS.has(operationId))
-      return scheme.toLowerCase() === "bearer" && this.verifyJwt(credential) ? null : denied;
-    if (this.installationTokens.has(credential)) return null;
-    if (this.users.has(credential) && USER_OPERATIONS.has(operationId)) return null;
-    if (this.verifyJwt(credential)) {
-      this.problems.push(`${operationId}: called with the App's JWT instead of an installation token`);
-    }
-    return denied;
-  }
-
-  private fault(operationId: string): Answer | null {
-    const i = this.faults.findIndex((f) => f.operationId === operationId && f.left > 0);
-    if (i < 0) return null;
-    const f = this.faults[i];
-    if (--f.left === 0) this.faults.splice(i, 1);
-    return {
-      status: f.status,
-      body: f.body ?? { message: "fault", documentation_url: "https://docs.github.com/rest" },
-      headers: f.headers,
-    };
-  }
-
-  private async handle(
-    operationId: string,
-    pathParams: Record<string, string>,
-    query: URLSearchParams,
-    body: unknown,
-    authorization: string,
-  ): Promise<Answer> {
-    const handler = handlers[operationId];
-    if (!handler) {
-      this.problems.push(
-        `${operationId}: the double has no handler (the adapter called an operation the tests do not expect)`,
-      );
-      return { status: 500, body: { message: "no handler" } };
-    }
-    const repo = pathParams.owner && pathParams.repo ? (this.repo(pathParams.owner, pathParams.repo) ?? null) : null;
-    if (pathParams.owner && pathParams.repo && !repo)
-      return { status: 404, body: { message: "Not Found", documentation_url: "https://docs.github.com/rest" } };
-    const ctx: HandlerContext = {
-      double: this,
-      repo: repo!,
-      params: pathParams,
-      query,
-      body: (body ?? {}) as Record<string, unknown>,
-      token: authorization.split(" ")[1] ?? "",
-    };
-    return handler(ctx);
+    return this.credentials.installationTokens.has(token);
   }
 }
 

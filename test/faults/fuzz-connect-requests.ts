@@ -1,8 +1,7 @@
 /**
- * The generators of the fault fuzzer (fuzz.test.ts): REST routes with random path parameters,
- * queries and bodies; Connect JSON bodies built from each RPC's own input message; the error body
- * check. The named fields (repository, path, ref) take values valid on the fuzzer's server, set by
- * {@link useFuzzPaths} before the first run.
+ * The fault fuzzer's Connect requests (fuzz.test.ts): JSON bodies built from each RPC's own input
+ * message, field by field. The named fields (repository, path, ref) take values valid on the
+ * fuzzer's server, set by {@link useFuzzPaths} before the first run.
  */
 import { ScalarType, type DescField, type DescMessage, type DescService } from "@bufbuild/protobuf";
 import fc from "fast-check";
@@ -11,6 +10,7 @@ import { ProductService, TokenService } from "../../gen/yardmaster/v1/admin_pb.j
 import { ForgeService } from "../../gen/yardmaster/v1/forge_pb.js";
 import { QueueService } from "../../gen/yardmaster/v1/queue_pb.js";
 import { SimulatorService } from "../../gen/yardmaster/v1/simulator_pb.js";
+import { anyValue, queryValue } from "./fuzz-values.js";
 
 let paths = { source: "/nowhere", work: "/nowhere" };
 
@@ -19,205 +19,7 @@ export function useFuzzPaths(source: string, work: string): void {
   paths = { source, work };
 }
 
-export const CONNECT_CODES = [
-  "canceled",
-  "unknown",
-  "invalid_argument",
-  "deadline_exceeded",
-  "not_found",
-  "already_exists",
-  "permission_denied",
-  "resource_exhausted",
-  "failed_precondition",
-  "aborted",
-  "out_of_range",
-  "unimplemented",
-  "internal",
-  "unavailable",
-  "data_loss",
-  "unauthenticated",
-];
-
-/** A path segment: mostly plausible, sometimes hostile (percent-encoded so that it stays one segment). */
-const segment = (plausible: string[]) =>
-  fc.oneof(
-    { weight: 4, arbitrary: fc.constantFrom(...plausible) },
-    {
-      weight: 1,
-      arbitrary: fc
-        .oneof(
-          fc.string({ maxLength: 120 }),
-          fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String),
-          fc.constantFrom("0", "-0", "1e3", "0x10", "..", "%", "NaN", "9".repeat(30)),
-        )
-        .map((s) => encodeURIComponent(s) || "x"),
-    },
-  );
-
-/** REST routes: method and path template under /v1/repos/{owner}/{repository}. */
-export const ROUTES: Array<[string, string]> = [
-  ["GET", "/merge-queue/branches"],
-  ["GET", "/merge-queue/status"],
-  ["GET", "/merge-queue/pull/{n}"],
-  ["GET", "/merge-queue/pull/{n}/dequeue-impact"],
-  ["POST", "/merge-queue/pull/{n}/dequeue"],
-  ["PUT", "/merge-queue/pause"],
-  ["DELETE", "/merge-queue/pause"],
-  ["GET", "/merge-queue/pause"],
-  ["POST", "/pulls/{n}/simulator"],
-  ["POST", "/simulator"],
-  ["POST", "/configuration-simulator"],
-  ["GET", "/queues/configuration"],
-  ["PUT", "/queue/pause"],
-  ["DELETE", "/queue/pause"],
-  ["GET", "/queue/pause"],
-  ["POST", "/queue/pause/delete"],
-  ["GET", "/queues"],
-  ["GET", "/queues/branches"],
-  ["GET", "/logs"],
-  ["GET", "/logs/aggregate"],
-];
-
-const QUERY_NAMES = [
-  "branch",
-  "start_at",
-  "end_at",
-  "pull_request",
-  "not_pull_request",
-  "base_ref",
-  "batch_pull",
-  "not_batch_pull",
-  "event_type",
-  "not_event_type",
-  "outcome",
-  "not_outcome",
-  "trigger",
-  "not_trigger",
-  "received_from",
-  "received_to",
-  "cursor",
-  "per_page",
-];
-
-const queryValue = fc.oneof(
-  fc.string({ maxLength: 40 }),
-  fc.integer().map(String),
-  fc.bigInt({ min: -(2n ** 80n), max: 2n ** 80n }).map(String),
-  fc.date({ min: new Date(-1e14), max: new Date(1e14), noInvalidDate: true }).map((d) => d.toISOString()),
-  fc.constantFrom(
-    "2026-01-01T00:00:00",
-    "2026-01-01T00:00:00+14:00",
-    "1700000000",
-    "action.queue.merged",
-    "success",
-    "main",
-    "' OR 1=1 --",
-    "\\",
-    "%00",
-    "a".repeat(300),
-  ),
-  // The edges of the Timestamp range, a day no calendar has, and the character PostgreSQL refuses.
-  fc.constantFrom(
-    "0001-01-01T00:00:00Z",
-    "9999-12-31T23:59:59Z",
-    "0000-12-31T23:59:59Z",
-    "2026-02-30T00:00:00Z",
-    "0001-01-01T00:00:00+01:00",
-    "a\u0000b",
-  ),
-);
-
-const randomQuery = fc
-  .array(
-    fc.tuple(
-      fc.oneof(
-        { weight: 4, arbitrary: fc.constantFrom(...QUERY_NAMES) },
-        { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 12 }) },
-      ),
-      queryValue,
-    ),
-    { maxLength: 5 },
-  )
-  .map((pairs) => new URLSearchParams(pairs).toString());
-
-/** Mostly no query at all (so that the path and the body are what is tested), else a random one. */
-const query = fc.oneof({ weight: 2, arbitrary: fc.constant("") }, { weight: 3, arbitrary: randomQuery });
-
-/** A value of any JSON type, biased to the shapes the bodies hold. */
-export const anyValue = fc.oneof(
-  fc.string({ maxLength: 300 }),
-  fc.integer(),
-  fc.double(),
-  fc.boolean(),
-  fc.constant(null),
-  fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }),
-  fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 2 }),
-);
-
-const restBody = fc.oneof(
-  fc.constant(undefined),
-  fc.json({ maxDepth: 3 }),
-  fc.string({ maxLength: 200 }),
-  fc.record({ reason: anyValue }, { requiredKeys: [] }).map((b) => JSON.stringify(b)),
-  fc
-    .record(
-      {
-        service_yml: fc.oneof(
-          anyValue,
-          fc.constantFrom(
-            "queue_rules:\n  - name: q\n    batch_size: 3\n",
-            "queue_rules: [",
-            'queue_rules:\n  - name: q\n    merge_conditions:\n      - "#approved-reviews-by>="\n',
-          ),
-        ),
-      },
-      { requiredKeys: [] },
-    )
-    .map((b) => JSON.stringify(b)),
-);
-
-export const restRequest = fc.record({
-  route: fc.constantFrom(...ROUTES),
-  owner: segment(["acme", "fuzz"]),
-  repository: segment(["widgets", "fuzz.repo"]),
-  n: segment(["1", "7", "9223372036854775807"]),
-  query,
-  body: restBody,
-  contentType: fc.oneof(
-    { weight: 6, arbitrary: fc.constant("application/json") },
-    {
-      weight: 1,
-      arbitrary: fc.constantFrom(
-        "application/json; charset=utf-8",
-        "text/plain",
-        "application/x-www-form-urlencoded",
-        undefined,
-      ),
-    },
-  ),
-});
-
-/** The error body of docs/errors.md, checked for one answer; returns a description of what is wrong, or null. */
-export function errorBodyProblem(status: number, text: string): string | null {
-  let body: any;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return `a ${status} whose body is not JSON: ${text.slice(0, 200)}`;
-  }
-  if (!CONNECT_CODES.includes(body?.code)) return `a ${status} without a Connect code: ${text.slice(0, 200)}`;
-  if (typeof body.message !== "string" || body.message === "")
-    return `a ${status} without a message: ${text.slice(0, 200)}`;
-  if (status === 422 && body.code === "invalid_argument") {
-    const fields: string[] = (body.details ?? [])
-      .filter((d: any) => d.type === "field_violation")
-      .map((d: any) => d.field);
-    if (!fields.some((f) => body.message.startsWith(`${f}: `)))
-      return `a 422 whose message names none of its fields ${JSON.stringify(fields)}: ${body.message}`;
-  }
-  return null;
-}
-
+/** The services the fuzzer calls, and each of their RPCs with its Connect path and input message. */
 export const SERVICES: DescService[] = [
   QueueService,
   SimulatorService,
