@@ -4,12 +4,13 @@
  * window, with the list's figures (health.ts in summary mode: without the failures' commits and
  * pull requests), in the list's order — broken, flaky, healthy; then the failure ratio, highest
  * first; then the name; then the test id — and the number of tests per status. It is computed
- * by one aggregate pass (health.ts) and kept between reads (kept-health.ts, docs/ci-insights.md
+ * by one aggregate pass (health.ts), with the failing tests' failures per UTC day (the
+ * sparkline), and kept between reads (kept-health.ts, docs/ci-insights.md
  * "How fresh the list is"); a page is cut from it here, in Node, without a query.
  */
 import type { ClickHouseClient } from "../activity-log/index.js";
 import type { HealthQuery, HealthStatus, TestHealth } from "./health-figures.js";
-import { testHealth } from "./health.js";
+import { DAILY_DAYS, dailyFailures, testHealth } from "./health.js";
 
 /** The number of tests per health status on the branch over the window. */
 export type HealthTotals = Record<HealthStatus, number>;
@@ -23,6 +24,16 @@ export interface HealthList {
   /** In list order ({@link listOrder}), the list's figures (`HealthQuery.summary`). */
   tests: TestHealth[];
   totals: HealthTotals;
+  /**
+   * Failed runs per UTC day over the {@link DAILY_DAYS} days ending on the list's computation day,
+   * oldest first, of the tests that failed in them ({@link failuresPerDay} for any test).
+   */
+  daily: Map<string, number[]>;
+}
+
+/** A test's failures per UTC day in `list` (the sparkline): zeros when it did not fail. */
+export function failuresPerDay(list: HealthList, testId: string): number[] {
+  return list.daily.get(testId) ?? new Array<number>(DAILY_DAYS).fill(0);
 }
 
 /** A page of the list: `offset` tests of the ordered (and filtered) list skipped, `limit` at most taken. */
@@ -58,16 +69,18 @@ export function listOrder(x: TestHealth, y: TestHealth): number {
 /**
  * Computes the list of every test run on the branch since `q.from` (`q.testIds` and `q.summary`
  * are ignored: all tests, the list's figures): one health computation (health.ts), ordered and
- * counted in Node.
+ * counted in Node, and the failures per UTC day up to `now`'s day (UTC) of the tests that failed.
  * @throws ClickHouseError when a query fails
  */
-export async function healthList(client: ClickHouseClient, q: HealthQuery): Promise<HealthList> {
-  const tests = (
-    await testHealth(client, { repository: q.repository, branch: q.branch, from: q.from, summary: true })
-  ).sort(listOrder);
+export async function healthList(client: ClickHouseClient, q: HealthQuery, now: Date): Promise<HealthList> {
+  const [all, daily] = await Promise.all([
+    testHealth(client, { repository: q.repository, branch: q.branch, from: q.from, summary: true }),
+    dailyFailures(client, q.repository, q.branch, now),
+  ]);
+  const tests = all.sort(listOrder);
   const totals: HealthTotals = { broken: 0, flaky: 0, healthy: 0 };
   for (const h of tests) totals[h.status]++;
-  return { repository: q.repository, branch: q.branch, from: q.from, tests, totals };
+  return { repository: q.repository, branch: q.branch, from: q.from, tests, totals, daily };
 }
 
 /** Cuts a page from `list` (the statuses filtered, then `offset` skipped and `limit` taken). */

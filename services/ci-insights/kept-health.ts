@@ -106,7 +106,7 @@ export function createKeptHealth(client: ClickHouseClient, options: KeptHealthOp
     const seq = seqs.get(key.repository) ?? 0;
     const from = new Date(at - key.windowDays * DAY_MS);
     const t0 = performance.now();
-    const p = healthList(client, { repository: key.repository, branch: key.branch, from })
+    const p = healthList(client, { repository: key.repository, branch: key.branch, from }, new Date(at))
       .then((list) => {
         const entry = { list, computedAt: at, seq };
         if (!closed) lists.set(id, entry);

@@ -163,7 +163,7 @@ describe("the list of tests, a page at a time", () => {
       const all = (await testHealthFromRuns(clickhouse, q)).sort(listOrder);
       const counts = { broken: 0, flaky: 0, healthy: 0 };
       for (const h of all) counts[h.status]++;
-      const list = await healthList(clickhouse, q);
+      const list = await healthList(clickhouse, q, new Date(NOW));
       for (const statuses of [[], ["healthy"], ["broken", "flaky"]] as const) {
         const wanted = all.filter((h) => statuses.length === 0 || (statuses as readonly string[]).includes(h.status));
         const seen: TestHealth[] = [];

@@ -61,7 +61,7 @@ async function reference(branch = "main", from = new Date(0)): Promise<TestHealt
 
 const read = async (branch: string | null = null) => {
   const r = await listTests(deps, REPO, branch, [], 1000);
-  return { tests: r.tests.map((t) => t.health), totals: r.totals };
+  return { tests: r.tests.map((t) => t.health), totals: r.totals, daily: r.tests.map((t) => t.daily) };
 };
 const totalsOf = (tests: TestHealth[]) => {
   const totals = { broken: 0, flaky: 0, healthy: 0 };
@@ -110,6 +110,10 @@ describe("the list of tests kept between reads", () => {
     const first = await read();
     expect(first.tests).toEqual(want);
     expect(first.totals).toEqual(totalsOf(want));
+    // Failures per UTC day over 14 days, today last: app.t1 failed on each of its 6 runs today.
+    const daily = (name: string) => first.daily[first.tests.findIndex((h) => h.name === name)];
+    expect(daily("app.t1")).toEqual([...new Array(13).fill(0), 6]);
+    expect(daily("app.t0")).toEqual(new Array(14).fill(0));
     const computed = kept.computations;
     expect(await read()).toEqual(first);
     expect(kept.computations).toBe(computed);
@@ -125,6 +129,8 @@ describe("the list of tests kept between reads", () => {
     await eventually(async () => expect(await status("app.t5")).toBe("flaky"), REFRESH_MS + 10_000, 50);
     const want = await reference();
     await eventually(async () => expect((await read()).tests).toEqual(want), 10_000, 50);
+    const listed = await read();
+    expect(listed.daily[listed.tests.findIndex((h) => h.name === "app.t5")]).toEqual([...new Array(13).fill(0), 1]);
   });
 
   it("computes a list once for reads that ask it at the same time", async () => {
