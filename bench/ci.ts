@@ -5,15 +5,21 @@
  *    (default 10,000), two at a time; prints rows/s and the server's event loop delay during the
  *    ingest against its own idle baseline, measured in the same run (loop-probe.ts).
  *    `--profile DIR`: the server's CPU profile, written there when it stops.
- * 2. The health reads: `--runs` executions (default 5,000,000) of `--tests` tests (default 10,000)
- *    over 15 days, generated inside an embedded ClickHouse (through the materialized views); then
- *    what a user's read costs, timed `--rounds` times (default 30): a page of the list over 14 days
- *    with the totals per status (health-page.ts; the first 100, the first 500, 100 in the healthy
- *    tail); and `--row-rounds` times (default 5) every test's health from the daily aggregates and
- *    from the rows (the brute-force reference): p50, p95 and CPU per call.
- * PASS/FAIL lines: the two health paths give the same figures; each page and its totals are the
- * reference's; a page's p95 ≤ 100 ms; ingest loop delay max ≤ 50 ms. `--only health` or `--only ingest` runs one part; `-- --results 200000
- * --runs 1000000` for a short run.
+ * 2. The list of tests by health (bench/ci-health.ts): `--runs` executions (default 5,000,000) of
+ *    `--tests` tests (default 10,000) over 15 days, loaded straight into an embedded ClickHouse
+ *    (`INSERT ... SELECT` from `numbers()`, the shape the route stores, through the materialized
+ *    views: ingesting 5M through the route would take too long, the route's figure is part 1);
+ *    then the list computed at read (every test's health, a recomputation; `--row-rounds` times,
+ *    default 5) against the list kept between reads (services/ci-insights/kept-health.ts): a
+ *    page cut from it, `--rounds` times (default 30; the first 100 with their failures per day,
+ *    the first 500, 100 in the healthy tail); under a steady ingest for `--ingest-seconds`
+ *    (default 30; an upload of every test each second) the recomputations, their wall time, the
+ *    reads' and how long an upload takes to show; and the time a run making a test flaky takes
+ *    to show when the ingest is quiet.
+ * PASS/FAIL lines: the aggregates give the rows' figures; each page of the kept list and its totals
+ * are the rows' figures over the same window (brute force); a page's p95 ≤ 100 ms; a stored run
+ * shows within 10 s plus two computations; ingest loop delay max ≤ 50 ms. `--only health` or
+ * `--only ingest` runs one part; `-- --results 200000 --runs 1000000` for a short run.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
