@@ -5,6 +5,7 @@
  * tests, days), what a read costs, and the kept list of tests (services/ci-insights/kept-health.ts)
  * under a steady ingest: its recomputations and how stale the list gets.
  */
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { ClickHouseClient } from "../services/activity-log/index.js";
 import type { KeptHealth, KeptKey } from "../services/ci-insights/index.js";
 import { cutPage, type HealthList } from "../services/ci-insights/health-page.js";
@@ -82,7 +83,7 @@ export async function flipToFlaky(client: ClickHouseClient, t: number, k: number
   });
 }
 
-const sleep = (msec: number) => new Promise((r) => setTimeout(r, msec));
+export const sleep = (msec: number) => new Promise((r) => setTimeout(r, msec));
 /** When a kept list was computed (its window's end), in ms. */
 export const computedAt = (list: HealthList, windowDays: number) => list.from.getTime() + windowDays * 86_400_000;
 
@@ -101,6 +102,9 @@ export async function underIngest(
   const pending: number[] = [];
   const stale: number[] = [];
   const before = kept.computations;
+  // A read waits for the event loop too: the computation parses its answer on it.
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
   const end = performance.now() + o.seconds * 1000;
   let uploads = 0;
   const ingest = async () => {
@@ -125,7 +129,10 @@ export async function underIngest(
     }
   };
   await Promise.all([ingest(), read()]);
+  loop.disable();
   return {
+    loopP99: loop.percentile(99) / 1e6,
+    loopMax: loop.max / 1e6,
     uploads,
     computations: kept.computations - before,
     readP50: pct(reads, 0.5),
