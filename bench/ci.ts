@@ -32,7 +32,7 @@ import { createClickHouseClient } from "../services/activity-log/index.js";
 import { createKeptHealth, migrateTestRuns, testHealth, type TestHealth } from "../services/ci-insights/index.js";
 import { cutPage, failuresPerDay, healthList, listOrder } from "../services/ci-insights/health-page.js";
 import { testHealthFromRuns } from "../services/ci-insights/health-rows.js";
-import { generateRuns, ms, pct, REPO, sleep, stalenessOf, timed, underIngest } from "./ci-health.js";
+import { generateRuns, idleLoop, ms, pct, REPO, sleep, stalenessOf, timed, underIngest } from "./ci-health.js";
 import { startBenchServer } from "./load/server.js";
 
 const { values } = parseArgs({
@@ -190,6 +190,7 @@ async function health(): Promise<void> {
     console.log(`health: every test, from the rows (the reference, ${ROW_ROUNDS} rounds): ${ms(rows)}`);
     // Under a steady ingest: an upload of every test each second, the first page read every 50 ms.
     const firstK = Math.ceil(RUNS / TESTS);
+    const idle = await idleLoop(3);
     const before = computed.length;
     const ingest = await underIngest(client, kept, key, {
       tests: TESTS,
@@ -199,7 +200,7 @@ async function health(): Promise<void> {
     });
     const during = computed.slice(before);
     console.log(
-      `health: under ingest (${ingest.uploads} uploads of ${TESTS.toLocaleString("en")} runs in ${INGEST_SECONDS} s): ${ingest.computations} recomputations (one per ${(INGEST_SECONDS / Math.max(1, ingest.computations)).toFixed(1)} s), wall p50 ${pct(during, 0.5).toFixed(0)} ms, max ${Math.max(...during).toFixed(0)} ms; first page read p50 ${ingest.readP50.toFixed(1)} ms, p95 ${ingest.readP95.toFixed(1)} ms, event loop delay p99 ${ingest.loopP99.toFixed(0)} ms, max ${ingest.loopMax.toFixed(0)} ms; an upload shown after p50 ${(ingest.staleP50 / 1000).toFixed(1)} s, max ${(ingest.staleMax / 1000).toFixed(1)} s (${ingest.unseen} never shown) (${load()})`,
+      `health: under ingest (${ingest.uploads} uploads of ${TESTS.toLocaleString("en")} runs in ${INGEST_SECONDS} s): ${ingest.computations} recomputations (one per ${(INGEST_SECONDS / Math.max(1, ingest.computations)).toFixed(1)} s), wall p50 ${pct(during, 0.5).toFixed(0)} ms, max ${Math.max(...during).toFixed(0)} ms; first page read (from its arrival, the event loop's wait included) p50 ${ingest.readP50.toFixed(1)} ms, p95 ${ingest.readP95.toFixed(1)} ms; event loop delay p99 ${ingest.loopP99.toFixed(0)} ms, max ${ingest.loopMax.toFixed(0)} ms (idle baseline p99 ${idle.p99.toFixed(0)} ms, max ${idle.max.toFixed(0)} ms); an upload shown after p50 ${(ingest.staleP50 / 1000).toFixed(1)} s, max ${(ingest.staleMax / 1000).toFixed(1)} s (${ingest.unseen} never shown) (${load()})`,
     );
     // Quiet again: a run that makes a healthy test flaky, after a quiet spell of 10 s (computed at
     // once), then another right after (the interval has not passed since the last computation).
@@ -217,7 +218,10 @@ async function health(): Promise<void> {
     console.log(`${pass(pagesRight)} health: each page of the kept list and its totals are those of the rows' figures`);
     const worst = Math.max(withDaily.p95, ...paged.map((pg) => pg.p95));
     console.log(
-      `${pass(worst <= 100)} health: a page's p95 ≤ 100 ms for ${TESTS.toLocaleString("en")} tests × ${RUNS.toLocaleString("en")} runs (worst ${worst.toFixed(1)} ms; under ingest ${ingest.readP95.toFixed(1)} ms)`,
+      `${pass(worst <= 100)} health: a page's p95 ≤ 100 ms for ${TESTS.toLocaleString("en")} tests × ${RUNS.toLocaleString("en")} runs (worst ${worst.toFixed(1)} ms)`,
+    );
+    console.log(
+      `${pass(ingest.readP95 <= 100)} health: under ingest, a page's p95 from its arrival ≤ 100 ms (${ingest.readP95.toFixed(1)} ms)`,
     );
     const stalest = Math.max(ingest.staleMax, quietFirst, quietNext);
     console.log(
