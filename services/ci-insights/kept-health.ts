@@ -17,7 +17,7 @@
  * - A read never waits for a recomputation once a list exists: it gets the last one
  *   (stale-while-revalidate).
  * - A key nobody read for `idleMs` (default 5 min) is dropped, and so are the least recently read
- *   ones beyond `maxTests` tests kept in all (default 200,000: about 100 MB).
+ *   ones beyond `maxTests` tests kept in all (default 200,000: about 100 MB, estimated).
  */
 import { LRUCache } from "lru-cache";
 import type { ClickHouseClient } from "../activity-log/index.js";
