@@ -151,4 +151,38 @@ describe("the list of tests kept between reads", () => {
     expect(listed.tests.map((h) => h.name)).not.toContain("app.old");
     expect(listed.tests).toEqual(await reference("main", new Date(Date.now() - 2 * DAY)));
   });
+
+  it("recomputes a list read once its window slid (5 minutes, or a new UTC day), serving the last one meanwhile", async () => {
+    const key = { repository: REPO, branch: "main", windowDays: 14 };
+    const midnight = Math.ceil(Date.now() / DAY) * DAY;
+    for (const [start, later] of [
+      [Date.now(), 300_000],
+      [midnight - 1000, 2000],
+    ] as const) {
+      let clock = start;
+      const k = createKeptHealth(clickhouse, { refreshMs: 0, now: () => new Date(clock) });
+      try {
+        const first = await k.list(key);
+        clock += 1000;
+        expect(await k.list(key)).toBe(first);
+        expect(k.computations).toBe(1);
+        clock += later;
+        // Served the last list without waiting; the new one is computed in the background.
+        expect(await k.list(key)).toBe(first);
+        const next = await eventually(
+          async () => {
+            const l = await k.list(key);
+            expect(l).not.toBe(first);
+            return l;
+          },
+          10_000,
+          20,
+        );
+        expect(next.from.getTime() - first.from.getTime()).toBe(1000 + later);
+        expect(k.computations).toBe(2);
+      } finally {
+        await k.close();
+      }
+    }
+  });
 });
