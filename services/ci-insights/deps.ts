@@ -5,6 +5,7 @@
 import type { Logger } from "pino";
 import type { ClickHouseClient } from "../activity-log/index.js";
 import type { Pool } from "../store/index.js";
+import type { KeptHealth } from "./kept-health.js";
 
 /** A pull request as `mergify tests show` prints it. */
 export interface PullSummary {
@@ -34,6 +35,12 @@ export interface CiInsightsDeps {
   /** A pull request's title and author, for first_failure_pull; null when unknown. */
   describePull?: (repository: string, number: number) => Promise<PullSummary | null>;
   figures?: CiInsightsFigures;
+  /**
+   * The list of tests kept between reads (kept-health.ts; docs/ci-insights.md "How fresh the list
+   * is"), told of every ingest; without it (a deps object built for one call) the list is
+   * computed at each read.
+   */
+  keptHealth?: KeptHealth;
 }
 
 /** The clock of `deps`. */

@@ -1,33 +1,50 @@
 /**
- * One page of the list of tests by health, and the number of tests per health status
- * (docs/ci-insights.md "The list of tests"): what the Tests page and `yardmaster tests list` read.
- * The whole set never crosses into Node as rows of figures: one aggregate (compact: one row)
- * gives the tests that failed in the window — the only ones that can be broken, flaky, or have a
- * failure ratio above 0 — the count of the others, and the others the page may need, in name
- * order (all healthy with a failure ratio of 0); the health of the failing ones and of those is
- * computed (health.ts), ordered and cut here. Order: broken, flaky, healthy; then the failure
- * ratio, highest first; then the name; then the test id.
+ * The list of tests by health and its pages (docs/ci-insights.md "The list of tests"): what the
+ * Tests page and `yardmaster tests list` read. The list is every test run on the branch over the
+ * window, with the list's figures (health.ts in summary mode: without the failures' commits and
+ * pull requests), in the list's order — broken, flaky, healthy; then the failure ratio, highest
+ * first; then the name; then the test id — and the number of tests per status. It is computed
+ * by one aggregate pass (health.ts), with the failing tests' failures per UTC day (the
+ * sparkline), and kept between reads (kept-health.ts, docs/ci-insights.md
+ * "How fresh the list is"); a page is cut from it here, in Node, without a query.
  */
 import type { ClickHouseClient } from "../activity-log/index.js";
-import { FAILED, type HealthQuery, type HealthStatus, type TestHealth } from "./health-figures.js";
-import { testHealth, windowParts } from "./health.js";
+import type { HealthQuery, HealthStatus, TestHealth } from "./health-figures.js";
+import { DAILY_DAYS, dailyFailures, testHealth } from "./health.js";
 
 /** The number of tests per health status on the branch over the window. */
 export type HealthTotals = Record<HealthStatus, number>;
 
+/** Every test of a branch over a window, in list order, with the totals per status. */
+export interface HealthList {
+  repository: string;
+  branch: string;
+  /** The window's start, UTC, to the millisecond (its end: when the list was computed). */
+  from: Date;
+  /** In list order ({@link listOrder}), the list's figures (`HealthQuery.summary`). */
+  tests: TestHealth[];
+  totals: HealthTotals;
+  /**
+   * Failed runs per UTC day over the {@link DAILY_DAYS} days ending on the list's computation day,
+   * oldest first, of the tests that failed in them ({@link failuresPerDay} for any test).
+   */
+  daily: Map<string, number[]>;
+}
+
+/** A test's failures per UTC day in `list` (the sparkline): zeros when it did not fail. */
+export function failuresPerDay(list: HealthList, testId: string): number[] {
+  return list.daily.get(testId) ?? new Array<number>(DAILY_DAYS).fill(0);
+}
+
 /** A page of the list: `offset` tests of the ordered (and filtered) list skipped, `limit` at most taken. */
-export interface HealthPageQuery extends Omit<HealthQuery, "testIds"> {
+export interface PageQuery {
   /** The statuses listed (empty: all). */
   statuses: readonly HealthStatus[];
   offset: number;
   limit: number;
 }
 
-/**
- * The page's tests in list order (the list's figures: without the failures' commits and pull
- * requests, `HealthQuery.summary`), the totals per status (whatever the filter), and where the
- * next page starts.
- */
+/** The page's tests in list order, the totals per status (whatever the filter), and where the next page starts. */
 export interface HealthPage {
   tests: TestHealth[];
   totals: HealthTotals;
@@ -49,61 +66,31 @@ export function listOrder(x: TestHealth, y: TestHealth): number {
   );
 }
 
-/** Failures per test over the window, from the daily states and the rows of the window's first part-day. */
-function failuresPerTest(w: ReturnType<typeof windowParts>): string {
-  const rows =
-    w.rows === null
-      ? ""
-      : `UNION ALL SELECT test_id, any(name), countIf(${FAILED}) FROM test_runs WHERE ${w.rows} GROUP BY test_id`;
-  return `SELECT test_id, any(name) AS test_name, sum(failures) AS n_failed FROM (
-      SELECT test_id, name, failures FROM test_health_daily WHERE ${w.days}
-      ${rows}
-    ) GROUP BY test_id`;
-}
-
 /**
- * A page of the tests run on the branch since `q.from`, and the totals per status. Two reads: one
- * aggregate (a single row) gives the failing tests, the number of the others and the slice of the
- * others, in name order, that the page may need (its first test can come no earlier than `offset`
- * minus the failing tests); then the health of the failing tests and of that slice in one
- * computation (health.ts), which the page is cut from.
+ * Computes the list of every test run on the branch since `q.from` (`q.testIds` and `q.summary`
+ * are ignored: all tests, the list's figures): one health computation (health.ts), ordered and
+ * counted in Node, and the failures per UTC day up to `now`'s day (UTC) of the tests that failed.
  * @throws ClickHouseError when a query fails
  */
-export async function healthPage(client: ClickHouseClient, q: HealthPageQuery): Promise<HealthPage> {
-  const w = windowParts(q);
-  const survey = await client.query({
-    query: `SELECT countIf(n_failed = 0), groupArrayIf(toString(test_id), n_failed > 0),
-        greatest(0, {offset:Int64} - countIf(n_failed > 0)) AS slice_start,
-        arrayMap(x -> x.2, arraySlice(arraySort(groupArrayIf((test_name, toString(test_id)), n_failed = 0)),
-          slice_start + 1, {offset:Int64} + {limit:Int64} - slice_start))
-      FROM (${failuresPerTest(w)})`,
-    query_params: { ...w.params, offset: q.offset, limit: q.limit },
-    format: "JSONCompactEachRow",
-  });
-  const [[cleanCount, failingIds, sliceStart, slice] = ["0", [], "0", []]] =
-    await survey.json<[string, string[], string, string[]]>();
-  const clean = Number(cleanCount);
-  const ids = [...failingIds, ...slice];
-  const byId = new Map(
-    ids.length === 0 ? [] : (await testHealth(client, { ...q, testIds: ids, summary: true })).map((h) => [h.testId, h]),
-  );
-  const failing = failingIds.flatMap((id) => byId.get(id) ?? []).sort(listOrder);
-  const totals: HealthTotals = { broken: 0, flaky: 0, healthy: clean };
-  for (const h of failing) totals[h.status]++;
+export async function healthList(client: ClickHouseClient, q: HealthQuery, now: Date): Promise<HealthList> {
+  const [all, daily] = await Promise.all([
+    testHealth(client, { repository: q.repository, branch: q.branch, from: q.from, summary: true }),
+    dailyFailures(client, q.repository, q.branch, now),
+  ]);
+  const tests = all.sort(listOrder);
+  const totals: HealthTotals = { broken: 0, flaky: 0, healthy: 0 };
+  for (const h of tests) totals[h.status]++;
+  return { repository: q.repository, branch: q.branch, from: q.from, tests, totals, daily };
+}
 
-  const wanted = (s: HealthStatus) => q.statuses.length === 0 || q.statuses.includes(s);
-  const listedFailing = failing.filter((h) => wanted(h.status));
-  const withClean = wanted("healthy");
-  const listed = listedFailing.length + (withClean ? clean : 0);
-  const tests = listedFailing.slice(q.offset, q.offset + q.limit);
-  const room = q.limit - tests.length;
-  if (withClean && room > 0) {
-    // The clean tests' positions in name order: the page needs [skip, skip + room); the slice
-    // read starts at sliceStart ≤ skip (fewer failing tests listed than failing tests).
-    const skip = Math.max(0, q.offset - listedFailing.length);
-    const from = skip - Number(sliceStart);
-    tests.push(...slice.slice(from, from + room).flatMap((id) => byId.get(id) ?? []));
-  }
+/** Cuts a page from `list` (the statuses filtered, then `offset` skipped and `limit` taken). */
+export function cutPage(list: HealthList, q: PageQuery): HealthPage {
+  const listed = q.statuses.length === 0 ? list.tests : list.tests.filter((h) => q.statuses.includes(h.status));
   const end = q.offset + q.limit;
-  return { tests, totals, listed, nextOffset: end < listed ? end : null };
+  return {
+    tests: listed.slice(q.offset, end),
+    totals: { ...list.totals },
+    listed: listed.length,
+    nextOffset: end < listed.length ? end : null,
+  };
 }

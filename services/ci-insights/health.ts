@@ -25,6 +25,8 @@ import { clickHouseTime } from "./test-runs.js";
 export { BROKEN_RUNS, type HealthQuery, type HealthStatus, type TestHealth } from "./health-figures.js";
 
 const DAY_MS = 86_400_000;
+/** The days of the sparkline (failures per UTC day), today included. */
+export const DAILY_DAYS = 14;
 
 /**
  * The two parts of a window, as WHERE conditions: whole UTC days from `day` on (the daily
@@ -189,33 +191,34 @@ const brokenSql = `SELECT test_id FROM test_runs
 
 /**
  * Failed runs per test and UTC day over the `days` days ending today (UTC), oldest first (the
- * sparkline), from the daily states: the window starts at a midnight, so whole days give it exactly.
+ * sparkline), for every test of the branch that failed in them (the others: none; not in the
+ * map), from the daily states: the window starts at a midnight, so whole days give it exactly.
  * @throws ClickHouseError when the query fails
  */
 export async function dailyFailures(
   client: ClickHouseClient,
   repository: string,
   branch: string,
-  testIds: readonly string[],
   now: Date,
-  days = 14,
+  days = DAILY_DAYS,
 ): Promise<Map<string, number[]>> {
-  const out = new Map<string, number[]>(testIds.map((id) => [id, new Array<number>(days).fill(0)]));
-  if (testIds.length === 0) return out;
+  const out = new Map<string, number[]>();
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const from = new Date(today - (days - 1) * DAY_MS);
   const rs = await client.query({
     query: `SELECT toString(test_id) AS id, toString(day) AS on_day, sum(failures) AS failed
             FROM test_health_daily WHERE repository = {repo:String} AND branch = {branch:String}
-              AND day >= {from:Date} AND test_id IN {ids:Array(UUID)}
+              AND day >= {from:Date} AND failures > 0
             GROUP BY test_id, day`,
-    query_params: { repo: repository, branch, from: from.toISOString().slice(0, 10), ids: testIds },
+    query_params: { repo: repository, branch, from: from.toISOString().slice(0, 10) },
     format: "JSONEachRow",
   });
   for (const r of await rs.json<{ id: string; on_day: string; failed: string }>()) {
     const index = Math.round((Date.parse(`${r.on_day}T00:00:00Z`) - from.getTime()) / DAY_MS);
-    const series = out.get(r.id);
-    if (series && index >= 0 && index < days) series[index] = Number(r.failed);
+    if (index < 0 || index >= days) continue;
+    let series = out.get(r.id);
+    if (series === undefined) out.set(r.id, (series = new Array<number>(days).fill(0)));
+    series[index] = Number(r.failed);
   }
   return out;
 }

@@ -8,3 +8,4 @@ export { decideRetry, retriesWanted, type FinishedJob, type RetryDecision } from
 export { failingTestsOfCheck, type CheckRunRef, type FailingTest } from "./check-tests.js";
 export { checkTestFacts, type CheckTestsAnswer, type CheckTestsQuery, type JobResults } from "./queue-facts.js";
 export { BROKEN_RUNS, testHealth, type HealthStatus, type TestHealth } from "./health.js";
+export { createKeptHealth, type KeptHealth, type KeptHealthOptions, type KeptKey } from "./kept-health.js";

@@ -86,6 +86,7 @@ export async function ingestReport(deps: CiInsightsDeps, input: IngestInput): Pr
   const duplicate = rows.count > 0 && (await uploadStored(deps.clickhouse, input.repository, uploadId));
   if (!duplicate) {
     await insertTestRuns(deps.clickhouse, data);
+    deps.keptHealth?.stored(input.repository);
     deps.figures?.testRunsStored(rows.outcomes);
   }
   const names = rows.failing.map((f) => f.name);

@@ -7,15 +7,19 @@
 import { DomainError, invalidField } from "../contracts/index.js";
 import { ciInsightsStore as store } from "../store/index.js";
 import { defaultBranchOf, nowOf, type CiInsightsDeps } from "./deps.js";
-import { healthPage, type HealthTotals } from "./health-page.js";
-import { dailyFailures, testHealth, type HealthStatus, type TestHealth } from "./health.js";
+import { cutPage, failuresPerDay, healthList, type HealthTotals } from "./health-page.js";
+import { testHealth, type HealthStatus, type TestHealth } from "./health.js";
 import { holds } from "./quarantine.js";
 import { runsOfTest, searchTests, type TestRunRow, type TestSearch } from "./test-runs.js";
 
+/** The window health is computed over, in days (auto-quarantine settings). */
+async function windowDays(deps: CiInsightsDeps, repository: string): Promise<number> {
+  return (await store.autoQuarantineSettings(deps.db, repository)).windowDays;
+}
+
 /** The window health is computed over, as a start instant. */
 async function windowStart(deps: CiInsightsDeps, repository: string): Promise<Date> {
-  const settings = await store.autoQuarantineSettings(deps.db, repository);
-  return new Date(nowOf(deps).getTime() - settings.windowDays * 86_400_000);
+  return new Date(nowOf(deps).getTime() - (await windowDays(deps, repository)) * 86_400_000);
 }
 
 /** Tests matching a search. */
@@ -76,6 +80,8 @@ export const pageToken = {
 /**
  * A page of the list: tests by health, worst first (health-page.ts), with failures per UTC day
  * and quarantines for the page's tests, and the totals per status over every test of the branch.
+ * The page is cut from the list kept between reads (kept-health.ts; docs/ci-insights.md "How
+ * fresh the list is"), failures per day included; quarantines are read now.
  * @throws InvalidArgumentError naming page_token for a malformed token
  */
 export async function listTests(
@@ -93,22 +99,16 @@ export async function listTests(
 }> {
   const offset = pageToken.decode(token);
   const b = branch ?? (await defaultBranchOf(deps, repository));
-  const page = await healthPage(deps.clickhouse, {
-    repository,
-    branch: b,
-    from: await windowStart(deps, repository),
-    statuses,
-    offset,
-    limit,
-  });
+  const days = await windowDays(deps, repository);
+  const list = deps.keptHealth
+    ? await deps.keptHealth.list({ repository, branch: b, windowDays: days })
+    : await healthList(
+        deps.clickhouse,
+        { repository, branch: b, from: new Date(nowOf(deps).getTime() - days * 86_400_000) },
+        nowOf(deps),
+      );
+  const page = cutPage(list, { statuses, offset, limit });
   const now = nowOf(deps);
-  const daily = await dailyFailures(
-    deps.clickhouse,
-    repository,
-    b,
-    page.tests.map((h) => h.testId),
-    now,
-  );
   const quarantines = new Map(
     (await store.listQuarantines(deps.db, repository))
       .filter((q) => holds(q, now) && (q.branch === null || q.branch === b))
@@ -118,7 +118,7 @@ export async function listTests(
     branch: b,
     tests: page.tests.map((h) => ({
       health: h,
-      daily: daily.get(h.testId) ?? [],
+      daily: failuresPerDay(list, h.testId),
       quarantine: quarantines.get(h.name) ?? null,
     })),
     totals: page.totals,

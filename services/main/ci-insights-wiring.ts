@@ -1,7 +1,8 @@
 /**
  * CI Insights in the running service (docs/ci-insights.md): its ClickHouse migrations, the
  * CiInsightsService, the sweep (auto-quarantine, expiry, recovery; every
- * `YARDMASTER_CI_INSIGHTS_SWEEP_SECONDS`, default 60), the `/metrics` figures, and the local CI's
+ * `YARDMASTER_CI_INSIGHTS_SWEEP_SECONDS`, default 60), the list of tests kept between reads, the
+ * `/metrics` figures, and the local CI's
  * reports and retries. It runs where the activity log runs (it needs ClickHouse); the forge it
  * asks for default branches and pull requests is set once it exists.
  */
@@ -11,6 +12,7 @@ import { clusterLayout, type ClickHouseClient } from "../activity-log/index.js";
 import {
   checkTestFacts,
   createCiInsightsService,
+  createKeptHealth,
   decideRetry,
   retriesWanted,
   ingestReport,
@@ -73,7 +75,12 @@ export async function wireCiInsights(
   const applied = await migrateTestRuns(input.clickhouse, input.cluster ? clusterLayout(input.cluster) : undefined);
   if (applied.length) logger.info({ migrations: applied }, "CI Insights ClickHouse migrations applied");
   let forge: ForgePort | null = null;
+  const keptHealth = createKeptHealth(input.clickhouse, {
+    onError: (err, key) =>
+      logger.warn({ err, ...key }, "CI Insights list of tests not recomputed; the last one is served"),
+  });
   const deps: CiInsightsDeps = {
+    keptHealth,
     db: input.db,
     clickhouse: input.clickhouse,
     logger,
@@ -99,6 +106,7 @@ export async function wireCiInsights(
   cleanups.push(async () => {
     clearInterval(timer);
     await running;
+    await keptHealth.close();
   });
   return {
     localCi: localCiInsights(deps),
