@@ -11,6 +11,7 @@
 import { Readable } from "node:stream";
 import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from "@clickhouse/client";
 import { createChdbConnection, type ChdbConnection } from "chdb/connection";
+import { lowerEmbeddedThreadPriority } from "./embedded-threads.js";
 
 // chdb types its Connection against @clickhouse/client-common; @clickhouse/client bundles its own
 // copy of those types, so the injected connection needs this cast (docs/activity-log.md "ClickHouse choices").
@@ -48,6 +49,7 @@ export function createClickHouseClient(target: ClickHouseTarget): ClickHouseClie
     });
   }
   const connection = createChdbConnection({ path: target.embeddedPath });
+  lowerEmbeddedThreadPriority();
   const client = createClient({
     connection: connection as unknown as InjectedConnection,
     clickhouse_settings: SETTINGS,

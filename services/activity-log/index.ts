@@ -6,6 +6,7 @@ export {
   type ClickHouseTarget,
 } from "./clickhouse-client.js";
 export { migrateClickHouse } from "./clickhouse-migrations.js";
+export { EMBEDDED_THREAD_NICE, threadPriorities } from "./embedded-threads.js";
 export {
   batchPullOf,
   checkEvent,
