@@ -11,7 +11,7 @@
 import { Readable } from "node:stream";
 import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from "@clickhouse/client";
 import { createChdbConnection, type ChdbConnection } from "chdb/connection";
-import { lowerEmbeddedThreadPriority } from "./embedded-threads.js";
+import { EMBEDDED_THREAD_NICE, lowerEmbeddedThreadPriority } from "./embedded-threads.js";
 
 // chdb types its Connection against @clickhouse/client-common; @clickhouse/client bundles its own
 // copy of those types, so the injected connection needs this cast (docs/activity-log.md "ClickHouse choices").
@@ -29,7 +29,11 @@ const SETTINGS = {
 /** Where ClickHouse is: a server URL (with optional credentials) or an embedded data directory. */
 export type ClickHouseTarget =
   | { url: string; username?: string; password?: string; database?: string }
-  | { embeddedPath: string };
+  | {
+      embeddedPath: string;
+      /** The nice value of the engine's threads (0-19; default {@link EMBEDDED_THREAD_NICE}; 0: unchanged). */
+      threadNice?: number;
+    };
 
 /**
  * Creates a client. An embedded target opens the chdb engine on the directory; only one directory
@@ -49,7 +53,7 @@ export function createClickHouseClient(target: ClickHouseTarget): ClickHouseClie
     });
   }
   const connection = createChdbConnection({ path: target.embeddedPath });
-  lowerEmbeddedThreadPriority();
+  lowerEmbeddedThreadPriority(target.threadNice ?? EMBEDDED_THREAD_NICE);
   const client = createClient({
     connection: connection as unknown as InjectedConnection,
     clickhouse_settings: SETTINGS,

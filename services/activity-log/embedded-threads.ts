@@ -5,7 +5,7 @@
  * threads (merges, schedules) compete for the same cores as the Node.js main thread, which runs
  * the queue runner and answers every request. On Linux, a sweep gives each thread ClickHouse
  * named (every thread whose name is not `node`: Node.js, V8, libuv and worker threads keep that
- * name) the nice value {@link EMBEDDED_THREAD_NICE}, so under CPU contention the main thread runs
+ * name) a nice value (`CLICKHOUSE_EMBEDDED_NICE`, default {@link EMBEDDED_THREAD_NICE}), so under CPU contention the main thread runs
  * first and the engine takes the idle time. Raising a thread's own nice value needs no privilege
  * (setpriority(2), https://man7.org/linux/man-pages/man2/setpriority.2.html); ClickHouse's own
  * `os_threads_nice_value_*` settings need CAP_SYS_NICE and are no-ops without it. Elsewhere than
@@ -14,7 +14,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 
-/** The nice value given to the embedded engine's threads (0 is the default; 19 the lowest priority). */
+/** The default nice value of the embedded engine's threads (0 is the system's default; 19 the lowest priority). */
 export const EMBEDDED_THREAD_NICE = 10;
 
 /** Milliseconds between two sweeps: the engine's thread pools grow on demand, then keep their threads. */
@@ -34,7 +34,7 @@ function threadName(tid: string): string | null {
 }
 
 /** Gives the engine's threads not seen yet the nice value; forgets threads that ended. */
-function sweep(): void {
+function sweep(nice: number): void {
   let tids: string[];
   try {
     tids = readdirSync("/proc/self/task");
@@ -50,7 +50,7 @@ function sweep(): void {
     if (name === null || name === "node") continue;
     seen.add(tid);
     try {
-      os.setPriority(tid, EMBEDDED_THREAD_NICE);
+      os.setPriority(tid, nice);
     } catch {
       // A thread that ended between the listing and the call.
     }
@@ -59,13 +59,14 @@ function sweep(): void {
 }
 
 /**
- * Starts the sweep (once per process; a no-op elsewhere than Linux): at once, then every second,
- * on an unreferenced timer that never keeps the process alive.
+ * Starts the sweep giving the engine's threads `nice` (1-19; 0 does nothing): at once, then every
+ * second, on an unreferenced timer that never keeps the process alive. Once per process (the first
+ * call's value holds: one embedded engine per process); a no-op elsewhere than Linux.
  */
-export function lowerEmbeddedThreadPriority(): void {
-  if (process.platform !== "linux" || timer !== null) return;
-  sweep();
-  timer = setInterval(sweep, SWEEP_MS);
+export function lowerEmbeddedThreadPriority(nice: number = EMBEDDED_THREAD_NICE): void {
+  if (process.platform !== "linux" || timer !== null || nice <= 0) return;
+  sweep(nice);
+  timer = setInterval(() => sweep(nice), SWEEP_MS);
   timer.unref();
 }
 

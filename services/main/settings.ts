@@ -49,6 +49,7 @@ const Env = z.object({
   // The live streams' limits (docs/api.md "Streams"; live/live-registry.ts).
   LIVE_MAX_WATCHERS: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_LIVE_LIMITS.maxWatchers),
   LIVE_BUFFER_MESSAGES: z.coerce.number().int().min(2).max(100_000).default(DEFAULT_LIVE_LIMITS.maxBuffered),
+  CLICKHOUSE_EMBEDDED_NICE: z.coerce.number().int().min(0).max(19).default(10),
   LIVE_STALL_MS: z.coerce.number().int().min(100).max(3_600_000).default(DEFAULT_LIVE_LIMITS.stallMs),
   // The first retry of a webhook delivery, seconds (docs/notifications.md "Retries").
   YARDMASTER_WEBHOOK_RETRY_SECONDS: z.coerce.number().min(0.05).max(3600).default(10),
@@ -87,7 +88,13 @@ export type Settings = {
   /** Absolute path of the data directory. */
   dataDir: string;
   databaseUrl?: string;
-  clickhouse: { url: string; username?: string; password?: string; database?: string } | { embeddedPath: string };
+  /**
+   * A ClickHouse server, or the embedded engine's data directory and the nice value of its threads
+   * (`CLICKHOUSE_EMBEDDED_NICE`, 0-19, default 10; docs/activity-log.md "The embedded engine").
+   */
+  clickhouse:
+    | { url: string; username?: string; password?: string; database?: string }
+    | { embeddedPath: string; threadNice: number };
   /** A ClickHouse cluster name: the log's tables become Distributed over ReplicatedMergeTree (docs/activity-log.md). */
   clickhouseCluster?: string;
   adminKey?: string;
@@ -154,7 +161,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
           password: e.CLICKHOUSE_PASSWORD,
           database: e.CLICKHOUSE_DATABASE,
         }
-      : { embeddedPath: path.join(dataDir, "clickhouse") },
+      : { embeddedPath: path.join(dataDir, "clickhouse"), threadNice: e.CLICKHOUSE_EMBEDDED_NICE },
     clickhouseCluster: e.CLICKHOUSE_CLUSTER,
     adminKey: e.YARDMASTER_ADMIN_KEY,
     forge: e.FORGE,
