@@ -47,6 +47,17 @@ export function restJsonBody(desc: DescMessage, message: unknown): Buffer {
   return body;
 }
 
+/**
+ * The body of a whole REST answer (docs/rest-json.md "The answer's path"): for a shared message
+ * its bytes, encoded once ({@link restJsonBody}); for any other the writer's text itself. A text
+ * made for one request is not copied into bytes here: Node writes the answer's head and a text
+ * body as one string, encoded to UTF-8 by the socket write, which measured cheaper than a byte
+ * copy in a slab followed by a two-piece write (head, then body).
+ */
+export function restJsonAnswer(desc: DescMessage, message: unknown): string | Buffer {
+  return isSharedMessage(message) ? restJsonBody(desc, message) : writeRestJson(desc, message);
+}
+
 function messageWriter(desc: DescMessage): Write {
   const w = writers.get(desc);
   if (w) return w;
