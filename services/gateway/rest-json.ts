@@ -34,11 +34,11 @@ export function writeRestJson(desc: DescMessage, message: unknown): string {
 }
 
 /**
- * The body of an answer: the UTF-8 bytes of {@link writeRestJson}'s text; for a shared message
- * encoded once (a large answer sent to many requests is then not encoded again for each). Bytes,
- * not the text: the writer's text is a rope of many pieces, which the server would flatten once
- * to count its bytes (Content-Length) and walk again to write them. The bytes of an answer made
- * for one request are a slice of a shared slab (answer-bytes.ts), not an ArrayBuffer of their own.
+ * The UTF-8 bytes of {@link writeRestJson}'s text, where bytes are needed: a server-sent event's
+ * data (sse.ts) and a shared message's answer, encoded once (a large answer sent to many requests
+ * is then not encoded again for each). Bytes made for one message are a slice of a shared slab
+ * (answer-bytes.ts), not an ArrayBuffer of their own. A whole answer made for one request goes
+ * out as text ({@link restJsonAnswer}).
  */
 export function restJsonBody(desc: DescMessage, message: unknown): Buffer {
   if (!isSharedMessage(message)) return utf8Bytes(writeRestJson(desc, message));
