@@ -12,8 +12,9 @@
  *   JSON bytes the writer keeps: the JSON encoding is done once, not per request.
  * Routing, request building and validation cannot be turned off without changing the answer; they
  * are timed in this process before it listens (µs of CPU per call), with the authentication of a
- * connection that already proved the admin key, and the answer's bytes made with `Buffer.from`
- * and with the transcoder's slab (answer-bytes.ts). Prints one line of JSON:
+ * connection that already proved the admin key, and the writer's bytes made with `Buffer.from`
+ * and with the slab (answer-bytes.ts: server-sent events use it; a whole answer made for one
+ * request is sent as the writer's text, docs/rest-json.md "The answer's path"). Prints one line of JSON:
  * `{"ports": {variant: port}, "inProcess": {layer: µs}}`.
  */
 import { create } from "@bufbuild/protobuf";

@@ -34,17 +34,28 @@ export function writeRestJson(desc: DescMessage, message: unknown): string {
 }
 
 /**
- * The body of an answer: the UTF-8 bytes of {@link writeRestJson}'s text; for a shared message
- * encoded once (a large answer sent to many requests is then not encoded again for each). Bytes,
- * not the text: the writer's text is a rope of many pieces, which the server would flatten once
- * to count its bytes (Content-Length) and walk again to write them. The bytes of an answer made
- * for one request are a slice of a shared slab (answer-bytes.ts), not an ArrayBuffer of their own.
+ * The UTF-8 bytes of {@link writeRestJson}'s text, where bytes are needed: a server-sent event's
+ * data (sse.ts) and a shared message's answer, encoded once (a large answer sent to many requests
+ * is then not encoded again for each). Bytes made for one message are a slice of a shared slab
+ * (answer-bytes.ts), not an ArrayBuffer of their own. A whole answer made for one request goes
+ * out as text ({@link restJsonAnswer}).
  */
 export function restJsonBody(desc: DescMessage, message: unknown): Buffer {
   if (!isSharedMessage(message)) return utf8Bytes(writeRestJson(desc, message));
   let body = sharedBodies.get(message);
   if (body === undefined) sharedBodies.set(message, (body = Buffer.from(writeRestJson(desc, message))));
   return body;
+}
+
+/**
+ * The body of a whole REST answer (docs/rest-json.md "The answer's path"): for a shared message
+ * its bytes, encoded once ({@link restJsonBody}); for any other the writer's text itself. A text
+ * made for one request is not copied into bytes here: Node writes the answer's head and a text
+ * body as one string, encoded to UTF-8 by the socket write, which measured cheaper than a byte
+ * copy in a slab followed by a two-piece write (head, then body).
+ */
+export function restJsonAnswer(desc: DescMessage, message: unknown): string | Buffer {
+  return isSharedMessage(message) ? restJsonBody(desc, message) : writeRestJson(desc, message);
 }
 
 function messageWriter(desc: DescMessage): Write {

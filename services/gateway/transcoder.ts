@@ -36,7 +36,7 @@ import { resolveFieldPath, setAtPath } from "./field-path.js";
 import { RestHandlerContext } from "./handler-context.js";
 import { paramToJson } from "./param-value.js";
 import { absoluteLinks, publicOrigin } from "./public-url.js";
-import { restJsonBody } from "./rest-json.js";
+import { restJsonAnswer } from "./rest-json.js";
 import { resumeCursor, sendEventStream } from "./sse.js";
 import type { RequestTurns } from "./request-turns.js";
 import { restRpcOf } from "./request-metrics.js";
@@ -171,7 +171,7 @@ export function registerTranscoder(app: FastifyInstance<any, any, any, any>, opt
       return reply
         .code(route.successStatus)
         .type("application/json; charset=utf-8")
-        .send(restJsonBody(route.method.output, message));
+        .send(restJsonAnswer(route.method.output, message));
     } catch (e) {
       const err = publicError(e, requestId);
       logFailure(opts.logger, err, e, { requestId, rpc: route.method.name });
