@@ -9,7 +9,7 @@ import { ListValueSchema, StructSchema, TimestampSchema, ValueSchema, type Value
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MAX_SLICE, SLAB_BYTES, utf8Bytes } from "../../services/gateway/answer-bytes.js";
-import { timestampJson } from "../../services/gateway/rest-json.js";
+import { timestampJson } from "../../services/gateway/timestamp-json.js";
 import { listValueJson, valueJson } from "../../services/gateway/struct-json.js";
 
 /** Any JSON value, as a google.protobuf.Value. */

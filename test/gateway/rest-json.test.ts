@@ -129,7 +129,7 @@ describe("timestamps in REST JSON", () => {
 describe("timestamp text", () => {
   it("equals protobuf-es's toJson over the whole Timestamp range", async () => {
     const fc = await import("fast-check");
-    const { timestampJson } = await import("../../services/gateway/rest-json.js");
+    const { timestampJson } = await import("../../services/gateway/timestamp-json.js");
     fc.assert(
       fc.property(
         fc.bigInt(-62135596800n, 253402300799n),
