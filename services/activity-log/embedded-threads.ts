@@ -5,8 +5,8 @@
  * threads (merges, schedules) compete for the same cores as the Node.js main thread, which runs
  * the queue runner and answers every request. On Linux, a sweep gives each thread ClickHouse
  * named (every thread whose name is not `node`: Node.js, V8, libuv and worker threads keep that
- * name) a nice value (`CLICKHOUSE_EMBEDDED_NICE`, default {@link EMBEDDED_THREAD_NICE}), so under CPU contention the main thread runs
- * first and the engine takes the idle time. Raising a thread's own nice value needs no privilege
+ * name) a nice value (`CLICKHOUSE_EMBEDDED_NICE`, default {@link EMBEDDED_THREAD_NICE}), so under
+ * CPU contention the main thread runs first and the engine takes the idle time. Raising a thread's own nice value needs no privilege
  * (setpriority(2), https://man7.org/linux/man-pages/man2/setpriority.2.html); ClickHouse's own
  * `os_threads_nice_value_*` settings need CAP_SYS_NICE and are no-ops without it. Elsewhere than
  * Linux, nothing is done. A ClickHouse server (by URL) is not concerned: it is another process.

@@ -32,7 +32,7 @@ export const DAILY_DAYS = 14;
  * The two parts of a window, as WHERE conditions: whole UTC days from `day` on (the daily
  * tables), and the rows of [from, dayStart) (`test_runs`) when `from` is not a midnight.
  */
-export function windowParts(q: HealthQuery) {
+function windowParts(q: HealthQuery) {
   const from = q.from.getTime();
   const dayStart = Math.ceil(from / DAY_MS) * DAY_MS;
   const branch = "repository = {repo:String} AND branch = {branch:String}";

@@ -25,8 +25,9 @@ import { healthList, type HealthList } from "./health-page.js";
 
 const DAY_MS = 86_400_000;
 
-/** A kept list: the list, when it was computed (its window's end), and the ingest it saw. */
+/** A kept list: its key, the list, when it was computed (its window's end), and the ingest it saw. */
 interface Entry {
+  key: KeptKey;
   list: HealthList;
   computedAt: number;
   /** The repository's ingest sequence number read before the computation started. */
@@ -108,7 +109,7 @@ export function createKeptHealth(client: ClickHouseClient, options: KeptHealthOp
     const t0 = performance.now();
     const p = healthList(client, { repository: key.repository, branch: key.branch, from }, new Date(at))
       .then((list) => {
-        const entry = { list, computedAt: at, seq };
+        const entry = { key, list, computedAt: at, seq };
         if (!closed) lists.set(id, entry);
         options.onComputed?.(key, performance.now() - t0);
         return entry;
@@ -154,11 +155,7 @@ export function createKeptHealth(client: ClickHouseClient, options: KeptHealthOp
     },
     stored(repository) {
       seqs.set(repository, ++lastSeq);
-      for (const [id, e] of lists.entries())
-        if (e.list.repository === repository) {
-          const [, branch, windowDays] = JSON.parse(id) as [string, string, number];
-          schedule(id, { repository, branch, windowDays });
-        }
+      for (const [id, e] of lists.entries()) if (e.key.repository === repository) schedule(id, e.key);
     },
     get computations() {
       return computations;

@@ -100,15 +100,15 @@ export async function listTests(
   const offset = pageToken.decode(token);
   const b = branch ?? (await defaultBranchOf(deps, repository));
   const days = await windowDays(deps, repository);
+  const now = nowOf(deps);
   const list = deps.keptHealth
     ? await deps.keptHealth.list({ repository, branch: b, windowDays: days })
     : await healthList(
         deps.clickhouse,
-        { repository, branch: b, from: new Date(nowOf(deps).getTime() - days * 86_400_000) },
-        nowOf(deps),
+        { repository, branch: b, from: new Date(now.getTime() - days * 86_400_000) },
+        now,
       );
   const page = cutPage(list, { statuses, offset, limit });
-  const now = nowOf(deps);
   const quarantines = new Map(
     (await store.listQuarantines(deps.db, repository))
       .filter((q) => holds(q, now) && (q.branch === null || q.branch === b))
