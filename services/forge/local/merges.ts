@@ -9,7 +9,7 @@
  * nothing (docs/reliability.md).
  */
 import { FAILPOINT_NAMES, failpoint } from "../../failpoints/index.js";
-import { ForgeError, type MergeMethod, type Sha } from "../types.js";
+import { type BatchMergeRequest, ForgeError, type MergeMethod, type Sha } from "../types.js";
 import type { localForgeStore as store } from "../../store/index.js";
 import {
   branchRef,
@@ -26,16 +26,13 @@ import { recordBranchMove } from "./branch-moves.js";
 import type { CiSignals } from "./ci-requests.js";
 import type { WriteContext } from "./write-context.js";
 
-/** Input of {@link mergeBatch} (ForgePort.mergePullRequests). */
-export interface MergeBatchInput {
-  base: string;
-  expectedBaseSha: Sha;
-  /** null: the repository's default, which for the local forge is merge (it allows every method). */
-  method: MergeMethod | "merge-batch" | null;
-  pulls: { number: number; headSha: Sha; commitTitle?: string; commitMessage?: string }[];
-  /** The tested check branch's tip; required by merge-batch, and where fast-forward moves the base when given. */
-  checkSha?: Sha;
-}
+/**
+ * Input of {@link mergeBatch}: ForgePort.mergePullRequests's request, of which the local forge
+ * reads these fields. `method` null is the repository's default, which for the local forge is
+ * merge (it allows every method); `checkSha`, the tested check branch's tip, is required by
+ * merge-batch, and where fast-forward moves the base when given.
+ */
+export type MergeBatchInput = Pick<BatchMergeRequest, "base" | "expectedBaseSha" | "method" | "pulls" | "checkSha">;
 
 /** What a merge answers: the base's new tip and each pull request's merge commit. */
 export interface MergeResult {
