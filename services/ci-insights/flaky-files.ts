@@ -22,7 +22,7 @@ export interface FlakyTestFilesQuery {
 }
 
 /** A test file's path as the queue compares it: without a leading `./`. */
-export const normaliseTestPath = (path: string): string => path.replace(/^(\.\/)+/, "");
+const normaliseTestPath = (path: string): string => path.replace(/^(\.\/)+/, "");
 
 /** Per kept list, its set (computed once per list computation, not once per read). */
 const sets = new WeakMap<HealthList, ReadonlySet<string>>();
