@@ -9,3 +9,8 @@ export { failingTestsOfCheck, type CheckRunRef, type FailingTest } from "./check
 export { checkTestFacts, type CheckTestsAnswer, type CheckTestsQuery, type JobResults } from "./queue-facts.js";
 export { BROKEN_RUNS, testHealth, type HealthStatus, type TestHealth } from "./health.js";
 export { createKeptHealth, type KeptHealth, type KeptHealthOptions, type KeptKey } from "./kept-health.js";
+export {
+  flakyTestFiles,
+  MAX_FLAKY_TEST_FILES,
+  type FlakyTestFilesQuery,
+} from "./flaky-files.js";

@@ -14,6 +14,7 @@ import {
   createCiInsightsService,
   createKeptHealth,
   decideRetry,
+  flakyTestFiles,
   retriesWanted,
   ingestReport,
   migrateTestRuns,
@@ -21,6 +22,7 @@ import {
   type CiInsightsDeps,
   type CheckTestsAnswer,
   type CheckTestsQuery,
+  type FlakyTestFilesQuery,
 } from "../ci-insights/index.js";
 import type {
   ForgePort,
@@ -47,6 +49,11 @@ export interface CiInsightsWiring {
   setForge(forge: ForgePort): void;
   /** The facts the merge queue reads about a failed check (docs/merge-queue.md "Verdicts from test results"). */
   testResults(query: CheckTestsQuery): Promise<CheckTestsAnswer | null>;
+  /**
+   * The files of the tests known flaky on a base branch, from the kept list of tests; null when CI
+   * Insights is off for the repository (docs/merge-queue.md "Risk-aware batching").
+   */
+  flakyTestFiles(query: FlakyTestFilesQuery): Promise<ReadonlySet<string> | null>;
 }
 
 /** Seconds between two sweeps: `YARDMASTER_CI_INSIGHTS_SWEEP_SECONDS` (1-3600), default 60. */
@@ -119,6 +126,7 @@ export async function wireCiInsights(
     },
     setForge: (f) => void (forge = f),
     testResults: (query) => checkTestFacts(deps, query),
+    flakyTestFiles: (query) => flakyTestFiles(deps, query),
   };
 }
 

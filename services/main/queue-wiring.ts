@@ -14,6 +14,7 @@ import {
   type RepositoryOwnership,
   type RunnerInput,
   type TestResultsReader,
+  type FlakyTestFilesReader,
   type TrafficReader,
 } from "../runner/index.js";
 import { createQueueService } from "../queue/index.js";
@@ -53,6 +54,8 @@ export function wireQueue(deps: {
   observeRound?: (figures: QueueFigures) => void;
   /** CI Insights' facts about failed checks (docs/merge-queue.md "Verdicts from test results"); none: blind to tests. */
   testResults?: TestResultsReader;
+  /** The files of the tests known flaky on a base branch (docs/merge-queue.md "Risk-aware batching"); none: 0 counted. */
+  flakyTests?: FlakyTestFilesReader;
   /** Which repositories this process works among the replicas (docs/deployment.md "Several replicas"); default all. */
   ownership?: RepositoryOwnership;
   /** Seconds between reconciliation passes (0: none; docs/github.md "Reconciliation"). */
@@ -69,6 +72,7 @@ export function wireQueue(deps: {
     readTraffic: deps.readTraffic,
     observeRound: deps.observeRound,
     testResults: deps.testResults,
+    flakyTests: deps.flakyTests,
     ownership: deps.ownership,
     reconcileIntervalMs: (deps.reconcileIntervalSeconds ?? 0) * 1000,
     redeliver: deps.redeliver,

@@ -187,6 +187,8 @@ export async function startServer(
           observeRound: (f) => metrics.observeRound(f),
           // docs/merge-queue.md "Verdicts from test results": CI Insights in this process.
           testResults: ciInsights?.testResults,
+          // docs/merge-queue.md "Risk-aware batching": known flaky tests from CI Insights' kept list.
+          flakyTests: ciInsights?.flakyTestFiles,
           ownership: membership,
           reconcileIntervalSeconds: settings.reconcileIntervalSeconds,
           redeliver: forge.redeliver,

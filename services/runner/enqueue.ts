@@ -12,7 +12,7 @@ import { deleteQueueRequest, putQueueRequest } from "../store/index.js";
 import type { IngressEnv } from "./ingress-env.js";
 import { holdOf, protectionsOf } from "./merge-protections/evaluate.js";
 import { replies } from "./replies.js";
-import { riskSignalsOf } from "./risk-signals.js";
+import { flakyTestsTouched, riskSignalsOf } from "./risk-signals.js";
 
 /** Why nothing enters while the merge_queue product is off (docs/configuration.md "Products and unused sections"). */
 export const QUEUE_DISABLED = "the merge queue is disabled on this repository";
@@ -76,6 +76,11 @@ export async function enqueue(
     .map((d) => d.number);
   // Merge protections hold it from the start when they do not pass (docs/merge-protections.md "The queue").
   const protectionsHold = env.products.merge_protections ? holdOf((await protectionsOf(env, pr)).verdict) : null;
+  // Known flaky tests are read only for a rule that uses them (docs/merge-queue.md "Risk-aware batching").
+  const flaky =
+    choice.rule.risk_aware_batching === true
+      ? await flakyTestsTouched(env.flakyTests, { repository: env.repository, pr, log: env.logger })
+      : 0;
   const ok = env.emit({
     type: "pull_request_queued",
     trigger,
@@ -98,7 +103,7 @@ export async function enqueue(
       partitions: partitionsOf(env.config.config, pr, env.now),
       dependsOn,
       protectionsHold,
-      risk: riskSignalsOf(pr),
+      risk: riskSignalsOf(pr, flaky),
     },
   });
   if (!ok) return { kind: "refused", reason: "the queue refused the pull request" };

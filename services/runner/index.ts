@@ -21,6 +21,7 @@ export type { RunnerInput } from "./inputs.js";
 export { FREEZE_START_TIMER_PREFIX } from "./freeze-input.js";
 export { retuned, TrafficTuning, TUNING_REFRESH_MS, TUNING_WINDOW_MS, type TrafficReader } from "./traffic-tuning.js";
 export type { TestResultsReader } from "./test-facts.js";
+export type { FlakyTestFilesReader } from "./risk-signals.js";
 export { ReplicaMembership, type MembershipDeps } from "./replicas/membership.js";
 export { SOLE_REPLICA, type RepositoryOwnership } from "./replicas/ownership.js";
 export { ownerOf } from "./replicas/rendezvous.js";

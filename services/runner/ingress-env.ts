@@ -15,6 +15,7 @@ import type { ProductName } from "../store/index.js";
 import type { ProtectionsReportEffect } from "./merge-protections/effect.js";
 import type { RuleActionEffect } from "./rule-actions/effect.js";
 import type { TestResultsReader } from "./test-facts.js";
+import type { FlakyTestFilesReader } from "./risk-signals.js";
 
 /**
  * What translating needs: the transaction, the forge, the configuration and the engine. Built once
@@ -36,6 +37,8 @@ export interface IngressEnv {
   readonly traffic: ObservedTraffic | null;
   /** CI Insights' facts about failed checks (null: the queue is blind to tests; test-facts.ts). */
   readonly testResults: TestResultsReader | null;
+  /** The files of the tests known flaky on a base branch (null: none read; risk-signals.ts). */
+  readonly flakyTests: FlakyTestFilesReader | null;
   /** Which products are enabled on the repository, read at the start of the round (docs/configuration.md "Products and unused sections"). */
   readonly products: Readonly<Record<ProductName, boolean>>;
   /** The engine state as of now (after the events emitted so far). */

@@ -155,6 +155,7 @@ async function ingressEnv(opts: {
     logger: ctx.log,
     traffic: opts.traffic,
     testResults: ctx.testResults,
+    flakyTests: ctx.flakyTests,
     products,
     state: () => engine.state,
     emit: (event) => engine.emit(event),

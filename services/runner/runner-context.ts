@@ -13,6 +13,7 @@ import { SOLE_REPLICA, type RepositoryOwnership } from "./replicas/ownership.js"
 import { LabelEchoes } from "./label-echoes.js";
 import { TrafficTuning, type TrafficReader } from "./traffic-tuning.js";
 import type { TestResultsReader } from "./test-facts.js";
+import type { FlakyTestFilesReader } from "./risk-signals.js";
 
 /**
  * What the queue runner needs: the PostgreSQL pool (state, inbox, effects, timers, outbox), the
@@ -57,6 +58,12 @@ export interface RunnerDeps {
    */
   testResults?: TestResultsReader;
   /**
+   * Reads the files of the tests known flaky on a base branch, for the `flakyTestsTouched` risk
+   * signal of a pull request entering a rule with `risk_aware_batching` (docs/merge-queue.md
+   * "Risk-aware batching"); without it the signal is 0.
+   */
+  flakyTests?: FlakyTestFilesReader;
+  /**
    * Which repositories this process works, among several replicas (replicas/membership.ts;
    * docs/deployment.md "Several replicas"); default: every one.
    */
@@ -94,6 +101,7 @@ export interface RunnerContext {
   tuning: TrafficTuning | null;
   observeRound?: (figures: QueueFigures) => void;
   testResults: TestResultsReader | null;
+  flakyTests: FlakyTestFilesReader | null;
   ownership: RepositoryOwnership;
   /** The queue's own status-label changes, whose events are not read (label-echoes.ts). */
   labelEchoes: LabelEchoes;
@@ -119,6 +127,7 @@ export function runnerContext(deps: RunnerDeps): RunnerContext {
     tuning: deps.readTraffic ? new TrafficTuning(deps.readTraffic, now, log) : null,
     observeRound: deps.observeRound,
     testResults: deps.testResults ?? null,
+    flakyTests: deps.flakyTests ?? null,
     ownership: deps.ownership ?? SOLE_REPLICA,
     labelEchoes: new LabelEchoes(now),
   };
