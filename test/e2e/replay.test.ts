@@ -101,9 +101,12 @@ const report = (run: CliResult): ReplayReport => JSON.parse(run.stdout);
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), "ym-e2e-replay-"));
-  shop = await buildShop(path.join(work, "shop"));
   await writeFile(path.join(work, "queue.yml"), CONFIG);
-  server = await startServerProcess({ YARDMASTER_CI_SLOTS: "2" });
+  // The history is built while the server starts: neither needs the other.
+  [shop, server] = await Promise.all([
+    buildShop(path.join(work, "shop")),
+    startServerProcess({ YARDMASTER_CI_SLOTS: "2" }),
+  ]);
   const replay = (args: string[]) => runCli(["replay", "--json", "--timeout", "900", ...args], server.cliEnv, 920_000);
   [shopRun, selfRun] = await Promise.all([
     replay([
