@@ -35,8 +35,8 @@ const BROKEN = [5, 6];
  * queues them further apart than the batch wait (15 s), so a batch may start short with a broken
  * one last: every prefix passes and bisection eliminates it (DROPPED_BY_BISECTION_ELIMINATION).
  * Either way bisection names exactly the two culprits, which is what is asserted. The wait is
- * short because the pull requests left after a bisection (6-8, then 7-8) make a short batch that
- * waits it out: at 1 min, that wait was most of the file's time.
+ * short because the pull requests left behind a culprit make a short batch that waits it out from
+ * when they entered: at 1 min, that wait was most of the file's time.
  */
 const CONFIG = [
   "queue_rules:",
