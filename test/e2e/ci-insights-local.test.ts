@@ -8,7 +8,7 @@
  * this project's own vitest JUnit output, uploaded with `yardmaster ci junit-upload`, appears with
  * its real test names and durations.
  */
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -31,6 +31,8 @@ let src: GitWorkdir;
 let forge: GrpcClient;
 let client: ReturnType<typeof mergifyClient>;
 let launched: Promise<Browser> | undefined;
+/** This project's vitest on one file, JUnit to `<work>/vitest.xml`: its exit status. Needs no server, so it runs from the start. */
+let ownVitest: Promise<number | null>;
 
 /** One chromium for the file's dashboard tests, launched by the first (docs/contributing.md "The suite's time"). */
 const sharedBrowser = (): Promise<Browser> => (launched ??= launchBrowser());
@@ -77,6 +79,11 @@ async function health(): Promise<Record<string, string>> {
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), "ym-e2e-ci-insights-"));
+  const vitest = [path.join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "test/config/condition-grammar.test.ts"];
+  const junit = ["--reporter=junit", `--outputFile=${path.join(work, "vitest.xml")}`];
+  const env = { ...process.env, CI: "true" };
+  const child = spawn(process.execPath, [...vitest, ...junit], { cwd: ROOT, env, stdio: "ignore" });
+  ownVitest = new Promise((resolve) => child.once("close", resolve).once("error", () => resolve(null)));
   src = await gitWorkdir(path.join(work, "app"));
   await src.commit("Initial commit", { "README.md": "app\n", ".yardmaster/ci.yml": ciFile(path.join(work, "count")) });
   server = await startServerProcess({ YARDMASTER_CI_INSIGHTS_SWEEP_SECONDS: "1" });
@@ -89,6 +96,7 @@ afterAll(async () => {
   await (await launched?.catch(() => undefined))?.close();
   forge?.close();
   await server?.stop();
+  await ownVitest;
   await rm(work, { recursive: true, force: true });
 });
 
@@ -338,18 +346,7 @@ describe("the dashboard's Tests page", () => {
 describe("this project's own tests as data", () => {
   it("uploads vitest's JUnit output with its real names and durations", async () => {
     const report = path.join(work, "vitest.xml");
-    const run = spawnSync(
-      process.execPath,
-      [
-        path.join(ROOT, "node_modules/vitest/vitest.mjs"),
-        "run",
-        "test/config/condition-grammar.test.ts",
-        "--reporter=junit",
-        `--outputFile=${report}`,
-      ],
-      { cwd: ROOT, encoding: "utf8", env: { ...process.env, CI: "true" } },
-    );
-    expect(run.status).toBe(0);
+    expect(await ownVitest).toBe(0);
     const xml = await readFile(report, "utf8");
     const first = /<testcase classname="([^"]+)" name="([^"]+)" time="([\d.]+)"/.exec(xml)!;
     // vitest names a case "<describe> > <it>", written with XML escapes.

@@ -57,14 +57,19 @@ beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), "ym-e2e-protections-"));
   server = await startServerProcess();
   f = forgeScenario(() => server, work);
-  await f.repository("acme/api");
-  await f.repository("acme/app");
-  await f.cli("product", "enable", "acme/app", "merge_protections");
-  await f.repository("acme/auto", { ".yardmaster.yml": AUTO_CONFIG });
-  await f.cli("product", "enable", "acme/auto", "merge_protections");
-  await f.repository("acme/direct", { ".yardmaster.yml": DIRECT_CONFIG });
-  await f.cli("product", "enable", "acme/direct", "merge_protections");
-  await f.cli("product", "disable", "acme/direct", "merge_queue");
+  // Four repositories, independent of each other: made at the same time.
+  const protectedRepository = async (name: string, files: Record<string, string> = {}) => {
+    await f.repository(name, files);
+    await f.cli("product", "enable", name, "merge_protections");
+  };
+  await Promise.all([
+    f.repository("acme/api"),
+    protectedRepository("acme/app"),
+    protectedRepository("acme/auto", { ".yardmaster.yml": AUTO_CONFIG }),
+    protectedRepository("acme/direct", { ".yardmaster.yml": DIRECT_CONFIG }).then(() =>
+      f.cli("product", "disable", "acme/direct", "merge_queue"),
+    ),
+  ]);
 }, 120_000);
 afterAll(async () => {
   await server?.stop();

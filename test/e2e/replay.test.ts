@@ -29,18 +29,20 @@ let selfRun: CliResult;
 const BROKEN = [5, 6];
 
 /**
- * Batches of 4: the pull requests come at once and enter in replay order, so on a machine that
- * keeps up they are batched 1-4 and 5-8, and the broken ones, 5 and 6, are each the first of a
- * failing batch, named by a failing first prefix (CHECKS_FAILED). A slow machine queues them
- * further apart than the batch wait (1 min), so a batch may start short with a broken one last:
- * every prefix passes and bisection eliminates it (DROPPED_BY_BISECTION_ELIMINATION). Either way
- * bisection names exactly the two culprits, which is what is asserted.
+ * Batches of 4: the pull requests come at once and enter in replay order, within a few seconds, so
+ * on a machine that keeps up they are batched 1-4 and 5-8, and the broken ones, 5 and 6, are each
+ * the first of a failing batch, named by a failing first prefix (CHECKS_FAILED). A slow machine
+ * queues them further apart than the batch wait (15 s), so a batch may start short with a broken
+ * one last: every prefix passes and bisection eliminates it (DROPPED_BY_BISECTION_ELIMINATION).
+ * Either way bisection names exactly the two culprits, which is what is asserted. The wait is
+ * short because the pull requests left behind a culprit make a short batch that waits it out from
+ * when they entered: at 1 min, that wait was most of the file's time.
  */
 const CONFIG = [
   "queue_rules:",
   "  - name: replay",
   "    batch_size: 4",
-  '    batch_max_wait_time: "1 min"',
+  '    batch_max_wait_time: "15 s"',
   "    branch_protection_injection_mode: merge",
   "    merge_method: merge",
   "merge_queue:",
@@ -99,9 +101,12 @@ const report = (run: CliResult): ReplayReport => JSON.parse(run.stdout);
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), "ym-e2e-replay-"));
-  shop = await buildShop(path.join(work, "shop"));
   await writeFile(path.join(work, "queue.yml"), CONFIG);
-  server = await startServerProcess({ YARDMASTER_CI_SLOTS: "2" });
+  // The history is built while the server starts: neither needs the other.
+  [shop, server] = await Promise.all([
+    buildShop(path.join(work, "shop")),
+    startServerProcess({ YARDMASTER_CI_SLOTS: "2" }),
+  ]);
   const replay = (args: string[]) => runCli(["replay", "--json", "--timeout", "900", ...args], server.cliEnv, 920_000);
   [shopRun, selfRun] = await Promise.all([
     replay([

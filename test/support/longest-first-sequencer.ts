@@ -11,25 +11,27 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * 2026-11-28, with the three GitHub scenarios since measured again alone, after they stopped waiting
  * out the double's secondary rate limit and a killed server's stop
  * (docs/contributing.md "The suite's time"): ~95, ~95 and ~80 at load 6-8, 37, 41 and 47 on a
- * quiet machine (from ~245, ~180 and ~245 in the suite), then ~90, ~80, ~80, ~70, ~60, ~60, ~55,
- * ~55, ~50. Under the suite's own load the scenarios are still among the longest and the least
- * even (their kill cases), so they start first, one a worker, and the rest fill in around them.
- * Other files follow by vitest's own timing cache once it exists.
+ * quiet machine (from ~245, ~180 and ~245 in the suite), then ~75, ~70, ~60, ~55, ~50, ~50; the
+ * dashboard states, CI Insights and merge protections files measured again alone after their
+ * waits were cut (the same page, "What was cut"): ~50-55, ~45 and ~40-45 at load 3-9; the
+ * replay's, ~35, is left to vitest's timing cache. Under the suite's own load the scenarios are still among
+ * the longest and the least even (their kill cases), so they start first, one a worker, and the
+ * rest fill in around them. Other files follow by vitest's own timing cache once it exists.
  */
 const SLOWEST = [
   "test/forge/github/scenarios/merge-rulesets.test.ts",
   "test/forge/github/scenarios/linear-fast-forward.test.ts",
   "test/forge/github/scenarios/squash-strict.test.ts",
-  "test/e2e/dashboard-states.test.ts",
-  "test/e2e/replay.test.ts",
   "test/e2e/what-if.test.ts",
-  "test/e2e/test-aware-queue.test.ts",
   // Fault tests (docs/reliability.md): servers killed and started again.
   "test/faults/random-kills.test.ts",
+  "test/e2e/test-aware-queue.test.ts",
   "test/e2e/readme-walkthrough.test.ts",
+  "test/e2e/dashboard-states.test.ts",
   "test/faults/tenant-isolation.test.ts",
-  "test/e2e/merge-protections.test.ts",
+  "test/faults/test-aware-crash.test.ts",
   "test/e2e/ci-insights-local.test.ts",
+  "test/e2e/merge-protections.test.ts",
 ];
 
 function rank(file: TestSpecification): number {
