@@ -192,7 +192,8 @@ async function onBranchPushed(env: IngressEnv, e: Extract<ForgeEvent, { kind: "b
   if (e.branch === defaultBranch) {
     const now = env.now.getTime();
     // A push proven not to touch the file, from the commit whose configuration is stored: nothing to read.
-    const unchanged = e.configUnchanged === true && configCurrentAfterPush(env.repository, e.before, now);
+    const unchanged =
+      e.configUnchanged === true && configCurrentAfterPush(env.repository, e.before, env.config.textSha, now);
     if (!unchanged) {
       const before = env.config.textSha;
       const next = await env.reloadConfig();
@@ -202,7 +203,7 @@ async function onBranchPushed(env: IngressEnv, e: Extract<ForgeEvent, { kind: "b
           config: tunedConfiguration(engineConfigurationInput(next.config), env.traffic),
         });
     }
-    if (e.after !== null) noteConfigAt(env.repository, e.after, now, !unchanged);
+    if (e.after !== null) noteConfigAt(env.repository, e.after, env.config.textSha, now, !unchanged);
   }
   if (e.after && env.state().bases[e.branch]) env.emit({ type: "base_branch_moved", branch: e.branch, sha: e.after });
   if (e.after === null && env.state().bases[e.branch]) env.emit({ type: "base_branch_deleted", branch: e.branch });

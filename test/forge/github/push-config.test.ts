@@ -71,16 +71,19 @@ describe("a push payload's proof that the configuration is unchanged", () => {
 });
 
 describe("the configuration carried over proven pushes", () => {
-  it("is current only from the commit it was stored at, and read again an hour after its last read", () => {
+  it("is current only from the commit and text it was stored at, and read again an hour after its last read", () => {
     const repo = freshRepoName("carried");
-    noteConfigAt(repo, sha("a"), 0, true);
-    expect(configCurrentAfterPush(repo, sha("a"), 1000)).toBe(true);
-    noteConfigAt(repo, sha("b"), 1000, false);
+    const text = "c".repeat(64);
+    noteConfigAt(repo, sha("a"), text, 0, true);
+    expect(configCurrentAfterPush(repo, sha("a"), text, 1000)).toBe(true);
+    // Another stored text (another database, or a read since): not the one this process carried.
+    expect(configCurrentAfterPush(repo, sha("a"), "d".repeat(64), 1000)).toBe(false);
+    noteConfigAt(repo, sha("b"), text, 1000, false);
     // A push from a commit this process did not store at: one was missed.
-    expect(configCurrentAfterPush(repo, sha("a"), 1000)).toBe(false);
-    expect(configCurrentAfterPush(repo, null, 1000)).toBe(false);
-    expect(configCurrentAfterPush(repo, sha("b"), CONFIG_PROOF_MAX_AGE_MS)).toBe(true);
-    expect(configCurrentAfterPush(repo, sha("b"), CONFIG_PROOF_MAX_AGE_MS + 1)).toBe(false);
+    expect(configCurrentAfterPush(repo, sha("a"), text, 1000)).toBe(false);
+    expect(configCurrentAfterPush(repo, null, text, 1000)).toBe(false);
+    expect(configCurrentAfterPush(repo, sha("b"), text, CONFIG_PROOF_MAX_AGE_MS)).toBe(true);
+    expect(configCurrentAfterPush(repo, sha("b"), text, CONFIG_PROOF_MAX_AGE_MS + 1)).toBe(false);
   });
 });
 
