@@ -49,6 +49,24 @@ describe("a push payload's proof that the configuration is unchanged", () => {
     }
   });
 
+  it("maps a push whose commits come in another shape, without the proof", () => {
+    const payload = {
+      repository: { full_name: "acme/app" },
+      ref: "refs/heads/main",
+      before: sha("a"),
+      after: sha("b"),
+      forced: false,
+      commits: [{ id: 42, added: "src/a.ts" }],
+    };
+    const mapped = mapGithubWebhook("push", payload);
+    expect(mapped).toEqual({
+      kind: "events",
+      events: [
+        { kind: "branch_pushed", repo: "acme/app", branch: "main", before: sha("a"), after: sha("b"), forced: false },
+      ],
+    });
+  });
+
   it("fails when the list may be incomplete", () => {
     const commits = [commit(sha("b"))];
     expect(pushLeavesConfig({ ...push, commits }, true)).toBe(true);
