@@ -17,9 +17,10 @@ import { TtlCache } from "./ttl-cache.js";
 /** How long a shared answer is kept, ms: the time the facts built from it are kept. */
 export const BRANCH_READS_TTL_MS = 5 * 60_000;
 
-/** The repository's answer, as GitHub gives it (the fields read: default branch, merge methods). */
+/** The repository's answer, as GitHub gives it (the fields read: default branch, node id, merge methods). */
 export type RepositoryAnswer = {
   default_branch: string;
+  node_id: string;
   allow_merge_commit?: boolean;
   allow_squash_merge?: boolean;
   allow_rebase_merge?: boolean;

@@ -160,6 +160,9 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
   const checkRunIds = new TtlCache<string, number>(24 * 3_600_000, 50_000, client.now);
   const defaultBranchOf = async (repo: RepoName, gh: GithubOctokit, params: RepoParams) =>
     (await branchReads.repository(gh, repo, params)).default_branch;
+  /** The repository's node id from its kept answer (the same read as the default branch's). */
+  const nodeIdRead = (gh: GithubOctokit, repo: RepoName, params: RepoParams) => async () =>
+    (await branchReads.repository(gh, repo, params)).node_id;
 
   return {
     ...githubWorkflowActions(inRepo),
@@ -184,7 +187,7 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
         buildSpeculativeBranch(gh, p, branch, baseSha, pulls, await buildShape(gh, repo, p, options), {
           chains,
           repo,
-          repositoryId: () => nodeIds.idOf(gh, p),
+          repositoryId: () => nodeIds.idOf(gh, p, nodeIdRead(gh, repo, p)),
           notes: options?.notes,
           log,
         }),
@@ -235,7 +238,9 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
         upsertOwnDeployment(gh, p, () => client.botLogin(repo), input),
       ),
     addNotes: (repo, input) =>
-      inRepo(repo, `adding notes to ${input.sha}`, (gh, p) => addGithubNotes(gh, p, input, () => nodeIds.idOf(gh, p))),
+      inRepo(repo, `adding notes to ${input.sha}`, (gh, p) =>
+        addGithubNotes(gh, p, input, () => nodeIds.idOf(gh, p, nodeIdRead(gh, repo, p))),
+      ),
     comment: (repo, number, body) =>
       inRepo(repo, `commenting on #${number}`, (gh, p) => postComment(gh, p, number, body)),
     findOwnComment: (repo, number, text) =>

@@ -53,4 +53,16 @@ describe("the reads a base branch's kept facts share", () => {
       2, 2, 2,
     ]);
   });
+
+  it("takes the repository's node id, for refs written in one mutation, from the default branch's read", async () => {
+    const { repo } = await repoWithPulls(double, 0);
+    const forge = forgeFor(double);
+    double.traffic.resetCounts();
+    expect(await forge.getDefaultBranch(repo.fullName)).toBe("main");
+    const sha = await repo.commit("yardmaster/merge-queue/main/batch-1", { "a.txt": "a\n" }, "A");
+    const refs = ["refs/notes/yardmaster/batch-1"];
+    await forge.addNotes!(repo.fullName, { refs, sha, text: "---\nchecking_base_sha: abc\n" });
+    expect(reads("graphql UpdateRefs")).toBe(1);
+    expect(reads("repos/get")).toBe(1);
+  });
 });
