@@ -62,8 +62,21 @@ export type ForgeEvent =
     }
   /** A check run or commit status changed on a commit. */
   | { kind: "checks_changed"; repo: RepoName; sha: Sha }
-  /** A branch moved (a push, a merge, a force-push or a deletion: `after` null). */
-  | { kind: "branch_pushed"; repo: RepoName; branch: string; before: Sha | null; after: Sha | null; forced: boolean };
+  /**
+   * A branch moved (a push, a merge, a force-push or a deletion: `after` null). `configUnchanged`
+   * is true only when the forge proves that the push changed no configuration file between
+   * `before` and `after` (GitHub: the push payload's complete list of commits and their paths,
+   * services/forge/github/push-config.ts); absent, the configuration may have changed.
+   */
+  | {
+      kind: "branch_pushed";
+      repo: RepoName;
+      branch: string;
+      before: Sha | null;
+      after: Sha | null;
+      forced: boolean;
+      configUnchanged?: boolean;
+    };
 
 /**
  * Receives forge events (the queue runner in production, a recorder in tests). `key` is the

@@ -25,7 +25,7 @@ import { onPullChangedUnderFreeze } from "./freeze-input.js";
 import { parseCommand } from "./commands.js";
 import { evaluateFor, ruleConditions } from "../config/index.js";
 import { replies } from "./replies.js";
-import { engineConfigurationInput } from "./repository-config.js";
+import { configCurrentAfterPush, engineConfigurationInput, noteConfigAt } from "./repository-config.js";
 import type { IngressEnv } from "./ingress-env.js";
 import { isQueueBranch } from "./queue-drafts.js";
 
@@ -190,13 +190,20 @@ async function onChecksChanged(env: IngressEnv, sha: string): Promise<void> {
 async function onBranchPushed(env: IngressEnv, e: Extract<ForgeEvent, { kind: "branch_pushed" }>): Promise<void> {
   const defaultBranch = await env.forge.getDefaultBranch(env.repository);
   if (e.branch === defaultBranch) {
-    const before = env.config.textSha;
-    const next = await env.reloadConfig();
-    if (next.textSha !== before)
-      env.emit({
-        type: "configuration_changed",
-        config: tunedConfiguration(engineConfigurationInput(next.config), env.traffic),
-      });
+    const now = env.now.getTime();
+    // A push proven not to touch the file, from the commit whose configuration is stored: nothing to read.
+    const unchanged =
+      e.configUnchanged === true && configCurrentAfterPush(env.repository, e.before, env.config.textSha, now);
+    if (!unchanged) {
+      const before = env.config.textSha;
+      const next = await env.reloadConfig();
+      if (next.textSha !== before)
+        env.emit({
+          type: "configuration_changed",
+          config: tunedConfiguration(engineConfigurationInput(next.config), env.traffic),
+        });
+    }
+    if (e.after !== null) noteConfigAt(env.repository, e.after, env.config.textSha, now, !unchanged);
   }
   if (e.after && env.state().bases[e.branch]) env.emit({ type: "base_branch_moved", branch: e.branch, sha: e.after });
   if (e.after === null && env.state().bases[e.branch]) env.emit({ type: "base_branch_deleted", branch: e.branch });

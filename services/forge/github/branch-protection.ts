@@ -10,8 +10,8 @@
  * Checks are the union (in first-seen order); approvals the highest count; conversation
  * resolution required when either source requires it.
  */
+import { readBranchAnswers, type BranchAnswers } from "./branch-reads.js";
 import type { GithubOctokit } from "./client.js";
-import { githubStatus } from "./errors.js";
 import { checkBranchName } from "./refs.js";
 import type { RepoParams } from "./repo-name.js";
 
@@ -22,21 +22,20 @@ export interface BranchProtection {
   requireConversationResolution: boolean;
 }
 
-async function classicProtection(gh: GithubOctokit, params: RepoParams, branch: string): Promise<BranchProtection> {
-  try {
-    const { data } = await gh.rest.repos.getBranchProtection({ ...params, branch });
-    const checks = data.required_status_checks;
-    return {
-      requiredChecks: [...(checks?.contexts ?? []), ...(checks?.checks ?? []).map((c) => c.context)],
-      requiredApprovals: data.required_pull_request_reviews?.required_approving_review_count ?? 0,
-      requireConversationResolution: data.required_conversation_resolution?.enabled ?? false,
-    };
-  } catch (e) {
-    const status = githubStatus(e);
-    if (status === 404 || status === 403)
-      return { requiredChecks: [], requiredApprovals: 0, requireConversationResolution: false };
-    throw e;
-  }
+function classicProtection(answer: BranchAnswers["classic"]): BranchProtection {
+  if (answer === null || answer === "unreadable")
+    return { requiredChecks: [], requiredApprovals: 0, requireConversationResolution: false };
+  const data = answer as {
+    required_status_checks?: { contexts?: string[]; checks?: { context: string }[] } | null;
+    required_pull_request_reviews?: { required_approving_review_count?: number } | null;
+    required_conversation_resolution?: { enabled?: boolean } | null;
+  };
+  const checks = data.required_status_checks;
+  return {
+    requiredChecks: [...(checks?.contexts ?? []), ...(checks?.checks ?? []).map((c) => c.context)],
+    requiredApprovals: data.required_pull_request_reviews?.required_approving_review_count ?? 0,
+    requireConversationResolution: data.required_conversation_resolution?.enabled ?? false,
+  };
 }
 
 /* Rule items are a union of many shapes; only these two are read. */
@@ -49,10 +48,9 @@ interface RuleItem {
   };
 }
 
-async function rulesetProtection(gh: GithubOctokit, params: RepoParams, branch: string): Promise<BranchProtection> {
-  const rules = (await gh.paginate(gh.rest.repos.getBranchRules, { ...params, branch, per_page: 100 })) as RuleItem[];
+function rulesetProtection(items: BranchAnswers["items"]): BranchProtection {
   const out: BranchProtection = { requiredChecks: [], requiredApprovals: 0, requireConversationResolution: false };
-  for (const rule of rules) {
+  for (const rule of items as unknown as RuleItem[]) {
     if (rule.type === "required_status_checks")
       out.requiredChecks.push(...(rule.parameters?.required_status_checks ?? []).map((c) => c.context));
     if (rule.type === "pull_request") {
@@ -63,17 +61,20 @@ async function rulesetProtection(gh: GithubOctokit, params: RepoParams, branch: 
   return out;
 }
 
-/** The combined protection of `branch`. */
+/**
+ * The combined protection of `branch`, from its answers when the caller kept them (branch-reads.ts),
+ * else read now.
+ */
 export async function readBranchProtection(
   gh: GithubOctokit,
   params: RepoParams,
   branch: string,
+  answers?: () => Promise<BranchAnswers>,
 ): Promise<BranchProtection> {
   checkBranchName(branch);
-  const [classic, rulesets] = await Promise.all([
-    classicProtection(gh, params, branch),
-    rulesetProtection(gh, params, branch),
-  ]);
+  const read = await (answers ? answers() : readBranchAnswers(gh, params, branch));
+  const classic = classicProtection(read.classic);
+  const rulesets = rulesetProtection(read.items);
   return {
     requiredChecks: [...new Set([...classic.requiredChecks, ...rulesets.requiredChecks])],
     requiredApprovals: Math.max(classic.requiredApprovals, rulesets.requiredApprovals),

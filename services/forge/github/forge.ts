@@ -6,11 +6,12 @@
  */
 import { type ForgePort, MergeRefusedError, type RepoName, type SpeculativeBranchOptions } from "../types.js";
 import { readBranchProtection } from "./branch-protection.js";
+import { BRANCH_READS_TTL_MS, BranchReads, type BranchAnswers, type RepositoryAnswer } from "./branch-reads.js";
 import { addGithubNotes } from "./batch-notes.js";
 import { upsertOwnCheckRun } from "./check-run.js";
 import { upsertOwnDeployment } from "./deployment.js";
 import { createGithubAppClient, type GithubAppOptions, type GithubOctokit } from "./client.js";
-import { readConfig, readDefaultBranch, readTextFile } from "./contents.js";
+import { readConfig, readTextFile } from "./contents.js";
 import { githubStatus, toForgeError } from "./errors.js";
 import { addIssueLabels, findOwnComment, postComment, removeIssueLabels, userPermission } from "./issues.js";
 import { planLanding } from "./landing-plan.js";
@@ -48,10 +49,11 @@ export interface GithubForgeDeps extends GithubAppOptions {
 
 /**
  * How long the landing rules of a base branch are kept, in ms (a refusal drops them at once): as
- * long as a branch's protection (a change of settings is seen within that time; docs/github.md
- * "Request budget"). Three reads each time (the repository, classic protection, rulesets).
+ * long as the answers they come from (branch-reads.ts: the repository, classic protection,
+ * rulesets, shared with the branch protection and the default branch; a change of settings is seen
+ * within that time; docs/github.md "Request budget").
  */
-export const LANDING_RULES_TTL_MS = 5 * 60_000;
+export const LANDING_RULES_TTL_MS = BRANCH_READS_TTL_MS;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const SILENT = { debug() {}, info() {}, warn() {}, error() {} };
@@ -59,11 +61,11 @@ const SILENT = { debug() {}, info() {}, warn() {}, error() {} };
 /**
  * How long a repository's default branch is kept without asking GitHub again, ms: it is read on
  * every push (is the pushed branch the default one, whose configuration file counts?) and rarely
- * changes (docs/github.md "Request budget").
+ * changes; it comes from the repository's kept answer (branch-reads.ts; docs/github.md "Request budget").
  */
-export const DEFAULT_BRANCH_TTL_MS = 5 * 60_000;
-/** How long a branch's protection (classic and rulesets) is kept, ms: read by most rounds, changed by hand, rarely (a change is seen within this time). */
-export const PROTECTION_TTL_MS = 5 * 60_000;
+export const DEFAULT_BRANCH_TTL_MS = BRANCH_READS_TTL_MS;
+/** How long a branch's protection (classic and rulesets) is kept, ms: its answers are shared with the landing rules (branch-reads.ts). */
+export const PROTECTION_TTL_MS = BRANCH_READS_TTL_MS;
 
 /**
  * Creates the adapter. No request is made until a method is called.
@@ -73,17 +75,26 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
   const client = createGithubAppClient(deps);
   const wait = deps.wait ?? sleep;
   const log = deps.log ?? SILENT;
-  const rulesCache = new TtlCache<string, Promise<LandingRules>>(LANDING_RULES_TTL_MS, 10_000, client.now);
+  /** The answers the landing rules, the branch protection and the default branch share (branch-reads.ts). */
+  const branchReads = new BranchReads(client.now);
+  /** The landing rules derived from each pair of kept answers (a new answer: derived again). */
+  const rulesOf = new WeakMap<
+    Promise<BranchAnswers>,
+    { repository: Promise<RepositoryAnswer>; rules: Promise<LandingRules> }
+  >();
 
-  /** The landing rules of `base` in `repo`, read at most once in {@link LANDING_RULES_TTL_MS}. */
+  /**
+   * The landing rules of `base` in `repo`, from its answers kept {@link LANDING_RULES_TTL_MS}
+   * (branch-reads.ts): derived again (with the rulesets' bypass reads) only when an answer was read again.
+   */
   function landingRules(gh: GithubOctokit, repo: RepoName, params: RepoParams, base: string): Promise<LandingRules> {
-    const key = `${repo.toLowerCase()}#${base}`;
-    let rules = rulesCache.get(key);
-    if (rules === undefined) {
-      rules = client.appSlug(repo).then((slug) => readLandingRules(gh, params, base, slug));
-      rulesCache.set(key, rules);
-      rules.catch(() => rulesCache.delete(key));
-    }
+    const branch = branchReads.branch(gh, repo, params, base),
+      repository = branchReads.repository(gh, repo, params);
+    const known = rulesOf.get(branch);
+    if (known !== undefined && known.repository === repository) return known.rules;
+    const rules = client.appSlug(repo).then((slug) => readLandingRules(gh, params, base, slug, { repository, branch }));
+    rulesOf.set(branch, { repository, rules });
+    rules.catch(() => rulesOf.delete(branch));
     return rules;
   }
 
@@ -95,7 +106,7 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
       bot: await client.botLogin(repo),
       own: { appId: client.appId, names: deps.ownCheckNames ?? [] },
       rules: (base) => landingRules(gh, repo, params, base),
-      forgetRules: (base) => rulesCache.delete(`${repo.toLowerCase()}#${base}`),
+      forgetRules: (base) => branchReads.forget(repo, base),
     };
   }
 
@@ -143,24 +154,15 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
   /** The repositories' node ids, for the refs written in one mutation (ref-updates.ts). */
   const nodeIds = new RepositoryNodeIds(client.now);
   const ctx = (repo: RepoName, params: RepoParams) => ({ name: repo, params, appId: client.appId, labelIds });
-  const defaultBranches = new TtlCache<string, string>(DEFAULT_BRANCH_TTL_MS, 10_000, client.now);
-  const protections = new TtlCache<string, Awaited<ReturnType<typeof readBranchProtection>>>(
-    PROTECTION_TTL_MS,
-    10_000,
-    client.now,
-  );
   /** The speculative branches built, for the batches behind them (speculative-chains.ts). */
   const chains = new SpeculativeChains(client.now);
   /** Ids of the App's check runs it wrote: repository, head SHA and name. */
   const checkRunIds = new TtlCache<string, number>(24 * 3_600_000, 50_000, client.now);
-  const defaultBranchOf = async (repo: RepoName, gh: GithubOctokit, params: RepoParams) => {
-    const key = repo.toLowerCase();
-    const known = defaultBranches.get(key);
-    if (known !== undefined) return known;
-    const branch = await readDefaultBranch(gh, params);
-    defaultBranches.set(key, branch);
-    return branch;
-  };
+  const defaultBranchOf = async (repo: RepoName, gh: GithubOctokit, params: RepoParams) =>
+    (await branchReads.repository(gh, repo, params)).default_branch;
+  /** The repository's node id from its kept answer (the same read as the default branch's). */
+  const nodeIdRead = (gh: GithubOctokit, repo: RepoName, params: RepoParams) => async () =>
+    (await branchReads.repository(gh, repo, params)).node_id;
 
   return {
     ...githubWorkflowActions(inRepo),
@@ -185,7 +187,7 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
         buildSpeculativeBranch(gh, p, branch, baseSha, pulls, await buildShape(gh, repo, p, options), {
           chains,
           repo,
-          repositoryId: () => nodeIds.idOf(gh, p),
+          repositoryId: () => nodeIds.idOf(gh, p, nodeIdRead(gh, repo, p)),
           notes: options?.notes,
           log,
         }),
@@ -236,7 +238,9 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
         upsertOwnDeployment(gh, p, () => client.botLogin(repo), input),
       ),
     addNotes: (repo, input) =>
-      inRepo(repo, `adding notes to ${input.sha}`, (gh, p) => addGithubNotes(gh, p, input, () => nodeIds.idOf(gh, p))),
+      inRepo(repo, `adding notes to ${input.sha}`, (gh, p) =>
+        addGithubNotes(gh, p, input, () => nodeIds.idOf(gh, p, nodeIdRead(gh, repo, p))),
+      ),
     comment: (repo, number, body) =>
       inRepo(repo, `commenting on #${number}`, (gh, p) => postComment(gh, p, number, body)),
     findOwnComment: (repo, number, text) =>
@@ -251,14 +255,9 @@ export function createGithubForge(deps: GithubForgeDeps): ForgePort {
     removeLabels: (repo, number, labels) =>
       inRepo(repo, `unlabelling #${number}`, (gh, p) => removeIssueLabels(gh, p, number, labels)),
     getBranchProtection: (repo, branch) =>
-      inRepo(repo, `reading the protection of ${branch}`, async (gh, p) => {
-        const key = `${repo.toLowerCase()} ${branch}`;
-        const known = protections.get(key);
-        if (known !== undefined) return known;
-        const read = await readBranchProtection(gh, p, branch);
-        protections.set(key, read);
-        return read;
-      }),
+      inRepo(repo, `reading the protection of ${branch}`, (gh, p) =>
+        readBranchProtection(gh, p, branch, () => branchReads.branch(gh, repo, p, branch)),
+      ),
     getPermission: (repo, login) =>
       inRepo(repo, `reading the permission of ${login}`, (gh, p) => userPermission(gh, p, login)),
   };

@@ -18,6 +18,7 @@
  * is bypassed by the apps of `bypass_pull_request_allowances`, its push restriction lifted for the
  * apps of `restrictions`.
  */
+import { readBranchAnswers, type BranchAnswers, type RepositoryAnswer } from "./branch-reads.js";
 import type { GithubOctokit } from "./client.js";
 import { githubStatus } from "./errors.js";
 import type { RepoParams } from "./repo-name.js";
@@ -86,21 +87,6 @@ interface RuleItem {
 }
 
 const none = (): WriteRequirements => ({ approvals: 0, checks: [], strict: false, linear: false, signatures: false });
-
-async function classicOf(
-  gh: GithubOctokit,
-  params: RepoParams,
-  branch: string,
-): Promise<ClassicProtection | null | "unreadable"> {
-  try {
-    return (await gh.rest.repos.getBranchProtection({ ...params, branch })).data as ClassicProtection;
-  } catch (e) {
-    const status = githubStatus(e);
-    if (status === 404) return null;
-    if (status === 403) return "unreadable";
-    throw e;
-  }
-}
 
 async function bypassOf(gh: GithubOctokit, params: RepoParams, ids: number[]): Promise<Map<number, Bypass>> {
   const out = new Map<number, Bypass>();
@@ -198,12 +184,14 @@ export async function readLandingRules(
   params: RepoParams,
   branch: string,
   appSlug: string,
+  answers?: { repository: Promise<RepositoryAnswer>; branch: Promise<BranchAnswers> },
 ): Promise<LandingRules> {
-  const [{ data: repo }, classic, items] = await Promise.all([
-    gh.rest.repos.get(params),
-    classicOf(gh, params, branch),
-    gh.paginate(gh.rest.repos.getBranchRules, { ...params, branch, per_page: 100 }) as Promise<RuleItem[]>,
+  const [repo, { classic: answer, items: read }] = await Promise.all([
+    answers?.repository ?? gh.rest.repos.get(params).then((r) => r.data as RepositoryAnswer),
+    answers?.branch ?? readBranchAnswers(gh, params, branch),
   ]);
+  const classic = answer as ClassicProtection | null | "unreadable";
+  const items = read as unknown as RuleItem[];
   const rules: LandingRules = {
     allowed: {
       merge: repo.allow_merge_commit !== false,

@@ -43,14 +43,19 @@ export class RepositoryNodeIds {
   }
 
   /**
-   * The node id of `params`' repository.
+   * The node id of `params`' repository, from `read` (default `GET /repos/{o}/{r}`; the adapter
+   * passes its kept answer of that read, branch-reads.ts: a node id never changes).
    * @throws the Octokit error of the read
    */
-  idOf(gh: GithubOctokit, params: RepoParams): Promise<string> {
+  idOf(
+    gh: GithubOctokit,
+    params: RepoParams,
+    read: () => Promise<string> = () => gh.rest.repos.get(params).then((r) => r.data.node_id),
+  ): Promise<string> {
     const key = `${params.owner}/${params.repo}`.toLowerCase();
     let id = this.ids.get(key);
     if (id === undefined) {
-      id = gh.rest.repos.get(params).then((r) => r.data.node_id);
+      id = read();
       this.ids.set(key, id);
       id.catch(() => this.ids.delete(key));
     }

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import type { ForgeEvent } from "../types.js";
+import { pushCommitsFields, pushLeavesConfig } from "./push-config.js";
 import type { CompletedWorkflowRun } from "./workflow-run.js";
 
 /** Either the events a delivery stands for, a workflow run for CI Insights, or why it is ignored. */
@@ -85,6 +86,7 @@ const pushPayload = z.object({
   after: sha,
   forced: z.boolean().nullish(),
   deleted: z.boolean().nullish(),
+  ...pushCommitsFields,
 });
 
 function parse<S extends z.ZodType>(event: string, schema: S, payload: unknown): z.infer<S> {
@@ -217,6 +219,7 @@ function mapPush(payload: unknown): WebhookMapping {
     before: ZERO_SHA.test(p.before) ? null : p.before,
     after: deleted ? null : p.after,
     forced: p.forced === true,
+    ...(!deleted && pushLeavesConfig(p, !ZERO_SHA.test(p.before)) ? { configUnchanged: true } : {}),
   });
 }
 

@@ -25,6 +25,7 @@
  * (double-webhooks.ts) only while it has a target.
  */
 import { isAncestor } from "../../../../services/forge/local/git/index.js";
+import { pushedCommits } from "./double-push-commits.js";
 import { headIn, readRefs } from "./double-refs.js";
 import type { DoublePull, DoubleRepo } from "./double-state.js";
 import type { DoubleWebhooks } from "./double-webhooks.js";
@@ -162,7 +163,7 @@ export class DoubleEvents {
         forced,
         base_ref: null,
         compare: `https://github.com/${repo.fullName}/compare/${(was ?? ZERO).slice(0, 12)}...${(is ?? ZERO).slice(0, 12)}`,
-        commits: [],
+        commits: await pushedCommits(repo.git, was, is),
         head_commit: is === null ? null : { id: is },
         pusher: { name: sender.login },
       });
