@@ -5,7 +5,6 @@
  * each with its quarantine and its health on the base branch (flaky, or unknown when it never ran
  * there), bounded to the first `limit` by name. Real embedded ClickHouse and PostgreSQL.
  */
-import { randomUUID } from "node:crypto";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ClickHouseClient } from "../../services/activity-log/index.js";
@@ -13,43 +12,28 @@ import { failingTestsOfCheck, migrateTestRuns, type CiInsightsDeps } from "../..
 import { createQuarantine } from "../../services/ci-insights/quarantine.js";
 import { embeddedClickHouse } from "../support/clickhouse.js";
 import { freshDatabase, type TestDatabase } from "../support/database.js";
+import { testRunRows } from "../support/test-runs.js";
 
 const REPO = "acme/shop";
 const NOW = Date.UTC(2026, 10, 27, 12, 0, 0);
-const ids = new Map<string, string>();
 let db: TestDatabase;
 let clickhouse: ClickHouseClient;
 let deps: CiInsightsDeps;
-let at = NOW - 3_600_000;
 
+const execution = testRunRows(NOW - 3_600_000);
 /** Stores one execution of `name` in `job` at `sha` on `branch`, a second after the previous one. */
-function row(name: string, outcome: "passed" | "failed", job: string, sha: string, branch: string, attempt = 1) {
-  if (!ids.has(name)) ids.set(name, randomUUID());
-  at += 1000;
-  return {
+const row = (name: string, outcome: "passed" | "failed", job: string, sha: string, branch: string, attempt = 1) =>
+  execution({
     repository: REPO,
-    pipeline: "ci",
-    job,
-    test_id: ids.get(name),
     name,
     file: `tests/${name}.t`,
-    line: 0,
     outcome,
-    duration_ms: 10,
-    head_sha: sha,
+    job,
+    sha,
     branch,
-    base_branch: "main",
-    run_id: `${sha}-${job}`,
+    baseBranch: "main",
     attempt,
-    batch_id: "",
-    pull_requests: [],
-    framework: "junit",
-    language: "",
-    failure_message: outcome === "failed" ? `${name} failed` : "",
-    upload_id: randomUUID(),
-    received_at: new Date(at).toISOString().replace("T", " ").replace("Z", ""),
-  };
-}
+  });
 
 beforeAll(async () => {
   db = await freshDatabase();
@@ -115,7 +99,7 @@ describe("the failing tests of a check run", () => {
     expect(failing[1]).toMatchObject({
       file: "tests/app.flaky.t",
       failureMessage: "app.flaky failed",
-      testId: ids.get("app.flaky"),
+      testId: execution.idOf("app.flaky"),
     });
     expect(failing[0]!.quarantineId).not.toBeNull();
   });

@@ -4,7 +4,6 @@
  * Insights' kept list of tests (services/ci-insights/flaky-files.ts) and counted by the runner
  * (services/runner/risk-signals.ts). Real embedded ClickHouse and PostgreSQL.
  */
-import { randomUUID } from "node:crypto";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ClickHouseClient } from "../../services/activity-log/index.js";
@@ -27,6 +26,7 @@ import {
 import { pullRequest } from "../config/builders.js";
 import { embeddedClickHouse } from "../support/clickhouse.js";
 import { freshDatabase, type TestDatabase } from "../support/database.js";
+import { testRunRows } from "../support/test-runs.js";
 
 const REPO = "acme/shop";
 const OFF = "acme/quiet";
@@ -35,44 +35,28 @@ let clickhouse: ClickHouseClient;
 let kept: KeptHealth;
 let deps: CiInsightsDeps;
 let read: FlakyTestFilesReader;
-const ids = new Map<string, string>();
-let at = Date.now() - 3_600_000;
 
+const execution = testRunRows(Date.now() - 3_600_000);
 /** One execution of `name` (its report naming `file`) at `sha` on `branch`, a second after the previous one. */
-function row(
+const row = (
   repository: string,
   name: string,
   file: string,
   outcome: "passed" | "failed",
   sha: string,
   branch: string,
-) {
-  if (!ids.has(name)) ids.set(name, randomUUID());
-  at += 1000;
-  return {
+) =>
+  execution({
     repository,
-    pipeline: "ci",
-    job: "test",
-    test_id: ids.get(name),
     name,
     file,
-    line: 0,
     outcome,
-    duration_ms: 10,
-    head_sha: sha,
+    job: "test",
+    sha,
     branch,
-    base_branch: branch,
-    run_id: `${sha}-test`,
+    baseBranch: branch,
     attempt: outcome === "failed" ? 1 : 2,
-    batch_id: "",
-    pull_requests: [],
-    framework: "junit",
-    language: "",
-    failure_message: outcome === "failed" ? `${name} failed` : "",
-    upload_id: randomUUID(),
-    received_at: new Date(at).toISOString().replace("T", " ").replace("Z", ""),
-  };
-}
+  });
 
 /** A test that failed then passed on the same commit of `branch`: flaky there. */
 const flaky = (repository: string, name: string, file: string, branch = "main", sha = "a".repeat(40)) => [
