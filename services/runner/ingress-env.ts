@@ -16,6 +16,7 @@ import type { ProtectionsReportEffect } from "./merge-protections/effect.js";
 import type { RuleActionEffect } from "./rule-actions/effect.js";
 import type { TestResultsReader } from "./test-facts.js";
 import type { FlakyTestFilesReader } from "./risk-signals.js";
+import type { ConfigProofs } from "./config-proofs.js";
 
 /**
  * What translating needs: the transaction, the forge, the configuration and the engine. Built once
@@ -39,6 +40,8 @@ export interface IngressEnv {
   readonly testResults: TestResultsReader | null;
   /** The files of the tests known flaky on a base branch (null: none read; risk-signals.ts). */
   readonly flakyTests: FlakyTestFilesReader | null;
+  /** The configurations this runner carries over pushes proven not to change them (config-proofs.ts). */
+  readonly configProofs: ConfigProofs;
   /** Which products are enabled on the repository, read at the start of the round (docs/configuration.md "Products and unused sections"). */
   readonly products: Readonly<Record<ProductName, boolean>>;
   /** The engine state as of now (after the events emitted so far). */

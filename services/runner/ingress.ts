@@ -25,7 +25,7 @@ import { onPullChangedUnderFreeze } from "./freeze-input.js";
 import { parseCommand } from "./commands.js";
 import { evaluateFor, ruleConditions } from "../config/index.js";
 import { replies } from "./replies.js";
-import { configCurrentAfterPush, engineConfigurationInput, noteConfigAt } from "./repository-config.js";
+import { engineConfigurationInput } from "./repository-config.js";
 import type { IngressEnv } from "./ingress-env.js";
 import { isQueueBranch } from "./queue-drafts.js";
 
@@ -193,7 +193,7 @@ async function onBranchPushed(env: IngressEnv, e: Extract<ForgeEvent, { kind: "b
     const now = env.now.getTime();
     // A push proven not to touch the file, from the commit whose configuration is stored: nothing to read.
     const unchanged =
-      e.configUnchanged === true && configCurrentAfterPush(env.repository, e.before, env.config.textSha, now);
+      e.configUnchanged === true && env.configProofs.current(env.repository, e.before, env.config.textSha, now);
     if (!unchanged) {
       const before = env.config.textSha;
       const next = await env.reloadConfig();
@@ -203,7 +203,7 @@ async function onBranchPushed(env: IngressEnv, e: Extract<ForgeEvent, { kind: "b
           config: tunedConfiguration(engineConfigurationInput(next.config), env.traffic),
         });
     }
-    if (e.after !== null) noteConfigAt(env.repository, e.after, env.config.textSha, now, !unchanged);
+    if (e.after !== null) env.configProofs.note(env.repository, e.after, env.config.textSha, now, !unchanged);
   }
   if (e.after && env.state().bases[e.branch]) env.emit({ type: "base_branch_moved", branch: e.branch, sha: e.after });
   if (e.after === null && env.state().bases[e.branch]) env.emit({ type: "base_branch_deleted", branch: e.branch });

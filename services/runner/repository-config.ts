@@ -127,49 +127,6 @@ export async function storedRepositoryConfig(
   return load(deps.forge, repository, stored?.path ?? null, stored?.text ?? null, origin);
 }
 
-/** How long a configuration read stays current through pushes proven not to change it, in ms (an hour). */
-export const CONFIG_PROOF_MAX_AGE_MS = 3_600_000;
-
-/**
- * Per repository, the default branch's commit whose configuration this process last stored (read,
- * or carried over a push proven not to change it), the stored text's SHA-256, and when it was last
- * read (epoch ms). In memory: a process that did not see the chain reads the file again.
- */
-const storedAt = new Map<string, { sha: string; textSha: string; readAt: number }>();
-
-/**
- * Whether the configuration stored for `repository` (its text's SHA-256 `textSha`) is still current
- * after a push from `before` that the forge proved left the configuration file alone
- * (`configUnchanged`): only when this process stored that text at `before` (no push was missed in
- * between) within {@link CONFIG_PROOF_MAX_AGE_MS} of its last read (docs/github.md "Request budget").
- */
-export function configCurrentAfterPush(
-  repository: string,
-  before: string | null,
-  textSha: string,
-  nowMs: number,
-): boolean {
-  const known = storedAt.get(repository);
-  return (
-    before !== null &&
-    known?.sha === before &&
-    known.textSha === textSha &&
-    nowMs - known.readAt <= CONFIG_PROOF_MAX_AGE_MS
-  );
-}
-
-/**
- * Records that the stored configuration of `repository` (text SHA-256 `textSha`) is that of commit
- * `sha` (or of a later tip): after reading it following a push to `sha` (`read`), or after a push
- * to `sha` proven to leave it unchanged (the last read's time is kept).
- */
-export function noteConfigAt(repository: string, sha: string, textSha: string, nowMs: number, read: boolean): void {
-  const readAt = read ? nowMs : (storedAt.get(repository)?.readAt ?? nowMs);
-  storedAt.delete(repository);
-  storedAt.set(repository, { sha, textSha, readAt });
-  if (storedAt.size > 10_000) storedAt.delete(storedAt.keys().next().value!);
-}
-
 /** The sections the engine keeps (engine/config.ts). */
 export function engineConfigurationInput(config: Configuration): ConfigurationInput {
   return {

@@ -156,6 +156,7 @@ async function ingressEnv(opts: {
     traffic: opts.traffic,
     testResults: ctx.testResults,
     flakyTests: ctx.flakyTests,
+    configProofs: ctx.configProofs,
     products,
     state: () => engine.state,
     emit: (event) => engine.emit(event),

@@ -11,6 +11,7 @@ import type { QueueFigures } from "../metrics/index.js";
 import { SET_ASIDE_AFTER } from "./input-failures.js";
 import { SOLE_REPLICA, type RepositoryOwnership } from "./replicas/ownership.js";
 import { LabelEchoes } from "./label-echoes.js";
+import { ConfigProofs } from "./config-proofs.js";
 import { TrafficTuning, type TrafficReader } from "./traffic-tuning.js";
 import type { TestResultsReader } from "./test-facts.js";
 import type { FlakyTestFilesReader } from "./risk-signals.js";
@@ -105,6 +106,8 @@ export interface RunnerContext {
   ownership: RepositoryOwnership;
   /** The queue's own status-label changes, whose events are not read (label-echoes.ts). */
   labelEchoes: LabelEchoes;
+  /** The configurations carried over pushes proven not to change them (config-proofs.ts). */
+  configProofs: ConfigProofs;
 }
 
 /** Longest time a sweep holds a repository's lock before letting a waiting request in, ms. */
@@ -130,5 +133,6 @@ export function runnerContext(deps: RunnerDeps): RunnerContext {
     flakyTests: deps.flakyTests ?? null,
     ownership: deps.ownership ?? SOLE_REPLICA,
     labelEchoes: new LabelEchoes(now),
+    configProofs: new ConfigProofs(),
   };
 }

@@ -9,11 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PUSH_COMMITS_CAP, pushLeavesConfig } from "../../../services/forge/github/push-config.js";
 import { mapGithubWebhook } from "../../../services/forge/github/webhook-events.js";
 import { compareAndSwapRef, runGit } from "../../../services/forge/local/git/index.js";
-import {
-  CONFIG_PROOF_MAX_AGE_MS,
-  configCurrentAfterPush,
-  noteConfigAt,
-} from "../../../services/runner/repository-config.js";
+import { CONFIG_PROOF_MAX_AGE_MS, ConfigProofs } from "../../../services/runner/config-proofs.js";
 import { getStoredConfig } from "../../../services/store/index.js";
 import { freshDatabase, type TestDatabase } from "../../support/database.js";
 import { testLogger } from "../../support/logger.js";
@@ -92,16 +88,17 @@ describe("the configuration carried over proven pushes", () => {
   it("is current only from the commit and text it was stored at, and read again an hour after its last read", () => {
     const repo = freshRepoName("carried");
     const text = "c".repeat(64);
-    noteConfigAt(repo, sha("a"), text, 0, true);
-    expect(configCurrentAfterPush(repo, sha("a"), text, 1000)).toBe(true);
+    const proofs = new ConfigProofs();
+    proofs.note(repo, sha("a"), text, 0, true);
+    expect(proofs.current(repo, sha("a"), text, 1000)).toBe(true);
     // Another stored text (another database, or a read since): not the one this process carried.
-    expect(configCurrentAfterPush(repo, sha("a"), "d".repeat(64), 1000)).toBe(false);
-    noteConfigAt(repo, sha("b"), text, 1000, false);
+    expect(proofs.current(repo, sha("a"), "d".repeat(64), 1000)).toBe(false);
+    proofs.note(repo, sha("b"), text, 1000, false);
     // A push from a commit this process did not store at: one was missed.
-    expect(configCurrentAfterPush(repo, sha("a"), text, 1000)).toBe(false);
-    expect(configCurrentAfterPush(repo, null, text, 1000)).toBe(false);
-    expect(configCurrentAfterPush(repo, sha("b"), text, CONFIG_PROOF_MAX_AGE_MS)).toBe(true);
-    expect(configCurrentAfterPush(repo, sha("b"), text, CONFIG_PROOF_MAX_AGE_MS + 1)).toBe(false);
+    expect(proofs.current(repo, sha("a"), text, 1000)).toBe(false);
+    expect(proofs.current(repo, null, text, 1000)).toBe(false);
+    expect(proofs.current(repo, sha("b"), text, CONFIG_PROOF_MAX_AGE_MS)).toBe(true);
+    expect(proofs.current(repo, sha("b"), text, CONFIG_PROOF_MAX_AGE_MS + 1)).toBe(false);
   });
 });
 
