@@ -21,8 +21,8 @@ export interface FlakyTestFilesQuery {
   baseBranch: string;
 }
 
-/** A test file's path as the queue compares it: without a leading `./`. */
-const normaliseTestPath = (path: string): string => path.replace(/^(\.\/)+/, "");
+/** A test file's path as the queue compares it: without a leading `./` (`./a` = `a`). */
+export const normaliseTestPath = (path: string): string => path.replace(/^(\.\/)+/, "");
 
 /** Per kept list, its set (computed once per list computation, not once per read). */
 const sets = new WeakMap<HealthList, ReadonlySet<string>>();

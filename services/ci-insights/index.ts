@@ -12,5 +12,6 @@ export { createKeptHealth, type KeptHealth, type KeptHealthOptions, type KeptKey
 export {
   flakyTestFiles,
   MAX_FLAKY_TEST_FILES,
+  normaliseTestPath,
   type FlakyTestFilesQuery,
 } from "./flaky-files.js";

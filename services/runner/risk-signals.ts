@@ -16,7 +16,7 @@
  */
 import type { Logger } from "pino";
 import { isFailureCheckState, type PullRequestSnapshot } from "../config/index.js";
-import type { FlakyTestFilesQuery } from "../ci-insights/index.js";
+import { normaliseTestPath, type FlakyTestFilesQuery } from "../ci-insights/index.js";
 import type { RiskSignals } from "../engine/index.js";
 import { foreign } from "./reconciliation-facts.js";
 
@@ -29,8 +29,6 @@ export type FlakyTestFilesReader = (query: FlakyTestFilesQuery) => Promise<Reado
 /** The longest an enqueue waits for the known flaky tests, ms (then 0 is counted, logged). */
 export const FLAKY_READ_TIMEOUT_MS = 2000;
 
-const normalise = (path: string) => path.replace(/^(\.\/)+/, "");
-
 /**
  * The files of `diff` (paths as the forge lists them) that are in `flakyFiles` (normalised), each
  * file counted once however it is spelled (`./a` = `a`) and however many flaky tests it holds.
@@ -38,7 +36,7 @@ const normalise = (path: string) => path.replace(/^(\.\/)+/, "");
 export function countFlakyTestsTouched(diff: readonly string[], flakyFiles: ReadonlySet<string>): number {
   if (flakyFiles.size === 0) return 0;
   let n = 0;
-  for (const file of new Set(diff.map(normalise))) if (flakyFiles.has(file)) n++;
+  for (const file of new Set(diff.map(normaliseTestPath))) if (flakyFiles.has(file)) n++;
   return n;
 }
 
